@@ -1,0 +1,333 @@
+"""Calibration by group from the score table: reliability bins, ECE and the largest ECE gap.
+
+The input is the score table (one row per group and distinct score, see the design notes):
+key columns, ``score`` (Float64), ``positives`` and ``negatives`` (Int64, or Float64 when
+weighted). Raw rows are never needed: binning a distinct score moves all of its rows at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+
+__all__ = ["CalibrationResult", "EceGap", "calibration_from_scores"]
+
+SCORE_RANGE_MESSAGE = (
+    "y_score must lie in [0, 1] for strategy='uniform'; found values in [{low:g}, {high:g}]"
+)
+SCORE_MISSING_MESSAGE = "y_score must not contain null or NaN values; found {count} in `{column}`"
+MISSING_COLUMNS_MESSAGE = "score table is missing column(s) {columns}; found {found}"
+NON_NUMERIC_MESSAGE = "column `{column}` must be numeric; found dtype {dtype}"
+NEGATIVE_COUNTS_MESSAGE = "column `{column}` must be non-negative; found {values}"
+N_BINS_MESSAGE = "n_bins must be a positive integer; got {n_bins!r}"
+STRATEGY_MESSAGE = "strategy must be 'uniform' or 'quantile'; got {strategy!r}"
+EMPTY_MESSAGE = "score table holds no rows with positive count; cannot bin scores"
+RESERVED_KEY_MESSAGE = "key column(s) {columns} clash with the score table's own columns"
+
+_SCORE, _POS, _NEG = "score", "positives", "negatives"
+_TMP_KEY = "__polars_fair_group"
+
+
+class EceGap(NamedTuple):
+    """The largest difference in expected calibration error between two groups.
+
+    Attributes
+    ----------
+    difference : float or None
+        ``ece(highest) - ece(lowest)`` in [0, 1]; None when fewer than two groups have a
+        defined ECE.
+    highest : dict or None
+        Key values (column name to value) of the group with the largest ECE.
+    lowest : dict or None
+        Key values of the group with the smallest ECE.
+    """
+
+    difference: float | None
+    highest: dict[str, Any] | None
+    lowest: dict[str, Any] | None
+
+
+class CalibrationResult(NamedTuple):
+    """Output of :func:`calibration_from_scores`; unpacks as a 3-tuple.
+
+    Attributes
+    ----------
+    reliability : polars.DataFrame
+        One row per group and bin (all ``n_bins`` bins, empty ones included), sorted by keys
+        and ``bin``: keys, ``bin`` (Int64, 0-based), ``bin_low``, ``bin_high`` (Float64, the
+        bin is ``(bin_low, bin_high]``, the first bin also holds ``bin_low``), ``n`` (Int64, or
+        Float64 when weighted), ``mean_score`` and ``fraction_positive`` (Float64 in [0, 1],
+        null for an empty bin).
+    by_group : polars.DataFrame
+        One row per group, sorted by keys: keys, ``n``, ``ece`` and ``max_calibration_error``
+        (Float64 in [0, 1], null when the group has ``n == 0``).
+    largest_gap : EceGap
+        The two groups whose ECEs differ most, and the difference.
+    """
+
+    reliability: pl.DataFrame
+    by_group: pl.DataFrame
+    largest_gap: EceGap
+
+
+def _lerp(
+    a: npt.NDArray[np.float64], b: npt.NDArray[np.float64], t: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Linear interpolation written as numpy's percentile writes it (bit-for-bit edges)."""
+    diff = b - a
+    return np.where(t >= 0.5, b - diff * (1.0 - t), a + diff * t)
+
+
+def _pooled_quantile_edges(
+    score: npt.NDArray[np.float64], weight: npt.NDArray[np.float64], n_bins: int
+) -> npt.NDArray[np.float64]:
+    """Percentiles of the pooled scores, each distinct score repeated ``weight`` times.
+
+    Numpy's default (linear, Hyndman–Fan type 7) rule on the expanded rows: position
+    ``h = (N - 1) q`` in the sorted rows, interpolated between rows ``floor(h)`` and
+    ``floor(h) + 1``. With integer weights this equals ``np.percentile`` on the raw rows; with
+    float weights the same rule runs on cumulative weight.
+    """
+    keep = weight > 0
+    order = np.argsort(score[keep], kind="stable")
+    s = score[keep][order]
+    cum = np.cumsum(weight[keep][order])
+    total = cum[-1]
+    h = np.maximum(total - 1.0, 0.0) * np.linspace(0.0, 1.0, n_bins + 1)
+    lower = np.floor(h)
+    frac = h - lower
+    upper = np.minimum(lower + 1.0, np.maximum(total - 1.0, 0.0))
+    # Row k (0-based) of the expanded sorted array holds the first score whose cumulative
+    # weight exceeds k.
+    last = s.size - 1
+    at_lower = s[np.minimum(np.searchsorted(cum, lower, side="right"), last)]
+    at_upper = s[np.minimum(np.searchsorted(cum, upper, side="right"), last)]
+    return _lerp(at_lower, at_upper, frac)
+
+
+def _validate(scores: pl.DataFrame, keys: list[str], n_bins: int, strategy: str) -> bool:
+    """Check columns, dtypes and options; return True when the counts are weighted (float)."""
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise ValueError(N_BINS_MESSAGE.format(n_bins=n_bins))
+    if strategy not in ("uniform", "quantile"):
+        raise ValueError(STRATEGY_MESSAGE.format(strategy=strategy))
+    schema = scores.collect_schema()
+    clash = [k for k in keys if k in (_SCORE, _POS, _NEG, _TMP_KEY)]
+    if clash:
+        raise ValueError(RESERVED_KEY_MESSAGE.format(columns=clash))
+    missing = [c for c in [*keys, _SCORE, _POS, _NEG] if c not in schema]
+    if missing:
+        raise ValueError(MISSING_COLUMNS_MESSAGE.format(columns=missing, found=list(schema)))
+    for column in (_SCORE, _POS, _NEG):
+        if not schema[column].is_numeric():
+            raise ValueError(NON_NUMERIC_MESSAGE.format(column=column, dtype=schema[column]))
+    for column in (_POS, _NEG):
+        negative = scores.get_column(column).filter(scores.get_column(column) < 0)
+        if negative.len() > 0:
+            shown = sorted(set(negative.head(5).to_list()))
+            raise ValueError(NEGATIVE_COUNTS_MESSAGE.format(column=column, values=shown))
+    return bool(schema[_POS].is_float() or schema[_NEG].is_float())
+
+
+def calibration_from_scores(
+    scores: pl.DataFrame | pl.LazyFrame,
+    keys: list[str],
+    *,
+    n_bins: int = 10,
+    strategy: Literal["uniform", "quantile"] = "uniform",
+) -> CalibrationResult:
+    r"""Reliability table, expected calibration error by group, and the largest ECE gap.
+
+    Scores are put into ``n_bins`` bins; for bin :math:`b` of a group, :math:`n_b` counts its
+    rows, ``mean_score`` is :math:`\bar s_b` (the count-weighted mean score) and
+    ``fraction_positive`` is :math:`\bar y_b` (positives over :math:`n_b`). Then
+
+    .. math::
+
+        \mathrm{ECE} = \sum_b \frac{n_b}{n}\,\lvert \bar y_b - \bar s_b \rvert, \qquad
+        \mathrm{MCE} = \max_{b:\,n_b > 0} \lvert \bar y_b - \bar s_b \rvert
+
+    (Naeini, Cooper & Hauskrecht 2015, *AAAI*; Guo, Pleiss, Sun & Weinberger 2017, *ICML*).
+
+    Bins follow :func:`sklearn.calibration.calibration_curve`: they are right-closed,
+    ``(edge_b, edge_{b+1}]``, and the first also holds its lower edge (a score equal to an
+    inner edge goes to the lower bin).
+
+    - ``"uniform"``: edges ``0, 1/n_bins, ..., 1``; scores must lie in [0, 1].
+    - ``"quantile"``: edges are percentiles (numpy's default linear rule) of the **pooled**
+      score distribution over all groups, every row counted once (a distinct score weighs its
+      ``positives + negatives``). All groups share the same bins, so their reliability curves
+      and ECEs are comparable; within a group, bins need not hold equal counts. With a single
+      group this matches scikit-learn exactly. Tied scores can make edges coincide; the bins
+      between them stay empty.
+
+    Parameters
+    ----------
+    scores : polars.DataFrame or polars.LazyFrame
+        The score table: ``keys`` columns, ``score`` (numeric, no null or NaN), ``positives``
+        and ``negatives`` (non-negative; integer, or float for weighted tables). Several rows
+        for the same group and score are summed.
+    keys : list of str
+        Group key columns; ``[]`` treats the table as one group.
+    n_bins : int, default 10
+        Number of bins, at least 1.
+    strategy : {"uniform", "quantile"}, default "uniform"
+        How the bin edges are chosen, see above.
+
+    Returns
+    -------
+    CalibrationResult
+        A named tuple ``(reliability, by_group, largest_gap)``:
+
+        - ``reliability``: keys, ``bin`` (Int64), ``bin_low``, ``bin_high`` (Float64),
+          ``n`` (Int64; Float64 when weighted), ``mean_score``, ``fraction_positive`` (Float64
+          in [0, 1], null for an empty bin). ``n_groups * n_bins`` rows, sorted by keys, bin.
+        - ``by_group``: keys, ``n``, ``ece``, ``max_calibration_error`` (Float64 in [0, 1],
+          null when ``n == 0``), sorted by keys.
+        - ``largest_gap``: :class:`EceGap` with the difference between the largest and the
+          smallest ECE (in [0, 1]) and the key values of those two groups (None when fewer
+          than two groups have an ECE).
+
+    Raises
+    ------
+    ValueError
+        If a column is missing or not numeric, a count is negative, a score is null or NaN, a
+        key clashes with ``score``/``positives``/``negatives``, ``n_bins`` or ``strategy`` is
+        invalid, no row has a positive count, or (``"uniform"``) a score lies outside [0, 1]
+        (the message names ``y_score`` and the range found).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> table = pl.DataFrame({
+    ...     "g": ["a", "a", "a", "b", "b"],
+    ...     "score": [0.1, 0.4, 0.9, 0.2, 0.8],
+    ...     "positives": [0, 1, 3, 1, 1],
+    ...     "negatives": [2, 1, 1, 1, 1],
+    ... })
+    >>> reliability, by_group, gap = calibration_from_scores(table, ["g"], n_bins=2)
+    >>> reliability
+    shape: (4, 7)
+    ┌─────┬─────┬─────────┬──────────┬─────┬────────────┬───────────────────┐
+    │ g   ┆ bin ┆ bin_low ┆ bin_high ┆ n   ┆ mean_score ┆ fraction_positive │
+    │ --- ┆ --- ┆ ---     ┆ ---      ┆ --- ┆ ---        ┆ ---               │
+    │ str ┆ i64 ┆ f64     ┆ f64      ┆ i64 ┆ f64        ┆ f64               │
+    ╞═════╪═════╪═════════╪══════════╪═════╪════════════╪═══════════════════╡
+    │ a   ┆ 0   ┆ 0.0     ┆ 0.5      ┆ 4   ┆ 0.25       ┆ 0.25              │
+    │ a   ┆ 1   ┆ 0.5     ┆ 1.0      ┆ 4   ┆ 0.9        ┆ 0.75              │
+    │ b   ┆ 0   ┆ 0.0     ┆ 0.5      ┆ 2   ┆ 0.2        ┆ 0.5               │
+    │ b   ┆ 1   ┆ 0.5     ┆ 1.0      ┆ 2   ┆ 0.8        ┆ 0.5               │
+    └─────┴─────┴─────────┴──────────┴─────┴────────────┴───────────────────┘
+    >>> by_group.with_columns(pl.col("ece", "max_calibration_error").round(4))
+    shape: (2, 4)
+    ┌─────┬─────┬───────┬───────────────────────┐
+    │ g   ┆ n   ┆ ece   ┆ max_calibration_error │
+    │ --- ┆ --- ┆ ---   ┆ ---                   │
+    │ str ┆ i64 ┆ f64   ┆ f64                   │
+    ╞═════╪═════╪═══════╪═══════════════════════╡
+    │ a   ┆ 8   ┆ 0.075 ┆ 0.15                  │
+    │ b   ┆ 4   ┆ 0.3   ┆ 0.3                   │
+    └─────┴─────┴───────┴───────────────────────┘
+    >>> round(gap.difference, 4), gap.highest, gap.lowest
+    (0.225, {'g': 'b'}, {'g': 'a'})
+    """
+    frame = scores.collect() if isinstance(scores, pl.LazyFrame) else scores
+    keys = list(keys)
+    weighted = _validate(frame, keys, n_bins, strategy)
+    count_dtype: pl.DataType = pl.Float64() if weighted else pl.Int64()
+
+    score = frame.get_column(_SCORE).cast(pl.Float64)
+    missing = score.null_count() + int(score.is_nan().sum() or 0)
+    if missing:
+        raise ValueError(SCORE_MISSING_MESSAGE.format(count=missing, column=_SCORE))
+    s = score.to_numpy()
+    w = (
+        frame.get_column(_POS).cast(pl.Float64).fill_null(0.0)
+        + frame.get_column(_NEG).cast(pl.Float64).fill_null(0.0)
+    ).to_numpy()
+    if not np.any(w > 0):
+        raise ValueError(EMPTY_MESSAGE)
+
+    if strategy == "uniform":
+        low, high = float(s.min()), float(s.max())
+        if low < 0.0 or high > 1.0:
+            raise ValueError(SCORE_RANGE_MESSAGE.format(low=low, high=high))
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    else:
+        edges = _pooled_quantile_edges(s, w, n_bins)
+    bin_ids = np.searchsorted(edges[1:-1], s, side="left").astype(np.int64)
+
+    group_keys = keys if keys else [_TMP_KEY]
+    base = frame.select(
+        *(pl.col(k) for k in keys),
+        *([pl.lit(0, dtype=pl.Int64).alias(_TMP_KEY)] if not keys else []),
+        pl.Series("bin", bin_ids, dtype=pl.Int64),
+        pl.col(_SCORE).cast(pl.Float64),
+        pl.col(_POS).cast(count_dtype).fill_null(0),
+        pl.col(_NEG).cast(count_dtype).fill_null(0),
+    )
+    per_bin = base.group_by([*group_keys, "bin"]).agg(
+        (pl.col(_POS) + pl.col(_NEG)).sum().alias("n"),
+        (pl.col(_SCORE) * (pl.col(_POS) + pl.col(_NEG)).cast(pl.Float64)).sum().alias("_s"),
+        pl.col(_POS).sum().cast(pl.Float64).alias("_p"),
+    )
+    bins = pl.DataFrame(
+        {
+            "bin": np.arange(n_bins, dtype=np.int64),
+            "bin_low": edges[:-1].astype(np.float64),
+            "bin_high": edges[1:].astype(np.float64),
+        }
+    )
+    groups = base.select(group_keys).unique()
+    n_pos = pl.col("n") > 0
+    none = pl.lit(None, dtype=pl.Float64)
+    reliability = (
+        groups.join(bins, how="cross")
+        .join(per_bin, on=[*group_keys, "bin"], how="left", nulls_equal=True)
+        .with_columns(pl.col("n").fill_null(0).cast(count_dtype))
+        .with_columns(
+            pl.when(n_pos).then(pl.col("_s") / pl.col("n")).otherwise(none).alias("mean_score"),
+            pl.when(n_pos)
+            .then(pl.col("_p") / pl.col("n"))
+            .otherwise(none)
+            .alias("fraction_positive"),
+        )
+        .sort([*group_keys, "bin"], nulls_last=True)
+        .select(*group_keys, "bin", "bin_low", "bin_high", "n", "mean_score", "fraction_positive")
+    )
+    gap_abs = (pl.col("fraction_positive") - pl.col("mean_score")).abs()
+    by_group = (
+        reliability.group_by(group_keys)
+        .agg(
+            pl.col("n").sum().alias("n"),
+            (gap_abs * pl.col("n").cast(pl.Float64)).sum().alias("_weighted_gap"),
+            gap_abs.max().alias("max_calibration_error"),
+        )
+        .with_columns(pl.col("n").cast(count_dtype))
+        .with_columns(
+            pl.when(n_pos).then(pl.col("_weighted_gap") / pl.col("n")).otherwise(none).alias("ece"),
+            pl.when(n_pos).then(pl.col("max_calibration_error")).otherwise(none),
+        )
+        .sort(group_keys, nulls_last=True)
+        .select(*group_keys, "n", "ece", "max_calibration_error")
+    )
+
+    defined = by_group.filter(pl.col("ece").is_not_null())
+    if defined.height >= 2:
+        hi = defined.row(int(defined.get_column("ece").arg_max() or 0), named=True)
+        lo = defined.row(int(defined.get_column("ece").arg_min() or 0), named=True)
+        gap = EceGap(
+            difference=float(hi["ece"] - lo["ece"]),
+            highest={k: hi[k] for k in keys},
+            lowest={k: lo[k] for k in keys},
+        )
+    else:
+        gap = EceGap(difference=None, highest=None, lowest=None)
+
+    if not keys:
+        reliability = reliability.drop(_TMP_KEY)
+        by_group = by_group.drop(_TMP_KEY)
+    return CalibrationResult(reliability=reliability, by_group=by_group, largest_gap=gap)

@@ -1,0 +1,129 @@
+"""Error types and message templates of polars_fair.
+
+Every message names the column (or group) at fault and shows the offending values or counts.
+The templates are module constants so that tests can assert the exact wording.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+__all__ = [
+    "PolarsFairError",
+    "ColumnNotFoundError",
+    "InvalidLabelError",
+    "NullValuesError",
+    "EmptyFrameError",
+    "UnknownGroupError",
+    "NullGroupError",
+    "TooManyLevelsError",
+    "InvalidWeightError",
+    "InvalidScoreError",
+    "InvalidArgumentError",
+]
+
+MISSING_COLUMN = "column {column!r} ({role}) not found; the frame has columns: {available}"
+NULL_LABELS = "column {column!r} ({role}) holds {count} null value(s); labels and predictions may not be null"
+TOO_MANY_VALUES = (
+    "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
+    "found other values {values}"
+)
+LOOKS_LIKE_SCORES = (
+    "column {column!r} ({role}) holds values between {low} and {high} besides pos_label={pos_label!r}: "
+    "it looks like a score, not a binary prediction. Pass it as y_score={column!r} with a "
+    "threshold= (for example threshold=0.5), or use fair.abroca() for score-based metrics"
+)
+NEGATIVES_DIFFER = (
+    "y_true column {y_true!r} and y_pred column {y_pred!r} use different negative values "
+    "({neg_true!r} and {neg_pred!r}) beside pos_label={pos_label!r}"
+)
+POS_LABEL_ABSENT = (
+    "pos_label={pos_label!r} occurs in neither {y_true!r} nor {y_pred!r}; values found: "
+    "{values}. Pass pos_label= the value that means the positive (favourable) outcome"
+)
+POS_LABEL_DTYPE = (
+    "pos_label={pos_label!r} ({pos_type}) cannot be compared with column {column!r} of dtype "
+    "{dtype}; pass a pos_label of the column's type"
+)
+EMPTY_FRAME = "the frame has no rows{detail}: there is nothing to audit"
+UNKNOWN_GROUP = "reference group {group!r} does not exist; the groups are: {groups}"
+NULL_GROUPS = (
+    "attribute column(s) hold null values: {counts}. Pass null_groups='keep' to audit them as a "
+    "group of their own, or null_groups='drop' to drop them with a warning"
+)
+DROPPED_NULL_GROUPS = "dropped {rows} row(s) whose attribute is null ({counts}) because null_groups='drop'"
+TOO_MANY_LEVELS = (
+    "attribute {column!r} is a float column with {levels} distinct values (for example {values}); "
+    "bin it first, for example by=pl.col({column!r}).bin_intervals([...], labels=[...]) or "
+    ".bin_quantiles(5, labels=[...])"
+)
+BAD_WEIGHTS = (
+    "sample_weight column {column!r} holds {nulls} null, {nans} NaN and {negatives} negative "
+    "value(s); weights must be finite and non-negative"
+)
+BAD_SCORES = (
+    "y_score column {column!r} holds {nulls} null, {nans} NaN and {infinite} infinite value(s); "
+    "scores must be finite numbers"
+)
+NOT_NUMERIC = "column {column!r} ({role}) must be numeric, got dtype {dtype}"
+
+
+class PolarsFairError(ValueError):
+    """Base class of every error polars_fair raises for bad input."""
+
+
+class ColumnNotFoundError(PolarsFairError, KeyError):
+    """A column named in the call does not exist in the frame."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class InvalidLabelError(PolarsFairError):
+    """A label or prediction column is not binary in ``pos_label`` and one other value."""
+
+
+class NullValuesError(PolarsFairError):
+    """A column that may not hold nulls holds some."""
+
+
+class EmptyFrameError(PolarsFairError):
+    """The frame (after filtering and dropping) has no rows."""
+
+
+class UnknownGroupError(PolarsFairError):
+    """A reference group that does not exist in the data."""
+
+
+class NullGroupError(PolarsFairError):
+    """An attribute column holds nulls and ``null_groups='raise'``."""
+
+
+class TooManyLevelsError(PolarsFairError):
+    """A float attribute with many distinct values: it should be binned first."""
+
+
+class InvalidWeightError(PolarsFairError):
+    """Null, NaN or negative sample weights."""
+
+
+class InvalidScoreError(PolarsFairError):
+    """Null, NaN or infinite scores."""
+
+
+class InvalidArgumentError(PolarsFairError):
+    """An argument outside its accepted values."""
+
+
+def show_values(values: Iterable[Any], limit: int = 10) -> str:
+    """Render a short list of offending values for an error message."""
+    vals = list(values)
+    head = ", ".join(repr(v) for v in vals[:limit])
+    more = f", ... ({len(vals) - limit} more)" if len(vals) > limit else ""
+    return f"[{head}{more}]"
+
+
+def show_columns(columns: Sequence[str]) -> str:
+    """Render the available columns of a frame."""
+    return show_values(columns, limit=60)

@@ -1,0 +1,182 @@
+"""Group rates and the disparity report, computed lazily from a count table.
+
+Every function here takes a count table (key columns, then ``n, tp, fp, fn, tn`` and, when
+weighted, ``weight_sum``) as a LazyFrame and returns a LazyFrame; nothing here reads rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.expressions import RATE_NAMES, Counts, rate_from_counts, safe_div
+
+REFERENCE_RULES = ("largest", "max_selection_rate", "overall")
+FINDINGS = ("algorithmic", "systemic", "none", "insufficient support")
+
+
+def on_small_table(
+    lf: pl.LazyFrame, build: Callable[[pl.LazyFrame], pl.LazyFrame]
+) -> pl.LazyFrame:
+    """Run ``build`` on the (small) collected table, in memory, as one step of a lazy plan.
+
+    Analyses use whole-table expressions (``arg_max``, ``max``, positional ``get``) whose
+    tie-breaking the streaming engine does not guarantee; running them on the single collected
+    count table keeps every engine's result identical. The output schema is known without data.
+    """
+    schema = build(lf).collect_schema()
+    return lf.map_batches(
+        lambda df: build(df.lazy()).collect(engine="in-memory"), schema=schema
+    )
+
+
+def count_exprs(schema_names: Sequence[str]) -> Counts:
+    """Count expressions of a count table; ``n`` is ``weight_sum`` when the table is weighted."""
+    c = Counts.columns()
+    if "weight_sum" in schema_names:
+        return Counts(pl.col("weight_sum"), c.tp, c.fp, c.fn, c.tn)
+    return c
+
+
+def with_rates(counts: pl.LazyFrame) -> pl.LazyFrame:
+    """Append every rate of :data:`~polars_fair.expressions.RATES` to a count table."""
+    c = count_exprs(counts.collect_schema().names())
+    return counts.with_columns([rate_from_counts(name, c) for name in RATE_NAMES])
+
+
+def rates_from_counts(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+    """Keys, ``n``, then every rate (Float64, null where the denominator is 0)."""
+    return with_rates(counts).select(*keys, "n", *RATE_NAMES)
+
+
+def _group_label(row: Mapping[str, Any], keys: Sequence[str]) -> Any:
+    return row[keys[0]] if len(keys) == 1 else {k: row[k] for k in keys}
+
+
+def reference_mask(
+    counts: pl.LazyFrame, keys: Sequence[str], reference: Any
+) -> tuple[pl.Expr, pl.LazyFrame]:
+    """A boolean expression selecting an explicit reference group, and ``counts`` with a check.
+
+    The check raises :class:`~polars_fair.errors.UnknownGroupError`, listing the groups, at
+    collect time when no row matches.
+    """
+    if isinstance(reference, Mapping):
+        ref = dict(reference)
+        if set(ref) != set(keys):
+            raise E.InvalidArgumentError(
+                f"reference mapping must name exactly the attributes {list(keys)}, got {list(ref)}"
+            )
+    else:
+        if len(keys) != 1:
+            raise E.InvalidArgumentError(
+                f"with several attributes {list(keys)} pass reference as a mapping "
+                "{attribute: value}"
+            )
+        ref = {keys[0]: reference}
+    parts = [pl.col(k).is_null() if v is None else pl.col(k) == pl.lit(v) for k, v in ref.items()]
+    mask = pl.all_horizontal(parts) if parts else pl.lit(True)
+
+    def check(df: pl.DataFrame) -> pl.DataFrame:
+        if df.filter(mask).height == 0:
+            groups = [_group_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
+            raise E.UnknownGroupError(
+                E.UNKNOWN_GROUP.format(group=reference, groups=E.show_values(groups, limit=50))
+            )
+        return df
+
+    return mask, counts.map_batches(check, schema=counts.collect_schema())
+
+
+def _validate_options(min_support: int, ofi_threshold: float, four_fifths: float) -> None:
+    if min_support < 0:
+        raise E.InvalidArgumentError(f"min_support must be >= 0, got {min_support}")
+    if not 0 <= ofi_threshold <= 2:
+        raise E.InvalidArgumentError(f"ofi_threshold must lie in [0, 2], got {ofi_threshold}")
+    if not 0 < four_fifths <= 1:
+        raise E.InvalidArgumentError(f"four_fifths must lie in (0, 1], got {four_fifths}")
+
+
+def report_from_counts(
+    counts: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    reference: Any = "largest",
+    min_support: int = 30,
+    ofi_threshold: float = 0.3,
+    four_fifths: float = 0.8,
+) -> pl.LazyFrame:
+    """The per-group disparity report from a count table (see ``FairLazyFrame.report``)."""
+    _validate_options(min_support, ofi_threshold, four_fifths)
+    return on_small_table(
+        counts,
+        lambda lf: _report(
+            lf, keys, reference=reference, min_support=min_support,
+            ofi_threshold=ofi_threshold, four_fifths=four_fifths,
+        ),
+    )
+
+
+def _report(
+    counts: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    reference: Any = "largest",
+    min_support: int = 30,
+    ofi_threshold: float = 0.3,
+    four_fifths: float = 0.8,
+) -> pl.LazyFrame:
+    names = counts.collect_schema().names()
+    c = count_exprs(names)
+    base = with_rates(counts)
+    sr, mb = pl.col("selection_rate"), pl.col("marginal_benefit")
+    if isinstance(reference, str) and reference in REFERENCE_RULES:
+        if reference == "overall":
+            ref_sr = safe_div((c.tp + c.fp).sum(), c.n.sum())
+            ref_mb = safe_div((c.fp - c.fn).sum(), c.n.sum())
+            is_ref = pl.repeat(False, pl.len())
+        else:
+            idx = pl.col("n").arg_max() if reference == "largest" else sr.arg_max()
+            ref_sr, ref_mb = sr.get(idx), mb.get(idx)
+            is_ref = pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)
+    else:
+        if not keys:
+            raise E.InvalidArgumentError(
+                "an explicit reference group needs by= attributes; use reference='overall'"
+            )
+        mask, base = reference_mask(base, keys, reference)
+        ref_sr, ref_mb = sr.filter(mask).first(), mb.filter(mask).first()
+        is_ref = mask
+    ofi = (mb - ref_mb).alias("ofi")
+    impact_ratio = safe_div(sr, sr.max()).alias("impact_ratio")
+    disparate_impact = safe_div(sr, ref_sr).alias("disparate_impact")
+    out = base.with_columns(
+        is_ref.alias("is_reference"), disparate_impact, impact_ratio, ofi
+    ).with_columns(
+        (pl.col("impact_ratio") < four_fifths).alias("adverse_impact"),
+        (pl.col("ofi").abs() > ofi_threshold).alias("ofi_flag"),
+        (pl.col("n") < min_support).alias("low_support"),
+    )
+    di = pl.col("disparate_impact")
+    fails_four_fifths = (pl.col("adverse_impact").fill_null(False)) | (
+        (di < four_fifths) | (di > 1 / four_fifths)
+    ).fill_null(False)
+    finding = (
+        pl.when(pl.col("low_support") | pl.col("ofi").is_null())
+        .then(pl.lit("insufficient support"))
+        .when(pl.col("ofi_flag"))
+        .then(pl.lit("algorithmic"))
+        .when(fails_four_fifths)
+        .then(pl.lit("systemic"))
+        .otherwise(pl.lit("none"))
+        .alias("finding")
+    )
+    weight = ["weight_sum"] if "weight_sum" in names else []
+    return out.with_columns(finding).select(
+        *keys, "n", "tp", "fp", "fn", "tn", *weight, *RATE_NAMES,
+        "is_reference", "disparate_impact", "impact_ratio", "adverse_impact",
+        "ofi", "ofi_flag", "low_support", "finding",
+    )

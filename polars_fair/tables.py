@@ -1,0 +1,510 @@
+"""Build the count table (and score table) from a frame: the only work that grows with the rows.
+
+One lazy ``group_by`` produces, per finest group, the additive sums ``n, Σy, Σŷ, Σy·ŷ`` plus a few
+validation aggregates (null counts, the range of the non-positive values). A check on that
+small table raises the input errors at collect time, so a LazyFrame never turns invalid input into
+numbers. Everything downstream (rates, ratios, roll-ups, intervals) reads the count table.
+
+Count-table contract (public, see the README "Count tables"): the key columns, then
+``n, tp, fp, fn, tn`` (Int64), sorted by the keys with nulls last. With ``sample_weight`` the
+four cells are Float64 weighted sums, ``n`` stays the row count and ``weight_sum`` follows ``tn``.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.expressions import IntoExpr, is_positive, to_expr
+
+NullGroups = Literal["keep", "raise", "drop"]
+By = IntoExpr | Sequence[IntoExpr] | None
+
+COUNT_COLUMNS = ("n", "tp", "fp", "fn", "tn")
+RESERVED = {*COUNT_COLUMNS, "weight_sum"}
+#: A float attribute with more distinct values than this must be binned first.
+MAX_FLOAT_LEVELS = 50
+_V = "__pf_"  # prefix of the internal validation columns
+
+
+@dataclass(frozen=True)
+class Audit:
+    """What a call audits: resolved keys, label/prediction expressions and options."""
+
+    keys: list[str]
+    key_exprs: list[pl.Expr]
+    y_true: pl.Expr
+    y_pred: pl.Expr
+    y_true_name: str
+    y_pred_name: str
+    pos_true: Any
+    pos_pred: Any
+    pos_label: Any
+    check_true: bool
+    check_pred: bool
+    y_pred_role: str
+    weight: pl.Expr | None
+    weight_name: str | None
+    float_keys: list[str] = field(default_factory=list)
+    null_groups: NullGroups = "keep"
+    score_name: str | None = None
+
+
+def _name(x: IntoExpr) -> str:
+    return x if isinstance(x, str) else x.meta.output_name()
+
+
+def normalize_by(by: By) -> list[IntoExpr]:
+    """``by`` as a list of column names or expressions (``None`` or ``[]``: the whole population)."""
+    if by is None:
+        return []
+    if isinstance(by, (str, pl.Expr)):
+        return [by]
+    return list(by)
+
+
+def _check_columns(schema: pl.Schema, x: IntoExpr, role: str) -> None:
+    roots = [x] if isinstance(x, str) else x.meta.root_names()
+    for col in roots:
+        if col not in schema:
+            raise E.ColumnNotFoundError(
+                E.MISSING_COLUMN.format(column=col, role=role, available=E.show_columns(schema.names()))
+            )
+
+
+def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
+    """Adapt pos_label to the column's dtype, or raise when they cannot be compared."""
+    bad = E.InvalidLabelError(
+        E.POS_LABEL_DTYPE.format(
+            pos_label=pos_label, pos_type=type(pos_label).__name__, column=column, dtype=dtype
+        )
+    )
+    if dtype == pl.Boolean:
+        if isinstance(pos_label, (bool, int)) and pos_label in (0, 1):
+            return bool(pos_label)
+        raise bad
+    if dtype.is_numeric():
+        if isinstance(pos_label, bool):
+            return int(pos_label)
+        if isinstance(pos_label, (int, float)):
+            return pos_label
+        raise bad
+    if dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)):
+        if isinstance(pos_label, str):
+            return pos_label
+        raise bad
+    return pos_label
+
+
+def resolve(
+    lf: pl.LazyFrame,
+    by: By,
+    *,
+    y_true: IntoExpr,
+    y_pred: IntoExpr | None,
+    pos_label: Any,
+    sample_weight: IntoExpr | None = None,
+    null_groups: NullGroups = "keep",
+    y_score: IntoExpr | None = None,
+    threshold: float | None = None,
+) -> Audit:
+    """Check the schema and resolve the call's columns; raises before any data is read."""
+    if null_groups not in ("keep", "raise", "drop"):
+        raise E.InvalidArgumentError(
+            f"null_groups must be 'keep', 'raise' or 'drop', got {null_groups!r}"
+        )
+    schema = lf.collect_schema()
+    by_list = normalize_by(by)
+    for b in by_list:
+        _check_columns(schema, b, "by")
+    _check_columns(schema, y_true, "y_true")
+    if y_score is not None:
+        if threshold is None:
+            raise E.InvalidArgumentError("y_score= needs threshold= to turn scores into predictions")
+        if y_pred is not None and y_pred != "y_pred":
+            raise E.InvalidArgumentError("pass either y_pred= or y_score= with threshold=, not both")
+        _check_columns(schema, y_score, "y_score")
+    else:
+        if y_pred is None:
+            raise E.InvalidArgumentError("pass y_pred= (or y_score= with threshold=)")
+        _check_columns(schema, y_pred, "y_pred")
+    if sample_weight is not None:
+        _check_columns(schema, sample_weight, "sample_weight")
+
+    key_exprs = [to_expr(b) for b in by_list]
+    keys = [_name(b) for b in by_list]
+    if len(set(keys)) != len(keys):
+        raise E.InvalidArgumentError(f"by has repeated attribute names: {keys}")
+    clash = [k for k in keys if k in RESERVED or k.startswith(_V)]
+    if clash:
+        raise E.InvalidArgumentError(
+            f"attribute name(s) {clash} clash with output columns {sorted(RESERVED)}; "
+            "rename them, for example by=pl.col('n').alias('n_attr')"
+        )
+    probe = lf.select(
+        *[e.alias(k) for e, k in zip(key_exprs, keys)],
+        __pf_y=to_expr(y_true),
+        **({"__pf_p": to_expr(y_pred)} if y_score is None and y_pred is not None else {}),
+        **({"__pf_s": to_expr(y_score)} if y_score is not None else {}),
+        **({"__pf_w": to_expr(sample_weight)} if sample_weight is not None else {}),
+    ).collect_schema()
+    y_name = _name(y_true)
+    pos_true = _pos_for(probe["__pf_y"], pos_label, y_name)
+    float_keys = [k for k in keys if probe[k].is_float()]
+    weight = None
+    if sample_weight is not None:
+        wname = _name(sample_weight)
+        if not probe["__pf_w"].is_numeric():
+            raise E.InvalidWeightError(
+                E.NOT_NUMERIC.format(column=wname, role="sample_weight", dtype=probe["__pf_w"])
+            )
+        weight = to_expr(sample_weight).cast(pl.Float64)
+    if y_score is not None:
+        sname = _name(y_score)
+        if not probe["__pf_s"].is_numeric():
+            raise E.InvalidScoreError(
+                E.NOT_NUMERIC.format(column=sname, role="y_score", dtype=probe["__pf_s"])
+            )
+        y_pred_expr = to_expr(y_score) >= threshold
+        return Audit(
+            keys, key_exprs, to_expr(y_true), y_pred_expr, y_name,
+            f"{sname} >= {threshold}", pos_true, True, pos_label,
+            probe["__pf_y"] != pl.Boolean, False, "y_score", weight,
+            _name(sample_weight) if sample_weight is not None else None,
+            float_keys, null_groups, sname,
+        )
+    assert y_pred is not None
+    p_name = _name(y_pred)
+    pos_pred = _pos_for(probe["__pf_p"], pos_label, p_name)
+    return Audit(
+        keys, key_exprs, to_expr(y_true), to_expr(y_pred), y_name, p_name, pos_true, pos_pred,
+        pos_label, probe["__pf_y"] != pl.Boolean, probe["__pf_p"] != pl.Boolean, "y_pred", weight,
+        _name(sample_weight) if sample_weight is not None else None, float_keys, null_groups,
+    )
+
+
+def _validation_aggs(a: Audit) -> list[pl.Expr]:
+    aggs = [
+        a.y_true.null_count().cast(pl.Int64).alias(f"{_V}y_null"),
+        a.y_pred.null_count().cast(pl.Int64).alias(f"{_V}p_null"),
+    ]
+    for tag, expr, pos, check in (("y", a.y_true, a.pos_true, a.check_true),
+                                  ("p", a.y_pred, a.pos_pred, a.check_pred)):
+        if check:
+            other = pl.when(expr != pl.lit(pos)).then(expr)
+            aggs += [other.min().alias(f"{_V}{tag}_min"), other.max().alias(f"{_V}{tag}_max")]
+    if a.weight is not None:
+        w = a.weight
+        aggs += [
+            w.is_null().sum().cast(pl.Int64).alias(f"{_V}w_null"),
+            w.is_nan().sum().cast(pl.Int64).alias(f"{_V}w_nan"),
+            (w < 0).sum().cast(pl.Int64).alias(f"{_V}w_neg"),
+        ]
+    return aggs
+
+
+def _score_check_aggs(score: pl.Expr) -> list[pl.Expr]:
+    s = score.cast(pl.Float64)
+    return [
+        s.null_count().cast(pl.Int64).alias(f"{_V}s_null"),
+        s.is_nan().sum().cast(pl.Int64).alias(f"{_V}s_nan"),
+        s.is_infinite().sum().cast(pl.Int64).alias(f"{_V}s_inf"),
+    ]
+
+
+def _sum_aggs(a: Audit) -> list[pl.Expr]:
+    y = is_positive(a.y_true, a.pos_true)
+    p = is_positive(a.y_pred, a.pos_pred)
+    if a.weight is None:
+        return [
+            pl.len().cast(pl.Int64).alias("n"),
+            y.sum().cast(pl.Int64).alias(f"{_V}sy"),
+            p.sum().cast(pl.Int64).alias(f"{_V}sp"),
+            (y & p).sum().cast(pl.Int64).alias(f"{_V}syp"),
+        ]
+    w = a.weight
+    return [
+        pl.len().cast(pl.Int64).alias("n"),
+        w.sum().alias("weight_sum"),
+        pl.when(y).then(w).otherwise(0.0).sum().alias(f"{_V}sy"),
+        pl.when(p).then(w).otherwise(0.0).sum().alias(f"{_V}sp"),
+        pl.when(y & p).then(w).otherwise(0.0).sum().alias(f"{_V}syp"),
+    ]
+
+
+def grouped(lf: pl.LazyFrame, a: Audit, aggs: list[pl.Expr]) -> pl.LazyFrame:
+    """One ``group_by`` over the audit's keys (a plain ``select`` for the whole population)."""
+    if not a.keys:
+        return lf.select(aggs)
+    return lf.group_by([e.alias(k) for e, k in zip(a.key_exprs, a.keys)]).agg(aggs)
+
+
+def _total(df: pl.DataFrame, col: str) -> Any:
+    return df[col].sum() if col in df.columns else 0
+
+
+def _distinct_others(df: pl.DataFrame, tag: str) -> list[Any]:
+    vals = set()
+    for suffix in ("min", "max"):
+        col = f"{_V}{tag}_{suffix}"
+        if col in df.columns:
+            vals.update(v for v in df[col].to_list() if v is not None)
+    try:
+        return sorted(vals)
+    except TypeError:
+        return list(vals)
+
+
+def check_labels(df: pl.DataFrame, a: Audit) -> None:
+    """Raise the label/prediction errors found in a grouped validation table."""
+    if a.score_name is not None:
+        nulls, nans, infs = (_total(df, f"{_V}s_{x}") for x in ("null", "nan", "inf"))
+        if nulls or nans or infs:
+            raise E.InvalidScoreError(
+                E.BAD_SCORES.format(column=a.score_name, nulls=nulls, nans=nans, infinite=infs)
+            )
+    for tag, name, role in (("y", a.y_true_name, "y_true"), ("p", a.y_pred_name, a.y_pred_role)):
+        nulls = _total(df, f"{_V}{tag}_null")
+        if nulls:
+            raise E.NullValuesError(E.NULL_LABELS.format(column=name, role=role, count=nulls))
+    negatives: dict[str, Any] = {}
+    for tag, name, role, pos in (("y", a.y_true_name, "y_true", a.pos_true),
+                                 ("p", a.y_pred_name, a.y_pred_role, a.pos_pred)):
+        others = _distinct_others(df, tag)
+        if len(others) > 1:
+            is_float = all(isinstance(v, float) for v in others)
+            if role == "y_pred" and is_float and min(others) >= 0 and max(others) <= 1:
+                raise E.InvalidLabelError(
+                    E.LOOKS_LIKE_SCORES.format(
+                        column=name, role=role, low=min(others), high=max(others), pos_label=pos
+                    )
+                )
+            raise E.InvalidLabelError(
+                E.TOO_MANY_VALUES.format(
+                    column=name, role=role, pos_label=pos, values=E.show_values(others)
+                )
+            )
+        if others:
+            negatives[tag] = others[0]
+    if "y" in negatives and "p" in negatives and negatives["y"] != negatives["p"]:
+        raise E.InvalidLabelError(
+            E.NEGATIVES_DIFFER.format(
+                y_true=a.y_true_name, y_pred=a.y_pred_name, neg_true=negatives["y"],
+                neg_pred=negatives["p"], pos_label=a.pos_label,
+            )
+        )
+    n = _total(df, "n")
+    if n and not _total(df, f"{_V}sy") and not _total(df, f"{_V}sp") and a.score_name is None:
+        found = sorted({repr(v) for v in negatives.values()})
+        raise E.InvalidLabelError(
+            E.POS_LABEL_ABSENT.format(
+                pos_label=a.pos_label, y_true=a.y_true_name, y_pred=a.y_pred_name,
+                values="[" + ", ".join(found) + "]",
+            )
+        )
+    if a.weight_name is not None:
+        nulls, nans, negs = (_total(df, f"{_V}w_{x}") for x in ("null", "nan", "neg"))
+        if nulls or nans or negs:
+            raise E.InvalidWeightError(
+                E.BAD_WEIGHTS.format(column=a.weight_name, nulls=nulls, nans=nans, negatives=negs)
+            )
+
+
+def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
+    """Empty-frame check, the null-group policy and the float-attribute check, on a small table."""
+    if df.height == 0 or not df["n"].sum():
+        raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
+    null_counts = {k: int(df.filter(pl.col(k).is_null())["n"].sum()) for k in a.keys}
+    null_counts = {k: v for k, v in null_counts.items() if v}
+    if null_counts and a.null_groups == "raise":
+        raise E.NullGroupError(E.NULL_GROUPS.format(counts=null_counts))
+    if null_counts and a.null_groups == "drop":
+        mask = pl.any_horizontal([pl.col(k).is_null() for k in a.keys])
+        rows = int(df.filter(mask)["n"].sum())
+        df = df.filter(~mask)
+        warnings.warn(E.DROPPED_NULL_GROUPS.format(rows=rows, counts=null_counts), stacklevel=2)
+        if df.height == 0:
+            raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" after dropping null groups"))
+    for k in a.float_keys:
+        levels = df[k].n_unique()
+        if levels > MAX_FLOAT_LEVELS:
+            raise E.TooManyLevelsError(
+                E.TOO_MANY_LEVELS.format(
+                    column=k, levels=levels, values=E.show_values(df[k].unique().head(5).to_list())
+                )
+            )
+    return df
+
+
+def checked(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.LazyFrame:
+    """Run ``check`` on a small frame at collect time; the schema stays the same."""
+    return lf.map_batches(check, schema=lf.collect_schema())
+
+
+def count_table(
+    lf: pl.LazyFrame,
+    by: By,
+    *,
+    y_true: IntoExpr = "y_true",
+    y_pred: IntoExpr | None = "y_pred",
+    pos_label: Any = 1,
+    sample_weight: IntoExpr | None = None,
+    null_groups: NullGroups = "keep",
+    y_score: IntoExpr | None = None,
+    threshold: float | None = None,
+) -> tuple[pl.LazyFrame, list[str]]:
+    """The lazy count table of ``lf`` and its key names (the public contract in the module doc).
+
+    Schema errors raise here; data errors raise when the result is collected.
+    """
+    a = resolve(
+        lf, by, y_true=y_true, y_pred=y_pred, pos_label=pos_label, sample_weight=sample_weight,
+        null_groups=null_groups, y_score=y_score, threshold=threshold,
+    )
+    aggs = _sum_aggs(a) + _validation_aggs(a)
+    if a.score_name is not None:
+        aggs += _score_check_aggs(to_expr(y_score) if y_score is not None else pl.lit(0.0))
+    raw = grouped(lf, a, aggs)
+
+    def check(df: pl.DataFrame) -> pl.DataFrame:
+        check_labels(df, a)
+        return apply_group_policy(df, a)
+
+    sy, sp, syp = pl.col(f"{_V}sy"), pl.col(f"{_V}sp"), pl.col(f"{_V}syp")
+    total = pl.col("weight_sum") if a.weight is not None else pl.col("n")
+    out = checked(raw, check).select(
+        *a.keys,
+        "n",
+        syp.alias("tp"),
+        (sp - syp).alias("fp"),
+        (sy - syp).alias("fn"),
+        (total - sy - sp + syp).alias("tn"),
+        *(["weight_sum"] if a.weight is not None else []),
+    )
+    if a.keys:
+        out = out.sort(a.keys, nulls_last=True)
+    return out, a.keys
+
+
+def keys_of(counts: pl.DataFrame | pl.LazyFrame) -> list[str]:
+    """The key columns of a count table: every column before ``n``."""
+    names = counts.collect_schema().names()
+    if "n" not in names:
+        raise E.ColumnNotFoundError(
+            E.MISSING_COLUMN.format(column="n", role="count table", available=E.show_columns(names))
+        )
+    return names[: names.index("n")]
+
+
+def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+    """Sum a count table up to the coarser attribute set ``keys`` (additive counts).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"a": [1, 1], "b": ["x", "y"], "n": [3, 2], "tp": [1, 1],
+    ...                   "fp": [1, 0], "fn": [0, 1], "tn": [1, 0]})
+    >>> rollup(c, ["a"]).collect().row(0)
+    (1, 5, 2, 1, 1, 1)
+    """
+    names = counts.collect_schema().names()
+    sums = [c for c in (*COUNT_COLUMNS, "weight_sum") if c in names]
+    if not keys:
+        return counts.select([pl.col(c).sum() for c in sums])
+    return counts.group_by(list(keys)).agg([pl.col(c).sum() for c in sums]).sort(
+        list(keys), nulls_last=True
+    )
+
+
+def score_table(
+    lf: pl.LazyFrame,
+    by: By,
+    *,
+    y_true: IntoExpr = "y_true",
+    y_score: IntoExpr = "y_score",
+    pos_label: Any = 1,
+    sample_weight: IntoExpr | None = None,
+    null_groups: NullGroups = "keep",
+) -> tuple[pl.LazyFrame, list[str]]:
+    """The lazy score table: one row per (group, distinct score).
+
+    Columns: the keys, ``score`` (Float64), ``positives`` and ``negatives`` (Int64, or Float64
+    weighted sums when ``sample_weight`` is given, with ``n_rows`` Int64 then), sorted by keys then
+    score. Null, NaN or infinite scores raise :class:`~polars_fair.errors.InvalidScoreError` at
+    collect time; labels are validated as in :func:`count_table`.
+    """
+    a = resolve(
+        lf, by, y_true=y_true, y_pred=None, pos_label=pos_label, sample_weight=sample_weight,
+        null_groups=null_groups, y_score=y_score, threshold=math.inf,
+    )
+    s = to_expr(y_score).cast(pl.Float64)
+    y = is_positive(a.y_true, a.pos_true)
+    # validation pass over the finest groups shares the scan: aggregate per (group, score)
+    if a.weight is None:
+        sums = [
+            pl.len().cast(pl.Int64).alias("n"),
+            y.sum().cast(pl.Int64).alias("positives"),
+        ]
+    else:
+        sums = [
+            pl.len().cast(pl.Int64).alias("n"),
+            pl.when(y).then(a.weight).otherwise(0.0).sum().alias("positives"),
+            a.weight.sum().alias(f"{_V}wsum"),
+        ]
+    val = [
+        a.y_true.null_count().cast(pl.Int64).alias(f"{_V}y_null"),
+    ]
+    if a.check_true:
+        other = pl.when(a.y_true != pl.lit(a.pos_true)).then(a.y_true)
+        val += [other.min().alias(f"{_V}y_min"), other.max().alias(f"{_V}y_max")]
+    if a.weight is not None:
+        w = a.weight
+        val += [
+            w.is_null().sum().cast(pl.Int64).alias(f"{_V}w_null"),
+            w.is_nan().sum().cast(pl.Int64).alias(f"{_V}w_nan"),
+            (w < 0).sum().cast(pl.Int64).alias(f"{_V}w_neg"),
+        ]
+    key_exprs = [e.alias(k) for e, k in zip(a.key_exprs, a.keys)]
+    raw = lf.group_by([*key_exprs, s.alias("score")]).agg(sums + val)
+
+    def check(df: pl.DataFrame) -> pl.DataFrame:
+        nulls = int(df.filter(pl.col("score").is_null())["n"].sum())
+        nans = int(df.filter(pl.col("score").is_nan())["n"].sum())
+        infs = int(df.filter(pl.col("score").is_infinite())["n"].sum())
+        if nulls or nans or infs:
+            raise E.InvalidScoreError(
+                E.BAD_SCORES.format(column=a.score_name, nulls=nulls, nans=nans, infinite=infs)
+            )
+        nullsy = _total(df, f"{_V}y_null")
+        if nullsy:
+            raise E.NullValuesError(E.NULL_LABELS.format(column=a.y_true_name, role="y_true", count=nullsy))
+        others = _distinct_others(df, "y")
+        if len(others) > 1:
+            raise E.InvalidLabelError(
+                E.TOO_MANY_VALUES.format(column=a.y_true_name, role="y_true", pos_label=a.pos_true,
+                                         values=E.show_values(others))
+            )
+        if a.weight_name is not None:
+            wn, wnan, wneg = (_total(df, f"{_V}w_{x}") for x in ("null", "nan", "neg"))
+            if wn or wnan or wneg:
+                raise E.InvalidWeightError(
+                    E.BAD_WEIGHTS.format(column=a.weight_name, nulls=wn, nans=wnan, negatives=wneg)
+                )
+        return apply_group_policy(df, a)
+
+    if a.weight is None:
+        cols = [pl.col("positives"), (pl.col("n") - pl.col("positives")).alias("negatives")]
+    else:
+        cols = [
+            pl.col("positives"),
+            (pl.col(f"{_V}wsum") - pl.col("positives")).alias("negatives"),
+            pl.col("n").alias("n_rows"),
+        ]
+    out = checked(raw, check).select(*a.keys, "score", *cols)
+    return out.sort([*a.keys, "score"], nulls_last=True), a.keys

@@ -1,0 +1,113 @@
+"""The polars-fair command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from polars_fair.cli import app
+from polars_fair.datasets import make_hiring
+
+from .conftest import COMPAS_CSV, require
+
+runner = CliRunner()
+
+PROPUBLICA_WHERE = (
+    "days_b_screening_arrest BETWEEN -30 AND 30 AND is_recid <> -1 "
+    "AND c_charge_degree <> 'O' AND score_text <> 'N/A'"
+)
+
+
+def test_demo_prints_the_report() -> None:
+    result = runner.invoke(app, ["demo"])
+    assert result.exit_code == 0, result.output
+    assert "polars-fair report: 20,000 rows, 10 groups by ['race', 'sex']" in result.output
+    assert "algorithmic" in result.output  # Black women: the generator's model bias
+    assert "insufficient support" in result.output  # Pacific Islander groups
+
+
+def test_demo_json_matches_library() -> None:
+    result = runner.invoke(app, ["demo", "--format", "json", "--n", "3000", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    expected = make_hiring(3000, seed=3).fair.report(["race", "sex"])
+    assert [r["n"] for r in rows] == expected["n"].to_list()
+    assert [r["ofi"] for r in rows] == pytest.approx(expected["ofi"].to_list())
+
+
+@pytest.mark.data
+def test_report_on_compas_with_sql_prediction(tmp_path: Path) -> None:
+    path = require(COMPAS_CSV)
+    out = tmp_path / "r.csv"
+    result = runner.invoke(app, [
+        "report", str(path), "--by", "race", "--y-true", "two_year_recid",
+        "--y-pred", "score_text <> 'Low'", "--where", PROPUBLICA_WHERE,
+        "--reference", "Caucasian", "--format", "csv", "--output", str(out),
+    ])
+    assert result.exit_code == 0, result.output
+    df = pl.read_csv(out)
+    aa = df.filter(pl.col("race") == "African-American").row(0, named=True)
+    # dataset README: TP 1188, FN 473, FP 641, TN 873; DI 1.7406; OFI +0.1128
+    assert (aa["tp"], aa["fn"], aa["fp"], aa["tn"]) == (1188, 473, 641, 873)
+    assert round(aa["disparate_impact"], 4) == 1.7406
+    assert round(aa["ofi"], 4) == 0.1128
+    assert df["n"].sum() == 6172
+
+
+@pytest.mark.data
+def test_report_table_and_intersection_reference(tmp_path: Path) -> None:
+    path = require(COMPAS_CSV)
+    result = runner.invoke(app, [
+        "report", str(path), "--by", "race", "--by", "sex", "--y-true", "two_year_recid",
+        "--y-pred", "score_text <> 'Low'", "--where", PROPUBLICA_WHERE,
+        "--reference", "race=Caucasian,sex=Male",
+    ])
+    assert result.exit_code == 0, result.output
+    assert "6,172 rows, 12 groups" in result.output
+    assert "overall: selection_rate=0.4457 base_rate=0.4551 tpr=0.6169 fpr=0.3027" in result.output
+
+
+def test_bad_input_exits_2_with_message(tmp_path: Path) -> None:
+    path = tmp_path / "d.parquet"
+    make_hiring(500).write_parquet(path)
+    result = runner.invoke(app, ["report", str(path), "--by", "colour"])
+    assert result.exit_code == 2
+    assert "column 'colour' (by) not found; the frame has columns: ['applicant_id'" in result.output
+    result = runner.invoke(app, ["report", str(path), "--by", "race", "--y-pred", "y_score"])
+    assert result.exit_code == 2
+    assert "looks like a score" in result.output
+    result = runner.invoke(app, ["report", str(tmp_path / "missing.csv"), "--by", "race"])
+    assert result.exit_code == 2
+    assert "file not found" in result.output
+
+
+def test_parquet_and_ndjson_inputs(tmp_path: Path) -> None:
+    df = make_hiring(800, seed=5)
+    expected = df.fair.report("sex")
+    for name, write in (("d.parquet", df.write_parquet), ("d.ndjson", df.write_ndjson)):
+        path = tmp_path / name
+        write(path)
+        out = tmp_path / f"{name}.out.parquet"
+        result = runner.invoke(app, ["report", str(path), "--by", "sex", "--format", "parquet",
+                                     "--output", str(out)])
+        assert result.exit_code == 0, result.output
+        got = pl.read_parquet(out)
+        assert got["n"].to_list() == expected["n"].to_list()
+        assert got["ofi"].to_list() == pytest.approx(expected["ofi"].to_list())
+
+
+SCRIPT = Path(sys.executable).parent / "polars-fair"
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="console script not installed beside python")
+def test_console_script_entry_point() -> None:
+    proc = subprocess.run([str(SCRIPT), "demo", "--n", "2000"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "polars-fair report: 2,000 rows" in proc.stdout
