@@ -13,6 +13,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair.expressions import RATE_NAMES, Counts, rate_from_counts, safe_div
+from polars_fair.tables import Counted
 
 REFERENCE_RULES = ("largest", "max_selection_rate", "overall")
 FINDINGS = ("algorithmic", "systemic", "none", "insufficient support")
@@ -31,6 +32,64 @@ def on_small_table(
     return lf.map_batches(
         lambda df: build(df.lazy()).collect(engine="in-memory"), schema=schema
     )
+
+
+Builder = Callable[[pl.LazyFrame, list[str]], pl.LazyFrame]
+
+
+def analyse(counted: Counted, build: Builder) -> pl.LazyFrame:
+    """Run an analysis ``build(counts, keys)`` on a count table, per attribute set.
+
+    With one attribute set this is :func:`on_small_table`. With several (``counted.sets``), the
+    analysis runs on each set's rows with that set's keys (a reference group, a maximum rate, the
+    pairs, are all taken within the set), and the results are stacked under an ``attributes``
+    column with every key column (null outside the row's set), in the order of the sets.
+    """
+    if counted.sets is None:
+        keys = counted.keys
+        return on_small_table(counted.frame, lambda lf: build(lf, keys))
+    schema = counted.frame.collect_schema()
+    key_dtypes = {k: schema[k] for k in counted.keys}
+    cells = [c for c in schema.names() if c != "attributes" and c not in counted.keys]
+
+    def part_input(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+        label = ",".join(keys)
+        return frame.filter(pl.col("attributes").list.join(",") == label).select(*keys, *cells)
+
+    def widen(part: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+        names = part.collect_schema().names()
+        # pairwise-style outputs rename keys (race_i, race_j): keep them as they come
+        missing = [k for k in counted.keys if k not in keys and k not in names]
+        return part.with_columns(
+            pl.lit(keys, dtype=pl.List(pl.String)).alias("attributes"),
+            *[pl.lit(None, dtype=key_dtypes[k]).alias(k) for k in missing],
+        )
+
+    first_keys = counted.sets[0]
+    template = widen(build(part_input(counted.frame, first_keys), first_keys), first_keys)
+    out_names = template.collect_schema().names()
+    key_like = [n for n in out_names if n == "attributes" or n in counted.keys]
+    rest = [n for n in out_names if n not in key_like]
+    order = ["attributes", *[k for k in counted.keys if k in out_names], *rest]
+    schema_out = template.select(order).collect_schema()
+
+    def run(df: pl.DataFrame) -> pl.DataFrame:
+        parts = []
+        for keys in counted.sets or []:
+            part = build(part_input(df.lazy(), keys), keys)
+            parts.append(widen(part, keys).select(order).collect(engine="in-memory"))
+        return pl.concat(parts, how="vertical") if parts else pl.DataFrame(schema=schema_out)
+
+    return counted.frame.map_batches(run, schema=schema_out)
+
+
+def first_max_index(expr: pl.Expr) -> pl.Expr:
+    """The index of the first row (in key order) holding the maximum of ``expr``.
+
+    Not ``arg_max``: on a column Polars flags as sorted it returns the *last* of tied maxima,
+    and the streaming engine does not fix tie order either.
+    """
+    return (expr == expr.max()).arg_true().first()
 
 
 def count_exprs(schema_names: Sequence[str]) -> Counts:
@@ -110,14 +169,38 @@ def report_from_counts(
     four_fifths: float = 0.8,
 ) -> pl.LazyFrame:
     """The per-group disparity report from a count table (see ``FairLazyFrame.report``)."""
-    _validate_options(min_support, ofi_threshold, four_fifths)
-    return on_small_table(
-        counts,
-        lambda lf: _report(
-            lf, keys, reference=reference, min_support=min_support,
-            ofi_threshold=ofi_threshold, four_fifths=four_fifths,
+    return analyse(
+        Counted(counts, list(keys)),
+        report_builder(
+            reference=reference, min_support=min_support, ofi_threshold=ofi_threshold,
+            four_fifths=four_fifths,
         ),
     )
+
+
+def report_builder(
+    *,
+    reference: Any = "largest",
+    min_support: int = 30,
+    ofi_threshold: float = 0.3,
+    four_fifths: float = 0.8,
+    exclude_low_support: bool = False,
+) -> Builder:
+    """The report as a :data:`Builder` for :func:`analyse` (options checked at once)."""
+    _validate_options(min_support, ofi_threshold, four_fifths)
+    return lambda lf, keys: _report(
+        lf, keys, reference=reference_for(reference, keys), min_support=min_support,
+        ofi_threshold=ofi_threshold, four_fifths=four_fifths,
+        exclude_low_support=exclude_low_support,
+    )
+
+
+def reference_for(reference: Any, keys: Sequence[str]) -> Any:
+    """The reference of one attribute set: a mapping over more attributes is restricted to
+    the set's keys (``{"race": "White", "sex": "Male"}`` gives White for the race set)."""
+    if isinstance(reference, Mapping) and set(keys) < set(reference):
+        return {k: reference[k] for k in keys}
+    return reference
 
 
 def _report(
@@ -128,6 +211,7 @@ def _report(
     min_support: int = 30,
     ofi_threshold: float = 0.3,
     four_fifths: float = 0.8,
+    exclude_low_support: bool = False,
 ) -> pl.LazyFrame:
     names = counts.collect_schema().names()
     c = count_exprs(names)
@@ -139,7 +223,7 @@ def _report(
             ref_mb = safe_div((c.fp - c.fn).sum(), c.n.sum())
             is_ref = pl.repeat(False, pl.len())
         else:
-            idx = pl.col("n").arg_max() if reference == "largest" else sr.arg_max()
+            idx = first_max_index(pl.col("n") if reference == "largest" else sr)
             ref_sr, ref_mb = sr.get(idx), mb.get(idx)
             is_ref = pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)
     else:
@@ -151,7 +235,8 @@ def _report(
         ref_sr, ref_mb = sr.filter(mask).first(), mb.filter(mask).first()
         is_ref = mask
     ofi = (mb - ref_mb).alias("ofi")
-    impact_ratio = safe_div(sr, sr.max()).alias("impact_ratio")
+    top = sr.filter(pl.col("n") >= min_support).max() if exclude_low_support else sr.max()
+    impact_ratio = safe_div(sr, top).alias("impact_ratio")
     disparate_impact = safe_div(sr, ref_sr).alias("disparate_impact")
     out = base.with_columns(
         is_ref.alias("is_reference"), disparate_impact, impact_ratio, ofi

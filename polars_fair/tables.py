@@ -12,6 +12,7 @@ four cells are Float64 weighted sums, ``n`` stays the row count and ``weight_sum
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -388,7 +389,190 @@ def count_table(
         *(["weight_sum"] if a.weight is not None else []),
     )
     if a.keys:
-        out = out.sort(a.keys, nulls_last=True)
+        out = complete_enums(out, a.keys).sort(a.keys, nulls_last=True)
+    return out, a.keys
+
+
+def complete_enums(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+    """Add the empty intersections of Enum attributes as rows with zero counts.
+
+    Polars' ``group_by`` leaves out combinations that no row has. For attributes whose categories
+    are declared (``pl.Enum``) every combination of categories is a group an auditor must see, so
+    the count table is completed to the product of the declared categories (and the observed
+    values of the other attributes, nulls included) with ``n = 0``; its rates are null and its
+    report row is flagged ``low_support``. Without Enum keys the table is returned unchanged.
+    """
+    schema = counts.collect_schema()
+    if not any(isinstance(schema[k], pl.Enum) for k in keys):
+        return counts
+    grid: pl.LazyFrame | None = None
+    for k in keys:
+        values = counts.select(k).unique()
+        dtype = schema[k]
+        if isinstance(dtype, pl.Enum):
+            declared = pl.LazyFrame({k: pl.Series(k, dtype.categories, dtype=dtype)})
+            values = pl.concat([declared, values]).unique()
+        grid = values if grid is None else grid.join(values, how="cross")
+    assert grid is not None
+    cells = [c for c in (*COUNT_COLUMNS, "weight_sum") if c in schema]
+    return grid.join(counts, on=list(keys), how="left", nulls_equal=True).with_columns(
+        [pl.col(c).fill_null(0).cast(schema[c]) for c in cells]
+    ).select(schema.names())
+
+
+AttributeSets = list[list[str]]
+
+
+def attribute_sets(
+    by: By, combinations: Literal["all"] | None = None, max_order: int | None = None
+) -> list[list[IntoExpr]] | None:
+    """The attribute sets of a call: ``None`` for one set, else a list of sets.
+
+    ``by=[["race"], ["sex"], ["race", "sex"]]`` names the sets; ``combinations="all"`` takes
+    every non-empty subset of ``by`` of size up to ``max_order`` (all sizes by default), singles
+    first, in the order the attributes were given.
+    """
+    if combinations is not None and combinations != "all":
+        raise E.InvalidArgumentError(f"combinations must be 'all' or None, got {combinations!r}")
+    items = list(by) if isinstance(by, Sequence) and not isinstance(by, str) else None
+    nested = items is not None and any(isinstance(b, (list, tuple)) for b in items)
+    if combinations == "all":
+        if nested:
+            raise E.InvalidArgumentError("combinations='all' takes a flat list of attributes in by=")
+        base = normalize_by(by)
+        top = len(base) if max_order is None else max_order
+        if top < 1:
+            raise E.InvalidArgumentError(f"max_order must be >= 1, got {max_order}")
+        return [list(c) for r in range(1, min(top, len(base)) + 1)
+                for c in itertools.combinations(base, r)]
+    if max_order is not None:
+        raise E.InvalidArgumentError("max_order= goes with combinations='all'")
+    if not nested:
+        return None
+    assert items is not None
+    return [normalize_by(b) for b in items]
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A lazy count table with its keys; ``sets`` names the attribute sets of a multi-set call.
+
+    For several attribute sets the frame starts with ``attributes`` (List(String)): the
+    attributes that define each row, so a null key is never ambiguous; keys outside a row's set
+    are null.
+    """
+
+    frame: pl.LazyFrame
+    keys: list[str]
+    sets: AttributeSets | None = None
+
+
+def count_tables(
+    lf: pl.LazyFrame,
+    by: By,
+    *,
+    combinations: Literal["all"] | None = None,
+    max_order: int | None = None,
+    **kwargs: Any,
+) -> Counted:
+    """The count table of one attribute set, or of several from one scan at the finest level.
+
+    Coarser sets are rolled up from the finest count table (:func:`rollup`), never re-scanned.
+    ``kwargs`` are those of :func:`count_table`.
+    """
+    sets = attribute_sets(by, combinations, max_order)
+    if sets is None:
+        frame, keys = count_table(lf, by, **kwargs)
+        return Counted(frame, keys)
+    union: list[IntoExpr] = []
+    seen: set[str] = set()
+    for s in sets:
+        if not s:
+            raise E.InvalidArgumentError("an attribute set in by= is empty")
+        for b in s:
+            if _name(b) not in seen:
+                seen.add(_name(b))
+                union.append(b)
+    finest, keys = count_table(lf, union, **kwargs)
+    schema = finest.collect_schema()
+    cells = [c for c in schema.names() if c not in keys]
+    names = [[_name(b) for b in s] for s in sets]
+    parts = []
+    for s in names:
+        part = finest if s == keys else rollup(finest, s)
+        parts.append(
+            part.with_columns(
+                pl.lit(s, dtype=pl.List(pl.String)).alias("attributes"),
+                *[pl.lit(None, dtype=schema[k]).alias(k) for k in keys if k not in s],
+            ).select("attributes", *keys, *cells)
+        )
+    return Counted(pl.concat(parts, how="vertical"), keys, names)
+
+
+def sweep_table(
+    lf: pl.LazyFrame,
+    by: By,
+    *,
+    y_true: IntoExpr = "y_true",
+    y_score: IntoExpr = "y_score",
+    thresholds: Sequence[float],
+    pos_label: Any = 1,
+    sample_weight: IntoExpr | None = None,
+    null_groups: NullGroups = "keep",
+) -> tuple[pl.LazyFrame, list[str]]:
+    """Count tables at many thresholds from one scan: ``threshold`` is an extra key.
+
+    For each threshold ``t`` the prediction is ``y_score >= t``. One ``group_by`` computes
+    ``n``, ``Σy`` and, per threshold, ``Σŷ_t`` and ``Σy·ŷ_t``; the result has the keys, then
+    ``threshold`` (Float64), then ``n, tp, fp, fn, tn`` (and ``weight_sum``), sorted by the
+    keys and the threshold.
+    """
+    ts = [float(t) for t in thresholds]
+    if not ts:
+        raise E.InvalidArgumentError("thresholds must name at least one threshold")
+    if any(math.isnan(t) for t in ts):
+        raise E.InvalidArgumentError(f"thresholds must be numbers, got {ts}")
+    ts = sorted(set(ts))
+    a = resolve(
+        lf, by, y_true=y_true, y_pred=None, pos_label=pos_label, sample_weight=sample_weight,
+        null_groups=null_groups, y_score=y_score, threshold=ts[0],
+    )
+    s = to_expr(y_score).cast(pl.Float64)
+    y = is_positive(a.y_true, a.pos_true)
+    if a.weight is None:
+        def total(mask: pl.Expr) -> pl.Expr:
+            return mask.sum().cast(pl.Int64)
+        base = [pl.len().cast(pl.Int64).alias("n"), total(y).alias(f"{_V}sy")]
+    else:
+        w = a.weight
+
+        def total(mask: pl.Expr) -> pl.Expr:
+            return pl.when(mask).then(w).otherwise(0.0).sum()
+        base = [pl.len().cast(pl.Int64).alias("n"), w.sum().alias("weight_sum"),
+                total(y).alias(f"{_V}sy")]
+    per_t = []
+    for i, t in enumerate(ts):
+        p = s >= t
+        per_t += [total(p).alias(f"{_V}sp{i}"), total(y & p).alias(f"{_V}syp{i}")]
+    aggs = base + per_t + _validation_aggs(a) + _score_check_aggs(s)
+    raw = grouped(lf, a, aggs)
+
+    def check(df: pl.DataFrame) -> pl.DataFrame:
+        check_labels(df, a)
+        return apply_group_policy(df, a)
+
+    checked_raw = checked(raw, check)
+    size = pl.col("weight_sum") if a.weight is not None else pl.col("n")
+    sy = pl.col(f"{_V}sy")
+    parts = []
+    for i, t in enumerate(ts):
+        sp, syp = pl.col(f"{_V}sp{i}"), pl.col(f"{_V}syp{i}")
+        parts.append(checked_raw.select(
+            *a.keys, pl.lit(t, dtype=pl.Float64).alias("threshold"), "n", syp.alias("tp"),
+            (sp - syp).alias("fp"), (sy - syp).alias("fn"), (size - sy - sp + syp).alias("tn"),
+            *(["weight_sum"] if a.weight is not None else []),
+        ))
+    out = pl.concat(parts, how="vertical").sort([*a.keys, "threshold"], nulls_last=True)
     return out, a.keys
 
 

@@ -1,0 +1,213 @@
+"""Uncertainty from counts: the tidy per-metric table with intervals, and tests against a reference.
+
+Both analyses read only the count table (group × cell counts), never rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair import stats
+from polars_fair.expressions import RATE_NAMES, RATES, Counts
+from polars_fair.report import REFERENCE_RULES, count_exprs, first_max_index, reference_mask
+
+#: Rates that are proportions (a numerator that counts a subset of the denominator).
+PROPORTIONS: tuple[str, ...] = tuple(n for n in RATE_NAMES if n != "marginal_benefit")
+
+
+def _check_level(level: float) -> None:
+    if not 0 < level < 1:
+        raise E.InvalidArgumentError(f"level must lie in (0, 1), got {level}")
+
+
+def metrics_table(
+    counts: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    level: float = 0.95,
+    min_support: int = 30,
+) -> pl.LazyFrame:
+    """Tidy form: one row per group × metric, with its own numerator, denominator and interval.
+
+    For each rate of :data:`~polars_fair.expressions.RATES`: ``value = numerator / denominator``
+    (null when the denominator is 0) with a Wilson score interval (Wilson 1927; Newcombe 1998),
+    ``ci_low``/``ci_high`` at ``level``. For ``marginal_benefit`` = (FP − FN)/n, a difference of
+    two multinomial shares, the interval is the Wald interval
+    ``B ± z·sqrt((p_FP + p_FN − B²)/n)`` clipped to [−1, 1]. ``low_support`` judges each metric on
+    its **own denominator**: a TPR on 3 positives is flagged even in a group of 1,000 rows. With
+    weighted counts the intervals treat the weighted sums as counts (no design effect).
+
+    Returns
+    -------
+    pl.LazyFrame
+        keys; ``metric`` (String); ``numerator``, ``denominator`` (Int64, Float64 if weighted);
+        ``value``, ``ci_low``, ``ci_high`` (Float64; rates in [0, 1], marginal benefit in
+        [−1, 1]); ``low_support`` (Boolean: denominator < ``min_support``). Sorted by the keys,
+        then the metric order of ``RATES``.
+    """
+    _check_level(level)
+    names = counts.collect_schema().names()
+    c = count_exprs(names)
+    z = stats._z_value(level)
+    frames = [
+        counts.select(
+            *keys,
+            pl.lit(name).alias("metric"),
+            pl.lit(order).alias("__order"),
+            RATES[name][0](c).alias("numerator"),
+            RATES[name][1](c).alias("denominator"),
+            (c.fp + c.fn).cast(pl.Float64).alias("__fpfn"),
+        )
+        for order, name in enumerate(RATE_NAMES)
+    ]
+    tidy = pl.concat(frames, how="vertical")
+    x, n = pl.col("numerator").cast(pl.Float64), pl.col("denominator").cast(pl.Float64)
+    value = pl.when(n > 0).then(x / n)
+    lo, hi = stats.wilson_exprs(pl.col("numerator"), pl.col("denominator"), level=level)
+    # Wald interval of B = (FP-FN)/n, a difference of two multinomial shares:
+    # Var(B) = (p_FP + p_FN - B^2) / n
+    mb = pl.col("metric") == "marginal_benefit"
+    se = ((pl.col("__fpfn") / n) - value.pow(2)).clip(lower_bound=0.0).sqrt() / n.sqrt()
+    out = tidy.with_columns(
+        value.alias("value"),
+        pl.when(mb).then((value - z * se).clip(-1.0, 1.0)).otherwise(lo).alias("ci_low"),
+        pl.when(mb).then((value + z * se).clip(-1.0, 1.0)).otherwise(hi).alias("ci_high"),
+        (pl.col("denominator") < min_support).alias("low_support"),
+    )
+    return out.sort([*keys, "__order"], nulls_last=True).select(
+        *keys, "metric", "numerator", "denominator", "value", "ci_low", "ci_high", "low_support"
+    )
+
+
+Test = Literal["auto", "z", "fisher"]
+Adjust = Literal["holm", "bh"]
+
+
+def disparity_table(
+    counts: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    reference: Any = "largest",
+    metric: str = "selection_rate",
+    level: float = 0.95,
+    test: Test = "auto",
+    adjust: Adjust = "holm",
+) -> pl.LazyFrame:
+    """Each group's rate against the reference's, with intervals and a multiplicity-adjusted test.
+
+    * ``difference`` = rate − reference rate, with Newcombe's hybrid score interval (Newcombe
+      1998, method 10);
+    * ``ratio`` = rate / reference rate (the disparate impact ratio for ``selection_rate``), with
+      the log (Katz et al. 1978) interval; null when the reference rate is 0;
+    * ``p_value``: two-sided test of equal rates, the pooled two-proportion z-test, or Fisher's
+      exact test (``test="auto"`` uses Fisher when an expected cell is below 5);
+    * ``p_value_adjusted``: Holm's step-down (default) or Benjamini–Hochberg across the groups
+      compared, for the many intersectional groups of an audit; ``significant`` =
+      ``p_value_adjusted < 1 − level``.
+
+    ``reference="overall"`` compares each group with **the rest of the population** (its
+    complement), so that the two samples are independent.
+
+    Returns
+    -------
+    pl.LazyFrame
+        keys; ``metric`` (String); ``numerator``, ``denominator``, ``reference_numerator``,
+        ``reference_denominator`` (Int64 or Float64); ``value``, ``reference_value``,
+        ``difference``, ``difference_ci_low``, ``difference_ci_high``, ``ratio``,
+        ``ratio_ci_low``, ``ratio_ci_high``, ``p_value``, ``p_value_adjusted`` (Float64);
+        ``is_reference``, ``significant`` (Boolean). The reference row has null tests.
+    """
+    _check_level(level)
+    if metric not in PROPORTIONS:
+        raise E.InvalidArgumentError(
+            f"metric must be one of {list(PROPORTIONS)} (a proportion), got {metric!r}"
+        )
+    if test not in ("auto", "z", "fisher"):
+        raise E.InvalidArgumentError(f"test must be 'auto', 'z' or 'fisher', got {test!r}")
+    if adjust not in ("holm", "bh"):
+        raise E.InvalidArgumentError(f"adjust must be 'holm' or 'bh', got {adjust!r}")
+    names = counts.collect_schema().names()
+    c = count_exprs(names)
+    num, den, _ = RATES[metric]
+    base = counts.select(*keys, num(c).alias("numerator"), den(c).alias("denominator"), c.n.alias("__size"))
+    x, n = pl.col("numerator"), pl.col("denominator")
+    if isinstance(reference, str) and reference in REFERENCE_RULES:
+        if reference == "overall":
+            ref_x, ref_n = x.sum() - x, n.sum() - n
+            is_ref = pl.repeat(False, pl.len())
+        else:
+            if reference == "largest":
+                idx = first_max_index(pl.col("__size"))
+            else:
+                sel_num, sel_den, _ = RATES["selection_rate"]
+                sr = counts.select(*keys, (sel_num(c) / sel_den(c)).alias("__sr"))
+                base = base.join(sr, on=list(keys), how="left", nulls_equal=True) if keys else \
+                    base.join(sr, how="cross")
+                idx = first_max_index(pl.col("__sr"))
+            ref_x, ref_n = x.get(idx), n.get(idx)
+            is_ref = pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)
+    else:
+        mask, base = reference_mask(base, keys, reference)
+        ref_x, ref_n = x.filter(mask).first(), n.filter(mask).first()
+        is_ref = mask
+    framed = base.with_columns(
+        ref_x.alias("reference_numerator"), ref_n.alias("reference_denominator"),
+        is_ref.alias("is_reference"),
+    )
+
+    def compute(df: pl.DataFrame) -> pl.DataFrame:
+        a, m = df["numerator"].cast(pl.Float64).to_numpy(), df["denominator"].cast(pl.Float64).to_numpy()
+        b = df["reference_numerator"].cast(pl.Float64).to_numpy()
+        r = df["reference_denominator"].cast(pl.Float64).to_numpy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p1 = np.where(m > 0, a / np.where(m > 0, m, 1), np.nan)
+            p2 = np.where(r > 0, b / np.where(r > 0, r, 1), np.nan)
+            ratio = np.where(p2 > 0, p1 / np.where(p2 > 0, p2, 1), np.nan)
+        d_lo, d_hi = stats.newcombe_difference_interval(a, m, b, r, level=level)
+        r_lo, r_hi = stats.ratio_interval(a, m, b, r, level=level)
+        is_ref_np = df["is_reference"].to_numpy()
+        usable = (m > 0) & (r > 0) & ~is_ref_np
+        p = np.full(len(a), np.nan)
+        if usable.any():
+            integral = np.all(np.equal(np.mod(a[usable], 1), 0)) and np.all(
+                np.equal(np.mod(m[usable], 1), 0))
+            method = test if (test != "fisher" or integral) else "z"
+            p[usable] = stats.two_proportion_test(
+                a[usable], m[usable], b[usable], r[usable], method=method
+            )
+        p_adj = stats.adjust_pvalues(p, method=adjust)
+
+        def col(v: np.ndarray) -> pl.Series:
+            return pl.Series(np.asarray(v, dtype=np.float64), nan_to_null=True)
+
+        return df.with_columns(
+            value=col(p1), reference_value=col(p2), difference=col(p1 - p2),
+            difference_ci_low=col(np.asarray(d_lo, dtype=float)),
+            difference_ci_high=col(np.asarray(d_hi, dtype=float)),
+            ratio=col(ratio), ratio_ci_low=col(np.asarray(r_lo, dtype=float)),
+            ratio_ci_high=col(np.asarray(r_hi, dtype=float)),
+            p_value=col(p), p_value_adjusted=col(np.asarray(p_adj, dtype=float)),
+        ).with_columns(
+            (pl.col("p_value_adjusted") < 1 - level).alias("significant"),
+            pl.lit(metric).alias("metric"),
+        )
+
+    float_cols = ["value", "reference_value", "difference", "difference_ci_low",
+                  "difference_ci_high", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",
+                  "p_value_adjusted"]
+    schema = dict(framed.collect_schema())
+    schema.update({f: pl.Float64 for f in float_cols})
+    schema.update({"significant": pl.Boolean, "metric": pl.String})
+    out = framed.map_batches(compute, schema=pl.Schema(schema))
+    return out.select(
+        *keys, "metric", "numerator", "denominator", "reference_numerator",
+        "reference_denominator", *float_cols, "is_reference", "significant",
+    )
+
+
+__all__ = ["metrics_table", "disparity_table", "PROPORTIONS", "Counts"]
