@@ -24,6 +24,7 @@ from polars_fair.expressions import (
     true_negatives,
     true_positives,
 )
+from polars_fair.counts import FairCounts, FairScores, from_counts, from_scores
 from polars_fair.namespace import FairDataFrame, FairLazyFrame, fair
 
 __version__ = "0.1.0"
@@ -32,6 +33,10 @@ __all__ = [
     "FairDataFrame",
     "FairLazyFrame",
     "fair",
+    "from_counts",
+    "from_scores",
+    "FairCounts",
+    "FairScores",
     "errors",
     "expressions",
     "accuracy",

@@ -656,3 +656,104 @@ def abroca_test_from_scores(
     if return_draws:
         out = out.with_columns(pl.Series("draws", all_draws, dtype=pl.List(pl.Float64)))
     return out
+
+
+def abroca_plan(
+    table: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    reference: ReferenceSpec = "largest",
+    pairwise: bool = False,
+) -> pl.LazyFrame:
+    """:func:`abroca_from_scores` as a step of a lazy plan, with its output schema declared.
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        A score table (see :func:`polars_fair.tables.score_table`).
+    keys, reference, pairwise
+        As in :func:`abroca_from_scores`.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The columns of :func:`abroca_from_scores`; nothing runs until it is collected.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> t = pl.LazyFrame({"g": ["a", "a"], "score": [0.1, 0.9], "positives": [0, 1],
+    ...                   "negatives": [1, 0]})
+    >>> abroca_plan(t, ["g"]).collect()["auc"].to_list()
+    [1.0]
+    """
+    keys = list(keys)
+    schema_in = table.collect_schema()
+    key_schema = [(k, schema_in[k]) for k in keys]
+    count = schema_in["positives"]
+    if pairwise:
+        schema = pl.Schema(
+            [(f"{k}_i", d) for k, d in key_schema] + [(f"{k}_j", d) for k, d in key_schema]
+            + [("n_i", pl.Int64), ("n_j", pl.Int64), ("auc_i", pl.Float64),
+               ("auc_j", pl.Float64), ("abroca", pl.Float64), ("undefined_reason", pl.String)]
+        )
+    else:
+        schema = pl.Schema(
+            key_schema + [("n", pl.Int64), ("positives", count), ("negatives", count),
+                          ("auc", pl.Float64), ("abroca", pl.Float64),
+                          ("is_reference", pl.Boolean), ("undefined_reason", pl.String)]
+        )
+    return table.map_batches(
+        lambda df: abroca_from_scores(df, keys, reference=reference, pairwise=pairwise),
+        schema=schema,
+    )
+
+
+def abroca_test_plan(
+    table: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    reference: ReferenceSpec = "largest",
+    n_permutations: int = 1000,
+    seed: int | None = None,
+    tolerance: float = 1e-12,
+    return_draws: bool = False,
+) -> pl.LazyFrame:
+    """:func:`abroca_test_from_scores` as a step of a lazy plan, with its schema declared.
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        A score table with integer counts.
+    keys, reference, n_permutations, seed, tolerance, return_draws
+        As in :func:`abroca_test_from_scores`.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The columns of :func:`abroca_test_from_scores`.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> t = pl.LazyFrame({"g": ["a", "a", "b", "b"], "score": [0.1, 0.9, 0.1, 0.9],
+    ...                   "positives": [0, 3, 1, 2], "negatives": [3, 0, 2, 1]})
+    >>> abroca_test_plan(t, ["g"], n_permutations=50, seed=0).collect().height
+    1
+    """
+    keys = list(keys)
+    schema_in = table.collect_schema()
+    schema = pl.Schema(
+        [(k, schema_in[k]) for k in keys]
+        + [("n", pl.Int64), ("abroca", pl.Float64), ("p_value", pl.Float64),
+           ("p_value_holm", pl.Float64), ("null_mean", pl.Float64), ("null_q95", pl.Float64),
+           ("n_permutations", pl.Int64), ("undefined_reason", pl.String)]
+        + ([("draws", pl.List(pl.Float64))] if return_draws else [])
+    )
+    return table.map_batches(
+        lambda df: abroca_test_from_scores(
+            df, keys, reference=reference, n_permutations=n_permutations, seed=seed,
+            tolerance=tolerance, return_draws=return_draws,
+        ),
+        schema=schema,
+    )

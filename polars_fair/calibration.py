@@ -7,6 +7,7 @@ weighted). Raw rows are never needed: binning a distinct score moves all of its 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
@@ -331,3 +332,79 @@ def calibration_from_scores(
         reliability = reliability.drop(_TMP_KEY)
         by_group = by_group.drop(_TMP_KEY)
     return CalibrationResult(reliability=reliability, by_group=by_group, largest_gap=gap)
+
+
+def calibration_plan(
+    table: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    n_bins: int = 10,
+    strategy: str = "uniform",
+) -> pl.LazyFrame:
+    """Per-group calibration error as a step of a lazy plan (see :func:`calibration_from_scores`).
+
+    Returns
+    -------
+    pl.LazyFrame
+        keys, ``n`` (the count dtype), ``ece``, ``max_calibration_error`` (Float64 in [0, 1]),
+        ``ece_gap`` (Float64: ece − the lowest ece among the groups; its maximum is the largest
+        gap in calibration error between groups).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> t = pl.LazyFrame({"g": ["a", "a"], "score": [0.2, 0.8], "positives": [0, 1],
+    ...                   "negatives": [1, 0]})
+    >>> calibration_plan(t, ["g"], n_bins=2).collect()["ece"].round(6).to_list()
+    [0.2]
+    """
+    keys = list(keys)
+    schema = table.collect_schema()
+    out_schema = pl.Schema(
+        [(k, schema[k]) for k in keys]
+        + [("n", schema["positives"]), ("ece", pl.Float64), ("max_calibration_error", pl.Float64),
+           ("ece_gap", pl.Float64)]
+    )
+
+    def run(df: pl.DataFrame) -> pl.DataFrame:
+        groups = calibration_from_scores(df, keys, n_bins=n_bins, strategy=strategy).by_group
+        return groups.with_columns((pl.col("ece") - pl.col("ece").min()).alias("ece_gap"))
+
+    return table.map_batches(run, schema=out_schema)
+
+
+def reliability_plan(
+    table: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    n_bins: int = 10,
+    strategy: str = "uniform",
+) -> pl.LazyFrame:
+    """The reliability table (one row per group × bin) as a step of a lazy plan.
+
+    Returns
+    -------
+    pl.LazyFrame
+        keys, ``bin`` (Int64), ``bin_low``, ``bin_high`` (Float64), ``n``, ``mean_score``,
+        ``fraction_positive`` (Float64, null for an empty bin).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> t = pl.LazyFrame({"g": ["a", "a"], "score": [0.2, 0.8], "positives": [0, 1],
+    ...                   "negatives": [1, 0]})
+    >>> reliability_plan(t, ["g"], n_bins=2).collect()["n"].to_list()
+    [1, 1]
+    """
+    keys = list(keys)
+    schema = table.collect_schema()
+    out_schema = pl.Schema(
+        [(k, schema[k]) for k in keys]
+        + [("bin", pl.Int64), ("bin_low", pl.Float64), ("bin_high", pl.Float64),
+           ("n", schema["positives"]), ("mean_score", pl.Float64),
+           ("fraction_positive", pl.Float64)]
+    )
+    return table.map_batches(
+        lambda df: calibration_from_scores(df, keys, n_bins=n_bins, strategy=strategy).reliability,
+        schema=out_schema,
+    )

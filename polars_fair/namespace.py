@@ -15,6 +15,8 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair import tables, uncertainty
+from polars_fair.abroca import abroca_plan, abroca_test_plan
+from polars_fair.calibration import calibration_plan, reliability_plan
 from polars_fair.expressions import IntoExpr
 from polars_fair.report import (
     analyse,
@@ -745,27 +747,8 @@ class FairLazyFrame:
         >>> df.fair.abroca("g", reference="a").select("g", "auc", "abroca").rows()
         [('a', 1.0, 0.0), ('b', 0.5, 0.5)]
         """
-        from polars_fair.abroca import abroca_from_scores
-
         table, keys = self._scores(by, y_true, y_score, pos_label, sample_weight, null_groups)
-        key_schema = [(k, table.collect_schema()[k]) for k in keys]
-        count = table.collect_schema()["positives"]
-        if pairwise:
-            schema = pl.Schema(
-                [(f"{k}_i", d) for k, d in key_schema] + [(f"{k}_j", d) for k, d in key_schema]
-                + [("n_i", pl.Int64), ("n_j", pl.Int64), ("auc_i", pl.Float64),
-                   ("auc_j", pl.Float64), ("abroca", pl.Float64), ("undefined_reason", pl.String)]
-            )
-        else:
-            schema = pl.Schema(
-                key_schema + [("n", pl.Int64), ("positives", count), ("negatives", count),
-                              ("auc", pl.Float64), ("abroca", pl.Float64),
-                              ("is_reference", pl.Boolean), ("undefined_reason", pl.String)]
-            )
-        return table.map_batches(
-            lambda df: abroca_from_scores(df, keys, reference=reference, pairwise=pairwise),
-            schema=schema,
-        )
+        return abroca_plan(table, keys, reference=reference, pairwise=pairwise)
 
     def abroca_test(
         self,
@@ -824,23 +807,10 @@ class FairLazyFrame:
         >>> 0 < t.filter(pl.col("g") == "b")["p_value"].item() <= 1
         True
         """
-        from polars_fair.abroca import abroca_test_from_scores
-
         table, keys = self._scores(by, y_true, y_score, pos_label, None, null_groups)
-        key_schema = [(k, table.collect_schema()[k]) for k in keys]
-        schema = pl.Schema(
-            key_schema + [("n", pl.Int64), ("abroca", pl.Float64), ("p_value", pl.Float64),
-                          ("p_value_holm", pl.Float64), ("null_mean", pl.Float64),
-                          ("null_q95", pl.Float64), ("n_permutations", pl.Int64),
-                          ("undefined_reason", pl.String)]
-            + ([("draws", pl.List(pl.Float64))] if return_draws else [])
-        )
-        return table.map_batches(
-            lambda df: abroca_test_from_scores(
-                df, keys, reference=reference, n_permutations=n_permutations, seed=seed,
-                tolerance=tolerance, return_draws=return_draws,
-            ),
-            schema=schema,
+        return abroca_test_plan(
+            table, keys, reference=reference, n_permutations=n_permutations, seed=seed,
+            tolerance=tolerance, return_draws=return_draws,
         )
 
     def calibration(
@@ -892,22 +862,8 @@ class FairLazyFrame:
         >>> c.select("g", pl.col("ece", "ece_gap").round(6)).rows()
         [('a', 0.05, 0.05), ('b', 0.0, 0.0)]
         """
-        from polars_fair.calibration import calibration_from_scores
-
         table, keys = self._scores(by, y_true, y_score, pos_label, sample_weight, null_groups)
-        schema = table.collect_schema()
-        count = schema["positives"]
-        out_schema = pl.Schema(
-            [(k, schema[k]) for k in keys]
-            + [("n", count), ("ece", pl.Float64), ("max_calibration_error", pl.Float64),
-               ("ece_gap", pl.Float64)]
-        )
-
-        def run(df: pl.DataFrame) -> pl.DataFrame:
-            groups = calibration_from_scores(df, keys, n_bins=n_bins, strategy=strategy).by_group
-            return groups.with_columns((pl.col("ece") - pl.col("ece").min()).alias("ece_gap"))
-
-        return table.map_batches(run, schema=out_schema)
+        return calibration_plan(table, keys, n_bins=n_bins, strategy=strategy)
 
     def reliability(
         self,
@@ -937,22 +893,8 @@ class FairLazyFrame:
         >>> df.fair.reliability("g", n_bins=2).select("bin", "n", "fraction_positive").rows()
         [(0, 1, 0.0), (1, 1, 1.0)]
         """
-        from polars_fair.calibration import calibration_from_scores
-
         table, keys = self._scores(by, y_true, y_score, pos_label, sample_weight, null_groups)
-        schema = table.collect_schema()
-        count = schema["positives"]
-        out_schema = pl.Schema(
-            [(k, schema[k]) for k in keys]
-            + [("bin", pl.Int64), ("bin_low", pl.Float64), ("bin_high", pl.Float64), ("n", count),
-               ("mean_score", pl.Float64), ("fraction_positive", pl.Float64)]
-        )
-        return table.map_batches(
-            lambda df: calibration_from_scores(
-                df, keys, n_bins=n_bins, strategy=strategy
-            ).reliability,
-            schema=out_schema,
-        )
+        return reliability_plan(table, keys, n_bins=n_bins, strategy=strategy)
 
     def sweep(
         self,

@@ -34,6 +34,7 @@ from polars_fair.report import (
     REFERENCE_RULES,
     _validate_options,
     count_exprs,
+    first_max_index,
     on_small_table,
     reference_mask,
     with_rates,
@@ -68,15 +69,25 @@ NO_KEYS_FOR_REFERENCE = (
 _P = "__pf_"
 _LABEL, _LOW, _REF = f"{_P}label", f"{_P}low", f"{_P}ref"
 _RATES_USED = ("selection_rate", "tpr", "fpr", "ppv", "accuracy", "marginal_benefit")
-_SCHEMA = {
-    "metric": pl.String,
-    "value": pl.Float64,
-    "group_1": pl.String,
-    "group_2": pl.String,
-    "threshold": pl.Float64,
-    "verdict": pl.String,
-    "excluded_groups": pl.List(pl.String),
-}
+_SCHEMA = pl.Schema({
+    "metric": pl.String(),
+    "value": pl.Float64(),
+    "group_1": pl.String(),
+    "group_2": pl.String(),
+    "threshold": pl.Float64(),
+    "verdict": pl.String(),
+    "excluded_groups": pl.List(pl.String()),
+})
+
+
+def _dense(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """``lf`` with every column materialised, inside the small-table step.
+
+    The streaming engine may hand over a constant column as one scalar, and Polars divides by a
+    scalar through its reciprocal (3/10 becomes 3 * 0.1 = 0.30000000000000004), so without this
+    the rates, and a verdict at a threshold, could differ by engine.
+    """
+    return lf.map_batches(lambda df: pl.DataFrame(df.get_columns()), schema=lf.collect_schema())
 
 
 def _label(keys: Sequence[str]) -> pl.Expr:
@@ -320,7 +331,7 @@ def summary_from_counts(
 
     def build(lf: pl.LazyFrame) -> pl.LazyFrame:
         c = count_exprs(lf.collect_schema().names())
-        table = with_rates(lf)
+        table = with_rates(_dense(lf))
         if keys:
             table = table.sort(keys, nulls_last=True, maintain_order=True)
         table = table.with_columns(
@@ -342,10 +353,11 @@ def summary_from_counts(
         ref_label: pl.Expr = pl.lit(OVERALL_LABEL)
         if method == "to_reference" and reference != "overall":
             if rule:  # the same rules as report: first group with the most rows / highest rate
-                idx = (pl.col("n") if reference == "largest" else pl.col("selection_rate"))
+                idx = first_max_index(
+                    pl.col("n") if reference == "largest" else pl.col("selection_rate")
+                )
                 kept = kept.with_columns(
-                    (pl.int_range(pl.len(), dtype=pl.UInt32) == idx.arg_max().cast(pl.UInt32))
-                    .alias(_REF)
+                    (pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)).alias(_REF)
                 )
             kept = kept.with_columns(
                 pl.col(r).filter(pl.col(_REF)).first().alias(f"{_P}ref_{r}") for r in _RATES_USED
@@ -370,7 +382,7 @@ def summary_from_counts(
         return (
             out.join(excluded, how="cross")
             .select(*_SCHEMA)
-            .cast(_SCHEMA)  # type: ignore[arg-type]
+            .cast(_SCHEMA)
         )
 
     return on_small_table(counts, build)

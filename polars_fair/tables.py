@@ -494,11 +494,15 @@ def count_tables(
                 seen.add(_name(b))
                 union.append(b)
     finest, keys = count_table(lf, union, **kwargs)
+    return expand_sets(finest, keys, [[_name(b) for b in s] for s in sets])
+
+
+def expand_sets(finest: pl.LazyFrame, keys: list[str], sets: AttributeSets) -> Counted:
+    """Stack the roll-ups of a finest count table to each attribute set (see :class:`Counted`)."""
     schema = finest.collect_schema()
     cells = [c for c in schema.names() if c not in keys]
-    names = [[_name(b) for b in s] for s in sets]
     parts = []
-    for s in names:
+    for s in sets:
         part = finest if s == keys else rollup(finest, s)
         parts.append(
             part.with_columns(
@@ -506,7 +510,7 @@ def count_tables(
                 *[pl.lit(None, dtype=schema[k]).alias(k) for k in keys if k not in s],
             ).select("attributes", *keys, *cells)
         )
-    return Counted(pl.concat(parts, how="vertical"), keys, names)
+    return Counted(pl.concat(parts, how="vertical"), keys, sets)
 
 
 def sweep_table(
