@@ -339,7 +339,7 @@ def calibration_plan(
     keys: Sequence[str],
     *,
     n_bins: int = 10,
-    strategy: str = "uniform",
+    strategy: Literal["uniform", "quantile"] = "uniform",
 ) -> pl.LazyFrame:
     """Per-group calibration error as a step of a lazy plan (see :func:`calibration_from_scores`).
 
@@ -378,7 +378,7 @@ def reliability_plan(
     keys: Sequence[str],
     *,
     n_bins: int = 10,
-    strategy: str = "uniform",
+    strategy: Literal["uniform", "quantile"] = "uniform",
 ) -> pl.LazyFrame:
     """The reliability table (one row per group × bin) as a step of a lazy plan.
 

@@ -218,7 +218,8 @@ def _count_expr(field: str, doc: str) -> Callable[..., pl.Expr]:
         sample_weight: IntoExpr | None = None,
     ) -> pl.Expr:
         c = _row_counts(y_true, y_pred, pos_label, sample_weight)
-        return getattr(c, field).alias(field)
+        expr: pl.Expr = getattr(c, field)
+        return expr.alias(field)
 
     f.__name__ = {"tp": "true_positives", "fp": "false_positives", "fn": "false_negatives",
                   "tn": "true_negatives"}[field]

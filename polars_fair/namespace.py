@@ -562,7 +562,7 @@ class FairLazyFrame:
         {COMMON}
         method : {"between_groups", "to_reference"}, default "between_groups"
         reference : as in :meth:`report`
-            Used by ``method="to_reference"`` and ``max_abs_ofi``.
+            Used by ``method="to_reference"`` only (between groups every gap is max − min).
         min_support : int, default 30
         exclude_low_support : bool, default False
             Leave groups with ``n < min_support`` out; ``excluded_groups`` names them.

@@ -40,16 +40,6 @@ CLASHING_LABELS = (
 _P = "__pf_"  # prefix of internal columns
 
 
-def _dense(lf: pl.LazyFrame) -> pl.LazyFrame:
-    """``lf`` with every column materialised, inside the small-table step.
-
-    The streaming engine may hand over a constant column as one scalar, and Polars divides by a
-    scalar through its reciprocal (3/10 becomes 3 * 0.1 = 0.30000000000000004), so without this
-    the rates, and a verdict at a threshold, could differ by engine.
-    """
-    return lf.map_batches(lambda df: pl.DataFrame(df.get_columns()), schema=lf.collect_schema())
-
-
 def _is_ratio(metric: str) -> bool:
     return metric == "disparate_impact" or metric.endswith("_ratio")
 
@@ -171,7 +161,7 @@ def pairwise_from_counts(
     kj = [f"{k}_j" for k in keys]
 
     def build(lf: pl.LazyFrame) -> pl.LazyFrame:
-        table = with_rates(_dense(lf))
+        table = with_rates(lf)
         if keys:
             table = table.sort(keys, nulls_last=True, maintain_order=True)
         table = table.with_row_index(f"{_P}idx")

@@ -80,16 +80,6 @@ _SCHEMA = pl.Schema({
 })
 
 
-def _dense(lf: pl.LazyFrame) -> pl.LazyFrame:
-    """``lf`` with every column materialised, inside the small-table step.
-
-    The streaming engine may hand over a constant column as one scalar, and Polars divides by a
-    scalar through its reciprocal (3/10 becomes 3 * 0.1 = 0.30000000000000004), so without this
-    the rates, and a verdict at a threshold, could differ by engine.
-    """
-    return lf.map_batches(lambda df: pl.DataFrame(df.get_columns()), schema=lf.collect_schema())
-
-
 def _label(keys: Sequence[str]) -> pl.Expr:
     """``"African-American"`` for one key, ``"race=Black, sex=Female"`` for several."""
     if not keys:
@@ -331,7 +321,7 @@ def summary_from_counts(
 
     def build(lf: pl.LazyFrame) -> pl.LazyFrame:
         c = count_exprs(lf.collect_schema().names())
-        table = with_rates(_dense(lf))
+        table = with_rates(lf)
         if keys:
             table = table.sort(keys, nulls_last=True, maintain_order=True)
         table = table.with_columns(

@@ -251,7 +251,7 @@ def _total(df: pl.DataFrame, col: str) -> Any:
 
 
 def _distinct_others(df: pl.DataFrame, tag: str) -> list[Any]:
-    vals = set()
+    vals: set[Any] = set()
     for suffix in ("min", "max"):
         col = f"{_V}{tag}_{suffix}"
         if col in df.columns:

@@ -200,9 +200,9 @@ def disparity_table(
     float_cols = ["value", "reference_value", "difference", "difference_ci_low",
                   "difference_ci_high", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",
                   "p_value_adjusted"]
-    schema = dict(framed.collect_schema())
-    schema.update({f: pl.Float64 for f in float_cols})
-    schema.update({"significant": pl.Boolean, "metric": pl.String})
+    schema: dict[str, pl.DataType] = dict(framed.collect_schema())
+    schema.update({f: pl.Float64() for f in float_cols})
+    schema.update({"significant": pl.Boolean(), "metric": pl.String()})
     out = framed.map_batches(compute, schema=pl.Schema(schema))
     return out.select(
         *keys, "metric", "numerator", "denominator", "reference_numerator",

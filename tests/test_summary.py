@@ -8,7 +8,7 @@ independent numpy count of COMPAS. Each result is collected in memory and stream
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -17,12 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
+import polars_fair
 from polars_fair import errors as E
 from polars_fair import tables
 from polars_fair.summary import (
     NO_KEYS_FOR_REFERENCE,
     SUMMARY_METRICS,
     UNKNOWN_METHOD,
+    Method,
     summary_from_counts,
 )
 
@@ -30,8 +32,9 @@ fairlearn_metrics = pytest.importorskip("fairlearn.metrics")
 
 SETTINGS = settings(max_examples=60, deadline=None)
 SCHEMA = pl.Schema(
-    {"metric": pl.String, "value": pl.Float64, "group_1": pl.String, "group_2": pl.String,
-     "threshold": pl.Float64, "verdict": pl.String, "excluded_groups": pl.List(pl.String)}
+    {"metric": pl.String(), "value": pl.Float64(), "group_1": pl.String(),
+     "group_2": pl.String(), "threshold": pl.Float64(), "verdict": pl.String(),
+     "excluded_groups": pl.List(pl.String())}
 )
 
 
@@ -52,9 +55,11 @@ def cells_frame(cells: dict[Any, tuple[int, int, int, int]], key: str = "g") -> 
     return pl.concat(parts)
 
 
-def collect(lf: pl.LazyFrame) -> pl.DataFrame:
+def collect(lf: pl.LazyFrame, *, exact: bool = True) -> pl.DataFrame:
+    """Collect in memory and streaming; integer counts must agree bit for bit (weighted sums
+    are added in a different order by each engine, so they agree to rounding only)."""
     mem = lf.collect(engine="in-memory")
-    assert_frame_equal(mem, lf.collect(engine="streaming"))
+    assert_frame_equal(mem, lf.collect(engine="streaming"), check_exact=exact)
     assert mem.schema == lf.collect_schema() == SCHEMA
     assert mem["metric"].to_list() == list(SUMMARY_METRICS)
     return mem
@@ -63,7 +68,8 @@ def collect(lf: pl.LazyFrame) -> pl.DataFrame:
 def summarize(df: pl.DataFrame, by: Any, *, table: dict[str, Any] | None = None,
               **kwargs: Any) -> pl.DataFrame:
     counts, keys = tables.count_table(df.lazy(), by, **(table or {}))
-    return collect(summary_from_counts(counts, keys, **kwargs))
+    exact = "sample_weight" not in (table or {})
+    return collect(summary_from_counts(counts, keys, **kwargs), exact=exact)
 
 
 def rows(out: pl.DataFrame) -> dict[str, dict[str, Any]]:
@@ -130,6 +136,15 @@ def test_to_reference_rules_by_hand() -> None:
     assert vgg(r["max_abs_ofi"]) == (approx(0.1 - 2 / 90), "b", "overall")
 
 
+def test_largest_reference_takes_the_first_of_tied_groups_even_on_a_sorted_column() -> None:
+    # n = 10, 40, 40 flagged sorted: Polars' arg_max would return the last tie (c); the rule is
+    # the first in key order (b). sr: a 0.5, b 0.25, c 0.5 -> the gap to b is 0.25 (a first)
+    counts = pl.LazyFrame({"g": ["a", "b", "c"], "n": [10, 40, 40], "tp": [5, 10, 20],
+                           "fp": [0, 0, 0], "fn": [0, 10, 0], "tn": [5, 20, 20]}
+                          ).with_columns(pl.col("n").set_sorted())
+    r = rows(collect(summary_from_counts(counts, ["g"], method="to_reference")))
+    assert vgg(r["demographic_parity_difference"]) == (0.25, "a", "b")
+
 def test_exclude_low_support() -> None:
     df = cells_frame(THREE)  # c has 10 rows < 30
     kept = summarize(df, "g", exclude_low_support=True)
@@ -189,15 +204,26 @@ def test_undefined_rates_are_skipped_and_all_undefined_is_null() -> None:
     # a weighted count table from elsewhere whose weights are all 0: every rate undefined
     counts = pl.LazyFrame({"g": ["a", "b"], "n": [3, 2], "tp": [0.0, 0.0], "fp": [0.0, 0.0],
                            "fn": [0.0, 0.0], "tn": [0.0, 0.0], "weight_sum": [0.0, 0.0]})
-    for method, reference in [("between_groups", "largest"), ("to_reference", "largest"),
-                              ("to_reference", "max_selection_rate"),
-                              ("to_reference", "overall")]:
+    cases: list[tuple[Method, str]] = [
+        ("between_groups", "largest"), ("to_reference", "largest"),
+        ("to_reference", "max_selection_rate"), ("to_reference", "overall")]
+    for method, reference in cases:
         out = collect(summary_from_counts(counts, ["g"], method=method, reference=reference))
         assert out["value"].null_count() == 9
         assert out["group_1"].null_count() == out["group_2"].null_count() == 9
         assert out["verdict"].null_count() == 9
         assert out["threshold"].to_list() == [None] * 7 + [0.8, 0.3]
 
+
+def test_engines_agree_at_the_threshold_when_every_group_has_the_same_size() -> None:
+    # u: B = (4 - 1)/10 = 0.3, v: B = 0 -> max_abs_ofi = 0.3 exactly, within the 0.3 threshold.
+    # Both groups have n = 10: the streaming engine may pass that constant column as a scalar,
+    # which Polars divides by through its reciprocal (3 * 0.1 = 0.30000000000000004) unless the
+    # summary materialises the table first; collect() checks both engines bit for bit.
+    df = cells_frame({"u": (0, 1, 4, 5), "v": (4, 0, 0, 6)})
+    r = rows(summarize(df, "g"))
+    assert r["max_abs_ofi"]["value"] == 0.3
+    assert r["max_abs_ofi"]["verdict"] == "pass"
 
 def test_fairlearn_scores_an_undefined_tpr_as_zero_and_we_skip_it() -> None:
     """Where fairlearn and polars_fair differ on purpose (see the module docstring).
@@ -309,13 +335,13 @@ def frames(draw: st.DrawFn) -> pl.DataFrame:
 
 def _spread(col: pl.Series) -> float | None:
     hi, lo = col.max(), col.min()
-    return None if hi is None else hi - lo  # type: ignore[operator]
+    return None if hi is None else cast(float, hi) - cast(float, lo)
 
 
 @SETTINGS
 @given(frames())
 def test_between_groups_values_are_max_minus_min_of_the_rates_columns(df: pl.DataFrame) -> None:
-    rates = df.fair.rates(["a", "b"])
+    rates = polars_fair.fair(df).rates(["a", "b"])
     r = rows(summarize(df, ["a", "b"]))
     for metric, col in [("demographic_parity_difference", "selection_rate"),
                         ("equal_opportunity_difference", "tpr"),
@@ -326,7 +352,7 @@ def test_between_groups_values_are_max_minus_min_of_the_rates_columns(df: pl.Dat
     gaps = [g for g in (_spread(rates["tpr"]), _spread(rates["fpr"])) if g is not None]
     assert r["equalized_odds_difference"]["value"] == (max(gaps) if gaps else None)
     sr = rates["selection_rate"]
-    expected = sr.min() / sr.max() if sr.max() else None  # type: ignore[operator]
+    expected = cast(float, sr.min()) / cast(float, sr.max()) if sr.max() else None
     assert r["demographic_parity_ratio"]["value"] == expected
     assert r["min_impact_ratio"]["value"] == expected
 
@@ -399,7 +425,7 @@ def test_compas_summary_by_race_against_numpy(compas: pl.DataFrame) -> None:
 
     # the README's report against Caucasian: OFI 0.3326 for Native American (fails the 0.3
     # threshold), 0.1128 for African-American, the largest once Native American is excluded
-    ref = {"method": "to_reference", "reference": "Caucasian"}
+    ref: dict[str, Any] = {"method": "to_reference", "reference": "Caucasian"}
     r = rows(summarize(compas, "race", **ref))
     assert round(r["max_abs_ofi"]["value"], 4) == 0.3326
     assert vgg(r["max_abs_ofi"])[1:] == ("Native American", "Caucasian")
