@@ -55,6 +55,12 @@ class Audit:
     float_keys: list[str] = field(default_factory=list)
     null_groups: NullGroups = "keep"
     score_name: str | None = None
+    numeric_true: bool = False
+    numeric_pred: bool = False
+    integer_true: bool = False
+    integer_pred: bool = False
+    float_true: bool = False
+    float_pred: bool = False
 
 
 def _name(x: IntoExpr) -> str:
@@ -178,7 +184,8 @@ def resolve(
             f"{sname} >= {threshold}", pos_true, True, pos_label,
             probe["__pf_y"] != pl.Boolean, False, "y_score", weight,
             _name(sample_weight) if sample_weight is not None else None,
-            float_keys, null_groups, sname,
+            float_keys, null_groups, sname, numeric_true=probe["__pf_y"].is_numeric(),
+            float_true=probe["__pf_y"].is_float(), integer_true=probe["__pf_y"].is_integer(),
         )
     assert y_pred is not None
     p_name = _name(y_pred)
@@ -187,6 +194,9 @@ def resolve(
         keys, key_exprs, to_expr(y_true), to_expr(y_pred), y_name, p_name, pos_true, pos_pred,
         pos_label, probe["__pf_y"] != pl.Boolean, probe["__pf_p"] != pl.Boolean, "y_pred", weight,
         _name(sample_weight) if sample_weight is not None else None, float_keys, null_groups,
+        numeric_true=probe["__pf_y"].is_numeric(), numeric_pred=probe["__pf_p"].is_numeric(),
+        float_true=probe["__pf_y"].is_float(), float_pred=probe["__pf_p"].is_float(),
+        integer_true=probe["__pf_y"].is_integer(), integer_pred=probe["__pf_p"].is_integer(),
     )
 
 
@@ -195,11 +205,34 @@ def _validation_aggs(a: Audit) -> list[pl.Expr]:
         a.y_true.null_count().cast(pl.Int64).alias(f"{_V}y_null"),
         a.y_pred.null_count().cast(pl.Int64).alias(f"{_V}p_null"),
     ]
-    for tag, expr, pos, check in (("y", a.y_true, a.pos_true, a.check_true),
-                                  ("p", a.y_pred, a.pos_pred, a.check_pred)):
-        if check:
+    for tag, expr, pos, check, numeric in (
+        ("y", a.y_true, a.pos_true, a.check_true, a.numeric_true),
+        ("p", a.y_pred, a.pos_pred, a.check_pred, a.numeric_pred),
+    ):
+        if check and _zero_one(a, tag):
+            if a.weight is not None:
+                aggs.append((expr == pl.lit(pos)).sum().cast(pl.Int64).alias(f"{_V}{tag}_k"))
+            continue  # one shared aggregation below
+        if check and numeric:
+            # cheap and exact: the range and the sum of the raw column (see _numeric_others)
+            is_float = a.float_true if tag == "y" else a.float_pred
+            total = expr.cast(pl.Float64 if is_float else pl.Int64).sum()
+            aggs += [expr.min().alias(f"{_V}{tag}_lo"), expr.max().alias(f"{_V}{tag}_hi"),
+                     total.alias(f"{_V}{tag}_sum")]
+            if a.weight is not None:
+                aggs.append((expr == pl.lit(pos)).sum().cast(pl.Int64).alias(f"{_V}{tag}_k"))
+        elif check:
             other = pl.when(expr != pl.lit(pos)).then(expr)
             aggs += [other.min().alias(f"{_V}{tag}_min"), other.max().alias(f"{_V}{tag}_max")]
+    outside = [
+        (expr < 0) | (expr > 1)
+        for tag, expr, check in (("y", a.y_true, a.check_true), ("p", a.y_pred, a.check_pred))
+        if check and _zero_one(a, tag)
+    ]
+    if outside:
+        # integer labels with pos_label 0 or 1: one count of values outside {0, 1} validates
+        # both columns; which values they are is looked up only when there are some
+        aggs.append(pl.any_horizontal(outside).sum().cast(pl.Int64).alias(f"{_V}outside01"))
     if a.weight is not None:
         w = a.weight
         aggs += [
@@ -208,6 +241,57 @@ def _validation_aggs(a: Audit) -> list[pl.Expr]:
             (w < 0).sum().cast(pl.Int64).alias(f"{_V}w_neg"),
         ]
     return aggs
+
+
+def _zero_one(a: Audit, tag: str) -> bool:
+    """Integer column whose pos_label is 0 or 1: validity is "every value in {0, 1}"."""
+    integer = a.integer_true if tag == "y" else a.integer_pred
+    pos = a.pos_true if tag == "y" else a.pos_pred
+    return integer and not isinstance(pos, bool) and pos in (0, 1)
+
+
+def _other_values(source: pl.LazyFrame | None, a: Audit, tag: str, pos: Any) -> list[Any]:
+    """The distinct values other than ``pos`` of a column, at most 11 (error path only: this
+    reads the frame a second time)."""
+    if source is None:
+        return ["..."]
+    expr = a.y_true if tag == "y" else a.y_pred
+    vals = source.select(expr.filter(expr != pl.lit(pos)).unique().sort().head(11))
+    return vals.collect(engine="in-memory").to_series().to_list()
+
+
+def _numeric_others(df: pl.DataFrame, a: Audit, tag: str, pos: Any) -> tuple[list[Any], bool]:
+    """The values other than ``pos`` in a numeric column, from per-group range and sum.
+
+    Returns ``(others, valid)``. With the global minimum and maximum, ``pos`` must be one of
+    them (or the only value); the other value is then the opposite extreme, and since every
+    non-positive value lies on its side, the column holds exactly ``{pos, other}`` if and only
+    if ``Σ values = pos·k + other·(m − k)`` (k positives among m non-null values). Three cheap
+    aggregations instead of two conditional ones, which cost 4× a bare group-by.
+    """
+    lo, hi = f"{_V}{tag}_lo", f"{_V}{tag}_hi"
+    mins = [v for v in df[lo].to_list() if v is not None]
+    maxs = [v for v in df[hi].to_list() if v is not None]
+    if not mins:
+        return [], True
+    shown = sorted({*mins, *maxs} - {pos})
+    gmin, gmax = min(mins), max(maxs)
+    if gmin == gmax:
+        return ([] if gmin == pos else [gmin]), True
+    if pos == gmin:
+        other = gmax
+    elif pos == gmax:
+        other = gmin
+    else:
+        return shown, False
+    k_col = f"{_V}{tag}_k" if f"{_V}{tag}_k" in df.columns else f"{_V}s{tag}"
+    k = _total(df, k_col)
+    m = _total(df, "n") - _total(df, f"{_V}{tag}_null")
+    expected = pos * k + other * (m - k)
+    actual = _total(df, f"{_V}{tag}_sum")
+    if not math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-9):
+        return shown, False
+    return [other], True
 
 
 def _score_check_aggs(score: pl.Expr) -> list[pl.Expr]:
@@ -262,8 +346,12 @@ def _distinct_others(df: pl.DataFrame, tag: str) -> list[Any]:
         return list(vals)
 
 
-def check_labels(df: pl.DataFrame, a: Audit) -> None:
-    """Raise the label/prediction errors found in a grouped validation table."""
+def check_labels(df: pl.DataFrame, a: Audit, source: pl.LazyFrame | None = None) -> None:
+    """Raise the label/prediction errors found in a grouped validation table.
+
+    ``source`` (the audited frame) is read again only to list offending values when the cheap
+    0/1 check found some.
+    """
     if a.score_name is not None:
         nulls, nans, infs = (_total(df, f"{_V}s_{x}") for x in ("null", "nan", "inf"))
         if nulls or nans or infs:
@@ -277,13 +365,27 @@ def check_labels(df: pl.DataFrame, a: Audit) -> None:
     negatives: dict[str, Any] = {}
     for tag, name, role, pos in (("y", a.y_true_name, "y_true", a.pos_true),
                                  ("p", a.y_pred_name, a.y_pred_role, a.pos_pred)):
-        others = _distinct_others(df, tag)
+        checked01 = (a.check_true if tag == "y" else a.check_pred) and _zero_one(a, tag)
+        if checked01 and f"{_V}outside01" in df.columns:
+            if _total(df, f"{_V}outside01"):
+                others = _other_values(source, a, tag, pos)
+            else:
+                m = _total(df, "n") - _total(df, f"{_V}{tag}_null")
+                k = _total(df, f"{_V}{tag}_k" if f"{_V}{tag}_k" in df.columns else f"{_V}s{tag}")
+                others = [1 - pos] if m - k > 0 else []
+        elif f"{_V}{tag}_lo" in df.columns:
+            others, valid = _numeric_others(df, a, tag, pos)
+            if not valid and len(others) < 2:  # a value strictly between pos and the other
+                others = [*others, "..."]
+        else:
+            others = _distinct_others(df, tag)
         if len(others) > 1:
-            is_float = all(isinstance(v, float) for v in others)
-            if role == "y_pred" and is_float and min(others) >= 0 and max(others) <= 1:
+            is_float = all(isinstance(v, float) for v in others if v != "...")
+            nums = [v for v in others if v != "..."]
+            if role == "y_pred" and is_float and nums and min(nums) >= 0 and max(nums) <= 1:
                 raise E.InvalidLabelError(
                     E.LOOKS_LIKE_SCORES.format(
-                        column=name, role=role, low=min(others), high=max(others), pos_label=pos
+                        column=name, role=role, low=min(nums), high=max(nums), pos_label=pos
                     )
                 )
             raise E.InvalidLabelError(
@@ -374,7 +476,7 @@ def count_table(
     raw = grouped(lf, a, aggs)
 
     def check(df: pl.DataFrame) -> pl.DataFrame:
-        check_labels(df, a)
+        check_labels(df, a, lf)
         return apply_group_policy(df, a)
 
     sy, sp, syp = pl.col(f"{_V}sy"), pl.col(f"{_V}sp"), pl.col(f"{_V}syp")
@@ -562,7 +664,7 @@ def sweep_table(
     raw = grouped(lf, a, aggs)
 
     def check(df: pl.DataFrame) -> pl.DataFrame:
-        check_labels(df, a)
+        check_labels(df, a, lf)
         return apply_group_policy(df, a)
 
     checked_raw = checked(raw, check)

@@ -111,3 +111,17 @@ def test_console_script_entry_point() -> None:
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "polars-fair report: 2,000 rows" in proc.stdout
+
+
+def test_by_accepts_a_sql_expression(tmp_path: Path) -> None:
+    path = tmp_path / "d.parquet"
+    df = make_hiring(1500, seed=8)
+    df.write_parquet(path)
+    out = tmp_path / "r.csv"
+    result = runner.invoke(app, ["report", str(path), "--by", "race = 'Black'", "--by", "sex",
+                                 "--format", "csv", "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    got = pl.read_csv(out)
+    assert got.columns[:2] == ["race = 'Black'", "sex"]
+    expected = df.fair.report([(pl.col("race") == "Black").alias("is_black"), "sex"])
+    assert got["n"].to_list() == expected["n"].to_list()
