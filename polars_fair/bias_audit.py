@@ -184,7 +184,7 @@ def _scan(lf: pl.LazyFrame, s: _Spec) -> pl.LazyFrame:
         aggs += [
             w.sum().alias("weight_sum"),
             w.is_null().sum().cast(pl.Int64).alias(f"{_V}w_null"),
-            w.is_nan().sum().cast(pl.Int64).alias(f"{_V}w_nan"),
+            (w.is_nan() | w.is_infinite()).sum().cast(pl.Int64).alias(f"{_V}w_nan"),
             (w < 0).sum().cast(pl.Int64).alias(f"{_V}w_neg"),
         ]
     group = list(s.key_exprs)

@@ -13,6 +13,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 import numpy.typing as npt
 import polars as pl
+from polars_fair import errors as E
 
 __all__ = ["CalibrationResult", "EceGap", "calibration_from_scores"]
 
@@ -112,24 +113,24 @@ def _pooled_quantile_edges(
 def _validate(scores: pl.DataFrame, keys: list[str], n_bins: int, strategy: str) -> bool:
     """Check columns, dtypes and options; return True when the counts are weighted (float)."""
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        raise ValueError(N_BINS_MESSAGE.format(n_bins=n_bins))
+        raise E.InvalidArgumentError(N_BINS_MESSAGE.format(n_bins=n_bins))
     if strategy not in ("uniform", "quantile"):
-        raise ValueError(STRATEGY_MESSAGE.format(strategy=strategy))
+        raise E.InvalidArgumentError(STRATEGY_MESSAGE.format(strategy=strategy))
     schema = scores.collect_schema()
     clash = [k for k in keys if k in (_SCORE, _POS, _NEG, _TMP_KEY)]
     if clash:
-        raise ValueError(RESERVED_KEY_MESSAGE.format(columns=clash))
+        raise E.InvalidArgumentError(RESERVED_KEY_MESSAGE.format(columns=clash))
     missing = [c for c in [*keys, _SCORE, _POS, _NEG] if c not in schema]
     if missing:
-        raise ValueError(MISSING_COLUMNS_MESSAGE.format(columns=missing, found=list(schema)))
+        raise E.InvalidArgumentError(MISSING_COLUMNS_MESSAGE.format(columns=missing, found=list(schema)))
     for column in (_SCORE, _POS, _NEG):
         if not schema[column].is_numeric():
-            raise ValueError(NON_NUMERIC_MESSAGE.format(column=column, dtype=schema[column]))
+            raise E.InvalidArgumentError(NON_NUMERIC_MESSAGE.format(column=column, dtype=schema[column]))
     for column in (_POS, _NEG):
         negative = scores.get_column(column).filter(scores.get_column(column) < 0)
         if negative.len() > 0:
             shown = sorted(set(negative.head(5).to_list()))
-            raise ValueError(NEGATIVE_COUNTS_MESSAGE.format(column=column, values=shown))
+            raise E.InvalidArgumentError(NEGATIVE_COUNTS_MESSAGE.format(column=column, values=shown))
     return bool(schema[_POS].is_float() or schema[_NEG].is_float())
 
 
@@ -243,19 +244,19 @@ def calibration_from_scores(
     score = frame.get_column(_SCORE).cast(pl.Float64)
     missing = score.null_count() + int(score.is_nan().sum() or 0)
     if missing:
-        raise ValueError(SCORE_MISSING_MESSAGE.format(count=missing, column=_SCORE))
+        raise E.InvalidScoreError(SCORE_MISSING_MESSAGE.format(count=missing, column=_SCORE))
     s = score.to_numpy()
     w = (
         frame.get_column(_POS).cast(pl.Float64).fill_null(0.0)
         + frame.get_column(_NEG).cast(pl.Float64).fill_null(0.0)
     ).to_numpy()
     if not np.any(w > 0):
-        raise ValueError(EMPTY_MESSAGE)
+        raise E.EmptyFrameError(EMPTY_MESSAGE)
 
     if strategy == "uniform":
         low, high = float(s.min()), float(s.max())
         if low < 0.0 or high > 1.0:
-            raise ValueError(SCORE_RANGE_MESSAGE.format(low=low, high=high))
+            raise E.InvalidScoreError(SCORE_RANGE_MESSAGE.format(low=low, high=high))
         edges = np.linspace(0.0, 1.0, n_bins + 1)
     else:
         edges = _pooled_quantile_edges(s, w, n_bins)

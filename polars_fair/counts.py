@@ -58,9 +58,12 @@ def _check_cells(df: pl.DataFrame, columns: Sequence[str]) -> None:
         nulls = df[c].null_count()
         if nulls:
             raise E.NullValuesError(BAD_COUNTS.format(column=c, count=nulls, problem="null"))
-        bad = df.filter((pl.col(c) < 0) | pl.col(c).cast(pl.Float64).is_nan()).height
+        v = pl.col(c).cast(pl.Float64)
+        bad = df.filter((v < 0) | v.is_nan() | v.is_infinite()).height
         if bad:
-            raise E.InvalidArgumentError(BAD_COUNTS.format(column=c, count=bad, problem="negative or NaN"))
+            raise E.InvalidArgumentError(
+                BAD_COUNTS.format(column=c, count=bad, problem="negative, NaN or infinite")
+            )
 
 
 class FairCounts:
@@ -259,16 +262,19 @@ def from_counts(
             raise E.ColumnNotFoundError(
                 E.MISSING_COLUMN.format(column=k, role="key", available=E.show_columns(schema.names()))
             )
-    lf = lf.select(
-        *key_list,
-        pl.col("n").cast(pl.Int64),
-        *[pl.col(c).cast(pl.Float64 if weighted else pl.Int64) for c in ("tp", "fp", "fn", "tn")],
-        *([pl.col("weight_sum").cast(pl.Float64)] if weighted else []),
-    )
+    raw = lf.select(*key_list, *cells)
 
     def check(df: pl.DataFrame) -> pl.DataFrame:
         _check_cells(df, cells)
         if not weighted:
+            for c in CELLS:
+                if df.schema[c].is_float():
+                    frac = df.filter(pl.col(c) != pl.col(c).floor()).height
+                    if frac:
+                        raise E.InvalidArgumentError(
+                            BAD_COUNTS.format(column=c, count=frac, problem="non-integer")
+                            + "; weighted counts need a weight_sum column"
+                        )
             bad = df.filter(pl.col("n") != pl.col("tp") + pl.col("fp") + pl.col("fn") + pl.col("tn"))
             if bad.height:
                 raise E.InvalidArgumentError(
@@ -278,9 +284,13 @@ def from_counts(
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the count table is empty)"))
         return df
 
-    checked = tables.checked(lf, check)
-    return FairCounts(tables.rollup(checked, key_list) if key_list else tables.rollup(checked, []),
-                      key_list)
+    checked = tables.checked(raw, check).select(
+        *key_list,
+        pl.col("n").cast(pl.Int64),
+        *[pl.col(c).cast(pl.Float64 if weighted else pl.Int64) for c in ("tp", "fp", "fn", "tn")],
+        *([pl.col("weight_sum").cast(pl.Float64)] if weighted else []),
+    )
+    return FairCounts(tables.rollup(checked, key_list), key_list)
 
 
 class FairScores:

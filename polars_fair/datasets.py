@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from polars_fair import errors as E
+
 __all__ = ["make_hiring", "scan_compas", "COMPAS_FILTER"]
 
 RACES = ["White", "Black", "Hispanic", "Asian", "Pacific Islander"]
@@ -48,8 +50,8 @@ def make_hiring(n: int = 20_000, *, seed: int = 0) -> pl.DataFrame:
 
     Raises
     ------
-    ValueError
-        If ``n < 1``.
+    InvalidArgumentError
+        If ``n < 1`` or ``seed < 0``.
 
     Examples
     --------
@@ -60,8 +62,10 @@ def make_hiring(n: int = 20_000, *, seed: int = 0) -> pl.DataFrame:
     >>> df["y_pred"].is_in([0, 1]).all()
     True
     """
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise E.InvalidArgumentError(f"n must be an integer >= 1, got {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise E.InvalidArgumentError(f"seed must be an integer >= 0, got {seed!r}")
     rng = np.random.default_rng(seed)
     race = rng.choice(len(RACES), size=n, p=RACE_P)
     sex = rng.choice(2, size=n, p=[0.48, 0.52])

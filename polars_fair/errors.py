@@ -25,6 +25,12 @@ __all__ = [
 
 MISSING_COLUMN = "column {column!r} ({role}) not found; the frame has columns: {available}"
 NULL_LABELS = "column {column!r} ({role}) holds {count} null value(s); labels and predictions may not be null"
+NAN_LABELS = "column {column!r} ({role}) holds {count} NaN value(s); labels and predictions may not be NaN"
+RESERVED_NAME = (
+    "attribute name(s) {names} clash with output columns of polars_fair; rename them, for "
+    "example by=pl.col({example!r}).alias({example!r} + '_attr')"
+)
+NOT_A_COLUMN = "{role} must be a column name or a polars expression, got {value!r} ({type})"
 TOO_MANY_VALUES = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
     "found other values {values}"
@@ -48,6 +54,11 @@ POS_LABEL_DTYPE = (
 )
 EMPTY_FRAME = "the frame has no rows{detail}: there is nothing to audit"
 UNKNOWN_GROUP = "reference group {group!r} does not exist; the groups are: {groups}"
+EMPTY_REFERENCE = "reference group {group!r} has no rows ({size} = 0): it cannot be a reference"
+VALUE_DTYPE = (
+    "{role} value {value!r} ({type}) cannot be compared with attribute {column!r} of dtype "
+    "{dtype}; pass a value of the attribute's type"
+)
 NULL_GROUPS = (
     "attribute column(s) hold null values: {counts}. Pass null_groups='keep' to audit them as a "
     "group of their own, or null_groups='drop' to drop them with a warning"
@@ -59,8 +70,8 @@ TOO_MANY_LEVELS = (
     ".bin_quantiles(5, labels=[...])"
 )
 BAD_WEIGHTS = (
-    "sample_weight column {column!r} holds {nulls} null, {nans} NaN and {negatives} negative "
-    "value(s); weights must be finite and non-negative"
+    "sample_weight column {column!r} holds {nulls} null, {nans} NaN or infinite and {negatives} "
+    "negative value(s); weights must be finite and non-negative"
 )
 BAD_SCORES = (
     "y_score column {column!r} holds {nulls} null, {nans} NaN and {infinite} infinite value(s); "

@@ -522,7 +522,10 @@ class FairLazyFrame:
             combinations=combinations, max_order=max_order,
         )
         return analyse(
-            counted, lambda lf, keys: pairwise_from_counts(lf, keys, metrics=tuple(metrics))
+            counted,
+            lambda lf, keys: pairwise_from_counts(
+                lf, keys, metrics=(metrics,) if isinstance(metrics, str) else tuple(metrics)
+            ),
         )
 
     @_doc

@@ -59,35 +59,39 @@ def analyse(counted: Counted, build: Builder) -> pl.LazyFrame:
         keys = counted.keys
         return on_small_table(counted.frame, lambda lf: build(lf, keys))
     schema = counted.frame.collect_schema()
-    key_dtypes = {k: schema[k] for k in counted.keys}
-    cells = [c for c in schema.names() if c != "attributes" and c not in counted.keys]
+    all_keys = counted.keys
+    cells = [c for c in schema.names() if c != "attributes" and c not in all_keys]
 
     def part_input(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
         label = ",".join(keys)
         return frame.filter(pl.col("attributes").list.join(",") == label).select(*keys, *cells)
 
-    def widen(part: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-        names = part.collect_schema().names()
-        # pairwise-style outputs rename keys (race_i, race_j): keep them as they come
-        missing = [k for k in counted.keys if k not in keys and k not in names]
-        return part.with_columns(
-            pl.lit(keys, dtype=pl.List(pl.String)).alias("attributes"),
-            *[pl.lit(None, dtype=key_dtypes[k]).alias(k) for k in missing],
-        )
-
-    first_keys = counted.sets[0]
-    template = widen(build(part_input(counted.frame, first_keys), first_keys), first_keys)
-    out_names = template.collect_schema().names()
-    key_like = [n for n in out_names if n == "attributes" or n in counted.keys]
-    rest = [n for n in out_names if n not in key_like]
-    order = ["attributes", *[k for k in counted.keys if k in out_names], *rest]
-    schema_out = template.select(order).collect_schema()
+    # Each set's output schema, known without data; their union is the result's schema. Key
+    # columns (and pairwise's <key>_i / <key>_j) come first, in the order of the attributes.
+    schemas = [
+        build(part_input(counted.frame, keys), keys).collect_schema() for keys in counted.sets
+    ]
+    dtypes: dict[str, pl.DataType] = {}
+    for sch in schemas:
+        for name, dtype in sch.items():
+            dtypes.setdefault(name, dtype)
+    key_like = [c for suffix in ("", "_i", "_j") for k in all_keys if (c := k + suffix) in dtypes]
+    order = ["attributes", *key_like, *[c for c in dtypes if c not in key_like]]
+    schema_out = pl.Schema(
+        [("attributes", pl.List(pl.String()))] + [(c, dtypes[c]) for c in order[1:]]
+    )
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
         parts = []
         for keys in counted.sets or []:
-            part = build(part_input(dense(df).lazy(), keys), keys)
-            parts.append(widen(part, keys).select(order).collect(engine="in-memory"))
+            part = build(part_input(dense(df).lazy(), keys), keys).collect(engine="in-memory")
+            parts.append(
+                part.with_columns(
+                    pl.lit(keys, dtype=pl.List(pl.String)).alias("attributes"),
+                    *[pl.lit(None, dtype=schema_out[c]).alias(c) for c in order
+                      if c != "attributes" and c not in part.columns],
+                ).select(order)
+            )
         return pl.concat(parts, how="vertical") if parts else pl.DataFrame(schema=schema_out)
 
     return counted.frame.map_batches(run, schema=schema_out)
@@ -146,21 +150,52 @@ def reference_mask(
                 "{attribute: value}"
             )
         ref = {keys[0]: reference}
-    parts = [pl.col(k).is_null() if v is None else pl.col(k) == pl.lit(v) for k, v in ref.items()]
+    schema = counts.collect_schema()
+    for k, v in ref.items():
+        check_value_type(v, schema[k], k, "reference")
+    parts = [pl.col(k).is_null() if v is None else pl.col(k).eq_missing(pl.lit(v))
+             for k, v in ref.items()]
     mask = pl.all_horizontal(parts) if parts else pl.lit(True)
+    size = next((c for c in ("weight_sum", "n", "__size") if c in schema), None)
 
     def check(df: pl.DataFrame) -> pl.DataFrame:
-        if df.filter(mask).height == 0:
+        chosen = df.filter(mask)
+        if chosen.height == 0:
             groups = [_group_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
             raise E.UnknownGroupError(
                 E.UNKNOWN_GROUP.format(group=reference, groups=E.show_values(groups, limit=50))
             )
+        if size is not None and not chosen[size].sum():
+            raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=reference, size=size))
         return df
 
     return mask, counts.map_batches(check, schema=counts.collect_schema())
 
 
+def check_value_type(value: Any, dtype: pl.DataType, column: str, role: str) -> None:
+    """Raise when a Python value cannot be compared with a column of ``dtype``."""
+    if value is None:
+        return
+    ok = (
+        (dtype == pl.Boolean and isinstance(value, bool))
+        or (dtype.is_numeric() and isinstance(value, (int, float)) and not isinstance(value, bool))
+        or ((dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)))
+            and isinstance(value, str))
+        or not (dtype == pl.Boolean or dtype.is_numeric() or dtype == pl.String
+                or isinstance(dtype, (pl.Categorical, pl.Enum)))
+    )
+    if not ok:
+        raise E.InvalidArgumentError(
+            E.VALUE_DTYPE.format(role=role, value=value, type=type(value).__name__,
+                                 column=column, dtype=dtype)
+        )
+
+
 def _validate_options(min_support: int, ofi_threshold: float, four_fifths: float) -> None:
+    for name, val in (("min_support", min_support), ("ofi_threshold", ofi_threshold),
+                      ("four_fifths", four_fifths)):
+        if isinstance(val, bool) or not isinstance(val, (int, float)):
+            raise E.InvalidArgumentError(f"{name} must be a number, got {val!r}")
     if min_support < 0:
         raise E.InvalidArgumentError(f"min_support must be >= 0, got {min_support}")
     if not 0 <= ofi_threshold <= 2:
@@ -227,13 +262,17 @@ def _report(
     c = count_exprs(names)
     base = with_rates(counts)
     sr, mb = pl.col("selection_rate"), pl.col("marginal_benefit")
+    known = ~pl.any_horizontal([pl.col(k).is_null() for k in keys]) if keys else pl.lit(True)
     if isinstance(reference, str) and reference in REFERENCE_RULES:
         if reference == "overall":
             ref_sr = safe_div((c.tp + c.fp).sum(), c.n.sum())
             ref_mb = safe_div((c.fp - c.fn).sum(), c.n.sum())
             is_ref = pl.repeat(False, pl.len())
         else:
-            idx = first_max_index(pl.col("n") if reference == "largest" else sr)
+            # a benchmark is a real group: rows with a known attribute, and some weight
+            eligible = known & (c.n > 0)
+            score = pl.col("n") if reference == "largest" else sr
+            idx = first_max_index(pl.when(eligible).then(score))
             ref_sr, ref_mb = sr.get(idx), mb.get(idx)
             is_ref = pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)
     else:
@@ -245,7 +284,8 @@ def _report(
         ref_sr, ref_mb = sr.filter(mask).first(), mb.filter(mask).first()
         is_ref = mask
     ofi = (mb - ref_mb).alias("ofi")
-    top = sr.filter(pl.col("n") >= min_support).max() if exclude_low_support else sr.max()
+    in_max = known & (pl.col("n") >= min_support) if exclude_low_support else known
+    top = sr.filter(in_max).max()
     impact_ratio = safe_div(sr, top).alias("impact_ratio")
     disparate_impact = safe_div(sr, ref_sr).alias("disparate_impact")
     out = base.with_columns(

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from polars_fair import errors as E
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -63,23 +64,23 @@ def _cells(
     p = np.asarray(pos).ravel()
     n = np.asarray(neg).ravel()
     if not (s.shape == p.shape == n.shape):
-        raise ValueError(
+        raise E.InvalidArgumentError(
             BAD_CELLS.format(
                 problem=f"scores, pos and neg must have one length, got {s.size}, {p.size}, {n.size}"
             )
         )
     if s.size == 0:
-        raise ValueError(BAD_CELLS.format(problem="no cells"))
+        raise E.InvalidArgumentError(BAD_CELLS.format(problem="no cells"))
     integral = np.issubdtype(p.dtype, np.integer) and np.issubdtype(n.dtype, np.integer)
     dtype = np.int64 if integral else np.float64
     p = p.astype(dtype, copy=False)
     n = n.astype(dtype, copy=False)
     if not np.all(np.isfinite(s)):
-        raise ValueError(BAD_CELLS.format(problem="scores must be finite"))
+        raise E.InvalidArgumentError(BAD_CELLS.format(problem="scores must be finite"))
     if not integral and not (np.all(np.isfinite(p)) and np.all(np.isfinite(n))):
-        raise ValueError(BAD_CELLS.format(problem="counts must be finite"))
+        raise E.InvalidArgumentError(BAD_CELLS.format(problem="counts must be finite"))
     if np.any(p < 0) or np.any(n < 0):
-        raise ValueError(BAD_CELLS.format(problem="counts must be non-negative"))
+        raise E.InvalidArgumentError(BAD_CELLS.format(problem="counts must be non-negative"))
     if s.size > 1 and not np.all(s[1:] > s[:-1]):
         order = np.argsort(s, kind="stable")
         s, p, n = s[order], p[order], n[order]
@@ -130,7 +131,7 @@ def roc_curve_from_cells(
     fps = np.concatenate(([0], np.cumsum(n[::-1])))
     total_p, total_n = tps[-1], fps[-1]
     if total_p <= 0 or total_n <= 0:
-        raise ValueError(ONE_CLASS.format(positives=total_p, negatives=total_n))
+        raise E.InvalidArgumentError(ONE_CLASS.format(positives=total_p, negatives=total_n))
     # dividing by the last cumulative sum makes the end point exactly (1, 1)
     return fps / total_n, tps / total_p
 
@@ -179,17 +180,17 @@ def auc_from_cells(scores: ArrayLike, pos: ArrayLike, neg: ArrayLike) -> float |
 
 def _check_curve(curve: Curve, name: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     if len(curve) != 2:
-        raise ValueError(BAD_CURVE.format(name=name, problem="expected a pair (fpr, tpr)"))
+        raise E.InvalidArgumentError(BAD_CURVE.format(name=name, problem="expected a pair (fpr, tpr)"))
     x = np.asarray(curve[0], dtype=np.float64).ravel()
     y = np.asarray(curve[1], dtype=np.float64).ravel()
     if x.shape != y.shape or x.size < 2:
-        raise ValueError(
+        raise E.InvalidArgumentError(
             BAD_CURVE.format(name=name, problem="fpr and tpr need one length of at least 2")
         )
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-        raise ValueError(BAD_CURVE.format(name=name, problem="values must be finite"))
+        raise E.InvalidArgumentError(BAD_CURVE.format(name=name, problem="values must be finite"))
     if x[0] != 0.0 or x[-1] != 1.0 or np.any(x[1:] < x[:-1]):
-        raise ValueError(
+        raise E.InvalidArgumentError(
             BAD_CURVE.format(name=name, problem="fpr must be non-decreasing from 0 to 1")
         )
     return x, y
@@ -310,7 +311,7 @@ def abroca_batch(
     cpb = np.atleast_2d(np.asarray(cum_pos_b, dtype=np.int64))
     cnb = np.atleast_2d(np.asarray(cum_neg_b, dtype=np.int64))
     if not (cpa.shape == cna.shape == cpb.shape == cnb.shape) or cpa.ndim != 2:
-        raise ValueError(BAD_CELLS.format(problem="cumulative count arrays must share one 2-D shape"))
+        raise E.InvalidArgumentError(BAD_CELLS.format(problem="cumulative count arrays must share one 2-D shape"))
     n_rows, width = cpa.shape
     out = np.full(n_rows, np.nan)
     if n_rows == 0 or width < 2:
@@ -321,7 +322,7 @@ def abroca_batch(
         return out
     rows = np.flatnonzero(ok)
     if float(np.max(na[rows])) * float(np.max(nb[rows])) > 2.0**60:
-        raise ValueError(BAD_CELLS.format(problem="too many negatives for exact int64 arithmetic"))
+        raise E.InvalidArgumentError(BAD_CELLS.format(problem="too many negatives for exact int64 arithmetic"))
     # bound the offset total below 2**62 and the memory of one chunk (~1e6 cells)
     d_max = int(np.max(na[rows] * nb[rows])) + 1
     step = max(1, min(1_000_000 // width, (2**62) // d_max))
@@ -435,7 +436,7 @@ def abroca_splits(
     member = np.atleast_2d(np.asarray(member, dtype=bool))
     label = np.asarray(label, dtype=bool).ravel()
     if member.ndim != 2 or member.shape[1] != label.size:
-        raise ValueError(BAD_CELLS.format(problem="member must have shape (B, len(label))"))
+        raise E.InvalidArgumentError(BAD_CELLS.format(problem="member must have shape (B, len(label))"))
     if cache is None:
         cache = {}
     n_draws = member.shape[0]

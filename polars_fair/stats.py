@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 from scipy import stats as _sps
+from polars_fair import errors as E
 
 __all__ = [
     "adjust_pvalues",
@@ -60,7 +61,7 @@ _SHOW = 5
 def _z_value(level: float) -> float:
     """Two-sided standard normal quantile for a confidence ``level`` in (0, 1)."""
     if not isinstance(level, (int, float)) or not 0.0 < float(level) < 1.0:
-        raise ValueError(LEVEL_MESSAGE.format(level=level))
+        raise E.InvalidArgumentError(LEVEL_MESSAGE.format(level=level))
     return float(_sps.norm.ppf(0.5 + float(level) / 2.0))
 
 
@@ -84,13 +85,13 @@ def _counts(
     for name, arr in ((names[0], x), (names[1], n)):
         bad = arr < 0
         if np.any(bad):
-            raise ValueError(NEGATIVE_COUNT_MESSAGE.format(name=name, values=_show(arr[bad])))
+            raise E.InvalidArgumentError(NEGATIVE_COUNT_MESSAGE.format(name=name, values=_show(arr[bad])))
     above = x > n * (1.0 + _FLOAT_SLACK)
     if np.any(above):
         pairs = ", ".join(
             f"{a:g}/{b:g}" for a, b in list(zip(x[above].ravel(), n[above].ravel()))[:_SHOW]
         )
-        raise ValueError(
+        raise E.InvalidArgumentError(
             SUCCESSES_ABOVE_TRIALS_MESSAGE.format(
                 successes=names[0], trials=names[1], pairs=f"[{pairs}]"
             )
@@ -312,7 +313,7 @@ def _fisher_pvalues(a: FloatArray, m: FloatArray, b: FloatArray, n: FloatArray) 
     for name, arr in (("x1", a), ("n1", m), ("x2", b), ("n2", n)):
         frac = np.isfinite(arr) & (arr != np.round(arr))
         if np.any(frac):
-            raise ValueError(FISHER_INTEGER_MESSAGE.format(name=name, values=_show(arr[frac])))
+            raise E.InvalidArgumentError(FISHER_INTEGER_MESSAGE.format(name=name, values=_show(arr[frac])))
     out = np.full(a.shape, np.nan)
     ok = np.isfinite(a) & np.isfinite(m) & np.isfinite(b) & np.isfinite(n) & (m > 0) & (n > 0)
     if not np.any(ok):
@@ -396,7 +397,7 @@ def two_proportion_test(
     array([0.008 , 0.0198])
     """
     if method not in ("auto", "z", "fisher"):
-        raise ValueError(TEST_METHOD_MESSAGE.format(method=method))
+        raise E.InvalidArgumentError(TEST_METHOD_MESSAGE.format(method=method))
     a, m = _counts(x1, n1, names=("x1", "n1"))
     b, n = _counts(x2, n2, names=("x2", "n2"))
     a, m, b, n = (np.array(v, dtype=np.float64) for v in np.broadcast_arrays(a, m, b, n))
@@ -458,14 +459,14 @@ def adjust_pvalues(
     array([0.03, 0.04,  nan, 0.04])
     """
     if method not in ("holm", "bh"):
-        raise ValueError(ADJUST_METHOD_MESSAGE.format(method=method))
+        raise E.InvalidArgumentError(ADJUST_METHOD_MESSAGE.format(method=method))
     raw = np.asarray(p, dtype=np.float64)
     if raw.ndim != 1:
-        raise ValueError(PVALUE_SHAPE_MESSAGE.format(shape=raw.shape))
+        raise E.InvalidArgumentError(PVALUE_SHAPE_MESSAGE.format(shape=raw.shape))
     present = ~np.isnan(raw)
     bad = present & ((raw < 0) | (raw > 1))
     if np.any(bad):
-        raise ValueError(PVALUE_RANGE_MESSAGE.format(values=_show(raw[bad])))
+        raise E.InvalidArgumentError(PVALUE_RANGE_MESSAGE.format(values=_show(raw[bad])))
     out = np.full(raw.shape, np.nan)
     idx = np.flatnonzero(present)
     m = idx.size

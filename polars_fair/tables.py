@@ -28,7 +28,16 @@ NullGroups = Literal["keep", "raise", "drop"]
 By = IntoExpr | Sequence[IntoExpr] | None
 
 COUNT_COLUMNS = ("n", "tp", "fp", "fn", "tn")
-RESERVED = {*COUNT_COLUMNS, "weight_sum"}
+#: Output column names of the analyses: an attribute may not take one of them.
+RESERVED = {
+    *COUNT_COLUMNS, "weight_sum", "attributes", "threshold", "score", "positives", "negatives",
+    "n_rows", "metric", "numerator", "denominator", "value", "ci_low", "ci_high", "low_support",
+    "is_reference", "disparate_impact", "impact_ratio", "adverse_impact", "ofi", "ofi_flag",
+    "finding", "bin", "bin_low", "bin_high", "mean_score", "fraction_positive", "auc", "abroca",
+    "ece", "selection_rate", "base_rate", "tpr", "fpr", "tnr", "fnr", "ppv", "npv", "accuracy",
+    "marginal_benefit", "reference_value", "difference", "ratio", "p_value",
+    "p_value_adjusted", "significant", "undefined_reason",
+}
 #: A float attribute with more distinct values than this must be binned first.
 MAX_FLOAT_LEVELS = 50
 _V = "__pf_"  # prefix of the internal validation columns
@@ -77,6 +86,10 @@ def normalize_by(by: By) -> list[IntoExpr]:
 
 
 def _check_columns(schema: pl.Schema, x: IntoExpr, role: str) -> None:
+    if not isinstance(x, (str, pl.Expr)):
+        raise E.InvalidArgumentError(
+            E.NOT_A_COLUMN.format(role=role, value=x, type=type(x).__name__)
+        )
     roots = [x] if isinstance(x, str) else x.meta.root_names()
     for col in roots:
         if col not in schema:
@@ -134,6 +147,8 @@ def resolve(
     if y_score is not None:
         if threshold is None:
             raise E.InvalidArgumentError("y_score= needs threshold= to turn scores into predictions")
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+            raise E.InvalidArgumentError(f"threshold must be a number, got {threshold!r}")
         if y_pred is not None and y_pred != "y_pred":
             raise E.InvalidArgumentError("pass either y_pred= or y_score= with threshold=, not both")
         _check_columns(schema, y_score, "y_score")
@@ -150,10 +165,7 @@ def resolve(
         raise E.InvalidArgumentError(f"by has repeated attribute names: {keys}")
     clash = [k for k in keys if k in RESERVED or k.startswith(_V)]
     if clash:
-        raise E.InvalidArgumentError(
-            f"attribute name(s) {clash} clash with output columns {sorted(RESERVED)}; "
-            "rename them, for example by=pl.col('n').alias('n_attr')"
-        )
+        raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]))
     probe = lf.select(
         *[e.alias(k) for e, k in zip(key_exprs, keys)],
         __pf_y=to_expr(y_true),
@@ -205,13 +217,17 @@ def _validation_aggs(a: Audit) -> list[pl.Expr]:
         a.y_true.null_count().cast(pl.Int64).alias(f"{_V}y_null"),
         a.y_pred.null_count().cast(pl.Int64).alias(f"{_V}p_null"),
     ]
+    for tag, expr, is_float in (("y", a.y_true, a.float_true), ("p", a.y_pred, a.float_pred)):
+        if is_float:
+            aggs.append(expr.is_nan().sum().cast(pl.Int64).alias(f"{_V}{tag}_nan"))
     for tag, expr, pos, check, numeric in (
         ("y", a.y_true, a.pos_true, a.check_true, a.numeric_true),
         ("p", a.y_pred, a.pos_pred, a.check_pred, a.numeric_pred),
     ):
+        if a.weight is not None and (tag == "y" or a.score_name is None):
+            # positives as row counts: weights may be 0, the label checks count rows
+            aggs.append(is_positive(expr, pos).sum().cast(pl.Int64).alias(f"{_V}{tag}_k"))
         if check and _zero_one(a, tag):
-            if a.weight is not None:
-                aggs.append((expr == pl.lit(pos)).sum().cast(pl.Int64).alias(f"{_V}{tag}_k"))
             continue  # one shared aggregation below
         if check and numeric:
             # cheap and exact: the range and the sum of the raw column (see _numeric_others)
@@ -219,8 +235,6 @@ def _validation_aggs(a: Audit) -> list[pl.Expr]:
             total = expr.cast(pl.Float64 if is_float else pl.Int64).sum()
             aggs += [expr.min().alias(f"{_V}{tag}_lo"), expr.max().alias(f"{_V}{tag}_hi"),
                      total.alias(f"{_V}{tag}_sum")]
-            if a.weight is not None:
-                aggs.append((expr == pl.lit(pos)).sum().cast(pl.Int64).alias(f"{_V}{tag}_k"))
         elif check:
             other = pl.when(expr != pl.lit(pos)).then(expr)
             aggs += [other.min().alias(f"{_V}{tag}_min"), other.max().alias(f"{_V}{tag}_max")]
@@ -237,7 +251,7 @@ def _validation_aggs(a: Audit) -> list[pl.Expr]:
         w = a.weight
         aggs += [
             w.is_null().sum().cast(pl.Int64).alias(f"{_V}w_null"),
-            w.is_nan().sum().cast(pl.Int64).alias(f"{_V}w_nan"),
+            (w.is_nan() | w.is_infinite()).sum().cast(pl.Int64).alias(f"{_V}w_nan"),
             (w < 0).sum().cast(pl.Int64).alias(f"{_V}w_neg"),
         ]
     return aggs
@@ -362,6 +376,9 @@ def check_labels(df: pl.DataFrame, a: Audit, source: pl.LazyFrame | None = None)
         nulls = _total(df, f"{_V}{tag}_null")
         if nulls:
             raise E.NullValuesError(E.NULL_LABELS.format(column=name, role=role, count=nulls))
+        nans = _total(df, f"{_V}{tag}_nan")
+        if nans:
+            raise E.NullValuesError(E.NAN_LABELS.format(column=name, role=role, count=nans))
     negatives: dict[str, Any] = {}
     for tag, name, role, pos in (("y", a.y_true_name, "y_true", a.pos_true),
                                  ("p", a.y_pred_name, a.y_pred_role, a.pos_pred)):
@@ -403,7 +420,9 @@ def check_labels(df: pl.DataFrame, a: Audit, source: pl.LazyFrame | None = None)
             )
         )
     n = _total(df, "n")
-    if n and not _total(df, f"{_V}sy") and not _total(df, f"{_V}sp") and a.score_name is None:
+    ky = _total(df, f"{_V}y_k") if f"{_V}y_k" in df.columns else _total(df, f"{_V}sy")
+    kp = _total(df, f"{_V}p_k") if f"{_V}p_k" in df.columns else _total(df, f"{_V}sp")
+    if n and not ky and not kp and a.score_name is None:
         found = sorted({repr(v) for v in negatives.values()})
         raise E.InvalidLabelError(
             E.POS_LABEL_ABSENT.format(
@@ -757,7 +776,7 @@ def score_table(
         w = a.weight
         val += [
             w.is_null().sum().cast(pl.Int64).alias(f"{_V}w_null"),
-            w.is_nan().sum().cast(pl.Int64).alias(f"{_V}w_nan"),
+            (w.is_nan() | w.is_infinite()).sum().cast(pl.Int64).alias(f"{_V}w_nan"),
             (w < 0).sum().cast(pl.Int64).alias(f"{_V}w_neg"),
         ]
     key_exprs = [e.alias(k) for e, k in zip(a.key_exprs, a.keys)]

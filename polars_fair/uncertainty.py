@@ -13,11 +13,24 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair import stats
-from polars_fair.expressions import RATE_NAMES, RATES, Counts
+from polars_fair.expressions import RATE_NAMES, RATES, Counts, safe_div
 from polars_fair.report import REFERENCE_RULES, count_exprs, first_max_index, reference_mask
 
 #: Rates that are proportions (a numerator that counts a subset of the denominator).
 PROPORTIONS: tuple[str, ...] = tuple(n for n in RATE_NAMES if n != "marginal_benefit")
+
+
+def row_scale(names: Sequence[str]) -> pl.Expr:
+    """Rows per unit of weight, ``n / weight_sum``, for inference on a weighted count table.
+
+    Intervals, tests and support flags treat counts as numbers of independent rows. Weighted
+    sums are therefore rescaled to the group's row count (weights normalised to mean 1 within
+    the group), so the results do not depend on the scale of the weights. This ignores the
+    design effect of unequal weights (Kish's effective sample size is smaller); 1 unweighted.
+    """
+    if "weight_sum" not in names:
+        return pl.lit(1.0)
+    return safe_div(pl.col("n"), pl.col("weight_sum")).fill_null(0.0)
 
 
 def _check_level(level: float) -> None:
@@ -62,22 +75,26 @@ def metrics_table(
             RATES[name][0](c).alias("numerator"),
             RATES[name][1](c).alias("denominator"),
             (c.fp + c.fn).cast(pl.Float64).alias("__fpfn"),
+            row_scale(names).alias("__scale"),
         )
         for order, name in enumerate(RATE_NAMES)
     ]
     tidy = pl.concat(frames, how="vertical")
-    x, n = pl.col("numerator").cast(pl.Float64), pl.col("denominator").cast(pl.Float64)
+    # inference in rows: weighted sums are rescaled to the group's row count
+    x = pl.col("numerator").cast(pl.Float64) * pl.col("__scale")
+    n = pl.col("denominator").cast(pl.Float64) * pl.col("__scale")
     value = pl.when(n > 0).then(x / n)
-    lo, hi = stats.wilson_exprs(pl.col("numerator"), pl.col("denominator"), level=level)
+    lo, hi = stats.wilson_exprs(x, n, level=level)
     # Wald interval of B = (FP-FN)/n, a difference of two multinomial shares:
     # Var(B) = (p_FP + p_FN - B^2) / n
     mb = pl.col("metric") == "marginal_benefit"
-    se = ((pl.col("__fpfn") / n) - value.pow(2)).clip(lower_bound=0.0).sqrt() / n.sqrt()
+    share = pl.col("__fpfn") * pl.col("__scale") / n
+    se = (share - value.pow(2)).clip(lower_bound=0.0).sqrt() / n.sqrt()
     out = tidy.with_columns(
         value.alias("value"),
         pl.when(mb).then((value - z * se).clip(-1.0, 1.0)).otherwise(lo).alias("ci_low"),
         pl.when(mb).then((value + z * se).clip(-1.0, 1.0)).otherwise(hi).alias("ci_high"),
-        (pl.col("denominator") < min_support).alias("low_support"),
+        (n < min_support).alias("low_support"),
     )
     return out.sort([*keys, "__order"], nulls_last=True).select(
         *keys, "metric", "numerator", "denominator", "value", "ci_low", "ci_high", "low_support"
@@ -134,36 +151,58 @@ def disparity_table(
     names = counts.collect_schema().names()
     c = count_exprs(names)
     num, den, _ = RATES[metric]
-    base = counts.select(*keys, num(c).alias("numerator"), den(c).alias("denominator"), c.n.alias("__size"))
+    base = counts.select(
+        *keys, num(c).alias("numerator"), den(c).alias("denominator"), c.n.alias("__size"),
+        pl.col("n").alias("__rows"),
+    )
     x, n = pl.col("numerator"), pl.col("denominator")
     if isinstance(reference, str) and reference in REFERENCE_RULES:
         if reference == "overall":
             ref_x, ref_n = x.sum() - x, n.sum() - n
+            ref_rows = pl.col("__rows").sum() - pl.col("__rows")
+            ref_size = pl.col("__size").sum() - pl.col("__size")
             is_ref = pl.repeat(False, pl.len())
         else:
+            known = ~pl.any_horizontal([pl.col(k).is_null() for k in keys]) if keys else \
+                pl.lit(True)
+            eligible = known & (pl.col("__size") > 0)
             if reference == "largest":
-                idx = first_max_index(pl.col("__size"))
+                idx = first_max_index(pl.when(eligible).then(pl.col("__size")))
             else:
                 sel_num, sel_den, _ = RATES["selection_rate"]
                 sr = counts.select(*keys, (sel_num(c) / sel_den(c)).alias("__sr"))
                 base = base.join(sr, on=list(keys), how="left", nulls_equal=True) if keys else \
                     base.join(sr, how="cross")
-                idx = first_max_index(pl.col("__sr"))
+                idx = first_max_index(pl.when(eligible).then(pl.col("__sr")))
             ref_x, ref_n = x.get(idx), n.get(idx)
+            ref_rows, ref_size = pl.col("__rows").get(idx), pl.col("__size").get(idx)
             is_ref = pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)
     else:
         mask, base = reference_mask(base, keys, reference)
         ref_x, ref_n = x.filter(mask).first(), n.filter(mask).first()
+        ref_rows = pl.col("__rows").filter(mask).first()
+        ref_size = pl.col("__size").filter(mask).first()
         is_ref = mask
     framed = base.with_columns(
         ref_x.alias("reference_numerator"), ref_n.alias("reference_denominator"),
-        is_ref.alias("is_reference"),
+        is_ref.alias("is_reference"), ref_rows.alias("__ref_rows"), ref_size.alias("__ref_size"),
     )
 
     def compute(df: pl.DataFrame) -> pl.DataFrame:
-        a, m = df["numerator"].cast(pl.Float64).to_numpy(), df["denominator"].cast(pl.Float64).to_numpy()
-        b = df["reference_numerator"].cast(pl.Float64).to_numpy()
-        r = df["reference_denominator"].cast(pl.Float64).to_numpy()
+        def arr(name: str) -> np.ndarray:
+            return df[name].cast(pl.Float64).to_numpy()
+
+        # inference in rows: weighted sums rescaled to row counts (see row_scale)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            own = np.where(arr("__size") > 0, arr("__rows") / arr("__size"), 0.0)
+            other = np.where(arr("__ref_size") > 0, arr("__ref_rows") / arr("__ref_size"), 0.0)
+        def snap(v: np.ndarray) -> np.ndarray:  # rescaling leaves 1.0000000000000002
+            near = np.isclose(v, np.round(v), rtol=0.0, atol=1e-9)
+            return np.where(near, np.round(v), v)
+
+        a, m = snap(arr("numerator") * own), snap(arr("denominator") * own)
+        b = snap(arr("reference_numerator") * other)
+        r = snap(arr("reference_denominator") * other)
         with np.errstate(divide="ignore", invalid="ignore"):
             p1 = np.where(m > 0, a / np.where(m > 0, m, 1), np.nan)
             p2 = np.where(r > 0, b / np.where(r > 0, r, 1), np.nan)

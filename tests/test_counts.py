@@ -92,12 +92,15 @@ def test_bad_count_tables() -> None:
         from_counts(good.drop("tn"))
     with pytest.raises(E.InvalidArgumentError, match=r"n != tp \+ fp \+ fn \+ tn: 1"):
         from_counts(good.with_columns(n=pl.lit(5))).report().collect()
-    with pytest.raises(E.InvalidArgumentError, match="holds 1 negative or NaN"):
+    with pytest.raises(E.InvalidArgumentError, match="holds 1 negative, NaN or infinite"):
         from_counts(good.with_columns(fp=pl.lit(-1), n=pl.lit(1))).rates().collect()
     with pytest.raises(E.NullValuesError, match="holds 1 null"):
         from_counts(good.with_columns(tp=pl.lit(None, dtype=pl.Int64))).rates().collect()
     with pytest.raises(E.ColumnNotFoundError, match=r"column 'zz' \(by\)"):
         from_counts(good).report(by="zz")
+    nan_counts = good.with_columns(fp=pl.lit(float("nan")))
+    with pytest.raises(E.InvalidArgumentError, match="holds 1 negative, NaN or infinite"):
+        from_counts(nan_counts).report().collect()
     scores = pl.DataFrame({"g": ["a"], "score": [float("nan")], "positives": [1], "negatives": [0]})
     with pytest.raises(E.InvalidScoreError, match="1 NaN"):
         from_scores(scores).abroca().collect()

@@ -108,3 +108,16 @@ def test_disparity_bad_arguments() -> None:
         df.fair.disparity("g", adjust="bonferroni")  # type: ignore[arg-type]
     with pytest.raises(E.InvalidArgumentError, match="level must lie in"):
         df.fair.metrics("g", level=95)
+
+
+def test_weighted_inference_does_not_depend_on_the_scale_of_the_weights() -> None:
+    """Weights are normalised to mean 1 within a group: uniform weights give the row results."""
+    df = frame(CELLS).with_columns(w=pl.lit(1e5))
+    for method, kw in (("metrics", {}), ("disparity", {"reference": "a"})):
+        weighted = getattr(df.fair, method)("g", sample_weight="w", **kw)
+        plain = getattr(df.fair, method)("g", **kw)
+        cols = ["value", "ci_low", "ci_high", "low_support"] if method == "metrics" else \
+            ["value", "difference_ci_low", "ratio_ci_high", "p_value", "significant"]
+        for c in cols:
+            got, want = weighted[c].to_list(), plain[c].to_list()
+            assert all((x is None and y is None) or x == pytest.approx(y) for x, y in zip(got, want)), c
