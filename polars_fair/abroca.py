@@ -55,7 +55,8 @@ NULL_CELLS = "score table column {column!r} holds {count} null value(s)"
 NEGATIVE_CELLS = "score table column {column!r} holds {count} negative or NaN value(s)"
 BAD_REFERENCE = (
     "reference={reference!r}: pass 'largest', 'max_auc', a group value (one key), or a mapping "
-    "{{key: value}} naming every key of {keys}"
+    "{{key: value}} naming every key of {keys} ('overall' and 'max_selection_rate' are not "
+    "references for ROC curves)"
 )
 NO_DEFINED_AUC = (
     "reference='max_auc' needs a group with both classes; every group has only one class: {groups}"
@@ -184,7 +185,15 @@ def _resolve_reference(groups: _Groups, reference: ReferenceSpec, aucs: Sequence
     keys = groups.keys
     if isinstance(reference, str) and reference in ("largest", "max_auc"):
         if reference == "largest":
-            return int(np.argmax(groups.n))  # first (in key order) among ties
+            # the largest group that can be a benchmark: both classes and known keys; first
+            # in key order among ties; failing that, the largest group
+            known = ~groups.key_frame.select(
+                pl.any_horizontal(pl.all().is_null())
+            ).to_series().to_numpy()
+            usable = known & (groups.positives > 0) & (groups.negatives > 0)
+            if usable.any():
+                return int(np.argmax(np.where(usable, groups.n, -1)))
+            return int(np.argmax(groups.n))
         defined = [(a, -g) for g, a in enumerate(aucs) if a is not None]
         if not defined:
             labels = [groups.label(g) for g in range(len(groups))]
@@ -198,6 +207,8 @@ def _resolve_reference(groups: _Groups, reference: ReferenceSpec, aucs: Sequence
         if len(reference) != len(keys):
             raise E.InvalidArgumentError(BAD_REFERENCE.format(reference=reference, keys=keys))
         wanted = reference
+    elif isinstance(reference, str) and reference in ("overall", "max_selection_rate"):
+        raise E.InvalidArgumentError(BAD_REFERENCE.format(reference=reference, keys=keys))
     elif len(keys) == 1:
         wanted = (reference,)
     else:
