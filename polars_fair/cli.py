@@ -1,13 +1,16 @@
 """``polars-fair``: the command line (Typer).
 
 ``polars-fair report PATH --by race --by sex --y-true COL --y-pred COL`` audits a CSV, Parquet or
-NDJSON file, read lazily; ``polars-fair demo`` runs the same report on built-in synthetic data.
-Exit codes: 0 success, 2 bad input (a message on stderr).
+NDJSON file, read lazily (``--html audit.html`` also writes the self-contained HTML audit);
+``polars-fair demo`` runs the same report on built-in synthetic data; ``polars-fair check`` is
+the CI gate. Exit codes: 0 success (``check``: every adequately supported group passes), 1
+``check`` found violations, 2 bad input (a message on stderr).
 """
 
 from __future__ import annotations
 
-import sys
+import json
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,6 +20,7 @@ import typer
 from polars_fair import errors as E
 from polars_fair import namespace as _ns  # noqa: F401  (registers .fair)
 from polars_fair.datasets import make_hiring
+from polars_fair.namespace import fair
 
 app = typer.Typer(
     add_completion=False,
@@ -166,7 +170,7 @@ def run_report(
         pos_label = parse_value(pos_label_text, y_dtype)
     reference = parse_reference(reference_text, lf, by)
     # one scan: the count table, collected once; everything else reads it
-    counts = lf.fair.confusion(
+    counts = fair(lf).confusion(
         by, y_true=y_true, y_pred=y_pred, pos_label=pos_label,
         null_groups=null_groups,  # type: ignore[arg-type]
     ).collect()
@@ -223,15 +227,34 @@ def report(
     all_columns: Annotated[
         bool, typer.Option(help="Show every report column in --format table.")
     ] = False,
+    html: Annotated[
+        Path | None,
+        typer.Option(help="Also write the audit as one self-contained HTML file (needs the "
+                          "plot extra)."),
+    ] = None,
+    y_score: Annotated[
+        str | None,
+        typer.Option(help="Score column or SQL expression: adds ROC/ABROCA and calibration "
+                          "charts to --html."),
+    ] = None,
 ) -> None:
     """Audit a file: one row per group with counts, rates, DI, impact ratio and OFI."""
-    _guard(
-        lambda: run_report(
-            scan(path), by, y_true_text=y_true, y_pred_text=y_pred, pos_label_text=pos_label,
+
+    def run() -> None:
+        lf = scan(path)
+        run_report(
+            lf, by, y_true_text=y_true, y_pred_text=y_pred, pos_label_text=pos_label,
             reference_text=reference, min_support=min_support, where=where, fmt=format,
             output=output, null_groups=null_groups, all_columns=all_columns,
         )
-    )
+        if html is not None:
+            write_html(
+                lf, html, by, y_true_text=y_true, y_pred_text=y_pred, y_score_text=y_score,
+                pos_label_text=pos_label, reference_text=reference, min_support=min_support,
+                where=where, null_groups=null_groups, source=str(path),
+            )
+
+    _guard(run)
 
 
 @app.command()
@@ -252,6 +275,314 @@ def demo(
     )
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """Command-line arguments resolved against a frame's schema."""
+
+    lf: pl.LazyFrame  # after --where
+    by: list[str | pl.Expr]
+    y_true: str | pl.Expr
+    y_pred: str | pl.Expr | None
+    y_score: str | pl.Expr | None
+    pos_label: Any
+    reference: Any
+
+
+def resolve_inputs(
+    lf: pl.LazyFrame,
+    by_text: list[str],
+    *,
+    y_true_text: str,
+    y_pred_text: str | None,
+    y_score_text: str | None,
+    pos_label_text: str | None,
+    reference_text: str | None,
+    where: str | None,
+) -> Inputs:
+    """Parse the columns/SQL of the command line against ``lf`` (filtered by ``where``)."""
+    if where:
+        lf = lf.filter(pl.sql_expr(where))
+    schema = lf.collect_schema()
+    by = [column_or_sql(b, schema) for b in by_text]
+    y_true = column_or_sql(y_true_text, schema)
+    y_pred = column_or_sql(y_pred_text, schema) if y_pred_text is not None else None
+    y_score = column_or_sql(y_score_text, schema) if y_score_text is not None else None
+    y_dtype = _dtype(lf, y_true)
+    if pos_label_text is None:
+        pos_label: Any = True if y_dtype == pl.Boolean else 1
+    else:
+        pos_label = parse_value(pos_label_text, y_dtype)
+    reference = parse_reference(reference_text, lf, by)
+    return Inputs(lf, by, y_true, y_pred, y_score, pos_label, reference)
+
+
+def write_html(
+    lf: pl.LazyFrame,
+    path: Path,
+    by_text: list[str],
+    *,
+    y_true_text: str,
+    y_pred_text: str,
+    y_score_text: str | None,
+    pos_label_text: str | None,
+    reference_text: str | None,
+    min_support: int,
+    where: str | None,
+    null_groups: str,
+    source: str | None = None,
+) -> None:
+    """Write :func:`polars_fair.html.audit_html` of the file (``report --html``)."""
+    args = resolve_inputs(
+        lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text,
+        y_score_text=y_score_text, pos_label_text=pos_label_text,
+        reference_text=reference_text, where=where,
+    )
+    try:
+        from polars_fair.html import audit_html
+
+        audit_html(
+            lf, args.by, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
+            pos_label=args.pos_label, reference=args.reference, min_support=min_support,
+            where=where, null_groups=null_groups,  # type: ignore[arg-type]
+            source=source, output=path,
+        )
+    except ImportError as exc:
+        raise E.InvalidArgumentError(f"--html: {exc}") from None
+    typer.echo(f"polars-fair: wrote the HTML audit to {path}", err=True)
+
+
+# --------------------------------------------------------------------------- check (CI gate)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One group failing one limit of ``polars-fair check``."""
+
+    group: str  # "race=Black, sex=Female"
+    values: dict[str, Any]  # {"race": "Black", "sex": "Female"}
+    metric: str  # impact_ratio | ofi | abroca
+    value: float
+    limit: float
+    rule: str  # ">= 0.8", "|ofi| <= 0.3", "<= 0.05"
+
+
+def _values(row: dict[str, Any], keys: list[str]) -> dict[str, Any]:
+    return {k: row[k] for k in keys}
+
+
+def _group_name(row: dict[str, Any], keys: list[str]) -> str:
+    return ", ".join(f"{k}={row[k]}" for k in keys) if keys else "all"
+
+
+def check_gate(
+    args: Inputs,
+    *,
+    min_impact_ratio: float = 0.8,
+    max_abs_ofi: float = 0.3,
+    max_abroca: float | None = None,
+    min_support: int = 30,
+    null_groups: str = "keep",
+) -> dict[str, Any]:
+    """The checks of ``polars-fair check``: every adequately supported group against limits.
+
+    Only groups with ``n >= min_support`` are checked; the impact ratio's highest selection rate
+    is taken over those groups too (``report(..., exclude_low_support=True)``), so a tiny group
+    cannot fail everyone. Limits: ``impact_ratio >= min_impact_ratio`` (EEOC four-fifths rule,
+    29 CFR 1607.4(D)), ``|ofi| <= max_abs_ofi`` (OFI against the reference group, Briscoe et
+    al.) and, with a score, ``abroca <= max_abroca`` (exact ABROCA against the same reference).
+    Undefined (null) values are listed under ``undefined``, not as violations.
+
+    Parameters
+    ----------
+    args : Inputs
+        The resolved command-line inputs (:func:`resolve_inputs`).
+    min_impact_ratio, max_abs_ofi : float
+        The limits; ``min_impact_ratio=0`` or a large ``max_abs_ofi`` switch a check off.
+    max_abroca : float, optional
+        Checked only when given; needs ``args.y_score``.
+    min_support : int, default 30
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+
+    Returns
+    -------
+    dict
+        JSON-ready: ``passed`` (bool), ``rows``, ``by``, ``reference``, ``limits``,
+        ``checked_groups``, ``skipped_low_support``, ``undefined`` and ``violations`` (each
+        ``group``, ``values``, ``metric``, ``value``, ``limit``, ``rule``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``max_abroca`` without a score column.
+    PolarsFairError
+        Bad input, as ``df.fair.report``.
+    """
+    from polars_fair import from_counts, from_scores
+    from polars_fair.tables import keys_of
+
+    if max_abroca is not None and args.y_score is None:
+        raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
+    counts = fair(args.lf).confusion(
+        args.by, y_true=args.y_true, y_pred=args.y_pred, pos_label=args.pos_label,
+        null_groups=null_groups,  # type: ignore[arg-type]
+    ).collect()
+    keys = keys_of(counts)
+    report = from_counts(counts, keys).report(
+        reference=args.reference, min_support=min_support, exclude_low_support=True,
+    ).collect()
+    violations: list[Violation] = []
+    undefined: list[dict[str, Any]] = []
+    checked: list[str] = []
+    skipped: list[str] = []
+    reference: str | None = None
+    for row in report.iter_rows(named=True):
+        name = _group_name(row, keys)
+        if row["is_reference"]:
+            reference = name
+        if row["n"] < min_support:
+            skipped.append(name)
+            continue
+        checked.append(name)
+        ir, ofi = row["impact_ratio"], row["ofi"]
+        if ir is None:
+            undefined.append({"group": name, "metric": "impact_ratio"})
+        elif ir < min_impact_ratio:
+            violations.append(Violation(name, _values(row, keys), "impact_ratio", ir,
+                                        min_impact_ratio, f">= {min_impact_ratio:g}"))
+        if ofi is None:
+            undefined.append({"group": name, "metric": "ofi"})
+        elif abs(ofi) > max_abs_ofi:
+            violations.append(Violation(name, _values(row, keys), "ofi", ofi,
+                                        max_abs_ofi, f"|ofi| <= {max_abs_ofi:g}"))
+    if max_abroca is not None:
+        assert args.y_score is not None
+        scores = fair(args.lf).scores(
+            args.by, y_true=args.y_true, y_score=args.y_score, pos_label=args.pos_label,
+            null_groups=null_groups,  # type: ignore[arg-type]
+        ).collect()
+        ref_rows = report.filter(pl.col("is_reference"))
+        ab_ref: Any = "largest"
+        if ref_rows.height:
+            values = ref_rows.select(keys).row(0)
+            ab_ref = values[0] if len(keys) == 1 else dict(zip(keys, values))
+        abroca = from_scores(scores, keys).abroca(reference=ab_ref).collect()
+        for row in abroca.iter_rows(named=True):
+            name = _group_name(row, keys)
+            if row["n"] < min_support or row["is_reference"]:
+                continue
+            if row["abroca"] is None:
+                undefined.append({"group": name, "metric": "abroca",
+                                  "reason": row["undefined_reason"]})
+            elif row["abroca"] > max_abroca:
+                violations.append(Violation(name, _values(row, keys), "abroca",
+                                            row["abroca"], max_abroca, f"<= {max_abroca:g}"))
+    limits: dict[str, Any] = {
+        "min_impact_ratio": min_impact_ratio, "max_abs_ofi": max_abs_ofi,
+        "max_abroca": max_abroca, "min_support": min_support,
+    }
+    order = {name: i for i, name in enumerate(checked)}
+    violations.sort(key=lambda v: order.get(v.group, len(order)))
+    return {
+        "passed": not violations,
+        "rows": int(counts["n"].sum()),
+        "by": keys,
+        "reference": reference,
+        "limits": limits,
+        "checked_groups": checked,
+        "skipped_low_support": skipped,
+        "undefined": undefined,
+        "violations": [asdict(v) for v in violations],
+    }
+
+
+def format_gate(result: dict[str, Any]) -> str:
+    """The human-readable text of ``polars-fair check``."""
+    lim = result["limits"]
+    rules = [f"impact_ratio >= {lim['min_impact_ratio']:g}", f"|ofi| <= {lim['max_abs_ofi']:g}"]
+    if lim["max_abroca"] is not None:
+        rules.append(f"abroca <= {lim['max_abroca']:g}")
+    n_checked = len(result["checked_groups"])
+    head = (
+        f"polars-fair check: {'PASS' if result['passed'] else 'FAIL'}: "
+        f"{n_checked} group(s) by {result['by']} with n >= {lim['min_support']} checked "
+        f"({', '.join(rules)}; reference {result['reference'] or 'overall'}; "
+        f"{result['rows']:,} rows)"
+    )
+    lines = [head]
+    violations = result["violations"]
+    if violations:
+        lines.append(f"{len(violations)} violation(s):")
+        width = max(len(v["group"]) for v in violations)
+        for v in violations:
+            lines.append(
+                f"  {v['group']:<{width}}  {v['metric']:<12} {v['value']:>8.4f}  "
+                f"limit {v['rule']}"
+            )
+    if result["skipped_low_support"]:
+        lines.append(
+            f"not checked (n < {lim['min_support']}): {'; '.join(result['skipped_low_support'])}"
+        )
+    if result["undefined"]:
+        lines.append("undefined (not checked): " + "; ".join(
+            f"{u['group']} {u['metric']}" for u in result["undefined"]
+        ))
+    return "\n".join(lines)
+
+
+@app.command()
+def check(
+    path: Annotated[Path, typer.Argument(help="CSV, Parquet or NDJSON file (read lazily).")],
+    by: ByOpt,
+    y_true: Annotated[str, typer.Option(help="Label column or SQL expression.")] = "y_true",
+    y_pred: Annotated[str, typer.Option(help="Prediction column or SQL expression.")] = "y_pred",
+    y_score: Annotated[
+        str | None, typer.Option(help="Score column or SQL expression (for --max-abroca).")
+    ] = None,
+    pos_label: Annotated[
+        str | None, typer.Option(help="Positive (favourable) value; default 1 (true if boolean).")
+    ] = None,
+    reference: Annotated[
+        str | None,
+        typer.Option(help="Reference of OFI/ABROCA: largest | max_selection_rate | overall | "
+                          "VALUE | attr=v,attr=v"),
+    ] = None,
+    where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.")] = None,
+    min_impact_ratio: Annotated[
+        float, typer.Option(help="Fail a group whose impact ratio is below this.")
+    ] = 0.8,
+    max_abs_ofi: Annotated[float, typer.Option(help="Fail a group whose |OFI| exceeds this.")] = 0.3,
+    max_abroca: Annotated[
+        float | None, typer.Option(help="Fail a group whose ABROCA exceeds this (needs --y-score).")
+    ] = None,
+    min_support: Annotated[
+        int, typer.Option(help="Check only groups with at least this many rows.")
+    ] = 30,
+    null_groups: Annotated[str, typer.Option(help="keep | raise | drop")] = "keep",
+    format: Annotated[str, typer.Option("--format", help="text | json")] = "text",
+) -> None:
+    """CI gate: exit 0 if every group with n >= --min-support passes, 1 with the violations."""
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        if format not in ("text", "json"):
+            raise E.InvalidArgumentError(f"--format must be text or json, got {format!r}")
+        args = resolve_inputs(
+            scan(path), by, y_true_text=y_true, y_pred_text=y_pred, y_score_text=y_score,
+            pos_label_text=pos_label, reference_text=reference, where=where,
+        )
+        result.update(check_gate(
+            args, min_impact_ratio=min_impact_ratio, max_abs_ofi=max_abs_ofi,
+            max_abroca=max_abroca, min_support=min_support, null_groups=null_groups,
+        ))
+
+    _guard(run)
+    typer.echo(
+        json.dumps(result, indent=2, default=str) if format == "json" else format_gate(result)
+    )
+    if not result["passed"]:
+        raise typer.Exit(code=1)
+
+
 def _guard(fn: Any) -> None:
     try:
         fn()
@@ -266,4 +597,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

@@ -378,9 +378,11 @@ def from_scores(
     key_list = list(keys) if keys is not None else [c for c in schema.names() if c not in extra]
     count_dtype = pl.Float64 if (schema["positives"].is_float() or schema["negatives"].is_float()) \
         else pl.Int64
+    rows = ["n_rows"] if "n_rows" in schema else []  # weighted tables: the row counts
     lf = lf.select(
         *key_list, pl.col("score").cast(pl.Float64),
         pl.col("positives").cast(count_dtype), pl.col("negatives").cast(count_dtype),
+        *[pl.col(c).cast(pl.Int64) for c in rows],
     )
 
     def check(df: pl.DataFrame) -> pl.DataFrame:
@@ -390,14 +392,14 @@ def from_scores(
             raise E.InvalidScoreError(
                 E.BAD_SCORES.format(column="score", nulls=nulls, nans=nans, infinite=infs)
             )
-        _check_cells(df, ("positives", "negatives"))
+        _check_cells(df, ("positives", "negatives", *rows))
         if df.height == 0:
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the score table is empty)"))
         return df
 
     checked = tables.checked(lf, check)
     group = [*key_list, "score"]
-    summed = checked.group_by(group).agg(pl.col("positives", "negatives").sum()).sort(
+    summed = checked.group_by(group).agg(pl.col("positives", "negatives", *rows).sum()).sort(
         group, nulls_last=True
     )
     return FairScores(summed, key_list)

@@ -769,6 +769,8 @@ def score_table(
     val = [
         a.y_true.null_count().cast(pl.Int64).alias(f"{_V}y_null"),
     ]
+    if a.float_true:
+        val.append(a.y_true.is_nan().sum().cast(pl.Int64).alias(f"{_V}y_nan"))
     if a.check_true:
         other = pl.when(a.y_true != pl.lit(a.pos_true)).then(a.y_true)
         val += [other.min().alias(f"{_V}y_min"), other.max().alias(f"{_V}y_max")]
@@ -782,31 +784,6 @@ def score_table(
     key_exprs = [e.alias(k) for e, k in zip(a.key_exprs, a.keys)]
     raw = lf.group_by([*key_exprs, s.alias("score")]).agg(sums + val)
 
-    def check(df: pl.DataFrame) -> pl.DataFrame:
-        nulls = int(df.filter(pl.col("score").is_null())["n"].sum())
-        nans = int(df.filter(pl.col("score").is_nan())["n"].sum())
-        infs = int(df.filter(pl.col("score").is_infinite())["n"].sum())
-        if nulls or nans or infs:
-            raise E.InvalidScoreError(
-                E.BAD_SCORES.format(column=a.score_name, nulls=nulls, nans=nans, infinite=infs)
-            )
-        nullsy = _total(df, f"{_V}y_null")
-        if nullsy:
-            raise E.NullValuesError(E.NULL_LABELS.format(column=a.y_true_name, role="y_true", count=nullsy))
-        others = _distinct_others(df, "y")
-        if len(others) > 1:
-            raise E.InvalidLabelError(
-                E.TOO_MANY_VALUES.format(column=a.y_true_name, role="y_true", pos_label=a.pos_true,
-                                         values=E.show_values(others))
-            )
-        if a.weight_name is not None:
-            wn, wnan, wneg = (_total(df, f"{_V}w_{x}") for x in ("null", "nan", "neg"))
-            if wn or wnan or wneg:
-                raise E.InvalidWeightError(
-                    E.BAD_WEIGHTS.format(column=a.weight_name, nulls=wn, nans=wnan, negatives=wneg)
-                )
-        return apply_group_policy(df, a)
-
     if a.weight is None:
         cols = [pl.col("positives"), (pl.col("n") - pl.col("positives")).alias("negatives")]
     else:
@@ -815,5 +792,43 @@ def score_table(
             (pl.col(f"{_V}wsum") - pl.col("positives")).alias("negatives"),
             pl.col("n").alias("n_rows"),
         ]
-    out = checked(raw, check).select(*a.keys, "score", *cols)
+    out = checked(raw, lambda df: check_score_table(df, a)).select(*a.keys, "score", *cols)
     return out.sort([*a.keys, "score"], nulls_last=True), a.keys
+
+
+def check_score_table(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
+    """Raise the score, label and weight errors of a grouped score table, then apply the
+    group policy.
+
+    ``df`` has the keys, ``score``, ``n`` and the validation columns ``__pf_y_null``,
+    ``__pf_y_nan``, ``__pf_y_min``/``_max`` and ``__pf_w_*``; any engine that builds these
+    columns (Polars here, Spark in :mod:`polars_fair.spark`) raises the same errors.
+    """
+    nulls = int(df.filter(pl.col("score").is_null())["n"].sum())
+    nans = int(df.filter(pl.col("score").is_nan())["n"].sum())
+    infs = int(df.filter(pl.col("score").is_infinite())["n"].sum())
+    if nulls or nans or infs:
+        raise E.InvalidScoreError(
+            E.BAD_SCORES.format(column=a.score_name, nulls=nulls, nans=nans, infinite=infs)
+        )
+    nullsy = _total(df, f"{_V}y_null")
+    if nullsy:
+        raise E.NullValuesError(
+            E.NULL_LABELS.format(column=a.y_true_name, role="y_true", count=nullsy)
+        )
+    nansy = _total(df, f"{_V}y_nan")
+    if nansy:
+        raise E.NullValuesError(E.NAN_LABELS.format(column=a.y_true_name, role="y_true", count=nansy))
+    others = _distinct_others(df, "y")
+    if len(others) > 1:
+        raise E.InvalidLabelError(
+            E.TOO_MANY_VALUES.format(column=a.y_true_name, role="y_true", pos_label=a.pos_true,
+                                     values=E.show_values(others))
+        )
+    if a.weight_name is not None:
+        wn, wnan, wneg = (_total(df, f"{_V}w_{x}") for x in ("null", "nan", "neg"))
+        if wn or wnan or wneg:
+            raise E.InvalidWeightError(
+                E.BAD_WEIGHTS.format(column=a.weight_name, nulls=wn, nans=wnan, negatives=wneg)
+            )
+    return apply_group_policy(df, a)

@@ -1,0 +1,789 @@
+"""Charts of an audit, as Altair charts that render offline to PNG or SVG (vl-convert).
+
+Every function reads one of the small tables the analyses return (never rows) and returns an
+``altair`` chart; :func:`save` writes it to ``.png``, ``.svg`` or ``.json`` through
+``vl-convert`` with every network access refused, and :func:`to_svg` gives the SVG text that
+:func:`polars_fair.html.audit_html` inlines.
+
+| chart | reads | made by |
+| --- | --- | --- |
+| :func:`pairwise_heatmap` | ``<key>_i``, ``<key>_j``, the metric column | ``df.fair.pairwise(...)`` |
+| :func:`rates_chart` | keys, ``metric, value, ci_low, ci_high, low_support`` | ``df.fair.metrics(...)`` |
+| :func:`roc_chart` | keys, ``score, positives, negatives`` | ``df.fair.scores(...)`` |
+| :func:`power_chart` | ``delta_auc, n, power, mc_se`` | :func:`polars_fair.power.power_curve` |
+| :func:`calibration_chart` | keys, ``n, mean_score, fraction_positive`` | ``df.fair.reliability(...)`` |
+
+A group is labelled by its value, or ``"v1 | v2"`` for an intersection of several attributes
+(a null value reads ``"null"``). Altair and vl-convert come with the ``plot`` extra
+(``pip install "polars_fair[plot]"``) and are imported only when a chart is drawn, so
+``polars_fair`` itself imports without them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+import polars as pl
+
+from polars_fair import errors as E
+
+if TYPE_CHECKING:  # pragma: no cover
+    import altair
+
+__all__ = [
+    "MISSING_EXTRA",
+    "calibration_chart",
+    "group_label",
+    "pairwise_heatmap",
+    "power_chart",
+    "rates_chart",
+    "roc_chart",
+    "save",
+    "to_svg",
+]
+
+#: Raised (as ImportError) when the optional plotting libraries are not installed.
+MISSING_EXTRA = (
+    "{what} needs the optional module {module!r}: install the plot extra with "
+    'pip install "polars_fair[plot]" (altair, vl-convert-python, great-tables)'
+)
+UNKNOWN_SUFFIX = "cannot tell the image format of {path!r}: use a .png, .svg or .json suffix"
+MISSING_CHART_COLUMN = "{what} needs column {column!r}; the table has columns: {available}"
+COMBINATION_TABLE = (
+    "{what} draws one attribute set; this table holds several (column 'attributes'). Filter it "
+    "first, e.g. .filter(pl.col('attributes') == ['race', 'sex']).drop('attributes')"
+)
+UNKNOWN_CHART_GROUP = "{role} group {group!r} is not in the table; the groups are: {groups}"
+
+#: Pretty names of the rates on axes and legends.
+RATE_TITLES: dict[str, str] = {
+    "selection_rate": "selection rate",
+    "base_rate": "base rate",
+    "tpr": "TPR",
+    "fpr": "FPR",
+    "tnr": "TNR",
+    "fnr": "FNR",
+    "ppv": "PPV",
+    "npv": "NPV",
+    "accuracy": "accuracy",
+    "marginal_benefit": "marginal benefit",
+}
+_SCORE_COLUMNS = ("score", "positives", "negatives", "n_rows")
+
+
+def _require(module: str, what: str) -> Any:
+    """Import an optional module or raise an ImportError naming the extra."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(MISSING_EXTRA.format(what=what, module=module)) from exc
+
+
+def _altair(what: str) -> Any:
+    return _require("altair", what)
+
+
+def _collect(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
+
+
+def _need(df: pl.DataFrame, columns: Sequence[str], what: str) -> None:
+    if "attributes" in df.columns:
+        raise E.InvalidArgumentError(COMBINATION_TABLE.format(what=what))
+    for c in columns:
+        if c not in df.columns:
+            raise E.ColumnNotFoundError(
+                MISSING_CHART_COLUMN.format(what=what, column=c, available=E.show_columns(df.columns))
+            )
+
+
+def group_label(columns: Sequence[str]) -> pl.Expr:
+    """The label of a group: its value as text, ``"v1 | v2"`` for several attributes.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The key columns, in order (at least one).
+
+    Returns
+    -------
+    pl.Expr
+        A String expression named ``group``; a null value reads ``"null"``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"race": ["Black", None], "sex": ["Female", "Male"]})
+    >>> df.select(group_label(["race", "sex"]))["group"].to_list()
+    ['Black | Female', 'null | Male']
+    """
+    if not columns:
+        raise E.InvalidArgumentError("a group label needs at least one key column, got []")
+    parts = [pl.col(c).cast(pl.String).fill_null("null") for c in columns]
+    expr = parts[0] if len(parts) == 1 else pl.concat_str(parts, separator=" | ")
+    return expr.alias("group")
+
+
+def _values(df: pl.DataFrame) -> Any:
+    """Inline data for a chart: plain JSON rows (no data transformer, no row limit)."""
+    alt = _altair("a chart")
+    clean = df.with_columns(pl.col(pl.Float64).fill_nan(None))
+    return alt.InlineData(values=json.loads(clean.write_json()))
+
+
+def _group_scale(n: int) -> Any:
+    alt = _altair("a chart")
+    return alt.Scale(scheme="tableau10" if n <= 10 else "tableau20")
+
+
+def _keys_before(df: pl.DataFrame, column: str) -> list[str]:
+    return df.columns[: df.columns.index(column)] if column in df.columns else []
+
+
+# --------------------------------------------------------------------------- pairwise heatmap
+
+
+def _pair_keys(df: pl.DataFrame) -> list[str]:
+    return [
+        c[:-2] for c in df.columns
+        if c.endswith("_i") and c != "n_i" and f"{c[:-2]}_j" in df.columns
+    ]
+
+
+def pairwise_heatmap(
+    pairs: pl.DataFrame | pl.LazyFrame,
+    metric: str = "ofi",
+    keys: Sequence[str] | None = None,
+    *,
+    title: str | None = None,
+    cell_size: int = 46,
+) -> altair.LayerChart:
+    """Heatmap of one pairwise metric over every ordered pair of groups (OFI paper, Fig. 2).
+
+    Cell (row ``i``, column ``j``) shows the metric for the pair, for example
+    ``OFI(i, j) = B_i − B_j`` or ``DI(i, j) = selection_rate_i / selection_rate_j``, with its
+    value written in the cell. The colour scale diverges around "no bias": 0 for OFI and the
+    ``*_difference`` metrics, 1 for disparate impact and the ``*_ratio`` metrics; blue means
+    group ``i`` fares better than ``j``, red worse. Differences use a symmetric domain (at least
+    ±0.3 for OFI, the paper's threshold); ratios are clamped to [0, 2] (the text still shows the
+    value). The diagonal (a group against itself) is the no-bias value; undefined cells are grey
+    and read ``n/a``.
+
+    Parameters
+    ----------
+    pairs : pl.DataFrame or pl.LazyFrame
+        The output of ``df.fair.pairwise(by, metrics=...)``: columns ``<key>_i``, ``<key>_j``
+        for each key and the ``metric`` column (Float64, null where undefined). One attribute
+        set only (no ``attributes`` column).
+    metric : str, default "ofi"
+        The metric column to draw: ``"ofi"``, ``"disparate_impact"``, ``"<rate>_difference"``
+        or ``"<rate>_ratio"``.
+    keys : sequence of str, optional
+        The attribute names; default: every ``X`` with both ``X_i`` and ``X_j`` columns.
+    title : str, optional
+        Chart title; default names the metric (a subtitle says how to read the colours).
+    cell_size : int, default 46
+        Side of a cell in pixels.
+
+    Returns
+    -------
+    altair.LayerChart
+        Rows are group ``i``, columns group ``j``, in the order of the table.
+
+    Raises
+    ------
+    ImportError
+        Without the plot extra (``pip install "polars_fair[plot]"``).
+    ColumnNotFoundError
+        ``metric`` or a key column is missing.
+    InvalidArgumentError
+        No key columns found, or a table of several attribute sets.
+
+    Examples
+    --------
+    >>> from polars_fair.datasets import make_hiring
+    >>> from polars_fair.plot import pairwise_heatmap, save
+    >>> pairs = make_hiring(5000, seed=0).fair.pairwise(["race", "sex"])
+    >>> save(pairwise_heatmap(pairs, "ofi"), "ofi.png")  # doctest: +SKIP
+    """
+    alt = _altair("pairwise_heatmap")
+    df = _collect(pairs)
+    keys = list(keys) if keys is not None else _pair_keys(df)
+    if not keys:
+        raise E.InvalidArgumentError(
+            "pairwise_heatmap found no <key>_i / <key>_j columns; pass keys=[...]"
+        )
+    _need(df, [*(f"{k}_i" for k in keys), *(f"{k}_j" for k in keys), metric], "pairwise_heatmap")
+    ratio = metric == "disparate_impact" or metric.endswith("_ratio")
+    mid = 1.0 if ratio else 0.0
+    data = df.select(
+        group_label([f"{k}_i" for k in keys]).alias("i"),
+        group_label([f"{k}_j" for k in keys]).alias("j"),
+        pl.col(metric).cast(pl.Float64).fill_nan(None).alias("value"),
+    )
+    order = pl.concat([data["i"], data["j"]]).unique(maintain_order=True).to_list()
+    diagonal = pl.DataFrame(
+        {"i": order, "j": order, "value": [mid] * len(order)},
+        schema={"i": pl.String, "j": pl.String, "value": pl.Float64},
+    )
+    data = pl.concat([data.with_columns(diag=pl.lit(False)),
+                      diagonal.with_columns(diag=pl.lit(True))])
+    if ratio:
+        lo, hi = 0.0, 2.0
+    else:
+        finite = data["value"].drop_nulls().abs()
+        span = max(float(np.max(finite.to_numpy())) if finite.len() else 0.0, 0.3 if metric == "ofi" else 0.1)
+        span = float(np.ceil(span * 10) / 10)
+        lo, hi = -span, span
+    strong = 0.55 * (hi - lo) / 2
+    texts = [
+        "" if d else "n/a" if v is None else f"{v:.2f}".replace("-0.00", "0.00")
+        for v, d in zip(data["value"].to_list(), data["diag"].to_list())
+    ]
+    data = data.with_columns(
+        text=pl.Series(texts, dtype=pl.String),
+        dark=(pl.col("value") - mid).abs().fill_null(0.0) > strong,
+    )
+    name = {"ofi": "OFI(i, j) = B_i − B_j", "disparate_impact": "DI(i, j) = SR_i / SR_j"}.get(
+        metric, f"{metric}(i, j)"
+    )
+    subtitle = f"blue: row group i favoured over column group j; red: disfavoured; centre {mid:g}"
+    n = len(order)
+    x = alt.X("j:N", sort=order, title="group j (column)", axis=alt.Axis(labelAngle=-40))
+    y = alt.Y("i:N", sort=order, title="group i (row)")
+    base = alt.Chart(_values(data)).encode(x=x, y=y)
+    background = base.mark_rect(color="#e6e6e6")
+    colored = base.mark_rect().encode(
+        color=alt.Color(
+            "value:Q",
+            scale=alt.Scale(scheme="redblue", domain=[lo, hi], domainMid=mid, clamp=True),
+            legend=alt.Legend(title=metric, format=".2f"),
+        )
+    ).transform_filter("datum.value != null && !datum.diag")
+    text = base.mark_text(fontSize=10).encode(
+        text="text:N",
+        color=alt.condition("datum.dark", alt.value("white"), alt.value("black")),
+    )
+    chart = alt.layer(background, colored, text).properties(
+        width=cell_size * n, height=cell_size * n,
+        title=alt.TitleParams(title or name, subtitle=[subtitle]),
+    )
+    return cast("altair.LayerChart", chart)
+
+
+# --------------------------------------------------------------------------- rates with CIs
+
+
+def rates_chart(
+    metrics_frame: pl.DataFrame | pl.LazyFrame,
+    rates: Sequence[str] = ("selection_rate", "tpr", "fpr"),
+    keys: Sequence[str] | None = None,
+    *,
+    title: str | None = None,
+) -> altair.LayerChart:
+    """Grouped bars of each group's rates with their confidence intervals as error bars.
+
+    For every rate in ``rates`` (one cluster per rate, in the order given) one bar per group,
+    its height the rate and its error bar the Wilson interval ``[ci_low, ci_high]`` (as in the
+    Fairlearn/handbook figure of group metrics with uncertainty). Bars of groups whose
+    denominator is below ``min_support`` (``low_support``) are drawn faint. An undefined rate
+    (null, a zero denominator) has no bar.
+
+    Parameters
+    ----------
+    metrics_frame : pl.DataFrame or pl.LazyFrame
+        The tidy output of ``df.fair.metrics(by, ...)``: key columns, then ``metric``,
+        ``value``, ``ci_low``, ``ci_high`` (Float64 in [0, 1]) and ``low_support`` (Boolean,
+        optional).
+    rates : sequence of str, default ("selection_rate", "tpr", "fpr")
+        Values of ``metric`` to draw.
+    keys : sequence of str, optional
+        Key columns; default: every column before ``metric``.
+    title : str, optional
+
+    Returns
+    -------
+    altair.LayerChart
+        y is the rate in [0, 1] (axis in percent); x the rate, with the groups side by side.
+
+    Raises
+    ------
+    ImportError
+        Without the plot extra.
+    ColumnNotFoundError
+        A required column is missing.
+    InvalidArgumentError
+        A rate of ``rates`` is not in the table, or a table of several attribute sets.
+
+    Examples
+    --------
+    >>> from polars_fair.datasets import make_hiring
+    >>> from polars_fair.plot import rates_chart, save
+    >>> m = make_hiring(5000, seed=0).fair.metrics("race")
+    >>> save(rates_chart(m, rates=("selection_rate", "tpr", "fpr")), "rates.png")  # doctest: +SKIP
+    """
+    alt = _altair("rates_chart")
+    df = _collect(metrics_frame)
+    _need(df, ["metric", "value", "ci_low", "ci_high"], "rates_chart")
+    keys = list(keys) if keys is not None else _keys_before(df, "metric")
+    rates = list(rates)
+    present = set(df["metric"].unique().to_list())
+    missing = [r for r in rates if r not in present]
+    if missing:
+        raise E.InvalidArgumentError(
+            f"rates_chart: metric(s) {missing} not in the table; it has {sorted(present)}"
+        )
+    support = pl.col("low_support") if "low_support" in df.columns else pl.lit(False)
+    data = df.filter(pl.col("metric").is_in(rates)).select(
+        group_label(keys) if keys else pl.lit("all").alias("group"),
+        pl.col("metric").replace_strict(RATE_TITLES, default=pl.col("metric")).alias("rate"),
+        "value", "ci_low", "ci_high",
+        support.fill_null(False).alias("low_support"),
+    ).filter(pl.col("value").is_not_null())
+    order = (df.select(group_label(keys)) if keys else pl.DataFrame({"group": ["all"]}))[
+        "group"
+    ].unique(maintain_order=True).to_list()
+    rate_order = [RATE_TITLES.get(r, r) for r in rates]
+    legend_title = " | ".join(keys) if keys else "group"
+    base = alt.Chart(_values(data)).encode(
+        x=alt.X("rate:N", sort=rate_order, title=None, axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("group:N", sort=order),
+    )
+    bars = base.mark_bar().encode(
+        y=alt.Y("value:Q", title="rate", scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(format="%")),
+        color=alt.Color("group:N", sort=order, scale=_group_scale(len(order)),
+                        legend=alt.Legend(title=legend_title)),
+        opacity=alt.condition("datum.low_support", alt.value(0.35), alt.value(0.9)),
+    )
+    errors = base.mark_rule(color="black", strokeWidth=1.2).encode(y="ci_low:Q", y2="ci_high:Q")
+    caps_low = base.mark_tick(color="black", size=6, thickness=1.2).encode(y="ci_low:Q")
+    caps_high = base.mark_tick(color="black", size=6, thickness=1.2).encode(y="ci_high:Q")
+    width = max(320, 16 * len(order) * len(rates) + 30 * len(rates))
+    if title is None:
+        title = "Rates by group with 95% intervals (faint: low support)"
+    chart = alt.layer(bars, errors, caps_low, caps_high).properties(
+        width=width, height=280, title=title
+    )
+    return cast("altair.LayerChart", chart)
+
+
+# --------------------------------------------------------------------------- ROC and ABROCA
+
+
+def _resolve(label_or_spec: Any, labels: list[str], keys: Sequence[str], role: str) -> str:
+    if isinstance(label_or_spec, Mapping):
+        spec = dict(label_or_spec)
+        wanted = " | ".join("null" if spec.get(k) is None else str(spec.get(k)) for k in keys)
+    elif isinstance(label_or_spec, tuple):
+        wanted = " | ".join("null" if v is None else str(v) for v in label_or_spec)
+    else:
+        wanted = str(label_or_spec)
+    if wanted not in labels:
+        raise E.InvalidArgumentError(
+            UNKNOWN_CHART_GROUP.format(role=role, group=wanted, groups=E.show_columns(labels))
+        )
+    return wanted
+
+
+def _on_grid(fpr: np.ndarray, tpr: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """The curve at each grid FPR (right limit at a vertical step), for drawing only."""
+    idx = np.searchsorted(fpr, grid, side="right") - 1
+    idx = np.clip(idx, 0, len(fpr) - 2)
+    x0, x1 = fpr[idx], fpr[idx + 1]
+    y0, y1 = tpr[idx], tpr[idx + 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(x1 > x0, (grid - x0) / (x1 - x0), 1.0)
+    return np.asarray(np.clip(y0 + np.clip(t, 0.0, 1.0) * (y1 - y0), 0.0, 1.0), dtype=np.float64)
+
+
+def roc_chart(
+    scores: pl.DataFrame | pl.LazyFrame,
+    keys: Sequence[str] | None = None,
+    *,
+    reference: Any = "largest",
+    group: Any = None,
+    min_support: int = 30,
+    max_points: int = 400,
+    title: str | None = None,
+) -> altair.LayerChart:
+    """ROC curves per group, with the area between two groups' curves (ABROCA) shaded.
+
+    Each group's curve is :func:`polars_fair.roc.roc_curve_from_cells` of its score cells
+    (tied scores form one diagonal segment). The area between the reference group's curve and
+    ``group``'s curve is shaded and its exact value, ``ABROCA = ∫₀¹ |TPR_g − TPR_ref| dFPR``
+    (Gardner, Brooks & Baker 2019) from :func:`polars_fair.roc.abroca_exact`, is in the
+    subtitle. The chance diagonal is dashed. Groups with one class have no curve (named in the
+    subtitle). Curves with more than ``max_points`` points are drawn through ``max_points``
+    evenly spaced FPR values (a drawing simplification only; the number is exact).
+
+    Parameters
+    ----------
+    scores : pl.DataFrame or pl.LazyFrame
+        The score table of ``df.fair.scores(by, y_score=...)``: key columns, ``score``,
+        ``positives``, ``negatives`` (and ``n_rows`` when weighted).
+    keys : sequence of str, optional
+        Key columns; default: every column but ``score, positives, negatives, n_rows``.
+    reference : "largest", str, tuple or mapping, default "largest"
+        The reference group: ``"largest"`` (most rows), a group label (``"White"``,
+        ``"Black | Female"``), a tuple of values or a mapping ``{"race": "White", ...}``.
+    group : str, tuple or mapping, optional
+        The group compared with the reference; default: the group with the largest ABROCA
+        among those with at least ``min_support`` rows (any group if none has).
+    min_support : int, default 30
+        Rows a group needs to be chosen by default.
+    max_points : int, default 400
+        Points per drawn curve.
+    title : str, optional
+
+    Returns
+    -------
+    altair.LayerChart
+        x = FPR, y = TPR, both in [0, 1].
+
+    Raises
+    ------
+    ImportError
+        Without the plot extra.
+    ColumnNotFoundError
+        A required column is missing.
+    InvalidArgumentError
+        ``reference`` or ``group`` is not a group, the reference has one class, or fewer than
+        two groups have a curve.
+
+    Examples
+    --------
+    >>> from polars_fair.datasets import make_hiring
+    >>> from polars_fair.plot import roc_chart, save
+    >>> s = make_hiring(5000, seed=0).fair.scores("race", y_score="y_score")
+    >>> save(roc_chart(s, reference="White", group="Black"), "roc.png")  # doctest: +SKIP
+    """
+    alt = _altair("roc_chart")
+    from polars_fair.roc import abroca_exact, roc_curve_from_cells
+
+    df = _collect(scores)
+    _need(df, ["score", "positives", "negatives"], "roc_chart")
+    keys = list(keys) if keys is not None else [c for c in df.columns if c not in _SCORE_COLUMNS]
+    labelled = df.with_columns(group_label(keys) if keys else pl.lit("all").alias("group"))
+    size_col = "n_rows" if "n_rows" in df.columns else None
+    curves: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    sizes: dict[str, float] = {}
+    one_class: list[str] = []
+    for part in labelled.partition_by("group", maintain_order=True):
+        label = part["group"][0]
+        pos = part["positives"].to_numpy().astype(np.float64)
+        neg = part["negatives"].to_numpy().astype(np.float64)
+        sizes[label] = float(part[size_col].sum()) if size_col else float(pos.sum() + neg.sum())
+        if pos.sum() <= 0 or neg.sum() <= 0:
+            one_class.append(label)
+            continue
+        curves[label] = roc_curve_from_cells(part["score"].to_numpy(), pos, neg)
+    labels = list(sizes)
+    if reference == "largest":
+        ref = max(labels, key=lambda g: (sizes[g], -labels.index(g)))
+    else:
+        ref = _resolve(reference, labels, keys, "reference")
+    if ref not in curves:
+        raise E.InvalidArgumentError(f"roc_chart: the reference group {ref!r} has one class only")
+    others = [g for g in curves if g != ref]
+    if not others:
+        raise E.InvalidArgumentError("roc_chart needs two groups with both classes")
+    areas = {g: abroca_exact(curves[g], curves[ref]) for g in others}
+    if group is None:
+        pool = [g for g in others if sizes[g] >= min_support] or others
+        chosen = max(pool, key=lambda g: areas[g])
+    else:
+        chosen = _resolve(group, labels, keys, "compared")
+        if chosen not in curves or chosen == ref:
+            raise E.InvalidArgumentError(
+                f"roc_chart: group {chosen!r} has one class only or is the reference"
+            )
+    grid = np.linspace(0.0, 1.0, max_points + 1)
+    rows: list[pl.DataFrame] = []
+    for g, (fpr, tpr) in curves.items():
+        if len(fpr) > max_points:
+            fpr, tpr = grid, _on_grid(fpr, tpr, grid)
+        rows.append(pl.DataFrame({
+            "group": [g] * len(fpr), "fpr": fpr, "tpr": tpr,
+            "i": np.arange(len(fpr), dtype=np.int64),
+            "highlight": [g in (ref, chosen)] * len(fpr),
+        }))
+    lines = pl.concat(rows)
+    band = pl.DataFrame({
+        "fpr": grid,
+        "tpr_ref": _on_grid(*curves[ref], grid),
+        "tpr_group": _on_grid(*curves[chosen], grid),
+    })
+    order = [g for g in labels if g in curves]
+    legend_title = " | ".join(keys) if keys else "group"
+    axis = {"scale": alt.Scale(domain=[0, 1]), "axis": alt.Axis(format=".1f")}
+    area = alt.Chart(_values(band)).mark_area(color="#f28e2b", opacity=0.3).encode(
+        x=alt.X("fpr:Q", title="false positive rate", **axis),
+        y=alt.Y("tpr_ref:Q", title="true positive rate", **axis),
+        y2="tpr_group:Q",
+    )
+    diagonal = alt.Chart(_values(pl.DataFrame({"fpr": [0.0, 1.0], "tpr": [0.0, 1.0]}))).mark_line(
+        color="#999999", strokeDash=[4, 4]
+    ).encode(x="fpr:Q", y="tpr:Q")
+    curve_lines = alt.Chart(_values(lines)).mark_line().encode(
+        x="fpr:Q", y="tpr:Q", order="i:Q",
+        color=alt.Color("group:N", sort=order, scale=_group_scale(len(order)),
+                        legend=alt.Legend(title=legend_title)),
+        strokeWidth=alt.condition("datum.highlight", alt.value(2.6), alt.value(1.0)),
+        opacity=alt.condition("datum.highlight", alt.value(1.0), alt.value(0.55)),
+    )
+    subtitle = [f"shaded: ABROCA({chosen} vs reference {ref}) = {areas[chosen]:.4f}"]
+    if one_class:
+        subtitle.append(f"no curve (one class): {', '.join(one_class)}")
+    chart = alt.layer(area, diagonal, curve_lines).properties(
+        width=360, height=360,
+        title=alt.TitleParams(title or "ROC curves by group", subtitle=subtitle),
+    )
+    return cast("altair.LayerChart", chart)
+
+
+# --------------------------------------------------------------------------- power
+
+
+def power_chart(
+    curve: pl.DataFrame | pl.LazyFrame,
+    *,
+    target: float = 0.8,
+    title: str | None = None,
+) -> altair.LayerChart:
+    """Power of the ABROCA randomization test over the test-set size, one line per effect.
+
+    Each line is one effect size (``ΔAUC``), its points the simulated power at each size with
+    error bars ±1.96 Monte-Carlo standard errors (clipped to [0, 1]); a dashed rule marks the
+    conventional ``target`` power 0.8 (Borchers et al., Figure 3).
+
+    Parameters
+    ----------
+    curve : pl.DataFrame or pl.LazyFrame
+        The output of :func:`polars_fair.power.power_curve`: ``delta_auc``, ``n``, ``power``
+        and ``mc_se`` (``auc_a`` and ``auc_b``, when present, name the effect in the legend).
+    target : float, default 0.8
+        Height of the rule line.
+    title : str, optional
+
+    Returns
+    -------
+    altair.LayerChart
+        x = n (rows in the test set), y = power in [0, 1].
+
+    Raises
+    ------
+    ImportError
+        Without the plot extra.
+    ColumnNotFoundError
+        A required column is missing.
+
+    Examples
+    --------
+    >>> from polars_fair.power import power_curve
+    >>> from polars_fair.plot import power_chart, save
+    >>> curve = power_curve(sizes=[200, 500, 1000], delta_aucs=[0.05, 0.1], seed=0)  # doctest: +SKIP
+    >>> save(power_chart(curve), "power.png")  # doctest: +SKIP
+    """
+    alt = _altair("power_chart")
+    df = _collect(curve)
+    _need(df, ["delta_auc", "n", "power", "mc_se"], "power_chart")
+    if "auc_a" in df.columns and "auc_b" in df.columns:
+        effect = pl.format(
+            "ΔAUC {} ({} vs {})",
+            pl.col("delta_auc").round(3), pl.col("auc_a").round(3), pl.col("auc_b").round(3),
+        )
+    else:
+        effect = pl.format("ΔAUC {}", pl.col("delta_auc").round(3))
+    data = df.select(
+        effect.alias("effect"), "n", "power",
+        (pl.col("power") - 1.96 * pl.col("mc_se")).clip(0.0, 1.0).alias("low"),
+        (pl.col("power") + 1.96 * pl.col("mc_se")).clip(0.0, 1.0).alias("high"),
+    )
+    order = data["effect"].unique(maintain_order=True).to_list()
+    base = alt.Chart(_values(data)).encode(
+        x=alt.X("n:Q", title="test-set size n (rows)"),
+        color=alt.Color("effect:N", sort=order, scale=_group_scale(len(order)),
+                        legend=alt.Legend(title="effect")),
+    )
+    y = alt.Y("power:Q", title="power", scale=alt.Scale(domain=[0, 1]))
+    lines = base.mark_line(point=True).encode(y=y)
+    bars = base.mark_rule().encode(y="low:Q", y2="high:Q")
+    rule_data = pl.DataFrame({"power": [float(target)], "label": [f"power {target:g}"]})
+    rule = alt.Chart(_values(rule_data)).mark_rule(color="#555555", strokeDash=[5, 4]).encode(
+        y="power:Q"
+    )
+    label = alt.Chart(_values(rule_data)).mark_text(
+        align="left", dx=4, dy=-6, color="#555555"
+    ).encode(y="power:Q", x=alt.value(0), text="label:N")
+    chart = alt.layer(rule, label, bars, lines).properties(
+        width=420, height=280,
+        title=title or "Power of the ABROCA test (error bars: ±1.96 MC SE)",
+    )
+    return cast("altair.LayerChart", chart)
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+def calibration_chart(
+    reliability: pl.DataFrame | pl.LazyFrame,
+    keys: Sequence[str] | None = None,
+    *,
+    title: str | None = None,
+) -> altair.LayerChart:
+    """Reliability (calibration) curves per group against the diagonal of perfect calibration.
+
+    Each point is one score bin of one group: x the mean score in the bin, y the fraction of
+    positive labels. A calibrated group lies on the dashed diagonal ``y = x``. Empty bins
+    (``n = 0``, null means) are left out.
+
+    Parameters
+    ----------
+    reliability : pl.DataFrame or pl.LazyFrame
+        The output of ``df.fair.reliability(by, y_score=...)``: key columns, ``bin``, ``n``,
+        ``mean_score``, ``fraction_positive`` (Float64 in [0, 1]).
+    keys : sequence of str, optional
+        Key columns; default: every column before ``bin``.
+    title : str, optional
+
+    Returns
+    -------
+    altair.LayerChart
+        x = mean predicted score, y = observed fraction positive, both in [0, 1].
+
+    Raises
+    ------
+    ImportError
+        Without the plot extra.
+    ColumnNotFoundError
+        A required column is missing.
+
+    Examples
+    --------
+    >>> from polars_fair.datasets import make_hiring
+    >>> from polars_fair.plot import calibration_chart, save
+    >>> r = make_hiring(5000, seed=0).fair.reliability("race", y_score="y_score")
+    >>> save(calibration_chart(r), "calibration.png")  # doctest: +SKIP
+    """
+    alt = _altair("calibration_chart")
+    df = _collect(reliability)
+    _need(df, ["mean_score", "fraction_positive", "n"], "calibration_chart")
+    keys = list(keys) if keys is not None else _keys_before(df, "bin")
+    data = df.select(
+        group_label(keys) if keys else pl.lit("all").alias("group"),
+        "n", "mean_score", "fraction_positive",
+    )
+    order = data["group"].unique(maintain_order=True).to_list()
+    data = data.filter(
+        (pl.col("n") > 0) & pl.col("mean_score").is_not_null()
+        & pl.col("fraction_positive").is_not_null()
+    )
+    axis = {"scale": alt.Scale(domain=[0, 1])}
+    diagonal = alt.Chart(
+        _values(pl.DataFrame({"mean_score": [0.0, 1.0], "fraction_positive": [0.0, 1.0]}))
+    ).mark_line(color="#999999", strokeDash=[4, 4]).encode(
+        x=alt.X("mean_score:Q", title="mean predicted score", **axis),
+        y=alt.Y("fraction_positive:Q", title="fraction positive", **axis),
+    )
+    legend_title = " | ".join(keys) if keys else "group"
+    lines = alt.Chart(_values(data)).mark_line(point=True).encode(
+        x="mean_score:Q", y="fraction_positive:Q", order="mean_score:Q",
+        color=alt.Color("group:N", sort=order, scale=_group_scale(len(order)),
+                        legend=alt.Legend(title=legend_title)),
+    )
+    chart = alt.layer(diagonal, lines).properties(
+        width=360, height=360, title=title or "Calibration by group (dashed: perfect)"
+    )
+    return cast("altair.LayerChart", chart)
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _spec(chart: Any) -> dict[str, Any]:
+    spec = chart.to_dict() if hasattr(chart, "to_dict") else dict(chart)
+    spec.setdefault("background", "white")
+    return spec
+
+
+def to_svg(chart: Any) -> str:
+    """Render a chart to SVG text offline (vl-convert; no network access is allowed).
+
+    Parameters
+    ----------
+    chart : altair chart or dict
+        An Altair chart (or a Vega-Lite spec as a dict) whose data is inline.
+
+    Returns
+    -------
+    str
+        The ``<svg>`` document.
+
+    Raises
+    ------
+    ImportError
+        Without the plot extra.
+
+    Examples
+    --------
+    >>> from polars_fair.plot import to_svg
+    >>> to_svg(chart)[:4]  # doctest: +SKIP
+    '<svg'
+    """
+    vlc = _require("vl_convert", "to_svg")
+    return str(vlc.vegalite_to_svg(_spec(chart), allowed_base_urls=[]))
+
+
+def save(chart: Any, path: str | Path, *, scale: float = 2.0) -> Path:
+    """Write a chart to PNG, SVG or Vega-Lite JSON, chosen by the file suffix, offline.
+
+    Rendering goes through vl-convert with ``allowed_base_urls=[]``: a chart that would fetch
+    data, fonts or images from the network fails instead of reaching out.
+
+    Parameters
+    ----------
+    chart : altair chart or dict
+        The chart (for example from :func:`pairwise_heatmap`) or a Vega-Lite spec.
+    path : str or pathlib.Path
+        ``*.png``, ``*.svg`` or ``*.json``.
+    scale : float, default 2.0
+        Pixel scale of a PNG (2 = sharp on high-density screens).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    ImportError
+        Without the plot extra.
+    InvalidArgumentError
+        Any other suffix.
+
+    Examples
+    --------
+    >>> from polars_fair.plot import save
+    >>> save(chart, "chart.png")  # doctest: +SKIP
+    PosixPath('chart.png')
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        path.write_text(json.dumps(_spec(chart), indent=2))
+        return path
+    if suffix not in (".png", ".svg"):
+        raise E.InvalidArgumentError(UNKNOWN_SUFFIX.format(path=str(path)))
+    vlc = _require("vl_convert", "save")
+    if suffix == ".png":
+        path.write_bytes(vlc.vegalite_to_png(_spec(chart), scale=scale, allowed_base_urls=[]))
+    else:
+        path.write_text(to_svg(chart))
+    return path

@@ -1,0 +1,273 @@
+"""The report as a styled table (Great Tables): the findings highlighted, the definitions below.
+
+:func:`style_report` turns the frame of ``df.fair.report(...)`` into a ``great_tables.GT``: rates
+as percentages, adverse impact, |OFI| over its threshold and low support highlighted (and
+spelled out in a ``flags`` column, so the table reads without colour), the reference group in
+bold, and source notes with the definitions and the reference group. ``GT.as_raw_html()`` gives
+a self-contained HTML fragment (its CSS inline in a ``<style>`` block, no external resources);
+:func:`polars_fair.html.audit_html` embeds it.
+
+Great Tables comes with the ``plot`` extra (``pip install "polars_fair[plot]"``) and is imported
+only when a table is styled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import polars as pl
+
+from polars_fair import errors as E
+
+if TYPE_CHECKING:  # pragma: no cover
+    import great_tables
+
+__all__ = [
+    "ADVERSE_FILL",
+    "LOW_SUPPORT_FILL",
+    "OFI_FILL",
+    "reference_label_of",
+    "report_keys",
+    "style_report",
+]
+
+#: Cell fill of an impact ratio below the four-fifths limit (adverse impact).
+ADVERSE_FILL = "#F4C7C3"
+#: Cell fill of an OFI whose absolute value exceeds the threshold.
+OFI_FILL = "#FCE8B2"
+#: Cell fill of ``n`` for a group below ``min_support`` (its whole row is grey italic).
+LOW_SUPPORT_FILL = "#DADCE0"
+
+#: Columns shown, in order, when present in the report (after the key columns).
+SHOWN = (
+    "n", "selection_rate", "base_rate", "tpr", "fpr", "ppv", "accuracy",
+    "disparate_impact", "impact_ratio", "ofi", "finding",
+)
+RATES = ("selection_rate", "base_rate", "tpr", "fpr", "tnr", "fnr", "ppv", "npv", "accuracy")
+LABELS = {
+    "n": "n", "selection_rate": "selection rate", "base_rate": "base rate", "tpr": "TPR",
+    "fpr": "FPR", "ppv": "PPV", "accuracy": "accuracy", "disparate_impact": "DI",
+    "impact_ratio": "impact ratio", "ofi": "OFI", "finding": "finding", "flags": "flags",
+}
+NOT_A_REPORT = (
+    "style_report needs the output of df.fair.report(...) (columns n and selection_rate); "
+    "the frame has columns: {available}"
+)
+
+
+def _gt() -> Any:
+    try:
+        import great_tables
+    except ImportError as exc:
+        raise ImportError(
+            "style_report needs the optional module 'great_tables': install the plot extra with "
+            'pip install "polars_fair[plot]" (altair, vl-convert-python, great-tables)'
+        ) from exc
+    return great_tables
+
+
+def report_keys(report: pl.DataFrame) -> list[str]:
+    """The key columns of a report: every column before ``n`` except ``attributes``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> report_keys(pl.DataFrame({"race": ["a"], "sex": ["F"], "n": [1]}))
+    ['race', 'sex']
+    """
+    names = report.columns
+    if "n" not in names:
+        raise E.ColumnNotFoundError(NOT_A_REPORT.format(available=E.show_columns(names)))
+    return [c for c in names[: names.index("n")] if c != "attributes"]
+
+
+def reference_label_of(report: pl.DataFrame, keys: Sequence[str] | None = None) -> str:
+    """Name the reference group of a report: ``"race=White, sex=Male"`` or the population.
+
+    Parameters
+    ----------
+    report : pl.DataFrame
+        The output of ``df.fair.report(...)`` (reads ``is_reference`` and the key columns).
+    keys : sequence of str, optional
+        Default: :func:`report_keys`.
+
+    Returns
+    -------
+    str
+        ``"attr=value, ..."`` of the row flagged ``is_reference``; ``"the whole population
+        (reference='overall')"`` when no row is; ``"not recorded"`` without ``is_reference``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> r = pl.DataFrame({"race": ["a", "b"], "n": [5, 9], "is_reference": [False, True]})
+    >>> reference_label_of(r)
+    'race=b'
+    """
+    keys = list(keys) if keys is not None else report_keys(report)
+    if "is_reference" not in report.columns:
+        return "not recorded"
+    rows = report.filter(pl.col("is_reference").fill_null(False))
+    if rows.height == 0:
+        return "the whole population (reference='overall')"
+    row = rows.row(0, named=True)
+    return ", ".join(f"{k}={row[k]}" for k in keys if not (
+        "attributes" in report.columns and row[k] is None
+    ))
+
+
+def style_report(
+    report: pl.DataFrame | pl.LazyFrame,
+    *,
+    reference_label: str | None = None,
+    ofi_threshold: float = 0.3,
+    four_fifths: float = 0.8,
+    title: str | None = "Fairness report",
+) -> great_tables.GT:
+    """A Great Tables view of a fairness report with the findings highlighted.
+
+    Shows the key columns, ``n``, the rates (``selection_rate``, ``base_rate``, ``tpr``,
+    ``fpr``, ``ppv``, ``accuracy``) as percentages, ``disparate_impact`` and ``impact_ratio``
+    (3 decimals), ``ofi`` (signed, 3 decimals), ``finding``, and a ``flags`` column that spells
+    out the highlights. Highlighted:
+
+    - adverse impact: ``impact_ratio < four_fifths`` (EEOC four-fifths rule,
+      29 CFR 1607.4(D)): the impact-ratio cell filled :data:`ADVERSE_FILL`;
+    - ``|ofi| > ofi_threshold`` (Objective Fairness Index, Briscoe et al.): the OFI cell filled
+      :data:`OFI_FILL`;
+    - low support (``low_support``): the ``n`` cell filled :data:`LOW_SUPPORT_FILL` and the row
+      in grey italics;
+    - the reference group (``is_reference``) in bold.
+
+    Undefined values (null: a zero denominator) read "—". Source notes give the reference
+    group and the definitions with their sources.
+
+    Parameters
+    ----------
+    report : pl.DataFrame or pl.LazyFrame
+        The output of ``df.fair.report(by, ...)``: key columns, then ``n`` and the rate,
+        disparity and flag columns (any subset of :data:`SHOWN` besides ``n`` and
+        ``selection_rate`` may be missing). With ``combinations="all"`` the ``attributes``
+        column is shown as text.
+    reference_label : str, optional
+        How to name the reference group in the notes; default: read from ``is_reference``
+        (:func:`reference_label_of`).
+    ofi_threshold : float, default 0.3
+        |OFI| above this is highlighted (the OFI paper's threshold).
+    four_fifths : float, default 0.8
+        An impact ratio below this is highlighted as adverse impact.
+    title : str or None, default "Fairness report"
+        Table header; ``None`` for none.
+
+    Returns
+    -------
+    great_tables.GT
+        ``.as_raw_html()`` gives the HTML fragment; ``.save(...)`` needs a browser.
+
+    Raises
+    ------
+    ImportError
+        Without the plot extra (``pip install "polars_fair[plot]"``).
+    ColumnNotFoundError
+        ``report`` lacks ``n`` or ``selection_rate``.
+
+    Examples
+    --------
+    >>> from polars_fair.datasets import make_hiring
+    >>> from polars_fair.style import style_report
+    >>> report = make_hiring(5000, seed=0).fair.report(["race", "sex"])
+    >>> html = style_report(report).as_raw_html()  # doctest: +SKIP
+    """
+    gt = _gt()
+    df = report.collect() if isinstance(report, pl.LazyFrame) else report
+    if "n" not in df.columns or "selection_rate" not in df.columns:
+        raise E.ColumnNotFoundError(NOT_A_REPORT.format(available=E.show_columns(df.columns)))
+    keys = report_keys(df)
+    if reference_label is None:
+        reference_label = reference_label_of(df, keys)
+    false = pl.lit(False)
+    adverse = (pl.col("impact_ratio") < four_fifths).fill_null(False) \
+        if "impact_ratio" in df.columns else false
+    ofi_over = (pl.col("ofi").abs() > ofi_threshold).fill_null(False) \
+        if "ofi" in df.columns else false
+    low = pl.col("low_support").fill_null(False) if "low_support" in df.columns else false
+    ref = pl.col("is_reference").fill_null(False) if "is_reference" in df.columns else false
+    flags = pl.concat_list(
+        pl.when(adverse).then(pl.lit(f"impact ratio < {four_fifths:g}")),
+        pl.when(ofi_over).then(pl.lit(f"|OFI| > {ofi_threshold:g}")),
+        pl.when(low).then(pl.lit("low support")),
+        pl.when(ref).then(pl.lit("reference")),
+    ).list.drop_nulls().list.join("; ")
+    shown = [c for c in SHOWN if c in df.columns]
+    prefix = ["attributes"] if "attributes" in df.columns else []
+    table = df.select(
+        *([pl.col("attributes").list.join(" × ")] if prefix else []),
+        *(pl.col(k).cast(pl.String) for k in keys),
+        *shown,
+        flags.alias("flags"),
+        adverse.alias("__adverse"), ofi_over.alias("__ofi"), low.alias("__low"),
+        ref.alias("__ref"),
+    )
+    hidden = ["__adverse", "__ofi", "__low", "__ref"]
+    rates = [c for c in RATES if c in shown]
+    disparity = [c for c in ("disparate_impact", "impact_ratio", "ofi") if c in shown]
+    g = gt.GT(table, id="pf-report").cols_hide(hidden)
+    if title:
+        g = g.tab_header(title=title, subtitle=f"reference group: {reference_label}")
+    g = g.cols_label(**{c: LABELS.get(c, c) for c in [*shown, "flags"]})
+    if rates:
+        g = g.fmt_percent(columns=rates, decimals=1).tab_spanner(label="rates", columns=rates)
+    for c in ("disparate_impact", "impact_ratio"):
+        if c in shown:
+            g = g.fmt_number(columns=c, decimals=3)
+    if "ofi" in shown:
+        g = g.fmt_number(columns="ofi", decimals=3, force_sign=True)
+    if disparity:
+        g = g.tab_spanner(label="disparity", columns=disparity)
+    g = g.fmt_integer(columns="n").sub_missing(missing_text="—")
+    style, loc = gt.style, gt.loc
+    if "impact_ratio" in shown:
+        g = g.tab_style(
+            [style.fill(ADVERSE_FILL), style.text(weight="bold")],
+            loc.body(columns="impact_ratio", rows=pl.col("__adverse")),
+        )
+    if "ofi" in shown:
+        g = g.tab_style(
+            [style.fill(OFI_FILL), style.text(weight="bold")],
+            loc.body(columns="ofi", rows=pl.col("__ofi")),
+        )
+    g = g.tab_style(style.fill(LOW_SUPPORT_FILL), loc.body(columns="n", rows=pl.col("__low")))
+    g = g.tab_style(
+        style.text(color="#5F6368", style="italic"), loc.body(rows=pl.col("__low"))
+    )
+    g = g.tab_style(style.text(weight="bold"), loc.body(columns=keys, rows=pl.col("__ref")))
+    if "finding" in shown:
+        g = g.tab_style(
+            style.text(color="#B3261E", weight="bold"),
+            loc.body(columns="finding", rows=pl.col("finding") == "algorithmic"),
+        ).tab_style(
+            style.text(color="#8A5300", weight="bold"),
+            loc.body(columns="finding", rows=pl.col("finding") == "systemic"),
+        )
+    for note in _notes(reference_label, ofi_threshold, four_fifths):
+        g = g.tab_source_note(note)
+    return cast("great_tables.GT", g)
+
+
+def _notes(reference_label: str, ofi_threshold: float, four_fifths: float) -> list[str]:
+    return [
+        (f"Reference group: {reference_label}. Rates are shares of the group's rows; "
+        "— = undefined (a zero denominator), never 0."),
+        ("DI (disparate impact) = selection rate / the reference's selection rate "
+        "(Briscoe et al., OFI paper, Def. 2.1). Impact ratio = selection rate / the highest "
+        "selection rate (EEOC four-fifths rule, 29 CFR 1607.4(D); NYC Local Law 144, "
+        f"6 RCNY 5-300): below {four_fifths:g} is adverse impact (red)."),
+        ("OFI (Objective Fairness Index) = B_group − B_reference with B = (FP − FN) / n "
+        f"(Briscoe et al., \"Facets of Disparate Impact\"); |OFI| > {ofi_threshold:g} "
+        "is flagged (amber)."),
+        ("Low support (grey italics): fewer rows than min_support, too few to trust the rates. "
+        "Finding: algorithmic = |OFI| over the threshold (the classifier's errors); systemic = "
+        "OFI within it but DI or the impact ratio fails the four-fifths rule (the labels or "
+        "the population); it assumes the labels are correct."),
+    ]

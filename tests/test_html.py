@@ -1,0 +1,250 @@
+"""The styled report table and the self-contained HTML audit, rendered in headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from polars_fair.cli import app
+from polars_fair.datasets import make_hiring
+
+from .test_plot import PNG_MAGIC, png_size, require_plot_extra
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+#: Tags that make a browser fetch something; a self-contained page has none.
+FETCHING_TAGS = {"script", "link", "img", "iframe", "object", "embed", "video", "audio",
+                 "source", "track", "frame", "image", "use", "base"}
+FETCHING_ATTRS = {"src", "href", "srcset", "poster", "data", "xlink:href", "action",
+                  "background", "formaction"}
+
+
+@pytest.fixture(scope="module")
+def demo() -> pl.DataFrame:
+    require_plot_extra()
+    return make_hiring(6000, seed=0)
+
+
+def td(html: str, column: str) -> list[str]:
+    """The opening tags and text of the body cells of one report column, in row order."""
+    return re.findall(
+        rf'<td ([^>]*headers="[^"]*pf-report-{column}"[^>]*)>([^<]*)</td>', html
+    )
+
+
+# --------------------------------------------------------------------------- styled table
+
+
+def test_style_report_highlights_adverse_impact_ofi_and_low_support(demo: pl.DataFrame) -> None:
+    from polars_fair.style import ADVERSE_FILL, LOW_SUPPORT_FILL, OFI_FILL, style_report
+
+    report = demo.fair.report(["race", "sex"])
+    html = style_report(report).as_raw_html()
+    ir_cells, ofi_cells, n_cells = td(html, "impact_ratio"), td(html, "ofi"), td(html, "n")
+    assert len(ir_cells) == len(ofi_cells) == len(n_cells) == report.height
+    for row, (ir_attrs, _), (ofi_attrs, _), (n_attrs, _) in zip(
+        report.iter_rows(named=True), ir_cells, ofi_cells, n_cells
+    ):
+        assert (ADVERSE_FILL in ir_attrs) == (row["impact_ratio"] < 0.8), row
+        assert (OFI_FILL in ofi_attrs) == (abs(row["ofi"]) > 0.3), row
+        assert (LOW_SUPPORT_FILL in n_attrs) == (row["n"] < 30), row
+    # the demo's biased group is highlighted on both counts, the Pacific Islanders for support
+    black_women = report.with_row_index().filter(
+        (pl.col("race") == "Black") & (pl.col("sex") == "Female"))["index"].item()
+    assert ADVERSE_FILL in ir_cells[black_women][0] and OFI_FILL in ofi_cells[black_women][0]
+    assert sum(LOW_SUPPORT_FILL in a for a, _ in n_cells) == 2
+
+
+def test_style_report_formats_rates_as_percentages_with_notes(demo: pl.DataFrame) -> None:
+    from polars_fair.style import style_report
+
+    report = demo.fair.report("race", reference="White")
+    html = style_report(report, ofi_threshold=0.25, four_fifths=0.9).as_raw_html()
+    shown = [text for _, text in td(html, "selection_rate")]
+    assert shown == [f"{100 * v:.1f}%" for v in report["selection_rate"]]
+    assert "Reference group: race=White" in html
+    assert "29 CFR 1607.4(D)" in html and "below 0.9 is adverse impact" in html
+    assert "|OFI| &gt; 0.25" in html or "|OFI| > 0.25" in html
+    custom = style_report(report, reference_label="white applicants").as_raw_html()
+    assert "Reference group: white applicants" in custom
+
+
+def test_style_report_shows_undefined_as_a_dash() -> None:
+    require_plot_extra()
+    from polars_fair.style import style_report
+
+    # group b is never predicted positive: PPV = 0/0 is null
+    df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y_true": [1, 0, 1, 0] * 2,
+                       "y_pred": [1, 1, 0, 0, 0, 0, 0, 0]})
+    html = style_report(df.fair.report("g", min_support=1)).as_raw_html()
+    assert [text for _, text in td(html, "ppv")] == ["50.0%", "—"]
+
+
+# --------------------------------------------------------------------------- the HTML audit
+
+
+class _Fetches(HTMLParser):
+    """Collects every tag or attribute that would make a browser load something."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+        self.tags: dict[str, int] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags[tag] = self.tags.get(tag, 0) + 1
+        if tag in FETCHING_TAGS:
+            self.found.append(f"<{tag}>")
+        self.found.extend(f"{tag}[{k}]" for k, _ in attrs if k in FETCHING_ATTRS)
+
+
+def assert_self_contained(page: str) -> _Fetches:
+    parser = _Fetches()
+    parser.feed(page)
+    assert parser.found == [], f"the page would load: {parser.found}"
+    assert not re.search(r"https?://", page), re.findall(r"https?://\S{0,60}", page)
+    assert "@import" not in page
+    # url(...) only for fragments inside the page (SVG gradients, clip paths), all defined once
+    targets = re.findall(r"url\(\s*['\"]?([^)'\"]*)", page)
+    assert all(t.startswith("#") for t in targets), targets
+    references = set(re.findall(r"url\(#([^)]*)\)", page))
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    assert references <= set(ids)
+    return parser
+
+
+def test_audit_html_is_self_contained_and_complete(demo: pl.DataFrame, tmp_path: Path) -> None:
+    from polars_fair.html import audit_html
+
+    out = tmp_path / "audit.html"
+    page = audit_html(demo, ["race", "sex"], y_score="y_score", where="applicant_id >= 100",
+                      source="demo.parquet", output=out)
+    assert out.read_text(encoding="utf-8") == page
+    parsed = assert_self_contained(page)
+    assert parsed.tags["svg"] == 5  # rates, OFI, DI, ROC, calibration
+    assert 'id="pf-report"' in page
+    # size and exclusions: 100 rows fail the filter
+    assert re.search(r"rows in the input</td><td class=\"num\">6,000<", page)
+    assert re.search(r"rows excluded by the filter <code>applicant_id &gt;= 100</code></td>"
+                     r"<td class=\"num\">100<", page)
+    assert re.search(r"rows audited</td><td class=\"num\">5,900<", page)
+    # verdicts from df.fair.summary, findings, definitions with sources
+    summary = demo.filter(pl.col("applicant_id") >= 100).fair.summary(["race", "sex"])
+    verdict = summary.filter(pl.col("metric") == "min_impact_ratio").row(0, named=True)
+    assert f"{verdict['value']:.4f}" in page and verdict["verdict"] == "fail"
+    assert '<span class="fail">algorithmic</span>: Black | Female' in page
+    for source in ("29 CFR 1607.4(D)", "Gardner, Brooks &amp; Baker 2019", "Def. 2.1"):
+        assert source in page
+
+
+def test_audit_html_counts_null_groups(tmp_path: Path) -> None:
+    require_plot_extra()
+    from polars_fair.html import audit_html
+
+    df = make_hiring(2000, seed=1).with_columns(
+        race=pl.when(pl.col("applicant_id") < 40).then(None).otherwise(pl.col("race").cast(
+            pl.String)))
+    kept = audit_html(df, "race", null_groups="keep")
+    assert re.search(r"missing group value: kept[^<]*</td><td class=\"num\">40<", kept)
+    assert re.search(r"rows audited</td><td class=\"num\">2,000<", kept)
+    with pytest.warns(UserWarning, match="dropped 40 row"):
+        dropped = audit_html(df, "race", null_groups="drop")
+    assert re.search(r"missing group value: dropped[^<]*</td><td class=\"num\">40<", dropped)
+    assert re.search(r"rows audited</td><td class=\"num\">1,960<", dropped)
+
+
+def test_report_html_option_writes_the_audit(tmp_path: Path) -> None:
+    require_plot_extra()
+    data = tmp_path / "d.parquet"
+    make_hiring(3000, seed=2).write_parquet(data)
+    out = tmp_path / "audit.html"
+    result = CliRunner().invoke(app, [
+        "report", str(data), "--by", "race", "--by", "sex", "--y-score", "y_score",
+        "--where", "age_band <> '>45'", "--html", str(out), "--format", "csv",
+    ])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert_self_contained(page)
+    assert "rows excluded by the filter <code>age_band &lt;&gt; &#x27;&gt;45&#x27;</code>" in page
+    assert page.count("<svg") == 5
+
+
+# --------------------------------------------------------------------------- headless Chromium
+
+
+def chromium() -> str:
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    if os.environ.get("CI") == "true":
+        pytest.fail("CI=true but no Chromium found (apt-get install -y chromium)")
+    pytest.skip("headless Chromium is not installed (apt-get install -y chromium)")
+
+
+def run_chromium(page: Path, tmp: Path, *extra: str) -> tuple[str, str, list[str]]:
+    """Open ``page`` offline; return stdout, stderr and the URLs the page itself requested."""
+    netlog = tmp / f"netlog-{len(list(tmp.iterdir()))}.json"
+    cmd = [
+        chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--no-first-run", f"--user-data-dir={tmp / 'profile'}", "--enable-logging=stderr",
+        "--v=0", f"--log-net-log={netlog}", *extra, page.resolve().as_uri(),
+    ]
+    proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=90)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    log = json.loads(netlog.read_text()) if netlog.exists() else {"events": []}
+    # a request the page made carries the page's (file://) network isolation key; Chromium's
+    # own background requests carry none
+    requested = [
+        e["params"]["url"] for e in log["events"]
+        if "url" in e.get("params", {})
+        and "file://" in str(e["params"].get("network_isolation_key", ""))
+    ]
+    return proc.stdout, proc.stderr, requested
+
+
+def load_failures(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines()
+            if re.search(r"Failed to load|net::ERR_|Not allowed to load", line)]
+
+
+def test_chromium_detects_a_page_that_loads_something(tmp_path: Path) -> None:
+    """The check below can fail: an external image is seen in the net log."""
+    bad = tmp_path / "bad.html"
+    bad.write_text('<html><body><img src="https://example.invalid/x.png"><p>x</p></body></html>')
+    _, _, requested = run_chromium(bad, tmp_path, "--dump-dom")
+    assert "https://example.invalid/x.png" in requested
+
+
+def test_audit_renders_offline_in_chromium(demo: pl.DataFrame, tmp_path: Path) -> None:
+    browser_tmp = tmp_path / "chromium"
+    browser_tmp.mkdir()
+    chromium()  # skip early when absent
+    from polars_fair.html import audit_html
+
+    page = tmp_path / "audit.html"
+    audit_html(demo, ["race", "sex"], y_score="y_score", output=page)
+    dom, stderr, requested = run_chromium(page, browser_tmp, "--dump-dom")
+    assert requested == []
+    assert load_failures(stderr) == []
+    assert 'id="pf-report"' in dom and "<table" in dom
+    assert dom.count("<svg") == 5
+    assert "Definitions" in dom and "Verdicts" in dom
+    shot = tmp_path / "audit.png"
+    _, stderr, requested = run_chromium(
+        page, browser_tmp, "--window-size=1280,2400", f"--screenshot={shot}"
+    )
+    assert requested == [] and load_failures(stderr) == []
+    assert shot.read_bytes()[:8] == PNG_MAGIC
+    assert png_size(shot) == (1280, 2400)
+    assert shot.stat().st_size > 50_000  # text, a table and charts, not a blank page

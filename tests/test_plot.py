@@ -1,0 +1,220 @@
+"""Charts of polars_fair.plot: every chart renders offline to PNG, and draws what it says."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+from polars_fair import errors as E
+from polars_fair.datasets import make_hiring
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def require_plot_extra() -> None:
+    """Skip without altair/vl-convert/great-tables, except on CI (CI=true) where it fails."""
+    try:
+        import altair  # noqa: F401
+        import great_tables  # noqa: F401
+        import vl_convert  # noqa: F401
+    except ImportError as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f'CI=true but the plot extra is missing ({exc}): pip install ".[plot]"')
+        pytest.skip(f"the plot extra is not installed ({exc})")
+
+
+@pytest.fixture(scope="module")
+def demo() -> pl.DataFrame:
+    require_plot_extra()
+    return make_hiring(6000, seed=0)
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height from the PNG header, after checking the magic bytes."""
+    data = path.read_bytes()
+    assert data[:8] == PNG_MAGIC, f"{path} is not a PNG"
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def chart_data(chart: Any) -> list[dict[str, Any]]:
+    """Every inline data row of a (layered) chart spec."""
+    spec = chart.to_dict()
+    rows: list[dict[str, Any]] = []
+    for layer in [spec, *spec.get("layer", [])]:
+        rows.extend(layer.get("data", {}).get("values", []))
+    for ds in spec.get("datasets", {}).values():
+        rows.extend(ds)
+    return rows
+
+
+def test_core_modules_import_without_the_plot_extra() -> None:
+    code = (
+        "import sys; import polars_fair, polars_fair.plot, polars_fair.style, polars_fair.html, "
+        "polars_fair.cli; bad = [m for m in ('altair', 'vl_convert', 'great_tables') "
+        "if m in sys.modules]; assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_missing_extra_raises_importerror_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from polars_fair import plot
+
+    monkeypatch.setitem(sys.modules, "altair", None)  # makes `import altair` fail
+    pairs = pl.DataFrame({"g_i": ["a"], "g_j": ["b"], "ofi": [0.1]})
+    with pytest.raises(ImportError, match=r'pip install "polars_fair\[plot\]"'):
+        plot.pairwise_heatmap(pairs)
+
+
+def test_every_chart_renders_to_png(demo: pl.DataFrame, tmp_path: Path) -> None:
+    from polars_fair import plot
+    from polars_fair.power import power_curve
+
+    curve = power_curve(sizes=[100, 300], delta_aucs=[0.1, 0.2], n_simulations=8,
+                        n_permutations=20, seed=0)
+    charts = {
+        "ofi": plot.pairwise_heatmap(demo.fair.pairwise(["race", "sex"]), "ofi"),
+        "di": plot.pairwise_heatmap(demo.fair.pairwise("race"), "disparate_impact"),
+        "rates": plot.rates_chart(demo.fair.metrics(["race", "sex"])),
+        "roc": plot.roc_chart(demo.fair.scores("race", y_score="y_score")),
+        "calibration": plot.calibration_chart(demo.fair.reliability("race", y_score="y_score")),
+        "power": plot.power_chart(curve),
+    }
+    for name, chart in charts.items():
+        path = plot.save(chart, tmp_path / f"{name}.png")
+        width, height = png_size(path)
+        assert width >= 300 and height >= 250, (name, width, height)
+        assert path.stat().st_size > 10_000, name  # a drawn chart, not an empty canvas
+
+
+def test_save_picks_the_format_by_suffix(demo: pl.DataFrame, tmp_path: Path) -> None:
+    from polars_fair import plot
+
+    chart = plot.rates_chart(demo.fair.metrics("sex"))
+    svg = plot.save(chart, tmp_path / "r.svg").read_text()
+    assert svg.startswith("<svg") and "TPR" in svg
+    spec = json.loads(plot.save(chart, tmp_path / "r.json").read_text())
+    assert "layer" in spec
+    with pytest.raises(E.InvalidArgumentError, match="use a .png, .svg or .json suffix"):
+        plot.save(chart, tmp_path / "r.gif")
+
+
+def test_rendering_never_reaches_the_network(tmp_path: Path) -> None:
+    require_plot_extra()
+    from polars_fair import plot
+
+    remote = {"data": {"url": "https://example.invalid/data.json"}, "mark": "bar"}
+    with pytest.raises(Exception, match="not allowed"):
+        plot.save(remote, tmp_path / "x.png")
+
+
+def test_heatmap_diverges_around_no_bias(demo: pl.DataFrame) -> None:
+    from polars_fair import plot
+
+    pairs = demo.fair.pairwise(["race", "sex"])
+    for metric, mid in (("ofi", 0.0), ("disparate_impact", 1.0)):
+        spec = plot.pairwise_heatmap(pairs, metric).to_dict()
+        scales = [layer["encoding"]["color"]["scale"] for layer in spec["layer"]
+                  if "color" in layer.get("encoding", {}) and "scale" in layer["encoding"]["color"]]
+        assert scales and scales[0]["domainMid"] == mid
+        low, high = scales[0]["domain"]
+        assert low < mid < high and high - mid == pytest.approx(mid - low)
+
+
+def test_heatmap_cells_are_every_pair_with_multi_key_labels(demo: pl.DataFrame) -> None:
+    from polars_fair import plot
+
+    pairs = demo.fair.pairwise(["race", "sex"])
+    rows = chart_data(plot.pairwise_heatmap(pairs, "ofi"))
+    groups = demo.select(pl.struct("race", "sex").unique()).height
+    assert len(rows) == groups * groups  # every ordered pair plus the diagonal
+    cell = next(r for r in rows if r["i"] == "Black | Female" and r["j"] == "White | Male")
+    expected = pairs.filter(
+        (pl.col("race_i") == "Black") & (pl.col("sex_i") == "Female")
+        & (pl.col("race_j") == "White") & (pl.col("sex_j") == "Male")
+    )["ofi"].item()
+    assert cell["value"] == pytest.approx(expected)
+    assert cell["text"] == f"{expected:.2f}"
+
+
+def test_heatmap_shows_undefined_cells_as_na() -> None:
+    require_plot_extra()
+    from polars_fair import plot
+
+    pairs = pl.DataFrame({"g_i": ["a", "b"], "g_j": ["b", "a"], "disparate_impact": [None, 0.5]},
+                         schema_overrides={"disparate_impact": pl.Float64})
+    rows = chart_data(plot.pairwise_heatmap(pairs, "disparate_impact"))
+    assert {(r["i"], r["j"]): r["text"] for r in rows} == {
+        ("a", "b"): "n/a", ("b", "a"): "0.50", ("a", "a"): "", ("b", "b"): "",
+    }
+
+
+def test_rates_chart_has_the_intervals_of_metrics(demo: pl.DataFrame) -> None:
+    from polars_fair import plot
+
+    m = demo.fair.metrics("race")
+    rows = chart_data(plot.rates_chart(m, rates=("selection_rate", "fpr")))
+    black_fpr = m.filter((pl.col("race") == "Black") & (pl.col("metric") == "fpr")).row(
+        0, named=True)
+    drawn = next(r for r in rows if r["group"] == "Black" and r["rate"] == "FPR")
+    assert (drawn["value"], drawn["ci_low"], drawn["ci_high"]) == pytest.approx(
+        (black_fpr["value"], black_fpr["ci_low"], black_fpr["ci_high"]))
+    assert {r["rate"] for r in rows} == {"selection rate", "FPR"}
+    with pytest.raises(E.InvalidArgumentError, match="not in the table"):
+        plot.rates_chart(m, rates=("recall",))
+
+
+def test_roc_chart_shades_the_exact_abroca(demo: pl.DataFrame) -> None:
+    from polars_fair import plot
+
+    scores = demo.fair.scores("race", y_score="y_score")
+    abroca = demo.fair.abroca("race", y_score="y_score", reference="White")
+    chart = plot.roc_chart(scores, reference="White", group="Black")
+    subtitle = chart.to_dict()["title"]["subtitle"][0]
+    expected = abroca.filter(pl.col("race") == "Black")["abroca"].item()
+    assert subtitle == f"shaded: ABROCA(Black vs reference White) = {expected:.4f}"
+    # by default: the supported group with the largest ABROCA (the demo's biased group)
+    supported = abroca.filter(~pl.col("is_reference") & (pl.col("n") >= 30))
+    worst = supported.sort("abroca", descending=True)["race"][0]
+    default = plot.roc_chart(scores, reference="White").to_dict()["title"]["subtitle"][0]
+    assert default.startswith(f"shaded: ABROCA({worst} vs reference White)")
+    with pytest.raises(E.InvalidArgumentError, match="is not in the table"):
+        plot.roc_chart(scores, reference="Martian")
+
+
+def test_roc_curves_keep_the_order_of_vertical_steps(demo: pl.DataFrame) -> None:
+    from polars_fair import plot
+
+    small = pl.DataFrame({"g": ["a"] * 3 + ["b"] * 3, "score": [0.1, 0.5, 0.9] * 2,
+                          "positives": [0, 1, 1, 1, 0, 1], "negatives": [1, 1, 0, 0, 1, 1]})
+    rows = chart_data(plot.roc_chart(small, keys=["g"], min_support=1))
+    curve_a = [(r["fpr"], r["tpr"]) for r in rows if r.get("group") == "a" and "i" in r]
+    # roc_curve_from_cells: (0,0) -> (0, 1/2) vertical step -> (1/2, 1) -> (1, 1)
+    assert curve_a == [(0.0, 0.0), (0.0, 0.5), (0.5, 1.0), (1.0, 1.0)]
+
+
+def test_power_and_calibration_read_their_tables(demo: pl.DataFrame) -> None:
+    from polars_fair import plot
+
+    curve = pl.DataFrame({"auc_a": [0.8, 0.8], "auc_b": [0.7, 0.7], "delta_auc": [0.1, 0.1],
+                          "n": [100, 200], "power": [0.5, 0.99], "mc_se": [0.05, 0.02]})
+    rows = chart_data(plot.power_chart(curve))
+    bars = [r for r in rows if "high" in r]
+    assert [r["high"] for r in bars] == pytest.approx([0.5 + 1.96 * 0.05, 1.0])  # clipped at 1
+    assert any(r.get("label") == "power 0.8" for r in rows)
+    rel = demo.fair.reliability(["race", "sex"], y_score="y_score")
+    rows = chart_data(plot.calibration_chart(rel))
+    drawn = [r for r in rows if "group" in r]
+    assert len(drawn) == rel.filter(pl.col("n") > 0).height
+    assert "Black | Female" in {r["group"] for r in drawn}
