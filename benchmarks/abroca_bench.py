@@ -1,0 +1,215 @@
+"""ABROCA: exact ABROCA on 1e6 rows, the randomization test on 1e4 rows × 1,000 permutations.
+
+Ours, end to end from the in-memory DataFrame: the score table (one Polars group-by per
+(group, distinct score); :func:`polars_fair.tables.score_table`), then numpy on that table
+(:func:`polars_fair.abroca.abroca_from_scores` / ``abroca_test_from_scores``). The data are two
+groups with continuous scores (every score distinct: the largest score table possible).
+
+The peers' method, per evaluation of ABROCA:
+
+* the PyPI ``abroca`` package's ``compute_abroca`` (``compare_type="binary"``), in its own venv
+  (it needs pandas < 2), as a subprocess on the same rows read from Parquet (read not timed);
+  for the test, its time per evaluation on shuffled group labels (a permutation test built on it
+  calls it once per permutation);
+* a re-implementation of that package's algorithm in our venv, labelled so: scikit-learn
+  ``roc_curve`` per group, ``interp1d`` onto a 10,000-point grid, ``scipy.integrate.quad`` of the
+  absolute difference (as the package does, with quad's default 50 subintervals).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from benchmarks.common import (
+    WORKERS,
+    Config,
+    Row,
+    fmt_n,
+    guarded,
+    measure,
+    median,
+    peer_python,
+    run_worker,
+    score_frame,
+)
+
+N_GRID = 10_000
+
+
+def _api() -> tuple[Any, Any, Any] | str:
+    """The ABROCA functions, or why they cannot be used yet."""
+    try:
+        from polars_fair.abroca import abroca_from_scores, abroca_test_from_scores
+        from polars_fair.tables import score_table
+    except ImportError as exc:
+        return f"ABROCA functions not importable yet ({exc})"
+    return score_table, abroca_from_scores, abroca_test_from_scores
+
+
+def reimplementation(group: np.ndarray, y: np.ndarray, s: np.ndarray, majority: Any) -> float:
+    """The ``abroca`` package's algorithm (grid interpolation + quad), re-implemented."""
+    from scipy import integrate, interpolate
+    from sklearn.metrics import roc_curve
+
+    grid = np.linspace(0, 1, num=N_GRID)
+    curves = []
+    for mask in (group == majority, group != majority):
+        fpr, tpr, _ = roc_curve(y[mask], s[mask])
+        curves.append(interpolate.interp1d(x=fpr, y=tpr)(grid))
+    f1 = interpolate.interp1d(x=grid, y=curves[0] - curves[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value, _ = integrate.quad(lambda x: abs(f1(x)), 0, 1)
+    return float(value)
+
+
+def run(cfg: Config) -> list[Row]:
+    api = _api()
+    n_exact = 2_000 if cfg.smoke else 1_000_000
+    n_test, perms = (500, 50) if cfg.smoke else (10_000, 1_000)
+    rows = [
+        Row(f"abroca/{fmt_n(n_exact)}/exact", "abroca", f"exact ABROCA, 2 groups, N={fmt_n(n_exact)}",
+            n_exact, "score_table + abroca_from_scores (end to end)"),
+        Row(f"abroca/{fmt_n(n_exact)}/peer", "abroca", f"exact ABROCA, 2 groups, N={fmt_n(n_exact)}",
+            n_exact, "score_table + abroca_from_scores (end to end)",
+            baseline="abroca package compute_abroca (own venv, pandas<2)", ratio_kind="speedup"),
+        Row(f"abroca/{fmt_n(n_exact)}/reimpl", "abroca", f"exact ABROCA, 2 groups, N={fmt_n(n_exact)}",
+            n_exact, "score_table + abroca_from_scores (end to end)",
+            baseline="RE-IMPLEMENTATION of abroca's method (roc_curve, 10k grid, quad)",
+            ratio_kind="speedup"),
+        Row(f"abroca_test/{fmt_n(n_test)}/total", "abroca_test",
+            f"abroca_test, {perms:,} permutations, N={fmt_n(n_test)}", n_test,
+            "score_table + abroca_test_from_scores (end to end)"),
+        Row(f"abroca_test/{fmt_n(n_test)}/peer", "abroca_test",
+            f"abroca_test per evaluation, N={fmt_n(n_test)}", n_test,
+            f"abroca_test time / {perms:,} permutations",
+            baseline="abroca package, one compute_abroca per shuffled split", ratio_kind="speedup"),
+        Row(f"abroca_test/{fmt_n(n_test)}/reimpl", "abroca_test",
+            f"abroca_test per evaluation, N={fmt_n(n_test)}", n_test,
+            f"abroca_test time / {perms:,} permutations",
+            baseline="RE-IMPLEMENTATION of abroca's method, per shuffled split", ratio_kind="speedup"),
+    ]
+    if isinstance(api, str):
+        for r in rows:
+            r.status, r.reason = "not available yet", api
+        return rows
+    score_table, abroca_from_scores, abroca_test_from_scores = api
+
+    # ------------------------------------------------------------ exact ABROCA, 1e6 rows
+    df = score_frame(n_exact)
+
+    def ours_exact() -> pl.DataFrame:
+        table, keys = score_table(df.lazy(), "group", y_true="y_true", y_score="y_score")
+        return abroca_from_scores(table.collect(), keys, reference="largest")
+
+    def exact(r: Row) -> None:
+        group = df["group"].to_numpy()
+        y = df["y_true"].to_numpy().astype(np.int64)
+        s = df["y_score"].to_numpy()
+        majority = df["group"].value_counts(sort=True)["group"][0]
+        table, keys = score_table(df.lazy(), "group", y_true="y_true", y_score="y_score")
+        collected = table.collect()
+        contenders: dict[str, Callable[[], Any]] = {
+            "ours": ours_exact,
+            "score_table": lambda: score_table(
+                df.lazy(), "group", y_true="y_true", y_score="y_score")[0].collect(),
+            "numpy_part": lambda: abroca_from_scores(collected, keys, reference="largest"),
+            "reimpl": lambda: reimplementation(group, y, s, majority),
+        }
+        reps = {k: cfg.repeats for k in contenders}
+        reps["reimpl"] = cfg.slow_repeats
+        times = measure(contenders, reps, cfg.warmup)
+        t = median(times["ours"])
+        result = ours_exact()
+        ours_value = result.filter(~pl.col("is_reference"))["abroca"][0]
+        reimpl_value = reimplementation(group, y, s, majority)
+        for row in rows[:3]:
+            row.ours_s, row.ours_repeats = t, len(times["ours"])
+            row.extra.update(ours_times=times["ours"], abroca=ours_value)
+        rows[0].extra.update(
+            score_table_s=median(times["score_table"]), numpy_part_s=median(times["numpy_part"]),
+            score_table_rows=collected.height,
+        )
+        rows[2].baseline_s, rows[2].baseline_repeats = median(times["reimpl"]), len(times["reimpl"])
+        rows[2].extra.update(baseline_times=times["reimpl"], baseline_abroca=reimpl_value)
+        _peer(cfg, df, rows[1], repeats=cfg.slow_repeats, shuffles=0)
+
+    guarded(rows[0], exact)
+    if rows[0].status == "error":
+        for row in rows[1:3]:
+            row.status, row.reason = rows[0].status, rows[0].reason
+
+    # ------------------------------------------------ randomization test, 1e4 rows
+    small = score_frame(n_test, seed=3)
+
+    def ours_test() -> pl.DataFrame:
+        table, keys = score_table(small.lazy(), "group", y_true="y_true", y_score="y_score")
+        return abroca_test_from_scores(table.collect(), keys, n_permutations=perms, seed=0)
+
+    def test(r: Row) -> None:
+        group = small["group"].to_numpy()
+        y = small["y_true"].to_numpy().astype(np.int64)
+        s = small["y_score"].to_numpy()
+        majority = small["group"].value_counts(sort=True)["group"][0]
+        rng = np.random.default_rng(0)
+        shuffles = [rng.permutation(group) for _ in range(3 if cfg.smoke else 50)]
+        it = iter(range(10**9))
+
+        def reimpl_shuffled() -> float:
+            return reimplementation(shuffles[next(it) % len(shuffles)], y, s, majority)
+
+        times = measure({"ours": ours_test, "reimpl": reimpl_shuffled},
+                        {"ours": cfg.repeats, "reimpl": len(shuffles)}, cfg.warmup)
+        t = median(times["ours"])
+        out = ours_test()
+        for row in rows[3:]:
+            row.ours_repeats = len(times["ours"])
+            row.extra.update(test_times=times["ours"], test_total_s=t, n_permutations=perms,
+                             p_value=out["p_value"][0], abroca=out["abroca"][0])
+        rows[3].extra["ours_times"] = times["ours"]
+        for row in rows[4:]:  # per evaluation: each test time / its permutations
+            row.extra["ours_times"] = [x / perms for x in times["ours"]]
+        rows[3].ours_s = t
+        per_eval = t / perms
+        rows[4].ours_s = rows[5].ours_s = per_eval
+        rows[5].baseline_s, rows[5].baseline_repeats = median(times["reimpl"]), len(times["reimpl"])
+        rows[5].extra.update(baseline_times=times["reimpl"],
+                             baseline_extrapolated_test_s=median(times["reimpl"]) * perms)
+        _peer(cfg, small, rows[4], repeats=0, shuffles=3 if cfg.smoke else 50)
+        if rows[4].baseline_s is not None:
+            rows[4].extra["baseline_extrapolated_test_s"] = rows[4].baseline_s * perms
+
+    guarded(rows[3], test)
+    if rows[3].status == "error":
+        for row in rows[4:]:
+            row.status, row.reason = rows[3].status, rows[3].reason
+    return rows
+
+
+def _peer(cfg: Config, df: pl.DataFrame, row: Row, *, repeats: int, shuffles: int) -> None:
+    """Fill ``row``'s baseline with the abroca package's timing, or mark it "not run"."""
+    python, why = peer_python("abroca")
+    if python is None:
+        row.status, row.reason = "not run", why
+        return
+    path = cfg.tmp / f"abroca-{df.height}.parquet"
+    df.write_parquet(path)
+    try:
+        res = run_worker(python, WORKERS / "abroca_peer.py",
+                         ["--parquet", str(path), "--repeats", str(repeats),
+                          "--shuffles", str(shuffles)])
+    finally:
+        path.unlink(missing_ok=True)
+    if not res.ok:
+        row.status, row.reason = "not run", f"abroca worker failed: {res.error}"
+        return
+    key = "shuffle_times" if shuffles else "times"
+    row.baseline_s = median(res.data[key])
+    row.baseline_repeats = len(res.data[key])
+    row.extra.update(baseline_times=res.data[key], baseline_abroca=res.data.get("abroca"),
+                     peer_versions={k: res.data.get(k) for k in ("pandas", "numpy")})
