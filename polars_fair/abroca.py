@@ -21,6 +21,7 @@ import numpy as np
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair.progress import progress_bar
 from polars_fair.roc import (
     GridCache,
     abroca_batch,
@@ -530,6 +531,7 @@ def abroca_test_from_scores(
     seed: int | np.random.Generator | None = None,
     tolerance: float = 1e-12,
     return_draws: bool = False,
+    progress: bool | None = None,
 ) -> pl.DataFrame:
     """Randomization test of ABROCA between each group and the reference group.
 
@@ -568,6 +570,9 @@ def abroca_test_from_scores(
         Absolute slack in ``ABROCA_b >= ABROCA_obs - tolerance`` (>= 0).
     return_draws : bool, default False
         Add the null draws as a ``draws`` column.
+
+    progress : bool or None, default None
+        A tqdm bar over the groups tested, on stderr; ``None`` shows it only on a terminal.
 
     Returns
     -------
@@ -634,7 +639,9 @@ def abroca_test_from_scores(
     used: list[int] = []
     reasons: list[str | None] = []
     all_draws: list[list[float]] = []
+    bar = progress_bar(len(tested), "abroca_test: groups", progress)
     for g in tested:
+        bar.update(1)
         reason = groups.reason(g)
         if reason is None and groups.reason(ref) is not None:
             reason = REFERENCE_ONE_CLASS
@@ -654,6 +661,7 @@ def abroca_test_from_scores(
         q95s.append(float(np.quantile(draws, 0.95)) if draws.size else None)
         used.append(int(draws.size))
         all_draws.append(draws.tolist())
+    bar.close()
     out = groups.key_frame[tested].with_columns(
         pl.Series("n", groups.n[tested], dtype=pl.Int64),
         pl.Series("abroca", observed, dtype=pl.Float64),
@@ -729,6 +737,7 @@ def abroca_test_plan(
     seed: int | None = None,
     tolerance: float = 1e-12,
     return_draws: bool = False,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """:func:`abroca_test_from_scores` as a step of a lazy plan, with its schema declared.
 
@@ -764,7 +773,7 @@ def abroca_test_plan(
     return table.map_batches(
         lambda df: abroca_test_from_scores(
             df, keys, reference=reference, n_permutations=n_permutations, seed=seed,
-            tolerance=tolerance, return_draws=return_draws,
+            tolerance=tolerance, return_draws=return_draws, progress=progress,
         ),
         schema=schema,
     )

@@ -766,6 +766,7 @@ class FairLazyFrame:
         return_draws: bool = False,
         pos_label: Any = 1,
         null_groups: NullGroups = "keep",
+        progress: bool | None = None,
     ) -> pl.LazyFrame:
         """The randomization test of ABROCA (Borchers et al., Algorithm 1), each group vs the
         reference.
@@ -788,6 +789,8 @@ class FairLazyFrame:
         tolerance : float, default 1e-12
         return_draws : bool, default False
             Add ``draws`` (List(Float64)): the permutation ABROCA values.
+        progress : bool or None, default None
+            A progress bar over the groups tested; ``None`` shows it only on a terminal.
 
         Returns
         -------
@@ -813,7 +816,7 @@ class FairLazyFrame:
         table, keys = self._scores(by, y_true, y_score, pos_label, None, null_groups)
         return abroca_test_plan(
             table, keys, reference=reference, n_permutations=n_permutations, seed=seed,
-            tolerance=tolerance, return_draws=return_draws,
+            tolerance=tolerance, return_draws=return_draws, progress=progress,
         )
 
     def calibration(

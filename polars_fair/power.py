@@ -19,6 +19,8 @@ import polars as pl
 from scipy.stats import norm
 from tqdm.auto import tqdm
 
+from polars_fair.progress import show_progress
+
 from polars_fair import errors as E
 from polars_fair.abroca import _permutation_null
 from polars_fair.roc import GridCache
@@ -104,10 +106,7 @@ def _check_args(
         raise E.InvalidArgumentError(BAD_ALPHA.format(value=alpha))
 
 
-def _show_progress(progress: bool | None) -> bool:
-    if progress is None:
-        return sys.stderr is not None and sys.stderr.isatty()
-    return bool(progress)
+_show_progress = show_progress
 
 
 def _simulate_p_values(

@@ -101,3 +101,12 @@ def test_calibration_ece_matches_sklearn_curve(run: Runner) -> None:
     assert out["ece_gap"].min() == 0.0
     rel = run(DF, "reliability", "sex", n_bins=10)
     assert rel.height == 20 and rel["n"].sum() == DF.height
+
+
+def test_abroca_test_progress_bar_only_when_asked_or_on_a_terminal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    DF.fair.abroca_test("race", n_permutations=20, seed=0)  # stderr is not a terminal here
+    assert capsys.readouterr().err == ""
+    DF.fair.abroca_test("race", n_permutations=20, seed=0, progress=True)
+    assert "abroca_test: groups" in capsys.readouterr().err
