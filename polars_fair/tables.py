@@ -489,9 +489,15 @@ def count_table(
         lf, by, y_true=y_true, y_pred=y_pred, pos_label=pos_label, sample_weight=sample_weight,
         null_groups=null_groups, y_score=y_score, threshold=threshold,
     )
+    score = to_expr(y_score) if y_score is not None else None
+    if not a.float_true and (a.score_name is not None or not a.float_pred):
+        out = _by_labels(lf, a, score)
+        if a.keys:
+            out = complete_enums(out, a.keys).sort(a.keys, nulls_last=True)
+        return out, a.keys
     aggs = _sum_aggs(a) + _validation_aggs(a)
-    if a.score_name is not None:
-        aggs += _score_check_aggs(to_expr(y_score) if y_score is not None else pl.lit(0.0))
+    if score is not None:
+        aggs += _score_check_aggs(score)
     raw = grouped(lf, a, aggs)
 
     def check(df: pl.DataFrame) -> pl.DataFrame:
@@ -512,6 +518,108 @@ def count_table(
     if a.keys:
         out = complete_enums(out, a.keys).sort(a.keys, nulls_last=True)
     return out, a.keys
+
+
+def _by_labels(lf: pl.LazyFrame, a: Audit, score: pl.Expr | None) -> pl.LazyFrame:
+    """The count table from one ``group_by`` over the keys **and the two label columns**.
+
+    For discrete labels (integers, booleans, strings, categoricals; a thresholded score) the
+    scan groups by ``(keys…, y_true, y_pred)`` and counts rows (and sums weights): about the
+    cost of the bare four-sum group-by, and a valid table has at most four rows per group. The
+    checks then read that small table: nulls and every unexpected label value are key values
+    there, so the error lists them exactly, and the four cells are sums over it.
+    """
+    ky, kp = f"{_V}y", f"{_V}p"
+    aggs = [pl.len().cast(pl.Int64).alias("n")]
+    if a.weight is not None:
+        w = a.weight
+        aggs += [
+            w.sum().alias("weight_sum"),
+            w.is_null().sum().cast(pl.Int64).alias(f"{_V}w_null"),
+            (w.is_nan() | w.is_infinite()).sum().cast(pl.Int64).alias(f"{_V}w_nan"),
+            (w < 0).sum().cast(pl.Int64).alias(f"{_V}w_neg"),
+        ]
+    if score is not None:
+        aggs += _score_check_aggs(score)
+    groups = [*[e.alias(k) for e, k in zip(a.key_exprs, a.keys)], a.y_true.alias(ky),
+              a.y_pred.alias(kp)]
+    fine = lf.group_by(groups).agg(aggs)
+    fine_schema = fine.collect_schema()
+    cell = pl.Float64 if a.weight is not None else pl.Int64
+    schema = pl.Schema(
+        [(k, fine_schema[k]) for k in a.keys] + [("n", pl.Int64)]
+        + [(c, cell) for c in ("tp", "fp", "fn", "tn")]
+        + ([("weight_sum", pl.Float64)] if a.weight is not None else [])
+    )
+
+    def build(df: pl.DataFrame) -> pl.DataFrame:
+        _check_label_table(df, a, ky, kp)
+        yb, pb = pl.col(ky) == pl.lit(a.pos_true), pl.col(kp) == pl.lit(a.pos_pred)
+        v = pl.col("weight_sum") if a.weight is not None else pl.col("n")
+        sums = [
+            pl.col("n").sum().cast(pl.Int64).alias("n"),
+            v.filter(yb & pb).sum().cast(cell).alias("tp"),
+            v.filter(~yb & pb).sum().cast(cell).alias("fp"),
+            v.filter(yb & ~pb).sum().cast(cell).alias("fn"),
+            v.filter(~yb & ~pb).sum().cast(cell).alias("tn"),
+            *([pl.col("weight_sum").sum().alias("weight_sum")] if a.weight is not None else []),
+        ]
+        counts = df.group_by(a.keys).agg(sums) if a.keys else df.select(sums)
+        return apply_group_policy(counts.select(schema.names()), a)
+
+    return fine.map_batches(build, schema=schema)
+
+
+def _check_label_table(df: pl.DataFrame, a: Audit, ky: str, kp: str) -> None:
+    """The input errors of :func:`_by_labels`, read off its (keys, y, ŷ) table."""
+    if a.score_name is not None:
+        nulls, nans, infs = (_total(df, f"{_V}s_{x}") for x in ("null", "nan", "inf"))
+        if nulls or nans or infs:
+            raise E.InvalidScoreError(
+                E.BAD_SCORES.format(column=a.score_name, nulls=nulls, nans=nans, infinite=infs)
+            )
+    labels = (("y", ky, a.y_true_name, "y_true", a.pos_true),
+              ("p", kp, a.y_pred_name, a.y_pred_role, a.pos_pred))
+    negatives: dict[str, Any] = {}
+    for tag, col, name, role, pos in labels:
+        nulls = int(df.filter(pl.col(col).is_null())["n"].sum())
+        if nulls:
+            raise E.NullValuesError(E.NULL_LABELS.format(column=name, role=role, count=nulls))
+        others = df.filter(pl.col(col) != pl.lit(pos))[col].unique().to_list()
+        try:
+            others = sorted(others)
+        except TypeError:
+            pass
+        if len(others) > 1:
+            raise E.InvalidLabelError(
+                E.TOO_MANY_VALUES.format(
+                    column=name, role=role, pos_label=pos, values=E.show_values(others)
+                )
+            )
+        if others:
+            negatives[tag] = others[0]
+    if "y" in negatives and "p" in negatives and negatives["y"] != negatives["p"]:
+        raise E.InvalidLabelError(
+            E.NEGATIVES_DIFFER.format(
+                y_true=a.y_true_name, y_pred=a.y_pred_name, neg_true=negatives["y"],
+                neg_pred=negatives["p"], pos_label=a.pos_label,
+            )
+        )
+    present = df.filter((pl.col(ky) == pl.lit(a.pos_true)) | (pl.col(kp) == pl.lit(a.pos_pred)))
+    if df["n"].sum() and present.height == 0 and a.score_name is None:
+        found = sorted({repr(v) for v in negatives.values()})
+        raise E.InvalidLabelError(
+            E.POS_LABEL_ABSENT.format(
+                pos_label=a.pos_label, y_true=a.y_true_name, y_pred=a.y_pred_name,
+                values="[" + ", ".join(found) + "]",
+            )
+        )
+    if a.weight_name is not None:
+        nulls, nans, negs = (_total(df, f"{_V}w_{x}") for x in ("null", "nan", "neg"))
+        if nulls or nans or negs:
+            raise E.InvalidWeightError(
+                E.BAD_WEIGHTS.format(column=a.weight_name, nulls=nulls, nans=nans, negatives=negs)
+            )
 
 
 def complete_enums(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
