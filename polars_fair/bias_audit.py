@@ -40,6 +40,7 @@ from polars_fair.tables import (
     _name,
     _pos_for,
     _total,
+    check_weights,
     checked,
 )
 
@@ -228,12 +229,7 @@ def _validate(df: pl.DataFrame, s: _Spec) -> pl.DataFrame:
                     values=E.show_values(others),
                 )
             )
-    if s.weight_name is not None:
-        wn, wnan, wneg = (_total(df, f"{_V}w_{x}") for x in ("null", "nan", "neg"))
-        if wn or wnan or wneg:
-            raise E.InvalidWeightError(
-                E.BAD_WEIGHTS.format(column=s.weight_name, nulls=wn, nans=wnan, negatives=wneg)
-            )
+    check_weights(df, s.weight_name)
     if df.height == 0 or not df["n"].sum():
         raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
     for k in s.float_keys:

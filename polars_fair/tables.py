@@ -412,13 +412,7 @@ def check_labels(df: pl.DataFrame, a: Audit, source: pl.LazyFrame | None = None)
             )
         if others:
             negatives[tag] = others[0]
-    if "y" in negatives and "p" in negatives and negatives["y"] != negatives["p"]:
-        raise E.InvalidLabelError(
-            E.NEGATIVES_DIFFER.format(
-                y_true=a.y_true_name, y_pred=a.y_pred_name, neg_true=negatives["y"],
-                neg_pred=negatives["p"], pos_label=a.pos_label,
-            )
-        )
+    _check_negatives(negatives, a)
     n = _total(df, "n")
     ky = _total(df, f"{_V}y_k") if f"{_V}y_k" in df.columns else _total(df, f"{_V}sy")
     kp = _total(df, f"{_V}p_k") if f"{_V}p_k" in df.columns else _total(df, f"{_V}sp")
@@ -430,12 +424,7 @@ def check_labels(df: pl.DataFrame, a: Audit, source: pl.LazyFrame | None = None)
                 values="[" + ", ".join(found) + "]",
             )
         )
-    if a.weight_name is not None:
-        nulls, nans, negs = (_total(df, f"{_V}w_{x}") for x in ("null", "nan", "neg"))
-        if nulls or nans or negs:
-            raise E.InvalidWeightError(
-                E.BAD_WEIGHTS.format(column=a.weight_name, nulls=nulls, nans=nans, negatives=negs)
-            )
+    check_weights(df, a.weight_name)
 
 
 def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
@@ -570,6 +559,28 @@ def _by_labels(lf: pl.LazyFrame, a: Audit, score: pl.Expr | None) -> pl.LazyFram
     return fine.map_batches(build, schema=schema)
 
 
+def check_weights(df: pl.DataFrame, weight_name: str | None) -> None:
+    """Raise :class:`~polars_fair.errors.InvalidWeightError` from the ``__pf_w_*`` counts."""
+    if weight_name is None:
+        return
+    nulls, nans, negs = (_total(df, f"{_V}w_{x}") for x in ("null", "nan", "neg"))
+    if nulls or nans or negs:
+        raise E.InvalidWeightError(
+            E.BAD_WEIGHTS.format(column=weight_name, nulls=nulls, nans=nans, negatives=negs)
+        )
+
+
+def _check_negatives(negatives: dict[str, Any], a: Audit) -> None:
+    """The label and the prediction must use the same value besides ``pos_label``."""
+    if "y" in negatives and "p" in negatives and negatives["y"] != negatives["p"]:
+        raise E.InvalidLabelError(
+            E.NEGATIVES_DIFFER.format(
+                y_true=a.y_true_name, y_pred=a.y_pred_name, neg_true=negatives["y"],
+                neg_pred=negatives["p"], pos_label=a.pos_label,
+            )
+        )
+
+
 def _check_label_table(df: pl.DataFrame, a: Audit, ky: str, kp: str) -> None:
     """The input errors of :func:`_by_labels`, read off its (keys, y, ŷ) table."""
     if a.score_name is not None:
@@ -598,13 +609,7 @@ def _check_label_table(df: pl.DataFrame, a: Audit, ky: str, kp: str) -> None:
             )
         if others:
             negatives[tag] = others[0]
-    if "y" in negatives and "p" in negatives and negatives["y"] != negatives["p"]:
-        raise E.InvalidLabelError(
-            E.NEGATIVES_DIFFER.format(
-                y_true=a.y_true_name, y_pred=a.y_pred_name, neg_true=negatives["y"],
-                neg_pred=negatives["p"], pos_label=a.pos_label,
-            )
-        )
+    _check_negatives(negatives, a)
     present = df.filter((pl.col(ky) == pl.lit(a.pos_true)) | (pl.col(kp) == pl.lit(a.pos_pred)))
     if df["n"].sum() and present.height == 0 and a.score_name is None:
         found = sorted({repr(v) for v in negatives.values()})
@@ -614,12 +619,7 @@ def _check_label_table(df: pl.DataFrame, a: Audit, ky: str, kp: str) -> None:
                 values="[" + ", ".join(found) + "]",
             )
         )
-    if a.weight_name is not None:
-        nulls, nans, negs = (_total(df, f"{_V}w_{x}") for x in ("null", "nan", "neg"))
-        if nulls or nans or negs:
-            raise E.InvalidWeightError(
-                E.BAD_WEIGHTS.format(column=a.weight_name, nulls=nulls, nans=nans, negatives=negs)
-            )
+    check_weights(df, a.weight_name)
 
 
 def complete_enums(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
@@ -933,10 +933,5 @@ def check_score_table(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
             E.TOO_MANY_VALUES.format(column=a.y_true_name, role="y_true", pos_label=a.pos_true,
                                      values=E.show_values(others))
         )
-    if a.weight_name is not None:
-        wn, wnan, wneg = (_total(df, f"{_V}w_{x}") for x in ("null", "nan", "neg"))
-        if wn or wnan or wneg:
-            raise E.InvalidWeightError(
-                E.BAD_WEIGHTS.format(column=a.weight_name, nulls=wn, nans=wnan, negatives=wneg)
-            )
+    check_weights(df, a.weight_name)
     return apply_group_policy(df, a)
