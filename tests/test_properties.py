@@ -103,3 +103,27 @@ def test_integer_weights_equal_repeated_rows(df: pl.DataFrame, weights: list[int
     for name in plain.columns[2:]:
         for x, y in zip(joined[name].to_list(), joined[f"{name}_r"].to_list()):
             assert (x is None and y is None) or abs(x - y) < 1e-12
+
+
+@SETTINGS
+@given(frames(), st.sampled_from([0, 1]), st.booleans())
+def test_every_scan_strategy_gives_the_same_count_table(
+    df: pl.DataFrame, pos: int, weighted: bool
+) -> None:
+    """Integer labels (raw sums), string labels (grouped by label) and float labels (aggregate
+    checks) are three code paths of the scan; on the same data they must agree exactly."""
+    if df.height == 0:
+        return
+    df = df.with_columns(w=(pl.int_range(pl.len()) % 3 + 1).cast(pl.Float64))
+    if not (df["y_true"] == pos).any() and not (df["y_pred"] == pos).any():
+        return
+    w = {"sample_weight": "w"} if weighted else {}
+    as_int = df.fair.confusion(["a", "b"], pos_label=pos, **w)
+    as_str = df.with_columns(pl.col("y_true", "y_pred").cast(pl.String)).fair.confusion(
+        ["a", "b"], pos_label=str(pos), **w)
+    as_float = df.with_columns(pl.col("y_true", "y_pred").cast(pl.Float64)).fair.confusion(
+        ["a", "b"], pos_label=float(pos), **w)
+    as_bool = df.with_columns(pl.col("y_true", "y_pred").cast(pl.Boolean)).fair.confusion(
+        ["a", "b"], pos_label=bool(pos), **w)
+    for other in (as_str, as_float, as_bool):
+        assert_frame_equal(as_int, other)
