@@ -710,15 +710,17 @@ def abroca_plan(
     schema_in = table.collect_schema()
     key_schema = [(k, schema_in[k]) for k in keys]
     count = schema_in["positives"]
+    # n is the row count; a weighted table without n_rows can only give the weight sum
+    n_dtype = pl.Int64 if "n_rows" in schema_in or count == pl.Int64 else pl.Float64
     if pairwise:
         schema = pl.Schema(
             [(f"{k}_i", d) for k, d in key_schema] + [(f"{k}_j", d) for k, d in key_schema]
-            + [("n_i", pl.Int64), ("n_j", pl.Int64), ("auc_i", pl.Float64),
+            + [("n_i", n_dtype), ("n_j", n_dtype), ("auc_i", pl.Float64),
                ("auc_j", pl.Float64), ("abroca", pl.Float64), ("undefined_reason", pl.String)]
         )
     else:
         schema = pl.Schema(
-            key_schema + [("n", pl.Int64), ("positives", count), ("negatives", count),
+            key_schema + [("n", n_dtype), ("positives", count), ("negatives", count),
                           ("auc", pl.Float64), ("abroca", pl.Float64),
                           ("is_reference", pl.Boolean), ("undefined_reason", pl.String)]
         )

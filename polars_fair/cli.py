@@ -89,6 +89,12 @@ def parse_value(text: str, dtype: pl.DataType) -> Any:
 
 def _dtype(lf: pl.LazyFrame, expr: str | pl.Expr) -> pl.DataType:
     e = pl.col(expr) if isinstance(expr, str) else expr
+    schema = lf.collect_schema()
+    roots = [expr] if isinstance(expr, str) else expr.meta.root_names()
+    for col in roots:
+        if col not in schema:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=col, role="column", available=E.show_columns(schema.names())))
     return lf.select(e).collect_schema().dtypes()[0]
 
 
@@ -100,7 +106,7 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
         return text
     names = [b if isinstance(b, str) else b.meta.output_name() for b in by]
     dtypes = dict(zip(names, (_dtype(lf, b) for b in by)))
-    if "=" in text and len(by) > 1:
+    if "=" in text and text.split("=", 1)[0].strip() in dtypes:
         out: dict[str, Any] = {}
         for part in text.split(","):
             key, _, value = part.partition("=")
@@ -116,8 +122,23 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     return parse_value(text, dtypes[names[0]])
 
 
+SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".parquet": "parquet", ".pq": "parquet"}
+
+
+def effective_format(fmt: str, output: Path | None) -> str:
+    """The default ``table`` format follows the suffix of ``--output`` (.csv, .json, .parquet)."""
+    if output is not None and fmt == "table":
+        return SUFFIX_FORMATS.get(output.suffix.lower(), "table")
+    return fmt
+
+
 def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> None:
-    """Write ``df`` in the chosen format to ``output`` or stdout."""
+    """Write ``df`` in the chosen format to ``output`` or stdout.
+
+    With ``--output`` and the default format, the format follows the file's suffix
+    (``.csv``, ``.json``, ``.parquet``); a table goes to any other suffix.
+    """
+    fmt = effective_format(fmt, output)
     if fmt not in FORMATS:
         raise E.InvalidArgumentError(f"--format must be one of {FORMATS}, got {fmt!r}")
     if fmt == "parquet":
@@ -158,7 +179,9 @@ def run_report(
 ) -> None:
     """Build the report of the ``report`` and ``demo`` commands and emit it."""
     if where:
-        lf = lf.filter(pl.sql_expr(where))
+        condition = pl.sql_expr(where)
+        _dtype(lf, condition)  # names a missing column cleanly
+        lf = lf.filter(condition)
     schema = lf.collect_schema()
     by = [column_or_sql(b, schema) for b in by_text]
     y_true = column_or_sql(y_true_text, schema)
@@ -191,6 +214,7 @@ def run_report(
         f"tpr={_fmt(total['tpr'])} fpr={_fmt(total['fpr'])} ppv={_fmt(total['ppv'])} "
         f"accuracy={_fmt(total['accuracy'])}"
     )
+    fmt = effective_format(fmt, output)
     if fmt == "table" and not all_columns:
         report = report.select(*keys, *TABLE_COLUMNS)
     emit(report, fmt, output, header)
@@ -301,7 +325,9 @@ def resolve_inputs(
 ) -> Inputs:
     """Parse the columns/SQL of the command line against ``lf`` (filtered by ``where``)."""
     if where:
-        lf = lf.filter(pl.sql_expr(where))
+        condition = pl.sql_expr(where)
+        _dtype(lf, condition)  # names a missing column cleanly
+        lf = lf.filter(condition)
     schema = lf.collect_schema()
     by = [column_or_sql(b, schema) for b in by_text]
     y_true = column_or_sql(y_true_text, schema)
@@ -361,9 +387,9 @@ class Violation:
     group: str  # "race=Black, sex=Female"
     values: dict[str, Any]  # {"race": "Black", "sex": "Female"}
     metric: str  # impact_ratio | ofi | abroca
-    value: float
-    limit: float
-    rule: str  # ">= 0.8", "|ofi| <= 0.3", "<= 0.05"
+    value: float | None  # None: the figure is undefined (0/0), which never passes
+    limit: float | None
+    rule: str  # ">= 0.8", "|ofi| <= 0.3", "<= 0.05", "undefined: ..."
 
 
 def _values(row: dict[str, Any], keys: list[str]) -> dict[str, Any]:
@@ -422,6 +448,17 @@ def check_gate(
 
     if max_abroca is not None and args.y_score is None:
         raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
+    if not 0 <= min_impact_ratio <= 1:  # also rejects NaN
+        raise E.InvalidArgumentError(
+            f"--min-impact-ratio must lie in [0, 1], got {min_impact_ratio}")
+    if not 0 <= max_abs_ofi <= 2:
+        raise E.InvalidArgumentError(f"--max-abs-ofi must lie in [0, 2], got {max_abs_ofi}")
+    if max_abroca is not None and not 0 <= max_abroca <= 1:
+        raise E.InvalidArgumentError(f"--max-abroca must lie in [0, 1], got {max_abroca}")
+    if max_abroca is not None and args.reference in ("overall", "max_selection_rate"):
+        raise E.InvalidArgumentError(
+            f"--max-abroca compares ROC curves with a reference group; --reference "
+            f"{args.reference} is not a group (use largest or a group value)")
     counts = fair(args.lf).confusion(
         args.by, y_true=args.y_true, y_pred=args.y_pred, pos_label=args.pos_label,
         null_groups=null_groups,  # type: ignore[arg-type]
@@ -480,6 +517,13 @@ def check_gate(
         "min_impact_ratio": min_impact_ratio, "max_abs_ofi": max_abs_ofi,
         "max_abroca": max_abroca, "min_support": min_support,
     }
+    if not checked:
+        raise E.InvalidArgumentError(
+            f"no group has at least --min-support {min_support} rows: nothing was checked "
+            f"(groups: {E.show_values(skipped)})")
+    for item in undefined:  # an undefined figure never passes a gate
+        violations.append(Violation(item["group"], {}, item["metric"], None, None,
+                                    "undefined: " + str(item.get("reason") or "0/0")))
     order = {name: i for i, name in enumerate(checked)}
     violations.sort(key=lambda v: order.get(v.group, len(order)))
     return {
@@ -514,18 +558,13 @@ def format_gate(result: dict[str, Any]) -> str:
         lines.append(f"{len(violations)} violation(s):")
         width = max(len(v["group"]) for v in violations)
         for v in violations:
-            lines.append(
-                f"  {v['group']:<{width}}  {v['metric']:<12} {v['value']:>8.4f}  "
-                f"limit {v['rule']}"
-            )
+            value = "   n/a  " if v["value"] is None else f"{v['value']:>8.4f}"
+            rule = v["rule"] if v["value"] is None else f"limit {v['rule']}"
+            lines.append(f"  {v['group']:<{width}}  {v['metric']:<12} {value}  {rule}")
     if result["skipped_low_support"]:
         lines.append(
             f"not checked (n < {lim['min_support']}): {'; '.join(result['skipped_low_support'])}"
         )
-    if result["undefined"]:
-        lines.append("undefined (not checked): " + "; ".join(
-            f"{u['group']} {u['metric']}" for u in result["undefined"]
-        ))
     return "\n".join(lines)
 
 
@@ -586,7 +625,7 @@ def check(
 def _guard(fn: Any) -> None:
     try:
         fn()
-    except (E.PolarsFairError, pl.exceptions.PolarsError) as exc:
+    except (E.PolarsFairError, pl.exceptions.PolarsError, OSError) as exc:
         typer.echo(f"polars-fair: error: {exc}", err=True)
         raise typer.Exit(code=2) from None
 

@@ -29,7 +29,11 @@ CELLS = ("n", "tp", "fp", "fn", "tn")
 BAD_COUNTS = "count table column {column!r} holds {count} {problem} value(s)"
 INCONSISTENT = (
     "count table rows where n != tp + fp + fn + tn: {count} (for example {example}); "
-    "each row's four cells must add up to n"
+    "each row's four cells must add up to n (weighted counts need a weight_sum column)"
+)
+WEIGHT_SUM_MISMATCH = (
+    "weighted count table rows where weight_sum != tp + fp + fn + tn: {count} (for example "
+    "{example}); the four weighted cells must add up to weight_sum"
 )
 
 
@@ -279,6 +283,14 @@ def from_counts(
             if bad.height:
                 raise E.InvalidArgumentError(
                     INCONSISTENT.format(count=bad.height, example=bad.row(0))
+                )
+        else:
+            cells_sum = pl.col("tp") + pl.col("fp") + pl.col("fn") + pl.col("tn")
+            off = df.filter((cells_sum - pl.col("weight_sum")).abs()
+                            > 1e-9 * pl.max_horizontal(pl.col("weight_sum").abs(), pl.lit(1.0)))
+            if off.height:
+                raise E.InvalidArgumentError(
+                    WEIGHT_SUM_MISMATCH.format(count=off.height, example=off.row(0))
                 )
         if df.height == 0 or not df["n"].sum():
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the count table is empty)"))

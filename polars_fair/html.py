@@ -238,7 +238,7 @@ def audit_html(
         raise E.InvalidArgumentError("audit_html needs at least one attribute in by")
     # --- rows in, rows excluded and why (one cheap scan)
     condition = pl.sql_expr(where) if isinstance(where, str) else where
-    kept = condition.fill_null(False) if condition is not None else pl.lit(True)
+    kept = condition.fill_null(False) if condition is not None else pl.repeat(True, pl.len())
     null_rows = pl.any_horizontal([e.is_null() for e in by_exprs])
     size = lf.select(
         total=pl.len(), kept=kept.sum(), null_rows=(kept & null_rows).sum()

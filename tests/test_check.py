@@ -122,3 +122,61 @@ def test_bad_input_exits_2(tmp_path: Path) -> None:
     assert code == 2 and "--format must be text or json" in err
     code, _, err = check(str(tmp_path / "missing.csv"), "--by", "race")
     assert code == 2 and "file not found" in err
+
+
+@pytest.fixture()
+def hiring_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "h.csv"
+    make_hiring(3000, seed=0).write_csv(path)
+    return path
+
+
+@pytest.mark.parametrize("limit", [
+    ["--min-impact-ratio", "-1"], ["--min-impact-ratio", "nan"], ["--min-impact-ratio", "2"],
+    ["--max-abs-ofi", "-0.1"], ["--max-abs-ofi", "3"],
+])
+def test_impossible_limits_exit_2(hiring_csv: Path, limit: list[str]) -> None:
+    code, _, err = check(str(hiring_csv), "--by", "race", *limit)
+    assert code == 2
+    assert "must lie in" in err
+
+
+def test_nothing_checked_or_undefined_never_passes(hiring_csv: Path) -> None:
+    code, _, err = check(str(hiring_csv), "--by", "race", "--min-support", "100000")
+    assert code == 2 and "nothing was checked" in err
+    # every prediction negative: the impact ratio is 0/0 for every group, which is no pass
+    code, out, _ = check(str(hiring_csv), "--by", "race", "--y-pred", "y_true * 0",
+                         "--format", "json")
+    result = json.loads(out)
+    assert code == 1 and result["passed"] is False
+    assert {v["metric"] for v in result["violations"]} == {"impact_ratio"}
+    assert all(v["value"] is None for v in result["violations"])
+
+
+def test_abroca_needs_a_group_reference(hiring_csv: Path) -> None:
+    code, _, err = check(str(hiring_csv), "--by", "race", "--y-score", "y_score",
+                         "--max-abroca", "0.05", "--reference", "overall")
+    assert code == 2 and "is not a group" in err
+
+
+def test_cli_inputs_give_library_errors(hiring_csv: Path, tmp_path: Path) -> None:
+    code, _, err = check(str(hiring_csv), "--by", "race", "--y-true", "nosuch")
+    assert code == 2
+    assert "column 'nosuch' (column) not found; the frame has columns: ['applicant_id'" in err
+    assert "Resolved plan" not in err
+    code, _, err = check(str(hiring_csv), "--by", "race", "--where", "nosuch > 1")
+    assert code == 2 and "column 'nosuch' (column) not found" in err
+    result = runner.invoke(app, ["report", str(hiring_csv), "--by", "race",
+                                 "--output", str(tmp_path / "missing" / "x.csv")])
+    assert result.exit_code == 2 and "polars-fair: error:" in result.output
+
+
+def test_report_reference_attr_value_and_output_suffix(hiring_csv: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r.parquet"
+    result = runner.invoke(app, ["report", str(hiring_csv), "--by", "race",
+                                 "--reference", "race=Black", "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    import polars as pl
+
+    got = pl.read_parquet(out)  # the format follows the suffix
+    assert got.filter(pl.col("is_reference"))["race"].to_list() == ["Black"]

@@ -248,3 +248,15 @@ def test_audit_renders_offline_in_chromium(demo: pl.DataFrame, tmp_path: Path) -
     assert shot.read_bytes()[:8] == PNG_MAGIC
     assert png_size(shot) == (1280, 2400)
     assert shot.stat().st_size > 50_000  # text, a table and charts, not a blank page
+
+
+def test_no_filter_excludes_no_rows(tmp_path: Path) -> None:
+    pytest.importorskip("altair")
+    from polars_fair.datasets import make_hiring
+    from polars_fair.html import audit_html
+
+    out = tmp_path / "a.html"
+    audit_html(make_hiring(1000, seed=3), ["sex"], output=out)
+    text = out.read_text()
+    # 1,000 rows in, none excluded by a filter (it once showed total - 1)
+    assert re.search(r"\(no filter\)</td><td class=\"num\">0<", text), text[:2000]
