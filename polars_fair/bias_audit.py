@@ -34,12 +34,12 @@ from polars_fair import errors as E
 from polars_fair.expressions import IntoExpr, is_positive, safe_div, to_expr
 from polars_fair.report import on_small_table
 from polars_fair.tables import (
-    MAX_FLOAT_LEVELS,
     _check_columns,
     _distinct_others,
     _name,
     _pos_for,
     _total,
+    check_float_levels,
     check_weights,
     checked,
 )
@@ -232,14 +232,7 @@ def _validate(df: pl.DataFrame, s: _Spec) -> pl.DataFrame:
     check_weights(df, s.weight_name)
     if df.height == 0 or not df["n"].sum():
         raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
-    for k in s.float_keys:
-        levels = df[k].n_unique()
-        if levels > MAX_FLOAT_LEVELS:
-            raise E.TooManyLevelsError(
-                E.TOO_MANY_LEVELS.format(
-                    column=k, levels=levels, values=E.show_values(df[k].unique().head(5).to_list())
-                )
-            )
+    check_float_levels(df, s.float_keys)
     return df
 
 

@@ -442,7 +442,14 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
         warnings.warn(E.DROPPED_NULL_GROUPS.format(rows=rows, counts=null_counts), stacklevel=2)
         if df.height == 0:
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" after dropping null groups"))
-    for k in a.float_keys:
+    check_float_levels(df, a.float_keys)
+    return df
+
+
+def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str]) -> None:
+    """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a float attribute with more
+    than :data:`MAX_FLOAT_LEVELS` distinct values in a grouped table."""
+    for k in float_keys:
         levels = df[k].n_unique()
         if levels > MAX_FLOAT_LEVELS:
             raise E.TooManyLevelsError(
@@ -450,7 +457,6 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
                     column=k, levels=levels, values=E.show_values(df[k].unique().head(5).to_list())
                 )
             )
-    return df
 
 
 def checked(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.LazyFrame:
