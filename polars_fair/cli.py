@@ -22,6 +22,8 @@ from polars_fair import namespace as _ns  # noqa: F401  (registers .fair)
 from polars_fair.datasets import make_hiring
 from polars_fair.namespace import fair
 
+__all__ = ["app", "main"]
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,

@@ -148,7 +148,17 @@ class FairCounts:
         self, by: tables.By = None, *, level: float = 0.95, min_support: int = 30,
         combinations: Literal["all"] | None = None, max_order: int | None = None,
     ) -> pl.LazyFrame:
-        """:meth:`FairLazyFrame.metrics <polars_fair.FairLazyFrame.metrics>` from the counts."""
+        """:meth:`FairLazyFrame.metrics <polars_fair.FairLazyFrame.metrics>` from the counts.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from polars_fair import from_counts
+        >>> c = pl.DataFrame({"g": ["a", "b"], "n": [50, 50], "tp": [20, 10], "fp": [5, 5],
+        ...                   "fn": [5, 15], "tn": [20, 20]})
+        >>> from_counts(c).metrics().collect().height  # 2 groups x 10 metrics
+        20
+        """
         return analyse(
             self._counted(by, combinations, max_order),
             lambda lf, keys: uncertainty.metrics_table(lf, keys, level=level,
@@ -161,7 +171,17 @@ class FairCounts:
         test: Literal["auto", "z", "fisher"] = "auto", adjust: Literal["holm", "bh"] = "holm",
         combinations: Literal["all"] | None = None, max_order: int | None = None,
     ) -> pl.LazyFrame:
-        """:meth:`FairLazyFrame.disparity <polars_fair.FairLazyFrame.disparity>` from counts."""
+        """:meth:`FairLazyFrame.disparity <polars_fair.FairLazyFrame.disparity>` from counts.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from polars_fair import from_counts
+        >>> c = pl.DataFrame({"g": ["a", "b"], "n": [50, 50], "tp": [20, 10], "fp": [5, 5],
+        ...                   "fn": [5, 15], "tn": [20, 20]})
+        >>> from_counts(c).disparity(reference="a").collect()["ratio"].to_list()
+        [1.0, 0.6]
+        """
         return analyse(
             self._counted(by, combinations, max_order),
             lambda lf, keys: uncertainty.disparity_table(
@@ -174,7 +194,17 @@ class FairCounts:
         self, by: tables.By = None, *, metrics: Sequence[str] = ("ofi", "disparate_impact"),
         combinations: Literal["all"] | None = None, max_order: int | None = None,
     ) -> pl.LazyFrame:
-        """:meth:`FairLazyFrame.pairwise <polars_fair.FairLazyFrame.pairwise>` from counts."""
+        """:meth:`FairLazyFrame.pairwise <polars_fair.FairLazyFrame.pairwise>` from counts.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from polars_fair import from_counts
+        >>> c = pl.DataFrame({"g": ["a", "b"], "n": [50, 50], "tp": [20, 10], "fp": [5, 5],
+        ...                   "fn": [5, 15], "tn": [20, 20]})
+        >>> from_counts(c).pairwise().collect()["ofi"].to_list()
+        [0.2, -0.2]
+        """
         from polars_fair.pairwise import pairwise_from_counts
 
         return analyse(
@@ -189,7 +219,18 @@ class FairCounts:
         four_fifths: float = 0.8, ofi_threshold: float = 0.3,
         combinations: Literal["all"] | None = None, max_order: int | None = None,
     ) -> pl.LazyFrame:
-        """:meth:`FairLazyFrame.summary <polars_fair.FairLazyFrame.summary>` from counts."""
+        """:meth:`FairLazyFrame.summary <polars_fair.FairLazyFrame.summary>` from counts.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from polars_fair import from_counts
+        >>> c = pl.DataFrame({"g": ["a", "b"], "n": [50, 50], "tp": [20, 10], "fp": [5, 5],
+        ...                   "fn": [5, 15], "tn": [20, 20]})
+        >>> s = from_counts(c).summary().collect()
+        >>> s.filter(pl.col("metric") == "demographic_parity_difference")["value"].item()
+        0.2
+        """
         from polars_fair.summary import summary_from_counts
 
         return analyse(
@@ -318,14 +359,35 @@ class FairScores:
         return self._scores
 
     def abroca(self, *, reference: Any = "largest", pairwise: bool = False) -> pl.LazyFrame:
-        """:meth:`FairLazyFrame.abroca <polars_fair.FairLazyFrame.abroca>` from the scores."""
+        """:meth:`FairLazyFrame.abroca <polars_fair.FairLazyFrame.abroca>` from the scores.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from polars_fair import from_scores
+        >>> t = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.2, 0.8, 0.2, 0.8],
+        ...                   "positives": [0, 5, 2, 3], "negatives": [5, 0, 3, 2]})
+        >>> from_scores(t).abroca(reference="a").collect()["auc"].to_list()
+        [1.0, 0.6]
+        """
         return abroca_plan(self._scores, self.keys, reference=reference, pairwise=pairwise)
 
     def abroca_test(
         self, *, reference: Any = "largest", n_permutations: int = 1000,
         seed: int | None = None, tolerance: float = 1e-12, return_draws: bool = False,
     ) -> pl.LazyFrame:
-        """:meth:`FairLazyFrame.abroca_test <polars_fair.FairLazyFrame.abroca_test>`."""
+        """:meth:`FairLazyFrame.abroca_test <polars_fair.FairLazyFrame.abroca_test>`.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from polars_fair import from_scores
+        >>> t = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.2, 0.8, 0.2, 0.8],
+        ...                   "positives": [0, 5, 2, 3], "negatives": [5, 0, 3, 2]})
+        >>> p = from_scores(t).abroca_test(reference="a", n_permutations=99, seed=0).collect()
+        >>> 0 < p["p_value"].item() <= 1
+        True
+        """
         return abroca_test_plan(
             self._scores, self.keys, reference=reference, n_permutations=n_permutations,
             seed=seed, tolerance=tolerance, return_draws=return_draws,
@@ -334,13 +396,33 @@ class FairScores:
     def calibration(
         self, *, n_bins: int = 10, strategy: Literal["uniform", "quantile"] = "uniform"
     ) -> pl.LazyFrame:
-        """:meth:`FairLazyFrame.calibration <polars_fair.FairLazyFrame.calibration>`."""
+        """:meth:`FairLazyFrame.calibration <polars_fair.FairLazyFrame.calibration>`.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from polars_fair import from_scores
+        >>> t = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.2, 0.8, 0.2, 0.8],
+        ...                   "positives": [0, 5, 2, 3], "negatives": [5, 0, 3, 2]})
+        >>> from_scores(t).calibration(n_bins=2).collect()["n"].to_list()
+        [10, 10]
+        """
         return calibration_plan(self._scores, self.keys, n_bins=n_bins, strategy=strategy)
 
     def reliability(
         self, *, n_bins: int = 10, strategy: Literal["uniform", "quantile"] = "uniform"
     ) -> pl.LazyFrame:
-        """:meth:`FairLazyFrame.reliability <polars_fair.FairLazyFrame.reliability>`."""
+        """:meth:`FairLazyFrame.reliability <polars_fair.FairLazyFrame.reliability>`.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from polars_fair import from_scores
+        >>> t = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.2, 0.8, 0.2, 0.8],
+        ...                   "positives": [0, 5, 2, 3], "negatives": [5, 0, 3, 2]})
+        >>> from_scores(t).reliability(n_bins=2).collect().height
+        4
+        """
         return reliability_plan(self._scores, self.keys, n_bins=n_bins, strategy=strategy)
 
 

@@ -170,6 +170,11 @@ _ROW_DOC = """
     sample_weight : str or pl.Expr, optional
         Row weights; counts become weighted sums.
 
+    Returns
+    -------
+    pl.Expr
+        An aggregating expression, for ``select``, ``group_by().agg`` or ``over``.
+
     Notes
     -----
     Rows where the label or the prediction is null are not counted. These expressions do not
@@ -184,7 +189,13 @@ def confusion_counts(
     pos_label: Any = 1,
     sample_weight: IntoExpr | None = None,
 ) -> pl.Expr:
-    """Aggregation: a struct ``{n, tp, fp, fn, tn}`` of confusion counts.
+    c = _row_counts(y_true, y_pred, pos_label, sample_weight)
+    return pl.struct(
+        c.n.alias("n"), c.tp.alias("tp"), c.fp.alias("fp"), c.fn.alias("fn"), c.tn.alias("tn")
+    )
+
+
+confusion_counts.__doc__ = ("""Aggregation: a struct ``{n, tp, fp, fn, tn}`` of confusion counts.
 
     Counts are Int64, or Float64 weighted sums when ``sample_weight`` is given.
     """ + _ROW_DOC + """
@@ -202,11 +213,7 @@ def confusion_counts(
     │ a   ┆ 2   ┆ 1   ┆ 1   ┆ 0   ┆ 0   │
     │ b   ┆ 1   ┆ 0   ┆ 0   ┆ 1   ┆ 0   │
     └─────┴─────┴─────┴─────┴─────┴─────┘
-    """
-    c = _row_counts(y_true, y_pred, pos_label, sample_weight)
-    return pl.struct(
-        c.n.alias("n"), c.tp.alias("tp"), c.fp.alias("fp"), c.fn.alias("fn"), c.tn.alias("tn")
-    )
+    """)
 
 
 def _count_expr(field: str, doc: str) -> Callable[..., pl.Expr]:

@@ -15,6 +15,8 @@ from polars_fair import errors as E
 from polars_fair.expressions import RATE_NAMES, Counts, rate_from_counts, safe_div
 from polars_fair.tables import Counted
 
+__all__ = ["REFERENCE_RULES", "rates_from_counts", "report_from_counts"]
+
 REFERENCE_RULES = ("largest", "max_selection_rate", "overall")
 FINDINGS = ("algorithmic", "systemic", "none", "insufficient support")
 
@@ -121,7 +123,26 @@ def with_rates(counts: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def rates_from_counts(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
-    """Keys, ``n``, then every rate (Float64, null where the denominator is 0)."""
+    """Keys, ``n``, then every rate (Float64, null where the denominator is 0).
+
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A count table (see :func:`polars_fair.tables.count_table`).
+    keys : sequence of str
+        Its key columns.
+
+    Returns
+    -------
+    pl.LazyFrame
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"g": ["a"], "n": [4], "tp": [1], "fp": [1], "fn": [1], "tn": [1]})
+    >>> rates_from_counts(c, ["g"]).collect()["tpr"].to_list()
+    [0.5]
+    """
     return with_rates(counts).select(*keys, "n", *RATE_NAMES)
 
 
@@ -213,7 +234,21 @@ def report_from_counts(
     ofi_threshold: float = 0.3,
     four_fifths: float = 0.8,
 ) -> pl.LazyFrame:
-    """The per-group disparity report from a count table (see ``FairLazyFrame.report``)."""
+    """The per-group disparity report from a count table (see ``FairLazyFrame.report``).
+
+    Returns
+    -------
+    pl.LazyFrame
+        The columns of ``df.fair.report``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"g": ["a", "b"], "n": [4, 4], "tp": [2, 1], "fp": [0, 0],
+    ...                   "fn": [0, 1], "tn": [2, 2]})
+    >>> report_from_counts(c, ["g"], min_support=1).collect()["impact_ratio"].to_list()
+    [1.0, 0.5]
+    """
     return analyse(
         Counted(counts, list(keys)),
         report_builder(

@@ -24,6 +24,18 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair.expressions import IntoExpr, is_positive, to_expr
 
+__all__ = [
+    "COUNT_COLUMNS",
+    "MAX_FLOAT_LEVELS",
+    "Counted",
+    "count_table",
+    "count_tables",
+    "keys_of",
+    "rollup",
+    "score_table",
+    "sweep_table",
+]
+
 NullGroups = Literal["keep", "raise", "drop"]
 By = IntoExpr | Sequence[IntoExpr] | None
 
@@ -479,6 +491,25 @@ def count_table(
     """The lazy count table of ``lf`` and its key names (the public contract in the module doc).
 
     Schema errors raise here; data errors raise when the result is collected.
+
+    Returns
+    -------
+    tuple[pl.LazyFrame, list[str]]
+        The count table (keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]) and its key names.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError,
+    TooManyLevelsError, InvalidWeightError, InvalidScoreError
+        See :mod:`polars_fair.errors`; data errors when the result is collected.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.LazyFrame({"g": ["a", "b"], "y_true": [1, 0], "y_pred": [1, 1]})
+    >>> counts, keys = count_table(df, "g")
+    >>> keys, counts.collect().rows()
+    (['g'], [('a', 1, 1, 0, 0, 0), ('b', 1, 0, 1, 0, 0)])
     """
     a = resolve(
         lf, by, y_true=y_true, y_pred=y_pred, pos_label=pos_label, sample_weight=sample_weight,
@@ -714,6 +745,19 @@ def count_tables(
 
     Coarser sets are rolled up from the finest count table (:func:`rollup`), never re-scanned.
     ``kwargs`` are those of :func:`count_table`.
+
+    Returns
+    -------
+    Counted
+        The lazy count table, its keys and, for several sets, the sets.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.LazyFrame({"a": ["x", "y"], "b": [0, 0], "y_true": [1, 0], "y_pred": [1, 1]})
+    >>> c = count_tables(df, ["a", "b"], combinations="all")
+    >>> c.sets
+    [['a'], ['b'], ['a', 'b']]
     """
     sets = attribute_sets(by, combinations, max_order)
     if sets is None:
@@ -765,6 +809,24 @@ def sweep_table(
     ``n``, ``Σy`` and, per threshold, ``Σŷ_t`` and ``Σy·ŷ_t``; the result has the keys, then
     ``threshold`` (Float64), then ``n, tp, fp, fn, tn`` (and ``weight_sum``), sorted by the
     keys and the threshold.
+
+    Returns
+    -------
+    tuple[pl.LazyFrame, list[str]]
+        The stacked count tables and the key names (without ``threshold``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        No threshold, or a NaN threshold.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.LazyFrame({"y_true": [1, 0], "y_score": [0.8, 0.3]})
+    >>> table, _ = sweep_table(df, None, thresholds=[0.5, 0.2])
+    >>> table.select("threshold", "tp", "fp").collect().rows()
+    [(0.2, 1, 1), (0.5, 1, 0)]
     """
     ts = [float(t) for t in thresholds]
     if not ts:
@@ -816,7 +878,23 @@ def sweep_table(
 
 
 def keys_of(counts: pl.DataFrame | pl.LazyFrame) -> list[str]:
-    """The key columns of a count table: every column before ``n``."""
+    """The key columns of a count table: every column before ``n``.
+
+    Returns
+    -------
+    list[str]
+
+    Raises
+    ------
+    ColumnNotFoundError
+        When the table has no ``n`` column.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> keys_of(pl.DataFrame({"race": ["a"], "n": [1], "tp": [1], "fp": [0], "fn": [0], "tn": [0]}))
+    ['race']
+    """
     names = counts.collect_schema().names()
     if "n" not in names:
         raise E.ColumnNotFoundError(
@@ -835,6 +913,11 @@ def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     ...                   "fp": [1, 0], "fn": [0, 1], "tn": [1, 0]})
     >>> rollup(c, ["a"]).collect().row(0)
     (1, 5, 2, 1, 1, 1)
+
+    Returns
+    -------
+    pl.LazyFrame
+        The keys, then the summed count columns, sorted by the keys.
     """
     names = counts.collect_schema().names()
     sums = [c for c in (*COUNT_COLUMNS, "weight_sum") if c in names]
@@ -861,6 +944,19 @@ def score_table(
     weighted sums when ``sample_weight`` is given, with ``n_rows`` Int64 then), sorted by keys then
     score. Null, NaN or infinite scores raise :class:`~polars_fair.errors.InvalidScoreError` at
     collect time; labels are validated as in :func:`count_table`.
+
+    Returns
+    -------
+    tuple[pl.LazyFrame, list[str]]
+        The score table and its key names.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.LazyFrame({"g": ["a", "a", "a"], "y_true": [1, 0, 1], "y_score": [0.9, 0.9, 0.2]})
+    >>> table, keys = score_table(df, "g")
+    >>> table.collect().rows()
+    [('a', 0.2, 1, 0), ('a', 0.9, 1, 1)]
     """
     a = resolve(
         lf, by, y_true=y_true, y_pred=None, pos_label=pos_label, sample_weight=sample_weight,

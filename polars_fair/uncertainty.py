@@ -62,6 +62,14 @@ def metrics_table(
         ``value``, ``ci_low``, ``ci_high`` (Float64; rates in [0, 1], marginal benefit in
         [−1, 1]); ``low_support`` (Boolean: denominator < ``min_support``). Sorted by the keys,
         then the metric order of ``RATES``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"g": ["a"], "n": [10], "tp": [4], "fp": [1], "fn": [1], "tn": [4]})
+    >>> m = metrics_table(c, ["g"]).filter(pl.col("metric") == "tpr").collect()
+    >>> m.select("numerator", "denominator", "value").row(0)
+    (4, 5, 0.8)
     """
     _check_level(level)
     names = counts.collect_schema().names()
@@ -138,6 +146,15 @@ def disparity_table(
         ``difference``, ``difference_ci_low``, ``difference_ci_high``, ``ratio``,
         ``ratio_ci_low``, ``ratio_ci_high``, ``p_value``, ``p_value_adjusted`` (Float64);
         ``is_reference``, ``significant`` (Boolean). The reference row has null tests.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"g": ["a", "b"], "n": [100, 100], "tp": [40, 10], "fp": [10, 10],
+    ...                   "fn": [10, 40], "tn": [40, 40]})
+    >>> d = disparity_table(c, ["g"], reference="a").collect()
+    >>> d.select("g", "ratio").rows()
+    [('a', 1.0), ('b', 0.4)]
     """
     _check_level(level)
     if metric not in PROPORTIONS:
