@@ -232,15 +232,21 @@ ByOpt = Annotated[
 ]
 
 
+PathArg = Annotated[Path, typer.Argument(help="CSV, Parquet or NDJSON file (read lazily).")]
+YTrueOpt = Annotated[str, typer.Option(help="Label column or SQL expression.")]
+YPredOpt = Annotated[str, typer.Option(help="Prediction column or SQL expression.")]
+PosLabelOpt = Annotated[
+    str | None, typer.Option(help="Positive (favourable) value; default 1 (true if boolean).")
+]
+
+
 @app.command()
 def report(
-    path: Annotated[Path, typer.Argument(help="CSV, Parquet or NDJSON file (read lazily).")],
+    path: PathArg,
     by: ByOpt,
-    y_true: Annotated[str, typer.Option(help="Label column or SQL expression.")] = "y_true",
-    y_pred: Annotated[str, typer.Option(help="Prediction column or SQL expression.")] = "y_pred",
-    pos_label: Annotated[
-        str | None, typer.Option(help="Positive (favourable) value; default 1 (true if boolean).")
-    ] = None,
+    y_true: YTrueOpt = "y_true",
+    y_pred: YPredOpt = "y_pred",
+    pos_label: PosLabelOpt = None,
     reference: Annotated[
         str | None,
         typer.Option(help="largest | max_selection_rate | overall | VALUE | attr=v,attr=v"),
@@ -572,16 +578,14 @@ def format_gate(result: dict[str, Any]) -> str:
 
 @app.command()
 def check(
-    path: Annotated[Path, typer.Argument(help="CSV, Parquet or NDJSON file (read lazily).")],
+    path: PathArg,
     by: ByOpt,
-    y_true: Annotated[str, typer.Option(help="Label column or SQL expression.")] = "y_true",
-    y_pred: Annotated[str, typer.Option(help="Prediction column or SQL expression.")] = "y_pred",
+    y_true: YTrueOpt = "y_true",
+    y_pred: YPredOpt = "y_pred",
     y_score: Annotated[
         str | None, typer.Option(help="Score column or SQL expression (for --max-abroca).")
     ] = None,
-    pos_label: Annotated[
-        str | None, typer.Option(help="Positive (favourable) value; default 1 (true if boolean).")
-    ] = None,
+    pos_label: PosLabelOpt = None,
     reference: Annotated[
         str | None,
         typer.Option(help="Reference of OFI/ABROCA: largest | max_selection_rate | overall | "
