@@ -104,7 +104,7 @@ def run(cfg: Config) -> list[Row]:
     df = score_frame(n_exact)
 
     def ours_exact() -> pl.DataFrame:
-        table, keys = score_table(df.lazy(), "group", y_true="y_true", y_score="y_score")
+        table, keys, _ = score_table(df.lazy(), "group", y_true="y_true", y_score="y_score")
         return abroca_from_scores(table.collect(), keys, reference="largest")
 
     def exact(r: Row) -> None:
@@ -112,7 +112,7 @@ def run(cfg: Config) -> list[Row]:
         y = df["y_true"].to_numpy().astype(np.int64)
         s = df["y_score"].to_numpy()
         majority = df["group"].value_counts(sort=True)["group"][0]
-        table, keys = score_table(df.lazy(), "group", y_true="y_true", y_score="y_score")
+        table, keys, _ = score_table(df.lazy(), "group", y_true="y_true", y_score="y_score")
         collected = table.collect()
         contenders: dict[str, Callable[[], Any]] = {
             "ours": ours_exact,
@@ -148,7 +148,7 @@ def run(cfg: Config) -> list[Row]:
     small = score_frame(n_test, seed=3)
 
     def ours_test() -> pl.DataFrame:
-        table, keys = score_table(small.lazy(), "group", y_true="y_true", y_score="y_score")
+        table, keys, _ = score_table(small.lazy(), "group", y_true="y_true", y_score="y_score")
         return abroca_test_from_scores(table.collect(), keys, n_permutations=perms, seed=0)
 
     def test(r: Row) -> None:

@@ -24,7 +24,7 @@ from polars_fair.expressions import (
     true_negatives,
     true_positives,
 )
-from polars_fair.counts import FairCounts, FairScores, from_counts, from_scores
+from polars_fair.analysis import FairCounts, FairScores, counts, from_counts, from_scores, scores
 from polars_fair.namespace import FairDataFrame, FairLazyFrame, fair
 
 __version__ = "0.1.0"
@@ -33,6 +33,8 @@ __all__ = [
     "FairDataFrame",
     "FairLazyFrame",
     "fair",
+    "counts",
+    "scores",
     "from_counts",
     "from_scores",
     "FairCounts",

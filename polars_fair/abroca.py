@@ -22,6 +22,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair.progress import progress_bar
+from polars_fair.reference import known, reference_index
 from polars_fair.roc import (
     GridCache,
     abroca_batch,
@@ -49,6 +50,7 @@ NO_POSITIVES = "no positives in group"
 NO_NEGATIVES = "no negatives in group"
 NO_ROWS = "no positives or negatives in group"
 REFERENCE_ONE_CLASS = "reference group has only one class"
+NO_REFERENCE = "no group can be the reference (none has known keys and both classes)"
 NO_VALID_PERMUTATION = "no permutation gave both groups both classes"
 PAIR_REASON = "{reason} {side}"  # e.g. "no positives in group i"
 NO_KEYS = "keys must name at least one group column of the score table, got {keys!r}"
@@ -182,44 +184,28 @@ def _split(scores: pl.DataFrame, keys: Sequence[str]) -> _Groups:
     )
 
 
-def _resolve_reference(groups: _Groups, reference: ReferenceSpec, aucs: Sequence[float | None]) -> int:
-    keys = groups.keys
-    if isinstance(reference, str) and reference in ("largest", "max_auc"):
-        if reference == "largest":
-            # the largest group that can be a benchmark: both classes and known keys; first
-            # in key order among ties; failing that, the largest group
-            known = ~groups.key_frame.select(
-                pl.any_horizontal(pl.all().is_null())
-            ).to_series().to_numpy()
-            usable = known & (groups.positives > 0) & (groups.negatives > 0)
-            if usable.any():
-                return int(np.argmax(np.where(usable, groups.n, -1)))
-            return int(np.argmax(groups.n))
-        defined = [(a, -g) for g, a in enumerate(aucs) if a is not None]
-        if not defined:
-            labels = [groups.label(g) for g in range(len(groups))]
-            raise UndefinedReferenceError(NO_DEFINED_AUC.format(groups=E.show_values(labels)))
-        return -max(defined)[1]  # highest AUC, first in key order among ties
-    if isinstance(reference, Mapping):
-        if set(reference) != set(keys):
-            raise E.InvalidArgumentError(BAD_REFERENCE.format(reference=reference, keys=keys))
-        wanted = tuple(reference[k] for k in keys)
-    elif isinstance(reference, tuple) and len(keys) > 1:
-        if len(reference) != len(keys):
-            raise E.InvalidArgumentError(BAD_REFERENCE.format(reference=reference, keys=keys))
-        wanted = reference
-    elif isinstance(reference, str) and reference in ("overall", "max_selection_rate"):
-        raise E.InvalidArgumentError(BAD_REFERENCE.format(reference=reference, keys=keys))
-    elif len(keys) == 1:
-        wanted = (reference,)
-    else:
-        raise E.InvalidArgumentError(BAD_REFERENCE.format(reference=reference, keys=keys))
-    for g, row in enumerate(groups.key_frame.iter_rows()):
-        if row == wanted:
-            return g
-    shown = wanted[0] if len(keys) == 1 else dict(zip(keys, wanted))
-    labels = [groups.label(g) for g in range(len(groups))]
-    raise E.UnknownGroupError(E.UNKNOWN_GROUP.format(group=shown, groups=E.show_values(labels)))
+def _resolve_reference(
+    groups: _Groups, reference: ReferenceSpec, aucs: Sequence[float | None]
+) -> int | None:
+    """The reference group's index, by the one reference rule (:mod:`polars_fair.reference`).
+
+    Eligible for a rule: known keys and both classes (a ROC curve). When no group is eligible,
+    ``"largest"`` falls back to the largest group (every comparison is then null, with its
+    reason) and ``"max_auc"`` raises.
+    """
+    table = groups.key_frame.with_columns(pl.Series("n", groups.n))
+    both = (groups.positives > 0) & (groups.negatives > 0)
+    eligible = pl.Series(both) & table.select(known(groups.keys)).to_series()
+    auc = pl.Series([a if a is not None else None for a in aucs], dtype=pl.Float64)
+    idx = reference_index(table, groups.keys, reference, eligible=eligible, score=auc)
+    if idx is None and reference == "largest":
+        # no group has a ROC curve: the largest group stands as the reference, and every
+        # comparison is null with the reason (one class), as for an explicit one-class group
+        idx = reference_index(table, groups.keys, "largest", eligible=pl.Series([True] * len(groups)))
+    if idx is None and reference == "max_auc":
+        labels = [groups.label(g) for g in range(len(groups))]
+        raise UndefinedReferenceError(NO_DEFINED_AUC.format(groups=E.show_values(labels)))
+    return idx
 
 
 def _aucs(groups: _Groups) -> list[float | None]:
@@ -325,13 +311,13 @@ def abroca_from_scores(
     if pairwise:
         return _pairwise(groups, aucs, curves)
     ref = _resolve_reference(groups, reference, aucs)
-    ref_curve = curves[ref]
+    ref_curve = curves[ref] if ref is not None else None
     abrocas: list[float | None] = []
     reasons: list[str | None] = []
     for g, curve in enumerate(curves):
         reason = groups.reason(g)
         if reason is None and ref_curve is None:
-            reason = REFERENCE_ONE_CLASS
+            reason = REFERENCE_ONE_CLASS if ref is not None else NO_REFERENCE
         reasons.append(reason)
         if reason is not None or curve is None or ref_curve is None:
             abrocas.append(None)
@@ -643,10 +629,12 @@ def abroca_test_from_scores(
     for g in tested:
         bar.update(1)
         reason = groups.reason(g)
-        if reason is None and groups.reason(ref) is not None:
+        if reason is None and ref is None:
+            reason = NO_REFERENCE
+        elif reason is None and groups.reason(ref) is not None:
             reason = REFERENCE_ONE_CLASS
         result = None
-        if reason is None:
+        if reason is None and ref is not None:
             pool_pos, pool_neg, gp, gn = _pool(groups, g, ref)
             result = _permutation_null(
                 pool_pos, pool_neg, gp, gn, int(n_permutations), rng, float(tolerance)

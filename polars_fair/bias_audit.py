@@ -31,9 +31,10 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.expressions import IntoExpr, is_positive, safe_div, to_expr
-from polars_fair.report import on_small_table
-from polars_fair.tables import (
+from polars_fair.expressions import is_positive, safe_div
+from polars_fair.spec import IntoExpr, to_expr
+from polars_fair.runner import on_small_table
+from polars_fair.tables_old import (
     _check_columns,
     _distinct_others,
     _name,

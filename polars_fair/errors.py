@@ -78,6 +78,40 @@ BAD_SCORES = (
     "scores must be finite numbers"
 )
 NOT_NUMERIC = "column {column!r} ({role}) must be numeric, got dtype {dtype}"
+NOT_A_FRAME = (
+    "expected a polars DataFrame or LazyFrame, a PySpark DataFrame or a DuckDB relation, got {type}"
+)
+BAD_REFERENCE_MAPPING = "reference mapping must name exactly the attributes {keys}, got {got}"
+REFERENCE_NEEDS_KEYS = (
+    "an explicit reference group needs by= attributes; use reference='overall'"
+)
+REFERENCE_NEEDS_MAPPING = (
+    "with several attributes {keys} pass reference as a mapping {{attribute: value}}"
+)
+BAD_REFERENCE_RULE = (
+    "reference={reference!r} is not a reference of this analysis; pass one of {rules}, a group "
+    "value (one attribute) or a mapping {{attribute: value}}"
+)
+UNKNOWN_ARGUMENT = "unexpected {what} argument(s) {names}; the {what} arguments are {valid}"
+ROLLUP_OF_SETS = (
+    "this table already holds several attribute sets; pass by=/combinations= when it is made"
+)
+BAD_THRESHOLD = "threshold must be a number, finite and not NaN, got {value!r}"
+SCORE_NEEDS_THRESHOLD = "y_score= needs threshold= to turn scores into predictions"
+PRED_AND_SCORE = "pass either y_pred= or y_score= with threshold=, not both"
+THRESHOLD_NEEDS_SCORE = (
+    "threshold= applies to y_score=, which is not given; pass y_score= with threshold=, or "
+    "drop threshold= to use y_pred="
+)
+UNKNOWN_METRIC = "unknown metric {metric!r}; the metrics are: {valid}"
+COLUMN_CLASH = (
+    "attribute name(s) {names} clash with output column(s) of {analysis}; rename them, for "
+    "example by=pl.col({example!r}).alias({example!r} + '_attr')"
+)
+WEIGHT_OVERFLOW = (
+    "sample_weight column {column!r} sums to an infinite value in {count} group(s); weights "
+    "must have a finite sum (rescale them)"
+)
 
 
 class PolarsFairError(ValueError):

@@ -1,125 +1,21 @@
-"""Pure ``pl.Expr`` builders: the one place where each metric's formula lives.
+"""Pure ``pl.Expr`` builders: row-level metric aggregations, generated from the registry.
 
-Two families share the same formulas:
-
-* **count-level** formulas read the columns ``n, tp, fp, fn, tn`` of a count table
-  (``RATES`` maps each rate name to its numerator and denominator);
-* **row-level** aggregations (:func:`tpr`, :func:`selection_rate`, ...) compute the same
-  counts from label and prediction columns, so they plug into your own
-  ``group_by(...).agg(...)``, ``select`` or ``over``.
+The formulas live in the metric registry (:mod:`polars_fair.registry`). The **row-level**
+aggregations here (:func:`tpr`, :func:`selection_rate`, ...) are generated from it: each computes
+the confusion counts from label and prediction columns and applies the registry's formula, so it
+plugs into your own ``group_by(...).agg(...)``, ``select`` or ``over``.
 
 A rate whose denominator is zero is null, never 0 and never NaN.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import polars as pl
 
-__all__ = [
-    "Counts",
-    "RATES",
-    "RATE_NAMES",
-    "safe_div",
-    "is_positive",
-    "confusion_counts",
-    "true_positives",
-    "false_positives",
-    "false_negatives",
-    "true_negatives",
-    "selection_rate",
-    "base_rate",
-    "tpr",
-    "fpr",
-    "tnr",
-    "fnr",
-    "ppv",
-    "npv",
-    "accuracy",
-    "marginal_benefit",
-]
-
-IntoExpr = str | pl.Expr
-
-
-def to_expr(column: IntoExpr) -> pl.Expr:
-    """Turn a column name or an expression into an expression."""
-    return pl.col(column) if isinstance(column, str) else column
-
-
-@dataclass(frozen=True)
-class Counts:
-    """The five confusion counts as expressions (columns of a count table, or aggregations)."""
-
-    n: pl.Expr
-    tp: pl.Expr
-    fp: pl.Expr
-    fn: pl.Expr
-    tn: pl.Expr
-
-    @classmethod
-    def columns(cls) -> Counts:
-        """The counts as the columns ``n, tp, fp, fn, tn`` of a count table."""
-        return cls(pl.col("n"), pl.col("tp"), pl.col("fp"), pl.col("fn"), pl.col("tn"))
-
-
-Formula = Callable[[Counts], pl.Expr]
-
-#: name -> (numerator, denominator, source). The only definition of every rate in the package.
-RATES: dict[str, tuple[Formula, Formula, str]] = {
-    "selection_rate": (lambda c: c.tp + c.fp, lambda c: c.n, "(TP+FP)/n; 29 CFR 1607.4(D)"),
-    "base_rate": (lambda c: c.tp + c.fn, lambda c: c.n, "(TP+FN)/n"),
-    "tpr": (lambda c: c.tp, lambda c: c.tp + c.fn, "TP/(TP+FN); recall, equal opportunity"),
-    "fpr": (lambda c: c.fp, lambda c: c.fp + c.tn, "FP/(FP+TN); equalized odds"),
-    "tnr": (lambda c: c.tn, lambda c: c.tn + c.fp, "TN/(TN+FP); specificity"),
-    "fnr": (lambda c: c.fn, lambda c: c.fn + c.tp, "FN/(FN+TP); miss rate"),
-    "ppv": (lambda c: c.tp, lambda c: c.tp + c.fp, "TP/(TP+FP); precision, predictive parity"),
-    "npv": (lambda c: c.tn, lambda c: c.tn + c.fn, "TN/(TN+FN)"),
-    "accuracy": (lambda c: c.tp + c.tn, lambda c: c.n, "(TP+TN)/n"),
-    "marginal_benefit": (
-        lambda c: c.fp - c.fn,
-        lambda c: c.n,
-        "(FP-FN)/n; Briscoe et al., Facets of Disparate Impact (OFI), Def. 2.6",
-    ),
-}
-RATE_NAMES: tuple[str, ...] = tuple(RATES)
-
-
-def safe_div(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
-    """``numerator / denominator`` as Float64, null where the denominator is not positive.
-
-    Parameters
-    ----------
-    numerator, denominator : pl.Expr
-        Counts (Int64) or weighted counts (Float64).
-
-    Returns
-    -------
-    pl.Expr
-        Float64; null where ``denominator <= 0`` or either side is null.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> pl.select(r=safe_div(pl.lit(1), pl.lit(0))).item() is None
-    True
-    """
-    return (
-        pl.when(denominator > 0)
-        .then(numerator.cast(pl.Float64) / denominator.cast(pl.Float64))
-        .otherwise(None)
-    )
-
-
-def rate_from_counts(name: str, counts: Counts | None = None) -> pl.Expr:
-    """The rate ``name`` (a key of :data:`RATES`) from count expressions, aliased to ``name``."""
-    num, den, _ = RATES[name]
-    c = counts if counts is not None else Counts.columns()
-    return safe_div(num(c), den(c)).alias(name)
-
+from polars_fair.registry import METRICS, RATE_NAMES, Counts, Metric, safe_div
+from polars_fair.spec import IntoExpr, to_expr
 
 def is_positive(column: IntoExpr, pos_label: Any = 1) -> pl.Expr:
     """Boolean expression: ``column == pos_label`` (null stays null).
@@ -216,7 +112,24 @@ confusion_counts.__doc__ = ("""Aggregation: a struct ``{n, tp, fp, fn, tn}`` of 
     """)
 
 
-def _count_expr(field: str, doc: str) -> Callable[..., pl.Expr]:
+class RowMetric(Protocol):
+    """The signature of every generated row-level metric aggregation."""
+
+    __name__: str
+
+    def __call__(
+        self,
+        y_true: IntoExpr = "y_true",
+        y_pred: IntoExpr = "y_pred",
+        *,
+        pos_label: Any = 1,
+        sample_weight: IntoExpr | None = None,
+    ) -> pl.Expr:
+        """Aggregate the metric over the rows."""
+        ...
+
+
+def _count_expr(field: str, doc: str) -> RowMetric:
     def f(
         y_true: IntoExpr = "y_true",
         y_pred: IntoExpr = "y_pred",
@@ -249,9 +162,11 @@ false_negatives = _count_expr("fn", "false negatives: positive label, negative p
 true_negatives = _count_expr("tn", "true negatives: label and prediction negative")
 
 
-def _rate_expr(name: str, example: str) -> Callable[..., pl.Expr]:
-    num, den, source = RATES[name]
+# y_true [1,1,0,0], y_pred [1,0,1,1] -> tp=1, fn=1, fp=2, tn=0, n=4: the doctest frame.
+_EXAMPLE = Counts(pl.lit(4), pl.lit(1), pl.lit(2), pl.lit(1), pl.lit(0))
 
+
+def _rate_expr(m: Metric) -> RowMetric:
     def f(
         y_true: IntoExpr = "y_true",
         y_pred: IntoExpr = "y_pred",
@@ -259,34 +174,57 @@ def _rate_expr(name: str, example: str) -> Callable[..., pl.Expr]:
         pos_label: Any = 1,
         sample_weight: IntoExpr | None = None,
     ) -> pl.Expr:
-        c = _row_counts(y_true, y_pred, pos_label, sample_weight)
-        return safe_div(num(c), den(c)).alias(name)
+        return m.value(_row_counts(y_true, y_pred, pos_label, sample_weight))
 
-    f.__name__ = name
-    f.__qualname__ = name
-    unit = "in [-1, 1]" if name == "marginal_benefit" else "in [0, 1]"
-    f.__doc__ = f"""Aggregation: ``{name}`` = {source}.
+    f.__name__ = f.__qualname__ = m.function_name
+    f.__module__ = __name__
+    example = pl.select(m.value(_EXAMPLE)).item()
+    f.__doc__ = f"""Aggregation: ``{m.name}`` = {m.formula} ({m.source}).
 
-    Returns a Float64 expression {unit}; null when the denominator is 0.
+    Returns a Float64 expression, {m.unit}; null when undefined (a zero denominator).
 {_ROW_DOC}
     Examples
     --------
     >>> import polars as pl
     >>> df = pl.DataFrame({{"y_true": [1, 1, 0, 0], "y_pred": [1, 0, 1, 1]}})
-    >>> df.select({name}()).item()
-    {example}
+    >>> df.select({m.function_name}()).item()
+    {example!r}
     """
     return f
 
 
-# Examples: y_true [1,1,0,0], y_pred [1,0,1,1] -> tp=1, fn=1, fp=2, tn=0, n=4.
-selection_rate = _rate_expr("selection_rate", "0.75")
-base_rate = _rate_expr("base_rate", "0.5")
-tpr = _rate_expr("tpr", "0.5")
-fpr = _rate_expr("fpr", "1.0")
-tnr = _rate_expr("tnr", "0.0")
-fnr = _rate_expr("fnr", "0.5")
-ppv = _rate_expr("ppv", "0.3333333333333333")
-npv = _rate_expr("npv", "0.0")
-accuracy = _rate_expr("accuracy", "0.25")
-marginal_benefit = _rate_expr("marginal_benefit", "0.25")
+_generated = {m.function_name: _rate_expr(m) for m in METRICS.values()}
+selection_rate = _generated["selection_rate"]
+base_rate = _generated["base_rate"]
+tpr = _generated["tpr"]
+fpr = _generated["fpr"]
+tnr = _generated["tnr"]
+fnr = _generated["fnr"]
+ppv = _generated["ppv"]
+npv = _generated["npv"]
+accuracy = _generated["accuracy"]
+marginal_benefit = _generated["marginal_benefit"]
+
+__all__ = [
+    "Counts",
+    "RATE_NAMES",
+    "RowMetric",
+    "safe_div",
+    "is_positive",
+    "confusion_counts",
+    "true_positives",
+    "false_positives",
+    "false_negatives",
+    "true_negatives",
+    # one per registry entry (a test checks that every metric is here)
+    "selection_rate",
+    "base_rate",
+    "tpr",
+    "fpr",
+    "tnr",
+    "fnr",
+    "ppv",
+    "npv",
+    "accuracy",
+    "marginal_benefit",
+]

@@ -13,18 +13,14 @@ from collections.abc import Sequence
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.expressions import RATE_NAMES
-from polars_fair.report import on_small_table, with_rates
+from polars_fair.registry import PAIR_METRICS
+from polars_fair.report import with_rates
+from polars_fair.runner import on_small_table
 
 __all__ = ["PAIRWISE_METRICS", "pairwise_from_counts", "pairwise_matrix"]
 
 #: Every metric :func:`pairwise_from_counts` can compute, in a fixed order.
-PAIRWISE_METRICS: tuple[str, ...] = (
-    "ofi",
-    "disparate_impact",
-    *(f"{rate}_difference" for rate in RATE_NAMES),
-    *(f"{rate}_ratio" for rate in RATE_NAMES),
-)
+PAIRWISE_METRICS: tuple[str, ...] = tuple(PAIR_METRICS)
 
 UNKNOWN_METRIC = "unknown pairwise metric(s) {unknown}; the metrics are: {valid}"
 REPEATED_METRIC = "pairwise metric(s) requested more than once: {repeated}"
@@ -40,31 +36,15 @@ CLASHING_LABELS = (
 _P = "__pf_"  # prefix of internal columns
 
 
-def _is_ratio(metric: str) -> bool:
-    return metric == "disparate_impact" or metric.endswith("_ratio")
-
-
-def _rate_of(metric: str) -> str:
-    """The rate a metric compares (``ofi`` compares marginal benefits, DI selection rates)."""
-    if metric == "ofi":
-        return "marginal_benefit"
-    if metric == "disparate_impact":
-        return "selection_rate"
-    return metric.rsplit("_", 1)[0]
-
-
 def _side(rate: str, side: str) -> pl.Expr:
     return pl.col(f"{_P}{rate}_{side}")
 
 
 def _metric_expr(metric: str) -> pl.Expr:
-    """``rate_i - rate_j`` or ``rate_i / rate_j`` (null when the denominator is 0 or null)."""
-    rate = _rate_of(metric)
-    i, j = _side(rate, "i"), _side(rate, "j")
-    if _is_ratio(metric):
-        # rates are >= 0 except marginal_benefit, whose ratio keeps its sign; only 0 is undefined
-        return pl.when(j != 0).then(i / j).otherwise(None).cast(pl.Float64).alias(metric)
-    return (i - j).cast(pl.Float64).alias(metric)
+    """The registry's formula of a pair metric over the two sides' rates."""
+    entry = PAIR_METRICS[metric]
+    expr = entry.expr(lambda r: _side(r, "i"), lambda r: _side(r, "j"))
+    return expr.cast(pl.Float64).alias(metric)
 
 
 def _check_metrics(metrics: str | Sequence[str]) -> list[str]:
@@ -156,7 +136,7 @@ def pairwise_from_counts(
     """
     wanted = _check_metrics(metrics)
     keys = list(keys)
-    rates = list(dict.fromkeys(_rate_of(m) for m in wanted))
+    rates = list(dict.fromkeys(r for m in wanted for r in PAIR_METRICS[m].rates))
     ki = [f"{k}_i" for k in keys]
     kj = [f"{k}_j" for k in keys]
 
@@ -279,7 +259,7 @@ def pairwise_matrix(pairs: pl.DataFrame, metric: str, keys: Sequence[str]) -> pl
         raise E.InvalidArgumentError(
             CLASHING_LABELS.format(labels=E.show_values(labels, limit=50), keys=keys)
         )
-    diagonal = 1.0 if _is_ratio(metric) else 0.0
+    diagonal = PAIR_METRICS[metric].identity if metric in PAIR_METRICS else 0.0
     off = pairs.select(
         *[pl.col(c).alias(k) for c, k in zip(ki, keys)],
         _label(kj).alias(f"{_P}label_j"),

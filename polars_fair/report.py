@@ -6,120 +6,29 @@ weighted, ``weight_sum``) as a LazyFrame and returns a LazyFrame; nothing here r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.expressions import RATE_NAMES, Counts, rate_from_counts, safe_div
-from polars_fair.tables import Counted
+from polars_fair.reference import for_set, known, reference_flag
+from polars_fair.registry import METRICS, RATE_NAMES, Counts, safe_div
 
-__all__ = ["REFERENCE_RULES", "rates_from_counts", "report_from_counts"]
+__all__ = ["rates_from_counts", "report_from_counts"]
 
-REFERENCE_RULES = ("largest", "max_selection_rate", "overall")
 FINDINGS = ("algorithmic", "systemic", "none", "insufficient support")
-
-
-def on_small_table(
-    lf: pl.LazyFrame, build: Callable[[pl.LazyFrame], pl.LazyFrame]
-) -> pl.LazyFrame:
-    """Run ``build`` on the (small) collected table, in memory, as one step of a lazy plan.
-
-    Analyses use whole-table expressions (``arg_max``, ``max``, positional ``get``) whose
-    tie-breaking the streaming engine does not guarantee; running them on the single collected
-    count table keeps every engine's result identical. The output schema is known without data.
-    """
-    schema = build(lf).collect_schema()
-    return lf.map_batches(
-        lambda df: build(dense(df).lazy()).collect(engine="in-memory"), schema=schema
-    )
-
-
-def dense(df: pl.DataFrame) -> pl.DataFrame:
-    """``df`` with ordinary columns.
-
-    The streaming engine can hand over a column whose values are all equal in a single-value
-    form, and Polars divides by such a value by multiplying with its inverse (3/10 becomes
-    0.30000000000000004), so the same rate would differ in the last digit by engine.
-    """
-    return pl.DataFrame(df.get_columns())
-
-
-Builder = Callable[[pl.LazyFrame, list[str]], pl.LazyFrame]
-
-
-def analyse(counted: Counted, build: Builder) -> pl.LazyFrame:
-    """Run an analysis ``build(counts, keys)`` on a count table, per attribute set.
-
-    With one attribute set this is :func:`on_small_table`. With several (``counted.sets``), the
-    analysis runs on each set's rows with that set's keys (a reference group, a maximum rate, the
-    pairs, are all taken within the set), and the results are stacked under an ``attributes``
-    column with every key column (null outside the row's set), in the order of the sets.
-    """
-    if counted.sets is None:
-        keys = counted.keys
-        return on_small_table(counted.frame, lambda lf: build(lf, keys))
-    schema = counted.frame.collect_schema()
-    all_keys = counted.keys
-    cells = [c for c in schema.names() if c != "attributes" and c not in all_keys]
-
-    def part_input(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-        label = ",".join(keys)
-        return frame.filter(pl.col("attributes").list.join(",") == label).select(*keys, *cells)
-
-    # Each set's output schema, known without data; their union is the result's schema. Key
-    # columns (and pairwise's <key>_i / <key>_j) come first, in the order of the attributes.
-    schemas = [
-        build(part_input(counted.frame, keys), keys).collect_schema() for keys in counted.sets
-    ]
-    dtypes: dict[str, pl.DataType] = {}
-    for sch in schemas:
-        for name, dtype in sch.items():
-            dtypes.setdefault(name, dtype)
-    key_like = [c for suffix in ("", "_i", "_j") for k in all_keys if (c := k + suffix) in dtypes]
-    order = ["attributes", *key_like, *[c for c in dtypes if c not in key_like]]
-    schema_out = pl.Schema(
-        [("attributes", pl.List(pl.String()))] + [(c, dtypes[c]) for c in order[1:]]
-    )
-
-    def run(df: pl.DataFrame) -> pl.DataFrame:
-        parts = []
-        for keys in counted.sets or []:
-            part = build(part_input(dense(df).lazy(), keys), keys).collect(engine="in-memory")
-            parts.append(
-                part.with_columns(
-                    pl.lit(keys, dtype=pl.List(pl.String)).alias("attributes"),
-                    *[pl.lit(None, dtype=schema_out[c]).alias(c) for c in order
-                      if c != "attributes" and c not in part.columns],
-                ).select(order)
-            )
-        return pl.concat(parts, how="vertical") if parts else pl.DataFrame(schema=schema_out)
-
-    return counted.frame.map_batches(run, schema=schema_out)
-
-
-def first_max_index(expr: pl.Expr) -> pl.Expr:
-    """The index of the first row (in key order) holding the maximum of ``expr``.
-
-    Not ``arg_max``: on a column Polars flags as sorted it returns the *last* of tied maxima,
-    and the streaming engine does not fix tie order either.
-    """
-    return (expr == expr.max()).arg_true().first()
 
 
 def count_exprs(schema_names: Sequence[str]) -> Counts:
     """Count expressions of a count table; ``n`` is ``weight_sum`` when the table is weighted."""
-    c = Counts.columns()
-    if "weight_sum" in schema_names:
-        return Counts(pl.col("weight_sum"), c.tp, c.fp, c.fn, c.tn)
-    return c
+    return Counts.columns(weighted="weight_sum" in schema_names)
 
 
 def with_rates(counts: pl.LazyFrame) -> pl.LazyFrame:
-    """Append every rate of :data:`~polars_fair.expressions.RATES` to a count table."""
+    """Append every metric of the registry (:data:`polars_fair.registry.METRICS`)."""
     c = count_exprs(counts.collect_schema().names())
-    return counts.with_columns([rate_from_counts(name, c) for name in RATE_NAMES])
+    return counts.with_columns([m.value(c) for m in METRICS.values()])
 
 
 def rates_from_counts(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
@@ -146,73 +55,7 @@ def rates_from_counts(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
     return with_rates(counts).select(*keys, "n", *RATE_NAMES)
 
 
-def _group_label(row: Mapping[str, Any], keys: Sequence[str]) -> Any:
-    return row[keys[0]] if len(keys) == 1 else {k: row[k] for k in keys}
-
-
-def reference_mask(
-    counts: pl.LazyFrame, keys: Sequence[str], reference: Any
-) -> tuple[pl.Expr, pl.LazyFrame]:
-    """A boolean expression selecting an explicit reference group, and ``counts`` with a check.
-
-    The check raises :class:`~polars_fair.errors.UnknownGroupError`, listing the groups, at
-    collect time when no row matches.
-    """
-    if isinstance(reference, Mapping):
-        ref = dict(reference)
-        if set(ref) != set(keys):
-            raise E.InvalidArgumentError(
-                f"reference mapping must name exactly the attributes {list(keys)}, got {list(ref)}"
-            )
-    else:
-        if len(keys) != 1:
-            raise E.InvalidArgumentError(
-                f"with several attributes {list(keys)} pass reference as a mapping "
-                "{attribute: value}"
-            )
-        ref = {keys[0]: reference}
-    schema = counts.collect_schema()
-    for k, v in ref.items():
-        check_value_type(v, schema[k], k, "reference")
-    parts = [pl.col(k).is_null() if v is None else pl.col(k).eq_missing(pl.lit(v))
-             for k, v in ref.items()]
-    mask = pl.all_horizontal(parts) if parts else pl.lit(True)
-    size = next((c for c in ("weight_sum", "n", "__size") if c in schema), None)
-
-    def check(df: pl.DataFrame) -> pl.DataFrame:
-        chosen = df.filter(mask)
-        if chosen.height == 0:
-            groups = [_group_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
-            raise E.UnknownGroupError(
-                E.UNKNOWN_GROUP.format(group=reference, groups=E.show_values(groups, limit=50))
-            )
-        if size is not None and not chosen[size].sum():
-            raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=reference, size=size))
-        return df
-
-    return mask, counts.map_batches(check, schema=counts.collect_schema())
-
-
-def check_value_type(value: Any, dtype: pl.DataType, column: str, role: str) -> None:
-    """Raise when a Python value cannot be compared with a column of ``dtype``."""
-    if value is None:
-        return
-    ok = (
-        (dtype == pl.Boolean and isinstance(value, bool))
-        or (dtype.is_numeric() and isinstance(value, (int, float)) and not isinstance(value, bool))
-        or ((dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)))
-            and isinstance(value, str))
-        or not (dtype == pl.Boolean or dtype.is_numeric() or dtype == pl.String
-                or isinstance(dtype, (pl.Categorical, pl.Enum)))
-    )
-    if not ok:
-        raise E.InvalidArgumentError(
-            E.VALUE_DTYPE.format(role=role, value=value, type=type(value).__name__,
-                                 column=column, dtype=dtype)
-        )
-
-
-def _validate_options(min_support: int, ofi_threshold: float, four_fifths: float) -> None:
+def _validate_options(min_support: float, ofi_threshold: float, four_fifths: float) -> None:
     for name, val in (("min_support", min_support), ("ofi_threshold", ofi_threshold),
                       ("four_fifths", four_fifths)):
         if isinstance(val, bool) or not isinstance(val, (int, float)):
@@ -230,16 +73,69 @@ def report_from_counts(
     keys: Sequence[str],
     *,
     reference: Any = "largest",
-    min_support: int = 30,
+    min_support: float = 30,
     ofi_threshold: float = 0.3,
     four_fifths: float = 0.8,
+    exclude_low_support: bool = False,
 ) -> pl.LazyFrame:
-    """The per-group disparity report from a count table (see ``FairLazyFrame.report``).
+    """The per-group fairness report: counts, rates, disparity against a reference, flags.
+
+    * ``disparate_impact`` = selection_rate / reference selection_rate (DI, Definition 2.1
+      of Briscoe et al.; the "disparate impact ratio"); null when the reference rate is 0.
+    * ``impact_ratio`` = selection_rate / the highest selection rate among the groups: the
+      EEOC four-fifths rule, 29 CFR 1607.4(D), and NYC Local Law 144's impact ratio (6 RCNY
+      5-300). ``adverse_impact`` = impact_ratio < ``four_fifths``.
+    * ``ofi`` = marginal_benefit − the reference's marginal_benefit: the Objective Fairness
+      Index, OFI = B_i − B_j with B = (FP−FN)/n (Briscoe et al., "Facets of Disparate
+      Impact"), in [−2, 2]. ``ofi_flag`` = |ofi| > ``ofi_threshold`` (0.3 in the paper).
+    * ``low_support`` = n < ``min_support``: too few rows to trust the group's figures.
+    * ``finding`` reads OFI with DI (Briscoe et al. §2.3): ``"algorithmic"`` when |OFI|
+      exceeds the threshold (the classifier's own errors treat the group unjustly, measured
+      against its labels); ``"systemic"`` when OFI is within the threshold but the impact
+      ratio or disparate impact fails the four-fifths rule (DI < 4/5 or > 5/4): the
+      disparity is in the labels or the population, not in the classifier's errors;
+      ``"none"`` otherwise; ``"insufficient support"`` for low-support groups. This reading
+      assumes the labels are correct: where the labels themselves carry bias (the paper's
+      COMPAS discussion: recorded re-arrest is not re-offence), "systemic" can hide a
+      biased ground truth.
+
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A count table (keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]).
+    keys : sequence of str
+        Its key columns (``[]``: the whole population, one row).
+    reference : "largest", "max_selection_rate", "overall", scalar or mapping
+        The reference group (:mod:`polars_fair.reference`): the eligible group with most rows
+        (ties: first in key order), the eligible group with the highest selection rate, the
+        whole population (no row is the reference), or an explicit group, a value for one
+        attribute or ``{attribute: value}`` for several.
+    min_support : float, default 30
+        Groups with fewer rows are flagged ``low_support``.
+    ofi_threshold : float, default 0.3
+        |OFI| above this is flagged.
+    four_fifths : float, default 0.8
+        The impact-ratio threshold of the four-fifths rule.
+    exclude_low_support : bool, default False
+        Low-support groups are neither the reference nor the highest selection rate (the
+        denominator of ``impact_ratio``), so that a handful of rows cannot set the bar (as NYC
+        LL 144's rules let small categories be excluded). Every group keeps its row.
 
     Returns
     -------
     pl.LazyFrame
-        The columns of ``df.fair.report``.
+        One row per group sorted by the keys: keys; ``n, tp, fp, fn, tn`` (Int64; with
+        weights the cells are Float64 followed by ``weight_sum``); every rate of the registry
+        (Float64); ``is_reference`` (Boolean); ``disparate_impact``, ``impact_ratio``
+        (Float64, ratios ≥ 0); ``adverse_impact`` (Boolean); ``ofi`` (Float64 in [−2, 2]);
+        ``ofi_flag``, ``low_support`` (Boolean); ``finding`` (String).
+
+    Raises
+    ------
+    InvalidArgumentError
+        An option outside its range.
+    UnknownGroupError
+        An explicit ``reference`` that is not a group; the message lists the groups.
 
     Examples
     --------
@@ -249,77 +145,25 @@ def report_from_counts(
     >>> report_from_counts(c, ["g"], min_support=1).collect()["impact_ratio"].to_list()
     [1.0, 0.5]
     """
-    return analyse(
-        Counted(counts, list(keys)),
-        report_builder(
-            reference=reference, min_support=min_support, ofi_threshold=ofi_threshold,
-            four_fifths=four_fifths,
-        ),
-    )
-
-
-def report_builder(
-    *,
-    reference: Any = "largest",
-    min_support: int = 30,
-    ofi_threshold: float = 0.3,
-    four_fifths: float = 0.8,
-    exclude_low_support: bool = False,
-) -> Builder:
-    """The report as a :data:`Builder` for :func:`analyse` (options checked at once)."""
     _validate_options(min_support, ofi_threshold, four_fifths)
-    return lambda lf, keys: _report(
-        lf, keys, reference=reference_for(reference, keys), min_support=min_support,
-        ofi_threshold=ofi_threshold, four_fifths=four_fifths,
-        exclude_low_support=exclude_low_support,
-    )
-
-
-def reference_for(reference: Any, keys: Sequence[str]) -> Any:
-    """The reference of one attribute set: a mapping over more attributes is restricted to
-    the set's keys (``{"race": "White", "sex": "Male"}`` gives White for the race set)."""
-    if isinstance(reference, Mapping) and set(keys) < set(reference):
-        return {k: reference[k] for k in keys}
-    return reference
-
-
-def _report(
-    counts: pl.LazyFrame,
-    keys: Sequence[str],
-    *,
-    reference: Any = "largest",
-    min_support: int = 30,
-    ofi_threshold: float = 0.3,
-    four_fifths: float = 0.8,
-    exclude_low_support: bool = False,
-) -> pl.LazyFrame:
+    reference = for_set(reference, keys)
     names = counts.collect_schema().names()
     c = count_exprs(names)
     base = with_rates(counts)
     sr, mb = pl.col("selection_rate"), pl.col("marginal_benefit")
-    known = ~pl.any_horizontal([pl.col(k).is_null() for k in keys]) if keys else pl.lit(True)
-    if isinstance(reference, str) and reference in REFERENCE_RULES:
-        if reference == "overall":
-            ref_sr = safe_div((c.tp + c.fp).sum(), c.n.sum())
-            ref_mb = safe_div((c.fp - c.fn).sum(), c.n.sum())
-            is_ref = pl.repeat(False, pl.len())
-        else:
-            # a benchmark is a real group: rows with a known attribute, and some weight
-            eligible = known & (c.n > 0)
-            score = pl.col("n") if reference == "largest" else sr
-            idx = first_max_index(pl.when(eligible).then(score))
-            ref_sr, ref_mb = sr.get(idx), mb.get(idx)
-            is_ref = pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)
+    is_known = known(keys)
+    supported = pl.col("n") >= min_support
+    eligible = is_known & (c.n > 0) & (supported if exclude_low_support else pl.lit(True))
+    base, flag = reference_flag(base, keys, reference, eligible=eligible, score=sr)
+    if flag is None:  # "overall": the whole population
+        ref_sr = safe_div((c.tp + c.fp).sum(), c.n.sum())
+        ref_mb = safe_div((c.fp - c.fn).sum(), c.n.sum())
+        is_ref = pl.repeat(False, pl.len())
     else:
-        if not keys:
-            raise E.InvalidArgumentError(
-                "an explicit reference group needs by= attributes; use reference='overall'"
-            )
-        mask, base = reference_mask(base, keys, reference)
-        ref_sr, ref_mb = sr.filter(mask).first(), mb.filter(mask).first()
-        is_ref = mask
+        ref_sr, ref_mb = sr.filter(flag).first(), mb.filter(flag).first()
+        is_ref = flag
     ofi = (mb - ref_mb).alias("ofi")
-    in_max = known & (pl.col("n") >= min_support) if exclude_low_support else known
+    in_max = is_known & supported if exclude_low_support else is_known
     top = sr.filter(in_max).max()
     impact_ratio = safe_div(sr, top).alias("impact_ratio")
     disparate_impact = safe_div(sr, ref_sr).alias("disparate_impact")

@@ -29,21 +29,16 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.expressions import Counts, rate_from_counts, safe_div
-from polars_fair.report import (
-    REFERENCE_RULES,
-    _validate_options,
-    count_exprs,
-    first_max_index,
-    on_small_table,
-    reference_mask,
-    with_rates,
-)
+from polars_fair.reference import for_set, is_rule, known, reference_flag
+from polars_fair.registry import METRICS, Counts, safe_div
+from polars_fair.report import _validate_options, count_exprs, with_rates
+from polars_fair.runner import on_small_table
 
 __all__ = ["METHODS", "SUMMARY_METRICS", "summary_from_counts"]
 
-Method = Literal["between_groups", "to_reference"]
-METHODS: tuple[str, ...] = ("between_groups", "to_reference")
+Method = Literal["between_groups", "to_reference", "to_overall"]
+#: ``"to_overall"`` is Fairlearn's name: ``"to_reference"`` with ``reference="overall"``.
+METHODS: tuple[str, ...] = ("between_groups", "to_reference", "to_overall")
 
 #: The rows of :func:`summary_from_counts`, in order.
 SUMMARY_METRICS: tuple[str, ...] = (
@@ -312,9 +307,12 @@ def summary_from_counts(
     """
     if method not in METHODS:
         raise E.InvalidArgumentError(UNKNOWN_METHOD.format(valid=list(METHODS), method=method))
+    if method == "to_overall":
+        method, reference = "to_reference", "overall"
     _validate_options(min_support, ofi_threshold, four_fifths)
     keys = list(keys)
-    rule = isinstance(reference, str) and reference in REFERENCE_RULES
+    reference = for_set(reference, keys)
+    rule = is_rule(reference)
     explicit = method == "to_reference" and not rule
     if explicit and not keys:
         raise E.InvalidArgumentError(NO_KEYS_FOR_REFERENCE)
@@ -328,27 +326,27 @@ def summary_from_counts(
             _label(keys).alias(_LABEL), (pl.col("n") < min_support).alias(_LOW)
         )
         if explicit:
-            mask, table = reference_mask(table, keys, reference)
+            table, mask = reference_flag(table, keys, reference, eligible=pl.lit(True))
+            assert mask is not None
             table = table.with_columns(mask.alias(_REF))
         else:
             table = table.with_columns(pl.lit(False).alias(_REF))
         if method == "to_reference" and reference == "overall":
             total = Counts(c.n.sum(), c.tp.sum(), c.fp.sum(), c.fn.sum(), c.tn.sum())
             table = table.with_columns(
-                rate_from_counts(r, total).alias(f"{_P}ref_{r}") for r in _RATES_USED
+                METRICS[r].value(total).alias(f"{_P}ref_{r}") for r in _RATES_USED
             )
         drop = (pl.col(_LOW) & ~pl.col(_REF)) if exclude_low_support else pl.lit(False)
         excluded = table.select(pl.col(_LABEL).filter(drop).implode().alias("excluded_groups"))
         kept = table.filter(~drop)
         ref_label: pl.Expr = pl.lit(OVERALL_LABEL)
         if method == "to_reference" and reference != "overall":
-            if rule:  # the same rules as report: first group with the most rows / highest rate
-                idx = first_max_index(
-                    pl.col("n") if reference == "largest" else pl.col("selection_rate")
-                )
-                kept = kept.with_columns(
-                    (pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)).alias(_REF)
-                )
+            if rule:  # the one reference rule (polars_fair.reference), within the kept groups
+                eligible = known(keys) & (c.n > 0)
+                kept, flag = reference_flag(kept, keys, reference, eligible=eligible,
+                                            score=pl.col("selection_rate"))
+                assert flag is not None
+                kept = kept.with_columns(flag.alias(_REF))
             kept = kept.with_columns(
                 pl.col(r).filter(pl.col(_REF)).first().alias(f"{_P}ref_{r}") for r in _RATES_USED
             )

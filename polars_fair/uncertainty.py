@@ -13,11 +13,9 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair import stats
-from polars_fair.expressions import RATE_NAMES, RATES, Counts, safe_div
-from polars_fair.report import REFERENCE_RULES, count_exprs, first_max_index, reference_mask
-
-#: Rates that are proportions (a numerator that counts a subset of the denominator).
-PROPORTIONS: tuple[str, ...] = tuple(n for n in RATE_NAMES if n != "marginal_benefit")
+from polars_fair.reference import for_set, known, reference_flag
+from polars_fair.registry import METRICS, PROPORTIONS, RATE_NAMES, Counts, safe_div
+from polars_fair.report import count_exprs
 
 
 def row_scale(names: Sequence[str]) -> pl.Expr:
@@ -47,7 +45,8 @@ def metrics_table(
 ) -> pl.LazyFrame:
     """Tidy form: one row per group × metric, with its own numerator, denominator and interval.
 
-    For each rate of :data:`~polars_fair.expressions.RATES`: ``value = numerator / denominator``
+    For each metric of the registry (:data:`polars_fair.registry.METRICS`): ``value =
+    numerator / denominator``
     (null when the denominator is 0) with a Wilson score interval (Wilson 1927; Newcombe 1998),
     ``ci_low``/``ci_high`` at ``level``. For ``marginal_benefit`` = (FP − FN)/n, a difference of
     two multinomial shares, the interval is the Wald interval
@@ -61,7 +60,7 @@ def metrics_table(
         keys; ``metric`` (String); ``numerator``, ``denominator`` (Int64, Float64 if weighted);
         ``value``, ``ci_low``, ``ci_high`` (Float64; rates in [0, 1], marginal benefit in
         [−1, 1]); ``low_support`` (Boolean: denominator < ``min_support``). Sorted by the keys,
-        then the metric order of ``RATES``.
+        then the metric order of the registry.
 
     Examples
     --------
@@ -74,34 +73,44 @@ def metrics_table(
     _check_level(level)
     names = counts.collect_schema().names()
     c = count_exprs(names)
+    cell = pl.Float64 if "weight_sum" in names else pl.Int64
     z = stats._z_value(level)
-    frames = [
-        counts.select(
+
+    def part(order: int, name: str) -> pl.LazyFrame:
+        m = METRICS[name]
+        num = m.numerator(c) if m.numerator is not None else pl.lit(None)
+        den = m.denominator(c) if m.denominator is not None else pl.lit(None)
+        return counts.select(
             *keys,
             pl.lit(name).alias("metric"),
             pl.lit(order).alias("__order"),
-            RATES[name][0](c).alias("numerator"),
-            RATES[name][1](c).alias("denominator"),
+            pl.lit(m.interval or "").alias("__interval"),
+            num.cast(cell).alias("numerator"),
+            den.cast(cell).alias("denominator"),
+            m.value(c).alias("__value"),
             (c.fp + c.fn).cast(pl.Float64).alias("__fpfn"),
             row_scale(names).alias("__scale"),
         )
-        for order, name in enumerate(RATE_NAMES)
-    ]
-    tidy = pl.concat(frames, how="vertical")
+
+    tidy = pl.concat([part(order, name) for order, name in enumerate(RATE_NAMES)],
+                     how="vertical")
     # inference in rows: weighted sums are rescaled to the group's row count
     x = pl.col("numerator").cast(pl.Float64) * pl.col("__scale")
     n = pl.col("denominator").cast(pl.Float64) * pl.col("__scale")
-    value = pl.when(n > 0).then(x / n)
+    interval = pl.col("__interval")
+    value = pl.when(interval == "").then(pl.col("__value")).when(n > 0).then(x / n)
     lo, hi = stats.wilson_exprs(x, n, level=level)
     # Wald interval of B = (FP-FN)/n, a difference of two multinomial shares:
     # Var(B) = (p_FP + p_FN - B^2) / n
-    mb = pl.col("metric") == "marginal_benefit"
     share = pl.col("__fpfn") * pl.col("__scale") / n
     se = (share - value.pow(2)).clip(lower_bound=0.0).sqrt() / n.sqrt()
+    wald = interval == "wald"
     out = tidy.with_columns(
         value.alias("value"),
-        pl.when(mb).then((value - z * se).clip(-1.0, 1.0)).otherwise(lo).alias("ci_low"),
-        pl.when(mb).then((value + z * se).clip(-1.0, 1.0)).otherwise(hi).alias("ci_high"),
+        pl.when(wald).then((value - z * se).clip(-1.0, 1.0))
+        .when(interval == "wilson").then(lo).alias("ci_low"),
+        pl.when(wald).then((value + z * se).clip(-1.0, 1.0))
+        .when(interval == "wilson").then(hi).alias("ci_high"),
         (n < min_support).alias("low_support"),
     )
     return out.sort([*keys, "__order"], nulls_last=True).select(
@@ -167,39 +176,28 @@ def disparity_table(
         raise E.InvalidArgumentError(f"adjust must be 'holm' or 'bh', got {adjust!r}")
     names = counts.collect_schema().names()
     c = count_exprs(names)
-    num, den, _ = RATES[metric]
+    m = METRICS[metric]
+    assert m.numerator is not None and m.denominator is not None
+    reference = for_set(reference, keys)
     base = counts.select(
-        *keys, num(c).alias("numerator"), den(c).alias("denominator"), c.n.alias("__size"),
-        pl.col("n").alias("__rows"),
+        *keys, m.numerator(c).alias("numerator"), m.denominator(c).alias("denominator"),
+        c.n.alias("__size"), pl.col("n").alias("__rows"), pl.col("n"),
+        METRICS["selection_rate"].value(c).alias("__sr"),
     )
     x, n = pl.col("numerator"), pl.col("denominator")
-    if isinstance(reference, str) and reference in REFERENCE_RULES:
-        if reference == "overall":
-            ref_x, ref_n = x.sum() - x, n.sum() - n
-            ref_rows = pl.col("__rows").sum() - pl.col("__rows")
-            ref_size = pl.col("__size").sum() - pl.col("__size")
-            is_ref = pl.repeat(False, pl.len())
-        else:
-            known = ~pl.any_horizontal([pl.col(k).is_null() for k in keys]) if keys else \
-                pl.lit(True)
-            eligible = known & (pl.col("__size") > 0)
-            if reference == "largest":
-                idx = first_max_index(pl.when(eligible).then(pl.col("__size")))
-            else:
-                sel_num, sel_den, _ = RATES["selection_rate"]
-                sr = counts.select(*keys, (sel_num(c) / sel_den(c)).alias("__sr"))
-                base = base.join(sr, on=list(keys), how="left", nulls_equal=True) if keys else \
-                    base.join(sr, how="cross")
-                idx = first_max_index(pl.when(eligible).then(pl.col("__sr")))
-            ref_x, ref_n = x.get(idx), n.get(idx)
-            ref_rows, ref_size = pl.col("__rows").get(idx), pl.col("__size").get(idx)
-            is_ref = pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)
+    eligible = known(keys) & (pl.col("__size") > 0)
+    base, flag = reference_flag(base, keys, reference, eligible=eligible, score=pl.col("__sr"),
+                                size="__size")
+    if flag is None:  # "overall": each group against the rest of the population
+        ref_x, ref_n = x.sum() - x, n.sum() - n
+        ref_rows = pl.col("__rows").sum() - pl.col("__rows")
+        ref_size = pl.col("__size").sum() - pl.col("__size")
+        is_ref = pl.repeat(False, pl.len())
     else:
-        mask, base = reference_mask(base, keys, reference)
-        ref_x, ref_n = x.filter(mask).first(), n.filter(mask).first()
-        ref_rows = pl.col("__rows").filter(mask).first()
-        ref_size = pl.col("__size").filter(mask).first()
-        is_ref = mask
+        ref_x, ref_n = x.filter(flag).first(), n.filter(flag).first()
+        ref_rows = pl.col("__rows").filter(flag).first()
+        ref_size = pl.col("__size").filter(flag).first()
+        is_ref = flag
     framed = base.with_columns(
         ref_x.alias("reference_numerator"), ref_n.alias("reference_denominator"),
         is_ref.alias("is_reference"), ref_rows.alias("__ref_rows"), ref_size.alias("__ref_size"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 import pytest
 from typer.testing import CliRunner
@@ -68,11 +70,39 @@ def test_infinite_and_zero_weights() -> None:
     assert zero["selection_rate"].to_list() == [None, None]  # 0/0: undefined, not an error
 
 
-@pytest.mark.parametrize("name", ["attributes", "metric", "value", "score", "threshold", "bin"])
-def test_attribute_names_clashing_with_outputs(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "analysis", "call"),
+    [
+        ("attributes", "report_from_counts",
+         lambda f, k: f.fair.report([k, "y_true"], combinations="all")),
+        ("ofi", "report_from_counts", lambda f, k: f.fair.report(k)),
+        ("metric", "metrics_table", lambda f, k: f.fair.metrics(k)),
+        ("value", "disparity_table", lambda f, k: f.fair.disparity(k)),
+        ("threshold", "sweep", lambda f, k: f.fair.sweep(k, y_score="y_pred")),
+        ("bin", "reliability", lambda f, k: f.fair.reliability(k, y_score="y_pred")),
+        ("ece_gap", "calibration", lambda f, k: f.fair.calibration(k, y_score="y_pred")),
+        ("null_mean", "abroca_test", lambda f, k: f.fair.abroca_test(k, y_score="y_pred")),
+    ],
+)
+def test_attribute_names_clashing_with_outputs(name: str, analysis: str, call: Any) -> None:
+    """The clash check reads each analysis' own output schema (no hand-kept list): an attribute
+    named like a column of the analysis raises a typed error naming it."""
+    with pytest.raises(E.InvalidArgumentError) as info:
+        call(D.rename({"a": name}), name)
+    assert str(info.value) == E.COLUMN_CLASH.format(names=[name], analysis=analysis, example=name)
+
+
+@pytest.mark.parametrize("name", ["n", "tp", "weight_sum"])
+def test_attribute_names_clashing_with_the_count_table(name: str) -> None:
     with pytest.raises(E.InvalidArgumentError) as info:
         D.rename({"a": name}).fair.report(name)
     assert str(info.value) == E.RESERVED_NAME.format(names=[name], example=name)
+
+
+def test_attribute_named_like_another_analysis_output_is_allowed() -> None:
+    # "metric" is an output of metrics(), not of report(): report works and keeps the key
+    out = D.rename({"a": "metric"}).fair.report("metric", min_support=1)
+    assert out.columns[0] == "metric"
 
 
 def test_empty_or_mistyped_reference() -> None:

@@ -363,9 +363,12 @@ def test_between_groups_values_are_max_minus_min_of_the_rates_columns(df: pl.Dat
 def test_errors() -> None:
     counts, keys = tables.count_table(cells_frame(THREE).lazy(), "g")
     with pytest.raises(E.InvalidArgumentError) as info:
-        summary_from_counts(counts, keys, method="to_overall")  # type: ignore[arg-type]
+        summary_from_counts(counts, keys, method="to_all")  # type: ignore[arg-type]
     assert str(info.value) == UNKNOWN_METHOD.format(
-        valid=["between_groups", "to_reference"], method="to_overall")
+        valid=["between_groups", "to_reference", "to_overall"], method="to_all")
+    # Fairlearn's own name: "to_overall" is "to_reference" with reference="overall"
+    assert collect(summary_from_counts(counts, keys, method="to_overall")).equals(
+        collect(summary_from_counts(counts, keys, method="to_reference", reference="overall")))
     with pytest.raises(E.InvalidArgumentError, match="four_fifths must lie in"):
         summary_from_counts(counts, keys, four_fifths=1.5)
     with pytest.raises(E.InvalidArgumentError, match="ofi_threshold must lie in"):

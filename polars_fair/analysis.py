@@ -1,0 +1,602 @@
+"""The analysis objects: every analysis, declared once, on the table it reads.
+
+:class:`FairCounts` holds a count table and has every classification analysis (``rates``,
+``report``, ``metrics``, ``disparity``, ``pairwise``, ``summary``); :class:`FairScores` holds a
+score table and has every score analysis (``abroca``, ``abroca_test``, ``calibration``,
+``reliability``, ``sweep``). Each method delegates to one module function, whose docstring is
+the method's (composed by :mod:`polars_fair.docs`).
+
+Every way in returns these objects:
+
+* rows in Polars, Spark or DuckDB: :func:`counts` / :func:`scores` (and ``lf.fair.counts`` /
+  ``lf.fair.score_counts``);
+* a count or score table made anywhere (SQL, a warehouse, a previous run): :func:`from_counts`
+  / :func:`from_scores`.
+
+So an analysis, its arguments and its errors exist once, and every engine gives the same result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypeVar, Unpack
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair import tables
+from polars_fair.abroca import abroca_from_scores, abroca_plan, abroca_test_from_scores, abroca_test_plan
+from polars_fair.calibration import calibration_from_scores, calibration_plan, reliability_plan
+from polars_fair.docs import compose
+from polars_fair.pairwise import pairwise_from_counts
+from polars_fair.report import rates_from_counts, report_from_counts
+from polars_fair.runner import analyse, check_clash, check_outputs
+from polars_fair.spec import COUNT_ARGS, SCORE_ARGS, By, CountArgs, ScoreArgs, name_of
+from polars_fair.summary import summary_from_counts
+from polars_fair.sweep import sweep_from_scores
+from polars_fair.uncertainty import disparity_table, metrics_table
+
+__all__ = ["FairCounts", "FairScores", "counts", "from_counts", "from_scores", "scores"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+Combinations = Literal["all"] | None
+
+BY_DOC = """by : str or list of str, optional
+    Roll the table up to these attributes (default: every key), or, with ``combinations``,
+    name the attributes whose subsets are audited."""
+SETS_DOC = """combinations : "all", optional
+    Every non-empty subset of ``by`` up to ``max_order`` attributes, summed from the table.
+max_order : int, optional
+    The largest intersection with ``combinations="all"``."""
+
+_COUNTS_EXAMPLE = """>>> import polars as pl
+>>> from polars_fair import from_counts
+>>> c = pl.DataFrame({"g": ["a", "b"], "n": [50, 50], "tp": [20, 10], "fp": [5, 5],
+...                   "fn": [5, 15], "tn": [20, 20]})"""
+_SCORES_EXAMPLE = """>>> import polars as pl
+>>> from polars_fair import from_scores
+>>> t = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.2, 0.8, 0.2, 0.8],
+...                   "positives": [0, 5, 2, 3], "negatives": [5, 0, 3, 2]})"""
+
+
+def _doc(source: Callable[..., Any], example: str, *, counts_table: bool = True) -> Callable[[F], F]:
+    """Give a method the docstring of its module function, with its own parameters."""
+    def deco(method: F) -> F:
+        setup = _COUNTS_EXAMPLE if counts_table else _SCORES_EXAMPLE
+        method.__doc__ = compose(
+            source.__doc__ or "", drop=("counts", "keys", "scores", "table"),
+            before=BY_DOC if counts_table else "", after=SETS_DOC if counts_table else "",
+            example=setup + "\n" + example, returns="pl.LazyFrame",
+        )
+        return method
+    return deco
+
+
+class FairCounts:
+    """A count table and every classification analysis on it.
+
+    Made by :func:`counts` (rows, any engine), ``lf.fair.counts`` or :func:`from_counts` (a
+    table made anywhere). Every method returns a LazyFrame; nothing is computed until it is
+    collected, and the table is small (one row per group).
+
+    Parameters
+    ----------
+    counted : polars_fair.tables.Counted
+        The lazy count table, its keys and its attribute sets.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_counts
+    >>> c = pl.DataFrame({"g": ["a", "b"], "n": [4, 4], "tp": [2, 1], "fp": [0, 1],
+    ...                   "fn": [1, 1], "tn": [1, 1]})
+    >>> from_counts(c).keys
+    ['g']
+    """
+
+    def __init__(self, counted: tables.Counted) -> None:
+        self._counted = counted
+        self.keys = counted.keys
+        self.sets = counted.sets
+
+    @property
+    def frame(self) -> pl.LazyFrame:
+        """The count table (with ``attributes`` first for several attribute sets)."""
+        return self._counted.frame
+
+    def _select(self, by: By, combinations: Combinations, max_order: int | None) -> tables.Counted:
+        if by is None and combinations is None and max_order is None:
+            return self._counted
+        if self.sets is not None:
+            raise E.InvalidArgumentError(E.ROLLUP_OF_SETS)
+        nested = isinstance(by, Sequence) and not isinstance(by, str) and any(
+            isinstance(b, (list, tuple)) for b in by)
+        flat = self.keys if by is None else tables.normalize_by(by)
+        names = list(dict.fromkeys(
+            name_of(b) for b in ([x for s in flat for x in s] if nested else flat)))
+        for k in names:
+            if k not in self.keys:
+                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                    column=k, role="by", available=E.show_columns(self.keys)))
+        sets = tables.attribute_sets(by if nested else names, combinations, max_order)
+        if sets is None:
+            return tables.Counted(tables.rollup(self._counted.frame, names), names)
+        set_names = [[str(b) for b in s] for s in sets]
+        union = [k for k in self.keys if any(k in s for s in set_names)]
+        return tables.expand_sets(tables.rollup(self._counted.frame, union), union, set_names)
+
+    def _run(self, fn: Callable[..., pl.LazyFrame], by: By, combinations: Combinations,
+             max_order: int | None, **options: Any) -> pl.LazyFrame:
+        counted = self._select(by, combinations, max_order)
+        table = counted.frame
+        if counted.sets is not None:
+            check_clash(counted.keys, ["attributes"], fn.__name__)
+            table = table.drop("attributes")
+        check_outputs(table, counted.keys, fn, fn.__name__, **options)
+        return analyse(counted, lambda lf, keys: fn(lf, keys, **options))
+
+    def confusion(self, by: By = None, *, combinations: Combinations = None,
+                  max_order: int | None = None) -> pl.LazyFrame:
+        """The count table, rolled up to ``by``.
+
+        Parameters
+        ----------
+        by : str or list of str, optional
+            The attributes to roll up to (default: every key).
+        combinations : "all", optional
+            Every non-empty subset of ``by``, stacked under ``attributes``.
+        max_order : int, optional
+            The largest intersection with ``combinations="all"``.
+
+        Returns
+        -------
+        pl.LazyFrame
+            Keys, ``n, tp, fp, fn, tn`` (Int64; Float64 weighted cells and ``weight_sum``).
+
+        Raises
+        ------
+        ColumnNotFoundError
+            ``by`` names a column that is not a key.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from polars_fair import from_counts
+        >>> c = pl.DataFrame({"a": ["x", "x"], "b": [1, 2], "n": [3, 2], "tp": [1, 1],
+        ...                   "fp": [1, 0], "fn": [0, 1], "tn": [1, 0]})
+        >>> from_counts(c).confusion("a").collect().rows()
+        [('x', 5, 2, 1, 1, 1)]
+        """
+        return self._select(by, combinations, max_order).frame
+
+    @_doc(rates_from_counts, """>>> from_counts(c).rates().collect()["selection_rate"].to_list()
+[0.5, 0.3]""")
+    def rates(self, by: By = None, *, combinations: Combinations = None,
+              max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
+        return self._run(rates_from_counts, by, combinations, max_order)
+
+    @_doc(report_from_counts, """>>> from_counts(c).report().collect()["impact_ratio"].to_list()
+[1.0, 0.6]""")
+    def report(self, by: By = None, *, reference: Any = "largest", min_support: float = 30,
+               ofi_threshold: float = 0.3, four_fifths: float = 0.8,
+               exclude_low_support: bool = False, combinations: Combinations = None,
+               max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
+        return self._run(report_from_counts, by, combinations, max_order, reference=reference,
+                         min_support=min_support, ofi_threshold=ofi_threshold,
+                         four_fifths=four_fifths, exclude_low_support=exclude_low_support)
+
+    @_doc(metrics_table, """>>> from_counts(c).metrics().collect().height  # 2 groups x 10 metrics
+20""")
+    def metrics(self, by: By = None, *, level: float = 0.95, min_support: float = 30,
+                combinations: Combinations = None, max_order: int | None = None,
+                ) -> pl.LazyFrame:  # noqa: D102
+        return self._run(metrics_table, by, combinations, max_order, level=level,
+                         min_support=min_support)
+
+    @_doc(disparity_table, """>>> from_counts(c).disparity(reference="a").collect()["ratio"].to_list()
+[1.0, 0.6]""")
+    def disparity(self, by: By = None, *, reference: Any = "largest",
+                  metric: str = "selection_rate", level: float = 0.95,
+                  test: Literal["auto", "z", "fisher"] = "auto",
+                  adjust: Literal["holm", "bh"] = "holm", combinations: Combinations = None,
+                  max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
+        return self._run(disparity_table, by, combinations, max_order, reference=reference,
+                         metric=metric, level=level, test=test, adjust=adjust)
+
+    @_doc(pairwise_from_counts, """>>> from_counts(c).pairwise(metrics="ofi").collect()["ofi"].to_list()
+[0.2, -0.2]""")
+    def pairwise(self, by: By = None, *,
+                 metrics: str | Sequence[str] = ("ofi", "disparate_impact"),
+                 combinations: Combinations = None, max_order: int | None = None,
+                 ) -> pl.LazyFrame:  # noqa: D102
+        return self._run(pairwise_from_counts, by, combinations, max_order, metrics=metrics)
+
+    @_doc(summary_from_counts, """>>> s = from_counts(c).summary().collect()
+>>> s.filter(pl.col("metric") == "demographic_parity_difference")["value"].item()
+0.2""")
+    def summary(self, by: By = None, *,
+                method: Literal["between_groups", "to_reference", "to_overall"] = "between_groups",
+                reference: Any = "largest", min_support: float = 30,
+                exclude_low_support: bool = False, four_fifths: float = 0.8,
+                ofi_threshold: float = 0.3, combinations: Combinations = None,
+                max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
+        return self._run(summary_from_counts, by, combinations, max_order, method=method,
+                         reference=reference, min_support=min_support,
+                         exclude_low_support=exclude_low_support, four_fifths=four_fifths,
+                         ofi_threshold=ofi_threshold)
+
+
+class FairScores:
+    """A score table and every score-based analysis on it.
+
+    Made by :func:`scores` (rows, any engine), ``lf.fair.score_counts`` or :func:`from_scores`.
+    Every method returns a LazyFrame whose one step hands the small score table to numpy.
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        The score table.
+    keys : list of str
+        Its key columns.
+    score_dtype : pl.DataType
+        The dtype the scores had before they were widened to Float64; thresholds are compared
+        in it.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_scores
+    >>> t = pl.DataFrame({"g": ["a"], "score": [0.5], "positives": [1], "negatives": [1]})
+    >>> from_scores(t).keys
+    ['g']
+    """
+
+    def __init__(self, table: pl.LazyFrame, keys: list[str],
+                 score_dtype: pl.DataType | None = None) -> None:
+        self._table = table
+        self.keys = keys
+        self.score_dtype = score_dtype if score_dtype is not None else pl.Float64()
+
+    @property
+    def frame(self) -> pl.LazyFrame:
+        """The score table: keys, ``score``, ``positives``, ``negatives`` [, ``n_rows``]."""
+        return self._table
+
+    def _run(self, plan: Callable[..., pl.LazyFrame], name: str, **options: Any) -> pl.LazyFrame:
+        check_outputs(self._table, self.keys, plan, name, **options)
+        return plan(self._table, self.keys, **options)
+
+    @_doc(abroca_from_scores, """>>> from_scores(t).abroca(reference="a").collect()["auc"].to_list()
+[1.0, 0.6]""", counts_table=False)
+    def abroca(self, *, reference: Any = "largest", pairwise: bool = False) -> pl.LazyFrame:  # noqa: D102
+        return self._run(abroca_plan, "abroca", reference=reference, pairwise=pairwise)
+
+    @_doc(abroca_test_from_scores, """>>> p = from_scores(t).abroca_test(reference="a", n_permutations=99, seed=0).collect()
+>>> 0 < p["p_value"].item() <= 1
+True""", counts_table=False)
+    def abroca_test(self, *, reference: Any = "largest", n_permutations: int = 1000,
+                    seed: int | None = None, tolerance: float = 1e-12,
+                    return_draws: bool = False, progress: bool | None = None,
+                    ) -> pl.LazyFrame:  # noqa: D102
+        return self._run(abroca_test_plan, "abroca_test", reference=reference,
+                         n_permutations=n_permutations, seed=seed, tolerance=tolerance,
+                         return_draws=return_draws, progress=progress)
+
+    @_doc(calibration_from_scores, """>>> from_scores(t).calibration(n_bins=2).collect()["n"].to_list()
+[10, 10]""", counts_table=False)
+    def calibration(self, *, n_bins: int = 10,
+                    strategy: Literal["uniform", "quantile"] = "uniform") -> pl.LazyFrame:  # noqa: D102
+        return self._run(calibration_plan, "calibration", n_bins=n_bins, strategy=strategy)
+
+    @_doc(calibration_from_scores, """>>> from_scores(t).reliability(n_bins=2).collect().height
+4""", counts_table=False)
+    def reliability(self, *, n_bins: int = 10,
+                    strategy: Literal["uniform", "quantile"] = "uniform") -> pl.LazyFrame:  # noqa: D102
+        return self._run(reliability_plan, "reliability", n_bins=n_bins, strategy=strategy)
+
+    @_doc(sweep_from_scores, """>>> s = from_scores(t).sweep(thresholds=[0.5]).collect()
+>>> s.select("g", "tp", "fp", "tpr").rows()
+[('a', 5, 0, 1.0), ('b', 3, 2, 0.6)]""", counts_table=False)
+    def sweep(self, *, thresholds: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
+              ) -> pl.LazyFrame:  # noqa: D102
+        return self._run(sweep_from_scores, "sweep", thresholds=thresholds,
+                         score_dtype=self.score_dtype)
+
+
+# ------------------------------------------------------------------------- ways in
+def _args(given: dict[str, Any], declared: dict[str, Any], what: str) -> dict[str, Any]:
+    unknown = [k for k in given if k not in declared]
+    if unknown:
+        raise E.InvalidArgumentError(E.UNKNOWN_ARGUMENT.format(
+            names=unknown, what=what, valid=list(declared)))
+    return {**declared, **given}
+
+
+def counts(frame: Any, by: By = None, **count_args: Unpack[CountArgs]) -> FairCounts:
+    """Count the rows of a Polars, Spark or DuckDB frame once, into a :class:`FairCounts`.
+
+    One aggregation in the frame's own engine produces the small label table of
+    :mod:`polars_fair.boundary`; only that table leaves the engine, and the same checks run on
+    it for every engine.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The rows.
+    by : str, expression or list of them, optional
+        The attributes (several = their intersection; ``None`` = the whole population).
+    **count_args
+        The count arguments: ``y_true``, ``y_pred``, ``pos_label``, ``sample_weight``,
+        ``null_groups``, ``y_score``, ``threshold``, ``combinations``, ``max_order``
+        (:class:`polars_fair.spec.CountArgs`).
+
+    Returns
+    -------
+    FairCounts
+        Every classification analysis, on the count table.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown argument or frame type.
+    ColumnNotFoundError, InvalidLabelError, NullValuesError, EmptyFrameError
+        The input errors of the count table (data errors when a result is collected).
+
+    Examples
+    --------
+    >>> import polars as pl, polars_fair
+    >>> df = pl.DataFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    >>> polars_fair.counts(df, "g").report(min_support=1).collect()["ofi"].to_list()
+    [0.0, -1.5]
+    """
+    args = _args(dict(count_args), COUNT_ARGS, "count")
+    combinations, max_order = args.pop("combinations"), args.pop("max_order")
+    engine = tables.engine_of(frame)
+    return FairCounts(tables.count_tables(engine, by, combinations=combinations,
+                                          max_order=max_order, **args))
+
+
+def scores(frame: Any, by: By = None, **score_args: Unpack[ScoreArgs]) -> FairScores:
+    """Count the rows of a Polars, Spark or DuckDB frame into a score table (:class:`FairScores`).
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The rows.
+    by : str, expression or list of them, optional
+        The attributes.
+    **score_args
+        ``y_true``, ``y_score``, ``pos_label``, ``sample_weight``, ``null_groups``
+        (:class:`polars_fair.spec.ScoreArgs`).
+
+    Returns
+    -------
+    FairScores
+        Every score-based analysis, on the score table.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown argument or frame type.
+    InvalidScoreError
+        Null, NaN or infinite scores (at collect time).
+
+    Examples
+    --------
+    >>> import polars as pl, polars_fair
+    >>> df = pl.DataFrame({"g": ["a", "a"], "y_true": [1, 0], "y_score": [0.9, 0.1]})
+    >>> polars_fair.scores(df, "g").abroca().collect()["auc"].to_list()
+    [1.0]
+    """
+    args = _args(dict(score_args), SCORE_ARGS, "score")
+    table, keys, dtype = tables.score_table(tables.engine_of(frame), by, **args)
+    return FairScores(table, keys, dtype)
+
+
+CELLS = ("n", "tp", "fp", "fn", "tn")
+BAD_COUNTS = "count table column {column!r} holds {count} {problem} value(s)"
+INCONSISTENT = (
+    "count table rows where n != tp + fp + fn + tn: {count} (for example {example}); "
+    "each row's four cells must add up to n (weighted counts need a weight_sum column)"
+)
+WEIGHT_SUM_MISMATCH = (
+    "weighted count table rows where weight_sum != tp + fp + fn + tn: {count} (for example "
+    "{example}); the four weighted cells must add up to weight_sum"
+)
+
+
+def _lazy(frame: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
+    if isinstance(frame, pl.DataFrame):
+        return frame.lazy()
+    if isinstance(frame, pl.LazyFrame):
+        return frame
+    raise E.InvalidArgumentError(E.NOT_A_FRAME.format(type=type(frame).__name__))
+
+
+def _require(schema: pl.Schema, columns: Sequence[str], role: str) -> None:
+    for c in columns:
+        if c not in schema:
+            raise E.ColumnNotFoundError(
+                E.MISSING_COLUMN.format(column=c, role=role, available=E.show_columns(schema.names()))
+            )
+        if not schema[c].is_numeric():
+            raise E.InvalidArgumentError(E.NOT_NUMERIC.format(column=c, role=role, dtype=schema[c]))
+
+
+def _check_cells(df: pl.DataFrame, columns: Sequence[str]) -> None:
+    for c in columns:
+        nulls = df[c].null_count()
+        if nulls:
+            raise E.NullValuesError(BAD_COUNTS.format(column=c, count=nulls, problem="null"))
+        v = pl.col(c).cast(pl.Float64)
+        bad = df.filter((v < 0) | v.is_nan() | v.is_infinite()).height
+        if bad:
+            raise E.InvalidArgumentError(
+                BAD_COUNTS.format(column=c, count=bad, problem="negative, NaN or infinite")
+            )
+
+
+def _check_count_table(df: pl.DataFrame, cells: Sequence[str], weighted: bool) -> pl.DataFrame:
+    _check_cells(df, cells)
+    if not weighted:
+        for c in CELLS:
+            if df.schema[c].is_float():
+                frac = df.filter(pl.col(c) != pl.col(c).floor()).height
+                if frac:
+                    raise E.InvalidArgumentError(
+                        BAD_COUNTS.format(column=c, count=frac, problem="non-integer")
+                        + "; weighted counts need a weight_sum column"
+                    )
+        bad = df.filter(pl.col("n") != pl.col("tp") + pl.col("fp") + pl.col("fn") + pl.col("tn"))
+        if bad.height:
+            raise E.InvalidArgumentError(INCONSISTENT.format(count=bad.height, example=bad.row(0)))
+    else:
+        cells_sum = pl.col("tp") + pl.col("fp") + pl.col("fn") + pl.col("tn")
+        off = df.filter((cells_sum - pl.col("weight_sum")).abs()
+                        > 1e-9 * pl.max_horizontal(pl.col("weight_sum").abs(), pl.lit(1.0)))
+        if off.height:
+            raise E.InvalidArgumentError(
+                WEIGHT_SUM_MISMATCH.format(count=off.height, example=off.row(0))
+            )
+    if df.height == 0 or not df["n"].sum():
+        raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the count table is empty)"))
+    return df
+
+
+def from_counts(
+    counts: pl.DataFrame | pl.LazyFrame, keys: Sequence[str] | None = None
+) -> FairCounts:
+    """Audit a count table made anywhere: ``from_counts(table).report(...)``.
+
+    The count table (the schema ``df.fair.confusion`` returns) holds the key columns, then
+    ``n, tp, fp, fn, tn``; with sample weights the four cells are weighted sums and
+    ``weight_sum`` follows. Rows with equal keys are summed (counts are additive), so
+    concatenated partial tables are valid. Every analysis gives exactly the result it gives on
+    the rows.
+
+    Parameters
+    ----------
+    counts : pl.DataFrame or pl.LazyFrame
+        The count table, for example from SQL (``GROUP BY race, sex`` with ``COUNT(*)`` and the
+        four ``SUM(CASE ...)`` cells), Spark, or ``df.fair.confusion(...)`` saved to Parquet.
+    keys : sequence of str, optional
+        The key columns; default: every column that is not a count.
+
+    Returns
+    -------
+    FairCounts
+        Every classification analysis (each returning a LazyFrame, ``by=`` rolling up to fewer
+        attributes, ``combinations="all"`` supported); ``.frame`` is the validated table.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A count column or key is missing.
+    InvalidArgumentError
+        A non-numeric count column, negative/NaN counts, or (unweighted) rows whose cells do not
+        add up to ``n`` (at collect time).
+    NullValuesError
+        Null counts (at collect time).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_counts
+    >>> sql_counts = pl.DataFrame({"race": ["A", "B", "A"], "n": [3, 5, 3], "tp": [1, 2, 1],
+    ...                            "fp": [1, 1, 0], "fn": [0, 1, 1], "tn": [1, 1, 1]})
+    >>> from_counts(sql_counts).frame.collect().rows()  # partial rows of A are summed
+    [('A', 6, 2, 1, 1, 2), ('B', 5, 2, 1, 1, 1)]
+    """
+    lf = _lazy(counts)
+    schema = lf.collect_schema()
+    _require(schema, CELLS, "count table")
+    weighted = "weight_sum" in schema
+    cells = [*CELLS, *(["weight_sum"] if weighted else [])]
+    if weighted:
+        _require(schema, ["weight_sum"], "count table")
+    key_list = list(keys) if keys is not None else [c for c in schema.names() if c not in cells]
+    for k in key_list:
+        if k not in schema:
+            raise E.ColumnNotFoundError(
+                E.MISSING_COLUMN.format(column=k, role="key", available=E.show_columns(schema.names()))
+            )
+    raw = lf.select(*key_list, *cells)
+    checked = tables.checked(raw, lambda df: _check_count_table(df, cells, weighted)).select(
+        *key_list,
+        pl.col("n").cast(pl.Int64),
+        *[pl.col(c).cast(pl.Float64 if weighted else pl.Int64) for c in ("tp", "fp", "fn", "tn")],
+        *([pl.col("weight_sum").cast(pl.Float64)] if weighted else []),
+    )
+    return FairCounts(tables.Counted(tables.rollup(checked, key_list), key_list))
+
+
+def from_scores(
+    scores: pl.DataFrame | pl.LazyFrame, keys: Sequence[str] | None = None
+) -> FairScores:
+    """Audit a score table made anywhere: ``from_scores(table).abroca(...)``.
+
+    The score table (the schema ``df.fair.scores`` returns) holds the key columns, ``score``,
+    ``positives`` and ``negatives``: one row per (group, distinct score). Rows with equal keys
+    and score are summed. Continuous scores may be rounded before counting (exact for the
+    rounded scores).
+
+    Parameters
+    ----------
+    scores : pl.DataFrame or pl.LazyFrame
+        The score table.
+    keys : sequence of str, optional
+        Default: every column but ``score``, ``positives``, ``negatives``, ``n_rows``.
+
+    Returns
+    -------
+    FairScores
+        Every score-based analysis (LazyFrames).
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A required column is missing.
+    InvalidScoreError
+        Null, NaN or infinite scores (at collect time).
+    InvalidArgumentError, NullValuesError
+        Negative, NaN or null counts (at collect time).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_scores
+    >>> t = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.2, 0.8, 0.2, 0.8],
+    ...                   "positives": [0, 5, 2, 3], "negatives": [5, 0, 3, 2]})
+    >>> from_scores(t).abroca(reference="a").collect().select("g", "auc", pl.col("abroca").round(6)).rows()
+    [('a', 1.0, 0.0), ('b', 0.6, 0.4)]
+    """
+    lf = _lazy(scores)
+    schema = lf.collect_schema()
+    _require(schema, ("score", "positives", "negatives"), "score table")
+    extra = ("score", "positives", "negatives", "n_rows")
+    key_list = list(keys) if keys is not None else [c for c in schema.names() if c not in extra]
+    count_dtype = pl.Float64 if (schema["positives"].is_float() or schema["negatives"].is_float()) \
+        else pl.Int64
+    rows = ["n_rows"] if "n_rows" in schema else []  # weighted tables: the row counts
+    lf = lf.select(
+        *key_list, pl.col("score").cast(pl.Float64),
+        pl.col("positives").cast(count_dtype), pl.col("negatives").cast(count_dtype),
+        *[pl.col(c).cast(pl.Int64) for c in rows],
+    )
+
+    def check(df: pl.DataFrame) -> pl.DataFrame:
+        s = df["score"]
+        nulls, nans, infs = s.null_count(), int(s.is_nan().sum()), int(s.is_infinite().sum())
+        if nulls or nans or infs:
+            raise E.InvalidScoreError(
+                E.BAD_SCORES.format(column="score", nulls=nulls, nans=nans, infinite=infs)
+            )
+        _check_cells(df, ("positives", "negatives", *rows))
+        if df.height == 0:
+            raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the score table is empty)"))
+        return df
+
+    group = [*key_list, "score"]
+    summed = tables.checked(lf, check).group_by(group).agg(
+        pl.col("positives", "negatives", *rows).sum()).sort(group, nulls_last=True)
+    return FairScores(summed, key_list, schema["score"])

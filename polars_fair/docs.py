@@ -1,0 +1,159 @@
+"""Docstrings written once: each analysis' module function holds the full numpydoc text, and
+the methods that reach it (on the count-table object, the score-table object and ``df.fair``)
+are composed from it, with their own parameters and example.
+
+Also builds the signatures that ``help()``, ``inspect.signature`` and IDEs show for a method
+whose count arguments travel as ``**count_args``: the arguments are spelled out, typed, with
+their defaults.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+__all__ = ["compose", "expand_signature", "parse", "render"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_HEADER = re.compile(r"^(?P<title>[A-Z][A-Za-z ]+)\n-{3,}\n", re.M)
+ORDER = ("Parameters", "Returns", "Raises", "Warns", "See Also", "Notes", "References",
+         "Examples")
+
+
+def parse(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a numpydoc docstring into its head (summary and description) and its sections.
+
+    Examples
+    --------
+    >>> head, sections = parse("Sum.\\n\\nReturns\\n-------\\nint\\n")
+    >>> head, sections
+    ('Sum.', {'Returns': 'int'})
+    """
+    text = inspect.cleandoc(doc)
+    matches = list(_HEADER.finditer(text + "\n"))
+    if not matches:
+        return text.strip(), {}
+    head = text[: matches[0].start()].strip()
+    sections: dict[str, str] = {}
+    for m, nxt in zip(matches, [*matches[1:], None]):
+        end = nxt.start() if nxt is not None else len(text)
+        sections[m.group("title")] = text[m.end(): end].strip("\n").rstrip()
+    return head, sections
+
+
+def render(head: str, sections: Mapping[str, str]) -> str:
+    """Join a head and sections into a numpydoc docstring (sections in numpydoc's order)."""
+    parts = [head]
+    for title in [*ORDER, *[t for t in sections if t not in ORDER]]:
+        body = sections.get(title)
+        if body:
+            parts.append(f"{title}\n{'-' * len(title)}\n{body}")
+    return "\n\n".join(parts) + "\n"
+
+
+def _entries(block: str) -> list[tuple[str, str]]:
+    """The entries of a Parameters block: (names, text), names as written (``a, b``)."""
+    out: list[tuple[str, str]] = []
+    for line in block.splitlines():
+        if line and not line[0].isspace():
+            out.append((line.split(" : ")[0].strip(), line))
+        elif out:
+            out[-1] = (out[-1][0], out[-1][1] + "\n" + line)
+    return out
+
+
+def compose(
+    source: str,
+    *,
+    drop: tuple[str, ...] = (),
+    before: str = "",
+    after: str = "",
+    raises: str = "",
+    example: str | None = None,
+    returns: str | None = None,
+) -> str:
+    """A method's docstring from its analysis' module-function docstring.
+
+    Parameters
+    ----------
+    source : str
+        The module function's docstring.
+    drop : tuple of str
+        Parameters of the function that the method does not take (``counts``, ``keys``).
+    before, after : str
+        Parameter entries the method adds before and after the function's own.
+    raises : str
+        Raises entries the method adds.
+    example : str, optional
+        The method's Examples section (replaces the function's).
+    returns : str, optional
+        A replacement for the return type on the first line of Returns.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> doc = "Add.\\n\\nParameters\\n----------\\nkeys : list\\nx : int\\n    A number.\\n"
+    >>> print(compose(doc, drop=("keys",), before="by : str"))
+    Add.
+    <BLANKLINE>
+    Parameters
+    ----------
+    by : str
+    x : int
+        A number.
+    <BLANKLINE>
+    """
+    head, sections = parse(source)
+    kept = [text for names, text in _entries(sections.get("Parameters", ""))
+            if names not in drop]
+    params = "\n".join(p for p in (before.strip("\n"), *kept, after.strip("\n")) if p)
+    sections["Parameters"] = params
+    if raises:
+        sections["Raises"] = "\n".join(p for p in (sections.get("Raises", ""), raises) if p)
+    if example is not None:
+        sections["Examples"] = inspect.cleandoc(example)
+    if returns is not None and "Returns" in sections:
+        first, _, rest = sections["Returns"].partition("\n")
+        sections["Returns"] = returns + ("\n" + rest if rest else "")
+    return render(head, sections)
+
+
+def expand_signature(
+    func: Callable[..., Any], extra: Mapping[str, tuple[Any, Any]], returns: Any = None
+) -> inspect.Signature:
+    """``func``'s signature with its ``**kwargs`` replaced by keyword-only parameters.
+
+    Parameters
+    ----------
+    func : callable
+    extra : mapping of str to (annotation, default)
+        The keyword arguments that travel in ``**kwargs``.
+    returns : optional
+        A replacement return annotation.
+
+    Returns
+    -------
+    inspect.Signature
+
+    Examples
+    --------
+    >>> def f(a, **kw): ...
+    >>> str(expand_signature(f, {"b": (int, 1)}))
+    '(a, *, b: int = 1)'
+    """
+    sig = inspect.signature(func)
+    params = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    taken = {p.name for p in params}
+    params += [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                          annotation=annotation)
+        for name, (annotation, default) in extra.items() if name not in taken
+    ]
+    return sig.replace(parameters=params,
+                       return_annotation=sig.return_annotation if returns is None else returns)

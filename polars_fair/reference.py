@@ -1,0 +1,240 @@
+"""The reference group: one resolver for every analysis, chart, gate and page.
+
+``report``, ``disparity``, ``summary``, ``pairwise``, ``abroca``, ``abroca_test``, the plots, the
+CLI gate and the HTML audit all choose their reference here.
+
+Rules
+-----
+``"largest"``
+    The eligible group with the most rows (``n``); ties go to the first group in key order.
+``"max_selection_rate"`` / ``"max_auc"``
+    The eligible group with the highest selection rate (count analyses) or AUC (score
+    analyses); ties go to the first group in key order.
+``"overall"``
+    The whole population (count analyses): no row is the reference.
+a value, a tuple or a mapping
+    An explicit group: its value for one attribute, ``{attribute: value}`` (or a tuple in key
+    order) for several. It must exist and have rows, eligible or not.
+
+Eligibility, stated once: a group is eligible to be chosen by a rule when none of its keys is
+null, it has rows and a positive weight, and, as the analysis requires, it holds both classes
+(ROC curves) and has at least ``min_support`` rows (when low-support groups are excluded). When
+no group is eligible there is no reference: every comparison is null and ``is_reference`` is
+false on every row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from polars_fair import errors as E
+
+__all__ = [
+    "COUNT_RULES",
+    "SCORE_RULES",
+    "check_value_type",
+    "first_max_index",
+    "for_set",
+    "known",
+    "reference_flag",
+    "reference_index",
+]
+
+COUNT_RULES = ("largest", "max_selection_rate", "overall")
+SCORE_RULES = ("largest", "max_auc")
+_RULES = {*COUNT_RULES, *SCORE_RULES}
+
+
+def is_rule(reference: Any) -> bool:
+    """Whether ``reference`` names a rule rather than a group."""
+    return isinstance(reference, str) and reference in _RULES
+
+
+def for_set(reference: Any, keys: Sequence[str]) -> Any:
+    """The reference of one attribute set: a mapping over more attributes is restricted to
+    the set's keys (``{"race": "White", "sex": "Male"}`` gives White for the race set)."""
+    if isinstance(reference, Mapping) and set(keys) < set(reference):
+        return {k: reference[k] for k in keys}
+    return reference
+
+
+def first_max_index(expr: pl.Expr) -> pl.Expr:
+    """The index of the first row (in key order) holding the maximum of ``expr``.
+
+    Not ``arg_max``: on a column Polars flags as sorted it returns the *last* of tied maxima,
+    and the streaming engine does not fix tie order either.
+    """
+    return (expr == expr.max()).arg_true().first()
+
+
+def known(keys: Sequence[str]) -> pl.Expr:
+    """True where no key is null (a group that can be a benchmark)."""
+    return ~pl.any_horizontal([pl.col(k).is_null() for k in keys]) if keys else pl.lit(True)
+
+
+def check_value_type(value: Any, dtype: pl.DataType, column: str, role: str) -> Any:
+    """A Python (or numpy) value comparable with a column of ``dtype``, or raise."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None:
+        return value
+    ok = (
+        (dtype == pl.Boolean and isinstance(value, bool))
+        or (dtype.is_numeric() and isinstance(value, (int, float)) and not isinstance(value, bool))
+        or ((dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)))
+            and isinstance(value, str))
+        or not (dtype == pl.Boolean or dtype.is_numeric() or dtype == pl.String
+                or isinstance(dtype, (pl.Categorical, pl.Enum)))
+    )
+    if not ok:
+        raise E.InvalidArgumentError(
+            E.VALUE_DTYPE.format(role=role, value=value, type=type(value).__name__,
+                                 column=column, dtype=dtype)
+        )
+    return value
+
+
+def _explicit(reference: Any, keys: Sequence[str], schema: pl.Schema) -> dict[str, Any]:
+    if isinstance(reference, Mapping):
+        ref = dict(reference)
+        if set(ref) != set(keys):
+            raise E.InvalidArgumentError(E.BAD_REFERENCE_MAPPING.format(
+                keys=list(keys), got=list(ref)))
+    elif isinstance(reference, tuple) and len(keys) > 1:
+        if len(reference) != len(keys):
+            raise E.InvalidArgumentError(E.BAD_REFERENCE_MAPPING.format(
+                keys=list(keys), got=list(reference)))
+        ref = dict(zip(keys, reference))
+    else:
+        if not keys:
+            raise E.InvalidArgumentError(E.REFERENCE_NEEDS_KEYS)
+        if len(keys) != 1:
+            raise E.InvalidArgumentError(E.REFERENCE_NEEDS_MAPPING.format(keys=list(keys)))
+        ref = {keys[0]: reference}
+    return {k: check_value_type(v, schema[k], k, "reference") for k, v in ref.items()}
+
+
+def _label(row: Mapping[str, Any], keys: Sequence[str]) -> Any:
+    return row[keys[0]] if len(keys) == 1 else {k: row[k] for k in keys}
+
+
+def reference_flag(
+    frame: pl.LazyFrame,
+    keys: Sequence[str],
+    reference: Any,
+    *,
+    eligible: pl.Expr,
+    score: pl.Expr | None = None,
+    size: str = "n",
+    rules: Sequence[str] = COUNT_RULES,
+) -> tuple[pl.LazyFrame, pl.Expr | None]:
+    """The reference of a small per-group table as a Boolean expression.
+
+    Parameters
+    ----------
+    frame : pl.LazyFrame
+        One row per group, sorted by ``keys``.
+    keys : sequence of str
+        The group keys.
+    reference : rule name, value, tuple or mapping
+        See the module documentation.
+    eligible : pl.Expr
+        Boolean: the groups a rule may choose (:func:`known` and the analysis' own conditions).
+    score : pl.Expr, optional
+        What ``"max_selection_rate"``/``"max_auc"`` maximise.
+    size : str, default "n"
+        The column whose zero makes an explicit reference empty.
+    rules : sequence of str
+        The rules this analysis accepts.
+
+    Returns
+    -------
+    (pl.LazyFrame, pl.Expr or None)
+        ``frame`` (with a collect-time check for an explicit reference) and a Boolean
+        expression, true on the reference row and false elsewhere (never null); ``None`` for
+        ``"overall"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A rule this analysis does not accept, a malformed mapping, a value of the wrong type.
+    UnknownGroupError
+        An explicit reference that is not a group, or has no rows (at collect time).
+
+    Examples
+    --------
+    >>> t = pl.LazyFrame({"g": ["a", "b", "c"], "n": [5, 9, 9]})
+    >>> t2, flag = reference_flag(t, ["g"], "largest", eligible=pl.lit(True))
+    >>> t2.select(flag).collect().to_series().to_list()
+    [False, True, False]
+    """
+    if is_rule(reference):
+        if reference not in rules:
+            raise E.InvalidArgumentError(E.BAD_REFERENCE_RULE.format(
+                reference=reference, rules=list(rules)))
+        if reference == "overall":
+            return frame, None
+        value = pl.col("n") if reference == "largest" else score
+        assert value is not None
+        idx = first_max_index(pl.when(eligible).then(value))
+        flag = (pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)).fill_null(False)
+        return frame, flag
+    schema = frame.collect_schema()
+    ref = _explicit(reference, keys, schema)
+    parts = [pl.col(k).is_null() if v is None else pl.col(k).eq_missing(pl.lit(v))
+             for k, v in ref.items()]
+    mask = pl.all_horizontal(parts)
+
+    def check(df: pl.DataFrame) -> pl.DataFrame:
+        chosen = df.filter(mask)
+        if chosen.height == 0:
+            groups = [_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
+            raise E.UnknownGroupError(
+                E.UNKNOWN_GROUP.format(group=reference, groups=E.show_values(groups, limit=50))
+            )
+        if size in df.columns and not chosen[size].sum():
+            raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=reference, size=size))
+        return df
+
+    return frame.map_batches(check, schema=schema), mask
+
+
+def reference_index(
+    table: pl.DataFrame,
+    keys: Sequence[str],
+    reference: Any,
+    *,
+    eligible: pl.Series | pl.Expr,
+    score: pl.Series | None = None,
+    rules: Sequence[str] = SCORE_RULES,
+) -> int | None:
+    """:func:`reference_flag` on an eager per-group table: the row index of the reference.
+
+    Returns
+    -------
+    int or None
+        ``None`` when no group is eligible.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"g": ["a", "b"], "n": [3, 4]})
+    >>> reference_index(t, ["g"], "largest", eligible=pl.Series([True, False]))
+    0
+    """
+    extra = [eligible.alias("__pf_eligible") if isinstance(eligible, pl.Series)
+             else eligible.alias("__pf_eligible")]
+    if score is not None:
+        extra.append(score.alias("__pf_score"))
+    t = table.with_columns(extra).lazy()
+    frame, flag = reference_flag(
+        t, keys, reference, eligible=pl.col("__pf_eligible"),
+        score=pl.col("__pf_score") if score is not None else None, rules=rules,
+    )
+    if flag is None:
+        return None
+    hits = frame.select(flag.alias("f")).collect()["f"].arg_true()
+    return int(hits[0]) if hits.len() else None

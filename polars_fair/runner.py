@@ -1,0 +1,136 @@
+"""Running an analysis on a small count table, per attribute set, as one step of a lazy plan.
+
+An analysis is a *builder*: ``build(counts, keys) -> LazyFrame`` over a count table. The count
+table is small (one row per group), so it is collected once and the analysis runs on it in
+memory: whole-table steps (a maximum, the first of tied groups, positional ``get``) then give
+the same result under every engine. With several attribute sets (``combinations="all"``), the
+analysis runs within each set and the results are stacked under ``attributes``.
+
+Before anything runs, :func:`check_clash` compares the keys with the analysis' output columns,
+so an attribute named like an output column (``ofi``, ``ece_gap``) is a typed error naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.tables import Counted
+
+__all__ = ["Builder", "analyse", "check_clash", "check_outputs", "dense", "on_small_table"]
+
+Builder = Callable[[pl.LazyFrame, list[str]], pl.LazyFrame]
+
+
+def dense(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` with ordinary columns.
+
+    The streaming engine can hand over a column whose values are all equal in a single-value
+    form, and Polars divides by such a value by multiplying with its inverse (3/10 becomes
+    0.30000000000000004), so the same rate would differ in the last digit by engine.
+    """
+    return pl.DataFrame(df.get_columns())
+
+
+def check_clash(keys: Sequence[str], outputs: Sequence[str], analysis: str) -> None:
+    """Raise when a key is named like a column the analysis adds.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The message names the clashing column(s).
+
+    Examples
+    --------
+    >>> check_clash(["race"], ["n", "ofi"], "report")
+    >>> check_clash(["ofi"], ["n", "ofi"], "report")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: attribute name(s) ['ofi'] clash with output column(s) of report; rename them, for example by=pl.col('ofi').alias('ofi' + '_attr')
+    """
+    clash = [k for k in keys if k in set(outputs)]
+    if clash:
+        raise E.InvalidArgumentError(
+            E.COLUMN_CLASH.format(names=clash, analysis=analysis, example=clash[0])
+        )
+
+
+def check_outputs(table: pl.LazyFrame, keys: Sequence[str], fn: Callable[..., pl.LazyFrame],
+                  name: str, **options: Any) -> None:
+    """Raise when a key of ``table`` is named like a column that the analysis ``fn`` adds.
+
+    The analysis' plan is built (not run) with the keys renamed to internal names (and a
+    reference mapping renamed with them); the columns it outputs besides those are compared
+    with the keys (:func:`check_clash`).
+    """
+    keys = list(keys)
+    names = [f"__pf_key{i}" for i in range(len(keys))]
+    rename = dict(zip(keys, names))
+    opts = {k: ({rename.get(a, a): v for a, v in o.items()} if isinstance(o, Mapping) else o)
+            for k, o in options.items()}
+    out = fn(table.rename(rename), names, **opts).collect_schema().names()
+    check_clash(keys, [c for c in out if not any(c.startswith(n) for n in names)], name)
+
+
+def on_small_table(lf: pl.LazyFrame, build: Callable[[pl.LazyFrame], pl.LazyFrame]) -> pl.LazyFrame:
+    """Run ``build`` on the collected (small) table, in memory, as one step of a lazy plan.
+
+    The output schema is known without data.
+    """
+    schema = build(lf).collect_schema()
+    return lf.map_batches(
+        lambda df: build(dense(df).lazy()).collect(engine="in-memory"), schema=schema
+    )
+
+
+def analyse(counted: Counted, build: Builder) -> pl.LazyFrame:
+    """Run an analysis ``build(counts, keys)`` on a count table, per attribute set.
+
+    With one attribute set this is :func:`on_small_table`. With several (``counted.sets``), the
+    analysis runs on each set's rows with that set's keys (a reference group, a maximum rate, the
+    pairs, are all taken within the set), and the results are stacked under an ``attributes``
+    column with every key column (null outside the row's set), in the order of the sets.
+    """
+    if counted.sets is None:
+        keys = counted.keys
+        return on_small_table(counted.frame, lambda lf: build(lf, keys))
+    schema = counted.frame.collect_schema()
+    all_keys = counted.keys
+    cells = [c for c in schema.names() if c != "attributes" and c not in all_keys]
+
+    def part_input(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+        label = ",".join(keys)
+        return frame.filter(pl.col("attributes").list.join(",") == label).select(*keys, *cells)
+
+    # Each set's output schema, known without data; their union is the result's schema. Key
+    # columns (and pairwise's <key>_i / <key>_j) come first, in the order of the attributes.
+    schemas = [
+        build(part_input(counted.frame, keys), keys).collect_schema() for keys in counted.sets
+    ]
+    dtypes: dict[str, pl.DataType] = {}
+    for sch in schemas:
+        for col, dtype in sch.items():
+            dtypes.setdefault(col, dtype)
+    key_like = [c for suffix in ("", "_i", "_j") for k in all_keys if (c := k + suffix) in dtypes]
+    order = ["attributes", *key_like, *[c for c in dtypes if c not in key_like]]
+    schema_out = pl.Schema(
+        [("attributes", pl.List(pl.String()))] + [(c, dtypes[c]) for c in order[1:]]
+    )
+
+    def run(df: pl.DataFrame) -> pl.DataFrame:
+        parts = []
+        for keys in counted.sets or []:
+            part = build(part_input(dense(df).lazy(), keys), keys).collect(engine="in-memory")
+            parts.append(
+                part.with_columns(
+                    pl.lit(keys, dtype=pl.List(pl.String)).alias("attributes"),
+                    *[pl.lit(None, dtype=schema_out[c]).alias(c) for c in order
+                      if c != "attributes" and c not in part.columns],
+                ).select(order)
+            )
+        return pl.concat(parts, how="vertical") if parts else pl.DataFrame(schema=schema_out)
+
+    return counted.frame.map_batches(run, schema=schema_out)

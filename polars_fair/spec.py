@@ -1,0 +1,376 @@
+"""What a call audits: the count arguments, declared once, and their resolution against a schema.
+
+Every way in (``lf.fair``, ``polars_fair.counts`` on a Polars, Spark or DuckDB frame, the CLI)
+takes the same count arguments (:class:`CountArgs`) or score arguments (:class:`ScoreArgs`).
+:func:`resolve` checks them against the frame's schema and returns an :class:`Audit`, before any
+row is read: missing columns, a ``pos_label`` of the wrong type, non-numeric weights or scores
+and contradictory options raise here, with the same messages on every engine.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypedDict
+
+import numpy as np
+import polars as pl
+
+from polars_fair import errors as E
+
+__all__ = [
+    "Audit",
+    "By",
+    "COUNT_ARGS",
+    "CountArgs",
+    "IntoExpr",
+    "NullGroups",
+    "SCORE_ARGS",
+    "ScoreArgs",
+    "name_of",
+    "normalize_by",
+    "resolve",
+    "threshold_in_dtype",
+]
+
+IntoExpr = str | pl.Expr
+NullGroups = Literal["keep", "raise", "drop"]
+By = IntoExpr | Sequence[IntoExpr] | Sequence[Sequence[IntoExpr]] | None
+
+
+class ScoreArgs(TypedDict, total=False):
+    """The arguments that build a score table (every score-based analysis takes them).
+
+    ``y_true`` (default ``"y_true"``), ``y_score`` (default ``"y_score"``), ``pos_label``
+    (default 1), ``sample_weight`` (default none), ``null_groups`` (default ``"keep"``).
+    """
+
+    y_true: IntoExpr
+    y_score: IntoExpr
+    pos_label: Any
+    sample_weight: IntoExpr | None
+    null_groups: NullGroups
+
+
+class CountArgs(TypedDict, total=False):
+    """The arguments that build a count table (every classification analysis takes them).
+
+    ``y_true`` (default ``"y_true"``), ``y_pred`` (default ``"y_pred"``), ``pos_label``
+    (default 1), ``sample_weight``, ``null_groups`` (default ``"keep"``), ``y_score`` with
+    ``threshold`` instead of ``y_pred``, ``combinations`` and ``max_order``.
+    """
+
+    y_true: IntoExpr
+    y_pred: IntoExpr | None
+    pos_label: Any
+    sample_weight: IntoExpr | None
+    null_groups: NullGroups
+    y_score: IntoExpr | None
+    threshold: float | None
+    combinations: Literal["all"] | None
+    max_order: int | None
+
+
+#: The columns of a count table and of a score table besides the keys.
+COUNT_TABLE_COLUMNS = ("n", "tp", "fp", "fn", "tn", "weight_sum")
+SCORE_TABLE_COLUMNS = ("score", "positives", "negatives", "n_rows")
+#: name -> default of every count argument, in signature order.
+COUNT_ARGS: dict[str, Any] = {
+    "y_true": "y_true", "y_pred": "y_pred", "pos_label": 1, "sample_weight": None,
+    "null_groups": "keep", "y_score": None, "threshold": None, "combinations": None,
+    "max_order": None,
+}
+#: name -> default of every score argument, in signature order.
+SCORE_ARGS: dict[str, Any] = {
+    "y_true": "y_true", "y_score": "y_score", "pos_label": 1, "sample_weight": None,
+    "null_groups": "keep",
+}
+
+#: Docstring entries of the count arguments (numpydoc, indented for a method's Parameters).
+COUNT_ARGS_DOC = """y_true : str or pl.Expr, default "y_true"
+    The true label column.
+y_pred : str or pl.Expr, default "y_pred"
+    The predicted label column.
+pos_label : Any, default 1
+    The value meaning the positive (favourable) outcome, of the columns' dtype (``1``,
+    ``"yes"``, ``True``, ...). Each column must hold it and at most one other value.
+sample_weight : str or pl.Expr, optional
+    Row weights. The four cells become Float64 weighted sums, ``n`` stays the row count and
+    ``weight_sum`` is added; rates use ``weight_sum`` as the population size.
+null_groups : {"keep", "raise", "drop"}, default "keep"
+    Rows whose attribute is null: kept as a group of their own, an error, or dropped with a
+    warning that gives their number.
+y_score : str or pl.Expr, optional
+    Instead of ``y_pred``: predictions are ``y_score >= threshold`` (positive = ``True``),
+    compared in the score's own dtype.
+threshold : float, optional
+    The threshold applied to ``y_score``.
+combinations : "all", optional
+    Audit every non-empty subset of the ``by`` attributes (race; sex; race × sex; ...), up to
+    ``max_order`` attributes, in one scan at the finest level; coarser sets are summed from its
+    count table. ``by`` may also be a list of attribute sets (``[["race"], ["race", "sex"]]``).
+    Either way the result starts with ``attributes`` (List(String)) and every key column, null
+    outside the row's set; each analysis runs within its set.
+max_order : int, optional
+    The largest intersection with ``combinations="all"``."""
+
+#: Docstring entries of the score arguments.
+SCORE_ARGS_DOC = """y_true : str or pl.Expr, default "y_true"
+    The true label column.
+y_score : str or pl.Expr, default "y_score"
+    A numeric score, higher = more likely ``pos_label``.
+pos_label : Any, default 1
+    The value of ``y_true`` meaning the positive outcome.
+sample_weight : str or pl.Expr, optional
+    Row weights: ``positives``/``negatives`` become Float64 weighted sums.
+null_groups : {"keep", "raise", "drop"}, default "keep"
+    Rows whose attribute is null: kept as a group, an error, or dropped with a warning."""
+
+#: The input errors of building a count or score table (numpydoc Raises entries).
+INPUT_ERRORS_DOC = """ColumnNotFoundError
+    A named column is missing (the message lists the columns that exist). Raised at once.
+InvalidLabelError
+    A label/prediction column holds values other than ``pos_label`` and one other value, a
+    prediction column holds scores, or ``pos_label`` occurs in neither column.
+NullValuesError
+    Nulls or NaN in the label or prediction column.
+EmptyFrameError
+    No rows to audit.
+NullGroupError, TooManyLevelsError, InvalidWeightError, InvalidScoreError
+    See :mod:`polars_fair.errors`. Data errors of a LazyFrame surface when the result is
+    collected, never as numbers."""
+
+
+def name_of(x: IntoExpr) -> str:
+    """The output name of a column name or expression."""
+    return x if isinstance(x, str) else x.meta.output_name()
+
+
+def to_expr(column: IntoExpr) -> pl.Expr:
+    """Turn a column name or an expression into an expression."""
+    return pl.col(column) if isinstance(column, str) else column
+
+
+def normalize_by(by: Any) -> list[IntoExpr]:
+    """``by`` as a list of column names or expressions (``None`` or ``[]``: the population)."""
+    if by is None:
+        return []
+    if isinstance(by, (str, pl.Expr)):
+        return [by]
+    if isinstance(by, Sequence):
+        return list(by)
+    raise E.InvalidArgumentError(
+        E.NOT_A_COLUMN.format(role="by", value=by, type=type(by).__name__)
+    )
+
+
+@dataclass(frozen=True)
+class Audit:
+    """A resolved call: key names and expressions, label columns, positive values, options.
+
+    ``y_pred`` is the thresholded score (a Boolean expression, positive ``True``) when the call
+    gives ``y_score`` and ``threshold``. Engines other than Polars read the ``*_name`` fields.
+    """
+
+    keys: list[str]
+    key_exprs: list[pl.Expr]
+    y_true: pl.Expr
+    y_true_name: str
+    pos_true: Any
+    pos_label: Any
+    y_pred: pl.Expr | None = None
+    y_pred_name: str | None = None
+    y_pred_role: str = "y_pred"
+    pos_pred: Any = None
+    score: pl.Expr | None = None
+    score_name: str | None = None
+    score_dtype: pl.DataType | None = None
+    threshold: float | None = None
+    weight: pl.Expr | None = None
+    weight_name: str | None = None
+    null_groups: NullGroups = "keep"
+    float_keys: list[str] = field(default_factory=list)
+    true_dtype: pl.DataType | None = None
+    pred_dtype: pl.DataType | None = None
+
+
+def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:
+    if not isinstance(x, (str, pl.Expr)):
+        raise E.InvalidArgumentError(
+            E.NOT_A_COLUMN.format(role=role, value=x, type=type(x).__name__)
+        )
+    roots = [x] if isinstance(x, str) else x.meta.root_names()
+    for col in roots:
+        if col not in schema:
+            raise E.ColumnNotFoundError(
+                E.MISSING_COLUMN.format(column=col, role=role,
+                                        available=E.show_columns(schema.names()))
+            )
+
+
+def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
+    """Adapt pos_label to the column's dtype, or raise when they cannot be compared."""
+    if isinstance(pos_label, np.generic):
+        pos_label = pos_label.item()
+    bad = E.InvalidLabelError(
+        E.POS_LABEL_DTYPE.format(
+            pos_label=pos_label, pos_type=type(pos_label).__name__, column=column, dtype=dtype
+        )
+    )
+    if dtype == pl.Boolean:
+        if isinstance(pos_label, (bool, int)) and pos_label in (0, 1):
+            return bool(pos_label)
+        raise bad
+    if dtype.is_numeric():
+        if isinstance(pos_label, bool):
+            return int(pos_label)
+        if isinstance(pos_label, (int, float)):
+            return pos_label
+        raise bad
+    if dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)):
+        if isinstance(pos_label, str):
+            return pos_label
+        raise bad
+    return pos_label
+
+
+def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
+    """The threshold as the score's own dtype compares it: rounded to Float32 for a Float32
+    score, a Float64 otherwise. ``score >= threshold`` then gives the same predictions on every
+    engine and in every method (Polars, numpy and Spark compare a Float32 column in Float32).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A threshold that is not a finite real number.
+
+    Examples
+    --------
+    >>> threshold_in_dtype(0.7, pl.Float32) == float(np.float32(0.7))
+    True
+    """
+    if isinstance(threshold, np.generic):
+        threshold = threshold.item()
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) \
+            or not math.isfinite(threshold):
+        raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
+    if dtype == pl.Float32:
+        return float(np.float32(threshold))
+    return float(threshold)
+
+
+def resolve(
+    schema: pl.Schema,
+    by: Any,
+    *,
+    y_true: IntoExpr = "y_true",
+    y_pred: IntoExpr | None = "y_pred",
+    pos_label: Any = 1,
+    sample_weight: IntoExpr | None = None,
+    null_groups: NullGroups = "keep",
+    y_score: IntoExpr | None = None,
+    threshold: float | None = None,
+    scores: bool = False,
+) -> Audit:
+    """Check a call against a schema; raises before any data is read.
+
+    ``scores=True`` resolves a score table (``y_score`` without a threshold, no prediction).
+
+    Parameters
+    ----------
+    schema : pl.Schema
+        The input's schema (for Spark and DuckDB, their columns mapped to Polars dtypes).
+    by, y_true, y_pred, pos_label, sample_weight, null_groups, y_score, threshold
+        The count arguments (:data:`COUNT_ARGS_DOC`).
+    scores : bool, default False
+        Resolve the arguments of a score table.
+
+    Returns
+    -------
+    Audit
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidArgumentError, InvalidLabelError, InvalidWeightError, InvalidScoreError
+        Missing columns, contradictory or mistyped options.
+
+    Examples
+    --------
+    >>> a = resolve(pl.Schema({"g": pl.String, "y_true": pl.Int64, "y_pred": pl.Int64}), "g")
+    >>> a.keys, a.pos_true
+    (['g'], 1)
+    """
+    if null_groups not in ("keep", "raise", "drop"):
+        raise E.InvalidArgumentError(
+            f"null_groups must be 'keep', 'raise' or 'drop', got {null_groups!r}"
+        )
+    by_list = normalize_by(by)
+    for b in by_list:
+        _check_columns(schema, b, "by")
+    _check_columns(schema, y_true, "y_true")
+    if scores:
+        _check_columns(schema, y_score, "y_score")
+    elif y_score is not None:
+        if threshold is None:
+            raise E.InvalidArgumentError(E.SCORE_NEEDS_THRESHOLD)
+        if y_pred is not None and y_pred != "y_pred":
+            raise E.InvalidArgumentError(E.PRED_AND_SCORE)
+        _check_columns(schema, y_score, "y_score")
+    else:
+        if threshold is not None:
+            raise E.InvalidArgumentError(E.THRESHOLD_NEEDS_SCORE)
+        if y_pred is None:
+            raise E.InvalidArgumentError("pass y_pred= (or y_score= with threshold=)")
+        _check_columns(schema, y_pred, "y_pred")
+    if sample_weight is not None:
+        _check_columns(schema, sample_weight, "sample_weight")
+
+    key_exprs = [to_expr(b) for b in by_list]
+    keys = [name_of(b) for b in by_list]
+    if len(set(keys)) != len(keys):
+        raise E.InvalidArgumentError(f"by has repeated attribute names: {keys}")
+    table = SCORE_TABLE_COLUMNS if scores else COUNT_TABLE_COLUMNS
+    clash = [k for k in keys if k.startswith("__pf_") or k in table]
+    if clash:
+        raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]))
+    probe = pl.LazyFrame(schema=schema).select(
+        *[e.alias(k) for e, k in zip(key_exprs, keys)],
+        __pf_y=to_expr(y_true),
+        **({"__pf_p": to_expr(y_pred)} if y_score is None and y_pred is not None else {}),
+        **({"__pf_s": to_expr(y_score)} if y_score is not None else {}),
+        **({"__pf_w": to_expr(sample_weight)} if sample_weight is not None else {}),
+    ).collect_schema()
+    y_name = name_of(y_true)
+    common: dict[str, Any] = dict(
+        keys=keys, key_exprs=key_exprs, y_true=to_expr(y_true), y_true_name=y_name,
+        pos_true=_pos_for(probe["__pf_y"], pos_label, y_name), pos_label=pos_label,
+        null_groups=null_groups, float_keys=[k for k in keys if probe[k].is_float()],
+        true_dtype=probe["__pf_y"],
+    )
+    if sample_weight is not None:
+        wname = name_of(sample_weight)
+        if not probe["__pf_w"].is_numeric():
+            raise E.InvalidWeightError(
+                E.NOT_NUMERIC.format(column=wname, role="sample_weight", dtype=probe["__pf_w"])
+            )
+        common.update(weight=to_expr(sample_weight).cast(pl.Float64), weight_name=wname)
+    if y_score is not None:
+        sname = name_of(y_score)
+        sdtype = probe["__pf_s"]
+        if not sdtype.is_numeric():
+            raise E.InvalidScoreError(
+                E.NOT_NUMERIC.format(column=sname, role="y_score", dtype=sdtype)
+            )
+        common.update(score=to_expr(y_score), score_name=sname, score_dtype=sdtype)
+        if scores:
+            return Audit(**common)
+        t = threshold_in_dtype(threshold, sdtype)
+        return Audit(**common, threshold=t, y_pred=to_expr(y_score) >= pl.lit(t),
+                     y_pred_name=f"{sname} >= {threshold}", y_pred_role="y_score",
+                     pos_pred=True, pred_dtype=pl.Boolean())
+    assert y_pred is not None
+    p_name = name_of(y_pred)
+    return Audit(**common, y_pred=to_expr(y_pred), y_pred_name=p_name,
+                 pos_pred=_pos_for(probe["__pf_p"], pos_label, p_name),
+                 pred_dtype=probe["__pf_p"])
