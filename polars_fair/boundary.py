@@ -8,6 +8,9 @@ Every engine (Polars here, Spark in :mod:`polars_fair.spark`, DuckDB in
   threshold`` as a Boolean), ``n`` (Int64 rows);
 * for a score table, one row per (keys, score, label value): the keys, ``score`` (Float64),
   ``__pf_y``, ``n``;
+* without labels (``y_true=None``: an NYC LL 144 audit reads selections or scores only) the
+  label column ``__pf_y`` is absent: every row counts as a negative label in a count table
+  (``fp`` = selected, ``tn`` = not selected) and as a positive in a score table;
 * with ``sample_weight``, ``weight_sum`` (Float64) and the counts of null (``__pf_w_null``),
   NaN or infinite (``__pf_w_nan``) and negative (``__pf_w_neg``) weights;
 * for a thresholded score, the counts of null, NaN and infinite scores (``__pf_s_null``,
@@ -85,7 +88,8 @@ def label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
         aggs += _weight_aggs(a.weight)
     if a.score is not None:
         aggs += _score_aggs(a.score)
-    return lf.group_by([*_keys(a), a.y_true.alias(Y), a.y_pred.alias(P)]).agg(aggs)
+    labels = [a.y_true.alias(Y)] if a.y_true is not None else []
+    return lf.group_by([*_keys(a), *labels, a.y_pred.alias(P)]).agg(aggs)
 
 
 def score_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
@@ -95,7 +99,8 @@ def score_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     if a.weight is not None:
         aggs += _weight_aggs(a.weight)
     score = a.score.cast(pl.Float64).alias("score")
-    return lf.group_by([*_keys(a), score, a.y_true.alias(Y)]).agg(aggs)
+    labels = [a.y_true.alias(Y)] if a.y_true is not None else []
+    return lf.group_by([*_keys(a), score, *labels]).agg(aggs)
 
 
 # ------------------------------------------------------------------ one validator, every engine
@@ -169,7 +174,10 @@ def validate_labels(df: pl.DataFrame, a: Audit) -> None:
     whether both use the same negative value, whether ``pos_label`` occurs at all, and weights.
     """
     _check_scores(df, a)
-    neg_true = _check_label(df, Y, a.y_true_name, "y_true", a.pos_true)
+    neg_true = None
+    if Y in df.columns:
+        assert a.y_true_name is not None
+        neg_true = _check_label(df, Y, a.y_true_name, "y_true", a.pos_true)
     neg_pred = None
     if P in df.columns:
         assert a.y_pred_name is not None
@@ -179,8 +187,9 @@ def validate_labels(df: pl.DataFrame, a: Audit) -> None:
             raise E.InvalidLabelError(E.NEGATIVES_DIFFER.format(
                 y_true=a.y_true_name, y_pred=a.y_pred_name, neg_true=neg_true,
                 neg_pred=neg_pred, pos_label=a.pos_label))
-        present = df.filter((pl.col(Y) == pl.lit(a.pos_true)) | (pl.col(P) == pl.lit(a.pos_pred)))
-        if df["n"].sum() and present.height == 0 and a.score is None:
+        labelled = (pl.col(Y) == pl.lit(a.pos_true)) if Y in df.columns else pl.lit(False)
+        present = df.filter(labelled | (pl.col(P) == pl.lit(a.pos_pred)))
+        if df["n"].sum() and present.height == 0 and a.score is None and Y in df.columns:
             found = sorted({repr(v) for v in (neg_true, neg_pred) if v is not None})
             raise E.InvalidLabelError(E.POS_LABEL_ABSENT.format(
                 pos_label=a.pos_label, y_true=a.y_true_name, y_pred=a.y_pred_name,
@@ -250,7 +259,9 @@ def derive_counts(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
     df = apply_group_policy(df, a)
     weighted = a.weight is not None
     cell = pl.Float64 if weighted else pl.Int64
-    yb, pb = pl.col(Y) == pl.lit(a.pos_true), pl.col(P) == pl.lit(a.pos_pred)
+    # without labels every row counts as a negative label: fp = selected, tn = not selected
+    yb = pl.col(Y) == pl.lit(a.pos_true) if Y in df.columns else pl.lit(False)
+    pb = pl.col(P) == pl.lit(a.pos_pred)
     v = pl.col("weight_sum") if weighted else pl.col("n")
     sums = [
         pl.col("n").sum().cast(pl.Int64).alias("n"),
@@ -296,7 +307,8 @@ def derive_scores(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
     df = apply_group_policy(df, a)
     weighted = a.weight is not None
     v = pl.col("weight_sum") if weighted else pl.col("n")
-    yb = pl.col(Y) == pl.lit(a.pos_true)
+    # without labels every row counts as a positive: positives = rows at the score
+    yb = pl.col(Y) == pl.lit(a.pos_true) if Y in df.columns else pl.lit(True)
     group = [*a.keys, "score"]
     out = df.group_by(group).agg(
         v.filter(yb).sum().alias("positives"), v.filter(~yb).sum().alias("negatives"),

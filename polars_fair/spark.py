@@ -259,7 +259,8 @@ class SparkEngine:
         else:
             assert a.y_pred_name is not None
             p, checks = _col(a.y_pred_name).alias(boundary.P), []
-        groups = [*(_col(k) for k in a.keys), _col(a.y_true_name).alias(boundary.Y), p]
+        labels = [_col(a.y_true_name).alias(boundary.Y)] if a.y_true_name is not None else []
+        groups = [*(_col(k) for k in a.keys), *labels, p]
         return _collect(self.spark_df, groups, _aggs(a) + checks).lazy()
 
     def score_label_table(self, a: Audit) -> pl.LazyFrame:
@@ -270,8 +271,8 @@ class SparkEngine:
         s = _col(a.score_name).cast("double")
         if self.round_scores is not None:
             s = F.round(s, self.round_scores)
-        groups = [*(_col(k) for k in a.keys), s.alias("score"),
-                  _col(a.y_true_name).alias(boundary.Y)]
+        labels = [_col(a.y_true_name).alias(boundary.Y)] if a.y_true_name is not None else []
+        groups = [*(_col(k) for k in a.keys), s.alias("score"), *labels]
         return _collect(self.spark_df, groups, _aggs(a)).lazy()
 
 

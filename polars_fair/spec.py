@@ -46,7 +46,7 @@ class ScoreArgs(TypedDict, total=False):
     (default 1), ``sample_weight`` (default none), ``null_groups`` (default ``"keep"``).
     """
 
-    y_true: IntoExpr
+    y_true: IntoExpr | None
     y_score: IntoExpr
     pos_label: Any
     sample_weight: IntoExpr | None
@@ -61,7 +61,7 @@ class CountArgs(TypedDict, total=False):
     ``threshold`` instead of ``y_pred``, ``combinations`` and ``max_order``.
     """
 
-    y_true: IntoExpr
+    y_true: IntoExpr | None
     y_pred: IntoExpr | None
     pos_label: Any
     sample_weight: IntoExpr | None
@@ -170,15 +170,17 @@ class Audit:
     """A resolved call: key names and expressions, label columns, positive values, options.
 
     ``y_pred`` is the thresholded score (a Boolean expression, positive ``True``) when the call
-    gives ``y_score`` and ``threshold``. Engines other than Polars read the ``*_name`` fields.
+    gives ``y_score`` and ``threshold``. ``y_true`` is ``None`` for an audit without labels (NYC
+    LL 144 reads selections or scores only): the label table then has no label column.
+    Engines other than Polars read the ``*_name`` fields.
     """
 
     keys: list[str]
     key_exprs: list[pl.Expr]
-    y_true: pl.Expr
-    y_true_name: str
-    pos_true: Any
     pos_label: Any
+    y_true: pl.Expr | None = None
+    y_true_name: str | None = None
+    pos_true: Any = None
     y_pred: pl.Expr | None = None
     y_pred_name: str | None = None
     y_pred_role: str = "y_pred"
@@ -308,7 +310,8 @@ def resolve(
     by_list = normalize_by(by)
     for b in by_list:
         _check_columns(schema, b, "by")
-    _check_columns(schema, y_true, "y_true")
+    if y_true is not None:
+        _check_columns(schema, y_true, "y_true")
     if scores:
         _check_columns(schema, y_score, "y_score")
     elif y_score is not None:
@@ -336,18 +339,20 @@ def resolve(
         raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]))
     probe = pl.LazyFrame(schema=schema).select(
         *[e.alias(k) for e, k in zip(key_exprs, keys)],
-        __pf_y=to_expr(y_true),
+        **({"__pf_y": to_expr(y_true)} if y_true is not None else {}),
         **({"__pf_p": to_expr(y_pred)} if y_score is None and y_pred is not None else {}),
         **({"__pf_s": to_expr(y_score)} if y_score is not None else {}),
         **({"__pf_w": to_expr(sample_weight)} if sample_weight is not None else {}),
     ).collect_schema()
-    y_name = name_of(y_true)
+    y_name = name_of(y_true) if y_true is not None else None
     common: dict[str, Any] = dict(
-        keys=keys, key_exprs=key_exprs, y_true=to_expr(y_true), y_true_name=y_name,
-        pos_true=_pos_for(probe["__pf_y"], pos_label, y_name), pos_label=pos_label,
-        null_groups=null_groups, float_keys=[k for k in keys if probe[k].is_float()],
-        true_dtype=probe["__pf_y"],
+        keys=keys, key_exprs=key_exprs, pos_label=pos_label, null_groups=null_groups,
+        float_keys=[k for k in keys if probe[k].is_float()],
     )
+    if y_true is not None:  # without labels (an LL 144 audit) only predictions are counted
+        assert y_name is not None
+        common.update(y_true=to_expr(y_true), y_true_name=y_name, true_dtype=probe["__pf_y"],
+                      pos_true=_pos_for(probe["__pf_y"], pos_label, y_name))
     if sample_weight is not None:
         wname = name_of(sample_weight)
         if not probe["__pf_w"].is_numeric():
