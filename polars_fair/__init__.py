@@ -9,10 +9,13 @@ from __future__ import annotations
 from polars_fair import errors, expressions
 from polars_fair.expressions import (
     accuracy,
+    balanced_accuracy,
     base_rate,
     confusion_counts,
     false_negatives,
+    false_omission_rate,
     false_positives,
+    fdr,
     fnr,
     fpr,
     marginal_benefit,
@@ -24,7 +27,8 @@ from polars_fair.expressions import (
     true_negatives,
     true_positives,
 )
-from polars_fair.analysis import FairCounts, FairScores, counts, from_counts, from_scores, scores
+from polars_fair.analysis import FairCounts, FairScores, counts, scores
+from polars_fair.external import from_counts, from_scores
 from polars_fair.namespace import FairDataFrame, FairLazyFrame, fair
 
 __version__ = "0.1.0"
@@ -42,10 +46,13 @@ __all__ = [
     "errors",
     "expressions",
     "accuracy",
+    "balanced_accuracy",
     "base_rate",
     "confusion_counts",
     "false_negatives",
+    "false_omission_rate",
     "false_positives",
+    "fdr",
     "fnr",
     "fpr",
     "marginal_benefit",

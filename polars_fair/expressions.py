@@ -202,7 +202,10 @@ tnr = _generated["tnr"]
 fnr = _generated["fnr"]
 ppv = _generated["ppv"]
 npv = _generated["npv"]
+fdr = _generated["fdr"]
+false_omission_rate = _generated["false_omission_rate"]
 accuracy = _generated["accuracy"]
+balanced_accuracy = _generated["balanced_accuracy"]
 marginal_benefit = _generated["marginal_benefit"]
 
 __all__ = [
@@ -225,6 +228,9 @@ __all__ = [
     "fnr",
     "ppv",
     "npv",
+    "fdr",
+    "false_omission_rate",
     "accuracy",
+    "balanced_accuracy",
     "marginal_benefit",
 ]
