@@ -34,6 +34,7 @@ __all__ = ["FairDataFrame", "FairLazyFrame", "fair"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 P = ParamSpec("P")
+R = TypeVar("R")
 
 BY_DOC = """by : str, pl.Expr or list of them
     The attribute(s) defining the groups; several entries mean their intersection
@@ -41,14 +42,23 @@ BY_DOC = """by : str, pl.Expr or list of them
 
 
 def _annotations(args: type) -> dict[str, Any]:
-    return dict(inspect.get_annotations(args))
+    """The TypedDict's annotations as the text written in :mod:`polars_fair.spec`."""
+    return {k: getattr(v, "__forward_arg__", v) for k, v in inspect.get_annotations(args).items()}
+
+
+def _spelled(method: F, scores: bool = False) -> F:
+    """Give ``method`` a runtime signature with its ``**count_args`` (or ``**score_args``)
+    spelled out, typed and with their defaults, as declared once in :mod:`polars_fair.spec`."""
+    defaults = spec.SCORE_ARGS if scores else spec.COUNT_ARGS
+    hints = _annotations(ScoreArgs if scores else CountArgs)
+    extra = {name: (hints[name], default) for name, default in defaults.items()}
+    method.__signature__ = expand_signature(method, extra)  # type: ignore[attr-defined]
+    return method
 
 
 def _over(source: Callable[..., Any], example: str, *, scores: bool = False) -> Callable[[F], F]:
     """A namespace method's docstring and runtime signature, from its analysis and the count
     (or score) arguments declared once in :mod:`polars_fair.spec`."""
-    defaults = spec.SCORE_ARGS if scores else spec.COUNT_ARGS
-    hints = _annotations(ScoreArgs if scores else CountArgs)
 
     def deco(method: F) -> F:
         method.__doc__ = compose(
@@ -56,9 +66,7 @@ def _over(source: Callable[..., Any], example: str, *, scores: bool = False) -> 
             before=BY_DOC, after=spec.SCORE_ARGS_DOC if scores else spec.COUNT_ARGS_DOC,
             raises=spec.INPUT_ERRORS_DOC, example=example, returns="pl.LazyFrame",
         )
-        extra = {name: (hints[name], default) for name, default in defaults.items()}
-        method.__signature__ = expand_signature(method, extra)  # type: ignore[attr-defined]
-        return method
+        return _spelled(method, scores)
     return deco
 
 
@@ -112,6 +120,8 @@ class FairLazyFrame:
         """
         return analysis.counts(self._lf, by, **count_args)
 
+    counts = _spelled(counts)
+
     def score_counts(self, by: By = None, **score_args: Unpack[ScoreArgs]) -> FairScores:
         """The score table of the rows, from one scan, with every score-based analysis.
 
@@ -140,6 +150,8 @@ class FairLazyFrame:
         [1.0]
         """
         return analysis.scores(self._lf, by, **score_args)
+
+    score_counts = _spelled(score_counts, scores=True)
 
     @_over(FairCounts.confusion, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],
@@ -367,6 +379,18 @@ True""", scores=True)
         return self.score_counts(by, **score_args).sweep(thresholds=thresholds)
 
 
+def _delegated(
+    method: Callable[Concatenate[FairLazyFrame, P], R],
+) -> Callable[Concatenate[FairDataFrame, P], R]:
+    """A LazyFrame method on the DataFrame's lazy frame, returning what it returns."""
+
+    @functools.wraps(method)
+    def run(self: FairDataFrame, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return method(self._lazy, *args, **kwargs)
+
+    return run
+
+
 def _collected(
     method: Callable[Concatenate[FairLazyFrame, P], pl.LazyFrame],
 ) -> Callable[Concatenate[FairDataFrame, P], pl.DataFrame]:
@@ -408,52 +432,8 @@ class FairDataFrame:
         self._df = df
         self._lazy = FairLazyFrame(df.lazy())
 
-    def counts(self, by: By = None, **count_args: Unpack[CountArgs]) -> FairCounts:
-        """:meth:`FairLazyFrame.counts` on the DataFrame (see there).
-
-        Parameters
-        ----------
-        by : str, pl.Expr or list of them, optional
-            The attributes.
-        **count_args
-            The count arguments.
-
-        Returns
-        -------
-        FairCounts
-
-        Examples
-        --------
-        >>> import polars as pl, polars_fair
-        >>> df = pl.DataFrame({"g": ["a"], "y_true": [1], "y_pred": [1]})
-        >>> df.fair.counts("g").keys
-        ['g']
-        """
-        return self._lazy.counts(by, **count_args)
-
-    def score_counts(self, by: By = None, **score_args: Unpack[ScoreArgs]) -> FairScores:
-        """:meth:`FairLazyFrame.score_counts` on the DataFrame (see there).
-
-        Parameters
-        ----------
-        by : str, pl.Expr or list of them, optional
-            The attributes.
-        **score_args
-            The score arguments.
-
-        Returns
-        -------
-        FairScores
-
-        Examples
-        --------
-        >>> import polars as pl, polars_fair
-        >>> df = pl.DataFrame({"g": ["a"], "y_true": [1], "y_score": [0.5]})
-        >>> df.fair.score_counts("g").keys
-        ['g']
-        """
-        return self._lazy.score_counts(by, **score_args)
-
+    counts = _delegated(FairLazyFrame.counts)
+    score_counts = _delegated(FairLazyFrame.score_counts)
     confusion = _collected(FairLazyFrame.confusion)
     rates = _collected(FairLazyFrame.rates)
     report = _collected(FairLazyFrame.report)
