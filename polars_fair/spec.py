@@ -32,6 +32,7 @@ __all__ = [
     "normalize_by",
     "resolve",
     "threshold_in_dtype",
+    "to_expr",
 ]
 
 IntoExpr = str | pl.Expr
@@ -44,6 +45,13 @@ class ScoreArgs(TypedDict, total=False):
 
     ``y_true`` (default ``"y_true"``), ``y_score`` (default ``"y_score"``), ``pos_label``
     (default 1), ``sample_weight`` (default none), ``null_groups`` (default ``"keep"``).
+    :data:`SCORE_ARGS` holds the defaults; :data:`SCORE_ARGS_DOC` the documentation.
+
+    Examples
+    --------
+    >>> args: ScoreArgs = {"y_score": "p", "pos_label": "yes"}
+    >>> {**SCORE_ARGS, **args}["y_score"]
+    'p'
     """
 
     y_true: IntoExpr | None
@@ -59,6 +67,13 @@ class CountArgs(TypedDict, total=False):
     ``y_true`` (default ``"y_true"``), ``y_pred`` (default ``"y_pred"``), ``pos_label``
     (default 1), ``sample_weight``, ``null_groups`` (default ``"keep"``), ``y_score`` with
     ``threshold`` instead of ``y_pred``, ``combinations`` and ``max_order``.
+    :data:`COUNT_ARGS` holds the defaults; :data:`COUNT_ARGS_DOC` the documentation.
+
+    Examples
+    --------
+    >>> args: CountArgs = {"y_pred": "hired", "sample_weight": "w"}
+    >>> sorted(set(args) - set(COUNT_ARGS))
+    []
     """
 
     y_true: IntoExpr | None
@@ -143,17 +158,74 @@ NullGroupError, TooManyLevelsError, InvalidWeightError, InvalidScoreError
 
 
 def name_of(x: IntoExpr) -> str:
-    """The output name of a column name or expression."""
+    """The output name of a column name or expression.
+
+    Parameters
+    ----------
+    x : str or pl.Expr
+        A column name or an expression.
+
+    Returns
+    -------
+    str
+        ``x`` itself for a name, else the expression's output name (``meta.output_name``).
+
+    Raises
+    ------
+    polars.exceptions.ComputeError
+        An expression without a single output name (``pl.all()``).
+
+    Examples
+    --------
+    >>> name_of("race"), name_of((pl.col("age") // 10).alias("decade"))
+    ('race', 'decade')
+    """
     return x if isinstance(x, str) else x.meta.output_name()
 
 
 def to_expr(column: IntoExpr) -> pl.Expr:
-    """Turn a column name or an expression into an expression."""
+    """Turn a column name or an expression into an expression.
+
+    Parameters
+    ----------
+    column : str or pl.Expr
+        A column name (``pl.col(column)``) or an expression (returned as it is).
+
+    Returns
+    -------
+    pl.Expr
+
+    Examples
+    --------
+    >>> pl.DataFrame({"a": [1, 2]}).select(to_expr("a") * 2)["a"].to_list()
+    [2, 4]
+    """
     return pl.col(column) if isinstance(column, str) else column
 
 
 def normalize_by(by: Any) -> list[IntoExpr]:
-    """``by`` as a list of column names or expressions (``None`` or ``[]``: the population)."""
+    """``by`` as a list of column names or expressions (``None`` or ``[]``: the population).
+
+    Parameters
+    ----------
+    by : str, pl.Expr, sequence of them, or None
+        The attributes of a call.
+
+    Returns
+    -------
+    list of (str or pl.Expr)
+        One entry per attribute, in the order given; empty for the whole population.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``by`` is neither a column name, an expression, a sequence of them nor ``None``.
+
+    Examples
+    --------
+    >>> normalize_by(None), normalize_by("race"), normalize_by(("race", "sex"))
+    ([], ['race'], ['race', 'sex'])
+    """
     if by is None:
         return []
     if isinstance(by, (str, pl.Expr)):
@@ -172,7 +244,55 @@ class Audit:
     ``y_pred`` is the thresholded score (a Boolean expression, positive ``True``) when the call
     gives ``y_score`` and ``threshold``. ``y_true`` is ``None`` for an audit without labels (NYC
     LL 144 reads selections or scores only): the label table then has no label column.
-    Engines other than Polars read the ``*_name`` fields.
+    Engines other than Polars read the ``*_name`` fields. Made by :func:`resolve`.
+
+    Parameters
+    ----------
+    keys : list of str
+        The output names of the ``by`` attributes, in order.
+    key_exprs : list of pl.Expr
+        The attributes as expressions (aliased to ``keys`` when grouping).
+    pos_label : Any
+        The ``pos_label`` of the call, as given.
+    y_true : pl.Expr, optional
+        The label column; ``None`` for an audit without labels.
+    y_true_name : str, optional
+        Its name (error messages; the column engines other than Polars read).
+    pos_true : Any, optional
+        ``pos_label`` adapted to the label's dtype (``True`` for a Boolean column).
+    y_pred : pl.Expr, optional
+        The prediction, or ``score >= threshold`` (Boolean) for a thresholded score.
+    y_pred_name : str, optional
+        Its name, or ``"<score> >= <threshold>"``.
+    y_pred_role : str, default "y_pred"
+        The argument the prediction came from (``"y_pred"`` or ``"y_score"``), for messages.
+    pos_pred : Any, optional
+        The positive prediction value in the prediction's dtype (``True`` when thresholded).
+    score : pl.Expr, optional
+        The score column (score tables, thresholded predictions).
+    score_name : str, optional
+        Its name.
+    score_dtype : pl.DataType, optional
+        The score's own dtype; thresholds are compared in it.
+    threshold : float, optional
+        The threshold, rounded to the score's dtype (:func:`threshold_in_dtype`).
+    weight : pl.Expr, optional
+        The sample weights, cast to Float64.
+    weight_name : str, optional
+        The weight column's name.
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+        The policy for rows whose attribute is null.
+    float_keys : list of str
+        The keys of a float dtype (their number of levels is checked).
+    true_dtype, pred_dtype : pl.DataType, optional
+        The dtypes of the label and of the prediction.
+
+    Examples
+    --------
+    >>> schema = pl.Schema({"g": pl.String, "y_true": pl.Boolean, "p": pl.Float32})
+    >>> a = resolve(schema, "g", y_pred=None, y_score="p", threshold=0.5)
+    >>> a.keys, a.pos_true, a.y_pred_name, a.pos_pred, a.score_dtype
+    (['g'], True, 'p >= 0.5', True, Float32)
     """
 
     keys: list[str]
@@ -238,9 +358,24 @@ def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
 
 
 def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
-    """The threshold as the score's own dtype compares it: rounded to Float32 for a Float32
-    score, a Float64 otherwise. ``score >= threshold`` then gives the same predictions on every
-    engine and in every method (Polars, numpy and Spark compare a Float32 column in Float32).
+    """The threshold as the score's own dtype compares it.
+
+    Rounded to Float32 for a Float32 score, a Float64 otherwise. ``score >= threshold`` then
+    gives the same predictions on every engine and in every method (Polars, numpy and Spark
+    compare a Float32 column in Float32).
+
+    Parameters
+    ----------
+    threshold : float
+        A finite real number (a Python or numpy scalar; not a bool).
+    dtype : pl.DataType
+        The score's dtype.
+
+    Returns
+    -------
+    float
+        The threshold as a Python float, exactly representable in ``dtype`` when that is
+        Float32.
 
     Raises
     ------
@@ -283,19 +418,41 @@ def resolve(
     ----------
     schema : pl.Schema
         The input's schema (for Spark and DuckDB, their columns mapped to Polars dtypes).
-    by, y_true, y_pred, pos_label, sample_weight, null_groups, y_score, threshold
-        The count arguments (:data:`COUNT_ARGS_DOC`).
+    by : str, pl.Expr, sequence of them, or None
+        The attributes (:func:`normalize_by`).
+    y_true : str or pl.Expr or None, default "y_true"
+        The label column; ``None`` for an audit without labels.
+    y_pred : str or pl.Expr or None, default "y_pred"
+        The prediction column (ignored with ``scores=True``).
+    pos_label : Any, default 1
+        The positive value, of the columns' dtype.
+    sample_weight : str or pl.Expr, optional
+        A numeric weight column.
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+        The policy for rows whose attribute is null.
+    y_score : str or pl.Expr, optional
+        A numeric score: thresholded into the prediction, or the score of a score table.
+    threshold : float, optional
+        With ``y_score``: predictions are ``y_score >= threshold``.
     scores : bool, default False
         Resolve the arguments of a score table.
 
     Returns
     -------
     Audit
+        The resolved call; its ``keys`` are the key columns of the count or score table.
 
     Raises
     ------
-    ColumnNotFoundError, InvalidArgumentError, InvalidLabelError, InvalidWeightError, InvalidScoreError
-        Missing columns, contradictory or mistyped options.
+    ColumnNotFoundError
+        A named column is missing (the message lists the columns that exist).
+    InvalidArgumentError
+        Contradictory options (``threshold`` without ``y_score``, ``y_pred`` with
+        ``y_score``), repeated or reserved attribute names, an unknown ``null_groups``.
+    InvalidLabelError
+        ``pos_label`` of a type the label or prediction column cannot hold.
+    InvalidWeightError, InvalidScoreError
+        A non-numeric weight or score column.
 
     Examples
     --------
@@ -338,7 +495,7 @@ def resolve(
     if clash:
         raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]))
     probe = pl.LazyFrame(schema=schema).select(
-        *[e.alias(k) for e, k in zip(key_exprs, keys)],
+        *[e.alias(k) for e, k in zip(key_exprs, keys, strict=True)],
         **({"__pf_y": to_expr(y_true)} if y_true is not None else {}),
         **({"__pf_p": to_expr(y_pred)} if y_score is None and y_pred is not None else {}),
         **({"__pf_s": to_expr(y_score)} if y_score is not None else {}),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 import polars as pl
 
@@ -57,58 +57,255 @@ __all__ = [
 
 
 class Engine(Protocol):
-    """Where the rows live: the one aggregation into a label table, per engine."""
+    """Where the rows live: the one aggregation into a label table, per engine.
+
+    Implemented by :class:`PolarsEngine`, :class:`polars_fair.spark.SparkEngine` and
+    :class:`polars_fair.duckdb.DuckDBEngine`; :func:`engine_of` picks one for a frame. Only the
+    label table (one row per group and label/prediction value) leaves the engine.
+
+    Examples
+    --------
+    >>> engine: Engine = engine_of(pl.LazyFrame({"g": ["a"], "y_true": [1], "y_pred": [1]}))
+    >>> engine.schema().names()
+    ['g', 'y_true', 'y_pred']
+    """
 
     def schema(self) -> pl.Schema:
-        """The input's columns as Polars dtypes (read without running anything)."""
+        """The input's columns as Polars dtypes, read without running anything.
+
+        Returns
+        -------
+        pl.Schema
+            Column name -> Polars dtype (Spark and DuckDB types mapped to Polars ones).
+
+        Examples
+        --------
+        >>> PolarsEngine(pl.LazyFrame({"g": ["a"]})).schema()
+        Schema([('g', String)])
+        """
         ...
 
     def bind(self, by: Any, args: dict[str, Any]) -> tuple[Engine, Any, dict[str, Any]]:
-        """Engine-native expressions (a Spark ``Column``) as named columns of the input."""
+        """Engine-native expressions (a Spark ``Column``) as named columns of the input.
+
+        Parameters
+        ----------
+        by : str, expression or list of them, or None
+            The attributes of the call.
+        args : dict of str to Any
+            The count or score arguments of the call (``y_true``, ``y_pred``, ...).
+
+        Returns
+        -------
+        engine : Engine
+            The engine over the input with the bound columns added (or ``self``).
+        by : Any
+            ``by`` with engine-native expressions replaced by the names of the added columns.
+        args : dict of str to Any
+            ``args`` likewise.
+
+        Examples
+        --------
+        >>> engine = PolarsEngine(pl.LazyFrame({"g": ["a"]}))
+        >>> engine.bind("g", {"y_true": "y"})[1:]
+        ('g', {'y_true': 'y'})
+        """
         ...
 
     def label_table(self, a: Audit) -> pl.LazyFrame:
-        """Rows -> (keys, label, prediction) -> n [, weights] (see :mod:`.boundary`)."""
+        """Rows -> (keys, label, prediction) -> n [, weights], by one aggregation.
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call (:func:`polars_fair.spec.resolve` on :meth:`schema`).
+
+        Returns
+        -------
+        pl.LazyFrame
+            The label table of a count table (:mod:`polars_fair.boundary`): the keys,
+            ``__pf_y`` (the label as stored; absent without labels), ``__pf_p`` (the
+            prediction as stored, or Boolean ``score >= threshold``), ``n`` (Int64 rows), with
+            weights ``weight_sum`` (Float64) and the Int64 counts ``__pf_w_null``,
+            ``__pf_w_nan``, ``__pf_w_neg``, for a thresholded score the Int64 counts
+            ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf``.
+
+        Examples
+        --------
+        >>> lf = pl.LazyFrame({"g": ["a", "a"], "y_true": [1, 0], "y_pred": [1, 1]})
+        >>> engine = PolarsEngine(lf)
+        >>> a = resolve(engine.schema(), "g")
+        >>> engine.label_table(a).collect().sort("__pf_y").rows()
+        [('a', 0, 1, 1), ('a', 1, 1, 1)]
+        """
         ...
 
     def score_label_table(self, a: Audit) -> pl.LazyFrame:
-        """Rows -> (keys, score, label) -> n [, weights]."""
+        """Rows -> (keys, score, label) -> n [, weights], by one aggregation.
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call (``resolve(..., scores=True)``).
+
+        Returns
+        -------
+        pl.LazyFrame
+            The label table of a score table: the keys, ``score`` (Float64), ``__pf_y`` (the
+            label as stored; absent without labels), ``n`` (Int64 rows), with weights
+            ``weight_sum`` (Float64) and the Int64 counts ``__pf_w_null``, ``__pf_w_nan``,
+            ``__pf_w_neg``.
+
+        Examples
+        --------
+        >>> lf = pl.LazyFrame({"g": ["a", "a"], "y_true": [1, 1], "y_score": [0.5, 0.5]})
+        >>> engine = PolarsEngine(lf)
+        >>> a = resolve(engine.schema(), "g", y_score="y_score", scores=True)
+        >>> engine.score_label_table(a).collect().rows()
+        [('a', 0.5, 1, 2)]
+        """
         ...
 
 
 @dataclass(frozen=True)
 class PolarsEngine:
-    """A Polars LazyFrame (a DataFrame is made lazy): the label tables are lazy group-bys."""
+    """A Polars LazyFrame (a DataFrame is made lazy): the label tables are lazy group-bys.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"g": ["a", "b"], "y_true": [1, 0], "y_pred": [1, 1]})
+    >>> engine = PolarsEngine(lf)
+    >>> count_table(engine, "g")[0].collect().rows()
+    [('a', 1, 1, 0, 0, 0), ('b', 1, 0, 1, 0, 0)]
+    """
 
     lf: pl.LazyFrame
 
-    def schema(self) -> pl.Schema:  # noqa: D102
+    def schema(self) -> pl.Schema:
+        """The LazyFrame's schema (no data is read).
+
+        Returns
+        -------
+        pl.Schema
+            Column name -> dtype.
+
+        Examples
+        --------
+        >>> PolarsEngine(pl.LazyFrame({"g": ["a"]})).schema()
+        Schema([('g', String)])
+        """
         return self.lf.collect_schema()
 
-    def bind(self, by: Any, args: dict[str, Any]) -> tuple[PolarsEngine, Any, dict[str, Any]]:  # noqa: D102
+    def bind(self, by: Any, args: dict[str, Any]) -> tuple[PolarsEngine, Any, dict[str, Any]]:
+        """Nothing to bind: Polars reads expressions as they are.
+
+        Parameters
+        ----------
+        by : str, pl.Expr or list of them, or None
+            The attributes of the call.
+        args : dict of str to Any
+            The count or score arguments.
+
+        Returns
+        -------
+        tuple of (PolarsEngine, Any, dict of str to Any)
+            ``(self, by, args)`` unchanged.
+
+        Examples
+        --------
+        >>> engine = PolarsEngine(pl.LazyFrame({"g": ["a"]}))
+        >>> engine.bind(["g"], {})[0] is engine
+        True
+        """
         return self, by, args
 
-    def label_table(self, a: Audit) -> pl.LazyFrame:  # noqa: D102
+    def label_table(self, a: Audit) -> pl.LazyFrame:
+        """The label table of a count table, one lazy ``group_by`` (:func:`.boundary.label_table`).
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call.
+
+        Returns
+        -------
+        pl.LazyFrame
+            Keys, ``__pf_y``, ``__pf_p``, ``n`` (Int64) [, weight and score checks]; see
+            :meth:`Engine.label_table`.
+
+        Examples
+        --------
+        >>> lf = pl.LazyFrame({"y_true": [1, 0, 0], "y_pred": [1, 0, 0]})
+        >>> engine = PolarsEngine(lf)
+        >>> engine.label_table(resolve(engine.schema(), None)).collect().sort("n").rows()
+        [(1, 1, 1), (0, 0, 2)]
+        """
         return boundary.label_table(self.lf, a)
 
-    def score_label_table(self, a: Audit) -> pl.LazyFrame:  # noqa: D102
+    def score_label_table(self, a: Audit) -> pl.LazyFrame:
+        """The label table of a score table, one lazy ``group_by``.
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call (``scores=True``).
+
+        Returns
+        -------
+        pl.LazyFrame
+            Keys, ``score`` (Float64), ``__pf_y``, ``n`` (Int64) [, weight checks]; see
+            :meth:`Engine.score_label_table`.
+
+        Examples
+        --------
+        >>> lf = pl.LazyFrame({"y_true": [1, 0], "y_score": [0.75, 0.75]})
+        >>> engine = PolarsEngine(lf)
+        >>> a = resolve(engine.schema(), None, y_score="y_score", scores=True)
+        >>> engine.score_label_table(a).collect().sort("__pf_y").rows()
+        [(0.75, 0, 1), (0.75, 1, 1)]
+        """
         return boundary.score_label_table(self.lf, a)
 
 
 def engine_of(frame: Any) -> Engine:
     """The engine of a Polars DataFrame/LazyFrame, a PySpark DataFrame or a DuckDB relation.
 
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame, duckdb.DuckDBPyRelation or Engine
+        The rows; an engine (a ``SparkEngine`` with ``round_scores``, ...) is returned as it is.
+
+    Returns
+    -------
+    Engine
+        :class:`PolarsEngine`, :class:`polars_fair.spark.SparkEngine` or
+        :class:`polars_fair.duckdb.DuckDBEngine` (imported only when needed).
+
     Raises
     ------
     InvalidArgumentError
         Any other object.
+
+    Examples
+    --------
+    >>> engine_of(pl.DataFrame({"g": ["a"]}))
+    PolarsEngine(lf=<LazyFrame at ...>)
+    >>> engine_of([1, 2])
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: expected a polars DataFrame or LazyFrame, ...
     """
     if isinstance(frame, pl.DataFrame):
         return PolarsEngine(frame.lazy())
     if isinstance(frame, pl.LazyFrame):
         return PolarsEngine(frame)
     if hasattr(frame, "label_table") and hasattr(frame, "score_label_table"):
-        return frame  # an engine already (SparkEngine with round_scores, ...)
+        return cast(Engine, frame)  # an engine already (SparkEngine with round_scores, ...)
     module = type(frame).__module__
     if module.startswith("pyspark."):
         from polars_fair.spark import SparkEngine
@@ -126,15 +323,39 @@ def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool) -> tup
     return engine, resolve(engine.schema(), by, scores=scores, **args)
 
 
-def count_table(engine: Engine | pl.LazyFrame, by: By, **args: Any) -> tuple[pl.LazyFrame, list[str]]:
+def count_table(
+    engine: Engine | pl.LazyFrame | pl.DataFrame, by: By, **args: Any
+) -> tuple[pl.LazyFrame, list[str]]:
     """The lazy count table of the rows and its key names (the public contract above).
 
     Schema errors raise here; data errors raise when the result is collected.
 
+    Parameters
+    ----------
+    engine : Engine, pl.LazyFrame or pl.DataFrame
+        The rows (a Polars frame is wrapped in a :class:`PolarsEngine`).
+    by : str, pl.Expr, list of them, or None
+        The attributes (several = their intersection; ``None``: the whole population).
+    **args : Any
+        The count arguments but ``combinations``/``max_order`` (``y_true``, ``y_pred``,
+        ``pos_label``, ``sample_weight``, ``null_groups``, ``y_score``, ``threshold``; see
+        :class:`polars_fair.spec.CountArgs`).
+
     Returns
     -------
-    tuple[pl.LazyFrame, list[str]]
-        The count table (keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]) and its key names.
+    counts : pl.LazyFrame
+        The count table: the keys, ``n`` (Int64 rows), ``tp, fp, fn, tn`` (Int64; Float64
+        weighted sums with ``sample_weight``, then ``weight_sum`` Float64), sorted by the keys
+        (nulls last), with the empty intersections of Enum keys as zero rows.
+    keys : list of str
+        The key names.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidArgumentError, InvalidLabelError, InvalidWeightError
+        At once: the schema errors of :func:`polars_fair.spec.resolve`.
+    InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError, TooManyLevelsError
+        At collect time: the data errors of :func:`polars_fair.boundary.counts_from_labels`.
 
     Examples
     --------
@@ -151,9 +372,42 @@ def count_table(engine: Engine | pl.LazyFrame, by: By, **args: Any) -> tuple[pl.
     return out, a.keys
 
 
-def score_table(engine: Engine | pl.LazyFrame, by: By, **args: Any) -> tuple[pl.LazyFrame, list[str], pl.DataType]:
-    """The lazy score table (one row per group and distinct score), its keys and the score's
-    own dtype (thresholds are compared in it).
+def score_table(
+    engine: Engine | pl.LazyFrame | pl.DataFrame, by: By, **args: Any
+) -> tuple[pl.LazyFrame, list[str], pl.DataType]:
+    """The lazy score table (one row per group and distinct score), its keys and score dtype.
+
+    The score's own dtype is returned because thresholds are compared in it
+    (:func:`polars_fair.spec.threshold_in_dtype`).
+
+    Parameters
+    ----------
+    engine : Engine, pl.LazyFrame or pl.DataFrame
+        The rows.
+    by : str, pl.Expr, list of them, or None
+        The attributes.
+    **args : Any
+        The score arguments (``y_true``, ``y_score``, ``pos_label``, ``sample_weight``,
+        ``null_groups``; :class:`polars_fair.spec.ScoreArgs`), defaults from
+        :data:`polars_fair.spec.SCORE_ARGS`.
+
+    Returns
+    -------
+    scores : pl.LazyFrame
+        The keys, ``score`` (Float64), ``positives`` and ``negatives`` (Int64 rows; Float64
+        weighted sums with ``sample_weight``, then ``n_rows`` Int64), sorted by the keys and
+        ``score`` (nulls last).
+    keys : list of str
+        The key names.
+    score_dtype : pl.DataType
+        The dtype of the score column.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidArgumentError, InvalidScoreError, InvalidWeightError
+        At once: the schema errors of :func:`polars_fair.spec.resolve`.
+    InvalidLabelError, NullValuesError, InvalidScoreError, EmptyFrameError
+        At collect time: the data errors of :func:`polars_fair.boundary.scores_from_labels`.
 
     Examples
     --------
@@ -176,6 +430,27 @@ def complete_enums(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     the count table is completed to the product of the declared categories (and the observed
     values of the other attributes, nulls included) with ``n = 0``; its rates are null and its
     report row is flagged ``low_support``. Without Enum keys the table is returned unchanged.
+
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A count table.
+    keys : sequence of str
+        Its key columns.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The count table's columns and dtypes, with a zero row (every count 0) for each
+        missing combination; unsorted.
+
+    Examples
+    --------
+    >>> sex = pl.Enum(["F", "M"])
+    >>> c = pl.LazyFrame({"sex": pl.Series(["M"], dtype=sex), "n": [2], "tp": [1], "fp": [1],
+    ...                   "fn": [0], "tn": [0]})
+    >>> complete_enums(c, ["sex"]).sort("sex").collect().rows()
+    [('F', 0, 0, 0, 0, 0), ('M', 2, 1, 1, 0, 0)]
     """
     schema = counts.collect_schema()
     if not any(isinstance(schema[k], pl.Enum) for k in keys):
@@ -207,10 +482,34 @@ def attribute_sets(
     every non-empty subset of ``by`` of size up to ``max_order`` (all sizes by default), singles
     first, in the order the attributes were given.
 
+    Parameters
+    ----------
+    by : str, pl.Expr, list of them, list of lists of them, or None
+        The attributes, or (a list of lists) the attribute sets.
+    combinations : "all", optional
+        Every non-empty subset of the flat list ``by``.
+    max_order : int, optional
+        With ``combinations="all"``: the largest subset size, at least 1.
+
+    Returns
+    -------
+    list of list of (str or pl.Expr), or None
+        The sets in order; ``None`` when the call audits one attribute set.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``combinations`` other than ``"all"``, ``max_order`` below 1 or without
+        ``combinations``, or ``combinations="all"`` with a nested ``by``.
+
     Examples
     --------
     >>> attribute_sets(["a", "b"], "all")
     [['a'], ['b'], ['a', 'b']]
+    >>> attribute_sets(["a", "b", "c"], "all", max_order=1)
+    [['a'], ['b'], ['c']]
+    >>> attribute_sets(["a", "b"]) is None
+    True
     """
     if combinations is not None and combinations != "all":
         raise E.InvalidArgumentError(f"combinations must be 'all' or None, got {combinations!r}")
@@ -218,7 +517,9 @@ def attribute_sets(
     nested = items is not None and any(isinstance(b, (list, tuple)) for b in items)
     if combinations == "all":
         if nested:
-            raise E.InvalidArgumentError("combinations='all' takes a flat list of attributes in by=")
+            raise E.InvalidArgumentError(
+                "combinations='all' takes a flat list of attributes in by="
+            )
         base = normalize_by(by)
         top = len(base) if max_order is None else max_order
         if isinstance(top, bool) or not isinstance(top, int) or top < 1:
@@ -240,6 +541,22 @@ class Counted:
     For several attribute sets the frame starts with ``attributes`` (List(String)): the
     attributes that define each row, so a null key is never ambiguous; keys outside a row's set
     are null.
+
+    Parameters
+    ----------
+    frame : pl.LazyFrame
+        The count table ([``attributes``,] keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]).
+    keys : list of str
+        The key columns (the union of the sets' attributes for several sets).
+    sets : list of list of str, optional
+        The attribute sets, in order; ``None`` for one set (the keys).
+
+    Examples
+    --------
+    >>> c = Counted(pl.LazyFrame({"g": ["a"], "n": [1], "tp": [1], "fp": [0], "fn": [0],
+    ...                           "tn": [0]}), ["g"])
+    >>> c.keys, c.sets
+    (['g'], None)
     """
 
     frame: pl.LazyFrame
@@ -258,12 +575,33 @@ def count_tables(
     """The count table of one attribute set, or of several from one scan at the finest level.
 
     Coarser sets are rolled up from the finest count table (:func:`rollup`), never re-scanned.
-    ``kwargs`` are the other count arguments.
+
+    Parameters
+    ----------
+    engine : Engine, pl.LazyFrame or pl.DataFrame
+        The rows.
+    by : str, pl.Expr, list of them, list of lists of them, or None
+        The attributes, or the attribute sets (:func:`attribute_sets`).
+    combinations : "all", optional
+        Audit every non-empty subset of ``by``.
+    max_order : int, optional
+        The largest subset with ``combinations="all"``.
+    **kwargs : Any
+        The other count arguments (:func:`count_table`).
 
     Returns
     -------
     Counted
-        The lazy count table, its keys and, for several sets, the sets.
+        The lazy count table, its keys and, for several sets, the sets; for several sets the
+        frame starts with ``attributes`` (List(String)), keys outside a row's set are null, and
+        the sets are stacked in order (see :func:`expand_sets`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        Malformed attribute sets (:func:`attribute_sets`), an empty set.
+    ColumnNotFoundError, InvalidLabelError, NullValuesError, EmptyFrameError
+        The errors of :func:`count_table`.
 
     Examples
     --------
@@ -290,7 +628,32 @@ def count_tables(
 
 
 def expand_sets(finest: pl.LazyFrame, keys: list[str], sets: AttributeSets) -> Counted:
-    """Stack the roll-ups of a finest count table to each attribute set (see :class:`Counted`)."""
+    """Stack the roll-ups of a finest count table to each attribute set (see :class:`Counted`).
+
+    Parameters
+    ----------
+    finest : pl.LazyFrame
+        The count table over every attribute of the sets.
+    keys : list of str
+        Its key columns.
+    sets : list of list of str
+        The attribute sets, each a subset of ``keys``.
+
+    Returns
+    -------
+    Counted
+        Frame: ``attributes`` (List(String), the row's set), every key (null outside the row's
+        set), then the count columns of ``finest``; each set's rows sorted by its keys, the sets
+        in order.
+
+    Examples
+    --------
+    >>> c = pl.LazyFrame({"a": ["x", "y"], "b": [0, 0], "n": [2, 3], "tp": [1, 1],
+    ...                   "fp": [0, 1], "fn": [1, 0], "tn": [0, 1]})
+    >>> out = expand_sets(c, ["a", "b"], [["b"], ["a", "b"]]).frame.collect()
+    >>> out.select("attributes", "a", "b", "n").rows()
+    [(['b'], None, 0, 5), (['a', 'b'], 'x', 0, 2), (['a', 'b'], 'y', 0, 3)]
+    """
     schema = finest.collect_schema()
     cells = [c for c in schema.names() if c not in keys]
     parts = []
@@ -308,9 +671,15 @@ def expand_sets(finest: pl.LazyFrame, keys: list[str], sets: AttributeSets) -> C
 def keys_of(counts: pl.DataFrame | pl.LazyFrame) -> list[str]:
     """The key columns of a count table: every column before ``n``.
 
+    Parameters
+    ----------
+    counts : pl.DataFrame or pl.LazyFrame
+        A count table (its schema is read; a LazyFrame is not run).
+
     Returns
     -------
-    list[str]
+    list of str
+        The names of the columns before ``n``, in order.
 
     Raises
     ------
@@ -319,8 +688,8 @@ def keys_of(counts: pl.DataFrame | pl.LazyFrame) -> list[str]:
 
     Examples
     --------
-    >>> keys_of(pl.DataFrame({"race": ["a"], "n": [1], "tp": [1], "fp": [0], "fn": [0], "tn": [0]}))
-    ['race']
+    >>> keys_of(pl.DataFrame({"race": ["a"], "sex": ["F"], "n": [1], "tp": [1]}))
+    ['race', 'sex']
     """
     names = counts.collect_schema().names()
     if "n" not in names:
@@ -333,10 +702,18 @@ def keys_of(counts: pl.DataFrame | pl.LazyFrame) -> list[str]:
 def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     """Sum a count table up to the coarser attribute set ``keys`` (additive counts).
 
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A count table.
+    keys : sequence of str
+        A subset of its keys (``[]``: the whole population, one row).
+
     Returns
     -------
     pl.LazyFrame
-        The keys, then the summed count columns, sorted by the keys.
+        The keys, then the summed ``n, tp, fp, fn, tn`` [, ``weight_sum``] (the dtypes of
+        ``counts``), sorted by the keys (nulls last).
 
     Examples
     --------
