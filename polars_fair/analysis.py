@@ -26,6 +26,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair import tables
 from polars_fair.abroca import abroca_from_scores, abroca_plan, abroca_test_from_scores, abroca_test_plan
+from polars_fair.bias_audit import bias_audit_from_counts, bias_audit_from_scores, bias_audit_plan
 from polars_fair.calibration import calibration_from_scores, calibration_plan, reliability_plan
 from polars_fair.docs import compose
 from polars_fair.pairwise import pairwise_from_counts
@@ -225,6 +226,15 @@ class FairCounts:
                          exclude_low_support=exclude_low_support, four_fifths=four_fifths,
                          ofi_threshold=ofi_threshold)
 
+    @_doc(bias_audit_from_counts, """>>> from_counts(c).bias_audit().collect()["impact_ratio"].to_list()
+[1.0, 0.6]""")
+    def bias_audit(self, by: By = None, *, min_share: float = 0.02, exclude_small: bool = False,
+                   combinations: Combinations = None, max_order: int | None = None,
+                   ) -> pl.LazyFrame:  # noqa: D102
+        counted = self._select(by, combinations, max_order)  # sets: LL 144's unless given
+        return bias_audit_plan(counted.frame, counted.keys, min_share=min_share,
+                               exclude_small=exclude_small)
+
 
 class FairScores:
     """A score table and every score-based analysis on it.
@@ -301,6 +311,13 @@ True""", counts_table=False)
               ) -> pl.LazyFrame:  # noqa: D102
         return self._run(sweep_from_scores, "sweep", thresholds=thresholds,
                          score_dtype=self.score_dtype)
+
+    @_doc(bias_audit_from_scores, """>>> from_scores(t).bias_audit().collect()["scoring_rate"].to_list()
+[0.5, 0.5]""", counts_table=False)
+    def bias_audit(self, *, min_share: float = 0.02, exclude_small: bool = False,
+                   ) -> pl.LazyFrame:  # noqa: D102
+        return bias_audit_plan(self._table, self.keys, scores=True, min_share=min_share,
+                               exclude_small=exclude_small)
 
 
 # ------------------------------------------------------------------------- ways in

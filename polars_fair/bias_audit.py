@@ -15,41 +15,40 @@ An auditor may exclude a category representing less than 2% of the data from the
 calculation (it must still be reported), and applicants of unknown category are reported as a
 count and left out of the impact ratios.
 
-How it is computed: the rows are scanned **once**, by one lazy ``group_by`` at the finest level
-(all category attributes together; with scores, plus the score). Validation aggregates ride along
-in that scan and a check on the small grouped table raises bad input at collect time. The median
-score, the roll-ups to each attribute set, the rates and ratios are all computed on the small
-table, in memory, so every engine (in-memory, streaming) returns the same result.
+How it is computed: the audit reads the two tables every analysis reads. A selection audit is
+:func:`bias_audit_from_counts` on a count table (only the predictions are read: ``tp + fp``
+applicants are selected), a scoring audit is :func:`bias_audit_from_scores` on a score table
+(the median is taken from the pooled score table). :func:`bias_audit` counts the rows once
+through the counting boundary (:func:`polars_fair.counts` with ``y_true=None``, or
+:func:`polars_fair.scores`), so it runs on Polars, Spark and DuckDB with the same checks and
+errors as every analysis; the roll-ups to each attribute set, the rates and the ratios run on
+the small table, in memory, so every engine (in-memory, streaming) returns the same result.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.expressions import is_positive, safe_div
-from polars_fair.spec import IntoExpr, to_expr
+from polars_fair import tables
+from polars_fair.registry import safe_div
 from polars_fair.runner import on_small_table
-from polars_fair.tables_old import (
-    _check_columns,
-    _distinct_others,
-    _name,
-    _pos_for,
-    _total,
-    check_float_levels,
-    check_weights,
-    checked,
-)
+from polars_fair.spec import IntoExpr, name_of
 
-__all__ = ["OUTPUT_COLUMNS", "bias_audit"]
+__all__ = [
+    "OUTPUT_COLUMNS",
+    "bias_audit",
+    "bias_audit_from_counts",
+    "bias_audit_from_scores",
+    "bias_audit_plan",
+    "ll144_sets",
+]
 
-_V = "__pf_"  # prefix of internal columns (the same as tables.py)
-_SCORE = f"{_V}score"
 _MEDIAN = "median_score"
+_MASS = "__pf_mass"
 
 #: Every column bias_audit may output after the category keys (a key may not use these names).
 OUTPUT_COLUMNS = (
@@ -58,183 +57,225 @@ OUTPUT_COLUMNS = (
     "impact_ratio", "unknown_rows",
 )
 
-
-@dataclass(frozen=True)
-class _Spec:
-    """A resolved call: key names and expressions, the outcome, weights and options."""
-
-    keys: list[str]
-    key_exprs: list[pl.Expr]
-    key_dtypes: list[pl.DataType]
-    float_keys: list[str]
-    scoring: bool  # True: y_score (scoring rate); False: y_pred (selection rate)
-    outcome: pl.Expr  # the prediction, or the score cast to Float64
-    outcome_name: str
-    pos: Any  # pos_label adapted to the prediction's dtype (unused for scores)
-    check_pred: bool  # the prediction is not Boolean: check it is binary
-    weight: pl.Expr | None
-    weight_name: str | None
-    min_share: float
-    exclude_small: bool
-
-    @property
-    def outcome_col(self) -> str:
-        return "scored_above_median" if self.scoring else "selected"
-
-    @property
-    def rate_col(self) -> str:
-        return "scoring_rate" if self.scoring else "selection_rate"
+NO_CATEGORIES = "bias_audit needs at least one category attribute, for example ['sex', 'race']"
+ONE_OUTCOME = "pass exactly one of y_pred= (a binary selection) or y_score= (a score)"
+BAD_MIN_SHARE = "min_share must lie in [0, 1], got {value!r}"
+REPEATED_CATEGORIES = "categories has repeated attribute names: {names}"
+KEY_CLASH = (
+    "attribute name(s) {names} clash with output columns {outputs}; rename them, for example "
+    "pl.col({example!r}).alias({example!r} + '_attr')"
+)
+WEIGHTED_WITHOUT_ROWS = "a weighted score table (Float64 positives/negatives)"
 
 
-def _resolve(
-    lf: pl.LazyFrame,
-    categories: IntoExpr | Sequence[IntoExpr],
-    *,
-    y_pred: IntoExpr | None,
-    y_score: IntoExpr | None,
-    pos_label: Any,
-    sample_weight: IntoExpr | None,
-    min_share: float,
-    exclude_small: bool,
-) -> _Spec:
-    """Check the schema and the options; raises before any data is read."""
-    if isinstance(categories, (str, pl.Expr)):
-        categories = [categories]
-    cats = list(categories)
-    if not cats:
-        raise E.InvalidArgumentError(
-            "bias_audit needs at least one category attribute, for example ['sex', 'race']"
-        )
-    if (y_pred is None) == (y_score is None):
-        raise E.InvalidArgumentError(
-            "pass exactly one of y_pred= (a binary selection) or y_score= (a score)"
-        )
+def ll144_sets(keys: Sequence[str]) -> list[list[str]]:
+    """The attribute sets of an LL 144 audit: each attribute alone, then all of them together.
+
+    6 RCNY § 5-301 asks for sex, race/ethnicity and their intersectional categories.
+
+    Parameters
+    ----------
+    keys : sequence of str
+        The category attributes, in the order the audit reports them.
+
+    Returns
+    -------
+    list of list of str
+
+    Examples
+    --------
+    >>> ll144_sets(["sex", "race", "ethnicity"])
+    [['sex'], ['race'], ['ethnicity'], ['sex', 'race', 'ethnicity']]
+    """
+    return [[k] for k in keys] + ([list(keys)] if len(keys) > 1 else [])
+
+
+def _check(keys: Sequence[str], min_share: Any) -> None:
+    """The audit's own options, checked when the plan is built."""
+    if not keys:
+        raise E.InvalidArgumentError(NO_CATEGORIES)
     if isinstance(min_share, bool) or not isinstance(min_share, (int, float)) or not (
         0 <= min_share <= 1
     ):
-        raise E.InvalidArgumentError(f"min_share must lie in [0, 1], got {min_share!r}")
-    schema = lf.collect_schema()
-    for c in cats:
-        _check_columns(schema, c, "categories")
-    outcome_in: IntoExpr = y_pred if y_pred is not None else y_score  # type: ignore[assignment]
-    _check_columns(schema, outcome_in, "y_pred" if y_pred is not None else "y_score")
-    if sample_weight is not None:
-        _check_columns(schema, sample_weight, "sample_weight")
-
-    keys = [_name(c) for c in cats]
-    if len(set(keys)) != len(keys):
-        raise E.InvalidArgumentError(f"categories has repeated attribute names: {keys}")
-    clash = [k for k in keys if k in OUTPUT_COLUMNS or k.startswith(_V)]
+        raise E.InvalidArgumentError(BAD_MIN_SHARE.format(value=min_share))
+    clash = [k for k in keys if k in OUTPUT_COLUMNS or k.startswith("__pf_")]
     if clash:
         raise E.InvalidArgumentError(
-            f"attribute name(s) {clash} clash with output columns {list(OUTPUT_COLUMNS)}; "
-            "rename them, for example pl.col('n').alias('n_attr')"
+            KEY_CLASH.format(names=clash, outputs=list(OUTPUT_COLUMNS), example=clash[0])
         )
-    key_exprs = [to_expr(c).alias(k) for c, k in zip(cats, keys)]
-    probe = lf.select(
-        *key_exprs,
-        __pf_o=to_expr(outcome_in),
-        **({"__pf_w": to_expr(sample_weight)} if sample_weight is not None else {}),
-    ).collect_schema()
-    oname = _name(outcome_in)
-    weight = None
-    wname = None
-    if sample_weight is not None:
-        wname = _name(sample_weight)
-        if not probe["__pf_w"].is_numeric():
-            raise E.InvalidWeightError(
-                E.NOT_NUMERIC.format(column=wname, role="sample_weight", dtype=probe["__pf_w"])
-            )
-        weight = to_expr(sample_weight).cast(pl.Float64)
-    if y_score is not None:
-        if not probe["__pf_o"].is_numeric():
-            raise E.InvalidScoreError(
-                E.NOT_NUMERIC.format(column=oname, role="y_score", dtype=probe["__pf_o"])
-            )
-        outcome = to_expr(y_score).cast(pl.Float64)
-        pos, check_pred, scoring = None, False, True
+
+
+def _audit(
+    counts: pl.LazyFrame,
+    keys: list[str],
+    *,
+    outcome: str,
+    rate: str,
+    min_share: float,
+    exclude_small: bool,
+) -> pl.LazyFrame:
+    """Rates, flags and impact ratios of each attribute set from a count table's predictions.
+
+    ``counts`` is a count table of the keys (rolled up here to :func:`ll144_sets` with
+    :func:`polars_fair.tables.expand_sets`), or already a stack of attribute sets under
+    ``attributes``. Categories without rows (the unobserved categories of an Enum that the
+    count table completes) are not reported.
+    """
+    schema = counts.collect_schema()
+    weighted = "weight_sum" in schema
+    cells = ["n", "tp", "fp", "fn", "tn", *(["weight_sum"] if weighted else [])]
+    if "attributes" in schema:  # several attribute sets already (combinations=, nested by=)
+        stacked = counts.filter(pl.col("n") > 0)
     else:
-        outcome = to_expr(outcome_in)
-        pos = _pos_for(probe["__pf_o"], pos_label, oname)
-        check_pred, scoring = probe["__pf_o"] != pl.Boolean, False
-    return _Spec(
-        keys=keys,
-        key_exprs=key_exprs,
-        key_dtypes=[probe[k] for k in keys],
-        float_keys=[k for k in keys if probe[k].is_float()],
-        scoring=scoring,
-        outcome=outcome,
-        outcome_name=oname,
-        pos=pos,
-        check_pred=check_pred,
-        weight=weight,
-        weight_name=wname,
-        min_share=float(min_share),
-        exclude_small=bool(exclude_small),
+        finest = counts.select(*keys, *cells).filter(pl.col("n") > 0)
+        stacked = tables.expand_sets(
+            finest.sort(keys, nulls_last=True), keys, ll144_sets(keys)
+        ).frame
+    per_set = "attributes"
+    n = pl.col("n")
+    unknown = pl.any_horizontal(
+        [pl.col(k).is_null() & pl.col(per_set).list.contains(pl.lit(k)) for k in keys]
+    )
+    excluded = pl.col("excluded")
+    kept_rate = pl.when(~excluded).then(pl.col(rate))
+    return (
+        stacked.with_columns(
+            (pl.col("tp") + pl.col("fp")).alias(outcome),
+            unknown.alias("unknown_category"),
+        )
+        .with_columns(
+            safe_div(pl.col(outcome), pl.col("weight_sum") if weighted else n).alias(rate),
+            safe_div(n, n.sum().over(per_set)).alias("share"),
+        )
+        .with_columns((pl.col("share") < min_share).alias("small_category"))
+        .with_columns(
+            (
+                pl.col("unknown_category") | (pl.col("small_category") & pl.lit(exclude_small))
+            ).alias("excluded")
+        )
+        .with_columns(
+            pl.when(~excluded)
+            .then(safe_div(pl.col(rate), kept_rate.max().over(per_set)))
+            .alias("impact_ratio"),
+            pl.when(pl.col("unknown_category")).then(n).otherwise(0).sum().over(per_set)
+            .cast(pl.Int64).alias("unknown_rows"),
+        )
+        .select(
+            "attributes", *keys, "n", *(["weight_sum"] if weighted else []), outcome, rate,
+            "share", "small_category", "unknown_category", "excluded", "impact_ratio",
+            "unknown_rows",
+        )
     )
 
 
-def _scan(lf: pl.LazyFrame, s: _Spec) -> pl.LazyFrame:
-    """The one scan: a group-by at the finest level, with the validation aggregates.
+def bias_audit_from_counts(
+    counts: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    min_share: float = 0.02,
+    exclude_small: bool = False,
+) -> pl.LazyFrame:
+    """NYC Local Law 144 bias audit of a selection: selection rates and impact ratios.
 
-    Selection: keys | n, [weight_sum], selected, validation.
-    Scoring: keys, score | n, [weight_sum], validation (one row per group and distinct score).
+    For each category of each attribute alone (for example sex; race/ethnicity) and of the
+    intersection of all of them (sex × race), following 6 RCNY § 5-300 (definitions) and
+    § 5-301 (bias audit):
+
+    * ``selection_rate = selected / n`` with ``selected = tp + fp`` ("the rate at which
+      individuals in a category are either selected to move forward in the hiring process or
+      assigned a classification"). Only the predictions are read, so a count table made
+      without labels (``y_true=None``) or with them gives the same audit;
+    * ``impact_ratio = selection_rate / max(selection_rate)``, the maximum taken over the
+      categories of the same attribute set that are not excluded (6 RCNY § 5-300, "impact
+      ratio": "selection rate for a category divided by the selection rate of the most selected
+      category").
+
+    Categories representing less than ``min_share`` of the rows are flagged
+    (``small_category``); with ``exclude_small=True`` they are left out of the impact-ratio
+    calculation (§ 5-301 lets an auditor exclude a category under 2% of the data), but their
+    rows are always reported. Rows of unknown category (a null attribute) are kept as a row of
+    their own and always excluded from the impact ratios; their number is reported in
+    ``unknown_rows`` (§ 5-301: "the number of individuals the AEDT assessed that fall within an
+    unknown category"). Categories without rows (an Enum's unobserved categories) are not
+    reported. The attribute sets are rolled up from the count table
+    (:func:`polars_fair.tables.expand_sets`); a table that already stacks several attribute
+    sets under ``attributes`` (``polars_fair.counts(..., combinations="all").frame``) is
+    audited set by set as it is.
+
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A count table: the category keys, ``n, tp, fp, fn, tn`` (Int64, or Float64 weighted
+        sums followed by ``weight_sum``), for example ``polars_fair.counts(frame, ["sex",
+        "race"], y_true=None, y_pred="hired").frame`` or a table from SQL.
+    keys : sequence of str
+        The category attributes (the table's key columns), in the order they are reported.
+    min_share : float, default 0.02
+        A category with ``share < min_share`` is flagged ``small_category`` (the rules' 2%).
+    exclude_small : bool, default False
+        Exclude small categories from the impact-ratio calculation.
+
+    Returns
+    -------
+    pl.LazyFrame
+        One row per category and attribute set, sorted by attribute set (each attribute alone in
+        the given order, then the intersection) and then by the key values, nulls last:
+
+        ======================  =========  =========================================================
+        column                  dtype      meaning
+        ======================  =========  =========================================================
+        ``attributes``          List(Str)  the attributes defining the row's category
+        one column per key      its dtype  the category; null when the attribute is not in
+                                           ``attributes`` or when the category is unknown
+        ``n``                   Int64      applicants (rows)
+        ``weight_sum``          Float64    only for a weighted table: Σ weights
+        ``selected``            Int64      applicants selected, ``tp + fp`` (Float64 weighted)
+        ``selection_rate``      Float64    selected / n (weighted: / weight_sum), in [0, 1]
+        ``share``               Float64    n / all rows, in [0, 1]
+        ``small_category``      Boolean    share < ``min_share``
+        ``unknown_category``    Boolean    an attribute of the row's set is null
+        ``excluded``            Boolean    left out of the impact ratios: unknown, or small with
+                                           ``exclude_small``
+        ``impact_ratio``        Float64    rate / highest non-excluded rate of the set, in [0, 1];
+                                           null when excluded or when that highest rate is 0
+        ``unknown_rows``        Int64      rows whose category in this attribute set is unknown
+                                           (the same in every row of the set; in the intersection:
+                                           rows with any unknown attribute)
+        ======================  =========  =========================================================
+
+    Raises
+    ------
+    InvalidArgumentError
+        No keys; a key named like an output column (or ``__pf_*``); ``min_share`` outside
+        [0, 1]. Raised when the plan is built.
+
+    Notes
+    -----
+    A prediction that never equals ``pos_label`` is not an error: every selection rate is 0 and
+    every impact ratio is null (0/0 is undefined).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"sex": ["F", "M", None], "n": [3, 3, 1], "tp": [0, 0, 0],
+    ...                   "fp": [1, 2, 1], "fn": [0, 0, 0], "tn": [2, 1, 0]})
+    >>> bias_audit_from_counts(c, ["sex"]).collect().select(
+    ...     "sex", "selected", "selection_rate", "excluded", "impact_ratio", "unknown_rows")
+    shape: (3, 6)
+    ┌──────┬──────────┬────────────────┬──────────┬──────────────┬──────────────┐
+    │ sex  ┆ selected ┆ selection_rate ┆ excluded ┆ impact_ratio ┆ unknown_rows │
+    │ ---  ┆ ---      ┆ ---            ┆ ---      ┆ ---          ┆ ---          │
+    │ str  ┆ i64      ┆ f64            ┆ bool     ┆ f64          ┆ i64          │
+    ╞══════╪══════════╪════════════════╪══════════╪══════════════╪══════════════╡
+    │ F    ┆ 1        ┆ 0.333333       ┆ false    ┆ 0.5          ┆ 1            │
+    │ M    ┆ 2        ┆ 0.666667       ┆ false    ┆ 1.0          ┆ 1            │
+    │ null ┆ 1        ┆ 1.0            ┆ true     ┆ null         ┆ 1            │
+    └──────┴──────────┴────────────────┴──────────┴──────────────┴──────────────┘
     """
-    aggs = [pl.len().cast(pl.Int64).alias("n")]
-    if s.weight is not None:
-        w = s.weight
-        aggs += [
-            w.sum().alias("weight_sum"),
-            w.is_null().sum().cast(pl.Int64).alias(f"{_V}w_null"),
-            (w.is_nan() | w.is_infinite()).sum().cast(pl.Int64).alias(f"{_V}w_nan"),
-            (w < 0).sum().cast(pl.Int64).alias(f"{_V}w_neg"),
-        ]
-    group = list(s.key_exprs)
-    if s.scoring:
-        group.append(s.outcome.alias(_SCORE))
-    else:
-        p = is_positive(s.outcome, s.pos)
-        if s.weight is None:
-            aggs.append(p.sum().cast(pl.Int64).alias("selected"))
-        else:
-            aggs.append(pl.when(p).then(s.weight).otherwise(0.0).sum().alias("selected"))
-        aggs.append(s.outcome.null_count().cast(pl.Int64).alias(f"{_V}p_null"))
-        if s.check_pred:
-            other = pl.when(s.outcome != pl.lit(s.pos)).then(s.outcome)
-            aggs += [other.min().alias(f"{_V}p_min"), other.max().alias(f"{_V}p_max")]
-    return lf.group_by(group).agg(aggs)
-
-
-def _validate(df: pl.DataFrame, s: _Spec) -> pl.DataFrame:
-    """Raise the data errors found in the grouped table (run at collect time)."""
-    if s.scoring:
-        score = pl.col(_SCORE)
-        nulls = int(df.filter(score.is_null())["n"].sum())
-        nans = int(df.filter(score.is_nan())["n"].sum())
-        infs = int(df.filter(score.is_infinite())["n"].sum())
-        if nulls or nans or infs:
-            raise E.InvalidScoreError(
-                E.BAD_SCORES.format(column=s.outcome_name, nulls=nulls, nans=nans, infinite=infs)
-            )
-    else:
-        nulls = _total(df, f"{_V}p_null")
-        if nulls:
-            raise E.NullValuesError(
-                E.NULL_LABELS.format(column=s.outcome_name, role="y_pred", count=nulls)
-            )
-        others = _distinct_others(df, "p")
-        if len(others) > 1:
-            raise E.InvalidLabelError(
-                E.TOO_MANY_VALUES.format(
-                    column=s.outcome_name, role="y_pred", pos_label=s.pos,
-                    values=E.show_values(others),
-                )
-            )
-    check_weights(df, s.weight_name)
-    if df.height == 0 or not df["n"].sum():
-        raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
-    check_float_levels(df, s.float_keys)
-    return df
+    keys = list(keys)
+    _check(keys, min_share)
+    return _audit(counts, keys, outcome="selected", rate="selection_rate",
+                  min_share=float(min_share), exclude_small=bool(exclude_small))
 
 
 def _median_expr(score: pl.Expr, weight: pl.Expr) -> pl.Expr:
@@ -250,86 +291,196 @@ def _median_expr(score: pl.Expr, weight: pl.Expr) -> pl.Expr:
     return (score.filter(cum >= half).first() + score.filter(cum > half).first()) / 2
 
 
-def _build(t: pl.LazyFrame, s: _Spec) -> pl.LazyFrame:
-    """Roll-ups, rates, flags and impact ratios from the (validated, small) grouped table."""
-    weighted = s.weight is not None
-    sums = ["n", *(["weight_sum"] if weighted else [])]
-    extra: list[str] = []
-    if s.scoring:
-        mass = "weight_sum" if weighted else "n"
-        median = (
-            t.group_by(_SCORE)
-            .agg(pl.col(mass).sum())
-            .sort(_SCORE)
-            .select(_median_expr(pl.col(_SCORE), pl.col(mass)).alias(_MEDIAN))
-        )
-        zero = pl.lit(0.0) if weighted else pl.lit(0, dtype=pl.Int64)
-        t = t.join(median, how="cross").with_columns(
-            pl.when(pl.col(_SCORE) > pl.col(_MEDIAN))
-            .then(pl.col(mass))
-            .otherwise(zero)
-            .alias("scored_above_median")
-        )
-        extra = [_MEDIAN]
-    denom = pl.col("weight_sum") if weighted else pl.col("n")
-    rate = pl.col(s.rate_col)
-    sets = [[k] for k in s.keys] + ([list(s.keys)] if len(s.keys) > 1 else [])
-    frames = []
-    for members in sets:
-        unknown = pl.any_horizontal([pl.col(k).is_null() for k in members])
-        g = (
-            t.group_by(members)
-            .agg(
-                *[pl.col(c).sum() for c in (*sums, s.outcome_col)],
-                *[pl.col(c).first() for c in extra],
-            )
-            .with_columns(
-                safe_div(pl.col(s.outcome_col), denom).alias(s.rate_col),
-                safe_div(pl.col("n"), pl.col("n").sum()).alias("share"),
-                unknown.alias("unknown_category"),
-            )
-            .with_columns((pl.col("share") < s.min_share).alias("small_category"))
-            .with_columns(
-                (
-                    pl.col("unknown_category")
-                    | (pl.col("small_category") & pl.lit(s.exclude_small))
-                ).alias("excluded")
-            )
-            .with_columns(
-                pl.when(~pl.col("excluded"))
-                .then(safe_div(rate, rate.filter(~pl.col("excluded")).max()))
-                .otherwise(None)
-                .alias("impact_ratio"),
-                pl.col("n").filter(pl.col("unknown_category")).sum().cast(pl.Int64)
-                .alias("unknown_rows"),
-                pl.lit(members, dtype=pl.List(pl.String)).alias("attributes"),
-            )
-            .sort(members, nulls_last=True)
-        )
-        frames.append(
-            g.select(
-                "attributes",
-                *[
-                    pl.col(k) if k in members else pl.lit(None, dtype=d).alias(k)
-                    for k, d in zip(s.keys, s.key_dtypes)
-                ],
-                *sums,
-                s.outcome_col,
-                s.rate_col,
-                *extra,
-                "share",
-                "small_category",
-                "unknown_category",
-                "excluded",
-                "impact_ratio",
-                "unknown_rows",
-            )
-        )
-    return pl.concat(frames, how="vertical")
+def bias_audit_from_scores(
+    scores: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    min_share: float = 0.02,
+    exclude_small: bool = False,
+) -> pl.LazyFrame:
+    """NYC Local Law 144 bias audit of a score: scoring rates and impact ratios.
+
+    For each category of each attribute alone and of the intersection of all of them, following
+    6 RCNY § 5-300 and § 5-301:
+
+    * ``scoring_rate = #(score > median) / n`` ("the rate at which individuals in a category
+      receive a score above the sample's median score"), where the median is that of the
+      **whole sample** (the pooled score table: every row, including rows of unknown category)
+      and *above* is **strictly** above: a score equal to the median does not count. The median
+      is ``numpy.median``'s: the middle score, or for an even number of rows the mean of the two
+      middle scores. For a weighted table it is the weighted median: the mean of the first score
+      whose cumulative weight reaches half the total and the first that exceeds it
+      (``numpy.median`` of the rows repeated by their weight, for integer weights);
+    * ``impact_ratio = scoring_rate / max(scoring_rate)`` over the non-excluded categories of
+      the same attribute set ("scoring rate for a category divided by the scoring rate for the
+      highest scoring category").
+
+    Labels are not read: ``positives + negatives`` is the number (or weight) of rows at each
+    score, so a score table made with ``y_true=None`` or with labels gives the same audit. The
+    small categories, unknown categories, exclusions and attribute sets are those of
+    :func:`bias_audit_from_counts`: the score table is turned into the count table of the
+    prediction ``score > median`` and audited as a selection.
+
+    Parameters
+    ----------
+    scores : pl.LazyFrame
+        A score table: the category keys, ``score`` (Float64), ``positives`` and ``negatives``
+        (Int64, or Float64 weighted sums followed by ``n_rows``, the row counts), for example
+        ``polars_fair.scores(frame, ["sex", "race"], y_true=None, y_score="score").frame``.
+    keys : sequence of str
+        The category attributes (the table's key columns), in the order they are reported.
+    min_share : float, default 0.02
+        A category with ``share < min_share`` is flagged ``small_category`` (the rules' 2%).
+    exclude_small : bool, default False
+        Exclude small categories from the impact-ratio calculation.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The rows and columns of :func:`bias_audit_from_counts` with ``scored_above_median``
+        (Int64 applicants scoring strictly above the median; Float64 weighted) for ``selected``
+        and ``scoring_rate`` (Float64, in [0, 1]) for ``selection_rate``, followed by
+        ``median_score`` (Float64, the sample's median score, the same in every row; null when
+        the total weight is 0).
+
+    Raises
+    ------
+    InvalidArgumentError
+        No keys; a key named like an output column; ``min_share`` outside [0, 1].
+    ColumnNotFoundError
+        A weighted table (Float64 ``positives``/``negatives``) without ``n_rows``: the number
+        of applicants is unknown. Raised when the plan is built.
+
+    Examples
+    --------
+    With four rows the median is the mean of the middle two scores, 0.5:
+
+    >>> import polars as pl
+    >>> t = pl.LazyFrame({"sex": ["F", "F", "M", "M"], "score": [0.1, 0.4, 0.6, 0.9],
+    ...                   "positives": [1, 1, 1, 1], "negatives": [0, 0, 0, 0]})
+    >>> bias_audit_from_scores(t, ["sex"]).collect().select(
+    ...     "sex", "scored_above_median", "scoring_rate", "median_score", "impact_ratio")
+    shape: (2, 5)
+    ┌─────┬─────────────────────┬──────────────┬──────────────┬──────────────┐
+    │ sex ┆ scored_above_median ┆ scoring_rate ┆ median_score ┆ impact_ratio │
+    │ --- ┆ ---                 ┆ ---          ┆ ---          ┆ ---          │
+    │ str ┆ i64                 ┆ f64          ┆ f64          ┆ f64          │
+    ╞═════╪═════════════════════╪══════════════╪══════════════╪══════════════╡
+    │ F   ┆ 0                   ┆ 0.0          ┆ 0.5          ┆ 0.0          │
+    │ M   ┆ 2                   ┆ 1.0          ┆ 0.5          ┆ 1.0          │
+    └─────┴─────────────────────┴──────────────┴──────────────┴──────────────┘
+    """
+    keys = list(keys)
+    _check(keys, min_share)
+    schema = scores.collect_schema()
+    weighted = ("n_rows" in schema or schema["positives"].is_float()
+                or schema["negatives"].is_float())
+    if weighted and "n_rows" not in schema:
+        raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+            column="n_rows", role=WEIGHTED_WITHOUT_ROWS,
+            available=E.show_columns(schema.names())))
+    cell = pl.Float64 if weighted else pl.Int64
+    pos, neg = pl.col("positives").cast(cell), pl.col("negatives").cast(cell)
+    mass = pos + neg
+    median = (
+        scores.group_by("score").agg(mass.sum().alias(_MASS)).sort("score")
+        .select(_median_expr(pl.col("score"), pl.col(_MASS)).alias(_MEDIAN))
+    )
+    above = pl.col("score") > pl.col(_MEDIAN)
+    # the count table of the prediction "score > median" (tp/fn keep any labels apart)
+    counts = scores.join(median, how="cross").group_by(keys).agg(
+        (pl.col("n_rows") if weighted else mass).sum().cast(pl.Int64).alias("n"),
+        pos.filter(above).sum().alias("tp"),
+        neg.filter(above).sum().alias("fp"),
+        pos.filter(~above).sum().alias("fn"),
+        neg.filter(~above).sum().alias("tn"),
+        *([mass.sum().alias("weight_sum")] if weighted else []),
+    )
+    out = _audit(counts, keys, outcome="scored_above_median", rate="scoring_rate",
+                 min_share=float(min_share), exclude_small=bool(exclude_small))
+    names = out.collect_schema().names()
+    at = names.index("scoring_rate") + 1
+    return out.join(median, how="cross", maintain_order="left").select(
+        *names[:at], _MEDIAN, *names[at:]
+    )
+
+
+def bias_audit_plan(
+    table: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    scores: bool = False,
+    min_share: float = 0.02,
+    exclude_small: bool = False,
+) -> pl.LazyFrame:
+    """:func:`bias_audit_from_counts` (or :func:`bias_audit_from_scores`) as a lazy plan step.
+
+    It runs in memory on the collected (small) table, so the roll-ups add no work to the scan
+    and every engine gives the same result.
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        A count table (or a score table with ``scores=True``).
+    keys : sequence of str
+        Its key columns.
+    scores : bool, default False
+        ``table`` is a score table.
+    min_share, exclude_small
+        As in :func:`bias_audit_from_counts`.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The columns of :func:`bias_audit_from_counts` / :func:`bias_audit_from_scores`.
+
+    Raises
+    ------
+    InvalidArgumentError, ColumnNotFoundError
+        As the function it runs, when the plan is built.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"g": ["a", "b"], "n": [2, 2], "tp": [0, 0], "fp": [2, 1],
+    ...                   "fn": [0, 0], "tn": [0, 1]})
+    >>> bias_audit_plan(c, ["g"]).collect()["impact_ratio"].to_list()
+    [1.0, 0.5]
+    """
+    keys = list(keys)
+    build = bias_audit_from_scores if scores else bias_audit_from_counts
+    return on_small_table(
+        table, lambda t: build(t, keys, min_share=min_share, exclude_small=exclude_small)
+    )
+
+
+def _categories(categories: Any) -> list[Any]:
+    if isinstance(categories, (str, pl.Expr)) or not isinstance(categories, Sequence):
+        return [categories]
+    return list(categories)
+
+
+def _check_categories(frame: Any, cats: list[Any]) -> None:
+    """Raise for missing or repeated category columns, named as ``categories``.
+
+    Checked before counting; other inputs (a Spark ``Column``) are checked by the boundary.
+    """
+    schema = tables.engine_of(frame).schema()
+    names = []
+    for c in cats:
+        if not isinstance(c, (str, pl.Expr)):
+            continue
+        for col in [c] if isinstance(c, str) else c.meta.root_names():
+            if col not in schema:
+                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                    column=col, role="categories", available=E.show_columns(schema.names())))
+        names.append(name_of(c))
+    if len(set(names)) != len(names):
+        raise E.InvalidArgumentError(REPEATED_CATEGORIES.format(names=names))
 
 
 def bias_audit(
-    lf: pl.LazyFrame,
+    frame: Any,
     categories: IntoExpr | Sequence[IntoExpr],
     *,
     y_pred: IntoExpr | None = None,
@@ -370,14 +521,16 @@ def bias_audit(
     ``unknown_rows`` (§ 5-301: "the number of individuals the AEDT assessed that fall within an
     unknown category").
 
-    The rows are scanned once: one lazy ``group_by`` over all category attributes (plus the score
-    with ``y_score``); the median, the roll-ups and the ratios are computed from that small table.
-    Labels (``y_true``) are not used: LL144 audits outcomes only.
+    The rows are counted once, through the counting boundary of every analysis:
+    ``polars_fair.counts(frame, categories, y_true=None, y_pred=..., null_groups="keep")
+    .bias_audit(...)`` or ``polars_fair.scores(frame, categories, y_true=None, y_score=...)
+    .bias_audit(...)`` (:func:`bias_audit_from_counts`, :func:`bias_audit_from_scores`). Labels
+    (``y_true``) are not used: LL 144 audits outcomes only.
 
     Parameters
     ----------
-    lf : pl.LazyFrame
-        The applicants, one row each. For a DataFrame pass ``df.lazy()`` and collect the result.
+    frame : pl.LazyFrame, pl.DataFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The applicants, one row each. The result is lazy: collect it.
     categories : str, pl.Expr or sequence of them
         The category attributes, for example ``["sex", "race"]``; each is audited alone and,
         when there are several, their intersection (all of them together) is audited too.
@@ -404,36 +557,36 @@ def bias_audit(
         One row per category and attribute set, sorted by attribute set (each attribute alone in
         the given order, then the intersection) and then by the key values, nulls last:
 
-        ================================  =========  ==================================================
-        column                            dtype      meaning
-        ================================  =========  ==================================================
-        ``attributes``                    List(Str)  the attributes defining the row's category
-        one column per attribute          its dtype  the category; null when the attribute is not in
-                                                     ``attributes`` or when the category is unknown
-        ``n``                             Int64      applicants (rows)
-        ``weight_sum``                    Float64    only with ``sample_weight``: Σ weights
-        ``selected``                      Int64      ``y_pred`` only: applicants selected (Float64
-                                                     weighted)
-        ``scored_above_median``           Int64      ``y_score`` only: applicants scoring strictly
-                                                     above the sample median (Float64 weighted)
-        ``selection_rate``                Float64    ``y_pred`` only: selected / n, in [0, 1]
-        ``scoring_rate``                  Float64    ``y_score`` only: scored_above_median / n, in
-                                                     [0, 1]
-        ``median_score``                  Float64    ``y_score`` only: the sample's median score (the
-                                                     same in every row), in the score's units
-        ``share``                         Float64    n / all rows, in [0, 1]
-        ``small_category``                Boolean    share < ``min_share``
-        ``unknown_category``              Boolean    an attribute of the row's set is null
-        ``excluded``                      Boolean    left out of the impact ratios: unknown, or
-                                                     small with ``exclude_small``
-        ``impact_ratio``                  Float64    rate / highest non-excluded rate of the set, in
-                                                     [0, 1]; null when excluded or when that highest
-                                                     rate is 0 (undefined)
-        ``unknown_rows``                  Int64      rows whose category in this attribute set is
-                                                     unknown (the same in every row of the set; in
-                                                     the intersection: rows with any unknown
-                                                     attribute)
-        ================================  =========  ==================================================
+        ========================  =========  ================================================
+        column                    dtype      meaning
+        ========================  =========  ================================================
+        ``attributes``            List(Str)  the attributes defining the row's category
+        one column per attribute  its dtype  the category; null when the attribute is not in
+                                             ``attributes`` or when the category is unknown
+        ``n``                     Int64      applicants (rows)
+        ``weight_sum``            Float64    only with ``sample_weight``: Σ weights
+        ``selected``              Int64      ``y_pred`` only: applicants selected (Float64
+                                             weighted)
+        ``scored_above_median``   Int64      ``y_score`` only: applicants scoring strictly
+                                             above the sample median (Float64 weighted)
+        ``selection_rate``        Float64    ``y_pred`` only: selected / n, in [0, 1]
+        ``scoring_rate``          Float64    ``y_score`` only: scored_above_median / n, in
+                                             [0, 1]
+        ``median_score``          Float64    ``y_score`` only: the sample's median score
+                                             (the same in every row), in the score's units
+        ``share``                 Float64    n / all rows, in [0, 1]
+        ``small_category``        Boolean    share < ``min_share``
+        ``unknown_category``      Boolean    an attribute of the row's set is null
+        ``excluded``              Boolean    left out of the impact ratios: unknown, or
+                                             small with ``exclude_small``
+        ``impact_ratio``          Float64    rate / highest non-excluded rate of the set, in
+                                             [0, 1]; null when excluded or when that highest
+                                             rate is 0 (undefined)
+        ``unknown_rows``          Int64      rows whose category in this attribute set is
+                                             unknown (the same in every row of the set; in
+                                             the intersection: rows with any unknown
+                                             attribute)
+        ========================  =========  ================================================
 
     Raises
     ------
@@ -446,7 +599,7 @@ def bias_audit(
         ``pos_label`` of the wrong dtype (at once); ``y_pred`` holding ``pos_label`` and more
         than one other value (at collect time).
     NullValuesError
-        Nulls in ``y_pred`` (at collect time).
+        Nulls or NaN in ``y_pred`` (at collect time).
     InvalidScoreError
         A non-numeric score (at once); null, NaN or infinite scores, with their counts (at
         collect time).
@@ -460,7 +613,8 @@ def bias_audit(
     Notes
     -----
     A ``y_pred`` that never equals ``pos_label`` is not an error: every selection rate is 0 and
-    every impact ratio is null (0/0 is undefined).
+    every impact ratio is null (0/0 is undefined). Categories without rows (an Enum's
+    unobserved categories) are not reported.
 
     Examples
     --------
@@ -497,9 +651,17 @@ def bias_audit(
     │ M   ┆ 2                   ┆ 1.0          ┆ 0.5          ┆ 1.0          │
     └─────┴─────────────────────┴──────────────┴──────────────┴──────────────┘
     """
-    spec = _resolve(
-        lf, categories, y_pred=y_pred, y_score=y_score, pos_label=pos_label,
-        sample_weight=sample_weight, min_share=min_share, exclude_small=exclude_small,
-    )
-    raw = checked(_scan(lf, spec), lambda df: _validate(df, spec))
-    return on_small_table(raw, lambda t: _build(t, spec))
+    from polars_fair import analysis  # analysis imports this module for its methods
+
+    cats = _categories(categories)
+    if (y_pred is None) == (y_score is None):
+        raise E.InvalidArgumentError(ONE_OUTCOME)
+    _check_categories(frame, cats)
+    if y_pred is not None:
+        counted = analysis.counts(frame, cats, y_true=None, y_pred=y_pred, pos_label=pos_label,
+                                  sample_weight=sample_weight, null_groups="keep")
+        return counted.bias_audit(min_share=min_share, exclude_small=exclude_small)
+    assert y_score is not None
+    scored = analysis.scores(frame, cats, y_true=None, y_score=y_score,
+                             sample_weight=sample_weight, null_groups="keep")
+    return scored.bias_audit(min_share=min_share, exclude_small=exclude_small)

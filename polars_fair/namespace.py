@@ -246,8 +246,10 @@ class FairLazyFrame:
     ) -> pl.LazyFrame:
         """NYC Local Law 144 bias audit: selection or scoring rates and impact ratios.
 
-        For each category of each attribute and of their intersection (6 RCNY 5-300, 5-301).
-        See :func:`polars_fair.bias_audit.bias_audit` for the formulas and output columns.
+        For each category of each attribute and of their intersection (6 RCNY 5-300, 5-301):
+        ``polars_fair.counts(lf, categories, y_true=None, y_pred=...).bias_audit(...)`` (or
+        ``polars_fair.scores(...)`` with ``y_score``). See
+        :func:`polars_fair.bias_audit.bias_audit` for the formulas and output columns.
 
         Parameters
         ----------
@@ -282,12 +284,11 @@ class FairLazyFrame:
         >>> a.select("sex", "selection_rate", "impact_ratio").rows()
         [('F', 0.5, 0.5), ('M', 1.0, 1.0)]
         """
-        from polars_fair import bias_audit as ba
+        from polars_fair.bias_audit import bias_audit  # counts (or scores), then .bias_audit
 
-        return ba.bias_audit(
-            self._lf, categories, y_pred=y_pred, y_score=y_score, pos_label=pos_label,
-            sample_weight=sample_weight, min_share=min_share, exclude_small=exclude_small,
-        )
+        return bias_audit(self._lf, categories, y_pred=y_pred, y_score=y_score,
+                          pos_label=pos_label, sample_weight=sample_weight, min_share=min_share,
+                          exclude_small=exclude_small)
 
     def scores(self, by: By = None, **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:
         """The score table: one row per (group, distinct score), from one scan.

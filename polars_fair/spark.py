@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair import analysis, boundary
+from polars_fair import bias_audit as _ll144
 from polars_fair import errors as E
 from polars_fair.docs import compose
 from polars_fair.spec import COUNT_ARGS, SCORE_ARGS, Audit, normalize_by
@@ -332,3 +333,22 @@ for _name in _public(analysis.FairScores):
     globals()[_name] = _shortcut(_name, True)
     __all__.append(_name)
 scores = _shortcut("frame", True)
+
+
+def bias_audit(spark_df: SparkDataFrame, categories: Any, *, round_scores: int | None = None,
+               **kwargs: Any) -> pl.DataFrame:  # noqa: D103  (docstring composed below)
+    # both objects have bias_audit: the rows' entry point picks counts or scores from the call
+    out = _ll144.bias_audit(SparkEngine(spark_df, round_scores), categories, **kwargs).collect()
+    assert isinstance(out, pl.DataFrame)
+    return out
+
+
+bias_audit.__doc__ = compose(
+    _ll144.bias_audit.__doc__ or "", drop=("frame",),
+    before="spark_df : pyspark.sql.DataFrame\n    The applicants; only the label table leaves.",
+    after="round_scores : int, optional\n    With ``y_score``: round scores in Spark first.",
+    example=""">>> import polars_fair.spark as pfs
+>>> pfs.bias_audit(spark_df, ["sex", "race"], y_pred="hired")  # doctest: +SKIP""",
+    returns="pl.DataFrame",
+)
+__all__ = list(dict.fromkeys(__all__))
