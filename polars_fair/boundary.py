@@ -73,7 +73,7 @@ def _score_aggs(score: pl.Expr) -> list[pl.Expr]:
 
 
 def _keys(a: Audit) -> list[pl.Expr]:
-    return [e.alias(k) for e, k in zip(a.key_exprs, a.keys)]
+    return [e.alias(k) for e, k in zip(a.key_exprs, a.keys, strict=True)]
 
 
 def label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
@@ -81,6 +81,30 @@ def label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
 
     About the cost of a bare group-by over the keys: a valid table has at most four rows per
     group, and the labels' checks read that small table.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    a : Audit
+        The resolved call (:func:`polars_fair.spec.resolve`), with a prediction.
+
+    Returns
+    -------
+    pl.LazyFrame
+        Unsorted, one row per (keys, label value, prediction value): the keys, ``__pf_y`` (the
+        label as stored; absent when ``a.y_true`` is ``None``), ``__pf_p`` (the prediction as
+        stored, or Boolean ``score >= threshold``), ``n`` (Int64 rows); with weights
+        ``weight_sum`` (Float64) and ``__pf_w_null``, ``__pf_w_nan``, ``__pf_w_neg`` (Int64
+        counts of null, NaN or infinite, and negative weights); for a thresholded score
+        ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf`` (Int64 counts of bad scores).
+
+    Examples
+    --------
+    >>> from polars_fair.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    >>> label_table(lf, resolve(lf.collect_schema(), "g")).collect().sort("g", Y).rows()
+    [('a', 0, 1, 1), ('a', 1, 1, 1), ('b', 1, 0, 1)]
     """
     assert a.y_pred is not None
     aggs = [pl.len().cast(pl.Int64).alias("n")]
@@ -93,7 +117,32 @@ def label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
 
 
 def score_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
-    """The Polars label table of a score table: one ``group_by`` over keys, score, label."""
+    """The Polars label table of a score table: one ``group_by`` over keys, score, label.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    a : Audit
+        The resolved call (``resolve(..., scores=True)``).
+
+    Returns
+    -------
+    pl.LazyFrame
+        Unsorted, one row per (keys, score, label value): the keys, ``score`` (Float64, the
+        score as given, widened), ``__pf_y`` (the label as stored; absent without labels),
+        ``n`` (Int64 rows); with weights ``weight_sum`` (Float64) and the Int64 counts
+        ``__pf_w_null``, ``__pf_w_nan``, ``__pf_w_neg``.
+
+    Examples
+    --------
+    >>> from polars_fair.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1],
+    ...                    "y_score": [0.9, 0.2, 0.2]})
+    >>> a = resolve(lf.collect_schema(), "g", y_score="y_score", scores=True)
+    >>> score_label_table(lf, a).collect().sort("g", "score").rows()
+    [('a', 0.2, 0, 1), ('a', 0.9, 1, 1), ('b', 0.2, 1, 1)]
+    """
     assert a.score is not None
     aggs = [pl.len().cast(pl.Int64).alias("n")]
     if a.weight is not None:
@@ -120,8 +169,10 @@ def _others(df: pl.DataFrame, col: str, pos: Any) -> list[Any]:
 
 
 def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> Any:
-    """Nulls, NaN and the values besides ``pos`` of one label column; returns the other value
-    (or ``None`` when the column holds ``pos`` only)."""
+    """Check nulls, NaN and the values besides ``pos`` of one label column.
+
+    Returns the other value (or ``None`` when the column holds ``pos`` only).
+    """
     nulls = int(df.filter(pl.col(col).is_null())["n"].sum())
     if nulls:
         raise E.NullValuesError(E.NULL_LABELS.format(column=name, role=role, count=nulls))
@@ -207,6 +258,44 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
     """The empty-input check, the null-group policy and the float-attribute check.
 
     Works on any small table with the audit's keys and an ``n`` column (a label table).
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label table (the keys and ``n``).
+    a : Audit
+        The resolved call: its keys, ``null_groups`` and ``float_keys``.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``df``, without the rows whose key is null when ``a.null_groups == "drop"``.
+
+    Raises
+    ------
+    EmptyFrameError
+        No rows (``n`` sums to 0), before or after dropping null groups.
+    NullGroupError
+        A key holds nulls and ``a.null_groups == "raise"`` (the message gives their counts).
+    TooManyLevelsError
+        A float key with more than :data:`MAX_FLOAT_LEVELS` distinct values.
+
+    Warns
+    -----
+    UserWarning
+        With ``null_groups="drop"``: how many rows were dropped, per key.
+
+    Examples
+    --------
+    >>> from polars_fair.spec import resolve
+    >>> schema = pl.Schema({"g": pl.String, "y_true": pl.Int64, "y_pred": pl.Int64})
+    >>> df = pl.DataFrame({"g": ["a", None], "n": [3, 1]})
+    >>> apply_group_policy(df, resolve(schema, "g")).rows()
+    [('a', 3), (None, 1)]
+    >>> apply_group_policy(df, resolve(schema, "g", null_groups="raise"))
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.NullGroupError: attribute column(s) hold null values: {'g': 1}. ...
     """
     if df.height == 0 or not df["n"].sum():
         raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
@@ -226,8 +315,10 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
 
 
 def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str]) -> None:
-    """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a float attribute with more
-    than :data:`MAX_FLOAT_LEVELS` distinct values in a grouped table."""
+    """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a float key with many levels.
+
+    Many: more than :data:`MAX_FLOAT_LEVELS` distinct values in a grouped table.
+    """
     for k in float_keys:
         levels = df[k].n_unique()
         if levels > MAX_FLOAT_LEVELS:
@@ -239,7 +330,32 @@ def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str]) -> None:
 
 
 def checked(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.LazyFrame:
-    """Run ``check`` on a small frame at collect time; the schema stays the same."""
+    """Run ``check`` on a small frame at collect time; the schema stays the same.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        A small table (a label, count or score table).
+    check : callable
+        ``check(df) -> df``: raises on bad data, returns the frame (with the same schema).
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``lf`` with ``check`` as one step of its plan (nothing is run until it is collected).
+
+    Examples
+    --------
+    >>> def positive(df: pl.DataFrame) -> pl.DataFrame:
+    ...     if (df["x"] < 0).any():
+    ...         raise ValueError("x must be >= 0")
+    ...     return df
+    >>> lf = checked(pl.LazyFrame({"x": [1, -1]}), positive)  # no error yet
+    >>> lf.collect()
+    Traceback (most recent call last):
+    ...
+    ValueError: x must be >= 0
+    """
     return lf.map_batches(check, schema=lf.collect_schema())
 
 
@@ -278,11 +394,40 @@ def derive_counts(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
 def counts_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     """The lazy count table of a label table made by any engine (validated at collect time).
 
+    With a label ``y`` and prediction ``p`` (positive = ``pos_label``), ``tp`` counts the rows
+    with ``y`` and ``p`` positive, ``fp`` ``p`` only, ``fn`` ``y`` only, ``tn`` neither (with
+    weights: sums of the weights). Without labels every row counts as a negative label
+    (``fp`` = selected, ``tn`` = not selected).
+
+    Parameters
+    ----------
+    labels : pl.LazyFrame
+        A label table (:func:`label_table` or an engine's ``label_table``).
+    a : Audit
+        The resolved call that made it.
+
     Returns
     -------
     pl.LazyFrame
-        Keys, ``n, tp, fp, fn, tn`` (Int64; Float64 weighted cells and ``weight_sum``), sorted
-        by the keys (nulls last).
+        Keys, ``n`` (Int64 rows), ``tp, fp, fn, tn`` (Int64 rows; Float64 weighted sums with
+        weights, then ``weight_sum`` Float64), sorted by the keys (nulls last).
+
+    Raises
+    ------
+    InvalidScoreError, InvalidLabelError, NullValuesError, InvalidWeightError
+        At collect time: bad scores, labels or predictions (nulls, NaN, values besides
+        ``pos_label`` and one other, different negative values, ``pos_label`` absent), bad
+        weights; the message lists the values found.
+    EmptyFrameError, NullGroupError, TooManyLevelsError
+        At collect time: see :func:`apply_group_policy`.
+
+    Examples
+    --------
+    >>> from polars_fair.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    >>> a = resolve(lf.collect_schema(), "g")
+    >>> counts_from_labels(label_table(lf, a), a).collect().rows()
+    [('a', 2, 1, 1, 0, 0), ('b', 1, 0, 0, 1, 0)]
     """
     schema_in = labels.collect_schema()
     schema = count_schema([(k, schema_in[k]) for k in a.keys], a.weight is not None)
@@ -292,8 +437,10 @@ def counts_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
 
 # ------------------------------------------------------------------ label table -> score table
 def score_schema(key_schema: Sequence[tuple[str, pl.DataType]], weighted: bool) -> pl.Schema:
-    """The public score-table schema: keys, ``score``, ``positives``, ``negatives`` [,
-    ``n_rows``]."""
+    """The public score-table schema: keys, ``score``, ``positives``, ``negatives``, ``n_rows``.
+
+    ``n_rows`` only when weighted.
+    """
     cell = pl.Float64() if weighted else pl.Int64()
     return pl.Schema(
         [*key_schema, ("score", pl.Float64()), ("positives", cell), ("negatives", cell)]
@@ -322,7 +469,39 @@ def derive_scores(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
 
 
 def scores_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
-    """The lazy score table of a score label table made by any engine."""
+    """The lazy score table of a score label table made by any engine (checked at collect time).
+
+    Parameters
+    ----------
+    labels : pl.LazyFrame
+        A score label table (:func:`score_label_table` or an engine's ``score_label_table``).
+    a : Audit
+        The resolved call that made it (``scores=True``).
+
+    Returns
+    -------
+    pl.LazyFrame
+        Keys, ``score`` (Float64), ``positives`` and ``negatives`` (Int64 rows with the label
+        positive / not positive at that score; Float64 weighted sums with weights, then
+        ``n_rows`` Int64), sorted by the keys then ``score`` (nulls last). Without labels every
+        row is counted in ``positives``.
+
+    Raises
+    ------
+    InvalidScoreError, InvalidLabelError, NullValuesError, InvalidWeightError
+        At collect time: null, NaN or infinite scores; bad labels; bad weights.
+    EmptyFrameError, NullGroupError, TooManyLevelsError
+        At collect time: see :func:`apply_group_policy`.
+
+    Examples
+    --------
+    >>> from polars_fair.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1],
+    ...                    "y_score": [0.9, 0.2, 0.2]})
+    >>> a = resolve(lf.collect_schema(), "g", y_score="y_score", scores=True)
+    >>> scores_from_labels(score_label_table(lf, a), a).collect().rows()
+    [('a', 0.2, 0, 1), ('a', 0.9, 1, 0), ('b', 0.2, 1, 0)]
+    """
     schema_in = labels.collect_schema()
     schema = score_schema([(k, schema_in[k]) for k in a.keys], a.weight is not None)
     cast = [pl.col(c).cast(d) for c, d in schema.items()]

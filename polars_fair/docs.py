@@ -1,6 +1,8 @@
-"""Docstrings written once: each analysis' module function holds the full numpydoc text, and
-the methods that reach it (on the count-table object, the score-table object and ``df.fair``)
-are composed from it, with their own parameters and example.
+"""Docstrings written once, composed into every method that reaches an analysis.
+
+Each analysis' module function holds the full numpydoc text, and the methods that reach it (on
+the count-table object, the score-table object and ``df.fair``) are composed from it, with their
+own parameters and example.
 
 Also builds the signatures that ``help()``, ``inspect.signature`` and IDEs show for a method
 whose count arguments travel as ``**count_args``: the arguments are spelled out, typed, with
@@ -24,11 +26,24 @@ ORDER = ("Parameters", "Returns", "Raises", "Warns", "See Also", "Notes", "Refer
 
 
 def parse(doc: str) -> tuple[str, dict[str, str]]:
-    """Split a numpydoc docstring into its head (summary and description) and its sections.
+    r"""Split a numpydoc docstring into its head (summary and description) and its sections.
+
+    Parameters
+    ----------
+    doc : str
+        A numpydoc docstring (indented as in the source, or not).
+
+    Returns
+    -------
+    head : str
+        The summary and extended description, dedented, without surrounding blank lines.
+    sections : dict of str to str
+        Section title (``"Parameters"``, ``"Returns"``, ...) -> its body, dedented, in the order
+        of the docstring.
 
     Examples
     --------
-    >>> head, sections = parse("Sum.\\n\\nReturns\\n-------\\nint\\n")
+    >>> head, sections = parse("Sum.\n\nReturns\n-------\nint\n")
     >>> head, sections
     ('Sum.', {'Returns': 'int'})
     """
@@ -38,14 +53,33 @@ def parse(doc: str) -> tuple[str, dict[str, str]]:
         return text.strip(), {}
     head = text[: matches[0].start()].strip()
     sections: dict[str, str] = {}
-    for m, nxt in zip(matches, [*matches[1:], None]):
+    for m, nxt in zip(matches, [*matches[1:], None], strict=True):
         end = nxt.start() if nxt is not None else len(text)
         sections[m.group("title")] = text[m.end(): end].strip("\n").rstrip()
     return head, sections
 
 
 def render(head: str, sections: Mapping[str, str]) -> str:
-    """Join a head and sections into a numpydoc docstring (sections in numpydoc's order)."""
+    r"""Join a head and sections into a numpydoc docstring (sections in numpydoc's order).
+
+    Parameters
+    ----------
+    head : str
+        The summary and extended description.
+    sections : mapping of str to str
+        Section title -> body; empty bodies are left out. Sections numpydoc does not know
+        follow its own (:data:`ORDER`), in the mapping's order.
+
+    Returns
+    -------
+    str
+        The docstring, ending with a newline (the inverse of :func:`parse`).
+
+    Examples
+    --------
+    >>> render("Sum.", {"Returns": "int", "Parameters": "a : int"}).splitlines()
+    ['Sum.', '', 'Parameters', '----------', 'a : int', '', 'Returns', '-------', 'int']
+    """
     parts = [head]
     for title in [*ORDER, *[t for t in sections if t not in ORDER]]:
         body = sections.get(title)
@@ -75,7 +109,7 @@ def compose(
     example: str | None = None,
     returns: str | None = None,
 ) -> str:
-    """A method's docstring from its analysis' module-function docstring.
+    r"""A method's docstring from its analysis' module-function docstring.
 
     Parameters
     ----------
@@ -95,19 +129,13 @@ def compose(
     Returns
     -------
     str
+        The composed numpydoc docstring (:func:`render`).
 
     Examples
     --------
-    >>> doc = "Add.\\n\\nParameters\\n----------\\nkeys : list\\nx : int\\n    A number.\\n"
-    >>> print(compose(doc, drop=("keys",), before="by : str"))
-    Add.
-    <BLANKLINE>
-    Parameters
-    ----------
-    by : str
-    x : int
-        A number.
-    <BLANKLINE>
+    >>> doc = "Add.\n\nParameters\n----------\nkeys : list\nx : int\n    A number.\n"
+    >>> compose(doc, drop=("keys",), before="by : str").splitlines()
+    ['Add.', '', 'Parameters', '----------', 'by : str', 'x : int', '    A number.']
     """
     head, sections = parse(source)
     kept = [text for names, text in _entries(sections.get("Parameters", ""))
@@ -132,14 +160,17 @@ def expand_signature(
     Parameters
     ----------
     func : callable
+        The function whose signature is expanded.
     extra : mapping of str to (annotation, default)
         The keyword arguments that travel in ``**kwargs``.
-    returns : optional
+    returns : Any, optional
         A replacement return annotation.
 
     Returns
     -------
     inspect.Signature
+        ``func``'s parameters without ``**kwargs``, then ``extra`` as keyword-only parameters
+        (those not already named), and the return annotation.
 
     Examples
     --------

@@ -39,6 +39,7 @@ __all__ = [
     "check_value_type",
     "first_max_index",
     "for_set",
+    "is_rule",
     "known",
     "reference_flag",
     "reference_index",
@@ -50,13 +51,52 @@ _RULES = {*COUNT_RULES, *SCORE_RULES}
 
 
 def is_rule(reference: Any) -> bool:
-    """Whether ``reference`` names a rule rather than a group."""
+    """Whether ``reference`` names a rule rather than a group.
+
+    Parameters
+    ----------
+    reference : Any
+        A ``reference=`` argument.
+
+    Returns
+    -------
+    bool
+        True for one of :data:`COUNT_RULES` or :data:`SCORE_RULES`.
+
+    Examples
+    --------
+    >>> is_rule("largest"), is_rule("White"), is_rule({"race": "White"})
+    (True, False, False)
+    """
     return isinstance(reference, str) and reference in _RULES
 
 
 def for_set(reference: Any, keys: Sequence[str]) -> Any:
-    """The reference of one attribute set: a mapping over more attributes is restricted to
-    the set's keys (``{"race": "White", "sex": "Male"}`` gives White for the race set)."""
+    """The reference of one attribute set, from the reference of a call.
+
+    A mapping over more attributes is restricted to the set's keys (``{"race": "White", "sex":
+    "Male"}`` gives White for the race set); anything else is returned as it is.
+
+    Parameters
+    ----------
+    reference : Any
+        The ``reference=`` argument of the call.
+    keys : sequence of str
+        The keys of one attribute set.
+
+    Returns
+    -------
+    Any
+        ``{k: reference[k] for k in keys}`` when ``reference`` is a mapping over a strict
+        superset of ``keys``, else ``reference``.
+
+    Examples
+    --------
+    >>> for_set({"race": "White", "sex": "Male"}, ["race"])
+    {'race': 'White'}
+    >>> for_set("largest", ["race"])
+    'largest'
+    """
     if isinstance(reference, Mapping) and set(keys) < set(reference):
         return {k: reference[k] for k in keys}
     return reference
@@ -67,17 +107,82 @@ def first_max_index(expr: pl.Expr) -> pl.Expr:
 
     Not ``arg_max``: on a column Polars flags as sorted it returns the *last* of tied maxima,
     and the streaming engine does not fix tie order either.
+
+    Parameters
+    ----------
+    expr : pl.Expr
+        A numeric expression; nulls are never the maximum.
+
+    Returns
+    -------
+    pl.Expr
+        A UInt32 scalar expression: the 0-based row index; null when every value is null.
+
+    Examples
+    --------
+    >>> pl.DataFrame({"x": [1, 3, 3, 2]}).select(first_max_index(pl.col("x"))).item()
+    1
     """
     return (expr == expr.max()).arg_true().first()
 
 
 def known(keys: Sequence[str]) -> pl.Expr:
-    """True where no key is null (a group that can be a benchmark)."""
+    """True where no key is null (a group that can be a benchmark).
+
+    Parameters
+    ----------
+    keys : sequence of str
+        The key columns.
+
+    Returns
+    -------
+    pl.Expr
+        Boolean, never null; ``pl.lit(True)`` without keys.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"a": [1, None], "b": ["x", "y"]})
+    >>> df.select(known(["a", "b"])).to_series().to_list()
+    [True, False]
+    """
     return ~pl.any_horizontal([pl.col(k).is_null() for k in keys]) if keys else pl.lit(True)
 
 
 def check_value_type(value: Any, dtype: pl.DataType, column: str, role: str) -> Any:
-    """A Python (or numpy) value comparable with a column of ``dtype``, or raise."""
+    """A Python (or numpy) value comparable with a column of ``dtype``, or raise.
+
+    Parameters
+    ----------
+    value : Any
+        The value (a numpy scalar is turned into a Python one; ``None`` is the null group).
+    dtype : pl.DataType
+        The column's dtype.
+    column : str
+        The column's name, for the message.
+    role : str
+        The argument the value came from (``"reference"``), for the message.
+
+    Returns
+    -------
+    Any
+        ``value`` as a Python object.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A value of another kind than the column (a string for a numeric column, a number
+        for a string or Boolean column).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_value_type(np.int64(3), pl.Int64, "age", "reference")
+    3
+    >>> check_value_type("3", pl.Int64, "age", "reference")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: reference value '3' (str) cannot be compared ...
+    """
     if isinstance(value, np.generic):
         value = value.item()
     if value is None:
@@ -108,7 +213,7 @@ def _explicit(reference: Any, keys: Sequence[str], schema: pl.Schema) -> dict[st
         if len(reference) != len(keys):
             raise E.InvalidArgumentError(E.BAD_REFERENCE_MAPPING.format(
                 keys=list(keys), got=list(reference)))
-        ref = dict(zip(keys, reference))
+        ref = dict(zip(keys, reference, strict=True))
     else:
         if not keys:
             raise E.InvalidArgumentError(E.REFERENCE_NEEDS_KEYS)
@@ -214,10 +319,33 @@ def reference_index(
 ) -> int | None:
     """:func:`reference_flag` on an eager per-group table: the row index of the reference.
 
+    Parameters
+    ----------
+    table : pl.DataFrame
+        One row per group, sorted by ``keys``, with ``n``.
+    keys : sequence of str
+        The group keys.
+    reference : rule name, value, tuple or mapping
+        See the module documentation.
+    eligible : pl.Series or pl.Expr
+        Boolean, one value per row: the groups a rule may choose.
+    score : pl.Series, optional
+        What ``"max_auc"`` (or ``"max_selection_rate"``) maximises, one value per row.
+    rules : sequence of str, default SCORE_RULES
+        The rules this analysis accepts.
+
     Returns
     -------
     int or None
-        ``None`` when no group is eligible.
+        The 0-based row index of the reference; ``None`` when no group is eligible (or for
+        ``"overall"``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A rule this analysis does not accept, a malformed mapping, a value of the wrong type.
+    UnknownGroupError
+        An explicit reference that is not a group, or has no rows.
 
     Examples
     --------

@@ -31,12 +31,37 @@ def dense(df: pl.DataFrame) -> pl.DataFrame:
     The streaming engine can hand over a column whose values are all equal in a single-value
     form, and Polars divides by such a value by multiplying with its inverse (3/10 becomes
     0.30000000000000004), so the same rate would differ in the last digit by engine.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        Any frame.
+
+    Returns
+    -------
+    pl.DataFrame
+        The same columns, names, dtypes and values, each held as an ordinary column.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"n": [10, 10]})
+    >>> dense(df).equals(df)
+    True
     """
     return pl.DataFrame(df.get_columns())
 
 
 def check_clash(keys: Sequence[str], outputs: Sequence[str], analysis: str) -> None:
     """Raise when a key is named like a column the analysis adds.
+
+    Parameters
+    ----------
+    keys : sequence of str
+        The key columns of the call.
+    outputs : sequence of str
+        The columns the analysis adds.
+    analysis : str
+        The analysis' name, for the message.
 
     Raises
     ------
@@ -49,7 +74,7 @@ def check_clash(keys: Sequence[str], outputs: Sequence[str], analysis: str) -> N
     >>> check_clash(["ofi"], ["n", "ofi"], "report")
     Traceback (most recent call last):
     ...
-    polars_fair.errors.InvalidArgumentError: attribute name(s) ['ofi'] clash with output column(s) of report; rename them, for example by=pl.col('ofi').alias('ofi' + '_attr')
+    polars_fair.errors.InvalidArgumentError: attribute name(s) ['ofi'] clash with output ...
     """
     clash = [k for k in keys if k in set(outputs)]
     if clash:
@@ -65,20 +90,70 @@ def check_outputs(table: pl.LazyFrame, keys: Sequence[str], fn: Callable[..., pl
     The analysis' plan is built (not run) with the keys renamed to internal names (and a
     reference mapping renamed with them); the columns it outputs besides those are compared
     with the keys (:func:`check_clash`).
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        The count or score table the analysis will read.
+    keys : sequence of str
+        Its key columns.
+    fn : callable
+        The analysis, ``fn(table, keys, **options) -> pl.LazyFrame``.
+    name : str
+        The analysis' name, for the message.
+    **options : Any
+        The analysis' options (a mapping among them, a reference group, is renamed with the
+        keys).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A key named like an output column (the message names it); any error ``fn`` raises
+        while its plan is built.
+
+    Examples
+    --------
+    >>> from polars_fair.report import rates_from_counts
+    >>> c = pl.LazyFrame({"tpr": ["a"], "n": [2], "tp": [1], "fp": [0], "fn": [1], "tn": [0]})
+    >>> check_outputs(c, ["tpr"], rates_from_counts, "rates")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: attribute name(s) ['tpr'] clash with output ...
     """
     keys = list(keys)
     names = [f"__pf_key{i}" for i in range(len(keys))]
-    rename = dict(zip(keys, names))
+    rename = dict(zip(keys, names, strict=True))
     opts = {k: ({rename.get(a, a): v for a, v in o.items()} if isinstance(o, Mapping) else o)
             for k, o in options.items()}
     out = fn(table.rename(rename), names, **opts).collect_schema().names()
     check_clash(keys, [c for c in out if not any(c.startswith(n) for n in names)], name)
 
 
-def on_small_table(lf: pl.LazyFrame, build: Callable[[pl.LazyFrame], pl.LazyFrame]) -> pl.LazyFrame:
+def on_small_table(
+    lf: pl.LazyFrame, build: Callable[[pl.LazyFrame], pl.LazyFrame]
+) -> pl.LazyFrame:
     """Run ``build`` on the collected (small) table, in memory, as one step of a lazy plan.
 
     The output schema is known without data.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        A small table (one row per group).
+    build : callable
+        ``build(lazy_table) -> pl.LazyFrame``; called once on the empty frame for the schema,
+        and once on the collected table.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The output of ``build`` (its columns and dtypes), computed when collected.
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"g": ["a", "b"], "n": [3, 5]})
+    >>> on_small_table(lf, lambda t: t.select(pl.col("n").max())).collect().item()
+    5
     """
     schema = build(lf).collect_schema()
     return lf.map_batches(
@@ -93,6 +168,30 @@ def analyse(counted: Counted, build: Builder) -> pl.LazyFrame:
     analysis runs on each set's rows with that set's keys (a reference group, a maximum rate, the
     pairs, are all taken within the set), and the results are stacked under an ``attributes``
     column with every key column (null outside the row's set), in the order of the sets.
+
+    Parameters
+    ----------
+    counted : polars_fair.tables.Counted
+        The count table, its keys and attribute sets.
+    build : callable
+        The analysis, ``build(counts, keys) -> pl.LazyFrame``.
+
+    Returns
+    -------
+    pl.LazyFrame
+        One set: the output of ``build``. Several: ``attributes`` (List(String)), the key
+        columns (and ``<key>_i``/``<key>_j`` of pairwise outputs) in the order of the keys,
+        then the other output columns; each set's rows in the order ``build`` gives them.
+
+    Examples
+    --------
+    >>> from polars_fair.report import rates_from_counts
+    >>> from polars_fair.tables import expand_sets
+    >>> c = pl.LazyFrame({"a": ["x", "y"], "b": [0, 0], "n": [2, 3], "tp": [1, 1],
+    ...                   "fp": [0, 1], "fn": [1, 0], "tn": [0, 1]})
+    >>> out = analyse(expand_sets(c, ["a", "b"], [["a"], ["b"]]), rates_from_counts).collect()
+    >>> out.select("attributes", "a", "b", "n", pl.col("tpr").round(3)).rows()
+    [(['a'], 'x', None, 2, 0.5), (['a'], 'y', None, 3, 1.0), (['b'], None, 0, 5, 0.667)]
     """
     if counted.sets is None:
         keys = counted.keys
