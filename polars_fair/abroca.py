@@ -1,215 +1,75 @@
-"""ABROCA analyses on the score table: per-group AUC and ABROCA, and the randomization test.
+"""ABROCA on the score table: per-group AUC and ABROCA, pairwise ABROCA, and the ROC curves.
 
 The input is the small *score table* that Polars builds from the rows: one row per (group,
 distinct score) with the group key columns, ``score`` (Float64), ``positives`` and ``negatives``
 (Int64, or Float64 weight sums, then with an ``n_rows`` Int64 column), sorted by keys then score.
-Everything here works on that table with numpy (:mod:`polars_fair.roc`).
+Everything here reads its numpy view (:mod:`polars_fair.scoreview`) with the exact ROC numerics
+of :mod:`polars_fair.roc`.
 
 ABROCA, the Absolute Between-ROC Area, is ``integral_0^1 |TPR_g(f) - TPR_ref(f)| df`` (Gardner,
-Brooks & Baker 2019, LAK'19). The randomization test is Algorithm 1 of Borchers et al.,
-"Toward Sufficient Statistical Power in Algorithmic Bias Assessment: A Test for ABROCA".
+Brooks & Baker 2019, LAK'19). The randomization test of ABROCA (Borchers et al., Algorithm 1)
+lives in :mod:`polars_fair.permutation`; its names are importable from here too.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
 
-from polars_fair import errors as E
-from polars_fair.progress import progress_bar
-from polars_fair.reference import known, reference_index
-from polars_fair.roc import (
-    GridCache,
-    abroca_batch,
-    abroca_exact,
-    abroca_splits,
-    auc_from_cells,
-    roc_curve_from_cells,
+from polars_fair.permutation import (
+    BAD_PERMUTATIONS,
+    BAD_TOLERANCE,
+    NO_VALID_PERMUTATION,
+    WEIGHTED_TEST,
+    WeightedTestError,
+    abroca_test_from_scores,
+    abroca_test_plan,
+    holm_adjust,
+)
+from polars_fair.roc import abroca_exact, roc_points_from_cells
+from polars_fair.scoreview import (
+    NO_NEGATIVES,
+    NO_POSITIVES,
+    NO_REFERENCE,
+    NO_ROWS,
+    REFERENCE_ONE_CLASS,
+    ReferenceSpec,
+    ScoreView,
+    UndefinedReferenceError,
+    score_reference,
+    score_view,
 )
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = [
-    "UndefinedReferenceError",
-    "WeightedTestError",
+    "PAIR_REASON",
     "abroca_from_scores",
+    "abroca_plan",
+    "roc_curves_from_scores",
+    "roc_curves_plan",
+    # from polars_fair.scoreview and polars_fair.permutation, where they were before the split
+    "BAD_PERMUTATIONS",
+    "BAD_TOLERANCE",
+    "NO_NEGATIVES",
+    "NO_POSITIVES",
+    "NO_REFERENCE",
+    "NO_ROWS",
+    "NO_VALID_PERMUTATION",
+    "REFERENCE_ONE_CLASS",
+    "UndefinedReferenceError",
+    "WEIGHTED_TEST",
+    "WeightedTestError",
     "abroca_test_from_scores",
+    "abroca_test_plan",
     "holm_adjust",
 ]
 
-ReferenceSpec = Any  # "largest" | "max_auc" | scalar group value | Mapping[str, Any] | tuple
-
-# ---------------------------------------------------------------------------- messages
-NO_POSITIVES = "no positives in group"
-NO_NEGATIVES = "no negatives in group"
-NO_ROWS = "no positives or negatives in group"
-REFERENCE_ONE_CLASS = "reference group has only one class"
-NO_REFERENCE = "no group can be the reference (none has known keys and both classes)"
-NO_VALID_PERMUTATION = "no permutation gave both groups both classes"
 PAIR_REASON = "{reason} {side}"  # e.g. "no positives in group i"
-NO_KEYS = "keys must name at least one group column of the score table, got {keys!r}"
-NULL_CELLS = "score table column {column!r} holds {count} null value(s)"
-NEGATIVE_CELLS = "score table column {column!r} holds {count} negative or NaN value(s)"
-BAD_REFERENCE = (
-    "reference={reference!r}: pass 'largest', 'max_auc', a group value (one key), or a mapping "
-    "{{key: value}} naming every key of {keys} ('overall' and 'max_selection_rate' are not "
-    "references for ROC curves)"
-)
-NO_DEFINED_AUC = (
-    "reference='max_auc' needs a group with both classes; every group has only one class: {groups}"
-)
-WEIGHTED_TEST = (
-    "the ABROCA randomization test needs integer counts; columns 'positives'/'negatives' are "
-    "{dtype} (weighted). Sample weights are not exchangeable units, so the permutation null is "
-    "not defined for them: run the test without sample_weight"
-)
-BAD_PERMUTATIONS = "n_permutations must be an integer >= 1, got {value!r}"
-BAD_TOLERANCE = "tolerance must be a finite number >= 0, got {value!r}"
-
-
-class WeightedTestError(E.PolarsFairError):
-    """The randomization test was asked for on a weighted (Float64 count) score table."""
-
-
-class UndefinedReferenceError(E.PolarsFairError):
-    """No group qualifies as the reference (``'max_auc'`` with every AUC undefined)."""
-
-
-# ---------------------------------------------------------------------------- score table
-@dataclass(frozen=True)
-class _Groups:
-    """The score table split by group, as numpy arrays (scores ascending within a group)."""
-
-    keys: list[str]
-    key_frame: pl.DataFrame  # one row per group, sorted by keys
-    bounds: NDArray[np.int64]  # group g is rows bounds[g]:bounds[g+1]
-    score: NDArray[np.float64]
-    pos: NDArray[Any]
-    neg: NDArray[Any]
-    n: NDArray[Any]  # rows per group (Int64) or weight sum when weighted without n_rows
-    positives: NDArray[Any]
-    negatives: NDArray[Any]
-    weighted: bool
-    count_dtype: pl.DataType
-    n_dtype: pl.DataType
-
-    def __len__(self) -> int:
-        return int(self.bounds.size - 1)
-
-    def cells(self, g: int) -> tuple[NDArray[np.float64], NDArray[Any], NDArray[Any]]:
-        lo, hi = int(self.bounds[g]), int(self.bounds[g + 1])
-        return self.score[lo:hi], self.pos[lo:hi], self.neg[lo:hi]
-
-    def reason(self, g: int) -> str | None:
-        p, n = self.positives[g], self.negatives[g]
-        if p <= 0 and n <= 0:
-            return NO_ROWS
-        if p <= 0:
-            return NO_POSITIVES
-        if n <= 0:
-            return NO_NEGATIVES
-        return None
-
-    def label(self, g: int) -> Any:
-        row = self.key_frame.row(g)
-        return row[0] if len(row) == 1 else dict(zip(self.keys, row))
-
-
-def _split(scores: pl.DataFrame, keys: Sequence[str]) -> _Groups:
-    if isinstance(keys, str) or not isinstance(keys, Sequence) or len(keys) == 0:
-        raise E.InvalidArgumentError(NO_KEYS.format(keys=keys))
-    keys = list(keys)
-    schema = scores.collect_schema()
-    cols = list(schema.names())
-    for column, role in [*((k, "group key") for k in keys), ("score", "score table"),
-                         ("positives", "score table"), ("negatives", "score table")]:
-        if column not in schema:
-            raise E.ColumnNotFoundError(
-                E.MISSING_COLUMN.format(column=column, role=role, available=E.show_columns(cols))
-            )
-    for column in ("score", "positives", "negatives", *(["n_rows"] if "n_rows" in schema else [])):
-        if not schema[column].is_numeric():
-            raise E.InvalidArgumentError(
-                E.NOT_NUMERIC.format(column=column, role="score table", dtype=schema[column])
-            )
-    if scores.height == 0:
-        raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" in the score table"))
-    for column in ("score", "positives", "negatives"):
-        nulls = scores[column].null_count()
-        if nulls:
-            raise E.NullValuesError(NULL_CELLS.format(column=column, count=nulls))
-    sc = pl.col("score").cast(pl.Float64)
-    nans, infs = scores.select(sc.is_nan().sum().alias("a"), sc.is_infinite().sum().alias("b")).row(0)
-    if nans or infs:
-        raise E.InvalidScoreError(E.BAD_SCORES.format(column="score", nulls=0, nans=nans, infinite=infs))
-    weighted = schema["positives"].is_float() or schema["negatives"].is_float()
-    count_dtype: pl.DataType = pl.Float64() if weighted else pl.Int64()
-    df = scores.sort([*keys, "score"], nulls_last=True, maintain_order=True)
-    pos = df["positives"].cast(count_dtype).to_numpy()
-    neg = df["negatives"].cast(count_dtype).to_numpy()
-    for column, arr in (("positives", pos), ("negatives", neg)):
-        bad = int(np.sum(~(arr >= 0)))
-        if bad:
-            raise E.InvalidArgumentError(NEGATIVE_CELLS.format(column=column, count=bad))
-    gid = df.select(pl.struct(keys).rle_id()).to_series().to_numpy()
-    starts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
-    bounds = np.r_[starts, gid.size].astype(np.int64)
-    positives = np.add.reduceat(pos, starts)
-    negatives = np.add.reduceat(neg, starts)
-    if "n_rows" in schema:
-        n = np.add.reduceat(df["n_rows"].cast(pl.Int64).to_numpy(), starts)
-        n_dtype: pl.DataType = pl.Int64()
-    else:
-        n = positives + negatives
-        n_dtype = count_dtype
-    return _Groups(
-        keys=keys,
-        key_frame=df.select(keys)[starts.tolist()],
-        bounds=bounds,
-        score=df["score"].cast(pl.Float64).to_numpy(),
-        pos=pos,
-        neg=neg,
-        n=n,
-        positives=positives,
-        negatives=negatives,
-        weighted=weighted,
-        count_dtype=count_dtype,
-        n_dtype=n_dtype,
-    )
-
-
-def _resolve_reference(
-    groups: _Groups, reference: ReferenceSpec, aucs: Sequence[float | None]
-) -> int | None:
-    """The reference group's index, by the one reference rule (:mod:`polars_fair.reference`).
-
-    Eligible for a rule: known keys and both classes (a ROC curve). When no group is eligible,
-    ``"largest"`` falls back to the largest group (every comparison is then null, with its
-    reason) and ``"max_auc"`` raises.
-    """
-    table = groups.key_frame.with_columns(pl.Series("n", groups.n))
-    both = (groups.positives > 0) & (groups.negatives > 0)
-    eligible = pl.Series(both) & table.select(known(groups.keys)).to_series()
-    auc = pl.Series([a if a is not None else None for a in aucs], dtype=pl.Float64)
-    idx = reference_index(table, groups.keys, reference, eligible=eligible, score=auc)
-    if idx is None and reference == "largest":
-        # no group has a ROC curve: the largest group stands as the reference, and every
-        # comparison is null with the reason (one class), as for an explicit one-class group
-        idx = reference_index(table, groups.keys, "largest", eligible=pl.Series([True] * len(groups)))
-    if idx is None and reference == "max_auc":
-        labels = [groups.label(g) for g in range(len(groups))]
-        raise UndefinedReferenceError(NO_DEFINED_AUC.format(groups=E.show_values(labels)))
-    return idx
-
-
-def _aucs(groups: _Groups) -> list[float | None]:
-    return [auc_from_cells(*groups.cells(g)) for g in range(len(groups))]
 
 
 # ---------------------------------------------------------------------------- ABROCA
@@ -302,22 +162,17 @@ def abroca_from_scores(
     │ b   ┆ 2   ┆ 1         ┆ 1         ┆ 0.0   ┆ 0.875  ┆ false        ┆ null             │
     └─────┴─────┴───────────┴───────────┴───────┴────────┴──────────────┴──────────────────┘
     """
-    groups = _split(scores, keys)
-    aucs = _aucs(groups)
-    curves = [
-        roc_curve_from_cells(*groups.cells(g)) if aucs[g] is not None else None
-        for g in range(len(groups))
-    ]
+    groups = score_view(scores, keys)
+    aucs = groups.aucs()
+    curves = [groups.curve(g) for g in range(len(groups))]
     if pairwise:
         return _pairwise(groups, aucs, curves)
-    ref = _resolve_reference(groups, reference, aucs)
+    ref = score_reference(groups, reference, aucs)
     ref_curve = curves[ref] if ref is not None else None
     abrocas: list[float | None] = []
     reasons: list[str | None] = []
     for g, curve in enumerate(curves):
-        reason = groups.reason(g)
-        if reason is None and ref_curve is None:
-            reason = REFERENCE_ONE_CLASS if ref is not None else NO_REFERENCE
+        reason = groups.compare_reason(g, ref)
         reasons.append(reason)
         if reason is not None or curve is None or ref_curve is None:
             abrocas.append(None)
@@ -337,8 +192,9 @@ def abroca_from_scores(
     )
 
 
+
 def _pairwise(
-    groups: _Groups,
+    groups: ScoreView,
     aucs: list[float | None],
     curves: list[tuple[NDArray[np.float64], NDArray[np.float64]] | None],
 ) -> pl.DataFrame:
@@ -348,7 +204,7 @@ def _pairwise(
     cache: dict[tuple[int, int], float] = {}
     values: list[float | None] = []
     reasons: list[str | None] = []
-    for i, j in zip(ii, jj):
+    for i, j in zip(ii, jj, strict=True):
         parts = [
             PAIR_REASON.format(reason=r, side=side)
             for r, side in ((groups.reason(i), "i"), (groups.reason(j), "j"))
@@ -377,293 +233,6 @@ def _pairwise(
     )
 
 
-# ---------------------------------------------------------------------------- test
-def holm_adjust(p_values: Sequence[float | None]) -> list[float | None]:
-    """Holm (1979) step-down adjusted p-values; nulls stay null and are not counted.
-
-    With the ``m`` defined p-values sorted, ``p_(1) <= ... <= p_(m)``, the adjusted value is
-    ``max_{j <= i} min(1, (m - j + 1) p_(j))``, reported in the input order.
-
-    Parameters
-    ----------
-    p_values : sequence of float or None
-        Raw p-values in [0, 1].
-
-    Returns
-    -------
-    list of float or None
-        Adjusted p-values in [0, 1], same order and length.
-
-    Examples
-    --------
-    >>> holm_adjust([0.01, 0.04, None, 0.03])
-    [0.03, 0.06, None, 0.06]
-    """
-    idx = [i for i, p in enumerate(p_values) if p is not None]
-    m = len(idx)
-    out: list[float | None] = [None] * len(p_values)
-    running = 0.0
-    for rank, i in enumerate(sorted(idx, key=lambda i: (p_values[i], i))):
-        p = p_values[i]
-        assert p is not None
-        running = max(running, min(1.0, (m - rank) * p))
-        out[i] = running
-    return out
-
-
-@dataclass(frozen=True)
-class _NullResult:
-    observed: float
-    draws: NDArray[np.float64]
-    p_value: float | None
-
-
-def _permutation_null(
-    pool_pos: NDArray[np.int64],
-    pool_neg: NDArray[np.int64],
-    grp_pos: NDArray[np.int64],
-    grp_neg: NDArray[np.int64],
-    n_permutations: int,
-    rng: np.random.Generator,
-    tolerance: float,
-    cache: GridCache | None = None,
-) -> _NullResult:
-    """Randomization null of ABROCA between a group and the rest of a pooled sample.
-
-    All arrays are per pooled distinct score, sorted by score *descending*; the group's counts
-    are a part of the pooled counts. Each draw gives the group ``n_g`` units drawn without
-    replacement from the pooled (score, label) cells (multivariate hypergeometric), the rest to
-    the other group. Draws that leave a group without a class have no ABROCA; they are redrawn
-    (the test conditions on both groups having both classes, as the observed split does), up to
-    ``50 B + 1000`` draws in all. When every pooled score holds exactly one row, a draw is a
-    uniformly random subset of the rows and the staircase kernel :func:`abroca_splits` is used.
-    """
-    zero = np.zeros(1, dtype=np.int64)
-    n_sample = int(grp_pos.sum() + grp_neg.sum())
-    single = bool(np.all(pool_pos + pool_neg == 1))
-    if single:
-        if cache is None:
-            cache = {}
-        label = pool_pos == 1
-        base = np.zeros(label.size, dtype=bool)
-        base[:n_sample] = True
-        observed = float(abroca_splits((grp_pos + grp_neg == 1)[None, :], label, cache)[0])
-        chunk = max(1, min(n_permutations, 4_000_000 // label.size))
-    else:
-        cum_pos = np.concatenate((zero, np.cumsum(pool_pos)))
-        cum_neg = np.concatenate((zero, np.cumsum(pool_neg)))
-        cpa = np.concatenate((zero, np.cumsum(grp_pos)))[None, :]
-        cna = np.concatenate((zero, np.cumsum(grp_neg)))[None, :]
-        observed = float(abroca_batch(cpa, cna, cum_pos - cpa, cum_neg - cna)[0])
-        pos_idx = np.flatnonzero(pool_pos)
-        neg_idx = np.flatnonzero(pool_neg)
-        colors = np.concatenate((pool_pos[pos_idx], pool_neg[neg_idx])).astype(np.int64)
-        n_cells = pool_pos.size
-        chunk = max(1, min(n_permutations, 2_000_000 // max(colors.size, n_cells + 1)))
-    kept: list[NDArray[np.float64]] = []
-    n_kept = 0
-    attempts = 0
-    max_attempts = 50 * n_permutations + 1000
-    while n_kept < n_permutations and attempts < max_attempts:
-        size = min(chunk, n_permutations - n_kept)
-        attempts += size
-        if single:
-            member = rng.permuted(np.tile(base, (size, 1)), axis=1)
-            values = abroca_splits(member, label, cache)
-        else:
-            draws = rng.multivariate_hypergeometric(colors, n_sample, size=size)
-            dp = np.zeros((size, n_cells + 1), dtype=np.int64)
-            dn = np.zeros((size, n_cells + 1), dtype=np.int64)
-            dp[:, pos_idx + 1] = draws[:, : pos_idx.size]
-            dn[:, neg_idx + 1] = draws[:, pos_idx.size :]
-            np.cumsum(dp, axis=1, out=dp)
-            np.cumsum(dn, axis=1, out=dn)
-            values = abroca_batch(dp, dn, cum_pos - dp, cum_neg - dn)
-        values = values[~np.isnan(values)]
-        kept.append(values)
-        n_kept += values.size
-    null = np.concatenate(kept) if kept else np.zeros(0)
-    p_value = (
-        float((1 + np.count_nonzero(null >= observed - tolerance)) / (1 + null.size))
-        if null.size
-        else None
-    )
-    return _NullResult(observed=observed, draws=null, p_value=p_value)
-
-
-def _pool(
-    groups: _Groups, g: int, ref: int
-) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """Counts of group ``g`` and of ``g`` + ``ref`` over their pooled scores, descending."""
-    sg, pg, ng = groups.cells(g)
-    sr, pr, nr = groups.cells(ref)
-    grid = np.unique(np.concatenate((sg, sr)))[::-1]
-    neg_grid = -grid  # ascending, for searchsorted
-
-    def on_grid(s: NDArray[np.float64], c: NDArray[Any]) -> NDArray[np.int64]:
-        idx = np.searchsorted(neg_grid, -s)
-        return np.bincount(idx, weights=c, minlength=grid.size).round().astype(np.int64)
-
-    gp, gn = on_grid(sg, pg), on_grid(sg, ng)
-    return gp + on_grid(sr, pr), gn + on_grid(sr, nr), gp, gn
-
-
-def abroca_test_from_scores(
-    scores: pl.DataFrame,
-    keys: Sequence[str],
-    *,
-    reference: ReferenceSpec = "largest",
-    n_permutations: int = 1000,
-    seed: int | np.random.Generator | None = None,
-    tolerance: float = 1e-12,
-    return_draws: bool = False,
-    progress: bool | None = None,
-) -> pl.DataFrame:
-    """Randomization test of ABROCA between each group and the reference group.
-
-    Algorithm 1 of Borchers et al. ("Toward Sufficient Statistical Power in Algorithmic Bias
-    Assessment: A Test for ABROCA"): under H0 a row's group membership is exchangeable between
-    the tested group and the reference. The two groups' (score, label) cells are pooled; each of
-    the ``B = n_permutations`` draws gives the tested group ``n_g`` rows drawn without replacement
-    from the pooled cells (a multivariate hypergeometric draw per cell, never a permutation of
-    rows: the cost is ``B x cells``), the rest go to the reference, and ABROCA
-    (:func:`abroca_from_scores`) is computed for the draw, exactly. Draws that leave either group
-    without a class have no ABROCA and are redrawn, so the test conditions on both groups
-    holding both classes (as the observed split does). Then
-
-    ``p = (1 + #{b : ABROCA_b >= ABROCA_obs - tolerance}) / (1 + B)``,
-
-    which is a valid p-value (``P(p <= alpha) <= alpha`` under H0). The ``tolerance`` absorbs
-    floating-point error: a draw whose ABROCA equals the observed one mathematically (for
-    example the observed split itself, or its mirror image) can differ from it in the last bits,
-    and must count as at least as extreme. Holm's step-down adjustment is applied across the
-    tested groups.
-
-    Parameters
-    ----------
-    scores : polars.DataFrame
-        The score table (see :func:`abroca_from_scores`) with integer counts.
-    keys : sequence of str
-        Group key columns.
-    reference : {"largest", "max_auc"}, group value, mapping or tuple, default "largest"
-        Reference group, as in :func:`abroca_from_scores`.
-    n_permutations : int, default 1000
-        Number of randomization draws ``B`` per tested group (>= 1).
-    seed : int, numpy.random.Generator or None
-        Seed of ``numpy.random.default_rng``; the groups are tested in key order from one stream,
-        so a seed reproduces the whole result.
-    tolerance : float, default 1e-12
-        Absolute slack in ``ABROCA_b >= ABROCA_obs - tolerance`` (>= 0).
-    return_draws : bool, default False
-        Add the null draws as a ``draws`` column.
-
-    progress : bool or None, default None
-        A tqdm bar over the groups tested, on stderr; ``None`` shows it only on a terminal.
-
-    Returns
-    -------
-    polars.DataFrame
-        One row per tested (non-reference) group, sorted by the keys:
-
-        - the key columns;
-        - ``n`` (Int64): rows in the group;
-        - ``abroca`` (Float64 in [0, 1]): observed ABROCA against the reference;
-        - ``p_value`` (Float64 in (0, 1]) and ``p_value_holm`` (Float64, Holm-adjusted across the
-          rows with a p-value);
-        - ``null_mean``, ``null_q95`` (Float64): mean and 95th percentile (linear interpolation)
-          of the null draws;
-        - ``n_permutations`` (Int64): the draws used (``B``; fewer only if valid draws ran out
-          after ``50 B + 1000`` attempts);
-        - ``undefined_reason`` (String): null, or why the row has no test (one class in the
-          group or the reference, or no valid draw);
-        - ``draws`` (List(Float64)), only with ``return_draws=True``.
-
-    Raises
-    ------
-    WeightedTestError
-        The table holds Float64 (weighted) counts: the permutation null of weighted units is not
-        defined here.
-    polars_fair.errors.InvalidArgumentError
-        ``n_permutations`` < 1 or a bad ``tolerance``; and every error of
-        :func:`abroca_from_scores` for the table and ``reference``.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> table = pl.DataFrame({
-    ...     "g": ["a"] * 4 + ["b"] * 4,
-    ...     "score": [0.1, 0.2, 0.3, 0.4] * 2,
-    ...     "positives": [0, 0, 1, 1, 1, 1, 0, 0],
-    ...     "negatives": [1, 1, 0, 0, 0, 0, 1, 1],
-    ... })
-    >>> out = abroca_test_from_scores(table, ["g"], reference="a", n_permutations=200, seed=1)
-    >>> out.select("g", "n", "abroca", "n_permutations")
-    shape: (1, 4)
-    ┌─────┬─────┬────────┬────────────────┐
-    │ g   ┆ n   ┆ abroca ┆ n_permutations │
-    │ --- ┆ --- ┆ ---    ┆ ---            │
-    │ str ┆ i64 ┆ f64    ┆ i64            │
-    ╞═════╪═════╪════════╪════════════════╡
-    │ b   ┆ 4   ┆ 1.0    ┆ 200            │
-    └─────┴─────┴────────┴────────────────┘
-    """
-    if isinstance(n_permutations, bool) or not isinstance(n_permutations, (int, np.integer)) or n_permutations < 1:
-        raise E.InvalidArgumentError(BAD_PERMUTATIONS.format(value=n_permutations))
-    if not isinstance(tolerance, (int, float)) or not math.isfinite(tolerance) or tolerance < 0:
-        raise E.InvalidArgumentError(BAD_TOLERANCE.format(value=tolerance))
-    groups = _split(scores, keys)
-    if groups.weighted:
-        raise WeightedTestError(WEIGHTED_TEST.format(dtype=scores.collect_schema()["positives"]))
-    aucs = _aucs(groups)
-    ref = _resolve_reference(groups, reference, aucs)
-    rng = np.random.default_rng(seed)
-    tested = [g for g in range(len(groups)) if g != ref]
-    observed: list[float | None] = []
-    p_values: list[float | None] = []
-    means: list[float | None] = []
-    q95s: list[float | None] = []
-    used: list[int] = []
-    reasons: list[str | None] = []
-    all_draws: list[list[float]] = []
-    bar = progress_bar(len(tested), "abroca_test: groups", progress)
-    for g in tested:
-        bar.update(1)
-        reason = groups.reason(g)
-        if reason is None and ref is None:
-            reason = NO_REFERENCE
-        elif reason is None and groups.reason(ref) is not None:
-            reason = REFERENCE_ONE_CLASS
-        result = None
-        if reason is None and ref is not None:
-            pool_pos, pool_neg, gp, gn = _pool(groups, g, ref)
-            result = _permutation_null(
-                pool_pos, pool_neg, gp, gn, int(n_permutations), rng, float(tolerance)
-            )
-            if result.p_value is None:
-                reason = NO_VALID_PERMUTATION
-        reasons.append(reason)
-        draws = result.draws if result is not None else np.zeros(0)
-        observed.append(result.observed if result is not None else None)
-        p_values.append(result.p_value if result is not None else None)
-        means.append(float(np.mean(draws)) if draws.size else None)
-        q95s.append(float(np.quantile(draws, 0.95)) if draws.size else None)
-        used.append(int(draws.size))
-        all_draws.append(draws.tolist())
-    bar.close()
-    out = groups.key_frame[tested].with_columns(
-        pl.Series("n", groups.n[tested], dtype=pl.Int64),
-        pl.Series("abroca", observed, dtype=pl.Float64),
-        pl.Series("p_value", p_values, dtype=pl.Float64),
-        pl.Series("p_value_holm", holm_adjust(p_values), dtype=pl.Float64),
-        pl.Series("null_mean", means, dtype=pl.Float64),
-        pl.Series("null_q95", q95s, dtype=pl.Float64),
-        pl.Series("n_permutations", used, dtype=pl.Int64),
-        pl.Series("undefined_reason", reasons, dtype=pl.String),
-    )
-    if return_draws:
-        out = out.with_columns(pl.Series("draws", all_draws, dtype=pl.List(pl.Float64)))
-    return out
-
 
 def abroca_plan(
     table: pl.LazyFrame,
@@ -678,7 +247,11 @@ def abroca_plan(
     ----------
     table : pl.LazyFrame
         A score table (see :func:`polars_fair.tables.score_table`).
-    keys, reference, pairwise
+    keys : sequence of str
+        As in :func:`abroca_from_scores`.
+    reference : {"largest", "max_auc"}, group value, mapping or tuple, default "largest"
+        As in :func:`abroca_from_scores`.
+    pairwise : bool, default False
         As in :func:`abroca_from_scores`.
 
     Returns
@@ -718,52 +291,121 @@ def abroca_plan(
     )
 
 
-def abroca_test_plan(
-    table: pl.LazyFrame,
-    keys: Sequence[str],
-    *,
-    reference: ReferenceSpec = "largest",
-    n_permutations: int = 1000,
-    seed: int | None = None,
-    tolerance: float = 1e-12,
-    return_draws: bool = False,
-    progress: bool | None = None,
-) -> pl.LazyFrame:
-    """:func:`abroca_test_from_scores` as a step of a lazy plan, with its schema declared.
+
+
+# ---------------------------------------------------------------------------- ROC curves
+def roc_curves_from_scores(scores: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+    """Every group's ROC curve as a table: one row per vertex.
+
+    The curve of a group is :func:`polars_fair.roc.roc_points_from_cells` of its score cells:
+    with the distinct scores in descending order ``s_1 > ... > s_K``, vertex ``k`` is
+    ``(FP_k / N, TP_k / P)`` where ``TP_k``, ``FP_k`` count the positives and negatives scored
+    ``>= s_k`` (vertex 0 is ``(0, 0)`` at threshold ``+inf``). Tied rows share a vertex, so a
+    score holding both classes is one diagonal segment: :func:`sklearn.metrics.roc_curve` with
+    ``drop_intermediate=False`` (Fawcett 2006, "An introduction to ROC analysis", Alg. 2). These
+    are exactly the curves whose between-area :func:`abroca_from_scores` reports (Gardner, Brooks
+    & Baker 2019). With weight-sum counts the rates are weighted.
 
     Parameters
     ----------
-    table : pl.LazyFrame
-        A score table with integer counts.
-    keys, reference, n_permutations, seed, tolerance, return_draws
-        As in :func:`abroca_test_from_scores`.
+    scores : polars.DataFrame
+        The score table (see :func:`abroca_from_scores`).
+    keys : sequence of str
+        The group key columns (at least one).
 
     Returns
     -------
-    pl.LazyFrame
-        The columns of :func:`abroca_test_from_scores`.
+    polars.DataFrame
+        One row per vertex, sorted by the keys then by vertex (``threshold`` descending):
+
+        - the key columns (their dtypes);
+        - ``threshold`` (Float64): the score at which the vertex is reached, ``inf`` for
+          ``(0, 0)``;
+        - ``fpr``, ``tpr`` (Float64 in [0, 1]): non-decreasing along a group's vertices, from
+          ``(0, 0)`` to ``(1, 1)``.
+
+        A group with one class has no curve and no row (:func:`abroca_from_scores` gives its
+        ``undefined_reason``).
+
+    Raises
+    ------
+    polars_fair.errors.ColumnNotFoundError, polars_fair.errors.InvalidArgumentError
+        As :func:`abroca_from_scores`, for the table and ``keys``.
+    polars_fair.errors.NullValuesError, polars_fair.errors.InvalidScoreError
+        Null cells, or non-finite scores.
+    polars_fair.errors.EmptyFrameError
+        The table has no rows.
 
     Examples
     --------
     >>> import polars as pl
-    >>> t = pl.LazyFrame({"g": ["a", "a", "b", "b"], "score": [0.1, 0.9, 0.1, 0.9],
-    ...                   "positives": [0, 3, 1, 2], "negatives": [3, 0, 2, 1]})
-    >>> abroca_test_plan(t, ["g"], n_permutations=50, seed=0).collect().height
-    1
+    >>> table = pl.DataFrame({
+    ...     "g": ["a", "a", "a", "b"],
+    ...     "score": [0.1, 0.4, 0.8, 0.5],
+    ...     "positives": [0, 1, 1, 2],
+    ...     "negatives": [1, 1, 0, 0],
+    ... })
+    >>> roc_curves_from_scores(table, ["g"])
+    shape: (4, 4)
+    ┌─────┬───────────┬─────┬─────┐
+    │ g   ┆ threshold ┆ fpr ┆ tpr │
+    │ --- ┆ ---       ┆ --- ┆ --- │
+    │ str ┆ f64       ┆ f64 ┆ f64 │
+    ╞═════╪═══════════╪═════╪═════╡
+    │ a   ┆ inf       ┆ 0.0 ┆ 0.0 │
+    │ a   ┆ 0.8       ┆ 0.0 ┆ 0.5 │
+    │ a   ┆ 0.4       ┆ 0.5 ┆ 1.0 │
+    │ a   ┆ 0.1       ┆ 1.0 ┆ 1.0 │
+    └─────┴───────────┴─────┴─────┘
+    """
+    groups = score_view(scores, keys)
+    index: list[NDArray[np.int64]] = []
+    parts: list[tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]] = []
+    for g in range(len(groups)):
+        if groups.reason(g) is not None:
+            continue
+        fpr, tpr, thresholds = roc_points_from_cells(*groups.cells(g))
+        index.append(np.full(fpr.size, g, dtype=np.int64))
+        parts.append((thresholds, fpr, tpr))
+    rows = np.concatenate(index) if index else np.zeros(0, dtype=np.int64)
+
+    def column(i: int) -> NDArray[np.float64]:
+        return np.concatenate([p[i] for p in parts]) if parts else np.zeros(0)
+
+    return groups.key_frame[pl.Series(rows, dtype=pl.Int64)].with_columns(
+        pl.Series("threshold", column(0), dtype=pl.Float64),
+        pl.Series("fpr", column(1), dtype=pl.Float64),
+        pl.Series("tpr", column(2), dtype=pl.Float64),
+    )
+
+
+def roc_curves_plan(table: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+    """:func:`roc_curves_from_scores` as a step of a lazy plan, with its output schema declared.
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        A score table (see :func:`polars_fair.tables.score_table`).
+    keys : sequence of str
+        As in :func:`roc_curves_from_scores`.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The columns of :func:`roc_curves_from_scores`; nothing runs until it is collected.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> t = pl.LazyFrame({"g": ["a", "a"], "score": [0.1, 0.9], "positives": [0, 1],
+    ...                   "negatives": [1, 0]})
+    >>> roc_curves_plan(t, ["g"]).collect()["tpr"].to_list()
+    [0.0, 1.0, 1.0]
     """
     keys = list(keys)
     schema_in = table.collect_schema()
     schema = pl.Schema(
         [(k, schema_in[k]) for k in keys]
-        + [("n", pl.Int64), ("abroca", pl.Float64), ("p_value", pl.Float64),
-           ("p_value_holm", pl.Float64), ("null_mean", pl.Float64), ("null_q95", pl.Float64),
-           ("n_permutations", pl.Int64), ("undefined_reason", pl.String)]
-        + ([("draws", pl.List(pl.Float64))] if return_draws else [])
+        + [("threshold", pl.Float64), ("fpr", pl.Float64), ("tpr", pl.Float64)]
     )
-    return table.map_batches(
-        lambda df: abroca_test_from_scores(
-            df, keys, reference=reference, n_permutations=n_permutations, seed=seed,
-            tolerance=tolerance, return_draws=return_draws, progress=progress,
-        ),
-        schema=schema,
-    )
+    return table.map_batches(lambda df: roc_curves_from_scores(df, keys), schema=schema)

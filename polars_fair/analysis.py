@@ -25,7 +25,14 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair import tables
-from polars_fair.abroca import abroca_from_scores, abroca_plan, abroca_test_from_scores, abroca_test_plan
+from polars_fair.abroca import (
+    abroca_from_scores,
+    abroca_plan,
+    abroca_test_from_scores,
+    abroca_test_plan,
+    roc_curves_from_scores,
+    roc_curves_plan,
+)
 from polars_fair.bias_audit import bias_audit_from_counts, bias_audit_from_scores, bias_audit_plan
 from polars_fair.calibration import calibration_from_scores, calibration_plan, reliability_plan
 from polars_fair.docs import compose
@@ -311,6 +318,12 @@ True""", counts_table=False)
               ) -> pl.LazyFrame:  # noqa: D102
         return self._run(sweep_from_scores, "sweep", thresholds=thresholds,
                          score_dtype=self.score_dtype)
+
+    @_doc(roc_curves_from_scores, """>>> roc = from_scores(t).roc_curves().collect()
+>>> roc.filter(pl.col("g") == "b")["tpr"].to_list()
+[0.0, 0.6, 1.0]""", counts_table=False)
+    def roc_curves(self) -> pl.LazyFrame:  # noqa: D102
+        return self._run(roc_curves_plan, "roc_curves")
 
     @_doc(bias_audit_from_scores, """>>> from_scores(t).bias_audit().collect()["scoring_rate"].to_list()
 [0.5, 0.5]""", counts_table=False)

@@ -3,7 +3,7 @@
 Borchers et al., "Toward Sufficient Statistical Power in Algorithmic Bias Assessment: A Test for
 ABROCA", Algorithm 1: simulate test sets with two groups whose population AUCs are ``auc_a`` and
 ``auc_b`` (the binormal generator of Borchers & Baker), run the randomization test of
-:func:`polars_fair.abroca.abroca_test_from_scores` on each, and report the share of tests that
+:func:`polars_fair.permutation.abroca_test_from_scores` on each, and report the share of tests that
 reject at ``alpha``.
 """
 
@@ -19,10 +19,9 @@ import polars as pl
 from scipy.stats import norm
 from tqdm.auto import tqdm
 
-from polars_fair.progress import show_progress
-
 from polars_fair import errors as E
-from polars_fair.abroca import _permutation_null
+from polars_fair.permutation import permutation_null
+from polars_fair.progress import show_progress
 from polars_fair.roc import GridCache
 
 if TYPE_CHECKING:
@@ -99,7 +98,8 @@ def _check_args(
     for name, value in (("group_ratio", group_ratio), ("positive_ratio", positive_ratio)):
         if not (isinstance(value, (int, float)) and 0.0 < value < 1.0):
             raise E.InvalidArgumentError(BAD_RATIO.format(name=name, value=value))
-    for name, count in (("n", n), ("n_permutations", n_permutations), ("n_simulations", n_simulations)):
+    counts = (("n", n), ("n_permutations", n_permutations), ("n_simulations", n_simulations))
+    for name, count in counts:
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
             raise E.InvalidArgumentError(BAD_COUNT.format(name=name, value=count))
     if not (isinstance(alpha, (int, float)) and 0.0 < alpha < 1.0):
@@ -121,7 +121,7 @@ def _simulate_p_values(
 ) -> NDArray[np.float64]:
     """p-values of ``n_simulations`` randomization tests on binormal test sets.
 
-    The test is that of :func:`polars_fair.abroca.abroca_test_from_scores` (same code): every
+    The test is that of :func:`polars_fair.permutation.abroca_test_from_scores` (same code): every
     simulated score is distinct, so each draw gives group a ``n_a`` of the pooled rows uniformly
     at random, splits leaving a group without a class are redrawn, and
     ``p = (1 + #{ABROCA_b >= ABROCA_obs - tolerance}) / (1 + B)``.
@@ -142,7 +142,7 @@ def _simulate_p_values(
         y = label[order]
         g = in_a[order]
         # every row is its own cell (continuous scores): the test takes its distinct-score path
-        result = _permutation_null(
+        result = permutation_null(
             y.astype(np.int64), (~y).astype(np.int64), (g & y).astype(np.int64),
             (g & ~y).astype(np.int64), n_permutations, rng, tolerance, cache,
         )
@@ -171,7 +171,7 @@ def abroca_power(
     see :func:`split_counts`). Scores follow the binormal model of Borchers & Baker: negatives
     ``~ N(0, 1)``, positives ``~ N(sqrt(2) * Phi^-1(AUC), 1)``, so the population AUC of a group is
     ``Phi(mu / sqrt(2)) = AUC``. The randomization test of
-    :func:`polars_fair.abroca.abroca_test_from_scores` (``n_permutations`` draws,
+    :func:`polars_fair.permutation.abroca_test_from_scores` (``n_permutations`` draws,
     ``p = (1 + #{ABROCA_b >= ABROCA_obs})/(1 + B)``) is run on it and rejects when
     ``p <= alpha``. Power is the share of rejections; its Monte Carlo standard error is
     ``sqrt(power (1 - power) / n_simulations)``. With ``auc_a == auc_b`` it is the type-I error.
@@ -223,7 +223,8 @@ def abroca_power(
     rng = np.random.default_rng(seed)
     with tqdm(total=int(n_simulations), disable=not _show_progress(progress), file=sys.stderr,
               desc=f"ABROCA power n={n}") as bar:
-        p = _simulate_p_values(rng, auc_a, auc_b, counts, int(n_permutations), int(n_simulations), bar)
+        p = _simulate_p_values(rng, auc_a, auc_b, counts, int(n_permutations),
+                               int(n_simulations), bar)
     return _summary(p, auc_a, auc_b, int(n), counts, group_ratio, positive_ratio,
                     int(n_permutations), alpha)
 
@@ -286,7 +287,11 @@ def power_curve(
         AUC differences added to ``base_auc`` for group a. Give exactly one of the two.
     base_auc : float, default 0.7
         AUC of group b when ``delta_aucs`` is used.
-    group_ratio, positive_ratio, n_permutations, n_simulations, alpha
+    group_ratio, positive_ratio : float, default 0.5
+        As in :func:`abroca_power`.
+    n_permutations, n_simulations : int, default 200
+        As in :func:`abroca_power`.
+    alpha : float, default 0.05
         As in :func:`abroca_power`.
     seed : int or None
         Root seed.
@@ -297,8 +302,9 @@ def power_curve(
     -------
     polars.DataFrame
         One row per effect x size, in the order given (effects outer): ``auc_a``, ``auc_b``,
-        ``delta_auc`` (Float64; the given delta, or ``auc_a - auc_b``), ``n`` (Int64), ``power`` (Float64 in [0, 1]), ``mc_se``
-        (Float64), ``n_simulations``, ``n_permutations`` (Int64).
+        ``delta_auc`` (Float64; the given delta, or ``auc_a - auc_b``), ``n`` (Int64),
+        ``power`` (Float64 in [0, 1]), ``mc_se`` (Float64), ``n_simulations``,
+        ``n_permutations`` (Int64).
 
     Raises
     ------
@@ -316,7 +322,8 @@ def power_curve(
     2
     """
     if (auc_pairs is None) == (delta_aucs is None):
-        given = [k for k, v in (("auc_pairs", auc_pairs), ("delta_aucs", delta_aucs)) if v is not None]
+        named = (("auc_pairs", auc_pairs), ("delta_aucs", delta_aucs))
+        given = [k for k, v in named if v is not None]
         raise E.InvalidArgumentError(EFFECTS.format(given=given))
     effects: list[tuple[float, float, float]] = (  # (auc_a, auc_b, delta as given)
         [(float(a), float(b), float(a) - float(b)) for a, b in auc_pairs]
@@ -333,13 +340,13 @@ def power_curve(
     rows: list[dict[str, Any]] = []
     with tqdm(total=len(cells) * int(n_simulations), disable=not _show_progress(progress),
               file=sys.stderr, desc="ABROCA power curve") as bar:
-        for (a, b, s), stream in zip(cells, streams):
+        for (a, b, s), stream in zip(cells, streams, strict=True):
             counts = split_counts(s, group_ratio, positive_ratio)
             p = _simulate_p_values(np.random.default_rng(stream), a, b, counts,
                                    int(n_permutations), int(n_simulations), bar)
             rows.append(_summary(p, a, b, s, counts, group_ratio, positive_ratio,
                                  int(n_permutations), alpha))
-    for row, delta in zip(rows, deltas):
+    for row, delta in zip(rows, deltas, strict=True):
         row["delta_auc"] = delta  # as given, without the rounding of auc_a - auc_b
     schema = {
         "auc_a": pl.Float64, "auc_b": pl.Float64, "delta_auc": pl.Float64, "n": pl.Int64,

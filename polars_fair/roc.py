@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from polars_fair import errors as E
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ __all__ = [
     "abroca_splits",
     "auc_from_cells",
     "roc_curve_from_cells",
+    "roc_points_from_cells",
 ]
 
 ONE_CLASS = (
@@ -51,14 +53,19 @@ BAD_CURVE = "curve {name}: {problem}"
 
 _TINY = 1e-300
 
-GridCache = dict[tuple[int, int], tuple["NDArray[np.int64]", "NDArray[np.int64]", "NDArray[np.float64]"]]
+GridCache = dict[
+    tuple[int, int], tuple["NDArray[np.int64]", "NDArray[np.int64]", "NDArray[np.float64]"]
+]
 
 Curve = tuple["ArrayLike", "ArrayLike"]
 
 
 def _cells(
     scores: ArrayLike, pos: ArrayLike, neg: ArrayLike
-) -> tuple[NDArray[np.float64], NDArray[np.int64] | NDArray[np.float64], NDArray[np.int64] | NDArray[np.float64]]:
+) -> tuple[
+    NDArray[np.float64], NDArray[np.int64] | NDArray[np.float64],
+    NDArray[np.int64] | NDArray[np.float64],
+]:
     """Validate cells and return them sorted by score ascending with distinct scores."""
     s = np.asarray(scores, dtype=np.float64).ravel()
     p = np.asarray(pos).ravel()
@@ -66,7 +73,8 @@ def _cells(
     if not (s.shape == p.shape == n.shape):
         raise E.InvalidArgumentError(
             BAD_CELLS.format(
-                problem=f"scores, pos and neg must have one length, got {s.size}, {p.size}, {n.size}"
+                problem=("scores, pos and neg must have one length, got "
+                         f"{s.size}, {p.size}, {n.size}")
             )
         )
     if s.size == 0:
@@ -126,14 +134,54 @@ def roc_curve_from_cells(
     >>> fpr.tolist(), tpr.tolist()
     ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0])
     """
-    _, p, n = _cells(scores, pos, neg)
+    fpr, tpr, _ = roc_points_from_cells(scores, pos, neg)
+    return fpr, tpr
+
+
+def roc_points_from_cells(
+    scores: ArrayLike, pos: ArrayLike, neg: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """ROC curve of one group with the threshold of each point.
+
+    The points of :func:`roc_curve_from_cells`; point ``k >= 1`` is reached at threshold
+    ``s_k``, the ``k``-th distinct score in descending order (a row is predicted positive when
+    ``score >= s_k``), and point 0, ``(0, 0)``, at threshold ``+inf`` (nothing predicted
+    positive), as the ``thresholds`` of :func:`sklearn.metrics.roc_curve` (scikit-learn >= 1.3,
+    ``drop_intermediate=False``).
+
+    Parameters
+    ----------
+    scores : array-like of float, shape (K,)
+        Scores of the cells, finite; any order, duplicates are merged.
+    pos, neg : array-like of int or float, shape (K,)
+        Number (or summed sample weight) of positives and negatives at each score, >= 0.
+
+    Returns
+    -------
+    fpr, tpr, thresholds : numpy.ndarray of float64, shape (K + 1,)
+        ``fpr`` and ``tpr`` non-decreasing from ``(0, 0)`` to ``(1, 1)``; ``thresholds``
+        decreasing from ``+inf``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`roc_curve_from_cells`.
+
+    Examples
+    --------
+    >>> fpr, tpr, thr = roc_points_from_cells([0.1, 0.4, 0.8], [0, 1, 1], [1, 1, 0])
+    >>> thr.tolist(), tpr.tolist()
+    ([inf, 0.8, 0.4, 0.1], [0.0, 0.5, 1.0, 1.0])
+    """
+    s, p, n = _cells(scores, pos, neg)
     tps = np.concatenate(([0], np.cumsum(p[::-1])))
     fps = np.concatenate(([0], np.cumsum(n[::-1])))
     total_p, total_n = tps[-1], fps[-1]
     if total_p <= 0 or total_n <= 0:
         raise E.InvalidArgumentError(ONE_CLASS.format(positives=total_p, negatives=total_n))
+    thresholds = np.concatenate(([np.inf], s[::-1]))
     # dividing by the last cumulative sum makes the end point exactly (1, 1)
-    return fps / total_n, tps / total_p
+    return fps / total_n, tps / total_p, thresholds
 
 
 def auc_from_cells(scores: ArrayLike, pos: ArrayLike, neg: ArrayLike) -> float | None:
@@ -180,7 +228,9 @@ def auc_from_cells(scores: ArrayLike, pos: ArrayLike, neg: ArrayLike) -> float |
 
 def _check_curve(curve: Curve, name: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     if len(curve) != 2:
-        raise E.InvalidArgumentError(BAD_CURVE.format(name=name, problem="expected a pair (fpr, tpr)"))
+        raise E.InvalidArgumentError(
+            BAD_CURVE.format(name=name, problem="expected a pair (fpr, tpr)")
+        )
     x = np.asarray(curve[0], dtype=np.float64).ravel()
     y = np.asarray(curve[1], dtype=np.float64).ravel()
     if x.shape != y.shape or x.size < 2:
@@ -197,13 +247,17 @@ def _check_curve(curve: Curve, name: str) -> tuple[NDArray[np.float64], NDArray[
 
 
 def _on_intervals(
-    x: NDArray[np.float64], y: NDArray[np.float64], left: NDArray[np.float64], right: NDArray[np.float64]
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+    left: NDArray[np.float64],
+    right: NDArray[np.float64],
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Values of a piecewise-linear curve at both ends of open intervals free of its breakpoints.
 
     For ``left < right`` with no breakpoint of the curve inside, the curve is the segment
-    ``x[k-1] <= left < right <= x[k]`` there, ``k`` the first breakpoint right of ``left``: its value
-    at ``left`` is the right limit and at ``right`` the left limit (vertical steps are skipped).
+    ``x[k-1] <= left < right <= x[k]`` there, ``k`` the first breakpoint right of ``left``: its
+    value at ``left`` is the right limit and at ``right`` the left limit (vertical steps are
+    skipped).
     """
     k = np.searchsorted(x, left, side="right")
     x0, x1, y0, y1 = x[k - 1], x[k], y[k - 1], y[k]
@@ -311,7 +365,9 @@ def abroca_batch(
     cpb = np.atleast_2d(np.asarray(cum_pos_b, dtype=np.int64))
     cnb = np.atleast_2d(np.asarray(cum_neg_b, dtype=np.int64))
     if not (cpa.shape == cna.shape == cpb.shape == cnb.shape) or cpa.ndim != 2:
-        raise E.InvalidArgumentError(BAD_CELLS.format(problem="cumulative count arrays must share one 2-D shape"))
+        raise E.InvalidArgumentError(
+            BAD_CELLS.format(problem="cumulative count arrays must share one 2-D shape")
+        )
     n_rows, width = cpa.shape
     out = np.full(n_rows, np.nan)
     if n_rows == 0 or width < 2:
@@ -322,7 +378,9 @@ def abroca_batch(
         return out
     rows = np.flatnonzero(ok)
     if float(np.max(na[rows])) * float(np.max(nb[rows])) > 2.0**60:
-        raise E.InvalidArgumentError(BAD_CELLS.format(problem="too many negatives for exact int64 arithmetic"))
+        raise E.InvalidArgumentError(
+            BAD_CELLS.format(problem="too many negatives for exact int64 arithmetic")
+        )
     # bound the offset total below 2**62 and the memory of one chunk (~1e6 cells)
     d_max = int(np.max(na[rows] * nb[rows])) + 1
     step = max(1, min(1_000_000 // width, (2**62) // d_max))
@@ -378,7 +436,9 @@ def _abroca_rows(
     return result
 
 
-def _grid(n_neg_a: int, n_neg_b: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+def _grid(
+    n_neg_a: int, n_neg_b: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
     """Merged FPR grid of two staircase ROC curves with ``n_neg_a`` and ``n_neg_b`` negatives.
 
     On the common denominator ``n_neg_a * n_neg_b`` the breakpoints are ``i * n_neg_b`` and
@@ -436,7 +496,9 @@ def abroca_splits(
     member = np.atleast_2d(np.asarray(member, dtype=bool))
     label = np.asarray(label, dtype=bool).ravel()
     if member.ndim != 2 or member.shape[1] != label.size:
-        raise E.InvalidArgumentError(BAD_CELLS.format(problem="member must have shape (B, len(label))"))
+        raise E.InvalidArgumentError(
+            BAD_CELLS.format(problem="member must have shape (B, len(label))")
+        )
     if cache is None:
         cache = {}
     n_draws = member.shape[0]
@@ -461,7 +523,7 @@ def abroca_splits(
     starts = np.flatnonzero(np.r_[True, na_sorted[1:] != na_sorted[:-1]])
     ends = np.r_[starts[1:], rows.size]
     off_a = off_b = 0
-    for lo, hi in zip(starts.tolist(), ends.tolist()):
+    for lo, hi in zip(starts.tolist(), ends.tolist(), strict=True):
         v = int(na_sorted[lo])
         u = n_neg - v
         r = hi - lo

@@ -296,3 +296,24 @@ def test_ten_thousand_rows_thousand_permutations() -> None:
     table = table_of(s.tolist(), y.tolist(), [str(v) for v in g])
     out = abroca_test_from_scores(table, ["g"], n_permutations=1000, seed=0)
     assert out["p_value"].item() == pytest.approx(1 / 1001)  # a strong effect
+
+
+def test_the_test_lives_in_permutation_and_abroca_reexports_it() -> None:
+    import ast
+    import inspect
+
+    import polars_fair.abroca as abroca_module
+    import polars_fair.permutation as permutation
+    import polars_fair.power as power
+
+    for name in ("abroca_test_from_scores", "abroca_test_plan", "holm_adjust",
+                 "WeightedTestError", "BAD_PERMUTATIONS"):
+        assert getattr(abroca_module, name) is getattr(permutation, name)
+    # power imports the permutation null by its public name, and no private name of another
+    # module of polars_fair
+    tree = ast.parse(inspect.getsource(power))
+    imported = [(node.module, alias.name) for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module
+                and node.module.startswith("polars_fair") for alias in node.names]
+    assert ("polars_fair.permutation", "permutation_null") in imported
+    assert not [name for _, name in imported if name.startswith("_")]

@@ -453,3 +453,63 @@ def test_abroca_of_a_million_rows() -> None:
     # speed is measured in benchmarks/, never asserted in tests
     value = out["abroca"][1]
     assert 0.0 < value < 0.1
+
+
+# ----------------------------------------------------------------------------- ROC curve table
+@settings(max_examples=100, deadline=None)
+@given(rows_strategy)
+def test_roc_curve_table_equals_sklearn_per_group_with_thresholds(
+    data: tuple[list[int], list[int], list[int]],
+) -> None:
+    from polars_fair.abroca import roc_curves_from_scores
+
+    rows = frame_from(data)
+    table = score_table(rows, ["g"])
+    curves = roc_curves_from_scores(table, ["g"])
+    assert curves.columns == ["g", "threshold", "fpr", "tpr"]
+    for g in sorted(set(data[2])):
+        part = rows.filter(pl.col("g") == g)
+        y, s = part["y"].to_numpy(), part["s"].to_numpy()
+        got = curves.filter(pl.col("g") == g)
+        if y.min() == y.max():  # one class: no curve, no row
+            assert got.height == 0
+            continue
+        f_ref, t_ref, thr_ref = roc_curve(y, s, drop_intermediate=False)
+        assert np.array_equal(got["threshold"].to_numpy(), thr_ref)  # +inf first (sklearn 1.3+)
+        assert np.allclose(got["fpr"].to_numpy(), f_ref, rtol=0, atol=1e-15)
+        assert np.allclose(got["tpr"].to_numpy(), t_ref, rtol=0, atol=1e-15)
+
+
+def test_roc_curve_table_is_the_curve_abroca_integrates() -> None:
+    from polars_fair.abroca import roc_curves_from_scores
+
+    # by hand: a = (0.2: -, 0.5: +-, 0.9: +) -> (0,0), (0,1/2), (1/2,1), (1,1);
+    # b = (0.3: +, 0.7: -) -> (0,0), (1,0), (1,1); ABROCA(a, b) = 7/8 (see the abroca example)
+    table = pl.DataFrame({"g": ["a", "a", "a", "b", "b"], "score": [0.2, 0.5, 0.9, 0.3, 0.7],
+                          "positives": [0, 1, 1, 1, 0], "negatives": [1, 1, 0, 0, 1]})
+    curves = roc_curves_from_scores(table, ["g"])
+    a = curves.filter(pl.col("g") == "a")
+    b = curves.filter(pl.col("g") == "b")
+    assert list(zip(a["fpr"], a["tpr"], strict=True)) == [(0, 0), (0, 0.5), (0.5, 1), (1, 1)]
+    assert list(zip(b["fpr"], b["tpr"], strict=True)) == [(0, 0), (1, 0), (1, 1)]
+    assert a["threshold"].to_list() == [float("inf"), 0.9, 0.5, 0.2]
+    area = abroca_exact((a["fpr"].to_numpy(), a["tpr"].to_numpy()),
+                        (b["fpr"].to_numpy(), b["tpr"].to_numpy()))
+    assert area == pytest.approx(7 / 8, abs=1e-15)
+    assert abroca_from_scores(table, ["g"], reference="a")["abroca"][1] == pytest.approx(area)
+
+
+def test_roc_curves_of_the_analysis_object_and_plan_schema() -> None:
+    from polars_fair import from_scores
+    from polars_fair.abroca import roc_curves_from_scores, roc_curves_plan
+
+    table = pl.DataFrame({"g": [1, 1, 2, 2], "score": [0.1, 0.9, 0.4, 0.6],
+                          "positives": [0, 3, 0, 0], "negatives": [2, 1, 4, 1]})
+    eager = roc_curves_from_scores(table, ["g"])
+    lazy = roc_curves_plan(table.lazy(), ["g"])
+    assert lazy.collect_schema() == eager.schema
+    assert lazy.collect().equals(eager)
+    assert from_scores(table).roc_curves().collect().equals(eager)
+    assert eager["g"].unique().to_list() == [1]  # group 2 has no positives: no curve
+    # tpr at 0.9 is 3/3, fpr 1/3: the score 0.9 holds 3 positives and 1 negative (diagonal)
+    assert eager.row(1) == (1, 0.9, pytest.approx(1 / 3), 1.0)
