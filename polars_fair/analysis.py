@@ -193,8 +193,8 @@ class FairCounts:
                          min_support=min_support, ofi_threshold=ofi_threshold,
                          four_fifths=four_fifths, exclude_low_support=exclude_low_support)
 
-    @_doc(metrics_table, """>>> from_counts(c).metrics().collect().height  # 2 groups x 10 metrics
-20""")
+    @_doc(metrics_table, """>>> from_counts(c).metrics().collect().height  # 2 groups x 13 metrics
+26""")
     def metrics(self, by: By = None, *, level: float = 0.95, min_support: float = 30,
                 combinations: Combinations = None, max_order: int | None = None,
                 ) -> pl.LazyFrame:  # noqa: D102

@@ -91,7 +91,10 @@ class Metric:
     numerator or denominator.
     ``proportion``: the numerator counts a subset of the denominator (Wilson interval,
     two-proportion tests, ``disparity``). ``interval``: ``"wilson"`` for proportions, ``"wald"``
-    for a difference of multinomial shares, ``None`` where no interval is computed.
+    for a difference of multinomial shares, ``None`` where no single numerator/denominator
+    interval applies (balanced accuracy: :func:`polars_fair.uncertainty.metrics_table` gives it
+    the MOVER interval of a mean of its two proportions, see
+    :data:`polars_fair.uncertainty.MEAN_OF_RATES`).
     ``harm``: the direction that harms a group when the positive outcome is favourable
     (``"lower"``: a lower selection rate or TPR harms; ``"higher"``: a higher FPR or FNR harms).
     """
@@ -227,6 +230,14 @@ def _ratio(a: pl.Expr, b: pl.Expr) -> pl.Expr:
     return pl.when(b != 0).then(a / b).otherwise(None)
 
 
+def _difference_of(rate: str) -> Callable[[Side, Side], pl.Expr]:
+    return lambda i, j: i(rate) - j(rate)
+
+
+def _ratio_of(rate: str) -> Callable[[Side, Side], pl.Expr]:
+    return lambda i, j: _ratio(i(rate), j(rate))
+
+
 def _pair_metrics() -> dict[str, PairMetric]:
     named = [
         PairMetric("ofi", ("marginal_benefit",),
@@ -251,13 +262,13 @@ def _pair_metrics() -> dict[str, PairMetric]:
     for m in _METRICS:
         out[f"{m.name}_difference"] = PairMetric(
             f"{m.name}_difference", (m.name,),
-            lambda i, j, r=m.name: i(r) - j(r),
+            _difference_of(m.name),
             f"{m.title} difference", f"{m.name}_i − {m.name}_j", m.source,
             m.low - m.high, m.high - m.low,
         )
     for m in _METRICS:
         out[f"{m.name}_ratio"] = PairMetric(
-            f"{m.name}_ratio", (m.name,), lambda i, j, r=m.name: _ratio(i(r), j(r)),
+            f"{m.name}_ratio", (m.name,), _ratio_of(m.name),
             f"{m.title} ratio", f"{m.name}_i / {m.name}_j", m.source, -float("inf"),
             float("inf"), identity=1.0,
         )

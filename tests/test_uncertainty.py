@@ -10,6 +10,7 @@ import pytest
 from scipy import stats as sst
 
 from polars_fair import errors as E
+from polars_fair.registry import RATE_NAMES
 
 from .conftest import Runner
 
@@ -36,7 +37,7 @@ def test_metrics_tidy_values_and_wilson(run: Runner) -> None:
     out = run(frame(CELLS), "metrics", "g")
     assert out.columns == ["g", "metric", "numerator", "denominator", "value", "ci_low",
                            "ci_high", "low_support"]
-    assert out.height == 2 * 10
+    assert out.height == 2 * len(RATE_NAMES)
     tpr_b = out.filter((pl.col("g") == "b") & (pl.col("metric") == "tpr")).row(0, named=True)
     assert (tpr_b["numerator"], tpr_b["denominator"]) == (2, 3)
     assert tpr_b["value"] == pytest.approx(2 / 3)
