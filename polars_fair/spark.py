@@ -28,6 +28,7 @@ Requires ``pip install "polars_fair[spark]"`` (PySpark 4.0 or later).
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -39,7 +40,14 @@ from polars_fair import analysis, boundary
 from polars_fair import bias_audit as _ll144
 from polars_fair import errors as E
 from polars_fair.docs import compose
-from polars_fair.spec import COUNT_ARGS, SCORE_ARGS, Audit, normalize_by
+from polars_fair.spec import (
+    COUNT_ARGS,
+    COUNT_ARGS_DOC,
+    SCORE_ARGS,
+    SCORE_ARGS_DOC,
+    Audit,
+    normalize_by,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import Column
@@ -227,11 +235,45 @@ class SparkEngine:
             raise E.InvalidArgumentError(BAD_ROUND.format(value=r))
 
     def schema(self) -> pl.Schema:
-        """The Spark columns as Polars dtypes (:func:`polars_schema`)."""
+        """The Spark columns as Polars dtypes (:func:`polars_schema`).
+
+        Returns
+        -------
+        pl.Schema
+
+        Examples
+        --------
+        >>> SparkEngine(spark.range(2)).schema()  # doctest: +SKIP
+        Schema([('id', Int64)])
+        """
         return polars_schema(self.spark_df)
 
     def bind(self, by: Any, args: dict[str, Any]) -> tuple[SparkEngine, Any, dict[str, Any]]:
-        """Spark ``Column`` arguments become named columns of the frame."""
+        """Spark ``Column`` arguments become named columns of the frame.
+
+        Parameters
+        ----------
+        by : str, Column or a list of them
+            The attributes.
+        args : dict
+            The count or score arguments.
+
+        Returns
+        -------
+        tuple
+            The engine over the extended frame, the attribute names, the arguments with names.
+
+        Raises
+        ------
+        InvalidArgumentError
+            An argument that is neither a column name nor a Spark Column.
+
+        Examples
+        --------
+        >>> from pyspark.sql import functions as F  # doctest: +SKIP
+        >>> SparkEngine(sdf).bind(F.col("race").alias("r"), {})[1]  # doctest: +SKIP
+        ['r']
+        """
         from pyspark.sql import Column
 
         sdf = self.spark_df
@@ -247,7 +289,22 @@ class SparkEngine:
         return replace(self, spark_df=sdf), names, bound
 
     def label_table(self, a: Audit) -> pl.LazyFrame:
-        """One Spark ``groupBy`` over keys, label and prediction, back through Arrow."""
+        """One Spark ``groupBy`` over keys, label and prediction, back through Arrow.
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call.
+
+        Returns
+        -------
+        pl.LazyFrame
+            The label table of :mod:`polars_fair.boundary` (already computed in Spark).
+
+        Examples
+        --------
+        >>> SparkEngine(sdf).label_table(audit).collect()  # doctest: +SKIP
+        """
         from pyspark.sql import functions as F
 
         if a.score_name is not None:
@@ -265,7 +322,22 @@ class SparkEngine:
         return _collect(self.spark_df, groups, _aggs(a) + checks).lazy()
 
     def score_label_table(self, a: Audit) -> pl.LazyFrame:
-        """One Spark ``groupBy`` over keys, score (as double, rounded if asked) and label."""
+        """One Spark ``groupBy`` over keys, score (as double, rounded if asked) and label.
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call.
+
+        Returns
+        -------
+        pl.LazyFrame
+            The score label table of :mod:`polars_fair.boundary`.
+
+        Examples
+        --------
+        >>> SparkEngine(sdf, round_scores=3).score_label_table(audit).collect()  # doctest: +SKIP
+        """
         from pyspark.sql import functions as F
 
         assert a.score_name is not None
@@ -299,22 +371,32 @@ def _shortcut(name: str, on_scores: bool) -> Callable[..., pl.DataFrame]:
         return out
 
     public = {"frame": "scores" if on_scores else "confusion"}.get(name, name)
+    own = [p for p in inspect.signature(getattr(owner, name)).parameters.values()
+           if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in ("combinations", "max_order")
+           ] if name != "frame" else []
+    table = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v)
+             for k, v in declared.items()]
+    rounding = [inspect.Parameter("round_scores", inspect.Parameter.KEYWORD_ONLY, default=None)
+                ] if on_scores else []
+    lead = [inspect.Parameter("spark_df", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+            inspect.Parameter("by", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)]
+    shortcut.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [*lead, *own, *rounding, *table], return_annotation="pl.DataFrame")
     shortcut.__name__ = shortcut.__qualname__ = public
     source = getattr(owner, name, None)
-    head = (f"``polars_fair.{'scores' if on_scores else 'counts'}(spark_df, by, ...)"
-            f"{'' if name == 'frame' else '.' + name + '(...)'}``, collected.")
+    table = "score table" if on_scores else "count table"
+    head = (f"The {table} of a Spark DataFrame: ``polars_fair."
+            f"{'scores' if on_scores else 'counts'}(spark_df, by, ...).frame``, collected.\n\n"
+            f"Returns\n-------\npl.DataFrame\n    The public {table} schema (see the README).")
     shortcut.__doc__ = compose(
         (source.__doc__ if source is not None and name != "frame" else head) or head,
-        drop=("by", "combinations", "max_order"),
+        drop=("by", "combinations", "max_order", "score_dtype"),
         before="""spark_df : pyspark.sql.DataFrame
     The rows; only the label table leaves Spark.
 by : str, pyspark Column or a list of them, optional
     The attributes (a Column is added under its output name).""",
-        after=("round_scores : int, optional\n    Round scores in Spark before counting."
-               if on_scores else "") + """
-**kwargs
-    The count or score arguments of :func:`polars_fair.counts` / :func:`polars_fair.scores`
-    and the analysis' own options.""",
+        after=("round_scores : int, optional\n    Round scores in Spark before counting.\n"
+               if on_scores else "") + (SCORE_ARGS_DOC if on_scores else COUNT_ARGS_DOC),
         example=f""">>> import polars_fair.spark as pfs
 >>> pfs.{public}(spark_df, "race")  # doctest: +SKIP""",
         returns="pl.DataFrame",

@@ -54,3 +54,31 @@ def compas() -> pl.DataFrame:
     from polars_fair.datasets import scan_compas
 
     return scan_compas(require(COMPAS_CSV)).collect()
+
+
+#: Modules whose every test is slow (a Spark session, Chromium, the benchmark smoke run) and
+#: single tests that take seconds (simulations, oracles over many frames). ``pytest -m "not
+#: slow"`` runs the rest in well under a minute; CI runs everything.
+SLOW_MODULES = {"test_spark.py", "test_engines.py", "test_benchmarks_smoke.py", "test_html.py"}
+SLOW_TESTS = {
+    "test_power_reaches_080_for_delta_auc_010_with_1000_rows",
+    "test_power_stays_below_080_for_delta_auc_005_with_2000_rows",
+    "test_type_one_error_is_close_to_alpha_under_equal_aucs",
+    "test_matches_fairlearn_where_no_rate_is_undefined",
+    "test_between_groups_values_are_max_minus_min_of_the_rates_columns",
+    "test_results_from_counts_equal_results_from_rows",
+    "test_results_from_score_tables_equal_results_from_rows",
+    "test_wilson_coverage_by_simulation_is_near_nominal",
+    "test_newcombe_coverage_by_simulation_is_near_nominal",
+    "test_log_ratio_coverage_by_simulation_is_near_nominal",
+    "test_abroca_of_a_million_rows",
+    "test_every_chart_renders_to_png",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the slow tests (see :data:`SLOW_MODULES`, :data:`SLOW_TESTS`)."""
+    for item in items:
+        name = getattr(item, "originalname", item.name)
+        if item.path.name in SLOW_MODULES or name in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
