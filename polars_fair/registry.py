@@ -38,7 +38,22 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Counts:
-    """The five confusion counts as expressions (columns of a count table, or aggregations)."""
+    """The five confusion counts as expressions (columns of a count table, or aggregations).
+
+    Parameters
+    ----------
+    n : pl.Expr
+        The group's size: rows, or the weight sum of a weighted table.
+    tp, fp, fn, tn : pl.Expr
+        True positives, false positives, false negatives, true negatives.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = Counts(pl.lit(10), pl.lit(4), pl.lit(1), pl.lit(1), pl.lit(4))
+    >>> pl.select(r=safe_div(c.tp, c.tp + c.fn)).item()
+    0.8
+    """
 
     n: pl.Expr
     tp: pl.Expr
@@ -48,7 +63,23 @@ class Counts:
 
     @classmethod
     def columns(cls, weighted: bool = False) -> Counts:
-        """The counts as columns of a count table; ``n`` is ``weight_sum`` when weighted."""
+        """The counts as columns of a count table; ``n`` is ``weight_sum`` when weighted.
+
+        Parameters
+        ----------
+        weighted : bool, default False
+            The table is weighted: ``n`` reads its ``weight_sum`` column.
+
+        Returns
+        -------
+        Counts
+            ``pl.col`` expressions of ``n`` (or ``weight_sum``), ``tp``, ``fp``, ``fn``, ``tn``.
+
+        Examples
+        --------
+        >>> Counts.columns(weighted=True).n.meta.output_name()
+        'weight_sum'
+        """
         n = pl.col("weight_sum") if weighted else pl.col("n")
         return cls(n, pl.col("tp"), pl.col("fp"), pl.col("fn"), pl.col("tn"))
 
@@ -89,14 +120,48 @@ class Metric:
     ``value`` defaults to ``numerator / denominator`` (null when the denominator is 0); a metric
     that is not one ratio of counts (balanced accuracy) gives ``value_formula`` and no
     numerator or denominator.
-    ``proportion``: the numerator counts a subset of the denominator (Wilson interval,
-    two-proportion tests, ``disparity``). ``interval``: ``"wilson"`` for proportions, ``"wald"``
-    for a difference of multinomial shares, ``None`` where no single numerator/denominator
-    interval applies (balanced accuracy: :func:`polars_fair.uncertainty.metrics_table` gives it
-    the MOVER interval of a mean of its two proportions, see
-    :data:`polars_fair.uncertainty.MEAN_OF_RATES`).
-    ``harm``: the direction that harms a group when the positive outcome is favourable
-    (``"lower"``: a lower selection rate or TPR harms; ``"higher"``: a higher FPR or FNR harms).
+
+    Parameters
+    ----------
+    name : str
+        The column name in ``rates``/``report`` and the ``metric`` value in ``metrics``.
+    numerator, denominator : callable or None
+        ``Counts -> pl.Expr``; None for a metric with a ``value_formula``.
+    title : str
+        A human title for charts and tables.
+    formula : str
+        The formula as text, for tables and docstrings.
+    source : str
+        Where the metric is defined.
+    low, high : float, default 0.0, 1.0
+        The range of the metric.
+    unit : str, default "share of the denominator, in [0, 1]"
+        What a value measures, for docstrings.
+    proportion : bool, default True
+        The numerator counts a subset of the denominator (Wilson interval, two-proportion
+        tests, ``disparity``).
+    interval : {"wilson", "wald"} or None, default "wilson"
+        ``"wilson"`` for proportions, ``"wald"`` for a difference of multinomial shares,
+        ``None`` where no single numerator/denominator interval applies (balanced accuracy:
+        :func:`polars_fair.uncertainty.metrics_table` gives it the MOVER interval of a mean of
+        its two proportions, see :data:`polars_fair.uncertainty.MEAN_OF_RATES`).
+    harm : {"lower", "higher"} or None, default None
+        The direction that harms a group when the positive outcome is favourable
+        (``"lower"``: a lower selection rate or TPR harms; ``"higher"``: a higher FPR or FNR
+        harms).
+    function : str, optional
+        The row-level expression's name when ``name`` cannot be one (``for`` is a keyword).
+    value_formula : callable, optional
+        ``Counts -> pl.Expr``: the value of a metric that is not one ratio of counts.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> m = Metric("fdr", lambda c: c.fp, lambda c: c.tp + c.fp, "False discovery rate",
+    ...            "FP/(TP+FP)", "1 − PPV")
+    >>> c = Counts(pl.lit(10), pl.lit(4), pl.lit(1), pl.lit(1), pl.lit(4))
+    >>> pl.select(m.value(c)).item()
+    0.2
     """
 
     name: str
@@ -120,7 +185,25 @@ class Metric:
         return self.function or self.name
 
     def value(self, counts: Counts) -> pl.Expr:
-        """The metric from count expressions (Float64, null where undefined), aliased."""
+        """The metric from count expressions (Float64, null where undefined), aliased.
+
+        Parameters
+        ----------
+        counts : Counts
+            The confusion counts as expressions.
+
+        Returns
+        -------
+        pl.Expr
+            Float64, named ``self.name``; null where a denominator is 0.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> c = Counts(pl.lit(10), pl.lit(0), pl.lit(0), pl.lit(5), pl.lit(5))
+        >>> pl.select(METRICS["fdr"].value(c), METRICS["balanced_accuracy"].value(c)).row(0)
+        (None, 0.5)
+        """
         if self.value_formula is not None:
             return self.value_formula(counts).cast(pl.Float64).alias(self.name)
         assert self.numerator is not None and self.denominator is not None
@@ -211,7 +294,31 @@ Side = Callable[[str], pl.Expr]  # a rate's column on one side of a pair
 class PairMetric:
     """A disparity between two groups ``i`` and ``j`` computed from their rates.
 
-    ``expr(i, j)`` receives, for each side, a function from a rate name to that side's column.
+    Parameters
+    ----------
+    name : str
+        The column name in ``pairwise``.
+    rates : tuple of str
+        The per-group metrics (:data:`METRICS`) that ``expr`` reads.
+    expr : callable
+        ``expr(i, j) -> pl.Expr``: receives, for each side, a function from a rate name to that
+        side's column.
+    title : str
+        A human title.
+    formula : str
+        The formula as text.
+    source : str
+        Where the metric is defined.
+    low, high : float
+        The range of the metric.
+    identity : float, default 0.0
+        The value of a group compared with itself (the diagonal of ``pairwise_matrix``).
+
+    Examples
+    --------
+    >>> aod = PAIR_METRICS["average_odds_difference"]
+    >>> aod.rates, aod.identity
+    (('fpr', 'tpr'), 0.0)
     """
 
     name: str
