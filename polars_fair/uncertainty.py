@@ -467,4 +467,12 @@ def disparity_table(
     )
 
 
-__all__ = ["metrics_table", "disparity_table", "PROPORTIONS", "Counts"]
+__all__ = [
+    "metrics_table",
+    "disparity_table",
+    "PROPORTIONS",
+    "Counts",
+    "MEAN_OF_RATES",
+    "ODDS_METRICS",
+    "DISPARITY_METRICS",
+]
