@@ -21,11 +21,17 @@ __all__ = [
     "InvalidWeightError",
     "InvalidScoreError",
     "InvalidArgumentError",
+    "NotRowLevelError",
 ]
 
 MISSING_COLUMN = "column {column!r} ({role}) not found; the frame has columns: {available}"
-NULL_LABELS = "column {column!r} ({role}) holds {count} null value(s); labels and predictions may not be null"
-NAN_LABELS = "column {column!r} ({role}) holds {count} NaN value(s); labels and predictions may not be NaN"
+NULL_LABELS = (
+    "column {column!r} ({role}) holds {count} null value(s); labels and predictions may not be "
+    "null"
+)
+NAN_LABELS = (
+    "column {column!r} ({role}) holds {count} NaN value(s); labels and predictions may not be NaN"
+)
 RESERVED_NAME = (
     "attribute name(s) {names} clash with output columns of polars_fair; rename them, for "
     "example by=pl.col({example!r}).alias({example!r} + '_attr')"
@@ -36,9 +42,10 @@ TOO_MANY_VALUES = (
     "found other values {values}"
 )
 LOOKS_LIKE_SCORES = (
-    "column {column!r} ({role}) holds values between {low} and {high} besides pos_label={pos_label!r}: "
-    "it looks like a score, not a binary prediction. Pass it as y_score={column!r} with a "
-    "threshold= (for example threshold=0.5), or use fair.abroca() for score-based metrics"
+    "column {column!r} ({role}) holds values between {low} and {high} besides "
+    "pos_label={pos_label!r}: it looks like a score, not a binary prediction. Pass it as "
+    "y_score={column!r} with a threshold= (for example threshold=0.5), or use fair.abroca() for "
+    "score-based metrics"
 )
 NEGATIVES_DIFFER = (
     "y_true column {y_true!r} and y_pred column {y_pred!r} use different negative values "
@@ -63,7 +70,9 @@ NULL_GROUPS = (
     "attribute column(s) hold null values: {counts}. Pass null_groups='keep' to audit them as a "
     "group of their own, or null_groups='drop' to drop them with a warning"
 )
-DROPPED_NULL_GROUPS = "dropped {rows} row(s) whose attribute is null ({counts}) because null_groups='drop'"
+DROPPED_NULL_GROUPS = (
+    "dropped {rows} row(s) whose attribute is null ({counts}) because null_groups='drop'"
+)
 TOO_MANY_LEVELS = (
     "attribute {column!r} is a float column with {levels} distinct values (for example {values}); "
     "bin it first, for example by=pl.col({column!r}).bin_intervals([...], labels=[...]) or "
@@ -96,6 +105,10 @@ UNKNOWN_ARGUMENT = "unexpected {what} argument(s) {names}; the {what} arguments 
 ROLLUP_OF_SETS = (
     "this table already holds several attribute sets; pass by=/combinations= when it is made"
 )
+NOT_ROW_LEVEL = (
+    "{role}={expr} is not a row-level expression: it {why}; pass an expression that gives one "
+    "value per row from that row"
+)
 BAD_THRESHOLD = "threshold must be a number, finite and not NaN, got {value!r}"
 SCORE_NEEDS_THRESHOLD = "y_score= needs threshold= to turn scores into predictions"
 PRED_AND_SCORE = "pass either y_pred= or y_score= with threshold=, not both"
@@ -121,7 +134,8 @@ class PolarsFairError(ValueError):
 class ColumnNotFoundError(PolarsFairError, KeyError):
     """A column named in the call does not exist in the frame."""
 
-    def __str__(self) -> str:  # KeyError would quote the message
+    def __str__(self) -> str:
+        """The message as given (``KeyError.__str__`` would quote it)."""
         return str(self.args[0]) if self.args else ""
 
 
@@ -161,8 +175,33 @@ class InvalidArgumentError(PolarsFairError):
     """An argument outside its accepted values."""
 
 
+class NotRowLevelError(InvalidArgumentError):
+    """An expression argument that does not give one value per row from that row.
+
+    It aggregates, filters or reorders rows.
+    """
+
+
 def show_values(values: Iterable[Any], limit: int = 10) -> str:
-    """Render a short list of offending values for an error message."""
+    """Render a short list of offending values for an error message.
+
+    Parameters
+    ----------
+    values : iterable
+        The values.
+    limit : int, default 10
+        How many to show; the rest are counted.
+
+    Returns
+    -------
+    str
+        ``"[v1, v2, ...]"`` with each value's ``repr``, and ``", ... (k more)"`` past ``limit``.
+
+    Examples
+    --------
+    >>> show_values(["a", 2, None]), show_values(range(5), limit=2)
+    ("['a', 2, None]", '[0, 1, ... (3 more)]')
+    """
     vals = list(values)
     head = ", ".join(repr(v) for v in vals[:limit])
     more = f", ... ({len(vals) - limit} more)" if len(vals) > limit else ""
@@ -170,5 +209,21 @@ def show_values(values: Iterable[Any], limit: int = 10) -> str:
 
 
 def show_columns(columns: Sequence[str]) -> str:
-    """Render the available columns of a frame."""
+    """Render the available columns of a frame.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The column names.
+
+    Returns
+    -------
+    str
+        :func:`show_values` of up to 60 names.
+
+    Examples
+    --------
+    >>> show_columns(["race", "y_true"])
+    "['race', 'y_true']"
+    """
     return show_values(columns, limit=60)

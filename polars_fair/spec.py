@@ -30,6 +30,7 @@ __all__ = [
     "ScoreArgs",
     "name_of",
     "normalize_by",
+    "check_row_level",
     "resolve",
     "threshold_in_dtype",
     "to_expr",
@@ -329,6 +330,53 @@ def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:
                 E.MISSING_COLUMN.format(column=col, role=role,
                                         available=E.show_columns(schema.names()))
             )
+    if isinstance(x, pl.Expr):
+        check_row_level(x, role)
+
+
+def check_row_level(expr: pl.Expr, role: str) -> None:
+    """Raise unless ``expr`` gives one value per row, computed from that row.
+
+    An aggregation (``MAX(y_pred)``, ``.first()``), a filter, a window or a reordering would
+    spread one value over every row or misalign the rows, and the audit would count something
+    other than the model's decisions. A literal is row-level (a constant per row).
+
+    Parameters
+    ----------
+    expr : pl.Expr
+        The argument's expression.
+    role : str
+        The argument's name (``by``, ``y_true``, ``y_pred``, ``y_score``, ``sample_weight``,
+        ``where``), named in the error.
+
+    Raises
+    ------
+    NotRowLevelError
+        The expression aggregates, changes the row count, or depends on other rows.
+
+    Examples
+    --------
+    >>> check_row_level(pl.col("score") >= 0.5, "y_pred")
+    >>> check_row_level(pl.col("y_pred").max(), "y_pred")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.NotRowLevelError: y_pred=col("y_pred").max() is not a row-level expression: it aggregates rows; pass an expression that gives one value per row from that row
+    """
+    meta = expr.meta
+    try:
+        if meta.is_literal():
+            return
+        if meta.is_scalar():
+            why = "aggregates rows"
+        elif not meta.is_length_preserving():
+            why = "changes the number of rows"
+        elif not meta.is_row_separable():
+            why = "reads other rows (a window, a rank, a shift or a sort)"
+        else:
+            return
+    except pl.exceptions.PolarsError:
+        return  # Polars cannot tell without the data (e.g. bin_intervals): let it through
+    raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(role=role, expr=expr, why=why))
 
 
 def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
