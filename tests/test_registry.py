@@ -441,6 +441,7 @@ def test_disparity_average_odds_rejects_fisher() -> None:
         assert auto["p_value"].to_list() == z["p_value"].to_list()
 
 
+@pytest.mark.slow  # 600 disparity calls, a few seconds
 @pytest.mark.parametrize("metric", NEW_PAIRS)
 def test_disparity_average_odds_intervals_cover_in_simulations(metric: str) -> None:
     # 300 seeded draws: group i (30 positives, TPR 0.6; 70 negatives, FPR 0.2) against a
@@ -465,6 +466,7 @@ def test_disparity_average_odds_intervals_cover_in_simulations(metric: str) -> N
 # ---------------------------------------------------------------- AIF360 as an oracle
 
 
+@pytest.mark.slow  # imports AIF360 (seconds) when it is installed
 def test_average_odds_match_aif360() -> None:
     """AIF360's ClassificationMetric (unprivileged g=0 against privileged g=1), when installed.
 
