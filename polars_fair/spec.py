@@ -364,7 +364,7 @@ def check_row_level(expr: pl.Expr, role: str) -> None:
     """
     meta = expr.meta
     try:
-        if meta.is_literal():
+        if meta.is_literal(allow_aliasing=True):  # pl.lit(1.0).alias("w") is one value a row
             return
         if meta.is_scalar():
             why = "aggregates rows"
