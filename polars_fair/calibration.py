@@ -13,9 +13,16 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 import numpy.typing as npt
 import polars as pl
+
 from polars_fair import errors as E
 
-__all__ = ["CalibrationResult", "EceGap", "calibration_from_scores"]
+__all__ = [
+    "CalibrationResult",
+    "EceGap",
+    "calibration_from_scores",
+    "calibration_plan",
+    "reliability_plan",
+]
 
 SCORE_RANGE_MESSAGE = (
     "y_score must lie in [0, 1] for strategy='uniform'; found values in [{low:g}, {high:g}]"
@@ -36,7 +43,7 @@ _TMP_KEY = "__polars_fair_group"
 class EceGap(NamedTuple):
     """The largest difference in expected calibration error between two groups.
 
-    Attributes
+    Parameters
     ----------
     difference : float or None
         ``ece(highest) - ece(lowest)`` in [0, 1]; None when fewer than two groups have a
@@ -45,6 +52,12 @@ class EceGap(NamedTuple):
         Key values (column name to value) of the group with the largest ECE.
     lowest : dict or None
         Key values of the group with the smallest ECE.
+
+    Examples
+    --------
+    >>> gap = EceGap(difference=0.25, highest={"g": "b"}, lowest={"g": "a"})
+    >>> gap.difference, gap.highest
+    (0.25, {'g': 'b'})
     """
 
     difference: float | None
@@ -55,7 +68,7 @@ class EceGap(NamedTuple):
 class CalibrationResult(NamedTuple):
     """Output of :func:`calibration_from_scores`; unpacks as a 3-tuple.
 
-    Attributes
+    Parameters
     ----------
     reliability : polars.DataFrame
         One row per group and bin (all ``n_bins`` bins, empty ones included), sorted by keys
@@ -68,6 +81,14 @@ class CalibrationResult(NamedTuple):
         (Float64 in [0, 1], null when the group has ``n == 0``).
     largest_gap : EceGap
         The two groups whose ECEs differ most, and the difference.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"score": [0.25, 0.75], "positives": [0, 1], "negatives": [1, 0]})
+    >>> result = calibration_from_scores(t, [], n_bins=2)
+    >>> reliability, by_group, gap = result
+    >>> by_group.rows(), result.largest_gap.difference
+    ([(2, 0.25, 0.25)], None)
     """
 
     reliability: pl.DataFrame
@@ -122,15 +143,21 @@ def _validate(scores: pl.DataFrame, keys: list[str], n_bins: int, strategy: str)
         raise E.InvalidArgumentError(RESERVED_KEY_MESSAGE.format(columns=clash))
     missing = [c for c in [*keys, _SCORE, _POS, _NEG] if c not in schema]
     if missing:
-        raise E.InvalidArgumentError(MISSING_COLUMNS_MESSAGE.format(columns=missing, found=list(schema)))
+        raise E.InvalidArgumentError(
+            MISSING_COLUMNS_MESSAGE.format(columns=missing, found=list(schema))
+        )
     for column in (_SCORE, _POS, _NEG):
         if not schema[column].is_numeric():
-            raise E.InvalidArgumentError(NON_NUMERIC_MESSAGE.format(column=column, dtype=schema[column]))
+            raise E.InvalidArgumentError(
+                NON_NUMERIC_MESSAGE.format(column=column, dtype=schema[column])
+            )
     for column in (_POS, _NEG):
         negative = scores.get_column(column).filter(scores.get_column(column) < 0)
         if negative.len() > 0:
             shown = sorted(set(negative.head(5).to_list()))
-            raise E.InvalidArgumentError(NEGATIVE_COUNTS_MESSAGE.format(column=column, values=shown))
+            raise E.InvalidArgumentError(
+                NEGATIVE_COUNTS_MESSAGE.format(column=column, values=shown)
+            )
     return bool(schema[_POS].is_float() or schema[_NEG].is_float())
 
 
@@ -195,11 +222,14 @@ def calibration_from_scores(
 
     Raises
     ------
-    ValueError
-        If a column is missing or not numeric, a count is negative, a score is null or NaN, a
-        key clashes with ``score``/``positives``/``negatives``, ``n_bins`` or ``strategy`` is
-        invalid, no row has a positive count, or (``"uniform"``) a score lies outside [0, 1]
-        (the message names ``y_score`` and the range found).
+    InvalidArgumentError
+        A column is missing or not numeric, a count is negative, a key clashes with
+        ``score``/``positives``/``negatives``, ``n_bins`` or ``strategy`` is invalid.
+    InvalidScoreError
+        A score is null or NaN, or (``"uniform"``) lies outside [0, 1] (the message names
+        ``y_score`` and the range found).
+    EmptyFrameError
+        No row has a positive count.
 
     Examples
     --------
@@ -342,14 +372,42 @@ def calibration_plan(
     n_bins: int = 10,
     strategy: Literal["uniform", "quantile"] = "uniform",
 ) -> pl.LazyFrame:
-    """Per-group calibration error as a step of a lazy plan (see :func:`calibration_from_scores`).
+    r"""Expected and maximum calibration error per group, as a step of a lazy plan.
+
+    The ``by_group`` table of :func:`calibration_from_scores` (same bins, same rules), run on
+    the collected score table, with the gap to the best-calibrated group:
+
+    .. math::
+
+        \mathrm{ECE} = \sum_b \frac{n_b}{n}\,\lvert \bar y_b - \bar s_b \rvert, \qquad
+        \mathrm{MCE} = \max_{b:\,n_b > 0} \lvert \bar y_b - \bar s_b \rvert
+
+    (Naeini, Cooper & Hauskrecht 2015, *AAAI*; Guo, Pleiss, Sun & Weinberger 2017, *ICML*), and
+    ``ece_gap`` :math:`= \mathrm{ECE}_g - \min_h \mathrm{ECE}_h`.
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        A score table: keys, ``score``, ``positives``, ``negatives``.
+    keys : sequence of str
+        Its key columns (``[]``: one group).
+    n_bins : int, default 10
+        Number of bins, at least 1.
+    strategy : {"uniform", "quantile"}, default "uniform"
+        Equal-width bins on [0, 1], or bins at the percentiles of the pooled scores.
 
     Returns
     -------
     pl.LazyFrame
-        keys, ``n`` (the count dtype), ``ece``, ``max_calibration_error`` (Float64 in [0, 1]),
-        ``ece_gap`` (Float64: ece − the lowest ece among the groups; its maximum is the largest
-        gap in calibration error between groups).
+        One row per group, sorted by keys: keys, ``n`` (rows: Int64, or Float64 weighted
+        sums), ``ece``, ``max_calibration_error`` (Float64 in [0, 1], null when ``n == 0``),
+        ``ece_gap`` (Float64 in [0, 1]: ece − the lowest ece among the groups; its maximum is
+        the largest gap in calibration error between groups).
+
+    Raises
+    ------
+    InvalidArgumentError, InvalidScoreError, EmptyFrameError
+        As :func:`calibration_from_scores`, when the plan is collected.
 
     Examples
     --------
@@ -381,13 +439,36 @@ def reliability_plan(
     n_bins: int = 10,
     strategy: Literal["uniform", "quantile"] = "uniform",
 ) -> pl.LazyFrame:
-    """The reliability table (one row per group × bin) as a step of a lazy plan.
+    r"""The reliability table (one row per group × bin) as a step of a lazy plan.
+
+    The ``reliability`` table of :func:`calibration_from_scores`: for bin :math:`b` of a group,
+    ``mean_score`` :math:`\bar s_b` (the count-weighted mean score) and ``fraction_positive``
+    :math:`\bar y_b` (positives over :math:`n_b`), the points of a reliability diagram
+    (DeGroot & Fienberg 1983, *The Statistician* 32:12).
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        A score table: keys, ``score``, ``positives``, ``negatives``.
+    keys : sequence of str
+        Its key columns (``[]``: one group).
+    n_bins : int, default 10
+        Number of bins, at least 1.
+    strategy : {"uniform", "quantile"}, default "uniform"
+        Equal-width bins on [0, 1], or bins at the percentiles of the pooled scores.
 
     Returns
     -------
     pl.LazyFrame
-        keys, ``bin`` (Int64), ``bin_low``, ``bin_high`` (Float64), ``n``, ``mean_score``,
-        ``fraction_positive`` (Float64, null for an empty bin).
+        ``n_groups * n_bins`` rows sorted by keys and bin: keys, ``bin`` (Int64, 0-based),
+        ``bin_low``, ``bin_high`` (Float64 edges of the bin ``(bin_low, bin_high]``), ``n``
+        (rows: Int64, or Float64 weighted sums), ``mean_score``, ``fraction_positive``
+        (Float64 in [0, 1], null for an empty bin).
+
+    Raises
+    ------
+    InvalidArgumentError, InvalidScoreError, EmptyFrameError
+        As :func:`calibration_from_scores`, when the plan is collected.
 
     Examples
     --------

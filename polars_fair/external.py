@@ -42,9 +42,8 @@ def _lazy(frame: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
 def _require(schema: pl.Schema, columns: Sequence[str], role: str) -> None:
     for c in columns:
         if c not in schema:
-            raise E.ColumnNotFoundError(
-                E.MISSING_COLUMN.format(column=c, role=role, available=E.show_columns(schema.names()))
-            )
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=c, role=role, available=E.show_columns(schema.names())))
         if not schema[c].is_numeric():
             raise E.InvalidArgumentError(E.NOT_NUMERIC.format(column=c, role=role, dtype=schema[c]))
 
@@ -119,10 +118,13 @@ def from_counts(
     ColumnNotFoundError
         A count column or key is missing.
     InvalidArgumentError
-        A non-numeric count column, negative/NaN counts, or (unweighted) rows whose cells do not
-        add up to ``n`` (at collect time).
+        A non-numeric count column (at once); at collect time: negative, NaN or infinite
+        counts, non-integer unweighted counts, unweighted rows whose cells do not add up to
+        ``n``, weighted rows whose cells do not add up to ``weight_sum``.
     NullValuesError
         Null counts (at collect time).
+    EmptyFrameError
+        No rows, or ``n`` sums to 0 (at collect time).
 
     Examples
     --------
@@ -143,9 +145,8 @@ def from_counts(
     key_list = list(keys) if keys is not None else [c for c in schema.names() if c not in cells]
     for k in key_list:
         if k not in schema:
-            raise E.ColumnNotFoundError(
-                E.MISSING_COLUMN.format(column=k, role="key", available=E.show_columns(schema.names()))
-            )
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=k, role="key", available=E.show_columns(schema.names())))
     raw = lf.select(*key_list, *cells)
     checked = tables.checked(raw, lambda df: _check_count_table(df, cells, weighted)).select(
         *key_list,
@@ -185,7 +186,9 @@ def from_scores(
     InvalidScoreError
         Null, NaN or infinite scores (at collect time).
     InvalidArgumentError, NullValuesError
-        Negative, NaN or null counts (at collect time).
+        A non-numeric column (at once); negative, NaN or null counts (at collect time).
+    EmptyFrameError
+        No rows (at collect time).
 
     Examples
     --------
@@ -193,7 +196,8 @@ def from_scores(
     >>> from polars_fair import from_scores
     >>> t = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.2, 0.8, 0.2, 0.8],
     ...                   "positives": [0, 5, 2, 3], "negatives": [5, 0, 3, 2]})
-    >>> from_scores(t).abroca(reference="a").collect().select("g", "auc", pl.col("abroca").round(6)).rows()
+    >>> out = from_scores(t).abroca(reference="a").collect()
+    >>> out.select("g", "auc", pl.col("abroca").round(6)).rows()
     [('a', 1.0, 0.0), ('b', 0.6, 0.4)]
     """
     lf = _lazy(scores)

@@ -80,13 +80,19 @@ def pairwise_from_counts(
       29 CFR 1607.4(D)): :math:`DI(i, j) = b_i / b_j`, with the selection rate
       :math:`b = (TP + FP) / n`; null when :math:`b_j = 0`.
     * ``<rate>_difference``: :math:`r_i - r_j` for every rate ``r`` of
-      :data:`polars_fair.expressions.RATES` (``selection_rate``, ``tpr``, ``fpr``, ``ppv``, ...,
+      :data:`polars_fair.registry.RATE_NAMES` (``selection_rate``, ``tpr``, ``fpr``, ``ppv``, ...,
       ``marginal_benefit``); null when either rate is undefined. ``tpr_difference`` is the
       equal-opportunity gap of Hardt et al. (2016), ``selection_rate_difference`` the
       demographic-parity gap (Fairlearn's definitions, for one pair).
     * ``<rate>_ratio``: :math:`r_i / r_j`; null when :math:`r_j` is 0 or either rate is
       undefined. ``selection_rate_ratio`` equals ``disparate_impact``. ``marginal_benefit_ratio``
       keeps the sign of the quotient (B may be negative).
+    * ``average_odds_difference``: :math:`\tfrac12[(FPR_i - FPR_j) + (TPR_i - TPR_j)]`, in
+      [-1, 1], and ``average_absolute_odds_difference``:
+      :math:`\tfrac12[|FPR_i - FPR_j| + |TPR_i - TPR_j|]`, in [0, 1] (AIF360's
+      ``ClassificationMetric``); null when either rate is undefined.
+
+    Every metric's formula and source is its entry of :data:`polars_fair.registry.PAIR_METRICS`.
 
     With a weighted count table the rates use ``weight_sum`` as the population.
 
@@ -244,8 +250,8 @@ def pairwise_matrix(pairs: pl.DataFrame, metric: str, keys: Sequence[str]) -> pl
     groups = (
         pl.concat(
             [
-                pairs.select([pl.col(c).alias(k) for c, k in zip(ki, keys)]),
-                pairs.select([pl.col(c).alias(k) for c, k in zip(kj, keys)]),
+                pairs.select([pl.col(c).alias(k) for c, k in zip(ki, keys, strict=True)]),
+                pairs.select([pl.col(c).alias(k) for c, k in zip(kj, keys, strict=True)]),
             ]
         )
         .unique()
@@ -261,7 +267,7 @@ def pairwise_matrix(pairs: pl.DataFrame, metric: str, keys: Sequence[str]) -> pl
         )
     diagonal = PAIR_METRICS[metric].identity if metric in PAIR_METRICS else 0.0
     off = pairs.select(
-        *[pl.col(c).alias(k) for c, k in zip(ki, keys)],
+        *[pl.col(c).alias(k) for c, k in zip(ki, keys, strict=True)],
         _label(kj).alias(f"{_P}label_j"),
         pl.col(metric).cast(pl.Float64).alias(f"{_P}value"),
     )

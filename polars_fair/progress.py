@@ -13,6 +13,15 @@ __all__ = ["show_progress", "progress_bar"]
 def show_progress(progress: bool | None) -> bool:
     """Whether to draw a bar: ``None`` means only when stderr is a terminal.
 
+    Parameters
+    ----------
+    progress : bool or None
+        ``True``: always; ``False``: never; ``None``: when ``sys.stderr`` is a terminal.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> show_progress(False), show_progress(True)
@@ -25,6 +34,21 @@ def show_progress(progress: bool | None) -> bool:
 
 def progress_bar(total: int, desc: str, progress: bool | None) -> Any:
     """A tqdm bar on stderr over ``total`` steps, disabled unless :func:`show_progress`.
+
+    Parameters
+    ----------
+    total : int
+        The number of steps.
+    desc : str
+        The label shown before the bar.
+    progress : bool or None
+        Whether to draw it (:func:`show_progress`).
+
+    Returns
+    -------
+    tqdm.auto.tqdm
+        A context manager with ``update(n)``; a disabled bar draws nothing. It is not left on
+        screen when closed.
 
     Examples
     --------

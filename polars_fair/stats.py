@@ -11,7 +11,8 @@ Conventions
   input). Callers that build Polars frames turn ``NaN`` into null (for example with
   ``pl.Series(values, nan_to_null=True)``); they never become 0.
 - Invalid inputs (negative counts, successes above trials, a level outside (0, 1)) raise
-  ``ValueError`` with one of the message constants defined below, before anything is computed.
+  :class:`~polars_fair.errors.InvalidArgumentError` (a ``ValueError``) with one of the message
+  constants defined below, before anything is computed.
 
 The Polars expression builders (:func:`wilson_exprs`, :func:`newcombe_difference_exprs`)
 compute the same intervals inside a lazy plan and return null where the numpy functions return
@@ -26,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 from scipy import stats as _sps
+
 from polars_fair import errors as E
 
 __all__ = [
@@ -85,12 +87,13 @@ def _counts(
     for name, arr in ((names[0], x), (names[1], n)):
         bad = arr < 0
         if np.any(bad):
-            raise E.InvalidArgumentError(NEGATIVE_COUNT_MESSAGE.format(name=name, values=_show(arr[bad])))
+            raise E.InvalidArgumentError(
+                NEGATIVE_COUNT_MESSAGE.format(name=name, values=_show(arr[bad]))
+            )
     above = x > n * (1.0 + _FLOAT_SLACK)
     if np.any(above):
-        pairs = ", ".join(
-            f"{a:g}/{b:g}" for a, b in list(zip(x[above].ravel(), n[above].ravel()))[:_SHOW]
-        )
+        found = list(zip(x[above].ravel(), n[above].ravel(), strict=True))[:_SHOW]
+        pairs = ", ".join(f"{a:g}/{b:g}" for a, b in found)
         raise E.InvalidArgumentError(
             SUCCESSES_ABOVE_TRIALS_MESSAGE.format(
                 successes=names[0], trials=names[1], pairs=f"[{pairs}]"
@@ -154,7 +157,7 @@ def wilson_interval(
 
     Raises
     ------
-    ValueError
+    InvalidArgumentError
         If ``level`` is not in (0, 1), a count is negative or ``successes > trials``.
 
     Examples
@@ -207,7 +210,7 @@ def newcombe_difference_interval(
 
     Raises
     ------
-    ValueError
+    InvalidArgumentError
         If ``level`` is not in (0, 1), a count is negative or successes exceed trials.
 
     Examples
@@ -279,7 +282,7 @@ def ratio_interval(
 
     Raises
     ------
-    ValueError
+    InvalidArgumentError
         If ``level`` is not in (0, 1), a count is negative or successes exceed trials.
 
     Examples
@@ -313,7 +316,9 @@ def _fisher_pvalues(a: FloatArray, m: FloatArray, b: FloatArray, n: FloatArray) 
     for name, arr in (("x1", a), ("n1", m), ("x2", b), ("n2", n)):
         frac = np.isfinite(arr) & (arr != np.round(arr))
         if np.any(frac):
-            raise E.InvalidArgumentError(FISHER_INTEGER_MESSAGE.format(name=name, values=_show(arr[frac])))
+            raise E.InvalidArgumentError(
+                FISHER_INTEGER_MESSAGE.format(name=name, values=_show(arr[frac]))
+            )
     out = np.full(a.shape, np.nan)
     ok = np.isfinite(a) & np.isfinite(m) & np.isfinite(b) & np.isfinite(n) & (m > 0) & (n > 0)
     if not np.any(ok):
@@ -386,7 +391,7 @@ def two_proportion_test(
 
     Raises
     ------
-    ValueError
+    InvalidArgumentError
         If ``method`` is unknown, a count is negative, successes exceed trials, or
         ``method="fisher"`` is given non-integer counts.
 
@@ -448,7 +453,7 @@ def adjust_pvalues(
 
     Raises
     ------
-    ValueError
+    InvalidArgumentError
         If ``method`` is unknown, ``p`` is not one-dimensional or a value is outside [0, 1].
 
     Examples
@@ -514,7 +519,7 @@ def wilson_exprs(
 
     Raises
     ------
-    ValueError
+    InvalidArgumentError
         If ``level`` is not in (0, 1). Counts are not validated here (the count table builder
         guarantees ``0 <= successes <= trials``).
 
@@ -590,7 +595,7 @@ def newcombe_difference_exprs(
 
     Raises
     ------
-    ValueError
+    InvalidArgumentError
         If ``level`` is not in (0, 1).
 
     Examples

@@ -70,6 +70,21 @@ def _gt() -> Any:
 def report_keys(report: pl.DataFrame) -> list[str]:
     """The key columns of a report: every column before ``n`` except ``attributes``.
 
+    Parameters
+    ----------
+    report : pl.DataFrame
+        The output of ``df.fair.report(...)`` (any frame whose keys precede ``n``).
+
+    Returns
+    -------
+    list of str
+        The key column names, in order.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        ``report`` has no ``n`` column (the message lists its columns).
+
     Examples
     --------
     >>> import polars as pl

@@ -83,7 +83,7 @@ def _label(keys: Sequence[str]) -> pl.Expr:
     if len(keys) == 1:
         return text[0]
     return pl.concat_str(
-        [pl.concat_str(pl.lit(f"{k}="), t) for k, t in zip(keys, text)], separator=", "
+        [pl.concat_str(pl.lit(f"{k}="), t) for k, t in zip(keys, text, strict=True)], separator=", "
     )
 
 
@@ -183,7 +183,7 @@ def summary_from_counts(
 ) -> pl.LazyFrame:
     r"""Fairness summaries of a count table: one row per metric, with value, groups and verdict.
 
-    With :math:`r_g` a group's rate (from :data:`polars_fair.expressions.RATES`) and
+    With :math:`r_g` a group's rate (from :data:`polars_fair.registry.RATE_NAMES`) and
     :math:`G` the groups whose rate is defined (undefined rates are skipped, see the module
     notes), ``method="between_groups"`` uses Fairlearn's definitions
     (``MetricFrame.difference``/``ratio``):
@@ -230,14 +230,15 @@ def summary_from_counts(
         ``lf.fair.confusion``.
     keys : sequence of str
         Its key columns (``[]``: the whole population, one group labelled ``"overall"``).
-    method : {"between_groups", "to_reference"}, default "between_groups"
-        Compare the groups with each other, or each group with ``reference``.
+    method : {"between_groups", "to_reference", "to_overall"}, default "between_groups"
+        Compare the groups with each other, or each group with ``reference``; ``"to_overall"``
+        (Fairlearn's name) is ``"to_reference"`` with ``reference="overall"``.
     reference : str, Any or mapping, default "largest"
         Used by ``"to_reference"`` only. ``"largest"`` (most rows; ties go to the first group in
         key order), ``"max_selection_rate"``, ``"overall"`` (the whole population, all groups
         including excluded ones; labelled ``"overall"``), a value of the one key, or a mapping
         ``{attribute: value}`` for several keys: the rules of ``report``
-        (:func:`polars_fair.report.reference_mask`). ``"largest"`` and ``"max_selection_rate"``
+        (:mod:`polars_fair.reference`). ``"largest"`` and ``"max_selection_rate"``
         choose among the groups left after exclusion; an explicit reference group is never
         excluded.
     min_support : int, default 30

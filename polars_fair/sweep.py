@@ -20,6 +20,8 @@ from polars_fair.spec import threshold_in_dtype
 
 __all__ = ["sweep_from_scores"]
 
+_FLOAT64 = pl.Float64()
+
 
 def _thresholds(thresholds: Sequence[float], dtype: pl.DataType) -> list[float]:
     if isinstance(thresholds, (str, bytes)) or not isinstance(thresholds, Sequence):
@@ -35,9 +37,14 @@ def sweep_from_scores(
     keys: Sequence[str],
     *,
     thresholds: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
-    score_dtype: pl.DataType = pl.Float64(),
+    score_dtype: pl.DataType = _FLOAT64,
 ) -> pl.LazyFrame:
-    """Counts and every rate per group at each threshold: ``y_pred = y_score >= threshold``.
+    r"""Counts and every rate per group at each threshold: ``y_pred = y_score >= threshold``.
+
+    From the score table: :math:`tp(t) = \sum positives[score \ge t]`,
+    :math:`fp(t) = \sum negatives[score \ge t]`, :math:`fn = P - tp`, :math:`tn = N - fp`;
+    the rates are the registry's formulas on these counts (:func:`polars_fair.report.with_rates`,
+    sources in :data:`polars_fair.registry.METRICS`).
 
     Parameters
     ----------
