@@ -184,6 +184,16 @@ def polars_schema(relation: DuckDBPyRelation) -> pl.Schema:
 def quote(name: str) -> str:
     """A DuckDB identifier for the column ``name``: in double quotes, inner quotes doubled.
 
+    Parameters
+    ----------
+    name : str
+        A column name, as the relation spells it.
+
+    Returns
+    -------
+    str
+        The quoted identifier (DuckDB resolves it to the column whatever its characters).
+
     Examples
     --------
     >>> quote('my "odd" name')
@@ -236,16 +246,49 @@ class DuckDBEngine:
         _require_duckdb()
 
     def schema(self) -> pl.Schema:
-        """The relation's columns as Polars dtypes (:func:`polars_schema`)."""
+        """The relation's columns as Polars dtypes (:func:`polars_schema`).
+
+        Returns
+        -------
+        pl.Schema
+            Column names in DuckDB's order with their Polars dtypes.
+
+        Examples
+        --------
+        >>> import duckdb
+        >>> DuckDBEngine(duckdb.sql("SELECT 'a' AS g, 1.5::FLOAT AS s")).schema()
+        Schema([('g', String), ('s', Float32)])
+        """
         return polars_schema(self.relation)
 
     def bind(self, by: Any, args: dict[str, Any]) -> tuple[DuckDBEngine, Any, dict[str, Any]]:
         """Check that ``by`` and the column arguments name columns (``str``).
 
+        Parameters
+        ----------
+        by : str, list of str or None
+            The attributes.
+        args : dict
+            The count or score arguments; ``y_true``, ``y_pred``, ``y_score`` and
+            ``sample_weight`` must be column names or ``None``.
+
+        Returns
+        -------
+        tuple[DuckDBEngine, list[str], dict]
+            This engine, ``by`` as a list of names and the arguments unchanged.
+
         Raises
         ------
         InvalidArgumentError
-            A ``pl.Expr``, a number or any other object in place of a column name.
+            A ``pl.Expr``, a number or any other object in place of a column name
+            (:data:`NOT_A_NAME`).
+
+        Examples
+        --------
+        >>> import duckdb
+        >>> engine = DuckDBEngine(duckdb.sql("SELECT 'a' AS g, 1 AS y_true"))
+        >>> engine.bind("g", {"y_true": "y_true"})[1]
+        ['g']
         """
         names = [_name(b, "by") for b in normalize_by(by)]
         for role in _ROLES:
@@ -303,6 +346,28 @@ class DuckDBEngine:
 
         A thresholded score becomes ``CAST(score AS DOUBLE) >= threshold`` (the threshold is
         already rounded to the score's dtype), with the counts of null, NaN and infinite scores.
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call (:func:`polars_fair.spec.resolve` on :meth:`schema`).
+
+        Returns
+        -------
+        pl.LazyFrame
+            The label table of :mod:`polars_fair.boundary`: the keys (dtypes of
+            :meth:`schema`), ``__pf_y`` (absent without labels), ``__pf_p``, ``n`` (Int64) [,
+            ``weight_sum`` (Float64), ``__pf_w_null``, ``__pf_w_nan``, ``__pf_w_neg`` (Int64)]
+            [, ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf`` (Int64)], in memory.
+
+        Examples
+        --------
+        >>> import duckdb
+        >>> from polars_fair.spec import resolve
+        >>> engine = DuckDBEngine(duckdb.sql("SELECT * FROM (VALUES ('a', 1, 1), ('a', 1, 1), "
+        ...                                  "('b', 0, 1)) t(g, y_true, y_pred)"))
+        >>> engine.label_table(resolve(engine.schema(), "g")).collect().sort("g").rows()
+        [('a', 1, 1, 2), ('b', 0, 1, 1)]
         """
         checks: list[str] = []
         if a.score_name is not None:
@@ -320,7 +385,29 @@ class DuckDBEngine:
         return self._fetch([*self._keys(a), *self._labels(a), pred], aggs)
 
     def score_label_table(self, a: Audit) -> pl.LazyFrame:
-        """One DuckDB ``GROUP BY`` over keys, score (as DOUBLE) and label."""
+        """One DuckDB ``GROUP BY`` over keys, score (as DOUBLE) and label.
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call (``resolve(..., scores=True)``).
+
+        Returns
+        -------
+        pl.LazyFrame
+            The keys, ``score`` (Float64), ``__pf_y`` (absent without labels), ``n`` (Int64)
+            [, ``weight_sum`` and the weight checks], in memory.
+
+        Examples
+        --------
+        >>> import duckdb
+        >>> from polars_fair.spec import resolve
+        >>> engine = DuckDBEngine(duckdb.sql(
+        ...     "SELECT * FROM (VALUES (0.5, 1), (0.5, 1), (0.25, 0)) t(y_score, y_true)"))
+        >>> a = resolve(engine.schema(), None, y_score="y_score", scores=True)
+        >>> engine.score_label_table(a).collect().sort("score").rows()
+        [(0.25, 0, 1), (0.5, 1, 2)]
+        """
         assert a.score_name is not None
         s = f"CAST({quote(a.score_name)} AS DOUBLE)"
         score = _Group(s, s, "score", None)
