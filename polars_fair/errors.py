@@ -109,6 +109,7 @@ NOT_ROW_LEVEL = (
     "{role}={expr} is not a row-level expression: it {why}; pass an expression that gives one "
     "value per row from that row"
 )
+NOT_A_FINITE_NUMBER = "{name} must be a finite number, got {value!r}"
 BAD_THRESHOLD = "threshold must be a number, finite and not NaN, got {value!r}"
 SCORE_NEEDS_THRESHOLD = "y_score= needs threshold= to turn scores into predictions"
 PRED_AND_SCORE = "pass either y_pred= or y_score= with threshold=, not both"

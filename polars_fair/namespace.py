@@ -121,6 +121,8 @@ class FairLazyFrame:
         return analysis.counts(self._lf, by, **count_args)
 
     counts = _spelled(counts)
+    counts.__doc__ = compose(counts.__doc__ or "", drop=("**count_args",),
+                             after=spec.COUNT_ARGS_DOC)
 
     def score_counts(self, by: By = None, **score_args: Unpack[ScoreArgs]) -> FairScores:
         """The score table of the rows, from one scan, with every score-based analysis.
@@ -152,6 +154,8 @@ class FairLazyFrame:
         return analysis.scores(self._lf, by, **score_args)
 
     score_counts = _spelled(score_counts, scores=True)
+    score_counts.__doc__ = compose(score_counts.__doc__ or "", drop=("**score_args",),
+                                   after=spec.SCORE_ARGS_DOC)
 
     @_over(FairCounts.confusion, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],

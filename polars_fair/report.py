@@ -12,27 +12,80 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair import rules as R
 from polars_fair.reference import for_set, known, reference_flag
 from polars_fair.registry import METRICS, RATE_NAMES, Counts, safe_div
 
-__all__ = ["rates_from_counts", "report_from_counts"]
+__all__ = ["count_exprs", "rates_from_counts", "report_from_counts", "with_rates"]
 
 FINDINGS = ("algorithmic", "systemic", "none", "insufficient support")
 
 
 def count_exprs(schema_names: Sequence[str]) -> Counts:
-    """Count expressions of a count table; ``n`` is ``weight_sum`` when the table is weighted."""
+    """Count expressions of a count table; ``n`` is ``weight_sum`` when the table is weighted.
+
+    Parameters
+    ----------
+    schema_names : sequence of str
+        The count table's column names.
+
+    Returns
+    -------
+    polars_fair.registry.Counts
+        ``pl.col`` of ``n`` (or ``weight_sum``, the population of a weighted table), ``tp``,
+        ``fp``, ``fn``, ``tn``.
+
+    Examples
+    --------
+    >>> count_exprs(["g", "n", "tp", "fp", "fn", "tn", "weight_sum"]).n.meta.output_name()
+    'weight_sum'
+    """
     return Counts.columns(weighted="weight_sum" in schema_names)
 
 
 def with_rates(counts: pl.LazyFrame) -> pl.LazyFrame:
-    """Append every metric of the registry (:data:`polars_fair.registry.METRICS`)."""
+    """Append every metric of the registry (:data:`polars_fair.registry.METRICS`).
+
+    Each metric is its registry formula over the counts, with its source there, for example
+    ``selection_rate`` :math:`(TP + FP)/n` (29 CFR 1607.4(D)), ``tpr`` :math:`TP/(TP + FN)`
+    (Hardt et al. 2016), ``marginal_benefit`` :math:`(FP - FN)/n` (Briscoe et al., the OFI
+    paper). With a weighted table ``n`` is ``weight_sum``.
+
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A count table (keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]).
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``counts`` followed by one Float64 column per metric of
+        :data:`polars_fair.registry.RATE_NAMES` (rates in [0, 1], ``marginal_benefit`` in
+        [-1, 1]), null where the denominator is 0.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"g": ["a"], "n": [4], "tp": [1], "fp": [1], "fn": [1], "tn": [1]})
+    >>> with_rates(c).select("selection_rate", "tpr", "marginal_benefit").collect().row(0)
+    (0.5, 0.5, 0.0)
+    """
     c = count_exprs(counts.collect_schema().names())
     return counts.with_columns([m.value(c) for m in METRICS.values()])
 
 
 def rates_from_counts(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     """Keys, ``n``, then every rate (Float64, null where the denominator is 0).
+
+    Each rate is a registry formula over the confusion counts, with its source in
+    :data:`polars_fair.registry.METRICS`: ``selection_rate`` :math:`(TP + FP)/n` (the selection
+    rate of 29 CFR 1607.4(D) and NYC LL 144), ``base_rate`` :math:`(TP + FN)/n`, ``tpr``
+    :math:`TP/(TP + FN)`, ``fpr`` :math:`FP/(FP + TN)` (equalized odds, Hardt et al. 2016),
+    ``ppv`` :math:`TP/(TP + FP)` (predictive parity, Chouldechova 2017), ``accuracy``
+    :math:`(TP + TN)/n`, ``marginal_benefit`` :math:`B = (FP - FN)/n` (Briscoe et al., the OFI
+    paper), and the complements (``tnr``, ``fnr``, ``npv``, ``fdr``, ``for``,
+    ``balanced_accuracy``). With sample weights the counts are weighted sums and ``n`` in the
+    formulas is ``weight_sum``.
 
     Parameters
     ----------
@@ -44,6 +97,10 @@ def rates_from_counts(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
     Returns
     -------
     pl.LazyFrame
+        One row per group, in the count table's order (by the keys): keys; ``n`` (Int64 rows;
+        the row count also when weighted); one Float64 column per metric of
+        :data:`polars_fair.registry.RATE_NAMES` (rates in [0, 1], ``marginal_benefit`` in
+        [-1, 1]), null where the denominator is 0.
 
     Examples
     --------
@@ -162,35 +219,90 @@ def report_from_counts(
     else:
         ref_sr, ref_mb = sr.filter(flag).first(), mb.filter(flag).first()
         is_ref = flag
-    ofi = (mb - ref_mb).alias("ofi")
     in_max = is_known & supported if exclude_low_support else is_known
-    top = sr.filter(in_max).max()
-    impact_ratio = safe_div(sr, top).alias("impact_ratio")
-    disparate_impact = safe_div(sr, ref_sr).alias("disparate_impact")
-    out = base.with_columns(
-        is_ref.alias("is_reference"), disparate_impact, impact_ratio, ofi
-    ).with_columns(
-        (pl.col("impact_ratio") < four_fifths).alias("adverse_impact"),
-        (pl.col("ofi").abs() > ofi_threshold).alias("ofi_flag"),
-        (pl.col("n") < min_support).alias("low_support"),
-    )
-    di = pl.col("disparate_impact")
-    fails_four_fifths = (pl.col("adverse_impact").fill_null(False)) | (
-        (di < four_fifths) | (di > 1 / four_fifths)
-    ).fill_null(False)
-    finding = (
-        pl.when(pl.col("low_support") | pl.col("ofi").is_null())
-        .then(pl.lit("insufficient support"))
-        .when(pl.col("ofi_flag"))
-        .then(pl.lit("algorithmic"))
-        .when(fails_four_fifths)
-        .then(pl.lit("systemic"))
-        .otherwise(pl.lit("none"))
-        .alias("finding")
-    )
     weight = ["weight_sum"] if "weight_sum" in names else []
-    return out.with_columns(finding).select(
+    framed = base.with_columns(
+        is_ref.alias("is_reference"), in_max.alias("__pf_in_max"),
+        pl.lit(None, dtype=pl.Float64).alias("disparate_impact"),
+        pl.lit(None, dtype=pl.Float64).alias("impact_ratio"),
+        pl.lit(None, dtype=pl.Boolean).alias("adverse_impact"),
+        pl.lit(None, dtype=pl.Float64).alias("ofi"),
+        pl.lit(None, dtype=pl.Boolean).alias("ofi_flag"),
+        pl.lit(None, dtype=pl.Boolean).alias("low_support"),
+        pl.lit(None, dtype=pl.Boolean).alias("reference_low_support"),
+        pl.lit(None, dtype=pl.String).alias("finding"),
+    )
+    rules = _Rules(min_support, ofi_threshold, four_fifths, overall=flag is None)
+    decided = framed.map_batches(rules.decide, schema=framed.collect_schema())
+    return decided.select(
         *keys, "n", "tp", "fp", "fn", "tn", *weight, *RATE_NAMES,
         "is_reference", "disparate_impact", "impact_ratio", "adverse_impact",
-        "ofi", "ofi_flag", "low_support", "finding",
+        "ofi", "ofi_flag", "low_support", "reference_low_support", "finding",
     )
+
+
+class _Rules:
+    """The report's decisions, exact on the counts (:mod:`polars_fair.rules`).
+
+    Ratios and OFI are computed as exact fractions of the counts and shown correctly rounded;
+    every verdict compares the exact value with the threshold as written.
+    """
+
+    def __init__(self, min_support: float, ofi_threshold: float, four_fifths: float,
+                 overall: bool) -> None:
+        self.min_support = R.exact(min_support, "min_support")
+        self.ofi = R.exact(ofi_threshold, "ofi_threshold")
+        self.t = R.exact(four_fifths, "four_fifths")
+        self.overall = overall
+
+    def decide(self, df: pl.DataFrame) -> pl.DataFrame:
+        """Fill the decision columns of the small report table."""
+        weighted = "weight_sum" in df.columns
+        size = df["weight_sum"] if weighted else df["n"]
+        rows = list(zip(df["tp"], df["fp"], df["fn"], df["tn"], size, df["n"],
+                        df["is_reference"], df["__pf_in_max"], strict=True))
+        sr = [R.fraction(tp + fp, m) for tp, fp, _, _, m, *_ in rows]
+        mb = [R.fraction(fp - fn, m) for _, fp, fn, _, m, *_ in rows]
+        low = [R.below(n, self.min_support) for *_, n, _, _ in rows]
+        if self.overall:
+            total = sum(size) if len(rows) else 0
+            ref_sr = R.fraction(sum(tp + fp for tp, fp, *_ in rows), total)
+            ref_mb = R.fraction(sum(fp - fn for _, fp, fn, *_ in rows), total)
+            ref_low = False
+        else:
+            ref = [i for i, r in enumerate(rows) if r[6]]
+            ref_sr = sr[ref[0]] if ref else None
+            ref_mb = mb[ref[0]] if ref else None
+            ref_low = bool(low[ref[0]]) if ref else False
+        candidates = [(s, i) for i, s in enumerate(sr) if rows[i][7] and s is not None]
+        top_sr, top_i = max(candidates, key=lambda c: c[0]) if candidates else (None, None)
+        top_low = bool(low[top_i]) if top_i is not None else False
+
+        def ratio(a: Any, b: Any) -> Any:
+            return None if a is None or b is None or b == 0 else a / b
+
+        ir = [ratio(s, top_sr) for s in sr]
+        di = [ratio(s, ref_sr) for s in sr]
+        ofi = [None if b is None or ref_mb is None else b - ref_mb for b in mb]
+        adverse = [R.below(v, self.t) for v in ir]
+        flag = [None if v is None else R.above(abs(v), self.ofi) for v in ofi]
+        systemic = [bool(a) or bool(R.below(d, self.t)) or bool(R.above(d, 1 / self.t))
+                    for a, d in zip(adverse, di, strict=True)]
+        benchmark_low = [ref_low or top_low for _ in rows]
+        finding = [
+            "insufficient support" if lo or o is None or bl
+            else "algorithmic" if f else "systemic" if s else "none"
+            for lo, o, bl, f, s in zip(low, ofi, benchmark_low, flag, systemic, strict=True)
+        ]
+
+        def floats(values: list[Any]) -> pl.Series:
+            return pl.Series([None if v is None else float(v) for v in values],
+                             dtype=pl.Float64)
+
+        return df.with_columns(
+            disparate_impact=floats(di), impact_ratio=floats(ir),
+            adverse_impact=pl.Series(adverse, dtype=pl.Boolean), ofi=floats(ofi),
+            ofi_flag=pl.Series(flag, dtype=pl.Boolean), low_support=pl.Series(low, dtype=pl.Boolean),
+            reference_low_support=pl.Series(benchmark_low, dtype=pl.Boolean),
+            finding=pl.Series(finding, dtype=pl.String),
+        )

@@ -67,7 +67,8 @@ def test_report_columns_order_and_dtypes(run: Runner) -> None:
     out = run(SMALL, "report", "g", min_support=5)
     assert out.columns == [
         "g", "n", "tp", "fp", "fn", "tn", *RATE_NAMES, "is_reference", "disparate_impact",
-        "impact_ratio", "adverse_impact", "ofi", "ofi_flag", "low_support", "finding",
+        "impact_ratio", "adverse_impact", "ofi", "ofi_flag", "low_support", "reference_low_support",
+            "finding",
     ]
     assert out.schema["is_reference"] == pl.Boolean
     assert out.schema["adverse_impact"] == pl.Boolean
