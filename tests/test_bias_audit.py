@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_fair  # registers .fair; polars_fair.fair is the typed accessor
 from polars_fair import errors as E
-from polars_fair.bias_audit import bias_audit
+from polars_fair.bias_audit import (
+    bias_audit,
+    bias_audit_from_counts,
+    bias_audit_from_scores,
+    ll144_sets,
+)
 
 from .conftest import ADULT_CSV, require
 
@@ -220,7 +227,8 @@ def test_no_one_selected_gives_null_impact_ratios(audit: Audit) -> None:
 
 
 def test_string_and_boolean_predictions_with_pos_label(audit: Audit) -> None:
-    words = HIRING.with_columns(hired=pl.when(pl.col("hired") == 1).then(pl.lit("yes")).otherwise(pl.lit("no")))
+    words = HIRING.with_columns(
+        hired=pl.when(pl.col("hired") == 1).then(pl.lit("yes")).otherwise(pl.lit("no")))
     flags = HIRING.with_columns(pl.col("hired").cast(pl.Boolean))
     base = audit(HIRING, ["sex", "race"], y_pred="hired")
     assert_frame_equal(audit(words, ["sex", "race"], y_pred="hired", pos_label="yes"), base)
@@ -335,7 +343,8 @@ def test_non_binary_prediction_raises_at_collect() -> None:
 
 def test_bad_scores_raise_at_collect_with_counts() -> None:
     lf = HIRING.lazy().with_columns(
-        s=pl.Series([0.1, None, float("nan"), float("inf"), -float("inf"), 0.2, 0.3, 0.4, None, 1.0])
+        s=pl.Series([0.1, None, float("nan"), float("inf"), -float("inf"), 0.2, 0.3, 0.4, None,
+                     1.0])
     )
     plan = bias_audit(lf, ["sex"], y_score="s")
     _raises_at_collect(plan, E.InvalidScoreError,
@@ -487,7 +496,7 @@ def test_adult_race_by_sex_matches_numpy() -> None:
         ref = []
         for level in levels:
             m = np.ones(total, dtype=bool)
-            for a, v in zip(attrs, level):
+            for a, v in zip(attrs, level, strict=True):
                 m &= cols[a] == v
             ref.append((int(m.sum()), int((m & y).sum())))
         n = np.array([r[0] for r in ref])
@@ -522,7 +531,257 @@ def test_enum_categories_sort_in_category_order_and_keep_their_dtype(audit: Audi
 
 def test_float_category_with_many_levels_raises_at_collect() -> None:
     n = 120
-    df = pl.DataFrame({"age": [18 + i * 0.5 for i in range(n)], "hired": [i % 2 for i in range(n)]})
+    df = pl.DataFrame({"age": [18 + i * 0.5 for i in range(n)],
+                       "hired": [i % 2 for i in range(n)]})
     plan = bias_audit(df.lazy(), ["age"], y_pred="hired")
-    with pytest.raises(E.TooManyLevelsError, match=r"attribute 'age' is a float column with 120 distinct values"):
+    with pytest.raises(E.TooManyLevelsError,
+                       match=r"attribute 'age' is a float column with 120 distinct values"):
         plan.collect()
+
+
+# ---------------------------------------------------------------------------------------------
+# the count and score tables: the audit reads what every analysis reads
+
+
+def test_a_count_table_from_anywhere_is_audited_by_hand() -> None:
+    # a count table as SQL gives it, with labels: only the predictions are read (tp + fp)
+    table = pl.DataFrame({"sex": ["F", "M", None], "n": [4, 6, 1], "tp": [1, 2, 0],
+                          "fp": [0, 1, 1], "fn": [2, 1, 0], "tn": [1, 2, 0]})
+    out = polars_fair.from_counts(table).bias_audit().collect()
+    assert out["attributes"].to_list() == [["sex"]] * 3
+    assert out["sex"].to_list() == ["F", "M", None]
+    # F selects 1 of 4, M 3 of 6 (the most selected), the unknown 1 of 1 (excluded)
+    assert out["selected"].to_list() == [1, 3, 1]
+    assert out["selection_rate"].to_list() == [0.25, 0.5, 1.0]
+    assert out["impact_ratio"].to_list() == [0.5, 1.0, None]
+    assert out["share"].to_list() == [4 / 11, 6 / 11, 1 / 11]
+    assert out["excluded"].to_list() == [False, False, True]
+    assert out["unknown_rows"].to_list() == [1, 1, 1]
+    direct = bias_audit_from_counts(table.lazy(), ["sex"]).collect()
+    assert_frame_equal(direct, out)
+
+
+def test_a_score_table_from_anywhere_is_audited_by_hand() -> None:
+    # scores 1, 2, 3, 4 with 1 + 1 + 1 + 1 rows (labels split them): median (2 + 3) / 2 = 2.5
+    table = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [1.0, 3.0, 2.0, 4.0],
+                          "positives": [1, 0, 0, 1], "negatives": [0, 1, 1, 0]})
+    out = polars_fair.from_scores(table).bias_audit().collect()
+    assert out["median_score"].to_list() == [2.5, 2.5]
+    # a: 3 above of 2 rows; b: 4 above of 2 rows
+    assert out["n"].to_list() == [2, 2]
+    assert out["scored_above_median"].to_list() == [1, 1]
+    assert out["scoring_rate"].to_list() == [0.5, 0.5]
+    assert out["impact_ratio"].to_list() == [1.0, 1.0]
+    assert_frame_equal(bias_audit_from_scores(table.lazy(), ["g"]).collect(), out)
+
+
+def test_a_weighted_score_table_needs_its_row_counts() -> None:
+    table = pl.LazyFrame({"g": ["a"], "score": [0.5], "positives": [1.5], "negatives": [0.0]})
+    with pytest.raises(E.ColumnNotFoundError) as info:
+        bias_audit_from_scores(table, ["g"])
+    assert str(info.value) == E.MISSING_COLUMN.format(
+        column="n_rows", role="a weighted score table (Float64 positives/negatives)",
+        available="['g', 'score', 'positives', 'negatives']")
+    with_rows = table.with_columns(n_rows=pl.lit(3, dtype=pl.Int64))
+    out = bias_audit_from_scores(with_rows, ["g"]).collect()
+    assert out.select("n", "weight_sum", "scored_above_median").row(0) == (3, 1.5, 0.0)
+
+
+def test_share_is_the_correctly_rounded_quotient(audit: Audit) -> None:
+    # 7 / 10 is 0.7; multiplying by the inverse (7 * 0.1) would give 0.7000000000000001
+    out = audit(HIRING, ["sex", "race"], y_pred="hired")
+    assert out.filter(pl.col("race") == "A", pl.col("sex").is_null())["share"].item() == 0.7
+    totals = out.group_by("attributes").agg(pl.col("n").sum().alias("total"))
+    joined = out.join(totals, on="attributes")
+    assert all(s == n / t for s, n, t in joined.select("share", "n", "total").rows())
+
+
+def test_three_attributes_give_each_alone_and_the_full_intersection() -> None:
+    df = HIRING.with_columns(age=pl.Series(["young", "old"] * 5))
+    out = bias_audit(df.lazy(), ["sex", "race", "age"], y_pred="hired").collect()
+    sets = out["attributes"].unique(maintain_order=True).to_list()
+    assert sets == [["sex"], ["race"], ["age"], ["sex", "race", "age"]]
+    assert sets == ll144_sets(["sex", "race", "age"])
+    # combinations="all" on the count table adds the pairs; every set audited as if alone
+    every = polars_fair.counts(df, ["sex", "race", "age"], y_true=None, y_pred="hired")
+    all_sets = every.bias_audit(combinations="all").collect()
+    assert all_sets["attributes"].unique(maintain_order=True).to_list() == [
+        ["sex"], ["race"], ["age"], ["sex", "race"], ["sex", "age"], ["race", "age"],
+        ["sex", "race", "age"]]
+    pair = bias_audit(df.lazy(), ["sex", "race"], y_pred="hired").collect()
+    assert_frame_equal(
+        _set(all_sets, "sex", "race").drop("age"), _set(pair, "sex", "race"))
+    # a count table made with combinations= is audited set by set as well
+    stacked = polars_fair.counts(df, ["sex", "race", "age"], y_true=None, y_pred="hired",
+                                 combinations="all")
+    assert_frame_equal(stacked.bias_audit().collect(), all_sets)
+
+
+def test_enum_categories_without_applicants_are_not_reported() -> None:
+    race = pl.Enum(["White", "Black", "Asian"])
+    df = pl.DataFrame({"race": pl.Series(["White", "Black", "White"], dtype=race),
+                       "hired": [1, 0, 0]})
+    # the count table completes the declared categories (Asian, n = 0) ...
+    counted = polars_fair.counts(df, "race", y_true=None, y_pred="hired")
+    assert counted.frame.collect()["n"].to_list() == [2, 1, 0]
+    # ... the audit reports the categories that have applicants, as before
+    out = counted.bias_audit().collect()
+    assert out["race"].to_list() == ["White", "Black"]
+    assert out["impact_ratio"].to_list() == [1.0, 0.0]
+
+
+def test_prediction_errors_are_those_of_every_analysis() -> None:
+    df = HIRING.with_columns(hired=pl.Series([0.2, 0.7, 1.0, 0.2, 0.7, 1.0, 0.2, 0.7, 1.0, 0.2]))
+    plan = bias_audit(df.lazy(), ["sex"], y_pred="hired")
+    message = E.LOOKS_LIKE_SCORES.format(column="hired", role="y_pred", low=0.2, high=0.7,
+                                         pos_label=1)
+    _raises_at_collect(plan, E.InvalidLabelError, message)
+    confusion = polars_fair.counts(df, "sex", y_true=None, y_pred="hired").confusion()
+    _raises_at_collect(confusion, E.InvalidLabelError, message)
+    nan = HIRING.with_columns(hired=pl.Series([1.0, float("nan")] + [0.0] * 8))
+    _raises_at_collect(bias_audit(nan.lazy(), ["sex"], y_pred="hired"), E.NullValuesError,
+                       E.NAN_LABELS.format(column="hired", role="y_pred", count=1))
+
+
+def test_frame_level_argument_errors_name_categories() -> None:
+    with pytest.raises(E.InvalidArgumentError) as info:
+        bias_audit(HIRING.lazy(), ["sex", pl.col("race").alias("sex")], y_pred="hired")
+    assert str(info.value) == "categories has repeated attribute names: ['sex', 'sex']"
+    with pytest.raises(E.InvalidArgumentError, match="clash with output columns"):
+        polars_fair.from_counts(pl.DataFrame({"attributes": ["a"], "n": [1], "tp": [0],
+                                              "fp": [1], "fn": [0], "tn": [0]})).bias_audit()
+
+
+@st.composite
+def labelled(draw: st.DrawFn) -> pl.DataFrame:
+    df = draw(applicants())
+    return df.with_columns(
+        y=pl.Series(draw(st.lists(st.integers(0, 1), min_size=df.height, max_size=df.height))))
+
+
+@SETTINGS
+@given(labelled(), st.booleans(), st.booleans())
+def test_tables_with_labels_give_the_audit_of_the_outcomes_alone(
+    df: pl.DataFrame, scoring: bool, weighted: bool
+) -> None:
+    # a count table with pos_label in neither column is an error of every labelled analysis
+    assume(scoring or (df["y"] == 1).any() or (df["hired"] == 1).any())
+    weight: dict[str, Any] = {"sample_weight": "w"} if weighted else {}
+    if scoring:
+        table: Any = polars_fair.scores(df, ["sex", "race"], y_true="y", y_score="score",
+                                        **weight)
+        expected = bias_audit(df.lazy(), ["sex", "race"], y_score="score", **weight)
+    else:
+        table = polars_fair.counts(df, ["sex", "race"], y_true="y", y_pred="hired", **weight)
+        expected = bias_audit(df.lazy(), ["sex", "race"], y_pred="hired", **weight)
+    assert_frame_equal(table.bias_audit().collect(), expected.collect())
+
+
+# ---------------------------------------------------------------------------------------------
+# Spark: the same counting boundary, the same audit
+
+REQUIRE_SPARK = os.environ.get("POLARS_FAIR_REQUIRE_SPARK") == "1"
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    """A local Spark (the session pattern of test_spark.py), stopped only if made here."""
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        if REQUIRE_SPARK:
+            raise
+        pytest.skip("pyspark is not installed (pip install -e '.[spark]')")
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    existing = SparkSession.getActiveSession()
+    try:
+        session = (
+            SparkSession.builder.master("local[2]")
+            .appName("polars_fair-tests")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.default.parallelism", "2")
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .getOrCreate()
+        )
+    except Exception as exc:  # noqa: BLE001  (no Java, no loopback: any startup error)
+        if REQUIRE_SPARK:
+            pytest.fail(f"POLARS_FAIR_REQUIRE_SPARK=1 but Spark did not start: {exc}")
+        pytest.skip(f"Spark did not start (is Java 17+ installed?): {exc}")
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    if existing is None:
+        session.stop()
+
+
+SPARK_CASES: list[dict[str, Any]] = [
+    {"y_pred": "hired"},
+    {"y_pred": "hired", "sample_weight": "w", "min_share": 0.1, "exclude_small": True},
+    {"y_score": "score"},
+    {"y_score": "score", "sample_weight": "w"},
+]
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_spark_audit_equals_polars(spark: Any) -> None:
+    import polars_fair.spark as pfs
+
+    rng = np.random.default_rng(3)
+    n = 400
+    df = pl.DataFrame({
+        "sex": rng.choice(np.array(["F", "M", "X", None], dtype=object), n,
+                          p=[0.48, 0.48, 0.02, 0.02]).tolist(),
+        "race": rng.choice(np.array(["a", "b", "c", None], dtype=object), n,
+                           p=[0.5, 0.3, 0.15, 0.05]).tolist(),
+        "hired": rng.integers(0, 2, n),
+        "score": rng.integers(0, 40, n) / 8,
+        "w": rng.integers(1, 4, n) * 0.5,
+    })
+    sdf = spark.createDataFrame(df.to_arrow())
+    for kw in SPARK_CASES:
+        want = polars_fair.fair(df).bias_audit(["sex", "race"], **kw)
+        assert_frame_equal(pfs.bias_audit(sdf, ["sex", "race"], **kw), want)
+    # the rows' entry point takes the Spark frame itself (engine_of dispatches it)
+    assert_frame_equal(bias_audit(sdf, ["sex", "race"], y_pred="hired").collect(),
+                       polars_fair.fair(df).bias_audit(["sex", "race"], y_pred="hired"))
+    # the errors read as in Polars
+    calls: list[Callable[[Any], pl.LazyFrame]] = [
+        lambda f: bias_audit(f, ["sex", "ethnicity"], y_pred="hired"),
+        lambda f: bias_audit(f, ["sex"], y_pred="hired", pos_label="yes"),
+    ]
+    for call in calls:
+        with pytest.raises(E.PolarsFairError) as polars_error:
+            call(df.lazy())
+        with pytest.raises(type(polars_error.value)) as spark_error:
+            call(sdf)
+        assert str(spark_error.value) == str(polars_error.value)
+
+
+def test_spark_shortcut_is_the_audit_of_the_rows() -> None:
+    import polars_fair.spark as pfs
+
+    assert pfs.__all__.count("bias_audit") == 1
+    assert list(inspect.signature(pfs.bias_audit).parameters)[:2] == ["spark_df", "categories"]
+
+
+def test_duckdb_audit_equals_polars() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    df = HIRING.with_columns(score=pl.Series([0.1, 0.5, 0.3, 0.9, 0.9, 0.2, 0.4, 0.4, 0.7, 0.1]),
+                             w=pl.Series([1.0, 2.0, 1.0, 1.0, 3.0, 1.0, 1.0, 0.5, 1.0, 1.0]),
+                             race=pl.when(pl.int_range(pl.len()) == 4).then(None)
+                             .otherwise(pl.col("race")))
+    con = duckdb.connect()
+    try:
+        relation = con.from_arrow(df.to_arrow())
+        for kw in SPARK_CASES:
+            want = polars_fair.fair(df).bias_audit(["sex", "race"], **kw)
+            assert_frame_equal(bias_audit(relation, ["sex", "race"], **kw).collect(), want)
+        with pytest.raises(E.ColumnNotFoundError) as info:
+            bias_audit(relation, ["sex", "ethnicity"], y_pred="hired")
+        assert str(info.value) == E.MISSING_COLUMN.format(
+            column="ethnicity", role="categories",
+            available="['sex', 'race', 'hired', 'score', 'w']")
+    finally:
+        con.close()
