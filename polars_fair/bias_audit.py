@@ -426,8 +426,10 @@ def bias_audit_plan(
         Its key columns.
     scores : bool, default False
         ``table`` is a score table.
-    min_share, exclude_small
-        As in :func:`bias_audit_from_counts`.
+    min_share : float, default 0.02
+        A category with ``share < min_share`` is flagged ``small_category``.
+    exclude_small : bool, default False
+        Exclude small categories from the impact-ratio calculation.
 
     Returns
     -------

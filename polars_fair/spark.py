@@ -417,10 +417,15 @@ for _name in _public(analysis.FairScores):
 scores = _shortcut("frame", True)
 
 
-def bias_audit(spark_df: SparkDataFrame, categories: Any, *, round_scores: int | None = None,
-               **kwargs: Any) -> pl.DataFrame:  # noqa: D103  (docstring composed below)
+def bias_audit(spark_df: SparkDataFrame, categories: Any, *, y_pred: Any = None,
+               y_score: Any = None, pos_label: Any = 1, sample_weight: Any = None,
+               min_share: float = 0.02, exclude_small: bool = False,
+               round_scores: int | None = None) -> pl.DataFrame:  # noqa: D103  (composed below)
     # both objects have bias_audit: the rows' entry point picks counts or scores from the call
-    out = _ll144.bias_audit(SparkEngine(spark_df, round_scores), categories, **kwargs).collect()
+    out = _ll144.bias_audit(
+        SparkEngine(spark_df, round_scores), categories, y_pred=y_pred, y_score=y_score,
+        pos_label=pos_label, sample_weight=sample_weight, min_share=min_share,
+        exclude_small=exclude_small).collect()
     assert isinstance(out, pl.DataFrame)
     return out
 
