@@ -42,7 +42,6 @@ CODES = {
 #: section that numpydoc.docscrape does not find). THIS LIST MUST BE EMPTY BEFORE ISSUE 10 IS
 #: CLOSED. An entry that passes fails the run (strict xfail): delete it; never add one.
 XFAIL: dict[str, str] = {
-    "polars_fair.bias_audit.bias_audit_plan": "PR04",
     "polars_fair.cli.main": "EX01",
     "polars_fair.expressions.RowMetric": "EX01",
     "polars_fair.expressions.is_positive": "PR01 RT01 parse",
@@ -56,14 +55,6 @@ XFAIL: dict[str, str] = {
     "polars_fair.rules.at_least": "PR01 RT01 parse",
     "polars_fair.rules.at_most": "PR01 RT01 parse",
     "polars_fair.rules.below": "PR01 RT01 parse",
-    "polars_fair.spark.bias_audit": "PR01 PR02 parse",
-    "polars_fair.tables_old.Counted": "EX01 PR01 parse",
-    "polars_fair.tables_old.count_table": "PR01 parse",
-    "polars_fair.tables_old.count_tables": "PR01 parse",
-    "polars_fair.tables_old.keys_of": "PR01 parse",
-    "polars_fair.tables_old.rollup": "PR01 parse",
-    "polars_fair.tables_old.score_table": "PR01 parse",
-    "polars_fair.tables_old.sweep_table": "PR01 parse",
 }
 
 
