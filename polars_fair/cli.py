@@ -10,7 +10,7 @@ the CI gate. Exit codes: 0 success (``check``: every adequately supported group 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -80,12 +80,14 @@ def parse_value(text: str, dtype: pl.DataType) -> Any:
         try:
             return int(text)
         except ValueError:
-            raise E.InvalidArgumentError(f"{text!r} is not an integer, as dtype {dtype} needs")
+            raise E.InvalidArgumentError(
+                f"{text!r} is not an integer, as dtype {dtype} needs") from None
     if dtype.is_float():
         try:
             return float(text)
         except ValueError:
-            raise E.InvalidArgumentError(f"{text!r} is not a number, as dtype {dtype} needs")
+            raise E.InvalidArgumentError(
+                f"{text!r} is not a number, as dtype {dtype} needs") from None
     return text
 
 
@@ -101,13 +103,16 @@ def _dtype(lf: pl.LazyFrame, expr: str | pl.Expr) -> pl.DataType:
 
 
 def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr]) -> Any:
-    """``largest``/``overall``/``max_selection_rate``, a value, or ``attr=value,attr=value``."""
+    """Parse ``--reference``: a rule, a value, or ``attr=value,attr=value``.
+
+    The rules are ``largest``, ``overall``, ``max_selection_rate`` and ``max_auc``.
+    """
     if text is None:
         return "largest"
-    if text in ("largest", "overall", "max_selection_rate"):
+    if text in ("largest", "overall", "max_selection_rate", "max_auc"):
         return text
     names = [b if isinstance(b, str) else b.meta.output_name() for b in by]
-    dtypes = dict(zip(names, (_dtype(lf, b) for b in by)))
+    dtypes = dict(zip(names, (_dtype(lf, b) for b in by), strict=True))
     if "=" in text and text.split("=", 1)[0].strip() in dtypes:
         out: dict[str, Any] = {}
         for part in text.split(","):
@@ -164,6 +169,49 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> N
         output.write_text(text if text.endswith("\n") else text + "\n")
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """Command-line arguments resolved against a frame's schema."""
+
+    lf: pl.LazyFrame  # after --where
+    by: list[str | pl.Expr]
+    y_true: str | pl.Expr
+    y_pred: str | pl.Expr | None
+    y_score: str | pl.Expr | None
+    pos_label: Any
+    reference: Any
+
+
+def resolve_inputs(
+    lf: pl.LazyFrame,
+    by_text: list[str],
+    *,
+    y_true_text: str,
+    y_pred_text: str | None,
+    y_score_text: str | None,
+    pos_label_text: str | None,
+    reference_text: str | None,
+    where: str | None,
+) -> Inputs:
+    """Parse the columns/SQL of the command line against ``lf`` (filtered by ``where``)."""
+    if where:
+        condition = pl.sql_expr(where)
+        _dtype(lf, condition)  # names a missing column cleanly
+        lf = lf.filter(condition)
+    schema = lf.collect_schema()
+    by = [column_or_sql(b, schema) for b in by_text]
+    y_true = column_or_sql(y_true_text, schema)
+    y_pred = column_or_sql(y_pred_text, schema) if y_pred_text is not None else None
+    y_score = column_or_sql(y_score_text, schema) if y_score_text is not None else None
+    y_dtype = _dtype(lf, y_true)
+    if pos_label_text is None:
+        pos_label: Any = True if y_dtype == pl.Boolean else 1
+    else:
+        pos_label = parse_value(pos_label_text, y_dtype)
+    reference = parse_reference(reference_text, lf, by)
+    return Inputs(lf, by, y_true, y_pred, y_score, pos_label, reference)
+
+
 def run_report(
     lf: pl.LazyFrame,
     by_text: list[str],
@@ -180,23 +228,14 @@ def run_report(
     all_columns: bool = False,
 ) -> None:
     """Build the report of the ``report`` and ``demo`` commands and emit it."""
-    if where:
-        condition = pl.sql_expr(where)
-        _dtype(lf, condition)  # names a missing column cleanly
-        lf = lf.filter(condition)
-    schema = lf.collect_schema()
-    by = [column_or_sql(b, schema) for b in by_text]
-    y_true = column_or_sql(y_true_text, schema)
-    y_pred = column_or_sql(y_pred_text, schema)
-    y_dtype = _dtype(lf, y_true)
-    if pos_label_text is None:
-        pos_label: Any = True if y_dtype == pl.Boolean else 1
-    else:
-        pos_label = parse_value(pos_label_text, y_dtype)
-    reference = parse_reference(reference_text, lf, by)
+    args = resolve_inputs(
+        lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text, y_score_text=None,
+        pos_label_text=pos_label_text, reference_text=reference_text, where=where,
+    )
+    pos_label, reference = args.pos_label, args.reference
     # one scan: the count table, collected once; everything else reads it
-    counts = fair(lf).confusion(
-        by, y_true=y_true, y_pred=y_pred, pos_label=pos_label,
+    counts = fair(args.lf).confusion(
+        args.by, y_true=args.y_true, y_pred=args.y_pred, pos_label=pos_label,
         null_groups=null_groups,  # type: ignore[arg-type]
     ).collect()
     from polars_fair.report import report_from_counts
@@ -220,7 +259,6 @@ def run_report(
     if fmt == "table" and not all_columns:
         report = report.select(*keys, *TABLE_COLUMNS)
     emit(report, fmt, output, header)
-
 
 def _fmt(x: float | None) -> str:
     return "null" if x is None else f"{x:.4f}"
@@ -307,48 +345,6 @@ def demo(
     )
 
 
-@dataclass(frozen=True)
-class Inputs:
-    """Command-line arguments resolved against a frame's schema."""
-
-    lf: pl.LazyFrame  # after --where
-    by: list[str | pl.Expr]
-    y_true: str | pl.Expr
-    y_pred: str | pl.Expr | None
-    y_score: str | pl.Expr | None
-    pos_label: Any
-    reference: Any
-
-
-def resolve_inputs(
-    lf: pl.LazyFrame,
-    by_text: list[str],
-    *,
-    y_true_text: str,
-    y_pred_text: str | None,
-    y_score_text: str | None,
-    pos_label_text: str | None,
-    reference_text: str | None,
-    where: str | None,
-) -> Inputs:
-    """Parse the columns/SQL of the command line against ``lf`` (filtered by ``where``)."""
-    if where:
-        condition = pl.sql_expr(where)
-        _dtype(lf, condition)  # names a missing column cleanly
-        lf = lf.filter(condition)
-    schema = lf.collect_schema()
-    by = [column_or_sql(b, schema) for b in by_text]
-    y_true = column_or_sql(y_true_text, schema)
-    y_pred = column_or_sql(y_pred_text, schema) if y_pred_text is not None else None
-    y_score = column_or_sql(y_score_text, schema) if y_score_text is not None else None
-    y_dtype = _dtype(lf, y_true)
-    if pos_label_text is None:
-        pos_label: Any = True if y_dtype == pl.Boolean else 1
-    else:
-        pos_label = parse_value(pos_label_text, y_dtype)
-    reference = parse_reference(reference_text, lf, by)
-    return Inputs(lf, by, y_true, y_pred, y_score, pos_label, reference)
-
 
 def write_html(
     lf: pl.LazyFrame,
@@ -385,27 +381,8 @@ def write_html(
     typer.echo(f"polars-fair: wrote the HTML audit to {path}", err=True)
 
 
+
 # --------------------------------------------------------------------------- check (CI gate)
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One group failing one limit of ``polars-fair check``."""
-
-    group: str  # "race=Black, sex=Female"
-    values: dict[str, Any]  # {"race": "Black", "sex": "Female"}
-    metric: str  # impact_ratio | ofi | abroca
-    value: float | None  # None: the figure is undefined (0/0), which never passes
-    limit: float | None
-    rule: str  # ">= 0.8", "|ofi| <= 0.3", "<= 0.05", "undefined: ..."
-
-
-def _values(row: dict[str, Any], keys: list[str]) -> dict[str, Any]:
-    return {k: row[k] for k in keys}
-
-
-def _group_name(row: dict[str, Any], keys: list[str]) -> str:
-    return ", ".join(f"{k}={row[k]}" for k in keys) if keys else "all"
 
 
 def check_gate(
@@ -417,133 +394,84 @@ def check_gate(
     min_support: int = 30,
     null_groups: str = "keep",
 ) -> dict[str, Any]:
-    """The checks of ``polars-fair check``: every adequately supported group against limits.
+    """The decision of ``polars-fair check``: :func:`polars_fair.gate.gate`, as JSON-ready data.
 
-    Only groups with ``n >= min_support`` are checked; the impact ratio's highest selection rate
-    is taken over those groups too (``report(..., exclude_low_support=True)``), so a tiny group
-    cannot fail everyone. Limits: ``impact_ratio >= min_impact_ratio`` (EEOC four-fifths rule,
-    29 CFR 1607.4(D)), ``|ofi| <= max_abs_ofi`` (OFI against the reference group, Briscoe et
-    al.) and, with a score, ``abroca <= max_abroca`` (exact ABROCA against the same reference).
-    Undefined (null) values are listed under ``undefined``, not as violations.
+    The gate itself (which groups are checked, against which limits and which reference) is
+    :func:`polars_fair.gate.gate`; this only counts the rows of the command line into the
+    analysis objects and formats the gate's frame.
 
     Parameters
     ----------
     args : Inputs
         The resolved command-line inputs (:func:`resolve_inputs`).
     min_impact_ratio, max_abs_ofi : float
-        The limits; ``min_impact_ratio=0`` or a large ``max_abs_ofi`` switch a check off.
+        The limits; ``min_impact_ratio=0`` or ``max_abs_ofi=2`` switch a check off.
     max_abroca : float, optional
         Checked only when given; needs ``args.y_score``.
     min_support : int, default 30
+        Rows a group needs to be checked.
     null_groups : {"keep", "raise", "drop"}, default "keep"
+        As ``df.fair.report``.
 
     Returns
     -------
     dict
-        JSON-ready: ``passed`` (bool), ``rows``, ``by``, ``reference``, ``limits``,
-        ``checked_groups``, ``skipped_low_support``, ``undefined`` and ``violations`` (each
-        ``group``, ``values``, ``metric``, ``value``, ``limit``, ``rule``).
+        ``passed`` (bool), ``rows``, ``by``, ``reference``, ``limits``, ``checked_groups``,
+        ``skipped_low_support``, ``undefined`` (each ``group``, ``metric``, ``reason``) and
+        ``violations`` (each ``group``, ``values``, ``metric``, ``value``, ``limit``, ``rule``;
+        an undefined figure is a violation with ``value`` and ``limit`` null).
 
     Raises
     ------
     InvalidArgumentError
-        ``max_abroca`` without a score column.
+        ``max_abroca`` without a score column; no group with ``min_support`` rows; the gate's
+        own errors (limits out of range, ``--reference overall`` with ``--max-abroca``).
     PolarsFairError
         Bad input, as ``df.fair.report``.
     """
-    from polars_fair import from_counts, from_scores
-    from polars_fair.tables import keys_of
+    import polars_fair
+    from polars_fair.gate import gate, verdict
 
     if max_abroca is not None and args.y_score is None:
         raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
-    if not 0 <= min_impact_ratio <= 1:  # also rejects NaN
-        raise E.InvalidArgumentError(
-            f"--min-impact-ratio must lie in [0, 1], got {min_impact_ratio}")
-    if not 0 <= max_abs_ofi <= 2:
-        raise E.InvalidArgumentError(f"--max-abs-ofi must lie in [0, 2], got {max_abs_ofi}")
-    if max_abroca is not None and not 0 <= max_abroca <= 1:
-        raise E.InvalidArgumentError(f"--max-abroca must lie in [0, 1], got {max_abroca}")
-    if max_abroca is not None and args.reference in ("overall", "max_selection_rate"):
-        raise E.InvalidArgumentError(
-            f"--max-abroca compares ROC curves with a reference group; --reference "
-            f"{args.reference} is not a group (use largest or a group value)")
-    counts = fair(args.lf).confusion(
-        args.by, y_true=args.y_true, y_pred=args.y_pred, pos_label=args.pos_label,
-        null_groups=null_groups,  # type: ignore[arg-type]
-    ).collect()
-    keys = keys_of(counts)
-    report = from_counts(counts, keys).report(
-        reference=args.reference, min_support=min_support, exclude_low_support=True,
-    ).collect()
-    violations: list[Violation] = []
-    undefined: list[dict[str, Any]] = []
-    checked: list[str] = []
-    skipped: list[str] = []
-    reference: str | None = None
-    for row in report.iter_rows(named=True):
-        name = _group_name(row, keys)
-        if row["is_reference"]:
-            reference = name
-        if row["n"] < min_support:
-            skipped.append(name)
-            continue
-        checked.append(name)
-        ir, ofi = row["impact_ratio"], row["ofi"]
-        if ir is None:
-            undefined.append({"group": name, "metric": "impact_ratio"})
-        elif ir < min_impact_ratio:
-            violations.append(Violation(name, _values(row, keys), "impact_ratio", ir,
-                                        min_impact_ratio, f">= {min_impact_ratio:g}"))
-        if ofi is None:
-            undefined.append({"group": name, "metric": "ofi"})
-        elif abs(ofi) > max_abs_ofi:
-            violations.append(Violation(name, _values(row, keys), "ofi", ofi,
-                                        max_abs_ofi, f"|ofi| <= {max_abs_ofi:g}"))
-    if max_abroca is not None:
-        assert args.y_score is not None
-        scores = fair(args.lf).scores(
-            args.by, y_true=args.y_true, y_score=args.y_score, pos_label=args.pos_label,
-            null_groups=null_groups,  # type: ignore[arg-type]
-        ).collect()
-        ref_rows = report.filter(pl.col("is_reference"))
-        ab_ref: Any = "largest"
-        if ref_rows.height:
-            values = ref_rows.select(keys).row(0)
-            ab_ref = values[0] if len(keys) == 1 else dict(zip(keys, values))
-        abroca = from_scores(scores, keys).abroca(reference=ab_ref).collect()
-        for row in abroca.iter_rows(named=True):
-            name = _group_name(row, keys)
-            if row["n"] < min_support or row["is_reference"]:
-                continue
-            if row["abroca"] is None:
-                undefined.append({"group": name, "metric": "abroca",
-                                  "reason": row["undefined_reason"]})
-            elif row["abroca"] > max_abroca:
-                violations.append(Violation(name, _values(row, keys), "abroca",
-                                            row["abroca"], max_abroca, f"<= {max_abroca:g}"))
-    limits: dict[str, Any] = {
-        "min_impact_ratio": min_impact_ratio, "max_abs_ofi": max_abs_ofi,
-        "max_abroca": max_abroca, "min_support": min_support,
-    }
+    nulls: Any = null_groups
+    counts = polars_fair.counts(args.lf, args.by, y_true=args.y_true, y_pred=args.y_pred,
+                                pos_label=args.pos_label, null_groups=nulls)
+    scores = None
+    if max_abroca is not None and args.y_score is not None:
+        scores = polars_fair.scores(args.lf, args.by, y_true=args.y_true, y_score=args.y_score,
+                                    pos_label=args.pos_label, null_groups=nulls)
+    table = gate(counts, scores, reference=args.reference, min_impact_ratio=min_impact_ratio,
+                 max_abs_ofi=max_abs_ofi, max_abroca=max_abroca, min_support=min_support)
+    keys = list(counts.keys)
+    groups = table.filter(pl.col("metric") == "impact_ratio")  # one row per group
+    checked = groups.filter(pl.col("checked"))["group"].to_list()
+    skipped = groups.filter(~pl.col("checked"))["group"].to_list()
     if not checked:
         raise E.InvalidArgumentError(
             f"no group has at least --min-support {min_support} rows: nothing was checked "
             f"(groups: {E.show_values(skipped)})")
-    for item in undefined:  # an undefined figure never passes a gate
-        violations.append(Violation(item["group"], {}, item["metric"], None, None,
-                                    "undefined: " + str(item.get("reason") or "0/0")))
-    order = {name: i for i, name in enumerate(checked)}
-    violations.sort(key=lambda v: order.get(v.group, len(order)))
+    reference = groups.filter(pl.col("is_reference"))["group"].to_list()
+    undefined = [{"group": r["group"], "metric": r["metric"], "reason": r["reason"]}
+                 for r in table.filter(pl.col("checked") & pl.col("value").is_null())
+                 .iter_rows(named=True)]
+    violations = [
+        {"group": r["group"], "values": {k: r[k] for k in keys}, "metric": r["metric"],
+         "value": r["value"], "limit": r["limit"] if r["value"] is not None else None,
+         "rule": r["rule"] if r["value"] is not None else f"undefined: {r['reason']}"}
+        for r in table.filter(pl.col("checked") & ~pl.col("passed")).iter_rows(named=True)
+    ]
     return {
-        "passed": not violations,
-        "rows": int(counts["n"].sum()),
+        "passed": verdict(table),
+        "rows": int(groups["n"].sum()),
         "by": keys,
-        "reference": reference,
-        "limits": limits,
+        "reference": reference[0] if reference else None,
+        "limits": {"min_impact_ratio": min_impact_ratio, "max_abs_ofi": max_abs_ofi,
+                   "max_abroca": max_abroca, "min_support": min_support},
         "checked_groups": checked,
         "skipped_low_support": skipped,
         "undefined": undefined,
-        "violations": [asdict(v) for v in violations],
+        "violations": violations,
     }
 
 
@@ -595,7 +523,9 @@ def check(
     min_impact_ratio: Annotated[
         float, typer.Option(help="Fail a group whose impact ratio is below this.")
     ] = 0.8,
-    max_abs_ofi: Annotated[float, typer.Option(help="Fail a group whose |OFI| exceeds this.")] = 0.3,
+    max_abs_ofi: Annotated[
+        float, typer.Option(help="Fail a group whose |OFI| exceeds this.")
+    ] = 0.3,
     max_abroca: Annotated[
         float | None, typer.Option(help="Fail a group whose ABROCA exceeds this (needs --y-score).")
     ] = None,

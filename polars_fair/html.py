@@ -23,8 +23,7 @@ import polars as pl
 
 from polars_fair import __version__
 from polars_fair import errors as E
-from polars_fair.expressions import IntoExpr
-from polars_fair.tables import By, NullGroups
+from polars_fair.spec import By, IntoExpr, NullGroups
 
 __all__ = ["DEFINITIONS", "audit_html", "svg_for_html"]
 
@@ -82,6 +81,8 @@ code { background: #f1f3f4; padding: 0 0.25rem; border-radius: 3px; }
 .report-table { overflow-x: auto; }
 """
 
+ONE_SET = "audit_html audits one attribute set: by= names columns or expressions, got {by!r}"
+
 _XMLNS = re.compile(r'\s+xmlns(?::\w+)?="[^"]*"')
 
 
@@ -118,7 +119,9 @@ def _num(x: Any, fmt: str = "{:,}") -> str:
     return "—" if x is None else fmt.format(x)
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[int] = ()) -> str:
+def _table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[int] = ()
+) -> str:
     head = "".join(f"<th>{_esc(h)}</th>" for h in header)
     body = "".join(
         "<tr>" + "".join(
@@ -133,12 +136,41 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequen
 def _by_exprs(by: By) -> list[pl.Expr]:
     if by is None:
         return []
-    items = [by] if isinstance(by, (str, pl.Expr)) else list(by)
+    items: list[Any] = [by] if isinstance(by, (str, pl.Expr)) else list(by)
+    if any(not isinstance(b, (str, pl.Expr)) for b in items):
+        raise E.InvalidArgumentError(ONE_SET.format(by=by))
     return [pl.col(b) if isinstance(b, str) else b for b in items]
 
 
 def _describe(x: Any) -> str:
     return x if isinstance(x, str) else str(x)
+
+
+def _gate_html(checks: pl.DataFrame, keys: Sequence[str], min_support: int) -> str:
+    """The gate's frame (:func:`polars_fair.gate.gate`) as a verdict and its failing rows."""
+    from polars_fair.gate import verdict
+
+    groups = checks.filter(pl.col("metric") == "impact_ratio")
+    n_checked = groups.filter(pl.col("checked")).height
+    rules = " and ".join(
+        f"<code>{_esc(r if m == 'ofi' else f'{m} {r}')}</code>"
+        for m, r in checks.select("metric", "rule").unique(maintain_order=True).iter_rows()
+    )
+    head = "<h3>Gate (the checks of <code>polars-fair check</code>)</h3>"
+    if n_checked == 0:
+        return head + (f"<p class=\"warn\">No group has at least {min_support} rows: nothing "
+                       "was checked.</p>")
+    passed = verdict(checks)
+    text = (f'<p><span class="{"pass" if passed else "fail"}">{"PASS" if passed else "FAIL"}'
+            f"</span>: {n_checked} group(s) with at least {min_support} rows checked against "
+            f"{rules}; an undefined figure does not pass.</p>")
+    failing = checks.filter(pl.col("checked") & ~pl.col("passed"))
+    if failing.height == 0:
+        return head + text
+    rows = [[_esc(r["group"]), _esc(r["metric"]), _num(r["value"], "{:.4f}"),
+             _esc(r["rule"] if r["value"] is not None else f"undefined: {r['reason']}")]
+            for r in failing.iter_rows(named=True)]
+    return head + text + _table(["group", "metric", "value", "limit"], rows, numeric=[2])
 
 
 def audit_html(
@@ -167,11 +199,19 @@ def audit_html(
     The page holds, in order: the data's size and every row excluded with the reason (the
     ``where`` filter; rows with a null attribute, dropped or kept as a group); the summary
     verdicts (``summary``: the largest gaps with the groups producing them, the four-fifths and
-    OFI verdicts) and the groups found ``algorithmic`` or ``systemic``; the styled report table
-    (:func:`polars_fair.style.style_report`); the charts as inline SVG (rates with 95% Wilson
-    intervals, the pairwise OFI and DI heatmaps, and with ``y_score`` the ROC curves with the
-    ABROCA area and the calibration curves, with an ABROCA table); and the definitions of every
-    quantity with its source.
+    OFI verdicts) and the groups found ``algorithmic`` or ``systemic``; the verdict of the gate
+    of ``polars-fair check`` (:func:`polars_fair.gate.gate` with ``four_fifths`` as the impact
+    ratio limit, ``ofi_threshold`` as the OFI limit and ``min_support``) with its failing rows;
+    the styled report table (:func:`polars_fair.style.style_report`); the charts as inline SVG
+    (rates with 95% Wilson intervals, the pairwise OFI and DI heatmaps, and with ``y_score`` the
+    ROC curves with the ABROCA area and the calibration curves, with an ABROCA table); and the
+    definitions of every quantity with its source.
+
+    Every comparison on the page is with one reference group, chosen once by
+    :func:`polars_fair.gate.gate_reference`: with ``y_score`` a rule chooses among the groups
+    that also have both classes (a ROC curve). With ``reference="overall"`` the report compares
+    with the whole population and ABROCA, which needs a group, with the largest group that has
+    a ROC curve (the page says so).
 
     Parameters
     ----------
@@ -221,6 +261,8 @@ def audit_html(
     ...                   output="audit.html")  # doctest: +SKIP
     """
     from polars_fair import from_counts, from_scores
+    from polars_fair.analysis import FairScores
+    from polars_fair.gate import gate, gate_reference
     from polars_fair.namespace import fair
     from polars_fair.plot import (
         calibration_chart,
@@ -252,20 +294,30 @@ def audit_html(
     ).collect()
     keys = keys_of(counts)
     fc = from_counts(counts, keys)
+    fs: FairScores | None = None
+    scores = None
+    if y_score is not None:
+        scores = fair(audited).scores(
+            by, y_true=y_true, y_score=y_score, pos_label=pos_label, null_groups=null_groups
+        ).collect()
+        fs = from_scores(scores, keys)
+    # one reference for every table and chart of the page (report, summary, ABROCA, ROC)
+    ref = gate_reference(fc, fs if reference != "overall" else None, reference,
+                         min_support=min_support, exclude_low_support=exclude_low_support)
     report = fc.report(
-        reference=reference, min_support=min_support, ofi_threshold=ofi_threshold,
+        reference=ref, min_support=min_support, ofi_threshold=ofi_threshold,
         four_fifths=four_fifths, exclude_low_support=exclude_low_support,
     ).collect()
     overall = fc.report(by=[], reference="overall").collect().row(0, named=True)
     summary = fc.summary(
-        reference=reference, min_support=min_support, exclude_low_support=exclude_low_support,
+        reference=ref, min_support=min_support, exclude_low_support=exclude_low_support,
         four_fifths=four_fifths, ofi_threshold=ofi_threshold,
     ).collect()
     metrics = fc.metrics(min_support=min_support).collect()
     pairs = fc.pairwise(metrics=("ofi", "disparate_impact")).collect()
     ref_label = reference_label_of(report, keys)
-    ref_rows = report.filter(pl.col("is_reference"))
-    ref_values = ref_rows.select(keys).row(0) if ref_rows.height else None
+    checks = gate(fc, reference=ref, min_impact_ratio=four_fifths, max_abs_ofi=ofi_threshold,
+                  min_support=min_support)
 
     n_groups = report.height
     cell = max(18, min(46, 900 // max(n_groups, 1)))
@@ -281,25 +333,22 @@ def audit_html(
     ]
     abroca_html = ""
     notes: list[str] = []
-    if y_score is not None:
-        scores = fair(audited).scores(
-            by, y_true=y_true, y_score=y_score, pos_label=pos_label, null_groups=null_groups
-        ).collect()
-        fs = from_scores(scores, keys)
-        ab_ref: Any = "largest"
-        if ref_values is not None:
-            ab_ref = ref_values[0] if len(keys) == 1 else dict(zip(keys, ref_values))
+    if fs is not None and scores is not None:
+        ab_ref = ref
+        if reference == "overall":  # ABROCA compares with a group: the largest, said so below
+            ab_ref = gate_reference(fc, fs, "largest", min_support=min_support,
+                                    exclude_low_support=exclude_low_support)
+            notes.append("The report's reference is the whole population; ABROCA compares ROC "
+                         "curves with a group, the largest one with both classes.")
         abroca = fs.abroca(reference=ab_ref).collect()
         s_low, s_high = scores["score"].min(), scores["score"].max()
         s_low, s_high = float(s_low), float(s_high)  # type: ignore[arg-type]
         probabilities = 0.0 <= s_low and s_high <= 1.0
-        roc_ref = " | ".join("null" if v is None else str(v) for v in ref_values) \
-            if ref_values is not None else "largest"
         charts.append((
             "ROC curves and ABROCA",
             ("ROC curve of each group; the shaded area between the reference's curve and the "
             "group with the largest ABROCA (among groups with enough rows) is that ABROCA."),
-            roc_chart(scores, keys, reference=roc_ref, min_support=min_support),
+            roc_chart(fs, reference=ab_ref, min_support=min_support),
         ))
         if probabilities:
             charts.append((
@@ -357,7 +406,8 @@ def audit_html(
         f"<p>Label <code>{_esc(_describe(y_true))}</code>, prediction "
         f"<code>{_esc(_describe(y_pred if threshold is None else f'{y_score} >= {threshold}'))}"
         f"</code>, positive value <code>{_esc(repr(pos_label))}</code>; reference group: "
-        f"<b>{_esc(ref_label)}</b>. Overall: selection rate {_num(overall['selection_rate'], '{:.1%}')}, "
+        f"<b>{_esc(ref_label)}</b>. Overall: selection rate "
+        f"{_num(overall['selection_rate'], '{:.1%}')}, "
         f"base rate {_num(overall['base_rate'], '{:.1%}')}, TPR {_num(overall['tpr'], '{:.1%}')}, "
         f"FPR {_num(overall['fpr'], '{:.1%}')}, accuracy {_num(overall['accuracy'], '{:.1%}')}.</p>"
     )
@@ -398,6 +448,7 @@ def audit_html(
                             f"({_esc(meaning)})</li>")
     parts.append("<ul>" + "".join(findings) + "</ul>" if findings
                  else "<p class=\"pass\">No group is found algorithmic or systemic.</p>")
+    parts.append(_gate_html(checks, keys, min_support))
 
     parts.append("<h2>Report</h2>")
     table = style_report(report, reference_label=ref_label, ofi_threshold=ofi_threshold,

@@ -5,18 +5,29 @@ Every function reads one of the small tables the analyses return (never rows) an
 ``vl-convert`` with every network access refused, and :func:`to_svg` gives the SVG text that
 :func:`polars_fair.html.audit_html` inlines.
 
-| chart | reads | made by |
-| --- | --- | --- |
-| :func:`pairwise_heatmap` | ``<key>_i``, ``<key>_j``, the metric column | ``df.fair.pairwise(...)`` |
-| :func:`rates_chart` | keys, ``metric, value, ci_low, ci_high, low_support`` | ``df.fair.metrics(...)`` |
-| :func:`roc_chart` | keys, ``score, positives, negatives`` | ``df.fair.scores(...)`` |
-| :func:`power_chart` | ``delta_auc, n, power, mc_se`` | :func:`polars_fair.power.power_curve` |
-| :func:`calibration_chart` | keys, ``n, mean_score, fraction_positive`` | ``df.fair.reliability(...)`` |
+* :func:`pairwise_heatmap` reads ``<key>_i``, ``<key>_j`` and the metric column of
+  ``df.fair.pairwise(...)``;
+* :func:`rates_chart` reads keys, ``metric, value, ci_low, ci_high, low_support`` of
+  ``df.fair.metrics(...)``;
+* :func:`roc_chart` reads ``roc_curves`` and ``abroca`` of the score analyses
+  (``polars_fair.scores(...)``, or a score table of ``df.fair.scores(...)``);
+* :func:`power_chart` reads ``delta_auc, n, power, mc_se`` of
+  :func:`polars_fair.power.power_curve`;
+* :func:`calibration_chart` reads keys, ``n, mean_score, fraction_positive`` of
+  ``df.fair.reliability(...)``.
 
 A group is labelled by its value, or ``"v1 | v2"`` for an intersection of several attributes
 (a null value reads ``"null"``). Altair and vl-convert come with the ``plot`` extra
 (``pip install "polars_fair[plot]"``) and are imported only when a chart is drawn, so
 ``polars_fair`` itself imports without them.
+
+Why one module of about 800 lines: it is the package's one optional-dependency boundary (Altair
+and vl-convert, imported lazily by :func:`_require`), and its five charts share the same small
+helpers (group labels, inline data, colour scales, the column checks) and the same output
+functions (:func:`save`, :func:`to_svg`). Each chart is one function that reads one analysis
+table and computes nothing of its own, so the module grows by one self-contained function per
+chart; splitting it would spread one public namespace, ``polars_fair.plot``, over several
+modules without separating any concern.
 """
 
 from __future__ import annotations
@@ -30,9 +41,12 @@ import numpy as np
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair.reference import SCORE_RULES
 
 if TYPE_CHECKING:  # pragma: no cover
     import altair
+
+    from polars_fair.analysis import FairScores
 
 __all__ = [
     "MISSING_EXTRA",
@@ -99,7 +113,8 @@ def _need(df: pl.DataFrame, columns: Sequence[str], what: str) -> None:
     for c in columns:
         if c not in df.columns:
             raise E.ColumnNotFoundError(
-                MISSING_CHART_COLUMN.format(what=what, column=c, available=E.show_columns(df.columns))
+                MISSING_CHART_COLUMN.format(what=what, column=c,
+                                            available=E.show_columns(df.columns))
             )
 
 
@@ -238,13 +253,14 @@ def pairwise_heatmap(
         lo, hi = 0.0, 2.0
     else:
         finite = data["value"].drop_nulls().abs()
-        span = max(float(np.max(finite.to_numpy())) if finite.len() else 0.0, 0.3 if metric == "ofi" else 0.1)
+        largest = float(np.max(finite.to_numpy())) if finite.len() else 0.0
+        span = max(largest, 0.3 if metric == "ofi" else 0.1)
         span = float(np.ceil(span * 10) / 10)
         lo, hi = -span, span
     strong = 0.55 * (hi - lo) / 2
     texts = [
         "" if d else "n/a" if v is None else f"{v:.2f}".replace("-0.00", "0.00")
-        for v, d in zip(data["value"].to_list(), data["diag"].to_list())
+        for v, d in zip(data["value"].to_list(), data["diag"].to_list(), strict=True)
     ]
     data = data.with_columns(
         text=pl.Series(texts, dtype=pl.String),
@@ -404,7 +420,7 @@ def _on_grid(fpr: np.ndarray, tpr: np.ndarray, grid: np.ndarray) -> np.ndarray:
 
 
 def roc_chart(
-    scores: pl.DataFrame | pl.LazyFrame,
+    scores: FairScores | pl.DataFrame | pl.LazyFrame,
     keys: Sequence[str] | None = None,
     *,
     reference: Any = "largest",
@@ -415,23 +431,29 @@ def roc_chart(
 ) -> altair.LayerChart:
     """ROC curves per group, with the area between two groups' curves (ABROCA) shaded.
 
-    Each group's curve is :func:`polars_fair.roc.roc_curve_from_cells` of its score cells
-    (tied scores form one diagonal segment). The area between the reference group's curve and
-    ``group``'s curve is shaded and its exact value, ``ABROCA = ∫₀¹ |TPR_g − TPR_ref| dFPR``
-    (Gardner, Brooks & Baker 2019) from :func:`polars_fair.roc.abroca_exact`, is in the
-    subtitle. The chance diagonal is dashed. Groups with one class have no curve (named in the
-    subtitle). Curves with more than ``max_points`` points are drawn through ``max_points``
-    evenly spaced FPR values (a drawing simplification only; the number is exact).
+    The chart draws tables of the analysis layer and computes no curve itself: each group's
+    curve is a group of :meth:`polars_fair.analysis.FairScores.roc_curves` (tied scores form one
+    diagonal segment), and the reference group, each group's ``n`` and its exact ABROCA,
+    ``∫₀¹ |TPR_g − TPR_ref| dFPR`` (Gardner, Brooks & Baker 2019), are
+    :meth:`polars_fair.analysis.FairScores.abroca` with ``reference`` (the one reference rule of
+    :mod:`polars_fair.reference`). The area between the reference's curve and ``group``'s is
+    shaded and its ABROCA is in the subtitle. The chance diagonal is dashed. Groups with one
+    class have no curve (named in the subtitle). Curves with more than ``max_points`` points are
+    drawn through ``max_points`` evenly spaced FPR values (a drawing simplification only; the
+    number is exact).
 
     Parameters
     ----------
-    scores : pl.DataFrame or pl.LazyFrame
-        The score table of ``df.fair.scores(by, y_score=...)``: key columns, ``score``,
+    scores : FairScores, pl.DataFrame or pl.LazyFrame
+        The score analyses (:func:`polars_fair.scores`, :func:`polars_fair.from_scores`), or a
+        score table of ``df.fair.scores(by, y_score=...)``: key columns, ``score``,
         ``positives``, ``negatives`` (and ``n_rows`` when weighted).
     keys : sequence of str, optional
-        Key columns; default: every column but ``score, positives, negatives, n_rows``.
-    reference : "largest", str, tuple or mapping, default "largest"
-        The reference group: ``"largest"`` (most rows), a group label (``"White"``,
+        Key columns of a score table; default: every column but ``score, positives,
+        negatives, n_rows``. Ignored for a ``FairScores``.
+    reference : "largest", "max_auc", str, tuple or mapping, default "largest"
+        The reference group: a rule of :mod:`polars_fair.reference` (``"largest"``: the group
+        with most rows among those with both classes), a group label (``"White"``,
         ``"Black | Female"``), a tuple of values or a mapping ``{"race": "White", ...}``.
     group : str, tuple or mapping, optional
         The group compared with the reference; default: the group with the largest ABROCA
@@ -441,6 +463,7 @@ def roc_chart(
     max_points : int, default 400
         Points per drawn curve.
     title : str, optional
+        Chart title; default "ROC curves by group".
 
     Returns
     -------
@@ -465,45 +488,54 @@ def roc_chart(
     >>> save(roc_chart(s, reference="White", group="Black"), "roc.png")  # doctest: +SKIP
     """
     alt = _altair("roc_chart")
-    from polars_fair.roc import abroca_exact, roc_curve_from_cells
+    from polars_fair.analysis import FairScores
+    from polars_fair.external import from_scores
 
-    df = _collect(scores)
-    _need(df, ["score", "positives", "negatives"], "roc_chart")
-    keys = list(keys) if keys is not None else [c for c in df.columns if c not in _SCORE_COLUMNS]
-    labelled = df.with_columns(group_label(keys) if keys else pl.lit("all").alias("group"))
-    size_col = "n_rows" if "n_rows" in df.columns else None
-    curves: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    sizes: dict[str, float] = {}
-    one_class: list[str] = []
-    for part in labelled.partition_by("group", maintain_order=True):
-        label = part["group"][0]
-        pos = part["positives"].to_numpy().astype(np.float64)
-        neg = part["negatives"].to_numpy().astype(np.float64)
-        sizes[label] = float(part[size_col].sum()) if size_col else float(pos.sum() + neg.sum())
-        if pos.sum() <= 0 or neg.sum() <= 0:
-            one_class.append(label)
-            continue
-        curves[label] = roc_curve_from_cells(part["score"].to_numpy(), pos, neg)
-    labels = list(sizes)
-    if reference == "largest":
-        ref = max(labels, key=lambda g: (sizes[g], -labels.index(g)))
+    if isinstance(scores, FairScores):
+        fs = scores
     else:
-        ref = _resolve(reference, labels, keys, "reference")
-    if ref not in curves:
+        df = _collect(scores)
+        _need(df, ["score", "positives", "negatives"], "roc_chart")
+        names = list(keys) if keys is not None else [
+            c for c in df.columns if c not in _SCORE_COLUMNS]
+        fs = from_scores(df, names)
+    keys = list(fs.keys)
+    if not keys:
+        raise E.InvalidArgumentError("roc_chart needs the group key columns of the score table")
+    reference_arg = reference
+    if not (isinstance(reference, str) and reference in SCORE_RULES):
+        key_frame = fs.frame.select(keys).unique(maintain_order=True).collect()
+        labels = key_frame.select(group_label(keys))["group"].to_list()
+        index = labels.index(_resolve(reference, labels, keys, "reference"))
+        reference_arg = dict(zip(keys, key_frame.row(index), strict=True))
+    table = fs.abroca(reference=reference_arg).collect().with_columns(group_label(keys))
+    labels = table["group"].to_list()
+    sizes = dict(zip(labels, table["n"].cast(pl.Float64).to_list(), strict=True))
+    ref = table.filter(pl.col("is_reference"))["group"].item()
+    one_class = table.filter(pl.col("auc").is_null())["group"].to_list()
+    if ref in one_class:
         raise E.InvalidArgumentError(f"roc_chart: the reference group {ref!r} has one class only")
-    others = [g for g in curves if g != ref]
+    areas: dict[str, float] = dict(
+        table.filter(~pl.col("is_reference") & pl.col("abroca").is_not_null())
+        .select("group", "abroca").iter_rows()
+    )
+    others = list(areas)
     if not others:
         raise E.InvalidArgumentError("roc_chart needs two groups with both classes")
-    areas = {g: abroca_exact(curves[g], curves[ref]) for g in others}
     if group is None:
         pool = [g for g in others if sizes[g] >= min_support] or others
         chosen = max(pool, key=lambda g: areas[g])
     else:
         chosen = _resolve(group, labels, keys, "compared")
-        if chosen not in curves or chosen == ref:
+        if chosen not in areas:
             raise E.InvalidArgumentError(
                 f"roc_chart: group {chosen!r} has one class only or is the reference"
             )
+    curves: dict[str, tuple[np.ndarray, np.ndarray]] = {
+        part["group"][0]: (part["fpr"].to_numpy(), part["tpr"].to_numpy())
+        for part in fs.roc_curves().collect().with_columns(group_label(keys))
+        .partition_by("group", maintain_order=True)
+    }
     grid = np.linspace(0.0, 1.0, max_points + 1)
     rows: list[pl.DataFrame] = []
     for g, (fpr, tpr) in curves.items():
@@ -521,7 +553,7 @@ def roc_chart(
         "tpr_group": _on_grid(*curves[chosen], grid),
     })
     order = [g for g in labels if g in curves]
-    legend_title = " | ".join(keys) if keys else "group"
+    legend_title = " | ".join(keys)
     axis = {"scale": alt.Scale(domain=[0, 1]), "axis": alt.Axis(format=".1f")}
     area = alt.Chart(_values(band)).mark_area(color="#f28e2b", opacity=0.3).encode(
         x=alt.X("fpr:Q", title="false positive rate", **axis),
@@ -588,7 +620,8 @@ def power_chart(
     --------
     >>> from polars_fair.power import power_curve
     >>> from polars_fair.plot import power_chart, save
-    >>> curve = power_curve(sizes=[200, 500, 1000], delta_aucs=[0.05, 0.1], seed=0)  # doctest: +SKIP
+    >>> curve = power_curve(sizes=[200, 500, 1000], delta_aucs=[0.05, 0.1],
+    ...                     seed=0)  # doctest: +SKIP
     >>> save(power_chart(curve), "power.png")  # doctest: +SKIP
     """
     alt = _altair("power_chart")

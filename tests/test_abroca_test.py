@@ -41,8 +41,8 @@ def exact_curve(scores: list[float], labels: list[int]) -> list[tuple[F, F]]:
     pts = [(F(0), F(0))]
     tp = fp = 0
     for t in sorted(set(scores), reverse=True):
-        tp += sum(1 for s, y in zip(scores, labels) if s == t and y == 1)
-        fp += sum(1 for s, y in zip(scores, labels) if s == t and y == 0)
+        tp += sum(1 for s, y in zip(scores, labels, strict=True) if s == t and y == 1)
+        fp += sum(1 for s, y in zip(scores, labels, strict=True) if s == t and y == 0)
         pts.append((F(fp, n_neg), F(tp, n_pos)))
     return pts
 
@@ -118,7 +118,9 @@ DISTINCT = (  # 8 rows with distinct scores: the staircase path of the test
 
 
 @pytest.mark.parametrize("data", [TIES, DISTINCT], ids=["ties", "distinct"])
-def test_p_value_matches_exact_enumeration_of_all_70_splits(data: tuple[list[float], list[int]]) -> None:
+def test_p_value_matches_exact_enumeration_of_all_70_splits(
+    data: tuple[list[float], list[int]],
+) -> None:
     scores, labels = data
     observed, values = exact_null(scores, labels, 4)
     assert math.comb(8, 4) == 70 and 0 < len(values) <= 70
@@ -156,7 +158,8 @@ def test_observed_split_counts_as_extreme_when_it_is_the_maximum() -> None:
     observed, values = exact_null(scores, labels, 4)
     assert observed == 1
     assert sum(1 for v in values if v == 1) == 6
-    # of the 70 splits only all-positive / all-negative groups are dropped: that split and its mirror
+    # of the 70 splits only all-positive / all-negative groups are dropped: that split and its
+    # mirror
     assert len(values) == 68
     p_exact = 6 / len(values)
     out = abroca_test_from_scores(
@@ -196,7 +199,8 @@ def test_seed_reproduces_and_different_seeds_differ() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(
-    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 1), st.integers(0, 1)), min_size=4, max_size=30),
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 1), st.integers(0, 1)), min_size=4,
+             max_size=30),
     st.integers(1, 60),
 )
 def test_p_value_lies_in_half_open_unit_interval(rows: list[tuple[int, int, int]], b: int) -> None:
@@ -280,7 +284,8 @@ def test_weighted_table_raises_and_bad_arguments_raise() -> None:
 
 
 def test_only_reference_gives_an_empty_frame_with_the_schema() -> None:
-    table = pl.DataFrame({"g": ["a", "a"], "score": [0.1, 0.2], "positives": [0, 1], "negatives": [1, 0]})
+    table = pl.DataFrame({"g": ["a", "a"], "score": [0.1, 0.2], "positives": [0, 1],
+                          "negatives": [1, 0]})
     out = abroca_test_from_scores(table, ["g"], n_permutations=10, seed=0)
     assert out.height == 0
     assert out.columns == COLUMNS

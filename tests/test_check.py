@@ -40,7 +40,8 @@ def test_compas_race_fails_the_impact_ratio() -> None:
     # the highest supported selection rate is African-American's
     assert result["skipped_low_support"] == ["race=Native American"]
     top = SELECTION["African-American"]
-    expected = {f"race={g}": SELECTION[g] / top for g in ("Asian", "Caucasian", "Hispanic", "Other")}
+    expected = {f"race={g}": SELECTION[g] / top
+                for g in ("Asian", "Caucasian", "Hispanic", "Other")}
     got = {v["group"]: v["value"] for v in result["violations"] if v["metric"] == "impact_ratio"}
     assert got == pytest.approx(expected, abs=2e-4)  # README rates are rounded to 4 places
     assert all(v["limit"] == 0.8 and v["rule"] == ">= 0.8" for v in result["violations"])
@@ -180,3 +181,108 @@ def test_report_reference_attr_value_and_output_suffix(hiring_csv: Path, tmp_pat
 
     got = pl.read_parquet(out)  # the format follows the suffix
     assert got.filter(pl.col("is_reference"))["race"].to_list() == ["Black"]
+
+
+# ----------------------------------------------------------------------------- the gate frame
+def _counts_and_scores() -> tuple[object, object]:
+    """Group a: 60 rows, all positive labels (no ROC curve); b: 40 rows, c: 35 rows.
+
+    Hand computation (predictions y_pred = score >= 0.5):
+    a: tp 60 (every score 0.9): selection rate 1, B = (fp - fn)/n = 0.
+    b: 20 positives scored 0.8, 20 negatives: 10 scored 0.6 (fp), 10 scored 0.2 (tn):
+       selection rate 30/40 = 0.75, B = 10/40 = 0.25.
+    c: 15 positives: 10 scored 0.7 (tp), 5 scored 0.3 (fn); 20 negatives scored 0.1 (tn):
+       selection rate 10/35, B = -5/35.
+    """
+    import polars as pl
+
+    import polars_fair
+
+    rows = pl.DataFrame({
+        "g": ["a"] * 60 + ["b"] * 40 + ["c"] * 35,
+        "y_true": [1] * 60 + [1] * 20 + [0] * 20 + [1] * 15 + [0] * 20,
+        "y_score": [0.9] * 60 + [0.8] * 20 + [0.6] * 10 + [0.2] * 10
+                   + [0.7] * 10 + [0.3] * 5 + [0.1] * 20,
+    }).with_columns(y_pred=(pl.col("y_score") >= 0.5).cast(pl.Int64))
+    return polars_fair.counts(rows, "g"), polars_fair.scores(rows, "g")
+
+
+def test_gate_uses_one_reference_for_report_and_abroca() -> None:
+    import polars as pl
+
+    from polars_fair.gate import gate, gate_reference, verdict
+
+    counts, scores = _counts_and_scores()
+    # "largest" alone is a (60 rows); a has one class, so for both analyses it is b (40 rows)
+    assert gate_reference(counts) == {"g": "a"}
+    assert gate_reference(counts, scores) == {"g": "b"}
+    table = gate(counts, scores, max_abroca=0.05, max_abs_ofi=2, min_impact_ratio=0)
+    refs = table.filter(pl.col("is_reference")).select("metric", "g").rows()
+    assert refs == [("impact_ratio", "b"), ("ofi", "b"), ("abroca", "b")]
+    ofi = dict(table.filter(pl.col("metric") == "ofi").select("g", "value").rows())
+    assert ofi == pytest.approx({"a": 0 - 0.25, "b": 0.0, "c": -5 / 35 - 0.25})
+    ab = table.filter(pl.col("metric") == "abroca").row(2, named=True)
+    # b: every positive (0.8) above every negative (0.6, 0.2): a perfect curve; c likewise
+    # (positives 0.7, 0.3 above negatives 0.1): both curves are (0,0)-(0,1)-(1,1), ABROCA 0
+    assert (ab["g"], ab["value"], ab["passed"]) == ("c", 0.0, True)
+    a_row = table.filter((pl.col("metric") == "abroca") & (pl.col("g") == "a")).row(0, named=True)
+    assert a_row["value"] is None and a_row["passed"] is False
+    assert a_row["reason"] == "no negatives in group" and a_row["rule"] == "<= 0.05"
+    b_row = table.filter((pl.col("metric") == "abroca") & (pl.col("g") == "b")).row(0, named=True)
+    assert (b_row["checked"], b_row["passed"], b_row["reason"]) == (False, None, "reference group")
+    assert verdict(table) is False  # a's ABROCA is undefined: no pass
+
+
+def test_gate_rows_are_hand_computed_and_low_support_is_listed() -> None:
+    import polars as pl
+
+    from polars_fair.gate import gate, verdict
+
+    counts, _ = _counts_and_scores()
+    table = gate(counts, min_support=36)  # c (35 rows) is below support
+    assert table.columns == ["metric", "g", "group", "n", "is_reference", "value", "limit",
+                             "rule", "checked", "passed", "reason"]
+    assert table.select("metric", "g").rows() == [
+        ("impact_ratio", "a"), ("ofi", "a"), ("impact_ratio", "b"), ("ofi", "b"),
+        ("impact_ratio", "c"), ("ofi", "c")]
+    ir = dict(table.filter(pl.col("metric") == "impact_ratio").select("g", "value").rows())
+    # the highest supported selection rate is a's, 1: impact ratio = own selection rate
+    assert ir == pytest.approx({"a": 1.0, "b": 0.75, "c": 10 / 35})
+    b_ir = table.row(2, named=True)
+    assert (b_ir["passed"], b_ir["limit"], b_ir["rule"], b_ir["group"]) == (False, 0.8, ">= 0.8",
+                                                                              "g=b")
+    c_rows = table.filter(pl.col("g") == "c")
+    assert c_rows["checked"].to_list() == [False, False]
+    assert c_rows["passed"].to_list() == [None, None] and set(c_rows["reason"]) == {"n < 36"}
+    assert verdict(table) is False
+    assert verdict(gate(counts, min_support=36, min_impact_ratio=0.7, max_abs_ofi=0.3)) is True
+
+
+def test_gate_argument_errors() -> None:
+    from polars_fair import errors as E
+    from polars_fair.gate import gate
+
+    counts, scores = _counts_and_scores()
+    with pytest.raises(E.InvalidArgumentError, match="max_abroca=0.1 needs a score table"):
+        gate(counts, max_abroca=0.1)
+    with pytest.raises(E.InvalidArgumentError, match="is not a group"):
+        gate(counts, scores, reference="overall", max_abroca=0.1)
+    with pytest.raises(E.InvalidArgumentError, match=r"max_abs_ofi must lie in \[0, 2\]"):
+        gate(counts, max_abs_ofi=float("nan"))
+
+
+def test_cli_abroca_with_max_selection_rate_reference(hiring_csv: Path) -> None:
+    # the reference is resolved once (the supported group with the highest selection rate and
+    # both classes) and both the OFI and the ABROCA rows compare with it
+    code, out, err = check(str(hiring_csv), "--by", "race", "--y-score", "y_score",
+                           "--max-abroca", "1", "--reference", "max_selection_rate",
+                           "--format", "json")
+    assert code in (0, 1), err
+    result = json.loads(out)
+    import polars as pl
+
+    rates = pl.read_csv(hiring_csv).group_by("race").agg(
+        pl.len().alias("n"), pl.col("y_pred").mean().alias("sr")).filter(pl.col("n") >= 30)
+    top = rates.sort("sr", descending=True)["race"][0]
+    assert result["reference"] == f"race={top}"
+    assert not [v for v in result["violations"] if v["metric"] == "abroca"]

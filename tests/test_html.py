@@ -51,7 +51,7 @@ def test_style_report_highlights_adverse_impact_ofi_and_low_support(demo: pl.Dat
     ir_cells, ofi_cells, n_cells = td(html, "impact_ratio"), td(html, "ofi"), td(html, "n")
     assert len(ir_cells) == len(ofi_cells) == len(n_cells) == report.height
     for row, (ir_attrs, _), (ofi_attrs, _), (n_attrs, _) in zip(
-        report.iter_rows(named=True), ir_cells, ofi_cells, n_cells
+        report.iter_rows(named=True), ir_cells, ofi_cells, n_cells, strict=True
     ):
         assert (ADVERSE_FILL in ir_attrs) == (row["impact_ratio"] < 0.8), row
         assert (OFI_FILL in ofi_attrs) == (abs(row["ofi"]) > 0.3), row
@@ -260,3 +260,49 @@ def test_no_filter_excludes_no_rows(tmp_path: Path) -> None:
     text = out.read_text()
     # 1,000 rows in, none excluded by a filter (it once showed total - 1)
     assert re.search(r"\(no filter\)</td><td class=\"num\">0<", text), text[:2000]
+
+
+# --------------------------------------------------------------------------- one reference, gate
+
+
+def _one_class_largest() -> pl.DataFrame:
+    """Group a (60 rows) has positive labels only; b (40) and c (35) have both classes.
+
+    Predictions: a all 1; b: 20 positives predicted 1, 10 negatives predicted 1, 10 predicted 0
+    (selection rate 30/40); c: 10 of 15 positives predicted 1, 20 negatives predicted 0
+    (selection rate 10/35).
+    """
+    return pl.DataFrame({
+        "g": ["a"] * 60 + ["b"] * 40 + ["c"] * 35,
+        "y_true": [1] * 60 + [1] * 20 + [0] * 20 + [1] * 15 + [0] * 20,
+        "y_score": [0.9] * 60 + [0.8] * 20 + [0.6] * 10 + [0.2] * 10
+                   + [0.7] * 10 + [0.3] * 5 + [0.1] * 20,
+    }).with_columns(y_pred=(pl.col("y_score") >= 0.5).cast(pl.Int64))
+
+
+def test_audit_html_compares_report_and_abroca_with_one_group() -> None:
+    require_plot_extra()
+    from polars_fair.html import audit_html
+
+    page = audit_html(_one_class_largest(), "g", y_score="y_score")
+    # a is the largest group but has no ROC curve: the page's one reference is b, for the
+    # report (OFI), the ABROCA table and the ROC chart alike
+    assert "reference group: <b>g=b</b>" in page
+    abroca = page[page.index("<h3>ABROCA against the reference</h3>"):]
+    assert re.search(r"<tr><td>b</td><td class=\"num\">40</td>.*?<td>reference</td></tr>",
+                     abroca)
+    assert "ABROCA(c vs reference b)" in page
+    # the gate's verdict: a's and c's impact ratios fail (1 is the highest selection rate)
+    gate = page[page.index("<h3>Gate"):page.index("<h2>Report")]
+    assert '<span class="fail">FAIL</span>: 3 group(s) with at least 30 rows' in gate
+    assert "<td>g=b</td><td>impact_ratio</td><td class=\"num\">0.7500</td>" in gate
+    assert "<td>g=c</td><td>impact_ratio</td><td class=\"num\">0.2857</td>" in gate
+
+
+def test_audit_html_overall_reference_says_which_group_abroca_uses() -> None:
+    require_plot_extra()
+    from polars_fair.html import audit_html
+
+    page = audit_html(_one_class_largest(), "g", y_score="y_score", reference="overall")
+    assert "ABROCA compares ROC curves with a group, the largest one with both classes" in page
+    assert "ABROCA(c vs reference b)" in page

@@ -218,3 +218,32 @@ def test_power_and_calibration_read_their_tables(demo: pl.DataFrame) -> None:
     drawn = [r for r in rows if "group" in r]
     assert len(drawn) == rel.filter(pl.col("n") > 0).height
     assert "Black | Female" in {r["group"] for r in drawn}
+
+
+def test_roc_chart_draws_the_analysis_tables_with_the_one_reference() -> None:
+    require_plot_extra()
+    import polars_fair
+    from polars_fair import plot
+
+    # a: 6 rows, positives only (no ROC curve); b: 4 rows; c: 3 rows
+    rows = pl.DataFrame({
+        "g": ["a"] * 6 + ["b"] * 4 + ["c"] * 3,
+        "y_true": [1] * 6 + [1, 0, 1, 0] + [0, 1, 0],
+        "y_score": [0.5] * 6 + [0.9, 0.1, 0.4, 0.6] + [0.2, 0.5, 0.8],
+    })
+    fs = polars_fair.scores(rows, "g")
+    chart = plot.roc_chart(fs, min_support=1)
+    subtitle = chart.to_dict()["title"]["subtitle"]
+    # "largest" is the largest group with a curve, b, as for abroca(); it was a and failed
+    expected = fs.abroca().collect().filter(pl.col("g") == "c")["abroca"].item()
+    assert subtitle == [f"shaded: ABROCA(c vs reference b) = {expected:.4f}",
+                        "no curve (one class): a"]
+    drawn = [(r["group"], r["fpr"], r["tpr"]) for r in chart_data(chart) if "i" in r]
+    table = fs.roc_curves().collect()
+    assert drawn == [(str(g), f, t) for g, f, t in table.select("g", "fpr", "tpr").rows()]
+    # by hand, b: scores 0.9 (+), 0.6 (-), 0.4 (+), 0.1 (-) -> (0,0) (0,.5) (.5,.5) (.5,1) (1,1)
+    assert [(f, t) for g, f, t in drawn if g == "b"] == [
+        (0.0, 0.0), (0.0, 0.5), (0.5, 0.5), (0.5, 1.0), (1.0, 1.0)]
+    # a score table gives the same chart as the analysis object
+    same = plot.roc_chart(fs.frame.collect(), keys=["g"], min_support=1)
+    assert same.to_dict()["title"] == chart.to_dict()["title"]

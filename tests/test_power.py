@@ -63,10 +63,13 @@ def test_split_counts_round_half_up_and_add_up() -> None:
 
 
 def test_abroca_power_is_reproducible_and_validates() -> None:
-    a = abroca_power(auc_a=0.8, auc_b=0.6, n=120, n_simulations=15, n_permutations=30, seed=4, progress=False)
-    b = abroca_power(auc_a=0.8, auc_b=0.6, n=120, n_simulations=15, n_permutations=30, seed=4, progress=True)
+    a = abroca_power(auc_a=0.8, auc_b=0.6, n=120, n_simulations=15, n_permutations=30, seed=4,
+                     progress=False)
+    b = abroca_power(auc_a=0.8, auc_b=0.6, n=120, n_simulations=15, n_permutations=30, seed=4,
+                     progress=True)
     assert a == b
-    assert set(a) >= {"power", "mc_se", "auc_a", "auc_b", "n", "n_simulations", "n_permutations", "alpha"}
+    assert set(a) >= {"power", "mc_se", "auc_a", "auc_b", "n", "n_simulations", "n_permutations",
+                      "alpha"}
     with pytest.raises(E.InvalidArgumentError, match="auc_a=1.0"):
         abroca_power(auc_a=1.0, auc_b=0.7, n=100)
     with pytest.raises(E.InvalidArgumentError, match="n_simulations=0"):

@@ -6,7 +6,6 @@ integration written here, and hand computations shown in the tests.
 
 from __future__ import annotations
 
-
 import numpy as np
 import polars as pl
 import pytest
@@ -119,7 +118,8 @@ def test_roc_curve_equals_sklearn_drop_intermediate_false(data: list[tuple[int, 
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 1), st.integers(1, 5)), min_size=2, max_size=50))
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 1), st.integers(1, 5)), min_size=2,
+                max_size=50))
 def test_auc_equals_sklearn_with_ties_and_sample_weights(data: list[tuple[int, int, int]]) -> None:
     s = np.array([d[0] for d in data], dtype=float)
     y = np.array([d[1] for d in data])
@@ -220,7 +220,8 @@ def test_abroca_matches_dense_grid_integration_of_sklearn_curves(data: tuple) ->
     if not ok:
         assert value is None
         return
-    ref, bound = dense_abroca(a["y"].to_numpy(), a["s"].to_numpy(), b["y"].to_numpy(), b["s"].to_numpy())
+    ref, bound = dense_abroca(a["y"].to_numpy(), a["s"].to_numpy(), b["y"].to_numpy(),
+                              b["s"].to_numpy())
     assert abs(value - ref) <= bound
 
 
@@ -285,7 +286,7 @@ def test_abroca_is_invariant_under_strictly_increasing_score_transforms(data: tu
     a = abroca_from_scores(score_table(rows, ["g"]), ["g"], pairwise=True)
     b = abroca_from_scores(score_table(moved, ["g"]), ["g"], pairwise=True)
     for col in ("abroca", "auc_i"):
-        for x, y in zip(a[col].to_list(), b[col].to_list()):
+        for x, y in zip(a[col].to_list(), b[col].to_list(), strict=True):
             assert (x is None and y is None) or x == pytest.approx(y, abs=1e-12)
 
 
@@ -319,7 +320,8 @@ def test_batch_and_staircase_kernels_equal_abroca_exact(data: tuple) -> None:
     if min(ya.size, yb.size) == 0 or ya.min() == ya.max() or yb.min() == yb.max():
         assert np.isnan(batch)
         return
-    exact = abroca_exact(roc_curve_from_cells(*cells(s[g == 0], ya)), roc_curve_from_cells(*cells(s[g != 0], yb)))
+    exact = abroca_exact(roc_curve_from_cells(*cells(s[g == 0], ya)),
+                         roc_curve_from_cells(*cells(s[g != 0], yb)))
     assert batch == pytest.approx(exact, abs=1e-12)
     # distinct scores: break ties by row index, then the staircase kernel applies
     sd = s * 100.0 + np.arange(s.size)
@@ -377,7 +379,8 @@ def test_unknown_reference_lists_the_groups(three_groups: pl.DataFrame) -> None:
 
 
 def test_max_auc_reference_needs_a_defined_auc() -> None:
-    table = pl.DataFrame({"g": [1, 2], "score": [0.1, 0.2], "positives": [1, 0], "negatives": [0, 1]})
+    table = pl.DataFrame({"g": [1, 2], "score": [0.1, 0.2], "positives": [1, 0],
+                          "negatives": [0, 1]})
     with pytest.raises(UndefinedReferenceError, match="every group has only one class"):
         abroca_from_scores(table, ["g"], reference="max_auc")
 
@@ -414,9 +417,11 @@ def test_pairwise_schema_and_agreement_with_reference_mode() -> None:
     )
     table = score_table(rows, ["g"])
     pw = abroca_from_scores(table, ["g"], pairwise=True)
-    assert pw.columns == ["g_i", "g_j", "n_i", "n_j", "auc_i", "auc_j", "abroca", "undefined_reason"]
+    assert pw.columns == ["g_i", "g_j", "n_i", "n_j", "auc_i", "auc_j", "abroca",
+                          "undefined_reason"]
     assert pw.height == 6
-    assert [(r[0], r[1]) for r in pw.iter_rows()] == [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
+    assert [(r[0], r[1]) for r in pw.iter_rows()] == [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0),
+                                                      (2, 1)]
     for ref in (0, 1, 2):
         single = abroca_from_scores(table, ["g"], reference=ref)
         for row in single.iter_rows(named=True):
