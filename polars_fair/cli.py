@@ -5,12 +5,15 @@ NDJSON file, read lazily (``--html audit.html`` also writes the self-contained H
 ``polars-fair demo`` runs the same report on built-in synthetic data; ``polars-fair check`` is
 the CI gate. Exit codes: 0 success (``check``: every adequately supported group passes), 1
 ``check`` found violations, 2 bad input (a message on stderr).
+
+The commands only format: their text arguments are parsed against the data by
+:mod:`polars_fair.cli_io` (which also writes the outputs), and every computation is in the
+library (``report``, :func:`polars_fair.gate.gate`, :func:`polars_fair.html.audit_html`).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,6 +22,7 @@ import typer
 
 from polars_fair import errors as E
 from polars_fair import namespace as _ns  # noqa: F401  (registers .fair)
+from polars_fair.cli_io import Inputs, effective_format, emit, resolve_inputs, scan
 from polars_fair.datasets import make_hiring
 from polars_fair.namespace import fair
 
@@ -30,186 +34,11 @@ app = typer.Typer(
     help="Fairness audits of binary classifiers on Polars: one scan, exact metrics.",
 )
 
-FORMATS = ("table", "csv", "json", "parquet")
 #: The columns ``--format table`` shows unless ``--all-columns`` is given.
 TABLE_COLUMNS = (
     "n", "tp", "fp", "fn", "tn", "selection_rate", "tpr", "fpr", "ppv", "disparate_impact",
     "impact_ratio", "adverse_impact", "ofi", "ofi_flag", "low_support", "finding",
 )
-
-
-def scan(path: Path) -> pl.LazyFrame:
-    """Scan a CSV, Parquet or NDJSON file lazily, by its suffix."""
-    suffix = path.suffix.lower()
-    if not path.exists():
-        raise E.InvalidArgumentError(f"file not found: {path}")
-    if suffix in (".parquet", ".pq"):
-        return pl.scan_parquet(path)
-    if suffix in (".ndjson", ".jsonl"):
-        return pl.scan_ndjson(path)
-    if suffix in (".csv", ".tsv", ".txt"):
-        return pl.scan_csv(path, separator="\t" if suffix == ".tsv" else ",")
-    raise E.InvalidArgumentError(
-        f"cannot tell the format of {path.name!r}: use .csv, .tsv, .parquet or .ndjson"
-    )
-
-
-def column_or_sql(text: str, schema: pl.Schema) -> str | pl.Expr:
-    """A column name as is; anything else parsed as a SQL expression named by its text."""
-    if text in schema:
-        return text
-    try:
-        return pl.sql_expr(text).alias(text)
-    except Exception as exc:  # polars raises several types for bad SQL
-        raise E.ColumnNotFoundError(
-            f"{text!r} is neither a column nor a SQL expression ({exc}); the frame has columns: "
-            f"{E.show_columns(schema.names())}"
-        ) from exc
-
-
-def parse_value(text: str, dtype: pl.DataType) -> Any:
-    """Turn a command-line value into the dtype of the column it is compared with."""
-    if dtype == pl.Boolean:
-        low = text.strip().lower()
-        if low in ("true", "1", "yes"):
-            return True
-        if low in ("false", "0", "no"):
-            return False
-        raise E.InvalidArgumentError(f"{text!r} is not a boolean value (true/false)")
-    if dtype.is_integer():
-        try:
-            return int(text)
-        except ValueError:
-            raise E.InvalidArgumentError(
-                f"{text!r} is not an integer, as dtype {dtype} needs") from None
-    if dtype.is_float():
-        try:
-            return float(text)
-        except ValueError:
-            raise E.InvalidArgumentError(
-                f"{text!r} is not a number, as dtype {dtype} needs") from None
-    return text
-
-
-def _dtype(lf: pl.LazyFrame, expr: str | pl.Expr) -> pl.DataType:
-    e = pl.col(expr) if isinstance(expr, str) else expr
-    schema = lf.collect_schema()
-    roots = [expr] if isinstance(expr, str) else expr.meta.root_names()
-    for col in roots:
-        if col not in schema:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=col, role="column", available=E.show_columns(schema.names())))
-    return lf.select(e).collect_schema().dtypes()[0]
-
-
-def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr]) -> Any:
-    """Parse ``--reference``: a rule, a value, or ``attr=value,attr=value``.
-
-    The rules are ``largest``, ``overall``, ``max_selection_rate`` and ``max_auc``.
-    """
-    if text is None:
-        return "largest"
-    if text in ("largest", "overall", "max_selection_rate", "max_auc"):
-        return text
-    names = [b if isinstance(b, str) else b.meta.output_name() for b in by]
-    dtypes = dict(zip(names, (_dtype(lf, b) for b in by), strict=True))
-    if "=" in text and text.split("=", 1)[0].strip() in dtypes:
-        out: dict[str, Any] = {}
-        for part in text.split(","):
-            key, _, value = part.partition("=")
-            key = key.strip()
-            if key not in dtypes:
-                raise E.InvalidArgumentError(f"--reference names {key!r}, not one of {names}")
-            out[key] = parse_value(value.strip(), dtypes[key])
-        return out
-    if len(by) != 1:
-        raise E.InvalidArgumentError(
-            "with several --by attributes pass --reference as attr=value,attr=value"
-        )
-    return parse_value(text, dtypes[names[0]])
-
-
-SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".parquet": "parquet", ".pq": "parquet"}
-
-
-def effective_format(fmt: str, output: Path | None) -> str:
-    """The default ``table`` format follows the suffix of ``--output`` (.csv, .json, .parquet)."""
-    if output is not None and fmt == "table":
-        return SUFFIX_FORMATS.get(output.suffix.lower(), "table")
-    return fmt
-
-
-def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> None:
-    """Write ``df`` in the chosen format to ``output`` or stdout.
-
-    With ``--output`` and the default format, the format follows the file's suffix
-    (``.csv``, ``.json``, ``.parquet``); a table goes to any other suffix.
-    """
-    fmt = effective_format(fmt, output)
-    if fmt not in FORMATS:
-        raise E.InvalidArgumentError(f"--format must be one of {FORMATS}, got {fmt!r}")
-    if fmt == "parquet":
-        if output is None:
-            raise E.InvalidArgumentError("--format parquet needs --output FILE")
-        df.write_parquet(output)
-        return
-    if fmt == "csv":
-        text = df.write_csv()
-    elif fmt == "json":
-        text = df.write_json()
-    else:
-        with pl.Config(
-            tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=60,
-            float_precision=4, tbl_hide_dataframe_shape=True,
-        ):
-            text = (header + "\n" if header else "") + str(df)
-    if output is None:
-        typer.echo(text)
-    else:
-        output.write_text(text if text.endswith("\n") else text + "\n")
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """Command-line arguments resolved against a frame's schema."""
-
-    lf: pl.LazyFrame  # after --where
-    by: list[str | pl.Expr]
-    y_true: str | pl.Expr
-    y_pred: str | pl.Expr | None
-    y_score: str | pl.Expr | None
-    pos_label: Any
-    reference: Any
-
-
-def resolve_inputs(
-    lf: pl.LazyFrame,
-    by_text: list[str],
-    *,
-    y_true_text: str,
-    y_pred_text: str | None,
-    y_score_text: str | None,
-    pos_label_text: str | None,
-    reference_text: str | None,
-    where: str | None,
-) -> Inputs:
-    """Parse the columns/SQL of the command line against ``lf`` (filtered by ``where``)."""
-    if where:
-        condition = pl.sql_expr(where)
-        _dtype(lf, condition)  # names a missing column cleanly
-        lf = lf.filter(condition)
-    schema = lf.collect_schema()
-    by = [column_or_sql(b, schema) for b in by_text]
-    y_true = column_or_sql(y_true_text, schema)
-    y_pred = column_or_sql(y_pred_text, schema) if y_pred_text is not None else None
-    y_score = column_or_sql(y_score_text, schema) if y_score_text is not None else None
-    y_dtype = _dtype(lf, y_true)
-    if pos_label_text is None:
-        pos_label: Any = True if y_dtype == pl.Boolean else 1
-    else:
-        pos_label = parse_value(pos_label_text, y_dtype)
-    reference = parse_reference(reference_text, lf, by)
-    return Inputs(lf, by, y_true, y_pred, y_score, pos_label, reference)
 
 
 def run_report(
@@ -227,7 +56,44 @@ def run_report(
     null_groups: str = "keep",
     all_columns: bool = False,
 ) -> None:
-    """Build the report of the ``report`` and ``demo`` commands and emit it."""
+    """Build the report of the ``report`` and ``demo`` commands and emit it.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The scanned file.
+    by_text : list of str
+        ``--by``.
+    y_true_text, y_pred_text : str
+        ``--y-true``, ``--y-pred``.
+    pos_label_text, reference_text : str or None
+        ``--pos-label``, ``--reference``.
+    min_support : int
+        ``--min-support``.
+    where : str or None
+        ``--where``.
+    fmt : str
+        ``--format``: table, csv, json or parquet.
+    output : pathlib.Path or None
+        ``--output``; stdout when ``None``.
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+        ``--null-groups``.
+    all_columns : bool, default False
+        ``--all-columns``: every report column in the table format.
+
+    Raises
+    ------
+    PolarsFairError
+        Bad input, as :func:`resolve_inputs` and ``df.fair.report``.
+
+    Examples
+    --------
+    >>> from polars_fair.datasets import make_hiring
+    >>> run_report(make_hiring(500, seed=0).lazy(), ["sex"], y_true_text="y_true",
+    ...            y_pred_text="y_pred", pos_label_text=None, reference_text=None,
+    ...            min_support=30, where=None, fmt="csv", output=None)  # doctest: +ELLIPSIS
+    sex,n,tp,fp,fn,tn,...
+    """
     args = resolve_inputs(
         lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text, y_score_text=None,
         pos_label_text=pos_label_text, reference_text=reference_text, where=where,
@@ -428,6 +294,17 @@ def check_gate(
         own errors (limits out of range, ``--reference overall`` with ``--max-abroca``).
     PolarsFairError
         Bad input, as ``df.fair.report``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.datasets import make_hiring
+    >>> args = resolve_inputs(make_hiring(3000, seed=0).lazy(), ["sex"], y_true_text="y_true",
+    ...                       y_pred_text="y_pred", y_score_text=None, pos_label_text=None,
+    ...                       reference_text=None, where=None)
+    >>> result = check_gate(args)
+    >>> result["passed"], result["checked_groups"]
+    (True, ['sex=Female', 'sex=Male'])
     """
     import polars_fair
     from polars_fair.gate import gate, verdict
