@@ -7,6 +7,7 @@ weighted, ``weight_sum``) as a LazyFrame and returns a LazyFrame; nothing here r
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import polars as pl
@@ -14,7 +15,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair import rules as R
 from polars_fair.reference import for_set, known, reference_flag
-from polars_fair.registry import METRICS, RATE_NAMES, Counts, safe_div
+from polars_fair.registry import METRICS, RATE_NAMES, Counts
 
 __all__ = ["count_exprs", "rates_from_counts", "report_from_counts", "with_rates"]
 
@@ -146,15 +147,23 @@ def report_from_counts(
       Index, OFI = B_i − B_j with B = (FP−FN)/n (Briscoe et al., "Facets of Disparate
       Impact"), in [−2, 2]. ``ofi_flag`` = |ofi| > ``ofi_threshold`` (0.3 in the paper).
     * ``low_support`` = n < ``min_support``: too few rows to trust the group's figures.
+      ``reference_low_support`` (the same on every row): the reference group or the group
+      with the highest selection rate, the benchmarks of DI, OFI and the impact ratio, has low
+      support.
     * ``finding`` reads OFI with DI (Briscoe et al. §2.3): ``"algorithmic"`` when |OFI|
       exceeds the threshold (the classifier's own errors treat the group unjustly, measured
       against its labels); ``"systemic"`` when OFI is within the threshold but the impact
       ratio or disparate impact fails the four-fifths rule (DI < 4/5 or > 5/4): the
       disparity is in the labels or the population, not in the classifier's errors;
-      ``"none"`` otherwise; ``"insufficient support"`` for low-support groups. This reading
+      ``"none"`` otherwise; ``"insufficient support"`` for low-support groups, an undefined
+      OFI, or a low-support benchmark (``reference_low_support``). This reading
       assumes the labels are correct: where the labels themselves carry bias (the paper's
       COMPAS discussion: recorded re-arrest is not re-offence), "systemic" can hide a
       biased ground truth.
+
+    Ratios, OFI and every verdict are exact on the counts (:mod:`polars_fair.rules`): the
+    thresholds are read as the decimals written (``0.8`` is 4/5), so an impact ratio of
+    exactly 4/5 is not adverse impact; the columns show the exact values correctly rounded.
 
     Parameters
     ----------
@@ -185,7 +194,8 @@ def report_from_counts(
         weights the cells are Float64 followed by ``weight_sum``); every rate of the registry
         (Float64); ``is_reference`` (Boolean); ``disparate_impact``, ``impact_ratio``
         (Float64, ratios ≥ 0); ``adverse_impact`` (Boolean); ``ofi`` (Float64 in [−2, 2]);
-        ``ofi_flag``, ``low_support`` (Boolean); ``finding`` (String).
+        ``ofi_flag``, ``low_support``, ``reference_low_support`` (Boolean); ``finding``
+        (String, one of :data:`FINDINGS`).
 
     Raises
     ------
@@ -207,18 +217,13 @@ def report_from_counts(
     names = counts.collect_schema().names()
     c = count_exprs(names)
     base = with_rates(counts)
-    sr, mb = pl.col("selection_rate"), pl.col("marginal_benefit")
+    sr = pl.col("selection_rate")
     is_known = known(keys)
     supported = pl.col("n") >= min_support
     eligible = is_known & (c.n > 0) & (supported if exclude_low_support else pl.lit(True))
     base, flag = reference_flag(base, keys, reference, eligible=eligible, score=sr)
-    if flag is None:  # "overall": the whole population
-        ref_sr = safe_div((c.tp + c.fp).sum(), c.n.sum())
-        ref_mb = safe_div((c.fp - c.fn).sum(), c.n.sum())
-        is_ref = pl.repeat(False, pl.len())
-    else:
-        ref_sr, ref_mb = sr.filter(flag).first(), mb.filter(flag).first()
-        is_ref = flag
+    # "overall": the whole population is the reference, no row is (_Rules.decide sums it)
+    is_ref = pl.repeat(False, pl.len()) if flag is None else flag
     in_max = is_known & supported if exclude_low_support else is_known
     weight = ["weight_sum"] if "weight_sum" in names else []
     framed = base.with_columns(
@@ -283,9 +288,11 @@ class _Rules:
 
         ir = [ratio(s, top_sr) for s in sr]
         di = [ratio(s, ref_sr) for s in sr]
-        ofi = [None if b is None or ref_mb is None else b - ref_mb for b in mb]
+        ofi: list[Fraction | float | None] = [
+            None if b is None or ref_mb is None else b - ref_mb for b in mb
+        ]
         adverse = [R.below(v, self.t) for v in ir]
-        flag = [None if v is None else R.above(abs(v), self.ofi) for v in ofi]
+        flag = [None if v is None else R.above(v if v >= 0 else -v, self.ofi) for v in ofi]
         systemic = [bool(a) or bool(R.below(d, self.t)) or bool(R.above(d, 1 / self.t))
                     for a, d in zip(adverse, di, strict=True)]
         benchmark_low = [ref_low or top_low for _ in rows]
@@ -302,7 +309,8 @@ class _Rules:
         return df.with_columns(
             disparate_impact=floats(di), impact_ratio=floats(ir),
             adverse_impact=pl.Series(adverse, dtype=pl.Boolean), ofi=floats(ofi),
-            ofi_flag=pl.Series(flag, dtype=pl.Boolean), low_support=pl.Series(low, dtype=pl.Boolean),
+            ofi_flag=pl.Series(flag, dtype=pl.Boolean),
+            low_support=pl.Series(low, dtype=pl.Boolean),
             reference_low_support=pl.Series(benchmark_low, dtype=pl.Boolean),
             finding=pl.Series(finding, dtype=pl.String),
         )
