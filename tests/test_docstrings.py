@@ -47,14 +47,6 @@ XFAIL: dict[str, str] = {
     "polars_fair.expressions.is_positive": "PR01 RT01 parse",
     "polars_fair.html.audit_html": "PR04",
     "polars_fair.html.svg_for_html": "PR01 RT01 parse",
-    "polars_fair.namespace.FairDataFrame.counts": "PR01 PR02 parse",
-    "polars_fair.namespace.FairDataFrame.score_counts": "PR01 PR02 parse",
-    "polars_fair.namespace.FairLazyFrame.counts": "PR01 PR02 parse",
-    "polars_fair.namespace.FairLazyFrame.score_counts": "PR01 PR02 parse",
-    "polars_fair.rules.above": "PR01 RT01 parse",
-    "polars_fair.rules.at_least": "PR01 RT01 parse",
-    "polars_fair.rules.at_most": "PR01 RT01 parse",
-    "polars_fair.rules.below": "PR01 RT01 parse",
 }
 
 
