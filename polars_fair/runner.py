@@ -125,7 +125,13 @@ def check_outputs(table: pl.LazyFrame, keys: Sequence[str], fn: Callable[..., pl
     rename = dict(zip(keys, names, strict=True))
     opts = {k: ({rename.get(a, a): v for a, v in o.items()} if isinstance(o, Mapping) else o)
             for k, o in options.items()}
-    out = fn(table.rename(rename), names, **opts).collect_schema().names()
+    try:
+        out = fn(table.rename(rename), names, **opts).collect_schema().names()
+    except E.PolarsFairError:
+        # an error of the call itself (a bad option, an unknown reference attribute): raise it
+        # with the user's names, from the plan on the real keys
+        fn(table, keys, **options).collect_schema()
+        raise
     check_clash(keys, [c for c in out if not any(c.startswith(n) for n in names)], name)
 
 

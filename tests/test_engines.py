@@ -405,7 +405,6 @@ CATALOGUE: dict[str, Bad] = {
     "unknown reference": Bad(E.UnknownGroupError, E.UNKNOWN_GROUP.format(
         group="zz", groups=E.show_values(["a", "b"])), analysis="report",
         options={"reference": "zz"}),
-    # xfail below (KNOWN): the message shows internal key names
     "reference without a mapping": Bad(E.InvalidArgumentError, E.REFERENCE_NEEDS_MAPPING.format(
         keys=["g", "y_true"]), by=["g", "y_true"], analysis="disparity",
         options={"reference": "a"}),
@@ -440,10 +439,7 @@ def test_the_catalogue_is_large_enough() -> None:
 
 
 #: Cases whose message is wrong on every engine (a defect outside the engines, kept visible).
-KNOWN: dict[str, str] = {
-    "reference without a mapping": "runner.check_outputs builds the plan on keys renamed to "
-    "__pf_key0, __pf_key1, ..., so an error raised while the plan is built names those",
-}
+KNOWN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("engine", ENGINES)
