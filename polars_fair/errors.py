@@ -22,6 +22,7 @@ __all__ = [
     "InvalidScoreError",
     "InvalidArgumentError",
     "NotRowLevelError",
+    "SizeLimitError",
 ]
 
 MISSING_COLUMN = "column {column!r} ({role}) not found; the frame has columns: {available}"
@@ -67,8 +68,8 @@ VALUE_DTYPE = (
     "{dtype}; pass a value of the attribute's type"
 )
 NULL_GROUPS = (
-    "attribute column(s) hold null values: {counts}. Pass null_groups='keep' to audit them as a "
-    "group of their own, or null_groups='drop' to drop them with a warning"
+    "attribute column(s) hold null (or NaN) values: {counts}. Pass null_groups='keep' to audit "
+    "them as a group of their own, or null_groups='drop' to drop them with a warning"
 )
 DROPPED_NULL_GROUPS = (
     "dropped {rows} row(s) whose attribute is null ({counts}) because null_groups='drop'"
@@ -126,6 +127,51 @@ WEIGHT_OVERFLOW = (
     "sample_weight column {column!r} sums to an infinite value in {count} group(s); weights "
     "must have a finite sum (rescale them)"
 )
+WEIGHT_TOTAL_OVERFLOW = (
+    "sample_weight column {column!r} sums to an infinite value over all groups; weights must "
+    "have a finite sum (rescale them)"
+)
+BAD_KEY_DTYPE = (
+    "attribute {column!r} (by) has dtype {dtype}, which cannot define groups; pass a column of "
+    "numbers, strings, categories, booleans or dates (from a list or struct column take one "
+    "value first, for example pl.col({column!r}).list.first() or .struct.field(...))"
+)
+BAD_LABEL_DTYPE = (
+    "column {column!r} ({role}) has dtype {dtype}; labels and predictions must be a boolean, "
+    "numeric, string or categorical column"
+)
+BAD_POS_LABEL = "pos_label must be a value of the label's type, not null or NaN, got {value!r}"
+BAD_INT_OPTION = "{name} must be an integer >= {low}, got {value!r}"
+BAD_SEED = "seed must be an integer >= 0, a numpy Generator or None, got {value!r}"
+TOO_MANY_GROUPS = (
+    "{what} would hold {size:,} groups, more than max_groups={limit:,}; pass max_groups= a "
+    "larger limit, or audit fewer attributes or categories"
+)
+TOO_MANY_SETS = (
+    "combinations='all' over {attributes} attributes makes {sets:,} attribute sets, more than "
+    "max_groups={limit:,}; pass max_order= a smaller value, or max_groups= a larger limit"
+)
+TOO_MANY_PAIRS = (
+    "pairwise over {groups:,} groups makes {pairs:,} ordered pairs, more than "
+    "max_pairs={limit:,}; pass max_pairs= a larger limit, or compare fewer groups"
+)
+COUNT_TOO_LARGE = (
+    "count table column {column!r} holds {count} value(s) above 9,223,372,036,854,775,807 (the "
+    "largest 64-bit integer), for example {example}"
+)
+COUNT_SUM_OVERFLOW = (
+    "count table column {column!r} sums to {total:,} over its rows, more than a 64-bit integer "
+    "holds (9,223,372,036,854,775,807)"
+)
+WEIGHTED_SUM_OVERFLOW = (
+    "weighted count table column {column!r} sums to an infinite value over its rows; weighted "
+    "sums must be finite (rescale the weights)"
+)
+TOO_LARGE_TO_PERMUTE = (
+    "abroca_test: group {group!r} and the reference hold {rows:,} rows together; the "
+    "randomization draws (numpy's multivariate hypergeometric sampler) take fewer than "
+    "{limit:,} rows; test a random sample of the rows"
+)
 
 
 class PolarsFairError(ValueError):
@@ -180,6 +226,14 @@ class NotRowLevelError(InvalidArgumentError):
     """An expression argument that does not give one value per row from that row.
 
     It aggregates, filters or reorders rows.
+    """
+
+
+class SizeLimitError(PolarsFairError):
+    """An audit whose output or work would exceed a documented size limit.
+
+    The message states the size and names the option that raises the limit (``max_groups``,
+    ``max_pairs``, ``max_order``).
     """
 
 
