@@ -293,14 +293,25 @@ class _Rules:
         ]
         adverse = [R.below(v, self.t) for v in ir]
         flag = [None if v is None else R.above(v if v >= 0 else -v, self.ofi) for v in ofi]
-        systemic = [bool(a) or bool(R.below(d, self.t)) or bool(R.above(d, 1 / self.t))
-                    for a, d in zip(adverse, di, strict=True)]
+        di_fails = [bool(R.below(d, self.t)) or bool(R.above(d, 1 / self.t)) for d in di]
         benchmark_low = [ref_low or top_low for _ in rows]
-        finding = [
-            "insufficient support" if lo or o is None or bl
-            else "algorithmic" if f else "systemic" if s else "none"
-            for lo, o, bl, f, s in zip(low, ofi, benchmark_low, flag, systemic, strict=True)
-        ]
+
+        def read(lo: Any, o: Any, f: Any, a: Any, d: bool) -> str:
+            # each verdict is only as good as the group it is measured against: OFI and DI
+            # against the reference, the impact ratio against the highest rate. Passing against
+            # a low-support maximum implies passing against any lower one, so only a failure
+            # measured against a low-support benchmark is insufficient support.
+            if lo or o is None:
+                return "insufficient support"
+            if f:
+                return "insufficient support" if ref_low else "algorithmic"
+            if (a and top_low) or (d and ref_low):
+                return "insufficient support"
+            if a or d:
+                return "systemic"
+            return "insufficient support" if ref_low else "none"
+
+        finding = [read(*r) for r in zip(low, ofi, flag, adverse, di_fails, strict=True)]
 
         def floats(values: list[Any]) -> pl.Series:
             return pl.Series([None if v is None else float(v) for v in values],
