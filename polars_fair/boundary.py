@@ -20,10 +20,15 @@ One function, :func:`counts_from_labels` (or :func:`scores_from_labels`), valida
 and derives ``n, tp, fp, fn, tn``. Every unexpected label value is a key value of the label
 table, so the error lists exactly the values found, and the same bad input gives the same error
 type and message on every engine. A valid label table has at most four rows per group.
+
+A NaN key value is missing, exactly as null: it becomes null here
+(:func:`missing_keys_as_null`), so NaN and null rows form one missing group on every engine
+(Spark and DuckDB hand NaN back as NaN).
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -42,6 +47,7 @@ __all__ = [
     "checked",
     "counts_from_labels",
     "label_table",
+    "missing_keys_as_null",
     "score_label_table",
     "scores_from_labels",
 ]
@@ -252,12 +258,44 @@ def validate_labels(df: pl.DataFrame, a: Audit) -> None:
         inf = w.filter(pl.col("weight_sum").is_infinite()).height
         if inf:
             raise E.InvalidWeightError(E.WEIGHT_OVERFLOW.format(column=a.weight_name, count=inf))
+        # the whole population (and every roll-up, weights being >= 0) must be finite too
+        if not math.isfinite(float(df["weight_sum"].sum() or 0.0)):
+            raise E.InvalidWeightError(E.WEIGHT_TOTAL_OVERFLOW.format(column=a.weight_name))
+
+
+def missing_keys_as_null(df: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+    """NaN in a float key becomes null: a missing attribute value is missing, whatever its form.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A small table with the key columns (a label table).
+    keys : sequence of str
+        The key columns; only those of a float dtype change.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``df`` with every NaN key value replaced by null (same columns and dtypes).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"g": [1.0, float("nan"), None], "n": [1, 2, 3]})
+    >>> missing_keys_as_null(df, ["g"])["g"].to_list()
+    [1.0, None, None]
+    """
+    floats = [k for k in keys if df.schema[k].is_float()]
+    if not floats:
+        return df
+    return df.with_columns(pl.col(k).fill_nan(None) for k in floats)
 
 
 def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
     """The empty-input check, the null-group policy and the float-attribute check.
 
-    Works on any small table with the audit's keys and an ``n`` column (a label table).
+    Works on any small table with the audit's keys and an ``n`` column (a label table). A NaN
+    key is missing exactly as a null one (:func:`missing_keys_as_null`): counted by ``"raise"``,
+    dropped by ``"drop"``, kept as the one missing group by ``"keep"``.
 
     Parameters
     ----------
@@ -269,7 +307,8 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
     Returns
     -------
     pl.DataFrame
-        ``df``, without the rows whose key is null when ``a.null_groups == "drop"``.
+        ``df`` with NaN keys as null, without the rows whose key is null when
+        ``a.null_groups == "drop"``.
 
     Raises
     ------
@@ -295,10 +334,11 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
     >>> apply_group_policy(df, resolve(schema, "g", null_groups="raise"))
     Traceback (most recent call last):
     ...
-    polars_fair.errors.NullGroupError: attribute column(s) hold null values: {'g': 1}. ...
+    polars_fair.errors.NullGroupError: attribute column(s) hold null (or NaN) values: {'g': 1}. ...
     """
     if df.height == 0 or not df["n"].sum():
         raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
+    df = missing_keys_as_null(df, a.keys)
     null_counts = {k: int(df.filter(pl.col(k).is_null())["n"].sum()) for k in a.keys}
     null_counts = {k: v for k, v in null_counts.items() if v}
     if null_counts and a.null_groups == "raise":

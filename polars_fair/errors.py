@@ -74,6 +74,10 @@ NULL_GROUPS = (
 DROPPED_NULL_GROUPS = (
     "dropped {rows} row(s) whose attribute is null ({counts}) because null_groups='drop'"
 )
+DROPPED_NULL_GROUPS_SETS = (
+    "dropped row(s) whose attribute is null, in each attribute set that holds the attribute, "
+    "because null_groups='drop': {counts}"
+)
 TOO_MANY_LEVELS = (
     "attribute {column!r} is a float column with {levels} distinct values (for example {values}); "
     "bin it first, for example by=pl.col({column!r}).bin_intervals([...], labels=[...]) or "
@@ -111,6 +115,8 @@ NOT_ROW_LEVEL = (
     "value per row from that row"
 )
 NOT_A_FINITE_NUMBER = "{name} must be a finite number, got {value!r}"
+OPTION_NOT_A_NUMBER = "{name} must be a number, got {value!r} ({type})"
+OPTION_OUT_OF_RANGE = "{name} must lie in {interval}, got {value!r}"
 BAD_THRESHOLD = "threshold must be a number, finite and not NaN, got {value!r}"
 SCORE_NEEDS_THRESHOLD = "y_score= needs threshold= to turn scores into predictions"
 PRED_AND_SCORE = "pass either y_pred= or y_score= with threshold=, not both"

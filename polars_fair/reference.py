@@ -25,6 +25,9 @@ false on every row.
 
 from __future__ import annotations
 
+import datetime as dt
+import decimal
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -148,13 +151,44 @@ def known(keys: Sequence[str]) -> pl.Expr:
     return ~pl.any_horizontal([pl.col(k).is_null() for k in keys]) if keys else pl.lit(True)
 
 
+def _accepts(dtype: pl.DataType, value: Any) -> bool:
+    """Whether a Python value can be compared with a column of ``dtype`` without an error."""
+    if dtype == pl.Boolean:
+        return isinstance(value, bool)
+    if dtype.is_numeric():
+        return isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool)
+    if dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)):
+        return isinstance(value, str)
+    if dtype == pl.Date:
+        return isinstance(value, dt.date)
+    if isinstance(dtype, pl.Datetime):
+        if isinstance(value, dt.datetime):  # a zone-aware column takes a zone-aware value
+            return (value.tzinfo is not None) == (dtype.time_zone is not None)
+        return isinstance(value, dt.date) and dtype.time_zone is None
+    if dtype == pl.Time:
+        return isinstance(value, dt.time)
+    if isinstance(dtype, pl.Duration):
+        return isinstance(value, dt.timedelta)
+    if dtype == pl.Binary:
+        return isinstance(value, bytes)
+    return dtype == pl.Null
+
+
 def check_value_type(value: Any, dtype: pl.DataType, column: str, role: str) -> Any:
     """A Python (or numpy) value comparable with a column of ``dtype``, or raise.
+
+    Booleans take ``bool``; numbers ``int``, ``float`` or ``decimal.Decimal``; strings and
+    categories ``str``; ``Date`` a ``datetime.date``; ``Datetime`` a ``datetime.datetime`` (with
+    a time zone exactly when the column has one) or a ``datetime.date``; ``Time`` a
+    ``datetime.time``; ``Duration`` a ``datetime.timedelta``; ``Binary`` ``bytes``. A text such
+    as ``"2020-01-01"`` is not read as a date: pass ``datetime.date(2020, 1, 1)``. NaN is the
+    missing group, as null.
 
     Parameters
     ----------
     value : Any
-        The value (a numpy scalar is turned into a Python one; ``None`` is the null group).
+        The value (a numpy scalar is turned into a Python one; ``None`` or NaN is the missing
+        group).
     dtype : pl.DataType
         The column's dtype.
     column : str
@@ -165,13 +199,13 @@ def check_value_type(value: Any, dtype: pl.DataType, column: str, role: str) -> 
     Returns
     -------
     Any
-        ``value`` as a Python object.
+        ``value`` as a Python object; ``None`` for NaN.
 
     Raises
     ------
     InvalidArgumentError
-        A value of another kind than the column (a string for a numeric column, a number
-        for a string or Boolean column).
+        A value of another kind than the column (a string for a numeric or date column, a
+        number for a string or Boolean column, a naive datetime for a zone-aware column).
 
     Examples
     --------
@@ -185,17 +219,9 @@ def check_value_type(value: Any, dtype: pl.DataType, column: str, role: str) -> 
     """
     if isinstance(value, np.generic):
         value = value.item()
-    if value is None:
-        return value
-    ok = (
-        (dtype == pl.Boolean and isinstance(value, bool))
-        or (dtype.is_numeric() and isinstance(value, (int, float)) and not isinstance(value, bool))
-        or ((dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)))
-            and isinstance(value, str))
-        or not (dtype == pl.Boolean or dtype.is_numeric() or dtype == pl.String
-                or isinstance(dtype, (pl.Categorical, pl.Enum)))
-    )
-    if not ok:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if not _accepts(dtype, value):
         raise E.InvalidArgumentError(
             E.VALUE_DTYPE.format(role=role, value=value, type=type(value).__name__,
                                  column=column, dtype=dtype)

@@ -27,7 +27,9 @@ __all__ = [
     "IntoExpr",
     "NullGroups",
     "SCORE_ARGS",
+    "DEFAULT_MAX_GROUPS",
     "ScoreArgs",
+    "check_int",
     "name_of",
     "normalize_by",
     "check_row_level",
@@ -65,9 +67,10 @@ class ScoreArgs(TypedDict, total=False):
 class CountArgs(TypedDict, total=False):
     """The arguments that build a count table (every classification analysis takes them).
 
-    ``y_true`` (default ``"y_true"``), ``y_pred`` (default ``"y_pred"``), ``pos_label``
-    (default 1), ``sample_weight``, ``null_groups`` (default ``"keep"``), ``y_score`` with
-    ``threshold`` instead of ``y_pred``, ``combinations`` and ``max_order``.
+    ``y_true`` (default ``"y_true"``), ``y_pred`` (default: the column ``"y_pred"`` unless
+    ``y_score`` is given), ``pos_label`` (default 1), ``sample_weight``, ``null_groups`` (default
+    ``"keep"``), ``y_score`` with ``threshold`` instead of ``y_pred``, ``combinations``,
+    ``max_order`` and ``max_groups`` (default :data:`DEFAULT_MAX_GROUPS`).
     :data:`COUNT_ARGS` holds the defaults; :data:`COUNT_ARGS_DOC` the documentation.
 
     Examples
@@ -86,16 +89,22 @@ class CountArgs(TypedDict, total=False):
     threshold: float | None
     combinations: Literal["all"] | None
     max_order: int | None
+    max_groups: int
 
 
 #: The columns of a count table and of a score table besides the keys.
 COUNT_TABLE_COLUMNS = ("n", "tp", "fp", "fn", "tn", "weight_sum")
 SCORE_TABLE_COLUMNS = ("score", "positives", "negatives", "n_rows")
-#: name -> default of every count argument, in signature order.
+#: The most groups a count table may hold where polars_fair makes groups itself (the empty
+#: intersections of Enum attributes, the attribute sets of ``combinations="all"``); the count
+#: argument ``max_groups`` raises it.
+DEFAULT_MAX_GROUPS = 10_000
+#: name -> default of every count argument, in signature order. ``y_pred=None`` reads the
+#: column ``"y_pred"`` unless ``y_score`` is given.
 COUNT_ARGS: dict[str, Any] = {
-    "y_true": "y_true", "y_pred": "y_pred", "pos_label": 1, "sample_weight": None,
+    "y_true": "y_true", "y_pred": None, "pos_label": 1, "sample_weight": None,
     "null_groups": "keep", "y_score": None, "threshold": None, "combinations": None,
-    "max_order": None,
+    "max_order": None, "max_groups": DEFAULT_MAX_GROUPS,
 }
 #: name -> default of every score argument, in signature order.
 SCORE_ARGS: dict[str, Any] = {
@@ -106,8 +115,9 @@ SCORE_ARGS: dict[str, Any] = {
 #: Docstring entries of the count arguments (numpydoc, indented for a method's Parameters).
 COUNT_ARGS_DOC = """y_true : str or pl.Expr, default "y_true"
     The true label column.
-y_pred : str or pl.Expr, default "y_pred"
-    The predicted label column.
+y_pred : str or pl.Expr, optional
+    The predicted label column; by default the column ``"y_pred"``, unless ``y_score`` is
+    given (passing both is an error).
 pos_label : Any, default 1
     The value meaning the positive (favourable) outcome, of the columns' dtype (``1``,
     ``"yes"``, ``True``, ...). Each column must hold it and at most one other value.
@@ -115,8 +125,8 @@ sample_weight : str or pl.Expr, optional
     Row weights. The four cells become Float64 weighted sums, ``n`` stays the row count and
     ``weight_sum`` is added; rates use ``weight_sum`` as the population size.
 null_groups : {"keep", "raise", "drop"}, default "keep"
-    Rows whose attribute is null: kept as a group of their own, an error, or dropped with a
-    warning that gives their number.
+    Rows whose attribute is missing (null, or NaN in a float attribute): kept as one group of
+    their own, an error, or dropped with a warning that gives their number.
 y_score : str or pl.Expr, optional
     Instead of ``y_pred``: predictions are ``y_score >= threshold`` (positive = ``True``),
     compared in the score's own dtype.
@@ -129,7 +139,12 @@ combinations : "all", optional
     Either way the result starts with ``attributes`` (List(String)) and every key column, null
     outside the row's set; each analysis runs within its set.
 max_order : int, optional
-    The largest intersection with ``combinations="all"``."""
+    The largest intersection with ``combinations="all"``.
+max_groups : int, default 10000
+    The most groups the count table may hold where groups are made rather than observed: the
+    empty intersections of ``pl.Enum`` attributes and the stacked attribute sets of
+    ``combinations``. A larger table raises ``SizeLimitError`` (stating its size) before it is
+    built."""
 
 #: Docstring entries of the score arguments.
 SCORE_ARGS_DOC = """y_true : str or pl.Expr, default "y_true"
@@ -141,7 +156,8 @@ pos_label : Any, default 1
 sample_weight : str or pl.Expr, optional
     Row weights: ``positives``/``negatives`` become Float64 weighted sums.
 null_groups : {"keep", "raise", "drop"}, default "keep"
-    Rows whose attribute is null: kept as a group, an error, or dropped with a warning."""
+    Rows whose attribute is missing (null, or NaN in a float attribute): kept as one group, an
+    error, or dropped with a warning."""
 
 #: The input errors of building a count or score table (numpydoc Raises entries).
 INPUT_ERRORS_DOC = """ColumnNotFoundError
@@ -153,6 +169,9 @@ NullValuesError
     Nulls or NaN in the label or prediction column.
 EmptyFrameError
     No rows to audit.
+SizeLimitError
+    The count table would hold more than ``max_groups`` made groups (Enum intersections,
+    attribute sets).
 NullGroupError, TooManyLevelsError, InvalidWeightError, InvalidScoreError
     See :mod:`polars_fair.errors`. Data errors of a LazyFrame surface when the result is
     collected, never as numbers."""
@@ -287,6 +306,8 @@ class Audit:
         The keys of a float dtype (their number of levels is checked).
     true_dtype, pred_dtype : pl.DataType, optional
         The dtypes of the label and of the prediction.
+    max_groups : int, default 10000
+        The most groups of the count table where groups are made (Enum completion).
 
     Examples
     --------
@@ -316,6 +337,7 @@ class Audit:
     float_keys: list[str] = field(default_factory=list)
     true_dtype: pl.DataType | None = None
     pred_dtype: pl.DataType | None = None
+    max_groups: int = DEFAULT_MAX_GROUPS
 
 
 def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:
@@ -377,6 +399,60 @@ def check_row_level(expr: pl.Expr, role: str) -> None:
     except pl.exceptions.PolarsError:
         return  # Polars cannot tell without the data (e.g. bin_intervals): let it through
     raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(role=role, expr=expr, why=why))
+
+
+def check_int(value: Any, name: str, low: int = 1) -> int:
+    """An integer option (a Python or numpy integer, not a bool) of at least ``low``, or raise.
+
+    Parameters
+    ----------
+    value : Any
+        The option's value.
+    name : str
+        The option's name, for the message.
+    low : int, default 1
+        The smallest accepted value.
+
+    Returns
+    -------
+    int
+        ``value`` as a Python int.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A value that is not an integer (a float, a string, a bool, NaN) or is below ``low``.
+
+    Examples
+    --------
+    >>> check_int(np.int64(3), "max_order")
+    3
+    >>> check_int(2.0, "max_order")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: max_order must be an integer >= 1, got 2.0
+    """
+    if isinstance(value, np.integer):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise E.InvalidArgumentError(E.BAD_INT_OPTION.format(name=name, low=low, value=value))
+    return value
+
+
+#: Dtypes that cannot define groups: objects and nested values.
+_NESTED = (pl.Object, pl.List, pl.Array, pl.Struct)
+
+
+def _check_key_dtype(dtype: pl.DataType, column: str) -> None:
+    if isinstance(dtype, _NESTED) or dtype == pl.Object:
+        raise E.InvalidArgumentError(E.BAD_KEY_DTYPE.format(column=column, dtype=dtype))
+
+
+def _check_label_dtype(dtype: pl.DataType, column: str, role: str) -> None:
+    ok = (dtype == pl.Boolean or dtype.is_numeric() or dtype == pl.String or dtype == pl.Null
+          or isinstance(dtype, (pl.Categorical, pl.Enum)))
+    if not ok:
+        raise E.InvalidLabelError(E.BAD_LABEL_DTYPE.format(column=column, role=role, dtype=dtype))
 
 
 def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
@@ -449,13 +525,14 @@ def resolve(
     schema: pl.Schema,
     by: Any,
     *,
-    y_true: IntoExpr = "y_true",
-    y_pred: IntoExpr | None = "y_pred",
+    y_true: IntoExpr | None = "y_true",
+    y_pred: IntoExpr | None = None,
     pos_label: Any = 1,
     sample_weight: IntoExpr | None = None,
     null_groups: NullGroups = "keep",
     y_score: IntoExpr | None = None,
     threshold: float | None = None,
+    max_groups: int = DEFAULT_MAX_GROUPS,
     scores: bool = False,
 ) -> Audit:
     """Check a call against a schema; raises before any data is read.
@@ -470,8 +547,9 @@ def resolve(
         The attributes (:func:`normalize_by`).
     y_true : str or pl.Expr or None, default "y_true"
         The label column; ``None`` for an audit without labels.
-    y_pred : str or pl.Expr or None, default "y_pred"
-        The prediction column (ignored with ``scores=True``).
+    y_pred : str or pl.Expr, optional
+        The prediction column (ignored with ``scores=True``); ``None`` reads the column
+        ``"y_pred"`` unless ``y_score`` is given.
     pos_label : Any, default 1
         The positive value, of the columns' dtype.
     sample_weight : str or pl.Expr, optional
@@ -482,6 +560,8 @@ def resolve(
         A numeric score: thresholded into the prediction, or the score of a score table.
     threshold : float, optional
         With ``y_score``: predictions are ``y_score >= threshold``.
+    max_groups : int, default 10000
+        The size limit of a count table whose groups are made (:data:`DEFAULT_MAX_GROUPS`).
     scores : bool, default False
         Resolve the arguments of a score table.
 
@@ -496,9 +576,11 @@ def resolve(
         A named column is missing (the message lists the columns that exist).
     InvalidArgumentError
         Contradictory options (``threshold`` without ``y_score``, ``y_pred`` with
-        ``y_score``), repeated or reserved attribute names, an unknown ``null_groups``.
+        ``y_score``), repeated or reserved attribute names, an unknown ``null_groups``, an
+        attribute of a nested or object dtype.
     InvalidLabelError
-        ``pos_label`` of a type the label or prediction column cannot hold.
+        ``pos_label`` of a type the label or prediction column cannot hold, null or NaN; a
+        label or prediction column that is not boolean, numeric, string or categorical.
     InvalidWeightError, InvalidScoreError
         A non-numeric weight or score column.
 
@@ -520,17 +602,21 @@ def resolve(
     if scores:
         _check_columns(schema, y_score, "y_score")
     elif y_score is not None:
+        if y_pred is not None:  # given explicitly: it would be silently ignored
+            raise E.InvalidArgumentError(E.PRED_AND_SCORE)
         if threshold is None:
             raise E.InvalidArgumentError(E.SCORE_NEEDS_THRESHOLD)
-        if y_pred is not None and y_pred != "y_pred":
-            raise E.InvalidArgumentError(E.PRED_AND_SCORE)
         _check_columns(schema, y_score, "y_score")
     else:
         if threshold is not None:
             raise E.InvalidArgumentError(E.THRESHOLD_NEEDS_SCORE)
         if y_pred is None:
-            raise E.InvalidArgumentError("pass y_pred= (or y_score= with threshold=)")
+            y_pred = "y_pred"
         _check_columns(schema, y_pred, "y_pred")
+    if isinstance(pos_label, np.generic):
+        pos_label = pos_label.item()
+    if pos_label is None or (isinstance(pos_label, float) and math.isnan(pos_label)):
+        raise E.InvalidLabelError(E.BAD_POS_LABEL.format(value=pos_label))
     if sample_weight is not None:
         _check_columns(schema, sample_weight, "sample_weight")
 
@@ -549,8 +635,17 @@ def resolve(
         **({"__pf_s": to_expr(y_score)} if y_score is not None else {}),
         **({"__pf_w": to_expr(sample_weight)} if sample_weight is not None else {}),
     ).collect_schema()
+    for k in keys:
+        _check_key_dtype(probe[k], k)
     y_name = name_of(y_true) if y_true is not None else None
+    if y_true is not None:
+        assert y_name is not None
+        _check_label_dtype(probe["__pf_y"], y_name, "y_true")
+    if "__pf_p" in probe:
+        assert y_pred is not None
+        _check_label_dtype(probe["__pf_p"], name_of(y_pred), "y_pred")
     common: dict[str, Any] = dict(
+        max_groups=check_int(max_groups, "max_groups"),
         keys=keys, key_exprs=key_exprs, pos_label=pos_label, null_groups=null_groups,
         float_keys=[k for k in keys if probe[k].is_float()],
     )

@@ -14,6 +14,8 @@ implement the same two methods in their own modules.
 from __future__ import annotations
 
 import itertools
+import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, cast
@@ -24,11 +26,13 @@ from polars_fair import boundary
 from polars_fair import errors as E
 from polars_fair.boundary import COUNT_COLUMNS, checked
 from polars_fair.spec import (
+    DEFAULT_MAX_GROUPS,
     SCORE_ARGS,
     Audit,
     By,
     IntoExpr,
     NullGroups,
+    check_int,
     name_of,
     normalize_by,
     resolve,
@@ -356,6 +360,9 @@ def count_table(
         At once: the schema errors of :func:`polars_fair.spec.resolve`.
     InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError, TooManyLevelsError
         At collect time: the data errors of :func:`polars_fair.boundary.counts_from_labels`.
+    SizeLimitError
+        The Enum completion would exceed the count argument ``max_groups`` (at once when the
+        declared categories alone do, else at collect time).
 
     Examples
     --------
@@ -367,8 +374,8 @@ def count_table(
     engine = engine_of(engine) if isinstance(engine, (pl.LazyFrame, pl.DataFrame)) else engine
     engine, a = _resolve(engine, by, args, scores=False)
     out = boundary.counts_from_labels(engine.label_table(a), a)
-    if a.keys:
-        out = complete_enums(out, a.keys).sort(a.keys, nulls_last=True)
+    if a.keys:  # the Enum completion is bounded by the count argument max_groups
+        out = complete_enums(out, a.keys, max_groups=a.max_groups).sort(a.keys, nulls_last=True)
     return out, a.keys
 
 
@@ -422,7 +429,9 @@ def score_table(
     return boundary.scores_from_labels(engine.score_label_table(a), a), a.keys, a.score_dtype
 
 
-def complete_enums(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+def complete_enums(
+    counts: pl.LazyFrame, keys: Sequence[str], *, max_groups: int = DEFAULT_MAX_GROUPS
+) -> pl.LazyFrame:
     """Add the empty intersections of Enum attributes as rows with zero counts.
 
     Polars' ``group_by`` leaves out combinations that no row has. For attributes whose categories
@@ -431,18 +440,30 @@ def complete_enums(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     values of the other attributes, nulls included) with ``n = 0``; its rates are null and its
     report row is flagged ``low_support``. Without Enum keys the table is returned unchanged.
 
+    The size of the product is computed before it is built: when the declared categories alone
+    exceed ``max_groups`` this raises at once; otherwise the exact size (with the observed values
+    of the other keys) is checked on the small count table when it is collected.
+
     Parameters
     ----------
     counts : pl.LazyFrame
         A count table.
     keys : sequence of str
         Its key columns.
+    max_groups : int, default 10000
+        The most rows the completed table may hold.
 
     Returns
     -------
     pl.LazyFrame
         The count table's columns and dtypes, with a zero row (every count 0) for each
         missing combination; unsorted.
+
+    Raises
+    ------
+    SizeLimitError
+        The completed table would hold more than ``max_groups`` rows (the message gives its
+        size).
 
     Examples
     --------
@@ -453,28 +474,46 @@ def complete_enums(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     [('F', 0, 0, 0, 0, 0), ('M', 2, 1, 1, 0, 0)]
     """
     schema = counts.collect_schema()
-    if not any(isinstance(schema[k], pl.Enum) for k in keys):
+    enums = {k: schema[k] for k in keys if isinstance(schema[k], pl.Enum)}
+    if not enums:
         return counts
-    grid: pl.LazyFrame | None = None
-    for k in keys:
-        values = counts.select(k).unique()
-        dtype = schema[k]
-        if isinstance(dtype, pl.Enum):
-            declared = pl.LazyFrame({k: pl.Series(k, dtype.categories, dtype=dtype)})
-            values = pl.concat([declared, values]).unique()
-        grid = values if grid is None else grid.join(values, how="cross")
-    assert grid is not None
+    what = "the count table with every intersection of the Enum categories of " + ", ".join(
+        repr(k) for k in enums)
+    declared = math.prod(len(cast(pl.Enum, d).categories) for d in enums.values())
+    if declared > max_groups:  # before any row is read
+        raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(what=what, size=declared,
+                                                        limit=max_groups))
     cells = [c for c in (*COUNT_COLUMNS, "weight_sum") if c in schema]
-    return grid.join(counts, on=list(keys), how="left", nulls_equal=True).with_columns(
-        [pl.col(c).fill_null(0).cast(schema[c]) for c in cells]
-    ).select(schema.names())
+
+    def complete(df: pl.DataFrame) -> pl.DataFrame:
+        levels: list[pl.DataFrame] = []
+        for k in keys:
+            values = df.select(k).unique()
+            dtype = schema[k]
+            if isinstance(dtype, pl.Enum):
+                cats = pl.DataFrame({k: pl.Series(k, dtype.categories, dtype=dtype)})
+                values = pl.concat([cats, values]).unique()
+            levels.append(values)
+        size = math.prod(v.height for v in levels)
+        if size > max_groups:
+            raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(what=what, size=size,
+                                                            limit=max_groups))
+        grid = levels[0]
+        for v in levels[1:]:
+            grid = grid.join(v, how="cross")
+        return grid.join(df, on=list(keys), how="left", nulls_equal=True).with_columns(
+            [pl.col(c).fill_null(0).cast(schema[c]) for c in cells]
+        ).select(schema.names())
+
+    return counts.map_batches(complete, schema=schema)
 
 
 AttributeSets = list[list[str]]
 
 
 def attribute_sets(
-    by: By, combinations: Literal["all"] | None = None, max_order: int | None = None
+    by: By, combinations: Literal["all"] | None = None, max_order: int | None = None,
+    *, max_groups: int = DEFAULT_MAX_GROUPS,
 ) -> list[list[IntoExpr]] | None:
     """The attribute sets of a call: ``None`` for one set, else a list of sets.
 
@@ -490,6 +529,9 @@ def attribute_sets(
         Every non-empty subset of the flat list ``by``.
     max_order : int, optional
         With ``combinations="all"``: the largest subset size, at least 1.
+    max_groups : int, default 10000
+        Each set holds at least one group, so ``combinations="all"`` may make at most this
+        many sets; their number is computed before they are listed.
 
     Returns
     -------
@@ -499,8 +541,10 @@ def attribute_sets(
     Raises
     ------
     InvalidArgumentError
-        ``combinations`` other than ``"all"``, ``max_order`` below 1 or without
+        ``combinations`` other than ``"all"``, ``max_order`` not an integer >= 1 or without
         ``combinations``, or ``combinations="all"`` with a nested ``by``.
+    SizeLimitError
+        ``combinations="all"`` would make more than ``max_groups`` sets.
 
     Examples
     --------
@@ -521,9 +565,11 @@ def attribute_sets(
                 "combinations='all' takes a flat list of attributes in by="
             )
         base = normalize_by(by)
-        top = len(base) if max_order is None else max_order
-        if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-            raise E.InvalidArgumentError(f"max_order must be >= 1, got {max_order}")
+        top = len(base) if max_order is None else check_int(max_order, "max_order")
+        n_sets = sum(math.comb(len(base), r) for r in range(1, min(top, len(base)) + 1))
+        if n_sets > max_groups:
+            raise E.SizeLimitError(E.TOO_MANY_SETS.format(
+                attributes=len(base), sets=n_sets, limit=max_groups))
         return [list(c) for r in range(1, min(top, len(base)) + 1)
                 for c in itertools.combinations(base, r)]
     if max_order is not None:
@@ -550,6 +596,8 @@ class Counted:
         The key columns (the union of the sets' attributes for several sets).
     sets : list of list of str, optional
         The attribute sets, in order; ``None`` for one set (the keys).
+    max_groups : int, default 10000
+        The size limit of the tables made from it (roll-ups to several attribute sets).
 
     Examples
     --------
@@ -562,6 +610,7 @@ class Counted:
     frame: pl.LazyFrame
     keys: list[str]
     sets: AttributeSets | None = None
+    max_groups: int = DEFAULT_MAX_GROUPS
 
 
 def count_tables(
@@ -570,11 +619,14 @@ def count_tables(
     *,
     combinations: Literal["all"] | None = None,
     max_order: int | None = None,
+    max_groups: int = DEFAULT_MAX_GROUPS,
     **kwargs: Any,
 ) -> Counted:
     """The count table of one attribute set, or of several from one scan at the finest level.
 
     Coarser sets are rolled up from the finest count table (:func:`rollup`), never re-scanned.
+    With several sets and ``null_groups="drop"`` a row is dropped only from the sets that hold
+    its missing attribute: a row missing only ``sex`` still counts in the ``race`` set.
 
     Parameters
     ----------
@@ -586,6 +638,9 @@ def count_tables(
         Audit every non-empty subset of ``by``.
     max_order : int, optional
         The largest subset with ``combinations="all"``.
+    max_groups : int, default 10000
+        The most groups of a table made here: an Enum completion (:func:`complete_enums`) or
+        the stack of attribute sets (:func:`expand_sets`).
     **kwargs : Any
         The other count arguments (:func:`count_table`).
 
@@ -599,7 +654,10 @@ def count_tables(
     Raises
     ------
     InvalidArgumentError
-        Malformed attribute sets (:func:`attribute_sets`), an empty set.
+        Malformed attribute sets (:func:`attribute_sets`), an empty set, a ``max_groups``
+        that is not an integer >= 1.
+    SizeLimitError
+        More than ``max_groups`` attribute sets (at once) or groups (at collect time).
     ColumnNotFoundError, InvalidLabelError, NullValuesError, EmptyFrameError
         The errors of :func:`count_table`.
 
@@ -610,10 +668,11 @@ def count_tables(
     >>> c.sets
     [['a'], ['b'], ['a', 'b']]
     """
-    sets = attribute_sets(by, combinations, max_order)
+    limit = check_int(max_groups, "max_groups")
+    sets = attribute_sets(by, combinations, max_order, max_groups=limit)
     if sets is None:
-        frame, keys = count_table(engine, by, **kwargs)
-        return Counted(frame, keys)
+        frame, keys = count_table(engine, by, max_groups=limit, **kwargs)
+        return Counted(frame, keys, max_groups=limit)
     union: list[IntoExpr] = []
     seen: set[str] = set()
     for s in sets:
@@ -623,12 +682,22 @@ def count_tables(
             if name_of(b) not in seen:
                 seen.add(name_of(b))
                 union.append(b)
-    finest, keys = count_table(engine, union, **kwargs)
-    return expand_sets(finest, keys, [[name_of(b) for b in s] for s in sets])
+    drop = kwargs.get("null_groups") == "drop"  # per set, after the roll-up (see above)
+    if drop:
+        kwargs = {**kwargs, "null_groups": "keep"}
+    finest, keys = count_table(engine, union, max_groups=limit, **kwargs)
+    return expand_sets(finest, keys, [[name_of(b) for b in s] for s in sets], max_groups=limit,
+                       drop_missing=drop)
 
 
-def expand_sets(finest: pl.LazyFrame, keys: list[str], sets: AttributeSets) -> Counted:
+def expand_sets(
+    finest: pl.LazyFrame, keys: list[str], sets: AttributeSets, *,
+    max_groups: int = DEFAULT_MAX_GROUPS, drop_missing: bool = False,
+) -> Counted:
     """Stack the roll-ups of a finest count table to each attribute set (see :class:`Counted`).
+
+    Runs on the small finest table when collected: the number of groups of every set is counted
+    first, and the stack is built only when their total is at most ``max_groups``.
 
     Parameters
     ----------
@@ -638,6 +707,11 @@ def expand_sets(finest: pl.LazyFrame, keys: list[str], sets: AttributeSets) -> C
         Its key columns.
     sets : list of list of str
         The attribute sets, each a subset of ``keys``.
+    max_groups : int, default 10000
+        The most rows the stack may hold.
+    drop_missing : bool, default False
+        Drop, within each set, the rows whose attribute *of that set* is null (``null_groups=
+        "drop"``), with one warning giving the rows dropped per set.
 
     Returns
     -------
@@ -645,6 +719,18 @@ def expand_sets(finest: pl.LazyFrame, keys: list[str], sets: AttributeSets) -> C
         Frame: ``attributes`` (List(String), the row's set), every key (null outside the row's
         set), then the count columns of ``finest``; each set's rows sorted by its keys, the sets
         in order.
+
+    Raises
+    ------
+    SizeLimitError
+        The stack would hold more than ``max_groups`` rows (at collect time).
+    EmptyFrameError
+        ``drop_missing`` leaves a set without rows (at collect time).
+
+    Warns
+    -----
+    UserWarning
+        With ``drop_missing``: the rows dropped per attribute set.
 
     Examples
     --------
@@ -656,16 +742,43 @@ def expand_sets(finest: pl.LazyFrame, keys: list[str], sets: AttributeSets) -> C
     """
     schema = finest.collect_schema()
     cells = [c for c in schema.names() if c not in keys]
-    parts = []
-    for s in sets:
-        part = finest if s == keys else rollup(finest, s)
-        parts.append(
-            part.with_columns(
+    # a key named "attributes" is refused by each analysis (runner.check_clash), not here
+    columns: dict[str, pl.DataType] = {"attributes": pl.List(pl.String())}
+    columns.update({c: schema[c] for c in (*keys, *cells)})
+    out_schema = pl.Schema(columns)
+
+    def stack(df: pl.DataFrame) -> pl.DataFrame:
+        inputs: list[pl.DataFrame] = []
+        dropped: dict[str, int] = {}
+        for s in sets:
+            part = df
+            if drop_missing and s:
+                missing = pl.any_horizontal([pl.col(k).is_null() for k in s])
+                rows = int(df.filter(missing)["n"].sum())
+                if rows:
+                    dropped[", ".join(s)] = rows
+                    part = df.filter(~missing)
+                if not part["n"].sum():
+                    raise E.EmptyFrameError(E.EMPTY_FRAME.format(
+                        detail=f" in attribute set {s} after dropping null groups"))
+            inputs.append(part)
+        size = sum(p.select(s).n_unique() if s else 1 for s, p in zip(sets, inputs, strict=True))
+        if size > max_groups:
+            raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(
+                what=f"the count table of {len(sets)} attribute sets", size=size,
+                limit=max_groups))
+        if dropped:
+            warnings.warn(E.DROPPED_NULL_GROUPS_SETS.format(counts=dropped), stacklevel=2)
+        parts = []
+        for s, part in zip(sets, inputs, strict=True):
+            rolled = part if s == keys else rollup(part.lazy(), s).collect()
+            parts.append(rolled.with_columns(
                 pl.lit(s, dtype=pl.List(pl.String)).alias("attributes"),
                 *[pl.lit(None, dtype=schema[k]).alias(k) for k in keys if k not in s],
-            ).select("attributes", *keys, *cells)
-        )
-    return Counted(pl.concat(parts, how="vertical"), keys, sets)
+            ).select(out_schema.names()))
+        return pl.concat(parts, how="vertical") if parts else pl.DataFrame(schema=out_schema)
+
+    return Counted(finest.map_batches(stack, schema=out_schema), keys, sets, max_groups)
 
 
 def keys_of(counts: pl.DataFrame | pl.LazyFrame) -> list[str]:
