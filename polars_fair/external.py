@@ -9,13 +9,17 @@ analysis gives exactly the result it gives on the rows.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from typing import Any
 
 import polars as pl
 
 from polars_fair import errors as E
 from polars_fair import tables
 from polars_fair.analysis import FairCounts, FairScores
+from polars_fair.boundary import missing_keys_as_null
+from polars_fair.spec import DEFAULT_MAX_GROUPS, check_int, check_key_dtype
 
 __all__ = ["from_counts", "from_scores"]
 
@@ -29,6 +33,8 @@ WEIGHT_SUM_MISMATCH = (
     "weighted count table rows where weight_sum != tp + fp + fn + tn: {count} (for example "
     "{example}); the four weighted cells must add up to weight_sum"
 )
+#: The largest Int64, the dtype every count is widened to before any check.
+INT64_MAX = 2**63 - 1
 
 
 def _lazy(frame: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
@@ -37,6 +43,25 @@ def _lazy(frame: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     if isinstance(frame, pl.LazyFrame):
         return frame
     raise E.InvalidArgumentError(E.NOT_A_FRAME.format(type=type(frame).__name__))
+
+
+def _key_list(keys: Any, schema: pl.Schema, exclude: Sequence[str]) -> list[str]:
+    """The key columns: given (a name or a sequence of names) or every other column."""
+    if keys is None:
+        key_list = [c for c in schema.names() if c not in exclude]
+    elif isinstance(keys, str):
+        key_list = [keys]
+    elif isinstance(keys, Sequence) and all(isinstance(k, str) for k in keys):
+        key_list = list(keys)
+    else:
+        raise E.InvalidArgumentError(
+            E.NOT_A_COLUMN.format(role="keys", value=keys, type=type(keys).__name__))
+    for k in key_list:
+        if k not in schema:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=k, role="key", available=E.show_columns(schema.names())))
+        check_key_dtype(schema[k], k)
+    return key_list
 
 
 def _require(schema: pl.Schema, columns: Sequence[str], role: str) -> None:
@@ -61,18 +86,53 @@ def _check_cells(df: pl.DataFrame, columns: Sequence[str]) -> None:
             )
 
 
-def _check_count_table(df: pl.DataFrame, cells: Sequence[str], weighted: bool) -> pl.DataFrame:
-    _check_cells(df, cells)
-    if not weighted:
-        for c in CELLS:
-            if df.schema[c].is_float():
-                frac = df.filter(pl.col(c) != pl.col(c).floor()).height
+def _widen(
+    df: pl.DataFrame, columns: Sequence[str], integer: Sequence[str], hint: str = ""
+) -> pl.DataFrame:
+    """Checked cells, widened: the ``integer`` columns to Int64, the others to Float64.
+
+    Before any arithmetic (a UInt32 sum wraps around): nulls, negatives, NaN and infinities
+    raise (:func:`_check_cells`); an integer count must be a whole number and fit in Int64; the
+    total of each column over the rows (every roll-up is at most that, counts being
+    non-negative) must fit in Int64, or be finite for a weighted sum.
+    """
+    _check_cells(df, columns)
+    out = []
+    for c in columns:
+        col = df[c]
+        if c in integer:
+            if col.dtype.is_float():
+                frac = col.filter(col != col.floor()).len()
                 if frac:
                     raise E.InvalidArgumentError(
-                        BAD_COUNTS.format(column=c, count=frac, problem="non-integer")
-                        + "; weighted counts need a weight_sum column"
+                        BAD_COUNTS.format(column=c, count=frac, problem="non-integer") + hint
                     )
-        bad = df.filter(pl.col("n") != pl.col("tp") + pl.col("fp") + pl.col("fn") + pl.col("tn"))
+            big = col.filter(col.cast(pl.Float64) > float(INT64_MAX)) if col.dtype.is_float() \
+                else col.filter(col.cast(pl.Int128) > INT64_MAX)
+            if big.len():
+                raise E.InvalidArgumentError(E.COUNT_TOO_LARGE.format(
+                    column=c, count=big.len(), example=big[0]))
+            col = col.cast(pl.Int64)
+            total = col.cast(pl.Int128).sum()
+            if total > INT64_MAX:
+                raise E.InvalidArgumentError(E.COUNT_SUM_OVERFLOW.format(column=c, total=total))
+        else:
+            col = col.cast(pl.Float64)
+            if not math.isfinite(float(col.sum() or 0.0)):
+                raise E.InvalidArgumentError(E.WEIGHTED_SUM_OVERFLOW.format(column=c))
+        out.append(col)
+    return df.with_columns(out)
+
+
+def _check_count_table(
+    df: pl.DataFrame, keys: Sequence[str], cells: Sequence[str], weighted: bool
+) -> pl.DataFrame:
+    integer = ["n"] if weighted else list(CELLS)
+    hint = "" if weighted else "; weighted counts need a weight_sum column"
+    df = missing_keys_as_null(_widen(df, cells, integer, hint), keys)
+    if not weighted:
+        total = pl.sum_horizontal(pl.col(c).cast(pl.Int128) for c in ("tp", "fp", "fn", "tn"))
+        bad = df.filter(pl.col("n").cast(pl.Int128) != total)
         if bad.height:
             raise E.InvalidArgumentError(INCONSISTENT.format(count=bad.height, example=bad.row(0)))
     else:
@@ -89,7 +149,8 @@ def _check_count_table(df: pl.DataFrame, cells: Sequence[str], weighted: bool) -
 
 
 def from_counts(
-    counts: pl.DataFrame | pl.LazyFrame, keys: Sequence[str] | None = None
+    counts: pl.DataFrame | pl.LazyFrame, keys: str | Sequence[str] | None = None, *,
+    max_groups: int = DEFAULT_MAX_GROUPS,
 ) -> FairCounts:
     """Audit a count table made anywhere: ``from_counts(table).report(...)``.
 
@@ -99,13 +160,20 @@ def from_counts(
     concatenated partial tables are valid. Every analysis gives exactly the result it gives on
     the rows.
 
+    Counts of any integer dtype (``UInt32``, ``Int8``, ...) are widened to Int64 before any
+    check, so a narrow sum cannot wrap around; a column whose total over the rows exceeds Int64
+    is an error, as is a weighted column whose total is infinite. A NaN key is the missing
+    group, as null.
+
     Parameters
     ----------
     counts : pl.DataFrame or pl.LazyFrame
         The count table, for example from SQL (``GROUP BY race, sex`` with ``COUNT(*)`` and the
         four ``SUM(CASE ...)`` cells), Spark, or ``df.fair.confusion(...)`` saved to Parquet.
-    keys : sequence of str, optional
+    keys : str or sequence of str, optional
         The key columns; default: every column that is not a count.
+    max_groups : int, default 10000
+        The most groups of a table rolled up to several attribute sets (``combinations=``).
 
     Returns
     -------
@@ -118,9 +186,10 @@ def from_counts(
     ColumnNotFoundError
         A count column or key is missing.
     InvalidArgumentError
-        A non-numeric count column (at once); at collect time: negative, NaN or infinite
-        counts, non-integer unweighted counts, unweighted rows whose cells do not add up to
-        ``n``, weighted rows whose cells do not add up to ``weight_sum``.
+        A non-numeric count column, a key of a nested or object dtype (at once); at collect
+        time: negative, NaN or infinite counts, non-integer unweighted counts (or ``n``),
+        counts or totals beyond Int64, an infinite weighted total, unweighted rows whose cells
+        do not add up to ``n``, weighted rows whose cells do not add up to ``weight_sum``.
     NullValuesError
         Null counts (at collect time).
     EmptyFrameError
@@ -142,23 +211,21 @@ def from_counts(
     cells = [*CELLS, *(["weight_sum"] if weighted else [])]
     if weighted:
         _require(schema, ["weight_sum"], "count table")
-    key_list = list(keys) if keys is not None else [c for c in schema.names() if c not in cells]
-    for k in key_list:
-        if k not in schema:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=k, role="key", available=E.show_columns(schema.names())))
+    key_list = _key_list(keys, schema, cells)
+    limit = check_int(max_groups, "max_groups")
     raw = lf.select(*key_list, *cells)
-    checked = tables.checked(raw, lambda df: _check_count_table(df, cells, weighted)).select(
-        *key_list,
-        pl.col("n").cast(pl.Int64),
-        *[pl.col(c).cast(pl.Float64 if weighted else pl.Int64) for c in ("tp", "fp", "fn", "tn")],
-        *([pl.col("weight_sum").cast(pl.Float64)] if weighted else []),
-    )
-    return FairCounts(tables.Counted(tables.rollup(checked, key_list), key_list))
+    cell = pl.Float64() if weighted else pl.Int64()
+    out_schema = pl.Schema([*[(k, schema[k]) for k in key_list], ("n", pl.Int64()),
+                            *[(c, cell) for c in ("tp", "fp", "fn", "tn")],
+                            *([("weight_sum", pl.Float64())] if weighted else [])])
+    checked = raw.map_batches(lambda df: _check_count_table(df, key_list, cells, weighted),
+                              schema=out_schema)
+    return FairCounts(tables.Counted(tables.rollup(checked, key_list), key_list,
+                                     max_groups=limit))
 
 
 def from_scores(
-    scores: pl.DataFrame | pl.LazyFrame, keys: Sequence[str] | None = None
+    scores: pl.DataFrame | pl.LazyFrame, keys: str | Sequence[str] | None = None
 ) -> FairScores:
     """Audit a score table made anywhere: ``from_scores(table).abroca(...)``.
 
@@ -171,7 +238,7 @@ def from_scores(
     ----------
     scores : pl.DataFrame or pl.LazyFrame
         The score table.
-    keys : sequence of str, optional
+    keys : str or sequence of str, optional
         Default: every column but ``score``, ``positives``, ``negatives``, ``n_rows``.
 
     Returns
@@ -186,7 +253,9 @@ def from_scores(
     InvalidScoreError
         Null, NaN or infinite scores (at collect time).
     InvalidArgumentError, NullValuesError
-        A non-numeric column (at once); negative, NaN or null counts (at collect time).
+        A non-numeric column or a nested key (at once); negative, NaN or null counts, counts or
+        totals beyond Int64, an infinite weighted total (at collect time; counts of any integer
+        dtype are widened to Int64 first).
     EmptyFrameError
         No rows (at collect time).
 
@@ -204,15 +273,15 @@ def from_scores(
     schema = lf.collect_schema()
     _require(schema, ("score", "positives", "negatives"), "score table")
     extra = ("score", "positives", "negatives", "n_rows")
-    key_list = list(keys) if keys is not None else [c for c in schema.names() if c not in extra]
-    count_dtype = pl.Float64 if (schema["positives"].is_float() or schema["negatives"].is_float()) \
-        else pl.Int64
+    key_list = _key_list(keys, schema, extra)
+    weighted = schema["positives"].is_float() or schema["negatives"].is_float()
+    count_dtype = pl.Float64() if weighted else pl.Int64()
     rows = ["n_rows"] if "n_rows" in schema else []  # weighted tables: the row counts
-    lf = lf.select(
-        *key_list, pl.col("score").cast(pl.Float64),
-        pl.col("positives").cast(count_dtype), pl.col("negatives").cast(count_dtype),
-        *[pl.col(c).cast(pl.Int64) for c in rows],
-    )
+    _require(schema, rows, "score table")
+    lf = lf.select(*key_list, pl.col("score").cast(pl.Float64), "positives", "negatives", *rows)
+    out_schema = pl.Schema([*[(k, schema[k]) for k in key_list], ("score", pl.Float64()),
+                            ("positives", count_dtype), ("negatives", count_dtype),
+                            *[(c, pl.Int64()) for c in rows]])
 
     def check(df: pl.DataFrame) -> pl.DataFrame:
         s = df["score"]
@@ -221,12 +290,13 @@ def from_scores(
             raise E.InvalidScoreError(
                 E.BAD_SCORES.format(column="score", nulls=nulls, nans=nans, infinite=infs)
             )
-        _check_cells(df, ("positives", "negatives", *rows))
+        integer = [*rows, *([] if weighted else ["positives", "negatives"])]
+        df = _widen(df, ("positives", "negatives", *rows), integer)
         if df.height == 0:
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the score table is empty)"))
-        return df
+        return missing_keys_as_null(df, key_list)
 
     group = [*key_list, "score"]
-    summed = tables.checked(lf, check).group_by(group).agg(
+    summed = lf.map_batches(check, schema=out_schema).group_by(group).agg(
         pl.col("positives", "negatives", *rows).sum()).sort(group, nulls_last=True)
     return FairScores(summed, key_list, schema["score"])

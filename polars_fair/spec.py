@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_MAX_GROUPS",
     "ScoreArgs",
     "check_int",
+    "check_key_dtype",
     "name_of",
     "normalize_by",
     "check_row_level",
@@ -443,7 +444,29 @@ def check_int(value: Any, name: str, low: int = 1) -> int:
 _NESTED = (pl.Object, pl.List, pl.Array, pl.Struct)
 
 
-def _check_key_dtype(dtype: pl.DataType, column: str) -> None:
+def check_key_dtype(dtype: pl.DataType, column: str) -> None:
+    """Raise unless a column of ``dtype`` can define groups (not an object or nested value).
+
+    Parameters
+    ----------
+    dtype : pl.DataType
+        The attribute's dtype.
+    column : str
+        Its name, for the message.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An ``Object``, ``List``, ``Array`` or ``Struct`` attribute.
+
+    Examples
+    --------
+    >>> check_key_dtype(pl.String, "race")
+    >>> check_key_dtype(pl.List(pl.Int64), "tags")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: attribute 'tags' (by) has dtype List(Int64), ...
+    """
     if isinstance(dtype, _NESTED) or dtype == pl.Object:
         raise E.InvalidArgumentError(E.BAD_KEY_DTYPE.format(column=column, dtype=dtype))
 
@@ -636,7 +659,7 @@ def resolve(
         **({"__pf_w": to_expr(sample_weight)} if sample_weight is not None else {}),
     ).collect_schema()
     for k in keys:
-        _check_key_dtype(probe[k], k)
+        check_key_dtype(probe[k], k)
     y_name = name_of(y_true) if y_true is not None else None
     if y_true is not None:
         assert y_name is not None
