@@ -9,6 +9,7 @@ square matrix that a heatmap draws.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import polars as pl
 
@@ -16,14 +17,20 @@ from polars_fair import errors as E
 from polars_fair.registry import PAIR_METRICS
 from polars_fair.report import with_rates
 from polars_fair.runner import on_small_table
+from polars_fair.spec import check_int
 
-__all__ = ["PAIRWISE_METRICS", "pairwise_from_counts", "pairwise_matrix"]
+__all__ = ["DEFAULT_MAX_PAIRS", "PAIRWISE_METRICS", "pairwise_from_counts", "pairwise_matrix"]
+
+#: The most ordered pairs :func:`pairwise_from_counts` builds unless ``max_pairs`` raises it
+#: (1,000 groups make 999,000 pairs).
+DEFAULT_MAX_PAIRS = 1_000_000
 
 #: Every metric :func:`pairwise_from_counts` can compute, in a fixed order.
 PAIRWISE_METRICS: tuple[str, ...] = tuple(PAIR_METRICS)
 
 UNKNOWN_METRIC = "unknown pairwise metric(s) {unknown}; the metrics are: {valid}"
 REPEATED_METRIC = "pairwise metric(s) requested more than once: {repeated}"
+BAD_METRICS = "metrics must be a metric name or a sequence of names, got {value!r} ({type})"
 MISSING_METRIC_COLUMN = (
     "metric {metric!r} is not a column of the pairwise table; its columns are: {available}"
 )
@@ -47,8 +54,14 @@ def _metric_expr(metric: str) -> pl.Expr:
     return expr.cast(pl.Float64).alias(metric)
 
 
-def _check_metrics(metrics: str | Sequence[str]) -> list[str]:
-    wanted = [metrics] if isinstance(metrics, str) else list(metrics)
+def _check_metrics(metrics: Any) -> list[str]:
+    if isinstance(metrics, str):
+        wanted = [metrics]
+    elif isinstance(metrics, Sequence) and all(isinstance(m, str) for m in metrics):
+        wanted = list(metrics)
+    else:
+        raise E.InvalidArgumentError(
+            BAD_METRICS.format(value=metrics, type=type(metrics).__name__))
     unknown = [m for m in wanted if m not in PAIRWISE_METRICS]
     if unknown:
         raise E.InvalidArgumentError(
@@ -67,6 +80,7 @@ def pairwise_from_counts(
     keys: Sequence[str],
     *,
     metrics: str | Sequence[str] = ("ofi", "disparate_impact"),
+    max_pairs: int = DEFAULT_MAX_PAIRS,
 ) -> pl.LazyFrame:
     r"""Disparity metrics for every ordered pair of groups ``(i, j)``, ``i != j``.
 
@@ -106,6 +120,9 @@ def pairwise_from_counts(
     metrics : str or sequence of str, default ``("ofi", "disparate_impact")``
         The metrics to compute, in the order of the output columns; any of
         :data:`PAIRWISE_METRICS`.
+    max_pairs : int, default 1000000
+        The most ordered pairs to build: ``k`` groups make ``k (k - 1)`` pairs, counted on the
+        small count table before the pairs are built (per attribute set).
 
     Returns
     -------
@@ -119,8 +136,12 @@ def pairwise_from_counts(
     Raises
     ------
     InvalidArgumentError
-        An unknown metric (the message lists the valid names) or a metric named twice; raised
-        when the plan is built.
+        An unknown metric (the message lists the valid names), a metric named twice, a
+        ``metrics`` that is not a name or a sequence of names, a ``max_pairs`` that is not an
+        integer >= 1; raised when the plan is built.
+    SizeLimitError
+        More than ``max_pairs`` pairs (at collect time, before they are built; the message
+        gives the number of groups and pairs).
 
     Examples
     --------
@@ -141,13 +162,21 @@ def pairwise_from_counts(
     └─────┴─────┴─────┴─────┴───────────┴──────────────────┘
     """
     wanted = _check_metrics(metrics)
+    limit = check_int(max_pairs, "max_pairs")
     keys = list(keys)
     rates = list(dict.fromkeys(r for m in wanted for r in PAIR_METRICS[m].rates))
     ki = [f"{k}_i" for k in keys]
     kj = [f"{k}_j" for k in keys]
 
+    def bounded(df: pl.DataFrame) -> pl.DataFrame:
+        k = df.height  # the small count table, before any pair is built
+        if k * (k - 1) > limit:
+            raise E.SizeLimitError(E.TOO_MANY_PAIRS.format(groups=k, pairs=k * (k - 1),
+                                                           limit=limit))
+        return df
+
     def build(lf: pl.LazyFrame) -> pl.LazyFrame:
-        table = with_rates(lf)
+        table = with_rates(lf.map_batches(bounded, schema=lf.collect_schema()))
         if keys:
             table = table.sort(keys, nulls_last=True, maintain_order=True)
         table = table.with_row_index(f"{_P}idx")
