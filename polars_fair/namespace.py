@@ -217,8 +217,9 @@ class FairLazyFrame:
 [('a', 'b', 0.5, 2.0), ('b', 'a', -0.5, 0.5)]""")
     def pairwise(self, by: By = None, *,
                  metrics: str | Sequence[str] = ("ofi", "disparate_impact"),
+                 max_pairs: int = 1_000_000,
                  **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
-        return self.counts(by, **count_args).pairwise(metrics=metrics)
+        return self.counts(by, **count_args).pairwise(metrics=metrics, max_pairs=max_pairs)
 
     @_over(summary_from_counts, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],
