@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BAD_PERMUTATIONS",
     "BAD_TOLERANCE",
+    "MAX_POOLED_ROWS",
     "NO_VALID_PERMUTATION",
     "WEIGHTED_TEST",
     "NullResult",
@@ -48,6 +49,8 @@ WEIGHTED_TEST = (
     "not defined for them: run the test without sample_weight"
 )
 BAD_PERMUTATIONS = "n_permutations must be an integer >= 1, got {value!r}"
+#: numpy's multivariate hypergeometric sampler (method "marginals") draws from fewer rows.
+MAX_POOLED_ROWS = 10**9
 BAD_TOLERANCE = "tolerance must be a finite number >= 0, got {value!r}"
 
 
@@ -158,6 +161,12 @@ def permutation_null(
     NullResult
         The observed ABROCA, the valid draws and the p-value.
 
+    Raises
+    ------
+    SizeLimitError
+        The pooled cells hold :data:`MAX_POOLED_ROWS` rows or more (numpy's sampler refuses
+        them).
+
     Examples
     --------
     Four rows with distinct scores (descending: +, +, -, -); the group holds rows 1 and 3.
@@ -170,6 +179,10 @@ def permutation_null(
     >>> r.observed, r.p_value, r.draws.size
     (0.0, 1.0, 20)
     """
+    pooled = int(pool_pos.sum()) + int(pool_neg.sum())
+    if pooled >= MAX_POOLED_ROWS:
+        raise E.SizeLimitError(E.TOO_LARGE_TO_PERMUTE.format(
+            group="the tested group", rows=pooled, limit=MAX_POOLED_ROWS))
     zero = np.zeros(1, dtype=np.int64)
     n_sample = int(grp_pos.sum() + grp_neg.sum())
     single = bool(np.all(pool_pos + pool_neg == 1))
@@ -317,8 +330,11 @@ def abroca_test_from_scores(
         The table holds Float64 (weighted) counts: the permutation null of weighted units is not
         defined here.
     polars_fair.errors.InvalidArgumentError
-        ``n_permutations`` < 1 or a bad ``tolerance``; and every error of
+        ``n_permutations`` < 1, a bad ``tolerance`` or ``seed``; and every error of
         :func:`polars_fair.abroca.abroca_from_scores` for the table and ``reference``.
+    polars_fair.errors.SizeLimitError
+        A tested group and the reference hold :data:`MAX_POOLED_ROWS` (10⁹) rows or more
+        together: numpy's sampler cannot draw from them. Raised before any draw.
 
     Examples
     --------
@@ -343,14 +359,26 @@ def abroca_test_from_scores(
     if (isinstance(n_permutations, bool) or not isinstance(n_permutations, (int, np.integer))
             or n_permutations < 1):
         raise E.InvalidArgumentError(BAD_PERMUTATIONS.format(value=n_permutations))
-    if not isinstance(tolerance, (int, float)) or not math.isfinite(tolerance) or tolerance < 0:
+    if isinstance(tolerance, np.generic):
+        tolerance = tolerance.item()
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) \
+            or not math.isfinite(tolerance) or tolerance < 0:
         raise E.InvalidArgumentError(BAD_TOLERANCE.format(value=tolerance))
+    if not (seed is None or isinstance(seed, (np.random.Generator, np.random.SeedSequence))
+            or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+                and seed >= 0)):
+        raise E.InvalidArgumentError(E.BAD_SEED.format(value=seed))
     groups = score_view(scores, keys)
     if groups.weighted:
         raise WeightedTestError(WEIGHTED_TEST.format(dtype=scores.collect_schema()["positives"]))
     ref = score_reference(groups, reference)
     rng = np.random.default_rng(seed)
     tested = [g for g in range(len(groups)) if g != ref]
+    for g in tested:  # numpy's sampler refuses 10^9 rows: say so before any draw
+        pooled = int(groups.n[g]) + (int(groups.n[ref]) if ref is not None else 0)
+        if ref is not None and pooled >= MAX_POOLED_ROWS:
+            raise E.SizeLimitError(E.TOO_LARGE_TO_PERMUTE.format(
+                group=groups.label(g), rows=pooled, limit=MAX_POOLED_ROWS))
     observed: list[float | None] = []
     p_values: list[float | None] = []
     means: list[float | None] = []
