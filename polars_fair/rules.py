@@ -11,21 +11,32 @@ exact rationals:
   rational arithmetic (cross-multiplication, no overflow);
 * weighted counts are floats; their rule is decided on the exact value of those floats, except
   that a value within a relative :data:`WEIGHTED_TOLERANCE` of the threshold counts as *at* the
-  threshold (weighted sums carry rounding error of that order), where the boundary rule applies.
+  threshold (weighted sums carry rounding error of that order), where the boundary rule applies;
+* a computed float that is not a ratio of counts (a p-value, an ABROCA area) is compared as the
+  float it is with the threshold rounded once to the nearest float (:func:`float_at_most`);
+* every numeric option is checked once by :func:`option`: a finite number in its interval (NaN,
+  an infinity, a string, a bool raise ``InvalidArgumentError`` naming the option).
 
 The boundary rules (README "Guarantees"):
 
-=========================== ==================================== =========================
-rule                        fails / flags when                   at the threshold exactly
-=========================== ==================================== =========================
-four-fifths (impact ratio)  ``impact_ratio < four_fifths``       passes (4/5 is not adverse)
-disparate impact            ``DI < four_fifths`` or ``DI > 1/four_fifths``  passes
-OFI                         ``|ofi| > ofi_threshold``            passes (not flagged)
-low support                 ``n < min_support``                  supported
-LL 144 small category       ``share < min_share``                not small
-significance                ``p_value_adjusted <= alpha``        significant
-gate limits                 ``value < min`` or ``value > max``   passes
-=========================== ==================================== =========================
+=============================== =========================================== ================
+rule                            fails / flags when                          at the threshold
+=============================== =========================================== ================
+four-fifths (impact ratio)      ``impact_ratio < four_fifths``              passes
+disparate impact (``systemic``) ``DI < four_fifths`` or                     passes
+                                ``DI > 1/four_fifths``
+OFI (``ofi_flag``)              ``|ofi| > ofi_threshold``                   passes
+low support                     ``n < min_support`` (metrics: denominator)  supported
+summary ``min_impact_ratio``    ``value < four_fifths``                     passes
+summary ``max_abs_ofi``         ``value > ofi_threshold``                   passes
+LL 144 small category           ``share < min_share``                       not small
+significance                    significant when                            significant
+                                ``p_value_adjusted <= 1 - level``
+gate ``min_impact_ratio``       ``impact_ratio < min_impact_ratio``         passes
+gate ``max_abs_ofi``            ``|ofi| > max_abs_ofi``                     passes
+gate ``max_abroca``             ``abroca > max_abroca``                     passes
+gate support                    ``n < min_support`` (not checked)           checked
+=============================== =========================================== ================
 """
 
 from __future__ import annotations
@@ -43,13 +54,17 @@ from polars_fair import errors as E
 __all__ = [
     "WEIGHTED_TOLERANCE",
     "Number",
+    "above",
+    "alpha",
     "at_least",
     "at_most",
     "below",
     "elementwise",
     "exact",
+    "float_at_most",
     "fraction",
-    "above",
+    "min_count",
+    "option",
 ]
 
 #: Relative tolerance of a weighted rule: a value within ``1e-9 × threshold`` of it is at it.
@@ -257,3 +272,158 @@ def elementwise(
     [True, None]
     """
     return [rule(v, threshold) for v in values]
+
+
+def _bound(value: Fraction | None) -> str:
+    if value is None:
+        return "inf"
+    return f"{float(value):g}"
+
+
+def option(
+    value: Any,
+    name: str,
+    *,
+    low: Any = None,
+    high: Any = None,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> Fraction:
+    """A numeric option checked once and read exactly: a finite number inside its interval.
+
+    Every threshold of a rule (``min_support``, ``four_fifths``, ``ofi_threshold``, ``level``,
+    ``min_share``, the gate's limits) goes through here, so that NaN, an infinity, a string or
+    a bool is refused with the option's name instead of silently deciding every group. numpy
+    scalars and :class:`~decimal.Decimal` are accepted.
+
+    Parameters
+    ----------
+    value : Any
+        The option as passed.
+    name : str
+        The option's name, for the message.
+    low, high : number, optional
+        The interval's bounds (``None``: unbounded on that side; an unbounded side is open).
+    low_open, high_open : bool, default False
+        Whether ``low`` / ``high`` themselves are outside the interval.
+
+    Returns
+    -------
+    Fraction
+        The option as the exact decimal written (:func:`exact`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        Not a real number (:data:`polars_fair.errors.OPTION_NOT_A_NUMBER`); NaN, infinite or
+        outside the interval (:data:`polars_fair.errors.OPTION_OUT_OF_RANGE`, which shows the
+        interval).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> option(np.float64(0.8), "four_fifths", low=0, high=1, low_open=True)
+    Fraction(4, 5)
+    >>> option(float("nan"), "ofi_threshold", low=0, high=2)
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: ofi_threshold must lie in [0, 2], got nan
+    """
+    raw = value
+    if isinstance(value, np.generic):
+        value = value.item()
+    lo = None if low is None else exact(low, name)
+    hi = None if high is None else exact(high, name)
+    interval = (
+        ("(" if low_open or lo is None else "[") + ("-inf" if lo is None else _bound(lo))
+        + ", " + _bound(hi) + (")" if high_open or hi is None else "]")
+    )
+    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction, Decimal)):
+        raise E.InvalidArgumentError(
+            E.OPTION_NOT_A_NUMBER.format(name=name, value=raw, type=type(raw).__name__))
+    finite = value.is_finite() if isinstance(value, Decimal) else (
+        isinstance(value, (int, Fraction)) or math.isfinite(value))
+    out = exact(value, name) if finite else None
+    if out is None or (lo is not None and (out < lo or (low_open and out == lo))) or (
+            hi is not None and (out > hi or (high_open and out == hi))):
+        raise E.InvalidArgumentError(
+            E.OPTION_OUT_OF_RANGE.format(name=name, interval=interval, value=value))
+    return out
+
+
+def min_count(threshold: Fraction) -> int:
+    """The smallest integer at or above ``threshold``.
+
+    An integer count ``n`` is below the threshold exactly when ``n < min_count(threshold)``.
+    This lets a count rule (``n < min_support``) run as an integer comparison inside a Polars plan,
+    exact for any threshold (``min_support=29.5`` flags 29 rows and passes 30).
+
+    Parameters
+    ----------
+    threshold : Fraction
+        The threshold (:func:`exact`).
+
+    Returns
+    -------
+    int
+        ``ceil(threshold)``.
+
+    Examples
+    --------
+    >>> min_count(exact(29.5)), min_count(exact(30))
+    (30, 30)
+    """
+    return math.ceil(threshold)
+
+
+def alpha(level: Fraction) -> Fraction:
+    """The significance level of a confidence level, exactly: ``alpha(exact(0.95)) == 1/20``.
+
+    ``1 - 0.95`` in floating point is 0.050000000000000044; here it is 1/20.
+
+    Parameters
+    ----------
+    level : Fraction
+        The confidence level (:func:`exact`).
+
+    Returns
+    -------
+    Fraction
+        ``1 - level``.
+
+    Examples
+    --------
+    >>> alpha(exact(0.95))
+    Fraction(1, 20)
+    """
+    return 1 - level
+
+
+def float_at_most(value: float | None, threshold: Fraction) -> bool | None:
+    """``value <= threshold`` for a *computed* float (a p-value, an ABROCA area).
+
+    Such a value is not a ratio of counts, so it has no exact form: it is compared as the
+    float it is with the threshold rounded once to the nearest float. ``p = 0.05`` is
+    significant at ``level=0.95`` (alpha = 1/20, whose nearest float is 0.05), and
+    ``p = 0.05000000000000001`` is not: what is printed is what is decided.
+
+    Parameters
+    ----------
+    value : float or None
+        The computed value (NaN and None are undefined).
+    threshold : Fraction
+        The threshold (:func:`exact`, :func:`alpha`).
+
+    Returns
+    -------
+    bool or None
+        None when the value is undefined.
+
+    Examples
+    --------
+    >>> float_at_most(0.05, alpha(exact(0.95))), float_at_most(0.05000000000000001, Fraction(1, 20))
+    (True, False)
+    """
+    if value is None or math.isnan(value):
+        return None
+    return bool(value <= float(threshold))

@@ -8,7 +8,8 @@ independent numpy count of COMPAS. Each result is collected in memory and stream
 from __future__ import annotations
 
 import math
-from typing import Any, cast
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -17,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-import polars_fair
 from polars_fair import errors as E
 from polars_fair import tables
 from polars_fair.summary import (
@@ -34,7 +34,8 @@ SETTINGS = settings(max_examples=60, deadline=None)
 SCHEMA = pl.Schema(
     {"metric": pl.String(), "value": pl.Float64(), "group_1": pl.String(),
      "group_2": pl.String(), "threshold": pl.Float64(), "verdict": pl.String(),
-     "excluded_groups": pl.List(pl.String())}
+     "excluded_groups": pl.List(pl.String()), "undefined_groups": pl.List(pl.String()),
+     "low_support": pl.Boolean()}
 )
 
 
@@ -101,6 +102,8 @@ def test_between_groups_by_hand() -> None:
     assert vgg(r["accuracy_difference"]) == (approx(0.05), "b", "a")  # tie b/c: first in order
     assert vgg(r["min_impact_ratio"]) == (approx(0.4), "c", "b")
     assert (r["min_impact_ratio"]["threshold"], r["min_impact_ratio"]["verdict"]) == (0.8, "fail")
+    # the value rests on c (10 rows < 30), but the supported a and b fail too: 0.2/0.4 = 0.5
+    assert r["min_impact_ratio"]["low_support"] is True
     assert vgg(r["max_abs_ofi"]) == (approx(0.15), "a", "b")  # 0.05 - (-0.1)
     assert (r["max_abs_ofi"]["threshold"], r["max_abs_ofi"]["verdict"]) == (0.3, "pass")
     for m in SUMMARY_METRICS[:7]:
@@ -190,8 +193,10 @@ def test_labels_of_several_keys_and_of_the_whole_population() -> None:
     r = rows(summarize(df, "race", method="to_reference",
                        reference={"race": "White"}))
     assert vgg(r["demographic_parity_difference"]) == (1.0, "Black", "White")
+    # issue 11 (kind 2): the whole population is one group, and a group is never compared
+    # with itself (this was 0.0 between "overall" and "overall")
     r = rows(summarize(df, []))
-    assert vgg(r["demographic_parity_difference"]) == (0.0, "overall", "overall")
+    assert vgg(r["demographic_parity_difference"]) == (None, None, None)
 
 
 def test_undefined_rates_are_skipped_and_all_undefined_is_null() -> None:
@@ -201,6 +206,10 @@ def test_undefined_rates_are_skipped_and_all_undefined_is_null() -> None:
     assert vgg(r["equal_opportunity_difference"]) == (0.25, "p", "r")  # q skipped
     assert vgg(r["equalized_odds_difference"]) == (0.5, "q", "r")  # FPR gap 0.5 > TPR gap 0.25
     assert vgg(r["equalized_odds_ratio"]) == (0.0, "q", "r")  # FPR ratio 0 / 0.5
+    # issue 11 (kind 2): the groups left out are listed
+    assert r["equal_opportunity_difference"]["undefined_groups"] == ["q"]
+    assert r["equalized_odds_difference"]["undefined_groups"] == ["q"]
+    assert r["demographic_parity_difference"]["undefined_groups"] == []
     # a weighted count table from elsewhere whose weights are all 0: every rate undefined
     counts = pl.LazyFrame({"g": ["a", "b"], "n": [3, 2], "tp": [0.0, 0.0], "fp": [0.0, 0.0],
                            "fn": [0.0, 0.0], "tn": [0.0, 0.0], "weight_sum": [0.0, 0.0]})
@@ -211,7 +220,8 @@ def test_undefined_rates_are_skipped_and_all_undefined_is_null() -> None:
         out = collect(summary_from_counts(counts, ["g"], method=method, reference=reference))
         assert out["value"].null_count() == 9
         assert out["group_1"].null_count() == out["group_2"].null_count() == 9
-        assert out["verdict"].null_count() == 9
+        # issue 11 (kind 2): a rule whose rates are undefined is "undefined" (it was null)
+        assert out["verdict"].to_list() == [None] * 7 + ["undefined", "undefined"]
         assert out["threshold"].to_list() == [None] * 7 + [0.8, 0.3]
 
 
@@ -285,13 +295,14 @@ def test_matches_fairlearn_where_no_rate_is_undefined(
     assert _same(r["demographic_parity_ratio"]["value"], fm.demographic_parity_ratio(y, p, **kw))
     assert _same(r["equalized_odds_difference"]["value"],
                  fm.equalized_odds_difference(y, p, **kw))
-    eo_ratio = fm.equalized_odds_ratio(y, p, **kw)
-    if math.isnan(eo_ratio):
-        # every group's TPR (or FPR) is 0: that component ratio is 0/0; fairlearn's min
-        # propagates the NaN, ours skips the undefined component (module docstring)
-        parts = [fm.true_positive_rate_ratio(y, p, **kw), fm.false_positive_rate_ratio(y, p, **kw)]
-        eo_ratio = float(np.nanmin(parts)) if not all(map(math.isnan, parts)) else math.nan
-    assert _same(r["equalized_odds_ratio"]["value"], eo_ratio)
+    # every group's TPR (or FPR) 0 makes that component ratio 0/0 (NaN). Fairlearn's builtin
+    # min() then returns NaN or the other component depending on the order; ours is null
+    # (issue 11, kind 2: one component never stands for both; this used to skip it)
+    parts = [fm.true_positive_rate_ratio(y, p, **kw), fm.false_positive_rate_ratio(y, p, **kw)]
+    if any(map(math.isnan, parts)):
+        assert r["equalized_odds_ratio"]["value"] is None
+    else:
+        assert _same(r["equalized_odds_ratio"]["value"], fm.equalized_odds_ratio(y, p, **kw))
     assert _same(r["equal_opportunity_difference"]["value"],
                  fm.equal_opportunity_difference(y, p, **kw))
 
@@ -333,28 +344,66 @@ def frames(draw: st.DrawFn) -> pl.DataFrame:
                            .otherwise(pl.col("y_pred")))
 
 
-def _spread(col: pl.Series) -> float | None:
-    hi, lo = col.max(), col.min()
-    return None if hi is None else cast(float, hi) - cast(float, lo)
+def _exact_rates(df: pl.DataFrame, keys: list[str]) -> dict[str, list[Fraction | None]]:
+    """Every group's rates as exact fractions of its counts (None where undefined)."""
+    counts = df.group_by(keys).agg(
+        n=pl.len(),
+        tp=((pl.col("y_true") == 1) & (pl.col("y_pred") == 1)).sum(),
+        fp=((pl.col("y_true") == 0) & (pl.col("y_pred") == 1)).sum(),
+        fn=((pl.col("y_true") == 1) & (pl.col("y_pred") == 0)).sum(),
+        tn=((pl.col("y_true") == 0) & (pl.col("y_pred") == 0)).sum(),
+    )
+
+    def q(a: int, b: int) -> Fraction | None:
+        return Fraction(a, b) if b else None
+
+    out: dict[str, list[Fraction | None]] = {k: [] for k in ("sr", "tpr", "fpr", "ppv", "acc",
+                                                              "b")}
+    for g in counts.iter_rows(named=True):
+        tp, fp, fn, tn, n = g["tp"], g["fp"], g["fn"], g["tn"], g["n"]
+        out["sr"].append(q(tp + fp, n))
+        out["tpr"].append(q(tp, tp + fn))
+        out["fpr"].append(q(fp, fp + tn))
+        out["ppv"].append(q(tp, tp + fp))
+        out["acc"].append(q(tp + tn, n))
+        out["b"].append(q(fp - fn, n))
+    return out
+
+
+def _spread(values: list[Fraction | None]) -> Fraction | None:
+    """max - min over the defined values; None with fewer than two (no gap of a group with
+    itself, issue 11 kind 2)."""
+    defined = [v for v in values if v is not None]
+    return max(defined) - min(defined) if len(defined) >= 2 else None
+
+
+def _f(v: Fraction | None) -> float | None:
+    return None if v is None else float(v)
 
 
 @SETTINGS
 @given(frames())
-def test_between_groups_values_are_max_minus_min_of_the_rates_columns(df: pl.DataFrame) -> None:
-    rates = polars_fair.fair(df).rates(["a", "b"])
+def test_between_groups_values_are_max_minus_min_of_the_exact_rates(df: pl.DataFrame) -> None:
+    """Issue 11 changed this test's oracle: the values are the exact fractions of the counts
+    correctly rounded (it compared with float arithmetic on the rates columns), a single defined
+    group gives null (it gave 0.0), and equalized odds is null when either component is (it
+    took the defined one)."""
+    rates = _exact_rates(df, ["a", "b"])
     r = rows(summarize(df, ["a", "b"]))
-    for metric, col in [("demographic_parity_difference", "selection_rate"),
+    for metric, col in [("demographic_parity_difference", "sr"),
                         ("equal_opportunity_difference", "tpr"),
                         ("predictive_parity_difference", "ppv"),
-                        ("accuracy_difference", "accuracy"),
-                        ("max_abs_ofi", "marginal_benefit")]:
-        assert r[metric]["value"] == _spread(rates[col])
-    gaps = [g for g in (_spread(rates["tpr"]), _spread(rates["fpr"])) if g is not None]
-    assert r["equalized_odds_difference"]["value"] == (max(gaps) if gaps else None)
-    sr = rates["selection_rate"]
-    expected = cast(float, sr.min()) / cast(float, sr.max()) if sr.max() else None
-    assert r["demographic_parity_ratio"]["value"] == expected
-    assert r["min_impact_ratio"]["value"] == expected
+                        ("accuracy_difference", "acc"),
+                        ("max_abs_ofi", "b")]:
+        assert r[metric]["value"] == _f(_spread(rates[col]))
+        assert len(r[metric]["undefined_groups"]) == sum(v is None for v in rates[col])
+    gaps = [_spread(rates["tpr"]), _spread(rates["fpr"])]
+    expected_eo = None if None in gaps else max(g for g in gaps if g is not None)
+    assert r["equalized_odds_difference"]["value"] == _f(expected_eo)
+    sr = [v for v in rates["sr"] if v is not None]
+    ratio = min(sr) / max(sr) if len(sr) >= 2 and max(sr) > 0 else None
+    assert r["demographic_parity_ratio"]["value"] == _f(ratio)
+    assert r["min_impact_ratio"]["value"] == _f(ratio)
 
 
 # ---------------------------------------------------------------------------- errors
@@ -432,7 +481,10 @@ def test_compas_summary_by_race_against_numpy(compas: pl.DataFrame) -> None:
     r = rows(summarize(compas, "race", **ref))
     assert round(r["max_abs_ofi"]["value"], 4) == 0.3326
     assert vgg(r["max_abs_ofi"])[1:] == ("Native American", "Caucasian")
-    assert r["max_abs_ofi"]["verdict"] == "fail"
+    # issue 11 (kind 3): the failure rests on Native American, 11 rows (< 30), and the
+    # supported groups pass (0.1128 below): "insufficient support", not "fail"
+    assert r["max_abs_ofi"]["verdict"] == "insufficient support"
+    assert r["max_abs_ofi"]["low_support"] is True
     r = rows(summarize(compas, "race", exclude_low_support=True, **ref))
     assert round(r["max_abs_ofi"]["value"], 4) == 0.1128
     assert vgg(r["max_abs_ofi"])[1:] == ("African-American", "Caucasian")
@@ -448,7 +500,7 @@ def test_compas_race_by_sex_skips_the_undefined_ppv(compas: pl.DataFrame) -> Non
     race, sex = np.array(compas["race"].to_list()), np.array(compas["sex"].to_list())
     y, p = compas["y_true"].to_numpy(), compas["y_pred"].to_numpy()
     ppv = {}
-    for g in sorted(set(zip(race.tolist(), sex.tolist()))):
+    for g in sorted(set(zip(race.tolist(), sex.tolist(), strict=True))):
         m = (race == g[0]) & (sex == g[1])
         sel = ((p == 1) & m).sum()
         if sel:  # Asian women are never predicted positive: PPV 0/0 is skipped
