@@ -6,6 +6,7 @@ Both analyses read only the count table (group × cell counts), never rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
@@ -13,6 +14,7 @@ import polars as pl
 from scipy import stats as sst
 
 from polars_fair import errors as E
+from polars_fair import rules as R
 from polars_fair import stats
 from polars_fair.reference import for_set, known, reference_flag
 from polars_fair.registry import METRICS, PAIR_METRICS, PROPORTIONS, RATE_NAMES, Counts, safe_div
@@ -32,9 +34,18 @@ def row_scale(names: Sequence[str]) -> pl.Expr:
     return safe_div(pl.col("n"), pl.col("weight_sum")).fill_null(0.0)
 
 
-def _check_level(level: float) -> None:
-    if not 0 < level < 1:
-        raise E.InvalidArgumentError(f"level must lie in (0, 1), got {level}")
+def _check_level(level: Any) -> Fraction:
+    """``level`` as an exact fraction in (0, 1) (:func:`polars_fair.rules.option`)."""
+    return R.option(level, "level", low=0, high=1, low_open=True, high_open=True)
+
+
+def _below(values: pl.Series, threshold: Fraction) -> pl.Series:
+    """``values < threshold`` decided by :func:`polars_fair.rules.below`, null where a value is.
+
+    Exact for integer counts; floats (weighted) use the weighted tolerance.
+    """
+    return pl.Series(values.name, [R.below(v, threshold) for v in values.to_list()],
+                     dtype=pl.Boolean)
 
 
 #: Metrics of the registry that are the mean of two registry proportions over disjoint rows, so
@@ -50,7 +61,7 @@ def metrics_table(
     keys: Sequence[str],
     *,
     level: float = 0.95,
-    min_support: int = 30,
+    min_support: float = 30,
 ) -> pl.LazyFrame:
     """Tidy form: one row per group × metric, with its own numerator, denominator and interval.
 
@@ -80,8 +91,10 @@ def metrics_table(
         Its key columns.
     level : float, default 0.95
         Confidence level of the intervals, in (0, 1).
-    min_support : int, default 30
-        A metric whose denominator is below this is flagged ``low_support``.
+    min_support : float, default 30
+        A metric whose denominator is below this is flagged ``low_support`` (a finite number
+        >= 0; decided exactly on the integer counts: at ``min_support`` rows a metric is
+        supported).
 
     Returns
     -------
@@ -89,12 +102,15 @@ def metrics_table(
         keys; ``metric`` (String); ``numerator``, ``denominator`` (Int64, Float64 if weighted;
         null for ``balanced_accuracy``); ``value``, ``ci_low``, ``ci_high`` (Float64; rates in
         [0, 1], marginal benefit in [−1, 1]); ``low_support`` (Boolean: denominator <
-        ``min_support``). Sorted by the keys, then the metric order of the registry.
+        ``min_support``, exactly on integer counts; weighted denominators are rescaled to rows
+        and judged with :data:`polars_fair.rules.WEIGHTED_TOLERANCE`). Sorted by the keys, then
+        the metric order of the registry.
 
     Raises
     ------
     InvalidArgumentError
-        ``level`` outside (0, 1).
+        ``level`` not a number in (0, 1), ``min_support`` not a finite number >= 0 (NaN
+        included).
 
     Examples
     --------
@@ -104,10 +120,12 @@ def metrics_table(
     >>> m.select("numerator", "denominator", "value").row(0)
     (4, 5, 0.8)
     """
-    _check_level(level)
+    level = float(_check_level(level))
+    support_t = R.option(min_support, "min_support", low=0)
     names = counts.collect_schema().names()
     c = count_exprs(names)
-    cell = pl.Float64 if "weight_sum" in names else pl.Int64
+    weighted = "weight_sum" in names
+    cell = pl.Float64 if weighted else pl.Int64
     z = stats._z_value(level)
 
     def part(order: int, name: str) -> pl.LazyFrame:
@@ -161,7 +179,16 @@ def metrics_table(
     p0, p1 = x0 / n0, x1 / n1
     mover_lo = (value - ((p0 - l0).pow(2) + (p1 - l1).pow(2)).sqrt() / 2).clip(0.0, 1.0)
     mover_hi = (value + ((u0 - p0).pow(2) + (u1 - p1).pow(2)).sqrt() / 2).clip(0.0, 1.0)
-    support = pl.when(mover).then(pl.min_horizontal(n0, n1)).otherwise(n)
+    # the support in rows: exact integers unweighted (an integer comparison), rescaled weighted
+    # sums otherwise (polars_fair.rules.below: the weighted tolerance)
+    if weighted:
+        support = pl.when(mover).then(pl.min_horizontal(n0, n1)).otherwise(n)
+        low_support = support.map_batches(lambda v: _below(v, support_t),
+                                          return_dtype=pl.Boolean, is_elementwise=True)
+    else:
+        support = pl.when(mover).then(pl.min_horizontal("__n0", "__n1")).otherwise(
+            pl.col("denominator"))
+        low_support = support < R.min_count(support_t)
     out = tidy.with_columns(
         value.alias("value"),
         pl.when(wald).then((value - z * se).clip(-1.0, 1.0))
@@ -170,7 +197,7 @@ def metrics_table(
         pl.when(wald).then((value + z * se).clip(-1.0, 1.0))
         .when(interval == "wilson").then(hi)
         .when(mover).then(mover_hi).alias("ci_high"),
-        (support < min_support).alias("low_support"),
+        low_support.alias("low_support"),
     )
     return out.sort([*keys, "__order"], nulls_last=True).select(
         *keys, "metric", "numerator", "denominator", "value", "ci_low", "ci_high", "low_support"
@@ -229,7 +256,16 @@ def disparity_table(
       exact test (``test="auto"`` uses Fisher when an expected cell is below 5);
     * ``p_value_adjusted``: Holm's step-down (default) or Benjamini–Hochberg across the groups
       compared, for the many intersectional groups of an audit; ``significant`` =
-      ``p_value_adjusted < 1 − level``.
+      ``p_value_adjusted <= alpha`` with ``alpha = 1 − level`` computed exactly (1/20 for
+      ``level=0.95``, not 0.050000000000000044): a p-value equal to alpha is significant. The
+      p-value is a computed float, compared with alpha rounded once to the nearest float
+      (:func:`polars_fair.rules.float_at_most`), so what is printed is what is decided.
+
+    The reference row keeps ``difference`` 0 and ``ratio`` 1 (the group against itself), but
+    its intervals and tests are null: it is not a second sample. There is no low-support flag
+    here: ``disparity`` takes no ``min_support``; the uncertainty of a small group, or of a
+    small reference, is in its intervals and its test (``reference_denominator`` shows the
+    reference's size), which a ``min_support`` cut would only hide.
 
     The average odds differences of equalized odds (AIF360's
     ``ClassificationMetric.average_odds_difference`` and ``average_abs_odds_difference``, the
@@ -277,7 +313,8 @@ def disparity_table(
         One of :data:`DISPARITY_METRICS`: a proportion of the registry, or an average odds
         difference.
     level : float, default 0.95
-        Confidence level of the intervals; ``significant`` uses ``1 − level``.
+        Confidence level of the intervals, in (0, 1); ``significant`` uses
+        ``alpha = 1 − level``, exactly.
     test : {"auto", "z", "fisher"}, default "auto"
         The test of a proportion (see above).
     adjust : {"holm", "bh"}, default "holm"
@@ -290,13 +327,16 @@ def disparity_table(
         ``reference_denominator`` (Int64 or Float64; null for the average odds differences);
         ``value``, ``reference_value``, ``difference``, ``difference_ci_low``,
         ``difference_ci_high``, ``ratio``, ``ratio_ci_low``, ``ratio_ci_high``, ``p_value``,
-        ``p_value_adjusted`` (Float64); ``is_reference``, ``significant`` (Boolean). The
-        reference row has null tests.
+        ``p_value_adjusted`` (Float64); ``is_reference`` (Boolean, never null: false on every
+        row when no group can be the reference), ``significant`` (Boolean: ``p_value_adjusted
+        <= 1 − level``; null where the test is). The reference row has null intervals and
+        tests.
 
     Raises
     ------
     InvalidArgumentError
-        ``metric`` not in :data:`DISPARITY_METRICS`, ``level`` outside (0, 1), an unknown
+        ``metric`` not in :data:`DISPARITY_METRICS`, ``level`` not a number in (0, 1) (NaN
+        included), an unknown
         ``test`` or ``adjust``, or ``test="fisher"`` with an average odds difference.
     UnknownGroupError
         An explicit ``reference`` that is not a group.
@@ -316,7 +356,9 @@ def disparity_table(
     >>> round(d["difference"][1], 4)
     -0.3
     """
-    _check_level(level)
+    level_t = _check_level(level)
+    level = float(level_t)
+    alpha = R.alpha(level_t)
     if metric not in DISPARITY_METRICS:
         raise E.InvalidArgumentError(
             BAD_DISPARITY_METRIC.format(valid=list(DISPARITY_METRICS), metric=metric)
@@ -442,6 +484,10 @@ def disparity_table(
         def col(v: np.ndarray) -> pl.Series:
             return pl.Series(np.asarray(v, dtype=np.float64), nan_to_null=True)
 
+        # the reference compared with itself has no interval (it is not a second sample)
+        d_lo, d_hi, r_lo, r_hi = (np.where(is_ref_np, np.nan, np.asarray(v, dtype=float))
+                                  for v in (d_lo, d_hi, r_lo, r_hi))
+        significant = [R.float_at_most(v, alpha) for v in np.asarray(p_adj, dtype=float)]
         return df.with_columns(
             value=col(value), reference_value=col(ref_value), difference=col(diff),
             difference_ci_low=col(np.asarray(d_lo, dtype=float)),
@@ -449,9 +495,8 @@ def disparity_table(
             ratio=col(ratio), ratio_ci_low=col(np.asarray(r_lo, dtype=float)),
             ratio_ci_high=col(np.asarray(r_hi, dtype=float)),
             p_value=col(p), p_value_adjusted=col(np.asarray(p_adj, dtype=float)),
-        ).with_columns(
-            (pl.col("p_value_adjusted") < 1 - level).alias("significant"),
-            pl.lit(metric).alias("metric"),
+            significant=pl.Series(significant, dtype=pl.Boolean),
+            metric=pl.lit(metric),
         )
 
     float_cols = ["value", "reference_value", "difference", "difference_ci_low",
