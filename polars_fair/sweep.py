@@ -24,8 +24,10 @@ _FLOAT64 = pl.Float64()
 
 
 def _thresholds(thresholds: Sequence[float], dtype: pl.DataType) -> list[float]:
-    if hasattr(thresholds, "tolist") and not isinstance(thresholds, (str, bytes)):
-        thresholds = thresholds.tolist()  # a numpy array (np.linspace) or a Polars Series
+    if isinstance(thresholds, pl.Series):
+        thresholds = thresholds.to_list()
+    elif hasattr(thresholds, "tolist") and not isinstance(thresholds, (str, bytes)):
+        thresholds = thresholds.tolist()  # a numpy array (np.linspace) or scalar
     if isinstance(thresholds, (str, bytes)) or not isinstance(thresholds, Sequence):
         thresholds = [thresholds]  # type: ignore[list-item]
     ts = sorted({threshold_in_dtype(t, dtype) for t in thresholds})
