@@ -28,11 +28,13 @@ the small table, in memory, so every engine (in-memory, streaming) returns the s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair import rules as R
 from polars_fair import tables
 from polars_fair.registry import safe_div
 from polars_fair.runner import on_small_table
@@ -49,6 +51,7 @@ __all__ = [
 
 _MEDIAN = "median_score"
 _MASS = "__pf_mass"
+_TOTAL = "__pf_total"
 
 #: Every column bias_audit may output after the category keys (a key may not use these names).
 OUTPUT_COLUMNS = (
@@ -59,7 +62,6 @@ OUTPUT_COLUMNS = (
 
 NO_CATEGORIES = "bias_audit needs at least one category attribute, for example ['sex', 'race']"
 ONE_OUTCOME = "pass exactly one of y_pred= (a binary selection) or y_score= (a score)"
-BAD_MIN_SHARE = "min_share must lie in [0, 1], got {value!r}"
 REPEATED_CATEGORIES = "categories has repeated attribute names: {names}"
 KEY_CLASH = (
     "attribute name(s) {names} clash with output columns {outputs}; rename them, for example "
@@ -90,19 +92,17 @@ def ll144_sets(keys: Sequence[str]) -> list[list[str]]:
     return [[k] for k in keys] + ([list(keys)] if len(keys) > 1 else [])
 
 
-def _check(keys: Sequence[str], min_share: Any) -> None:
-    """The audit's own options, checked when the plan is built."""
+def _check(keys: Sequence[str], min_share: Any) -> Fraction:
+    """The audit's own options, checked when the plan is built; ``min_share`` read exactly."""
     if not keys:
         raise E.InvalidArgumentError(NO_CATEGORIES)
-    if isinstance(min_share, bool) or not isinstance(min_share, (int, float)) or not (
-        0 <= min_share <= 1
-    ):
-        raise E.InvalidArgumentError(BAD_MIN_SHARE.format(value=min_share))
+    share = R.option(min_share, "min_share", low=0, high=1)
     clash = [k for k in keys if k in OUTPUT_COLUMNS or k.startswith("__pf_")]
     if clash:
         raise E.InvalidArgumentError(
             KEY_CLASH.format(names=clash, outputs=list(OUTPUT_COLUMNS), example=clash[0])
         )
+    return share
 
 
 def _audit(
@@ -111,7 +111,7 @@ def _audit(
     *,
     outcome: str,
     rate: str,
-    min_share: float,
+    min_share: Fraction,
     exclude_small: bool,
 ) -> pl.LazyFrame:
     """Rates, flags and impact ratios of each attribute set from a count table's predictions.
@@ -136,35 +136,49 @@ def _audit(
     unknown = pl.any_horizontal(
         [pl.col(k).is_null() & pl.col(per_set).list.contains(pl.lit(k)) for k in keys]
     )
-    excluded = pl.col("excluded")
-    kept_rate = pl.when(~excluded).then(pl.col(rate))
-    return (
+    size = "weight_sum" if weighted else "n"
+    framed = (
         stacked.with_columns(
             (pl.col("tp") + pl.col("fp")).alias(outcome),
             unknown.alias("unknown_category"),
+            n.sum().over(per_set).alias(_TOTAL),
         )
         .with_columns(
-            safe_div(pl.col(outcome), pl.col("weight_sum") if weighted else n).alias(rate),
-            safe_div(n, n.sum().over(per_set)).alias("share"),
-        )
-        .with_columns((pl.col("share") < min_share).alias("small_category"))
-        .with_columns(
-            (
-                pl.col("unknown_category") | (pl.col("small_category") & pl.lit(exclude_small))
-            ).alias("excluded")
-        )
-        .with_columns(
-            pl.when(~excluded)
-            .then(safe_div(pl.col(rate), kept_rate.max().over(per_set)))
-            .alias("impact_ratio"),
+            safe_div(pl.col(outcome), pl.col(size)).alias(rate),
+            safe_div(n, pl.col(_TOTAL)).alias("share"),
             pl.when(pl.col("unknown_category")).then(n).otherwise(0).sum().over(per_set)
             .cast(pl.Int64).alias("unknown_rows"),
+            pl.lit(None, dtype=pl.Boolean).alias("small_category"),
+            pl.lit(None, dtype=pl.Boolean).alias("excluded"),
+            pl.lit(None, dtype=pl.Float64).alias("impact_ratio"),
         )
-        .select(
-            "attributes", *keys, "n", *(["weight_sum"] if weighted else []), outcome, rate,
-            "share", "small_category", "unknown_category", "excluded", "impact_ratio",
-            "unknown_rows",
+    )
+
+    def decide(df: pl.DataFrame) -> pl.DataFrame:
+        """The small flag and the impact ratios, exact on the counts (polars_fair.rules)."""
+        # share < min_share exactly: n / total < p / q  <=>  n * q < p * total
+        small = [R.below(R.fraction(c, t), min_share)
+                 for c, t in zip(df["n"], df[_TOTAL], strict=True)]
+        excluded = [bool(u) or (bool(sm) and exclude_small)
+                    for u, sm in zip(df["unknown_category"], small, strict=True)]
+        rates = [R.fraction(o, m) for o, m in zip(df[outcome], df[size], strict=True)]
+        sets = [tuple(a) for a in df[per_set].to_list()]
+        top: dict[tuple[str, ...], Any] = {}
+        for key, r, ex in zip(sets, rates, excluded, strict=True):
+            if not ex and r is not None and (top.get(key) is None or r > top[key]):
+                top[key] = r
+        ratios = [None if ex or r is None or not top.get(key) else float(r / top[key])
+                  for key, r, ex in zip(sets, rates, excluded, strict=True)]
+        return df.with_columns(
+            small_category=pl.Series(small, dtype=pl.Boolean),
+            excluded=pl.Series(excluded, dtype=pl.Boolean),
+            impact_ratio=pl.Series(ratios, dtype=pl.Float64),
         )
+
+    return framed.map_batches(decide, schema=framed.collect_schema()).select(
+        "attributes", *keys, "n", *(["weight_sum"] if weighted else []), outcome, rate,
+        "share", "small_category", "unknown_category", "excluded", "impact_ratio",
+        "unknown_rows",
     )
 
 
@@ -193,7 +207,11 @@ def bias_audit_from_counts(
     Categories representing less than ``min_share`` of the rows are flagged
     (``small_category``); with ``exclude_small=True`` they are left out of the impact-ratio
     calculation (§ 5-301 lets an auditor exclude a category under 2% of the data), but their
-    rows are always reported. Rows of unknown category (a null attribute) are kept as a row of
+    rows are always reported. Both decisions are exact on the counts (:mod:`polars_fair.rules`):
+    ``small_category`` compares ``n / N`` with ``min_share`` read as the decimal written
+    (``n × q < p × N`` for ``min_share = p/q``), so a category of exactly 2% is not small; the
+    impact ratios are exact fractions of the counts, correctly rounded (a selection rate of 0.6
+    against 0.75 is 0.8). Rows of unknown category (a null attribute) are kept as a row of
     their own and always excluded from the impact ratios; their number is reported in
     ``unknown_rows`` (§ 5-301: "the number of individuals the AEDT assessed that fall within an
     unknown category"). Categories without rows (an Enum's unobserved categories) are not
@@ -246,8 +264,8 @@ def bias_audit_from_counts(
     Raises
     ------
     InvalidArgumentError
-        No keys; a key named like an output column (or ``__pf_*``); ``min_share`` outside
-        [0, 1]. Raised when the plan is built.
+        No keys; a key named like an output column (or ``__pf_*``); ``min_share`` not a
+        number in [0, 1] (NaN included). Raised when the plan is built.
 
     Notes
     -----
@@ -273,9 +291,9 @@ def bias_audit_from_counts(
     └──────┴──────────┴────────────────┴──────────┴──────────────┴──────────────┘
     """
     keys = list(keys)
-    _check(keys, min_share)
+    share = _check(keys, min_share)
     return _audit(counts, keys, outcome="selected", rate="selection_rate",
-                  min_share=float(min_share), exclude_small=bool(exclude_small))
+                  min_share=share, exclude_small=bool(exclude_small))
 
 
 def _median_expr(score: pl.Expr, weight: pl.Expr) -> pl.Expr:
@@ -346,7 +364,8 @@ def bias_audit_from_scores(
     Raises
     ------
     InvalidArgumentError
-        No keys; a key named like an output column; ``min_share`` outside [0, 1].
+        No keys; a key named like an output column; ``min_share`` not a number in [0, 1]
+        (NaN included).
     ColumnNotFoundError
         A weighted table (Float64 ``positives``/``negatives``) without ``n_rows``: the number
         of applicants is unknown. Raised when the plan is built.
@@ -371,7 +390,7 @@ def bias_audit_from_scores(
     └─────┴─────────────────────┴──────────────┴──────────────┴──────────────┘
     """
     keys = list(keys)
-    _check(keys, min_share)
+    share = _check(keys, min_share)
     schema = scores.collect_schema()
     weighted = ("n_rows" in schema or schema["positives"].is_float()
                 or schema["negatives"].is_float())
@@ -397,7 +416,7 @@ def bias_audit_from_scores(
         *([mass.sum().alias("weight_sum")] if weighted else []),
     )
     out = _audit(counts, keys, outcome="scored_above_median", rate="scoring_rate",
-                 min_share=float(min_share), exclude_small=bool(exclude_small))
+                 min_share=share, exclude_small=bool(exclude_small))
     names = out.collect_schema().names()
     at = names.index("scoring_rate") + 1
     return out.join(median, how="cross", maintain_order="left").select(
@@ -518,7 +537,11 @@ def bias_audit(
     Categories representing less than ``min_share`` of the rows are flagged
     (``small_category``); with ``exclude_small=True`` they are left out of the impact-ratio
     calculation (§ 5-301 lets an auditor exclude a category under 2% of the data), but their
-    rows are always reported. Rows of unknown category (a null attribute) are kept as a row of
+    rows are always reported. Both decisions are exact on the counts (:mod:`polars_fair.rules`):
+    ``small_category`` compares ``n / N`` with ``min_share`` read as the decimal written
+    (``n × q < p × N`` for ``min_share = p/q``), so a category of exactly 2% is not small; the
+    impact ratios are exact fractions of the counts, correctly rounded (a selection rate of 0.6
+    against 0.75 is 0.8). Rows of unknown category (a null attribute) are kept as a row of
     their own and always excluded from the impact ratios; their number is reported in
     ``unknown_rows`` (§ 5-301: "the number of individuals the AEDT assessed that fall within an
     unknown category").
@@ -596,7 +619,7 @@ def bias_audit(
         A named column is missing (lists the columns). Raised at once.
     InvalidArgumentError
         Neither or both of ``y_pred`` / ``y_score``; no categories; repeated or reserved
-        attribute names; ``min_share`` outside [0, 1]. Raised at once.
+        attribute names; ``min_share`` not a number in [0, 1] (NaN included). Raised at once.
     InvalidLabelError
         ``pos_label`` of the wrong dtype (at once); ``y_pred`` holding ``pos_label`` and more
         than one other value (at collect time).
