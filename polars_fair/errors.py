@@ -23,6 +23,7 @@ __all__ = [
     "InvalidArgumentError",
     "NotRowLevelError",
     "SizeLimitError",
+    "SQLRefusedError",
 ]
 
 MISSING_COLUMN = "column {column!r} ({role}) not found; the frame has columns: {available}"
@@ -178,6 +179,49 @@ TOO_LARGE_TO_PERMUTE = (
     "randomization draws (numpy's multivariate hypergeometric sampler) take fewer than "
     "{limit:,} rows; test a random sample of the rows"
 )
+SQL_REFUSED = (
+    "{role}: {text!r} is refused: {why}. It takes an expression over the input's own columns "
+    "(operators, CASE, CAST and scalar functions); nothing outside the rows is read"
+)
+SQL_INVALID = "{role}: {text!r} is not a SQL expression Polars can parse: {detail}"
+SQL_WHY_TABLE_WORD = "{word} starts a query or reads a table (no subquery, table, file or URL)"
+SQL_WHY_FUNCTION = (
+    "{name}() is not one of the accepted scalar functions (polars_fair.sql.FUNCTIONS; table "
+    "functions are never accepted)"
+)
+SQL_WHY_AGGREGATE = "aggregates rows or reads other rows ({name})"
+SQL_WHY_QUALIFIED = "a qualified name ({name}) is not a column of the input"
+SQL_WHY_COMMENT = "a comment (at offset {pos}) is not accepted"
+SQL_WHY_UNCLOSED = "the string or quoted name at offset {pos} is not closed"
+SQL_WHY_BACKSLASH = (
+    "a backslash before a quote in the string at offset {pos} (SQL dialects read it "
+    "differently); double the quote instead"
+)
+SQL_WHY_CHARACTER = (
+    "the character {char!r} at offset {pos} is not part of a row-level expression (no "
+    "statement separators, parameters or comments)"
+)
+CLI_BAD_VALUE = "{name} {value!r} is not {kind}, as the column's dtype {dtype} needs"
+CLI_BAD_SEPARATOR = "--separator must be one character (or \\t for a tab), got {value!r}"
+CLI_SEPARATOR_NOT_CSV = "--separator applies to CSV input; {path} is not a CSV file"
+CLI_BAD_DTYPE = "--dtype: unknown type {value!r}; the types are: {names}"
+CLI_BAD_DTYPE_OPTION = "--dtype takes COLUMN=TYPE (for example branch=str), got {value!r}"
+CLI_DTYPE_TWICE = "--dtype names column {column!r} twice"
+CLI_INPUT_IS_DIR = "{path} is a directory, not a data file"
+CLI_OUTPUT_SUFFIX = (
+    "--output {path}: cannot tell the format from the suffix; use one of {suffixes} (.txt for "
+    "the text table) or pass --format"
+)
+CLI_FORMAT_CONTRADICTS = "--format {fmt} contradicts --output {path}, whose suffix means {other}"
+CLI_HTML_SUFFIX = "--html {path}: the HTML audit is written to a .html file"
+CLI_OUTPUT_IS_INPUT = "{flag} {path} is the input {input}: refusing to overwrite it"
+CLI_OUTPUTS_CLASH = "--output and --html are the same file {path}: pass two different files"
+CLI_OUTPUT_IS_DIR = "{flag} {path} is a directory; pass a file name"
+CLI_OUTPUT_NO_DIR = "{flag} {path}: the directory {parent} does not exist"
+CLI_SCORE_ADVICE = (
+    "Pass a prediction instead, for example --y-pred \"{column} >= 0.5\" (a threshold of your "
+    "choice), or --y-score {column} with --html for the score-based charts"
+)
 
 
 class PolarsFairError(ValueError):
@@ -232,6 +276,14 @@ class NotRowLevelError(InvalidArgumentError):
     """An expression argument that does not give one value per row from that row.
 
     It aggregates, filters or reorders rows.
+    """
+
+
+class SQLRefusedError(InvalidArgumentError):
+    """A SQL text that is not a row-level expression over the input's columns.
+
+    It holds a subquery, a table function, a file or URL, an unknown function or a character
+    outside an expression; refused before Polars parses it, so nothing is read.
     """
 
 
