@@ -14,6 +14,7 @@ library (``report``, :func:`polars_fair.gate.gate`, :func:`polars_fair.html.audi
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,6 +26,7 @@ from polars_fair import namespace as _ns  # noqa: F401  (registers .fair)
 from polars_fair.cli_io import Inputs, effective_format, emit, resolve_inputs, scan
 from polars_fair.datasets import make_hiring
 from polars_fair.namespace import fair
+from polars_fair.registry import METRICS, RATE_NAMES, metric
 
 __all__ = ["app", "main"]
 
@@ -34,11 +36,67 @@ app = typer.Typer(
     help="Fairness audits of binary classifiers on Polars: one scan, exact metrics.",
 )
 
-#: The columns ``--format table`` shows unless ``--all-columns`` is given.
-TABLE_COLUMNS = (
-    "n", "tp", "fp", "fn", "tn", "selection_rate", "tpr", "fpr", "ppv", "disparate_impact",
-    "impact_ratio", "adverse_impact", "ofi", "ofi_flag", "low_support", "finding",
+#: The metric columns ``--format table`` shows by default; ``--rate`` picks any metric of the
+#: registry (:data:`polars_fair.registry.METRICS`) instead.
+TABLE_RATES = ("selection_rate", "tpr", "fpr", "ppv")
+#: The columns ``--format table`` shows before and after the metrics (unless
+#: ``--all-columns``): the counts, then the disparities, flags and finding.
+TABLE_COUNTS = ("n", "tp", "fp", "fn", "tn")
+TABLE_FLAGS = (
+    "disparate_impact", "impact_ratio", "adverse_impact", "ofi", "ofi_flag", "low_support",
+    "finding",
 )
+
+
+def table_rates(rates: Sequence[str] | None) -> list[str]:
+    """The metric columns of ``--format table``: ``--rate``, checked against the registry.
+
+    Parameters
+    ----------
+    rates : sequence of str or None
+        ``--rate`` (repeated); ``None`` or empty gives :data:`TABLE_RATES`.
+
+    Returns
+    -------
+    list of str
+        Names of :data:`polars_fair.registry.METRICS`, in the order given, without repeats.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A name that is not a metric of the registry (the message lists them).
+
+    Examples
+    --------
+    >>> table_rates(None), table_rates(["fdr", "tpr", "fdr"])
+    (['selection_rate', 'tpr', 'fpr', 'ppv'], ['fdr', 'tpr'])
+    """
+    return list(dict.fromkeys(metric(r).name for r in (rates or TABLE_RATES)))
+
+
+def metric_legend(rates: Sequence[str]) -> str:
+    """The lines under a table's header that define its metric columns, from the registry.
+
+    Parameters
+    ----------
+    rates : sequence of str
+        Names of :data:`polars_fair.registry.METRICS`.
+
+    Returns
+    -------
+    str
+        One line per metric: its column, title, formula and source.
+
+    Examples
+    --------
+    >>> print(metric_legend(["tpr"]))  # doctest: +ELLIPSIS
+      tpr: True positive rate = TP/(TP+FN) (recall; equal opportunity, ...)
+    """
+    width = max((len(r) for r in rates), default=0)
+    return "\n".join(
+        f"  {r + ':':<{width + 1}} {METRICS[r].title} = {METRICS[r].formula} ({METRICS[r].source})"
+        for r in rates
+    )
 
 
 def run_report(
@@ -55,8 +113,12 @@ def run_report(
     output: Path | None,
     null_groups: str = "keep",
     all_columns: bool = False,
+    rates: Sequence[str] | None = None,
 ) -> None:
     """Build the report of the ``report`` and ``demo`` commands and emit it.
+
+    In the table format the header defines each metric column shown by its registry title,
+    formula and source (:func:`metric_legend`).
 
     Parameters
     ----------
@@ -80,11 +142,13 @@ def run_report(
         ``--null-groups``.
     all_columns : bool, default False
         ``--all-columns``: every report column in the table format.
+    rates : sequence of str, optional
+        ``--rate``: the metric columns of the table format (:func:`table_rates`).
 
     Raises
     ------
     PolarsFairError
-        Bad input, as :func:`resolve_inputs` and ``df.fair.report``.
+        Bad input, as :func:`resolve_inputs` and ``df.fair.report``; an unknown ``--rate``.
 
     Examples
     --------
@@ -94,6 +158,7 @@ def run_report(
     ...            min_support=30, where=None, fmt="csv", output=None)  # doctest: +ELLIPSIS
     sex,n,tp,fp,fn,tn,...
     """
+    shown = table_rates(rates)  # an unknown --rate fails before the scan
     args = resolve_inputs(
         lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text, y_score_text=None,
         pos_label_text=pos_label_text, reference_text=reference_text, where=where,
@@ -122,8 +187,11 @@ def run_report(
         f"accuracy={_fmt(total['accuracy'])}"
     )
     fmt = effective_format(fmt, output)
-    if fmt == "table" and not all_columns:
-        report = report.select(*keys, *TABLE_COLUMNS)
+    if fmt == "table":
+        if not all_columns:
+            report = report.select(*keys, *TABLE_COUNTS, *shown, *TABLE_FLAGS)
+        legend = [c for c in report.columns if c in METRICS]
+        header += "\nmetrics (polars_fair.registry):\n" + metric_legend(legend)
     emit(report, fmt, output, header)
 
 def _fmt(x: float | None) -> str:
@@ -141,6 +209,12 @@ YTrueOpt = Annotated[str, typer.Option(help="Label column or SQL expression.")]
 YPredOpt = Annotated[str, typer.Option(help="Prediction column or SQL expression.")]
 PosLabelOpt = Annotated[
     str | None, typer.Option(help="Positive (favourable) value; default 1 (true if boolean).")
+]
+RateOpt = Annotated[
+    list[str] | None,
+    typer.Option("--rate", help=(
+        f"A metric column of --format table; repeat. Default: {', '.join(TABLE_RATES)}. "
+        f"One of: {', '.join(RATE_NAMES)}.")),
 ]
 
 
@@ -163,6 +237,7 @@ def report(
     all_columns: Annotated[
         bool, typer.Option(help="Show every report column in --format table.")
     ] = False,
+    rate: RateOpt = None,
     html: Annotated[
         Path | None,
         typer.Option(help="Also write the audit as one self-contained HTML file (needs the "
@@ -181,7 +256,7 @@ def report(
         run_report(
             lf, by, y_true_text=y_true, y_pred_text=y_pred, pos_label_text=pos_label,
             reference_text=reference, min_support=min_support, where=where, fmt=format,
-            output=output, null_groups=null_groups, all_columns=all_columns,
+            output=output, null_groups=null_groups, all_columns=all_columns, rates=rate,
         )
         if html is not None:
             write_html(
@@ -200,13 +275,14 @@ def demo(
     by: Annotated[list[str] | None, typer.Option("--by", help="Attributes.")] = None,
     format: Annotated[str, typer.Option("--format", help="table | csv | json | parquet")] = "table",
     output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
+    rate: RateOpt = None,
 ) -> None:
     """Run the report on built-in synthetic hiring data (polars_fair.datasets.make_hiring)."""
     _guard(
         lambda: run_report(
             make_hiring(n, seed=seed).lazy(), by or ["race", "sex"], y_true_text="y_true",
             y_pred_text="y_pred", pos_label_text=None, reference_text=None, min_support=30,
-            where=None, fmt=format, output=output,
+            where=None, fmt=format, output=output, rates=rate,
         )
     )
 

@@ -23,39 +23,51 @@ import polars as pl
 
 from polars_fair import __version__
 from polars_fair import errors as E
+from polars_fair.registry import METRICS, PAIR_METRICS
 from polars_fair.spec import By, IntoExpr, NullGroups
 
 __all__ = ["DEFINITIONS", "audit_html", "svg_for_html"]
 
-#: (name, formula, source) of every quantity the page shows; the README's Metrics table.
-DEFINITIONS: tuple[tuple[str, str, str], ...] = (
-    ("selection rate", "(TP + FP) / n",
-     "demographic parity; the selection rate of 29 CFR 1607.4(D) and NYC Local Law 144"),
-    ("base rate", "(TP + FN) / n", "prevalence of the positive label"),
-    ("TPR", "TP / (TP + FN)", "equal opportunity; equalized odds (Hardt, Price & Srebro 2016)"),
-    ("FPR", "FP / (FP + TN)", "equalized odds (Hardt, Price & Srebro 2016)"),
-    ("PPV", "TP / (TP + FP)", "predictive parity (Chouldechova 2017)"),
-    ("accuracy", "(TP + TN) / n", ""),
-    ("marginal benefit B", "(FP − FN) / n, in [−1, 1]",
-     "Briscoe et al., \"Facets of Disparate Impact\" (the OFI paper)"),
-    ("disparate impact (DI)", "selection rate / the reference's selection rate",
-     "OFI paper, Def. 2.1; the disparate impact ratio"),
-    ("impact ratio", "selection rate / the highest selection rate among the groups",
+def _range(low: float, high: float) -> str:
+    def show(x: float) -> str:
+        return "∞" if x == float("inf") else "−∞" if x == -float("inf") else f"{x:g}"
+
+    close = ")" if high == float("inf") else "]"
+    return f"in [{show(low)}, {show(high)}{close}".replace("-", "−")
+
+
+def _metric_definitions() -> tuple[tuple[str, str, str], ...]:
+    """Every per-group metric, then DI and OFI, as the registry defines them."""
+    rows = [(m.title, f"{m.formula}, {_range(m.low, m.high)}", m.source)
+            for m in METRICS.values()]
+    for name, short in (("disparate_impact", "DI"), ("ofi", "OFI")):
+        p = PAIR_METRICS[name]
+        rows.append((f"{p.title} ({short})",
+                     f"{p.formula}, {_range(p.low, p.high)}; j is the reference group", p.source))
+    return tuple(rows)
+
+
+#: (name, formula, source) of every quantity the page shows; the README's Metrics table. The
+#: metrics (every per-group metric, DI and OFI) are their entries of :mod:`polars_fair.registry`;
+#: the rest are not metrics (the impact ratio, the four-fifths rule, support, the findings).
+DEFINITIONS: tuple[tuple[str, str, str], ...] = _metric_definitions() + (
+    ("Impact ratio", "selection rate / the highest selection rate among the groups",
      "EEOC four-fifths rule, 29 CFR 1607.4(D); NYC Local Law 144 (6 RCNY 5-300)"),
-    ("adverse impact", "impact ratio < 0.8 (four_fifths)", "four-fifths rule"),
-    ("OFI", "B_group − B_reference, in [−2, 2]",
-     "Objective Fairness Index, OFI paper; flagged when |OFI| > 0.3"),
-    ("finding", ("algorithmic: |OFI| > threshold; systemic: OFI within it but DI or impact ratio "
-     "fails the four-fifths rule; insufficient support: n < min_support"),
+    ("Adverse impact", "impact ratio < 0.8 (four_fifths)", "four-fifths rule"),
+    ("OFI flag", "|OFI| > 0.3 (ofi_threshold)", "Briscoe et al., OFI paper"),
+    ("Finding", ("algorithmic: |OFI| > threshold; systemic: OFI within it but DI or impact ratio "
+     "fails the four-fifths rule; insufficient support: the group, or the group it is measured "
+     "against, has n < min_support, or OFI is undefined"),
      "OFI paper §2.3 (assumes correct labels)"),
-    ("low support", "n < min_support (30)", "too few rows to trust the rates"),
-    ("confidence interval", "Wilson score interval at 95%", "Wilson 1927; Newcombe 1998"),
+    ("Low support", "n < min_support (30)", "too few rows to trust the rates"),
+    ("Confidence interval", "Wilson score interval at 95% of a rate (a proportion)",
+     "Wilson 1927; Newcombe 1998"),
 )
 SCORE_DEFINITIONS: tuple[tuple[str, str, str], ...] = (
     ("AUC", "Mann–Whitney U / (P · N), ties counted ½", "area under the ROC curve"),
     ("ABROCA", "∫₀¹ |TPR_g(f) − TPR_ref(f)| df, exact on the piecewise-linear ROC curves",
      "Gardner, Brooks & Baker 2019 (LAK'19); Borchers et al., \"A Test for ABROCA\""),
-    ("calibration", "fraction of positives against the mean score per score bin",
+    ("Calibration", "fraction of positives against the mean score per score bin",
      "reliability diagram (DeGroot & Fienberg 1983)"),
 )
 
@@ -93,6 +105,19 @@ def svg_for_html(svg: str, prefix: str = "") -> str:
     itself), so the page holds no URL at all; prefixes every ``id`` (and its ``url(#id)`` and
     ``href="#id"`` references) with ``prefix``, so gradients and clip paths of several charts
     on one page cannot collide; and marks the figure as an image for screen readers.
+
+    Parameters
+    ----------
+    svg : str
+        An SVG document, as :func:`polars_fair.plot.to_svg` returns it.
+    prefix : str, default ""
+        Put before every ``id`` of the document; ``""`` leaves the ids as they are.
+
+    Returns
+    -------
+    str
+        The ``<svg>`` element without namespace declarations, its ids prefixed, with
+        ``role="img"``.
 
     Examples
     --------
@@ -217,23 +242,44 @@ def audit_html(
     ----------
     data : pl.DataFrame or pl.LazyFrame
         The rows to audit (a LazyFrame from ``scan_*`` is read lazily).
-    by, y_true, y_pred, pos_label, null_groups
-        As in ``df.fair.report``; ``by`` names one attribute set (at least one attribute;
+    by : str, pl.Expr or list of them
+        The attributes of one attribute set (at least one; several mean their intersection;
         no ``combinations``).
+    y_true : str or pl.Expr, default "y_true"
+        The label column.
+    y_pred : str or pl.Expr, optional
+        The prediction column; the column ``"y_pred"`` when neither ``y_score`` with
+        ``threshold`` nor ``y_pred`` is given.
     y_score : str or pl.Expr, optional
         A score column (higher = more likely positive): adds the ROC/ABROCA and calibration
         charts. With ``threshold`` it also replaces ``y_pred`` (predictions are
         ``y_score >= threshold``).
     threshold : float, optional
         See ``y_score``; pass ``y_pred=None`` with it.
-    reference, min_support, ofi_threshold, four_fifths, exclude_low_support
-        As in ``df.fair.report`` and ``df.fair.summary``.
+    pos_label : Any, default 1
+        The positive (favourable) value of the label and the prediction.
+    reference : str, group value or mapping, default "largest"
+        The reference group, as in ``df.fair.report``: a rule (``"largest"``,
+        ``"max_selection_rate"``, ``"overall"``), a value or ``{attribute: value}``.
+    min_support : int, default 30
+        Groups with fewer rows are flagged low support.
+    ofi_threshold : float, default 0.3
+        |OFI| above this is flagged (and is the gate's OFI limit).
+    four_fifths : float, default 0.8
+        An impact ratio below this is adverse impact (and is the gate's limit).
+    exclude_low_support : bool, default False
+        Low-support groups are neither the reference nor the highest selection rate, as in
+        ``df.fair.report``.
     where : str or pl.Expr, optional
         A row filter applied first (a SQL expression as text, or a Polars expression); the
         page counts the rows it excludes and shows it.
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+        Rows with a null attribute: a group of their own, an error, or left out (counted on
+        the page).
     rates : sequence of str, default ("selection_rate", "tpr", "fpr")
-        The rates of the rates chart.
+        The metrics of the rates chart (names of :data:`polars_fair.registry.METRICS`).
     title : str, default "Fairness audit"
+        The page's title.
     source : str, optional
         Where the data came from (a file name), shown under the title.
     output : str or pathlib.Path, optional

@@ -42,6 +42,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair.reference import SCORE_RULES
+from polars_fair.registry import METRICS
 
 if TYPE_CHECKING:  # pragma: no cover
     import altair
@@ -73,19 +74,9 @@ COMBINATION_TABLE = (
 )
 UNKNOWN_CHART_GROUP = "{role} group {group!r} is not in the table; the groups are: {groups}"
 
-#: Pretty names of the rates on axes and legends.
-RATE_TITLES: dict[str, str] = {
-    "selection_rate": "selection rate",
-    "base_rate": "base rate",
-    "tpr": "TPR",
-    "fpr": "FPR",
-    "tnr": "TNR",
-    "fnr": "FNR",
-    "ppv": "PPV",
-    "npv": "NPV",
-    "accuracy": "accuracy",
-    "marginal_benefit": "marginal benefit",
-}
+#: The title of each metric on axes and legends: its registry entry's title
+#: (:data:`polars_fair.registry.METRICS`), so a metric added there is named here too.
+RATE_TITLES: dict[str, str] = {m.name: m.title for m in METRICS.values()}
 _SCORE_COLUMNS = ("score", "positives", "negatives", "n_rows")
 
 
@@ -306,8 +297,9 @@ def rates_chart(
     """Grouped bars of each group's rates with their confidence intervals as error bars.
 
     For every rate in ``rates`` (one cluster per rate, in the order given) one bar per group,
-    its height the rate and its error bar the Wilson interval ``[ci_low, ci_high]`` (as in the
-    Fairlearn/handbook figure of group metrics with uncertainty). Bars of groups whose
+    its height the rate and its error bar the interval ``[ci_low, ci_high]`` of ``metrics``
+    (Wilson for the rates; as in the Fairlearn/handbook figure of group metrics with
+    uncertainty). Bars of groups whose
     denominator is below ``min_support`` (``low_support``) are drawn faint. An undefined rate
     (null, a zero denominator) has no bar.
 
@@ -315,10 +307,10 @@ def rates_chart(
     ----------
     metrics_frame : pl.DataFrame or pl.LazyFrame
         The tidy output of ``df.fair.metrics(by, ...)``: key columns, then ``metric``,
-        ``value``, ``ci_low``, ``ci_high`` (Float64 in [0, 1]) and ``low_support`` (Boolean,
-        optional).
+        ``value``, ``ci_low``, ``ci_high`` (Float64) and ``low_support`` (Boolean, optional).
     rates : sequence of str, default ("selection_rate", "tpr", "fpr")
-        Values of ``metric`` to draw.
+        Values of ``metric`` to draw: any metric of :data:`polars_fair.registry.METRICS`, named
+        on the axis by its registry title (:data:`RATE_TITLES`).
     keys : sequence of str, optional
         Key columns; default: every column before ``metric``.
     title : str, optional
@@ -326,7 +318,9 @@ def rates_chart(
     Returns
     -------
     altair.LayerChart
-        y is the rate in [0, 1] (axis in percent); x the rate, with the groups side by side.
+        y is the value (axis in percent) over the registry range of the drawn metrics ([0, 1]
+        for rates, [−1, 1] with ``marginal_benefit``); x the metric's title, with the groups
+        side by side.
 
     Raises
     ------
@@ -366,13 +360,16 @@ def rates_chart(
         "group"
     ].unique(maintain_order=True).to_list()
     rate_order = [RATE_TITLES.get(r, r) for r in rates]
+    # the y axis spans the registry's ranges of the drawn metrics ([0, 1] for the rates)
+    low = min((METRICS[r].low for r in rates if r in METRICS), default=0.0)
+    high = max((METRICS[r].high for r in rates if r in METRICS), default=1.0)
     legend_title = " | ".join(keys) if keys else "group"
     base = alt.Chart(_values(data)).encode(
         x=alt.X("rate:N", sort=rate_order, title=None, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("group:N", sort=order),
     )
     bars = base.mark_bar().encode(
-        y=alt.Y("value:Q", title="rate", scale=alt.Scale(domain=[0, 1]),
+        y=alt.Y("value:Q", title="value", scale=alt.Scale(domain=[low, high]),
                 axis=alt.Axis(format="%")),
         color=alt.Color("group:N", sort=order, scale=_group_scale(len(order)),
                         legend=alt.Legend(title=legend_title)),

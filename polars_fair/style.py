@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any, cast
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair.registry import METRICS, PAIR_METRICS, metric
 
 if TYPE_CHECKING:  # pragma: no cover
     import great_tables
 
 __all__ = [
     "ADVERSE_FILL",
+    "DEFAULT_RATES",
     "LOW_SUPPORT_FILL",
     "OFI_FILL",
     "reference_label_of",
@@ -39,15 +41,19 @@ OFI_FILL = "#FCE8B2"
 #: Cell fill of ``n`` for a group below ``min_support`` (its whole row is grey italic).
 LOW_SUPPORT_FILL = "#DADCE0"
 
-#: Columns shown, in order, when present in the report (after the key columns).
-SHOWN = (
-    "n", "selection_rate", "base_rate", "tpr", "fpr", "ppv", "accuracy",
-    "disparate_impact", "impact_ratio", "ofi", "finding",
-)
-RATES = ("selection_rate", "base_rate", "tpr", "fpr", "tnr", "fnr", "ppv", "npv", "accuracy")
+#: The metric columns shown by default, in this order (any metric of
+#: :data:`polars_fair.registry.METRICS` can be shown with ``style_report(..., rates=...)``).
+DEFAULT_RATES = ("selection_rate", "base_rate", "tpr", "fpr", "ppv", "accuracy")
+#: The disparity columns shown after the metrics, when present in the report.
+DISPARITY = ("disparate_impact", "impact_ratio", "ofi")
+#: Columns shown by default, in order, when present in the report (after the key columns).
+SHOWN = ("n", *DEFAULT_RATES, *DISPARITY, "finding")
+#: The metrics shown as percentages: those whose registry range is [0, 1] (the others, such as
+#: ``marginal_benefit`` in [−1, 1], are signed numbers).
+RATES = tuple(m.name for m in METRICS.values() if (m.low, m.high) == (0.0, 1.0))
+#: Column labels: each metric's title from the registry, then the other columns' labels.
 LABELS = {
-    "n": "n", "selection_rate": "selection rate", "base_rate": "base rate", "tpr": "TPR",
-    "fpr": "FPR", "ppv": "PPV", "accuracy": "accuracy", "disparate_impact": "DI",
+    "n": "n", **{m.name: m.title for m in METRICS.values()}, "disparate_impact": "DI",
     "impact_ratio": "impact ratio", "ofi": "OFI", "finding": "finding", "flags": "flags",
 }
 NOT_A_REPORT = (
@@ -139,11 +145,14 @@ def style_report(
     ofi_threshold: float = 0.3,
     four_fifths: float = 0.8,
     title: str | None = "Fairness report",
+    rates: Sequence[str] | None = None,
 ) -> great_tables.GT:
     """A Great Tables view of a fairness report with the findings highlighted.
 
-    Shows the key columns, ``n``, the rates (``selection_rate``, ``base_rate``, ``tpr``,
-    ``fpr``, ``ppv``, ``accuracy``) as percentages, ``disparate_impact`` and ``impact_ratio``
+    Shows the key columns, ``n``, the metrics of ``rates`` (by default :data:`DEFAULT_RATES`:
+    ``selection_rate``, ``base_rate``, ``tpr``, ``fpr``, ``ppv``, ``accuracy``) labelled by their
+    registry titles, as percentages (a metric whose range is not [0, 1], such as
+    ``marginal_benefit``, as a signed number), ``disparate_impact`` and ``impact_ratio``
     (3 decimals), ``ofi`` (signed, 3 decimals), ``finding``, and a ``flags`` column that spells
     out the highlights. Highlighted:
 
@@ -156,7 +165,8 @@ def style_report(
     - the reference group (``is_reference``) in bold.
 
     Undefined values (null: a zero denominator) read "—". Source notes give the reference
-    group and the definitions with their sources.
+    group and the definitions with their sources: each shown metric's formula and source, and
+    those of DI and OFI, from :mod:`polars_fair.registry`.
 
     Parameters
     ----------
@@ -174,6 +184,9 @@ def style_report(
         An impact ratio below this is highlighted as adverse impact.
     title : str or None, default "Fairness report"
         Table header; ``None`` for none.
+    rates : sequence of str, optional
+        The metric columns to show, in order: names of :data:`polars_fair.registry.METRICS`.
+        Default :data:`DEFAULT_RATES` (those present in ``report``).
 
     Returns
     -------
@@ -185,7 +198,9 @@ def style_report(
     ImportError
         Without the plot extra (``pip install "polars_fair[plot]"``).
     ColumnNotFoundError
-        ``report`` lacks ``n`` or ``selection_rate``.
+        ``report`` lacks ``n`` or ``selection_rate``, or a metric named in ``rates``.
+    InvalidArgumentError
+        ``rates`` names a metric that is not in the registry (the message lists them).
 
     Examples
     --------
@@ -214,7 +229,15 @@ def style_report(
         pl.when(low).then(pl.lit("low support")),
         pl.when(ref).then(pl.lit("reference")),
     ).list.drop_nulls().list.join("; ")
-    shown = [c for c in SHOWN if c in df.columns]
+    if rates is None:
+        metrics = [c for c in DEFAULT_RATES if c in df.columns]
+    else:
+        metrics = [metric(r).name for r in rates]  # an unknown name raises, listing the metrics
+        for r in metrics:
+            if r not in df.columns:
+                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                    column=r, role="rates", available=E.show_columns(df.columns)))
+    shown = ["n", *metrics, *(c for c in (*DISPARITY, "finding") if c in df.columns)]
     prefix = ["attributes"] if "attributes" in df.columns else []
     table = df.select(
         *([pl.col("attributes").list.join(" × ")] if prefix else []),
@@ -225,14 +248,19 @@ def style_report(
         ref.alias("__ref"),
     )
     hidden = ["__adverse", "__ofi", "__low", "__ref"]
-    rates = [c for c in RATES if c in shown]
+    percent = [c for c in metrics if c in RATES]
+    signed = [c for c in metrics if c not in RATES]
     disparity = [c for c in ("disparate_impact", "impact_ratio", "ofi") if c in shown]
     g = gt.GT(table, id="pf-report").cols_hide(hidden)
     if title:
         g = g.tab_header(title=title, subtitle=f"reference group: {reference_label}")
     g = g.cols_label(**{c: LABELS.get(c, c) for c in [*shown, "flags"]})
-    if rates:
-        g = g.fmt_percent(columns=rates, decimals=1).tab_spanner(label="rates", columns=rates)
+    if percent:
+        g = g.fmt_percent(columns=percent, decimals=1)
+    if signed:
+        g = g.fmt_number(columns=signed, decimals=3, force_sign=True)
+    if metrics:
+        g = g.tab_spanner(label="rates", columns=metrics)
     for c in ("disparate_impact", "impact_ratio"):
         if c in shown:
             g = g.fmt_number(columns=c, decimals=3)
@@ -265,24 +293,40 @@ def style_report(
             style.text(color="#8A5300", weight="bold"),
             loc.body(columns="finding", rows=pl.col("finding") == "systemic"),
         )
-    for note in _notes(reference_label, ofi_threshold, four_fifths):
+    for note in _notes(reference_label, ofi_threshold, four_fifths, metrics):
         g = g.tab_source_note(note)
     return cast("great_tables.GT", g)
 
 
-def _notes(reference_label: str, ofi_threshold: float, four_fifths: float) -> list[str]:
-    return [
+def _notes(reference_label: str, ofi_threshold: float, four_fifths: float,
+           metrics: Sequence[str]) -> list[str]:
+    """The source notes: the reference, the shown metrics, DI, OFI and the findings.
+
+    Every metric's title, formula and source is its entry of :mod:`polars_fair.registry`;
+    the impact ratio, the four-fifths rule, low support and the findings are not metrics and
+    are written here.
+    """
+    di, ofi = PAIR_METRICS["disparate_impact"], PAIR_METRICS["ofi"]
+    notes = [
         (f"Reference group: {reference_label}. Rates are shares of the group's rows; "
-        "— = undefined (a zero denominator), never 0."),
-        ("DI (disparate impact) = selection rate / the reference's selection rate "
-        "(Briscoe et al., OFI paper, Def. 2.1). Impact ratio = selection rate / the highest "
-        "selection rate (EEOC four-fifths rule, 29 CFR 1607.4(D); NYC Local Law 144, "
-        f"6 RCNY 5-300): below {four_fifths:g} is adverse impact (red)."),
-        ("OFI (Objective Fairness Index) = B_group − B_reference with B = (FP − FN) / n "
-        f"(Briscoe et al., \"Facets of Disparate Impact\"); |OFI| > {ofi_threshold:g} "
-        "is flagged (amber)."),
-        ("Low support (grey italics): fewer rows than min_support, too few to trust the rates. "
-        "Finding: algorithmic = |OFI| over the threshold (the classifier's errors); systemic = "
-        "OFI within it but DI or the impact ratio fails the four-fifths rule (the labels or "
-        "the population); it assumes the labels are correct."),
+         "— = undefined (a zero denominator), never 0."),
     ]
+    if metrics:
+        notes.append("; ".join(
+            f"{METRICS[m].title} = {METRICS[m].formula} ({METRICS[m].source})" for m in metrics
+        ) + ".")
+    notes += [
+        (f"DI ({di.title.lower()}) = {di.formula}, j the reference group ({di.source}). "
+         "Impact ratio = selection rate / the highest selection rate (EEOC four-fifths rule, "
+         "29 CFR 1607.4(D); NYC Local Law 144, 6 RCNY 5-300): below "
+         f"{four_fifths:g} is adverse impact (red)."),
+        (f"OFI ({ofi.title}) = {ofi.formula}, j the reference group ({ofi.source}); "
+         f"|OFI| > {ofi_threshold:g} is flagged (amber)."),
+        ("Low support (grey italics): fewer rows than min_support, too few to trust the rates. "
+         "Finding: algorithmic = |OFI| over the threshold (the classifier's errors); systemic = "
+         "OFI within it but DI or the impact ratio fails the four-fifths rule (the labels or "
+         "the population); insufficient support = the group, or the group it is measured "
+         "against, has low support, or OFI is undefined. The reading assumes the labels are "
+         "correct."),
+    ]
+    return notes

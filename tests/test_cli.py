@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from polars_fair.cli import app
 from polars_fair.datasets import make_hiring
+from polars_fair.registry import METRICS
 
 from .conftest import COMPAS_CSV, require
 
@@ -125,3 +126,32 @@ def test_by_accepts_a_sql_expression(tmp_path: Path) -> None:
     assert got.columns[:2] == ["race = 'Black'", "sex"]
     expected = df.fair.report([(pl.col("race") == "Black").alias("is_black"), "sex"])
     assert got["n"].to_list() == expected["n"].to_list()
+
+
+# --------------------------------------------------------------------------- declared once
+
+
+@pytest.mark.parametrize("name", list(METRICS))
+def test_every_registry_metric_is_a_table_column_defined_from_the_registry(name: str) -> None:
+    entry = METRICS[name]
+    result = runner.invoke(app, ["demo", "--n", "600", "--by", "sex", "--rate", name])
+    assert result.exit_code == 0, result.output
+    head, _, table = result.output.partition("┌")
+    assert f"{name}: {entry.title} = {entry.formula} ({entry.source})" in head
+    header_row = table.splitlines()[1]  # the column names
+    columns = [c.strip() for c in header_row.strip("│").split("┆")]
+    assert columns == ["sex", "n", "tp", "fp", "fn", "tn", name, "disparate_impact",
+                       "impact_ratio", "adverse_impact", "ofi", "ofi_flag", "low_support",
+                       "finding"]
+
+
+def test_all_columns_define_every_registry_metric_and_unknown_rates_fail(tmp_path: Path) -> None:
+    path = tmp_path / "d.parquet"
+    make_hiring(600, seed=0).write_parquet(path)
+    result = runner.invoke(app, ["report", str(path), "--by", "sex", "--all-columns"])
+    assert result.exit_code == 0, result.output
+    for name, entry in METRICS.items():
+        assert f"{entry.title} = {entry.formula} ({entry.source})" in result.output, name
+    bad = runner.invoke(app, ["demo", "--n", "600", "--rate", "tpr", "--rate", "recall"])
+    assert bad.exit_code == 2
+    assert "unknown metric 'recall'" in bad.output

@@ -306,3 +306,32 @@ def test_audit_html_overall_reference_says_which_group_abroca_uses() -> None:
     page = audit_html(_one_class_largest(), "g", y_score="y_score", reference="overall")
     assert "ABROCA compares ROC curves with a group, the largest one with both classes" in page
     assert "ABROCA(c vs reference b)" in page
+
+
+# --------------------------------------------------------------------------- declared once
+
+
+def test_every_registry_metric_is_defined_on_the_page_as_the_registry_says() -> None:
+    """The Definitions table holds each metric's registry title, formula and source."""
+    require_plot_extra()
+    from polars_fair.html import DEFINITIONS, audit_html
+    from polars_fair.registry import METRICS, PAIR_METRICS
+
+    page = audit_html(make_hiring(800, seed=1), "sex", min_support=10)
+    section = page[page.index("<h2>Definitions</h2>"):]
+    rows = [tuple(_html_text(cell) for cell in re.findall(r"<td>(.*?)</td>", row))
+            for row in re.findall(r"<tr>(.*?)</tr>", section)]
+    rows = [r for r in rows if len(r) == 3]  # (quantity, definition, source); not the header
+    entries = [*METRICS.values(), PAIR_METRICS["disparate_impact"], PAIR_METRICS["ofi"]]
+    for entry in entries:
+        found = [r for r in rows if r[0].startswith(entry.title)]
+        assert len(found) == 1, (entry.name, found)
+        name, formula, source = found[0]
+        assert formula.startswith(entry.formula) and source == entry.source, found
+        assert (name, formula, source) in DEFINITIONS
+
+
+def _html_text(cell: str) -> str:
+    import html
+
+    return html.unescape(cell)

@@ -15,6 +15,7 @@ import pytest
 
 from polars_fair import errors as E
 from polars_fair.datasets import make_hiring
+from polars_fair.registry import METRICS
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -103,7 +104,7 @@ def test_save_picks_the_format_by_suffix(demo: pl.DataFrame, tmp_path: Path) -> 
 
     chart = plot.rates_chart(demo.fair.metrics("sex"))
     svg = plot.save(chart, tmp_path / "r.svg").read_text()
-    assert svg.startswith("<svg") and "TPR" in svg
+    assert svg.startswith("<svg") and METRICS["tpr"].title in svg
     spec = json.loads(plot.save(chart, tmp_path / "r.json").read_text())
     assert "layer" in spec
     with pytest.raises(E.InvalidArgumentError, match="use a .png, .svg or .json suffix"):
@@ -167,12 +168,33 @@ def test_rates_chart_has_the_intervals_of_metrics(demo: pl.DataFrame) -> None:
     rows = chart_data(plot.rates_chart(m, rates=("selection_rate", "fpr")))
     black_fpr = m.filter((pl.col("race") == "Black") & (pl.col("metric") == "fpr")).row(
         0, named=True)
-    drawn = next(r for r in rows if r["group"] == "Black" and r["rate"] == "FPR")
+    fpr, selection = METRICS["fpr"].title, METRICS["selection_rate"].title
+    drawn = next(r for r in rows if r["group"] == "Black" and r["rate"] == fpr)
     assert (drawn["value"], drawn["ci_low"], drawn["ci_high"]) == pytest.approx(
         (black_fpr["value"], black_fpr["ci_low"], black_fpr["ci_high"]))
-    assert {r["rate"] for r in rows} == {"selection rate", "FPR"}
+    assert {r["rate"] for r in rows} == {selection, fpr}
     with pytest.raises(E.InvalidArgumentError, match="not in the table"):
         plot.rates_chart(m, rates=("recall",))
+
+
+@pytest.mark.parametrize("name", list(METRICS))
+def test_rates_chart_names_every_registry_metric_by_its_title(demo: pl.DataFrame,
+                                                              name: str) -> None:
+    """Any metric of the registry can be drawn; its axis label is the registry's title."""
+    from polars_fair import plot
+
+    entry = METRICS[name]
+    m = demo.fair.metrics("sex")
+    spec = plot.rates_chart(m, rates=(name,)).to_dict()
+    rows = chart_data(plot.rates_chart(m, rates=(name,)))
+    assert rows and {r["rate"] for r in rows} == {entry.title}
+    bars = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "bar")
+    assert bars["encoding"]["x"]["sort"] == [entry.title]
+    # the y axis spans the registry's range of the metric
+    assert bars["encoding"]["y"]["scale"]["domain"] == [entry.low, entry.high]
+    drawn = {r["group"]: r["value"] for r in rows}
+    expected = m.filter(pl.col("metric") == name).select("sex", "value").drop_nulls()
+    assert drawn == pytest.approx(dict(expected.iter_rows()))
 
 
 def test_roc_chart_shades_the_exact_abroca(demo: pl.DataFrame) -> None:
