@@ -7,6 +7,7 @@ group-by into a small table of additive confusion counts; every metric is comput
 from __future__ import annotations
 
 from polars_fair import errors, expressions
+from polars_fair.analysis import FairCounts, FairScores, counts, scores
 from polars_fair.expressions import (
     accuracy,
     balanced_accuracy,
@@ -27,7 +28,6 @@ from polars_fair.expressions import (
     true_negatives,
     true_positives,
 )
-from polars_fair.analysis import FairCounts, FairScores, counts, scores
 from polars_fair.external import from_counts, from_scores
 from polars_fair.namespace import FairDataFrame, FairLazyFrame, fair
 

@@ -520,7 +520,24 @@ def _guard(fn: Any) -> None:
 
 
 def main() -> None:
-    """Entry point of the ``polars-fair`` script."""
+    """Entry point of the ``polars-fair`` script: run the command named in ``sys.argv``.
+
+    Exits (``SystemExit``) with the command's code: 0 success, 1 ``check`` found violations,
+    2 bad input.
+
+    Examples
+    --------
+    >>> import sys
+    >>> argv, sys.argv = sys.argv, ["polars-fair", "demo", "--n", "500", "--format", "csv"]
+    >>> try:
+    ...     main()
+    ... except SystemExit as done:
+    ...     print("exit code", done.code)
+    ... finally:
+    ...     sys.argv = argv  # doctest: +ELLIPSIS
+    race,sex,n,tp,fp,fn,tn,selection_rate,...
+    exit code 0
+    """
     app()
 
 

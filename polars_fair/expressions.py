@@ -17,8 +17,22 @@ import polars as pl
 from polars_fair.registry import METRICS, RATE_NAMES, Counts, Metric, safe_div
 from polars_fair.spec import IntoExpr, to_expr
 
+
 def is_positive(column: IntoExpr, pos_label: Any = 1) -> pl.Expr:
     """Boolean expression: ``column == pos_label`` (null stays null).
+
+    Parameters
+    ----------
+    column : str or pl.Expr
+        A label or prediction column.
+    pos_label : Any, default 1
+        The value that means the positive (favourable) outcome; ``True`` casts the column to
+        Boolean instead of comparing.
+
+    Returns
+    -------
+    pl.Expr
+        Boolean, null where ``column`` is null, named as ``column``.
 
     Examples
     --------
@@ -85,16 +99,29 @@ def confusion_counts(
     pos_label: Any = 1,
     sample_weight: IntoExpr | None = None,
 ) -> pl.Expr:
-    c = _row_counts(y_true, y_pred, pos_label, sample_weight)
-    return pl.struct(
-        c.n.alias("n"), c.tp.alias("tp"), c.fp.alias("fp"), c.fn.alias("fn"), c.tn.alias("tn")
-    )
-
-
-confusion_counts.__doc__ = ("""Aggregation: a struct ``{n, tp, fp, fn, tn}`` of confusion counts.
+    """Aggregation: a struct ``{n, tp, fp, fn, tn}`` of confusion counts.
 
     Counts are Int64, or Float64 weighted sums when ``sample_weight`` is given.
-    """ + _ROW_DOC + """
+
+    Parameters
+    ----------
+    y_true, y_pred : str or pl.Expr
+        Label and prediction columns (default ``"y_true"``, ``"y_pred"``).
+    pos_label : Any, default 1
+        The value that means the positive (favourable) outcome; any dtype.
+    sample_weight : str or pl.Expr, optional
+        Row weights; counts become weighted sums.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregating Struct expression, for ``select``, ``group_by().agg`` or ``over``.
+
+    Notes
+    -----
+    Rows where the label or the prediction is null are not counted. These expressions do not
+    validate their input; the ``df.fair`` methods do.
+
     Examples
     --------
     >>> import polars as pl
@@ -109,11 +136,30 @@ confusion_counts.__doc__ = ("""Aggregation: a struct ``{n, tp, fp, fn, tn}`` of 
     │ a   ┆ 2   ┆ 1   ┆ 1   ┆ 0   ┆ 0   │
     │ b   ┆ 1   ┆ 0   ┆ 0   ┆ 1   ┆ 0   │
     └─────┴─────┴─────┴─────┴─────┴─────┘
-    """)
+    """
+    c = _row_counts(y_true, y_pred, pos_label, sample_weight)
+    return pl.struct(
+        c.n.alias("n"), c.tp.alias("tp"), c.fp.alias("fp"), c.fn.alias("fn"), c.tn.alias("tn")
+    )
 
 
 class RowMetric(Protocol):
-    """The signature of every generated row-level metric aggregation."""
+    """The signature of every generated row-level metric aggregation.
+
+    Each function of this module named after a metric of :data:`polars_fair.registry.METRICS`
+    (``tpr``, ``fdr``, ``false_omission_rate``, ...) and each count (``true_positives``, ...)
+    has this signature: label and prediction columns, ``pos_label`` and ``sample_weight``,
+    returning one aggregating expression.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.expressions import RowMetric, tpr
+    >>> metric: RowMetric = tpr
+    >>> df = pl.DataFrame({"y_true": [1, 1, 0], "y_pred": [1, 0, 1]})
+    >>> df.select(metric(pos_label=1)).item()
+    0.5
+    """
 
     __name__: str
 

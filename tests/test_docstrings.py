@@ -41,13 +41,7 @@ CODES = {
 #: progress), keyed by qualified name, with the codes they fail ("parse": a Parameters or Returns
 #: section that numpydoc.docscrape does not find). THIS LIST MUST BE EMPTY BEFORE ISSUE 10 IS
 #: CLOSED. An entry that passes fails the run (strict xfail): delete it; never add one.
-XFAIL: dict[str, str] = {
-    "polars_fair.cli.main": "EX01",
-    "polars_fair.expressions.RowMetric": "EX01",
-    "polars_fair.expressions.is_positive": "PR01 RT01 parse",
-    "polars_fair.html.audit_html": "PR04",
-    "polars_fair.html.svg_for_html": "PR01 RT01 parse",
-}
+XFAIL: dict[str, str] = {}
 
 
 def _modules() -> list[ModuleType]:
