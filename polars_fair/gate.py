@@ -15,12 +15,13 @@ which is then passed to ``report`` and to ``abroca`` alike.
 
 from __future__ import annotations
 
-import math
+from fractions import Fraction
 from typing import Any
 
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair import rules as R
 from polars_fair.analysis import FairCounts, FairScores
 from polars_fair.external import from_counts, from_scores
 from polars_fair.reference import COUNT_RULES, SCORE_RULES, is_rule, known, reference_index
@@ -32,7 +33,6 @@ __all__ = ["GATE_COLUMNS", "gate", "gate_reference", "verdict"]
 GATE_COLUMNS = ("group", "n", "is_reference", "value", "limit", "rule", "checked", "passed",
                 "reason")
 
-BAD_LIMIT = "{name} must lie in [{low:g}, {high:g}], got {value!r}"
 ABROCA_NEEDS_SCORES = (
     "max_abroca={value!r} needs a score table: pass scores= (polars_fair.scores(...) or "
     "from_scores(...)) to compare each group's ROC curve with the reference's"
@@ -55,9 +55,9 @@ ZERO_DENOMINATOR = "0/0"
 _METRICS = ("impact_ratio", "ofi", "abroca")
 
 
-def _check_limit(name: str, value: float, low: float, high: float) -> None:
-    if not isinstance(value, (int, float)) or math.isnan(value) or not low <= value <= high:
-        raise E.InvalidArgumentError(BAD_LIMIT.format(name=name, low=low, high=high, value=value))
+def _check_limit(name: str, value: Any, low: float, high: float) -> Fraction:
+    """A limit as the exact decimal written, a finite number in ``[low, high]``."""
+    return R.option(value, name, low=low, high=high)
 
 
 def _mapping(table: pl.DataFrame, keys: list[str], idx: int) -> dict[str, Any]:
@@ -155,10 +155,10 @@ def _labels(frame: pl.DataFrame, keys: list[str]) -> pl.Series:
 
 
 def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule: str,
-          passes: pl.Expr, undefined: pl.Expr, min_support: float,
+          passes: pl.Expr, undefined: pl.Expr, min_support: Fraction,
           skip_reference: bool) -> pl.DataFrame:
     value = pl.col("value")
-    supported = pl.col("n") >= min_support
+    supported = pl.col("n") >= R.min_count(min_support)  # rows: an exact integer comparison
     checked = (supported & ~pl.col("is_reference")) if skip_reference else supported
     return frame.with_columns(_labels(frame, keys)).select(
         pl.lit(metric, dtype=pl.String).alias("metric"),
@@ -172,7 +172,7 @@ def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule:
         checked.alias("checked"),
         pl.when(~checked).then(None).when(value.is_null()).then(False).otherwise(passes)
         .alias("passed"),
-        pl.when(~supported).then(pl.lit(LOW_SUPPORT.format(min_support=min_support)))
+        pl.when(~supported).then(pl.lit(LOW_SUPPORT.format(min_support=float(min_support))))
         .when(~checked).then(pl.lit(REFERENCE))
         .when(value.is_null()).then(undefined)
         .otherwise(None).cast(pl.String).alias("reason"),
@@ -207,6 +207,14 @@ def gate(
     Groups with fewer than ``min_support`` rows are listed but not checked. An undefined figure
     (null: a zero denominator, or a group or reference with one class) never passes.
 
+    Every check is decided exactly (:mod:`polars_fair.rules`; README "Guarantees"): the impact
+    ratio and the OFI are ``report``'s exact fractions of the counts, compared with the limit as
+    the decimal written, and the limit itself passes (an impact ratio of exactly 4/5 passes
+    ``min_impact_ratio=0.8``; ``|ofi| = 0.3`` passes ``max_abs_ofi=0.3``); weighted tables use
+    the tolerance of :data:`polars_fair.rules.WEIGHTED_TOLERANCE`. ABROCA, an area computed in
+    floating point, is compared as the float it is with the limit. A group with exactly
+    ``min_support`` rows is checked.
+
     Parameters
     ----------
     counts : FairCounts
@@ -217,13 +225,13 @@ def gate(
     reference : rule, group value, tuple or mapping, default "largest"
         As in :func:`gate_reference` (``"overall"`` only without ``max_abroca``).
     min_impact_ratio : float, default 0.8
-        In [0, 1]; 0 switches the check off.
+        A finite number in [0, 1]; 0 switches the check off.
     max_abs_ofi : float, default 0.3
-        In [0, 2]; 2 switches the check off.
+        A finite number in [0, 2]; 2 switches the check off.
     max_abroca : float, optional
-        In [0, 1]; needs ``scores``.
+        A finite number in [0, 1]; needs ``scores``.
     min_support : float, default 30
-        Rows a group needs to be checked (>= 0).
+        Rows a group needs to be checked (a finite number >= 0).
 
     Returns
     -------
@@ -249,7 +257,8 @@ def gate(
     Raises
     ------
     polars_fair.errors.InvalidArgumentError
-        A limit out of its range, ``max_abroca`` without ``scores``, ``reference="overall"``
+        A limit or ``min_support`` that is not a finite number in its range (NaN included),
+        ``max_abroca`` without ``scores``, ``reference="overall"``
         with ``max_abroca``, or a count table of several attribute sets.
     polars_fair.errors.PolarsFairError
         The errors of ``report`` and ``abroca`` (an unknown reference group, ...).
@@ -279,10 +288,12 @@ def gate(
     >>> verdict(g)
     False
     """
-    _check_limit("min_impact_ratio", min_impact_ratio, 0.0, 1.0)
-    _check_limit("max_abs_ofi", max_abs_ofi, 0.0, 2.0)
+    t_ir = _check_limit("min_impact_ratio", min_impact_ratio, 0.0, 1.0)
+    t_ofi = _check_limit("max_abs_ofi", max_abs_ofi, 0.0, 2.0)
+    t_support = R.option(min_support, "min_support", low=0)
+    t_abroca: Fraction | None = None
     if max_abroca is not None:
-        _check_limit("max_abroca", max_abroca, 0.0, 1.0)
+        t_abroca = _check_limit("max_abroca", max_abroca, 0.0, 1.0)
         if scores is None:
             raise E.InvalidArgumentError(ABROCA_NEEDS_SCORES.format(value=max_abroca))
     if counts.sets is not None:
@@ -293,19 +304,25 @@ def gate(
     counts = from_counts(counts.frame.collect(), keys)
     fs = from_scores(scores.frame.collect(), scores.keys) if (
         scores is not None and max_abroca is not None) else None
-    ref = gate_reference(counts, fs, reference, min_support=min_support,
+    support = float(t_support)
+    ref = gate_reference(counts, fs, reference, min_support=support,
                          exclude_low_support=True)
-    report = counts.report(reference=ref, min_support=min_support,
-                           exclude_low_support=True).collect()
+    # the limits are report's own thresholds, so each verdict is report's exact rule
+    # (polars_fair.rules): adverse_impact is impact_ratio < limit, ofi_flag |ofi| > limit.
+    # min_impact_ratio=0 (the check off) is no four-fifths threshold: every defined ratio passes
+    report = counts.report(reference=ref, min_support=support, exclude_low_support=True,
+                           four_fifths=float(t_ir) if t_ir > 0 else 0.8,
+                           ofi_threshold=float(t_ofi)).collect()
     report = report.with_row_index("__pf_order")
     zero = pl.lit(ZERO_DENOMINATOR)
+    ir_passes = ~pl.col("adverse_impact") if t_ir > 0 else pl.lit(True)
     blocks = [
         _rows(report.with_columns(value=pl.col("impact_ratio")), keys, "impact_ratio",
-              min_impact_ratio, f">= {min_impact_ratio:g}",
-              pl.col("value") >= min_impact_ratio, zero, min_support, skip_reference=False),
-        _rows(report.with_columns(value=pl.col("ofi")), keys, "ofi", max_abs_ofi,
-              f"|ofi| <= {max_abs_ofi:g}", pl.col("value").abs() <= max_abs_ofi, zero,
-              min_support, skip_reference=False),
+              float(t_ir), f">= {float(t_ir):g}", ir_passes, zero, t_support,
+              skip_reference=False),
+        _rows(report.with_columns(value=pl.col("ofi")), keys, "ofi", float(t_ofi),
+              f"|ofi| <= {float(t_ofi):g}", ~pl.col("ofi_flag"), zero, t_support,
+              skip_reference=False),
     ]
     if fs is not None and max_abroca is not None:
         abroca = fs.abroca(reference=ref).collect()
@@ -316,9 +333,12 @@ def gate(
             __pf_order=pl.col("__pf_order").fill_null(report.height),
             value=pl.col("abroca"),
         )
-        blocks.append(_rows(abroca, keys, "abroca", max_abroca, f"<= {max_abroca:g}",
-                            pl.col("value") <= max_abroca, pl.col("undefined_reason"),
-                            min_support, skip_reference=True))
+        # ABROCA is an area computed in floating point, not a ratio of counts: compared as
+        # the float it is with the limit rounded once (rules.float_at_most)
+        assert t_abroca is not None
+        blocks.append(_rows(abroca, keys, "abroca", float(t_abroca), f"<= {float(t_abroca):g}",
+                            pl.col("value") <= float(t_abroca), pl.col("undefined_reason"),
+                            t_support, skip_reference=True))
     metric_order = pl.col("metric").replace_strict(
         {m: i for i, m in enumerate(_METRICS)}, return_dtype=pl.Int64)
     return (pl.concat(blocks, how="vertical")
