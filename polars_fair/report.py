@@ -12,7 +12,6 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair import errors as E
 from polars_fair import rules as R
 from polars_fair.reference import for_set, known, reference_flag
 from polars_fair.registry import METRICS, RATE_NAMES, Counts
@@ -114,16 +113,10 @@ def rates_from_counts(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
 
 
 def _validate_options(min_support: float, ofi_threshold: float, four_fifths: float) -> None:
-    for name, val in (("min_support", min_support), ("ofi_threshold", ofi_threshold),
-                      ("four_fifths", four_fifths)):
-        if isinstance(val, bool) or not isinstance(val, (int, float)):
-            raise E.InvalidArgumentError(f"{name} must be a number, got {val!r}")
-    if min_support < 0:
-        raise E.InvalidArgumentError(f"min_support must be >= 0, got {min_support}")
-    if not 0 <= ofi_threshold <= 2:
-        raise E.InvalidArgumentError(f"ofi_threshold must lie in [0, 2], got {ofi_threshold}")
-    if not 0 < four_fifths <= 1:
-        raise E.InvalidArgumentError(f"four_fifths must lie in (0, 1], got {four_fifths}")
+    # finite numbers in range, NaN refused, numpy scalars accepted (rules.option)
+    R.option(min_support, "min_support", low=0)
+    R.option(ofi_threshold, "ofi_threshold", low=0, high=2)
+    R.option(four_fifths, "four_fifths", low=0, high=1, low_open=True)
 
 
 def report_from_counts(
