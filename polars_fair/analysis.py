@@ -34,7 +34,7 @@ from polars_fair.abroca import (
     roc_curves_plan,
 )
 from polars_fair.bias_audit import bias_audit_from_counts, bias_audit_from_scores, bias_audit_plan
-from polars_fair.calibration import calibration_from_scores, calibration_plan, reliability_plan
+from polars_fair.calibration import calibration_plan, reliability_plan
 from polars_fair.docs import compose
 from polars_fair.pairwise import pairwise_from_counts
 from polars_fair.report import rates_from_counts, report_from_counts
@@ -67,14 +67,15 @@ _SCORES_EXAMPLE = """>>> import polars as pl
 ...                   "positives": [0, 5, 2, 3], "negatives": [5, 0, 3, 2]})"""
 
 
-def _doc(source: Callable[..., Any], example: str, *, counts_table: bool = True) -> Callable[[F], F]:
+def _doc(source: Callable[..., Any], example: str, *,
+         counts_table: bool = True) -> Callable[[F], F]:
     """Give a method the docstring of its module function, with its own parameters."""
     def deco(method: F) -> F:
         setup = _COUNTS_EXAMPLE if counts_table else _SCORES_EXAMPLE
         method.__doc__ = compose(
             source.__doc__ or "", drop=("counts", "keys", "scores", "table"),
             before=BY_DOC if counts_table else "", after=SETS_DOC if counts_table else "",
-            example=setup + "\n" + example, returns="pl.LazyFrame",
+            example=setup + "\n" + example.lstrip("\n"), returns="pl.LazyFrame",
         )
         return method
     return deco
@@ -119,7 +120,7 @@ class FairCounts:
             raise E.InvalidArgumentError(E.ROLLUP_OF_SETS)
         nested = isinstance(by, Sequence) and not isinstance(by, str) and any(
             isinstance(b, (list, tuple)) for b in by)
-        flat = self.keys if by is None else tables.normalize_by(by)
+        flat: list[Any] = list(self.keys) if by is None else tables.normalize_by(by)
         names = list(dict.fromkeys(
             name_of(b) for b in ([x for s in flat for x in s] if nested else flat)))
         for k in names:
@@ -201,7 +202,8 @@ class FairCounts:
         return self._run(metrics_table, by, combinations, max_order, level=level,
                          min_support=min_support)
 
-    @_doc(disparity_table, """>>> from_counts(c).disparity(reference="a").collect()["ratio"].to_list()
+    @_doc(disparity_table, """
+>>> from_counts(c).disparity(reference="a").collect()["ratio"].to_list()
 [1.0, 0.6]""")
     def disparity(self, by: By = None, *, reference: Any = "largest",
                   metric: str = "selection_rate", level: float = 0.95,
@@ -211,7 +213,8 @@ class FairCounts:
         return self._run(disparity_table, by, combinations, max_order, reference=reference,
                          metric=metric, level=level, test=test, adjust=adjust)
 
-    @_doc(pairwise_from_counts, """>>> from_counts(c).pairwise(metrics="ofi").collect()["ofi"].to_list()
+    @_doc(pairwise_from_counts, """
+>>> from_counts(c).pairwise(metrics="ofi").collect()["ofi"].to_list()
 [0.2, -0.2]""")
     def pairwise(self, by: By = None, *,
                  metrics: str | Sequence[str] = ("ofi", "disparate_impact"),
@@ -233,7 +236,8 @@ class FairCounts:
                          exclude_low_support=exclude_low_support, four_fifths=four_fifths,
                          ofi_threshold=ofi_threshold)
 
-    @_doc(bias_audit_from_counts, """>>> from_counts(c).bias_audit().collect()["impact_ratio"].to_list()
+    @_doc(bias_audit_from_counts, """
+>>> from_counts(c).bias_audit().collect()["impact_ratio"].to_list()
 [1.0, 0.6]""")
     def bias_audit(self, by: By = None, *, min_share: float = 0.02, exclude_small: bool = False,
                    combinations: Combinations = None, max_order: int | None = None,
@@ -285,10 +289,12 @@ class FairScores:
 
     @_doc(abroca_from_scores, """>>> from_scores(t).abroca(reference="a").collect()["auc"].to_list()
 [1.0, 0.6]""", counts_table=False)
-    def abroca(self, *, reference: Any = "largest", pairwise: bool = False) -> pl.LazyFrame:  # noqa: D102
+    def abroca(self, *, reference: Any = "largest",
+               pairwise: bool = False) -> pl.LazyFrame:  # noqa: D102
         return self._run(abroca_plan, "abroca", reference=reference, pairwise=pairwise)
 
-    @_doc(abroca_test_from_scores, """>>> p = from_scores(t).abroca_test(reference="a", n_permutations=99, seed=0).collect()
+    @_doc(abroca_test_from_scores, """
+>>> p = from_scores(t).abroca_test(reference="a", n_permutations=99, seed=0).collect()
 >>> 0 < p["p_value"].item() <= 1
 True""", counts_table=False)
     def abroca_test(self, *, reference: Any = "largest", n_permutations: int = 1000,
@@ -299,13 +305,14 @@ True""", counts_table=False)
                          n_permutations=n_permutations, seed=seed, tolerance=tolerance,
                          return_draws=return_draws, progress=progress)
 
-    @_doc(calibration_from_scores, """>>> from_scores(t).calibration(n_bins=2).collect()["n"].to_list()
+    @_doc(calibration_plan, """
+>>> from_scores(t).calibration(n_bins=2).collect()["n"].to_list()
 [10, 10]""", counts_table=False)
     def calibration(self, *, n_bins: int = 10,
                     strategy: Literal["uniform", "quantile"] = "uniform") -> pl.LazyFrame:  # noqa: D102
         return self._run(calibration_plan, "calibration", n_bins=n_bins, strategy=strategy)
 
-    @_doc(calibration_from_scores, """>>> from_scores(t).reliability(n_bins=2).collect().height
+    @_doc(reliability_plan, """>>> from_scores(t).reliability(n_bins=2).collect().height
 4""", counts_table=False)
     def reliability(self, *, n_bins: int = 10,
                     strategy: Literal["uniform", "quantile"] = "uniform") -> pl.LazyFrame:  # noqa: D102
@@ -325,7 +332,8 @@ True""", counts_table=False)
     def roc_curves(self) -> pl.LazyFrame:  # noqa: D102
         return self._run(roc_curves_plan, "roc_curves")
 
-    @_doc(bias_audit_from_scores, """>>> from_scores(t).bias_audit().collect()["scoring_rate"].to_list()
+    @_doc(bias_audit_from_scores, """
+>>> from_scores(t).bias_audit().collect()["scoring_rate"].to_list()
 [0.5, 0.5]""", counts_table=False)
     def bias_audit(self, *, min_share: float = 0.02, exclude_small: bool = False,
                    ) -> pl.LazyFrame:  # noqa: D102

@@ -19,9 +19,13 @@ from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, Unpack, overlo
 import polars as pl
 
 from polars_fair import analysis, spec
-from polars_fair.abroca import abroca_from_scores, abroca_test_from_scores
+from polars_fair.abroca import (
+    abroca_from_scores,
+    abroca_test_from_scores,
+    roc_curves_from_scores,
+)
 from polars_fair.analysis import FairCounts, FairScores
-from polars_fair.calibration import calibration_from_scores
+from polars_fair.calibration import calibration_plan, reliability_plan
 from polars_fair.docs import compose, expand_signature
 from polars_fair.pairwise import pairwise_from_counts
 from polars_fair.report import rates_from_counts, report_from_counts
@@ -47,8 +51,11 @@ def _annotations(args: type) -> dict[str, Any]:
 
 
 def _spelled(method: F, scores: bool = False) -> F:
-    """Give ``method`` a runtime signature with its ``**count_args`` (or ``**score_args``)
-    spelled out, typed and with their defaults, as declared once in :mod:`polars_fair.spec`."""
+    """Give ``method`` a runtime signature with its count (or score) arguments spelled out.
+
+    The ``**count_args`` (or ``**score_args``) become keyword parameters, typed and with their
+    defaults, as declared once in :mod:`polars_fair.spec`.
+    """
     defaults = spec.SCORE_ARGS if scores else spec.COUNT_ARGS
     hints = _annotations(ScoreArgs if scores else CountArgs)
     extra = {name: (hints[name], default) for name, default in defaults.items()}
@@ -57,12 +64,16 @@ def _spelled(method: F, scores: bool = False) -> F:
 
 
 def _over(source: Callable[..., Any], example: str, *, scores: bool = False) -> Callable[[F], F]:
-    """A namespace method's docstring and runtime signature, from its analysis and the count
-    (or score) arguments declared once in :mod:`polars_fair.spec`."""
+    """A namespace method's docstring and runtime signature, from its analysis.
+
+    The count (or score) arguments come from their one declaration in :mod:`polars_fair.spec`.
+    """
 
     def deco(method: F) -> F:
         method.__doc__ = compose(
-            source.__doc__ or "", drop=("counts", "keys", "scores", "table", "score_dtype", "by", "combinations", "max_order"),
+            source.__doc__ or "",
+            drop=("counts", "keys", "scores", "table", "score_dtype", "by", "combinations",
+                  "max_order"),
             before=BY_DOC, after=spec.SCORE_ARGS_DOC if scores else spec.COUNT_ARGS_DOC,
             raises=spec.INPUT_ERRORS_DOC, example=example, returns="pl.LazyFrame",
         )
@@ -324,7 +335,8 @@ class FairLazyFrame:
         Examples
         --------
         >>> import polars as pl, polars_fair
-        >>> df = pl.DataFrame({"g": ["a", "a", "a"], "y_true": [1, 0, 1], "y_score": [0.9, 0.9, 0.2]})
+        >>> df = pl.DataFrame({"g": ["a", "a", "a"], "y_true": [1, 0, 1],
+        ...                    "y_score": [0.9, 0.9, 0.2]})
         >>> df.fair.scores("g").rows()
         [('a', 0.2, 1, 0), ('a', 0.9, 1, 1)]
         """
@@ -354,7 +366,7 @@ True""", scores=True)
             reference=reference, n_permutations=n_permutations, seed=seed, tolerance=tolerance,
             return_draws=return_draws, progress=progress)
 
-    @_over(calibration_from_scores, """>>> import polars as pl, polars_fair
+    @_over(calibration_plan, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],
 ...                    "y_score": [0.95, 0.05, 0.5, 0.5]})
 >>> c = df.fair.calibration("g", n_bins=2)
@@ -365,7 +377,7 @@ True""", scores=True)
                     **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.score_counts(by, **score_args).calibration(n_bins=n_bins, strategy=strategy)
 
-    @_over(calibration_from_scores, """>>> import polars as pl, polars_fair
+    @_over(reliability_plan, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a"], "y_true": [1, 0], "y_score": [0.9, 0.2]})
 >>> df.fair.reliability("g", n_bins=2).select("bin", "n", "fraction_positive").rows()
 [(0, 1, 0.0), (1, 1, 1.0)]""", scores=True)
@@ -383,6 +395,16 @@ True""", scores=True)
               thresholds: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
               **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.score_counts(by, **score_args).sweep(thresholds=thresholds)
+
+    @_over(roc_curves_from_scores, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a"] * 4, "y_true": [1, 0, 1, 0],
+...                    "y_score": [0.9, 0.6, 0.4, 0.1]})
+>>> df.fair.roc_curves("g").select("threshold", "fpr", "tpr").rows()
+[(inf, 0.0, 0.0), (0.9, 0.0, 0.5), (0.6, 0.5, 0.5), (0.4, 0.5, 1.0), (0.1, 1.0, 1.0)]""",
+           scores=True)
+    def roc_curves(self, by: By = None,
+                   **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.score_counts(by, **score_args).roc_curves()
 
 
 def _delegated(
@@ -408,7 +430,7 @@ def _collected(
 
     sig = inspect.signature(method)
     run.__signature__ = sig.replace(return_annotation=pl.DataFrame)  # type: ignore[attr-defined]
-    del run.__wrapped__  # type: ignore[attr-defined]
+    del run.__wrapped__
     if run.__doc__:
         run.__doc__ = run.__doc__.replace("Returns\n-------\npl.LazyFrame",
                                           "Returns\n-------\npl.DataFrame", 1)
@@ -454,6 +476,7 @@ class FairDataFrame:
     calibration = _collected(FairLazyFrame.calibration)
     reliability = _collected(FairLazyFrame.reliability)
     sweep = _collected(FairLazyFrame.sweep)
+    roc_curves = _collected(FairLazyFrame.roc_curves)
 
 
 @overload
