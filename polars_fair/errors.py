@@ -39,6 +39,10 @@ RESERVED_NAME = (
     "example by=pl.col({example!r}).alias({example!r} + '_attr')"
 )
 NOT_A_COLUMN = "{role} must be a column name or a polars expression, got {value!r} ({type})"
+NOT_ONE_COLUMN = (
+    "expression {expr} does not give one named column (a selector or several columns); pass one "
+    "expression per column, for example by=['race', 'sex']"
+)
 TOO_MANY_VALUES = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
     "found other values {values}"
@@ -150,6 +154,7 @@ BAD_LABEL_DTYPE = (
 BAD_POS_LABEL = "pos_label must be a value of the label's type, not null or NaN, got {value!r}"
 BAD_INT_OPTION = "{name} must be an integer >= {low}, got {value!r}"
 BAD_SEED = "seed must be an integer >= 0, a numpy Generator or None, got {value!r}"
+NOT_A_BOOL = "{name} must be True or False, got {value!r}"
 TOO_MANY_GROUPS = (
     "{what} would hold {size:,} groups, more than max_groups={limit:,}; pass max_groups= a "
     "larger limit, or audit fewer attributes or categories"

@@ -31,6 +31,7 @@ PAIRWISE_METRICS: tuple[str, ...] = tuple(PAIR_METRICS)
 UNKNOWN_METRIC = "unknown pairwise metric(s) {unknown}; the metrics are: {valid}"
 REPEATED_METRIC = "pairwise metric(s) requested more than once: {repeated}"
 BAD_METRICS = "metrics must be a metric name or a sequence of names, got {value!r} ({type})"
+NO_METRICS = "metrics names no metric; pass at least one of PAIRWISE_METRICS (for example 'ofi')"
 MISSING_METRIC_COLUMN = (
     "metric {metric!r} is not a column of the pairwise table; its columns are: {available}"
 )
@@ -62,6 +63,8 @@ def _check_metrics(metrics: Any) -> list[str]:
     else:
         raise E.InvalidArgumentError(
             BAD_METRICS.format(value=metrics, type=type(metrics).__name__))
+    if not wanted:
+        raise E.InvalidArgumentError(NO_METRICS)
     unknown = [m for m in wanted if m not in PAIRWISE_METRICS]
     if unknown:
         raise E.InvalidArgumentError(
@@ -136,8 +139,8 @@ def pairwise_from_counts(
     Raises
     ------
     InvalidArgumentError
-        An unknown metric (the message lists the valid names), a metric named twice, a
-        ``metrics`` that is not a name or a sequence of names, a ``max_pairs`` that is not an
+        An unknown metric (the message lists the valid names), a metric named twice, no
+        metric, a ``metrics`` that is not a name or a sequence of names, a ``max_pairs`` not an
         integer >= 1; raised when the plan is built.
     SizeLimitError
         More than ``max_pairs`` pairs (at collect time, before they are built; the message

@@ -330,7 +330,8 @@ def abroca_test_from_scores(
         The table holds Float64 (weighted) counts: the permutation null of weighted units is not
         defined here.
     polars_fair.errors.InvalidArgumentError
-        ``n_permutations`` < 1, a bad ``tolerance`` or ``seed``; and every error of
+        ``n_permutations`` < 1, a bad ``tolerance``, ``seed``, ``return_draws`` or
+        ``progress``; and every error of
         :func:`polars_fair.abroca.abroca_from_scores` for the table and ``reference``.
     polars_fair.errors.SizeLimitError
         A tested group and the reference hold :data:`MAX_POOLED_ROWS` (10⁹) rows or more
@@ -368,6 +369,9 @@ def abroca_test_from_scores(
             or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
                 and seed >= 0)):
         raise E.InvalidArgumentError(E.BAD_SEED.format(value=seed))
+    for flag, value in (("return_draws", return_draws), ("progress", progress)):
+        if not (isinstance(value, (bool, np.bool_)) or (flag == "progress" and value is None)):
+            raise E.InvalidArgumentError(E.NOT_A_BOOL.format(name=flag, value=value))
     groups = score_view(scores, keys)
     if groups.weighted:
         raise WeightedTestError(WEIGHTED_TEST.format(dtype=scores.collect_schema()["positives"]))

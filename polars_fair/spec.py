@@ -193,15 +193,24 @@ def name_of(x: IntoExpr) -> str:
 
     Raises
     ------
-    polars.exceptions.ComputeError
-        An expression without a single output name (``pl.all()``).
+    InvalidArgumentError
+        An expression without a single output name (``pl.all()``, ``pl.col("a", "b")``), or
+        something that is neither a name nor an expression.
 
     Examples
     --------
     >>> name_of("race"), name_of((pl.col("age") // 10).alias("decade"))
     ('race', 'decade')
     """
-    return x if isinstance(x, str) else x.meta.output_name()
+    if isinstance(x, str):
+        return x
+    if not isinstance(x, pl.Expr):
+        raise E.InvalidArgumentError(
+            E.NOT_A_COLUMN.format(role="by", value=x, type=type(x).__name__))
+    try:
+        return x.meta.output_name()
+    except pl.exceptions.PolarsError:
+        raise E.InvalidArgumentError(E.NOT_ONE_COLUMN.format(expr=x)) from None
 
 
 def to_expr(column: IntoExpr) -> pl.Expr:
@@ -536,12 +545,17 @@ def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
     """
     if isinstance(threshold, np.generic):
         threshold = threshold.item()
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) \
-            or not math.isfinite(threshold):
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
+    try:
+        threshold = float(threshold)
+    except OverflowError:  # an int beyond any float
+        raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold)) from None
+    if not math.isfinite(threshold):
         raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
     if dtype == pl.Float32:
         return float(np.float32(threshold))
-    return float(threshold)
+    return threshold
 
 
 def resolve(

@@ -322,9 +322,24 @@ def engine_of(frame: Any) -> Engine:
     raise E.InvalidArgumentError(E.NOT_A_FRAME.format(type=type(frame).__name__))
 
 
+def _is_empty(engine: Engine) -> bool:
+    """Whether the input has no row (read only on an error path: one row at most)."""
+    if isinstance(engine, PolarsEngine):
+        return engine.lf.head(1).collect().height == 0
+    check = getattr(engine, "is_empty", None)  # engines may offer it (Spark, DuckDB)
+    return bool(check()) if callable(check) else False
+
+
 def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool) -> tuple[Engine, Audit]:
     engine, by, args = engine.bind(by, args)
-    return engine, resolve(engine.schema(), by, scores=scores, **args)
+    try:
+        return engine, resolve(engine.schema(), by, scores=scores, **args)
+    except E.InvalidLabelError:
+        # a header-only CSV reads as String columns: its problem is that it is empty, not that
+        # pos_label=1 is no string
+        if _is_empty(engine):
+            raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail="")) from None
+        raise
 
 
 def count_table(
@@ -577,7 +592,11 @@ def attribute_sets(
     if not nested:
         return None
     assert items is not None
-    return [normalize_by(b) for b in items]
+    sets = [normalize_by(b) for b in items]
+    for s in sets:
+        for b in s:
+            name_of(b)  # a name or an expression with one output name, else a typed error
+    return sets
 
 
 @dataclass(frozen=True)
