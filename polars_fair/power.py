@@ -27,7 +27,7 @@ from polars_fair.roc import GridCache
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["abroca_power", "power_curve", "split_counts"]
+__all__ = ["abroca_power", "binormal_test_set", "power_curve", "split_counts"]
 
 BAD_AUC = "{name}={value!r}: a population AUC must lie strictly between 0 and 1"
 BAD_RATIO = "{name}={value!r} must lie strictly between 0 and 1"
@@ -109,6 +109,86 @@ def _check_args(
 _show_progress = show_progress
 
 
+def _binormal_design(
+    auc_a: float, auc_b: float, counts: tuple[tuple[int, int], tuple[int, int]]
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.float64]]:
+    """The rows of one simulated test set: label, membership of group a, mean score.
+
+    Rows are a's positives, a's negatives, b's positives, b's negatives. The binormal model of
+    Borchers & Baker: a negative's score is ``N(0, 1)``, a positive's ``N(mu, 1)`` with
+    ``mu = sqrt(2) * Phi^-1(AUC)`` of its group, so the population AUC
+    ``P(S_pos > S_neg) = Phi(mu / sqrt(2))`` is the group's AUC. A draw is
+    ``rng.normal(mean, 1.0)``.
+    """
+    (pa, na), (pb, nb) = counts
+    mu_a = math.sqrt(2.0) * float(norm.ppf(auc_a))
+    mu_b = math.sqrt(2.0) * float(norm.ppf(auc_b))
+    label = np.concatenate((np.ones(pa), np.zeros(na), np.ones(pb), np.zeros(nb))).astype(bool)
+    in_a = np.zeros(label.size, dtype=bool)
+    in_a[: pa + na] = True
+    mean = np.concatenate((np.full(pa, mu_a), np.zeros(na), np.full(pb, mu_b), np.zeros(nb)))
+    return label, in_a, mean
+
+
+def binormal_test_set(
+    *,
+    auc_a: float,
+    auc_b: float,
+    n: int,
+    group_ratio: float = 0.5,
+    positive_ratio: float = 0.5,
+    seed: int | np.random.Generator | None = None,
+) -> pl.DataFrame:
+    """One simulated test set of :func:`abroca_power`, as rows (the binormal model).
+
+    The same generator as each simulation of :func:`abroca_power`: group a has
+    ``round(n * group_ratio)`` rows, group b the rest, each with ``round(n_group *
+    positive_ratio)`` positives (:func:`split_counts`); negatives score ``N(0, 1)`` and
+    positives ``N(sqrt(2) * Phi^-1(AUC), 1)``, so each group's population AUC is the one asked
+    for (Borchers & Baker; Borchers et al., "A Test for ABROCA", Algorithm 1).
+
+    Parameters
+    ----------
+    auc_a, auc_b : float
+        Population AUCs of groups a and b, in (0, 1).
+    n : int
+        Rows in total, >= 1.
+    group_ratio, positive_ratio : float, default 0.5
+        Share of group a among the rows, and of positives within each group, in (0, 1).
+    seed : int, numpy.random.Generator or None
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``n`` rows: ``group`` (String, ``"a"`` or ``"b"``), ``y_true`` (Int64, 1 positive),
+        ``y_score`` (Float64), in the order a's positives, a's negatives, b's positives, b's
+        negatives.
+
+    Raises
+    ------
+    polars_fair.errors.InvalidArgumentError
+        As :func:`abroca_power`: AUCs or ratios outside (0, 1), ``n < 1``, or a group left
+        without a class.
+
+    Examples
+    --------
+    >>> rows = binormal_test_set(auc_a=0.8, auc_b=0.6, n=1000, seed=0)
+    >>> sizes = rows.group_by("group").agg(n=pl.len(), positives=pl.col("y_true").sum())
+    >>> sizes.sort("group").rows()
+    [('a', 500, 250), ('b', 500, 250)]
+    """
+    _check_args(auc_a, auc_b, n, group_ratio, positive_ratio, 1, 1, 0.05)
+    counts = split_counts(int(n), group_ratio, positive_ratio)
+    label, in_a, mean = _binormal_design(auc_a, auc_b, counts)
+    score = np.random.default_rng(seed).normal(mean, 1.0)
+    return pl.DataFrame({
+        "group": pl.Series(np.where(in_a, "a", "b"), dtype=pl.String),
+        "y_true": pl.Series(label.astype(np.int64), dtype=pl.Int64),
+        "y_score": pl.Series(score, dtype=pl.Float64),
+    })
+
+
 def _simulate_p_values(
     rng: np.random.Generator,
     auc_a: float,
@@ -126,14 +206,8 @@ def _simulate_p_values(
     at random, splits leaving a group without a class are redrawn, and
     ``p = (1 + #{ABROCA_b >= ABROCA_obs - tolerance}) / (1 + B)``.
     """
-    (pa, na), (pb, nb) = counts
-    mu_a = math.sqrt(2.0) * float(norm.ppf(auc_a))
-    mu_b = math.sqrt(2.0) * float(norm.ppf(auc_b))
-    # rows: a positives, a negatives, b positives, b negatives
-    label = np.concatenate((np.ones(pa), np.zeros(na), np.ones(pb), np.zeros(nb))).astype(bool)
-    in_a = np.zeros(label.size, dtype=bool)
-    in_a[: pa + na] = True
-    mean = np.concatenate((np.full(pa, mu_a), np.zeros(na), np.full(pb, mu_b), np.zeros(nb)))
+    # rows: a positives, a negatives, b positives, b negatives (the binormal model)
+    label, in_a, mean = _binormal_design(auc_a, auc_b, counts)
     cache: GridCache = {}
     out = np.empty(n_simulations)
     for s in range(n_simulations):

@@ -13,9 +13,10 @@ import numpy as np
 import polars as pl
 import pytest
 from scipy.stats import norm
+from sklearn.metrics import roc_auc_score
 
 from polars_fair import errors as E
-from polars_fair.power import abroca_power, power_curve, split_counts
+from polars_fair.power import abroca_power, binormal_test_set, power_curve, split_counts
 
 
 def test_power_reaches_080_for_delta_auc_010_with_1000_rows() -> None:
@@ -46,11 +47,36 @@ def test_type_one_error_is_close_to_alpha_under_equal_aucs() -> None:
 
 
 def test_binormal_generator_gives_the_requested_auc() -> None:
-    # Borchers & Baker: negatives N(0, 1), positives N(sqrt(2) Phi^-1(AUC), 1) has population
-    # AUC Phi(mu / sqrt(2)) = AUC; check the closed form the generator relies on.
-    for auc in (0.55, 0.7, 0.9):
-        mu = math.sqrt(2) * norm.ppf(auc)
-        assert norm.cdf(mu / math.sqrt(2)) == pytest.approx(auc, abs=1e-12)
+    # One large test set from the generator every power simulation draws (binormal_test_set and
+    # abroca_power share polars_fair.power._binormal_design), its AUC computed by polars_fair
+    # (the score table and abroca's Mann-Whitney AUC), must match the requested population AUC.
+    # n = 500,000, group_ratio 0.4, positive_ratio 0.3 (split_counts): group a 200,000 rows,
+    # P = 60,000, N = 140,000; group b 300,000 rows, P = 90,000, N = 210,000.
+    # Monte Carlo tolerance: the variance of the Mann-Whitney AUC is at most A(1 - A)/min(P, N)
+    # (Birnbaum & Klose 1957), so
+    #   a, A = 0.9: SE <= sqrt(0.9 * 0.1 / 60,000) = 0.00122, 5 SE = 0.0061;
+    #   b, A = 0.6: SE <= sqrt(0.6 * 0.4 / 90,000) = 0.00163, 5 SE = 0.0082.
+    # A generator with mu = Phi^-1(AUC) (the sqrt(2) forgotten) would give a Phi(1.2816 / sqrt 2)
+    # = 0.8176, b 0.5714; swapped groups would be 0.3 off: all far outside.
+    requested = {"a": 0.9, "b": 0.6}
+    rows = binormal_test_set(auc_a=requested["a"], auc_b=requested["b"], n=500_000,
+                             group_ratio=0.4, positive_ratio=0.3, seed=2024)
+    sizes = rows.group_by("group").agg(n=pl.len(), positives=pl.col("y_true").sum())
+    assert sorted(sizes.rows()) == [("a", 200_000, 60_000), ("b", 300_000, 90_000)]
+    got = rows.fair.abroca("group", reference="a")
+    for r in got.iter_rows(named=True):
+        auc, positives, negatives = requested[r["group"]], r["positives"], r["negatives"]
+        se_bound = math.sqrt(auc * (1 - auc) / min(positives, negatives))
+        assert abs(r["auc"] - auc) <= 5 * se_bound, (r, se_bound)
+        # and the AUC polars_fair reports is the Mann-Whitney AUC of these rows (scikit-learn)
+        one = rows.filter(pl.col("group") == r["group"])
+        assert r["auc"] == pytest.approx(roc_auc_score(one["y_true"], one["y_score"]), abs=1e-12)
+    # the mean scores follow the model: negatives N(0, 1), positives N(sqrt(2) Phi^-1(AUC), 1);
+    # the mean of 60,000 unit normals has SE 1/sqrt(60,000) = 0.0041, 5 SE = 0.02
+    for g, auc in requested.items():
+        mean_pos = rows.filter((pl.col("group") == g) & (pl.col("y_true") == 1))["y_score"].mean()
+        assert isinstance(mean_pos, float)
+        assert abs(mean_pos - math.sqrt(2) * norm.ppf(auc)) <= 0.02
 
 
 def test_split_counts_round_half_up_and_add_up() -> None:
