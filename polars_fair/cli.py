@@ -14,19 +14,31 @@ library (``report``, :func:`polars_fair.gate.gate`, :func:`polars_fair.html.audi
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
+import click
 import polars as pl
 import typer
 
 from polars_fair import errors as E
 from polars_fair import namespace as _ns  # noqa: F401  (registers .fair)
-from polars_fair.cli_io import Inputs, effective_format, emit, resolve_inputs, scan
+from polars_fair.cli_io import (
+    Inputs,
+    check_outputs,
+    cli_message,
+    effective_format,
+    emit,
+    parse_dtypes,
+    resolve_inputs,
+    scan,
+)
 from polars_fair.datasets import make_hiring
 from polars_fair.namespace import fair
 from polars_fair.registry import METRICS, RATE_NAMES, metric
+from polars_fair.spec import DEFAULT_MAX_GROUPS
 
 __all__ = ["app", "main"]
 
@@ -114,6 +126,8 @@ def run_report(
     null_groups: str = "keep",
     all_columns: bool = False,
     rates: Sequence[str] | None = None,
+    max_groups: int = DEFAULT_MAX_GROUPS,
+    source: str = "the input",
 ) -> None:
     """Build the report of the ``report`` and ``demo`` commands and emit it.
 
@@ -144,6 +158,10 @@ def run_report(
         ``--all-columns``: every report column in the table format.
     rates : sequence of str, optional
         ``--rate``: the metric columns of the table format (:func:`table_rates`).
+    max_groups : int, default 10000
+        ``--max-groups``: the most groups the count table may make (Enum intersections).
+    source : str, default "the input"
+        The input's name, for the message of an empty input.
 
     Raises
     ------
@@ -162,12 +180,13 @@ def run_report(
     args = resolve_inputs(
         lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text, y_score_text=None,
         pos_label_text=pos_label_text, reference_text=reference_text, where=where,
+        source=source,
     )
     pos_label, reference = args.pos_label, args.reference
     # one scan: the count table, collected once; everything else reads it
     counts = fair(args.lf).confusion(
         args.by, y_true=args.y_true, y_pred=args.y_pred, pos_label=pos_label,
-        null_groups=null_groups,  # type: ignore[arg-type]
+        null_groups=null_groups, max_groups=max_groups,  # type: ignore[arg-type]
     ).collect()
     from polars_fair.report import report_from_counts
     from polars_fair.tables import keys_of, rollup
@@ -210,6 +229,18 @@ YPredOpt = Annotated[str, typer.Option(help="Prediction column or SQL expression
 PosLabelOpt = Annotated[
     str | None, typer.Option(help="Positive (favourable) value; default 1 (true if boolean).")
 ]
+SeparatorOpt = Annotated[
+    str | None, typer.Option(help="CSV field separator (one character; \\t for a tab).")
+]
+DtypeOpt = Annotated[
+    list[str] | None,
+    typer.Option("--dtype", help="COLUMN=TYPE: read a column as str, int64, float64, bool, "
+                                 "date, datetime, decimal(P,S), ...; repeat."),
+]
+MaxGroupsOpt = Annotated[
+    int, typer.Option(help="The most groups the audit may make (Enum intersections); a larger "
+                           "audit is refused.")
+]
 RateOpt = Annotated[
     list[str] | None,
     typer.Option("--rate", help=(
@@ -248,24 +279,34 @@ def report(
         typer.Option(help="Score column or SQL expression: adds ROC/ABROCA and calibration "
                           "charts to --html."),
     ] = None,
+    separator: SeparatorOpt = None,
+    dtype: DtypeOpt = None,
+    max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
 ) -> None:
     """Audit a file: one row per group with counts, rates, DI, impact ratio and OFI."""
 
     def run() -> None:
-        lf = scan(path)
-        run_report(
-            lf, by, y_true_text=y_true, y_pred_text=y_pred, pos_label_text=pos_label,
-            reference_text=reference, min_support=min_support, where=where, fmt=format,
-            output=output, null_groups=null_groups, all_columns=all_columns, rates=rate,
-        )
+        # every argument is checked and every result computed before anything is written
+        fmt = check_outputs(format, output, html, inputs=[path])
+        lf = scan(path, separator, parse_dtypes(dtype))
+        page = None
         if html is not None:
-            write_html(
-                lf, html, by, y_true_text=y_true, y_pred_text=y_pred, y_score_text=y_score,
+            page = html_page(
+                lf, by, y_true_text=y_true, y_pred_text=y_pred, y_score_text=y_score,
                 pos_label_text=pos_label, reference_text=reference, min_support=min_support,
                 where=where, null_groups=null_groups, source=str(path),
             )
+        run_report(
+            lf, by, y_true_text=y_true, y_pred_text=y_pred, pos_label_text=pos_label,
+            reference_text=reference, min_support=min_support, where=where, fmt=fmt,
+            output=output, null_groups=null_groups, all_columns=all_columns, rates=rate,
+            max_groups=max_groups, source=path.name,
+        )
+        if html is not None and page is not None:
+            html.write_text(page, encoding="utf-8")
+            typer.echo(f"polars-fair: wrote the HTML audit to {html}", err=True)
 
-    _guard(run)
+    _guard(run, json_errors=format == "json")
 
 
 @app.command()
@@ -282,15 +323,15 @@ def demo(
         lambda: run_report(
             make_hiring(n, seed=seed).lazy(), by or ["race", "sex"], y_true_text="y_true",
             y_pred_text="y_pred", pos_label_text=None, reference_text=None, min_support=30,
-            where=None, fmt=format, output=output, rates=rate,
-        )
+            where=None, fmt=check_outputs(format, output), output=output, rates=rate,
+        ),
+        json_errors=format == "json",
     )
 
 
 
-def write_html(
+def html_page(
     lf: pl.LazyFrame,
-    path: Path,
     by_text: list[str],
     *,
     y_true_text: str,
@@ -302,25 +343,70 @@ def write_html(
     where: str | None,
     null_groups: str,
     source: str | None = None,
-) -> None:
-    """Write :func:`polars_fair.html.audit_html` of the file (``report --html``)."""
+) -> str:
+    """The page of :func:`polars_fair.html.audit_html` for the file (``report --html``).
+
+    The page is returned, not written: ``report`` writes it once everything has run.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The scanned file.
+    by_text : list of str
+        ``--by``.
+    y_true_text, y_pred_text : str
+        ``--y-true``, ``--y-pred``.
+    y_score_text : str or None
+        ``--y-score``: adds the score charts.
+    pos_label_text, reference_text : str or None
+        ``--pos-label``, ``--reference``.
+    min_support : int
+        ``--min-support``.
+    where : str or None
+        ``--where``.
+    null_groups : str
+        ``--null-groups``.
+    source : str, optional
+        The input's name, shown on the page.
+
+    Returns
+    -------
+    str
+        The HTML document.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Without the plot extra.
+    PolarsFairError
+        Bad input, as :func:`resolve_inputs` and :func:`polars_fair.html.audit_html`.
+
+    Examples
+    --------
+    >>> from polars_fair.datasets import make_hiring
+    >>> page = html_page(make_hiring(500, seed=0).lazy(), ["sex"], y_true_text="y_true",
+    ...                  y_pred_text="y_pred", y_score_text=None, pos_label_text=None,
+    ...                  reference_text=None, min_support=30, where=None,
+    ...                  null_groups="keep")  # doctest: +SKIP
+    """
     args = resolve_inputs(
         lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text,
         y_score_text=y_score_text, pos_label_text=pos_label_text,
-        reference_text=reference_text, where=where,
+        reference_text=reference_text, where=where, source=source or "the input",
     )
     try:
         from polars_fair.html import audit_html
-
-        audit_html(
+    except ImportError as exc:
+        raise E.InvalidArgumentError(f"--html: {exc}") from None
+    try:
+        return audit_html(
             lf, args.by, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
             pos_label=args.pos_label, reference=args.reference, min_support=min_support,
             where=where, null_groups=null_groups,  # type: ignore[arg-type]
-            source=source, output=path,
+            source=source,
         )
-    except ImportError as exc:
+    except ImportError as exc:  # a plotting dependency is imported when the charts are drawn
         raise E.InvalidArgumentError(f"--html: {exc}") from None
-    typer.echo(f"polars-fair: wrote the HTML audit to {path}", err=True)
 
 
 
@@ -335,6 +421,7 @@ def check_gate(
     max_abroca: float | None = None,
     min_support: int = 30,
     null_groups: str = "keep",
+    max_groups: int = DEFAULT_MAX_GROUPS,
 ) -> dict[str, Any]:
     """The decision of ``polars-fair check``: :func:`polars_fair.gate.gate`, as JSON-ready data.
 
@@ -354,6 +441,8 @@ def check_gate(
         Rows a group needs to be checked.
     null_groups : {"keep", "raise", "drop"}, default "keep"
         As ``df.fair.report``.
+    max_groups : int, default 10000
+        ``--max-groups``: the most groups the count table may make (Enum intersections).
 
     Returns
     -------
@@ -389,7 +478,8 @@ def check_gate(
         raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
     nulls: Any = null_groups
     counts = polars_fair.counts(args.lf, args.by, y_true=args.y_true, y_pred=args.y_pred,
-                                pos_label=args.pos_label, null_groups=nulls)
+                                pos_label=args.pos_label, null_groups=nulls,
+                                max_groups=max_groups)
     scores = None
     if max_abroca is not None and args.y_score is not None:
         scores = polars_fair.scores(args.lf, args.by, y_true=args.y_true, y_score=args.y_score,
@@ -487,6 +577,9 @@ def check(
     ] = 30,
     null_groups: Annotated[str, typer.Option(help="keep | raise | drop")] = "keep",
     format: Annotated[str, typer.Option("--format", help="text | json")] = "text",
+    separator: SeparatorOpt = None,
+    dtype: DtypeOpt = None,
+    max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
 ) -> None:
     """CI gate: exit 0 if every group with n >= --min-support passes, 1 with the violations."""
     result: dict[str, Any] = {}
@@ -494,16 +587,20 @@ def check(
     def run() -> None:
         if format not in ("text", "json"):
             raise E.InvalidArgumentError(f"--format must be text or json, got {format!r}")
+        if max_abroca is not None and y_score is None:
+            raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
         args = resolve_inputs(
-            scan(path), by, y_true_text=y_true, y_pred_text=y_pred, y_score_text=y_score,
-            pos_label_text=pos_label, reference_text=reference, where=where,
+            scan(path, separator, parse_dtypes(dtype)), by, y_true_text=y_true,
+            y_pred_text=y_pred, y_score_text=y_score, pos_label_text=pos_label,
+            reference_text=reference, where=where, source=path.name,
         )
         result.update(check_gate(
             args, min_impact_ratio=min_impact_ratio, max_abs_ofi=max_abs_ofi,
             max_abroca=max_abroca, min_support=min_support, null_groups=null_groups,
+            max_groups=max_groups,
         ))
 
-    _guard(run)
+    _guard(run, json_errors=format == "json")
     typer.echo(
         json.dumps(result, indent=2, default=str) if format == "json" else format_gate(result)
     )
@@ -511,12 +608,58 @@ def check(
         raise typer.Exit(code=1)
 
 
-def _guard(fn: Any) -> None:
-    try:
-        fn()
-    except (E.PolarsFairError, pl.exceptions.PolarsError, OSError) as exc:
-        typer.echo(f"polars-fair: error: {exc}", err=True)
-        raise typer.Exit(code=2) from None
+def error_message(exc: BaseException) -> str:
+    """One line for a failed command: the error's first line, its parameters named as flags.
+
+    Parameters
+    ----------
+    exc : BaseException
+        The error.
+
+    Returns
+    -------
+    str
+        The message (:func:`polars_fair.cli_io.cli_message`); Polars' hints and plans after the
+        first line are dropped; an error polars_fair did not foresee names its type.
+
+    Examples
+    --------
+    >>> error_message(E.InvalidArgumentError("min_support must be >= 0, got -1"))
+    '--min-support must be >= 0, got -1'
+    """
+    lines = str(exc).strip().splitlines()
+    text = " ".join(lines[0].split()) if lines else type(exc).__name__
+    if isinstance(exc, pl.exceptions.PolarsError):
+        if "could not parse" in text or "conversion from" in text:
+            text += " (set the column's type with --dtype COLUMN=TYPE, for example str)"
+    elif not isinstance(exc, (E.PolarsFairError, OSError)):
+        text = f"{type(exc).__name__}: {text}"
+    return cli_message(text)
+
+
+def _guard(fn: Callable[[], None], json_errors: bool = False) -> None:
+    """Run a command: every failure one line on stderr (and JSON on stdout), exit code 2.
+
+    Warnings (the rows ``--null-groups drop`` left out) are printed as one line each.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            fn()
+            failure: BaseException | None = None
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except Exception as exc:  # no traceback reaches the user: one line, exit 2
+            failure = exc
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        typer.echo(f"polars-fair: {cli_message(' '.join(message.split()))}", err=True)
+    if failure is not None:
+        text = error_message(failure)
+        typer.echo(f"polars-fair: error: {text}", err=True)
+        if json_errors:
+            typer.echo(json.dumps({"status": "error", "error": type(failure).__name__,
+                                   "message": text, "exit_code": 2}))
+        raise typer.Exit(code=2)
 
 
 def main() -> None:

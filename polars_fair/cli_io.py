@@ -1,14 +1,23 @@
 """The command line's text in and out: arguments parsed against the data, results written.
 
-:func:`resolve_inputs` turns the text of ``--by``, ``--y-true``, ``--y-pred``, ``--y-score``,
-``--pos-label``, ``--reference`` and ``--where`` into columns, Polars expressions and values of
-the right dtype (:class:`Inputs`), checked against the scanned file's schema (:func:`scan`);
-:func:`emit` writes a result as a table, CSV, JSON or Parquet. The commands of
-:mod:`polars_fair.cli` are built on these; nothing here computes an audit.
+:func:`scan` reads a CSV, Parquet or NDJSON file lazily (CSV types inferred from every row,
+``--separator``, ``--dtype COL=TYPE``); :func:`resolve_inputs` turns the text of ``--by``,
+``--y-true``, ``--y-pred``, ``--y-score``, ``--pos-label``, ``--reference`` and ``--where`` into
+columns, Polars expressions and values of the right dtype (:class:`Inputs`), checked against the
+file's schema, and every SQL text through :func:`polars_fair.sql.sql_expr` (nothing but the
+rows is read); :func:`check_outputs` refuses an output that would overwrite an input or another
+output before anything runs; :func:`emit` writes a result as a table, CSV, JSON or Parquet;
+:func:`cli_message` turns the library's parameter names in a message into the flags. The
+commands of :mod:`polars_fair.cli` are built on these; nothing here computes an audit.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import decimal
+import os
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,31 +26,173 @@ import polars as pl
 import typer
 
 from polars_fair import errors as E
+from polars_fair.sql import sql_expr
 
 __all__ = [
+    "DTYPES",
+    "FLAGS",
     "FORMATS",
     "SUFFIX_FORMATS",
     "Inputs",
+    "check_outputs",
+    "check_rows",
+    "cli_message",
     "column_or_sql",
     "effective_format",
     "emit",
+    "parse_dtype",
+    "parse_dtypes",
     "parse_reference",
+    "parse_separator",
     "parse_value",
     "resolve_inputs",
     "scan",
 ]
 
+#: The library's parameter names and the command line's flags for them (:func:`cli_message`).
+FLAGS = {
+    "by": "--by", "y_true": "--y-true", "y_pred": "--y-pred", "y_score": "--y-score",
+    "pos_label": "--pos-label", "reference": "--reference", "min_support": "--min-support",
+    "where": "--where", "null_groups": "--null-groups", "max_groups": "--max-groups",
+}
+
 #: The output formats of ``--format``.
 FORMATS = ("table", "csv", "json", "parquet")
+#: Output suffixes and their format (``--output`` with the default format).
+SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".parquet": "parquet", ".pq": "parquet",
+                  ".txt": "table"}
+#: The names ``--dtype COL=TYPE`` accepts (case-insensitive), besides ``decimal(P,S)``,
+#: ``datetime[UNIT]`` and ``datetime[UNIT,ZONE]``.
+DTYPES: dict[str, pl.DataType] = {
+    "str": pl.String(), "string": pl.String(), "utf8": pl.String(), "text": pl.String(),
+    "cat": pl.Categorical(), "categorical": pl.Categorical(),
+    "bool": pl.Boolean(), "boolean": pl.Boolean(),
+    "int": pl.Int64(), "int8": pl.Int8(), "int16": pl.Int16(), "int32": pl.Int32(),
+    "int64": pl.Int64(), "uint8": pl.UInt8(), "uint16": pl.UInt16(), "uint32": pl.UInt32(),
+    "uint64": pl.UInt64(), "float": pl.Float64(), "float32": pl.Float32(),
+    "float64": pl.Float64(), "decimal": pl.Decimal(38, 9), "date": pl.Date(),
+    "datetime": pl.Datetime("us"), "time": pl.Time(),
+}
+_CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 
 
-def scan(path: Path) -> pl.LazyFrame:
+def parse_separator(text: str | None, path: Path) -> str:
+    r"""The CSV separator: ``--separator``, else a tab for ``.tsv`` and a comma otherwise.
+
+    Parameters
+    ----------
+    text : str or None
+        ``--separator``: one character; ``\t`` or ``tab`` for a tab.
+    path : pathlib.Path
+        The input (its suffix gives the default).
+
+    Returns
+    -------
+    str
+        One character.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Not one character.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> parse_separator(None, Path("a.tsv")), parse_separator(";", Path("a.csv"))
+    ('\t', ';')
+    """
+    if text is None:
+        return "\t" if path.suffix.lower() == ".tsv" else ","
+    sep = "\t" if text in ("\\t", "tab", "TAB") else text
+    if len(sep) != 1 or sep in ('"', "\n", "\r"):
+        raise E.InvalidArgumentError(E.CLI_BAD_SEPARATOR.format(value=text))
+    return sep
+
+
+def parse_dtype(text: str) -> pl.DataType:
+    """A dtype from its name (``str``, ``int64``, ``float``, ``date``, ``decimal(10,2)``, ...).
+
+    Parameters
+    ----------
+    text : str
+        A name of :data:`DTYPES` (case-insensitive), ``decimal(P,S)``, ``datetime[UNIT]`` or
+        ``datetime[UNIT,ZONE]`` (UNIT one of ms, us, ns).
+
+    Returns
+    -------
+    pl.DataType
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown name (the message lists the names).
+
+    Examples
+    --------
+    >>> parse_dtype("String"), parse_dtype("decimal(10, 2)"), parse_dtype("datetime[ms, UTC]")
+    (String, Decimal(precision=10, scale=2), Datetime(time_unit='ms', time_zone='UTC'))
+    """
+    low = text.strip().lower().replace(" ", "")
+    if low in DTYPES:
+        return DTYPES[low]
+    if m := re.fullmatch(r"decimal\((\d+),(\d+)\)", low):
+        return pl.Decimal(int(m.group(1)), int(m.group(2)))
+    if m := re.fullmatch(r"datetime\[(ms|us|ns)(?:,([^\]]+))?\]", low):
+        zone = text.strip().replace(" ", "")[len("datetime[") + 3:-1].lstrip(",") or None
+        return pl.Datetime(m.group(1), zone)  # type: ignore[arg-type]
+    names = ", ".join(DTYPES) + ", decimal(P,S), datetime[UNIT], datetime[UNIT,ZONE]"
+    raise E.InvalidArgumentError(E.CLI_BAD_DTYPE.format(value=text, names=names))
+
+
+def parse_dtypes(texts: Sequence[str] | None) -> dict[str, pl.DataType]:
+    """``--dtype COL=TYPE`` (repeatable) as ``{column: dtype}``.
+
+    Parameters
+    ----------
+    texts : sequence of str or None
+        Each ``COL=TYPE`` (the last ``=`` separates them, so a column name may hold one).
+
+    Returns
+    -------
+    dict of str to pl.DataType
+
+    Raises
+    ------
+    InvalidArgumentError
+        No ``=``, an empty column, a column named twice or an unknown type.
+
+    Examples
+    --------
+    >>> parse_dtypes(["branch=str", "amount=decimal(12,2)"])
+    {'branch': String, 'amount': Decimal(precision=12, scale=2)}
+    """
+    out: dict[str, pl.DataType] = {}
+    for text in texts or ():
+        column, eq, name = text.rpartition("=")
+        if not eq or not column:
+            raise E.InvalidArgumentError(E.CLI_BAD_DTYPE_OPTION.format(value=text))
+        if column in out:
+            raise E.InvalidArgumentError(E.CLI_DTYPE_TWICE.format(column=column))
+        out[column] = parse_dtype(name)
+    return out
+
+
+def scan(path: Path, separator: str | None = None,
+         dtypes: dict[str, pl.DataType] | None = None) -> pl.LazyFrame:
     """Scan a CSV, Parquet or NDJSON file lazily, by its suffix.
+
+    A CSV column's type is inferred from every row (a column holding ``11``, ``12`` and, after
+    many rows, ``12A`` is text), unless ``dtypes`` sets it.
 
     Parameters
     ----------
     path : pathlib.Path
         ``.csv``, ``.tsv``, ``.txt``, ``.parquet``, ``.pq``, ``.ndjson`` or ``.jsonl``.
+    separator : str, optional
+        ``--separator`` (CSV only; :func:`parse_separator`).
+    dtypes : dict of str to pl.DataType, optional
+        ``--dtype``: the columns' types (read so in a CSV, cast strictly otherwise).
 
     Returns
     -------
@@ -51,7 +202,8 @@ def scan(path: Path) -> pl.LazyFrame:
     Raises
     ------
     InvalidArgumentError
-        The file does not exist, or its suffix names no known format.
+        The file does not exist or is a directory, its suffix names no known format, a
+        ``--separator`` for a file that is not CSV, a ``--dtype`` column that is not in the file.
 
     Examples
     --------
@@ -64,19 +216,72 @@ def scan(path: Path) -> pl.LazyFrame:
     suffix = path.suffix.lower()
     if not path.exists():
         raise E.InvalidArgumentError(f"file not found: {path}")
+    if path.is_dir():
+        raise E.InvalidArgumentError(E.CLI_INPUT_IS_DIR.format(path=path))
+    dtypes = dtypes or {}
+    if suffix in _CSV_SUFFIXES:
+        sep = parse_separator(separator, path)
+        names = pl.scan_csv(path, separator=sep, infer_schema_length=0).collect_schema().names()
+        _check_dtype_columns(dtypes, names)
+        return pl.scan_csv(path, separator=sep, infer_schema_length=None,
+                           schema_overrides=dtypes or None)
+    if separator is not None:
+        raise E.InvalidArgumentError(E.CLI_SEPARATOR_NOT_CSV.format(path=path.name))
     if suffix in (".parquet", ".pq"):
-        return pl.scan_parquet(path)
-    if suffix in (".ndjson", ".jsonl"):
-        return pl.scan_ndjson(path)
-    if suffix in (".csv", ".tsv", ".txt"):
-        return pl.scan_csv(path, separator="\t" if suffix == ".tsv" else ",")
-    raise E.InvalidArgumentError(
-        f"cannot tell the format of {path.name!r}: use .csv, .tsv, .parquet or .ndjson"
-    )
+        lf = pl.scan_parquet(path)
+    elif suffix in (".ndjson", ".jsonl"):
+        lf = pl.scan_ndjson(path, infer_schema_length=None)
+    else:
+        raise E.InvalidArgumentError(
+            f"cannot tell the format of {path.name!r}: use .csv, .tsv, .parquet or .ndjson"
+        )
+    if dtypes:
+        _check_dtype_columns(dtypes, lf.collect_schema().names())
+        lf = lf.with_columns(pl.col(c).cast(t) for c, t in dtypes.items())
+    return lf
 
 
-def column_or_sql(text: str, schema: pl.Schema) -> str | pl.Expr:
-    """A column name as is; anything else parsed as a SQL expression named by its text.
+def _check_dtype_columns(dtypes: dict[str, pl.DataType], names: list[str]) -> None:
+    for column in dtypes:
+        if column not in names:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=column, role="--dtype", available=E.show_columns(names)))
+
+
+def check_rows(lf: pl.LazyFrame, source: str = "the input") -> None:
+    """Raise unless the data holds a row (a header-only CSV is empty, not a dtype problem).
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The scanned file (its first row is read).
+    source : str, default "the input"
+        The file's name, for the message.
+
+    Raises
+    ------
+    EmptyFrameError
+        No row.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> check_rows(pl.LazyFrame({"g": []}), "h.csv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.EmptyFrameError: the frame has no rows (h.csv holds no data rows): ...
+    """
+    if lf.head(1).collect().height == 0:
+        raise E.EmptyFrameError(
+            E.EMPTY_FRAME.format(detail=f" ({source} holds no data rows)"))
+
+
+def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | pl.Expr:
+    """A column name as is; anything else a row-level SQL expression named by its text.
+
+    The SQL text goes through :func:`polars_fair.sql.sql_expr`: it may read the input's columns
+    only (no subquery, table function, file or URL; refused before Polars parses it) and must
+    give one value per row.
 
     Parameters
     ----------
@@ -84,6 +289,8 @@ def column_or_sql(text: str, schema: pl.Schema) -> str | pl.Expr:
         A column name or a SQL expression (``score_text <> 'Low'``).
     schema : pl.Schema
         The data's schema.
+    role : str, default "column"
+        The flag it came from (``--by``, ``--y-pred``, ...), named in errors.
 
     Returns
     -------
@@ -93,7 +300,11 @@ def column_or_sql(text: str, schema: pl.Schema) -> str | pl.Expr:
     Raises
     ------
     ColumnNotFoundError
-        ``text`` is neither a column nor valid SQL; the message lists the columns.
+        A name in ``text`` that is not a column; the message lists the columns.
+    SQLRefusedError
+        SQL that reads outside the rows, or that Polars cannot parse.
+    NotRowLevelError
+        An aggregate or a window (``MAX(y_pred)``).
 
     Examples
     --------
@@ -104,16 +315,10 @@ def column_or_sql(text: str, schema: pl.Schema) -> str | pl.Expr:
     """
     if text in schema:
         return text
-    try:
-        return pl.sql_expr(text).alias(text)
-    except Exception as exc:  # polars raises several types for bad SQL
-        raise E.ColumnNotFoundError(
-            f"{text!r} is neither a column nor a SQL expression ({exc}); the frame has columns: "
-            f"{E.show_columns(schema.names())}"
-        ) from exc
+    return sql_expr(text, schema.names(), role).alias(text)
 
 
-def parse_value(text: str, dtype: pl.DataType) -> Any:
+def parse_value(text: str, dtype: pl.DataType, name: str = "value") -> Any:
     """Turn a command-line value into the dtype of the column it is compared with.
 
     Parameters
@@ -121,13 +326,18 @@ def parse_value(text: str, dtype: pl.DataType) -> Any:
     text : str
         The value as typed.
     dtype : pl.DataType
-        The column's dtype: Boolean (``true/1/yes``, ``false/0/no``), an integer, a float, or
-        anything else (kept as text).
+        The column's dtype: Boolean (``true/1/yes``, ``false/0/no``), an integer, a float, a
+        Decimal, a Date (``2020-01-31``), a Datetime (ISO 8601; a naive time is read in the
+        column's time zone, an aware one converted to it), a Time, or anything else (kept as
+        text).
+    name : str, default "value"
+        The flag it came from, for messages.
 
     Returns
     -------
     Any
-        ``bool``, ``int``, ``float`` or ``str``.
+        ``bool``, ``int``, ``float``, ``decimal.Decimal``, ``datetime.date``,
+        ``datetime.datetime``, ``datetime.time`` or ``str``.
 
     Raises
     ------
@@ -139,37 +349,75 @@ def parse_value(text: str, dtype: pl.DataType) -> Any:
     >>> import polars as pl
     >>> parse_value("yes", pl.Boolean), parse_value("3", pl.Int64), parse_value("x", pl.String)
     (True, 3, 'x')
+    >>> parse_value("2020-01-31", pl.Date), parse_value("1.50", pl.Decimal(5, 2))
+    (datetime.date(2020, 1, 31), Decimal('1.50'))
+    >>> parse_value("2020-01-31 12:00", pl.Datetime("us", "UTC"))
+    datetime.datetime(2020, 1, 31, 12, 0, tzinfo=zoneinfo.ZoneInfo(key='UTC'))
     """
+    def bad(kind: str) -> E.InvalidArgumentError:
+        return E.InvalidArgumentError(
+            E.CLI_BAD_VALUE.format(name=name, value=text, kind=kind, dtype=dtype))
+
     if dtype == pl.Boolean:
         low = text.strip().lower()
         if low in ("true", "1", "yes"):
             return True
         if low in ("false", "0", "no"):
             return False
-        raise E.InvalidArgumentError(f"{text!r} is not a boolean value (true/false)")
+        raise bad("a boolean (true/false)")
     if dtype.is_integer():
         try:
             return int(text)
         except ValueError:
-            raise E.InvalidArgumentError(
-                f"{text!r} is not an integer, as dtype {dtype} needs") from None
+            raise bad("an integer") from None
     if dtype.is_float():
         try:
             return float(text)
         except ValueError:
-            raise E.InvalidArgumentError(
-                f"{text!r} is not a number, as dtype {dtype} needs") from None
+            raise bad("a number") from None
+    if isinstance(dtype, pl.Decimal):
+        try:
+            number = decimal.Decimal(text.strip())
+        except decimal.InvalidOperation:
+            raise bad("a decimal number") from None
+        if not number.is_finite():
+            raise bad("a finite decimal number")
+        return number
+    if dtype == pl.Date:
+        try:
+            return dt.date.fromisoformat(text.strip())
+        except ValueError:
+            raise bad("a date (YYYY-MM-DD)") from None
+    if isinstance(dtype, pl.Datetime):
+        try:
+            value = dt.datetime.fromisoformat(text.strip())
+        except ValueError:
+            raise bad("a date and time (ISO 8601, YYYY-MM-DD HH:MM:SS)") from None
+        zone = dtype.time_zone
+        if zone is None:
+            if value.tzinfo is not None:
+                raise bad("a date and time without a time zone")
+            return value
+        from zoneinfo import ZoneInfo
+
+        tz = ZoneInfo(zone)
+        return value.replace(tzinfo=tz) if value.tzinfo is None else value.astimezone(tz)
+    if dtype == pl.Time:
+        try:
+            return dt.time.fromisoformat(text.strip())
+        except ValueError:
+            raise bad("a time (HH:MM:SS)") from None
     return text
 
 
-def _dtype(lf: pl.LazyFrame, expr: str | pl.Expr) -> pl.DataType:
+def _dtype(lf: pl.LazyFrame, expr: str | pl.Expr, role: str = "column") -> pl.DataType:
     e = pl.col(expr) if isinstance(expr, str) else expr
     schema = lf.collect_schema()
     roots = [expr] if isinstance(expr, str) else expr.meta.root_names()
     for col in roots:
         if col not in schema:
             raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=col, role="column", available=E.show_columns(schema.names())))
+                column=col, role=role, available=E.show_columns(schema.names())))
     return lf.select(e).collect_schema().dtypes()[0]
 
 
@@ -177,7 +425,8 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     """Parse ``--reference``: a rule, a value, or ``attr=value,attr=value``.
 
     The rules are ``largest``, ``overall``, ``max_selection_rate`` and ``max_auc``
-    (:mod:`polars_fair.reference`); a value is converted to the dtype of its attribute.
+    (:mod:`polars_fair.reference`); a value is converted to the dtype of its attribute
+    (:func:`parse_value`: numbers, decimals, dates and times included).
 
     Parameters
     ----------
@@ -211,7 +460,7 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     if text in ("largest", "overall", "max_selection_rate", "max_auc"):
         return text
     names = [b if isinstance(b, str) else b.meta.output_name() for b in by]
-    dtypes = dict(zip(names, (_dtype(lf, b) for b in by), strict=True))
+    dtypes = dict(zip(names, (_dtype(lf, b, "--by") for b in by), strict=True))
     if "=" in text and text.split("=", 1)[0].strip() in dtypes:
         out: dict[str, Any] = {}
         for part in text.split(","):
@@ -219,16 +468,13 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
             key = key.strip()
             if key not in dtypes:
                 raise E.InvalidArgumentError(f"--reference names {key!r}, not one of {names}")
-            out[key] = parse_value(value.strip(), dtypes[key])
+            out[key] = parse_value(value.strip(), dtypes[key], "--reference")
         return out
     if len(by) != 1:
         raise E.InvalidArgumentError(
             "with several --by attributes pass --reference as attr=value,attr=value"
         )
-    return parse_value(text, dtypes[names[0]])
-
-
-SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".parquet": "parquet", ".pq": "parquet"}
+    return parse_value(text, dtypes[names[0]], "--reference")
 
 
 def effective_format(fmt: str, output: Path | None) -> str:
@@ -246,14 +492,99 @@ def effective_format(fmt: str, output: Path | None) -> str:
     str
         ``fmt``, or the format of the output's suffix when ``fmt`` is the default ``table``.
 
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown format; the default format with an output whose suffix names no format
+        (``out.xlsx``: a text table is written only to ``.txt``); an explicit format that
+        contradicts the output's suffix (``--format csv --output r.parquet``).
+
     Examples
     --------
     >>> from pathlib import Path
     >>> effective_format("table", Path("r.parquet")), effective_format("csv", Path("r.txt"))
     ('parquet', 'csv')
     """
-    if output is not None and fmt == "table":
-        return SUFFIX_FORMATS.get(output.suffix.lower(), "table")
+    if fmt not in FORMATS:
+        raise E.InvalidArgumentError(f"--format must be one of {FORMATS}, got {fmt!r}")
+    if output is None:
+        return fmt
+    by_suffix = SUFFIX_FORMATS.get(output.suffix.lower())
+    if fmt == "table":
+        if by_suffix is None:
+            raise E.InvalidArgumentError(E.CLI_OUTPUT_SUFFIX.format(
+                path=output.name, suffixes=", ".join(SUFFIX_FORMATS)))
+        return by_suffix
+    if by_suffix not in (None, "table", fmt):
+        raise E.InvalidArgumentError(E.CLI_FORMAT_CONTRADICTS.format(
+            fmt=fmt, path=output.name, other=by_suffix))
+    return fmt
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_outputs(fmt: str, output: Path | None, html: Path | None = None,
+                  inputs: Sequence[Path] = ()) -> str:
+    """Check the outputs before anything is read or written; return the output format.
+
+    Parameters
+    ----------
+    fmt : str
+        ``--format``.
+    output : pathlib.Path or None
+        ``--output``.
+    html : pathlib.Path, optional
+        ``--html``.
+    inputs : sequence of pathlib.Path, default ()
+        The input files: no output may be one of them (paths are resolved, symbolic links
+        followed, hard links compared by inode).
+
+    Returns
+    -------
+    str
+        The format :func:`effective_format` gives.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An output that is an input or the other output, a directory, or in a directory that
+        does not exist; an unknown format or suffix; parquet to stdout; ``--html`` without
+        ``.html``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> check_outputs("table", Path("d.csv"), inputs=[Path("d.csv")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: --output d.csv is the input d.csv: refusing ...
+    """
+    fmt = effective_format(fmt, output)
+    if fmt == "parquet" and output is None:
+        raise E.InvalidArgumentError("--format parquet needs --output FILE")
+    if html is not None and html.suffix.lower() not in (".html", ".htm"):
+        raise E.InvalidArgumentError(E.CLI_HTML_SUFFIX.format(path=html.name))
+    named = [(flag, p) for flag, p in (("--output", output), ("--html", html)) if p is not None]
+    for flag, path in named:
+        for source in inputs:
+            if _same_file(path, source):
+                raise E.InvalidArgumentError(
+                    E.CLI_OUTPUT_IS_INPUT.format(flag=flag, path=path, input=source))
+        if path.is_dir():
+            raise E.InvalidArgumentError(E.CLI_OUTPUT_IS_DIR.format(flag=flag, path=path))
+        parent = path.parent
+        if not parent.is_dir():
+            raise E.InvalidArgumentError(
+                E.CLI_OUTPUT_NO_DIR.format(flag=flag, path=path, parent=parent))
+    if len(named) == 2 and _same_file(named[0][1], named[1][1]):
+        raise E.InvalidArgumentError(E.CLI_OUTPUTS_CLASH.format(path=named[0][1]))
     return fmt
 
 
@@ -261,7 +592,7 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> N
     """Write ``df`` in the chosen format to ``output`` or stdout.
 
     With ``--output`` and the default format, the format follows the file's suffix
-    (``.csv``, ``.json``, ``.parquet``); a table goes to any other suffix.
+    (``.csv``, ``.json``, ``.parquet``, ``.txt`` for the table; :func:`effective_format`).
 
     Parameters
     ----------
@@ -277,7 +608,7 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> N
     Raises
     ------
     InvalidArgumentError
-        An unknown format, or parquet without ``output``.
+        An unknown format or suffix, or parquet without ``output``.
 
     Examples
     --------
@@ -285,11 +616,8 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> N
     >>> emit(pl.DataFrame({"g": ["a"], "n": [3]}), "csv", None)
     g,n
     a,3
-    <BLANKLINE>
     """
     fmt = effective_format(fmt, output)
-    if fmt not in FORMATS:
-        raise E.InvalidArgumentError(f"--format must be one of {FORMATS}, got {fmt!r}")
     if fmt == "parquet":
         if output is None:
             raise E.InvalidArgumentError("--format parquet needs --output FILE")
@@ -306,9 +634,55 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> N
         ):
             text = (header + "\n" if header else "") + str(df)
     if output is None:
-        typer.echo(text)
+        typer.echo(text, nl=not text.endswith("\n"))  # no blank line: it would read as a row
     else:
         output.write_text(text if text.endswith("\n") else text + "\n")
+
+
+_QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
+_SCORE_ADVICE = re.compile(
+    r"Pass it as --y-score=?\s*('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\") with a threshold=.*$")
+
+
+def cli_message(message: str) -> str:
+    """A library message with its parameter names written as the command line's flags.
+
+    ``pos_label=1`` reads ``--pos-label 1``, ``(y_pred)`` reads ``(--y-pred)``, ``min_support``
+    reads ``--min-support`` (:data:`FLAGS`); quoted text (column names, values) is left alone.
+    The advice to pass a score as ``y_score=`` with ``threshold=`` becomes the command line's
+    ``--y-pred "SCORE >= 0.5"``. The one place where messages are translated.
+
+    Parameters
+    ----------
+    message : str
+        The message of a :class:`polars_fair.errors.PolarsFairError` or a warning.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> cli_message("column 'pos_label' (y_pred) holds nulls; pos_label=1, min_support >= 0")
+    "column 'pos_label' (--y-pred) holds nulls; --pos-label 1, --min-support >= 0"
+    """
+    parts = _QUOTED.split(message)
+    for i in range(0, len(parts), 2):  # outside quotes
+        text = parts[i]
+        for name, flag in FLAGS.items():
+            text = re.sub(rf"(?<![\w-]){name}=", f"{flag} ", text)
+            text = re.sub(rf"\({name}\)", f"({flag})", text)
+            if "_" in name:
+                text = re.sub(rf"(?<![\w-]){name}(?!\w)", flag, text)
+        parts[i] = re.sub(r"(?<=\S)  +", " ", text)
+    out = "".join(parts)
+    m = _SCORE_ADVICE.search(out)
+    if m:
+        import ast
+
+        column = ast.literal_eval(m.group(1))
+        out = out[:m.start()] + E.CLI_SCORE_ADVICE.format(column=column)
+    return out
 
 
 @dataclass(frozen=True)
@@ -357,8 +731,12 @@ def resolve_inputs(
     pos_label_text: str | None,
     reference_text: str | None,
     where: str | None,
+    source: str = "the input",
 ) -> Inputs:
     """Parse the columns/SQL of the command line against ``lf`` (filtered by ``where``).
+
+    Every SQL text goes through :func:`polars_fair.sql.sql_expr` (the input's columns only,
+    one value per row) before Polars parses it.
 
     Parameters
     ----------
@@ -371,11 +749,14 @@ def resolve_inputs(
     y_pred_text, y_score_text : str or None
         ``--y-pred``, ``--y-score``.
     pos_label_text : str or None
-        ``--pos-label``; default 1 (``true`` for a boolean label).
+        ``--pos-label``; default 1 in the label's dtype (``true`` for a boolean label, the
+        text ``'1'`` for a text label).
     reference_text : str or None
         ``--reference`` (:func:`parse_reference`).
     where : str or None
         ``--where``: a SQL filter applied first.
+    source : str, default "the input"
+        The file's name, for the message of an empty input.
 
     Returns
     -------
@@ -384,8 +765,12 @@ def resolve_inputs(
 
     Raises
     ------
+    EmptyFrameError
+        The input holds no row (:func:`check_rows`).
     ColumnNotFoundError
-        A name that is neither a column nor a SQL expression, or a filter on a missing column.
+        A name that is neither a column nor in a SQL expression over the columns.
+    SQLRefusedError, NotRowLevelError
+        SQL that reads outside the rows, cannot be parsed, or is not row-level.
     InvalidArgumentError
         A value that does not fit its column's dtype.
 
@@ -399,19 +784,24 @@ def resolve_inputs(
     >>> args.pos_label, args.reference, args.y_pred.meta.output_name()
     (True, 'b', 's >= 0.5')
     """
+    unfiltered, schema = lf, lf.collect_schema()
     if where:
-        condition = pl.sql_expr(where)
-        _dtype(lf, condition)  # names a missing column cleanly
+        condition = column_or_sql(where, schema, "--where")
+        _dtype(lf, condition, "--where")  # names a missing column cleanly
         lf = lf.filter(condition)
-    schema = lf.collect_schema()
-    by = [column_or_sql(b, schema) for b in by_text]
-    y_true = column_or_sql(y_true_text, schema)
-    y_pred = column_or_sql(y_pred_text, schema) if y_pred_text is not None else None
-    y_score = column_or_sql(y_score_text, schema) if y_score_text is not None else None
-    y_dtype = _dtype(lf, y_true)
-    if pos_label_text is None:
-        pos_label: Any = True if y_dtype == pl.Boolean else 1
-    else:
-        pos_label = parse_value(pos_label_text, y_dtype)
+    by = [column_or_sql(b, schema, "--by") for b in by_text]
+    y_true = column_or_sql(y_true_text, schema, "--y-true")
+    y_pred = column_or_sql(y_pred_text, schema, "--y-pred") if y_pred_text is not None else None
+    y_score = (column_or_sql(y_score_text, schema, "--y-score")
+               if y_score_text is not None else None)
+    check_rows(unfiltered, source)  # a header-only CSV: empty, not a dtype problem
+    y_dtype = _dtype(lf, y_true, "--y-true")
+    if pos_label_text is None and y_dtype == pl.Boolean:
+        pos_label: Any = True
+    else:  # the default 1 in the label's dtype: 1, 1.0 or the text '1'
+        pos_label = parse_value(pos_label_text or "1", y_dtype, "--pos-label")
+        if isinstance(pos_label, decimal.Decimal):  # compared with a Decimal column as a number
+            pos_label = int(pos_label) if pos_label == pos_label.to_integral_value() \
+                else float(pos_label)
     reference = parse_reference(reference_text, lf, by)
     return Inputs(lf, by, y_true, y_pred, y_score, pos_label, reference)

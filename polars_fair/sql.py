@@ -233,7 +233,7 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
         if tok.kind == "quoted":
             if tok.text not in cols:
                 raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                    column=tok.text, role=role, available=E.show_columns(sorted(cols))))
+                    column=tok.text, role=role, available=E.show_columns(list(columns))))
             continue
         if tok.kind != "word":
             continue
@@ -241,7 +241,7 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
         if nxt is not None and nxt.kind == "punct" and nxt.text == "(":  # a call
             if word in AGGREGATES:
                 raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(
-                    role=role, expr=text, why=E.SQL_WHY_AGGREGATE.format(name=tok.text)))
+                    role=role, expr=repr(text), why=E.SQL_WHY_AGGREGATE.format(name=tok.text)))
             if word in TABLE_WORDS:
                 raise _refuse(role, text, E.SQL_WHY_TABLE_WORD.format(word=tok.text))
             if word in FUNCTIONS or word in TYPES or word in KEYWORDS:
@@ -253,13 +253,13 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
             raise _refuse(role, text, E.SQL_WHY_TABLE_WORD.format(word=tok.text))
         if word in AGGREGATES:
             raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(
-                role=role, expr=text, why=E.SQL_WHY_AGGREGATE.format(name=tok.text)))
+                role=role, expr=repr(text), why=E.SQL_WHY_AGGREGATE.format(name=tok.text)))
         if word in KEYWORDS or word in TYPES:
             continue
         if prev is not None and prev.kind == "word" and prev.text.upper() == "AS":
             continue  # an alias, or a type name Polars may reject: a name, never read
         raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-            column=tok.text, role=role, available=E.show_columns(sorted(cols))))
+            column=tok.text, role=role, available=E.show_columns(list(columns))))
 
 
 def sql_expr(text: str, columns: Collection[str], role: str) -> pl.Expr:
@@ -302,7 +302,7 @@ def sql_expr(text: str, columns: Collection[str], role: str) -> pl.Expr:
     >>> sql_expr("MAX(score)", df.columns, "y_pred")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    polars_fair.errors.NotRowLevelError: y_pred=MAX(score) is not a row-level expression: ...
+    polars_fair.errors.NotRowLevelError: y_pred='MAX(score)' is not a row-level expression: ...
     """
     from polars_fair.spec import check_row_level
 

@@ -163,10 +163,11 @@ def test_abroca_needs_a_group_reference(hiring_csv: Path) -> None:
 def test_cli_inputs_give_library_errors(hiring_csv: Path, tmp_path: Path) -> None:
     code, _, err = check(str(hiring_csv), "--by", "race", "--y-true", "nosuch")
     assert code == 2
-    assert "column 'nosuch' (column) not found; the frame has columns: ['applicant_id'" in err
+    # issue 11 (kind 11): messages name the flag the text came from
+    assert "column 'nosuch' (--y-true) not found; the frame has columns: ['applicant_id'" in err
     assert "Resolved plan" not in err
     code, _, err = check(str(hiring_csv), "--by", "race", "--where", "nosuch > 1")
-    assert code == 2 and "column 'nosuch' (column) not found" in err
+    assert code == 2 and "column 'nosuch' (--where) not found" in err
     result = runner.invoke(app, ["report", str(hiring_csv), "--by", "race",
                                  "--output", str(tmp_path / "missing" / "x.csv")])
     assert result.exit_code == 2 and "polars-fair: error:" in result.output

@@ -79,7 +79,9 @@ def test_bad_input_exits_2_with_message(tmp_path: Path) -> None:
     make_hiring(500).write_parquet(path)
     result = runner.invoke(app, ["report", str(path), "--by", "colour"])
     assert result.exit_code == 2
-    assert "column 'colour' (by) not found; the frame has columns: ['applicant_id'" in result.output
+    # issue 11 (kind 11): messages name the flag (--by), not the Python parameter (by)
+    assert ("column 'colour' (--by) not found; the frame has columns: ['applicant_id'"
+            in result.output)
     result = runner.invoke(app, ["report", str(path), "--by", "race", "--y-pred", "y_score"])
     assert result.exit_code == 2
     assert "looks like a score" in result.output
