@@ -229,6 +229,7 @@ class SparkEngine:
     round_scores: int | None = None
 
     def __post_init__(self) -> None:
+        """Check that pyspark is installed and ``round_scores`` is an integer >= 0."""
         _require_pyspark()
         r = self.round_scores
         if r is not None and (isinstance(r, bool) or not isinstance(r, int) or r < 0):
@@ -372,16 +373,16 @@ def _shortcut(name: str, on_scores: bool) -> Callable[..., pl.DataFrame]:
 
     public = {"frame": "scores" if on_scores else "confusion"}.get(name, name)
     own = [p for p in inspect.signature(getattr(owner, name)).parameters.values()
-           if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in ("combinations", "max_order")
-           ] if name != "frame" else []
-    table = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v)
-             for k, v in declared.items()]
+           if p.kind is inspect.Parameter.KEYWORD_ONLY
+           and p.name not in ("combinations", "max_order")] if name != "frame" else []
+    table_params = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v)
+                    for k, v in declared.items()]
     rounding = [inspect.Parameter("round_scores", inspect.Parameter.KEYWORD_ONLY, default=None)
                 ] if on_scores else []
     lead = [inspect.Parameter("spark_df", inspect.Parameter.POSITIONAL_OR_KEYWORD),
             inspect.Parameter("by", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)]
     shortcut.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [*lead, *own, *rounding, *table], return_annotation="pl.DataFrame")
+        [*lead, *own, *rounding, *table_params], return_annotation="pl.DataFrame")
     shortcut.__name__ = shortcut.__qualname__ = public
     source = getattr(owner, name, None)
     table = "score table" if on_scores else "count table"
