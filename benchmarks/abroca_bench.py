@@ -73,12 +73,16 @@ def run(cfg: Config) -> list[Row]:
     n_exact = 2_000 if cfg.smoke else 1_000_000
     n_test, perms = (500, 50) if cfg.smoke else (10_000, 1_000)
     rows = [
-        Row(f"abroca/{fmt_n(n_exact)}/exact", "abroca", f"exact ABROCA, 2 groups, N={fmt_n(n_exact)}",
+        Row(f"abroca/{fmt_n(n_exact)}/exact", "abroca",
+            f"exact ABROCA, 2 groups, N={fmt_n(n_exact)}",
             n_exact, "score_table + abroca_from_scores (end to end)"),
-        Row(f"abroca/{fmt_n(n_exact)}/peer", "abroca", f"exact ABROCA, 2 groups, N={fmt_n(n_exact)}",
+        Row(f"abroca/{fmt_n(n_exact)}/peer", "abroca",
+            f"exact ABROCA, 2 groups, N={fmt_n(n_exact)}",
             n_exact, "score_table + abroca_from_scores (end to end)",
-            baseline="abroca package compute_abroca (own venv, pandas<2)", ratio_kind="speedup"),
-        Row(f"abroca/{fmt_n(n_exact)}/reimpl", "abroca", f"exact ABROCA, 2 groups, N={fmt_n(n_exact)}",
+            baseline="abroca package compute_abroca (own venv, pandas<2)",
+            ratio_kind="speedup"),
+        Row(f"abroca/{fmt_n(n_exact)}/reimpl", "abroca",
+            f"exact ABROCA, 2 groups, N={fmt_n(n_exact)}",
             n_exact, "score_table + abroca_from_scores (end to end)",
             baseline="RE-IMPLEMENTATION of abroca's method (roc_curve, 10k grid, quad)",
             ratio_kind="speedup"),
@@ -92,7 +96,8 @@ def run(cfg: Config) -> list[Row]:
         Row(f"abroca_test/{fmt_n(n_test)}/reimpl", "abroca_test",
             f"abroca_test per evaluation, N={fmt_n(n_test)}", n_test,
             f"abroca_test time / {perms:,} permutations",
-            baseline="RE-IMPLEMENTATION of abroca's method, per shuffled split", ratio_kind="speedup"),
+            baseline="RE-IMPLEMENTATION of abroca's method, per shuffled split",
+            ratio_kind="speedup"),
     ]
     if isinstance(api, str):
         for r in rows:

@@ -45,7 +45,8 @@ class Config:
     @classmethod
     def make(cls, smoke: bool, data_dir: Path | None, keep_data: bool, tmp: Path) -> Config:
         if smoke:
-            return cls(smoke=True, repeats=1, slow_repeats=1, data_dir=tmp, keep_data=False, tmp=tmp)
+            return cls(smoke=True, repeats=1, slow_repeats=1, data_dir=tmp, keep_data=False,
+                       tmp=tmp)
         return cls(smoke=False, data_dir=data_dir or DATA_DIR, keep_data=keep_data, tmp=tmp)
 
     @property
@@ -266,7 +267,8 @@ def run_worker(
                 proc.kill()
                 pid, status, usage = os.wait4(proc.pid, 0)
                 proc.returncode = -9
-                return WorkerResult(False, {}, timeout, usage.ru_maxrss, f"timed out after {timeout:.0f} s")
+                return WorkerResult(False, {}, timeout, usage.ru_maxrss,
+                                    f"timed out after {timeout:.0f} s")
             time.sleep(0.02)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -276,11 +278,13 @@ def run_worker(
         stderr = err.read().decode(errors="replace")
     if proc.returncode != 0:
         tail = " | ".join(stderr.strip().splitlines()[-3:])
-        return WorkerResult(False, {}, wall, usage.ru_maxrss, f"exit code {proc.returncode}: {tail}")
+        return WorkerResult(False, {}, wall, usage.ru_maxrss,
+                            f"exit code {proc.returncode}: {tail}")
     try:
         data = json.loads(stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
-        return WorkerResult(False, {}, wall, usage.ru_maxrss, f"no JSON on stdout: {stdout[-300:]!r}")
+        return WorkerResult(False, {}, wall, usage.ru_maxrss,
+                            f"no JSON on stdout: {stdout[-300:]!r}")
     return WorkerResult(True, data, wall, usage.ru_maxrss)
 
 
@@ -290,7 +294,8 @@ def peer_python(name: str) -> tuple[Path | None, str | None]:
     python = Path(override) if override else ENVS_DIR / name / "bin" / "python"
     if not python.exists():
         return None, (
-            f"no {name} environment at {python} (create it with benchmarks/setup_peers.sh, or point "
+            f"no {name} environment at {python} (create it with benchmarks/setup_peers.sh, or "
+            "point "
             f"POLARS_FAIR_BENCH_{name.upper()}_PYTHON at one)"
         )
     return python, None

@@ -17,7 +17,8 @@ def run(cfg: Config) -> list[Row]:
     n, levels = (5_000, 10) if cfg.smoke else (1_000_000, 100)
     tag = fmt_n(n)
     row = Row(
-        f"many_groups/{tag}/floor", "many_groups", f"report over {levels * levels:,} groups, N={tag}",
+        f"many_groups/{tag}/floor", "many_groups",
+        f"report over {levels * levels:,} groups, N={tag}",
         n, "df.lazy().fair.report(by=[g1, g2]).collect()",
         baseline="floor: Polars group_by of n, Σy, Σŷ, Σy·ŷ", ratio_kind="slowdown",
     )

@@ -136,7 +136,8 @@ def note(r: Row) -> str:
         parts.append(f"{e['groups']:,} groups")
     if "ours_peak_rss_gb" in e:
         parts.append(
-            f"peak RSS ours {e['ours_peak_rss_gb']:.2f} GB, floor {e['baseline_peak_rss_gb']:.2f} GB"
+            f"peak RSS ours {e['ours_peak_rss_gb']:.2f} GB, "
+            f"floor {e['baseline_peak_rss_gb']:.2f} GB"
             f" (as a DataFrame ≈ {e['in_memory_estimate_gib']:.1f} GiB); file "
             f"{e['file_mib']:,.0f} MiB"
         )
@@ -149,7 +150,8 @@ def note(r: Row) -> str:
         parts.append(f"ABROCA ours {e['abroca']:.5f}, baseline {e['baseline_abroca']:.5f}")
     if "baseline_extrapolated_test_s" in e:
         parts.append(
-            f"its {e['n_permutations']:,}-permutation test ≈ {fmt_s(e['baseline_extrapolated_test_s'])}"
+            f"its {e['n_permutations']:,}-permutation test ≈ "
+            f"{fmt_s(e['baseline_extrapolated_test_s'])}"
         )
     if "p_value" in e and r.id.endswith("/total"):
         parts.append(f"ABROCA {e['abroca']:.4f}, p = {e['p_value']:.4f}")
@@ -171,22 +173,26 @@ def markdown(result: dict[str, Any], rows: list[Row]) -> str:
         "",
         (f"Machine: {m['cpu']}, {m['cores']} cores (Polars threads: {m['polars_threads']}), "
         f"{m['ram_gib']} GiB RAM; Python {v['python']}, polars {v['polars']}, numpy {v['numpy']}, "
-        f"pyarrow {v.get('pyarrow')}, scikit-learn {v.get('sklearn')}, fairlearn {v.get('fairlearn')}, "
+        f"pyarrow {v.get('pyarrow')}, scikit-learn {v.get('sklearn')}, "
+        f"fairlearn {v.get('fairlearn')}, "
         f"pandas {v.get('pandas')}. Load average (1 min) before/after the run: "
         f"{result['load_average']['before'][0]:.2f}/{result['load_average']['after'][0]:.2f}."),
         "",
-        ("Times are medians of the repeats shown (ours/baseline), measured interleaved in this run. "
+        ("Times are medians of the repeats shown (ours/baseline), measured interleaved in this "
+        "run. "
         "Ratio: \"N×\" = our time ÷ the baseline's (lower is better); \"N× faster\" = the "
         "baseline's time ÷ ours. \"min ratio\" is the same ratio of the fastest runs, the least "
         "disturbed figure when other work shares the machine; targets use the medians."),
         "",
-        "| benchmark | case | ours | ours | baseline | baseline | ratio | min ratio | repeats | notes |",
+        "| benchmark | case | ours | ours | baseline | baseline | ratio | min ratio | repeats "
+        "| notes |",
         "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- | --- |",
     ]
     for r in rows:
         lines.append(
             f"| {r.benchmark} | {r.case} | {r.ours} | {fmt_s(r.ours_s)} | {r.baseline or '–'} | "
-            f"{fmt_s(r.baseline_s)} | {fmt_ratio(r, r.ratio)} | {fmt_ratio(r, r.ratio_of_minima)} | "
+            f"{fmt_s(r.baseline_s)} | {fmt_ratio(r, r.ratio)} | "
+            f"{fmt_ratio(r, r.ratio_of_minima)} | "
             f"{r.ours_repeats}/{r.baseline_repeats} | "
             f"{note(r)} |"
         )
@@ -219,7 +225,8 @@ DESCRIPTIONS = {
     "subprocess running scan_parquet + collect(engine=\"streaming\"); time is the query inside "
     "the process (imports excluded), peak RSS is the worker's own VmHWM from /proc/self/status "
     "(not wait4's ru_maxrss, which Linux inflates to the parent's size across fork + exec); 5 "
-    "runs of each, alternated. The file fits in the page cache, so this measures memory, not the disk.",
+    "runs of each, alternated. The file fits in the page cache, so this measures memory, not the "
+    "disk.",
     "abroca": "two groups, continuous scores (all distinct); ours end to end from the "
     "DataFrame (score_table collect + numpy). Peers per evaluation: the PyPI abroca package in "
     "its own venv (pandas<2), and a clearly labelled re-implementation of its method (roc_curve, "
@@ -282,7 +289,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     md = markdown(result, rows)
     print(md)
     results = ROOT / "results"
-    default = {"smoke": "smoke.json", "full": "latest.json"}.get(mode, f"only-{'-'.join(names)}.json")
+    default = {"smoke": "smoke.json", "full": "latest.json"}.get(
+        mode, f"only-{'-'.join(names)}.json")
     path = args.json or results / default
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=2, default=str) + "\n")
@@ -290,7 +298,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if mode == "full" and args.json is None:
         (results / "latest.md").write_text(md)
         (ROOT / "RESULTS.md").write_text(md)
-        print(f"[benchmarks] wrote {results / 'latest.md'} and {ROOT / 'RESULTS.md'}", file=sys.stderr)
+        print(f"[benchmarks] wrote {results / 'latest.md'} and {ROOT / 'RESULTS.md'}",
+              file=sys.stderr)
     return result
 
 

@@ -175,8 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     for k, v in times.items():
         print(f"  {k:12s} median {med[k]:.3f} s  (all: {', '.join(f'{x:.3f}' for x in v)})")
     print()
-    print("| rows | Polars report (s) | Spark report (s) | Spark / Polars | Spark floor group-by (s)"
-          " | Spark start-up (s) | cores |")
+    print("| rows | Polars report (s) | Spark report (s) | Spark / Polars "
+          "| Spark floor group-by (s) | Spark start-up (s) | cores |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     print(f"| {args.rows:,} | {med['polars']:.3f} | {med['spark']:.3f} | "
           f"{med['spark'] / med['polars']:.1f}× | {med['spark floor']:.3f} | {startup:.1f} | "
