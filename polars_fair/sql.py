@@ -13,7 +13,8 @@ through :func:`check_sql` first, which reads the text alone, token by token:
   (:data:`KEYWORDS`: ``AND``, ``CASE``, ``IN``, ``BETWEEN``, ``CAST ... AS``, ...), a type
   name (:data:`TYPES`), or a function in :data:`FUNCTIONS` followed by ``(``;
 - a word that starts a query or reads a table (:data:`TABLE_WORDS`: ``SELECT``, ``FROM``,
-  ``WITH``, ``JOIN``, ``UNION``, ...) is refused, and so is every other function (table
+  ``WITH``, ``JOIN``, ``UNION``, ...) is refused, even where a column has its name (quote such
+  a column: ``"order"``), and so is every other function (table
   functions such as ``read_csv`` are not in :data:`FUNCTIONS`), a qualified name (``t.x``),
   a comment, a parameter (``$1``, ``?``) and a statement separator (``;``);
 - an aggregate or window function (:data:`AGGREGATES`, ``OVER``) is refused as not row-level.
@@ -78,6 +79,8 @@ GROUP_CONCAT ROW_NUMBER RANK DENSE_RANK PERCENT_RANK CUME_DIST NTILE LAG LEAD QU
 QUANTILE_DISC PERCENTILE_CONT PERCENTILE_DISC CORR COVAR COVAR_SAMP COVAR_POP BIT_AND BIT_OR
 BOOL_AND BOOL_OR EVERY ANY_VALUE UNNEST EXPLODE OVER PARTITION WINDOW QUALIFY
 """.split())
+
+_WINDOW_WORDS = frozenset({"OVER", "PARTITION", "WINDOW", "QUALIFY"})
 
 #: Words that start a query or a statement, or read a table, a file or a URL.
 TABLE_WORDS = frozenset("""
@@ -230,7 +233,10 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
     for idx, tok in enumerate(tokens):
         nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
         prev = tokens[idx - 1] if idx > 0 else None
+        call = nxt is not None and nxt.kind == "punct" and nxt.text == "("
         if tok.kind == "quoted":
+            if call:  # "name"(...) calls a function by a quoted name
+                raise _refuse(role, text, E.SQL_WHY_FUNCTION.format(name=f'"{tok.text}"'))
             if tok.text not in cols:
                 raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
                     column=tok.text, role=role, available=E.show_columns(list(columns))))
@@ -238,7 +244,7 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
         if tok.kind != "word":
             continue
         word = tok.text.upper()
-        if nxt is not None and nxt.kind == "punct" and nxt.text == "(":  # a call
+        if call:
             if word in AGGREGATES:
                 raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(
                     role=role, expr=repr(text), why=E.SQL_WHY_AGGREGATE.format(name=tok.text)))
@@ -247,10 +253,14 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
             if word in FUNCTIONS or word in TYPES or word in KEYWORDS:
                 continue
             raise _refuse(role, text, E.SQL_WHY_FUNCTION.format(name=tok.text))
-        if tok.text in cols:
-            continue
+        # a query word is one even where a column has its name (quote such a column: "order")
         if word in TABLE_WORDS:
             raise _refuse(role, text, E.SQL_WHY_TABLE_WORD.format(word=tok.text))
+        if word in _WINDOW_WORDS:
+            raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(
+                role=role, expr=repr(text), why=E.SQL_WHY_AGGREGATE.format(name=tok.text)))
+        if tok.text in cols:
+            continue
         if word in AGGREGATES:
             raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(
                 role=role, expr=repr(text), why=E.SQL_WHY_AGGREGATE.format(name=tok.text)))

@@ -202,6 +202,15 @@ def test_sql_outside_a_row_level_expression_is_refused(text: str, why: str) -> N
     assert str(info.value).startswith(f"where: {text!r} is refused: ")
 
 
+def test_a_query_word_is_refused_even_as_a_column_name() -> None:
+    # the parser reads a bare SELECT as the keyword whatever the columns are called
+    with pytest.raises(E.SQLRefusedError, match="SELECT starts a query"):
+        check_sql("SELECT > 1", ["SELECT"], "where")
+    check_sql('"SELECT" > 1', ["SELECT"], "where")  # quoted, it is the column
+    with pytest.raises(E.SQLRefusedError, match='"read_csv"\\(\\) is not one of the accepted'):
+        check_sql("\"read_csv\"('/etc/hostname') IS NULL", ["read_csv"], "where")
+
+
 def test_names_that_are_not_columns_and_aggregates_are_refused() -> None:
     with pytest.raises(E.ColumnNotFoundError, match=r"column 'nope' \(--where\) not found"):
         check_sql("nope > 1", ["race"], "--where")
