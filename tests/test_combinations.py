@@ -32,9 +32,11 @@ def test_all_combinations_sets_and_order(run: Runner) -> None:
 
 def test_max_order_and_explicit_sets(run: Runner) -> None:
     out = run(DF, "rates", ["race", "sex", "age_band"], combinations="all", max_order=1)
-    assert out["attributes"].unique(maintain_order=True).to_list() == [["race"], ["sex"], ["age_band"]]
+    assert out["attributes"].unique(maintain_order=True).to_list() == [
+        ["race"], ["sex"], ["age_band"]]
     explicit = run(DF, "confusion", [["sex"], ["race", "sex"]])
-    assert explicit["attributes"].unique(maintain_order=True).to_list() == [["sex"], ["race", "sex"]]
+    assert explicit["attributes"].unique(maintain_order=True).to_list() == [
+        ["sex"], ["race", "sex"]]
 
 
 def test_rolled_up_counts_equal_direct_group_by(run: Runner) -> None:
@@ -51,7 +53,8 @@ def test_analyses_run_within_each_set(run: Runner) -> None:
         direct = DF.fair.report(keys)
         assert_frame_equal(part.select(direct.columns), direct)
     # exactly one reference per set (the largest group of that set)
-    assert out.group_by("attributes").agg(pl.col("is_reference").sum())["is_reference"].to_list() == [1, 1, 1]
+    references = out.group_by("attributes").agg(pl.col("is_reference").sum())["is_reference"]
+    assert references.to_list() == [1, 1, 1]
 
 
 def test_mapping_reference_restricted_to_each_set(run: Runner) -> None:

@@ -37,7 +37,7 @@ def reference_arrays() -> dict[str, np.ndarray]:
                 continue
             rows.append((r[idx["race"]], r[idx["sex"]], int(r[idx["two_year_recid"]]),
                          int(r[idx["score_text"]] != "Low")))
-    race, sex, y, p = (np.array(col) for col in zip(*rows))
+    race, sex, y, p = (np.array(col) for col in zip(*rows, strict=True))
     return {"race": race, "sex": sex, "y": y, "p": p}
 
 
@@ -47,7 +47,8 @@ def numpy_cells(a: dict[str, np.ndarray], mask: np.ndarray) -> tuple[int, int, i
             int(((y == 1) & (p == 0)).sum()), int(((y == 0) & (p == 0)).sum()))
 
 
-def test_filter_gives_6172_rows(compas: pl.DataFrame, reference_arrays: dict[str, np.ndarray]) -> None:
+def test_filter_gives_6172_rows(compas: pl.DataFrame,
+                                reference_arrays: dict[str, np.ndarray]) -> None:
     assert compas.height == len(reference_arrays["y"]) == 6172
 
 
@@ -92,9 +93,11 @@ def test_race_by_sex_with_degenerate_cells(
         assert row["ppv"] == (None if tp + fp == 0 else pytest.approx(tp / (tp + fp)))
         assert row["fpr"] == (None if fp + tn == 0 else pytest.approx(fp / (fp + tn)))
         assert row["low_support"] == (n < 30)
-    asian_f = out.filter((pl.col("race") == "Asian") & (pl.col("sex") == "Female")).row(0, named=True)
+    asian_f = out.filter((pl.col("race") == "Asian") & (pl.col("sex") == "Female")).row(
+        0, named=True)
     assert asian_f["ppv"] is None  # TP+FP = 0: undefined, not 0
-    na_f = out.filter((pl.col("race") == "Native American") & (pl.col("sex") == "Female")).row(0, named=True)
+    na_f = out.filter((pl.col("race") == "Native American") & (pl.col("sex") == "Female")).row(
+        0, named=True)
     assert na_f["fpr"] is None  # no negatives
     assert set(out.filter("low_support").select("race", "sex").rows()) == {
         ("Asian", "Female"), ("Asian", "Male"), ("Native American", "Female"),

@@ -117,7 +117,8 @@ def test_overall_row_is_by_empty(run: Runner) -> None:
 def test_unknown_reference_lists_groups(run: Runner) -> None:
     from polars_fair.errors import UnknownGroupError
 
-    with pytest.raises(UnknownGroupError, match=r"reference group 'zz' does not exist; the groups are: \['a', 'b'\]"):
+    with pytest.raises(UnknownGroupError,
+                       match=r"reference group 'zz' does not exist; the groups are: \['a', 'b'\]"):
         run(SMALL, "report", "g", reference="zz")
 
 
@@ -145,7 +146,8 @@ def test_expression_keys_and_threshold(run: Runner) -> None:
 
 
 def test_null_groups_keep_is_a_visible_group(run: Runner) -> None:
-    df = SMALL.with_columns(g=pl.when(pl.int_range(pl.len()) == 0).then(None).otherwise(pl.col("g")))
+    df = SMALL.with_columns(
+        g=pl.when(pl.int_range(pl.len()) == 0).then(None).otherwise(pl.col("g")))
     out = run(df, "confusion", "g")
     assert out["g"].to_list() == ["a", "b", None]
     assert out["n"].to_list() == [5, 4, 1]
@@ -154,7 +156,8 @@ def test_null_groups_keep_is_a_visible_group(run: Runner) -> None:
 
 def test_null_groups_drop_warns_with_count(run: Runner) -> None:
     df = SMALL.with_columns(g=pl.when(pl.int_range(pl.len()) < 2).then(None).otherwise(pl.col("g")))
-    with pytest.warns(UserWarning, match=r"dropped 2 row\(s\) whose attribute is null \(\{'g': 2\}\)"):
+    with pytest.warns(UserWarning,
+                      match=r"dropped 2 row\(s\) whose attribute is null \(\{'g': 2\}\)"):
         out = run(df, "confusion", "g", null_groups="drop")
     assert out["n"].to_list() == [4, 4]
 

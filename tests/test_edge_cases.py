@@ -53,7 +53,8 @@ def test_mapping_reference_with_null_keys(run: Runner) -> None:
 def test_null_group_is_never_the_benchmark(run: Runner) -> None:
     # 30 rows with a null attribute: the largest group, and the highest selection rate
     dn = D.with_columns(a=pl.when(pl.int_range(pl.len()) < 30).then(None).otherwise(pl.col("a")),
-                        y_pred=pl.when(pl.int_range(pl.len()) < 30).then(1).otherwise(pl.col("y_pred")))
+                        y_pred=pl.when(pl.int_range(pl.len()) < 30).then(1)
+                        .otherwise(pl.col("y_pred")))
     rep = run(dn, "report", "a")
     assert rep.filter("is_reference")["a"].to_list() == ["x"]
     # impact ratio: the maximum is taken over known groups: y selects 5/5, x 0/5 + ... -> y = 1
@@ -109,7 +110,8 @@ def test_empty_or_mistyped_reference() -> None:
     e = D.with_columns(pl.col("a").cast(pl.Enum(["x", "y", "z"])))
     with pytest.raises(E.UnknownGroupError, match=r"reference group 'z' has no rows \(n = 0\)"):
         e.fair.report("a", reference="z")
-    with pytest.raises(E.InvalidArgumentError, match=r"reference value 1 \(int\) cannot be compared"):
+    with pytest.raises(E.InvalidArgumentError,
+                       match=r"reference value 1 \(int\) cannot be compared"):
         D.fair.report("a", reference=1)
 
 

@@ -43,13 +43,15 @@ def test_more_than_two_values(run: Runner) -> None:
 
 def test_scores_in_prediction_column_suggest_score_api(run: Runner) -> None:
     df = GOOD.with_columns(y_pred=pl.Series([0.91, 0.2, 0.35, 0.05]))
-    with pytest.raises(E.InvalidLabelError, match=r"looks like a score.*y_score='y_pred'.*threshold="):
+    with pytest.raises(E.InvalidLabelError,
+                       match=r"looks like a score.*y_score='y_pred'.*threshold="):
         run(df, "report", "g")
 
 
 def test_pos_label_in_neither_column(run: Runner) -> None:
     df = GOOD.with_columns(pl.col("y_true", "y_pred") + 5)  # values 5 and 6
-    with pytest.raises(E.InvalidLabelError, match=r"must hold pos_label=1 and at most one other value; found other values \[5, 6\]"):
+    with pytest.raises(E.InvalidLabelError, match=r"must hold pos_label=1 and at most one other "
+                                                  r"value; found other values \[5, 6\]"):
         run(df, "report", "g")
     df2 = pl.DataFrame({"g": ["a", "b"], "y_true": ["no", "no"], "y_pred": ["no", "no"]})
     with pytest.raises(E.InvalidLabelError) as info:
@@ -60,7 +62,8 @@ def test_pos_label_in_neither_column(run: Runner) -> None:
 
 
 def test_pos_label_of_wrong_dtype_raises_at_once() -> None:
-    with pytest.raises(E.InvalidLabelError, match=r"pos_label='yes' \(str\) cannot be compared with column 'y_true' of dtype Int64"):
+    with pytest.raises(E.InvalidLabelError, match=r"pos_label='yes' \(str\) cannot be compared "
+                                                  r"with column 'y_true' of dtype Int64"):
         GOOD.lazy().fair.report("g", pos_label="yes")
 
 
@@ -81,10 +84,12 @@ def test_float_attribute_with_many_levels_suggests_binning(run: Runner) -> None:
     n = 200
     df = pl.DataFrame({"income": [i * 1.5 for i in range(n)], "y_true": [i % 2 for i in range(n)],
                        "y_pred": [(i // 2) % 2 for i in range(n)]})
-    with pytest.raises(E.TooManyLevelsError, match=r"attribute 'income' is a float column with 200 distinct values.*bin_intervals"):
+    with pytest.raises(E.TooManyLevelsError, match=r"attribute 'income' is a float column with "
+                                                   r"200 distinct values.*bin_intervals"):
         run(df, "report", "income")
     # binned, it works
-    binned = run(df, "report", pl.col("income").bin_intervals([100.0], labels=["<100", ">=100"]).alias("income_band"))
+    band = pl.col("income").bin_intervals([100.0], labels=["<100", ">=100"]).alias("income_band")
+    binned = run(df, "report", band)
     assert binned["n"].to_list() == [67, 133]
 
 

@@ -72,7 +72,9 @@ def test_shuffling_rows_changes_nothing(df: pl.DataFrame, rnd: object) -> None:
 
 @SETTINGS
 @given(frames())
-def test_intersection_counts_summed_over_one_attribute_equal_the_other_alone(df: pl.DataFrame) -> None:
+def test_intersection_counts_summed_over_one_attribute_equal_the_other_alone(
+    df: pl.DataFrame,
+) -> None:
     assume(has_both_values_somewhere(df))
     inter = df.fair.confusion(["a", "b"])
     for keep in ("a", "b"):
@@ -96,7 +98,7 @@ def test_integer_weights_equal_repeated_rows(df: pl.DataFrame, weights: list[int
     # groups whose weights are all 0 vanish from the repeated frame; their rates are all null
     joined = weighted.join(plain, on=["a", "b"], how="left", nulls_equal=True, suffix="_r")
     for name in plain.columns[2:]:
-        for x, y in zip(joined[name].to_list(), joined[f"{name}_r"].to_list()):
+        for x, y in zip(joined[name].to_list(), joined[f"{name}_r"].to_list(), strict=True):
             assert (x is None and y is None) or abs(x - y) < 1e-12
 
 

@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover - depends on the environment
         raise
     pytest.skip("pyspark is not installed (pip install -e '.[spark]')", allow_module_level=True)
 
-import polars_fair.spark as pfs
+import polars_fair.spark as pfs  # noqa: E402  (after the module-level skip without pyspark)
 
 pytestmark = [
     # createDataFrame(pyarrow.Table) checks the pandas version and warns about pandas 3
@@ -186,7 +186,10 @@ def test_rounded_scores_are_exact_for_the_rounded_scores(adult: pl.DataFrame,
 @st.composite
 def frames(draw: st.DrawFn) -> pl.DataFrame:
     n = draw(st.integers(0, 60))
-    col = lambda values: draw(st.lists(st.sampled_from(values), min_size=n, max_size=n))
+
+    def col(values: list[Any]) -> list[Any]:
+        return draw(st.lists(st.sampled_from(values), min_size=n, max_size=n))
+
     return pl.DataFrame({
         "a": col(["x", "y", None]), "b": col([0, 1, 2]), "y_true": col([0, 1]),
         "y_pred": col([0, 1]), "w": col([0.5, 1.0, 2.0, 3.0]),

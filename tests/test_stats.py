@@ -223,7 +223,7 @@ def test_z_test_pooled_rate_zero_or_one_gives_one_and_zero_trials_nan() -> None:
 
 def test_fisher_matches_scipy_fisher_exact() -> None:
     cases = [(3, 10, 9, 10), (0, 5, 5, 5), (1, 2, 1, 3), (7, 12, 2, 15), (0, 4, 0, 6), (4, 4, 0, 6)]
-    x1, n1, x2, n2 = (np.array(c) for c in zip(*cases))
+    x1, n1, x2, n2 = (np.array(c) for c in zip(*cases, strict=True))
     got = fs.two_proportion_test(x1, n1, x2, n2, method="fisher")
     for i, (a, m, b, n) in enumerate(cases):
         want = sps.fisher_exact([[a, m - a], [b, n - b]]).pvalue
@@ -233,7 +233,8 @@ def test_fisher_matches_scipy_fisher_exact() -> None:
 def test_auto_uses_fisher_below_expected_five_and_z_otherwise() -> None:
     small = (3, 10, 9, 10)  # expected positives per group = 6, negatives = 4 < 5 -> Fisher
     large = (56, 70, 48, 80)  # every expected cell >= 5 -> z
-    got = fs.two_proportion_test(*(np.array(v) for v in zip(small, large)), method="auto")
+    got = fs.two_proportion_test(*(np.array(v) for v in zip(small, large, strict=True)),
+                                 method="auto")
     fisher = sps.fisher_exact([[3, 7], [9, 1]]).pvalue
     z = fs.two_proportion_test(*large, method="z")
     assert got[0] == pytest.approx(fisher, rel=1e-12)

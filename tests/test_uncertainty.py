@@ -44,10 +44,12 @@ def test_metrics_tidy_values_and_wilson(run: Runner) -> None:
     assert (tpr_b["ci_low"], tpr_b["ci_high"]) == pytest.approx(wilson(2, 3))
     # support on the metric's own denominator: 3 positives in a group of 100 rows
     assert tpr_b["low_support"] is True
-    sel_b = out.filter((pl.col("g") == "b") & (pl.col("metric") == "selection_rate")).row(0, named=True)
+    sel_b = out.filter((pl.col("g") == "b") & (pl.col("metric") == "selection_rate")).row(
+        0, named=True)
     assert sel_b["low_support"] is False and sel_b["denominator"] == 100
     # marginal benefit (FP - FN)/n with its Wald interval
-    mb_a = out.filter((pl.col("g") == "a") & (pl.col("metric") == "marginal_benefit")).row(0, named=True)
+    mb_a = out.filter((pl.col("g") == "a") & (pl.col("metric") == "marginal_benefit")).row(
+        0, named=True)
     b = (5 - 10) / 100
     se = math.sqrt((5 / 100 + 10 / 100 - b * b) / 100)
     assert mb_a["value"] == pytest.approx(b)
@@ -121,4 +123,5 @@ def test_weighted_inference_does_not_depend_on_the_scale_of_the_weights() -> Non
             ["value", "difference_ci_low", "ratio_ci_high", "p_value", "significant"]
         for c in cols:
             got, want = weighted[c].to_list(), plain[c].to_list()
-            assert all((x is None and y is None) or x == pytest.approx(y) for x, y in zip(got, want)), c
+            assert all((x is None and y is None) or x == pytest.approx(y)
+                       for x, y in zip(got, want, strict=True)), c
