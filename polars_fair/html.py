@@ -452,10 +452,10 @@ def audit_html(
         f"<p>Label <code>{_esc(_describe(y_true))}</code>, prediction "
         f"<code>{_esc(_describe(y_pred if threshold is None else f'{y_score} >= {threshold}'))}"
         f"</code>, positive value <code>{_esc(repr(pos_label))}</code>; reference group: "
-        f"<b>{_esc(ref_label)}</b>. Overall: selection rate "
-        f"{_num(overall['selection_rate'], '{:.1%}')}, "
-        f"base rate {_num(overall['base_rate'], '{:.1%}')}, TPR {_num(overall['tpr'], '{:.1%}')}, "
-        f"FPR {_num(overall['fpr'], '{:.1%}')}, accuracy {_num(overall['accuracy'], '{:.1%}')}.</p>"
+        f"<b>{_esc(ref_label)}</b>. Overall: " + ", ".join(
+            f"{METRICS[m].title.lower()} {_num(overall[m], '{:.1%}')}"
+            for m in ("selection_rate", "base_rate", "tpr", "fpr", "accuracy")
+        ) + ".</p>"
     )
     if low.height:
         parts.append(
