@@ -548,14 +548,14 @@ def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
         raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
     try:
-        threshold = float(threshold)
+        value = float(threshold)
     except OverflowError:  # an int beyond any float
         raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold)) from None
-    if not math.isfinite(threshold):
+    if not math.isfinite(value):
         raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
     if dtype == pl.Float32:
-        return float(np.float32(threshold))
-    return threshold
+        return float(np.float32(value))
+    return value
 
 
 def resolve(
