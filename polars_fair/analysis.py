@@ -127,12 +127,16 @@ class FairCounts:
             if k not in self.keys:
                 raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
                     column=k, role="by", available=E.show_columns(self.keys)))
-        sets = tables.attribute_sets(by if nested else names, combinations, max_order)
+        limit = self._counted.max_groups
+        sets = tables.attribute_sets(by if nested else names, combinations, max_order,
+                                     max_groups=limit)
         if sets is None:
-            return tables.Counted(tables.rollup(self._counted.frame, names), names)
+            return tables.Counted(tables.rollup(self._counted.frame, names), names,
+                                  max_groups=limit)
         set_names = [[str(b) for b in s] for s in sets]
         union = [k for k in self.keys if any(k in s for s in set_names)]
-        return tables.expand_sets(tables.rollup(self._counted.frame, union), union, set_names)
+        return tables.expand_sets(tables.rollup(self._counted.frame, union), union, set_names,
+                                  max_groups=limit)
 
     def _run(self, fn: Callable[..., pl.LazyFrame], by: By, combinations: Combinations,
              max_order: int | None, **options: Any) -> pl.LazyFrame:
@@ -218,9 +222,11 @@ class FairCounts:
 [0.2, -0.2]""")
     def pairwise(self, by: By = None, *,
                  metrics: str | Sequence[str] = ("ofi", "disparate_impact"),
+                 max_pairs: int = 1_000_000,
                  combinations: Combinations = None, max_order: int | None = None,
                  ) -> pl.LazyFrame:  # noqa: D102
-        return self._run(pairwise_from_counts, by, combinations, max_order, metrics=metrics)
+        return self._run(pairwise_from_counts, by, combinations, max_order, metrics=metrics,
+                         max_pairs=max_pairs)
 
     @_doc(summary_from_counts, """>>> s = from_counts(c).summary().collect()
 >>> s.filter(pl.col("metric") == "demographic_parity_difference")["value"].item()
