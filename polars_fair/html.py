@@ -26,7 +26,11 @@ from polars_fair import errors as E
 from polars_fair.registry import METRICS, PAIR_METRICS
 from polars_fair.spec import By, IntoExpr, NullGroups
 
-__all__ = ["DEFINITIONS", "audit_html", "svg_for_html"]
+__all__ = ["DEFAULT_PAGE_GROUPS", "DEFINITIONS", "audit_html", "svg_for_html"]
+
+#: The most groups the tables and charts of the page show (the largest, and the reference).
+DEFAULT_PAGE_GROUPS = 50
+
 
 def _range(low: float, high: float) -> str:
     def show(x: float) -> str:
@@ -203,7 +207,7 @@ def audit_html(
     by: By,
     *,
     y_true: IntoExpr = "y_true",
-    y_pred: IntoExpr | None = "y_pred",
+    y_pred: IntoExpr | None = None,
     y_score: IntoExpr | None = None,
     threshold: float | None = None,
     pos_label: Any = 1,
@@ -218,6 +222,7 @@ def audit_html(
     title: str = "Fairness audit",
     source: str | None = None,
     output: str | Path | None = None,
+    max_groups: int = DEFAULT_PAGE_GROUPS,
 ) -> str:
     """Write a fairness audit as one self-contained HTML page (no network needed to view it).
 
@@ -231,6 +236,11 @@ def audit_html(
     (rates with 95% Wilson intervals, the pairwise OFI and DI heatmaps, and with ``y_score`` the
     ROC curves with the ABROCA area and the calibration curves, with an ABROCA table); and the
     definitions of every quantity with its source.
+
+    The verdicts, findings and gate cover every group. The report table, the ABROCA table and
+    the charts show at most ``max_groups`` groups: the largest (most rows, ties in key order)
+    and always the reference; the page says how many groups it left out. So a page over 2,000
+    intersections stays small (a pairwise heatmap grows with the square of the groups).
 
     Every comparison on the page is with one reference group, chosen once by
     :func:`polars_fair.gate.gate_reference`: with ``y_score`` a rule chooses among the groups
@@ -255,7 +265,8 @@ def audit_html(
         charts. With ``threshold`` it also replaces ``y_pred`` (predictions are
         ``y_score >= threshold``).
     threshold : float, optional
-        See ``y_score``; pass ``y_pred=None`` with it.
+        See ``y_score``; ``y_pred`` is then not given (it defaults to the column ``"y_pred"``
+        only without ``y_score`` and ``threshold``).
     pos_label : Any, default 1
         The positive (favourable) value of the label and the prediction.
     reference : str, group value or mapping, default "largest"
@@ -284,6 +295,9 @@ def audit_html(
         Where the data came from (a file name), shown under the title.
     output : str or pathlib.Path, optional
         Also write the page there (UTF-8).
+    max_groups : int, default 50
+        The most groups the tables and charts show (see above); the count table itself may
+        hold up to ``max(max_groups, 10000)`` groups made by an Enum completion.
 
     Returns
     -------
@@ -295,7 +309,7 @@ def audit_html(
     ImportError
         Without the plot extra (``pip install "polars_fair[plot]"``).
     InvalidArgumentError
-        ``by`` is empty.
+        ``by`` is empty; ``max_groups`` is not an integer >= 1.
     PolarsFairError
         Bad input, as ``df.fair.report`` (a missing column, a non-binary label, ...).
 
@@ -317,9 +331,11 @@ def audit_html(
         roc_chart,
         to_svg,
     )
+    from polars_fair.spec import DEFAULT_MAX_GROUPS, check_int
     from polars_fair.style import reference_label_of, style_report
     from polars_fair.tables import keys_of
 
+    page_groups = check_int(max_groups, "max_groups")
     lf = data.lazy()
     by_exprs = _by_exprs(by)
     if not by_exprs:
@@ -327,7 +343,10 @@ def audit_html(
     # --- rows in, rows excluded and why (one cheap scan)
     condition = pl.sql_expr(where) if isinstance(where, str) else where
     kept = condition.fill_null(False) if condition is not None else pl.repeat(True, pl.len())
-    null_rows = pl.any_horizontal([e.is_null() for e in by_exprs])
+    def missing(e: pl.Expr) -> pl.Expr:  # NaN in a float attribute is missing, as null
+        float_key = lf.select(e).collect_schema().dtypes()[0].is_float()
+        return (e.is_null() | e.is_nan()) if float_key else e.is_null()
+    null_rows = pl.any_horizontal([missing(e) for e in by_exprs])
     size = lf.select(
         total=pl.len(), kept=kept.sum(), null_rows=(kept & null_rows).sum()
     ).collect().row(0, named=True)
@@ -337,6 +356,7 @@ def audit_html(
     counts = fair(audited).confusion(
         by, y_true=y_true, y_pred=y_pred, pos_label=pos_label, null_groups=null_groups,
         y_score=y_score if threshold is not None else None, threshold=threshold,
+        max_groups=max(page_groups, DEFAULT_MAX_GROUPS),
     ).collect()
     keys = keys_of(counts)
     fc = from_counts(counts, keys)
@@ -359,14 +379,40 @@ def audit_html(
         reference=ref, min_support=min_support, exclude_low_support=exclude_low_support,
         four_fifths=four_fifths, ofi_threshold=ofi_threshold,
     ).collect()
-    metrics = fc.metrics(min_support=min_support).collect()
-    pairs = fc.pairwise(metrics=("ofi", "disparate_impact")).collect()
+    abroca = None
+    ab_ref = ref
+    if fs is not None and reference == "overall":  # ABROCA compares with a group: the largest
+        ab_ref = gate_reference(fc, fs, "largest", min_support=min_support,
+                                exclude_low_support=exclude_low_support)
+    if fs is not None:
+        abroca = fs.abroca(reference=ab_ref).collect()
+    # --- the tables and charts show the largest groups and the reference(s), at most
+    # page_groups of them; the verdicts above and the gate cover every group
+    n_groups = report.height
+    must = [report.filter(pl.col("is_reference")).select(keys)]
+    if abroca is not None:
+        must.append(abroca.filter(pl.col("is_reference")).select(keys))
+    largest = report.with_row_index("__pf_row").sort(
+        ["n", "__pf_row"], descending=[True, False]).select(keys)
+    shown = pl.concat([*must, largest]).unique(keys, keep="first", maintain_order=True
+                                               ).head(page_groups)
+    left_out = n_groups - shown.height
+
+    def on_page(frame: pl.DataFrame) -> pl.DataFrame:
+        if not left_out:
+            return frame
+        return frame.join(shown, on=keys, how="semi", nulls_equal=True, maintain_order="left")
+
+    fc_page = from_counts(on_page(counts), keys) if left_out else fc
+    fs_page = from_scores(on_page(scores), keys) if left_out and scores is not None else fs
+    report_page = on_page(report)
+    metrics = fc_page.metrics(min_support=min_support).collect()
+    pairs = fc_page.pairwise(metrics=("ofi", "disparate_impact")).collect()
     ref_label = reference_label_of(report, keys)
     checks = gate(fc, reference=ref, min_impact_ratio=four_fifths, max_abs_ofi=ofi_threshold,
                   min_support=min_support)
 
-    n_groups = report.height
-    cell = max(18, min(46, 900 // max(n_groups, 1)))
+    cell = max(18, min(46, 900 // max(shown.height, 1)))
     charts: list[tuple[str, str, Any]] = [
         ("Rates by group", ("Each group's rates with 95% Wilson intervals; faint bars: low "
          "support."), rates_chart(metrics, rates=rates, keys=keys)),
@@ -379,14 +425,10 @@ def audit_html(
     ]
     abroca_html = ""
     notes: list[str] = []
-    if fs is not None and scores is not None:
-        ab_ref = ref
-        if reference == "overall":  # ABROCA compares with a group: the largest, said so below
-            ab_ref = gate_reference(fc, fs, "largest", min_support=min_support,
-                                    exclude_low_support=exclude_low_support)
+    if fs_page is not None and scores is not None and abroca is not None:
+        if reference == "overall":
             notes.append("The report's reference is the whole population; ABROCA compares ROC "
                          "curves with a group, the largest one with both classes.")
-        abroca = fs.abroca(reference=ab_ref).collect()
         s_low, s_high = scores["score"].min(), scores["score"].max()
         s_low, s_high = float(s_low), float(s_high)  # type: ignore[arg-type]
         probabilities = 0.0 <= s_low and s_high <= 1.0
@@ -394,13 +436,13 @@ def audit_html(
             "ROC curves and ABROCA",
             ("ROC curve of each group; the shaded area between the reference's curve and the "
             "group with the largest ABROCA (among groups with enough rows) is that ABROCA."),
-            roc_chart(fs, reference=ab_ref, min_support=min_support),
+            roc_chart(fs_page, reference=ab_ref, min_support=min_support),
         ))
         if probabilities:
             charts.append((
                 "Calibration", ("Fraction of positive labels against the mean score in each of "
                 "10 score bins; the dashed diagonal is perfect calibration."),
-                calibration_chart(fs.reliability().collect(), keys),
+                calibration_chart(fs_page.reliability().collect(), keys),
             ))
         else:
             notes.append(f"No calibration chart: the scores range over [{s_low:g}, {s_high:g}], "
@@ -411,7 +453,7 @@ def audit_html(
                 [*(_esc(r[k]) for k in keys), _num(r["n"]), _num(r["auc"], "{:.4f}"),
                  _num(r["abroca"], "{:.4f}"),
                  "reference" if r["is_reference"] else _esc(r["undefined_reason"] or "")]
-                for r in abroca.iter_rows(named=True)
+                for r in on_page(abroca).iter_rows(named=True)
             ],
             numeric=[len(keys), len(keys) + 1, len(keys) + 2],
         )
@@ -442,6 +484,10 @@ def audit_html(
         ["rows audited", _num(overall["n"])],
         ["groups (" + _esc(" × ".join(keys)) + ")", _num(n_groups)],
     ]
+    if left_out:
+        rows.append([f"groups left out of the tables and charts (max_groups={page_groups}: the "
+                     "largest groups and the reference are shown; the verdicts cover every "
+                     "group)", _num(left_out)])
     parts.append(_table(["", "count"], rows, numeric=[1]))
     low = report.filter(pl.col("low_support"))
     labels = ", ".join(
@@ -497,7 +543,11 @@ def audit_html(
     parts.append(_gate_html(checks, keys, min_support))
 
     parts.append("<h2>Report</h2>")
-    table = style_report(report, reference_label=ref_label, ofi_threshold=ofi_threshold,
+    if left_out:
+        parts.append(f"<p class=\"warn\">The table shows {shown.height} of {n_groups} groups "
+                     f"(the largest and the reference); {left_out} left out. "
+                     "<code>df.fair.report(...)</code> lists every group.</p>")
+    table = style_report(report_page, reference_label=ref_label, ofi_threshold=ofi_threshold,
                          four_fifths=four_fifths, title=None)
     parts.append(f'<div class="report-table">{table.as_raw_html()}</div>')
 
