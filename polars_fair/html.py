@@ -341,11 +341,18 @@ def audit_html(
     if not by_exprs:
         raise E.InvalidArgumentError("audit_html needs at least one attribute in by")
     # --- rows in, rows excluded and why (one cheap scan)
-    condition = pl.sql_expr(where) if isinstance(where, str) else where
+    if isinstance(where, str):  # SQL over the input's columns only: nothing else is read
+        from polars_fair.sql import sql_expr
+
+        condition: pl.Expr | None = sql_expr(where, lf.collect_schema().names(), "where")
+    else:
+        condition = where
     kept = condition.fill_null(False) if condition is not None else pl.repeat(True, pl.len())
+
     def missing(e: pl.Expr) -> pl.Expr:  # NaN in a float attribute is missing, as null
         float_key = lf.select(e).collect_schema().dtypes()[0].is_float()
         return (e.is_null() | e.is_nan()) if float_key else e.is_null()
+
     null_rows = pl.any_horizontal([missing(e) for e in by_exprs])
     size = lf.select(
         total=pl.len(), kept=kept.sum(), null_rows=(kept & null_rows).sum()
