@@ -10,6 +10,7 @@ and contradictory options raise here, with the same messages on every engine.
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
@@ -396,8 +397,8 @@ def check_row_level(expr: pl.Expr, role: str) -> None:
     """
     meta = expr.meta
     try:
-        if meta.is_literal(allow_aliasing=True):  # pl.lit(1.0).alias("w") is one value a row
-            return
+        if meta.is_literal(allow_aliasing=True) or not meta.root_names():
+            return  # a constant (pl.lit(1.0).alias("w"), 'a' || 'b') is one value a row
         if meta.is_scalar():
             why = "aggregates rows"
         elif not meta.is_length_preserving():
@@ -503,6 +504,9 @@ def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
     if dtype.is_numeric():
         if isinstance(pos_label, bool):
             return int(pos_label)
+        if isinstance(pos_label, Decimal):
+            return int(pos_label) if pos_label == pos_label.to_integral_value() \
+                else float(pos_label)
         if isinstance(pos_label, (int, float)):
             return pos_label
         raise bad
