@@ -10,9 +10,9 @@ and contradictory options raise here, with the same messages on every engine.
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Literal, TypedDict
 
 import numpy as np
