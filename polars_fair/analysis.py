@@ -73,7 +73,7 @@ def _doc(source: Callable[..., Any], example: str, *,
     def deco(method: F) -> F:
         setup = _COUNTS_EXAMPLE if counts_table else _SCORES_EXAMPLE
         method.__doc__ = compose(
-            source.__doc__ or "", drop=("counts", "keys", "scores", "table"),
+            source.__doc__ or "", drop=("counts", "keys", "scores", "table", "score_dtype"),
             before=BY_DOC if counts_table else "", after=SETS_DOC if counts_table else "",
             example=setup + "\n" + example.lstrip("\n"), returns="pl.LazyFrame",
         )
@@ -332,12 +332,6 @@ True""", counts_table=False)
         return self._run(sweep_from_scores, "sweep", thresholds=thresholds,
                          score_dtype=self.score_dtype)
 
-    @_doc(roc_curves_from_scores, """>>> roc = from_scores(t).roc_curves().collect()
->>> roc.filter(pl.col("g") == "b")["tpr"].to_list()
-[0.0, 0.6, 1.0]""", counts_table=False)
-    def roc_curves(self) -> pl.LazyFrame:  # noqa: D102
-        return self._run(roc_curves_plan, "roc_curves")
-
     @_doc(bias_audit_from_scores, """
 >>> from_scores(t).bias_audit().collect()["scoring_rate"].to_list()
 [0.5, 0.5]""", counts_table=False)
@@ -345,6 +339,12 @@ True""", counts_table=False)
                    ) -> pl.LazyFrame:  # noqa: D102
         return bias_audit_plan(self._table, self.keys, scores=True, min_share=min_share,
                                exclude_small=exclude_small)
+
+    @_doc(roc_curves_from_scores, """>>> roc = from_scores(t).roc_curves().collect()
+>>> roc.filter(pl.col("g") == "b")["tpr"].to_list()
+[0.0, 0.6, 1.0]""", counts_table=False)
+    def roc_curves(self) -> pl.LazyFrame:  # noqa: D102
+        return self._run(roc_curves_plan, "roc_curves")
 
 
 # ------------------------------------------------------------------------- ways in
