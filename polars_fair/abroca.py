@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
+from polars_fair import rules as R
 from polars_fair.permutation import (
     BAD_PERMUTATIONS,
     BAD_TOLERANCE,
@@ -267,6 +268,7 @@ def abroca_plan(
     >>> abroca_plan(t, ["g"]).collect()["auc"].to_list()
     [1.0]
     """
+    pairwise = R.flag(pairwise, "pairwise")
     keys = list(keys)
     schema_in = table.collect_schema()
     key_schema = [(k, schema_in[k]) for k in keys]

@@ -213,6 +213,7 @@ def report_from_counts(
     sr = pl.col("selection_rate")
     is_known = known(keys)
     supported = pl.col("n") >= min_support
+    exclude_low_support = R.flag(exclude_low_support, "exclude_low_support")
     eligible = is_known & (c.n > 0) & (supported if exclude_low_support else pl.lit(True))
     base, flag = reference_flag(base, keys, reference, eligible=eligible, score=sr)
     # "overall": the whole population is the reference, no row is (_Rules.decide sums it)

@@ -61,6 +61,7 @@ __all__ = [
     "below",
     "elementwise",
     "exact",
+    "flag",
     "float_at_most",
     "fraction",
     "min_count",
@@ -142,6 +143,8 @@ def _compare(value: Fraction | float | None, threshold: Fraction) -> int | None:
         return None
     if isinstance(value, float):
         t = float(threshold)
+        if math.isinf(value):  # a ratio of weighted sums that overflowed: beyond any threshold
+            return 1 if value > 0 else -1
         if abs(value - t) <= WEIGHTED_TOLERANCE * max(abs(t), 1e-300):
             return 0
         exact_value = Fraction(value)
@@ -427,3 +430,34 @@ def float_at_most(value: float | None, threshold: Fraction) -> bool | None:
     if value is None or math.isnan(value):
         return None
     return bool(value <= float(threshold))
+
+
+def flag(value: Any, name: str) -> bool:
+    """A yes/no option: ``True`` or ``False`` (numpy booleans accepted), nothing else.
+
+    Parameters
+    ----------
+    value : Any
+        The option as passed.
+    name : str
+        The option's name, for the message.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    InvalidArgumentError
+        Anything but a boolean (a string such as ``"yes"`` would otherwise read as true).
+
+    Examples
+    --------
+    >>> flag(np.True_, "pairwise")
+    True
+    """
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if not isinstance(value, bool):
+        raise E.InvalidArgumentError(E.NOT_A_BOOL.format(name=name, value=value))
+    return value

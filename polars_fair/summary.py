@@ -500,6 +500,7 @@ def summary_from_counts(
     support = R.option(min_support, "min_support", low=0)
     t_ir = R.option(four_fifths, "four_fifths", low=0, high=1, low_open=True)
     t_ofi = R.option(ofi_threshold, "ofi_threshold", low=0, high=2)
+    exclude_low_support = R.flag(exclude_low_support, "exclude_low_support")
     keys = list(keys)
     reference = for_set(reference, keys)
     rule = is_rule(reference)

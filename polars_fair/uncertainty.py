@@ -151,15 +151,24 @@ def metrics_table(
             den.cast(cell).alias("denominator"),
             m.value(c).alias("__value"),
             (c.fp + c.fn).cast(pl.Float64).alias("__fpfn"),
-            row_scale(names).alias("__scale"),
+            pl.col("n").cast(pl.Float64).alias("__rows"),
+            c.n.cast(pl.Float64).alias("__wsum"),
             *halves,
         )
 
     tidy = pl.concat([part(order, name) for order, name in enumerate(RATE_NAMES)],
                      how="vertical")
-    # inference in rows: weighted sums are rescaled to the group's row count
-    x = pl.col("numerator").cast(pl.Float64) * pl.col("__scale")
-    n = pl.col("denominator").cast(pl.Float64) * pl.col("__scale")
+    # inference in rows: weighted sums are rescaled to the group's row count, as (x / weight_sum)
+    # * rows so that a tiny weight sum cannot overflow (see row_scale); unweighted, exact counts
+    def scaled(e: pl.Expr) -> pl.Expr:
+        e = e.cast(pl.Float64)
+        if "weight_sum" not in names:
+            return e
+        return pl.when(pl.col("__wsum") > 0).then(e / pl.col("__wsum") * pl.col("__rows")) \
+            .otherwise(0.0)
+
+    x = scaled(pl.col("numerator"))
+    n = scaled(pl.col("denominator"))
     interval = pl.col("__interval")
     mover = interval == "mover"
     value = (pl.when(interval.is_in(["", "mover"])).then(pl.col("__value"))
@@ -167,13 +176,13 @@ def metrics_table(
     lo, hi = stats.wilson_exprs(x, n, level=level)
     # Wald interval of B = (FP-FN)/n, a difference of two multinomial shares:
     # Var(B) = (p_FP + p_FN - B^2) / n
-    share = pl.col("__fpfn") * pl.col("__scale") / n
+    share = scaled(pl.col("__fpfn")) / n
     se = (share - value.pow(2)).clip(lower_bound=0.0).sqrt() / n.sqrt()
     wald = interval == "wald"
     # MOVER interval of a mean of two independent proportions (Zou & Donner 2008): each half's
     # Wilson distances combined in quadrature, halved; null when either half is undefined
-    x0, n0 = pl.col("__x0") * pl.col("__scale"), pl.col("__n0") * pl.col("__scale")
-    x1, n1 = pl.col("__x1") * pl.col("__scale"), pl.col("__n1") * pl.col("__scale")
+    x0, n0 = scaled(pl.col("__x0")), scaled(pl.col("__n0"))
+    x1, n1 = scaled(pl.col("__x1")), scaled(pl.col("__n1"))
     l0, u0 = stats.wilson_exprs(x0, n0, level=level)
     l1, u1 = stats.wilson_exprs(x1, n1, level=level)
     p0, p1 = x0 / n0, x1 / n1
@@ -371,6 +380,7 @@ def disparity_table(
     if odds and test == "fisher":
         raise E.InvalidArgumentError(FISHER_FOR_ODDS.format(metric=metric))
     names = counts.collect_schema().names()
+    weighted = "weight_sum" in names
     c = count_exprs(names)
     cell = pl.Float64 if "weight_sum" in names else pl.Int64
     # the proportions compared: the metric itself, or the two rates of the pair metric
@@ -413,9 +423,10 @@ def disparity_table(
             return df[name].cast(pl.Float64).to_numpy()
 
         # inference in rows: weighted sums rescaled to row counts (see row_scale)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            own = np.where(arr("__size") > 0, arr("__rows") / arr("__size"), 0.0)
-            other = np.where(arr("__ref_size") > 0, arr("__ref_rows") / arr("__ref_size"), 0.0)
+        def rescale(v: np.ndarray, size: str, rows: str) -> np.ndarray:
+            # (x / size) * rows, never rows / size: a tiny weight sum would overflow to inf
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return np.where(arr(size) > 0, v / arr(size) * arr(rows), 0.0)
 
         def snap(v: np.ndarray) -> np.ndarray:  # rescaling leaves 1.0000000000000002
             near = np.isclose(v, np.round(v), rtol=0.0, atol=1e-9)
@@ -423,10 +434,20 @@ def disparity_table(
 
         is_ref_np = df["is_reference"].to_numpy()
         # per part k: own successes/trials (a, m), the reference's (b, r)
-        a = [snap(arr(f"__x{k}") * own) for k in range(len(parts))]
-        m = [snap(arr(f"__m{k}") * own) for k in range(len(parts))]
-        b = [snap(arr(f"__ref_x{k}") * other) for k in range(len(parts))]
-        r = [snap(arr(f"__ref_m{k}") * other) for k in range(len(parts))]
+        def own(name: str) -> np.ndarray:
+            if not weighted:
+                return arr(name)
+            return snap(rescale(arr(name), "__size", "__rows"))
+
+        def other(name: str) -> np.ndarray:
+            if not weighted:
+                return arr(name)
+            return snap(rescale(arr(name), "__ref_size", "__ref_rows"))
+
+        a = [own(f"__x{k}") for k in range(len(parts))]
+        m = [own(f"__m{k}") for k in range(len(parts))]
+        b = [other(f"__ref_x{k}") for k in range(len(parts))]
+        r = [other(f"__ref_m{k}") for k in range(len(parts))]
         def rate(x: np.ndarray, n: np.ndarray) -> np.ndarray:
             with np.errstate(divide="ignore", invalid="ignore"):
                 return np.where(n > 0, x / np.where(n > 0, n, 1), np.nan)
