@@ -19,14 +19,10 @@ from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, Unpack, overlo
 import polars as pl
 
 from polars_fair import analysis, spec
-from polars_fair.abroca import (
-    abroca_from_scores,
-    abroca_test_from_scores,
-    roc_curves_from_scores,
-)
+from polars_fair.abroca import abroca_from_scores, abroca_test_from_scores, roc_curves_from_scores
 from polars_fair.analysis import FairCounts, FairScores
 from polars_fair.calibration import calibration_plan, reliability_plan
-from polars_fair.docs import compose, expand_signature
+from polars_fair.docs import compose
 from polars_fair.pairwise import pairwise_from_counts
 from polars_fair.report import rates_from_counts, report_from_counts
 from polars_fair.spec import By, CountArgs, IntoExpr, ScoreArgs
@@ -40,29 +36,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 P = ParamSpec("P")
 R = TypeVar("R")
 
-BY_DOC = """by : str, pl.Expr or list of them
-    The attribute(s) defining the groups; several entries mean their intersection
-    (``["race", "sex"]``). ``None`` or ``[]`` gives one row for the whole population."""
-
-
-def _annotations(args: type) -> dict[str, Any]:
-    """The TypedDict's annotations as the text written in :mod:`polars_fair.spec`."""
-    return {k: getattr(v, "__forward_arg__", v) for k, v in inspect.get_annotations(args).items()}
-
-
-def _spelled(method: F, scores: bool = False) -> F:
-    """Give ``method`` a runtime signature with its count (or score) arguments spelled out.
-
-    The ``**count_args`` (or ``**score_args``) become keyword parameters, typed and with their
-    defaults, as declared once in :mod:`polars_fair.spec`.
-    """
-    defaults = spec.SCORE_ARGS if scores else spec.COUNT_ARGS
-    hints = _annotations(ScoreArgs if scores else CountArgs)
-    extra = {name: (hints[name], default) for name, default in defaults.items()}
-    method.__signature__ = expand_signature(method, extra)  # type: ignore[attr-defined]
-    return method
-
-
 def _over(source: Callable[..., Any], example: str, *, scores: bool = False) -> Callable[[F], F]:
     """A namespace method's docstring and runtime signature, from its analysis.
 
@@ -74,10 +47,10 @@ def _over(source: Callable[..., Any], example: str, *, scores: bool = False) -> 
             source.__doc__ or "",
             drop=("counts", "keys", "scores", "table", "score_dtype", "by", "combinations",
                   "max_order"),
-            before=BY_DOC, after=spec.SCORE_ARGS_DOC if scores else spec.COUNT_ARGS_DOC,
+            before=spec.BY_DOC, after=spec.SCORE_ARGS_DOC if scores else spec.COUNT_ARGS_DOC,
             raises=spec.INPUT_ERRORS_DOC, example=example, returns="pl.LazyFrame",
         )
-        return _spelled(method, scores)
+        return spec.spell_out(method, scores)
     return deco
 
 
@@ -131,7 +104,7 @@ class FairLazyFrame:
         """
         return analysis.counts(self._lf, by, **count_args)
 
-    counts = _spelled(counts)
+    counts = spec.spell_out(counts)
     counts.__doc__ = compose(counts.__doc__ or "", drop=("**count_args",),
                              after=spec.COUNT_ARGS_DOC)
 
@@ -164,7 +137,7 @@ class FairLazyFrame:
         """
         return analysis.scores(self._lf, by, **score_args)
 
-    score_counts = _spelled(score_counts, scores=True)
+    score_counts = spec.spell_out(score_counts, scores=True)
     score_counts.__doc__ = compose(score_counts.__doc__ or "", drop=("**score_args",),
                                    after=spec.SCORE_ARGS_DOC)
 

@@ -13,9 +13,8 @@ Use it through the common entry points::
     polars_fair.counts(spark_df, ["race", "sex"], y_true="label").report().collect()
     polars_fair.scores(spark_df, "race", y_score="score").abroca().collect()
 
-or the shortcuts of this module, one per analysis, generated from the analysis objects and
-returning a ``pl.DataFrame``: ``polars_fair.spark.report(sdf, by, ...)``,
-``polars_fair.spark.abroca(sdf, by, y_score=..., round_scores=3)``, ...
+or the shortcuts of this module, one per analysis (:mod:`polars_fair.shortcuts`), returning a
+``pl.DataFrame``: ``polars_fair.spark.report(sdf, by, ...)``, ``.abroca(..., round_scores=3)``.
 
 Why the PySpark API and not narwhals: the label table needs a group-by with a count, sums of
 weights and counts of null, NaN and negative values; that is a few lines of
@@ -28,33 +27,23 @@ Requires ``pip install "polars_fair[spark]"`` (PySpark 4.0 or later).
 
 from __future__ import annotations
 
-import inspect
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair import analysis, boundary
-from polars_fair import bias_audit as _ll144
+from polars_fair import boundary
 from polars_fair import errors as E
-from polars_fair.docs import compose
-from polars_fair.spec import (
-    COUNT_ARGS,
-    COUNT_ARGS_DOC,
-    SCORE_ARGS,
-    SCORE_ARGS_DOC,
-    Audit,
-    normalize_by,
-)
+from polars_fair.shortcuts import make_shortcuts, shortcut_names
+from polars_fair.spec import Audit, normalize_by
 
 if TYPE_CHECKING:
     from pyspark.sql import Column
     from pyspark.sql import DataFrame as SparkDataFrame
     from pyspark.sql.types import DataType
 
-__all__ = ["SparkEngine", "polars_schema", "scores"]
+__all__ = ["SparkEngine", "polars_schema"]
 
 _V = "__pf_"
 PYSPARK_MISSING = (
@@ -351,92 +340,8 @@ class SparkEngine:
 
 
 # ------------------------------------------------------------------ shortcuts, one per analysis
-def _shortcut(name: str, on_scores: bool) -> Callable[..., pl.DataFrame]:
-    """``name(spark_df, by, **args)``: the analysis of the objects, collected."""
-    declared = SCORE_ARGS if on_scores else COUNT_ARGS
-    owner = analysis.FairScores if on_scores else analysis.FairCounts
-
-    def shortcut(spark_df: SparkDataFrame, by: Any = None, *, round_scores: int | None = None,
-                 **kwargs: Any) -> pl.DataFrame:
-        table_args = {k: v for k, v in kwargs.items() if k in declared}
-        options = {k: v for k, v in kwargs.items() if k not in declared}
-        if on_scores:
-            obj: Any = analysis.scores(SparkEngine(spark_df, round_scores), by, **table_args)
-        else:
-            if round_scores is not None:
-                raise E.InvalidArgumentError("round_scores= goes with score-based analyses")
-            obj = analysis.counts(SparkEngine(spark_df), by, **table_args)
-        result = obj.frame if name == "frame" else getattr(obj, name)(**options)
-        out = result.collect()
-        assert isinstance(out, pl.DataFrame)
-        return out
-
-    public = {"frame": "scores" if on_scores else "confusion"}.get(name, name)
-    own = [p for p in inspect.signature(getattr(owner, name)).parameters.values()
-           if p.kind is inspect.Parameter.KEYWORD_ONLY
-           and p.name not in ("combinations", "max_order")] if name != "frame" else []
-    table_params = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v)
-                    for k, v in declared.items()]
-    rounding = [inspect.Parameter("round_scores", inspect.Parameter.KEYWORD_ONLY, default=None)
-                ] if on_scores else []
-    lead = [inspect.Parameter("spark_df", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-            inspect.Parameter("by", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)]
-    shortcut.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [*lead, *own, *rounding, *table_params], return_annotation="pl.DataFrame")
-    shortcut.__name__ = shortcut.__qualname__ = public
-    source = getattr(owner, name, None)
-    table = "score table" if on_scores else "count table"
-    head = (f"The {table} of a Spark DataFrame: ``polars_fair."
-            f"{'scores' if on_scores else 'counts'}(spark_df, by, ...).frame``, collected.\n\n"
-            f"Returns\n-------\npl.DataFrame\n    The public {table} schema (see the README).")
-    shortcut.__doc__ = compose(
-        (source.__doc__ if source is not None and name != "frame" else head) or head,
-        drop=("by", "combinations", "max_order", "score_dtype"),
-        before="""spark_df : pyspark.sql.DataFrame
-    The rows; only the label table leaves Spark.
-by : str, pyspark Column or a list of them, optional
-    The attributes (a Column is added under its output name).""",
-        after=("round_scores : int, optional\n    Round scores in Spark before counting.\n"
-               if on_scores else "") + (SCORE_ARGS_DOC if on_scores else COUNT_ARGS_DOC),
-        example=f""">>> import polars_fair.spark as pfs
->>> pfs.{public}(spark_df, "race")  # doctest: +SKIP""",
-        returns="pl.DataFrame",
-    )
-    return shortcut
-
-
-def _public(cls: type) -> list[str]:
-    return [n for n, v in vars(cls).items() if callable(v) and not n.startswith("_")]
-
-
-for _name in _public(analysis.FairCounts):
-    globals()[_name] = _shortcut(_name, False)
-    __all__.append(_name)
-for _name in _public(analysis.FairScores):
-    globals()[_name] = _shortcut(_name, True)
-    __all__.append(_name)
-scores = _shortcut("frame", True)
-
-
-def bias_audit(spark_df: SparkDataFrame, categories: Any, *, y_pred: Any = None,
-               y_score: Any = None, pos_label: Any = 1, sample_weight: Any = None,
-               min_share: float = 0.02, exclude_small: bool = False,
-               round_scores: int | None = None) -> pl.DataFrame:  # noqa: D103  (composed below)
-    # both objects have bias_audit: the rows' entry point picks counts or scores from the call
-    out = _ll144.bias_audit(
-        SparkEngine(spark_df, round_scores), categories, y_pred=y_pred, y_score=y_score,
-        pos_label=pos_label, sample_weight=sample_weight, min_share=min_share,
-        exclude_small=exclude_small).collect()
-    assert isinstance(out, pl.DataFrame)
-    return out
-
-
-bias_audit.__doc__ = compose(
-    _ll144.bias_audit.__doc__ or "", drop=("frame",),
-    before="spark_df : pyspark.sql.DataFrame\n    The applicants; only the label table leaves.",
-    after="round_scores : int, optional\n    With ``y_score``: round scores in Spark first.",
-    example=""">>> import polars_fair.spark as pfs
->>> pfs.bias_audit(spark_df, ["sex", "race"], y_pred="hired")  # doctest: +SKIP""",
-    returns="pl.DataFrame",
-)
-__all__ = list(dict.fromkeys(__all__))
+globals().update(make_shortcuts(
+    lambda frame, round_scores=None: SparkEngine(frame, round_scores),
+    frame="spark_df", engine="Spark", rounding=True, module=__name__,
+))
+__all__ += [n for n in shortcut_names() if n not in __all__]

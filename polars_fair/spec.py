@@ -9,11 +9,12 @@ and contradictory options raise here, with the same messages on every engine.
 
 from __future__ import annotations
 
+import inspect
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, TypeVar
 
 import numpy as np
 import polars as pl
@@ -34,7 +35,9 @@ __all__ = [
     "check_key_dtype",
     "name_of",
     "normalize_by",
+    "BY_DOC",
     "check_row_level",
+    "spell_out",
     "resolve",
     "threshold_in_dtype",
     "to_expr",
@@ -632,9 +635,7 @@ def resolve(
     (['g'], 1)
     """
     if null_groups not in ("keep", "raise", "drop"):
-        raise E.InvalidArgumentError(
-            f"null_groups must be 'keep', 'raise' or 'drop', got {null_groups!r}"
-        )
+        raise E.InvalidArgumentError(E.BAD_NULL_GROUPS.format(value=null_groups))
     by_list = normalize_by(by)
     for b in by_list:
         _check_columns(schema, b, "by")
@@ -720,3 +721,47 @@ def resolve(
     return Audit(**common, y_pred=to_expr(y_pred), y_pred_name=p_name,
                  pos_pred=_pos_for(probe["__pf_p"], pos_label, p_name),
                  pred_dtype=probe["__pf_p"])
+
+
+#: The ``by`` entry of a method's Parameters.
+BY_DOC = """by : str, pl.Expr or list of them
+    The attribute(s) defining the groups; several entries mean their intersection
+    (``["race", "sex"]``). ``None`` or ``[]`` gives one row for the whole population."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def spell_out(method: F, scores: bool = False) -> F:
+    """Give ``method`` a runtime signature with its count (or score) arguments spelled out.
+
+    The ``**count_args`` (or ``**score_args``) of a namespace method become keyword parameters,
+    typed (the text of :class:`CountArgs` / :class:`ScoreArgs`) and with their defaults
+    (:data:`COUNT_ARGS` / :data:`SCORE_ARGS`), so ``help()``, ``inspect.signature`` and doc tools
+    show them where the code declares them once.
+
+    Parameters
+    ----------
+    method : callable
+        A function taking ``**count_args`` or ``**score_args``.
+    scores : bool, default False
+        Spell out the score arguments instead of the count arguments.
+
+    Returns
+    -------
+    callable
+        ``method`` itself, with ``__signature__`` set.
+
+    Examples
+    --------
+    >>> def f(by=None, **count_args): ...
+    >>> "y_true" in str(inspect.signature(spell_out(f)))
+    True
+    """
+    from polars_fair.docs import expand_signature
+
+    defaults = SCORE_ARGS if scores else COUNT_ARGS
+    hints = {k: getattr(v, "__forward_arg__", v)
+             for k, v in inspect.get_annotations(ScoreArgs if scores else CountArgs).items()}
+    extra = {name: (hints[name], default) for name, default in defaults.items()}
+    method.__signature__ = expand_signature(method, extra)  # type: ignore[attr-defined]
+    return method
