@@ -9,6 +9,10 @@ the CI gate. Exit codes: 0 success (``check``: every adequately supported group 
 The commands only format: their text arguments are parsed against the data by
 :mod:`polars_fair.cli_io` (which also writes the outputs), and every computation is in the
 library (``report``, :func:`polars_fair.gate.gate`, :func:`polars_fair.html.audit_html`).
+
+Why one module of about 700 lines: one Typer application whose commands share their option
+declarations; the parsing and writing of text live in :mod:`polars_fair.cli_io` and the
+decisions in the analyses.
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@ rows is read); :func:`check_outputs` refuses an output that would overwrite an i
 output before anything runs; :func:`emit` writes a result as a table, CSV, JSON or Parquet;
 :func:`cli_message` turns the library's parameter names in a message into the flags. The
 commands of :mod:`polars_fair.cli` are built on these; nothing here computes an audit.
+
+Why one module of about 800 lines: every argument of the command line is turned into a checked
+column, expression or value here, in one place, so that each flag is parsed, validated and
+named in messages the same way by every command; splitting it would spread one contract over
+several files.
 """
 
 from __future__ import annotations
@@ -54,6 +59,8 @@ FLAGS = {
     "by": "--by", "y_true": "--y-true", "y_pred": "--y-pred", "y_score": "--y-score",
     "pos_label": "--pos-label", "reference": "--reference", "min_support": "--min-support",
     "where": "--where", "null_groups": "--null-groups", "max_groups": "--max-groups",
+    "min_impact_ratio": "--min-impact-ratio", "max_abs_ofi": "--max-abs-ofi",
+    "max_abroca": "--max-abroca",
 }
 
 #: The output formats of ``--format``.

@@ -9,6 +9,9 @@ There are no scripts, no external stylesheets, fonts or images, and no ``http(s)
 in the file: it renders identically offline, in an e-mail attachment or in an archive.
 
 The command line writes it with ``polars-fair report PATH ... --html audit.html``.
+
+Why one module of about 600 lines: one self-contained page (its sections, its CSS and its
+inline charts) whose parts must agree with each other; the numbers come from the analyses.
 """
 
 from __future__ import annotations

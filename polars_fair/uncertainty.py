@@ -1,6 +1,9 @@
 """Uncertainty from counts: the tidy per-metric table with intervals, and tests against a reference.
 
 Both analyses read only the count table (group × cell counts), never rows.
+
+Why one module of about 550 lines: metrics' intervals and disparity's tests read the same
+rescaled counts and share their interval choices (Wilson, Wald, MOVER, Newcombe).
 """
 
 from __future__ import annotations
