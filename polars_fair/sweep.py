@@ -32,7 +32,7 @@ def _thresholds(thresholds: Sequence[float], dtype: pl.DataType) -> list[float]:
         thresholds = [thresholds]  # type: ignore[list-item]
     ts = sorted({threshold_in_dtype(t, dtype) for t in thresholds})
     if not ts:
-        raise E.InvalidArgumentError("thresholds must name at least one threshold")
+        raise E.InvalidArgumentError(E.NO_THRESHOLDS)
     return ts
 
 
