@@ -153,8 +153,7 @@ def _compare(value: Fraction | float | None, threshold: Fraction) -> int | None:
     return (exact_value > threshold) - (exact_value < threshold)
 
 
-def below(value: Fraction | float | None, threshold: Fraction) -> bool | None:
-    """``value < threshold`` exactly (the threshold itself is not below).
+_COMPARISON = """{summary}
 
     Parameters
     ----------
@@ -170,81 +169,45 @@ def below(value: Fraction | float | None, threshold: Fraction) -> bool | None:
 
     Examples
     --------
-    >>> below(Fraction(4, 5), exact(0.8)), below(Fraction(79, 100), exact(0.8))
-    (False, True)
+    >>> {example}
     """
+
+Comparison = Callable[[Fraction | float | None, Fraction], bool | None]
+
+
+def _comparison(summary: str, example: str) -> Callable[[Comparison], Comparison]:
+    """Give one of the four comparisons its docstring (they share all but two lines)."""
+    def deco(fn: Comparison) -> Comparison:
+        fn.__doc__ = _COMPARISON.format(summary=summary, example=example)
+        return fn
+    return deco
+
+
+@_comparison("``value < threshold`` exactly (the threshold itself is not below).",
+             "below(Fraction(4, 5), exact(0.8)), below(Fraction(79, 100), exact(0.8))\n"
+             "    (False, True)")
+def below(value: Fraction | float | None, threshold: Fraction) -> bool | None:  # noqa: D103
     c = _compare(value, threshold)
     return None if c is None else c < 0
 
 
-def above(value: Fraction | float | None, threshold: Fraction) -> bool | None:
-    """``value > threshold`` exactly (the threshold itself is not above).
-
-    Parameters
-    ----------
-    value : Fraction, float or None
-        An exact value from counts (:func:`fraction`), or a float from weighted counts.
-    threshold : Fraction
-        The threshold (:func:`exact`).
-
-    Returns
-    -------
-    bool or None
-        None when the value is undefined.
-
-    Examples
-    --------
-    >>> above(Fraction(3, 10), exact(0.3))
-    False
-    """
+@_comparison("``value > threshold`` exactly (the threshold itself is not above).",
+             "above(Fraction(3, 10), exact(0.3))\n    False")
+def above(value: Fraction | float | None, threshold: Fraction) -> bool | None:  # noqa: D103
     c = _compare(value, threshold)
     return None if c is None else c > 0
 
 
-def at_most(value: Fraction | float | None, threshold: Fraction) -> bool | None:
-    """``value <= threshold`` exactly (for p-values: significant at ``p <= alpha``).
-
-    Parameters
-    ----------
-    value : Fraction, float or None
-        An exact value from counts (:func:`fraction`), or a float from weighted counts.
-    threshold : Fraction
-        The threshold (:func:`exact`).
-
-    Returns
-    -------
-    bool or None
-        None when the value is undefined.
-
-    Examples
-    --------
-    >>> at_most(0.05, 1 - exact(0.95))
-    True
-    """
+@_comparison("``value <= threshold`` exactly (for p-values: significant at ``p <= alpha``).",
+             "at_most(0.05, 1 - exact(0.95))\n    True")
+def at_most(value: Fraction | float | None, threshold: Fraction) -> bool | None:  # noqa: D103
     c = _compare(value, threshold)
     return None if c is None else c <= 0
 
 
-def at_least(value: Fraction | float | None, threshold: Fraction) -> bool | None:
-    """``value >= threshold`` exactly (a minimum limit is met at the limit).
-
-    Parameters
-    ----------
-    value : Fraction, float or None
-        An exact value from counts (:func:`fraction`), or a float from weighted counts.
-    threshold : Fraction
-        The threshold (:func:`exact`).
-
-    Returns
-    -------
-    bool or None
-        None when the value is undefined.
-
-    Examples
-    --------
-    >>> at_least(Fraction(4, 5), exact(0.8))
-    True
-    """
+@_comparison("``value >= threshold`` exactly (a minimum limit is met at the limit).",
+             "at_least(Fraction(4, 5), exact(0.8))\n    True")
+def at_least(value: Fraction | float | None, threshold: Fraction) -> bool | None:  # noqa: D103
     c = _compare(value, threshold)
     return None if c is None else c >= 0
 
