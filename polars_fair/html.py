@@ -78,6 +78,11 @@ SCORE_DEFINITIONS: tuple[tuple[str, str, str], ...] = (
      "reliability diagram (DeGroot & Fienberg 1983)"),
 )
 
+#: The CSS class of each summary verdict (:data:`polars_fair.summary.RULE_VERDICTS`): a verdict
+#: that could not be reached reads differently from a pass or a fail.
+VERDICT_CLASSES = {"pass": "pass", "fail": "fail", "undefined": "undefined",
+                   "insufficient support": "insufficient"}
+
 _CSS = """
 body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial,
        'Liberation Sans', 'DejaVu Sans', sans-serif; color: #202124; margin: 2rem auto;
@@ -94,6 +99,8 @@ table.pf td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .fail { color: #b3261e; font-weight: 600; }
 .pass { color: #137333; font-weight: 600; }
 .warn { color: #8a5300; font-weight: 600; }
+.undefined { color: #5f6368; font-style: italic; font-weight: 600; }
+.insufficient { color: #8a5300; font-style: italic; font-weight: 600; }
 figure { margin: 1.2rem 0 2rem 0; overflow-x: auto; }
 figcaption { color: #5f6368; font-size: 0.9rem; max-width: 60rem; }
 code { background: #f1f3f4; padding: 0 0.25rem; border-radius: 3px; }
@@ -523,7 +530,7 @@ def audit_html(
     sum_rows = []
     for r in summary.iter_rows(named=True):
         verdict = r["verdict"]
-        cls = "fail" if verdict == "fail" else "pass" if verdict == "pass" else ""
+        cls = VERDICT_CLASSES.get(verdict, "")
         sum_rows.append([
             _esc(r["metric"]), _num(r["value"], "{:.4f}"), _esc(r["group_1"]), _esc(r["group_2"]),
             _num(r["threshold"], "{:g}"),

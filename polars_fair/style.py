@@ -154,12 +154,16 @@ def style_report(
     registry titles, as percentages (a metric whose range is not [0, 1], such as
     ``marginal_benefit``, as a signed number), ``disparate_impact`` and ``impact_ratio``
     (3 decimals), ``ofi`` (signed, 3 decimals), ``finding``, and a ``flags`` column that spells
-    out the highlights. Highlighted:
+    out the highlights. The table formats the report's verdicts and does not decide them again:
+    the highlights are the report's own ``adverse_impact`` and ``ofi_flag`` columns, decided
+    exactly on the counts (:mod:`polars_fair.rules`), never on the rounded floats shown (an
+    impact ratio of exactly 4/5 shown as 0.7999999999999999 from weighted sums is not adverse).
+    Highlighted:
 
-    - adverse impact: ``impact_ratio < four_fifths`` (EEOC four-fifths rule,
+    - adverse impact (``adverse_impact``: ``impact_ratio < four_fifths``, EEOC four-fifths rule,
       29 CFR 1607.4(D)): the impact-ratio cell filled :data:`ADVERSE_FILL`;
-    - ``|ofi| > ofi_threshold`` (Objective Fairness Index, Briscoe et al.): the OFI cell filled
-      :data:`OFI_FILL`;
+    - ``ofi_flag`` (``|ofi| > ofi_threshold``, Objective Fairness Index, Briscoe et al.): the OFI
+      cell filled :data:`OFI_FILL`;
     - low support (``low_support``): the ``n`` cell filled :data:`LOW_SUPPORT_FILL` and the row
       in grey italics;
     - the reference group (``is_reference``) in bold.
@@ -173,15 +177,18 @@ def style_report(
     report : pl.DataFrame or pl.LazyFrame
         The output of ``df.fair.report(by, ...)``: key columns, then ``n`` and the rate,
         disparity and flag columns (any subset of :data:`SHOWN` besides ``n`` and
-        ``selection_rate`` may be missing). With ``combinations="all"`` the ``attributes``
-        column is shown as text.
+        ``selection_rate`` may be missing; without ``adverse_impact``, ``ofi_flag`` or
+        ``low_support`` nothing is highlighted for it). With ``combinations="all"`` the
+        ``attributes`` column is shown as text.
     reference_label : str, optional
         How to name the reference group in the notes; default: read from ``is_reference``
         (:func:`reference_label_of`).
     ofi_threshold : float, default 0.3
-        |OFI| above this is highlighted (the OFI paper's threshold).
+        The ``ofi_threshold`` the report was made with, named in the flags and the notes (the
+        highlight itself is the report's ``ofi_flag``).
     four_fifths : float, default 0.8
-        An impact ratio below this is highlighted as adverse impact.
+        The ``four_fifths`` the report was made with, named in the flags and the notes (the
+        highlight itself is the report's ``adverse_impact``).
     title : str or None, default "Fairness report"
         Table header; ``None`` for none.
     rates : sequence of str, optional
@@ -217,10 +224,10 @@ def style_report(
     if reference_label is None:
         reference_label = reference_label_of(df, keys)
     false = pl.lit(False)
-    adverse = (pl.col("impact_ratio") < four_fifths).fill_null(False) \
-        if "impact_ratio" in df.columns else false
-    ofi_over = (pl.col("ofi").abs() > ofi_threshold).fill_null(False) \
-        if "ofi" in df.columns else false
+    # the report's verdicts, decided exactly there (not re-decided here on rounded floats)
+    adverse = pl.col("adverse_impact").fill_null(False) if "adverse_impact" in df.columns \
+        else false
+    ofi_over = pl.col("ofi_flag").fill_null(False) if "ofi_flag" in df.columns else false
     low = pl.col("low_support").fill_null(False) if "low_support" in df.columns else false
     ref = pl.col("is_reference").fill_null(False) if "is_reference" in df.columns else false
     flags = pl.concat_list(

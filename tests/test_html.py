@@ -88,6 +88,69 @@ def test_style_report_shows_undefined_as_a_dash() -> None:
     assert [text for _, text in td(html, "ppv")] == ["50.0%", "—"]
 
 
+def _ab_rows(weight: float | None) -> pl.DataFrame:
+    """Issue 11's A/B example: A TP 30, FP 30, FN 20, TN 20; B TP 40, FP 35, FN 10, TN 15."""
+    rows = []
+    for g, tp, fp, fn, tn in (("A", 30, 30, 20, 20), ("B", 40, 35, 10, 15)):
+        rows += [(g, 1, 1)] * tp + [(g, 0, 1)] * fp + [(g, 1, 0)] * fn + [(g, 0, 0)] * tn
+    df = pl.DataFrame(rows, schema=["g", "y_true", "y_pred"], orient="row")
+    return df if weight is None else df.with_columns(w=pl.lit(weight))
+
+
+@pytest.mark.parametrize("weight", [None, 0.1])
+def test_style_report_reads_the_reports_verdict_at_exactly_four_fifths(weight: float | None,
+                                                                        ) -> None:
+    """A's selection rate 60/100 = 0.6, B's 75/100 = 0.75: A's impact ratio is exactly 4/5,
+    which passes the four-fifths rule (it fails only below). With every weight 0.1 the
+    weighted sums give the float 0.7999999999999999, still 4/5 within the rules' tolerance:
+    the table must not re-decide it as adverse on that float."""
+    require_plot_extra()
+    from polars_fair.style import ADVERSE_FILL, OFI_FILL, style_report
+
+    args = {} if weight is None else {"sample_weight": "w"}
+    report = _ab_rows(weight).fair.report("g", min_support=1, **args).sort("g")
+    assert report["adverse_impact"].to_list() == [False, False]
+    assert report["ofi_flag"].to_list() == [False, False]
+    if weight is not None:
+        assert report["impact_ratio"][0] < 0.8  # the float a re-decision would read
+    html = style_report(report).as_raw_html()
+    (a_ir, a_text), (b_ir, _) = td(html, "impact_ratio")
+    assert a_text == "0.800"
+    assert ADVERSE_FILL not in a_ir and ADVERSE_FILL not in b_ir
+    assert all(OFI_FILL not in attrs for attrs, _ in td(html, "ofi"))
+    # no flag but the reference: both groups have 100 rows, 'largest' takes the first, A (the
+    # impact ratio is against the highest selection rate, B's, whatever the reference)
+    assert [text for _, text in td(html, "flags")] == ["reference", ""]
+    # the table follows the report's column: flagged there, highlighted here
+    flagged = report.with_columns(adverse_impact=pl.Series([True, False]))
+    (a_ir, _), _ = td(style_report(flagged).as_raw_html(), "impact_ratio")
+    assert ADVERSE_FILL in a_ir
+
+
+def test_summary_verdicts_have_a_class_each() -> None:
+    """Every summary verdict has its own CSS class; 'undefined' and 'insufficient support'
+    are no longer plain text."""
+    from polars_fair.html import _CSS, VERDICT_CLASSES, audit_html
+    from polars_fair.summary import RULE_VERDICTS
+
+    assert set(VERDICT_CLASSES) == set(RULE_VERDICTS)
+    assert len(set(VERDICT_CLASSES.values())) == len(RULE_VERDICTS)
+    for cls in VERDICT_CLASSES.values():
+        assert re.search(rf"^\.{cls} {{", _CSS, re.MULTILINE), cls
+    # nobody is selected: every selection rate is 0/2, the largest 0, so each impact ratio is
+    # 0/0, undefined; b's one positive is missed, so b's OFI is not 0 and |OFI| fails
+    nobody = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [0, 0, 1, 0],
+                           "y_pred": [0, 0, 0, 0]})
+    verdicts = r'<span class="[^"]*">(?:pass|fail|undefined|insufficient support)</span>'
+    assert re.findall(verdicts, audit_html(nobody, "g", min_support=1)) == [
+        '<span class="undefined">undefined</span>', '<span class="fail">fail</span>']
+    # 2 rows a group < min_support 30: OFI against the low-support reference cannot be
+    # signed (selection rates 1/2 and 1/2: the impact ratio 1 passes against any maximum)
+    two = nobody.with_columns(y_pred=pl.Series([1, 0, 1, 0]))
+    assert re.findall(verdicts, audit_html(two, "g")) == [
+        '<span class="pass">pass</span>', '<span class="insufficient">insufficient support</span>']
+
+
 # --------------------------------------------------------------------------- the HTML audit
 
 
