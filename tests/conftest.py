@@ -77,8 +77,13 @@ SLOW_TESTS = {
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the slow tests (see :data:`SLOW_MODULES`, :data:`SLOW_TESTS`)."""
+    """Mark the slow tests: :data:`SLOW_MODULES`, :data:`SLOW_TESTS`, every test that starts
+    Spark (a ``spark`` fixture) and every hypothesis property (hundreds of examples each); the
+    fast loop keeps the hand-worked examples, the oracles and the doctests."""
     for item in items:
         name = getattr(item, "originalname", item.name)
-        if item.path.name in SLOW_MODULES or name in SLOW_TESTS:
+        fn = getattr(item, "function", None)
+        uses_spark = "spark" in getattr(item, "fixturenames", ())
+        is_property = getattr(fn, "is_hypothesis_test", False)
+        if item.path.name in SLOW_MODULES or name in SLOW_TESTS or uses_spark or is_property:
             item.add_marker(pytest.mark.slow)
