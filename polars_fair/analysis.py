@@ -39,7 +39,17 @@ from polars_fair.docs import compose
 from polars_fair.pairwise import pairwise_from_counts
 from polars_fair.report import rates_from_counts, report_from_counts
 from polars_fair.runner import analyse, check_clash, check_outputs
-from polars_fair.spec import COUNT_ARGS, SCORE_ARGS, By, CountArgs, ScoreArgs, name_of
+from polars_fair.spec import (
+    COUNT_ARGS,
+    COUNT_ARGS_DOC,
+    SCORE_ARGS,
+    SCORE_ARGS_DOC,
+    By,
+    CountArgs,
+    ScoreArgs,
+    name_of,
+    spell_out,
+)
 from polars_fair.summary import summary_from_counts
 from polars_fair.sweep import sweep_from_scores
 from polars_fair.uncertainty import disparity_table, metrics_table
@@ -142,6 +152,11 @@ class FairCounts:
              max_order: int | None, **options: Any) -> pl.LazyFrame:
         counted = self._select(by, combinations, max_order)
         table = counted.frame
+        paired = [k for k in counted.keys
+                  if any(k == o + side for o in counted.keys for side in ("_i", "_j"))]
+        if paired:
+            raise E.InvalidArgumentError(E.KEY_SUFFIX_CLASH.format(names=paired,
+                                                                   example=paired[0]))
         if counted.sets is not None:
             check_clash(counted.keys, ["attributes"], fn.__name__)
             table = table.drop("attributes")
@@ -435,3 +450,9 @@ def scores(frame: Any, by: By = None, **score_args: Unpack[ScoreArgs]) -> FairSc
     args = _args(dict(score_args), SCORE_ARGS, "score")
     table, keys, dtype = tables.score_table(tables.engine_of(frame), by, **args)
     return FairScores(table, keys, dtype)
+
+
+for _fn, _scores in ((counts, False), (scores, True)):  # arguments spelled out for help()
+    spell_out(_fn, _scores)
+    _fn.__doc__ = compose(_fn.__doc__ or "", drop=("**score_args" if _scores else "**count_args",),
+                          after=SCORE_ARGS_DOC if _scores else COUNT_ARGS_DOC)

@@ -122,6 +122,11 @@ NOT_ROW_LEVEL = (
 NOT_A_FINITE_NUMBER = "{name} must be a finite number, got {value!r}"
 OPTION_NOT_A_NUMBER = "{name} must be a number, got {value!r} ({type})"
 OPTION_OUT_OF_RANGE = "{name} must lie in {interval}, got {value!r}"
+REPEATED_SETS = "by= names the same attribute set more than once: {sets}"
+KEY_SUFFIX_CLASH = (
+    "attribute name(s) {names} read as another attribute's pair column (<key>_i / <key>_j); "
+    "rename them, for example by=pl.col({example!r}).alias({example!r} + '_attr')"
+)
 BAD_THRESHOLD = "threshold must be a number, finite and not NaN, got {value!r}"
 SCORE_NEEDS_THRESHOLD = "y_score= needs threshold= to turn scores into predictions"
 PRED_AND_SCORE = "pass either y_pred= or y_score= with threshold=, not both"

@@ -315,6 +315,10 @@ class FairLazyFrame:
         """
         return self.score_counts(by, **score_args).frame
 
+    scores = spec.spell_out(scores, scores=True)
+    scores.__doc__ = compose(scores.__doc__ or "", drop=("**score_args",),
+                             after=spec.SCORE_ARGS_DOC)
+
     @_over(abroca_from_scores, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y_true": [1, 0, 1, 0] * 2,
 ...                    "y_score": [0.9, 0.1, 0.8, 0.2, 0.9, 0.8, 0.1, 0.2]})

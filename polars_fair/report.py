@@ -287,7 +287,11 @@ class _Rules:
         ]
         adverse = [R.below(v, self.t) for v in ir]
         flag = [None if v is None else R.above(v if v >= 0 else -v, self.ofi) for v in ofi]
-        di_fails = [bool(R.below(d, self.t)) or bool(R.above(d, 1 / self.t)) for d in di]
+        # a reference that selects nobody makes DI infinite for a group that selects someone:
+        # above 1/four_fifths (shown null, as a rate divided by 0); 0/0 is no evidence
+        di_fails = [bool(R.below(d, self.t)) or bool(R.above(d, 1 / self.t))
+                    or (d is None and ref_sr == 0 and s is not None and s > 0)
+                    for d, s in zip(di, sr, strict=True)]
         benchmark_low = [ref_low or top_low for _ in rows]
 
         def read(lo: Any, o: Any, f: Any, a: Any, d: bool) -> str:
@@ -299,10 +303,10 @@ class _Rules:
                 return "insufficient support"
             if f:
                 return "insufficient support" if ref_low else "algorithmic"
-            if (a and top_low) or (d and ref_low):
-                return "insufficient support"
+            if (a and not top_low) or (d and not ref_low):
+                return "systemic"  # a failure measured against a supported benchmark stands
             if a or d:
-                return "systemic"
+                return "insufficient support"
             return "insufficient support" if ref_low else "none"
 
         finding = [read(*r) for r in zip(low, ofi, flag, adverse, di_fails, strict=True)]

@@ -98,6 +98,10 @@ def exact(threshold: Any, name: str = "threshold") -> Fraction:
     >>> exact(0.8), exact(0.05), exact(30)
     (Fraction(4, 5), Fraction(1, 20), Fraction(30, 1))
     """
+    if isinstance(threshold, np.floating) and np.isfinite(threshold):
+        # the decimal written: np.float32(0.8) prints as 0.8 (its shortest round trip in
+        # float32), though as a float64 it is 0.800000011920929
+        return Fraction(str(threshold))
     if isinstance(threshold, np.generic):
         threshold = threshold.item()
     if isinstance(threshold, Fraction):

@@ -595,9 +595,11 @@ def attribute_sets(
         return None
     assert items is not None
     sets = [normalize_by(b) for b in items]
-    for s in sets:
-        for b in s:
-            name_of(b)  # a name or an expression with one output name, else a typed error
+    # a name or an expression with one output name each, else a typed error
+    named = [tuple(name_of(b) for b in s) for s in sets]
+    repeated = sorted({repr(list(n)) for n in named if named.count(n) > 1})
+    if repeated:
+        raise E.InvalidArgumentError(E.REPEATED_SETS.format(sets=", ".join(repeated)))
     return sets
 
 
