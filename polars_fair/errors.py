@@ -127,6 +127,10 @@ KEY_SUFFIX_CLASH = (
     "attribute name(s) {names} read as another attribute's pair column (<key>_i / <key>_j); "
     "rename them, for example by=pl.col({example!r}).alias({example!r} + '_attr')"
 )
+SPARK_REFUSED = (
+    "Spark refused the aggregation: {message}; every column argument must be row-level (one "
+    "value per row, no aggregate such as F.max)"
+)
 BAD_THRESHOLD = "threshold must be a number, finite and not NaN, got {value!r}"
 SCORE_NEEDS_THRESHOLD = "y_score= needs threshold= to turn scores into predictions"
 PRED_AND_SCORE = "pass either y_pred= or y_score= with threshold=, not both"

@@ -16,13 +16,9 @@ Use it through the common entry points::
 or the shortcuts of this module, one per analysis (:mod:`polars_fair.shortcuts`), returning a
 ``pl.DataFrame``: ``polars_fair.spark.report(sdf, by, ...)``, ``.abroca(..., round_scores=3)``.
 
-Why the PySpark API and not narwhals: the label table needs a group-by with a count, sums of
-weights and counts of null, NaN and negative values; that is a few lines of
-``pyspark.sql.functions`` (stable on Spark Classic and Connect), where narwhals would add a
-dependency and a translation layer and could not bind Spark ``Column`` expressions. pyspark is
-imported lazily (``import polars_fair.spark`` works without it).
-
-Requires ``pip install "polars_fair[spark]"`` (PySpark 4.0 or later).
+Why PySpark's API, not narwhals: the label table is a few lines of ``pyspark.sql.functions``;
+narwhals would add a dependency and could not bind Spark ``Column`` expressions. pyspark is
+imported lazily. Requires ``pip install "polars_fair[spark]"`` (PySpark 4.0 or later).
 """
 
 from __future__ import annotations
@@ -151,9 +147,15 @@ def _bind(spark_df: SparkDataFrame, x: Any) -> tuple[SparkDataFrame, str]:
         return spark_df, x
     from pyspark.sql import Column
 
-    if isinstance(x, Column):
+    if isinstance(x, Column):  # an aggregate (F.max) is refused by Spark: the row-level rule
+        from pyspark.errors import AnalysisException
+
         name = spark_df.select(x).columns[0]
-        return spark_df.withColumn(name, x), name
+        try:
+            return spark_df.withColumn(name, x), name
+        except AnalysisException as exc:
+            first = (str(exc).strip() or type(exc).__name__).splitlines()[0]
+            raise E.NotRowLevelError(E.SPARK_REFUSED.format(message=first)) from None
     raise E.InvalidArgumentError(
         f"polars_fair.spark takes column names (str) or pyspark Columns, got {type(x).__name__}"
     )

@@ -313,3 +313,12 @@ def test_whole_population_and_boolean_labels(to_spark: Any) -> None:
     assert_frame_equal(pfs.report(sdf, None, pos_label=True), df.fair.report(None, pos_label=True))
     assert_frame_equal(pfs.confusion(sdf, "g", pos_label=False),
                        df.fair.confusion("g", pos_label=False))
+
+
+def test_an_aggregate_spark_column_is_refused_as_not_row_level(spark: SparkSession) -> None:
+    """Issue 11 kind 5 on Spark: F.max("y_pred") as the prediction would spread one value over
+    every row (Spark refuses it while binding); it is the typed row-level error, not PySpark's."""
+    sdf = spark.createDataFrame([("a", 1, 1), ("b", 0, 1)], "g string, y_true long, y_pred long")
+    with pytest.raises(E.NotRowLevelError) as info:
+        polars_fair.counts(sdf, "g", y_pred=F.max("y_pred"))
+    assert str(info.value).startswith("Spark refused the aggregation: [MISSING_GROUP_BY]")
