@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +87,40 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         is_property = getattr(fn, "is_hypothesis_test", False)
         if item.path.name in SLOW_MODULES or name in SLOW_TESTS or uses_spark or is_property:
             item.add_marker(pytest.mark.slow)
+
+
+REQUIRE_SPARK = os.environ.get("POLARS_FAIR_REQUIRE_SPARK") == "1"
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    """One local Spark for the whole run (2 cores, loopback, no UI, 2 shuffle partitions).
+
+    Skips without PySpark or Java, unless ``POLARS_FAIR_REQUIRE_SPARK=1``, when it fails.
+    """
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        if REQUIRE_SPARK:
+            raise
+        pytest.skip("pyspark is not installed (pip install -e '.[spark]')")
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    try:
+        session = (
+            SparkSession.builder.master("local[2]")
+            .appName("polars_fair-tests")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.default.parallelism", "2")
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .getOrCreate()
+        )
+    except Exception as exc:  # noqa: BLE001  (no Java, no loopback: any startup error)
+        if REQUIRE_SPARK:
+            pytest.fail(f"POLARS_FAIR_REQUIRE_SPARK=1 but Spark did not start: {exc}")
+        pytest.skip(f"Spark did not start (is Java 17+ installed?): {exc}")
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

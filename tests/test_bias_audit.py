@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import inspect
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -680,40 +679,8 @@ def test_tables_with_labels_give_the_audit_of_the_outcomes_alone(
 # ---------------------------------------------------------------------------------------------
 # Spark: the same counting boundary, the same audit
 
-REQUIRE_SPARK = os.environ.get("POLARS_FAIR_REQUIRE_SPARK") == "1"
 
 
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    """A local Spark (the session pattern of test_spark.py), stopped only if made here."""
-    try:
-        from pyspark.sql import SparkSession
-    except ImportError:
-        if REQUIRE_SPARK:
-            raise
-        pytest.skip("pyspark is not installed (pip install -e '.[spark]')")
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    existing = SparkSession.getActiveSession()
-    try:
-        session = (
-            SparkSession.builder.master("local[2]")
-            .appName("polars_fair-tests")
-            .config("spark.ui.enabled", "false")
-            .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.sql.shuffle.partitions", "2")
-            .config("spark.default.parallelism", "2")
-            .config("spark.sql.session.timeZone", "UTC")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .getOrCreate()
-        )
-    except Exception as exc:  # noqa: BLE001  (no Java, no loopback: any startup error)
-        if REQUIRE_SPARK:
-            pytest.fail(f"POLARS_FAIR_REQUIRE_SPARK=1 but Spark did not start: {exc}")
-        pytest.skip(f"Spark did not start (is Java 17+ installed?): {exc}")
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    if existing is None:
-        session.stop()
 
 
 SPARK_CASES: list[dict[str, Any]] = [

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import datetime as dt
 import inspect
-import os
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -52,8 +51,6 @@ from polars_fair.reference import SCORE_RULES
 from polars_fair.registry import RATE_NAMES
 from polars_fair.spec import COUNT_ARGS, SCORE_ARGS
 from polars_fair.uncertainty import BAD_DISPARITY_METRIC, DISPARITY_METRICS
-
-REQUIRE_SPARK = os.environ.get("POLARS_FAIR_REQUIRE_SPARK") == "1"
 
 pytestmark = [
     # createDataFrame(pyarrow.Table) checks the pandas version and warns about pandas 3
@@ -89,37 +86,6 @@ ROUTES = ["eager", "lazy", "streaming", "table", "spark", "duckdb"]
 # ---------------------------------------------------------------------------------------------
 # engines
 # ---------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    """A local Spark (the session pattern of test_spark.py), stopped only if made here."""
-    try:
-        from pyspark.sql import SparkSession
-    except ImportError:
-        if REQUIRE_SPARK:
-            raise
-        pytest.skip("pyspark is not installed (pip install -e '.[spark]')")
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    existing = SparkSession.getActiveSession()
-    try:
-        session = (
-            SparkSession.builder.master("local[2]")
-            .appName("polars_fair-tests")
-            .config("spark.ui.enabled", "false")
-            .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.sql.shuffle.partitions", "2")
-            .config("spark.default.parallelism", "2")
-            .config("spark.sql.session.timeZone", "UTC")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .getOrCreate()
-        )
-    except Exception as exc:  # noqa: BLE001  (no Java, no loopback: any startup error)
-        if REQUIRE_SPARK:
-            pytest.fail(f"POLARS_FAIR_REQUIRE_SPARK=1 but Spark did not start: {exc}")
-        pytest.skip(f"Spark did not start (is Java 17+ installed?): {exc}")
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    if existing is None:
-        session.stop()
 
 
 @pytest.fixture(scope="module")

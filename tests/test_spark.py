@@ -10,7 +10,7 @@ Spark count stage is the same count stage. Skips when PySpark (or Java) is missi
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
@@ -45,29 +45,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="session")
-def spark() -> Iterator[SparkSession]:
-    """One local Spark for the whole run: 2 cores, loopback, no UI, 2 shuffle partitions."""
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    try:
-        session = (
-            SparkSession.builder.master("local[2]")
-            .appName("polars_fair-tests")
-            .config("spark.ui.enabled", "false")
-            .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.sql.shuffle.partitions", "2")
-            .config("spark.default.parallelism", "2")
-            .config("spark.sql.session.timeZone", "UTC")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .getOrCreate()
-        )
-    except Exception as exc:  # noqa: BLE001  (no Java, no loopback: any startup error)
-        if REQUIRE:
-            pytest.fail(f"POLARS_FAIR_REQUIRE_SPARK=1 but Spark did not start: {exc}")
-        pytest.skip(f"Spark did not start (is Java 17+ installed?): {exc}")
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 @pytest.fixture(scope="session")

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -70,32 +68,6 @@ def by_group(frame: pl.DataFrame, key: str = "g") -> dict[Any, dict[str, Any]]:
 
 
 # ----------------------------------------------------------------------------- engines
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    """A local Spark session (the pattern of test_engines.py); skips without PySpark/Java."""
-    require = os.environ.get("POLARS_FAIR_REQUIRE_SPARK") == "1"
-    try:
-        from pyspark.sql import SparkSession
-    except ImportError:
-        if require:
-            raise
-        pytest.skip("pyspark is not installed")
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    existing = SparkSession.getActiveSession()
-    try:
-        session = (SparkSession.builder.master("local[1]").appName("polars_fair-verdicts")
-                   .config("spark.ui.enabled", "false")
-                   .config("spark.ui.showConsoleProgress", "false")
-                   .config("spark.sql.shuffle.partitions", "1")
-                   .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate())
-    except Exception as exc:  # noqa: BLE001  (no Java: any startup error)
-        if require:
-            pytest.fail(f"POLARS_FAIR_REQUIRE_SPARK=1 but Spark did not start: {exc}")
-        pytest.skip(f"Spark did not start: {exc}")
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    if existing is None:
-        session.stop()
 
 
 ENGINES = ["polars", "duckdb", pytest.param("spark", marks=pytest.mark.slow)]
