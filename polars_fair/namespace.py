@@ -19,6 +19,7 @@ from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, Unpack, overlo
 import polars as pl
 
 from polars_fair import analysis, spec
+from polars_fair import bias_audit as _ll144
 from polars_fair.abroca import abroca_from_scores, abroca_test_from_scores, roc_curves_from_scores
 from polars_fair.analysis import FairCounts, FairScores
 from polars_fair.calibration import calibration_plan, reliability_plan
@@ -222,62 +223,20 @@ class FairLazyFrame:
             exclude_low_support=exclude_low_support, four_fifths=four_fifths,
             ofi_threshold=ofi_threshold)
 
-    def bias_audit(
-        self,
-        categories: Sequence[IntoExpr],
-        *,
-        y_pred: IntoExpr | None = None,
-        y_score: IntoExpr | None = None,
-        pos_label: Any = 1,
-        sample_weight: IntoExpr | None = None,
-        min_share: float = 0.02,
-        exclude_small: bool = False,
-    ) -> pl.LazyFrame:
-        """NYC Local Law 144 bias audit: selection or scoring rates and impact ratios.
+    def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,
+                   y_score: IntoExpr | None = None, pos_label: Any = 1,
+                   sample_weight: IntoExpr | None = None, min_share: float = 0.02,
+                   exclude_small: bool = False) -> pl.LazyFrame:  # noqa: D102
+        return _ll144.bias_audit(self._lf, categories, y_pred=y_pred, y_score=y_score,
+                                 pos_label=pos_label, sample_weight=sample_weight,
+                                 min_share=min_share, exclude_small=exclude_small)
 
-        For each category of each attribute and of their intersection (6 RCNY 5-300, 5-301):
-        ``polars_fair.counts(lf, categories, y_true=None, y_pred=...).bias_audit(...)`` (or
-        ``polars_fair.scores(...)`` with ``y_score``). See
-        :func:`polars_fair.bias_audit.bias_audit` for the formulas and output columns.
-
-        Parameters
-        ----------
-        categories : sequence of str or pl.Expr
-            The category attributes (sex, race/ethnicity, ...).
-        y_pred, y_score : str or pl.Expr
-            The selection (binary) or the score; exactly one.
-        pos_label : Any, default 1
-            The selected value of ``y_pred``.
-        sample_weight : str or pl.Expr, optional
-            Row weights.
-        min_share : float, default 0.02
-            Categories under this share of rows are flagged ``small_category``.
-        exclude_small : bool, default False
-            Leave small categories out of the impact-ratio maximum.
-
-        Returns
-        -------
-        pl.LazyFrame
-            See :func:`polars_fair.bias_audit.bias_audit`.
-
-        Raises
-        ------
-        InvalidArgumentError, ColumnNotFoundError, InvalidLabelError
-            See :func:`polars_fair.bias_audit.bias_audit`.
-
-        Examples
-        --------
-        >>> import polars as pl, polars_fair
-        >>> df = pl.DataFrame({"sex": ["F", "F", "M", "M"], "y_pred": [1, 0, 1, 1]})
-        >>> a = df.fair.bias_audit(["sex"], y_pred="y_pred", min_share=0.0)
-        >>> a.select("sex", "selection_rate", "impact_ratio").rows()
-        [('F', 0.5, 0.5), ('M', 1.0, 1.0)]
-        """
-        from polars_fair.bias_audit import bias_audit  # counts (or scores), then .bias_audit
-
-        return bias_audit(self._lf, categories, y_pred=y_pred, y_score=y_score,
-                          pos_label=pos_label, sample_weight=sample_weight, min_share=min_share,
-                          exclude_small=exclude_small)
+    bias_audit.__doc__ = compose(_ll144.bias_audit.__doc__ or "", drop=("frame",), example="""\
+>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"sex": ["F", "F", "M", "M"], "y_pred": [1, 0, 1, 1]})
+>>> a = df.fair.bias_audit(["sex"], y_pred="y_pred", min_share=0.0)
+>>> a.select("sex", "selection_rate", "impact_ratio").rows()
+[('F', 0.5, 0.5), ('M', 1.0, 1.0)]""")
 
     def scores(self, by: By = None, **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:
         """The score table: one row per (group, distinct score), from one scan.
