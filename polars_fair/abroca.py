@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
 import polars as pl
 
 from polars_fair import rules as R
+from polars_fair._lazy import np
 from polars_fair.permutation import (
     BAD_PERMUTATIONS,
     BAD_TOLERANCE,

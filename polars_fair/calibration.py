@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
-import numpy as np
-import numpy.typing as npt
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._lazy import np, npt
 
 __all__ = [
     "CalibrationResult",

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._lazy import np
 from polars_fair.progress import progress_bar
 from polars_fair.roc import GridCache, abroca_batch, abroca_splits
 from polars_fair.scoreview import ReferenceSpec, ScoreView, score_reference, score_view

@@ -5,8 +5,6 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from tqdm.auto import tqdm
-
 __all__ = ["show_progress", "progress_bar"]
 
 
@@ -55,5 +53,7 @@ def progress_bar(total: int, desc: str, progress: bool | None) -> Any:
     >>> with progress_bar(3, "demo", progress=False) as bar:
     ...     bar.update(3)
     """
+    from tqdm.auto import tqdm  # imported on first use: import polars_fair stays cheap
+
     return tqdm(total=total, desc=desc, disable=not show_progress(progress), file=sys.stderr,
                 leave=False)

@@ -31,10 +31,10 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._lazy import is_numpy
 
 __all__ = [
     "COUNT_RULES",
@@ -217,7 +217,7 @@ def check_value_type(value: Any, dtype: pl.DataType, column: str, role: str) -> 
     ...
     polars_fair.errors.InvalidArgumentError: reference value '3' (str) cannot be compared ...
     """
-    if isinstance(value, np.generic):
+    if is_numpy(value, "generic"):
         value = value.item()
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None

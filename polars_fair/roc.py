@@ -30,9 +30,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from polars_fair import errors as E
+from polars_fair._lazy import np
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray

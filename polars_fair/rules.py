@@ -47,9 +47,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from polars_fair import errors as E
+from polars_fair._lazy import is_numpy, np
 
 __all__ = [
     "WEIGHTED_TOLERANCE",
@@ -98,11 +97,11 @@ def exact(threshold: Any, name: str = "threshold") -> Fraction:
     >>> exact(0.8), exact(0.05), exact(30)
     (Fraction(4, 5), Fraction(1, 20), Fraction(30, 1))
     """
-    if isinstance(threshold, np.floating) and np.isfinite(threshold):
+    if is_numpy(threshold, "floating") and np.isfinite(threshold):
         # the decimal written: np.float32(0.8) prints as 0.8 (its shortest round trip in
         # float32), though as a float64 it is 0.800000011920929
         return Fraction(str(threshold))
-    if isinstance(threshold, np.generic):
+    if is_numpy(threshold, "generic"):
         threshold = threshold.item()
     if isinstance(threshold, Fraction):
         return threshold
@@ -300,7 +299,7 @@ def option(
     polars_fair.errors.InvalidArgumentError: ofi_threshold must lie in [0, 2], got nan
     """
     raw = value
-    if isinstance(value, np.generic):
+    if is_numpy(value, "generic"):
         value = value.item()
     lo = None if low is None else exact(low, name)
     hi = None if high is None else exact(high, name)
@@ -423,7 +422,7 @@ def flag(value: Any, name: str) -> bool:
     >>> flag(np.True_, "pairwise")
     True
     """
-    if isinstance(value, np.bool_):
+    if is_numpy(value, "bool_"):
         return bool(value)
     if not isinstance(value, bool):
         raise E.InvalidArgumentError(E.NOT_A_BOOL.format(name=name, value=value))

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._lazy import np
 from polars_fair.reference import known, reference_index
 from polars_fair.roc import auc_from_cells, roc_curve_from_cells
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal, TypedDict, TypeVar
 
-import numpy as np
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._lazy import is_numpy, np
 
 __all__ = [
     "Audit",
@@ -450,7 +450,7 @@ def check_int(value: Any, name: str, low: int = 1) -> int:
     ...
     polars_fair.errors.InvalidArgumentError: max_order must be an integer >= 1, got 2.0
     """
-    if isinstance(value, np.integer):
+    if is_numpy(value, "integer"):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise E.InvalidArgumentError(E.BAD_INT_OPTION.format(name=name, low=low, value=value))
@@ -497,7 +497,7 @@ def _check_label_dtype(dtype: pl.DataType, column: str, role: str) -> None:
 
 def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
     """Adapt pos_label to the column's dtype, or raise when they cannot be compared."""
-    if isinstance(pos_label, np.generic):
+    if is_numpy(pos_label, "generic"):
         pos_label = pos_label.item()
     bad = E.InvalidLabelError(
         E.POS_LABEL_DTYPE.format(
@@ -554,7 +554,7 @@ def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
     >>> threshold_in_dtype(0.7, pl.Float32) == float(np.float32(0.7))
     True
     """
-    if isinstance(threshold, np.generic):
+    if is_numpy(threshold, "generic"):
         threshold = threshold.item()
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
         raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
@@ -659,7 +659,7 @@ def resolve(
         if y_pred is None:
             y_pred = "y_pred"
         _check_columns(schema, y_pred, "y_pred")
-    if isinstance(pos_label, np.generic):
+    if is_numpy(pos_label, "generic"):
         pos_label = pos_label.item()
     if pos_label is None or (isinstance(pos_label, float) and math.isnan(pos_label)):
         raise E.InvalidLabelError(E.BAD_POS_LABEL.format(value=pos_label))

@@ -25,14 +25,16 @@ their documented sources.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import numpy as np
-import numpy.typing as npt
 import polars as pl
-from scipy import stats as _sps
 
 from polars_fair import errors as E
+from polars_fair._lazy import np
+from polars_fair._lazy import sps as _sps
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = [
     "adjust_pvalues",
@@ -44,7 +46,8 @@ __all__ = [
     "wilson_interval",
 ]
 
-FloatArray = npt.NDArray[np.float64]
+if TYPE_CHECKING:
+    FloatArray = npt.NDArray[np.float64]
 
 LEVEL_MESSAGE = "level must lie strictly between 0 and 1; got {level!r}"
 NEGATIVE_COUNT_MESSAGE = "{name} must be non-negative; found {values}"

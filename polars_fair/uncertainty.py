@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Literal
 
-import numpy as np
 import polars as pl
-from scipy import stats as sst
 
 from polars_fair import errors as E
 from polars_fair import rules as R
 from polars_fair import stats
+from polars_fair._lazy import np
+from polars_fair._lazy import sps as sst
 from polars_fair.reference import for_set, known, reference_flag
 from polars_fair.registry import METRICS, PAIR_METRICS, PROPORTIONS, RATE_NAMES, Counts, safe_div
 from polars_fair.report import count_exprs
