@@ -14,15 +14,19 @@ Every function reads one of the small tables the analyses return (never rows) an
 * :func:`power_chart` reads ``delta_auc, n, power, mc_se`` of
   :func:`polars_fair.power.power_curve`;
 * :func:`calibration_chart` reads keys, ``n, mean_score, fraction_positive`` of
-  ``df.fair.reliability(...)``.
+  ``df.fair.reliability(...)`` (small multiples, one panel per group);
+* :func:`threshold_chart` reads keys, ``threshold, impact_ratio, low_support`` of
+  ``df.fair.sweep(...)``;
+* :func:`divergence_chart` reads ``attributes``, the attribute columns, ``divergence, ci_low,
+  ci_high, significant`` of a divergence table.
 
 A group is labelled by its value, or ``"v1 | v2"`` for an intersection of several attributes
-(a null value reads ``"null"``). Altair and vl-convert come with the ``plot`` extra
-(``pip install "polars_fair[plot]"``) and are imported only when a chart is drawn, so
-``polars_fair`` itself imports without them.
+(a null value reads ``"(missing)"``; "—" is kept for an undefined figure). Altair and
+vl-convert come with the ``plot`` extra (``pip install "polars_fair[plot]"``) and are imported
+only when a chart is drawn, so ``polars_fair`` itself imports without them.
 
-Why one module of about 800 lines: it is the package's one optional-dependency boundary (Altair
-and vl-convert, imported lazily by :func:`_require`), and its five charts share the same small
+Why one module of about 1,100 lines: it is the package's one optional-dependency boundary (Altair
+and vl-convert, imported lazily by :func:`_require`), and its seven charts share the same small
 helpers (group labels, inline data, colour scales, the column checks) and the same output
 functions (:func:`save`, :func:`to_svg`). Each chart is one function that reads one analysis
 table and computes nothing of its own, so the module grows by one self-contained function per
@@ -37,10 +41,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._lazy import np
 from polars_fair.reference import SCORE_RULES
 from polars_fair.registry import METRICS
 
@@ -50,14 +54,20 @@ if TYPE_CHECKING:  # pragma: no cover
     from polars_fair.analysis import FairScores
 
 __all__ = [
+    "CHART_GROUPS",
     "MISSING_EXTRA",
+    "MISSING_GROUP",
+    "RATIO_BOUNDS",
     "calibration_chart",
+    "divergence_chart",
     "group_label",
     "pairwise_heatmap",
+    "pattern_label",
     "power_chart",
     "rates_chart",
     "roc_chart",
     "save",
+    "threshold_chart",
     "to_svg",
 ]
 
@@ -73,6 +83,14 @@ COMBINATION_TABLE = (
     "first, e.g. .filter(pl.col('attributes') == ['race', 'sex']).drop('attributes')"
 )
 UNKNOWN_CHART_GROUP = "{role} group {group!r} is not in the table; the groups are: {groups}"
+#: How a null group key reads on charts and in the HTML audit (an undefined figure reads "—").
+MISSING_GROUP = "(missing)"
+#: The most groups a chart of several panels or lines draws by default; the rest are named in
+#: the chart's subtitle (:func:`calibration_chart`, :func:`threshold_chart`).
+CHART_GROUPS = 12
+#: The colour bounds a ratio heatmap chooses from: the smallest that holds every cell's
+#: ``max(x, 1/x)``, at most the last (cells beyond are clipped, counted in the subtitle).
+RATIO_BOUNDS = (1.25, 1.5, 2.0, 3.0, 4.0, 8.0)
 
 #: The title of each metric on axes and legends: its registry entry's title
 #: (:data:`polars_fair.registry.METRICS`), so a metric added there is named here too.
@@ -109,29 +127,37 @@ def _need(df: pl.DataFrame, columns: Sequence[str], what: str) -> None:
             )
 
 
-def group_label(columns: Sequence[str]) -> pl.Expr:
+def group_label(columns: Sequence[str], *, missing: str = MISSING_GROUP) -> pl.Expr:
     """The label of a group: its value as text, ``"v1 | v2"`` for several attributes.
 
     Parameters
     ----------
     columns : sequence of str
         The key columns, in order (at least one).
+    missing : str, default "(missing)"
+        How a null value (a group of the rows whose attribute is missing) reads: never "—",
+        which the audit keeps for an undefined figure.
 
     Returns
     -------
     pl.Expr
-        A String expression named ``group``; a null value reads ``"null"``.
+        A String expression named ``group``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``columns`` is empty.
 
     Examples
     --------
     >>> import polars as pl
     >>> df = pl.DataFrame({"race": ["Black", None], "sex": ["Female", "Male"]})
     >>> df.select(group_label(["race", "sex"]))["group"].to_list()
-    ['Black | Female', 'null | Male']
+    ['Black | Female', '(missing) | Male']
     """
     if not columns:
         raise E.InvalidArgumentError("a group label needs at least one key column, got []")
-    parts = [pl.col(c).cast(pl.String).fill_null("null") for c in columns]
+    parts = [pl.col(c).cast(pl.String).fill_null(missing) for c in columns]
     expr = parts[0] if len(parts) == 1 else pl.concat_str(parts, separator=" | ")
     return expr.alias("group")
 
@@ -169,6 +195,7 @@ def pairwise_heatmap(
     *,
     title: str | None = None,
     cell_size: int = 46,
+    ratio_clip: float | None = None,
 ) -> altair.LayerChart:
     """Heatmap of one pairwise metric over every ordered pair of groups (OFI paper, Fig. 2).
 
@@ -177,9 +204,12 @@ def pairwise_heatmap(
     value written in the cell. The colour scale diverges around "no bias": 0 for OFI and the
     ``*_difference`` metrics, 1 for disparate impact and the ``*_ratio`` metrics; blue means
     group ``i`` fares better than ``j``, red worse. Differences use a symmetric domain (at least
-    ±0.3 for OFI, the paper's threshold); ratios are clamped to [0, 2] (the text still shows the
-    value). The diagonal (a group against itself) is the no-bias value; undefined cells are grey
-    and read ``n/a``.
+    ±0.3 for OFI, the paper's threshold). Ratios use a log colour scale symmetric around 1, so
+    0.5 and 2 are equally strong colours: its bounds ``[1/c, c]`` are the smallest ``c`` of
+    :data:`RATIO_BOUNDS` holding every cell (at most 8, or ``ratio_clip``); a cell beyond is
+    clipped to the bound's colour, the subtitle says how many cells are, and the cell's text
+    still shows its value (8.61 reads 8.61, not 8). The diagonal (a group against itself) is
+    the no-bias value; undefined cells are grey and read ``n/a``.
 
     Parameters
     ----------
@@ -196,6 +226,9 @@ def pairwise_heatmap(
         Chart title; default names the metric (a subtitle says how to read the colours).
     cell_size : int, default 46
         Side of a cell in pixels.
+    ratio_clip : float, optional
+        For a ratio metric, the colour bound ``c`` (> 1): colours span ``[1/c, c]`` on a log
+        scale. Default: chosen from :data:`RATIO_BOUNDS` as above.
 
     Returns
     -------
@@ -240,38 +273,60 @@ def pairwise_heatmap(
     )
     data = pl.concat([data.with_columns(diag=pl.lit(False)),
                       diagonal.with_columns(diag=pl.lit(True))])
-    if ratio:
-        lo, hi = 0.0, 2.0
+    beyond = 0
+    if ratio:  # a log scale symmetric around 1: 0.5 and 2 are equally far from no bias
+        folds = data.filter(~pl.col("diag") & pl.col("value").is_not_null()).select(
+            fold=pl.when(pl.col("value") <= 0).then(float("inf")).otherwise(
+                pl.max_horizontal(pl.col("value"), 1 / pl.col("value"))))["fold"]
+        largest = float(folds.max()) if folds.len() else 1.0  # type: ignore[arg-type]
+        bound = next((b for b in RATIO_BOUNDS if b >= largest), RATIO_BOUNDS[-1])
+        if ratio_clip is not None:
+            bound = float(ratio_clip)
+        beyond = int((folds > bound).sum())
+        lo, hi = 1 / bound, bound
+        colour = pl.col("value").clip(lo, hi)
+        strong_fold = pl.when(pl.col("value") > 0).then(
+            pl.col("value").clip(lo, hi).log().abs()).otherwise(np.log(hi))
+        dark = strong_fold.fill_null(0.0) > 0.55 * float(np.log(hi))
     else:
         finite = data["value"].drop_nulls().abs()
         largest = float(np.max(finite.to_numpy())) if finite.len() else 0.0
         span = max(largest, 0.3 if metric == "ofi" else 0.1)
         span = float(np.ceil(span * 10) / 10)
         lo, hi = -span, span
-    strong = 0.55 * (hi - lo) / 2
+        colour = pl.col("value")
+        dark = (pl.col("value") - mid).abs().fill_null(0.0) > 0.55 * (hi - lo) / 2
     texts = [
         "" if d else "n/a" if v is None else f"{v:.2f}".replace("-0.00", "0.00")
         for v, d in zip(data["value"].to_list(), data["diag"].to_list(), strict=True)
     ]
     data = data.with_columns(
-        text=pl.Series(texts, dtype=pl.String),
-        dark=(pl.col("value") - mid).abs().fill_null(0.0) > strong,
+        text=pl.Series(texts, dtype=pl.String), colour=colour, dark=dark,
     )
     name = {"ofi": "OFI(i, j) = B_i − B_j", "disparate_impact": "DI(i, j) = SR_i / SR_j"}.get(
         metric, f"{metric}(i, j)"
     )
-    subtitle = f"blue: row group i favoured over column group j; red: disfavoured; centre {mid:g}"
+    subtitle = [f"blue: row group i favoured over column group j; red: disfavoured; "
+                f"centre {mid:g}"]
+    if ratio:
+        subtitle.append(
+            f"log colour scale symmetric around 1 (x and 1/x equally strong), clipped to "
+            f"[1/{hi:g}, {hi:g}]: " + (f"{beyond} cell(s) beyond it, their numbers written"
+                                       if beyond else "no cell beyond it"))
     n = len(order)
     x = alt.X("j:N", sort=order, title="group j (column)", axis=alt.Axis(labelAngle=-40))
     y = alt.Y("i:N", sort=order, title="group i (row)")
     base = alt.Chart(_values(data)).encode(x=x, y=y)
     background = base.mark_rect(color="#e6e6e6")
+    if ratio:
+        scale = alt.Scale(type="log", scheme="redblue", domain=[lo, hi], domainMid=mid)
+        legend = alt.Legend(title=metric, format=".3~g",
+                            values=sorted({lo, 1.0, hi} | {v for v in (0.8, 1.25) if lo < v < hi}))
+    else:
+        scale = alt.Scale(scheme="redblue", domain=[lo, hi], domainMid=mid, clamp=True)
+        legend = alt.Legend(title=metric, format=".2f")
     colored = base.mark_rect().encode(
-        color=alt.Color(
-            "value:Q",
-            scale=alt.Scale(scheme="redblue", domain=[lo, hi], domainMid=mid, clamp=True),
-            legend=alt.Legend(title=metric, format=".2f"),
-        )
+        color=alt.Color("colour:Q", scale=scale, legend=legend)
     ).transform_filter("datum.value != null && !datum.diag")
     text = base.mark_text(fontSize=10).encode(
         text="text:N",
@@ -279,7 +334,7 @@ def pairwise_heatmap(
     )
     chart = alt.layer(background, colored, text).properties(
         width=cell_size * n, height=cell_size * n,
-        title=alt.TitleParams(title or name, subtitle=[subtitle]),
+        title=alt.TitleParams(title or name, subtitle=subtitle),
     )
     return cast("altair.LayerChart", chart)
 
@@ -393,9 +448,10 @@ def rates_chart(
 def _resolve(label_or_spec: Any, labels: list[str], keys: Sequence[str], role: str) -> str:
     if isinstance(label_or_spec, Mapping):
         spec = dict(label_or_spec)
-        wanted = " | ".join("null" if spec.get(k) is None else str(spec.get(k)) for k in keys)
+        wanted = " | ".join(MISSING_GROUP if spec.get(k) is None else str(spec.get(k))
+                            for k in keys)
     elif isinstance(label_or_spec, tuple):
-        wanted = " | ".join("null" if v is None else str(v) for v in label_or_spec)
+        wanted = " | ".join(MISSING_GROUP if v is None else str(v) for v in label_or_spec)
     else:
         wanted = str(label_or_spec)
     if wanted not in labels:
@@ -666,13 +722,20 @@ def calibration_chart(
     reliability: pl.DataFrame | pl.LazyFrame,
     keys: Sequence[str] | None = None,
     *,
+    min_count: int = 30,
+    max_groups: int = CHART_GROUPS,
+    columns: int = 4,
     title: str | None = None,
-) -> altair.LayerChart:
-    """Reliability (calibration) curves per group against the diagonal of perfect calibration.
+) -> altair.FacetChart:
+    """Reliability (calibration) curves as small multiples: one panel per group.
 
     Each point is one score bin of one group: x the mean score in the bin, y the fraction of
-    positive labels. A calibrated group lies on the dashed diagonal ``y = x``. Empty bins
-    (``n = 0``, null means) are left out.
+    positive labels, with the bin's row count written beside it. A calibrated group lies on the
+    dashed diagonal ``y = x``. A bin with fewer than ``min_count`` rows (the audit's low-support
+    rule, ``min_support``) is drawn as a hollow grey point and left out of the line: its
+    fraction is too noisy to read. Empty bins (``n = 0``, null means) are left out. At most
+    ``max_groups`` panels are drawn, the groups with the most rows; the subtitle names the
+    others.
 
     Parameters
     ----------
@@ -681,12 +744,19 @@ def calibration_chart(
         ``mean_score``, ``fraction_positive`` (Float64 in [0, 1]).
     keys : sequence of str, optional
         Key columns; default: every column before ``bin``.
+    min_count : int, default 30
+        A bin with fewer rows is marked (hollow, grey, off the line).
+    max_groups : int, default 12
+        The most panels (the groups with most rows, ties in table order).
+    columns : int, default 4
+        Panels per row.
     title : str, optional
 
     Returns
     -------
-    altair.LayerChart
-        x = mean predicted score, y = observed fraction positive, both in [0, 1].
+    altair.FacetChart
+        One panel per group; x = mean predicted score, y = observed fraction positive, both
+        in [0, 1].
 
     Raises
     ------
@@ -710,26 +780,273 @@ def calibration_chart(
         group_label(keys) if keys else pl.lit("all").alias("group"),
         "n", "mean_score", "fraction_positive",
     )
-    order = data["group"].unique(maintain_order=True).to_list()
+    sizes = data.group_by("group", maintain_order=True).agg(rows=pl.col("n").sum())
+    ranked = sizes.with_row_index("__pf_row").sort(
+        ["rows", "__pf_row"], descending=[True, False])["group"].to_list()
+    drawn, left = ranked[:max_groups], ranked[max_groups:]
+    order = [g for g in sizes["group"].to_list() if g in drawn]
     data = data.filter(
-        (pl.col("n") > 0) & pl.col("mean_score").is_not_null()
+        pl.col("group").is_in(drawn) & (pl.col("n") > 0) & pl.col("mean_score").is_not_null()
         & pl.col("fraction_positive").is_not_null()
+    ).with_columns(
+        few=pl.col("n") < min_count,
+        label=pl.col("n").cast(pl.String),
     )
-    axis = {"scale": alt.Scale(domain=[0, 1])}
-    diagonal = alt.Chart(
-        _values(pl.DataFrame({"mean_score": [0.0, 1.0], "fraction_positive": [0.0, 1.0]}))
-    ).mark_line(color="#999999", strokeDash=[4, 4]).encode(
-        x=alt.X("mean_score:Q", title="mean predicted score", **axis),
-        y=alt.Y("fraction_positive:Q", title="fraction positive", **axis),
+    axis = {"scale": alt.Scale(domain=[0, 1]), "axis": alt.Axis(format=".1f", tickCount=5)}
+    x = alt.X("mean_score:Q", title="mean predicted score", **axis)
+    y = alt.Y("fraction_positive:Q", title="fraction positive", **axis)
+    diagonal = alt.Chart().mark_rule(color="#999999", strokeDash=[4, 4]).encode(
+        x=alt.datum(0), y=alt.datum(0), x2=alt.datum(1), y2=alt.datum(1))
+    line = alt.Chart().mark_line(color="#4e79a7").encode(
+        x=x, y=y, order="mean_score:Q").transform_filter("!datum.few")
+    points = alt.Chart().mark_point(filled=True, size=36).encode(
+        x=x, y=y,
+        color=alt.condition("datum.few", alt.value("#ffffff"), alt.value("#4e79a7")),
+        stroke=alt.condition("datum.few", alt.value("#9aa0a6"), alt.value("#4e79a7")),
     )
-    legend_title = " | ".join(keys) if keys else "group"
-    lines = alt.Chart(_values(data)).mark_line(point=True).encode(
-        x="mean_score:Q", y="fraction_positive:Q", order="mean_score:Q",
-        color=alt.Color("group:N", sort=order, scale=_group_scale(len(order)),
-                        legend=alt.Legend(title=legend_title)),
+    counts = alt.Chart().mark_text(fontSize=8, dx=2, dy=-7, align="left").encode(
+        x=x, y=y, text="label:N",
+        color=alt.condition("datum.few", alt.value("#9aa0a6"), alt.value("#3c4043")),
     )
-    chart = alt.layer(diagonal, lines).properties(
-        width=360, height=360, title=title or "Calibration by group (dashed: perfect)"
+    subtitle = [f"numbers: rows in the bin; hollow grey: fewer than {min_count} rows (too few "
+                "to read, off the line); dashed: perfect calibration"]
+    if left:
+        subtitle.append(f"{len(left)} smaller group(s) not drawn: " + _name_some(left))
+    chart = alt.layer(diagonal, line, points, counts, data=_values(data)).properties(
+        width=170, height=170,
+    ).facet(
+        facet=alt.Facet("group:N", sort=order, title=" | ".join(keys) if keys else None),
+        columns=columns,
+    ).properties(title=alt.TitleParams(title or "Calibration by group", subtitle=subtitle))
+    return cast("altair.FacetChart", chart)
+
+
+def _name_some(names: Sequence[str], limit: int = 12) -> str:
+    """``"a, b, c"`` or, past ``limit`` names, ``"a, b, ... and 7 more"``."""
+    shown = ", ".join(names[:limit])
+    return shown if len(names) <= limit else f"{shown} and {len(names) - limit} more"
+
+
+# --------------------------------------------------------------------------- thresholds
+
+
+def threshold_chart(
+    sweep: pl.DataFrame | pl.LazyFrame,
+    keys: Sequence[str] | None = None,
+    *,
+    four_fifths: float = 0.8,
+    max_groups: int = CHART_GROUPS,
+    title: str | None = None,
+) -> altair.LayerChart:
+    """Each group's impact ratio against the threshold, with the four-fifths line.
+
+    One line per group: at each threshold of a ``sweep``, the group's impact ratio (its
+    selection rate over the highest selection rate at that threshold, EEOC four-fifths rule,
+    29 CFR 1607.4(D)). A point under the dashed line at ``four_fifths`` is adverse impact.
+    Points of a low-support group (``low_support``) are hollow and its line dashed: the one
+    low-support rule of the audit. An undefined impact ratio (nobody selected at that
+    threshold) has no point. At most ``max_groups`` lines are drawn, the groups with most rows;
+    the subtitle names the others. One threshold applies to every group (group-specific cutoffs
+    are disparate treatment under Title VII, 42 U.S.C. § 2000e-2(l)).
+
+    Parameters
+    ----------
+    sweep : pl.DataFrame or pl.LazyFrame
+        The output of ``df.fair.sweep(by, y_score=..., thresholds=...)``: key columns,
+        ``threshold`` (Float64), ``impact_ratio`` (Float64, null where undefined),
+        ``low_support`` (Boolean) and optionally ``n`` and ``selection_rate``.
+    keys : sequence of str, optional
+        Key columns; default: every column before ``threshold``.
+    four_fifths : float, default 0.8
+        Height of the rule line.
+    max_groups : int, default 12
+        The most lines (the groups with most rows, from ``n`` when present).
+    title : str, optional
+
+    Returns
+    -------
+    altair.LayerChart
+        x = threshold, y = impact ratio.
+
+    Raises
+    ------
+    ImportError
+        Without the plot extra.
+    ColumnNotFoundError
+        A required column is missing.
+
+    Examples
+    --------
+    >>> from polars_fair.datasets import make_hiring
+    >>> from polars_fair.plot import save, threshold_chart
+    >>> s = make_hiring(5000, seed=0).fair.sweep("race", y_score="y_score")  # doctest: +SKIP
+    >>> save(threshold_chart(s), "thresholds.png")  # doctest: +SKIP
+    """
+    alt = _altair("threshold_chart")
+    df = _collect(sweep)
+    _need(df, ["threshold", "impact_ratio", "low_support"], "threshold_chart")
+    keys = list(keys) if keys is not None else _keys_before(df, "threshold")
+    data = df.select(
+        group_label(keys) if keys else pl.lit("all").alias("group"),
+        pl.col("threshold").cast(pl.Float64),
+        pl.col("impact_ratio").cast(pl.Float64).fill_nan(None),
+        pl.col("low_support").fill_null(False),
+        *([pl.col("selection_rate").cast(pl.Float64)] if "selection_rate" in df.columns else []),
+        *([pl.col("n")] if "n" in df.columns else []),
+    )
+    sizes = data.group_by("group", maintain_order=True).agg(
+        rows=pl.col("n").max() if "n" in data.columns else pl.len())
+    ranked = sizes.with_row_index("__pf_row").sort(
+        ["rows", "__pf_row"], descending=[True, False])["group"].to_list()
+    drawn, left = ranked[:max_groups], ranked[max_groups:]
+    order = [g for g in sizes["group"].to_list() if g in drawn]
+    data = data.filter(pl.col("group").is_in(drawn)).with_columns(
+        adverse=pl.col("impact_ratio") < four_fifths)
+    top = max(1.0, float(data["impact_ratio"].max() or 1.0))  # type: ignore[arg-type]
+    x = alt.X("threshold:Q", title="threshold (one for every group)")
+    y = alt.Y("impact_ratio:Q", title="impact ratio", scale=alt.Scale(domain=[0, top]))
+    colour = alt.Color("group:N", sort=order, scale=_group_scale(len(order)),
+                       legend=alt.Legend(title=" | ".join(keys) if keys else "group"))
+    base = alt.Chart(_values(data.filter(pl.col("impact_ratio").is_not_null())))
+    lines = base.mark_line().encode(
+        x=x, y=y, color=colour, order="threshold:Q",
+        strokeDash=alt.condition("datum.low_support", alt.value([3, 3]), alt.value([1, 0])),
+    )
+    points = base.mark_point(size=28).encode(
+        x=x, y=y, color=colour,
+        fill=alt.condition("datum.low_support", alt.value("white"), alt.Color(
+            "group:N", sort=order, scale=_group_scale(len(order)), legend=None)),
+        tooltip=["group:N", "threshold:Q", alt.Tooltip("impact_ratio:Q", format=".3f")],
+    )
+    rule_data = pl.DataFrame({"impact_ratio": [float(four_fifths)],
+                              "label": [f"four-fifths rule: {four_fifths:g}"]})
+    rule = alt.Chart(_values(rule_data)).mark_rule(color="#b3261e", strokeDash=[6, 4]).encode(
+        y="impact_ratio:Q")
+    label = alt.Chart(_values(rule_data)).mark_text(
+        align="left", dx=4, dy=-6, color="#b3261e").encode(
+        y="impact_ratio:Q", x=alt.value(0), text="label:N")
+    subtitle = [f"below the red line ({four_fifths:g}): adverse impact; hollow points and "
+                "dashed lines: low support"]
+    if left:
+        subtitle.append(f"{len(left)} smaller group(s) not drawn: " + _name_some(left))
+    chart = alt.layer(rule, label, lines, points).properties(
+        width=460, height=300,
+        title=alt.TitleParams(title or "Impact ratio by threshold", subtitle=subtitle),
+    )
+    return cast("altair.LayerChart", chart)
+
+
+# --------------------------------------------------------------------------- divergence
+
+#: Columns of a divergence table that are not attribute (key) columns.
+_DIVERGENCE_COLUMNS = ("attributes", "divergence", "ci_low", "ci_high", "significant")
+
+
+def pattern_label(attributes: Sequence[str] | None, row: Mapping[str, Any]) -> str:
+    """The label of a pattern: ``"race=Black, sex=Female"`` from its attributes and values.
+
+    Parameters
+    ----------
+    attributes : sequence of str or None
+        The pattern's attributes, in order (the ``attributes`` column of a divergence table);
+        empty or None is the whole population.
+    row : mapping
+        The row's values by column (a key is null outside the pattern; inside it a null value
+        reads ``"(missing)"``).
+
+    Returns
+    -------
+    str
+        ``"attr=value, ..."``, or ``"(everyone)"`` for no attribute.
+
+    Examples
+    --------
+    >>> pattern_label(["race", "sex"], {"race": "Black", "sex": "Female", "age": None})
+    'race=Black, sex=Female'
+    """
+    if not attributes:
+        return "(everyone)"
+    return ", ".join(
+        f"{a}={MISSING_GROUP if row.get(a) is None else row.get(a)}" for a in attributes)
+
+
+def divergence_chart(
+    divergence: pl.DataFrame | pl.LazyFrame,
+    *,
+    k: int = 15,
+    title: str | None = None,
+) -> altair.LayerChart:
+    """The ``k`` patterns of largest absolute divergence, with their intervals.
+
+    One horizontal bar per pattern (an attribute-value combination, such as
+    ``race=Black, sex=Female``): its divergence (the pattern's metric minus the whole
+    population's, DivExplorer, Pastor et al. 2021) with the interval ``[ci_low, ci_high]`` as
+    an error bar. Patterns whose divergence is ``significant`` are drawn solid, the others
+    faint; a zero line marks no divergence. The patterns are ordered by absolute divergence,
+    largest on top.
+
+    Parameters
+    ----------
+    divergence : pl.DataFrame or pl.LazyFrame
+        A divergence table: ``attributes`` (List(String): the pattern's attributes), one column
+        per attribute (null outside the pattern), ``divergence``, ``ci_low``, ``ci_high``
+        (Float64) and ``significant`` (Boolean).
+    k : int, default 15
+        The number of patterns drawn.
+    title : str, optional
+
+    Returns
+    -------
+    altair.LayerChart
+        y = pattern, x = divergence.
+
+    Raises
+    ------
+    ImportError
+        Without the plot extra.
+    ColumnNotFoundError
+        A required column is missing.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.plot import divergence_chart
+    >>> table = pl.DataFrame({"attributes": [["race"]], "race": ["Black"],
+    ...                       "divergence": [-0.1], "ci_low": [-0.15], "ci_high": [-0.05],
+    ...                       "significant": [True]})
+    >>> chart = divergence_chart(table, k=5)  # doctest: +SKIP
+    """
+    alt = _altair("divergence_chart")
+    df = _collect(divergence)
+    for c in _DIVERGENCE_COLUMNS:
+        if c not in df.columns:
+            raise E.ColumnNotFoundError(MISSING_CHART_COLUMN.format(
+                what="divergence_chart", column=c, available=E.show_columns(df.columns)))
+    top = df.filter(pl.col("divergence").is_not_null() & ~pl.col("divergence").is_nan()).sort(
+        pl.col("divergence").abs(), descending=True, maintain_order=True).head(k)
+    labels = [pattern_label(row["attributes"], row) for row in top.iter_rows(named=True)]
+    data = top.select(
+        pl.Series("pattern", labels, dtype=pl.String),
+        pl.col("divergence").cast(pl.Float64),
+        pl.col("ci_low").cast(pl.Float64).fill_nan(None),
+        pl.col("ci_high").cast(pl.Float64).fill_nan(None),
+        pl.col("significant").fill_null(False),
+    )
+    y = alt.Y("pattern:N", sort=labels, title=None)
+    base = alt.Chart(_values(data)).encode(y=y)
+    bars = base.mark_bar().encode(
+        x=alt.X("divergence:Q", title="divergence (pattern − everyone)"),
+        color=alt.condition("datum.divergence < 0", alt.value("#b3261e"), alt.value("#1a73e8")),
+        opacity=alt.condition("datum.significant", alt.value(0.9), alt.value(0.3)),
+    )
+    errors = base.mark_rule(color="black").encode(x="ci_low:Q", x2="ci_high:Q")
+    zero = alt.Chart(_values(pl.DataFrame({"x": [0.0]}))).mark_rule(color="#5f6368").encode(
+        x="x:Q")
+    subtitle = [f"the {data.height} patterns of largest |divergence|; solid: significant, "
+                "faint: not; bars: interval"]
+    chart = alt.layer(bars, errors, zero).properties(
+        width=420, height=max(120, 22 * data.height),
+        title=alt.TitleParams(title or "Divergence by pattern", subtitle=subtitle),
     )
     return cast("altair.LayerChart", chart)
 

@@ -91,6 +91,12 @@ def test_every_chart_renders_to_png(demo: pl.DataFrame, tmp_path: Path) -> None:
         "roc": plot.roc_chart(demo.fair.scores("race", y_score="y_score")),
         "calibration": plot.calibration_chart(demo.fair.reliability("race", y_score="y_score")),
         "power": plot.power_chart(curve),
+        "thresholds": plot.threshold_chart(
+            demo.fair.sweep("race", y_score="y_score", thresholds=[0.3, 0.5, 0.7])),
+        "divergence": plot.divergence_chart(pl.DataFrame({
+            "attributes": [["race"], ["sex"]], "race": ["Black", None], "sex": [None, "Male"],
+            "divergence": [-0.1, 0.04], "ci_low": [-0.15, 0.0], "ci_high": [-0.05, 0.08],
+            "significant": [True, False]})),
     }
     for name, chart in charts.items():
         path = plot.save(chart, tmp_path / f"{name}.png")
@@ -130,7 +136,105 @@ def test_heatmap_diverges_around_no_bias(demo: pl.DataFrame) -> None:
                   if "color" in layer.get("encoding", {}) and "scale" in layer["encoding"]["color"]]
         assert scales and scales[0]["domainMid"] == mid
         low, high = scales[0]["domain"]
-        assert low < mid < high and high - mid == pytest.approx(mid - low)
+        assert low < mid < high
+        if metric == "ofi":  # a difference: symmetric around 0
+            assert high - mid == pytest.approx(mid - low)
+        else:  # a ratio (issue 12): log scale symmetric around 1, so 0.5 and 2 look alike
+            assert scales[0]["type"] == "log"
+            assert high * low == pytest.approx(1.0)
+
+
+def test_di_heatmap_states_its_clipping_and_keeps_the_true_value() -> None:
+    """DI 8.61 is beyond the largest bound 8: its colour is clipped to 8, its text is 8.61,
+    and the subtitle counts it; 0.5 and 2 are equally far from 1 on the colour scale."""
+    require_plot_extra()
+    from polars_fair import plot
+
+    pairs = pl.DataFrame({"g_i": ["a", "b", "a", "c"], "g_j": ["b", "a", "c", "a"],
+                          "disparate_impact": [8.61, 1 / 8.61, 2.0, 0.5]})
+    chart = plot.pairwise_heatmap(pairs, "disparate_impact")
+    rows = {(r["i"], r["j"]): r for r in chart_data(chart) if r["i"] != r["j"]}
+    assert rows[("a", "b")]["text"] == "8.61" and rows[("a", "b")]["colour"] == 8.0
+    assert rows[("b", "a")]["colour"] == pytest.approx(1 / 8)
+    assert rows[("a", "c")]["colour"] == 2.0 and rows[("c", "a")]["colour"] == 0.5
+    subtitle = " ".join(chart.to_dict()["title"]["subtitle"])
+    assert "clipped to [1/8, 8]: 2 cell(s) beyond it" in subtitle
+    # within the bounds nothing is clipped and the bound is the smallest that holds all
+    small = plot.pairwise_heatmap(pairs.filter(pl.col("g_i") != "b", pl.col("g_j") != "b"),
+                                  "disparate_impact")
+    assert "clipped to [1/2, 2]: no cell beyond it" in " ".join(
+        small.to_dict()["title"]["subtitle"])
+    explicit = plot.pairwise_heatmap(pairs, "disparate_impact", ratio_clip=4.0)
+    assert "clipped to [1/4, 4]: 2 cell(s)" in " ".join(explicit.to_dict()["title"]["subtitle"])
+
+
+def test_a_missing_group_reads_missing_not_a_dash() -> None:
+    from polars_fair.plot import MISSING_GROUP, group_label
+
+    df = pl.DataFrame({"race": ["a", None], "sex": [None, "F"]})
+    assert MISSING_GROUP == "(missing)"
+    assert df.select(group_label(["race", "sex"]))["group"].to_list() == [
+        "a | (missing)", "(missing) | F"]
+
+
+def test_calibration_small_multiples_mark_thin_bins_and_name_left_out_groups() -> None:
+    """Group a has bins of 40 and 5 rows, b one bin of 30, c one of 2 rows; with min_count 30
+    the 5- and 2-row bins are marked, and with max_groups 2 the smallest group c is named."""
+    require_plot_extra()
+    from polars_fair import plot
+
+    rel = pl.DataFrame({"g": ["a", "a", "b", "b", "c"], "bin": [0, 1, 0, 1, 0],
+                        "n": [40, 5, 30, 0, 2], "mean_score": [0.2, 0.7, 0.3, None, 0.5],
+                        "fraction_positive": [0.25, 0.6, 0.3, None, 1.0]})
+    chart = plot.calibration_chart(rel, min_count=30, max_groups=2)
+    spec = chart.to_dict()
+    assert "facet" in spec and spec["columns"] == 4
+    rows = chart_data(chart)
+    assert sorted((r["group"], r["n"], r["few"], r["label"]) for r in rows) == [
+        ("a", 5, True, "5"), ("a", 40, False, "40"), ("b", 30, False, "30")]
+    assert "1 smaller group(s) not drawn: c" in spec["title"]["subtitle"][1]
+
+
+def test_threshold_chart_reads_the_sweep_with_the_four_fifths_line() -> None:
+    """Hand-made sweep rows: a is the highest selection rate (impact ratio 1), b falls from
+    0.9 to 0.6, c (low support) is undefined at 0.9 (nobody selected)."""
+    require_plot_extra()
+    from polars_fair import plot
+
+    sweep = pl.DataFrame({
+        "g": ["a", "b", "c"] * 2, "threshold": [0.5] * 3 + [0.9] * 3,
+        "n": [100, 80, 10] * 2, "selection_rate": [0.5, 0.45, 0.2, 0.1, 0.06, 0.0],
+        "impact_ratio": [1.0, 0.9, 0.4, 1.0, 0.6, None], "low_support": [False, False, True] * 2,
+    })
+    chart = plot.threshold_chart(sweep, four_fifths=0.75)
+    rows = chart_data(chart)
+    drawn = {(r["group"], r["threshold"]): r for r in rows if "group" in r}
+    assert set(drawn) == {("a", 0.5), ("b", 0.5), ("c", 0.5), ("a", 0.9), ("b", 0.9)}
+    assert drawn[("b", 0.9)]["adverse"] and not drawn[("b", 0.5)]["adverse"]
+    assert drawn[("c", 0.5)]["low_support"]
+    assert any(r.get("label") == "four-fifths rule: 0.75" and r["impact_ratio"] == 0.75
+               for r in rows)
+    only_two = plot.threshold_chart(sweep, max_groups=2).to_dict()
+    assert "1 smaller group(s) not drawn: c" in only_two["title"]["subtitle"][1]
+
+
+def test_divergence_chart_ranks_patterns_by_absolute_divergence() -> None:
+    require_plot_extra()
+    from polars_fair import plot
+
+    table = pl.DataFrame({
+        "attributes": [["race"], ["race", "sex"], ["sex"], []],
+        "race": ["Black", "Black", None, None], "sex": [None, "Female", None, None],
+        "divergence": [-0.1, -0.2, 0.05, 0.0], "ci_low": [-0.15, -0.3, -0.01, -0.01],
+        "ci_high": [-0.05, -0.1, 0.11, 0.01], "significant": [True, True, False, False],
+    })
+    rows = chart_data(plot.divergence_chart(table, k=3))
+    patterns = [(r["pattern"], r["divergence"], r["significant"]) for r in rows
+                if "pattern" in r]
+    assert patterns == [("race=Black, sex=Female", -0.2, True), ("race=Black", -0.1, True),
+                        ("sex=(missing)", 0.05, False)]
+    with pytest.raises(E.ColumnNotFoundError, match="significant"):
+        plot.divergence_chart(table.drop("significant"))
 
 
 def test_heatmap_cells_are_every_pair_with_multi_key_labels(demo: pl.DataFrame) -> None:
