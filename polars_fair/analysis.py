@@ -35,6 +35,11 @@ from polars_fair.abroca import (
 )
 from polars_fair.bias_audit import bias_audit_from_counts, bias_audit_from_scores, bias_audit_plan
 from polars_fair.calibration import calibration_plan, reliability_plan
+from polars_fair.divergence import (
+    COUNTS_METHOD_DOC,
+    DEFAULT_MAX_PATTERNS,
+    divergence_of_counts,
+)
 from polars_fair.docs import compose
 from polars_fair.pairwise import pairwise_from_counts
 from polars_fair.report import rates_from_counts, report_from_counts
@@ -266,6 +271,16 @@ class FairCounts:
         counted = self._select(by, combinations, max_order)  # sets: LL 144's unless given
         return bias_audit_plan(counted.frame, counted.keys, min_share=min_share,
                                exclude_small=exclude_small)
+
+    def divergence(self, by: By = None, *, metric: str = "fpr", max_order: int | None = None,
+                   min_support: float = 0.01, min_denominator: float = 30, level: float = 0.95,
+                   adjust: Literal["bh", "by", "holm"] = "bh",
+                   max_patterns: int = DEFAULT_MAX_PATTERNS) -> pl.LazyFrame:  # noqa: D102
+        return divergence_of_counts(self, by, metric=metric, max_order=max_order,
+                                    min_support=min_support, min_denominator=min_denominator,
+                                    level=level, adjust=adjust, max_patterns=max_patterns)
+
+    divergence.__doc__ = COUNTS_METHOD_DOC
 
 
 class FairScores:

@@ -86,7 +86,8 @@ DROPPED_NULL_GROUPS_SETS = (
 TOO_MANY_LEVELS = (
     "attribute {column!r} is a float column with {levels} distinct values (for example {values}); "
     "bin it first, for example by=pl.col({column!r}).bin_intervals([...], labels=[...]) or "
-    ".bin_quantiles(5, labels=[...])"
+    ".bin_quantiles(5, labels=[...]), or pass divergence bins={{{column!r}: 5}} (quantile bins) "
+    "or bins={{{column!r}: [edges]}}"
 )
 BAD_WEIGHTS = (
     "sample_weight column {column!r} holds {nulls} null, {nans} NaN or infinite and {negatives} "
@@ -180,6 +181,45 @@ TOO_MANY_SETS = (
 TOO_MANY_PAIRS = (
     "pairwise over {groups:,} groups makes {pairs:,} ordered pairs, more than "
     "max_pairs={limit:,}; pass max_pairs= a larger limit, or compare fewer groups"
+)
+NUMERIC_LEVELS = (
+    "attribute {column!r} is a numeric column ({dtype}) with {levels} distinct values in {rows} "
+    "rows (for example {values}): too many levels, or nearly one row per level, to form groups; "
+    "pass bins={{{column!r}: 5}} (quantile bins, edges shown in the keys) or "
+    "bins={{{column!r}: [edges]}}, or bin it first with pl.col({column!r}).bin_intervals(...)"
+)
+TOO_MANY_PATTERNS = (
+    "divergence: the search counts {patterns:,} candidate patterns by level {size}, more than "
+    "max_patterns={limit:,}; pass min_support= a larger share, max_order= a smaller value, or "
+    "max_patterns= a larger limit"
+)
+BAD_ADJUST = "adjust must be one of {valid}, got {value!r}"
+DIVERGENCE_METRIC = (
+    "divergence: metric must be a proportion of the registry, one of {valid}; got {metric!r}"
+)
+DIVERGENCE_NO_KEYS = "divergence needs at least one attribute in by= to form patterns"
+DIVERGENCE_COMBINATIONS = (
+    "divergence enumerates every combination itself; drop combinations= (max_order= bounds the "
+    "number of attributes of a pattern)"
+)
+DIVERGENCE_OF_SETS = (
+    "divergence reads one count table over every attribute; this table holds several attribute "
+    "sets (combinations=): count it without them"
+)
+NOT_A_DIVERGENCE_TABLE = (
+    "expected the output of divergence (attributes, the keys, n, ..., divergence); got columns "
+    "{columns}"
+)
+BAD_BINS = "bins must be a mapping {{column: number of bins or edges}}, got {value!r} ({type})"
+BAD_BIN_SPEC = (
+    "bins[{column!r}] must be a number of quantile bins (an integer >= 2) or increasing finite "
+    "edges, got {value!r}"
+)
+BIN_NOT_IN_BY = "bins names {column!r}, which is not an attribute of by={by}"
+BIN_NOT_NUMERIC = "bins[{column!r}]: attribute {column!r} has dtype {dtype}, not a numeric one"
+BINS_NEED_POLARS = (
+    "bins= cuts a Polars frame; for a {type} bin the column in its own engine first (a CASE "
+    "expression) and pass the binned column in by="
 )
 COUNT_TOO_LARGE = (
     "count table column {column!r} holds {count} value(s) above 9,223,372,036,854,775,807 (the "

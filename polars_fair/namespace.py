@@ -23,6 +23,7 @@ from polars_fair import bias_audit as _ll144
 from polars_fair.abroca import abroca_from_scores, abroca_test_from_scores, roc_curves_from_scores
 from polars_fair.analysis import FairCounts, FairScores
 from polars_fair.calibration import calibration_plan, reliability_plan
+from polars_fair.divergence import namespace_divergence
 from polars_fair.docs import compose
 from polars_fair.pairwise import pairwise_from_counts
 from polars_fair.report import rates_from_counts, report_from_counts
@@ -342,6 +343,8 @@ True""", scores=True)
                    **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.score_counts(by, **score_args).roc_curves()
 
+    divergence = namespace_divergence  # rows -> bins -> one count table -> patterns
+
 
 def _delegated(
     method: Callable[Concatenate[FairLazyFrame, P], R],
@@ -413,6 +416,7 @@ class FairDataFrame:
     reliability = _collected(FairLazyFrame.reliability)
     sweep = _collected(FairLazyFrame.sweep)
     roc_curves = _collected(FairLazyFrame.roc_curves)
+    divergence = _collected(FairLazyFrame.divergence)
 
 
 @overload

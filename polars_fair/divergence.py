@@ -1,0 +1,981 @@
+"""Divergence over attribute-value patterns: the worst-off subgroups, with honest statistics.
+
+A *pattern* is a conjunction of ``attribute = value`` items over distinct attributes (race =
+African-American ∧ age_cat = Less than 25). Its *divergence* is the metric over the pattern's
+rows minus the metric over every row (DivExplorer's definition: Pastor, de Alfaro & Baralis,
+"Looking for Trouble: Analyzing Classifier Behavior via Pattern Divergence", SIGMOD 2021, and
+the ``divexplorer`` package 0.2.6). Its *support* is the share of rows it covers.
+
+Everything here reads a count table (keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]): the rows
+are read once, by one aggregation at the finest level (every attribute), whatever the engine.
+The patterns are enumerated level by level, apriori style (Agrawal & Srikant 1994): a pattern
+of ``k`` items is a candidate only when each of its ``k`` sub-patterns of ``k − 1`` items is
+frequent (support is anti-monotone), and each candidate attribute set costs one ``group_by``
+over the count table. The cost is therefore ``O(rows)`` for the one scan, then
+``O(sum over levels of candidate attribute sets × count-table rows)``: with 5 attributes at
+most 31 group-bys over a table of at most one row per observed combination.
+:data:`DEFAULT_MAX_PATTERNS` (``max_patterns``) refuses a search whose candidate patterns
+exceed a limit before their support is counted, stating the count.
+
+The statistics go beyond DivExplorer's: each pattern is tested against the rows outside it
+(two-proportion z-test, Fisher's exact test where an expected cell is below 5, as
+``disparity`` decides), with Newcombe's interval of the difference, and the p-values are
+adjusted over **every pattern tested** (Benjamini–Hochberg by default). DivExplorer's Beta
+t-value is kept as ``t_value`` for comparison.
+
+:func:`top_divergent` prunes redundant patterns (DivExplorer's redundancy pruning),
+:func:`shapley_values` and :func:`global_shapley_values` explain them (DivExplorer's Shapley
+values of items, per pattern and over every pattern), and :func:`bin_attributes` cuts numeric
+attributes into bins whose edges are shown in the keys.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, TypedDict, Unpack
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair import rules as R
+from polars_fair import stats
+from polars_fair._lazy import np
+from polars_fair.boundary import MAX_FLOAT_LEVELS
+from polars_fair.docs import compose, expand_signature
+from polars_fair.registry import METRICS, PROPORTIONS, Counts
+from polars_fair.spec import (
+    COUNT_ARGS,
+    COUNT_ARGS_DOC,
+    By,
+    IntoExpr,
+    NullGroups,
+    check_int,
+    normalize_by,
+)
+
+__all__ = [
+    "ADJUSTMENTS",
+    "DEFAULT_MAX_PATTERNS",
+    "DIVERGENCE_COLUMNS",
+    "adjust_pvalues",
+    "bin_attributes",
+    "divergence_from_counts",
+    "divergence_of_rows",
+    "global_shapley_values",
+    "shapley_values",
+    "top_divergent",
+]
+
+#: The most candidate patterns a search may count unless ``max_patterns`` raises it.
+DEFAULT_MAX_PATTERNS = 1_000_000
+#: The multiplicity adjustments over every pattern tested.
+ADJUSTMENTS = ("bh", "by", "holm")
+#: A numeric attribute with at least this many levels and fewer than two rows per level on
+#: average is refused (it is an identifier or a continuous value, not a group): bin it.
+MIN_LEVELS_PER_ROW_CHECK = 8
+#: The columns of a divergence table after ``attributes`` and the keys.
+DIVERGENCE_COLUMNS = (
+    "n", "support", "denominator", "value", "overall", "outside", "divergence", "low_support",
+    "ci_low", "ci_high", "p_value", "p_value_adjusted", "significant", "t_value",
+)
+
+Adjust = Literal["bh", "by", "holm"]
+
+
+class RowArgs(TypedDict, total=False):
+    """The count arguments of ``divergence`` on rows.
+
+    :class:`polars_fair.spec.CountArgs` but ``combinations`` and ``max_order`` (divergence has
+    its own ``max_order``).
+
+    Examples
+    --------
+    >>> args: RowArgs = {"y_pred": "hired"}
+    >>> sorted(args)
+    ['y_pred']
+    """
+
+    y_true: IntoExpr | None
+    y_pred: IntoExpr | None
+    pos_label: Any
+    sample_weight: IntoExpr | None
+    null_groups: NullGroups
+    y_score: IntoExpr | None
+    threshold: float | None
+    max_groups: int
+Bins = Mapping[str, int | Sequence[float]]
+_SUMS = ("n", "__x", "__m", "__w")
+
+
+# ---------------------------------------------------------------------------- p-values
+def adjust_pvalues(p: Any, method: Adjust = "bh") -> np.ndarray:
+    r"""Adjust p-values over a family: Benjamini–Hochberg, Benjamini–Yekutieli or Holm.
+
+    ``"bh"`` and ``"holm"`` are :func:`polars_fair.stats.adjust_pvalues`. ``"by"``
+    (Benjamini & Yekutieli 2001, *Ann. Stat.* 29:1165, Theorem 1.3) controls the false
+    discovery rate under any dependence between the tests: the BH adjustment multiplied by
+    :math:`c(m) = \sum_{i=1}^m 1/i`, capped at 1 (exactly, since BH's cap at 1 is below
+    :math:`c(m) \ge 1`).
+
+    Parameters
+    ----------
+    p : array_like of float
+        Raw p-values in [0, 1]; NaN entries stay NaN and are not counted.
+    method : {"bh", "by", "holm"}, default "bh"
+        The adjustment.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        Adjusted p-values in the input order.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown ``method`` (the message lists :data:`ADJUSTMENTS`).
+
+    Examples
+    --------
+    >>> adjust_pvalues([0.01, 0.04, 0.03], "by").round(4).tolist()
+    [0.055, 0.0733, 0.0733]
+    """
+    if method not in ADJUSTMENTS:
+        raise E.InvalidArgumentError(E.BAD_ADJUST.format(value=method, valid=list(ADJUSTMENTS)))
+    if method == "holm":
+        return stats.adjust_pvalues(p, method="holm")
+    bh = stats.adjust_pvalues(p, method="bh")
+    if method == "bh":
+        return bh
+    m = int(np.sum(~np.isnan(bh)))
+    c = float(np.sum(1.0 / np.arange(1, m + 1))) if m else 1.0
+    return np.minimum(bh * c, 1.0)
+
+
+# ---------------------------------------------------------------------------- bins
+def _bin_label(struct: pl.Expr) -> pl.Expr:
+    left = struct.struct.field("left").cast(pl.String)
+    right = struct.struct.field("right").cast(pl.String)
+    return (
+        pl.when(struct.struct.field("bin").is_null()).then(pl.lit(None, dtype=pl.String))
+        .when(left.is_null() & right.is_null()).then(pl.lit("all"))
+        .when(left.is_null()).then(pl.concat_str(pl.lit("< "), right))
+        .when(right.is_null()).then(pl.concat_str(pl.lit(">= "), left))
+        .otherwise(pl.concat_str(pl.lit("["), left, pl.lit(", "), right, pl.lit(")")))
+    )
+
+
+def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.LazyFrame:
+    """Cut numeric attributes into bins labelled by their edges, lazily, in the same scan.
+
+    ``bins={"age": 5}`` makes quantile bins (Polars' ``bin_quantiles``: breakpoints are values
+    of the column at the quantiles 1/5, 2/5, ...; equal breakpoints leave a bin empty);
+    ``bins={"age": [25, 45]}`` cuts at the given edges (``bin_intervals``). Bins are
+    left-closed; the labels show the edges: ``"< 25"``, ``"[25, 45)"``, ``">= 45"``. Nulls stay
+    null.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    bins : mapping of str to int or sequence of float, optional
+        Attribute -> number of quantile bins (an integer >= 2) or the edges (increasing
+        numbers). ``None`` or ``{}`` leaves ``lf`` as it is.
+    by : str or list of str, optional
+        The attributes of the call: each binned attribute must be one of them.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``lf`` with each binned column replaced by its String label.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``bins`` not a mapping, an attribute not in ``by`` or not a numeric column, a number of
+        bins that is not an integer >= 2, edges that are not increasing finite numbers.
+    ColumnNotFoundError
+        A binned attribute that is not a column.
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"age": [18, 22, 30, 41, 50, 67]})
+    >>> bin_attributes(lf, {"age": [25, 45]}).collect()["age"].to_list()
+    ['< 25', '< 25', '[25, 45)', '[25, 45)', '>= 45', '>= 45']
+    >>> bin_attributes(lf, {"age": 2}).collect()["age"].to_list()
+    ['< 30', '< 30', '>= 30', '>= 30', '>= 30', '>= 30']
+    """
+    if not bins:
+        return lf
+    if not isinstance(bins, Mapping):
+        raise E.InvalidArgumentError(E.BAD_BINS.format(value=bins, type=type(bins).__name__))
+    names = [b for b in normalize_by(by) if isinstance(b, str)]
+    schema = lf.collect_schema()
+    exprs = []
+    for column, spec_ in bins.items():
+        if column not in schema:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=column, role="bins", available=E.show_columns(schema.names())))
+        if by is not None and column not in names:
+            raise E.InvalidArgumentError(E.BIN_NOT_IN_BY.format(column=column, by=names))
+        dtype = schema[column]
+        if not dtype.is_numeric():
+            raise E.InvalidArgumentError(E.BIN_NOT_NUMERIC.format(column=column, dtype=dtype))
+        if isinstance(spec_, (int, np.integer)) and not isinstance(spec_, bool):
+            k = check_int(spec_, f"bins[{column!r}]", low=2)
+            struct = pl.col(column).bin_quantiles(k, labels=False, include_intervals=True)
+        else:
+            edges = list(spec_) if isinstance(spec_, Sequence) and not isinstance(
+                spec_, str) else None
+            ok = edges is not None and len(edges) > 0 and all(
+                isinstance(e, (int, float, np.integer, np.floating)) and not isinstance(e, bool)
+                and math.isfinite(float(e)) for e in edges) and all(
+                float(a) < float(b) for a, b in itertools.pairwise(edges))
+            if not ok:
+                raise E.InvalidArgumentError(E.BAD_BIN_SPEC.format(column=column, value=spec_))
+            assert edges is not None
+            struct = pl.col(column).bin_intervals(edges, labels=False, include_intervals=True)
+        exprs.append(_bin_label(struct).alias(column))
+    return lf.with_columns(exprs)
+
+
+def _check_levels(df: pl.DataFrame, keys: Sequence[str], schema: pl.Schema) -> None:
+    """A numeric attribute with many levels, or nearly one row per level, must be binned."""
+    rows = int(df["n"].sum())
+    for k in keys:
+        dtype = schema[k]
+        if not dtype.is_numeric():
+            continue
+        present = df.filter(pl.col(k).is_not_null() & (pl.col("n") > 0))[k]
+        levels = present.n_unique()
+        if levels > MAX_FLOAT_LEVELS or (levels >= MIN_LEVELS_PER_ROW_CHECK and 2 * levels > rows):
+            raise E.TooManyLevelsError(E.NUMERIC_LEVELS.format(
+                column=k, dtype=dtype, levels=levels, rows=rows,
+                values=E.show_values(present.unique().sort().head(5).to_list())))
+
+
+# ---------------------------------------------------------------------------- enumeration
+def _support_threshold(min_support: Any, rows: int) -> int:
+    """The smallest row count a frequent pattern has (DivExplorer: ceil(min_support × rows))."""
+    t = R.option(min_support, "min_support", low=0, low_open=True)
+    return R.min_count(t * rows if t < 1 else t)
+
+
+def _candidates(freq: dict[tuple[str, ...], pl.DataFrame],
+                attrs: tuple[str, ...]) -> pl.DataFrame:
+    """Apriori-gen: the patterns over ``attrs`` whose sub-patterns (one item less) are frequent."""
+    left = freq[attrs[:-1]].select(attrs[:-1])
+    right = freq[attrs[:-2] + attrs[-1:]].select(attrs[:-2] + attrs[-1:])
+    if len(attrs) == 2:
+        cand = left.join(right, how="cross")
+    else:
+        cand = left.join(right, on=list(attrs[:-2]), nulls_equal=True)
+    for drop in range(len(attrs) - 2):
+        sub = attrs[:drop] + attrs[drop + 1:]
+        cand = cand.join(freq[sub].select(sub), on=list(sub), how="semi", nulls_equal=True)
+    return cand.select(attrs)
+
+
+def _enumerate(df: pl.DataFrame, keys: list[str], top: int, threshold: int,
+               max_patterns: int) -> list[tuple[tuple[str, ...], pl.DataFrame]]:
+    """Every frequent pattern, level by level: (attribute set, its patterns with the sums)."""
+    sums = [pl.col(c).sum() for c in _SUMS]
+    freq: dict[tuple[str, ...], pl.DataFrame] = {(): df.select(sums)}
+    found: list[tuple[tuple[str, ...], pl.DataFrame]] = []
+    tested = 0
+    level: list[tuple[str, ...]] = [(k,) for k in keys]
+    for size in range(1, top + 1):
+        sets = [s for s in level
+                if all(s[:i] + s[i + 1:] in freq for i in range(len(s)))]
+        if not sets:
+            break
+        cands = {s: (_candidates(freq, s) if size > 1 else None) for s in sets}
+        n_cand = sum(c.height for c in cands.values() if c is not None)
+        tested += n_cand
+        if tested > max_patterns:
+            raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
+                patterns=tested, size=size, limit=max_patterns))
+        plans = []
+        for s in sets:
+            grouped = df.lazy().group_by(list(s)).agg(sums)
+            cand = cands[s]
+            if cand is not None:
+                grouped = grouped.join(cand.lazy(), on=list(s), how="semi", nulls_equal=True)
+            plans.append(grouped.filter(pl.col("n") >= threshold).sort(list(s), nulls_last=True))
+        frames = pl.collect_all(plans)
+        if size == 1:
+            tested += sum(f.height for f in frames)
+            if tested > max_patterns:
+                raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
+                    patterns=tested, size=size, limit=max_patterns))
+        for s, f in zip(sets, frames, strict=True):
+            if f.height:
+                freq[s] = f
+                found.append((s, f))
+        level = [s + (k,) for s in freq if len(s) == size
+                 for k in keys[keys.index(s[-1]) + 1:]]
+    return found
+
+
+def _schema(key_schema: pl.Schema, weighted: bool) -> pl.Schema:
+    cell = pl.Float64() if weighted else pl.Int64()
+    cols: list[tuple[str, pl.DataType]] = [("attributes", pl.List(pl.String()))]
+    cols += list(key_schema.items())
+    cols += [("n", pl.Int64()), ("support", pl.Float64()), ("denominator", cell)]
+    cols += [(c, pl.Float64()) for c in ("value", "overall", "outside", "divergence")]
+    cols += [("low_support", pl.Boolean())]
+    cols += [(c, pl.Float64()) for c in ("ci_low", "ci_high", "p_value", "p_value_adjusted")]
+    cols += [("significant", pl.Boolean()), ("t_value", pl.Float64())]
+    return pl.Schema(cols)
+
+
+def _beta_t(pos: np.ndarray, neg: np.ndarray, pos_all: float, neg_all: float) -> np.ndarray:
+    """DivExplorer's t-value: Welch's statistic between Beta(pos + 1, neg + 1) posteriors."""
+    def moments(p: Any, q: Any) -> tuple[Any, Any]:
+        a, b = p + 1.0, q + 1.0
+        return a / (a + b), a * b / ((a + b) ** 2 * (a + b + 1.0))
+
+    mean, var = moments(pos, neg)
+    mean_all, var_all = moments(pos_all, neg_all)
+    return np.asarray(np.abs(mean - mean_all) / np.sqrt(var + var_all), dtype=np.float64)
+
+
+def _snap(v: np.ndarray) -> np.ndarray:
+    near = np.isclose(v, np.round(v), rtol=0.0, atol=1e-9)
+    return np.clip(np.where(near, np.round(v), v), 0.0, None)
+
+
+def divergence_from_counts(
+    counts: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    metric: str = "fpr",
+    max_order: int | None = None,
+    min_support: float = 0.01,
+    min_denominator: float = 30,
+    level: float = 0.95,
+    adjust: Adjust = "bh",
+    max_patterns: int = DEFAULT_MAX_PATTERNS,
+) -> pl.LazyFrame:
+    r"""Every frequent pattern's divergence, with its interval, test and adjusted p-value.
+
+    A pattern is a set of ``attribute = value`` items over at most ``max_order`` distinct
+    attributes of ``keys``; it is *frequent* when it covers at least ``min_support`` of the
+    rows (a share below 1, as DivExplorer: ``n >= ceil(min_support × rows)``; a row count from
+    1 on). Patterns below it are not extended (anti-monotone pruning). For each frequent
+    pattern, with the metric's numerator ``x`` and denominator ``m`` over its rows and ``X``,
+    ``M`` over every row (a proportion of :data:`polars_fair.registry.PROPORTIONS`; FPR:
+    ``x = FP``, ``m = FP + TN``):
+
+    * ``value`` = x/m, ``overall`` = X/M, ``outside`` = (X − x)/(M − m) (the rows outside the
+      pattern), ``divergence`` = value − overall (DivExplorer's Δ, Pastor et al. 2021, Def. 3.2);
+    * ``ci_low``/``ci_high``: Newcombe's hybrid score interval of value − outside (Newcombe
+      1998, method 10), the pattern against the rows outside it (independent samples);
+    * ``p_value``: two-sided test of value = outside, the pooled two-proportion z-test, or
+      Fisher's exact test where an expected cell is below 5 (as ``disparity`` decides:
+      :func:`polars_fair.stats.two_proportion_test`, ``method="auto"``);
+    * ``p_value_adjusted``: over every pattern tested, Benjamini–Hochberg (``"bh"``, default),
+      Benjamini–Yekutieli (``"by"``, any dependence; the patterns overlap) or Holm;
+      ``significant`` = ``p_value_adjusted <= 1 − level``, exactly;
+    * ``t_value``: DivExplorer's t-value, :math:`|\mu - \mu_D| / \sqrt{\sigma^2 + \sigma_D^2}`
+      with the mean and variance of Beta(x + 1, m − x + 1) for the pattern and
+      Beta(X + 1, M − X + 1) for every row (``divexplorer.divexplorer.get_t_value_bayesian``);
+    * ``low_support``: the denominator is below ``min_denominator`` (the pattern is kept).
+
+    With a weighted count table the rates use the weighted sums; the interval, the test and
+    the t-value use them rescaled to rows (as ``disparity``), and ``n``/``support`` count rows.
+
+    Rows are sorted most harmful first: by divergence descending when a higher value harms
+    (FPR, FNR, FDR, FOR), ascending when a lower value harms (selection rate, TPR, PPV, ...:
+    :attr:`polars_fair.registry.Metric.harm`), by absolute divergence for a metric with no
+    direction (``base_rate``); undefined divergences last, ties in enumeration order.
+
+    A numeric attribute with more than 50 levels, or with at least 8 levels and fewer than two
+    rows per level, is refused: bin it (``bins=`` of ``df.fair.divergence``).
+
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A count table (keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]) at the finest level.
+    keys : sequence of str
+        Its key columns: the attributes whose values make the items.
+    metric : str, default "fpr"
+        A proportion of the metric registry.
+    max_order : int, optional
+        The most items (attributes) of a pattern; all of them by default.
+    min_support : float, default 0.01
+        The smallest pattern: a share of the rows when below 1, a row count otherwise (> 0).
+    min_denominator : float, default 30
+        A pattern whose metric denominator is below this is flagged ``low_support``.
+    level : float, default 0.95
+        Confidence level of the intervals; ``significant`` uses ``alpha = 1 − level``.
+    adjust : {"bh", "by", "holm"}, default "bh"
+        The adjustment over every pattern tested (:func:`adjust_pvalues`).
+    max_patterns : int, default 1000000
+        The most candidate patterns whose support is counted (every level together).
+
+    Returns
+    -------
+    pl.LazyFrame
+        One row per frequent pattern: ``attributes`` (List(String), the pattern's attributes
+        in key order), the keys (the pattern's values; null outside it), ``n`` (Int64 rows),
+        ``support`` (Float64, n / rows), ``denominator`` (Int64, Float64 weighted), ``value``,
+        ``overall``, ``outside``, ``divergence`` (Float64; null where a denominator is 0),
+        ``low_support`` (Boolean), ``ci_low``, ``ci_high``, ``p_value``,
+        ``p_value_adjusted`` (Float64), ``significant`` (Boolean), ``t_value`` (Float64).
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``metric`` not a proportion, ``min_support`` not a number > 0, ``min_denominator``
+        not a number >= 0, ``level`` not in (0, 1), an unknown ``adjust``, ``max_order`` or
+        ``max_patterns`` not an integer >= 1, no keys.
+    SizeLimitError
+        More than ``max_patterns`` candidate patterns (at collect time, before counting).
+    TooManyLevelsError
+        A numeric attribute that must be binned (at collect time).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"race": ["a", "a", "b", "b"], "sex": ["F", "M", "F", "M"],
+    ...                   "n": [50] * 4, "tp": [10] * 4, "fp": [30, 10, 10, 10],
+    ...                   "fn": [0] * 4, "tn": [10, 30, 30, 30]})
+    >>> d = divergence_from_counts(c, ["race", "sex"], min_support=0.25).collect()
+    >>> for row in d.select("attributes", "race", "sex", "value", "divergence").head(3).rows():
+    ...     print(row)
+    (['race', 'sex'], 'a', 'F', 0.75, 0.375)
+    (['race'], 'a', None, 0.5, 0.125)
+    (['sex'], None, 'F', 0.5, 0.125)
+    """
+    if metric not in PROPORTIONS:
+        raise E.InvalidArgumentError(E.DIVERGENCE_METRIC.format(
+            metric=metric, valid=list(PROPORTIONS)))
+    keys = list(keys)
+    if not keys:
+        raise E.InvalidArgumentError(E.DIVERGENCE_NO_KEYS)
+    top = len(keys) if max_order is None else min(check_int(max_order, "max_order"), len(keys))
+    limit = check_int(max_patterns, "max_patterns")
+    R.option(min_support, "min_support", low=0, low_open=True)
+    den_t = R.option(min_denominator, "min_denominator", low=0)
+    level_t = R.option(level, "level", low=0, high=1, low_open=True, high_open=True)
+    alpha = R.alpha(level_t)
+    if adjust not in ADJUSTMENTS:
+        raise E.InvalidArgumentError(E.BAD_ADJUST.format(value=adjust, valid=list(ADJUSTMENTS)))
+    m = METRICS[metric]
+    assert m.numerator is not None and m.denominator is not None
+    in_schema = counts.collect_schema()
+    weighted = "weight_sum" in in_schema.names()
+    key_schema = pl.Schema({k: in_schema[k] for k in keys})
+    out_schema = _schema(key_schema, weighted)
+    c = Counts.columns(weighted)
+    prepared = counts.select(
+        *keys, pl.col("n").cast(pl.Int64), m.numerator(c).cast(pl.Float64).alias("__x"),
+        m.denominator(c).cast(pl.Float64).alias("__m"), c.n.cast(pl.Float64).alias("__w"))
+
+    def compute(df: pl.DataFrame) -> pl.DataFrame:
+        _check_levels(df, keys, key_schema)
+        rows = int(df["n"].sum())
+        if rows == 0:
+            raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
+        threshold = _support_threshold(min_support, rows)
+        found = _enumerate(df, keys, top, threshold, limit)
+        parts = []
+        for order, (attrs, f) in enumerate(found):
+            parts.append(f.with_columns(
+                pl.lit(list(attrs), dtype=pl.List(pl.String)).alias("attributes"),
+                *[pl.lit(None, dtype=key_schema[k]).alias(k) for k in keys if k not in attrs],
+                pl.lit(order).alias("__set"),
+            ).with_row_index("__row").select("attributes", *keys, *_SUMS, "__set", "__row"))
+        if not parts:
+            return pl.DataFrame(schema=out_schema)
+        pat = pl.concat(parts, how="vertical")
+        total = df.select(pl.col(s).sum() for s in _SUMS).row(0)
+        n_all, x_all, m_all, w_all = (float(v) for v in total)
+        n = pat["n"].cast(pl.Float64).to_numpy()
+        x, den, w = (pat[s].to_numpy() for s in ("__x", "__m", "__w"))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = np.where(den > 0, x / den, np.nan)
+            overall = x_all / m_all if m_all > 0 else np.nan
+            out_den = m_all - den
+            outside = np.where(out_den > 0, (x_all - x) / out_den, np.nan)
+            if weighted:  # inference in rows: weighted sums rescaled (see disparity)
+                scale = np.where(w > 0, n / w, 0.0)
+                out_rows = n_all - n
+                out_scale = np.where(w_all - w > 0, out_rows / (w_all - w), 0.0)
+                a, mm = _snap(x * scale), _snap(den * scale)
+                b, r = _snap((x_all - x) * out_scale), _snap(out_den * out_scale)
+                all_scale = n_all / w_all if w_all > 0 else 0.0
+                xa, ma = x_all * all_scale, m_all * all_scale
+            else:
+                a, mm, b, r = x, den, x_all - x, out_den
+                xa, ma = x_all, m_all
+        b = np.clip(b, 0.0, None)
+        r = np.maximum(r, b)
+        usable = (mm > 0) & (r > 0)
+        p = np.full(len(pat), np.nan)
+        if usable.any():
+            p[usable] = stats.two_proportion_test(a[usable], mm[usable], b[usable], r[usable],
+                                                  method="auto")
+        lo = np.full(len(pat), np.nan)
+        hi = np.full(len(pat), np.nan)
+        if usable.any():
+            lo[usable], hi[usable] = stats.newcombe_difference_interval(
+                a[usable], mm[usable], b[usable], r[usable], level=float(level_t))
+        p_adj = adjust_pvalues(p, adjust)
+        t = np.where(mm > 0, _beta_t(a, mm - a, xa, ma - xa), np.nan)
+        if weighted:
+            low = [R.below(float(v), den_t) for v in mm]
+        else:
+            low = list(den < R.min_count(den_t))
+
+        def col(v: Any) -> pl.Series:
+            return pl.Series(np.asarray(v, dtype=np.float64), nan_to_null=True)
+
+        out = pat.with_columns(
+            support=col(n / n_all), denominator=pat["__m"].cast(out_schema["denominator"]),
+            value=col(value), overall=col(np.full(len(pat), overall)), outside=col(outside),
+            divergence=col(value - overall), low_support=pl.Series(low, dtype=pl.Boolean),
+            ci_low=col(lo), ci_high=col(hi), p_value=col(p), p_value_adjusted=col(p_adj),
+            significant=pl.Series([R.float_at_most(v, alpha) for v in p_adj], dtype=pl.Boolean),
+            t_value=col(t),
+        )
+        d = pl.col("divergence")
+        key = -d if m.harm == "higher" else d if m.harm == "lower" else -d.abs()
+        out = out.sort(key.alias("__key"), "__set", "__row", nulls_last=True)
+        return out.select(out_schema.names())
+
+    return prepared.map_batches(compute, schema=out_schema)
+
+
+# ---------------------------------------------------------------------------- explanations
+def _items(df: pl.DataFrame, keys: Sequence[str]) -> list[frozenset[str]]:
+    """Each pattern as a frozenset of ``"attribute=value"`` items (DivExplorer's spelling)."""
+    out = []
+    for attrs, *values in df.select("attributes", *keys).iter_rows():
+        pos = {k: i for i, k in enumerate(keys)}
+        out.append(frozenset(f"{a}={values[pos[a]]}" for a in attrs))
+    return out
+
+
+def _keys_of(patterns: pl.DataFrame) -> list[str]:
+    names = patterns.columns
+    if "attributes" not in names or "n" not in names or "divergence" not in names:
+        raise E.InvalidArgumentError(E.NOT_A_DIVERGENCE_TABLE.format(columns=names))
+    return names[names.index("attributes") + 1: names.index("n")]
+
+
+def _scores(patterns: pl.DataFrame, keys: Sequence[str]) -> dict[frozenset[str], float]:
+    items = _items(patterns, keys)
+    div = [math.nan if v is None else float(v) for v in patterns["divergence"].to_list()]
+    scores = dict(zip(items, div, strict=True))
+    scores[frozenset()] = 0.0
+    return scores
+
+
+def _collect(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    return patterns.collect() if isinstance(patterns, pl.LazyFrame) else patterns
+
+
+def top_divergent(patterns: pl.DataFrame | pl.LazyFrame, k: int | None = None, *,
+                  epsilon: float = 0.0) -> pl.DataFrame:
+    """The most harmful patterns without redundant ones (DivExplorer's redundancy pruning).
+
+    A pattern ``I`` is redundant when removing one of its items barely changes its divergence:
+    ``|Δ(I) − Δ(I ∖ {item})| <= epsilon`` for some item (the divergence of the empty pattern
+    is 0, so a single item within ``epsilon`` of 0 is dropped too). "Black ∧ male" then does
+    not crowd out "Black" when sex adds nothing
+    (``divexplorer.DivergencePatternProcessor.redundancy_pruning``). A pattern with an
+    undefined divergence is kept.
+
+    Parameters
+    ----------
+    patterns : pl.DataFrame or pl.LazyFrame
+        The output of ``divergence`` (every frequent pattern, so each sub-pattern is present).
+    k : int, optional
+        Keep the first ``k`` patterns left (in the table's order, most harmful first).
+    epsilon : float, default 0.0
+        The redundancy threshold, >= 0.
+
+    Returns
+    -------
+    pl.DataFrame
+        The rows of ``patterns`` that are not redundant, in their order (the first ``k``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``patterns`` is not a divergence table, ``k`` not an integer >= 1, ``epsilon`` not a
+        number >= 0.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"race": ["a", "a", "b", "b"], "sex": ["F", "M", "F", "M"],
+    ...                   "n": [50] * 4, "tp": [10] * 4, "fp": [20, 20, 10, 10],
+    ...                   "fn": [0] * 4, "tn": [20, 20, 30, 30]})
+    >>> d = divergence_from_counts(c, ["race", "sex"], min_support=0.25)
+    >>> top_divergent(d, epsilon=0.01).select("attributes", "race", "sex").rows()
+    [(['race'], 'a', None), (['race'], 'b', None)]
+    """
+    df = _collect(patterns)
+    keys = _keys_of(df)
+    eps = float(R.option(epsilon, "epsilon", low=0))
+    scores = _scores(df, keys)
+    keep = []
+    for items in _items(df, keys):
+        v = scores[items]
+        redundant = any(abs(v - scores.get(items - {i}, math.nan)) <= eps for i in items)
+        keep.append(not redundant)
+    out = df.filter(pl.Series(keep, dtype=pl.Boolean))
+    return out if k is None else out.head(check_int(k, "k"))
+
+
+def _shapley(items: frozenset[str], scores: Mapping[frozenset[str], float]) -> dict[str, float]:
+    n = len(items)
+    out = {}
+    for i in sorted(items):
+        rest = sorted(items - {i})
+        total = 0.0
+        for r in range(len(rest) + 1):
+            w = math.factorial(r) * math.factorial(n - r - 1) / math.factorial(n)
+            for sub in itertools.combinations(rest, r):
+                s = frozenset(sub)
+                total += w * (scores.get(s | {i}, math.nan) - scores.get(s, math.nan))
+        out[i] = total
+    return out
+
+
+def shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    r"""Each item's contribution to its pattern's divergence: its Shapley value.
+
+    For a pattern :math:`I` and an item :math:`\alpha \in I` (Pastor et al. 2021, Def. 4.1;
+    ``divexplorer.shapley_value.compute_shapley_value``):
+
+    .. math::
+
+        \Delta_I(\alpha) = \sum_{B \subseteq I \setminus \{\alpha\}}
+        \frac{|B|!\,(|I| - |B| - 1)!}{|I|!}\,
+        \bigl[\Delta(B \cup \{\alpha\}) - \Delta(B)\bigr]
+
+    with :math:`\Delta(\emptyset) = 0`, so the items' values sum to the pattern's divergence.
+    Every sub-pattern of a frequent pattern is frequent, so the divergence table holds them.
+
+    Parameters
+    ----------
+    patterns : pl.DataFrame or pl.LazyFrame
+        The output of ``divergence``.
+
+    Returns
+    -------
+    pl.DataFrame
+        One row per pattern and item, patterns in the table's order, items sorted:
+        ``attributes`` and the keys (the pattern, as in ``patterns``), ``item`` (String,
+        ``"attribute=value"``), ``shapley`` (Float64; null where a divergence it reads is).
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``patterns`` is not a divergence table.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"race": ["a", "a", "b", "b"], "sex": ["F", "M", "F", "M"],
+    ...                   "n": [50] * 4, "tp": [10] * 4, "fp": [30, 10, 10, 10],
+    ...                   "fn": [0] * 4, "tn": [10, 30, 30, 30]})
+    >>> d = divergence_from_counts(c, ["race", "sex"], min_support=0.25)
+    >>> shapley_values(d).head(2).select("item", "shapley").rows()
+    [('race=a', 0.1875), ('sex=F', 0.1875)]
+    """
+    df = _collect(patterns)
+    keys = _keys_of(df)
+    scores = _scores(df, keys)
+    rows: list[int] = []
+    names: list[str] = []
+    values: list[float] = []
+    for idx, items in enumerate(_items(df, keys)):
+        for item, v in _shapley(items, scores).items():
+            rows.append(idx)
+            names.append(item)
+            values.append(v)
+    base = df.select("attributes", *keys)[rows] if rows else df.select("attributes", *keys).clear()
+    return base.with_columns(
+        item=pl.Series(names, dtype=pl.String),
+        shapley=pl.Series(np.asarray(values, dtype=np.float64), nan_to_null=True))
+
+
+def global_shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    r"""Each item's contribution to divergence over every frequent pattern (global Shapley).
+
+    DivExplorer's global Shapley value (Pastor et al. 2021, Def. 4.3;
+    ``divexplorer.DivergencePatternProcessor.global_shapley_value``) of an item
+    :math:`\alpha` of attribute :math:`a`, with :math:`A` the attributes that have a frequent
+    item and :math:`m_b` the number of frequent items of attribute :math:`b`:
+
+    .. math::
+
+        \Delta^g(\alpha) = \sum_{J}
+        \frac{|J|!\,(|A| - |J| - 1)!}{|A|!\,\prod_{b \in attr(J) \cup \{a\}} m_b}
+        \bigl[\Delta(J \cup \{\alpha\}) - \Delta(J)\bigr]
+
+    over the frequent patterns :math:`J` (the empty one included) without attribute :math:`a`
+    whose union with :math:`\alpha` is frequent.
+
+    Parameters
+    ----------
+    patterns : pl.DataFrame or pl.LazyFrame
+        The output of ``divergence``.
+
+    Returns
+    -------
+    pl.DataFrame
+        One row per frequent item, sorted by ``global_shapley`` descending: ``attribute``,
+        ``item`` (String, ``"attribute=value"``), ``divergence`` (Float64, the item's own),
+        ``global_shapley`` (Float64).
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``patterns`` is not a divergence table.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"race": ["a", "a", "b", "b"], "sex": ["F", "M", "F", "M"],
+    ...                   "n": [50] * 4, "tp": [10] * 4, "fp": [30, 10, 10, 10],
+    ...                   "fn": [0] * 4, "tn": [10, 30, 30, 30]})
+    >>> g = global_shapley_values(divergence_from_counts(c, ["race", "sex"], min_support=0.25))
+    >>> g.select("item", "global_shapley").head(1).rows()
+    [('race=a', 0.0625)]
+    """
+    df = _collect(patterns)
+    keys = _keys_of(df)
+    scores = _scores(df, keys)
+    singles = [next(iter(s)) for s in scores if len(s) == 1]
+
+    def attr(item: str) -> str:
+        return item.split("=", 1)[0]
+
+    card: dict[str, int] = {}
+    for it in singles:
+        card[attr(it)] = card.get(attr(it), 0) + 1
+    n_attr = len(card)
+    out = []
+    for it in singles:
+        a = attr(it)
+        total = 0.0
+        for j, dj in scores.items():
+            if any(attr(x) == a or attr(x) not in card for x in j):
+                continue
+            joined = j | {it}
+            if joined not in scores:
+                continue
+            prod = math.prod(card[attr(x)] for x in joined)
+            w = math.factorial(len(j)) * math.factorial(n_attr - len(j) - 1) / (
+                math.factorial(n_attr) * prod)
+            total += (scores[joined] - dj) * w
+        out.append((a, it, scores[frozenset([it])], total))
+    frame = pl.DataFrame(out, orient="row", schema={
+        "attribute": pl.String, "item": pl.String, "divergence": pl.Float64,
+        "global_shapley": pl.Float64}).fill_nan(None)
+    return frame.sort("global_shapley", "item", descending=[True, False], nulls_last=True)
+
+
+# ---------------------------------------------------------------------------- ways in
+def divergence_of_rows(
+    frame: Any,
+    by: By = None,
+    *,
+    metric: str = "fpr",
+    max_order: int | None = None,
+    min_support: float = 0.01,
+    min_denominator: float = 30,
+    level: float = 0.95,
+    adjust: Adjust = "bh",
+    bins: Bins | None = None,
+    max_patterns: int = DEFAULT_MAX_PATTERNS,
+    **count_args: Unpack[RowArgs],
+) -> pl.LazyFrame:
+    """Rows (any engine) -> binned attributes -> one count table -> the divergence table.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The rows; ``bins`` needs a Polars frame.
+    by : str, pl.Expr or list of them
+        The attributes whose values make the patterns' items.
+    metric : str, default "fpr"
+        A proportion of the metric registry.
+    max_order : int, optional
+        The most items of a pattern.
+    min_support : float, default 0.01
+        The smallest pattern (share of rows below 1, row count otherwise).
+    min_denominator : float, default 30
+        Flag ``low_support`` below this metric denominator.
+    level : float, default 0.95
+        Confidence level.
+    adjust : {"bh", "by", "holm"}, default "bh"
+        The adjustment over every pattern tested.
+    bins : mapping of str to int or sequence of float, optional
+        Numeric attributes to bin: a number of quantile bins or the edges
+        (:func:`bin_attributes`).
+    max_patterns : int, default 1000000
+        The most candidate patterns.
+    **count_args
+        The count arguments (:class:`polars_fair.spec.CountArgs`) but ``combinations``.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The divergence table (:func:`divergence_from_counts`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``combinations`` given, ``bins`` on a frame that is not Polars, bad options.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y_true": [0] * 8,
+    ...                    "y_pred": [1, 1, 1, 0, 0, 0, 0, 1]})
+    >>> d = divergence_of_rows(df, "g", min_support=1, min_denominator=1).collect()
+    >>> d.select("g", "value", "divergence").rows()
+    [('a', 0.75, 0.25), ('b', 0.25, -0.25)]
+    """
+    from polars_fair.analysis import counts
+
+    args: dict[str, Any] = dict(count_args)
+    if args.pop("combinations", None) is not None:
+        raise E.InvalidArgumentError(E.DIVERGENCE_COMBINATIONS)
+    if bins:
+        if isinstance(frame, pl.DataFrame):
+            frame = frame.lazy()
+        if not isinstance(frame, pl.LazyFrame):
+            raise E.InvalidArgumentError(E.BINS_NEED_POLARS.format(type=type(frame).__name__))
+        frame = bin_attributes(frame, bins, by)
+    return counts(frame, by, **args).divergence(
+        metric=metric, max_order=max_order, min_support=min_support,
+        min_denominator=min_denominator, level=level, adjust=adjust, max_patterns=max_patterns)
+
+
+_NAMESPACE_EXAMPLE = """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y_true": [0] * 8,
+...                    "y_pred": [1, 1, 1, 0, 0, 0, 0, 1]})
+>>> d = df.fair.divergence("g", min_support=1, min_denominator=1)
+>>> d.select("attributes", "g", "value", "overall", "divergence").rows()
+[(['g'], 'a', 0.75, 0.5, 0.25), (['g'], 'b', 0.25, 0.5, -0.25)]"""
+
+
+def namespace_divergence(self: Any, /, by: By = None, *, metric: str = "fpr",
+                         max_order: int | None = None, min_support: float = 0.01,
+                         min_denominator: float = 30, level: float = 0.95,
+                         adjust: Adjust = "bh", bins: Bins | None = None,
+                         max_patterns: int = DEFAULT_MAX_PATTERNS,
+                         **count_args: Unpack[RowArgs]) -> pl.LazyFrame:  # noqa: D103
+    return divergence_of_rows(
+        self._lf, by, metric=metric, max_order=max_order, min_support=min_support,
+        min_denominator=min_denominator, level=level, adjust=adjust, bins=bins,
+        max_patterns=max_patterns, **count_args)
+
+
+def _method_doc() -> str:
+    args_doc = COUNT_ARGS_DOC.split("\ncombinations :")[0] + "\nmax_groups :" + \
+        COUNT_ARGS_DOC.split("\nmax_groups :")[1]
+    doc = compose(divergence_from_counts.__doc__ or "", drop=("counts", "keys"),
+                  before="""by : str, pl.Expr or list of them
+    The attributes whose values make the patterns' items.""",
+                  after="""bins : mapping of str to int or sequence of float, optional
+    Numeric attributes to cut first, in the same scan: ``{"age": 5}`` quantile bins,
+    ``{"age": [25, 45]}`` edges; the keys show the edges (``"[25, 45)"``).
+""" + args_doc, returns="pl.LazyFrame", example=_NAMESPACE_EXAMPLE)
+    return doc
+
+
+namespace_divergence.__doc__ = _method_doc()
+namespace_divergence.__signature__ = expand_signature(  # type: ignore[attr-defined]
+    namespace_divergence, {k: (Any, v) for k, v in COUNT_ARGS.items()
+                           if k not in ("combinations", "max_order")})
+
+
+def divergence_of_counts(
+    fair_counts: Any,
+    by: By = None,
+    *,
+    metric: str = "fpr",
+    max_order: int | None = None,
+    min_support: float = 0.01,
+    min_denominator: float = 30,
+    level: float = 0.95,
+    adjust: Adjust = "bh",
+    max_patterns: int = DEFAULT_MAX_PATTERNS,
+) -> pl.LazyFrame:
+    """``FairCounts.divergence``: roll the count table up to ``by``, then search its patterns.
+
+    Parameters
+    ----------
+    fair_counts : polars_fair.analysis.FairCounts
+        The count table (one attribute set).
+    by : str or list of str, optional
+        The attributes whose values make the items (default: every key).
+    metric : str, default "fpr"
+        A proportion of the metric registry.
+    max_order : int, optional
+        The most items of a pattern.
+    min_support : float, default 0.01
+        The smallest pattern.
+    min_denominator : float, default 30
+        Flag ``low_support`` below this metric denominator.
+    level : float, default 0.95
+        Confidence level.
+    adjust : {"bh", "by", "holm"}, default "bh"
+        The adjustment over every pattern tested.
+    max_patterns : int, default 1000000
+        The most candidate patterns.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The divergence table (:func:`divergence_from_counts`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A table of several attribute sets, a key named like an output column, bad options.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_counts
+    >>> c = pl.DataFrame({"g": ["a", "b"], "n": [50, 50], "tp": [10, 10], "fp": [30, 10],
+    ...                   "fn": [0, 0], "tn": [10, 30]})
+    >>> divergence_of_counts(from_counts(c)).collect()["divergence"].to_list()
+    [0.25, -0.25]
+    """
+    from polars_fair.runner import check_outputs
+
+    if fair_counts.sets is not None:
+        raise E.InvalidArgumentError(E.DIVERGENCE_OF_SETS)
+    counted = fair_counts._select(by, None, None)
+    options: dict[str, Any] = dict(
+        metric=metric, max_order=max_order, min_support=min_support,
+        min_denominator=min_denominator, level=level, adjust=adjust, max_patterns=max_patterns)
+    check_outputs(counted.frame, counted.keys, divergence_from_counts, "divergence", **options)
+    return divergence_from_counts(counted.frame, counted.keys, **options)
+
+
+_COUNTS_EXAMPLE = """>>> import polars as pl
+>>> from polars_fair import from_counts
+>>> c = pl.DataFrame({"g": ["a", "b"], "n": [50, 50], "tp": [10, 10], "fp": [30, 10],
+...                   "fn": [0, 0], "tn": [10, 30]})
+>>> from_counts(c).divergence().collect().select("g", "value", "divergence").rows()
+[('a', 0.75, 0.25), ('b', 0.25, -0.25)]"""
+
+#: The docstring of ``FairCounts.divergence``.
+COUNTS_METHOD_DOC = compose(
+    divergence_from_counts.__doc__ or "", drop=("counts", "keys"),
+    before="""by : str or list of str, optional
+    The attributes whose values make the patterns' items (default: every key).""",
+    returns="pl.LazyFrame", example=_COUNTS_EXAMPLE)
