@@ -27,8 +27,10 @@ import click
 import polars as pl
 import typer
 
+from polars_fair import cli_gen, cli_ll144
 from polars_fair import errors as E
 from polars_fair import namespace as _ns  # noqa: F401  (registers .fair)
+from polars_fair.cli_gen import ReadableCommand, ReadableGroup
 from polars_fair.cli_io import (
     Inputs,
     check_outputs,
@@ -47,6 +49,7 @@ from polars_fair.spec import DEFAULT_MAX_GROUPS
 __all__ = ["app", "main"]
 
 app = typer.Typer(
+    cls=ReadableGroup,
     add_completion=False,
     no_args_is_help=True,
     help="Fairness audits of binary classifiers on Polars: one scan, exact metrics.",
@@ -253,7 +256,7 @@ RateOpt = Annotated[
 ]
 
 
-@app.command()
+@app.command(cls=ReadableCommand)
 def report(
     path: PathArg,
     by: ByOpt,
@@ -313,7 +316,7 @@ def report(
     _guard(run, json_errors=format == "json")
 
 
-@app.command()
+@app.command(cls=ReadableCommand)
 def demo(
     n: Annotated[int, typer.Option(help="Rows of synthetic data.")] = 20_000,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
@@ -552,7 +555,7 @@ def format_gate(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@app.command()
+@app.command(cls=ReadableCommand)
 def check(
     path: PathArg,
     by: ByOpt,
@@ -665,6 +668,11 @@ def _guard(fn: Callable[[], None], json_errors: bool = False) -> None:
             typer.echo(json.dumps({"status": "error", "error": type(failure).__name__,
                                    "message": text, "exit_code": 2}))
         raise typer.Exit(code=2)
+
+
+#: Every analysis method without a hand-written command, as a generated subcommand.
+GENERATED = cli_gen.register(app, _guard)
+cli_ll144.register(app, _guard)
 
 
 def main() -> None:

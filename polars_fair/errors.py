@@ -281,6 +281,12 @@ CLI_SCORE_ADVICE = (
     "Pass a prediction instead, for example --y-pred \"{column} >= 0.5\" (a threshold of your "
     "choice), or --y-score {column} with --html for the score-based charts"
 )
+CLI_BAD_LIST = "{flag} takes {kind}, got {value!r}"
+CLI_UNKNOWN_COLUMNS = (
+    "--columns names {names}, not columns of the result; the columns are: {available}"
+)
+CLI_BAD_DATE = "--data-date takes YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD, got {value!r}"
+CLI_ONE_OUTCOME = "pass exactly one of --y-pred (a binary selection) or --y-score (a score)"
 
 
 class PolarsFairError(ValueError):
