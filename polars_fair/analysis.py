@@ -3,8 +3,8 @@
 :class:`FairCounts` holds a count table and has every classification analysis (``rates``,
 ``report``, ``metrics``, ``disparity``, ``pairwise``, ``summary``); :class:`FairScores` holds a
 score table and has every score analysis (``abroca``, ``abroca_test``, ``calibration``,
-``reliability``, ``sweep``). Each method delegates to one module function, whose docstring is
-the method's (composed by :mod:`polars_fair.docs`).
+``reliability``, ``sweep``, ``thresholds``). Each method delegates to one module function, whose
+docstring is the method's (composed by :mod:`polars_fair.docs`).
 
 Every way in returns these objects:
 
@@ -56,7 +56,8 @@ from polars_fair.spec import (
     spell_out,
 )
 from polars_fair.summary import summary_from_counts
-from polars_fair.sweep import sweep_from_scores
+from polars_fair.sweep import SWEEP_THRESHOLDS, sweep_from_scores
+from polars_fair.thresholds import THRESHOLD_GRID, thresholds_from_scores
 from polars_fair.uncertainty import disparity_table, metrics_table
 
 __all__ = ["FairCounts", "FairScores", "counts", "scores"]
@@ -354,13 +355,30 @@ True""", counts_table=False)
                     strategy: Literal["uniform", "quantile"] = "uniform") -> pl.LazyFrame:  # noqa: D102
         return self._run(reliability_plan, "reliability", n_bins=n_bins, strategy=strategy)
 
-    @_doc(sweep_from_scores, """>>> s = from_scores(t).sweep(thresholds=[0.5]).collect()
->>> s.select("g", "tp", "fp", "tpr").rows()
-[('a', 5, 0, 1.0), ('b', 3, 2, 0.6)]""", counts_table=False)
-    def sweep(self, *, thresholds: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
-              ) -> pl.LazyFrame:  # noqa: D102
-        return self._run(sweep_from_scores, "sweep", thresholds=thresholds,
+    @_doc(sweep_from_scores, """
+>>> s = from_scores(t).sweep(thresholds=[0.5], min_support=1).collect()
+>>> s.select("g", "tp", "fp", "tpr", "impact_ratio").rows()
+[('a', 5, 0, 1.0, 1.0), ('b', 3, 2, 0.6, 1.0)]""", counts_table=False)
+    def sweep(self, *, thresholds: Sequence[float] = SWEEP_THRESHOLDS, reference: Any = "largest",
+              min_support: float = 30, ofi_threshold: float = 0.3, four_fifths: float = 0.8,
+              exclude_low_support: bool = False) -> pl.LazyFrame:  # noqa: D102
+        return self._run(sweep_from_scores, "sweep", thresholds=thresholds, reference=reference,
+                         min_support=min_support, ofi_threshold=ofi_threshold,
+                         four_fifths=four_fifths, exclude_low_support=exclude_low_support,
                          score_dtype=self.score_dtype)
+
+    @_doc(thresholds_from_scores, """
+>>> th = from_scores(t).thresholds(thresholds=[0.5, 0.9], min_support=1).collect()
+>>> th.select("threshold", "accuracy", "min_impact_ratio", "all_pass").rows()
+[(0.5, 0.8, 1.0, True), (0.9, 0.5, None, False)]""", counts_table=False)
+    def thresholds(self, *, thresholds: Sequence[float] = THRESHOLD_GRID,
+                   reference: Any = "largest", min_support: float = 30,
+                   ofi_threshold: float = 0.3, four_fifths: float = 0.8,
+                   exclude_low_support: bool = False) -> pl.LazyFrame:  # noqa: D102
+        return self._run(thresholds_from_scores, "thresholds", thresholds=thresholds,
+                         reference=reference, min_support=min_support,
+                         ofi_threshold=ofi_threshold, four_fifths=four_fifths,
+                         exclude_low_support=exclude_low_support, score_dtype=self.score_dtype)
 
     @_doc(bias_audit_from_scores, """
 >>> from_scores(t).bias_audit().collect()["scoring_rate"].to_list()

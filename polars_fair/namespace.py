@@ -29,7 +29,8 @@ from polars_fair.pairwise import pairwise_from_counts
 from polars_fair.report import rates_from_counts, report_from_counts
 from polars_fair.spec import By, CountArgs, IntoExpr, ScoreArgs
 from polars_fair.summary import summary_from_counts
-from polars_fair.sweep import sweep_from_scores
+from polars_fair.sweep import SWEEP_THRESHOLDS, sweep_from_scores
+from polars_fair.thresholds import THRESHOLD_GRID, thresholds_from_scores
 from polars_fair.uncertainty import disparity_table, metrics_table
 
 __all__ = ["FairDataFrame", "FairLazyFrame", "fair"]
@@ -328,10 +329,30 @@ True""", scores=True)
 ...                    "y_score": [0.9, 0.6, 0.4, 0.1]})
 >>> df.fair.sweep("g", thresholds=[0.5, 0.3]).select("threshold", "tpr", "fpr").rows()
 [(0.3, 1.0, 0.5), (0.5, 0.5, 0.5)]""", scores=True)
-    def sweep(self, by: By = None, *,
-              thresholds: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
+    def sweep(self, by: By = None, *, thresholds: Sequence[float] = SWEEP_THRESHOLDS,
+              reference: Any = "largest", min_support: float = 30, ofi_threshold: float = 0.3,
+              four_fifths: float = 0.8, exclude_low_support: bool = False,
               **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
-        return self.score_counts(by, **score_args).sweep(thresholds=thresholds)
+        return self.score_counts(by, **score_args).sweep(
+            thresholds=thresholds, reference=reference, min_support=min_support,
+            ofi_threshold=ofi_threshold, four_fifths=four_fifths,
+            exclude_low_support=exclude_low_support)
+
+    @_over(thresholds_from_scores, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],
+...                    "y_score": [0.9, 0.6, 0.8, 0.3]})
+>>> t = df.fair.thresholds("g", thresholds=[0.5, 0.7], min_support=1)
+>>> t.select("threshold", "accuracy", "min_impact_ratio", "all_pass").rows()
+[(0.5, 0.75, 0.5, False), (0.7, 1.0, 1.0, True)]""", scores=True)
+    def thresholds(self, by: By = None, *, thresholds: Sequence[float] = THRESHOLD_GRID,
+                   reference: Any = "largest", min_support: float = 30,
+                   ofi_threshold: float = 0.3, four_fifths: float = 0.8,
+                   exclude_low_support: bool = False,
+                   **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.score_counts(by, **score_args).thresholds(
+            thresholds=thresholds, reference=reference, min_support=min_support,
+            ofi_threshold=ofi_threshold, four_fifths=four_fifths,
+            exclude_low_support=exclude_low_support)
 
     @_over(roc_curves_from_scores, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a"] * 4, "y_true": [1, 0, 1, 0],
@@ -415,6 +436,7 @@ class FairDataFrame:
     calibration = _collected(FairLazyFrame.calibration)
     reliability = _collected(FairLazyFrame.reliability)
     sweep = _collected(FairLazyFrame.sweep)
+    thresholds = _collected(FairLazyFrame.thresholds)
     roc_curves = _collected(FairLazyFrame.roc_curves)
     divergence = _collected(FairLazyFrame.divergence)
 

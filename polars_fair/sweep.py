@@ -1,24 +1,30 @@
-"""Counts and rates at many thresholds, from the score table (no second scan of the rows).
+"""Counts, rates and the report's verdicts at many thresholds, from the score table.
 
 At threshold ``t`` a row is predicted positive when ``score >= t``, compared in the score's own
 dtype (:func:`polars_fair.spec.threshold_in_dtype`), so the sweep gives exactly what ``report``
 gives with ``y_score=`` and ``threshold=t``. From the score table (one row per group and
 distinct score): ``tp(t) = Σ positives[score >= t]``, ``fp(t) = Σ negatives[score >= t]``,
-``fn = P − tp``, ``tn = N − fp``.
+``fn = P − tp``, ``tn = N − fp``, with no second scan of the rows. Each threshold's count table
+then goes through :func:`polars_fair.report.report_from_counts`, the report's own code (its
+reference rule, exact rules and findings), so every verdict is the one ``report`` gives.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.registry import RATE_NAMES
-from polars_fair.report import with_rates
+from polars_fair.report import report_from_counts
+from polars_fair.runner import dense
 from polars_fair.spec import threshold_in_dtype
 
-__all__ = ["sweep_from_scores"]
+__all__ = ["SWEEP_THRESHOLDS", "sweep_counts", "sweep_from_scores"]
+
+#: The default thresholds of ``sweep``.
+SWEEP_THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 _FLOAT64 = pl.Float64()
 
@@ -36,19 +42,9 @@ def _thresholds(thresholds: Sequence[float], dtype: pl.DataType) -> list[float]:
     return ts
 
 
-def sweep_from_scores(
-    scores: pl.LazyFrame,
-    keys: Sequence[str],
-    *,
-    thresholds: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
-    score_dtype: pl.DataType = _FLOAT64,
-) -> pl.LazyFrame:
-    r"""Counts and every rate per group at each threshold: ``y_pred = y_score >= threshold``.
-
-    From the score table: :math:`tp(t) = \sum positives[score \ge t]`,
-    :math:`fp(t) = \sum negatives[score \ge t]`, :math:`fn = P - tp`, :math:`tn = N - fp`;
-    the rates are the registry's formulas on these counts (:func:`polars_fair.report.with_rates`,
-    sources in :data:`polars_fair.registry.METRICS`).
+def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str],
+                 thresholds: Sequence[float]) -> pl.LazyFrame:
+    r"""The count table of every group at every threshold (thresholds already checked).
 
     Parameters
     ----------
@@ -57,36 +53,29 @@ def sweep_from_scores(
     keys : sequence of str
         Its key columns.
     thresholds : sequence of float
-        Finite numbers; sorted and de-duplicated (after rounding to the score's dtype).
-    score_dtype : pl.DataType, default Float64
-        The dtype of the scores before they were widened (a Float32 score compares in Float32).
+        Sorted, distinct, finite, already in the score's dtype.
 
     Returns
     -------
     pl.LazyFrame
         keys, ``threshold`` (Float64), ``n`` (Int64 rows), ``tp, fp, fn, tn`` (Int64; Float64
-        weighted, followed by ``weight_sum``), then every rate of the registry (Float64, null
-        where undefined), sorted by keys and threshold.
-
-    Raises
-    ------
-    InvalidArgumentError
-        No threshold, or a threshold that is not a finite number.
+        weighted, followed by ``weight_sum``): :math:`tp(t) = \sum positives[score \ge t]`,
+        :math:`fp(t) = \sum negatives[score \ge t]`, :math:`fn = P - tp`, :math:`tn = N - fp`;
+        sorted by keys (nulls last) and threshold.
 
     Examples
     --------
     >>> t = pl.LazyFrame({"g": ["a", "a"], "score": [0.2, 0.8], "positives": [0, 1],
     ...                   "negatives": [1, 0]})
-    >>> sweep_from_scores(t, ["g"], thresholds=[0.5]).select("tp", "fp", "tpr").collect().row(0)
-    (1, 0, 1.0)
+    >>> sweep_counts(t, ["g"], [0.5]).collect().rows()
+    [('a', 0.5, 2, 1, 0, 0, 1)]
     """
     keys = list(keys)
-    ts = _thresholds(thresholds, score_dtype)
     schema = scores.collect_schema()
     weighted = schema["positives"].is_float()
     cell = pl.Float64 if weighted else pl.Int64
     rows = pl.col("n_rows") if "n_rows" in schema else pl.col("positives") + pl.col("negatives")
-    grid = pl.LazyFrame({"threshold": ts}, schema={"threshold": pl.Float64})
+    grid = pl.LazyFrame({"threshold": list(thresholds)}, schema={"threshold": pl.Float64})
     totals = (scores.group_by(keys) if keys else scores.group_by(pl.lit(0).alias("__pf_all"))).agg(
         rows.sum().cast(pl.Int64).alias("n"), pl.col("positives").sum().alias("__pf_p"),
         pl.col("negatives").sum().alias("__pf_n"),
@@ -97,7 +86,7 @@ def sweep_from_scores(
     on = [*keys, "threshold"]
     hits = above.group_by(on).agg(pl.col("positives").sum().alias("tp"),
                                   pl.col("negatives").sum().alias("fp"))
-    out = (
+    return (
         totals.join(grid, how="cross")
         .join(hits, on=on, how="left", nulls_equal=True)
         .with_columns(pl.col("tp", "fp").fill_null(0).cast(cell))
@@ -109,5 +98,106 @@ def sweep_from_scores(
         .select(*on, "n", "tp", "fp", "fn", "tn", *(["weight_sum"] if weighted else []))
         .sort(on, nulls_last=True)
     )
-    return with_rates(out).select(*on, "n", "tp", "fp", "fn", "tn",
-                                  *(["weight_sum"] if weighted else []), *RATE_NAMES)
+
+
+def sweep_from_scores(
+    scores: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    thresholds: Sequence[float] = SWEEP_THRESHOLDS,
+    reference: Any = "largest",
+    min_support: float = 30,
+    ofi_threshold: float = 0.3,
+    four_fifths: float = 0.8,
+    exclude_low_support: bool = False,
+    score_dtype: pl.DataType = _FLOAT64,
+) -> pl.LazyFrame:
+    r"""The report of every group at each threshold: ``y_pred = y_score >= threshold``.
+
+    From the score table: :math:`tp(t) = \sum positives[score \ge t]`,
+    :math:`fp(t) = \sum negatives[score \ge t]`, :math:`fn = P - tp`, :math:`tn = N - fp`
+    (:func:`sweep_counts`). Each threshold's count table then goes through the report's own
+    code, :func:`polars_fair.report.report_from_counts`: the rates are the registry's formulas
+    (sources in :data:`polars_fair.registry.METRICS`), and ``disparate_impact`` (Briscoe et
+    al., Definition 2.1), ``impact_ratio`` and ``adverse_impact`` (the EEOC four-fifths rule,
+    29 CFR 1607.4(D)), ``ofi`` and ``ofi_flag`` (the Objective Fairness Index), ``low_support``
+    and ``finding`` are decided within the threshold exactly as ``report(..., y_score=,
+    threshold=t)`` decides them (reference chosen per threshold, verdicts exact on the counts:
+    :mod:`polars_fair.rules`).
+
+    Parameters
+    ----------
+    scores : pl.LazyFrame
+        A score table (keys, ``score``, ``positives``, ``negatives`` [, ``n_rows``]).
+    keys : sequence of str
+        Its key columns.
+    thresholds : sequence of float, default (0.1, 0.2, ..., 0.9)
+        Finite numbers; sorted and de-duplicated (after rounding to the score's dtype).
+    reference : "largest", "max_selection_rate", "overall", scalar or mapping
+        The reference group of ``disparate_impact`` and ``ofi`` at each threshold, as in
+        ``report`` (:mod:`polars_fair.reference`; ``"max_selection_rate"`` is taken per
+        threshold).
+    min_support : float, default 30
+        Groups with fewer rows are flagged ``low_support``.
+    ofi_threshold : float, default 0.3
+        |OFI| above this is flagged (``ofi_flag``).
+    four_fifths : float, default 0.8
+        The impact-ratio threshold of the four-fifths rule (``adverse_impact``).
+    exclude_low_support : bool, default False
+        Low-support groups are neither the reference nor the highest selection rate.
+    score_dtype : pl.DataType, default Float64
+        The dtype of the scores before they were widened (a Float32 score compares in Float32).
+
+    Returns
+    -------
+    pl.LazyFrame
+        keys, ``threshold`` (Float64), then the columns of ``report`` at that threshold:
+        ``n`` (Int64 rows), ``tp, fp, fn, tn`` (Int64; Float64 weighted, followed by
+        ``weight_sum``), every rate of the registry (Float64, null where undefined),
+        ``is_reference`` (Boolean), ``disparate_impact``, ``impact_ratio`` (Float64),
+        ``adverse_impact`` (Boolean), ``ofi`` (Float64), ``ofi_flag``, ``low_support``,
+        ``reference_low_support`` (Boolean), ``finding`` (String); sorted by keys (nulls last)
+        and threshold.
+
+    Raises
+    ------
+    InvalidArgumentError
+        No threshold, a threshold that is not a finite number, or a report option outside its
+        range.
+    UnknownGroupError
+        An explicit ``reference`` that is not a group (when collected).
+
+    Examples
+    --------
+    >>> t = pl.LazyFrame({"g": ["a", "a", "b", "b"], "score": [0.2, 0.8, 0.2, 0.8],
+    ...                   "positives": [0, 5, 2, 3], "negatives": [5, 0, 3, 2]})
+    >>> s = sweep_from_scores(t, ["g"], thresholds=[0.5], min_support=1).collect()
+    >>> s.select("g", "tp", "fp", "tpr", "impact_ratio", "adverse_impact").rows()
+    [('a', 5, 0, 1.0, 1.0, False), ('b', 3, 2, 0.6, 1.0, False)]
+    """
+    keys = list(keys)
+    ts = _thresholds(thresholds, score_dtype)
+    counts = sweep_counts(scores, keys, ts)
+    options: dict[str, Any] = {
+        "reference": reference, "min_support": min_support, "ofi_threshold": ofi_threshold,
+        "four_fifths": four_fifths, "exclude_low_support": exclude_low_support,
+    }
+
+    def at(part: pl.LazyFrame, t: float) -> pl.LazyFrame:
+        report = report_from_counts(part.drop("threshold"), keys, **options)
+        return report.with_columns(pl.lit(t, dtype=pl.Float64).alias("threshold"))
+
+    # the plan of one threshold gives the schema (and raises the option errors now)
+    schema = at(counts.filter(pl.col("threshold") == ts[0]), ts[0]).collect_schema()
+    order = [*keys, "threshold", *[c for c in schema.names() if c not in keys and c != "threshold"]]
+
+    def run(df: pl.DataFrame) -> pl.DataFrame:
+        # the small table, one report per threshold (each in key order, as report's table)
+        by_t = df.partition_by("threshold", as_dict=True)
+        parts = [at(dense(by_t[(t,)]).lazy(), t) for t in ts if (t,) in by_t]
+        if not parts:
+            return pl.DataFrame(schema=pl.Schema([(c, schema[c]) for c in order]))
+        out = pl.concat(parts, how="vertical").select(order).collect(engine="in-memory")
+        return out.sort([*keys, "threshold"], nulls_last=True, maintain_order=True)
+
+    return counts.map_batches(run, schema=pl.Schema([(c, schema[c]) for c in order]))

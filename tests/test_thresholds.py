@@ -1,0 +1,370 @@
+"""Choosing a threshold (issue 12, item 2): sweep's report columns and the thresholds analysis.
+
+Oracles: a hand-worked example (the fractions are written out below), ``report(y_score=,
+threshold=t)`` run once per threshold (the analysis' definition: every verdict is report's), and
+numpy on the rows for the overall accuracy, TPR and selection rate.
+"""
+
+from __future__ import annotations
+
+import inspect
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import polars_fair
+from polars_fair import errors as E
+from polars_fair.analysis import FairScores
+from polars_fair.plot import MISSING_GROUP, group_label
+from polars_fair.thresholds import THRESHOLD_GRID
+
+from .conftest import ADULT_SCORED_CSV, Runner, require
+
+COLUMNS = ["threshold", "n", "selection_rate", "tpr", "accuracy", "n_groups", "n_supported",
+           "n_failing", "min_impact_ratio", "worst_group", "max_abs_ofi", "all_pass"]
+REPORT_COLUMNS = ["is_reference", "disparate_impact", "impact_ratio", "adverse_impact", "ofi",
+                  "ofi_flag", "low_support", "reference_low_support", "finding"]
+
+# a: 6 rows, b: 4 rows; (label, score)
+HAND = pl.DataFrame({
+    "g": ["a"] * 6 + ["b"] * 4,
+    "y_true": [1, 1, 0, 1, 0, 0, 1, 0, 1, 0],
+    "y_score": [0.9, 0.7, 0.6, 0.4, 0.3, 0.1, 0.8, 0.5, 0.35, 0.2],
+})
+
+
+def f(num: int, den: int) -> float:
+    """The float nearest the fraction (how the report shows exact ratios)."""
+    return float(Fraction(num, den))
+
+
+# ---------------------------------------------------------------------------------------------
+# hand-worked example
+# ---------------------------------------------------------------------------------------------
+def test_thresholds_of_the_hand_example(run: Runner) -> None:
+    # t = 0.3:  a selects 0.9 0.7 0.6 0.4 0.3 -> tp 3 fp 2 fn 0 tn 1, rate 5/6, B = 2/6
+    #           b selects 0.8 0.5 0.35        -> tp 2 fp 1 fn 0 tn 1, rate 3/4, B = 1/4
+    #           impact ratio b = (3/4)/(5/6) = 9/10, OFI b = 1/4 - 1/3 = -1/12 (a = reference)
+    #           overall tp 5 fp 3 fn 0 tn 2: accuracy 7/10, tpr 1, selection 8/10
+    # t = 0.55: a: 0.9 0.7 0.6 -> tp 2 fp 1 fn 1 tn 2, rate 1/2, B = 0
+    #           b: 0.8         -> tp 1 fp 0 fn 1 tn 2, rate 1/4, B = -1/4
+    #           impact ratio b = 1/2 (adverse), OFI b = -1/4
+    #           overall tp 3 fp 1 fn 2 tn 4: accuracy 7/10, tpr 3/5, selection 4/10
+    # t = 0.75: a: 0.9 -> tp 1 fp 0 fn 2 tn 3, rate 1/6, B = -2/6
+    #           b: 0.8 -> tp 1 fp 0 fn 1 tn 2, rate 1/4, B = -1/4
+    #           highest rate is b's: impact ratio a = (1/6)/(1/4) = 2/3 (adverse), OFI b = 1/12
+    #           overall tp 2 fp 0 fn 3 tn 5: accuracy 7/10, tpr 2/5, selection 2/10
+    out = run(HAND, "thresholds", "g", thresholds=[0.75, 0.3, 0.55], min_support=1)
+    assert out.columns == COLUMNS
+    assert out["threshold"].to_list() == [0.3, 0.55, 0.75]
+    assert out["n"].to_list() == [10, 10, 10]
+    assert out["selection_rate"].to_list() == [0.8, 0.4, 0.2]
+    assert out["tpr"].to_list() == [1.0, 0.6, 0.4]
+    assert out["accuracy"].to_list() == [0.7, 0.7, 0.7]
+    assert out["n_groups"].to_list() == [2, 2, 2]
+    assert out["n_supported"].to_list() == [2, 2, 2]
+    assert out["n_failing"].to_list() == [0, 1, 1]
+    assert out["min_impact_ratio"].to_list() == [f(9, 10), f(1, 2), f(2, 3)]
+    assert out["worst_group"].to_list() == ["b", "b", "a"]
+    assert out["max_abs_ofi"].to_list() == [f(1, 12), f(1, 4), f(1, 12)]
+    assert out["all_pass"].to_list() == [True, False, False]
+    assert out.schema["all_pass"] == pl.Boolean and out.schema["n_failing"] == pl.Int64
+
+
+def test_sweep_has_the_report_columns_of_the_hand_example(run: Runner) -> None:
+    out = run(HAND, "sweep", "g", thresholds=[0.75], min_support=1)
+    assert out.columns[:2] == ["g", "threshold"] and out.columns[-9:] == REPORT_COLUMNS
+    a, b = out.rows(named=True)
+    # a is the reference (6 rows > 4); b's rate 1/4 is the highest
+    assert (a["is_reference"], b["is_reference"]) == (True, False)
+    assert (a["impact_ratio"], b["impact_ratio"]) == (f(2, 3), 1.0)
+    assert (a["adverse_impact"], b["adverse_impact"]) == (True, False)
+    assert (a["disparate_impact"], b["disparate_impact"]) == (1.0, 1.5)
+    assert (a["ofi"], b["ofi"]) == (0.0, f(1, 12))
+    assert (a["ofi_flag"], b["ofi_flag"]) == (False, False)
+    # a fails the four-fifths rule, b's DI 3/2 > 5/4: both systemic (OFI within 0.3)
+    assert (a["finding"], b["finding"]) == ("systemic", "systemic")
+
+
+def test_a_low_support_group_sets_the_bar_unless_excluded(run: Runner) -> None:
+    # min_support=5: b (4 rows) is low-support. At 0.75 a's impact ratio is 2/3 against b's
+    # rate; with exclude_low_support the highest supported rate is a's own: 1.
+    kept = run(HAND, "thresholds", "g", thresholds=[0.75], min_support=5)
+    assert kept.select("n_groups", "n_supported", "n_failing", "min_impact_ratio",
+                       "worst_group", "all_pass").row(0) == (2, 1, 1, f(2, 3), "a", False)
+    excluded = run(HAND, "thresholds", "g", thresholds=[0.75], min_support=5,
+                   exclude_low_support=True)
+    assert excluded.select("n_failing", "min_impact_ratio", "worst_group",
+                           "all_pass").row(0) == (0, 1.0, "a", True)
+
+
+def test_an_impact_ratio_of_exactly_four_fifths_passes(run: Runner) -> None:
+    # a selects 3 of 4, b 3 of 5: (3/5)/(3/4) = 4/5 exactly (0.6 / 0.75 is 0.7999999999999999
+    # in floating point): the four-fifths rule passes at the threshold, fails at 0.81.
+    df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 5, "y_true": [1, 0] * 4 + [1],
+                       "y_score": [0.9, 0.9, 0.9, 0.1, 0.9, 0.9, 0.9, 0.1, 0.1]})
+    out = run(df, "thresholds", "g", thresholds=[0.5], min_support=1)
+    assert out.select("min_impact_ratio", "n_failing", "all_pass").row(0) == (0.8, 0, True)
+    strict = run(df, "thresholds", "g", thresholds=[0.5], min_support=1, four_fifths=0.81)
+    assert strict.select("n_failing", "all_pass").row(0) == (1, False)
+
+
+def test_nobody_selected_is_undefined_and_does_not_pass(run: Runner) -> None:
+    out = run(HAND, "thresholds", "g", thresholds=[0.95], min_support=1)
+    assert out.select("selection_rate", "tpr", "n_failing", "min_impact_ratio", "worst_group",
+                      "all_pass").row(0) == (0.0, 0.0, 0, None, None, False)
+
+
+def test_without_keys_the_population_is_the_one_group(run: Runner) -> None:
+    out = run(HAND, "thresholds", None, thresholds=[0.5], min_support=1)
+    assert out.select("n_groups", "min_impact_ratio", "worst_group", "all_pass").row(0) == (
+        1, 1.0, "all", True)
+
+
+def test_null_group_counts_in_the_population_and_as_a_group(run: Runner) -> None:
+    df = HAND.with_columns(pl.when(pl.col("y_score") == 0.2).then(None).otherwise(pl.col("g"))
+                           .alias("g"))
+    out = run(df, "thresholds", "g", thresholds=[0.3], min_support=1)
+    # the null group (one row, 0.2: not selected) has rate 0: impact ratio 0, the worst
+    assert out.select("n", "n_groups", "n_failing", "worst_group", "all_pass").row(0) == (
+        10, 3, 1, MISSING_GROUP, False)
+    assert MISSING_GROUP == "(missing)"
+
+
+def test_default_grid_is_every_hundredth() -> None:
+    assert THRESHOLD_GRID == tuple(i / 100 for i in range(1, 100))
+    assert repr(THRESHOLD_GRID) == "(0.01, 0.02, ..., 0.99)"
+    out = HAND.fair.thresholds("g", min_support=1)
+    assert out.height == 99 and out["threshold"].to_list() == list(THRESHOLD_GRID)
+
+
+# ---------------------------------------------------------------------------------------------
+# against a loop over report, on random frames
+# ---------------------------------------------------------------------------------------------
+def random_frame(seed: int, weighted: bool = False, float32: bool = False) -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 60, size=rng.integers(2, 5))
+    groups = np.repeat(np.array(["a", "b", "c", "d"][: len(sizes)], dtype=object), sizes)
+    n = len(groups)
+    groups[rng.random(n) < 0.05] = None  # some rows of a missing group
+    score = rng.choice(np.round(np.linspace(0, 1, 21), 2), size=n)  # ties at the thresholds
+    label = (rng.random(n) < 0.3 + 0.5 * score).astype(int)
+    df = pl.DataFrame({"g": groups.tolist(), "h": rng.choice(["x", "y"], size=n),
+                       "y_true": label, "s": score})
+    if weighted:
+        df = df.with_columns(w=pl.Series(rng.uniform(0.1, 3.0, size=n)))
+    if float32:
+        df = df.with_columns(pl.col("s").cast(pl.Float32))
+    return df
+
+
+def expected_by_loop(df: pl.DataFrame, keys: list[str], ts: list[float], weight: str | None,
+                     **options: Any) -> pl.DataFrame:
+    """One report per threshold, summarised; overall rates from numpy on the rows."""
+    y = df["y_true"].to_numpy()
+    s = df["s"].to_numpy()
+    w = df[weight].to_numpy() if weight else np.ones(df.height)
+    extra = {"sample_weight": weight} if weight else {}
+    rows = []
+    for t in ts:
+        report = df.fair.report(keys, y_score="s", threshold=t, **extra, **options)
+        sup = report.filter(~pl.col("low_support"))
+        pred = s >= np.array(t, dtype=s.dtype)
+        ir = [v for v in sup["impact_ratio"].to_list() if v is not None]
+        labels = sup.select(group_label(keys))["group"].to_list() if keys \
+            else ["all"] * sup.height  # the label the charts give a group
+        worst = next((lab for lab, v in zip(labels, sup["impact_ratio"].to_list(), strict=True)
+                      if ir and v == min(ir)), None)
+        ofi = [abs(v) for v in sup["ofi"].to_list() if v is not None]
+        adverse = sup["adverse_impact"].to_list()
+        rows.append({
+            "threshold": t, "n": df.height,
+            "selection_rate": (w * pred).sum() / w.sum(),
+            "tpr": (w * (pred & (y == 1))).sum() / (w * (y == 1)).sum(),
+            "accuracy": (w * (pred == (y == 1))).sum() / w.sum(),
+            "n_groups": report.height, "n_supported": sup.height,
+            "n_failing": sum(a is True for a in adverse),
+            "min_impact_ratio": min(ir) if ir else None, "worst_group": worst,
+            "max_abs_ofi": max(ofi) if ofi else None,
+            "all_pass": sup.height > 0 and all(a is False for a in adverse),
+        })
+    return pl.DataFrame(rows, schema={c: t for c, t in zip(COLUMNS, [
+        pl.Float64, pl.Int64, pl.Float64, pl.Float64, pl.Float64, pl.Int64, pl.Int64, pl.Int64,
+        pl.Float64, pl.String, pl.Float64, pl.Boolean], strict=True)})
+
+
+CASES = [
+    (0, {}), (1, {"min_support": 10}), (2, {"exclude_low_support": True, "min_support": 15}),
+    (3, {"reference": "max_selection_rate"}), (4, {"reference": "overall", "min_support": 5}),
+    (5, {"four_fifths": 0.9, "ofi_threshold": 0.1}),
+]
+
+
+@pytest.mark.parametrize(("seed", "options"), CASES)
+@pytest.mark.parametrize("keys", [["g"], ["g", "h"]])
+def test_thresholds_equal_a_loop_over_report_on_random_frames(
+        seed: int, options: dict[str, Any], keys: list[str]) -> None:
+    df = random_frame(seed)
+    ts = [0.0, 0.1, 0.25, 0.3, 0.5, 0.55, 0.7, 0.95, 1.0]
+    got = df.fair.thresholds(keys, y_score="s", thresholds=ts, **options)
+    want = expected_by_loop(df, keys, ts, None, **options)
+    # the rates are the same fractions: equal to the last bit but for numpy's summation order
+    assert_frame_equal(got, want, check_exact=False, rel_tol=1e-12, abs_tol=0)
+    exact = [c for c in COLUMNS if c not in ("selection_rate", "tpr", "accuracy")]
+    assert_frame_equal(got.select(exact), want.select(exact), check_exact=True)
+
+
+@pytest.mark.parametrize("seed", [10, 11, 12])
+def test_weighted_thresholds_equal_a_loop_over_report(seed: int) -> None:
+    df = random_frame(seed, weighted=True)
+    ts = [0.2, 0.5, 0.8]
+    got = df.fair.thresholds(["g", "h"], y_score="s", sample_weight="w", thresholds=ts)
+    want = expected_by_loop(df, ["g", "h"], ts, "w")
+    assert_frame_equal(got, want, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [20, 21])
+def test_float32_scores_compare_in_float32_as_report(seed: int) -> None:
+    df = random_frame(seed, float32=True)
+    got = df.fair.thresholds("g", y_score="s", thresholds=[0.3, 0.7], min_support=5)
+    ts = got["threshold"].to_list()  # the thresholds as a Float32 score compares them
+    assert ts == [float(np.float32(0.3)), float(np.float32(0.7))]
+    want = expected_by_loop(df, ["g"], ts, None, min_support=5)
+    assert_frame_equal(got, want, check_exact=False, rel_tol=1e-12, abs_tol=0)
+
+
+@pytest.mark.parametrize(("seed", "options"), CASES)
+def test_sweep_columns_equal_report_at_each_threshold(seed: int, options: dict[str, Any]) -> None:
+    df = random_frame(seed)
+    ts = [0.0, 0.3, 0.55, 1.0]
+    swept = df.fair.sweep(["g", "h"], y_score="s", thresholds=ts, **options)
+    assert swept.select("g", "h", "threshold").equals(
+        swept.select("g", "h", "threshold").sort("g", "h", "threshold", nulls_last=True))
+    for t in ts:
+        report = df.fair.report(["g", "h"], y_score="s", threshold=t, **options)
+        assert_frame_equal(swept.filter(pl.col("threshold") == t).drop("threshold"), report,
+                           check_exact=True)
+
+
+def test_weighted_sweep_equals_report_at_each_threshold() -> None:
+    df = random_frame(30, weighted=True)
+    swept = df.fair.sweep("g", y_score="s", sample_weight="w", thresholds=[0.4, 0.6])
+    for t in (0.4, 0.6):
+        report = df.fair.report("g", y_score="s", threshold=t, sample_weight="w")
+        part = swept.filter(pl.col("threshold") == t).drop("threshold")
+        assert_frame_equal(part, report, check_exact=False, rel_tol=1e-12, abs_tol=1e-15)
+        assert part.select(REPORT_COLUMNS[-6:]).drop("ofi").equals(
+            report.select(REPORT_COLUMNS[-6:]).drop("ofi"))  # the verdicts are identical
+
+
+def test_lazy_and_streaming_equal_eager(run: Runner) -> None:
+    df = random_frame(40)
+    want = df.fair.thresholds(["g", "h"], y_score="s", thresholds=[0.2, 0.6])
+    assert_frame_equal(run(df, "thresholds", ["g", "h"], y_score="s", thresholds=[0.2, 0.6]),
+                       want)
+
+
+# ---------------------------------------------------------------------------------------------
+# Adult, race × sex: the README's "Choosing a threshold"
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.data
+def test_adult_thresholds_equal_a_loop_over_report_and_the_readme() -> None:
+    adult = pl.read_csv(require(ADULT_SCORED_CSV)).select("race", "sex", "y_true", "y_score")
+    df = adult.rename({"y_score": "s"})
+    keys = ["race", "sex"]
+    grid = df.fair.thresholds(keys, y_score="s")
+    fine = df.fair.thresholds(keys, y_score="s", thresholds=[i / 10_000 for i in range(31)])
+    for got, ts in ((grid, list(THRESHOLD_GRID)), (fine, [i / 10_000 for i in range(31)])):
+        want = expected_by_loop(df, keys, ts, None)
+        assert_frame_equal(got, want, check_exact=False, rel_tol=1e-12, abs_tol=0)
+        exact = [c for c in COLUMNS if c not in ("selection_rate", "tpr", "accuracy")]
+        assert_frame_equal(got.select(exact), want.select(exact), check_exact=True)
+    # README: no threshold of the default grid passes; the best accuracy is 0.8518 at 0.47
+    assert grid.filter(pl.col("all_pass")).height == 0
+    best = grid.sort("accuracy", descending=True, maintain_order=True).row(0, named=True)
+    assert (best["threshold"], round(best["accuracy"], 4)) == (0.47, 0.8518)
+    assert grid["n_supported"].to_list() == [10] * 99  # Other × Female has 109 rows
+    # every supported race × sex group passes exactly for thresholds 0 to 0.0025, where at
+    # least 93.4% of applicants are selected and accuracy is at most 0.3063
+    passing = fine.filter(pl.col("all_pass"))
+    assert passing["threshold"].to_list() == [i / 10_000 for i in range(26)]
+    last = passing.row(-1, named=True)
+    assert (round(last["selection_rate"], 4), round(last["accuracy"], 4)) == (0.9343, 0.3063)
+
+
+# ---------------------------------------------------------------------------------------------
+# arguments and errors
+# ---------------------------------------------------------------------------------------------
+def test_signature_is_simple_keywords_with_defaults() -> None:
+    """The CLI generates its subcommand from it: keyword-only, typed, with defaults."""
+    params = list(inspect.signature(FairScores.thresholds).parameters.values())[1:]
+    assert [p.name for p in params] == ["thresholds", "reference", "min_support",
+                                        "ofi_threshold", "four_fifths", "exclude_low_support"]
+    for p in params:
+        assert p.kind is inspect.Parameter.KEYWORD_ONLY
+        assert p.annotation is not inspect.Parameter.empty
+        assert p.default is not inspect.Parameter.empty
+    report = inspect.signature(polars_fair.FairCounts.report).parameters
+    for name in ("reference", "min_support", "ofi_threshold", "four_fifths",
+                 "exclude_low_support"):  # report's defaults
+        assert inspect.signature(FairScores.sweep).parameters[name].default == \
+            report[name].default
+        assert inspect.signature(FairScores.thresholds).parameters[name].default == \
+            report[name].default
+
+
+def test_the_spark_shortcut_is_generated() -> None:
+    pytest.importorskip("pyspark")
+    import polars_fair.spark as pfs
+
+    assert "thresholds" in pfs.__all__
+    assert "thresholds" in inspect.signature(pfs.thresholds).parameters
+
+
+def test_docstrings_state_why_one_threshold() -> None:
+    for doc in (polars_fair.thresholds.__doc__, FairScores.thresholds.__doc__,
+                HAND.fair.thresholds.__doc__):
+        assert doc is not None and "2000e-2(l)" in doc and "disparate treatment" in doc
+
+
+@pytest.mark.parametrize("name", ["all_pass", "worst_group", "threshold"])
+def test_a_key_named_like_an_output_column_is_an_error(name: str) -> None:
+    df = HAND.rename({"g": name})
+    with pytest.raises(E.InvalidArgumentError, match=rf"\['{name}'\] clash"):
+        df.lazy().fair.thresholds(name, thresholds=[0.5])
+
+
+@pytest.mark.parametrize(("thresholds", "message"), [
+    ([], E.NO_THRESHOLDS),
+    ([0.5, float("nan")], E.BAD_THRESHOLD.format(value=float("nan"))),
+    (["0.5"], E.BAD_THRESHOLD.format(value="0.5")),
+])
+def test_bad_thresholds_are_refused_before_any_data(thresholds: list[Any], message: str) -> None:
+    with pytest.raises(E.InvalidArgumentError) as err:
+        HAND.lazy().fair.thresholds("g", thresholds=thresholds)
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("four_fifths", 0.0), ("ofi_threshold", -1.0), ("min_support", float("nan")),
+    ("exclude_low_support", "yes"),
+])
+@pytest.mark.parametrize("analysis", ["sweep", "thresholds"])
+def test_report_options_are_checked_as_report_checks_them(option: str, value: Any,
+                                                          analysis: str) -> None:
+    with pytest.raises(E.InvalidArgumentError) as want:
+        HAND.lazy().fair.report("g", y_score="y_score", threshold=0.5, **{option: value})
+    with pytest.raises(E.InvalidArgumentError) as got:
+        getattr(HAND.lazy().fair, analysis)("g", thresholds=[0.5], **{option: value})
+    assert str(got.value) == str(want.value)
+
+
+def test_an_unknown_reference_names_the_groups() -> None:
+    with pytest.raises(E.UnknownGroupError, match="'zz'"):
+        HAND.fair.thresholds("g", thresholds=[0.5, 0.6], reference="zz")
+    with pytest.raises(E.InvalidArgumentError, match="max_auc"):
+        HAND.lazy().fair.thresholds("g", thresholds=[0.5], reference="max_auc")
