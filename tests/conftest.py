@@ -73,6 +73,7 @@ SLOW_TESTS = {
     "test_log_ratio_coverage_by_simulation_is_near_nominal",
     "test_abroca_of_a_million_rows",
     "test_every_chart_renders_to_png",
+    "test_null_search_keeps_false_discoveries_rare_with_bh_not_without",
 }
 
 
