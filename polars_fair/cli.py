@@ -30,16 +30,19 @@ import typer
 from polars_fair import cli_gen, cli_ll144
 from polars_fair import errors as E
 from polars_fair import namespace as _ns  # noqa: F401  (registers .fair)
-from polars_fair.cli_gen import ReadableCommand, ReadableGroup
+from polars_fair.analysis import FairCounts
+from polars_fair.cli_gen import ReadableCommand, ReadableGroup, declared
 from polars_fair.cli_io import (
     Inputs,
     check_outputs,
     cli_message,
+    column_or_sql,
     effective_format,
     emit,
     parse_dtypes,
     resolve_inputs,
     scan,
+    select_columns,
 )
 from polars_fair.datasets import make_hiring
 from polars_fair.namespace import fair
@@ -123,7 +126,7 @@ def run_report(
     by_text: list[str],
     *,
     y_true_text: str,
-    y_pred_text: str,
+    y_pred_text: str | None,
     pos_label_text: str | None,
     reference_text: str | None,
     min_support: int,
@@ -135,6 +138,13 @@ def run_report(
     rates: Sequence[str] | None = None,
     max_groups: int = DEFAULT_MAX_GROUPS,
     source: str = "the input",
+    y_score_text: str | None = None,
+    threshold: float | None = None,
+    sample_weight_text: str | None = None,
+    four_fifths: float = 0.8,
+    ofi_threshold: float = 0.3,
+    exclude_low_support: bool = False,
+    columns: str | None = None,
 ) -> None:
     """Build the report of the ``report`` and ``demo`` commands and emit it.
 
@@ -169,6 +179,18 @@ def run_report(
         ``--max-groups``: the most groups the count table may make (Enum intersections).
     source : str, default "the input"
         The input's name, for the message of an empty input.
+    y_score_text : str, optional
+        ``--y-score``: with ``threshold``, predictions are ``score >= threshold``.
+    threshold : float, optional
+        ``--threshold``.
+    sample_weight_text : str, optional
+        ``--sample-weight``: a weight column or SQL expression.
+    four_fifths, ofi_threshold : float
+        ``--four-fifths``, ``--ofi-threshold``: the report's thresholds.
+    exclude_low_support : bool, default False
+        ``--exclude-low-support``.
+    columns : str, optional
+        ``--columns``: the columns to write (:func:`polars_fair.cli_io.select_columns`).
 
     Raises
     ------
@@ -184,38 +206,51 @@ def run_report(
     sex,n,tp,fp,fn,tn,...
     """
     shown = table_rates(rates)  # an unknown --rate fails before the scan
+    thresholded = threshold is not None
+    if y_pred_text is None and not thresholded:
+        y_pred_text = "y_pred"
     args = resolve_inputs(
-        lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text, y_score_text=None,
+        lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text,
+        y_score_text=y_score_text if thresholded else None,
         pos_label_text=pos_label_text, reference_text=reference_text, where=where,
         source=source,
     )
     pos_label, reference = args.pos_label, args.reference
+    weight = (column_or_sql(sample_weight_text, args.lf.collect_schema(), "--sample-weight")
+              if sample_weight_text is not None else None)
     # one scan: the count table, collected once; everything else reads it
     counts = fair(args.lf).confusion(
         args.by, y_true=args.y_true, y_pred=args.y_pred, pos_label=pos_label,
         null_groups=null_groups, max_groups=max_groups,  # type: ignore[arg-type]
+        y_score=args.y_score, threshold=threshold, sample_weight=weight,
     ).collect()
     from polars_fair.report import report_from_counts
     from polars_fair.tables import keys_of, rollup
 
     keys = keys_of(counts)
     report = report_from_counts(
-        counts.lazy(), keys, reference=reference, min_support=min_support
+        counts.lazy(), keys, reference=reference, min_support=min_support,
+        four_fifths=four_fifths, ofi_threshold=ofi_threshold,
+        exclude_low_support=exclude_low_support,
     ).collect()
     overall = report_from_counts(rollup(counts.lazy(), []), [], reference="overall").collect()
     total = overall.row(0, named=True)
     header = (
         f"polars-fair report: {total['n']:,} rows, {report.height} groups by {keys}; "
-        f"y_true={y_true_text!r}, y_pred={y_pred_text!r}, pos_label={pos_label!r}; "
+        f"y_true={y_true_text!r}, "
+        + (f"y_pred={y_score_text} >= {threshold}" if thresholded else f"y_pred={y_pred_text!r}")
+        + f", pos_label={pos_label!r}; "
         f"reference={reference!r}\n"
         f"overall: selection_rate={total['selection_rate']:.4f} base_rate={total['base_rate']:.4f} "
         f"tpr={_fmt(total['tpr'])} fpr={_fmt(total['fpr'])} ppv={_fmt(total['ppv'])} "
         f"accuracy={_fmt(total['accuracy'])}"
     )
     fmt = effective_format(fmt, output)
+    if columns is not None:
+        report, header = select_columns(report, columns, fmt, header)
+    elif fmt == "table" and not all_columns:
+        report = report.select(*keys, *TABLE_COUNTS, *shown, *TABLE_FLAGS)
     if fmt == "table":
-        if not all_columns:
-            report = report.select(*keys, *TABLE_COUNTS, *shown, *TABLE_FLAGS)
         legend = [c for c in report.columns if c in METRICS]
         header += "\nmetrics (polars_fair.registry):\n" + metric_legend(legend)
     emit(report, fmt, output, header)
@@ -256,12 +291,26 @@ RateOpt = Annotated[
 ]
 
 
+FormatOpt = Annotated[str, typer.Option(
+    "--format", help="table | csv | json | parquet | markdown", metavar="FORMAT")]
+ColumnsOpt = Annotated[str | None, typer.Option(
+    help="The columns to write, comma-separated (default: the table's columns, or every "
+         "column in csv/json/parquet/markdown).", metavar="COL,...")]
+#: The options of ``report`` read from ``FairCounts.report``'s declaration and the count
+#: arguments (the others are spelled out below, with the same names).
+REPORT_DECLARED = ("four_fifths", "ofi_threshold", "exclude_low_support", "threshold",
+                   "sample_weight")
+
+
 @app.command(cls=ReadableCommand)
+@declared(FairCounts, "report", REPORT_DECLARED)
 def report(
     path: PathArg,
     by: ByOpt,
     y_true: YTrueOpt = "y_true",
-    y_pred: YPredOpt = "y_pred",
+    y_pred: Annotated[str | None, typer.Option(
+        help="Prediction column or SQL expression (default: the column y_pred, unless "
+             "--y-score with --threshold).", metavar="COLUMN|SQL")] = None,
     pos_label: PosLabelOpt = None,
     reference: Annotated[
         str | None,
@@ -270,11 +319,12 @@ def report(
     min_support: Annotated[int, typer.Option(help="Flag groups with fewer rows.")] = 30,
     where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.")] = None,
     null_groups: Annotated[str, typer.Option(help="keep | raise | drop")] = "keep",
-    format: Annotated[str, typer.Option("--format", help="table | csv | json | parquet")] = "table",
+    format: FormatOpt = "table",
     output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
     all_columns: Annotated[
         bool, typer.Option(help="Show every report column in --format table.")
     ] = False,
+    columns: ColumnsOpt = None,
     rate: RateOpt = None,
     html: Annotated[
         Path | None,
@@ -283,31 +333,47 @@ def report(
     ] = None,
     y_score: Annotated[
         str | None,
-        typer.Option(help="Score column or SQL expression: adds ROC/ABROCA and calibration "
-                          "charts to --html."),
+        typer.Option(help="Score column or SQL expression: with --threshold the predictions "
+                          "are score >= threshold; adds ROC/ABROCA and calibration charts to "
+                          "--html."),
     ] = None,
+    title: Annotated[str | None, typer.Option(help="--html: the page's title.")] = None,
+    model: Annotated[str | None, typer.Option(help="--html: the model audited (name, "
+                                                   "version).")] = None,
+    note: Annotated[str | None, typer.Option(help="--html: a note shown on the page.")] = None,
     separator: SeparatorOpt = None,
     dtype: DtypeOpt = None,
     max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
+    **declared: Any,
 ) -> None:
     """Audit a file: one row per group with counts, rates, DI, impact ratio and OFI."""
+    options = {k: declared[k] for k in REPORT_DECLARED}
+    page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note))
+                  if v is not None}
 
     def run() -> None:
         # every argument is checked and every result computed before anything is written
         fmt = check_outputs(format, output, html, inputs=[path])
         lf = scan(path, separator, parse_dtypes(dtype))
         page = None
+        if html is None and page_texts:
+            first = next(iter(page_texts))
+            raise E.InvalidArgumentError(E.CLI_PAGE_OPTION.format(flag=f"--{first}"))
         if html is not None:
             page = html_page(
                 lf, by, y_true_text=y_true, y_pred_text=y_pred, y_score_text=y_score,
                 pos_label_text=pos_label, reference_text=reference, min_support=min_support,
-                where=where, null_groups=null_groups, source=str(path),
+                where=where, null_groups=null_groups, source=str(path), **options,
+                **page_texts,
             )
         run_report(
             lf, by, y_true_text=y_true, y_pred_text=y_pred, pos_label_text=pos_label,
             reference_text=reference, min_support=min_support, where=where, fmt=fmt,
             output=output, null_groups=null_groups, all_columns=all_columns, rates=rate,
-            max_groups=max_groups, source=path.name,
+            max_groups=max_groups, source=path.name, y_score_text=y_score,
+            sample_weight_text=options["sample_weight"], threshold=options["threshold"],
+            four_fifths=options["four_fifths"], ofi_threshold=options["ofi_threshold"],
+            exclude_low_support=options["exclude_low_support"], columns=columns,
         )
         if html is not None and page is not None:
             html.write_text(page, encoding="utf-8")
@@ -342,7 +408,7 @@ def html_page(
     by_text: list[str],
     *,
     y_true_text: str,
-    y_pred_text: str,
+    y_pred_text: str | None,
     y_score_text: str | None,
     pos_label_text: str | None,
     reference_text: str | None,
@@ -350,6 +416,7 @@ def html_page(
     where: str | None,
     null_groups: str,
     source: str | None = None,
+    **options: Any,
 ) -> str:
     """The page of :func:`polars_fair.html.audit_html` for the file (``report --html``).
 
@@ -375,6 +442,11 @@ def html_page(
         ``--null-groups``.
     source : str, optional
         The input's name, shown on the page.
+    **options
+        Further keyword arguments of :func:`polars_fair.html.audit_html` (``threshold``,
+        ``four_fifths``, ``ofi_threshold``, ``exclude_low_support``, ``sample_weight``,
+        ``title``, ``model``, ``note``); ``None`` values are left out. One the installed
+        ``audit_html`` does not take is an error naming its flag.
 
     Returns
     -------
@@ -384,7 +456,7 @@ def html_page(
     Raises
     ------
     InvalidArgumentError
-        Without the plot extra.
+        Without the plot extra; an option ``audit_html`` does not take.
     PolarsFairError
         Bad input, as :func:`resolve_inputs` and :func:`polars_fair.html.audit_html`.
 
@@ -397,6 +469,9 @@ def html_page(
     >>> page.startswith("<!DOCTYPE html>")
     True
     """
+    threshold = options.get("threshold")
+    if y_pred_text is None and threshold is None:
+        y_pred_text = "y_pred"
     args = resolve_inputs(
         lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text,
         y_score_text=y_score_text, pos_label_text=pos_label_text,
@@ -406,12 +481,23 @@ def html_page(
         from polars_fair.html import audit_html
     except ImportError as exc:
         raise E.InvalidArgumentError(f"--html: {exc}") from None
+    import inspect
+
+    accepted = inspect.signature(audit_html).parameters
+    extra = {k: v for k, v in options.items() if v is not None and v is not False}
+    for name in extra:
+        if name not in accepted:
+            raise E.InvalidArgumentError(
+                E.CLI_PAGE_TAKES_NOT.format(flag="--" + name.replace("_", "-")))
+    if extra.get("sample_weight") is not None:
+        extra["sample_weight"] = column_or_sql(extra["sample_weight"], lf.collect_schema(),
+                                               "--sample-weight")
     try:
         return audit_html(
             lf, args.by, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
             pos_label=args.pos_label, reference=args.reference, min_support=min_support,
             where=where, null_groups=null_groups,  # type: ignore[arg-type]
-            source=source,
+            source=source, **extra,
         )
     except ImportError as exc:  # a plotting dependency is imported when the charts are drawn
         raise E.InvalidArgumentError(f"--html: {exc}") from None

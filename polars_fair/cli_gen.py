@@ -27,7 +27,7 @@ import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import polars as pl
 import typer
@@ -62,11 +62,15 @@ __all__ = [
     "Opt",
     "analysis_methods",
     "command_name",
+    "convert",
+    "declared",
     "method_options",
     "param_help",
     "register",
     "run_analysis",
 ]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: Methods reached by a hand-written command (its name): ``report`` also writes the HTML audit
 #: and defines its metric columns; ``bias_audit`` (both classes) writes the NYC LL 144 summary.
@@ -662,3 +666,46 @@ def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
         app.command(name=name, cls=ReadableCommand)(_callback(cls, method, guard))
         added.append(name)
     return added
+
+
+def declared(owner: type, method: str, names: Sequence[str]) -> Callable[[F], F]:
+    """Add options read from a method's declaration to a hand-written command's signature.
+
+    The command takes them in ``**declared`` (typer passes every option by name).
+
+    Parameters
+    ----------
+    owner : type
+        :class:`FairCounts` or :class:`FairScores`.
+    method : str
+        The method whose options (:func:`method_options`, count arguments included) are added.
+    names : sequence of str
+        The options to add, in order.
+
+    Returns
+    -------
+    callable
+        A decorator setting the command's ``__signature__``.
+
+    Raises
+    ------
+    KeyError
+        A name the method and its count arguments do not declare (when the module is
+        imported).
+
+    Examples
+    --------
+    >>> @declared(FairCounts, "report", ["four_fifths"])
+    ... def cmd(path: str, **declared: Any) -> None: ...
+    >>> list(inspect.signature(cmd).parameters)
+    ['path', 'four_fifths']
+    """
+    def deco(fn: F) -> F:
+        opts = {o.name: o for o in method_options(owner, method)}
+        sig = inspect.signature(fn, eval_str=True)  # typer reads the Annotated options
+        params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        params += [_parameter(opts[n]) for n in names]
+        fn.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        return fn
+
+    return deco
