@@ -255,7 +255,20 @@ class _Rules:
         self.overall = overall
 
     def decide(self, df: pl.DataFrame) -> pl.DataFrame:
-        """Fill the decision columns of the small report table."""
+        """Fill the decision columns of the small report table.
+
+        Integer counts are decided by whole-column integer arithmetic (:func:`_decide_counts`),
+        the same exact values as the per-row fractions of :meth:`decide_rows`, which decides
+        weighted counts and the tables out of that path's range.
+        """
+        if "weight_sum" not in df.columns:
+            out = _decide_counts(df, self)
+            if out is not None:
+                return out
+        return self.decide_rows(df)
+
+    def decide_rows(self, df: pl.DataFrame) -> pl.DataFrame:
+        """Fill the decision columns row by row with exact fractions (any count table)."""
         weighted = "weight_sum" in df.columns
         size = df["weight_sum"] if weighted else df["n"]
         rows = list(zip(df["tp"], df["fp"], df["fn"], df["tn"], size, df["n"],
@@ -323,3 +336,141 @@ class _Rules:
             reference_low_support=pl.Series(benchmark_low, dtype=pl.Boolean),
             finding=pl.Series(finding, dtype=pl.String),
         )
+
+
+# ------------------------------------------------------------- integer counts, whole columns
+_I128 = pl.Int128
+#: Products of counts are formed in Int128; beyond this many bits the row path decides.
+_SAFE_BITS = 125
+#: A float64 holds every integer up to 2**53 exactly, so num / den is then correctly rounded.
+_EXACT_FLOAT = 2**53
+
+
+def _int(value: Any) -> int:
+    return 0 if value is None else int(value)
+
+
+def _as_floats(num: pl.Series, den: pl.Series, valid: pl.Series) -> pl.Series:
+    """``float(Fraction(num, den))`` where ``valid``, else null: the correctly rounded quotient."""
+    if not valid.any():
+        return pl.Series([None] * len(valid), dtype=pl.Float64)
+    largest = max(_int(num.filter(valid).abs().max()), _int(den.filter(valid).max()))
+    if largest <= _EXACT_FLOAT:  # both exact in float64: IEEE division rounds correctly
+        quotient = num.cast(pl.Float64) / den.cast(pl.Float64)
+    else:  # Python's int / int is correctly rounded at any size
+        quotient = pl.Series([a / b if b else None for a, b in zip(num, den, strict=True)],
+                             dtype=pl.Float64)
+    return quotient.set(~valid, None) if not valid.all() else quotient
+
+
+def _decide_counts(df: pl.DataFrame, rules: _Rules) -> pl.DataFrame | None:
+    """:meth:`_Rules.decide_rows` for integer counts, by whole-column exact integer arithmetic.
+
+    Every value is a fraction of counts; each comparison with a threshold ``p/q`` is made by
+    cross-multiplying in Int128, so it is exact, and each shown ratio is the quotient of two
+    integers correctly rounded, which is ``float(Fraction(...))``. ``None`` (the caller decides
+    row by row) for an empty table, negative counts, or counts so large that a product could
+    leave Int128.
+    """
+    columns = ("tp", "fp", "fn", "tn", "n")
+    if df.height == 0 or not all(df.schema[c].is_integer() for c in columns) \
+            or any(df[c].null_count() for c in columns):
+        return None
+    cast = df.select(
+        *[pl.col(c).cast(_I128) for c in columns],
+        pl.col("is_reference").fill_null(False), pl.col("__pf_in_max").fill_null(False),
+    )
+    tp, fp, fn, n = cast["tp"], cast["fp"], cast["fn"], cast["n"]
+    if min(_int(cast[c].min()) for c in columns) < 0:
+        return None
+    total = _int(n.sum())
+    limits = [rules.t, rules.ofi, rules.min_support]
+    widest = max(max(abs(x.numerator), x.denominator).bit_length() for x in limits)
+    largest = max(total, _int(tp.sum()) + _int(fp.sum()), _int(fp.sum()) + _int(fn.sum()))
+    if 2 * largest.bit_length() + widest + 2 > _SAFE_BITS:
+        return None
+    s, b = tp + fp, fp - fn
+
+    def k(v: int) -> pl.Series:  # a constant (Int128 Series take no Python ints)
+        return pl.Series([v], dtype=_I128)
+
+    def times(x: pl.Series, v: int) -> pl.Series:
+        return x * k(v)
+
+    defined = n > k(0)  # a rate with no rows is undefined
+    pt, qt = rules.t.numerator, rules.t.denominator
+    po, qo = rules.ofi.numerator, rules.ofi.denominator
+    low = times(n, rules.min_support.denominator) < k(rules.min_support.numerator)
+
+    # the benchmarks: the reference (or the whole population) and the highest selection rate
+    if rules.overall:
+        ref = (int(s.sum()), int(b.sum()), total) if total > 0 else None
+        ref_low = False
+    else:
+        refs = cast["is_reference"].arg_true()
+        r = int(refs[0]) if len(refs) else None
+        ref = (int(s[r]), int(b[r]), int(n[r])) if r is not None and int(n[r]) > 0 else None
+        ref_low = bool(low[r]) if r is not None else False
+    top = _first_max(s, n, cast["__pf_in_max"] & defined)
+    top_low = bool(low[top]) if top is not None else False
+
+    never = pl.repeat(False, df.height, eager=True)
+
+    # impact ratio = (s / n) / (s_top / n_top); disparate impact likewise against the reference
+    if top is not None and int(s[top]) > 0:
+        ir_num, ir_den, ir_ok = times(s, int(n[top])), times(n, int(s[top])), defined
+    else:
+        ir_num, ir_den, ir_ok = s, n, never
+    if ref is not None and ref[0] > 0:
+        di_num, di_den, di_ok = times(s, ref[2]), times(n, ref[0]), defined
+    else:
+        di_num, di_den, di_ok = s, n, never
+    if ref is not None:  # ofi = b / n - b_ref / n_ref
+        of_num = times(b, ref[2]) - times(n, ref[1])
+        of_den, of_ok = times(n, ref[2]), defined
+    else:
+        of_num, of_den, of_ok = b, n, never
+
+    adverse = (times(ir_num, qt) < times(ir_den, pt)).set(~ir_ok, None)
+    flag = (times(of_num.abs(), qo) > times(of_den, po)).set(~of_ok, None)
+    di_below = times(di_num, qt) < times(di_den, pt)
+    di_above = times(di_num, pt) > times(di_den, qt)
+    # a reference that selects nobody: DI is infinite for a group that selects someone
+    infinite = defined & (s > k(0)) if ref is not None and ref[0] == 0 else never
+    di_fails = ((di_below | di_above) & di_ok) | (~di_ok & infinite)
+    out = df.with_columns(
+        disparate_impact=_as_floats(di_num, di_den, di_ok),
+        impact_ratio=_as_floats(ir_num, ir_den, ir_ok),
+        adverse_impact=adverse,
+        ofi=_as_floats(of_num, of_den, of_ok),
+        ofi_flag=flag,
+        low_support=low,
+        reference_low_support=pl.repeat(ref_low or top_low, df.height, eager=True),
+        __pf_fails=di_fails,
+    )
+    insufficient = pl.lit("insufficient support")
+    lo, o, f = pl.col("low_support"), pl.col("ofi"), pl.col("ofi_flag")
+    a, d = pl.col("adverse_impact").fill_null(False), pl.col("__pf_fails")
+    finding = (
+        pl.when(lo | o.is_null()).then(insufficient)
+        .when(f).then(insufficient if ref_low else pl.lit("algorithmic"))
+        .when((a & (not top_low)) | (d & (not ref_low))).then(pl.lit("systemic"))
+        .when(a | d).then(insufficient)
+        .otherwise(insufficient if ref_low else pl.lit("none"))
+    )
+    return out.with_columns(finding.alias("finding")).drop("__pf_fails")
+
+
+def _first_max(s: pl.Series, n: pl.Series, eligible: pl.Series) -> int | None:
+    """The first row with the highest ``s / n`` among the eligible rows, compared exactly."""
+    if not eligible.any():
+        return None
+    approx = (s.cast(pl.Float64) / n.cast(pl.Float64)).set(~eligible, None)
+    high: Any = approx.max()  # a float: some row is eligible
+    # correctly rounded quotients are monotone: only near the float maximum can the exact one be
+    near = (approx >= high * (1 - 1e-9)).fill_null(False).arg_true().to_list()
+    best = near[0]
+    for i in near[1:]:
+        if int(s[i]) * int(n[best]) > int(s[best]) * int(n[i]):
+            best = i
+    return int(best)
