@@ -74,6 +74,7 @@ SLOW_TESTS = {
     "test_abroca_of_a_million_rows",
     "test_every_chart_renders_to_png",
     "test_null_search_keeps_false_discoveries_rare_with_bh_not_without",
+    "test_adult_thresholds_equal_a_loop_over_report_and_the_readme",
 }
 
 

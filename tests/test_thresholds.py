@@ -294,6 +294,12 @@ def test_adult_thresholds_equal_a_loop_over_report_and_the_readme() -> None:
     assert passing["threshold"].to_list() == [i / 10_000 for i in range(26)]
     last = passing.row(-1, named=True)
     assert (round(last["selection_rate"], 4), round(last["accuracy"], 4)) == (0.9343, 0.3063)
+    # by sex alone only 0.01 passes on the grid; every adverse impact of the grid is systemic
+    by_sex = df.fair.thresholds("sex", y_score="s")
+    assert by_sex.filter(pl.col("all_pass"))["threshold"].to_list() == [0.01]
+    swept = df.fair.sweep(keys, y_score="s", thresholds=THRESHOLD_GRID)
+    assert set(swept.filter(pl.col("adverse_impact"))["finding"]) == {"systemic"}
+    assert (grid["max_abs_ofi"] < 0.3).all() and (fine["max_abs_ofi"] < 0.3).all()
 
 
 # ---------------------------------------------------------------------------------------------
