@@ -20,9 +20,8 @@ from scipy.stats import norm
 from tqdm.auto import tqdm
 
 from polars_fair import errors as E
-from polars_fair.permutation import permutation_null
+from polars_fair.permutation import GridCache, permutation_null
 from polars_fair.progress import show_progress
-from polars_fair.roc import GridCache
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
