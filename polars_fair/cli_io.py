@@ -760,9 +760,13 @@ def select_columns(df: pl.DataFrame, columns: str | None, fmt: str,
     if fmt != "table" or df.width <= 1:
         return df, header
     flat = _flat(df)
+    # the rows that make each column widest, and the first rows: their table is as wide
+    widest = flat.select(pl.col(c).cast(pl.String).str.len_chars().fill_null(4).arg_max()
+                         for c in flat.columns).row(0)
+    sample = flat[sorted({*range(min(5, flat.height)), *(i for i in widest if i is not None)})]
 
     def fits(cols: list[str]) -> bool:
-        text = _table_text(flat.head(50).select(cols))
+        text = _table_text(sample.select(cols))
         return max(len(line) for line in text.splitlines()) <= width
 
     shown = list(df.columns)
@@ -775,8 +779,12 @@ def select_columns(df: pl.DataFrame, columns: str | None, fmt: str,
     if len(shown) == df.width:
         return df, header
     hidden = [c for c in df.columns if c not in shown]
-    note = (f"not shown ({len(hidden)} column(s), to fit {width} characters): "
-            f"{', '.join(hidden)}; choose with --columns, or --format csv/json/markdown")
+    import textwrap
+
+    note = textwrap.fill(
+        f"not shown ({len(hidden)} column(s), to fit {width} characters): "
+        f"{', '.join(hidden)}; choose with --columns, or --format csv/json/markdown",
+        width=width, break_on_hyphens=False)
     return df.select(shown), (header + "\n" if header else "") + note
 
 
@@ -790,7 +798,8 @@ def cli_message(message: str) -> str:
     """A library message with its parameter names written as the command line's flags.
 
     ``pos_label=1`` reads ``--pos-label 1``, ``(y_pred)`` reads ``(--y-pred)``, ``min_support``
-    reads ``--min-support`` (:data:`FLAGS`); quoted text (column names, values) is left alone.
+    reads ``--min-support``, ``level must`` reads ``--level must`` (:data:`FLAGS`); quoted
+    text (column names, values) is left alone.
     The advice to pass a score as ``y_score=`` with ``threshold=`` becomes the command line's
     ``--y-pred "SCORE >= 0.5"``. The one place where messages are translated.
 
@@ -816,6 +825,8 @@ def cli_message(message: str) -> str:
             text = re.sub(rf"\({name}\)", f"({flag})", text)
             if "_" in name:
                 text = re.sub(rf"(?<![\w-]){name}(?!\w)", flag, text)
+            else:  # a one-word option as the subject of a rule: "level must lie in (0, 1)"
+                text = re.sub(rf"(?<![\w-]){name}(?= must )", flag, text)
         parts[i] = re.sub(r"(?<=\S)  +", " ", text)
     out = "".join(parts)
     m = _SCORE_ADVICE.search(out)
