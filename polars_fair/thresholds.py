@@ -74,7 +74,9 @@ def thresholds_from_scores(
     * ``min_impact_ratio`` is the lowest ``impact_ratio`` (selection rate over the highest
       selection rate; the EEOC four-fifths rule, 29 CFR 1607.4(D)) over the supported groups,
       ``worst_group`` the supported group holding it (the first in key order on a tie);
-    * ``max_abs_ofi`` is the largest :math:`|OFI|` (Briscoe et al.) over the supported groups;
+    * ``max_abs_ofi`` is the largest :math:`|OFI|` (Briscoe et al.) over the supported groups,
+      ``n_ofi_flagged`` the number of them whose |OFI| exceeds ``ofi_threshold`` (report's
+      ``ofi_flag``: the classifier's own errors treat the group unjustly);
     * ``n_failing`` counts the supported groups with ``adverse_impact`` (impact ratio below
       ``four_fifths``, decided exactly on the counts by :mod:`polars_fair.rules`, so an impact
       ratio of exactly 4/5 passes); ``all_pass`` is true when there is a supported group and
@@ -100,7 +102,7 @@ def thresholds_from_scores(
         Groups with fewer rows are low-support: listed in the sweep, left out of the columns
         here.
     ofi_threshold : float, default 0.3
-        The report's OFI threshold (``ofi_flag``; |OFI| here is shown, not judged).
+        |OFI| above this is flagged (report's ``ofi_flag``), counted in ``n_ofi_flagged``.
     four_fifths : float, default 0.8
         The impact-ratio threshold of the four-fifths rule.
     exclude_low_support : bool, default False
@@ -118,7 +120,8 @@ def thresholds_from_scores(
         ``min_impact_ratio`` (Float64, null when no supported group has one);
         ``worst_group`` (String: the group's label in the charts,
         :func:`polars_fair.plot.group_label`, key values joined by ``" | "``, a missing value
-        ``"(missing)"``; ``"all"`` without keys); ``max_abs_ofi`` (Float64); ``all_pass``
+        ``"(missing)"``; ``"all"`` without keys); ``max_abs_ofi`` (Float64); ``n_ofi_flagged``
+        (Int64); ``all_pass``
         (Boolean, never null: false with ``n_failing`` 0 means an undefined impact ratio).
 
     Raises
@@ -164,6 +167,7 @@ def thresholds_from_scores(
             pl.col("group").filter(supported & (pl.col("impact_ratio") == ir.min())).first()
             .alias("worst_group"),
             pl.col("ofi").abs().filter(supported).max().alias("max_abs_ofi"),
+            (supported & pl.col("ofi_flag")).sum().cast(pl.Int64).alias("n_ofi_flagged"),
             ((supported.sum() > 0)
              & (~pl.col("adverse_impact").filter(supported)).fill_null(False).all())
             .alias("all_pass"),

@@ -25,7 +25,8 @@ from polars_fair.thresholds import THRESHOLD_GRID
 from .conftest import ADULT_SCORED_CSV, Runner, require
 
 COLUMNS = ["threshold", "n", "selection_rate", "tpr", "accuracy", "n_groups", "n_supported",
-           "n_failing", "min_impact_ratio", "worst_group", "max_abs_ofi", "all_pass"]
+           "n_failing", "min_impact_ratio", "worst_group", "max_abs_ofi", "n_ofi_flagged",
+           "all_pass"]
 REPORT_COLUMNS = ["is_reference", "disparate_impact", "impact_ratio", "adverse_impact", "ofi",
                   "ofi_flag", "low_support", "reference_low_support", "finding"]
 
@@ -71,8 +72,19 @@ def test_thresholds_of_the_hand_example(run: Runner) -> None:
     assert out["min_impact_ratio"].to_list() == [f(9, 10), f(1, 2), f(2, 3)]
     assert out["worst_group"].to_list() == ["b", "b", "a"]
     assert out["max_abs_ofi"].to_list() == [f(1, 12), f(1, 4), f(1, 12)]
+    assert out["n_ofi_flagged"].to_list() == [0, 0, 0]  # every |OFI| <= 0.3
     assert out["all_pass"].to_list() == [True, False, False]
     assert out.schema["all_pass"] == pl.Boolean and out.schema["n_failing"] == pl.Int64
+
+
+def test_ofi_threshold_counts_the_flagged_groups(run: Runner) -> None:
+    # b's OFI is -1/12, -1/4, 1/12 at the three thresholds (above): only |-1/4| > 0.2
+    out = run(HAND, "thresholds", "g", thresholds=[0.3, 0.55, 0.75], min_support=1,
+              ofi_threshold=0.2)
+    assert out["n_ofi_flagged"].to_list() == [0, 1, 0]
+    at_quarter = run(HAND, "thresholds", "g", thresholds=[0.55], min_support=1,
+                     ofi_threshold=0.25)  # |OFI| = 1/4 exactly is not above 0.25
+    assert at_quarter["n_ofi_flagged"].to_list() == [0]
 
 
 def test_sweep_has_the_report_columns_of_the_hand_example(run: Runner) -> None:
@@ -190,11 +202,12 @@ def expected_by_loop(df: pl.DataFrame, keys: list[str], ts: list[float], weight:
             "n_failing": sum(a is True for a in adverse),
             "min_impact_ratio": min(ir) if ir else None, "worst_group": worst,
             "max_abs_ofi": max(ofi) if ofi else None,
+            "n_ofi_flagged": sum(v is True for v in sup["ofi_flag"].to_list()),
             "all_pass": sup.height > 0 and all(a is False for a in adverse),
         })
     return pl.DataFrame(rows, schema={c: t for c, t in zip(COLUMNS, [
         pl.Float64, pl.Int64, pl.Float64, pl.Float64, pl.Float64, pl.Int64, pl.Int64, pl.Int64,
-        pl.Float64, pl.String, pl.Float64, pl.Boolean], strict=True)})
+        pl.Float64, pl.String, pl.Float64, pl.Int64, pl.Boolean], strict=True)})
 
 
 CASES = [
@@ -288,6 +301,7 @@ def test_adult_thresholds_equal_a_loop_over_report_and_the_readme() -> None:
     best = grid.sort("accuracy", descending=True, maintain_order=True).row(0, named=True)
     assert (best["threshold"], round(best["accuracy"], 4)) == (0.47, 0.8518)
     assert grid["n_supported"].to_list() == [10] * 99  # Other × Female has 109 rows
+    assert grid["n_ofi_flagged"].to_list() == [0] * 99
     # every supported race × sex group passes exactly for thresholds 0 to 0.0025, where at
     # least 93.4% of applicants are selected and accuracy is at most 0.3063
     passing = fine.filter(pl.col("all_pass"))
