@@ -461,7 +461,14 @@ def register(app: Any, guard: Any) -> None:
 
     from polars_fair.analysis import FairCounts
     from polars_fair.cli_gen import ReadableCommand, _parameter, method_options
-    from polars_fair.cli_io import check_outputs, effective_format, emit, parse_dtypes, scan
+    from polars_fair.cli_io import (
+        check_outputs,
+        effective_format,
+        emit,
+        parse_dtypes,
+        scan,
+        select_columns,
+    )
 
     declared = [o for o in method_options(FairCounts, "bias_audit")
                 if o.target == "method" and o.name not in ("combinations", "max_order")]
@@ -492,6 +499,8 @@ def register(app: Any, guard: Any) -> None:
                 pos_label=v["pos_label"], sample_weight=v["sample_weight"], where=v["where"],
                 data_date=v["data_date"], **{o.name: v[o.name] for o in declared},
             )
+            if v["columns"] is not None:
+                summary["results"], _ = select_columns(summary["results"], v["columns"], "csv")
             if is_html or fmt in ("csv", "json"):
                 text = (ll144_html(summary) if is_html else
                         ll144_csv(summary) if fmt == "csv" else ll144_json(summary))
@@ -501,7 +510,15 @@ def register(app: Any, guard: Any) -> None:
                     output.write_text(text, encoding="utf-8")
                 return
             head = "\n".join(f"{k}: {val}" for k, val in _facts(summary))
-            emit(summary["results"], effective_format(fmt, output), output, head)
+            fmt = effective_format(fmt, output)
+            frame = summary["results"]
+            if fmt == "table" and v["columns"] is None:  # the figures first, flags after
+                first = ["attributes", *summary["categories"], "n", "selected",
+                         "scored_above_median", summary["rate"], "impact_ratio"]
+                frame = frame.select(*[c for c in first if c in frame.columns],
+                                     *[c for c in frame.columns if c not in first])
+            frame, head = select_columns(frame, v["columns"], fmt, head)
+            emit(frame, fmt, output, head)
 
         guard(run, json_errors=v["format"] == "json")
 
@@ -534,6 +551,8 @@ def register(app: Any, guard: Any) -> None:
             "suffix, else table)", "FORMAT"),
         opt("output", Path | None, None, "Write to this file (.html, .csv, .json, .md, .txt).",
             "FILE"),
+        opt("columns", str | None, None, "The result columns to write, comma-separated "
+            "(default: every column; a table as many as fit 120 characters).", "COL,..."),
         opt("separator", str | None, None, "CSV field separator (one character).", "CHAR"),
         opt("dtype", list[str] | None, None, "COLUMN=TYPE: read a column as this type; repeat.",
             "COLUMN=TYPE"),
