@@ -1,26 +1,40 @@
-"""A fairness audit as ONE self-contained HTML file that needs no network to view.
+"""A fairness audit as ONE self-contained HTML document, publishable and printable.
 
 :func:`audit_html` scans the data (once for the count table, once more for the score table when
-``y_score`` is given, and one cheap count of the excluded rows) and writes a page with: the
-data's size and the rows excluded and why (the ``where`` filter, null groups), the summary
-verdicts (``df.fair.summary``), the styled report table (:func:`polars_fair.style.style_report`),
-the charts of :mod:`polars_fair.plot` as inline SVG, and the definitions with their sources.
-There are no scripts, no external stylesheets, fonts or images, and no ``http(s)://`` reference
-in the file: it renders identically offline, in an e-mail attachment or in an archive.
+``y_score`` is given, and one cheap count of the excluded rows) and writes a page with: its
+provenance (:func:`provenance`: the UTC time, the input's file name with its SHA-256 and size,
+the rows read, filtered and audited, every parameter and the versions); the headline, which
+states only what is significant after adjustment for multiple comparisons; the summary verdicts
+and the plain-language reading of each finding; the rates with their Wilson intervals, every
+group's difference and ratio against the reference with intervals and adjusted p-values
+(``disparity``) and ABROCA with its permutation p-value (``abroca_test``); the styled report
+table (:func:`polars_fair.style.style_report`); the charts of :mod:`polars_fair.plot` as inline
+SVG; the definitions with their sources; and the tables themselves as JSON in a non-executable
+``<script type="application/json" id="polars-fair-data">`` block, so a reader's tools can check
+every number. There are no executable scripts, no external stylesheets, fonts or images, and no
+``http(s)://`` reference in the file: it renders identically offline, in an e-mail attachment
+or in an archive, and its print stylesheet keeps table rows whole on paper (headless Chromium
+``--print-to-pdf``).
 
 The command line writes it with ``polars-fair report PATH ... --html audit.html``.
 
-Why one module of about 600 lines: one self-contained page (its sections, its CSS and its
-inline charts) whose parts must agree with each other; the numbers come from the analyses.
+Why one module of about 1,100 lines: one self-contained document (its provenance, sections,
+CSS, JSON block and inline charts) whose parts must agree with each other; the numbers all come
+from the analyses, this module only lays them out and says what they mean.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
+import hashlib
 import html as _html
+import json
+import math
+import platform
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
@@ -29,7 +43,35 @@ from polars_fair import errors as E
 from polars_fair.registry import METRICS, PAIR_METRICS
 from polars_fair.spec import By, IntoExpr, NullGroups
 
-__all__ = ["DEFAULT_PAGE_GROUPS", "DEFINITIONS", "audit_html", "svg_for_html"]
+__all__ = [
+    "DATA_KEYS",
+    "DEFAULT_PAGE_GROUPS",
+    "DEFINITIONS",
+    "LABEL_BIAS_CAVEAT",
+    "MISSING",
+    "UNDEFINED",
+    "audit_html",
+    "page_data",
+    "provenance",
+    "svg_for_html",
+]
+
+#: How a null group key reads on the page (a group of rows whose attribute is missing).
+MISSING = "(missing)"
+#: How an undefined figure (a zero denominator, null) reads on the page.
+UNDEFINED = "—"
+#: The keys of the page's JSON block (``abroca`` and ``abroca_test`` only with scores;
+#: ``divergence`` only when given).
+DATA_KEYS = ("provenance", "report", "metrics", "disparity", "summary", "abroca", "abroca_test")
+#: The id of the page's ``<script type="application/json">`` block.
+DATA_ID = "polars-fair-data"
+#: Said under every reading of a finding: OFI, DI and the error rates take the labels as true.
+LABEL_BIAS_CAVEAT = (
+    "Every reading here takes the labels as the truth. Where the label is itself the record "
+    "of a possibly biased process (a re-arrest rather than a crime, a past hiring or lending "
+    "decision, a recorded income), a systemic finding may be label bias, and error rates "
+    "measured against biased labels can look fair when they are not."
+)
 
 #: The most groups the tables and charts of the page show (the largest, and the reference).
 DEFAULT_PAGE_GROUPS = 50
@@ -69,11 +111,21 @@ DEFINITIONS: tuple[tuple[str, str, str], ...] = _metric_definitions() + (
     ("Low support", "n < min_support (30)", "too few rows to trust the rates"),
     ("Confidence interval", "Wilson score interval at 95% of a rate (a proportion)",
      "Wilson 1927; Newcombe 1998"),
+    ("Difference and ratio vs reference", ("rate − reference rate with Newcombe's hybrid "
+     "score interval; rate / reference rate with the log-ratio (Katz) interval"),
+     "Newcombe 1998 (method 10); Katz et al. 1978"),
+    ("Adjusted p-value", ("two-sided test of equal rates (z, or Fisher's exact test for small "
+     "counts), adjusted over the groups compared with the reference (Holm step-down, or "
+     "Benjamini–Hochberg); significant: adjusted p ≤ 1 − level"),
+     "Holm 1979; Benjamini & Hochberg 1995"),
 )
 SCORE_DEFINITIONS: tuple[tuple[str, str, str], ...] = (
     ("AUC", "Mann–Whitney U / (P · N), ties counted ½", "area under the ROC curve"),
     ("ABROCA", "∫₀¹ |TPR_g(f) − TPR_ref(f)| df, exact on the piecewise-linear ROC curves",
      "Gardner, Brooks & Baker 2019 (LAK'19); Borchers et al., \"A Test for ABROCA\""),
+    ("ABROCA p-value", ("share of seeded label permutations within the pair (group and "
+     "reference) whose ABROCA is at least the observed one, (1 + k) / (1 + permutations); "
+     "Holm-adjusted over the groups"), "Borchers et al., \"A Test for ABROCA\""),
     ("Calibration", "fraction of positives against the mean score per score bin",
      "reliability diagram (DeGroot & Fienberg 1983)"),
 )
@@ -95,7 +147,9 @@ table.pf { border-collapse: collapse; margin: 0.6rem 0; font-size: 0.92rem; }
 table.pf th, table.pf td { border-bottom: 1px solid #e8eaed; padding: 0.3rem 0.7rem;
   text-align: left; vertical-align: top; }
 table.pf th { background: #f1f3f4; }
-table.pf td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.pf td.num { text-align: right; font-variant-numeric: tabular-nums;
+  white-space: nowrap; }
+table.prov code { display: inline-block; margin: 0 0.4rem 0.2rem 0; }
 .fail { color: #b3261e; font-weight: 600; }
 .pass { color: #137333; font-weight: 600; }
 .warn { color: #8a5300; font-weight: 600; }
@@ -105,6 +159,26 @@ figure { margin: 1.2rem 0 2rem 0; overflow-x: auto; }
 figcaption { color: #5f6368; font-size: 0.9rem; max-width: 60rem; }
 code { background: #f1f3f4; padding: 0 0.25rem; border-radius: 3px; }
 .report-table { overflow-x: auto; }
+tr.low td { color: #5f6368; font-style: italic; }
+.headline li { margin: 0.25rem 0; }
+.caveat { border-left: 3px solid #dadce0; padding: 0.2rem 0.8rem; color: #3c4043; }
+table.prov td:first-child { color: #5f6368; white-space: nowrap; }
+table.prov td { word-break: break-word; }
+.mono { font-family: ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace;
+        font-size: 0.85rem; }
+/* print: whole rows, repeated headers, no clipped charts */
+tr { break-inside: avoid; page-break-inside: avoid; }
+thead { display: table-header-group; }
+@page { size: A4 landscape; margin: 12mm; }
+@media print {
+  body { margin: 0; max-width: none; padding: 0; font-size: 9.5pt; }
+  h2 { break-after: avoid; page-break-after: avoid; }
+  h3 { break-after: avoid; page-break-after: avoid; }
+  figure { break-inside: avoid; page-break-inside: avoid; overflow: visible; }
+  .report-table { overflow: visible; }
+  svg { max-width: 100%; height: auto; }
+  table.pf, .report-table table { font-size: 8.5pt; }
+}
 """
 
 ONE_SET = "audit_html audits one attribute set: by= names columns or expressions, got {by!r}"
@@ -150,6 +224,144 @@ def svg_for_html(svg: str, prefix: str = "") -> str:
     return out.replace("<svg", '<svg role="img"', 1)
 
 
+def _fingerprint(path: Path) -> dict[str, Any]:
+    """The file's name (never its directory), SHA-256 and size.
+
+    A directory's files are hashed in name order (relative name and bytes of each), as one.
+    """
+    digest = hashlib.sha256()
+    if path.is_dir():
+        files = sorted(f for f in path.rglob("*") if f.is_file())
+        size = 0
+        for f in files:
+            digest.update(f.relative_to(path).as_posix().encode() + b"\0")
+            digest.update(f.read_bytes())
+            size += f.stat().st_size
+        return {"name": path.name, "sha256": digest.hexdigest(), "size_bytes": size,
+                "files": len(files)}
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return {"name": path.name, "sha256": digest.hexdigest(), "size_bytes": path.stat().st_size}
+
+
+def _plain(x: Any) -> Any:
+    """A JSON-ready value.
+
+    Expressions and other objects become their text, non-finite floats the strings ``"inf"``,
+    ``"-inf"``, ``"nan"`` (JSON has no such numbers).
+    """
+    if x is None or isinstance(x, (bool, int, str)):
+        return x
+    if isinstance(x, float):
+        if math.isfinite(x):
+            return x
+        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    if isinstance(x, Mapping):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, Path):
+        return x.name
+    if isinstance(x, (_dt.date, _dt.datetime, _dt.time)):
+        return x.isoformat()
+    return str(x)
+
+
+def provenance(
+    path: str | Path | None = None,
+    *,
+    rows_read: int | None = None,
+    rows_filtered: int | None = None,
+    rows_audited: int | None = None,
+    filters: Sequence[str] = (),
+    params: Mapping[str, Any] | None = None,
+    title: str | None = None,
+    model: str | None = None,
+    note: str | None = None,
+    generated: _dt.datetime | None = None,
+) -> dict[str, Any]:
+    r"""Where a result came from: the input, its rows, the filters, every parameter, versions.
+
+    The input is named by its file name only, never its directory (a page may be published;
+    a local path says nothing about the data and may say too much about its author), with the
+    SHA-256 of its bytes and its size, so anyone holding a copy can check it is the same file.
+    A directory (a partitioned dataset) is hashed file by file in name order (relative name
+    and bytes of each). A path that does not exist (a URL, a table name) is recorded by its
+    last component with no digest.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path, optional
+        The input file or directory.
+    rows_read : int, optional
+        Rows in the input.
+    rows_filtered : int, optional
+        Rows removed before the audit (by ``filters``, a ``where`` filter, dropped null groups).
+    rows_audited : int, optional
+        Rows the analyses counted.
+    filters : sequence of str, default ()
+        Every filter applied, as text, in order.
+    params : mapping, optional
+        Every parameter of the analysis (label, prediction or score and threshold, positive
+        value, reference rule and the group it chose, thresholds, permutations, seed, ...);
+        expressions are recorded as their text.
+    title, model, note : str, optional
+        The document's title, the model audited (name, version) and a free note.
+    generated : datetime, optional
+        The generation time; default now. Recorded in UTC, to the second.
+
+    Returns
+    -------
+    dict
+        JSON-ready: ``generated_utc`` (ISO 8601, ``Z``), ``input`` (``name``, ``sha256``,
+        ``size_bytes`` [, ``files``]; or None), ``rows`` (``read``, ``filtered``,
+        ``audited``), ``filters`` (list of str), ``parameters`` (dict), ``versions``
+        (``polars_fair``, ``polars``, ``python``), ``title``, ``model``, ``note``.
+
+    Raises
+    ------
+    OSError
+        The file exists but cannot be read.
+
+    Examples
+    --------
+    >>> import datetime as dt, tempfile
+    >>> from pathlib import Path
+    >>> data = Path(tempfile.mkdtemp()) / "scored.csv"
+    >>> _ = data.write_bytes(b"y_true,y_pred\n1,1\n")
+    >>> p = provenance(data, rows_read=1, rows_filtered=0, rows_audited=1,
+    ...                params={"threshold": 0.5}, model="screen-v2",
+    ...                generated=dt.datetime(2026, 11, 30, 19, 0, tzinfo=dt.timezone.utc))
+    >>> p["generated_utc"], p["input"]["name"], p["input"]["size_bytes"]
+    ('2026-11-30T19:00:00Z', 'scored.csv', 18)
+    >>> p["input"]["sha256"][:12], p["model"], p["parameters"]
+    ('abd27f51e6ef', 'screen-v2', {'threshold': 0.5})
+    """
+    when = generated if generated is not None else _dt.datetime.now(_dt.timezone.utc)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=_dt.timezone.utc)
+    stamp = when.astimezone(_dt.timezone.utc).replace(microsecond=0).isoformat()
+    source: dict[str, Any] | None = None
+    if path is not None:
+        p = Path(path)
+        if p.exists():
+            source = _fingerprint(p)
+        else:
+            source = {"name": re.split(r"[\\/]", str(path).rstrip("/\\"))[-1] or str(path),
+                      "sha256": None, "size_bytes": None}
+    return {
+        "generated_utc": stamp.replace("+00:00", "Z"),
+        "input": source,
+        "rows": {"read": rows_read, "filtered": rows_filtered, "audited": rows_audited},
+        "filters": [str(f) for f in filters],
+        "parameters": _plain(dict(params or {})),
+        "versions": {"polars_fair": __version__, "polars": pl.__version__,
+                     "python": platform.python_version()},
+        "title": title, "model": model, "note": note,
+    }
+
+
 def _esc(x: Any) -> str:
     return _html.escape("null" if x is None else str(x))
 
@@ -159,15 +371,17 @@ def _num(x: Any, fmt: str = "{:,}") -> str:
 
 
 def _table(
-    header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[int] = ()
+    header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[int] = (),
+    row_classes: Sequence[str] | None = None,
 ) -> str:
     head = "".join(f"<th>{_esc(h)}</th>" for h in header)
+    classes = row_classes or [""] * len(rows)
     body = "".join(
-        "<tr>" + "".join(
+        (f'<tr class="{cls}">' if cls else "<tr>") + "".join(
             f'<td class="num">{cell}</td>' if j in numeric else f"<td>{cell}</td>"
             for j, cell in enumerate(row)
         ) + "</tr>"
-        for row in rows
+        for row, cls in zip(rows, classes, strict=True)
     )
     return f'<table class="pf"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
@@ -212,6 +426,322 @@ def _gate_html(checks: pl.DataFrame, keys: Sequence[str], min_support: int) -> s
     return head + text + _table(["group", "metric", "value", "limit"], rows, numeric=[2])
 
 
+def _key(v: Any) -> str:
+    """A group key value as the page writes it: a null key is the group of missing values."""
+    return MISSING if v is None else str(v)
+
+
+def _group(row: Mapping[str, Any], keys: Sequence[str]) -> str:
+    return " | ".join(_key(row[k]) for k in keys) if keys else "everyone"
+
+
+def _summary_label(label: Any) -> str:
+    """A summary's ``attr=value`` label with a null value read as missing."""
+    return "" if label is None else re.sub(r"=null(?=,|$)", f"={MISSING}", str(label))
+
+
+def _p(x: Any) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return UNDEFINED
+    return "&lt; 0.001" if x < 0.001 else f"{x:.3f}"
+
+
+def _pct(x: Any) -> str:
+    return UNDEFINED if x is None else f"{100 * x:.1f}%"
+
+
+def _interval(low: Any, high: Any, fmt: str = "{:.3f}") -> str:
+    if low is None or high is None:
+        return UNDEFINED
+    return f"[{fmt.format(low)}, {fmt.format(high)}]".replace("-", "−")
+
+
+def _names(groups: Sequence[str], limit: int = 12) -> str:
+    shown = ", ".join(groups[:limit])
+    return shown if len(groups) <= limit else f"{shown} and {len(groups) - limit} more"
+
+
+def _json_rows(frame: pl.DataFrame) -> list[dict[str, Any]]:
+    return [_plain(row) for row in frame.to_dicts()]
+
+
+def _data_block(data: Mapping[str, Any]) -> str:
+    """The JSON block, with ``<``, ``>`` and ``&`` escaped so no text can close the element."""
+    text = json.dumps(_plain(dict(data)), ensure_ascii=False, allow_nan=False)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f'<script type="application/json" id="{DATA_ID}">{text}</script>'
+
+
+def page_data(page: str) -> dict[str, Any]:
+    """Read the tables back from an audit page's JSON block.
+
+    Parameters
+    ----------
+    page : str
+        An HTML document written by :func:`audit_html`.
+
+    Returns
+    -------
+    dict
+        The block's object: keys of :data:`DATA_KEYS` (the ABROCA ones with scores), each
+        table a list of rows ``{column: value}``; ``provenance`` a dict (:func:`provenance`).
+        Non-finite numbers are the strings ``"inf"``, ``"-inf"``, ``"nan"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The page has no ``polars-fair-data`` block.
+
+    Examples
+    --------
+    >>> page = '<script type="application/json" id="polars-fair-data">{"a": 1}</script>'
+    >>> page_data(page)
+    {'a': 1}
+    """
+    found = re.search(
+        rf'<script type="application/json" id="{DATA_ID}">(.*?)</script>', page, re.DOTALL)
+    if found is None:
+        raise E.InvalidArgumentError(f"the page has no <script id={DATA_ID!r}> block")
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def _provenance_html(prov: Mapping[str, Any]) -> str:
+    rows: list[list[str]] = []
+    for label, key in (("title", "title"), ("model", "model"), ("note", "note")):
+        if prov.get(key):
+            rows.append([label, _esc(prov[key])])
+    rows.append(["generated (UTC)", _esc(prov["generated_utc"])])
+    src = prov.get("input")
+    if src:
+        rows.append(["input file", f"<code>{_esc(src['name'])}</code>"])
+        if src.get("sha256"):
+            rows.append(["SHA-256", f'<span class="mono">{_esc(src["sha256"])}</span>'])
+        if src.get("size_bytes") is not None:
+            files = f" in {src['files']:,} files" if src.get("files") is not None else ""
+            rows.append(["size", f"{src['size_bytes']:,} bytes{files}"])
+    r = prov["rows"]
+    rows.append(["rows read / filtered / audited",
+                 " / ".join(_num(r[k]) for k in ("read", "filtered", "audited"))])
+    rows.append(["filters", "; ".join(f"<code>{_esc(f)}</code>" for f in prov["filters"])
+                 or "none"])
+    rows.append(["parameters", " ".join(
+        f"<code>{_esc(name)}={_esc(json.dumps(value, ensure_ascii=False))}</code>"
+        for name, value in prov["parameters"].items()) or "none"])
+    v = prov["versions"]
+    rows.append(["versions", _esc(f"polars_fair {v['polars_fair']}, Polars {v['polars']}, "
+                                  f"Python {v['python']}")])
+    body = "".join(f"<tr><td>{a}</td><td>{b}</td></tr>" for a, b in rows)
+    return f'<table class="pf prov"><tbody>{body}</tbody></table>'
+
+
+def _headline(
+    disparity: pl.DataFrame, tests: pl.DataFrame | None, keys: Sequence[str], *,
+    rates: Sequence[str], level: float, adjust: str, min_support: int,
+    n_permutations: int, seed: int | None,
+) -> tuple[str, dict[str, Any] | None]:
+    """The headline: only differences significant after adjustment.
+
+    Anything else is labelled "not significant (p = ...)". Returns the HTML and the ABROCA
+    group to draw (or None).
+    """
+    method = {"holm": "Holm", "bh": "Benjamini–Hochberg"}.get(adjust, adjust)
+    items: list[str] = []
+    for m in rates:
+        title = METRICS[m].title.lower()
+        rows = disparity.filter((pl.col("metric") == m) & ~pl.col("is_reference").fill_null(False)
+                                & pl.col("p_value_adjusted").is_not_null())
+        sig = rows.filter(pl.col("significant").fill_null(False)).sort("p_value_adjusted")
+        if sig.height:
+            parts = []
+            for r in sig.head(5).iter_rows(named=True):
+                parts.append(
+                    f"<b>{_esc(_group(r, keys))}</b> {_pct(r['value'])} vs "
+                    f"{_pct(r['reference_value'])} (ratio {_num(r['ratio'], '{:.2f}')} "
+                    f"{_interval(r['ratio_ci_low'], r['ratio_ci_high'], '{:.2f}')}, "
+                    f"adjusted p {_p(r['p_value_adjusted'])})")
+            more = f"; and {sig.height - 5} more" if sig.height > 5 else ""
+            items.append(f"<li>{_esc(METRICS[m].title)}: {sig.height} of {rows.height} "
+                         f"group(s) differ from the reference, significant after {method} "
+                         f"adjustment: " + "; ".join(parts) + more + ".</li>")
+        elif rows.height:
+            best = rows.sort("p_value_adjusted").row(0, named=True)
+            items.append(
+                f"<li>{_esc(METRICS[m].title)}: no group differs significantly from the "
+                f"reference. The smallest difference in {title} test, "
+                f"{_esc(_group(best, keys))} ({_pct(best['value'])} vs "
+                f"{_pct(best['reference_value'])}), is <span class=\"undefined\">not "
+                f"significant (p = {_p(best['p_value_adjusted'])}, {method}-adjusted)"
+                "</span>.</li>")
+    chosen: dict[str, Any] | None = None
+    if tests is not None:
+        tested = tests.filter(pl.col("p_value_holm").is_not_null())
+        supported = tested.filter(pl.col("n") >= min_support)
+        sig = supported.filter(pl.col("p_value_holm") <= 1 - level + 1e-12).sort(
+            "abroca", descending=True)
+        how = f"{n_permutations:,} permutations, seed {seed}, Holm-adjusted"
+        if sig.height:
+            top = sig.row(0, named=True)
+            chosen = {k: top[k] for k in keys}
+            others = sig.height - 1
+            items.append(
+                f"<li>ABROCA: <b>{_esc(_group(top, keys))}</b> has the largest significant "
+                f"ABROCA, {top['abroca']:.4f} (n = {top['n']:,}; p = "
+                f"{_p(top['p_value_holm'])}, {how})"
+                + (f"; {others} other group(s) also significant" if others else "") + ".</li>")
+        elif supported.height:
+            top = supported.sort("abroca", descending=True).row(0, named=True)
+            chosen = {k: top[k] for k in keys}
+            items.append(
+                f"<li>ABROCA: no group's ABROCA is significant. The largest among groups with "
+                f"at least {min_support} rows, {_esc(_group(top, keys))} ({top['abroca']:.4f}, "
+                f"n = {top['n']:,}), is <span class=\"undefined\">not significant (p = "
+                f"{_p(top['p_value_holm'])}, {how})</span>.</li>")
+        small = tested.filter(pl.col("n") < min_support).sort("abroca", descending=True)
+        top_supported = supported["abroca"].max() if supported.height else None
+        if small.height and (top_supported is None
+                             or small["abroca"][0] > top_supported):
+            r = small.row(0, named=True)
+            items.append(
+                f"<li>The largest ABROCA overall, {_esc(_group(r, keys))} ({r['abroca']:.4f}), "
+                f"comes from {r['n']} rows (low support, p = {_p(r['p_value_holm'])}): not a "
+                "finding.</li>")
+    if not items:
+        return "<p>No comparison could be tested.</p>", chosen
+    return '<ul class="headline">' + "".join(items) + "</ul>", chosen
+
+
+def _reading(report: pl.DataFrame, keys: Sequence[str], *, ofi_threshold: float,
+             four_fifths: float, min_support: int) -> str:
+    """The plain-language reading of each kind of finding present, with the label caveat."""
+    def names(kind: str) -> list[str]:
+        rows = report.filter(pl.col("finding") == kind)
+        return [_group(r, keys) for r in rows.iter_rows(named=True)]
+
+    text = {
+        "algorithmic": (
+            "the model's own errors treat these groups differently from the reference: their "
+            "false positives minus false negatives per row (OFI) differ by more than "
+            f"{ofi_threshold:g}. The classifier produces this gap, and changing the model "
+            "(retraining, reweighting, post-processing) is what can close it."),
+        "systemic": (
+            "the model errs about as much for these groups as for the reference (|OFI| within "
+            f"{ofi_threshold:g}), yet their selection rates fail the four-fifths rule (below "
+            f"{four_fifths:g} of the benchmark): the model reproduces a difference that is "
+            "already in the labels or the population. Fixing the model's errors will not "
+            "remove it; whether the outcome is fair is a question about the labels and the "
+            "decision, not about accuracy."),
+        "insufficient support": (
+            f"these groups, or the group they are compared with, have fewer than {min_support} "
+            "rows (or their OFI is undefined): their rates are too uncertain for a finding "
+            "either way. Collect more data before concluding anything about them."),
+    }
+    items = []
+    for kind, cls, label in (("algorithmic", "fail", "algorithmic"),
+                             ("systemic", "warn", "systemic"),
+                             ("insufficient support", "insufficient", "too few rows")):
+        groups = names(kind)
+        if groups:
+            named = "" if kind == label else f' (finding "{kind}")'
+            items.append(f'<li><span class="{cls}">{label}</span>: {_esc(_names(groups))}'
+                         f"{named}: {_esc(text[kind])}</li>")
+    head = ("<ul>" + "".join(items) + "</ul>") if items else (
+        '<p class="pass">No group is found algorithmic or systemic.</p>')
+    return head + f'<p class="caveat">{_esc(LABEL_BIAS_CAVEAT)}</p>'
+
+
+def _rates_table(metrics: pl.DataFrame, report: pl.DataFrame, keys: Sequence[str],
+                 rates: Sequence[str], level: float) -> str:
+    """Each shown group's rates with their Wilson intervals; low-support rows in grey."""
+    by_group: dict[tuple[Any, ...], dict[str, dict[str, Any]]] = {}
+    for r in metrics.filter(pl.col("metric").is_in(list(rates))).iter_rows(named=True):
+        by_group.setdefault(tuple(r[k] for k in keys), {})[r["metric"]] = r
+    rows, classes = [], []
+    for r in report.iter_rows(named=True):
+        cells = by_group.get(tuple(r[k] for k in keys), {})
+        row = [*(_esc(_key(r[k])) for k in keys), _num(r["n"])]
+        for m in rates:
+            c = cells.get(m)
+            row.append(UNDEFINED if c is None or c["value"] is None else
+                       f"{_pct(c['value'])} {_interval(c['ci_low'], c['ci_high'], '{:.3f}')}"
+                       f" <small>({c['numerator']:,}/{c['denominator']:,})</small>")
+        row.append("reference" if r["is_reference"] else
+                   "low support" if r["low_support"] else "")
+        rows.append(row)
+        classes.append("low" if r["low_support"] else "")
+    header = [*keys, "n", *(f"{METRICS[m].title} [{level:.0%} CI]" for m in rates), "note"]
+    return _table(header, rows, numeric=range(len(keys), len(keys) + 1 + len(rates)),
+                  row_classes=classes)
+
+
+def _disparity_table(disparity: pl.DataFrame, report: pl.DataFrame, keys: Sequence[str],
+                     level: float) -> str:
+    low = {tuple(r[k] for k in keys): r["low_support"] for r in report.iter_rows(named=True)}
+    rows, classes = [], []
+    for r in disparity.filter(~pl.col("is_reference").fill_null(False)).iter_rows(named=True):
+        small = low.get(tuple(r[k] for k in keys), False)
+        verdict = ('<span class="fail">significant</span>' if r["significant"] else
+                   '<span class="undefined">not significant</span>'
+                   if r["significant"] is not None else UNDEFINED)
+        rows.append([
+            _esc(METRICS[r["metric"]].title), *(_esc(_key(r[k])) for k in keys),
+            _pct(r["value"]), _pct(r["reference_value"]),
+            _num(r["difference"], "{:+.3f}").replace("-", "−"),
+            _interval(r["difference_ci_low"], r["difference_ci_high"]),
+            _num(r["ratio"], "{:.3f}"), _interval(r["ratio_ci_low"], r["ratio_ci_high"]),
+            _p(r["p_value"]), _p(r["p_value_adjusted"]),
+            verdict + (" (low support)" if small else ""),
+        ])
+        classes.append("low" if small else "")
+    ci = f"{level:.0%} CI"
+    header = ["metric", *keys, "rate", "reference", "difference", ci, "ratio", ci, "p",
+              "adjusted p", "verdict"]
+    first = 1 + len(keys)
+    return _table(header, rows, numeric=range(first, first + 8), row_classes=classes)
+
+
+def _abroca_table(abroca: pl.DataFrame, tests: pl.DataFrame, keys: Sequence[str],
+                  min_support: int, level: float) -> str:
+    joined = abroca.join(tests.select(*keys, "p_value", "p_value_holm"), on=list(keys),
+                         how="left", nulls_equal=True, maintain_order="left")
+    rows, classes = [], []
+    for r in joined.iter_rows(named=True):
+        small = r["n"] < min_support
+        if r["is_reference"]:
+            note = "reference"
+        elif r["undefined_reason"]:
+            note = _esc(r["undefined_reason"])
+        elif r["p_value_holm"] is None:
+            note = UNDEFINED
+        else:
+            sig = r["p_value_holm"] <= 1 - level + 1e-12
+            note = ('<span class="fail">significant</span>' if sig else
+                    '<span class="undefined">not significant</span>')
+        if small and not r["is_reference"]:
+            note += " (low support)"
+        rows.append([*(_esc(_key(r[k])) for k in keys), _num(r["n"]),
+                     _num(r["auc"], "{:.4f}"), _num(r["abroca"], "{:.4f}"),
+                     _p(r["p_value"]), _p(r["p_value_holm"]), note])
+        classes.append("low" if small else "")
+    k = len(keys)
+    return _table([*keys, "n", "AUC", "ABROCA", "p", "p (Holm)", "verdict"], rows,
+                  numeric=range(k, k + 5), row_classes=classes)
+
+
+def _divergence_html(table: pl.DataFrame, k: int) -> tuple[str, Any]:
+    from polars_fair.plot import divergence_chart, pattern_label
+
+    top = table.filter(pl.col("divergence").is_not_null()).sort(
+        pl.col("divergence").abs(), descending=True, maintain_order=True).head(k)
+    rows = [[_esc(pattern_label(r["attributes"], r)), _num(r["divergence"], "{:+.4f}"),
+             _interval(r["ci_low"], r["ci_high"], "{:.4f}"),
+             '<span class="fail">significant</span>' if r["significant"]
+             else '<span class="undefined">not significant</span>']
+            for r in top.iter_rows(named=True)]
+    html = _table(["pattern", "divergence", "interval", "verdict"], rows, numeric=[1, 2])
+    return html, divergence_chart(table, k=k)
+
+
 def audit_html(
     data: pl.DataFrame | pl.LazyFrame,
     by: By,
@@ -230,27 +760,52 @@ def audit_html(
     null_groups: NullGroups = "keep",
     rates: Sequence[str] = ("selection_rate", "tpr", "fpr"),
     title: str = "Fairness audit",
-    source: str | None = None,
+    source: str | Path | None = None,
     output: str | Path | None = None,
     max_groups: int = DEFAULT_PAGE_GROUPS,
+    model: str | None = None,
+    note: str | None = None,
+    path: str | Path | None = None,
+    filters: Sequence[str] = (),
+    rows_read: int | None = None,
+    level: float = 0.95,
+    adjust: Literal["holm", "bh"] = "holm",
+    n_permutations: int = 1000,
+    seed: int = 0,
+    divergence: pl.DataFrame | pl.LazyFrame | None = None,
+    generated: _dt.datetime | None = None,
 ) -> str:
-    """Write a fairness audit as one self-contained HTML page (no network needed to view it).
+    """Write a fairness audit as one self-contained, publishable HTML document.
 
-    The page holds, in order: the data's size and every row excluded with the reason (the
-    ``where`` filter; rows with a null attribute, dropped or kept as a group); the summary
-    verdicts (``summary``: the largest gaps with the groups producing them, the four-fifths and
-    OFI verdicts) and the groups found ``algorithmic`` or ``systemic``; the verdict of the gate
-    of ``polars-fair check`` (:func:`polars_fair.gate.gate` with ``four_fifths`` as the impact
-    ratio limit, ``ofi_threshold`` as the OFI limit and ``min_support``) with its failing rows;
-    the styled report table (:func:`polars_fair.style.style_report`); the charts as inline SVG
-    (rates with 95% Wilson intervals, the pairwise OFI and DI heatmaps, and with ``y_score`` the
-    ROC curves with the ABROCA area and the calibration curves, with an ABROCA table); and the
-    definitions of every quantity with its source.
+    The page holds, in order: the **provenance** (:func:`provenance`: the UTC time, the input
+    file's name, never its directory, with its SHA-256 and size, the rows read, filtered and
+    audited, every filter and parameter, the reference rule and the group it chose, and the
+    versions; the optional ``title``, ``model`` and ``note``); the data's size and every row
+    excluded with the reason; the **headline**, which states only what is significant after
+    adjustment (each group's rate against the reference, ``disparity``; ABROCA with the
+    permutation test, ``abroca_test``, seeded, the permutations stated, the largest
+    *significant* ABROCA among groups with at least ``min_support`` rows), anything else
+    labelled "not significant (p = ...)"; the summary verdicts, the gate of ``polars-fair
+    check`` and a plain-language reading of each finding (algorithmic, systemic, insufficient
+    support) with the label-bias caveat; the rates with Wilson intervals, the differences and
+    ratios against the reference with intervals and adjusted p-values, the ABROCA table with
+    p-values; the styled report table (:func:`polars_fair.style.style_report`); the charts as
+    inline SVG (rates with intervals, the pairwise OFI and DI heatmaps, DI on a log scale
+    symmetric around 1 with its clipping stated, and with ``y_score`` the ROC curves and the
+    calibration small multiples with bin counts); optionally the top ``divergence`` patterns;
+    the definitions of every quantity with its source; and the tables as JSON in
+    ``<script type="application/json" id="polars-fair-data">`` (keys :data:`DATA_KEYS`, read
+    back with :func:`page_data`), equal to the Python API's results.
 
-    The verdicts, findings and gate cover every group. The report table, the ABROCA table and
-    the charts show at most ``max_groups`` groups: the largest (most rows, ties in key order)
-    and always the reference; the page says how many groups it left out. So a page over 2,000
-    intersections stays small (a pairwise heatmap grows with the square of the groups).
+    One low-support rule holds across the page: a group with ``n < min_support`` rows is low
+    support in every table (grey italics), chart (faint, hollow or dashed) and verdict, and a
+    calibration bin with fewer than ``min_support`` rows is marked. A group whose key is null
+    reads "(missing)"; "—" is an undefined figure (a zero denominator).
+
+    The verdicts, findings, gate and JSON tables cover every group. The tables and charts of
+    the page show at most ``max_groups`` groups, the largest (most rows, ties in key order) and
+    always the reference, and name how many were left out (a chart of several panels draws at
+    most :data:`polars_fair.plot.CHART_GROUPS` and names the rest).
 
     Every comparison on the page is with one reference group, chosen once by
     :func:`polars_fair.gate.gate_reference`: with ``y_score`` a rule chooses among the groups
@@ -271,19 +826,18 @@ def audit_html(
         The prediction column; the column ``"y_pred"`` when neither ``y_score`` with
         ``threshold`` nor ``y_pred`` is given.
     y_score : str or pl.Expr, optional
-        A score column (higher = more likely positive): adds the ROC/ABROCA and calibration
-        charts. With ``threshold`` it also replaces ``y_pred`` (predictions are
+        A score column (higher = more likely positive): adds ABROCA with its test, the ROC and
+        calibration charts. With ``threshold`` it also replaces ``y_pred`` (predictions are
         ``y_score >= threshold``).
     threshold : float, optional
-        See ``y_score``; ``y_pred`` is then not given (it defaults to the column ``"y_pred"``
-        only without ``y_score`` and ``threshold``).
+        See ``y_score``; ``y_pred`` is then not given.
     pos_label : Any, default 1
         The positive (favourable) value of the label and the prediction.
     reference : str, group value or mapping, default "largest"
         The reference group, as in ``df.fair.report``: a rule (``"largest"``,
         ``"max_selection_rate"``, ``"overall"``), a value or ``{attribute: value}``.
     min_support : int, default 30
-        Groups with fewer rows are flagged low support.
+        The one low-support rule: groups (and calibration bins) with fewer rows.
     ofi_threshold : float, default 0.3
         |OFI| above this is flagged (and is the gate's OFI limit).
     four_fifths : float, default 0.8
@@ -293,21 +847,49 @@ def audit_html(
         ``df.fair.report``.
     where : str or pl.Expr, optional
         A row filter applied first (a SQL expression as text, or a Polars expression); the
-        page counts the rows it excludes and shows it.
+        page counts the rows it excludes and records it in the provenance.
     null_groups : {"keep", "raise", "drop"}, default "keep"
-        Rows with a null attribute: a group of their own, an error, or left out (counted on
-        the page).
+        Rows with a null attribute: a group of their own (read "(missing)"), an error, or
+        left out (counted on the page).
     rates : sequence of str, default ("selection_rate", "tpr", "fpr")
-        The metrics of the rates chart (names of :data:`polars_fair.registry.METRICS`).
+        The metrics of the rates table and chart and of the comparisons with the reference
+        (names of :data:`polars_fair.registry.METRICS`; the comparisons need proportions).
     title : str, default "Fairness audit"
-        The page's title.
-    source : str, optional
-        Where the data came from (a file name), shown under the title.
+        The document's title.
+    source : str or pathlib.Path, optional
+        Where the data came from: shown by its file name only; fingerprinted (SHA-256, size)
+        when it names an existing file or directory and ``path`` is not given.
     output : str or pathlib.Path, optional
         Also write the page there (UTF-8).
     max_groups : int, default 50
         The most groups the tables and charts show (see above); the count table itself may
         hold up to ``max(max_groups, 10000)`` groups made by an Enum completion.
+    model : str, optional
+        The model audited (name, version), shown in the provenance.
+    note : str, optional
+        A free note shown in the provenance.
+    path : str or pathlib.Path, optional
+        The input file or directory to fingerprint (default: ``source``).
+    filters : sequence of str, default ()
+        Filters applied before ``data`` reached this function (for example ProPublica's COMPAS
+        filter), recorded in the provenance before ``where``.
+    rows_read : int, optional
+        Rows in the input before ``filters``; default: the rows of ``data``.
+    level : float, default 0.95
+        Confidence level of every interval; a difference is significant when its adjusted
+        p-value is at most ``1 − level``.
+    adjust : {"holm", "bh"}, default "holm"
+        The multiplicity adjustment of ``disparity`` over the groups compared.
+    n_permutations : int, default 1000
+        Permutations of the ABROCA test (with ``y_score``).
+    seed : int, default 0
+        Seed of the ABROCA test, so the page's p-values can be reproduced.
+    divergence : pl.DataFrame or pl.LazyFrame, optional
+        A divergence table (``attributes``, the attribute columns, ``divergence``,
+        ``ci_low``, ``ci_high``, ``significant``): adds its top patterns (table and chart) and
+        the JSON key ``divergence``.
+    generated : datetime, optional
+        The generation time recorded (default now, UTC).
 
     Returns
     -------
@@ -319,22 +901,26 @@ def audit_html(
     ImportError
         Without the plot extra (``pip install "polars_fair[plot]"``).
     InvalidArgumentError
-        ``by`` is empty; ``max_groups`` is not an integer >= 1.
+        ``by`` is empty; ``max_groups``, ``n_permutations`` or ``seed`` is not an integer;
+        ``rates`` names a metric ``disparity`` cannot compare.
     PolarsFairError
         Bad input, as ``df.fair.report`` (a missing column, a non-binary label, ...).
 
     Examples
     --------
     >>> from polars_fair.datasets import make_hiring
-    >>> from polars_fair.html import audit_html
-    >>> page = audit_html(make_hiring(5000, seed=0), ["race", "sex"], y_score="y_score",
-    ...                   output="audit.html")  # doctest: +SKIP
+    >>> from polars_fair.html import audit_html, page_data
+    >>> page = audit_html(make_hiring(600, seed=0), "sex", model="screen-v1")
+    >>> data = page_data(page)
+    >>> sorted(data), data["provenance"]["model"]
+    (['disparity', 'metrics', 'provenance', 'report', 'summary'], 'screen-v1')
     """
     from polars_fair import from_counts, from_scores
     from polars_fair.analysis import FairScores
     from polars_fair.gate import gate, gate_reference
     from polars_fair.namespace import fair
     from polars_fair.plot import (
+        CHART_GROUPS,
         calibration_chart,
         pairwise_heatmap,
         rates_chart,
@@ -396,13 +982,24 @@ def audit_html(
         reference=ref, min_support=min_support, exclude_low_support=exclude_low_support,
         four_fifths=four_fifths, ofi_threshold=ofi_threshold,
     ).collect()
-    abroca = None
+    metrics_all = fc.metrics(level=level, min_support=min_support).collect()
+    disparity_all = pl.concat([
+        fc.disparity(reference=ref, metric=m, level=level, adjust=adjust).collect()
+        for m in rates
+    ], how="vertical_relaxed")
+    abroca = tests = None
     ab_ref = ref
     if fs is not None and reference == "overall":  # ABROCA compares with a group: the largest
         ab_ref = gate_reference(fc, fs, "largest", min_support=min_support,
                                 exclude_low_support=exclude_low_support)
     if fs is not None:
         abroca = fs.abroca(reference=ab_ref).collect()
+        tests = fs.abroca_test(reference=ab_ref, n_permutations=n_permutations, seed=seed,
+                               progress=False).collect()
+    divergence_table = None
+    if divergence is not None:
+        divergence_table = divergence.collect() if isinstance(divergence, pl.LazyFrame) \
+            else divergence
     # --- the tables and charts show the largest groups and the reference(s), at most
     # page_groups of them; the verdicts above and the gate cover every group
     n_groups = report.height
@@ -420,29 +1017,82 @@ def audit_html(
             return frame
         return frame.join(shown, on=keys, how="semi", nulls_equal=True, maintain_order="left")
 
+    left_names = [_group(r, keys) for r in report.join(
+        shown, on=keys, how="anti", nulls_equal=True).iter_rows(named=True)]
     fc_page = from_counts(on_page(counts), keys) if left_out else fc
     fs_page = from_scores(on_page(scores), keys) if left_out and scores is not None else fs
     report_page = on_page(report)
-    metrics = fc_page.metrics(min_support=min_support).collect()
+    # the one low-support rule (n < min_support of the group) for the rates chart's faint bars
+    group_low = report_page.select(*keys, pl.col("low_support").alias("__pf_low"))
+    metrics = on_page(metrics_all).join(group_low, on=keys, how="left", nulls_equal=True,
+                                        maintain_order="left").with_columns(
+        low_support=pl.col("__pf_low")).drop("__pf_low")
     pairs = fc_page.pairwise(metrics=("ofi", "disparate_impact")).collect()
     ref_label = reference_label_of(report, keys)
     checks = gate(fc, reference=ref, min_impact_ratio=four_fifths, max_abs_ofi=ofi_threshold,
                   min_support=min_support)
+    # --- provenance: every input of the numbers on the page
+    where_text = _describe(where) if where is not None else None
+    threshold_text = f"{_describe(y_score)} >= {threshold}" if threshold is not None else None
+    params: dict[str, Any] = {
+        "by": list(keys),
+        "y_true": _describe(y_true),
+        "y_pred": threshold_text or _describe(y_pred if y_pred is not None else "y_pred"),
+        "y_score": None if y_score is None else _describe(y_score),
+        "threshold": threshold, "pos_label": pos_label,
+        "reference": reference if isinstance(reference, str) else _plain(reference),
+        "reference_group": ref_label,
+        "min_support": min_support, "four_fifths": four_fifths,
+        "ofi_threshold": ofi_threshold, "exclude_low_support": exclude_low_support,
+        "null_groups": null_groups, "level": level, "adjust": adjust,
+        "rates": list(rates), "max_groups": page_groups,
+    }
+    if fs is not None:
+        params.update(abroca_reference=reference_label_of(abroca, keys)
+                      if abroca is not None else None,
+                      n_permutations=n_permutations, seed=seed)
+    dropped_null = size["null_rows"] if null_groups == "drop" else 0
+    excluded_where = size["total"] - size["kept"]
+    read = rows_read if rows_read is not None else size["total"]
+    prov = provenance(
+        path if path is not None else source,
+        rows_read=read, rows_filtered=read - overall["n"], rows_audited=overall["n"],
+        filters=[*filters, *([f"where {where_text}"] if where_text else []),
+                 *(["drop rows with a missing group value"] if dropped_null else [])],
+        params=params, title=title, model=model, note=note, generated=generated,
+    )
+    page_json: dict[str, Any] = {
+        "provenance": prov, "report": _json_rows(report), "metrics": _json_rows(metrics_all),
+        "disparity": _json_rows(disparity_all), "summary": _json_rows(summary),
+    }
+    if abroca is not None and tests is not None:
+        page_json["abroca"] = _json_rows(abroca)
+        page_json["abroca_test"] = _json_rows(tests)
+    if divergence_table is not None:
+        page_json["divergence"] = _json_rows(divergence_table)
+
+    headline, ab_group = _headline(
+        on_page(disparity_all), on_page(tests) if tests is not None else None, keys,
+        rates=rates, level=level, adjust=adjust, min_support=min_support,
+        n_permutations=n_permutations, seed=seed)
 
     cell = max(18, min(46, 900 // max(shown.height, 1)))
     charts: list[tuple[str, str, Any]] = [
-        ("Rates by group", ("Each group's rates with 95% Wilson intervals; faint bars: low "
-         "support."), rates_chart(metrics, rates=rates, keys=keys)),
+        ("Rates by group", (f"Each group's rates with {level:.0%} Wilson intervals; faint bars: "
+         f"low support (fewer than {min_support} rows)."),
+         rates_chart(metrics, rates=rates, keys=keys)),
         ("OFI between every two groups", ("OFI(i, j) = B_i − B_j, B = (FP − FN)/n. Blue: the "
          "row group's errors favour it over the column group; red: they harm it. Centred on 0."),
          pairwise_heatmap(pairs, "ofi", keys, cell_size=cell)),
-        ("Disparate impact between every two groups", ("DI(i, j) = selection rate of i / of j. "
-         "Centred on 1; below 0.8 fails the four-fifths rule."),
+        ("Disparate impact between every two groups", ("DI(i, j) = selection rate of i / of j, "
+         "on a log colour scale symmetric around 1 (0.5 and 2 are equally strong); the subtitle "
+         "states where the colours are clipped, each cell shows its true value. Below 0.8 fails "
+         "the four-fifths rule."),
          pairwise_heatmap(pairs, "disparate_impact", keys, cell_size=cell)),
     ]
     abroca_html = ""
     notes: list[str] = []
-    if fs_page is not None and scores is not None and abroca is not None:
+    if fs_page is not None and scores is not None and abroca is not None and tests is not None:
         if reference == "overall":
             notes.append("The report's reference is the whole population; ABROCA compares ROC "
                          "curves with a group, the largest one with both classes.")
@@ -452,42 +1102,59 @@ def audit_html(
         charts.append((
             "ROC curves and ABROCA",
             ("ROC curve of each group; the shaded area between the reference's curve and the "
-            "group with the largest ABROCA (among groups with enough rows) is that ABROCA."),
-            roc_chart(fs_page, reference=ab_ref, min_support=min_support),
+             "headline group's (the largest significant ABROCA among groups with at least "
+             f"{min_support} rows, else the largest) is that ABROCA."),
+            roc_chart(fs_page, reference=ab_ref, min_support=min_support, group=ab_group),
         ))
         if probabilities:
             charts.append((
                 "Calibration", ("Fraction of positive labels against the mean score in each of "
-                "10 score bins; the dashed diagonal is perfect calibration."),
-                calibration_chart(fs_page.reliability().collect(), keys),
+                "10 score bins, one panel per group; the numbers are the bins' rows, hollow "
+                f"grey points are bins with fewer than {min_support} rows; the dashed diagonal "
+                "is perfect calibration."),
+                calibration_chart(fs_page.reliability().collect(), keys, min_count=min_support,
+                                  max_groups=CHART_GROUPS),
             ))
         else:
             notes.append(f"No calibration chart: the scores range over [{s_low:g}, {s_high:g}], "
                          "not probabilities in [0, 1].")
-        abroca_html = "<h3>ABROCA against the reference</h3>" + _table(
-            [*keys, "n", "AUC", "ABROCA", "note"],
-            [
-                [*(_esc(r[k]) for k in keys), _num(r["n"]), _num(r["auc"], "{:.4f}"),
-                 _num(r["abroca"], "{:.4f}"),
-                 "reference" if r["is_reference"] else _esc(r["undefined_reason"] or "")]
-                for r in on_page(abroca).iter_rows(named=True)
-            ],
-            numeric=[len(keys), len(keys) + 1, len(keys) + 2],
-        )
+        abroca_html = (
+            "<h3>ABROCA against the reference</h3>"
+            f"<p>With the permutation test. p: share of {n_permutations:,} seeded label permutations (seed {seed}) within "
+            "each pair with an ABROCA at least the observed one; p (Holm): adjusted over the "
+            f"groups tested; significant: p (Holm) ≤ {1 - level:.2g}.</p>"
+            + _abroca_table(on_page(abroca), tests, keys, min_support, level))
+    divergence_html = ""
+    if divergence_table is not None:
+        table_html, chart = _divergence_html(divergence_table, 15)
+        divergence_html = "<h2>Divergent patterns</h2>" + table_html
+        charts.append(("Divergence by pattern", ("The patterns of largest |divergence| with "
+                       "their intervals; solid bars are significant."), chart))
 
     # --- the page
     parts: list[str] = []
     parts.append(f"<h1>{_esc(title)}</h1>")
-    meta = f"polars_fair {__version__}"
-    if source:
-        meta = f"{_esc(source)} · " + meta
-    parts.append(f'<p class="meta">{meta}</p>')
+    meta = [f"generated {prov['generated_utc']}", f"polars_fair {__version__}"]
+    if model:
+        meta.insert(0, f"model {_esc(model)}")
+    if prov["input"]:
+        meta.insert(0, _esc(prov["input"]["name"]))
+    parts.append(f'<p class="meta">{" · ".join(meta)}</p>')
+    if note:
+        parts.append(f"<p>{_esc(note)}</p>")
+
+    parts.append("<h2>Headline</h2>")
+    parts.append(f"<p>Against the reference group <b>{_esc(ref_label)}</b>; a difference is "
+                 f"reported as a finding only when significant after adjustment for the "
+                 f"number of groups compared (level {level:g}).</p>")
+    parts.append(headline)
+
+    parts.append("<h2>Provenance</h2>")
+    parts.append(_provenance_html(prov))
 
     parts.append("<h2>Data</h2>")
-    where_text = _describe(where) if where is not None else None
-    excluded_where = size["total"] - size["kept"]
     null_note = {
-        "keep": "kept, audited as a group whose value reads null",
+        "keep": f"kept, audited as a group that reads {MISSING}",
         "drop": "dropped (null_groups='drop')",
         "raise": "none (null_groups='raise' allows none)",
     }[null_groups]
@@ -506,15 +1173,15 @@ def audit_html(
                      "largest groups and the reference are shown; the verdicts cover every "
                      "group)", _num(left_out)])
     parts.append(_table(["", "count"], rows, numeric=[1]))
+    if left_out:
+        parts.append(f"<p>Left out of the tables and charts: {_esc(_names(left_names, 30))}."
+                     "</p>")
     low = report.filter(pl.col("low_support"))
-    labels = ", ".join(
-        _esc(" | ".join("null" if v is None else str(v) for v in row))
-        for row in low.select(keys).iter_rows()
-    )
+    labels = ", ".join(_esc(_group(r, keys)) for r in low.iter_rows(named=True))
     parts.append(
         f"<p>Label <code>{_esc(_describe(y_true))}</code>, prediction "
-        f"<code>{_esc(_describe(y_pred if threshold is None else f'{y_score} >= {threshold}'))}"
-        f"</code>, positive value <code>{_esc(repr(pos_label))}</code>; reference group: "
+        f"<code>{_esc(params['y_pred'])}</code>, positive value "
+        f"<code>{_esc(repr(pos_label))}</code>; reference group: "
         f"<b>{_esc(ref_label)}</b>. Overall: " + ", ".join(
             f"{METRICS[m].title.lower()} {_num(overall[m], '{:.1%}')}"
             for m in ("selection_rate", "base_rate", "tpr", "fpr", "accuracy")
@@ -532,32 +1199,35 @@ def audit_html(
         verdict = r["verdict"]
         cls = VERDICT_CLASSES.get(verdict, "")
         sum_rows.append([
-            _esc(r["metric"]), _num(r["value"], "{:.4f}"), _esc(r["group_1"]), _esc(r["group_2"]),
-            _num(r["threshold"], "{:g}"),
-            f'<span class="{cls}">{_esc(verdict)}</span>' if verdict else "—",
+            _esc(r["metric"]), _num(r["value"], "{:.4f}"), _esc(_summary_label(r["group_1"])),
+            _esc(_summary_label(r["group_2"])), _num(r["threshold"], "{:g}"),
+            f'<span class="{cls}">{_esc(verdict)}</span>' if verdict else UNDEFINED,
+            "low support" if r.get("low_support") else "",
         ])
-    parts.append(_table(["metric", "value", "group 1", "group 2", "threshold", "verdict"],
-                        sum_rows, numeric=[1, 4]))
+    parts.append(_table(["metric", "value", "group 1", "group 2", "threshold", "verdict",
+                         "support"], sum_rows, numeric=[1, 4]))
+    parts.append("<p>The verdicts apply the rules to point estimates; the headline and the "
+                 "uncertainty tables say which differences are beyond chance.</p>")
     excluded = summary["excluded_groups"].explode().drop_nulls().unique(maintain_order=True)
     if excluded.len():
         parts.append(f"<p>Left out of the summaries (low support): "
-                     f"{_esc(', '.join(excluded.to_list()))}.</p>")
-    findings = []
-    for kind, cls, meaning in (
-        ("algorithmic", "fail", ("the classifier's own errors favour or harm the group (|OFI| "
-         f"> {ofi_threshold:g})")),
-        ("systemic", "warn", ("OFI within the threshold but DI or the impact ratio fails the "
-         "four-fifths rule: the disparity is in the labels or the population")),
-    ):
-        groups = report.filter(pl.col("finding") == kind).select(keys)
-        if groups.height:
-            names = ", ".join(" | ".join("null" if v is None else str(v) for v in row)
-                              for row in groups.iter_rows())
-            findings.append(f'<li><span class="{cls}">{kind}</span>: {_esc(names)} '
-                            f"({_esc(meaning)})</li>")
-    parts.append("<ul>" + "".join(findings) + "</ul>" if findings
-                 else "<p class=\"pass\">No group is found algorithmic or systemic.</p>")
+                     f"{_esc(', '.join(_summary_label(x) for x in excluded.to_list()))}.</p>")
+    parts.append("<h3>What the findings mean</h3>")
+    parts.append(_reading(report, keys, ofi_threshold=ofi_threshold, four_fifths=four_fifths,
+                          min_support=min_support))
     parts.append(_gate_html(checks, keys, min_support))
+
+    parts.append("<h2>Uncertainty</h2>")
+    parts.append(f"<h3>Rates with {level:.0%} Wilson intervals</h3>")
+    parts.append(_rates_table(metrics, report_page, keys, rates, level))
+    method = {"holm": "Holm", "bh": "Benjamini–Hochberg"}.get(adjust, adjust)
+    parts.append(f"<h3>Each group against the reference ({_esc(ref_label)})</h3>")
+    parts.append(f"<p>Difference (Newcombe) and ratio (log) intervals at {level:.0%}; p: test "
+                 f"of equal rates; adjusted p: {method} over the groups compared for each "
+                 "metric.</p>")
+    parts.append(_disparity_table(on_page(disparity_all), report_page, keys, level))
+    parts.append(abroca_html)
+    parts.extend(f"<p>{_esc(n)}</p>" for n in notes)
 
     parts.append("<h2>Report</h2>")
     if left_out:
@@ -567,6 +1237,7 @@ def audit_html(
     table = style_report(report_page, reference_label=ref_label, ofi_threshold=ofi_threshold,
                          four_fifths=four_fifths, title=None)
     parts.append(f'<div class="report-table">{table.as_raw_html()}</div>')
+    parts.append(divergence_html)
 
     parts.append("<h2>Charts</h2>")
     for number, (heading, caption, chart) in enumerate(charts, start=1):
@@ -575,19 +1246,18 @@ def audit_html(
             f"<figure><h3>{_esc(heading)}</h3>{svg}"
             f"<figcaption>{_esc(caption)}</figcaption></figure>"
         )
-    parts.extend(f"<p>{_esc(note)}</p>" for note in notes)
-    parts.append(abroca_html)
 
     parts.append("<h2>Definitions</h2>")
     defs = DEFINITIONS + (SCORE_DEFINITIONS if y_score is not None else ())
     parts.append(_table(["quantity", "definition", "source"],
                         [[_esc(a), _esc(b), _esc(c)] for a, b, c in defs]))
     parts.append(
-        "<p>Rates with a zero denominator are undefined and shown as — (null), never 0. "
-        "The reading of OFI with DI assumes the labels are correct; where the label is itself "
-        "a contested record (for example a re-arrest), a systemic finding may hide biased "
-        "labels.</p>"
+        f"<p>Rates with a zero denominator are undefined and shown as {UNDEFINED} (null), never "
+        f"0; a group whose attribute is missing reads {MISSING}. The reading of OFI with DI "
+        "assumes the labels are correct; where the label is itself a contested record (for "
+        "example a re-arrest), a systemic finding may hide biased labels.</p>"
     )
+    parts.append(_data_block(page_json))
     page = (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

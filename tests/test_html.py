@@ -164,7 +164,10 @@ class _Fetches(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags[tag] = self.tags.get(tag, 0) + 1
-        if tag in FETCHING_TAGS:
+        # the one script allowed is the page's data: JSON, never executed, loads nothing
+        data_block = tag == "script" and dict(attrs) == {"type": "application/json",
+                                                          "id": "polars-fair-data"}
+        if tag in FETCHING_TAGS and not data_block:
             self.found.append(f"<{tag}>")
         self.found.extend(f"{tag}[{k}]" for k, _ in attrs if k in FETCHING_ATTRS)
 
