@@ -1121,7 +1121,8 @@ def audit_html(
         abroca_html = (
             "<h3>ABROCA against the reference</h3>"
             f"<p>With the permutation test. p: share of {n_permutations:,} seeded label "
-            f"permutations (seed {seed}) within each pair with an ABROCA at least the observed one; p (Holm): adjusted over the "
+            f"permutations (seed {seed}) within each pair with an ABROCA at least the "
+            "observed one; p (Holm): adjusted over the "
             f"groups tested; significant: p (Holm) ≤ {1 - level:.2g}.</p>"
             + _abroca_table(on_page(abroca), tests, keys, min_support, level))
     divergence_html = ""
