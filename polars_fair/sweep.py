@@ -123,7 +123,11 @@ def sweep_from_scores(
     29 CFR 1607.4(D)), ``ofi`` and ``ofi_flag`` (the Objective Fairness Index), ``low_support``
     and ``finding`` are decided within the threshold exactly as ``report(..., y_score=,
     threshold=t)`` decides them (reference chosen per threshold, verdicts exact on the counts:
-    :mod:`polars_fair.rules`).
+    :mod:`polars_fair.rules`). Without labels (``y_true=None``) the score table counts every row
+    as a positive where the count table counts it as a negative: the selection is then in ``tp``
+    and ``fn`` rather than ``fp`` and ``tn``, and the label-based rates differ from report's,
+    while the selection rate, the ratios, OFI (a difference of marginal benefits, equal either
+    way) and every verdict are report's.
 
     Parameters
     ----------

@@ -69,7 +69,7 @@ def thresholds_from_scores(
     * ``accuracy`` :math:`(TP + TN)/n`, ``tpr`` :math:`TP/(TP + FN)` and ``selection_rate``
       :math:`(TP + FP)/n` are the registry's formulas (:data:`polars_fair.registry.METRICS`) on
       the counts summed over every group (the whole population, rows with a missing group
-      included);
+      included); without labels (``y_true=None``) only ``selection_rate`` means anything;
     * a group is *supported* when it is not ``low_support`` (``n >= min_support`` rows);
     * ``min_impact_ratio`` is the lowest ``impact_ratio`` (selection rate over the highest
       selection rate; the EEOC four-fifths rule, 29 CFR 1607.4(D)) over the supported groups,

@@ -274,6 +274,18 @@ def test_weighted_sweep_equals_report_at_each_threshold() -> None:
             report.select(REPORT_COLUMNS[-6:]).drop("ofi"))  # the verdicts are identical
 
 
+def test_without_labels_the_selection_and_verdicts_are_reports() -> None:
+    df = random_frame(50).drop("y_true")
+    swept = df.fair.sweep(["g", "h"], y_true=None, y_score="s", thresholds=[0.3, 0.6])
+    for t in (0.3, 0.6):
+        report = df.fair.report(["g", "h"], y_true=None, y_score="s", threshold=t)
+        part = swept.filter(pl.col("threshold") == t)
+        same = ["g", "h", "n", "selection_rate", *REPORT_COLUMNS]
+        assert_frame_equal(part.select(same), report.select(same), check_exact=True)
+        # the score table counts label-less rows as positives, the count table as negatives
+        assert part["tp"].to_list() == report["fp"].to_list()
+
+
 def test_lazy_and_streaming_equal_eager(run: Runner) -> None:
     df = random_frame(40)
     want = df.fair.thresholds(["g", "h"], y_score="s", thresholds=[0.2, 0.6])
