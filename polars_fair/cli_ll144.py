@@ -6,14 +6,14 @@ category, the number of applicants, the selection or scoring rates and the impac
 every category of sex, of race/ethnicity and of their intersection, and the date of the audit
 and the distribution date of the tool. :func:`ll144_summary` computes the figures with the
 library (:func:`polars_fair.bias_audit.bias_audit`, so the numbers are the Python API's) and
-states where they come from (:func:`provenance`); :func:`ll144_html`, :func:`ll144_csv` and
+states where they come from with the HTML audit's provenance block
+(:func:`polars_fair.html.provenance`); :func:`ll144_html`, :func:`ll144_csv` and
 :func:`ll144_json` write them.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import html
 import json
 import re
@@ -22,19 +22,17 @@ from typing import Any
 
 import polars as pl
 
-import polars_fair
 from polars_fair import errors as E
 from polars_fair.cli_io import column_or_sql, parse_value
+from polars_fair.html import provenance
 
 __all__ = [
     "LAW",
-    "file_facts",
     "ll144_csv",
     "ll144_html",
     "ll144_json",
     "ll144_summary",
     "parse_data_date",
-    "provenance",
 ]
 
 #: The law and rules the summary follows.
@@ -80,78 +78,6 @@ def parse_data_date(text: str | None) -> str:
     return text.strip()
 
 
-def file_facts(path: Path) -> dict[str, Any]:
-    """The input's name (never its directory), size and SHA-256.
-
-    Parameters
-    ----------
-    path : pathlib.Path
-        The input file.
-
-    Returns
-    -------
-    dict
-        ``file`` (the name), ``bytes`` (int), ``sha256`` (hex).
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.csv"
-    >>> _ = p.write_text("abc")
-    >>> file_facts(p)["sha256"][:16], file_facts(p)["bytes"]
-    ('ba7816bf8f01cfea', 3)
-    """
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return {"file": path.name, "bytes": path.stat().st_size, "sha256": digest.hexdigest()}
-
-
-def provenance(path: Path, *, rows_read: int, rows_audited: int, where: str | None,
-               parameters: dict[str, Any]) -> dict[str, Any]:
-    r"""Where the figures come from: the input, the rows, every parameter, the versions.
-
-    Parameters
-    ----------
-    path : pathlib.Path
-        The input file (:func:`file_facts`).
-    rows_read, rows_audited : int
-        Rows in the file, and after ``where``.
-    where : str or None
-        The filter.
-    parameters : dict
-        Every parameter of the run, by flag.
-
-    Returns
-    -------
-    dict
-        ``generated_utc`` (ISO 8601), ``input`` (:func:`file_facts`), ``rows_read``,
-        ``rows_filtered`` (read − audited), ``rows_audited``, ``filter``, ``parameters``,
-        ``polars_fair`` and ``polars`` (versions).
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.csv"
-    >>> _ = p.write_text("g\na\n")
-    >>> prov = provenance(p, rows_read=1, rows_audited=1, where=None, parameters={})
-    >>> prov["input"]["file"], prov["rows_filtered"]
-    ('a.csv', 0)
-    """
-    return {
-        "generated_utc": dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
-        "input": file_facts(path),
-        "rows_read": rows_read,
-        "rows_filtered": rows_read - rows_audited,
-        "rows_audited": rows_audited,
-        "filter": where,
-        "parameters": parameters,
-        "polars_fair": polars_fair.__version__,
-        "polars": pl.__version__,
-    }
-
-
 def ll144_summary(
     path: Path,
     lf: pl.LazyFrame,
@@ -165,6 +91,9 @@ def ll144_summary(
     min_share: float = 0.02,
     exclude_small: bool = False,
     data_date: str | None = None,
+    title: str | None = None,
+    model: str | None = None,
+    note: str | None = None,
 ) -> dict[str, Any]:
     """The LL 144 summary of results of a file: figures from :func:`polars_fair.bias_audit`.
 
@@ -191,6 +120,8 @@ def ll144_summary(
         Leave small categories out of the impact ratios.
     data_date : str, optional
         ``--data-date`` (:func:`parse_data_date`).
+    title, model, note : str, optional
+        ``--title``, ``--model`` (the tool audited), ``--note``: recorded in the provenance.
 
     Returns
     -------
@@ -198,8 +129,8 @@ def ll144_summary(
         ``law``, ``outcome`` ("selection" or "scoring"), ``rate`` (the rate column),
         ``source`` (the file name), ``data_date``, ``applicants`` (rows audited),
         ``unknown_category`` (attribute set -> rows of unknown category), ``provenance``
-        (:func:`provenance`) and ``results`` (the :func:`polars_fair.bias_audit.bias_audit`
-        frame).
+        (:func:`polars_fair.html.provenance`) and ``results`` (the frame of
+        :func:`polars_fair.bias_audit.bias_audit`).
 
     Raises
     ------
@@ -266,8 +197,10 @@ def ll144_summary(
         "data_date": date,
         "applicants": rows_audited,
         "unknown_category": unknown,
-        "provenance": provenance(path, rows_read=rows_read, rows_audited=rows_audited,
-                                 where=where, parameters=parameters),
+        "provenance": provenance(
+            path, rows_read=rows_read, rows_filtered=rows_read - rows_audited,
+            rows_audited=rows_audited, filters=[where] if where else [], params=parameters,
+            title=title or "Bias audit: summary of results", model=model, note=note),
         "results": results,
     }
 
@@ -275,22 +208,26 @@ def ll144_summary(
 def _facts(summary: dict[str, Any]) -> list[tuple[str, str]]:
     prov = summary["provenance"]
     unknown = "; ".join(f"{k}: {v:,}" for k, v in summary["unknown_category"].items())
-    return [
+    source, rows, versions = prov["input"] or {}, prov["rows"], prov["versions"]
+    facts = [
         ("law", summary["law"]),
+        ("model", prov.get("model")),
         ("outcome", f"{summary['outcome']} ({summary['rate']})"),
         ("source of the data", summary["source"]),
         ("date of the data", summary["data_date"]),
         ("applicants audited", f"{summary['applicants']:,}"),
         ("applicants of unknown category", unknown),
-        ("input SHA-256", prov["input"]["sha256"]),
-        ("input size (bytes)", f"{prov['input']['bytes']:,}"),
+        ("input SHA-256", source.get("sha256")),
+        ("input size (bytes)", f"{source.get('size_bytes') or 0:,}"),
         ("rows read / filtered / audited",
-         f"{prov['rows_read']:,} / {prov['rows_filtered']:,} / {prov['rows_audited']:,}"),
-        ("filter", prov["filter"] or "none"),
+         f"{rows['read']:,} / {rows['filtered']:,} / {rows['audited']:,}"),
+        ("filters", "; ".join(prov["filters"]) or "none"),
         ("parameters", json.dumps(prov["parameters"], default=str)),
         ("generated (UTC)", prov["generated_utc"]),
-        ("versions", f"polars_fair {prov['polars_fair']}, Polars {prov['polars']}"),
+        ("versions", ", ".join(f"{k} {v}" for k, v in versions.items())),
+        ("note", prov.get("note")),
     ]
+    return [(k, str(v)) for k, v in facts if v is not None]
 
 
 def _jsonable(summary: dict[str, Any]) -> dict[str, Any]:
@@ -389,6 +326,7 @@ def ll144_html(summary: dict[str, Any]) -> str:
     (True, True)
     """
     esc = html.escape
+    title = summary["provenance"].get("title") or "Bias audit: summary of results"
     results: pl.DataFrame = summary["results"]
     rate = summary["rate"]
     count = "selected" if rate == "selection_rate" else "scored_above_median"
@@ -416,12 +354,12 @@ def ll144_html(summary: dict[str, Any]) -> str:
     data = json.dumps(_jsonable(summary), default=str).replace("</", "<\\/")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<title>Bias audit: summary of results (NYC Local Law 144)</title><style>"
+        f"<title>{esc(title)} (NYC Local Law 144)</title><style>"
         "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;color:#222}"
         "table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #bbb;"
         "padding:.3rem .6rem;text-align:left}td:nth-child(n+2){text-align:right}"
         "tr{break-inside:avoid}</style></head><body>"
-        "<h1>Bias audit: summary of results</h1>"
+        f"<h1>{esc(title)}</h1>"
         f"<p>{esc(summary['law'])}. Impact ratio = a category's {rate.replace('_', ' ')} / "
         "the highest rate of the same attribute set; applicants of unknown category are "
         "counted and left out of the impact ratios.</p>"
@@ -497,7 +435,8 @@ def register(app: Any, guard: Any) -> None:
                 v["path"], scan(v["path"], v["separator"], parse_dtypes(v["dtype"])),
                 v["category"], y_pred=v["y_pred"], y_score=v["y_score"],
                 pos_label=v["pos_label"], sample_weight=v["sample_weight"], where=v["where"],
-                data_date=v["data_date"], **{o.name: v[o.name] for o in declared},
+                data_date=v["data_date"], title=v["title"], model=v["model"], note=v["note"],
+                **{o.name: v[o.name] for o in declared},
             )
             if v["columns"] is not None:
                 summary["results"], _ = select_columns(summary["results"], v["columns"], "csv")
@@ -547,6 +486,9 @@ def register(app: Any, guard: Any) -> None:
         opt("where", str | None, None, "SQL filter applied before the audit.", "SQL"),
         opt("data_date", str | None, None, "The date of the data: YYYY-MM-DD or "
             "YYYY-MM-DD/YYYY-MM-DD (stated as not given otherwise).", "DATE"),
+        opt("title", str | None, None, "The document's title.", "TEXT"),
+        opt("model", str | None, None, "The tool audited (name, version).", "TEXT"),
+        opt("note", str | None, None, "A note recorded with the provenance.", "TEXT"),
         opt("format", str, "table", " | ".join(LL144_FORMATS) + " (default: the --output "
             "suffix, else table)", "FORMAT"),
         opt("output", Path | None, None, "Write to this file (.html, .csv, .json, .md, .txt).",

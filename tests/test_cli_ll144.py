@@ -65,7 +65,8 @@ def test_json_equals_bias_audit_and_states_unknowns_source_and_date(demo: Any) -
     assert doc["data_date"] == "2025-01-01/2025-12-31"
     prov = doc["provenance"]
     assert prov["input"]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
-    assert prov["input"]["bytes"] == path.stat().st_size
+    assert prov["input"]["size_bytes"] == path.stat().st_size
+    assert prov["input"]["name"] == "applicants.parquet"
     assert str(path.parent) not in result.stdout
     assert prov["parameters"]["--category"] == ["sex", "race"]
 
@@ -90,7 +91,7 @@ def test_html_page_embeds_the_figures_and_the_provenance(demo: Any, tmp_path: Pa
     df, path = demo
     out = tmp_path / "ll144.html"
     result = _run(path, "--y-pred", "y_pred", "--output", str(out), "--where",
-                  "applicant_id < 2500")
+                  "applicant_id < 2500", "--model", "screen-v2", "--title", "Q3 audit")
     assert result.exit_code == 0, result.output
     page = out.read_text()
     block = re.search(r'<script type="application/json" id="polars-fair-data">(.*?)</script>',
@@ -100,13 +101,13 @@ def test_html_page_embeds_the_figures_and_the_provenance(demo: Any, tmp_path: Pa
     want = bias_audit(df.filter(pl.col("applicant_id") < 2500), ["sex", "race"],
                       y_pred="y_pred").collect()
     assert_rows_equal(doc["results"], want)
-    assert doc["provenance"]["rows_read"] == 3000
-    assert doc["provenance"]["rows_filtered"] == 500
-    assert doc["provenance"]["rows_audited"] == 2500
+    assert doc["provenance"]["rows"] == {"read": 3000, "filtered": 500, "audited": 2500}
+    assert doc["provenance"]["filters"] == ["applicant_id < 2500"]
     assert hashlib.sha256(path.read_bytes()).hexdigest() in page
     assert str(path.parent) not in page and "<script src" not in page and "http" not in page
     # one table per attribute set, each category with its impact ratio as shown in the JSON
     assert page.count("<h2>") == 3
+    assert "<h1>Q3 audit</h1>" in page and doc["provenance"]["model"] == "screen-v2"
     black = want.filter((pl.col("attributes") == ["race"]) & (pl.col("race") == "Black"))
     assert f"{black['impact_ratio'].item():.4f}" in page
 
