@@ -56,6 +56,8 @@ LABELS = {
     "n": "n", **{m.name: m.title for m in METRICS.values()}, "disparate_impact": "DI",
     "impact_ratio": "impact ratio", "ofi": "OFI", "finding": "finding", "flags": "flags",
 }
+#: How a null group key reads (the group of rows whose attribute is missing).
+MISSING_GROUP = "(missing)"
 NOT_A_REPORT = (
     "style_report needs the output of df.fair.report(...) (columns n and selection_rate); "
     "the frame has columns: {available}"
@@ -133,7 +135,7 @@ def reference_label_of(report: pl.DataFrame, keys: Sequence[str] | None = None) 
     if rows.height == 0:
         return "the whole population (reference='overall')"
     row = rows.row(0, named=True)
-    return ", ".join(f"{k}={row[k]}" for k in keys if not (
+    return ", ".join(f"{k}={MISSING_GROUP if row[k] is None else row[k]}" for k in keys if not (
         "attributes" in report.columns and row[k] is None
     ))
 
@@ -168,7 +170,8 @@ def style_report(
       in grey italics;
     - the reference group (``is_reference``) in bold.
 
-    Undefined values (null: a zero denominator) read "—". Source notes give the reference
+    Undefined values (null: a zero denominator) read "—"; a null group key (the rows whose
+    attribute is missing) reads "(missing)". Source notes give the reference
     group and the definitions with their sources: each shown metric's formula and source, and
     those of DI and OFI, from :mod:`polars_fair.registry`.
 
@@ -248,7 +251,10 @@ def style_report(
     prefix = ["attributes"] if "attributes" in df.columns else []
     table = df.select(
         *([pl.col("attributes").list.join(" × ")] if prefix else []),
-        *(pl.col(k).cast(pl.String) for k in keys),
+        # a null key is the group of rows whose attribute is missing: "(missing)", never the
+        # "—" of an undefined figure (with attribute sets a null key is "not in this set")
+        *(pl.col(k).cast(pl.String) if prefix else
+          pl.col(k).cast(pl.String).fill_null(MISSING_GROUP) for k in keys),
         *shown,
         flags.alias("flags"),
         adverse.alias("__adverse"), ofi_over.alias("__ofi"), low.alias("__low"),

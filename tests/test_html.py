@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import html
 import json
+import math
 import os
 import re
 import shutil
@@ -401,3 +404,190 @@ def _html_text(cell: str) -> str:
     import html
 
     return html.unescape(cell)
+
+
+# --------------------------------------------------------------------------- issue 12: publishable
+
+
+def _plain_value(v: object) -> object:
+    """The JSON block's spelling of a value: non-finite floats as text, others as they are."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    if isinstance(v, list):
+        return [_plain_value(x) for x in v]
+    return v
+
+
+def _rows(frame: pl.DataFrame) -> list[dict[str, object]]:
+    return [{k: _plain_value(v) for k, v in row.items()} for row in frame.to_dicts()]
+
+
+def test_page_json_equals_the_python_api(demo: pl.DataFrame) -> None:
+    """Every table of the JSON block equals what df.fair returns for the same rows and
+    arguments (exactly: JSON floats round-trip), and the block holds exactly DATA_KEYS."""
+    from polars_fair.html import DATA_KEYS, audit_html, page_data
+
+    by = ["race", "sex"]
+    page = audit_html(demo, by, y_score="y_score", where="applicant_id >= 100",
+                      n_permutations=200, seed=3, min_support=25, level=0.9)
+    data = page_data(page)
+    assert tuple(data) == DATA_KEYS
+    rows = demo.filter(pl.col("applicant_id") >= 100)
+    # the page's reference is the largest group with both classes: White men, as 'largest'
+    assert data["provenance"]["parameters"]["reference_group"] == "race=White, sex=Male"
+    assert data["report"] == _rows(rows.fair.report(by, min_support=25))
+    assert data["metrics"] == _rows(rows.fair.metrics(by, min_support=25, level=0.9))
+    assert data["disparity"] == _rows(pl.concat([
+        rows.fair.disparity(by, metric=m, level=0.9) for m in ("selection_rate", "tpr", "fpr")
+    ]))
+    assert data["summary"] == _rows(rows.fair.summary(by, min_support=25))
+    assert data["abroca"] == _rows(rows.fair.abroca(by, y_score="y_score"))
+    assert data["abroca_test"] == _rows(rows.fair.abroca_test(
+        by, y_score="y_score", n_permutations=200, seed=3))
+    assert all(r["n_permutations"] == 200 for r in data["abroca_test"])
+    # the page shows the p-values it holds
+    black_women = next(r for r in data["abroca_test"]
+                       if (r["race"], r["sex"]) == ("Black", "Female"))
+    p = black_women["p_value_holm"]
+    assert (f"{p:.3f}" if p >= 0.001 else "&lt; 0.001") in page
+    # without scores there are no ABROCA tables
+    assert tuple(page_data(audit_html(demo, "sex"))) == DATA_KEYS[:5]
+
+
+def test_provenance_names_the_file_with_its_digest_not_its_directory(tmp_path: Path) -> None:
+    require_plot_extra()
+    from polars_fair.html import audit_html, page_data
+
+    folder = tmp_path / "private-folder"
+    folder.mkdir()
+    data = folder / "scored.parquet"
+    frame = make_hiring(1500, seed=4).with_columns(
+        race=pl.when(pl.col("applicant_id") < 20).then(None).otherwise(
+            pl.col("race").cast(pl.String)))
+    frame.write_parquet(data)
+    digest = hashlib.sha256(data.read_bytes()).hexdigest()
+    with pytest.warns(UserWarning, match=r"dropped \d+ row"):
+        page = audit_html(pl.scan_parquet(data), "race", source=data, where="age_band <> '>45'",
+                          null_groups="drop", title="Screening audit", model="screen v3",
+                          note="quarterly review", filters=["applied before: none"])
+    assert str(folder) not in page and "private-folder" not in page
+    prov = page_data(page)["provenance"]
+    assert prov["input"] == {"name": "scored.parquet", "sha256": digest,
+                             "size_bytes": data.stat().st_size}
+    assert digest in page
+    over_45 = frame.filter(pl.col("age_band") == ">45").height
+    missing = frame.filter((pl.col("age_band") != ">45") & pl.col("race").is_null()).height
+    assert prov["rows"] == {"read": 1500, "filtered": over_45 + missing,
+                            "audited": 1500 - over_45 - missing}
+    assert prov["filters"] == ["applied before: none", "where age_band <> '>45'",
+                               "drop rows with a missing group value"]
+    assert (prov["title"], prov["model"], prov["note"]) == (
+        "Screening audit", "screen v3", "quarterly review")
+    assert prov["parameters"]["null_groups"] == "drop"
+    assert prov["parameters"]["reference_group"] == "race=White"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", prov["generated_utc"])
+    assert prov["versions"]["polars"] == pl.__version__
+    assert "<h1>Screening audit</h1>" in page and "screen v3" in page
+
+
+def test_report_html_records_the_sha256_not_the_directory(tmp_path: Path) -> None:
+    require_plot_extra()
+    from polars_fair.html import page_data
+
+    folder = tmp_path / "home-of-someone"
+    folder.mkdir()
+    data = folder / "d.csv"
+    make_hiring(800, seed=5).write_csv(data)
+    out = tmp_path / "audit.html"
+    result = CliRunner().invoke(app, ["report", str(data), "--by", "sex", "--html", str(out),
+                                      "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert "home-of-someone" not in page
+    prov = page_data(page)["provenance"]
+    assert prov["input"]["name"] == "d.csv"
+    assert prov["input"]["sha256"] == hashlib.sha256(data.read_bytes()).hexdigest()
+
+
+def test_a_missing_group_reads_missing_and_an_undefined_figure_a_dash() -> None:
+    """Group b is never predicted positive (PPV 0/0 undefined: —); the rows with no group
+    value form a group of their own that reads (missing) in every table."""
+    require_plot_extra()
+    from polars_fair.html import audit_html
+
+    df = pl.DataFrame({
+        "g": ["a"] * 40 + ["b"] * 40 + [None] * 40,
+        "y_true": [1, 0] * 60,
+        "y_pred": [1, 1, 0, 0] * 10 + [0] * 40 + [1, 0, 0, 1] * 10,
+    })
+    page = audit_html(df, "g")
+    assert [text for _, text in td(page, "g")] == ["a", "b", "(missing)"]
+    assert [text for _, text in td(page, "ppv")] == ["50.0%", "—", "50.0%"]
+    rates = page[page.index("Rates with 95% Wilson intervals"):page.index("Each group against")]
+    assert "<td>(missing)</td>" in rates and ">null<" not in rates
+
+
+def test_headline_states_only_what_is_significant_after_adjustment() -> None:
+    """a (200 rows) selects 100, b (200) selects 40: b differs beyond chance. c (40) selects
+    18 of 40 (45% vs 50%): not significant, so not in the headline as a finding."""
+    require_plot_extra()
+    from polars_fair.html import audit_html
+
+    def rows(g: str, n: int, selected: int) -> pl.DataFrame:
+        return pl.DataFrame({"g": [g] * n, "y_true": [1, 0] * (n // 2),
+                             "y_pred": [1] * selected + [0] * (n - selected)})
+
+    df = pl.concat([rows("a", 200, 100), rows("b", 200, 40), rows("c", 40, 18)])
+    page = audit_html(df, "g", rates=("selection_rate",))
+    headline = page[page.index("<h2>Headline</h2>"):page.index("<h2>Provenance</h2>")]
+    disparity = df.fair.disparity("g").filter(pl.col("g") != "a")
+    assert disparity.filter(pl.col("g") == "b")["significant"].item()
+    assert not disparity.filter(pl.col("g") == "c")["significant"].item()
+    assert "1 of 2 group(s) differ from the reference" in headline
+    assert "<b>b</b> 20.0% vs 50.0%" in headline and "<b>c</b>" not in headline
+    # nothing significant: the headline says so, with the smallest adjusted p
+    close = pl.concat([rows("a", 200, 100), rows("b", 200, 92), rows("c", 40, 18)])
+    page = audit_html(close, "g", rates=("selection_rate",))
+    headline = page[page.index("<h2>Headline</h2>"):page.index("<h2>Provenance</h2>")]
+    p = close.fair.disparity("g")["p_value_adjusted"].drop_nulls().min()
+    assert "no group differs significantly from the reference" in headline
+    assert f"not significant (p = {p:.3f}, Holm-adjusted)" in headline
+
+
+def test_abroca_headline_is_not_the_largest_abroca_of_a_tiny_group(demo: pl.DataFrame) -> None:
+    """In the demo the largest ABROCA is a Pacific Islander group of a handful of rows: the
+    headline names it as low support, not a finding, and draws a supported group instead."""
+    from polars_fair.html import audit_html, page_data
+
+    page = audit_html(demo, ["race", "sex"], y_score="y_score", n_permutations=200)
+    tests = pl.DataFrame(page_data(page)["abroca_test"])
+    largest = tests.sort("abroca", descending=True).row(0, named=True)
+    assert largest["n"] < 30
+    supported = tests.filter(pl.col("n") >= 30).sort("abroca", descending=True).row(
+        0, named=True)
+    headline = page[page.index("<h2>Headline</h2>"):page.index("<h2>Provenance</h2>")]
+    tiny = f"{largest['race']} | {largest['sex']}"
+    assert f"The largest ABROCA overall, {tiny}" in headline and "not a finding" in headline
+    label = f"{supported['race']} | {supported['sex']}"
+    assert label in headline and "200 permutations, seed 0, Holm-adjusted" in headline
+    if supported["p_value_holm"] > 0.05:
+        assert f"not significant (p = {supported['p_value_holm']:.3f}" in headline
+    assert f"ABROCA({label} vs reference White | Male)" in page  # the chart draws it
+
+
+def test_the_page_reads_each_finding_with_the_label_caveat(demo: pl.DataFrame) -> None:
+    from polars_fair.html import LABEL_BIAS_CAVEAT, audit_html
+
+    page = audit_html(demo, ["race", "sex"])
+    reading = page[page.index("<h3>What the findings mean</h3>"):page.index("<h3>Gate")]
+    assert '<span class="fail">algorithmic</span>: Black | Female:' in reading
+    assert "too few rows</span>: " in reading and "Pacific Islander | Female" in reading
+    assert html.escape(LABEL_BIAS_CAVEAT) in reading
+
+
+def test_print_css_keeps_rows_whole_and_repeats_headers() -> None:
+    from polars_fair.html import _CSS
+
+    assert "@media print" in _CSS
+    assert re.search(r"^tr \{ break-inside: avoid;", _CSS, re.MULTILINE)
+    assert "thead { display: table-header-group; }" in _CSS
