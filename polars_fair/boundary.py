@@ -50,10 +50,13 @@ __all__ = [
     "apply_group_policy",
     "checked",
     "counts_from_labels",
+    "counts_from_sums",
     "label_table",
     "missing_keys_as_null",
     "score_label_table",
     "scores_from_labels",
+    "sums_plan",
+    "sums_table",
 ]
 
 COUNT_COLUMNS = ("n", "tp", "fp", "fn", "tn")
@@ -477,6 +480,163 @@ def counts_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     schema = count_schema([(k, schema_in[k]) for k in a.keys], a.weight is not None)
     return labels.map_batches(lambda df: derive_counts(df, a).select(schema.names()),
                               schema=schema)
+
+
+# ------------------------------------------------------------------ Polars: rows -> sums per key
+def _binary(dtype: pl.DataType | None, pos: Any) -> bool:
+    """A 0/1 integer column with ``pos_label`` 1, or a Boolean column with ``pos_label`` True."""
+    if dtype is None:
+        return False
+    if dtype == pl.Boolean:
+        return pos is True
+    return dtype.is_integer() and type(pos) is int and pos == 1
+
+
+def sums_plan(a: Audit) -> bool:
+    """Whether the count table can be summed per key (:func:`sums_table`) instead of grouped.
+
+    Chosen from the schema: no weights, no float key (NaN and null keys merge after the scan),
+    a label that is absent or an integer/Boolean column with ``pos_label`` 1/``True``, and such
+    a prediction (a thresholded score is a Boolean).
+
+    Parameters
+    ----------
+    a : Audit
+        The resolved call.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from polars_fair.spec import resolve
+    >>> schema = pl.Schema({"g": pl.String, "y_true": pl.Int8, "y_pred": pl.Boolean})
+    >>> sums_plan(resolve(schema, "g")), sums_plan(resolve(schema, "g", pos_label=0))
+    (True, False)
+    """
+    return (
+        a.weight is None and not a.float_keys and a.y_pred is not None
+        and (a.y_true is None or _binary(a.true_dtype, a.pos_true))
+        and _binary(a.pred_dtype, a.pos_pred)
+    )
+
+
+def sums_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
+    """One ``group_by`` over the keys only: rows, Σy, Σp, Σy·p and the checks of the labels.
+
+    For 0/1 (or Boolean) labels the four cells follow from three sums, so the hash table holds
+    one entry per group instead of up to four (:func:`label_table`). Every check still holds:
+    the non-null count of ``y | p`` and its smallest and largest value show nulls and values
+    besides 0 and 1, on which :func:`counts_from_sums` falls back to the label table.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    a : Audit
+        The resolved call, with :func:`sums_plan` true.
+
+    Returns
+    -------
+    pl.LazyFrame
+        Unsorted, one row per key: the keys, ``n`` (rows), ``__pf_sy``, ``__pf_sp``,
+        ``__pf_syp`` (integer sums; absent label: 0), ``__pf_ok`` (rows with label and prediction
+        not null), ``__pf_lo``, ``__pf_hi`` (the extremes of ``y | p``) and, for a thresholded
+        score, the counts ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf``.
+
+    Examples
+    --------
+    >>> from polars_fair.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    >>> sums_table(lf, resolve(lf.collect_schema(), "g")).sort("g").collect().rows()
+    [('a', 2, 1, 2, 1, 2, 1, 1), ('b', 1, 1, 0, 0, 1, 1, 1)]
+    """
+    assert a.y_pred is not None
+
+    def binary(e: pl.Expr, dtype: pl.DataType | None) -> pl.Expr:
+        return e.cast(pl.UInt8) if dtype == pl.Boolean else e
+
+    p = binary(a.y_pred, a.pred_dtype)
+    if a.y_true is not None:
+        y = binary(a.y_true, a.true_dtype)
+        both, sums = y | p, [y.sum(), p.sum(), (y * p).sum()]
+    else:
+        both, sums = p, [pl.lit(0, dtype=pl.Int64), p.sum(), pl.lit(0, dtype=pl.Int64)]
+    aggs = [pl.len().cast(pl.Int64).alias("n"),
+            *[x.cast(pl.Int64).alias(f"{_V}{c}") for x, c in zip(sums, ("sy", "sp", "syp"),
+                                                                  strict=True)],
+            both.count().cast(pl.Int64).alias(f"{_V}ok"),
+            both.min().cast(pl.Int64).alias(f"{_V}lo"), both.max().cast(pl.Int64).alias(f"{_V}hi")]
+    if a.score is not None:
+        aggs += _score_aggs(a.score)
+    return lf.group_by(_keys(a)).agg(aggs)
+
+
+def _regular(df: pl.DataFrame, a: Audit) -> bool:
+    """Whether a sums table holds only 0/1 labels and predictions, no null, ``pos`` present."""
+    if df.height == 0:
+        return False
+    totals = df.select(
+        (pl.col("n") - pl.col(f"{_V}ok")).sum().alias("nulls"), pl.col(f"{_V}lo").min(),
+        pl.col(f"{_V}hi").max(), pl.col(f"{_V}sy").sum(), pl.col(f"{_V}sp").sum(),
+        *[pl.col(f"{_V}s_{x}").sum() for x in ("null", "nan", "inf") if a.score is not None],
+    ).row(0)
+    nulls, lo, hi, sy, sp, *bad_scores = totals
+    if nulls or lo is None or lo < 0 or hi > 1 or any(bad_scores):
+        return False
+    # pos_label absent from labels and predictions is an error the label table words
+    return a.y_true is None or a.score is not None or bool(sy or sp)
+
+
+def counts_from_sums(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
+    """The lazy count table from :func:`sums_table`, identical to the label table's.
+
+    ``tp = Σy·p``, ``fp = Σp − Σy·p``, ``fn = Σy − Σy·p``, ``tn = n − Σy − Σp + Σy·p`` (exact
+    integers). When the sums show anything but 0/1 values without nulls (or no positive at
+    all), the rows are grouped again by the general :func:`label_table` and
+    :func:`counts_from_labels` decides, so every error and every valid result (labels -1/1,
+    say) is exactly the general path's.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    a : Audit
+        The resolved call, with :func:`sums_plan` true.
+
+    Returns
+    -------
+    pl.LazyFrame
+        As :func:`counts_from_labels`.
+
+    Raises
+    ------
+    InvalidScoreError, InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError
+        At collect time, as :func:`counts_from_labels`.
+
+    Examples
+    --------
+    >>> from polars_fair.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    >>> counts_from_sums(lf, resolve(lf.collect_schema(), "g")).collect().rows()
+    [('a', 2, 1, 1, 0, 0), ('b', 1, 0, 0, 1, 0)]
+    """
+    sums = sums_table(lf, a)
+    key_schema = sums.collect_schema()
+    schema = count_schema([(k, key_schema[k]) for k in a.keys], weighted=False)
+    names = schema.names()
+
+    def derive(df: pl.DataFrame) -> pl.DataFrame:
+        if not _regular(df, a):
+            return derive_counts(label_table(lf, a).collect(), a).select(names)
+        df = apply_group_policy(df, a)
+        sy, sp, syp = pl.col(f"{_V}sy"), pl.col(f"{_V}sp"), pl.col(f"{_V}syp")
+        out = df.select(*a.keys, "n", tp=syp, fp=sp - syp, fn=sy - syp,
+                        tn=pl.col("n") - sy - sp + syp)
+        return out.sort(a.keys, nulls_last=True) if a.keys else out
+
+    return sums.map_batches(derive, schema=schema)
 
 
 # ------------------------------------------------------------------ label table -> score table

@@ -392,7 +392,10 @@ def count_table(
     """
     engine = engine_of(engine) if isinstance(engine, (pl.LazyFrame, pl.DataFrame)) else engine
     engine, a = _resolve(engine, by, args, scores=False)
-    out = boundary.counts_from_labels(engine.label_table(a), a)
+    if isinstance(engine, PolarsEngine) and boundary.sums_plan(a):  # 0/1 labels: sums per key
+        out = boundary.counts_from_sums(engine.lf, a)
+    else:
+        out = boundary.counts_from_labels(engine.label_table(a), a)
     if a.keys:  # the Enum completion is bounded by the count argument max_groups
         out = complete_enums(out, a.keys, max_groups=a.max_groups).sort(a.keys, nulls_last=True)
     return out, a.keys

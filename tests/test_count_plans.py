@@ -123,3 +123,127 @@ def test_the_row_path_is_the_exact_fraction_reading() -> None:
     assert out["impact_ratio"].to_list() == [float(Fraction(3, 4)), 1.0]
     assert out["adverse_impact"].to_list() == [True, False]
     assert report_module.FINDINGS[1] == "systemic"
+
+
+# ------------------------------------------------------------------ the count plans
+def plans(df: pl.DataFrame, by: Any, **args: Any) -> tuple[Any, Any]:
+    """(fast, general): each the count table, or the error it raised (type and message)."""
+    from polars_fair import boundary
+    from polars_fair.spec import resolve
+
+    def run(fast: bool) -> Any:
+        lf = df.lazy()
+        try:
+            a = resolve(lf.collect_schema(), by, **args)
+            if fast:
+                assert boundary.sums_plan(a)
+                out = boundary.counts_from_sums(lf, a)
+            else:
+                out = boundary.counts_from_labels(boundary.label_table(lf, a), a)
+            return out.collect()
+        except Exception as exc:  # noqa: BLE001 - the error itself is compared
+            return (type(exc).__name__, str(exc))
+
+    return run(True), run(False)
+
+
+def test_sums_plan_is_chosen_from_the_schema() -> None:
+    from polars_fair import boundary
+    from polars_fair.spec import resolve
+
+    schema = pl.Schema({"g": pl.String, "f": pl.Float64, "y_true": pl.Int8,
+                        "y_pred": pl.Boolean, "yf": pl.Float64, "w": pl.Float64,
+                        "s": pl.Float32})
+    assert boundary.sums_plan(resolve(schema, "g"))
+    assert boundary.sums_plan(resolve(schema, "g", y_true=None))
+    assert boundary.sums_plan(resolve(schema, "g", y_pred=None, y_score="s", threshold=0.5))
+    assert not boundary.sums_plan(resolve(schema, "g", sample_weight="w"))  # float sums
+    assert not boundary.sums_plan(resolve(schema, "f"))  # NaN and null keys merge later
+    assert not boundary.sums_plan(resolve(schema, "g", y_true="yf"))
+    assert not boundary.sums_plan(resolve(schema, "g", pos_label=0))
+
+
+def test_sums_plan_on_a_hand_counted_frame() -> None:
+    # a: (y, p) = (1,1), (0,1), (0,0) -> tp 1, fp 1, fn 0, tn 1; b: (1,0), (1,1) -> tp 1, fn 1
+    df = pl.DataFrame({"g": ["a", "a", "a", "b", "b"], "y_true": [1, 0, 0, 1, 1],
+                       "y_pred": [True, True, False, False, True]})
+    fast, general = plans(df, "g")
+    assert fast.rows() == [("a", 3, 1, 1, 0, 1), ("b", 2, 1, 0, 1, 0)]
+    assert fast.equals(general)
+
+
+def test_minus_one_one_labels_fall_back_to_the_label_table() -> None:
+    # -1/1 labels are valid (negative -1) but not 0/1: the general plan counts them
+    df = pl.DataFrame({"g": ["a", "a", "b"], "y_true": [1, -1, -1], "y_pred": [1, 1, -1]})
+    fast, general = plans(df, "g")
+    assert fast.rows() == [("a", 2, 1, 1, 0, 0), ("b", 1, 0, 0, 0, 1)]
+    assert fast.equals(general)
+
+
+def test_unexpected_values_are_listed_as_found_by_either_plan() -> None:
+    df = pl.DataFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 2], "y_pred": [1, 1, 0]})
+    fast, general = plans(df, "g")
+    assert fast == general
+    assert fast[0] == "InvalidLabelError"
+    assert "[0, 2]" in fast[1]
+
+
+label_values = st.sampled_from([0, 1]) | st.sampled_from([None, -1, 2, 1, 0])
+
+
+@st.composite
+def frames(draw: st.DrawFn) -> tuple[pl.DataFrame, dict[str, Any]]:
+    rows = draw(st.integers(0, 30))
+    ys = draw(st.lists(label_values, min_size=rows, max_size=rows))
+    ps = draw(st.lists(label_values, min_size=rows, max_size=rows))
+    clean = draw(st.booleans())  # half the frames hold only 0/1: the fast plan's own ground
+    if clean:
+        ys = [v if v in (0, 1) else 1 for v in ys]
+        ps = [v if v in (0, 1) else 0 for v in ps]
+    kind = draw(st.sampled_from(["Int8", "Int64", "UInt8", "Boolean", "mixed"]))
+    if kind in ("Boolean", "mixed"):
+        assume(all(v in (0, 1, None) for v in ys + ps))
+    ydt = {"Int8": pl.Int8, "Int64": pl.Int64, "UInt8": pl.UInt8, "Boolean": pl.Boolean,
+           "mixed": pl.Boolean}[kind]
+    pdt = pl.Int16 if kind == "mixed" else ydt
+    if ydt == pl.UInt8:
+        assume(all(v is None or v >= 0 for v in ys + ps))
+    cast = (lambda v: None if v is None else bool(v)) if ydt == pl.Boolean else (lambda v: v)
+    df = pl.DataFrame({
+        "g": draw(st.lists(st.sampled_from(["a", "b", "c", None]), min_size=rows,
+                           max_size=rows)),
+        "h": draw(st.lists(st.integers(0, 2), min_size=rows, max_size=rows)),
+        "y_true": pl.Series([cast(v) for v in ys], dtype=ydt),
+        "y_pred": pl.Series(ps, dtype=pdt) if kind == "mixed" else
+        pl.Series([cast(v) for v in ps], dtype=pdt),
+        "s": draw(st.lists(st.sampled_from([0.1, 0.7, 0.5, None, float("nan")]), min_size=rows,
+                           max_size=rows)),
+    }, schema_overrides={"s": pl.Float64})
+    args: dict[str, Any] = draw(st.sampled_from([
+        {}, {"y_true": None}, {"null_groups": "drop"}, {"null_groups": "raise"},
+        {"y_pred": None, "y_score": "s", "threshold": 0.5},
+    ]))
+    return df, args
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.filter_too_much])
+@given(case=frames(), by=st.sampled_from([["g"], ["g", "h"], [], "h"]))
+def test_sums_plan_equals_label_plan_bit_for_bit_with_the_same_errors(
+    case: tuple[pl.DataFrame, dict[str, Any]], by: Any,
+) -> None:
+    import warnings
+
+    df, args = case
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fast, general = plans(df, by, **args)
+    if isinstance(general, tuple):
+        assert fast == general
+    else:
+        assert isinstance(fast, pl.DataFrame)
+        assert fast.schema == general.schema
+        assert fast.equals(general)
+    # a null_groups="drop" warning is given once by each plan, with the same words
+    messages = [str(w.message) for w in caught]
+    assert messages[: len(messages) // 2] == messages[len(messages) // 2:]
