@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_fair
@@ -196,7 +198,8 @@ def expected_by_loop(df: pl.DataFrame, keys: list[str], ts: list[float], weight:
         rows.append({
             "threshold": t, "n": df.height,
             "selection_rate": (w * pred).sum() / w.sum(),
-            "tpr": (w * (pred & (y == 1))).sum() / (w * (y == 1)).sum(),
+            "tpr": (w * (pred & (y == 1))).sum() / (w * (y == 1)).sum() if (y == 1).any()
+            else None,  # no positive label: undefined
             "accuracy": (w * (pred == (y == 1))).sum() / w.sum(),
             "n_groups": report.height, "n_supported": sup.height,
             "n_failing": sum(a is True for a in adverse),
@@ -400,3 +403,33 @@ def test_an_unknown_reference_names_the_groups() -> None:
         HAND.fair.thresholds("g", thresholds=[0.5, 0.6], reference="zz")
     with pytest.raises(E.InvalidArgumentError, match="max_auc"):
         HAND.lazy().fair.thresholds("g", thresholds=[0.5], reference="max_auc")
+
+
+# ---------------------------------------------------------------------------------------------
+# property (hypothesis; marked slow by conftest)
+# ---------------------------------------------------------------------------------------------
+@st.composite
+def scored_frames(draw: st.DrawFn) -> pl.DataFrame:
+    n = draw(st.integers(1, 50))
+    rows = st.lists(st.tuples(st.sampled_from(["x", "y", "z", None]), st.integers(0, 1),
+                              st.sampled_from([0.0, 0.2, 0.25, 0.5, 0.8, 1.0])),
+                    min_size=n, max_size=n)
+    g, y, s = zip(*draw(rows), strict=True)
+    return pl.DataFrame({"g": list(g), "y_true": list(y), "s": list(s)},
+                        schema={"g": pl.String, "y_true": pl.Int64, "s": pl.Float64})
+
+
+@settings(max_examples=40, deadline=None)
+@given(scored_frames(), st.sampled_from([1, 3, 10]), st.booleans(),
+       st.sampled_from(["largest", "max_selection_rate", "overall"]))
+def test_every_threshold_row_is_the_summary_of_report_at_that_threshold(
+        df: pl.DataFrame, min_support: int, exclude: bool, reference: str) -> None:
+    assume(df["g"].drop_nulls().n_unique() >= 1)  # at least one group that can be a benchmark
+    options = {"min_support": min_support, "exclude_low_support": exclude,
+               "reference": reference}
+    ts = [0.2, 0.25, 0.5, 1.0]
+    got = df.fair.thresholds("g", y_score="s", thresholds=ts, **options)
+    want = expected_by_loop(df, ["g"], ts, None, **options)
+    assert_frame_equal(got, want, check_exact=False, rel_tol=1e-12, abs_tol=0)
+    exact = [c for c in COLUMNS if c not in ("selection_rate", "tpr", "accuracy")]
+    assert_frame_equal(got.select(exact), want.select(exact), check_exact=True)
