@@ -75,6 +75,8 @@ SLOW_TESTS = {
     "test_every_chart_renders_to_png",
     "test_null_search_keeps_false_discoveries_rare_with_bh_not_without",
     "test_adult_thresholds_equal_a_loop_over_report_and_the_readme",
+    "test_each_generated_subcommand_equals_the_python_api_on_compas",
+    "test_report_html_takes_threshold_title_model_and_note",
 }
 
 

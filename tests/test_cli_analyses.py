@@ -261,3 +261,25 @@ def test_report_sample_weight_and_page_options_need_html(hiring: Path) -> None:
     bad = runner.invoke(app, ["report", str(path), "--by", "sex", "--title", "Q3"])
     assert bad.exit_code == 2
     assert "--title applies to the HTML audit: pass --html FILE too" in bad.stderr
+
+
+def test_report_html_takes_threshold_title_model_and_note(hiring: Path, tmp_path: Path) -> None:
+    import hashlib
+
+    page = tmp_path / "audit.html"
+    result = runner.invoke(app, ["report", str(hiring), "--by", "sex", "--y-score", "y_score",
+                                 "--threshold", "0.4", "--html", str(page), "--title", "Q3",
+                                 "--model", "screen-v2", "--note", "pilot", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    text = page.read_text()
+    block = re.search(r'<script type="application/json" id="polars-fair-data">(.*?)</script>',
+                      text, re.S)
+    assert block is not None
+    prov = json.loads(block.group(1))["provenance"]
+    assert (prov["title"], prov["model"], prov["note"]) == ("Q3", "screen-v2", "pilot")
+    assert prov["input"]["sha256"] == hashlib.sha256(hiring.read_bytes()).hexdigest()
+    assert str(hiring.parent) not in text
+    df = pl.read_parquet(hiring)  # the stdout report thresholds the same way
+    want = df.with_columns(p=(pl.col("y_score") >= 0.4).cast(pl.Int64)).fair.report("sex",
+                                                                                    y_pred="p")
+    assert_rows_equal(json.loads(result.stdout), want)
