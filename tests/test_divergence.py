@@ -466,3 +466,15 @@ def test_compas_shapley_global_shapley_and_pruning_equal_divexplorer(
     kept_items = {frozenset(f"{a}={r[a]}" for a in r["attributes"])
                   for r in kept.select("attributes", *keys).iter_rows(named=True)}
     assert kept_items == {_item_key(x) for x in oracle[metric]["pruned"] if x}
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_spark_frame_gives_the_polars_result(spark: Any) -> None:
+    rng = np.random.default_rng(9)
+    df = pl.DataFrame({"g": rng.choice(["a", "b", "c"], 300), "h": rng.choice(["x", "y"], 300),
+                       "y_true": rng.integers(0, 2, 300), "y_pred": rng.integers(0, 2, 300)})
+    sdf = spark.createDataFrame(df.to_arrow())
+    ours = df.fair.divergence(["g", "h"], metric="tpr", min_support=0.05)
+    theirs = polars_fair.counts(sdf, ["g", "h"]).divergence(metric="tpr",
+                                                          min_support=0.05).collect()
+    assert ours.equals(theirs)
