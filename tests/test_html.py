@@ -255,8 +255,9 @@ def chromium() -> str:
         found = shutil.which(name)
         if found:
             return found
-    if os.environ.get("CI") == "true":
-        pytest.fail("CI=true but no Chromium found (apt-get install -y chromium)")
+    if os.environ.get("CI") == "true" or os.environ.get("POLARS_FAIR_REQUIRE_DATA") == "1":
+        pytest.fail("CI=true or POLARS_FAIR_REQUIRE_DATA=1 but no Chromium found "
+                    "(apt-get install -y chromium)")
     pytest.skip("headless Chromium is not installed (apt-get install -y chromium)")
 
 
