@@ -235,7 +235,7 @@ WEIGHTED_SUM_OVERFLOW = (
 )
 TOO_LARGE_TO_PERMUTE = (
     "abroca_test: group {group!r} and the reference hold {rows:,} rows together; the "
-    "randomization draws (numpy's multivariate hypergeometric sampler) take fewer than "
+    "randomization draws (numpy's hypergeometric sampler) take fewer than "
     "{limit:,} rows; test a random sample of the rows"
 )
 SQL_REFUSED = (

@@ -35,6 +35,7 @@ __all__ = [
     "GRID_CACHE_CELLS",
     "MAX_POOLED_ROWS",
     "NO_VALID_PERMUTATION",
+    "SMALL_POOL",
     "WEIGHTED_TEST",
     "GridCache",
     "MergedGrid",
@@ -57,13 +58,15 @@ WEIGHTED_TEST = (
     "not defined for them: run the test without sample_weight"
 )
 BAD_PERMUTATIONS = "n_permutations must be an integer >= 1, got {value!r}"
-#: numpy's multivariate hypergeometric sampler (method "marginals") draws from fewer rows.
+#: numpy's hypergeometric sampler takes fewer negatives (positives) than this.
 MAX_POOLED_ROWS = 10**9
 BAD_TOLERANCE = "tolerance must be a finite number >= 0, got {value!r}"
 
 
 #: Cells (rows x pooled rows, rows x grid intervals) of one block of draws: bounds the memory.
 BLOCK_CELLS = 1_000_000
+#: Pools of at most this many positives (negatives) draw their subsets in one vectorized call.
+SMALL_POOL = 1000
 #: Merged-grid intervals a :data:`GridCache` may hold before it is cleared.
 GRID_CACHE_CELLS = 20_000_000
 _TINY = 1e-300
@@ -261,17 +264,23 @@ def _first_of_cells(pool: NDArray[np.int64], part: NDArray[np.int64]) -> NDArray
 def _random_members(rng: np.random.Generator, n: int, k: int, rows: int) -> NDArray[np.bool_]:
     """``rows`` uniformly random subsets of size ``k`` of ``range(n)``, as a boolean matrix.
 
-    The smaller of the subset and its complement is drawn (``Generator.choice`` without
-    replacement: Floyd's algorithm or a partial shuffle, ``O(min(k, n - k))`` random numbers).
+    The smaller of the subset and its complement is drawn: ``Generator.choice`` without
+    replacement per row (Floyd's algorithm or a partial shuffle, ``O(min(k, n - k))`` random
+    numbers), or, for at most :data:`SMALL_POOL` rows, the positions of the smallest of ``n``
+    uniform keys, all rows in one call.
     """
     flip = k > n - k
     kk = n - k if flip else k
     out = np.full((rows, n), flip)
-    if kk:
+    if not kk:
+        return out
+    if n <= SMALL_POOL:  # one call: the kk smallest of n uniform keys per row
+        idx = np.argpartition(rng.random((rows, n)), kk - 1, axis=1)[:, :kk].ravel()
+    else:
         idx = np.concatenate([rng.choice(n, kk, replace=False, shuffle=False)
                               for _ in range(rows)])
-        idx += np.repeat(np.arange(rows, dtype=np.int64) * n, kk)
-        out.ravel()[idx] = not flip
+    idx += np.repeat(np.arange(rows, dtype=np.int64) * n, kk)
+    out.ravel()[idx] = not flip
     return out
 
 
@@ -621,10 +630,11 @@ def abroca_test_from_scores(
     Algorithm 1 of Borchers et al. ("Toward Sufficient Statistical Power in Algorithmic Bias
     Assessment: A Test for ABROCA"): under H0 a row's group membership is exchangeable between
     the tested group and the reference. The two groups' (score, label) cells are pooled; each of
-    the ``B = n_permutations`` draws gives the tested group ``n_g`` rows drawn without replacement
-    from the pooled cells (a multivariate hypergeometric draw per cell, never a permutation of
-    rows: the cost is ``B x cells``), the rest go to the reference, and ABROCA
-    (:func:`polars_fair.abroca.abroca_from_scores`) is computed for the draw, exactly. Draws
+    the ``B = n_permutations`` draws gives the tested group ``n_g`` of the pooled rows, uniformly
+    without replacement (:func:`permutation_null`: its number of negatives, then which
+    negatives and positives, ``O(n_g)`` random numbers, never a permutation of all rows), the
+    rest go to the reference, and ABROCA (:func:`polars_fair.abroca.abroca_from_scores`) is
+    computed for the draw, exactly (:func:`split_abroca`, many draws per numpy pass). Draws
     that leave either group without a class have no ABROCA and are redrawn, so the test
     conditions on both groups holding both classes (as the observed split does). Then
 

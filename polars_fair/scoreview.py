@@ -344,14 +344,13 @@ def score_view(scores: pl.DataFrame, keys: Sequence[str]) -> ScoreView:
         )
     weighted = schema["positives"].is_float() or schema["negatives"].is_float()
     count_dtype: pl.DataType = pl.Float64() if weighted else pl.Int64()
-    df = scores.sort([*keys, "score"], nulls_last=True, maintain_order=True)
+    df, gid = _sorted_by_group(scores, keys, schema)
     pos = df["positives"].cast(count_dtype).to_numpy()
     neg = df["negatives"].cast(count_dtype).to_numpy()
     for column, arr in (("positives", pos), ("negatives", neg)):
         bad = int(np.sum(~(arr >= 0)))
         if bad:
             raise E.InvalidArgumentError(NEGATIVE_CELLS.format(column=column, count=bad))
-    gid = df.select(pl.struct(keys).rle_id()).to_series().to_numpy()
     starts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
     bounds = np.r_[starts, gid.size].astype(np.int64)
     positives = np.add.reduceat(pos, starts)
@@ -376,6 +375,28 @@ def score_view(scores: pl.DataFrame, keys: Sequence[str]) -> ScoreView:
         count_dtype=count_dtype,
         n_dtype=n_dtype,
     )
+
+
+def _sorted_by_group(
+    scores: pl.DataFrame, keys: list[str], schema: pl.Schema
+) -> tuple[pl.DataFrame, NDArray[Any]]:
+    """The table stably sorted by the keys (nulls last) and ``score``, and its run ids of keys.
+
+    The score tables polars_fair builds come sorted: when the keys form runs that are
+    distinct and in sorted order and a Float64 ``score`` does not decrease within a run, the
+    stable sort would return the table as it is, so it is not run (same rows, same order).
+    """
+    gid = scores.select(pl.struct(keys).rle_id()).to_series().to_numpy()
+    if schema["score"] == pl.Float64:
+        score = scores["score"].to_numpy()
+        change = gid[1:] != gid[:-1]
+        if bool(np.all((score[1:] >= score[:-1]) | change)):
+            runs = scores.select(keys)[np.flatnonzero(np.r_[True, change]).tolist()]
+            in_order = runs.sort(keys, nulls_last=True, maintain_order=True)
+            if runs.n_unique() == runs.height and runs.equals(in_order):
+                return scores, gid
+    df = scores.sort([*keys, "score"], nulls_last=True, maintain_order=True)
+    return df, df.select(pl.struct(keys).rle_id()).to_series().to_numpy()
 
 
 def score_reference(
