@@ -6,6 +6,7 @@ weighted, ``weight_sum``) as a LazyFrame and returns a LazyFrame; nothing here r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -70,8 +71,14 @@ def with_rates(counts: pl.LazyFrame) -> pl.LazyFrame:
     >>> with_rates(c).select("selection_rate", "tpr", "marginal_benefit").collect().row(0)
     (0.5, 0.5, 0.0)
     """
-    c = count_exprs(counts.collect_schema().names())
-    return counts.with_columns([m.value(c) for m in METRICS.values()])
+    return counts.with_columns(_rate_exprs("weight_sum" in counts.collect_schema().names()))
+
+
+@functools.cache
+def _rate_exprs(weighted: bool) -> tuple[pl.Expr, ...]:
+    """The registry's metric expressions, built once per kind of table (they hold no data)."""
+    c = Counts.columns(weighted=weighted)
+    return tuple(m.value(c) for m in METRICS.values())
 
 
 def rates_from_counts(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
@@ -257,15 +264,15 @@ class _Rules:
     def decide(self, df: pl.DataFrame) -> pl.DataFrame:
         """Fill the decision columns of the small report table.
 
-        Integer counts are decided by whole-column integer arithmetic (:func:`_decide_counts`),
-        the same exact values as the per-row fractions of :meth:`decide_rows`, which decides
-        weighted counts and the tables out of that path's range.
+        Integer counts are decided with integers only: a few groups by Python integers
+        (:func:`_decide_ints`), many by whole-column Int128 arithmetic (:func:`_decide_counts`);
+        both give the exact values of the per-row fractions of :meth:`decide_rows`, which
+        decides weighted counts.
         """
-        if "weight_sum" not in df.columns:
-            out = _decide_counts(df, self)
-            if out is not None:
-                return out
-        return self.decide_rows(df)
+        if "weight_sum" in df.columns or not _whole_counts(df):
+            return self.decide_rows(df)
+        out = _decide_counts(df, self) if df.height > _FEW_GROUPS else None
+        return _decide_ints(df, self) if out is None else out
 
     def decide_rows(self, df: pl.DataFrame) -> pl.DataFrame:
         """Fill the decision columns row by row with exact fractions (any count table)."""
@@ -363,6 +370,90 @@ def _as_floats(num: pl.Series, den: pl.Series, valid: pl.Series) -> pl.Series:
     return quotient.set(~valid, None) if not valid.all() else quotient
 
 
+#: Up to this many groups the decisions are made with Python integers, above it by columns.
+_FEW_GROUPS = 256
+_CELLS = ("tp", "fp", "fn", "tn", "n")
+
+
+def _whole_counts(df: pl.DataFrame) -> bool:
+    """Integer cells, none null or negative: the integer paths apply."""
+    return all(df.schema[c].is_integer() for c in _CELLS) and not any(
+        df[c].null_count() for c in _CELLS) and (df.height == 0 or min(
+            _int(df[c].min()) for c in _CELLS) >= 0)
+
+
+def _decide_ints(df: pl.DataFrame, rules: _Rules) -> pl.DataFrame:
+    """:meth:`_Rules.decide_rows` for integer counts with Python integers (no Fraction).
+
+    Comparisons cross-multiply with the threshold ``p/q``; a shown ratio is ``a / b`` of two
+    Python integers, which is correctly rounded, as ``float(Fraction(a, b))`` is.
+    """
+    tp, fp, fn, n = (df[c].to_list() for c in ("tp", "fp", "fn", "n"))
+    is_ref = df["is_reference"].to_list()
+    in_max = df["__pf_in_max"].to_list()
+    rows = range(df.height)
+    s = [tp[i] + fp[i] for i in rows]
+    b = [fp[i] - fn[i] for i in rows]
+    pt, qt = rules.t.numerator, rules.t.denominator
+    po, qo = rules.ofi.numerator, rules.ofi.denominator
+    pm, qm = rules.min_support.numerator, rules.min_support.denominator
+    low = [x * qm < pm for x in n]
+    ref: tuple[int, int, int] | None
+    if rules.overall:
+        total = sum(n)
+        ref = (sum(s), sum(b), total) if total > 0 else None
+        ref_low = False
+    else:
+        r = next((i for i in rows if is_ref[i]), None)
+        ref = (s[r], b[r], n[r]) if r is not None and n[r] > 0 else None
+        ref_low = bool(low[r]) if r is not None else False
+    top: int | None = None
+    for i in rows:  # the first highest selection rate, compared exactly
+        if in_max[i] and n[i] > 0 and (top is None or s[i] * n[top] > s[top] * n[i]):
+            top = i
+    top_low = bool(low[top]) if top is not None else False
+    none: list[Any] = [None] * df.height
+    ir, adverse, di, ofi, flag = list(none), list(none), list(none), list(none), list(none)
+    fails = [False] * df.height
+    for i in rows:
+        if n[i] <= 0:
+            continue
+        if top is not None and s[top] > 0:
+            num, den = s[i] * n[top], n[i] * s[top]
+            ir[i], adverse[i] = num / den, num * qt < pt * den
+        if ref is not None and ref[0] > 0:
+            num, den = s[i] * ref[2], n[i] * ref[0]
+            di[i] = num / den
+            fails[i] = num * qt < pt * den or num * pt > qt * den
+        elif ref is not None and s[i] > 0:  # the reference selects nobody: DI is infinite
+            fails[i] = True
+        if ref is not None:
+            num, den = b[i] * ref[2] - ref[1] * n[i], n[i] * ref[2]
+            ofi[i], flag[i] = num / den, abs(num) * qo > po * den
+    finding = []
+    for lo, o, f, a, d in zip(low, ofi, flag, adverse, fails, strict=True):
+        if lo or o is None:
+            finding.append("insufficient support")
+        elif f:
+            finding.append("insufficient support" if ref_low else "algorithmic")
+        elif (a and not top_low) or (d and not ref_low):
+            finding.append("systemic")
+        elif a or d:
+            finding.append("insufficient support")
+        else:
+            finding.append("insufficient support" if ref_low else "none")
+    return df.with_columns(
+        disparate_impact=pl.Series(di, dtype=pl.Float64),
+        impact_ratio=pl.Series(ir, dtype=pl.Float64),
+        adverse_impact=pl.Series(adverse, dtype=pl.Boolean),
+        ofi=pl.Series(ofi, dtype=pl.Float64),
+        ofi_flag=pl.Series(flag, dtype=pl.Boolean),
+        low_support=pl.Series(low, dtype=pl.Boolean),
+        reference_low_support=pl.Series([ref_low or top_low] * df.height, dtype=pl.Boolean),
+        finding=pl.Series(finding, dtype=pl.String),
+    )
+
+
 def _decide_counts(df: pl.DataFrame, rules: _Rules) -> pl.DataFrame | None:
     """:meth:`_Rules.decide_rows` for integer counts, by whole-column exact integer arithmetic.
 
@@ -373,8 +464,7 @@ def _decide_counts(df: pl.DataFrame, rules: _Rules) -> pl.DataFrame | None:
     leave Int128.
     """
     columns = ("tp", "fp", "fn", "tn", "n")
-    if df.height == 0 or not all(df.schema[c].is_integer() for c in columns) \
-            or any(df[c].null_count() for c in columns):
+    if df.height == 0 or not _whole_counts(df):
         return None
     cast = df.select(
         *[pl.col(c).cast(_I128) for c in columns],

@@ -121,6 +121,27 @@ def check_outputs(table: pl.LazyFrame, keys: Sequence[str], fn: Callable[..., pl
     polars_fair.errors.InvalidArgumentError: attribute name(s) ['tpr'] clash with output ...
     """
     keys = list(keys)
+    try:  # the outputs depend on the analysis, its options and the table's schema only
+        memo = (fn, tuple(keys), tuple(table.collect_schema().items()), name,
+                tuple(sorted(options.items())))
+        hash(memo)
+    except TypeError:  # an unhashable option (a mapping of reference values): not memoized
+        memo = None
+    if memo is not None and memo in _CHECKED:
+        return
+    _check_outputs(table, keys, fn, name, options)
+    if memo is not None:
+        if len(_CHECKED) >= 256:
+            _CHECKED.clear()
+        _CHECKED.add(memo)
+
+
+#: The calls :func:`check_outputs` has passed (analysis, keys, schema, options).
+_CHECKED: set[tuple[Any, ...]] = set()
+
+
+def _check_outputs(table: pl.LazyFrame, keys: list[str], fn: Callable[..., pl.LazyFrame],
+                   name: str, options: dict[str, Any]) -> None:
     names = [f"__pf_key{i}" for i in range(len(keys))]
     rename = dict(zip(keys, names, strict=True))
     opts = {k: ({rename.get(a, a): v for a, v in o.items()} if isinstance(o, Mapping) else o)

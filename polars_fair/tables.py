@@ -397,7 +397,9 @@ def count_table(
     else:
         out = boundary.counts_from_labels(engine.label_table(a), a)
     if a.keys:  # the Enum completion is bounded by the count argument max_groups
-        out = complete_enums(out, a.keys, max_groups=a.max_groups).sort(a.keys, nulls_last=True)
+        completed = complete_enums(out, a.keys, max_groups=a.max_groups)
+        if completed is not out:  # new rows: sorted again (the count table is sorted already)
+            out = completed.sort(a.keys, nulls_last=True)
     return out, a.keys
 
 

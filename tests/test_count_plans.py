@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from polars_fair import report as report_module
-from polars_fair.report import _decide_counts, _Rules
+from polars_fair.report import _decide_counts, _decide_ints, _Rules
 
 FLOATS = ("disparate_impact", "impact_ratio", "ofi")
 
@@ -76,10 +76,12 @@ def test_an_impact_ratio_of_exactly_four_fifths_is_not_adverse_on_the_column_pat
     assert out["impact_ratio"].to_list() == [1.0, 0.8]
 
 
-def test_counts_too_large_for_int128_products_go_row_by_row() -> None:
+def test_counts_too_large_for_int128_products_are_decided_by_python_integers() -> None:
     big = 2**62
     df = framed([(big, big // 2, 0, 0), (1, 0, 0, 1)], ref=0, in_max=[True, True])
-    assert _decide_counts(df, _Rules(1, 0.3, 0.8, overall=False)) is None
+    rules = _Rules(1, 0.3, 0.8, overall=False)
+    assert _decide_counts(df, rules) is None
+    assert bits(_decide_ints(df, rules)).equals(bits(rules.decide_rows(df)))
 
 
 cells = st.tuples(*[st.integers(0, 60)] * 4) | st.tuples(*[st.integers(0, 2**40)] * 4)
@@ -97,7 +99,7 @@ decimals = st.sampled_from([0.8, 0.75, 0.3, 0.5, 0.1, 0.999, 0.2, 1.0, 0.05])
     overall=st.booleans(),
     zero_row=st.booleans(),
 )
-def test_column_decisions_equal_row_decisions_bit_for_bit(
+def test_integer_decisions_equal_fraction_decisions_bit_for_bit(
     table: list[tuple[int, int, int, int]], ref: int, in_max: list[bool], min_support: Any,
     ofi: float, four_fifths: float, overall: bool, zero_row: bool,
 ) -> None:
@@ -113,6 +115,9 @@ def test_column_decisions_equal_row_decisions_bit_for_bit(
     slow = rules.decide_rows(df)
     assert bits(fast).equals(bits(slow))
     assert fast.schema == slow.schema
+    few = _decide_ints(df, rules)
+    assert bits(few).equals(bits(slow))
+    assert few.schema == slow.schema
 
 
 def test_the_row_path_is_the_exact_fraction_reading() -> None:
