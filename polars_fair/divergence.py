@@ -277,10 +277,16 @@ def _codes(s: pl.Series) -> tuple[np.ndarray, int]:
 def _group(codes: list[np.ndarray], sizes: list[int], idx: np.ndarray
            ) -> tuple[np.ndarray, np.ndarray]:
     """Groups of the rows ``idx`` by the combined codes: (their order key, inverse index)."""
-    if math.prod(sizes) < 2 ** 62:
+    space = math.prod(sizes)
+    if space < 2 ** 62:
         combined = np.zeros(len(idx), dtype=np.int64)
         for c, size in zip(codes, sizes, strict=True):
             combined = combined * size + c[idx]
+        if space <= max(4 * len(idx), 1 << 16):  # a dense table of every combination: no sort
+            present = np.flatnonzero(np.bincount(combined, minlength=space))
+            lookup = np.empty(space, dtype=np.int64)
+            lookup[present] = np.arange(len(present))
+            return present, lookup[combined]
         uniq, inverse = np.unique(combined, return_inverse=True)
         return uniq, inverse.reshape(-1)
     stacked = np.column_stack([c[idx] for c in codes])
@@ -304,7 +310,7 @@ def _enumerate(df: pl.DataFrame, keys: list[str], top: int, threshold: int,
     coded = [_codes(df[k]) for k in keys]
     codes = [c for c, _ in coded]
     sizes = [s for _, s in coded]
-    vals = np.column_stack([df[c].cast(pl.Float64).to_numpy() for c in _SUMS])
+    vals = [np.ascontiguousarray(df[c].cast(pl.Float64).to_numpy()) for c in _SUMS]
     frequent: dict[tuple[int, ...], np.ndarray] = {(): np.ones(height, dtype=bool)}
     sets: list[tuple[str, ...]] = []
     set_ids: list[np.ndarray] = []
@@ -314,22 +320,25 @@ def _enumerate(df: pl.DataFrame, keys: list[str], top: int, threshold: int,
     level: list[tuple[int, ...]] = [(i,) for i in range(len(keys))]
     for size in range(1, top + 1):
         cands = [s for s in level if all(s[:j] + s[j + 1:] in frequent for j in range(size))]
-        grouped = []
         for s in cands:
-            rows = np.logical_and.reduce([frequent[s[:j] + s[j + 1:]] for j in range(size)])
-            idx = np.flatnonzero(rows)
+            if size == 1:
+                idx = np.arange(height)
+            else:
+                rows = frequent[s[1:]].copy()
+                for j in range(1, size):
+                    rows &= frequent[s[:j] + s[j + 1:]]
+                idx = np.flatnonzero(rows)
             uniq, inverse = _group([codes[i] for i in s], [sizes[i] for i in s], idx)
             tested += len(uniq)
-            grouped.append((s, idx, uniq, inverse))
-        if tested > max_patterns:  # before any support of this level is summed
-            raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
-                patterns=tested, size=size, limit=max_patterns))
-        for s, idx, uniq, inverse in grouped:
-            total = np.column_stack([np.bincount(inverse, weights=vals[idx, j],
-                                                 minlength=len(uniq)) for j in range(len(_SUMS))])
-            ok = total[:, 0] >= threshold
+            if tested > max_patterns:  # before this set's support is summed
+                raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
+                    patterns=tested, size=size, limit=max_patterns))
+            count = np.bincount(inverse, weights=vals[0][idx], minlength=len(uniq))
+            ok = count >= threshold
             if not ok.any():
                 continue
+            total = np.column_stack([count] + [
+                np.bincount(inverse, weights=v[idx], minlength=len(uniq)) for v in vals[1:]])
             mask = np.zeros(height, dtype=bool)
             mask[idx] = ok[inverse]
             frequent[s] = mask
