@@ -4,7 +4,8 @@ Expected values come from hand computations written here, from independent numpy
 computations over the rows, and from DivExplorer itself (PyPI ``divexplorer`` 0.2.6), run as a
 test-only oracle in its own environment: set ``POLARS_FAIR_DIVEXPLORER_PYTHON`` to a Python that
 can ``import divexplorer`` (``python3 -m venv /tmp/divenv && /tmp/divenv/bin/pip install
-divexplorer==0.2.6``); without it the oracle tests skip and say so.
+divexplorer==0.2.6``), or run ``benchmarks/setup_peers.sh`` (its ``divexplorer`` venv is found
+by default); without either the oracle tests skip and say so.
 """
 
 from __future__ import annotations
@@ -380,9 +381,14 @@ PRIORS_EDGES = [1, 4]
 
 def _divexplorer_python() -> str:
     python = os.environ.get("POLARS_FAIR_DIVEXPLORER_PYTHON")
+    envs = Path(os.environ.get("POLARS_FAIR_BENCH_ENVS", "/work/bench-envs"))
+    made = envs / "divexplorer" / "bin" / "python"  # by benchmarks/setup_peers.sh
+    if not python and made.exists():
+        python = str(made)
     if not python:
         pytest.skip("DivExplorer oracle not configured: set POLARS_FAIR_DIVEXPLORER_PYTHON to a "
-                    "Python with divexplorer==0.2.6 installed (its own venv)")
+                    "Python with divexplorer==0.2.6 installed (its own venv), or run "
+                    "benchmarks/setup_peers.sh")
     return python
 
 
