@@ -538,7 +538,7 @@ def _provenance_html(prov: Mapping[str, Any]) -> str:
 def _headline(
     disparity: pl.DataFrame, tests: pl.DataFrame | None, keys: Sequence[str], *,
     rates: Sequence[str], level: float, adjust: str, min_support: int,
-    n_permutations: int, seed: int | None,
+    n_permutations: int, seed: int | None, low: set[tuple[Any, ...]],
 ) -> tuple[str, dict[str, Any] | None]:
     """The headline: only differences significant after adjustment.
 
@@ -551,15 +551,20 @@ def _headline(
         title = METRICS[m].title.lower()
         rows = disparity.filter((pl.col("metric") == m) & ~pl.col("is_reference").fill_null(False)
                                 & pl.col("p_value_adjusted").is_not_null())
-        sig = rows.filter(pl.col("significant").fill_null(False)).sort("p_value_adjusted")
+        # the significant differences, the largest first (the absolute difference of rates)
+        sig = rows.filter(pl.col("significant").fill_null(False)).sort(
+            pl.col("difference").abs(), "p_value_adjusted", descending=[True, False],
+            nulls_last=True)
         if sig.height:
             parts = []
             for r in sig.head(5).iter_rows(named=True):
+                thin = tuple(r[k] for k in keys) in low
                 parts.append(
                     f"<b>{_esc(_group(r, keys))}</b> {_pct(r['value'])} vs "
                     f"{_pct(r['reference_value'])} (ratio {_num(r['ratio'], '{:.2f}')} "
                     f"{_interval(r['ratio_ci_low'], r['ratio_ci_high'], '{:.2f}')}, "
-                    f"adjusted p {_p(r['p_value_adjusted'])})")
+                    f"adjusted p {_p(r['p_value_adjusted'])}"
+                    + (f"; low support: fewer than {min_support} rows" if thin else "") + ")")
             more = f"; and {sig.height - 5} more" if sig.height > 5 else ""
             items.append(f"<li>{_esc(METRICS[m].title)}: {sig.height} of {rows.height} "
                          f"group(s) differ from the reference, significant after {method} "
@@ -700,10 +705,14 @@ def _disparity_table(disparity: pl.DataFrame, report: pl.DataFrame, keys: Sequen
     return _table(header, rows, numeric=range(first, first + 8), row_classes=classes)
 
 
-def _abroca_table(abroca: pl.DataFrame, tests: pl.DataFrame, keys: Sequence[str],
+def _abroca_table(abroca: pl.DataFrame, tests: pl.DataFrame | None, keys: Sequence[str],
                   min_support: int, level: float) -> str:
-    joined = abroca.join(tests.select(*keys, "p_value", "p_value_holm"), on=list(keys),
-                         how="left", nulls_equal=True, maintain_order="left")
+    if tests is None:  # not tested (weighted): the p columns read undefined
+        joined = abroca.with_columns(p_value=pl.lit(None, pl.Float64),
+                                     p_value_holm=pl.lit(None, pl.Float64))
+    else:
+        joined = abroca.join(tests.select(*keys, "p_value", "p_value_holm"), on=list(keys),
+                             how="left", nulls_equal=True, maintain_order="left")
     rows, classes = [], []
     for r in joined.iter_rows(named=True):
         small = r["n"] < min_support
@@ -774,6 +783,7 @@ def audit_html(
     seed: int = 0,
     divergence: pl.DataFrame | pl.LazyFrame | None = None,
     generated: _dt.datetime | None = None,
+    sample_weight: IntoExpr | None = None,
 ) -> str:
     """Write a fairness audit as one self-contained, publishable HTML document.
 
@@ -795,7 +805,8 @@ def audit_html(
     calibration small multiples with bin counts); optionally the top ``divergence`` patterns;
     the definitions of every quantity with its source; and the tables as JSON in
     ``<script type="application/json" id="polars-fair-data">`` (keys :data:`DATA_KEYS`, read
-    back with :func:`page_data`), equal to the Python API's results.
+    back with :func:`page_data`), equal to the Python API's results. With ``sample_weight``
+    the ABROCA test is not run (weights are not exchangeable units; ``abroca_test`` is null).
 
     One low-support rule holds across the page: a group with ``n < min_support`` rows is low
     support in every table (grey italics), chart (faint, hollow or dashed) and verdict, and a
@@ -890,6 +901,9 @@ def audit_html(
         the JSON key ``divergence``.
     generated : datetime, optional
         The generation time recorded (default now, UTC).
+    sample_weight : str or pl.Expr, optional
+        A weight column, as in ``df.fair.report``: every count, rate, interval and test is
+        weighted (``n`` stays the number of rows).
 
     Returns
     -------
@@ -959,7 +973,7 @@ def audit_html(
     counts = fair(audited).confusion(
         by, y_true=y_true, y_pred=y_pred, pos_label=pos_label, null_groups=null_groups,
         y_score=y_score if threshold is not None else None, threshold=threshold,
-        max_groups=max(page_groups, DEFAULT_MAX_GROUPS),
+        max_groups=max(page_groups, DEFAULT_MAX_GROUPS), sample_weight=sample_weight,
     ).collect()
     keys = keys_of(counts)
     fc = from_counts(counts, keys)
@@ -967,7 +981,8 @@ def audit_html(
     scores = None
     if y_score is not None:
         scores = fair(audited).scores(
-            by, y_true=y_true, y_score=y_score, pos_label=pos_label, null_groups=null_groups
+            by, y_true=y_true, y_score=y_score, pos_label=pos_label, null_groups=null_groups,
+            sample_weight=sample_weight,
         ).collect()
         fs = from_scores(scores, keys)
     # one reference for every table and chart of the page (report, summary, ABROCA, ROC)
@@ -994,8 +1009,9 @@ def audit_html(
                                 exclude_low_support=exclude_low_support)
     if fs is not None:
         abroca = fs.abroca(reference=ab_ref).collect()
-        tests = fs.abroca_test(reference=ab_ref, n_permutations=n_permutations, seed=seed,
-                               progress=False).collect()
+        if sample_weight is None:  # weights are not exchangeable units: no permutation null
+            tests = fs.abroca_test(reference=ab_ref, n_permutations=n_permutations, seed=seed,
+                                   progress=False).collect()
     divergence_table = None
     if divergence is not None:
         divergence_table = divergence.collect() if isinstance(divergence, pl.LazyFrame) \
@@ -1040,6 +1056,7 @@ def audit_html(
         "y_pred": threshold_text or _describe(y_pred if y_pred is not None else "y_pred"),
         "y_score": None if y_score is None else _describe(y_score),
         "threshold": threshold, "pos_label": pos_label,
+        "sample_weight": None if sample_weight is None else _describe(sample_weight),
         "reference": reference if isinstance(reference, str) else _plain(reference),
         "reference_group": ref_label,
         "min_support": min_support, "four_fifths": four_fifths,
@@ -1065,16 +1082,18 @@ def audit_html(
         "provenance": prov, "report": _json_rows(report), "metrics": _json_rows(metrics_all),
         "disparity": _json_rows(disparity_all), "summary": _json_rows(summary),
     }
-    if abroca is not None and tests is not None:
+    if abroca is not None:
         page_json["abroca"] = _json_rows(abroca)
-        page_json["abroca_test"] = _json_rows(tests)
+        page_json["abroca_test"] = None if tests is None else _json_rows(tests)
     if divergence_table is not None:
         page_json["divergence"] = _json_rows(divergence_table)
 
     headline, ab_group = _headline(
         on_page(disparity_all), on_page(tests) if tests is not None else None, keys,
         rates=rates, level=level, adjust=adjust, min_support=min_support,
-        n_permutations=n_permutations, seed=seed)
+        n_permutations=n_permutations, seed=seed,
+        low={tuple(r[k] for k in keys) for r in report.filter(pl.col("low_support")).iter_rows(
+            named=True)})
 
     cell = max(18, min(46, 900 // max(shown.height, 1)))
     charts: list[tuple[str, str, Any]] = [
@@ -1092,7 +1111,7 @@ def audit_html(
     ]
     abroca_html = ""
     notes: list[str] = []
-    if fs_page is not None and scores is not None and abroca is not None and tests is not None:
+    if fs_page is not None and scores is not None and abroca is not None:
         if reference == "overall":
             notes.append("The report's reference is the whole population; ABROCA compares ROC "
                          "curves with a group, the largest one with both classes.")
@@ -1118,13 +1137,16 @@ def audit_html(
         else:
             notes.append(f"No calibration chart: the scores range over [{s_low:g}, {s_high:g}], "
                          "not probabilities in [0, 1].")
-        abroca_html = (
-            "<h3>ABROCA against the reference</h3>"
-            f"<p>With the permutation test. p: share of {n_permutations:,} seeded label "
-            f"permutations (seed {seed}) within each pair with an ABROCA at least the "
-            "observed one; p (Holm): adjusted over the "
-            f"groups tested; significant: p (Holm) ≤ {1 - level:.2g}.</p>"
-            + _abroca_table(on_page(abroca), tests, keys, min_support, level))
+        if tests is None:
+            how = ("<p>Not tested: the permutation test needs unweighted rows (sample weights "
+                   "are not exchangeable units), so no ABROCA is a finding here.</p>")
+        else:
+            how = (f"<p>With the permutation test. p: share of {n_permutations:,} seeded label "
+                   f"permutations (seed {seed}) within each pair with an ABROCA at least the "
+                   "observed one; p (Holm): adjusted over the groups tested; significant: "
+                   f"p (Holm) ≤ {1 - level:.2g}.</p>")
+        abroca_html = ("<h3>ABROCA against the reference</h3>" + how
+                       + _abroca_table(on_page(abroca), tests, keys, min_support, level))
     divergence_html = ""
     if divergence_table is not None:
         table_html, chart = _divergence_html(divergence_table, 15)

@@ -592,3 +592,21 @@ def test_print_css_keeps_rows_whole_and_repeats_headers() -> None:
     assert "@media print" in _CSS
     assert re.search(r"^tr \{ break-inside: avoid;", _CSS, re.MULTILINE)
     assert "thead { display: table-header-group; }" in _CSS
+
+
+def test_a_weighted_page_weights_every_table_and_runs_no_permutation_test() -> None:
+    """Weights 1, 2, 3 by applicant id: the page's tables equal the weighted API; ABROCA is
+    shown but not tested (weights are not exchangeable units)."""
+    require_plot_extra()
+    from polars_fair.html import audit_html, page_data
+
+    df = make_hiring(1500, seed=6).with_columns(
+        w=(pl.col("applicant_id") % 3 + 1).cast(pl.Float64))
+    page = audit_html(df, "sex", y_score="y_score", sample_weight="w")
+    data = page_data(page)
+    assert data["report"] == _rows(df.fair.report("sex", sample_weight="w"))
+    assert data["metrics"] == _rows(df.fair.metrics("sex", sample_weight="w"))
+    assert data["abroca"] == _rows(df.fair.abroca("sex", y_score="y_score", sample_weight="w"))
+    assert data["abroca_test"] is None
+    assert data["provenance"]["parameters"]["sample_weight"] == "w"
+    assert "Not tested: the permutation test needs unweighted rows" in page
