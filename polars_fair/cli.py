@@ -387,7 +387,7 @@ def demo(
     n: Annotated[int, typer.Option(help="Rows of synthetic data.")] = 20_000,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
     by: Annotated[list[str] | None, typer.Option("--by", help="Attributes.")] = None,
-    format: Annotated[str, typer.Option("--format", help="table | csv | json | parquet")] = "table",
+    format: FormatOpt = "table",
     output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
     rate: RateOpt = None,
 ) -> None:

@@ -80,9 +80,11 @@ SKIPPED = frozenset({"by"})
 #: The ``--help`` type of each kind of option (no ``<bool>``-style annotation text).
 METAVARS = {
     "column": "COLUMN|SQL", "text": "TEXT", "int": "INTEGER", "float": "NUMBER",
-    "value": "VALUE", "texts": "TEXT,...", "floats": "X,...|START:STOP:STEP",
-    "ints": "N,...",
+    "value": "VALUE", "texts": "TEXT,...", "floats": "X,...", "ints": "N,...",
 }
+#: What a list option takes, for ``--help`` and messages.
+LISTS = {"texts": "names A,B,...", "floats": "numbers X,Y,... or START:STOP:STEP",
+         "ints": "integers N,M,..."}
 
 
 def command_name(method: str) -> str:
@@ -309,6 +311,8 @@ def method_options(owner: type, method: str) -> list[Opt]:
 def _parameter(opt: Opt) -> inspect.Parameter:
     """A typer option for ``opt``, as a keyword parameter of a generated signature."""
     help_text = cli_message(opt.help)  # parameter names read as their flags
+    if opt.kind in LISTS:
+        help_text += f" Takes {LISTS[opt.kind]}."
     if opt.kind == "bool":
         typ: Any = bool
         info = typer.Option(f"{opt.flag}/--no-{opt.flag[2:]}", help=help_text)
@@ -373,7 +377,7 @@ def _split(text: str, opt: Opt, cast: Callable[[str], Any]) -> list[Any]:
         return [cast(p) for p in parts]
     except ValueError:
         raise E.InvalidArgumentError(E.CLI_BAD_LIST.format(
-            flag=opt.flag, value=text, kind=METAVARS[opt.kind])) from None
+            flag=opt.flag, value=text, kind=LISTS[opt.kind])) from None
 
 
 def convert(opt: Opt, value: Any) -> Any:

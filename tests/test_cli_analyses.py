@@ -229,7 +229,7 @@ def test_list_options_take_commas_and_ranges(hiring: Path) -> None:
     assert a.stdout == b.stdout
     bad = runner.invoke(app, ["sweep", str(hiring), "--by", "sex", "--thresholds", "0.3,x"])
     assert bad.exit_code == 2
-    assert "--thresholds takes X,...|START:STOP:STEP, got '0.3,x'" in bad.stderr
+    assert "--thresholds takes numbers X,Y,... or START:STOP:STEP, got '0.3,x'" in bad.stderr
 
 
 def test_messages_name_the_generated_flags(hiring: Path) -> None:
