@@ -248,9 +248,21 @@ def _kind(annotation: Any, name: str) -> tuple[str, tuple[str, ...], bool]:
 
 
 def _hints(obj: Any) -> dict[str, Any]:
-    import polars_fair.analysis as analysis
+    """Each annotation evaluated in its module; one that cannot be is ``Any`` (a ``value``).
 
-    return typing.get_type_hints(obj, globalns=vars(analysis), include_extras=False)
+    So a method whose annotation names a type this module cannot resolve still gets its
+    subcommand (its option read as a Python literal) instead of breaking the command line.
+    """
+    import sys
+
+    namespace = {**vars(typing), **vars(sys.modules[obj.__module__])}
+    out: dict[str, Any] = {}
+    for name, annotation in inspect.get_annotations(obj).items():
+        try:
+            out[name] = eval(annotation, namespace) if isinstance(annotation, str) else annotation
+        except Exception:  # noqa: BLE001  (any failure to evaluate: read the option as a value)
+            out[name] = Any
+    return out
 
 
 def method_options(owner: type, method: str) -> list[Opt]:
