@@ -742,12 +742,15 @@ def _divergence_html(table: pl.DataFrame, k: int) -> tuple[str, Any]:
 
     top = table.filter(pl.col("divergence").is_not_null()).sort(
         pl.col("divergence").abs(), descending=True, maintain_order=True).head(k)
-    rows = [[_esc(pattern_label(r["attributes"], r)), _num(r["divergence"], "{:+.4f}"),
-             _interval(r["ci_low"], r["ci_high"], "{:.4f}"),
-             '<span class="fail">significant</span>' if r["significant"]
-             else '<span class="undefined">not significant</span>']
+    rows = [[_esc(pattern_label(r["attributes"], r)), _num(r.get("n")),
+             _num(r["divergence"], "{:+.4f}"), _interval(r["ci_low"], r["ci_high"], "{:.4f}"),
+             ('<span class="fail">significant</span>' if r["significant"]
+              else '<span class="undefined">not significant</span>')
+             + (" (low support)" if r.get("low_support") else "")]
             for r in top.iter_rows(named=True)]
-    html = _table(["pattern", "divergence", "interval", "verdict"], rows, numeric=[1, 2])
+    classes = ["low" if r.get("low_support") else "" for r in top.iter_rows(named=True)]
+    html = _table(["pattern", "n", "divergence", "interval", "verdict"], rows,
+                  numeric=[1, 2, 3], row_classes=classes)
     return html, divergence_chart(table, k=k)
 
 
@@ -781,7 +784,7 @@ def audit_html(
     adjust: Literal["holm", "bh"] = "holm",
     n_permutations: int = 1000,
     seed: int = 0,
-    divergence: pl.DataFrame | pl.LazyFrame | None = None,
+    divergence: bool | pl.DataFrame | pl.LazyFrame | None = None,
     generated: _dt.datetime | None = None,
     sample_weight: IntoExpr | None = None,
 ) -> str:
@@ -895,10 +898,12 @@ def audit_html(
         Permutations of the ABROCA test (with ``y_score``).
     seed : int, default 0
         Seed of the ABROCA test, so the page's p-values can be reproduced.
-    divergence : pl.DataFrame or pl.LazyFrame, optional
-        A divergence table (``attributes``, the attribute columns, ``divergence``,
-        ``ci_low``, ``ci_high``, ``significant``): adds its top patterns (table and chart) and
-        the JSON key ``divergence``.
+    divergence : bool, pl.DataFrame or pl.LazyFrame, optional
+        ``True`` computes ``divergence`` of the FPR over every pattern of the attributes
+        (``FairCounts.divergence(level=level, min_denominator=min_support)``); or a divergence
+        table (``attributes``, the attribute columns, ``divergence``, ``ci_low``, ``ci_high``,
+        ``significant``). Adds the top patterns (table and chart) and the JSON key
+        ``divergence``.
     generated : datetime, optional
         The generation time recorded (default now, UTC).
     sample_weight : str or pl.Expr, optional
@@ -1013,7 +1018,9 @@ def audit_html(
             tests = fs.abroca_test(reference=ab_ref, n_permutations=n_permutations, seed=seed,
                                    progress=False).collect()
     divergence_table = None
-    if divergence is not None:
+    if divergence is True:
+        divergence_table = fc.divergence(level=level, min_denominator=min_support).collect()
+    elif isinstance(divergence, (pl.DataFrame, pl.LazyFrame)):
         divergence_table = divergence.collect() if isinstance(divergence, pl.LazyFrame) \
             else divergence
     # --- the tables and charts show the largest groups and the reference(s), at most

@@ -990,7 +990,8 @@ def divergence_chart(
     divergence : pl.DataFrame or pl.LazyFrame
         A divergence table: ``attributes`` (List(String): the pattern's attributes), one column
         per attribute (null outside the pattern), ``divergence``, ``ci_low``, ``ci_high``
-        (Float64) and ``significant`` (Boolean).
+        (Float64) and ``significant`` (Boolean); with ``low_support`` (Boolean), a low-support
+        pattern's label says so.
     k : int, default 15
         The number of patterns drawn.
     title : str, optional
@@ -1024,7 +1025,9 @@ def divergence_chart(
                 what="divergence_chart", column=c, available=E.show_columns(df.columns)))
     top = df.filter(pl.col("divergence").is_not_null() & ~pl.col("divergence").is_nan()).sort(
         pl.col("divergence").abs(), descending=True, maintain_order=True).head(k)
-    labels = [pattern_label(row["attributes"], row) for row in top.iter_rows(named=True)]
+    labels = [pattern_label(row["attributes"], row)
+              + (" (low support)" if row.get("low_support") else "")
+              for row in top.iter_rows(named=True)]
     data = top.select(
         pl.Series("pattern", labels, dtype=pl.String),
         pl.col("divergence").cast(pl.Float64),

@@ -610,3 +610,22 @@ def test_a_weighted_page_weights_every_table_and_runs_no_permutation_test() -> N
     assert data["abroca_test"] is None
     assert data["provenance"]["parameters"]["sample_weight"] == "w"
     assert "Not tested: the permutation test needs unweighted rows" in page
+
+
+def test_the_divergence_section_holds_the_analysis_table(demo: pl.DataFrame) -> None:
+    """divergence=True: the JSON's divergence equals df.fair.divergence with the page's level
+    and min_support as the minimum denominator; the section lists the largest |divergence|
+    first; a table passed in is shown as given."""
+    from polars_fair.html import audit_html, page_data
+
+    page = audit_html(demo, ["race", "sex"], divergence=True, min_support=40, level=0.9)
+    expected = demo.fair.divergence(["race", "sex"], level=0.9, min_denominator=40)
+    assert page_data(page)["divergence"] == _rows(expected)
+    section = page[page.index("<h2>Divergent patterns</h2>"):page.index("<h2>Charts</h2>")]
+    top = expected.sort(pl.col("divergence").abs(), descending=True).row(0, named=True)
+    first = re.search(r"<tbody><tr[^>]*><td>([^<]*)</td>", section)
+    assert first is not None
+    assert first.group(1) == ", ".join(f"{a}={top[a]}" for a in top["attributes"])
+    assert page.count("<svg") == 4  # rates, OFI, DI, divergence
+    given = audit_html(demo, "sex", divergence=expected.head(2))
+    assert len(page_data(given)["divergence"]) == 2
