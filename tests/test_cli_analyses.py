@@ -283,3 +283,49 @@ def test_report_html_takes_threshold_title_model_and_note(hiring: Path, tmp_path
     want = df.with_columns(p=(pl.col("y_score") >= 0.4).cast(pl.Int64)).fair.report("sex",
                                                                                     y_pred="p")
     assert_rows_equal(json.loads(result.stdout), want)
+
+
+def test_a_method_added_to_the_library_gets_its_subcommand(monkeypatch: pytest.MonkeyPatch,
+                                                           hiring: Path) -> None:
+    from typing import Literal
+
+    from polars_fair.cli import _guard
+    from polars_fair.cli_gen import register
+    from polars_fair.cli_io import FLAGS
+
+    seen: dict[str, Any] = {}
+
+    def novel(self: FairCounts, by: Any = None, *, gamma: float = 0.5,
+              mode: Literal["fast", "exact"] = "fast") -> pl.LazyFrame:
+        """A new analysis.
+
+        Parameters
+        ----------
+        by : str, optional
+            Roll-up.
+        gamma : float, default 0.5
+            The gamma of the new analysis.
+        mode : {"fast", "exact"}, default "fast"
+            How it runs.
+
+        Returns
+        -------
+        pl.LazyFrame
+        """
+        seen.update(gamma=gamma, mode=mode)
+        return self.rates()
+
+    novel.__annotations__ = {"by": Any, "gamma": float, "mode": Literal["fast", "exact"]}
+    monkeypatch.setattr(FairCounts, "novel", novel, raising=False)
+    # register adds --gamma and --mode to the message flags: removed again after the test
+    monkeypatch.setitem(FLAGS, "gamma", "--gamma")
+    monkeypatch.setitem(FLAGS, "mode", "--mode")
+    probe = typer.Typer()
+    assert "novel" in register(probe, _guard)
+    help_text = runner.invoke(probe, ["novel", "--help"], env={"COLUMNS": "200"}).output
+    assert "The gamma of the new analysis." in help_text and "[fast|exact]" in help_text
+    result = runner.invoke(probe, ["novel", str(hiring), "--by", "sex", "--gamma", "0.7",
+                                   "--mode", "exact", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert seen == {"gamma": 0.7, "mode": "exact"}
+    assert result.stdout.startswith("sex,n,selection_rate")
