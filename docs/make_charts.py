@@ -7,7 +7,9 @@ Run from the project root, with the plot extra installed::
 
 Everything is seeded, so the charts change only when the code does. The data is
 ``polars_fair.datasets.make_hiring(20_000, seed=0)`` (its model under-selects Black women, an
-algorithmic bias; Pacific Islander groups have low support) and the power curve is
+algorithmic bias; Pacific Islander groups have low support): the heatmaps, rates, calibration
+small multiples and FPR divergence by race × sex, ROC and the threshold sweep (0.10 to 0.90) by
+race and the power curve is
 ``polars_fair.power.power_curve`` on a small grid (sizes 250 to 2,000, ΔAUC 0.05 and 0.10,
 200 simulations of 200 permutations each; about half a minute).
 """
@@ -50,7 +52,11 @@ def main(out: Path) -> list[Path]:
         "roc_abroca.png": plot.roc_chart(
             df.fair.scores("race", y_score="y_score"), reference="White"
         ),
-        "calibration.png": plot.calibration_chart(df.fair.reliability("race", y_score="y_score")),
+        "calibration.png": plot.calibration_chart(
+            df.fair.reliability(by, y_score="y_score"), max_groups=8),
+        "thresholds.png": plot.threshold_chart(df.fair.sweep(
+            "race", y_score="y_score", thresholds=[i / 20 for i in range(2, 19)])),
+        "divergence.png": plot.divergence_chart(df.fair.divergence(by, metric="fpr"), k=12),
     }
     curve = power_curve(
         sizes=[250, 500, 1000, 2000], delta_aucs=[0.05, 0.10], n_simulations=200,
