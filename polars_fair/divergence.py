@@ -581,7 +581,9 @@ def divergence_from_counts(
             value=col(value), overall=col(np.full(len(pat), overall)), outside=col(outside),
             divergence=col(value - overall), low_support=pl.Series(low, dtype=pl.Boolean),
             ci_low=col(lo), ci_high=col(hi), p_value=col(p), p_value_adjusted=col(p_adj),
-            significant=pl.Series([R.float_at_most(v, alpha) for v in p_adj], dtype=pl.Boolean),
+            # R.float_at_most, vectorized: p compared with alpha rounded once to a float
+            significant=pl.Series(p_adj <= float(alpha), dtype=pl.Boolean).scatter(
+                np.flatnonzero(np.isnan(p_adj)), None),
             t_value=col(t),
         )
         d = pl.col("divergence")

@@ -484,3 +484,20 @@ def test_spark_frame_gives_the_polars_result(spark: Any) -> None:
     theirs = polars_fair.counts(sdf, ["g", "h"]).divergence(metric="tpr",
                                                           min_support=0.05).collect()
     assert ours.equals(theirs)
+
+
+def test_a_pattern_without_negatives_has_null_rate_test_and_flag() -> None:
+    c = pl.DataFrame({"g": ["a", "b"], "n": [40, 10], "tp": [5, 10], "fp": [20, 0],
+                      "fn": [5, 0], "tn": [10, 0]})
+    d = from_counts(c).divergence(min_support=1).collect()
+    b = d.filter(pl.col("g") == "b").row(0, named=True)
+    assert b["denominator"] == 0 and b["low_support"] is True
+    for col in ("value", "divergence", "ci_low", "ci_high", "p_value", "p_value_adjusted",
+                "significant", "t_value"):
+        assert b[col] is None, col
+    # a: 20/30 inside, nothing outside (b has no negatives): no test either, but a value
+    a = d.filter(pl.col("g") == "a").row(0, named=True)
+    assert (a["value"], a["outside"], a["p_value"], a["significant"]) == (20 / 30, None, None,
+                                                                            None)
+    nans = d.select(pl.selectors.float().is_nan().any()).row(0)
+    assert len(nans) == 10 and not any(nans)  # every undefined figure is null, never NaN
