@@ -3,16 +3,20 @@
 ``polars-fair report PATH --by race --by sex --y-true COL --y-pred COL`` audits a CSV, Parquet or
 NDJSON file, read lazily (``--html audit.html`` also writes the self-contained HTML audit);
 ``polars-fair demo`` runs the same report on built-in synthetic data; ``polars-fair check`` is
-the CI gate. Exit codes: 0 success (``check``: every adequately supported group passes), 1
-``check`` found violations, 2 bad input (a message on stderr).
+the CI gate; ``polars-fair bias-audit`` writes the NYC LL 144 summary
+(:mod:`polars_fair.cli_ll144`); every other analysis of the library has a subcommand generated
+from its declaration (:mod:`polars_fair.cli_gen`: ``metrics``, ``disparity``, ``abroca-test``,
+...). Exit codes: 0 success (``check``: every adequately supported group passes), 1 ``check``
+found violations, 2 bad input (a message on stderr).
 
 The commands only format: their text arguments are parsed against the data by
 :mod:`polars_fair.cli_io` (which also writes the outputs), and every computation is in the
 library (``report``, :func:`polars_fair.gate.gate`, :func:`polars_fair.html.audit_html`).
 
-Why one module of about 700 lines: one Typer application whose commands share their option
-declarations; the parsing and writing of text live in :mod:`polars_fair.cli_io` and the
-decisions in the analyses.
+Why one module of about 800 lines: one Typer application whose hand-written commands
+(``report``, ``demo``, ``check``) share their option declarations and the one error guard every
+command runs in; the parsing and writing of text live in :mod:`polars_fair.cli_io`, the
+generated commands in :mod:`polars_fair.cli_gen` and the decisions in the analyses.
 """
 
 from __future__ import annotations
@@ -42,8 +46,8 @@ from polars_fair.cli_io import (
     parse_dtypes,
     resolve_inputs,
     scan,
-    select_columns,
 )
+from polars_fair.cli_table import select_columns
 from polars_fair.datasets import make_hiring
 from polars_fair.namespace import fair
 from polars_fair.registry import METRICS, RATE_NAMES, metric
@@ -190,7 +194,7 @@ def run_report(
     exclude_low_support : bool, default False
         ``--exclude-low-support``.
     columns : str, optional
-        ``--columns``: the columns to write (:func:`polars_fair.cli_io.select_columns`).
+        ``--columns``: the columns to write (:func:`polars_fair.cli_table.select_columns`).
 
     Raises
     ------

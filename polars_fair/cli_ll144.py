@@ -274,13 +274,12 @@ def ll144_csv(summary: dict[str, Any]) -> str:
 
     Examples
     --------
-    >>> from polars_fair.cli_io import _flat
     >>> s = {"results": pl.DataFrame({"attributes": [["sex"]], "n": [3]})}
     >>> print(ll144_csv(s), end="")
     attributes,n
     sex,3
     """
-    from polars_fair.cli_io import _flat
+    from polars_fair.cli_table import _flat
 
     head = "".join(f"# {k}: {v}\n" for k, v in _facts(summary)) if "provenance" in summary else ""
     return head + _flat(summary["results"]).write_csv()
@@ -405,8 +404,8 @@ def register(app: Any, guard: Any) -> None:
         emit,
         parse_dtypes,
         scan,
-        select_columns,
     )
+    from polars_fair.cli_table import select_columns
 
     declared = [o for o in method_options(FairCounts, "bias_audit")
                 if o.target == "method" and o.name not in ("combinations", "max_order")]
