@@ -424,6 +424,9 @@ def divergence_from_counts(
 
     With a weighted count table the rates use the weighted sums; the interval, the test and
     the t-value use them rescaled to rows (as ``disparity``), and ``n``/``support`` count rows.
+    A missing attribute value (``null_groups="keep"``) is an item of its own: its key is null
+    and ``attributes`` names the attribute (DivExplorer, reading a one-hot encoding, has no item
+    for missing values).
 
     Rows are sorted most harmful first: by divergence descending when a higher value harms
     (FPR, FNR, FDR, FOR), ascending when a lower value harms (selection rate, TPR, PPV, ...:

@@ -501,3 +501,19 @@ def test_a_pattern_without_negatives_has_null_rate_test_and_flag() -> None:
                                                                             None)
     nans = d.select(pl.selectors.float().is_nan().any()).row(0)
     assert len(nans) == 10 and not any(nans)  # every undefined figure is null, never NaN
+
+
+def test_a_missing_value_is_an_item_named_by_attributes() -> None:
+    df = pl.DataFrame({"g": ["a"] * 20 + [None] * 20, "h": ["x", "y"] * 20,
+                       "y_true": [0] * 40, "y_pred": [1] * 15 + [0] * 25})
+    d = df.fair.divergence(["g", "h"], min_support=1, min_denominator=1)
+    missing = d.filter((pl.col("attributes") == ["g"]) & pl.col("g").is_null()).row(0, named=True)
+    assert (missing["n"], missing["value"], missing["divergence"]) == (20, 0.0, -0.375)
+    assert shapley_values(d).filter(pl.col("item") == "g=None").height == 3
+    with pytest.raises(E.NullGroupError):
+        df.fair.divergence(["g", "h"], null_groups="raise")
+    dropped = pl.DataFrame({"g": ["a"] * 20, "h": ["x", "y"] * 10, "y_true": [0] * 20,
+                            "y_pred": [1] * 15 + [0] * 5})
+    with pytest.warns(UserWarning, match="dropped 20 row"):
+        out = df.fair.divergence(["g", "h"], null_groups="drop", min_support=1)
+    assert out.equals(dropped.fair.divergence(["g", "h"], min_support=1))
