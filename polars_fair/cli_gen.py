@@ -128,10 +128,10 @@ def analysis_methods() -> dict[str, tuple[type, str]]:
     ('abroca_test', 'FairCounts')
     """
     out: dict[str, tuple[type, str]] = {}
-    for cls in (FairScores, FairCounts):  # FairCounts last: it wins a shared name
+    for cls in (FairCounts, FairScores):  # FairCounts first: it keeps a shared name
         for name, member in vars(cls).items():
             if not name.startswith("_") and inspect.isfunction(member):
-                out[command_name(name)] = (cls, name)
+                out.setdefault(command_name(name), (cls, name))
     return out
 
 
