@@ -54,7 +54,9 @@ __all__ = [
     "label_table",
     "missing_keys_as_null",
     "score_label_table",
+    "scores_by_sorting",
     "scores_from_labels",
+    "sorted_scores_plan",
     "sums_plan",
     "sums_table",
 ]
@@ -710,3 +712,136 @@ def scores_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     schema = score_schema([(k, schema_in[k]) for k in a.keys], a.weight is not None)
     cast = [pl.col(c).cast(d) for c, d in schema.items()]
     return labels.map_batches(lambda df: derive_scores(df, a).select(cast), schema=schema)
+
+
+# ------------------------------------------------------------------ rows -> score table, sorted
+def sorted_scores_plan(a: Audit) -> bool:
+    """Whether the score table is built by sorting (:func:`scores_by_sorting`), not hashing.
+
+    Chosen from the schema: a float score (continuous: nearly every score distinct, where a
+    hash table of ``(keys, score, label)`` costs more than sorting each group's scores), no
+    weights (float sums must add in the label table's order), no float key, and a label that is
+    absent or an integer/Boolean column with ``pos_label`` 1/``True``.
+
+    Parameters
+    ----------
+    a : Audit
+        The resolved call (``scores=True``).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from polars_fair.spec import resolve
+    >>> schema = pl.Schema({"g": pl.String, "y_true": pl.Int8, "s": pl.Float64, "k": pl.Int8})
+    >>> sorted_scores_plan(resolve(schema, "g", y_score="s", scores=True))
+    True
+    >>> sorted_scores_plan(resolve(schema, "g", y_score="k", scores=True))  # few distinct
+    False
+    """
+    return (
+        a.weight is None and not a.float_keys and a.score_dtype is not None
+        and a.score_dtype.is_float()
+        and (a.y_true is None or _binary(a.true_dtype, a.pos_true))
+    )
+
+
+def scores_by_sorting(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
+    """The lazy score table by sorting each group's scores (numpy), identical to the hashed one.
+
+    The rows' keys, scores and labels are read once; each group's scores are sorted and their
+    runs of equal values give ``positives`` and ``negatives`` by cumulative sums. Before that,
+    the label's extremes and nulls, the bad scores and negative zeros are counted: on any of
+    them (or no row at all) the general :func:`score_label_table` and
+    :func:`scores_from_labels` decide, so every error and result is theirs.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    a : Audit
+        The resolved call, with :func:`sorted_scores_plan` true.
+
+    Returns
+    -------
+    pl.LazyFrame
+        As :func:`scores_from_labels` (unweighted).
+
+    Raises
+    ------
+    InvalidScoreError, InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError
+        At collect time, as :func:`scores_from_labels`.
+
+    Examples
+    --------
+    >>> from polars_fair.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b", "a"], "y_true": [1, 0, 1, 1],
+    ...                    "y_score": [0.9, 0.2, 0.2, 0.2]})
+    >>> a = resolve(lf.collect_schema(), "g", y_score="y_score", scores=True)
+    >>> scores_by_sorting(lf, a).collect().rows()
+    [('a', 0.2, 1, 1), ('a', 0.9, 1, 0), ('b', 0.2, 1, 0)]
+    """
+    assert a.score is not None
+    key_schema = lf.select(_keys(a)).collect_schema()
+    schema = score_schema([(k, key_schema[k]) for k in a.keys], weighted=False)
+    score = a.score.cast(pl.Float64)
+    label = ([] if a.y_true is None else
+             [(a.y_true.cast(pl.UInt8) if a.true_dtype == pl.Boolean else a.y_true).alias(Y)])
+    rows = lf.select(*_keys(a), score.alias("score"), *label)
+    s, y = pl.col("score"), pl.col(Y)
+    checks = rows.select(
+        pl.len().alias("n"),
+        *([y.null_count().alias("nulls"), y.min().cast(pl.Int64).alias("lo"),
+           y.max().cast(pl.Int64).alias("hi")] if label else []),
+        (s.is_null() | s.is_nan() | s.is_infinite()).sum().alias("bad"),
+        ((s == 0) & (1 / s < 0)).sum().alias("negzero"),
+    )
+
+    def build(_: pl.DataFrame) -> pl.DataFrame:
+        from polars_fair._lazy import np
+
+        data, check = pl.collect_all([rows, checks])
+        c = check.row(0, named=True)
+        if not c["n"] or c["bad"] or c["negzero"] or (label and (
+                c["nulls"] or c["lo"] is None or c["lo"] < 0 or c["hi"] > 1)):
+            general = derive_scores(score_label_table(lf, a).collect(), a)
+            return general.select([pl.col(k).cast(d) for k, d in schema.items()])
+        groups = data.select(a.keys).with_row_index("__pf_i") if a.keys else None
+        if groups is not None:
+            groups = groups.group_by(a.keys).agg(pl.len().cast(pl.Int64).alias("n"),
+                                                 pl.col("__pf_i"))
+        else:
+            groups = pl.DataFrame({"n": [data.height]})
+        groups = apply_group_policy(groups, a)
+        if a.keys:
+            groups = groups.sort(a.keys, nulls_last=True)
+        scores_all = data["score"].to_numpy()
+        pos_all = data[Y].to_numpy() if label else None
+        parts: list[tuple[Any, Any, Any]] = []
+        for g in range(groups.height):
+            idx = groups["__pf_i"][g].to_numpy() if a.keys else None
+            sc = scores_all if idx is None else scores_all[idx]
+            order = np.argsort(sc, kind="stable")
+            sc = sc[order]
+            ends = np.flatnonzero(np.append(sc[1:] != sc[:-1], True))
+            rows_at = np.diff(ends + 1, prepend=0)
+            if pos_all is None:  # without labels every row counts as a positive
+                parts.append((sc[ends], rows_at, np.zeros_like(rows_at)))
+                continue
+            yy = pos_all if idx is None else pos_all[idx]
+            cum = np.cumsum(yy[order], dtype=np.int64)[ends]
+            positives = np.diff(cum, prepend=0)
+            parts.append((sc[ends], positives, rows_at - positives))
+        runs = [len(p[0]) for p in parts]
+        keys = groups.select(a.keys).gather(np.repeat(np.arange(groups.height), runs)) \
+            .get_columns() if a.keys else []
+        cells = [np.concatenate([p[i] for p in parts]) for i in range(3)]
+        return pl.DataFrame([
+            *keys, pl.Series("score", cells[0], dtype=pl.Float64),
+            pl.Series("positives", cells[1], dtype=pl.Int64),
+            pl.Series("negatives", cells[2], dtype=pl.Int64),
+        ]).select([pl.col(k).cast(d) for k, d in schema.items()])
+
+    return pl.LazyFrame({"__pf": [0]}).map_batches(build, schema=schema)

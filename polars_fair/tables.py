@@ -450,6 +450,8 @@ def score_table(
     engine = engine_of(engine) if isinstance(engine, (pl.LazyFrame, pl.DataFrame)) else engine
     engine, a = _resolve(engine, by, {**SCORE_ARGS, **args}, scores=True)
     assert a.score_dtype is not None
+    if isinstance(engine, PolarsEngine) and boundary.sorted_scores_plan(a):  # continuous
+        return boundary.scores_by_sorting(engine.lf, a), a.keys, a.score_dtype
     return boundary.scores_from_labels(engine.score_label_table(a), a), a.keys, a.score_dtype
 
 

@@ -252,3 +252,83 @@ def test_sums_plan_equals_label_plan_bit_for_bit_with_the_same_errors(
     # a null_groups="drop" warning is given once by each plan, with the same words
     messages = [str(w.message) for w in caught]
     assert messages[: len(messages) // 2] == messages[len(messages) // 2:]
+
+
+# ------------------------------------------------------------------ the score tables
+def score_plans(df: pl.DataFrame, by: Any, **args: Any) -> tuple[Any, Any]:
+    """(sorted, hashed): each the score table, or the error it raised (type and message)."""
+    from polars_fair import boundary
+    from polars_fair.spec import resolve
+
+    def run(fast: bool) -> Any:
+        lf = df.lazy()
+        try:
+            a = resolve(lf.collect_schema(), by, scores=True, **args)
+            if fast:
+                assert boundary.sorted_scores_plan(a)
+                out = boundary.scores_by_sorting(lf, a)
+            else:
+                out = boundary.scores_from_labels(boundary.score_label_table(lf, a), a)
+            return out.collect()
+        except Exception as exc:  # noqa: BLE001 - the error itself is compared
+            return (type(exc).__name__, str(exc))
+
+    return run(True), run(False)
+
+
+def test_sorted_score_table_on_a_hand_counted_frame() -> None:
+    # a: 0.2 (y=0), 0.2 (y=1), 0.9 (y=1) -> (0.2: 1 pos, 1 neg), (0.9: 1, 0); b: 0.2 (y=1)
+    df = pl.DataFrame({"g": ["a", "a", "b", "a"], "y_true": [0, 1, 1, 1],
+                       "y_score": [0.2, 0.9, 0.2, 0.2]})
+    fast, general = score_plans(df, "g", y_score="y_score")
+    assert fast.rows() == [("a", 0.2, 1, 1), ("a", 0.9, 1, 0), ("b", 0.2, 1, 0)]
+    assert fast.equals(general)
+
+
+scores = st.sampled_from([0.1, 0.25, 0.5, 0.9, 1e-300, 0.0, 0.7]) | st.floats(0, 1) | \
+    st.sampled_from([None, float("nan"), float("inf"), -0.0])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rows=st.integers(0, 25), data=st.data(),
+    kind=st.sampled_from(["Int8", "Boolean", "none"]), f32=st.booleans(),
+    by=st.sampled_from([["g"], ["g", "h"], []]),
+    null_groups=st.sampled_from(["keep", "drop", "raise"]),
+)
+def test_sorted_score_table_equals_hashed_score_table_bit_for_bit(
+    rows: int, data: st.DataObject, kind: str, f32: bool, by: Any, null_groups: str,
+) -> None:
+    import warnings
+
+    ys = data.draw(st.lists(st.sampled_from([0, 1, 1, None, 2]), min_size=rows, max_size=rows))
+    if data.draw(st.booleans()):  # half the frames hold only 0/1 labels and finite scores
+        ys = [1 if v is None or v == 2 else v for v in ys]
+        ss = data.draw(st.lists(st.floats(0, 1) | st.sampled_from([0.5, 0.25]), min_size=rows,
+                                max_size=rows))
+    else:
+        ss = data.draw(st.lists(scores, min_size=rows, max_size=rows))
+    df = pl.DataFrame({
+        "g": data.draw(st.lists(st.sampled_from(["a", "b", None]), min_size=rows,
+                                max_size=rows)),
+        "h": data.draw(st.lists(st.integers(0, 2), min_size=rows, max_size=rows)),
+        "y_true": pl.Series(ys, dtype=pl.Int8) if kind != "Boolean" else
+        pl.Series([None if v is None else bool(v) for v in ys], dtype=pl.Boolean),
+        "y_score": pl.Series(ss, dtype=pl.Float32 if f32 else pl.Float64),
+    })
+    assume(kind != "Boolean" or 2 not in ys)
+    args: dict[str, Any] = {"y_score": "y_score", "null_groups": null_groups}
+    if kind == "none":
+        args["y_true"] = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fast, general = score_plans(df, by, **args)
+    if isinstance(general, tuple):
+        assert fast == general
+    else:
+        assert isinstance(fast, pl.DataFrame)
+        assert fast.schema == general.schema
+        assert fast.with_columns(pl.col("score").reinterpret(signed=True)).equals(
+            general.with_columns(pl.col("score").reinterpret(signed=True)))
+    messages = [str(w.message) for w in caught]
+    assert messages[: len(messages) // 2] == messages[len(messages) // 2:]
