@@ -44,6 +44,7 @@ from polars_fair.registry import METRICS, PAIR_METRICS
 from polars_fair.spec import By, IntoExpr, NullGroups
 
 __all__ = [
+    "CHART_PAGE_GROUPS",
     "DATA_KEYS",
     "DEFAULT_PAGE_GROUPS",
     "DEFINITIONS",
@@ -65,6 +66,9 @@ UNDEFINED = "—"
 DATA_KEYS = ("provenance", "report", "metrics", "disparity", "summary", "abroca", "abroca_test")
 #: The id of the page's ``<script type="application/json">`` block.
 DATA_ID = "polars-fair-data"
+#: The most groups a chart of the page draws (a heatmap grows with the square of the groups;
+#: the calibration panels stop at :data:`polars_fair.plot.CHART_GROUPS`).
+CHART_PAGE_GROUPS = 20
 #: Said under every reading of a finding: OFI, DI and the error rates take the labels as true.
 LABEL_BIAS_CAVEAT = (
     "Every reading here takes the labels as the truth. Where the label is itself the record "
@@ -818,8 +822,10 @@ def audit_html(
 
     The verdicts, findings, gate and JSON tables cover every group. The tables and charts of
     the page show at most ``max_groups`` groups, the largest (most rows, ties in key order) and
-    always the reference, and name how many were left out (a chart of several panels draws at
-    most :data:`polars_fair.plot.CHART_GROUPS` and names the rest).
+    always the reference, and name those left out; the charts draw at most
+    :data:`CHART_PAGE_GROUPS` of them (the reference, the headline's ABROCA group, then the
+    largest; the calibration panels at most :data:`polars_fair.plot.CHART_GROUPS`) and their
+    captions name the others.
 
     Every comparison on the page is with one reference group, chosen once by
     :func:`polars_fair.gate.gate_reference`: with ``y_score`` a rule chooses among the groups
@@ -1042,15 +1048,12 @@ def audit_html(
 
     left_names = [_group(r, keys) for r in report.join(
         shown, on=keys, how="anti", nulls_equal=True).iter_rows(named=True)]
-    fc_page = from_counts(on_page(counts), keys) if left_out else fc
-    fs_page = from_scores(on_page(scores), keys) if left_out and scores is not None else fs
     report_page = on_page(report)
     # the one low-support rule (n < min_support of the group) for the rates chart's faint bars
     group_low = report_page.select(*keys, pl.col("low_support").alias("__pf_low"))
     metrics = on_page(metrics_all).join(group_low, on=keys, how="left", nulls_equal=True,
                                         maintain_order="left").with_columns(
         low_support=pl.col("__pf_low")).drop("__pf_low")
-    pairs = fc_page.pairwise(metrics=("ofi", "disparate_impact")).collect()
     ref_label = reference_label_of(report, keys)
     checks = gate(fc, reference=ref, min_impact_ratio=four_fifths, max_abs_ofi=ofi_threshold,
                   min_support=min_support)
@@ -1102,18 +1105,40 @@ def audit_html(
         low={tuple(r[k] for k in keys) for r in report.filter(pl.col("low_support")).iter_rows(
             named=True)})
 
-    cell = max(18, min(46, 900 // max(shown.height, 1)))
+    # --- the charts draw at most CHART_PAGE_GROUPS of the shown groups: the reference(s), the
+    # headline's ABROCA group, then the largest; the captions name the groups not drawn
+    first = [*must, *([pl.DataFrame([ab_group], schema=shown.schema)] if ab_group else [])]
+    charted = pl.concat([*first, shown]).unique(keys, keep="first", maintain_order=True).head(
+        CHART_PAGE_GROUPS)
+    not_drawn = [_group(r, keys) for r in shown.join(
+        charted, on=keys, how="anti", nulls_equal=True).iter_rows(named=True)]
+    drawn_note = (f" {len(not_drawn)} group(s) of the tables not drawn (the charts show the "
+                  f"{charted.height} largest and the reference): {_names(not_drawn)}."
+                  if not_drawn else "")
+
+    def on_chart(frame: pl.DataFrame) -> pl.DataFrame:
+        if not (left_out or not_drawn):
+            return frame
+        return frame.join(charted, on=keys, how="semi", nulls_equal=True,
+                          maintain_order="left")
+
+    fc_page = from_counts(on_chart(counts), keys) if left_out or not_drawn else fc
+    fs_page = (from_scores(on_chart(scores), keys) if (left_out or not_drawn)
+               and scores is not None else fs)
+    pairs = fc_page.pairwise(metrics=("ofi", "disparate_impact")).collect()
+    cell = max(18, min(46, 900 // max(charted.height, 1)))
     charts: list[tuple[str, str, Any]] = [
         ("Rates by group", (f"Each group's rates with {level:.0%} Wilson intervals; faint bars: "
-         f"low support (fewer than {min_support} rows)."),
-         rates_chart(metrics, rates=rates, keys=keys)),
+         f"low support (fewer than {min_support} rows).{drawn_note}"),
+         rates_chart(on_chart(metrics), rates=rates, keys=keys)),
         ("OFI between every two groups", ("OFI(i, j) = B_i − B_j, B = (FP − FN)/n. Blue: the "
-         "row group's errors favour it over the column group; red: they harm it. Centred on 0."),
+         "row group's errors favour it over the column group; red: they harm it. Centred on 0."
+         + drawn_note),
          pairwise_heatmap(pairs, "ofi", keys, cell_size=cell)),
         ("Disparate impact between every two groups", ("DI(i, j) = selection rate of i / of j, "
          "on a log colour scale symmetric around 1 (0.5 and 2 are equally strong); the subtitle "
          "states where the colours are clipped, each cell shows its true value. Below 0.8 fails "
-         "the four-fifths rule."),
+         "the four-fifths rule." + drawn_note),
          pairwise_heatmap(pairs, "disparate_impact", keys, cell_size=cell)),
     ]
     abroca_html = ""
@@ -1129,7 +1154,7 @@ def audit_html(
             "ROC curves and ABROCA",
             ("ROC curve of each group; the shaded area between the reference's curve and the "
              "headline group's (the largest significant ABROCA among groups with at least "
-             f"{min_support} rows, else the largest) is that ABROCA."),
+             f"{min_support} rows, else the largest) is that ABROCA." + drawn_note),
             roc_chart(fs_page, reference=ab_ref, min_support=min_support, group=ab_group),
         ))
         if probabilities:

@@ -629,3 +629,33 @@ def test_the_divergence_section_holds_the_analysis_table(demo: pl.DataFrame) -> 
     assert page.count("<svg") == 4  # rates, OFI, DI, divergence
     given = audit_html(demo, "sex", divergence=expected.head(2))
     assert len(page_data(given)["divergence"]) == 2
+
+
+def test_charts_draw_at_most_twenty_groups_and_name_the_others() -> None:
+    """30 groups (all shown in the tables): the charts draw 20, the reference first, and
+    their captions name the 10 smallest others."""
+    require_plot_extra()
+    import numpy as np
+
+    from polars_fair.html import CHART_PAGE_GROUPS, audit_html, page_data
+
+    rng = np.random.default_rng(0)
+    n = 6000
+    df = pl.DataFrame({"g": [f"g{v:02d}" for v in rng.integers(0, 30, n)],
+                       "y_true": rng.integers(0, 2, n), "y_score": rng.random(n)}
+                      ).with_columns(y_pred=(pl.col("y_score") > 0.5).cast(pl.Int64))
+    page = audit_html(df, "g", y_score="y_score", n_permutations=20)
+    assert CHART_PAGE_GROUPS == 20
+    notes = re.findall(r"10 group\(s\) of the tables not drawn \(the charts show the 20 largest "
+                       r"and the reference\): ([^<]*)\.", page)
+    assert len(notes) == 4 and len(set(notes)) == 1  # rates, OFI, DI, ROC captions
+    left = notes[0].split(", ")
+    report = pl.DataFrame(page_data(page)["report"])
+    assert len(set(left)) == 10 and set(left) <= set(report["g"])
+    reference = report.filter(pl.col("is_reference"))["g"].item()
+    assert reference not in left
+    drawn = report.filter(~pl.col("g").is_in(left))
+    assert drawn.height == 20
+    # the groups left out are the smallest, but for the reference and the ABROCA headline group
+    assert report.filter(pl.col("g").is_in(left))["n"].max() <= sorted(drawn["n"])[2]
+    assert "<td>g" in page and report.height == 30  # every group is in the tables
