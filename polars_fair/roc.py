@@ -23,7 +23,8 @@ Why one module of about 540 lines: it is the numerics of ROC curves on cells, wi
 it. Its three ABROCA kernels (:func:`abroca_exact` for two curves, :func:`abroca_batch` for many
 draws on a shared grid, :func:`abroca_splits` for draws of distinct scores) integrate the same
 piecewise-linear difference with the same helpers (:func:`_abs_linear_integral`), and are tested
-against each other; the docstrings carry the derivations and make up half of the lines.
+against each other (and :func:`polars_fair.null_kernel.split_abroca`, the randomization test's
+kernel, against them); the docstrings carry the derivations and make up half of the lines.
 """
 
 from __future__ import annotations
@@ -348,8 +349,8 @@ def abroca_batch(
     b likewise, ``P`` and ``N`` the last column. The FPR breakpoints of both curves are put over
     the common denominator ``N_a N_b`` as integers, so the merge of breakpoints is exact (equal
     FPRs compare equal) and all rows are merged in one sort. The area is that of
-    :func:`abroca_exact`. This is the kernel of the randomization test, where the rows are the
-    permutation draws.
+    :func:`abroca_exact`. It was the randomization test's kernel for tied scores before
+    :func:`polars_fair.null_kernel.split_abroca`, which is checked against it.
 
     Parameters
     ----------
@@ -480,8 +481,8 @@ def abroca_splits(
     ``N_a N_b``), which depends only on ``(N_a, N_b)``: the splits are processed in blocks of equal
     ``N_a`` with one gather and one matrix-vector product each. The numerators are integers, exact
     in float64. Same value as :func:`abroca_exact` (Gardner, Brooks & Baker 2019) on these curves,
-    several times faster than :func:`abroca_batch`; the kernel of the randomization test and the
-    power simulation (Borchers et al.) when every score is distinct.
+    several times faster than :func:`abroca_batch`; the randomization test's kernel for
+    distinct scores before :func:`polars_fair.null_kernel.split_abroca` (which handles ties too).
 
     Parameters
     ----------

@@ -20,14 +20,14 @@ import polars as pl
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from polars_fair.permutation import (
-    _first_of_cells,
-    _random_members,
+from polars_fair.null_kernel import (
+    first_of_cells,
     merged_grid,
-    permutation_null,
     pooled_cells,
+    random_members,
     split_abroca,
 )
+from polars_fair.permutation import permutation_null
 from polars_fair.roc import _abs_linear_integral, _check_curve, abroca_batch, abroca_exact
 from polars_fair.scoreview import _sorted_by_group, score_view
 
@@ -131,8 +131,8 @@ def test_split_abroca_equals_the_general_formula_bit_for_bit(
     rng = np.random.default_rng(seed)
     v = int(rng.integers(1, n_neg))
     p_a = int(rng.integers(1, n_pos))
-    mem_n = _random_members(rng, n_neg, v, rows)
-    mem_p = _random_members(rng, n_pos, p_a, rows)
+    mem_n = random_members(rng, n_neg, v, rows)
+    mem_p = random_members(rng, n_pos, p_a, rows)
     pool = pooled_cells(pos, neg)
     block = split_abroca(pool, v, mem_p, mem_n)
     for r in range(rows):
@@ -220,7 +220,7 @@ def test_observed_abroca_of_the_null_is_the_kernel_of_the_observed_split(
     gn = np.array([int(rng.integers(0, n + 1)) for n in neg], dtype=np.int64)
     assume(0 < gp.sum() < pos.sum() and 0 < gn.sum() < neg.sum())
     result = permutation_null(pos, neg, gp, gn, 30, rng, 1e-12)
-    mem_p, mem_n = _first_of_cells(pos, gp), _first_of_cells(neg, gn)
+    mem_p, mem_n = first_of_cells(pos, gp), first_of_cells(neg, gn)
     assert result.observed == reference_split(pos.tolist(), neg.tolist(), mem_p, mem_n)
     assert abs(result.observed - cell_kernel(pos, neg, mem_p, mem_n)) <= 1e-12
     assert result.draws.size == 30 and np.all((result.draws >= 0) & (result.draws <= 1 + 1e-12))
@@ -236,8 +236,8 @@ def test_large_tied_block_equals_the_reference_row_by_row() -> None:
     n_pos, n_neg = int(pos.sum()), int(neg.sum())
     pool = pooled_cells(pos, neg)
     assert pool.mixed.size > 300  # many diagonal steps
-    mem_n = _random_members(rng, n_neg, n_neg // 3, 4)
-    mem_p = _random_members(rng, n_pos, n_pos // 3, 4)
+    mem_n = random_members(rng, n_neg, n_neg // 3, 4)
+    mem_p = random_members(rng, n_pos, n_pos // 3, 4)
     block = split_abroca(pool, n_neg // 3, mem_p, mem_n)
     for r in range(4):
         assert block[r] == reference_split(pos.tolist(), neg.tolist(), mem_p[r], mem_n[r])
@@ -246,10 +246,10 @@ def test_large_tied_block_equals_the_reference_row_by_row() -> None:
 def test_random_members_hold_exactly_k_and_cover_both_draw_methods() -> None:
     rng = np.random.default_rng(0)
     for n, k in ((10, 3), (10, 8), (5000, 10), (5000, 4990), (5000, 2500), (7, 0), (7, 7)):
-        m = _random_members(rng, n, k, 6)
+        m = random_members(rng, n, k, 6)
         assert m.shape == (6, n) and m.dtype == bool
         assert np.all(m.sum(axis=1) == k)
     # a uniform subset: each of 10 items is in a 3-subset with probability 0.3; over 6,000
     # subsets the count is Binomial(6000, 0.3), sd 35.5: 5 sd = 178
-    counts = _random_members(rng, 10, 3, 6000).sum(axis=0)
+    counts = random_members(rng, 10, 3, 6000).sum(axis=0)
     assert np.all(np.abs(counts - 1800) <= 178)
