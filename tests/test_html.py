@@ -659,3 +659,40 @@ def test_charts_draw_at_most_twenty_groups_and_name_the_others() -> None:
     # the groups left out are the smallest, but for the reference and the ABROCA headline group
     assert report.filter(pl.col("g").is_in(left))["n"].max() <= sorted(drawn["n"])[2]
     assert "<td>g" in page and report.height == 30  # every group is in the tables
+
+
+def test_the_adult_audit_from_the_command_line_is_publishable(tmp_path: Path) -> None:
+    """Issue 12's done-when on Adult: the page of `polars-fair report adult-scored.csv --by race
+    --by sex --y-score y_score --threshold 0.5 --html` holds the JSON block, its numbers equal
+    the Python API's, it names the file by its SHA-256 and not its directory, and every tested
+    ABROCA row carries a p-value."""
+    require_plot_extra()
+    from polars_fair.html import page_data
+
+    from .conftest import ADULT_SCORED_CSV, require
+
+    path = require(ADULT_SCORED_CSV)
+    out = tmp_path / "audit.html"
+    result = CliRunner().invoke(app, [
+        "report", str(path), "--by", "race", "--by", "sex", "--y-score", "y_score",
+        "--threshold", "0.5", "--html", str(out), "--format", "csv",
+    ])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert_self_contained(page)
+    assert str(path.parent) not in page
+    data = page_data(page)
+    assert data["provenance"]["input"]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    adult = pl.read_csv(path)
+    args = {"y_score": "y_score", "threshold": 0.5}
+    by = ["race", "sex"]
+    assert data["report"] == _rows(adult.fair.report(by, **args))
+    assert data["summary"] == _rows(adult.fair.summary(by, **args))
+    assert data["metrics"] == _rows(adult.fair.metrics(by, **args))
+    assert data["disparity"] == _rows(pl.concat(
+        [adult.fair.disparity(by, metric=m, **args) for m in ("selection_rate", "tpr", "fpr")]))
+    assert data["abroca"] == _rows(adult.fair.abroca(by, y_score="y_score"))
+    tested = [r for r in data["abroca_test"] if r["undefined_reason"] is None]
+    assert len(tested) == 9 and all(0 < r["p_value"] <= r["p_value_holm"] <= 1 for r in tested)
+    assert all(r["n_permutations"] == 1000 for r in tested)
+    assert data["provenance"]["parameters"]["seed"] == 0
