@@ -55,8 +55,11 @@ def _shortcut(name: str, on_scores: bool, factory: Factory, frame: str, engine: 
 
     def shortcut(rows: Any, by: Any = None, *, round_scores: int | None = None,
                  **kwargs: Any) -> pl.DataFrame:
-        table_args = {k: v for k, v in kwargs.items() if k in declared}
-        options = {k: v for k, v in kwargs.items() if k not in declared}
+        # an analysis without attribute sets (divergence) has a max_order of its own
+        table_args = {k: v for k, v in kwargs.items() if k in declared and (
+            k != "max_order" or name == "frame"
+            or "combinations" in inspect.signature(getattr(owner, name)).parameters)}
+        options = {k: v for k, v in kwargs.items() if k not in table_args}
         if on_scores:
             obj: Any = analysis.scores(factory(rows, round_scores), by, **table_args)
         else:

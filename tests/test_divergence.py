@@ -517,3 +517,13 @@ def test_a_missing_value_is_an_item_named_by_attributes() -> None:
     with pytest.warns(UserWarning, match="dropped 20 row"):
         out = df.fair.divergence(["g", "h"], null_groups="drop", min_support=1)
     assert out.equals(dropped.fair.divergence(["g", "h"], min_support=1))
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_spark_shortcut_takes_divergences_own_max_order(spark: Any) -> None:
+    import polars_fair.spark as pfs
+
+    sdf = spark.createDataFrame(HAND.drop("n", "tp", "fp", "fn", "tn").join(
+        pl.DataFrame({"y_true": [0, 1], "y_pred": [1, 1]}), how="cross").to_arrow())
+    out = pfs.divergence(sdf, ["race", "sex"], max_order=1, min_support=1)
+    assert out["attributes"].list.len().to_list() == [1, 1, 1, 1]
