@@ -424,7 +424,7 @@ def _gate_html(checks: pl.DataFrame, keys: Sequence[str], min_support: int) -> s
     failing = checks.filter(pl.col("checked") & ~pl.col("passed"))
     if failing.height == 0:
         return head + text
-    rows = [[_esc(r["group"]), _esc(r["metric"]), _num(r["value"], "{:.4f}"),
+    rows = [[_esc(_summary_label(r["group"])), _esc(r["metric"]), _num(r["value"], "{:.4f}"),
              _esc(r["rule"] if r["value"] is not None else f"undefined: {r['reason']}")]
             for r in failing.iter_rows(named=True)]
     return head + text + _table(["group", "metric", "value", "limit"], rows, numeric=[2])
