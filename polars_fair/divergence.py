@@ -15,8 +15,8 @@ count table's rows whose sub-patterns are frequent (dense integer codes, ``numpy
 ``bincount``). The cost is therefore one pass over the rows (the count table, the cost of one
 ``group_by`` over every attribute), then ``O(candidate attribute sets × count-table rows)``:
 with 5 attributes at most 31 groupings of a table of at most one row per observed combination
-(benchmarks/divergence_bench.py: 1.35 × one ``group_by`` at 10⁶ rows, 200 × faster than
-DivExplorer). With many attributes the count table approaches one row per input row and the
+(benchmarks/divergence_bench.py: 0.9–1.4 × one ``group_by`` at 10⁶ rows, 120–240 × faster
+than DivExplorer). With many attributes the count table approaches one row per input row and the
 levels are pruned by support. :data:`DEFAULT_MAX_PATTERNS` (``max_patterns``) refuses a search
 whose candidate patterns (observed combinations whose sub-patterns are all frequent) exceed a
 limit, stating the count, before their support is summed.
