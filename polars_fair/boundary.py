@@ -786,52 +786,47 @@ def scores_by_sorting(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     assert a.score is not None
     key_schema = lf.select(_keys(a)).collect_schema()
     schema = score_schema([(k, key_schema[k]) for k in a.keys], weighted=False)
-    score = a.score.cast(pl.Float64)
-    label = ([] if a.y_true is None else
-             [(a.y_true.cast(pl.UInt8) if a.true_dtype == pl.Boolean else a.y_true).alias(Y)])
-    rows = lf.select(*_keys(a), score.alias("score"), *label)
-    s, y = pl.col("score"), pl.col(Y)
-    checks = rows.select(
-        pl.len().alias("n"),
-        *([y.null_count().alias("nulls"), y.min().cast(pl.Int64).alias("lo"),
-           y.max().cast(pl.Int64).alias("hi")] if label else []),
-        (s.is_null() | s.is_nan() | s.is_infinite()).sum().alias("bad"),
-        ((s == 0) & (1 / s < 0)).sum().alias("negzero"),
-    )
+    s = a.score.cast(pl.Float64)
+    y = None if a.y_true is None else (
+        a.y_true.cast(pl.UInt8) if a.true_dtype == pl.Boolean else a.y_true)
+    aggs = [
+        pl.len().cast(pl.Int64).alias("n"), s.alias("score"),
+        (s.is_null() | s.is_nan() | s.is_infinite()).sum().alias(f"{_V}bad"),
+        ((s == 0) & (1 / s < 0)).sum().alias(f"{_V}negzero"),
+    ]
+    if y is not None:
+        aggs += [y.alias(Y), y.null_count().alias(f"{_V}nulls"),
+                 y.min().cast(pl.Int64).alias(f"{_V}lo"), y.max().cast(pl.Int64).alias(f"{_V}hi")]
+    # one scan, one aggregation: each group's scores and labels as lists
+    per_key = lf.group_by(_keys(a)).agg(aggs) if a.keys else \
+        lf.select(*[x.implode() if x.meta.output_name() in ("score", Y) else x for x in aggs])
 
-    def build(_: pl.DataFrame) -> pl.DataFrame:
+    def build(df: pl.DataFrame) -> pl.DataFrame:
         from polars_fair._lazy import np
 
-        data, check = pl.collect_all([rows, checks])
-        c = check.row(0, named=True)
-        if not c["n"] or c["bad"] or c["negzero"] or (label and (
-                c["nulls"] or c["lo"] is None or c["lo"] < 0 or c["hi"] > 1)):
+        c = df.select(pl.col("n").sum(), *[pl.col(f"{_V}{x}").sum() for x in (
+            "bad", "negzero", *(("nulls",) if y is not None else ()))],
+            *([pl.col(f"{_V}lo").min(), pl.col(f"{_V}hi").max()] if y is not None else []),
+        ).row(0, named=True)
+        if not c["n"] or c[f"{_V}bad"] or c[f"{_V}negzero"] or (y is not None and (
+                c[f"{_V}nulls"] or c[f"{_V}lo"] is None or c[f"{_V}lo"] < 0
+                or c[f"{_V}hi"] > 1)):
             general = derive_scores(score_label_table(lf, a).collect(), a)
             return general.select([pl.col(k).cast(d) for k, d in schema.items()])
-        groups = data.select(a.keys).with_row_index("__pf_i") if a.keys else None
-        if groups is not None:
-            groups = groups.group_by(a.keys).agg(pl.len().cast(pl.Int64).alias("n"),
-                                                 pl.col("__pf_i"))
-        else:
-            groups = pl.DataFrame({"n": [data.height]})
-        groups = apply_group_policy(groups, a)
+        groups = apply_group_policy(df, a)
         if a.keys:
             groups = groups.sort(a.keys, nulls_last=True)
-        scores_all = data["score"].to_numpy()
-        pos_all = data[Y].to_numpy() if label else None
         parts: list[tuple[Any, Any, Any]] = []
         for g in range(groups.height):
-            idx = groups["__pf_i"][g].to_numpy() if a.keys else None
-            sc = scores_all if idx is None else scores_all[idx]
+            sc = groups["score"][g].to_numpy()
             order = np.argsort(sc, kind="stable")
             sc = sc[order]
             ends = np.flatnonzero(np.append(sc[1:] != sc[:-1], True))
             rows_at = np.diff(ends + 1, prepend=0)
-            if pos_all is None:  # without labels every row counts as a positive
+            if y is None:  # without labels every row counts as a positive
                 parts.append((sc[ends], rows_at, np.zeros_like(rows_at)))
                 continue
-            yy = pos_all if idx is None else pos_all[idx]
-            cum = np.cumsum(yy[order], dtype=np.int64)[ends]
+            cum = np.cumsum(groups[Y][g].to_numpy()[order], dtype=np.int64)[ends]
             positives = np.diff(cum, prepend=0)
             parts.append((sc[ends], positives, rows_at - positives))
         runs = [len(p[0]) for p in parts]
@@ -844,4 +839,4 @@ def scores_by_sorting(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
             pl.Series("negatives", cells[2], dtype=pl.Int64),
         ]).select([pl.col(k).cast(d) for k, d in schema.items()])
 
-    return pl.LazyFrame({"__pf": [0]}).map_batches(build, schema=schema)
+    return per_key.map_batches(build, schema=schema)

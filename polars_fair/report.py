@@ -357,19 +357,6 @@ def _int(value: Any) -> int:
     return 0 if value is None else int(value)
 
 
-def _as_floats(num: pl.Series, den: pl.Series, valid: pl.Series) -> pl.Series:
-    """``float(Fraction(num, den))`` where ``valid``, else null: the correctly rounded quotient."""
-    if not valid.any():
-        return pl.Series([None] * len(valid), dtype=pl.Float64)
-    largest = max(_int(num.filter(valid).abs().max()), _int(den.filter(valid).max()))
-    if largest <= _EXACT_FLOAT:  # both exact in float64: IEEE division rounds correctly
-        quotient = num.cast(pl.Float64) / den.cast(pl.Float64)
-    else:  # Python's int / int is correctly rounded at any size
-        quotient = pl.Series([a / b if b else None for a, b in zip(num, den, strict=True)],
-                             dtype=pl.Float64)
-    return quotient.set(~valid, None) if not valid.all() else quotient
-
-
 #: Up to this many groups the decisions are made with Python integers, above it by columns.
 _FEW_GROUPS = 256
 _CELLS = ("tp", "fp", "fn", "tn", "n")
@@ -459,85 +446,83 @@ def _decide_counts(df: pl.DataFrame, rules: _Rules) -> pl.DataFrame | None:
 
     Every value is a fraction of counts; each comparison with a threshold ``p/q`` is made by
     cross-multiplying in Int128, so it is exact, and each shown ratio is the quotient of two
-    integers correctly rounded, which is ``float(Fraction(...))``. ``None`` (the caller decides
-    row by row) for an empty table, negative counts, or counts so large that a product could
-    leave Int128.
+    integers below 2**53, so the float division is correctly rounded: ``float(Fraction(...))``.
+    One query over the table. ``None`` (Python integers decide, :func:`_decide_ints`) for an
+    empty table or a group of more than 2**26 rows (a product could pass 2**53).
     """
-    columns = ("tp", "fp", "fn", "tn", "n")
     if df.height == 0 or not _whole_counts(df):
         return None
-    cast = df.select(
-        *[pl.col(c).cast(_I128) for c in columns],
-        pl.col("is_reference").fill_null(False), pl.col("__pf_in_max").fill_null(False),
-    )
-    tp, fp, fn, n = cast["tp"], cast["fp"], cast["fn"], cast["n"]
-    if min(_int(cast[c].min()) for c in columns) < 0:
-        return None
-    total = _int(n.sum())
+    largest = max(_int(df["n"].max()), _int((df["tp"] + df["fp"]).max()),
+                  _int((df["fp"] + df["fn"]).max()))
+    # every numerator and denominator is at most 2 * largest * scale (the benchmark's counts)
+    scale = max(largest, _int(df["n"].sum()) + _int((df["fp"] + df["fn"]).sum())) \
+        if rules.overall else largest
     limits = [rules.t, rules.ofi, rules.min_support]
     widest = max(max(abs(x.numerator), x.denominator).bit_length() for x in limits)
-    largest = max(total, _int(tp.sum()) + _int(fp.sum()), _int(fp.sum()) + _int(fn.sum()))
-    if 2 * largest.bit_length() + widest + 2 > _SAFE_BITS:
+    if 2 * largest * scale > _EXACT_FLOAT or 54 + widest + 2 > _SAFE_BITS:
         return None
-    s, b = tp + fp, fp - fn
+    s_col = (df["tp"] + df["fp"]).cast(pl.Int64)
+    n_col = df["n"].cast(pl.Int64)
+    b_col = (df["fp"] - df["fn"]).cast(pl.Int64)
+    ref: tuple[int, int, int] | None
+    ms_p, ms_q = rules.min_support.numerator, rules.min_support.denominator
 
-    def k(v: int) -> pl.Series:  # a constant (Int128 Series take no Python ints)
-        return pl.Series([v], dtype=_I128)
+    def is_low(x: int) -> bool:
+        return x * ms_q < ms_p
 
-    def times(x: pl.Series, v: int) -> pl.Series:
-        return x * k(v)
-
-    defined = n > k(0)  # a rate with no rows is undefined
-    pt, qt = rules.t.numerator, rules.t.denominator
-    po, qo = rules.ofi.numerator, rules.ofi.denominator
-    low = times(n, rules.min_support.denominator) < k(rules.min_support.numerator)
-
-    # the benchmarks: the reference (or the whole population) and the highest selection rate
     if rules.overall:
-        ref = (int(s.sum()), int(b.sum()), total) if total > 0 else None
+        total = _int(n_col.sum())
+        ref = (_int(s_col.sum()), _int(b_col.sum()), total) if total > 0 else None
         ref_low = False
     else:
-        refs = cast["is_reference"].arg_true()
+        refs = df["is_reference"].fill_null(False).arg_true()
         r = int(refs[0]) if len(refs) else None
-        ref = (int(s[r]), int(b[r]), int(n[r])) if r is not None and int(n[r]) > 0 else None
-        ref_low = bool(low[r]) if r is not None else False
-    top = _first_max(s, n, cast["__pf_in_max"] & defined)
-    top_low = bool(low[top]) if top is not None else False
+        ref = (int(s_col[r]), int(b_col[r]), int(n_col[r])) \
+            if r is not None and int(n_col[r]) > 0 else None
+        ref_low = is_low(int(n_col[r])) if r is not None else False
+    top = _first_max(s_col, n_col, df["__pf_in_max"].fill_null(False) & (n_col > 0))
+    top_low = is_low(int(n_col[top])) if top is not None else False
 
-    never = pl.repeat(False, df.height, eager=True)
+    def lit(v: int) -> pl.Expr:
+        return pl.lit(v, dtype=_I128)
 
-    # impact ratio = (s / n) / (s_top / n_top); disparate impact likewise against the reference
-    if top is not None and int(s[top]) > 0:
-        ir_num, ir_den, ir_ok = times(s, int(n[top])), times(n, int(s[top])), defined
+    n, s = pl.col("n").cast(_I128), (pl.col("tp") + pl.col("fp")).cast(_I128)
+    b = (pl.col("fp") - pl.col("fn")).cast(_I128)
+    defined = n > lit(0)
+    none_f, none_b = pl.lit(None, dtype=pl.Float64), pl.lit(None, dtype=pl.Boolean)
+    ir: pl.Expr
+    adverse: pl.Expr
+    ofi: pl.Expr
+    flag: pl.Expr
+    pt, qt = rules.t.numerator, rules.t.denominator
+    po, qo = rules.ofi.numerator, rules.ofi.denominator
+
+    def ratio(num: pl.Expr, den: pl.Expr) -> pl.Expr:  # exact integers below 2**53
+        return pl.when(defined).then(num.cast(pl.Float64) / den.cast(pl.Float64))
+
+    if top is not None and int(s_col[top]) > 0:
+        ir_num, ir_den = s * lit(int(n_col[top])), n * lit(int(s_col[top]))
+        ir = ratio(ir_num, ir_den)
+        adverse = pl.when(defined).then(ir_num * lit(qt) < ir_den * lit(pt))
     else:
-        ir_num, ir_den, ir_ok = s, n, never
-    if ref is not None and ref[0] > 0:
-        di_num, di_den, di_ok = times(s, ref[2]), times(n, ref[0]), defined
+        ir, adverse = none_f, none_b
+    if ref is not None and ref[0] > 0:  # disparate impact against the reference
+        di_num, di_den = s * lit(ref[2]), n * lit(ref[0])
+        di = ratio(di_num, di_den)
+        fails = defined & ((di_num * lit(qt) < di_den * lit(pt))
+                           | (di_num * lit(pt) > di_den * lit(qt)))
+    elif ref is not None:  # the reference selects nobody: DI is infinite for a selecting group
+        di, fails = none_f, defined & (s > lit(0))
     else:
-        di_num, di_den, di_ok = s, n, never
+        di, fails = none_f, pl.lit(False)
     if ref is not None:  # ofi = b / n - b_ref / n_ref
-        of_num = times(b, ref[2]) - times(n, ref[1])
-        of_den, of_ok = times(n, ref[2]), defined
+        of_num = b * lit(ref[2]) - n * lit(ref[1])
+        of_den = n * lit(ref[2])
+        ofi = ratio(of_num, of_den)
+        flag = pl.when(defined).then(of_num.abs() * lit(qo) > of_den * lit(po))
     else:
-        of_num, of_den, of_ok = b, n, never
-
-    adverse = (times(ir_num, qt) < times(ir_den, pt)).set(~ir_ok, None)
-    flag = (times(of_num.abs(), qo) > times(of_den, po)).set(~of_ok, None)
-    di_below = times(di_num, qt) < times(di_den, pt)
-    di_above = times(di_num, pt) > times(di_den, qt)
-    # a reference that selects nobody: DI is infinite for a group that selects someone
-    infinite = defined & (s > k(0)) if ref is not None and ref[0] == 0 else never
-    di_fails = ((di_below | di_above) & di_ok) | (~di_ok & infinite)
-    out = df.with_columns(
-        disparate_impact=_as_floats(di_num, di_den, di_ok),
-        impact_ratio=_as_floats(ir_num, ir_den, ir_ok),
-        adverse_impact=adverse,
-        ofi=_as_floats(of_num, of_den, of_ok),
-        ofi_flag=flag,
-        low_support=low,
-        reference_low_support=pl.repeat(ref_low or top_low, df.height, eager=True),
-        __pf_fails=di_fails,
-    )
+        ofi, flag = none_f, none_b
+    low = n * lit(ms_q) < lit(ms_p)
     insufficient = pl.lit("insufficient support")
     lo, o, f = pl.col("low_support"), pl.col("ofi"), pl.col("ofi_flag")
     a, d = pl.col("adverse_impact").fill_null(False), pl.col("__pf_fails")
@@ -548,7 +533,12 @@ def _decide_counts(df: pl.DataFrame, rules: _Rules) -> pl.DataFrame | None:
         .when(a | d).then(insufficient)
         .otherwise(insufficient if ref_low else pl.lit("none"))
     )
-    return out.with_columns(finding.alias("finding")).drop("__pf_fails")
+    return df.lazy().with_columns(
+        ir.alias("impact_ratio"), di.alias("disparate_impact"), adverse.alias("adverse_impact"),
+        ofi.alias("ofi"), flag.alias("ofi_flag"), low.alias("low_support"),
+        pl.lit(ref_low or top_low).alias("reference_low_support"),
+        fails.fill_null(False).alias("__pf_fails"),
+    ).with_columns(finding.alias("finding")).drop("__pf_fails").collect(engine="in-memory")
 
 
 def _first_max(s: pl.Series, n: pl.Series, eligible: pl.Series) -> int | None:
