@@ -78,6 +78,7 @@ SLOW_TESTS = {
     "test_adult_thresholds_equal_a_loop_over_report_and_the_readme",
     "test_each_generated_subcommand_equals_the_python_api_on_compas",
     "test_report_html_takes_threshold_title_model_and_note",
+    "test_each_readme_example_runs_on_adult",
 }
 
 

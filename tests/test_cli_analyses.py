@@ -12,6 +12,7 @@ import inspect
 import json
 import math
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,8 @@ import polars_fair
 from polars_fair.analysis import FairCounts, FairScores
 from polars_fair.cli import app
 from polars_fair.datasets import make_hiring
+
+from .conftest import ADULT_SCORED_CSV, require
 
 runner = CliRunner()
 COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
@@ -329,3 +332,35 @@ def test_a_method_added_to_the_library_gets_its_subcommand(monkeypatch: pytest.M
     assert result.exit_code == 0, result.output
     assert seen == {"gamma": 0.7, "mode": "exact"}
     assert result.stdout.startswith("sex,n,selection_rate")
+
+
+# --------------------------------------------------------------------------- README
+
+def readme_examples() -> dict[str, str]:
+    """Subcommand -> the example of the README's Command line table."""
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Command line\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([a-z-]+)` \| [^|]+ \| `(polars-fair [^`]+)` \|$", section, re.M)
+    return dict(rows)
+
+
+def test_the_readme_lists_every_subcommand_with_an_example() -> None:
+    examples = readme_examples()
+    assert sorted(examples) == sorted(COMMANDS)
+    for name, example in examples.items():
+        assert example.startswith(f"polars-fair {name} ")
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name", sorted(readme_examples()))
+def test_each_readme_example_runs_on_adult(name: str, tmp_path: Path) -> None:
+    adult = require(ADULT_SCORED_CSV)
+    args = shlex.split(readme_examples()[name])[1:]
+    args = [str(adult) if a == "adult-scored.csv" else a for a in args]
+    if "--output" in args:
+        i = args.index("--output") + 1
+        args[i] = str(tmp_path / args[i])
+    result = runner.invoke(app, args)
+    assert result.exit_code in ((0, 1) if name == "check" else (0,)), result.output
+    if "--output" in args:
+        assert Path(args[args.index("--output") + 1]).stat().st_size > 0
