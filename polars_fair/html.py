@@ -18,7 +18,7 @@ or in an archive, and its print stylesheet keeps table rows whole on paper (head
 
 The command line writes it with ``polars-fair report PATH ... --html audit.html``.
 
-Why one module of about 1,100 lines: one self-contained document (its provenance, sections,
+Why one module of about 1,300 lines: one self-contained document (its provenance, sections,
 CSS, JSON block and inline charts) whose parts must agree with each other; the numbers all come
 from the analyses, this module only lays them out and says what they mean.
 """
@@ -164,6 +164,8 @@ figcaption { color: #5f6368; font-size: 0.9rem; max-width: 60rem; }
 code { background: #f1f3f4; padding: 0 0.25rem; border-radius: 3px; }
 .report-table { overflow-x: auto; }
 tr.low td { color: #5f6368; font-style: italic; }
+table.nowrap td { white-space: nowrap; }
+table.nowrap { font-size: 0.85rem; }
 .headline li { margin: 0.25rem 0; }
 .caveat { border-left: 3px solid #dadce0; padding: 0.2rem 0.8rem; color: #3c4043; }
 table.prov td:first-child { color: #5f6368; white-space: nowrap; }
@@ -182,6 +184,7 @@ thead { display: table-header-group; }
   .report-table { overflow: visible; }
   svg { max-width: 100%; height: auto; }
   table.pf, .report-table table { font-size: 8.5pt; }
+  table.nowrap td { white-space: normal; }
 }
 """
 
@@ -376,7 +379,7 @@ def _num(x: Any, fmt: str = "{:,}") -> str:
 
 def _table(
     header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[int] = (),
-    row_classes: Sequence[str] | None = None,
+    row_classes: Sequence[str] | None = None, nowrap: bool = False,
 ) -> str:
     head = "".join(f"<th>{_esc(h)}</th>" for h in header)
     classes = row_classes or [""] * len(rows)
@@ -387,6 +390,9 @@ def _table(
         ) + "</tr>"
         for row, cls in zip(rows, classes, strict=True)
     )
+    if nowrap:  # a wide table of short cells: one line a row, scrolled on a narrow screen
+        return (f'<div class="report-table"><table class="pf nowrap"><thead><tr>{head}</tr>'
+                f"</thead><tbody>{body}</tbody></table></div>")
     return f'<table class="pf"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
@@ -680,7 +686,7 @@ def _rates_table(metrics: pl.DataFrame, report: pl.DataFrame, keys: Sequence[str
         classes.append("low" if r["low_support"] else "")
     header = [*keys, "n", *(f"{METRICS[m].title} [{level:.0%} CI]" for m in rates), "note"]
     return _table(header, rows, numeric=range(len(keys), len(keys) + 1 + len(rates)),
-                  row_classes=classes)
+                  row_classes=classes, nowrap=True)
 
 
 def _disparity_table(disparity: pl.DataFrame, report: pl.DataFrame, keys: Sequence[str],
@@ -695,18 +701,19 @@ def _disparity_table(disparity: pl.DataFrame, report: pl.DataFrame, keys: Sequen
         rows.append([
             _esc(METRICS[r["metric"]].title), *(_esc(_key(r[k])) for k in keys),
             _pct(r["value"]), _pct(r["reference_value"]),
-            _num(r["difference"], "{:+.3f}").replace("-", "−"),
-            _interval(r["difference_ci_low"], r["difference_ci_high"]),
-            _num(r["ratio"], "{:.3f}"), _interval(r["ratio_ci_low"], r["ratio_ci_high"]),
+            _num(r["difference"], "{:+.3f}").replace("-", "−") + " "
+            + _interval(r["difference_ci_low"], r["difference_ci_high"]),
+            _num(r["ratio"], "{:.3f}") + " " + _interval(r["ratio_ci_low"], r["ratio_ci_high"]),
             _p(r["p_value"]), _p(r["p_value_adjusted"]),
             verdict + (" (low support)" if small else ""),
         ])
         classes.append("low" if small else "")
-    ci = f"{level:.0%} CI"
-    header = ["metric", *keys, "rate", "reference", "difference", ci, "ratio", ci, "p",
+    ci = f"[{level:.0%} CI]"
+    header = ["metric", *keys, "rate", "reference", f"difference {ci}", f"ratio {ci}", "p",
               "adjusted p", "verdict"]
     first = 1 + len(keys)
-    return _table(header, rows, numeric=range(first, first + 8), row_classes=classes)
+    return _table(header, rows, numeric=range(first, first + 6), row_classes=classes,
+                  nowrap=True)
 
 
 def _abroca_table(abroca: pl.DataFrame, tests: pl.DataFrame | None, keys: Sequence[str],
