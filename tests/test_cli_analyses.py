@@ -364,3 +364,13 @@ def test_each_readme_example_runs_on_adult(name: str, tmp_path: Path) -> None:
     assert result.exit_code in ((0, 1) if name == "check" else (0,)), result.output
     if "--output" in args:
         assert Path(args[args.index("--output") + 1]).stat().st_size > 0
+
+
+def test_generated_commands_write_json_errors_with_format_json(hiring: Path) -> None:
+    result = runner.invoke(app, ["disparity", str(hiring), "--by", "sex", "--reference", "Nobody",
+                                 "--format", "json"])
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)
+    assert (error["status"], error["error"], error["exit_code"]) == (
+        "error", "UnknownGroupError", 2)
+    assert "'Nobody'" in error["message"] and error["message"] in result.stderr
