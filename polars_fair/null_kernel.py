@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from polars_fair._lazy import np
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -144,9 +144,8 @@ class PooledCells:
     start_p, end_p, start_n, end_n : numpy.ndarray of intp, shape (S,)
         For each mixed cell: the pooled positives (negatives) in higher cells, and in it or
         higher.
-    segment : numpy.ndarray of intp, shape (N,)
-        For pooled negative ``j``: the mixed cells starting at or before it, so that
-        ``j < start_n[s]`` exactly when ``segment[j] <= s``.
+    above32 : numpy.ndarray of int32, shape (N,)
+        ``above`` as int32 (the kernel's counts are int32: ``P < MAX_POOLED_ROWS < 2**31``).
 
     Examples
     --------
@@ -167,7 +166,7 @@ class PooledCells:
     end_p: NDArray[np.intp]
     start_n: NDArray[np.intp]
     end_n: NDArray[np.intp]
-    segment: NDArray[np.intp]
+    above32: NDArray[np.int32]
 
 
 def pooled_cells(pool_pos: NDArray[np.int64], pool_neg: NDArray[np.int64]) -> PooledCells:
@@ -205,7 +204,7 @@ def pooled_cells(pool_pos: NDArray[np.int64], pool_neg: NDArray[np.int64]) -> Po
         cell=np.repeat(np.arange(cells.size), sizes), first=last - sizes, last=last,
         start_p=cum_p[cells], end_p=cum_p[cells + 1], start_n=start_n,
         end_n=cum_n[cells + 1],
-        segment=np.searchsorted(start_n, np.arange(int(cum_n[-1])), side="right"),
+        above32=cum_p[cell_of + 1].astype(np.int32),
     )
 
 
@@ -360,7 +359,7 @@ def split_abroca(
     at_a = np.flatnonzero(mem_n)  # rows in order, ascending within a row
     at_b = np.flatnonzero(~mem_n)
     h_a = h_all.ravel()[at_a].reshape(rows, v)
-    h_b = (pool.above.astype(np.int32) - h_all).ravel()[at_b].reshape(rows, u)
+    h_b = (pool.above32 - h_all).ravel()[at_b].reshape(rows, u)
     # C-ordered rows (np.take, not fancy indexing): the row sums below are pairwise sums
     d = np.take(h_a * float(p_b), grid.ia, axis=1)
     d -= np.take(h_b * float(p_a), grid.ib, axis=1)
@@ -381,11 +380,11 @@ def _sloped(
     v, u, p_a, p_b = sizes
     rows, n_neg = mem_n.shape
     n_cells = pool.start_n.size
-    # a's negatives before each mixed cell: count a's negatives by segment
-    seg = pool.segment[(at_a.reshape(rows, v) - (np.arange(rows) * n_neg)[:, None]).ravel()]
-    seg += np.repeat(np.arange(rows) * (n_cells + 1), v)
-    fa = np.cumsum(np.bincount(seg, minlength=rows * (n_cells + 1)).reshape(rows, -1), axis=1)
-    fa = fa[:, :n_cells] if n_cells else fa[:, :0]
+    # a's negatives before each mixed cell: search the cells' starts among a's sorted positions
+    # (at_a is ascending: rows in order, positions ascending within a row)
+    offsets = np.arange(rows, dtype=np.int64)[:, None]
+    fa = np.searchsorted(at_a, (offsets * n_neg + pool.start_n).ravel()).reshape(rows, n_cells)
+    fa -= offsets * v
     in_a = mem_n[:, pool.mixed]
     seen = np.zeros((rows, pool.mixed.size + 1), dtype=np.int64)
     np.cumsum(in_a, axis=1, out=seen[:, 1:])
@@ -400,34 +399,73 @@ def _sloped(
     pb = (pool.end_p - pool.start_p)[c] - pa
     nb = (pool.end_n - pool.start_n)[c] - na
     ob = (pool.mixed - pool.start_n[c]) - oa
-    left_a = h_a.astype(np.float64)
-    left_b = h_b.astype(np.float64)
-    s_a = np.zeros(left_a.shape)
-    s_b = np.zeros(left_b.shape)
-    flats = []
-    for keep, t, p, o, n, idx, left, s, start in (
-        (in_a & (pa > 0), ta, pa, oa, na, before, left_a, s_a, grid.start_a),
-        (~in_a & (pb > 0), tb, pb, ob, nb, pool.mixed - before, left_b, s_b, grid.start_b),
-    ):
-        r, x = np.nonzero(keep)
+    width = grid.w.size
+    side_a = _steps(in_a & (pa > 0), ta, pa, oa, na, before, grid.start_a, v)
+    side_b = _steps(~in_a & (pb > 0), tb, pb, ob, nb, pool.mixed - before, grid.start_b, u)
+    parts: list[tuple[NDArray[Any], ...]] = []
+    # the merged intervals on a sloped step of a (their b-step looked up among b's sloped steps),
+    # then those on a sloped step of b; an interval on both is computed twice, the same value
+    for k, (own, other, other_h, other_grid) in enumerate(((side_a, side_b, h_b, grid.ib),
+                                                           (side_b, side_a, h_a, grid.ia))):
+        r, _, left, slope, first, count, _ = own
         if not r.size:
             continue
-        i = idx[r, x]
-        pp, nn = p[r, x], n[r, x]
-        left[r, i] = t[r, x] + pp * o[r, x] / nn
-        s[r, i] = pp / nn
-        lo = start[i] + r * grid.w.size
-        count = start[i + 1] - start[i]
-        flats.append(np.repeat(lo - np.cumsum(count) + count, count) + np.arange(count.sum()))
-    if not flats:
+        rep = np.repeat(np.arange(r.size), count)
+        m = first[rep] + np.arange(rep.size) - (np.cumsum(count) - count)[rep]
+        rr = r[rep]
+        o_left, o_slope = _lookup(other, rr, other_grid[m], other_h)
+        mine = (left[rep], slope[rep])
+        parts.append((rr, m, *mine, o_left, o_slope) if k == 0
+                     else (rr, m, o_left, o_slope, *mine))
+    if not parts:
         return
-    flat = np.concatenate(flats)
-    r, m = np.divmod(flat, grid.w.size)
+    r, m, la, sa, lb, sb = (np.concatenate(x) for x in zip(*parts, strict=True))
+    flat = r * width + m
     ia, ib, z, w = grid.ia[m], grid.ib[m], grid.z[m], grid.w[m]
-    sa, sb = s_a[r, ia], s_b[r, ib]
-    d0 = ((left_a[r, ia] + sa * ((z - ia * u) / u)) * p_b
-          - (left_b[r, ib] + sb * ((z - ib * v) / v)) * p_a)
+    d0 = (la + sa * ((z - ia * u) / u)) * p_b - (lb + sb * ((z - ib * v) / v)) * p_a
     d1 = d0 + (sa * (w / u) * p_b - sb * (w / v) * p_a)
     total = np.abs(d0) + np.abs(d1)
     crossing = np.maximum(-(d0 * d1), 0.0) / np.maximum(total, _TINY)
     area.ravel()[flat] = w * (0.5 * total - crossing)
+
+
+_Steps = tuple[
+    "NDArray[np.intp]", "NDArray[np.intp]", "NDArray[np.float64]", "NDArray[np.float64]",
+    "NDArray[np.intp]", "NDArray[np.intp]", "NDArray[np.intp]",
+]
+
+
+def _steps(
+    keep: NDArray[np.bool_], t: NDArray[np.int64], p: NDArray[np.int64], o: NDArray[np.int64],
+    n: NDArray[np.int64], idx: NDArray[np.int64], start: NDArray[np.intp], width: int,
+) -> _Steps:
+    """One curve's sloped steps, in row then step order.
+
+    Row, step, start value ``t + p o / n``, slope ``p / n``, first merged interval, merged
+    intervals covered, and the key ``row * width + step`` (ascending).
+    """
+    r, x = np.nonzero(keep)
+    i = idx[r, x]
+    pp, nn = p[r, x], n[r, x]
+    first = start[i]
+    return (r, i, t[r, x] + pp * o[r, x] / nn, pp / nn, first, start[i + 1] - first,
+            r * width + i)
+
+
+def _lookup(
+    steps: _Steps, r: NDArray[np.intp], j: NDArray[np.intp], h: NDArray[np.int32]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Start value and slope of step ``j`` of a curve in row ``r``.
+
+    From the curve's sloped steps when ``(r, j)`` is one of them, else the staircase value
+    ``h[r, j]`` and slope 0.
+    """
+    keys = steps[6]
+    width = h.shape[1]
+    plain = h[r, j].astype(np.float64)
+    if not keys.size:
+        return plain, np.zeros(r.size)
+    q = r * width + j
+    at = np.minimum(np.searchsorted(keys, q), keys.size - 1)
+    hit = keys[at] == q
+    return np.where(hit, steps[2][at], plain), np.where(hit, steps[3][at], 0.0)
