@@ -545,6 +545,13 @@ def _provenance_html(prov: Mapping[str, Any]) -> str:
     return f'<table class="pf prov"><tbody>{body}</tbody></table>'
 
 
+def _classes(row: Mapping[str, Any]) -> str:
+    """``", 6 positives, 103 negatives"`` when the row has the counts (a ROC curve's support)."""
+    if row.get("positives") is None or row.get("negatives") is None:
+        return ""
+    return f", {row['positives']:,} positives, {row['negatives']:,} negatives"
+
+
 def _headline(
     disparity: pl.DataFrame, tests: pl.DataFrame | None, keys: Sequence[str], *,
     rates: Sequence[str], level: float, adjust: str, min_support: int,
@@ -601,7 +608,7 @@ def _headline(
             others = sig.height - 1
             items.append(
                 f"<li>ABROCA: <b>{_esc(_group(top, keys))}</b> has the largest significant "
-                f"ABROCA, {top['abroca']:.4f} (n = {top['n']:,}; p = "
+                f"ABROCA, {top['abroca']:.4f} (n = {top['n']:,}{_classes(top)}; p = "
                 f"{_p(top['p_value_holm'])}, {how})"
                 + (f"; {others} other group(s) also significant" if others else "") + ".</li>")
         elif supported.height:
@@ -610,8 +617,8 @@ def _headline(
             items.append(
                 f"<li>ABROCA: no group's ABROCA is significant. The largest among groups with "
                 f"at least {min_support} rows, {_esc(_group(top, keys))} ({top['abroca']:.4f}, "
-                f"n = {top['n']:,}), is <span class=\"undefined\">not significant (p = "
-                f"{_p(top['p_value_holm'])}, {how})</span>.</li>")
+                f"n = {top['n']:,}{_classes(top)}), is <span class=\"undefined\">not "
+                f"significant (p = {_p(top['p_value_holm'])}, {how})</span>.</li>")
         small = tested.filter(pl.col("n") < min_support).sort("abroca", descending=True)
         top_supported = supported["abroca"].max() if supported.height else None
         if small.height and (top_supported is None
@@ -740,12 +747,13 @@ def _abroca_table(abroca: pl.DataFrame, tests: pl.DataFrame | None, keys: Sequen
         if small and not r["is_reference"]:
             note += " (low support)"
         rows.append([*(_esc(_key(r[k])) for k in keys), _num(r["n"]),
+                     f"{_num(r['positives'])} / {_num(r['negatives'])}",
                      _num(r["auc"], "{:.4f}"), _num(r["abroca"], "{:.4f}"),
                      _p(r["p_value"]), _p(r["p_value_holm"]), note])
         classes.append("low" if small else "")
     k = len(keys)
-    return _table([*keys, "n", "AUC", "ABROCA", "p", "p (Holm)", "verdict"], rows,
-                  numeric=range(k, k + 5), row_classes=classes)
+    return _table([*keys, "n", "positives / negatives", "AUC", "ABROCA", "p", "p (Holm)",
+                   "verdict"], rows, numeric=range(k, k + 6), row_classes=classes)
 
 
 def _divergence_html(table: pl.DataFrame, k: int) -> tuple[str, Any]:
@@ -1106,7 +1114,9 @@ def audit_html(
         page_json["divergence"] = _json_rows(divergence_table)
 
     headline, ab_group = _headline(
-        on_page(disparity_all), on_page(tests) if tests is not None else None, keys,
+        on_page(disparity_all), None if tests is None or abroca is None else on_page(tests.join(
+            abroca.select(*keys, "positives", "negatives"), on=keys, how="left",
+            nulls_equal=True, maintain_order="left")), keys,
         rates=rates, level=level, adjust=adjust, min_support=min_support,
         n_permutations=n_permutations, seed=seed,
         low={tuple(r[k] for k in keys) for r in report.filter(pl.col("low_support")).iter_rows(
