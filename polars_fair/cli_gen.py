@@ -25,6 +25,7 @@ and their examples.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import re
 import types
@@ -295,7 +296,12 @@ def method_options(owner: type, method: str) -> list[Opt]:
     >>> [o.flag for o in method_options(FairScores, "calibration")][:3]
     ['--n-bins', '--strategy', '--y-true']
     """
-    fn = getattr(owner, method)
+    return list(_options_of(getattr(owner, method), owner is FairCounts))
+
+
+@functools.lru_cache(maxsize=128)
+def _options_of(fn: Callable[..., Any], counts: bool) -> tuple[Opt, ...]:
+    """:func:`method_options` of one method function (read once per function)."""
     hints = _hints(fn)
     docs = param_help(fn.__doc__ or "")
     out: list[Opt] = []
@@ -310,24 +316,34 @@ def method_options(owner: type, method: str) -> list[Opt]:
         if kind == "text" and p.name == "reference":
             default = None if default == "largest" else default
         out.append(Opt(p.name, kind, default, docs.get(p.name, ""), choices))
-    counts = owner is FairCounts
+    taken = {o.name for o in out}
+    return (*out, *[o for o in _argument_options(counts) if o.name not in taken])
+
+
+@functools.lru_cache(maxsize=2)
+def _argument_options(counts: bool) -> tuple[Opt, ...]:
+    """The count (or score) arguments as options, read once from :mod:`polars_fair.spec`."""
     declared, doc = (COUNT_ARGS, COUNT_ARGS_DOC) if counts else (SCORE_ARGS, SCORE_ARGS_DOC)
     arg_hints = typing.get_type_hints(CountArgs if counts else ScoreArgs)
     arg_docs = param_help(doc)
-    taken = {o.name for o in out}
+    out = []
     for name, default in declared.items():
-        if name in taken:
-            continue
         kind, choices, _ = _kind(arg_hints[name], name)
         if name == "pos_label":
             default = None  # 1 in the label's dtype (cli_io.resolve_inputs)
         out.append(Opt(name, kind, default, arg_docs.get(name, ""), choices, target="count"))
-    return out
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=512)
+def _help(text: str) -> str:
+    """A help text with parameter names as flags (many commands share one count argument)."""
+    return cli_message(text)
 
 
 def _parameter(opt: Opt) -> inspect.Parameter:
     """A typer option for ``opt``, as a keyword parameter of a generated signature."""
-    help_text = cli_message(opt.help)  # parameter names read as their flags
+    help_text = _help(opt.help)  # parameter names read as their flags
     if opt.kind in LISTS:
         help_text += f" Takes {LISTS[opt.kind]}."
     if opt.kind == "bool":

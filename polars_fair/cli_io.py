@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import functools
 import os
 import re
 from collections.abc import Sequence
@@ -652,6 +653,23 @@ _SCORE_ADVICE = re.compile(
     r"with a (?:threshold=|--threshold ).*$")
 
 
+@functools.lru_cache(maxsize=8)
+def _flag_patterns(flags: tuple[tuple[str, str], ...]) -> list[tuple[re.Pattern[str], str]]:
+    """The patterns of :func:`cli_message` for the flags, compiled once per set of flags."""
+    names = "|".join(re.escape(n) for n, _ in flags)
+    multi = "|".join(re.escape(n) for n, _ in flags if "_" in n)
+    single = "|".join(re.escape(n) for n, _ in flags if "_" not in n)
+    patterns = [
+        (names, r"(?<![\w-])({})=", "{} "),  # pos_label=1 -> --pos-label 1
+        (names, r"\(({})\)", "({})"),  # (y_pred) -> (--y-pred)
+        (multi, r"(?<![\w-])({})(?!\w)", "{}"),  # min_support -> --min-support
+        # a one-word option as the subject of a rule: "level must lie in (0, 1)"
+        (single, r"(?<![\w-])({})(?= must )", "{}"),
+    ]
+    return [(re.compile(regex.format(alternatives)), template)
+            for alternatives, regex, template in patterns if alternatives]
+
+
 def cli_message(message: str) -> str:
     """A library message with its parameter names written as the command line's flags.
 
@@ -678,13 +696,8 @@ def cli_message(message: str) -> str:
     parts = _QUOTED.split(message)
     for i in range(0, len(parts), 2):  # outside quotes
         text = parts[i]
-        for name, flag in FLAGS.items():
-            text = re.sub(rf"(?<![\w-]){name}=", f"{flag} ", text)
-            text = re.sub(rf"\({name}\)", f"({flag})", text)
-            if "_" in name:
-                text = re.sub(rf"(?<![\w-]){name}(?!\w)", flag, text)
-            else:  # a one-word option as the subject of a rule: "level must lie in (0, 1)"
-                text = re.sub(rf"(?<![\w-]){name}(?= must )", flag, text)
+        for pattern, template in _flag_patterns(tuple(FLAGS.items())):
+            text = pattern.sub(lambda m, t=template: t.format(FLAGS[m.group(1)]), text)
         parts[i] = re.sub(r"(?<=\S)  +", " ", text)
     out = "".join(parts)
     m = _SCORE_ADVICE.search(out)
