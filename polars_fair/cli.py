@@ -265,23 +265,29 @@ def _fmt(x: float | None) -> str:
 
 ByOpt = Annotated[
     list[str],
-    typer.Option("--by", help="Attribute column or SQL expression; repeat for intersections."),
+    typer.Option("--by", help="Attribute column or SQL expression; repeat for intersections.",
+                 metavar="COLUMN|SQL"),
 ]
 
 
 PathArg = Annotated[Path, typer.Argument(help="CSV, Parquet or NDJSON file (read lazily).")]
-YTrueOpt = Annotated[str, typer.Option(help="Label column or SQL expression.")]
-YPredOpt = Annotated[str, typer.Option(help="Prediction column or SQL expression.")]
+YTrueOpt = Annotated[str, typer.Option(help="Label column or SQL expression.",
+                                       metavar="COLUMN|SQL")]
+YPredOpt = Annotated[str, typer.Option(help="Prediction column or SQL expression.",
+                                       metavar="COLUMN|SQL")]
 PosLabelOpt = Annotated[
-    str | None, typer.Option(help="Positive (favourable) value; default 1 (true if boolean).")
+    str | None, typer.Option(help="Positive (favourable) value; default 1 (true if boolean).",
+                             metavar="VALUE")
 ]
 SeparatorOpt = Annotated[
-    str | None, typer.Option(help="CSV field separator (one character; \\t for a tab).")
+    str | None, typer.Option(help="CSV field separator (one character; \\t for a tab).",
+                             metavar="CHAR")
 ]
 DtypeOpt = Annotated[
     list[str] | None,
     typer.Option("--dtype", help="COLUMN=TYPE: read a column as str, int64, float64, bool, "
-                                 "date, datetime, decimal(P,S), ...; repeat."),
+                                 "date, datetime, decimal(P,S), ...; repeat.",
+                 metavar="COLUMN=TYPE"),
 ]
 MaxGroupsOpt = Annotated[
     int, typer.Option(help="The most groups the audit may make (Enum intersections); a larger "
@@ -291,7 +297,7 @@ RateOpt = Annotated[
     list[str] | None,
     typer.Option("--rate", help=(
         f"A metric column of --format table; repeat. Default: {', '.join(TABLE_RATES)}. "
-        f"One of: {', '.join(RATE_NAMES)}.")),
+        f"One of: {', '.join(RATE_NAMES)}."), metavar="METRIC"),
 ]
 
 
@@ -318,11 +324,14 @@ def report(
     pos_label: PosLabelOpt = None,
     reference: Annotated[
         str | None,
-        typer.Option(help="largest | max_selection_rate | overall | VALUE | attr=v,attr=v"),
+        typer.Option(help="largest | max_selection_rate | overall | VALUE | attr=v,attr=v",
+                     metavar="REFERENCE"),
     ] = None,
     min_support: Annotated[int, typer.Option(help="Flag groups with fewer rows.")] = 30,
-    where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.")] = None,
-    null_groups: Annotated[str, typer.Option(help="keep | raise | drop")] = "keep",
+    where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.",
+                                              metavar="SQL")] = None,
+    null_groups: Annotated[str, typer.Option(help="keep | raise | drop",
+                                             metavar="[keep|raise|drop]")] = "keep",
     format: FormatOpt = "table",
     output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
     all_columns: Annotated[
@@ -660,7 +669,8 @@ def check(
         typer.Option(help="Reference of OFI/ABROCA: largest | max_selection_rate | overall | "
                           "VALUE | attr=v,attr=v"),
     ] = None,
-    where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.")] = None,
+    where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.",
+                                              metavar="SQL")] = None,
     min_impact_ratio: Annotated[
         float, typer.Option(help="Fail a group whose impact ratio is below this.")
     ] = 0.8,
@@ -673,8 +683,10 @@ def check(
     min_support: Annotated[
         int, typer.Option(help="Check only groups with at least this many rows.")
     ] = 30,
-    null_groups: Annotated[str, typer.Option(help="keep | raise | drop")] = "keep",
-    format: Annotated[str, typer.Option("--format", help="text | json")] = "text",
+    null_groups: Annotated[str, typer.Option(help="keep | raise | drop",
+                                             metavar="[keep|raise|drop]")] = "keep",
+    format: Annotated[str, typer.Option("--format", help="text | json",
+                                        metavar="[text|json]")] = "text",
     separator: SeparatorOpt = None,
     dtype: DtypeOpt = None,
     max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
