@@ -16,7 +16,6 @@ Statistical Power in Algorithmic Bias Assessment: A Test for ABROCA".
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -245,10 +244,12 @@ class MergedGrid:
 def merged_grid(n_a: int, n_b: int) -> MergedGrid:
     """The merged breakpoints of two curves' FPR steps, in linear time (no sort).
 
-    Breakpoint ``i N_b`` of curve a is preceded by ``i`` of its own, ``ceil(i N_b / N_a)`` of
-    curve b's and ``ceil(i g / N_a)`` common ones (``g = gcd(N_a, N_b)``; the common
-    breakpoints are the multiples of ``lcm(N_a, N_b)``), so its index among the distinct merged
-    breakpoints is known without sorting; likewise for curve b.
+    Breakpoint ``x_i = i N_b`` of curve a, with ``x_i = q_i N_a + r_i`` (``0 <= r_i < N_a``), is
+    preceded by ``i`` of its own, ``q_i + 1 - [r_i = 0]`` of curve b's (the multiples of
+    ``N_a`` below it) and by the common breakpoints before it, which are curve a's with
+    ``r = 0``; so its index among the distinct merged breakpoints is known without sorting.
+    Curve b's breakpoints are the other positions and the common ones; merged interval ``m``
+    starting at ``z_m`` lies on step ``z_m // N_b`` of curve a and ``z_m // N_a`` of curve b.
 
     Parameters
     ----------
@@ -258,27 +259,30 @@ def merged_grid(n_a: int, n_b: int) -> MergedGrid:
     Returns
     -------
     MergedGrid
-        ``N_a + N_b - g`` intervals.
+        ``N_a + N_b - gcd(N_a, N_b)`` intervals.
 
     Examples
     --------
     >>> merged_grid(2, 2).w.tolist()
     [2.0, 2.0]
     """
-    g = math.gcd(n_a, n_b)
-    i = np.arange(n_a + 1, dtype=np.int64)
-    j = np.arange(n_b + 1, dtype=np.int64)
-    start_a = i + (i * n_b + n_a - 1) // n_a - (i * g + n_a - 1) // n_a
-    start_b = j + (j * n_a + n_b - 1) // n_b - (j * g + n_b - 1) // n_b
-    z = np.empty(n_a + n_b + 1 - g, dtype=np.int64)
-    z[start_a] = i * n_b
-    z[start_b] = j * n_a
+    i = np.arange(n_a + 1, dtype=np.intp)
+    x = i * n_b
+    q, r = np.divmod(x, n_a)
+    common = r == 0
+    n_common = np.cumsum(common)  # common breakpoints at or before x_i
+    # i of a's, q + 1 - common of b's, minus the common ones before it counted twice
+    start_a = i + q + 1 - n_common
+    size = n_a + n_b + 2 - int(n_common[-1])
+    b_mask = np.ones(size, dtype=bool)
+    b_mask[start_a[~common]] = False
+    start_b = np.flatnonzero(b_mask)
+    z = np.empty(size, dtype=np.int64)
+    z[start_b] = np.arange(n_b + 1, dtype=np.int64) * n_a
+    z[start_a] = x
     left = z[:-1]
-    return MergedGrid(
-        z=z, ia=(left // n_b).astype(np.intp), ib=(left // n_a).astype(np.intp),
-        w=np.diff(z).astype(np.float64), start_a=start_a.astype(np.intp),
-        start_b=start_b.astype(np.intp),
-    )
+    return MergedGrid(z=z, ia=left // n_b, ib=left // n_a, w=np.diff(z).astype(np.float64),
+                      start_a=start_a, start_b=start_b)
 
 
 def _grid(cache: GridCache, v: int, u: int) -> MergedGrid:
