@@ -516,6 +516,10 @@ def divergence_from_counts(
         *keys, pl.col("n").cast(pl.Int64), m.numerator(c).cast(pl.Float64).alias("__x"),
         m.denominator(c).cast(pl.Float64).alias("__m"), c.n.cast(pl.Float64).alias("__w"))
 
+    stats_options: dict[str, Any] = dict(
+        weighted=weighted, harm=m.harm, level_t=level_t, den_t=den_t, alpha=alpha,
+        adjust=adjust, out_schema=out_schema)
+
     def compute(df: pl.DataFrame) -> pl.DataFrame:
         _check_levels(df, keys, key_schema)
         rows = int(df["n"].sum())
@@ -538,63 +542,70 @@ def divergence_from_counts(
             pl.Series("__set", set_id), pl.Series("__row", np.arange(len(set_id))),
         )
         total = df.select(pl.col(s).sum() for s in _SUMS).row(0)
-        n_all, x_all, m_all, w_all = (float(v) for v in total)
-        n = pat["n"].cast(pl.Float64).to_numpy()
-        x, den, w = (pat[s].to_numpy() for s in ("__x", "__m", "__w"))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            value = np.where(den > 0, x / den, np.nan)
-            overall = x_all / m_all if m_all > 0 else np.nan
-            out_den = m_all - den
-            outside = np.where(out_den > 0, (x_all - x) / out_den, np.nan)
-            if weighted:  # inference in rows: weighted sums rescaled (see disparity)
-                scale = np.where(w > 0, n / w, 0.0)
-                out_rows = n_all - n
-                out_scale = np.where(w_all - w > 0, out_rows / (w_all - w), 0.0)
-                a, mm = _snap(x * scale), _snap(den * scale)
-                b, r = _snap((x_all - x) * out_scale), _snap(out_den * out_scale)
-                all_scale = n_all / w_all if w_all > 0 else 0.0
-                xa, ma = x_all * all_scale, m_all * all_scale
-            else:
-                a, mm, b, r = x, den, x_all - x, out_den
-                xa, ma = x_all, m_all
-        b = np.clip(b, 0.0, None)
-        r = np.maximum(r, b)
-        usable = (mm > 0) & (r > 0)
-        p = np.full(len(pat), np.nan)
-        if usable.any():
-            p[usable] = stats.two_proportion_test(a[usable], mm[usable], b[usable], r[usable],
-                                                  method="auto")
-        lo = np.full(len(pat), np.nan)
-        hi = np.full(len(pat), np.nan)
-        if usable.any():
-            lo[usable], hi[usable] = stats.newcombe_difference_interval(
-                a[usable], mm[usable], b[usable], r[usable], level=float(level_t))
-        p_adj = adjust_pvalues(p, adjust)
-        t = np.where(mm > 0, _beta_t(a, mm - a, xa, ma - xa), np.nan)
-        if weighted:
-            low = [R.below(float(v), den_t) for v in mm]
-        else:
-            low = list(den < R.min_count(den_t))
-
-        def col(v: Any) -> pl.Series:
-            return pl.Series(np.asarray(v, dtype=np.float64), nan_to_null=True)
-
-        out = pat.with_columns(
-            support=col(n / n_all), denominator=pat["__m"].cast(out_schema["denominator"]),
-            value=col(value), overall=col(np.full(len(pat), overall)), outside=col(outside),
-            divergence=col(value - overall), low_support=pl.Series(low, dtype=pl.Boolean),
-            ci_low=col(lo), ci_high=col(hi), p_value=col(p), p_value_adjusted=col(p_adj),
-            # R.float_at_most, vectorized: p compared with alpha rounded once to a float
-            significant=pl.Series(p_adj <= float(alpha), dtype=pl.Boolean).scatter(
-                np.flatnonzero(np.isnan(p_adj)), None),
-            t_value=col(t),
-        )
-        d = pl.col("divergence")
-        key = -d if m.harm == "higher" else d if m.harm == "lower" else -d.abs()
-        out = out.sort(key.alias("__key"), "__set", "__row", nulls_last=True)
-        return out.select(out_schema.names())
+        return _statistics(pat, total, **stats_options)
 
     return prepared.map_batches(compute, schema=out_schema)
+
+
+def _statistics(pat: pl.DataFrame, total: tuple[Any, ...], *, weighted: bool, harm: str | None,
+                level_t: Any, den_t: Any, alpha: Any, adjust: Adjust,
+                out_schema: pl.Schema) -> pl.DataFrame:
+    """Every pattern's figures from its sums (``n, __x, __m, __w``) and the population's."""
+    n_all, x_all, m_all, w_all = (float(v) for v in total)
+    n = pat["n"].cast(pl.Float64).to_numpy()
+    x, den, w = (pat[s].to_numpy() for s in ("__x", "__m", "__w"))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.where(den > 0, x / den, np.nan)
+        overall = x_all / m_all if m_all > 0 else np.nan
+        out_den = m_all - den
+        outside = np.where(out_den > 0, (x_all - x) / out_den, np.nan)
+        if weighted:  # inference in rows: weighted sums rescaled (see disparity)
+            scale = np.where(w > 0, n / w, 0.0)
+            out_rows = n_all - n
+            out_scale = np.where(w_all - w > 0, out_rows / (w_all - w), 0.0)
+            a, mm = _snap(x * scale), _snap(den * scale)
+            b, r = _snap((x_all - x) * out_scale), _snap(out_den * out_scale)
+            all_scale = n_all / w_all if w_all > 0 else 0.0
+            xa, ma = x_all * all_scale, m_all * all_scale
+        else:
+            a, mm, b, r = x, den, x_all - x, out_den
+            xa, ma = x_all, m_all
+    b = np.clip(b, 0.0, None)
+    r = np.maximum(r, b)
+    usable = (mm > 0) & (r > 0)
+    p = np.full(len(pat), np.nan)
+    if usable.any():
+        p[usable] = stats.two_proportion_test(a[usable], mm[usable], b[usable], r[usable],
+                                              method="auto")
+    lo = np.full(len(pat), np.nan)
+    hi = np.full(len(pat), np.nan)
+    if usable.any():
+        lo[usable], hi[usable] = stats.newcombe_difference_interval(
+            a[usable], mm[usable], b[usable], r[usable], level=float(level_t))
+    p_adj = adjust_pvalues(p, adjust)
+    t = np.where(mm > 0, _beta_t(a, mm - a, xa, ma - xa), np.nan)
+    if weighted:
+        low = [R.below(float(v), den_t) for v in mm]
+    else:
+        low = list(den < R.min_count(den_t))
+
+    def col(v: Any) -> pl.Series:
+        return pl.Series(np.asarray(v, dtype=np.float64), nan_to_null=True)
+
+    out = pat.with_columns(
+        support=col(n / n_all), denominator=pat["__m"].cast(out_schema["denominator"]),
+        value=col(value), overall=col(np.full(len(pat), overall)), outside=col(outside),
+        divergence=col(value - overall), low_support=pl.Series(low, dtype=pl.Boolean),
+        ci_low=col(lo), ci_high=col(hi), p_value=col(p), p_value_adjusted=col(p_adj),
+        # R.float_at_most, vectorized: p compared with alpha rounded once to a float
+        significant=pl.Series(p_adj <= float(alpha), dtype=pl.Boolean).scatter(
+            np.flatnonzero(np.isnan(p_adj)), None),
+        t_value=col(t),
+    )
+    d = pl.col("divergence")
+    key = -d if harm == "higher" else d if harm == "lower" else -d.abs()
+    out = out.sort(key.alias("__key"), "__set", "__row", nulls_last=True)
+    return out.select(out_schema.names())
 
 
 # ---------------------------------------------------------------------------- explanations
