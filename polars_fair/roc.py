@@ -266,9 +266,20 @@ def _on_intervals(
     (``np.searchsorted(x, left, side="right")``, given): its value at ``left`` is the right
     limit and at ``right`` the left limit (vertical steps are skipped).
     """
-    x0, x1, y0, y1 = x[k - 1], x[k], y[k - 1], y[k]
-    dx = x1 - x0
-    return y0 + (y1 - y0) * ((left - x0) / dx), y0 + (y1 - y0) * ((right - x0) / dx)
+    # y0 + (y1 - y0) * ((t - x0) / dx) at t = left, right, in place (the same operations)
+    before = k - 1
+    x0, y0 = x[before], y[before]
+    dx, dy = x[k], y[k]
+    dx -= x0
+    dy -= y0
+    ends = []
+    for t in (left, right):
+        v = t - x0
+        v /= dx
+        v *= dy
+        v += y0
+        ends.append(v)
+    return ends[0], ends[1]
 
 
 def _abs_linear_integral(
@@ -334,9 +345,11 @@ def abroca_exact(curve_a: Curve, curve_b: Curve) -> float:
     z = merged[last]
     left, right = z[:-1], z[1:]
     ka = np.cumsum(order < xa.size, dtype=np.intp)[last[:-1]]
-    a_l, a_r = _on_intervals(xa, ya, left, right, ka)
+    d0, d1 = _on_intervals(xa, ya, left, right, ka)
     b_l, b_r = _on_intervals(xb, yb, left, right, last[:-1] + 1 - ka)
-    return float(np.sum(_abs_linear_integral(a_l - b_l, a_r - b_r, right - left)))
+    d0 -= b_l
+    d1 -= b_r
+    return float(np.sum(_abs_linear_integral(d0, d1, right - left)))
 
 
 def abroca_batch(
