@@ -14,12 +14,28 @@ The peers' method, per evaluation of ABROCA:
 * a re-implementation of that package's algorithm in our venv, labelled so: scikit-learn
   ``roc_curve`` per group, ``interp1d`` onto a 10,000-point grid, ``scipy.integrate.quad`` of the
   absolute difference (as the package does, with quad's default 50 subintervals).
+
+The bounds of issue 13, each measured side by side with ours in the same run (interleaved):
+
+* exact ABROCA on 1e6 rows against numpy selecting each group's rows (boolean mask of integer
+  group codes made beforehand), ``argsort`` of its scores and ``cumsum`` of its labels in that
+  order: one sort per group is what any exact ROC needs; our end-to-end time and the numpy
+  part alone (on the collected score table); the sort and cumsum alone (groups split
+  beforehand) are recorded too (``sort_only_s``);
+* ``abroca_test`` on the real Adult data (``../shared/data/adult/adult-scored.csv``, the model's
+  ``y_score``; 32,561 rows, 28,225 distinct scores) by sex and by race, 1,000 permutations,
+  against numpy permuting, for each group tested, a 1,000 × (group + reference rows) Int32
+  matrix of row indices in place (``rng.permuted(m, axis=1, out=m)``; the matrices are built
+  beforehand, not timed);
+* the scaling of ``abroca_test`` (synthetic, continuous scores) at 1e3, 1e4, 1e5 rows × 1,000
+  permutations, each against the same permutation bound, and its growth from 1e4 to 1e5.
 """
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -39,6 +55,9 @@ from benchmarks.common import (
 )
 
 N_GRID = 10_000
+#: The Adult data with a real model's scores (see its README); only audit columns are read.
+ADULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "adult" / "adult-scored.csv"
+SCALE_SIZES = [1_000, 10_000, 100_000]
 
 
 def _api() -> tuple[Any, Any, Any] | str:
@@ -193,7 +212,142 @@ def run(cfg: Config) -> list[Row]:
     if rows[3].status == "error":
         for row in rows[4:]:
             row.status, row.reason = rows[3].status, rows[3].reason
-    return rows
+    return rows + _bounds(cfg, df, score_table, abroca_from_scores)
+
+
+def _permute_bound(sizes: list[int], perms: int) -> Callable[[], None]:
+    """numpy permuting a ``perms`` × size Int32 matrix of row indices per tested group."""
+    rng = np.random.default_rng(0)
+    mats = [np.tile(np.arange(m, dtype=np.int32), (perms, 1)) for m in sizes]
+
+    def bound() -> None:
+        for m in mats:
+            rng.permuted(m, axis=1, out=m)
+
+    return bound
+
+
+def _test_rows(frame: pl.DataFrame, by: str, perms: int) -> tuple[Callable[[], Any], list[int]]:
+    """Our end-to-end test on ``frame`` and the pooled sizes (group + reference) it permutes."""
+    sizes = frame.group_by(by).len().sort("len")["len"].to_list()
+    pooled = [m + sizes[-1] for m in sizes[:-1]]  # the reference is the largest group
+
+    def ours() -> Any:
+        return frame.fair.abroca_test(by, y_true="y_true", y_score="y_score",
+                                      n_permutations=perms, seed=0, progress=False)
+
+    return ours, pooled
+
+
+def _bounds(cfg: Config, df: pl.DataFrame, score_table: Any, abroca_from_scores: Any) -> list[Row]:
+    """The rows of issue 13's bounds (see the module docstring)."""
+    import polars_fair  # noqa: F401  (registers df.fair)
+
+    n_exact = df.height
+    perms = 50 if cfg.smoke else 1_000
+    exact_rows = [
+        Row(f"abroca/{fmt_n(n_exact)}/sort_bound", "abroca",
+            f"exact ABROCA, 2 groups, N={fmt_n(n_exact)}", n_exact,
+            "score_table + abroca_from_scores (end to end)",
+            baseline="numpy argsort + cumsum per group", ratio_kind="slowdown"),
+        Row(f"abroca/{fmt_n(n_exact)}/numpy_part", "abroca",
+            f"exact ABROCA, 2 groups, N={fmt_n(n_exact)}", n_exact,
+            "abroca_from_scores on the collected score table (numpy part)",
+            baseline="numpy argsort + cumsum per group", ratio_kind="slowdown"),
+    ]
+
+    def exact(r: Row) -> None:
+        codes = df["group"].cast(pl.Categorical).to_physical().to_numpy()
+        y = df["y_true"].to_numpy()
+        s = df["y_score"].to_numpy()
+        levels = np.unique(codes).tolist()
+        parts = [(s[codes == g], y[codes == g]) for g in levels]
+        table, keys, _ = score_table(df.lazy(), "group", y_true="y_true", y_score="y_score")
+        collected = table.collect()
+
+        def bound() -> None:  # each group's rows (from integer codes), argsort, cumsum
+            for g in levels:
+                mask = codes == g
+                np.cumsum(y[mask][np.argsort(s[mask])])
+
+        def sort_only() -> None:  # the groups already split: argsort and cumsum alone
+            for scores, labels in parts:
+                np.cumsum(labels[np.argsort(scores)])
+
+        def ours() -> Any:
+            t, k, _ = score_table(df.lazy(), "group", y_true="y_true", y_score="y_score")
+            return abroca_from_scores(t.collect(), k, reference="largest")
+
+        times = measure({"ours": ours, "numpy_part": lambda: abroca_from_scores(
+            collected, keys, reference="largest"), "bound": bound, "sort_only": sort_only},
+            cfg.repeats, cfg.warmup)
+        for row, mine in zip(exact_rows, ("ours", "numpy_part"), strict=True):
+            row.ours_s, row.ours_repeats = median(times[mine]), len(times[mine])
+            row.baseline_s, row.baseline_repeats = median(times["bound"]), len(times["bound"])
+            row.extra.update(ours_times=times[mine], baseline_times=times["bound"],
+                             sort_only_s=median(times["sort_only"]),
+                             score_table_rows=collected.height)
+
+    guarded(exact_rows[0], exact)
+    if exact_rows[0].status != "ok":
+        exact_rows[1].status, exact_rows[1].reason = exact_rows[0].status, exact_rows[0].reason
+
+    # ---------------------------------------------------- abroca_test on Adult, by sex, race
+    adult_rows = []
+    for by in ("sex", "race"):
+        row = Row(f"abroca_test/adult-{by}/permute_bound", "abroca_test",
+                  f"abroca_test on Adult by {by}, {perms:,} permutations", 32_561,
+                  "df.fair.abroca_test (end to end)",
+                  baseline=f"numpy permuting {perms:,} × (group + reference) Int32 indices, "
+                  "per group tested", ratio_kind="slowdown")
+        adult_rows.append(row)
+
+        def adult(r: Row, by: str = by) -> None:
+            if not ADULT.exists():
+                r.status, r.reason = "not run", f"{ADULT} not found"
+                return
+            frame = pl.read_csv(ADULT, columns=[by, "y_true", "y_score"])
+            if cfg.smoke:
+                frame = frame.head(2_000)
+            ours, pooled = _test_rows(frame, by, perms)
+            times = measure({"ours": ours, "bound": _permute_bound(pooled, perms)},
+                            cfg.slow_repeats, cfg.warmup)
+            out = ours()
+            r.ours_s, r.ours_repeats = median(times["ours"]), len(times["ours"])
+            r.baseline_s, r.baseline_repeats = median(times["bound"]), len(times["bound"])
+            r.extra.update(ours_times=times["ours"], baseline_times=times["bound"],
+                           pooled_rows=pooled, distinct_scores=frame["y_score"].n_unique(),
+                           groups_tested=out.height,
+                           p_values=dict(zip(out[by].to_list(), out["p_value"].to_list(),
+                                             strict=True)))
+
+        guarded(row, adult)
+
+    # ------------------------------------------------------------- scaling, 1e3 .. 1e5 rows
+    scale_rows = []
+    times_by_n: dict[int, float] = {}
+    for n in ([500, 2_000] if cfg.smoke else SCALE_SIZES):
+        row = Row(f"abroca_test/{fmt_n(n)}/scale", "abroca_test",
+                  f"abroca_test scaling, {perms:,} permutations, N={fmt_n(n)}", n,
+                  "df.fair.abroca_test (end to end)",
+                  baseline=f"numpy permuting {perms:,} × N Int32 indices", ratio_kind="slowdown")
+        scale_rows.append(row)
+
+        def scale(r: Row, n: int = n) -> None:
+            frame = score_frame(n, seed=3)
+            ours, pooled = _test_rows(frame, "group", perms)
+            reps = cfg.slow_repeats if n >= 100_000 else cfg.repeats
+            times = measure({"ours": ours, "bound": _permute_bound(pooled, perms)}, reps,
+                            cfg.warmup)
+            r.ours_s, r.ours_repeats = median(times["ours"]), len(times["ours"])
+            r.baseline_s, r.baseline_repeats = median(times["bound"]), len(times["bound"])
+            r.extra.update(ours_times=times["ours"], baseline_times=times["bound"])
+            times_by_n[n] = r.ours_s
+            if n // 10 in times_by_n:
+                r.extra[f"growth_from_{fmt_n(n // 10)}"] = r.ours_s / times_by_n[n // 10]
+
+        guarded(row, scale)
+    return exact_rows + adult_rows + scale_rows
 
 
 def _peer(cfg: Config, df: pl.DataFrame, row: Row, *, repeats: int, shuffles: int) -> None:

@@ -257,8 +257,9 @@ DESCRIPTIONS = {
     "its own venv (pandas<2), and a clearly labelled re-implementation of its method (roc_curve, "
     "interp1d onto 10,000 points, quad). For the test, our per-evaluation time is the test's time "
     "÷ 1,000 permutations; the peers' is one evaluation on a shuffled split (50 shuffles). "
-    "Bounds (issue 13), interleaved with ours: exact ABROCA against numpy argsort + cumsum of "
-    "each group's scores (groups split beforehand), end to end and the numpy part alone; "
+    "Bounds (issue 13), interleaved with ours: exact ABROCA against numpy selecting each "
+    "group's rows (mask of integer codes made beforehand), argsort + cumsum, end to end and the "
+    "numpy part alone; "
     "abroca_test (df.fair.abroca_test, 1,000 permutations) on Adult's model score by sex and by "
     "race, and on synthetic data at 1e3, 1e4, 1e5 rows, against numpy permuting in place, per "
     "tested group, a 1,000 × (group + reference rows) Int32 index matrix built beforehand.",
