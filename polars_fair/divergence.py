@@ -56,6 +56,7 @@ from polars_fair.spec import (
     IntoExpr,
     NullGroups,
     check_int,
+    name_of,
     normalize_by,
 )
 
@@ -86,6 +87,7 @@ DIVERGENCE_COLUMNS = (
 )
 
 Adjust = Literal["bh", "by", "holm"]
+Strategy = Literal["auto", "finest", "levels"]
 
 
 class RowArgs(TypedDict, total=False):
@@ -608,6 +610,124 @@ def _statistics(pat: pl.DataFrame, total: tuple[Any, ...], *, weighted: bool, ha
     return out.select(out_schema.names())
 
 
+
+#: With ``strategy="auto"``, a Spark or DuckDB frame over more attributes than this is searched
+#: level by level on its rows: its finest count table could hold about one row per input row.
+LEVELS_ABOVE = 6
+
+
+def _apriori_gen(freq: Mapping[tuple[str, ...], pl.DataFrame],
+                 attrs: tuple[str, ...]) -> pl.DataFrame:
+    """The patterns over ``attrs`` whose sub-patterns (one item less) are all frequent."""
+    left = freq[attrs[:-1]].select(attrs[:-1])
+    right = freq[attrs[:-2] + attrs[-1:]].select(attrs[:-2] + attrs[-1:])
+    if len(attrs) == 2:
+        cand = left.join(right, how="cross")
+    else:
+        cand = left.join(right, on=list(attrs[:-2]), nulls_equal=True)
+    for drop in range(len(attrs) - 2):
+        sub = attrs[:drop] + attrs[drop + 1:]
+        cand = cand.join(freq[sub].select(sub), on=list(sub), how="semi", nulls_equal=True)
+    return cand.select(attrs)
+
+
+def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
+               max_order: int | None, min_support: float, min_denominator: float,
+               level: float, adjust: Adjust, max_patterns: int) -> pl.LazyFrame:
+    """The divergence table searched level by level on the rows, one count table per set.
+
+    Level 1 counts each attribute alone; level ``k`` counts, in the frame's own engine, only
+    the attribute sets whose every ``k − 1``-subset has a frequent pattern, and keeps the
+    patterns whose every sub-pattern is frequent (apriori-gen). The finest count table is never
+    built; the rows are read once per candidate attribute set. Same output as the search on
+    the finest count table.
+    """
+    from polars_fair.tables import count_table, engine_of
+
+    if args.get("null_groups") == "drop":
+        raise E.InvalidArgumentError(E.LEVELS_DROP)
+    entries = normalize_by(by)
+    names = [name_of(b) for b in entries]
+    if not names:
+        raise E.InvalidArgumentError(E.DIVERGENCE_NO_KEYS)
+    by_of = dict(zip(names, entries, strict=True))
+    engine = engine_of(frame)
+    firsts = [count_table(engine, [b], **args)[0] for b in entries]
+    schemas = [f.collect_schema() for f in firsts]
+    weighted = "weight_sum" in schemas[0].names()
+    key_schema = pl.Schema({k: sch[k] for k, sch in zip(names, schemas, strict=True)})
+    cells = [(c, schemas[0][c]) for c in ("n", "tp", "fp", "fn", "tn", "weight_sum")
+             if c in schemas[0].names()]
+    shape = pl.LazyFrame(schema=pl.Schema([*key_schema.items(), *cells]))
+    options: dict[str, Any] = dict(metric=metric, max_order=max_order, min_support=min_support,
+                                   min_denominator=min_denominator, level=level, adjust=adjust,
+                                   max_patterns=max_patterns)
+    out_schema = divergence_from_counts(shape, names, **options).collect_schema()  # checks
+    top = len(names) if max_order is None else min(max_order, len(names))
+    level_t = R.option(level, "level", low=0, high=1, low_open=True, high_open=True)
+    stats_options: dict[str, Any] = dict(
+        weighted=weighted, harm=METRICS[metric].harm, level_t=level_t,
+        den_t=R.option(min_denominator, "min_denominator", low=0), alpha=R.alpha(level_t),
+        adjust=adjust, out_schema=out_schema)
+    m = METRICS[metric]
+    assert m.numerator is not None and m.denominator is not None
+    c = Counts.columns(weighted)
+    num, den = m.numerator(c).cast(pl.Float64), m.denominator(c).cast(pl.Float64)
+    sums = [pl.col(x).sum() for x in _SUMS]
+
+    def prepare(df: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+        return df.select(*keys, pl.col("n").cast(pl.Int64), num.alias("__x"),
+                         den.alias("__m"), c.n.cast(pl.Float64).alias("__w"))
+
+    def run(_: pl.DataFrame) -> pl.DataFrame:
+        firsts_df = [prepare(d, [k]) for d, k in
+                     zip(pl.collect_all(firsts), names, strict=True)]
+        for d, k in zip(firsts_df, names, strict=True):
+            _check_levels(d, [k], key_schema)
+        total = firsts_df[0].select(sums).row(0)
+        if not total[0]:
+            raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
+        threshold = _support_threshold(min_support, int(total[0]))
+        freq: dict[tuple[str, ...], pl.DataFrame] = {}
+        tested = sum(d.height for d in firsts_df)
+        if tested > max_patterns:
+            raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
+                patterns=tested, size=1, limit=max_patterns))
+        for d, k in zip(firsts_df, names, strict=True):
+            f = d.filter(pl.col("n") >= threshold).sort(k, nulls_last=True)
+            if f.height:
+                freq[(k,)] = f
+        for size in range(2, top + 1):
+            sets = [s + (k,) for s in list(freq) if len(s) == size - 1
+                    for k in names[names.index(s[-1]) + 1:]]
+            sets = [s for s in sets if all(s[:j] + s[j + 1:] in freq for j in range(size))]
+            cands = {s: _apriori_gen(freq, s) for s in sets}
+            cands = {s: cand for s, cand in cands.items() if cand.height}
+            tested += sum(cand.height for cand in cands.values())
+            if tested > max_patterns:  # before this level is counted
+                raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
+                    patterns=tested, size=size, limit=max_patterns))
+            if not cands:
+                break
+            counted = pl.collect_all(
+                [count_table(engine, [by_of[k] for k in s], **args)[0] for s in cands])
+            for (s, cand), d in zip(cands.items(), counted, strict=True):
+                f = prepare(d, list(s)).join(cand, on=list(s), how="semi", nulls_equal=True) \
+                    .filter(pl.col("n") >= threshold).sort(list(s), nulls_last=True)
+                if f.height:
+                    freq[s] = f
+        if not freq:
+            return pl.DataFrame(schema=out_schema)
+        parts = [f.with_columns(
+            pl.lit(list(s), dtype=pl.List(pl.String)).alias("attributes"),
+            *[pl.lit(None, dtype=key_schema[k]).alias(k) for k in names if k not in s],
+            pl.lit(order, dtype=pl.Int64).alias("__set"),
+        ).with_row_index("__row").select("attributes", *names, *_SUMS, "__set", "__row")
+            for order, (s, f) in enumerate(freq.items())]
+        return _statistics(pl.concat(parts), total, **stats_options)
+
+    return pl.LazyFrame({"__pf": [0]}).map_batches(run, schema=out_schema)
+
 # ---------------------------------------------------------------------------- explanations
 def _items(df: pl.DataFrame, keys: Sequence[str]) -> list[frozenset[str]]:
     """Each pattern as a frozenset of ``"attribute=value"`` items (DivExplorer's spelling)."""
@@ -855,6 +975,7 @@ def divergence_of_rows(
     adjust: Adjust = "bh",
     bins: Bins | None = None,
     max_patterns: int = DEFAULT_MAX_PATTERNS,
+    strategy: Strategy = "auto",
     **count_args: Unpack[RowArgs],
 ) -> pl.LazyFrame:
     """Rows (any engine) -> binned attributes -> one count table -> the divergence table.
@@ -882,6 +1003,13 @@ def divergence_of_rows(
         (:func:`bin_attributes`).
     max_patterns : int, default 1000000
         The most candidate patterns.
+    strategy : {"auto", "finest", "levels"}, default "auto"
+        ``"finest"``: one scan into the count table over every attribute, patterns enumerated
+        from it (fastest while that table fits in memory). ``"levels"``: level by level on the
+        rows, one count table per candidate attribute set, never the finest table (for a
+        Spark or DuckDB frame over many attributes; ``null_groups="drop"`` is refused).
+        ``"auto"``: ``"levels"`` for a Spark or DuckDB frame over more than
+        :data:`LEVELS_ABOVE` attributes, else ``"finest"``.
     **count_args
         The count arguments (:class:`polars_fair.spec.CountArgs`) but ``combinations``.
 
@@ -909,12 +1037,20 @@ def divergence_of_rows(
     args: dict[str, Any] = dict(count_args)
     if args.pop("combinations", None) is not None:
         raise E.InvalidArgumentError(E.DIVERGENCE_COMBINATIONS)
+    if strategy not in ("auto", "finest", "levels"):
+        raise E.InvalidArgumentError(E.BAD_STRATEGY.format(value=strategy))
     if bins:
         if isinstance(frame, pl.DataFrame):
             frame = frame.lazy()
         if not isinstance(frame, pl.LazyFrame):
             raise E.InvalidArgumentError(E.BINS_NEED_POLARS.format(type=type(frame).__name__))
         frame = bin_attributes(frame, bins, by)
+    polars = isinstance(frame, (pl.DataFrame, pl.LazyFrame))
+    if strategy == "levels" or (strategy == "auto" and not polars
+                                and len(normalize_by(by)) > LEVELS_ABOVE):
+        return _by_levels(frame, by, args, metric=metric, max_order=max_order,
+                          min_support=min_support, min_denominator=min_denominator,
+                          level=level, adjust=adjust, max_patterns=max_patterns)
     return counts(frame, by, **args).divergence(
         metric=metric, max_order=max_order, min_support=min_support,
         min_denominator=min_denominator, level=level, adjust=adjust, max_patterns=max_patterns)
@@ -932,12 +1068,12 @@ def namespace_divergence(self: Any, /, by: By = None, *, metric: str = "fpr",
                          max_order: int | None = None, min_support: float = 0.01,
                          min_denominator: float = 30, level: float = 0.95,
                          adjust: Adjust = "bh", bins: Bins | None = None,
-                         max_patterns: int = DEFAULT_MAX_PATTERNS,
+                         max_patterns: int = DEFAULT_MAX_PATTERNS, strategy: Strategy = "auto",
                          **count_args: Unpack[RowArgs]) -> pl.LazyFrame:  # noqa: D103
     return divergence_of_rows(
         self._lf, by, metric=metric, max_order=max_order, min_support=min_support,
         min_denominator=min_denominator, level=level, adjust=adjust, bins=bins,
-        max_patterns=max_patterns, **count_args)
+        max_patterns=max_patterns, strategy=strategy, **count_args)
 
 
 def _method_doc() -> str:
@@ -949,6 +1085,10 @@ def _method_doc() -> str:
                   after="""bins : mapping of str to int or sequence of float, optional
     Numeric attributes to cut first, in the same scan: ``{"age": 5}`` quantile bins,
     ``{"age": [25, 45]}`` edges; the keys show the edges (``"[25, 45)"``).
+strategy : {"auto", "finest", "levels"}, default "auto"
+    ``"finest"`` (the default for Polars): one scan into the count table over every
+    attribute; ``"levels"``: one count table per candidate attribute set, level by level,
+    never the finest table (``null_groups="drop"`` refused).
 """ + args_doc, returns="pl.LazyFrame", example=_NAMESPACE_EXAMPLE)
     return doc
 

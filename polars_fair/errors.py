@@ -198,6 +198,12 @@ DIVERGENCE_METRIC = (
     "divergence: metric must be a proportion of the registry, one of {valid}; got {metric!r}"
 )
 DIVERGENCE_NO_KEYS = "divergence needs at least one attribute in by= to form patterns"
+BAD_STRATEGY = "strategy must be 'auto', 'finest' or 'levels', got {value!r}"
+LEVELS_DROP = (
+    "divergence strategy='levels' counts each attribute set on its own, so null_groups='drop' "
+    "would drop different rows per set; drop the missing rows first, or pass "
+    "null_groups='keep' or 'raise'"
+)
 DIVERGENCE_COMBINATIONS = (
     "divergence enumerates every combination itself; drop combinations= (max_order= bounds the "
     "number of attributes of a pattern)"

@@ -294,7 +294,7 @@ def _brute_force(df: pl.DataFrame, attrs: list[str], threshold: int) -> dict[tup
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(20, 200), st.integers(0, 10_000), st.sampled_from([0.02, 0.1, 0.25, 3]))
-def test_patterns_equal_plain_group_bys_and_pruning_drops_nothing_above_support(
+def test_patterns_equal_plain_group_bys_both_ways_and_pruning_drops_nothing_above_support(
         rows: int, seed: int, min_support: float) -> None:
     rng = np.random.default_rng(seed)
     df = pl.DataFrame({"a": rng.choice(["p", "q", "r"], rows), "b": rng.choice(["u", "v"], rows),
@@ -310,6 +310,8 @@ def test_patterns_equal_plain_group_bys_and_pruning_drops_nothing_above_support(
         fp = None if r["value"] is None else round(r["value"] * r["denominator"])
         got[key] = (r["n"], fp if fp is not None else 0, r["denominator"])
     assert got == expected
+    levels = df.fair.divergence(["a", "b", "c"], min_support=min_support, strategy="levels")
+    assert levels.equals(out)
     p = out["p_value"].to_numpy()
     ok = ~np.isnan(p)
     assume(ok.any())
@@ -527,3 +529,46 @@ def test_spark_shortcut_takes_divergences_own_max_order(spark: Any) -> None:
         pl.DataFrame({"y_true": [0, 1], "y_pred": [1, 1]}), how="cross").to_arrow())
     out = pfs.divergence(sdf, ["race", "sex"], max_order=1, min_support=1)
     assert out["attributes"].list.len().to_list() == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_level_by_level_on_the_rows_equals_the_finest_count_table(weighted: bool) -> None:
+    rng = np.random.default_rng(11)
+    n = 3000
+    df = pl.DataFrame({
+        "a": rng.choice(["p", "q", "r", None], n), "b": rng.choice(["u", "v"], n),
+        "c": pl.Series(rng.choice(["k", "l", "m"], n)).cast(pl.Enum(["k", "l", "m", "o"])),
+        "d": rng.integers(0, 3, n), "y_true": rng.integers(0, 2, n),
+        "y_pred": rng.integers(0, 2, n), "w": rng.uniform(0.5, 2.0, n)})
+    kw: dict[str, Any] = {"sample_weight": "w"} if weighted else {}
+    for metric in ("fpr", "selection_rate"):
+        finest = df.fair.divergence(["a", "b", "c", "d"], metric=metric, min_support=0.02, **kw)
+        levels = df.fair.divergence(["a", "b", "c", "d"], metric=metric, min_support=0.02,
+                                    strategy="levels", **kw)
+        assert finest.height > 50
+        if not weighted:
+            assert levels.equals(finest)
+            continue
+        # weighted sums added in another order: equal to the last bits
+        floats = [c for c, t in finest.schema.items() if t == pl.Float64]
+        assert levels.drop(floats).equals(finest.drop(floats))
+        for c in floats:
+            assert np.allclose(levels[c].to_numpy(), finest[c].to_numpy(), rtol=1e-9,
+                               equal_nan=True), c
+
+
+def test_duckdb_over_many_attributes_goes_level_by_level_with_the_same_result() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    rng = np.random.default_rng(12)
+    n = 2000
+    cols = {f"x{i}": rng.choice(["a", "b", "c"][: 2 + i % 2], n) for i in range(7)}
+    df = pl.DataFrame({**cols, "y_true": rng.integers(0, 2, n), "y_pred": rng.integers(0, 2, n)})
+    rel = duckdb.connect().from_arrow(df.to_arrow())
+    from polars_fair.divergence import divergence_of_rows
+
+    auto = divergence_of_rows(rel, list(cols), min_support=0.1).collect()  # 7 > LEVELS_ABOVE
+    assert auto.equals(df.fair.divergence(list(cols), min_support=0.1))
+    with pytest.raises(E.InvalidArgumentError, match="null_groups='drop'"):
+        divergence_of_rows(rel, list(cols), strategy="levels", null_groups="drop")
+    with pytest.raises(E.SizeLimitError, match="by level 2"):
+        divergence_of_rows(rel, list(cols), min_support=0.1, max_patterns=30).collect()
