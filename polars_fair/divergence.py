@@ -16,8 +16,9 @@ count table's rows whose sub-patterns are frequent (dense integer codes, ``numpy
 ``group_by`` over every attribute), then ``O(candidate attribute sets × count-table rows)``:
 with 5 attributes at most 31 groupings of a table of at most one row per observed combination
 (benchmarks/divergence_bench.py: 0.9–1.4 × one ``group_by`` at 10⁶ rows, 120–240 × faster
-than DivExplorer). With many attributes the count table approaches one row per input row and the
-levels are pruned by support. :data:`DEFAULT_MAX_PATTERNS` (``max_patterns``) refuses a search
+than DivExplorer). With many attributes the count table approaches one row per input row:
+``strategy="levels"`` (:func:`divergence_of_rows`) then counts each candidate attribute set
+on the rows, in the frame's own engine, level by level, and never builds the finest table. :data:`DEFAULT_MAX_PATTERNS` (``max_patterns``) refuses a search
 whose candidate patterns (observed combinations whose sub-patterns are all frequent) exceed a
 limit, stating the count, before their support is summed.
 
