@@ -179,8 +179,8 @@ def permutation_null(
     Returns
     -------
     NullResult
-        The observed ABROCA, the valid draws (in the order of their ``N_a`` draws) and the
-        p-value.
+        The observed ABROCA (NaN if the observed split leaves a group without a class), the
+        valid draws (in the order of their ``N_a`` draws) and the p-value.
 
     Raises
     ------
@@ -203,8 +203,7 @@ def permutation_null(
     if pooled >= MAX_POOLED_ROWS:
         raise E.SizeLimitError(E.TOO_LARGE_TO_PERMUTE.format(
             group="the tested group", rows=pooled, limit=MAX_POOLED_ROWS))
-    if cache is None:
-        cache = {}
+    cache = {} if cache is None else cache
     pool = pooled_cells(pool_pos, pool_neg)
     n_pos, n_neg = pool.n_pos, pool.n_neg
     n_sample = int(grp_pos.sum() + grp_neg.sum())
@@ -212,11 +211,12 @@ def permutation_null(
     # the observed split: the group holds the first grp counts of each cell's rows
     mem_p = first_of_cells(pool_pos, grp_pos)[None, :]
     mem_n = first_of_cells(pool_neg, grp_neg)[None, :]
-    observed = float(split_abroca(pool, v_obs, mem_p, mem_n, cache)[0])
+    p_obs = n_sample - v_obs
+    observed = (float(split_abroca(pool, v_obs, mem_p, mem_n, cache)[0])
+                if 0 < v_obs < n_neg and 0 < p_obs < n_pos else float("nan"))
     # N_a of each draw; a draw is valid when both groups hold both classes
     sizes: list[NDArray[np.int64]] = []
-    n_kept = 0
-    attempts = 0
+    n_kept = attempts = 0
     max_attempts = 50 * n_permutations + 1000
     while n_kept < n_permutations and attempts < max_attempts and n_pos > 0 and n_neg > 0:
         size = min(max(n_permutations - n_kept, 1), max_attempts - attempts)
@@ -240,11 +240,8 @@ def permutation_null(
             mem_n = random_members(rng, n_neg, v, rows)
             mem_p = random_members(rng, n_pos, n_sample - v, rows)
             null[order[s : s + rows]] = split_abroca(pool, v, mem_p, mem_n, cache)
-    p_value = (
-        float((1 + np.count_nonzero(null >= observed - tolerance)) / (1 + null.size))
-        if null.size
-        else None
-    )
+    extreme = np.count_nonzero(null >= observed - tolerance)
+    p_value = float((1 + extreme) / (1 + null.size)) if null.size else None
     return NullResult(observed=observed, draws=null, p_value=p_value)
 
 
@@ -315,7 +312,6 @@ def abroca_test_from_scores(
         Absolute slack in ``ABROCA_b >= ABROCA_obs - tolerance`` (>= 0).
     return_draws : bool, default False
         Add the null draws as a ``draws`` column.
-
     progress : bool or None, default None
         A tqdm bar over the groups tested, on stderr; ``None`` shows it only on a terminal.
 
