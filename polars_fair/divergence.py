@@ -18,9 +18,10 @@ with 5 attributes at most 31 groupings of a table of at most one row per observe
 (benchmarks/divergence_bench.py: 0.9–1.4 × one ``group_by`` at 10⁶ rows, 120–240 × faster
 than DivExplorer). With many attributes the count table approaches one row per input row:
 ``strategy="levels"`` (:func:`divergence_of_rows`) then counts each candidate attribute set
-on the rows, in the frame's own engine, level by level, and never builds the finest table. :data:`DEFAULT_MAX_PATTERNS` (``max_patterns``) refuses a search
-whose candidate patterns (observed combinations whose sub-patterns are all frequent) exceed a
-limit, stating the count, before their support is summed.
+on the rows, in the frame's own engine, level by level, and never builds the finest table.
+:data:`DEFAULT_MAX_PATTERNS` (``max_patterns``) refuses a search whose candidate patterns
+(observed combinations whose sub-patterns are all frequent) exceed a limit, stating the count,
+before their support is summed.
 
 The statistics go beyond DivExplorer's: each pattern is tested against the rows outside it
 (two-proportion z-test, Fisher's exact test where an expected cell is below 5, as
