@@ -348,7 +348,8 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
     if df.height == 0 or not df["n"].sum():
         raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
     df = missing_keys_as_null(df, a.keys)
-    null_counts = {k: int(df.filter(pl.col(k).is_null())["n"].sum()) for k in a.keys}
+    null_counts = {k: int(df.filter(pl.col(k).is_null())["n"].sum()) for k in a.keys
+                   if df[k].null_count()}
     null_counts = {k: v for k, v in null_counts.items() if v}
     if null_counts and a.null_groups == "raise":
         raise E.NullGroupError(E.NULL_GROUPS.format(counts=null_counts))
@@ -579,13 +580,12 @@ def _regular(df: pl.DataFrame, a: Audit) -> bool:
     """Whether a sums table holds only 0/1 labels and predictions, no null, ``pos`` present."""
     if df.height == 0:
         return False
-    totals = df.select(
-        (pl.col("n") - pl.col(f"{_V}ok")).sum().alias("nulls"), pl.col(f"{_V}lo").min(),
-        pl.col(f"{_V}hi").max(), pl.col(f"{_V}sy").sum(), pl.col(f"{_V}sp").sum(),
-        *[pl.col(f"{_V}s_{x}").sum() for x in ("null", "nan", "inf") if a.score is not None],
-    ).row(0)
-    nulls, lo, hi, sy, sp, *bad_scores = totals
-    if nulls or lo is None or lo < 0 or hi > 1 or any(bad_scores):
+    lo, hi = df[f"{_V}lo"].min(), df[f"{_V}hi"].max()  # Series reductions: no query
+    nulls = int(df["n"].sum()) - int(df[f"{_V}ok"].sum())
+    sy, sp = int(df[f"{_V}sy"].sum()), int(df[f"{_V}sp"].sum())
+    bad_scores = [int(df[f"{_V}s_{x}"].sum()) for x in ("null", "nan", "inf")
+                  if a.score is not None]
+    if nulls or lo is None or lo < 0 or hi > 1 or any(bad_scores):  # type: ignore[operator]
         return False
     # pos_label absent from labels and predictions is an error the label table words
     return a.y_true is None or a.score is not None or bool(sy or sp)
@@ -634,9 +634,9 @@ def counts_from_sums(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
             return derive_counts(label_table(lf, a).collect(), a).select(names)
         df = apply_group_policy(df, a)
         sy, sp, syp = pl.col(f"{_V}sy"), pl.col(f"{_V}sp"), pl.col(f"{_V}syp")
-        out = df.select(*a.keys, "n", tp=syp, fp=sp - syp, fn=sy - syp,
-                        tn=pl.col("n") - sy - sp + syp)
-        return out.sort(a.keys, nulls_last=True) if a.keys else out
+        out = df.lazy().select(*a.keys, "n", tp=syp, fp=sp - syp, fn=sy - syp,
+                               tn=pl.col("n") - sy - sp + syp)
+        return (out.sort(a.keys, nulls_last=True) if a.keys else out).collect(engine="in-memory")
 
     return sums.map_batches(derive, schema=schema)
 

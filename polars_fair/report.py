@@ -429,16 +429,19 @@ def _decide_ints(df: pl.DataFrame, rules: _Rules) -> pl.DataFrame:
             finding.append("insufficient support")
         else:
             finding.append("insufficient support" if ref_low else "none")
-    return df.with_columns(
-        disparate_impact=pl.Series(di, dtype=pl.Float64),
-        impact_ratio=pl.Series(ir, dtype=pl.Float64),
-        adverse_impact=pl.Series(adverse, dtype=pl.Boolean),
-        ofi=pl.Series(ofi, dtype=pl.Float64),
-        ofi_flag=pl.Series(flag, dtype=pl.Boolean),
-        low_support=pl.Series(low, dtype=pl.Boolean),
-        reference_low_support=pl.Series([ref_low or top_low] * df.height, dtype=pl.Boolean),
-        finding=pl.Series(finding, dtype=pl.String),
-    )
+    new = {
+        "disparate_impact": pl.Series("disparate_impact", di, dtype=pl.Float64),
+        "impact_ratio": pl.Series("impact_ratio", ir, dtype=pl.Float64),
+        "adverse_impact": pl.Series("adverse_impact", adverse, dtype=pl.Boolean),
+        "ofi": pl.Series("ofi", ofi, dtype=pl.Float64),
+        "ofi_flag": pl.Series("ofi_flag", flag, dtype=pl.Boolean),
+        "low_support": pl.Series("low_support", low, dtype=pl.Boolean),
+        "reference_low_support": pl.Series("reference_low_support",
+                                           [ref_low or top_low] * df.height, dtype=pl.Boolean),
+        "finding": pl.Series("finding", finding, dtype=pl.String),
+    }
+    # built column by column: no query for a table of a few rows
+    return pl.DataFrame([new.get(c, df[c]) for c in df.columns])
 
 
 def _decide_counts(df: pl.DataFrame, rules: _Rules) -> pl.DataFrame | None:
