@@ -231,6 +231,13 @@ def svg_for_html(svg: str, prefix: str = "") -> str:
     return out.replace("<svg", '<svg role="img"', 1)
 
 
+def _hash_file(digest: Any, path: Path) -> None:
+    """Feed a file to a digest in 1 MiB chunks (a large input is never read whole)."""
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+
+
 def _fingerprint(path: Path) -> dict[str, Any]:
     """The file's name (never its directory), SHA-256 and size.
 
@@ -242,13 +249,11 @@ def _fingerprint(path: Path) -> dict[str, Any]:
         size = 0
         for f in files:
             digest.update(f.relative_to(path).as_posix().encode() + b"\0")
-            digest.update(f.read_bytes())
+            _hash_file(digest, f)
             size += f.stat().st_size
         return {"name": path.name, "sha256": digest.hexdigest(), "size_bytes": size,
                 "files": len(files)}
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
+    _hash_file(digest, path)
     return {"name": path.name, "sha256": digest.hexdigest(), "size_bytes": path.stat().st_size}
 
 

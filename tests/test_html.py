@@ -696,3 +696,20 @@ def test_the_adult_audit_from_the_command_line_is_publishable(tmp_path: Path) ->
     assert len(tested) == 9 and all(0 < r["p_value"] <= r["p_value_holm"] <= 1 for r in tested)
     assert all(r["n_permutations"] == 1000 for r in tested)
     assert data["provenance"]["parameters"]["seed"] == 0
+
+
+def test_provenance_of_a_directory_and_of_a_name_that_is_no_file(tmp_path: Path) -> None:
+    """A partitioned dataset is hashed file by file in name order (relative name, a zero
+    byte, the bytes); a URL or table name is recorded by its last part with no digest."""
+    from polars_fair.html import provenance
+
+    data = tmp_path / "dataset"
+    (data / "part=a").mkdir(parents=True)
+    (data / "part=a" / "x.parquet").write_bytes(b"abc")
+    (data / "y.parquet").write_bytes(b"de")
+    expected = hashlib.sha256(b"part=a/x.parquet\0abc" + b"y.parquet\0de").hexdigest()
+    assert provenance(data)["input"] == {"name": "dataset", "sha256": expected,
+                                         "size_bytes": 5, "files": 2}
+    assert provenance("s3://bucket/scores/2026.parquet")["input"] == {
+        "name": "2026.parquet", "sha256": None, "size_bytes": None}
+    assert provenance()["input"] is None
