@@ -86,6 +86,7 @@ MIN_LEVELS_PER_ROW_CHECK = 8
 DIVERGENCE_COLUMNS = (
     "n", "support", "denominator", "value", "overall", "outside", "divergence", "low_support",
     "ci_low", "ci_high", "p_value", "p_value_adjusted", "significant", "t_value",
+    "divergence_ci_low", "divergence_ci_high",
 )
 
 Adjust = Literal["bh", "by", "holm"]
@@ -370,6 +371,7 @@ def _schema(key_schema: pl.Schema, weighted: bool) -> pl.Schema:
     cols += [("low_support", pl.Boolean())]
     cols += [(c, pl.Float64()) for c in ("ci_low", "ci_high", "p_value", "p_value_adjusted")]
     cols += [("significant", pl.Boolean()), ("t_value", pl.Float64())]
+    cols += [(c, pl.Float64()) for c in ("divergence_ci_low", "divergence_ci_high")]
     return pl.Schema(cols)
 
 
@@ -415,6 +417,8 @@ def divergence_from_counts(
       pattern), ``divergence`` = value − overall (DivExplorer's Δ, Pastor et al. 2021, Def. 3.2);
     * ``ci_low``/``ci_high``: Newcombe's hybrid score interval of value − outside (Newcombe
       1998, method 10), the pattern against the rows outside it (independent samples);
+      ``divergence_ci_low``/``divergence_ci_high``: the same interval in divergence units,
+      since value − overall = (M − m)/M · (value − outside);
     * ``p_value``: two-sided test of value = outside, the pooled two-proportion z-test, or
       Fisher's exact test where an expected cell is below 5 (as ``disparity`` decides:
       :func:`polars_fair.stats.two_proportion_test`, ``method="auto"``);
@@ -469,7 +473,8 @@ def divergence_from_counts(
         ``support`` (Float64, n / rows), ``denominator`` (Int64, Float64 weighted), ``value``,
         ``overall``, ``outside``, ``divergence`` (Float64; null where a denominator is 0),
         ``low_support`` (Boolean), ``ci_low``, ``ci_high``, ``p_value``,
-        ``p_value_adjusted`` (Float64), ``significant`` (Boolean), ``t_value`` (Float64).
+        ``p_value_adjusted`` (Float64), ``significant`` (Boolean), ``t_value`` (Float64),
+        ``divergence_ci_low``, ``divergence_ci_high`` (Float64).
 
     Raises
     ------
@@ -587,6 +592,7 @@ def _statistics(pat: pl.DataFrame, total: tuple[Any, ...], *, weighted: bool, ha
         lo[usable], hi[usable] = stats.newcombe_difference_interval(
             a[usable], mm[usable], b[usable], r[usable], level=float(level_t))
     p_adj = adjust_pvalues(p, adjust)
+    shrink = out_den / m_all if m_all > 0 else np.full(len(pat), np.nan)
     t = np.where(mm > 0, _beta_t(a, mm - a, xa, ma - xa), np.nan)
     if weighted:
         low = [R.below(float(v), den_t) for v in mm]
@@ -605,6 +611,8 @@ def _statistics(pat: pl.DataFrame, total: tuple[Any, ...], *, weighted: bool, ha
         significant=pl.Series(p_adj <= float(alpha), dtype=pl.Boolean).scatter(
             np.flatnonzero(np.isnan(p_adj)), None),
         t_value=col(t),
+        # value - overall = (M - m) / M * (value - outside): the same interval in divergence units
+        divergence_ci_low=col(lo * shrink), divergence_ci_high=col(hi * shrink),
     )
     d = pl.col("divergence")
     key = -d if harm == "higher" else d if harm == "lower" else -d.abs()

@@ -980,8 +980,8 @@ def divergence_chart(
 
     One horizontal bar per pattern (an attribute-value combination, such as
     ``race=Black, sex=Female``): its divergence (the pattern's metric minus the whole
-    population's, DivExplorer, Pastor et al. 2021) with the interval ``[ci_low, ci_high]`` as
-    an error bar. Patterns whose divergence is ``significant`` are drawn solid, the others
+    population's, DivExplorer, Pastor et al. 2021) with its interval as an error bar
+    (``[divergence_ci_low, divergence_ci_high]``, else ``[ci_low, ci_high]``). Patterns whose divergence is ``significant`` are drawn solid, the others
     faint; a zero line marks no divergence. The patterns are ordered by absolute divergence,
     largest on top.
 
@@ -1028,11 +1028,15 @@ def divergence_chart(
     labels = [pattern_label(row["attributes"], row)
               + (" (low support)" if row.get("low_support") else "")
               for row in top.iter_rows(named=True)]
+    # ci_low/ci_high bound value - outside; divergence = value - overall is that times
+    # (M - m)/M, so the error bar is drawn in divergence units when the table has them
+    low, high = (f"divergence_{c}" if f"divergence_{c}" in top.columns else c
+                 for c in ("ci_low", "ci_high"))
     data = top.select(
         pl.Series("pattern", labels, dtype=pl.String),
         pl.col("divergence").cast(pl.Float64),
-        pl.col("ci_low").cast(pl.Float64).fill_nan(None),
-        pl.col("ci_high").cast(pl.Float64).fill_nan(None),
+        pl.col(low).cast(pl.Float64).fill_nan(None).alias("ci_low"),
+        pl.col(high).cast(pl.Float64).fill_nan(None).alias("ci_high"),
         pl.col("significant").fill_null(False),
     )
     y = alt.Y("pattern:N", sort=labels, title=None)

@@ -87,6 +87,16 @@ def test_hand_example_values_support_and_sort() -> None:
     assert (a["value"], a["outside"], a["divergence"], a["sex"]) == (0.5, 0.25, 0.125, None)
 
 
+def test_divergence_interval_is_the_difference_interval_rescaled() -> None:
+    top = from_counts(HAND).divergence(min_support=0.25).collect().row(0, named=True)
+    # a ∧ F: m = 40 negatives of M = 160; value - overall = (M - m)/M (value - outside):
+    # 0.375 = 120/160 * (0.75 - 0.25), so the interval is the Newcombe one times 3/4
+    assert top["divergence"] == pytest.approx(0.75 * (top["value"] - top["outside"]), abs=1e-15)
+    lo, hi = _newcombe(30, 40, 30, 120, 1.959963984540054)
+    assert top["divergence_ci_low"] == pytest.approx(0.75 * lo, abs=1e-12)
+    assert top["divergence_ci_high"] == pytest.approx(0.75 * hi, abs=1e-12)
+
+
 def test_dataframe_lazyframe_and_count_table_agree() -> None:
     rows = []
     for r in HAND.iter_rows(named=True):
@@ -387,6 +397,9 @@ def _divexplorer_python() -> str:
     made = envs / "divexplorer" / "bin" / "python"  # by benchmarks/setup_peers.sh
     if not python and made.exists():
         python = str(made)
+    if not python and os.environ.get("POLARS_FAIR_REQUIRE_ORACLES") == "1":
+        pytest.fail("POLARS_FAIR_REQUIRE_ORACLES=1 but no DivExplorer: set "
+                    "POLARS_FAIR_DIVEXPLORER_PYTHON (.ci/run installs divexplorer==0.2.6)")
     if not python:
         pytest.skip("DivExplorer oracle not configured: set POLARS_FAIR_DIVEXPLORER_PYTHON to a "
                     "Python with divexplorer==0.2.6 installed (its own venv), or run "
@@ -495,14 +508,14 @@ def test_a_pattern_without_negatives_has_null_rate_test_and_flag() -> None:
     b = d.filter(pl.col("g") == "b").row(0, named=True)
     assert b["denominator"] == 0 and b["low_support"] is True
     for col in ("value", "divergence", "ci_low", "ci_high", "p_value", "p_value_adjusted",
-                "significant", "t_value"):
+                "significant", "t_value", "divergence_ci_low", "divergence_ci_high"):
         assert b[col] is None, col
     # a: 20/30 inside, nothing outside (b has no negatives): no test either, but a value
     a = d.filter(pl.col("g") == "a").row(0, named=True)
     assert (a["value"], a["outside"], a["p_value"], a["significant"]) == (20 / 30, None, None,
                                                                             None)
     nans = d.select(pl.selectors.float().is_nan().any()).row(0)
-    assert len(nans) == 10 and not any(nans)  # every undefined figure is null, never NaN
+    assert len(nans) == 12 and not any(nans)  # every undefined figure is null, never NaN
 
 
 def test_a_missing_value_is_an_item_named_by_attributes() -> None:
