@@ -545,15 +545,17 @@ def sums_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     pl.LazyFrame
         Unsorted, one row per key: the keys, ``n`` (rows), ``__pf_sy``, ``__pf_sp``,
         ``__pf_syp`` (integer sums; absent label: 0), ``__pf_ok`` (rows with label and prediction
-        not null), ``__pf_lo``, ``__pf_hi`` (the extremes of ``y | p``) and, for a thresholded
-        score, the counts ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf``.
+        not null), ``__pf_hi`` (the largest ``y | p`` read as an unsigned 64-bit integer, so a
+        negative value is huge: 0/1 values only iff it is at most 1) and, for a thresholded
+        score, the counts ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf``. The aggregations are
+        plain (no cast after them): the casts happen on the small table.
 
     Examples
     --------
     >>> from polars_fair.spec import resolve
     >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
     >>> sums_table(lf, resolve(lf.collect_schema(), "g")).sort("g").collect().rows()
-    [('a', 2, 1, 2, 1, 2, 1, 1), ('b', 1, 1, 0, 0, 1, 1, 1)]
+    [('a', 2, 1, 2, 1, 2, 1), ('b', 1, 1, 0, 0, 1, 1)]
     """
     assert a.y_pred is not None
 
@@ -566,11 +568,10 @@ def sums_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
         both, sums = y | p, [y.sum(), p.sum(), (y * p).sum()]
     else:
         both, sums = p, [pl.lit(0, dtype=pl.Int64), p.sum(), pl.lit(0, dtype=pl.Int64)]
-    aggs = [pl.len().cast(pl.Int64).alias("n"),
-            *[x.cast(pl.Int64).alias(f"{_V}{c}") for x, c in zip(sums, ("sy", "sp", "syp"),
-                                                                  strict=True)],
-            both.count().cast(pl.Int64).alias(f"{_V}ok"),
-            both.min().cast(pl.Int64).alias(f"{_V}lo"), both.max().cast(pl.Int64).alias(f"{_V}hi")]
+    aggs = [pl.len().alias("n"),
+            *[x.alias(f"{_V}{c}") for x, c in zip(sums, ("sy", "sp", "syp"), strict=True)],
+            both.count().alias(f"{_V}ok"),
+            both.cast(pl.UInt64, wrap_numerical=True).max().alias(f"{_V}hi")]
     if a.score is not None:
         aggs += _score_aggs(a.score)
     return lf.group_by(_keys(a)).agg(aggs)
@@ -580,12 +581,12 @@ def _regular(df: pl.DataFrame, a: Audit) -> bool:
     """Whether a sums table holds only 0/1 labels and predictions, no null, ``pos`` present."""
     if df.height == 0:
         return False
-    lo, hi = df[f"{_V}lo"].min(), df[f"{_V}hi"].max()  # Series reductions: no query
+    hi = df[f"{_V}hi"].max()  # Series reductions: no query
     nulls = int(df["n"].sum()) - int(df[f"{_V}ok"].sum())
     sy, sp = int(df[f"{_V}sy"].sum()), int(df[f"{_V}sp"].sum())
     bad_scores = [int(df[f"{_V}s_{x}"].sum()) for x in ("null", "nan", "inf")
                   if a.score is not None]
-    if nulls or lo is None or lo < 0 or hi > 1 or any(bad_scores):  # type: ignore[operator]
+    if nulls or hi is None or hi > 1 or any(bad_scores):  # type: ignore[operator]
         return False
     # pos_label absent from labels and predictions is an error the label table words
     return a.y_true is None or a.score is not None or bool(sy or sp)
@@ -633,9 +634,10 @@ def counts_from_sums(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
         if not _regular(df, a):
             return derive_counts(label_table(lf, a).collect(), a).select(names)
         df = apply_group_policy(df, a)
-        sy, sp, syp = pl.col(f"{_V}sy"), pl.col(f"{_V}sp"), pl.col(f"{_V}syp")
-        out = df.lazy().select(*a.keys, "n", tp=syp, fp=sp - syp, fn=sy - syp,
-                               tn=pl.col("n") - sy - sp + syp)
+        n, sy, sp, syp = (pl.col(c).cast(pl.Int64) for c in ("n", f"{_V}sy", f"{_V}sp",
+                                                            f"{_V}syp"))
+        out = df.lazy().select(*a.keys, n.alias("n"), tp=syp, fp=sp - syp, fn=sy - syp,
+                               tn=n - sy - sp + syp)
         return (out.sort(a.keys, nulls_last=True) if a.keys else out).collect(engine="in-memory")
 
     return sums.map_batches(derive, schema=schema)
