@@ -981,9 +981,9 @@ def divergence_chart(
     One horizontal bar per pattern (an attribute-value combination, such as
     ``race=Black, sex=Female``): its divergence (the pattern's metric minus the whole
     population's, DivExplorer, Pastor et al. 2021) with its interval as an error bar
-    (``[divergence_ci_low, divergence_ci_high]``, else ``[ci_low, ci_high]``). Patterns whose divergence is ``significant`` are drawn solid, the others
-    faint; a zero line marks no divergence. The patterns are ordered by absolute divergence,
-    largest on top.
+    (``[divergence_ci_low, divergence_ci_high]``, else ``[ci_low, ci_high]``). Patterns whose
+    divergence is ``significant`` are drawn solid, the others faint; a zero line marks no
+    divergence. The patterns are ordered by absolute divergence, largest on top.
 
     Parameters
     ----------
