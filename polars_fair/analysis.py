@@ -56,7 +56,7 @@ from polars_fair.spec import (
     spell_out,
 )
 from polars_fair.summary import summary_from_counts
-from polars_fair.sweep import SWEEP_THRESHOLDS, sweep_from_scores
+from polars_fair.sweep import DEFAULT_MAX_THRESHOLDS, SWEEP_THRESHOLDS, sweep_from_scores
 from polars_fair.thresholds import THRESHOLD_GRID, thresholds_from_scores
 from polars_fair.uncertainty import disparity_table, metrics_table
 
@@ -361,11 +361,12 @@ True""", counts_table=False)
 [('a', 5, 0, 1.0, 1.0), ('b', 3, 2, 0.6, 1.0)]""", counts_table=False)
     def sweep(self, *, thresholds: Sequence[float] = SWEEP_THRESHOLDS, reference: Any = "largest",
               min_support: float = 30, ofi_threshold: float = 0.3, four_fifths: float = 0.8,
-              exclude_low_support: bool = False) -> pl.LazyFrame:  # noqa: D102
+              exclude_low_support: bool = False,
+              max_thresholds: int = DEFAULT_MAX_THRESHOLDS) -> pl.LazyFrame:  # noqa: D102
         return self._run(sweep_from_scores, "sweep", thresholds=thresholds, reference=reference,
                          min_support=min_support, ofi_threshold=ofi_threshold,
                          four_fifths=four_fifths, exclude_low_support=exclude_low_support,
-                         score_dtype=self.score_dtype)
+                         max_thresholds=max_thresholds, score_dtype=self.score_dtype)
 
     @_doc(thresholds_from_scores, """
 >>> th = from_scores(t).thresholds(thresholds=[0.5, 0.9], min_support=1).collect()
@@ -374,11 +375,13 @@ True""", counts_table=False)
     def thresholds(self, *, thresholds: Sequence[float] = THRESHOLD_GRID,
                    reference: Any = "largest", min_support: float = 30,
                    ofi_threshold: float = 0.3, four_fifths: float = 0.8,
-                   exclude_low_support: bool = False) -> pl.LazyFrame:  # noqa: D102
+                   exclude_low_support: bool = False,
+                   max_thresholds: int = DEFAULT_MAX_THRESHOLDS) -> pl.LazyFrame:  # noqa: D102
         return self._run(thresholds_from_scores, "thresholds", thresholds=thresholds,
                          reference=reference, min_support=min_support,
                          ofi_threshold=ofi_threshold, four_fifths=four_fifths,
-                         exclude_low_support=exclude_low_support, score_dtype=self.score_dtype)
+                         exclude_low_support=exclude_low_support,
+                         max_thresholds=max_thresholds, score_dtype=self.score_dtype)
 
     @_doc(bias_audit_from_scores, """
 >>> from_scores(t).bias_audit().collect()["scoring_rate"].to_list()

@@ -136,6 +136,17 @@ BAD_THRESHOLD = "threshold must be a number, finite and not NaN, got {value!r}"
 SCORE_NEEDS_THRESHOLD = "y_score= needs threshold= to turn scores into predictions"
 PRED_AND_SCORE = "pass either y_pred= or y_score= with threshold=, not both"
 NO_THRESHOLDS = "thresholds must name at least one threshold"
+DEFAULT_GRID_NOT_PROBABILITIES = (
+    "{what}: thresholds= was not given, and its default grid {grid} is for probabilities, but the "
+    "scores range from {low!r} to {high!r}, beyond the grid (a score above 1 is selected at every "
+    "threshold of it, one below 0 at none). Pass thresholds= on the scores' own scale, for example "
+    "{suggestion}"
+)
+TOO_MANY_THRESHOLDS = (
+    "{what}: thresholds= holds {size:,} thresholds, more than max_thresholds={limit:,} (each "
+    "threshold makes a report of every group); pass max_thresholds= a larger limit, or a coarser "
+    "grid"
+)
 BAD_NULL_GROUPS = "null_groups must be 'keep', 'raise' or 'drop', got {value!r}"
 BAD_COMBINATIONS = "combinations must be 'all' or None, got {value!r}"
 COMBINATIONS_FLAT = "combinations='all' takes a flat list of attributes in by="

@@ -19,31 +19,109 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair.report import report_from_counts
 from polars_fair.runner import dense
-from polars_fair.spec import threshold_in_dtype
+from polars_fair.spec import DEFAULT_MAX_GROUPS, check_int, threshold_in_dtype
+from polars_fair.tables import complete_enums
 
-__all__ = ["SWEEP_THRESHOLDS", "sweep_counts", "sweep_from_scores"]
+__all__ = ["DEFAULT_MAX_THRESHOLDS", "SWEEP_THRESHOLDS", "checked_grid", "sweep_counts",
+           "sweep_from_scores", "sweep_reports"]
 
 #: The default thresholds of ``sweep``.
 SWEEP_THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+#: The most thresholds of ``sweep`` and ``thresholds`` (each makes a report of every group); the
+#: option ``max_thresholds`` raises it.
+DEFAULT_MAX_THRESHOLDS = 10_000
 
 _FLOAT64 = pl.Float64()
 
 
-def _thresholds(thresholds: Sequence[float], dtype: pl.DataType) -> list[float]:
+def _as_list(thresholds: Sequence[float]) -> list[Any]:
     if isinstance(thresholds, pl.Series):
-        thresholds = thresholds.to_list()
-    elif hasattr(thresholds, "tolist") and not isinstance(thresholds, (str, bytes)):
+        return thresholds.to_list()
+    if hasattr(thresholds, "tolist") and not isinstance(thresholds, (str, bytes)):
         thresholds = thresholds.tolist()  # a numpy array (np.linspace) or scalar
     if isinstance(thresholds, (str, bytes)) or not isinstance(thresholds, Sequence):
-        thresholds = [thresholds]  # type: ignore[list-item]
-    ts = sorted({threshold_in_dtype(t, dtype) for t in thresholds})
+        return [thresholds]
+    return list(thresholds)
+
+
+def _on_probability_scale(scores: pl.LazyFrame, what: str, grid: Sequence[float]) -> pl.LazyFrame:
+    """``scores``, checked when collected to lie in [0, 1] (for a default grid)."""
+    schema = scores.collect_schema()
+
+    def check(df: pl.DataFrame) -> pl.DataFrame:
+        s = df.get_column("score").drop_nulls()
+        low, high = s.min(), s.max()
+        if low is not None and high is not None and (low < 0 or high > 1):  # type: ignore[operator]
+            distinct = s.unique().sort()
+            if distinct.len() <= 100:
+                suggestion = f"the distinct scores, thresholds={distinct.to_list()}"
+            else:
+                suggestion = ("the scores' percentiles, thresholds=np.quantile(scores, "
+                              "np.linspace(0.01, 0.99, 99))")
+            raise E.InvalidArgumentError(E.DEFAULT_GRID_NOT_PROBABILITIES.format(
+                what=what, grid=repr(grid), low=low, high=high, suggestion=suggestion))
+        return df
+
+    return scores.map_batches(check, schema=schema)
+
+
+def checked_grid(scores: pl.LazyFrame, thresholds: Sequence[float], default: Sequence[float],
+                 dtype: pl.DataType, max_thresholds: int, what: str,
+                 ) -> tuple[pl.LazyFrame, list[float]]:
+    """The sorted, distinct thresholds in the score's dtype, and the score table to use.
+
+    Parameters
+    ----------
+    scores : pl.LazyFrame
+        The score table.
+    thresholds : sequence of float
+        The thresholds given.
+    default : sequence of float
+        The analysis' default grid (for probabilities).
+    dtype : pl.DataType
+        The score's dtype.
+    max_thresholds : int
+        The most thresholds accepted.
+    what : str
+        The analysis' name, for the messages.
+
+    Returns
+    -------
+    scores : pl.LazyFrame
+        ``scores``; when ``thresholds`` is the default grid, checked (at collect time) to lie in
+        [0, 1].
+    thresholds : list of float
+        Sorted, distinct, finite, in the score's dtype.
+
+    Raises
+    ------
+    InvalidArgumentError
+        No threshold, or one that is not a finite number; at collect time, the default grid on
+        scores outside [0, 1].
+    SizeLimitError
+        More than ``max_thresholds`` thresholds (at once).
+
+    Examples
+    --------
+    >>> t = pl.LazyFrame({"score": [0.5], "positives": [1], "negatives": [0]})
+    >>> checked_grid(t, [0.7, 0.3, 0.7], (0.5,), pl.Float64(), 10, "sweep")[1]
+    [0.3, 0.7]
+    """
+    limit = check_int(max_thresholds, "max_thresholds")
+    given = _as_list(thresholds)
+    if len(given) > limit:  # before the grid is built
+        raise E.SizeLimitError(E.TOO_MANY_THRESHOLDS.format(what=what, size=len(given),
+                                                            limit=limit))
+    ts = sorted({threshold_in_dtype(t, dtype) for t in given})
     if not ts:
         raise E.InvalidArgumentError(E.NO_THRESHOLDS)
-    return ts
+    if given == list(default):  # the default grid (by value: the CLI passes it as a list)
+        scores = _on_probability_scale(scores, what, default)
+    return scores, ts
 
 
-def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str],
-                 thresholds: Sequence[float]) -> pl.LazyFrame:
+def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str], thresholds: Sequence[float],
+                 *, max_groups: int = DEFAULT_MAX_GROUPS) -> pl.LazyFrame:
     r"""The count table of every group at every threshold (thresholds already checked).
 
     Parameters
@@ -54,6 +132,9 @@ def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str],
         Its key columns.
     thresholds : sequence of float
         Sorted, distinct, finite, already in the score's dtype.
+    max_groups : int, default 10000
+        The most groups of the table completed with the empty intersections of ``pl.Enum``
+        keys (:func:`polars_fair.tables.complete_enums`, as the count table of ``report``).
 
     Returns
     -------
@@ -61,7 +142,13 @@ def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str],
         keys, ``threshold`` (Float64), ``n`` (Int64 rows), ``tp, fp, fn, tn`` (Int64; Float64
         weighted, followed by ``weight_sum``): :math:`tp(t) = \sum positives[score \ge t]`,
         :math:`fp(t) = \sum negatives[score \ge t]`, :math:`fn = P - tp`, :math:`tn = N - fp`;
-        sorted by keys (nulls last) and threshold.
+        every intersection of Enum keys' categories, an empty one with zero counts; sorted by
+        keys (nulls last) and threshold.
+
+    Raises
+    ------
+    SizeLimitError
+        The Enum completion would exceed ``max_groups``.
 
     Examples
     --------
@@ -82,6 +169,9 @@ def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str],
     )
     if not keys:
         totals = totals.drop("__pf_all")
+    else:  # the empty intersections of Enum keys, with zero counts, as report's count table
+        totals = complete_enums(totals, keys, max_groups=max_groups).with_columns(
+            pl.col("__pf_p", "__pf_n").fill_null(0))
     above = scores.join(grid, how="cross").filter(pl.col("score") >= pl.col("threshold"))
     on = [*keys, "threshold"]
     hits = above.group_by(on).agg(pl.col("positives").sum().alias("tp"),
@@ -110,6 +200,7 @@ def sweep_from_scores(
     ofi_threshold: float = 0.3,
     four_fifths: float = 0.8,
     exclude_low_support: bool = False,
+    max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
     score_dtype: pl.DataType = _FLOAT64,
 ) -> pl.LazyFrame:
     r"""The report of every group at each threshold: ``y_pred = y_score >= threshold``.
@@ -136,7 +227,9 @@ def sweep_from_scores(
     keys : sequence of str
         Its key columns.
     thresholds : sequence of float, default (0.1, 0.2, ..., 0.9)
-        Finite numbers; sorted and de-duplicated (after rounding to the score's dtype).
+        Finite numbers; sorted and de-duplicated (after rounding to the score's dtype). The
+        default suits probabilities: on scores outside [0, 1] it raises (pass a grid on the
+        scores' own scale, e.g. their distinct values or quantiles).
     reference : "largest", "max_selection_rate", "overall", scalar or mapping
         The reference group of ``disparate_impact`` and ``ofi`` at each threshold, as in
         ``report`` (:mod:`polars_fair.reference`; ``"max_selection_rate"`` is taken per
@@ -149,6 +242,8 @@ def sweep_from_scores(
         The impact-ratio threshold of the four-fifths rule (``adverse_impact``).
     exclude_low_support : bool, default False
         Low-support groups are neither the reference nor the highest selection rate.
+    max_thresholds : int, default 10000
+        The most thresholds (each makes a report of every group).
     score_dtype : pl.DataType, default Float64
         The dtype of the scores before they were widened (a Float32 score compares in Float32).
 
@@ -161,13 +256,18 @@ def sweep_from_scores(
         ``is_reference`` (Boolean), ``disparate_impact``, ``impact_ratio`` (Float64),
         ``adverse_impact`` (Boolean), ``ofi`` (Float64), ``ofi_flag``, ``low_support``,
         ``reference_low_support`` (Boolean), ``finding`` (String); sorted by keys (nulls last)
-        and threshold.
+        and threshold. The groups are those of ``report``: with ``pl.Enum`` keys every
+        intersection of their categories, an empty one with ``n = 0``.
 
     Raises
     ------
     InvalidArgumentError
         No threshold, a threshold that is not a finite number, or a report option outside its
-        range.
+        range; when collected, the default grid on scores outside [0, 1] (the message shows
+        their range and suggests a grid).
+    SizeLimitError
+        More than ``max_thresholds`` thresholds (at once), or an Enum completion of more than
+        10,000 groups.
     UnknownGroupError
         An explicit ``reference`` that is not a group (when collected).
 
@@ -179,13 +279,42 @@ def sweep_from_scores(
     >>> s.select("g", "tp", "fp", "tpr", "impact_ratio", "adverse_impact").rows()
     [('a', 5, 0, 1.0, 1.0, False), ('b', 3, 2, 0.6, 1.0, False)]
     """
+    scores, ts = checked_grid(scores, thresholds, SWEEP_THRESHOLDS, score_dtype, max_thresholds,
+                              "sweep")
+    return sweep_reports(scores, keys, ts, reference=reference, min_support=min_support,
+                         ofi_threshold=ofi_threshold, four_fifths=four_fifths,
+                         exclude_low_support=exclude_low_support)
+
+
+def sweep_reports(scores: pl.LazyFrame, keys: Sequence[str], ts: list[float],
+                  **options: Any) -> pl.LazyFrame:
+    """:func:`sweep_from_scores` on thresholds already checked (:func:`checked_grid`).
+
+    Parameters
+    ----------
+    scores : pl.LazyFrame
+        A score table.
+    keys : sequence of str
+        Its key columns.
+    ts : list of float
+        Sorted, distinct, finite, in the score's dtype.
+    **options : Any
+        The report's options (``reference``, ``min_support``, ``ofi_threshold``,
+        ``four_fifths``, ``exclude_low_support``).
+
+    Returns
+    -------
+    pl.LazyFrame
+        The columns of :func:`sweep_from_scores`.
+
+    Examples
+    --------
+    >>> t = pl.LazyFrame({"score": [0.2, 0.8], "positives": [0, 1], "negatives": [1, 0]})
+    >>> sweep_reports(t, [], [0.5], min_support=1).collect()["tp"].to_list()
+    [1]
+    """
     keys = list(keys)
-    ts = _thresholds(thresholds, score_dtype)
     counts = sweep_counts(scores, keys, ts)
-    options: dict[str, Any] = {
-        "reference": reference, "min_support": min_support, "ofi_threshold": ofi_threshold,
-        "four_fifths": four_fifths, "exclude_low_support": exclude_low_support,
-    }
 
     def at(part: pl.LazyFrame, t: float) -> pl.LazyFrame:
         report = report_from_counts(part.drop("threshold"), keys, **options)

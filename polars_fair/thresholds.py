@@ -22,7 +22,7 @@ import polars as pl
 from polars_fair.plot import group_label
 from polars_fair.report import with_rates
 from polars_fair.runner import on_small_table
-from polars_fair.sweep import sweep_from_scores
+from polars_fair.sweep import DEFAULT_MAX_THRESHOLDS, checked_grid, sweep_reports
 
 __all__ = ["THRESHOLD_GRID", "thresholds_from_scores"]
 
@@ -55,6 +55,7 @@ def thresholds_from_scores(
     ofi_threshold: float = 0.3,
     four_fifths: float = 0.8,
     exclude_low_support: bool = False,
+    max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
     score_dtype: pl.DataType = _FLOAT64,
 ) -> pl.LazyFrame:
     """Per threshold: the overall accuracy, TPR and selection rate, and the four-fifths verdict.
@@ -94,8 +95,9 @@ def thresholds_from_scores(
         Its key columns.
     thresholds : sequence of float, default (0.01, 0.02, ..., 0.99)
         Finite numbers, sorted and de-duplicated (after rounding to the score's dtype). The
-        default grid suits probabilities; for scores on another scale pass your own (for
-        example ``np.quantile(scores, np.linspace(0.01, 0.99, 99))``).
+        default grid suits probabilities: on scores outside [0, 1] it raises (when collected;
+        the message shows their range). For scores on another scale pass your own (for
+        example their distinct values, or ``np.quantile(scores, np.linspace(0.01, 0.99, 99))``).
     reference : "largest", "max_selection_rate", "overall", scalar or mapping
         The reference group of ``disparate_impact`` and ``ofi``, as in ``report``.
     min_support : float, default 30
@@ -108,6 +110,8 @@ def thresholds_from_scores(
     exclude_low_support : bool, default False
         Low-support groups are neither the reference nor the highest selection rate (so a
         handful of rows cannot set the bar), as in ``report``.
+    max_thresholds : int, default 10000
+        The most thresholds (each makes a report of every group).
     score_dtype : pl.DataType, default Float64
         The dtype of the scores before they were widened (a Float32 score compares in Float32).
 
@@ -118,17 +122,26 @@ def thresholds_from_scores(
         ``selection_rate``, ``tpr``, ``accuracy`` (Float64, null where undefined; weighted
         with ``sample_weight``); ``n_groups``, ``n_supported``, ``n_failing`` (Int64);
         ``min_impact_ratio`` (Float64, null when no supported group has one);
-        ``worst_group`` (String: the group's label in the charts,
+        ``worst_group`` (String, for display: the group's label in the charts,
         :func:`polars_fair.plot.group_label`, key values joined by ``" | "``, a missing value
-        ``"(missing)"``; ``"all"`` without keys); ``max_abs_ofi`` (Float64); ``n_ofi_flagged``
-        (Int64); ``all_pass``
+        written ``"(missing)"``, so it is ambiguous for a value containing ``" | "`` or equal
+        to ``"(missing)"``; ``"all"`` without keys; null when no supported group has an
+        impact ratio); ``worst_group_keys`` (with keys only: Struct of the key columns in
+        their dtypes, nulls kept, the same group, to read unambiguously); ``max_abs_ofi``
+        (Float64); ``n_ofi_flagged`` (Int64); ``all_pass``
         (Boolean, never null: false with ``n_failing`` 0 means an undefined impact ratio).
+        ``n_groups`` counts report's groups, the empty intersections of ``pl.Enum`` keys
+        included.
 
     Raises
     ------
     InvalidArgumentError
         No threshold, a threshold that is not a finite number, or a report option outside its
-        range.
+        range; when collected, the default grid on scores outside [0, 1] (the message shows
+        their range and suggests a grid).
+    SizeLimitError
+        More than ``max_thresholds`` thresholds (at once), or an Enum completion of more than
+        10,000 groups.
     UnknownGroupError
         An explicit ``reference`` that is not a group (when collected).
 
@@ -145,15 +158,18 @@ def thresholds_from_scores(
     [(0.5, 0.75, 0.25, 0.5, 'b', False), (0.7, 0.5, 0.0, 1.0, 'a', True)]
     """
     keys = list(keys)
-    swept = sweep_from_scores(
-        scores, keys, thresholds=thresholds, reference=reference, min_support=min_support,
+    scores, ts = checked_grid(scores, thresholds, THRESHOLD_GRID, score_dtype, max_thresholds,
+                              "thresholds")
+    swept = sweep_reports(
+        scores, keys, ts, reference=reference, min_support=min_support,
         ofi_threshold=ofi_threshold, four_fifths=four_fifths,
-        exclude_low_support=exclude_low_support, score_dtype=score_dtype)
+        exclude_low_support=exclude_low_support)
     weighted = "weight_sum" in swept.collect_schema().names()
     cells = ["n", "tp", "fp", "fn", "tn", *(["weight_sum"] if weighted else [])]
     supported = ~pl.col("low_support")
     ir = pl.col("impact_ratio").filter(supported)
     label = group_label(keys) if keys else pl.lit("all", dtype=pl.String).alias("group")
+    worst = supported & (pl.col("impact_ratio") == ir.min())
 
     def build(table: pl.LazyFrame) -> pl.LazyFrame:
         overall = with_rates(table.group_by("threshold").agg(pl.col(cells).sum())).select(
@@ -164,8 +180,8 @@ def thresholds_from_scores(
             (supported & pl.col("adverse_impact")).sum().cast(pl.Int64).alias("n_failing"),
             ir.min().alias("min_impact_ratio"),
             # group_by keeps each group's rows in table order: the first in key order on a tie
-            pl.col("group").filter(supported & (pl.col("impact_ratio") == ir.min())).first()
-            .alias("worst_group"),
+            pl.col("group").filter(worst).first().alias("worst_group"),
+            *([pl.struct(keys).filter(worst).first().alias("worst_group_keys")] if keys else []),
             pl.col("ofi").abs().filter(supported).max().alias("max_abs_ofi"),
             (supported & pl.col("ofi_flag")).sum().cast(pl.Int64).alias("n_ofi_flagged"),
             ((supported.sum() > 0)

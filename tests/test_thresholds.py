@@ -22,13 +22,14 @@ import polars_fair
 from polars_fair import errors as E
 from polars_fair.analysis import FairScores
 from polars_fair.plot import MISSING_GROUP, group_label
+from polars_fair.sweep import SWEEP_THRESHOLDS
 from polars_fair.thresholds import THRESHOLD_GRID
 
 from .conftest import ADULT_SCORED_CSV, Runner, require
 
 COLUMNS = ["threshold", "n", "selection_rate", "tpr", "accuracy", "n_groups", "n_supported",
-           "n_failing", "min_impact_ratio", "worst_group", "max_abs_ofi", "n_ofi_flagged",
-           "all_pass"]
+           "n_failing", "min_impact_ratio", "worst_group", "worst_group_keys", "max_abs_ofi",
+           "n_ofi_flagged", "all_pass"]
 REPORT_COLUMNS = ["is_reference", "disparate_impact", "impact_ratio", "adverse_impact", "ofi",
                   "ofi_flag", "low_support", "reference_low_support", "finding"]
 
@@ -191,8 +192,10 @@ def expected_by_loop(df: pl.DataFrame, keys: list[str], ts: list[float], weight:
         ir = [v for v in sup["impact_ratio"].to_list() if v is not None]
         labels = sup.select(group_label(keys))["group"].to_list() if keys \
             else ["all"] * sup.height  # the label the charts give a group
-        worst = next((lab for lab, v in zip(labels, sup["impact_ratio"].to_list(), strict=True)
-                      if ir and v == min(ir)), None)
+        worst, worst_keys = next(
+            ((lab, k) for lab, k, v in zip(labels, sup.select(keys).rows(named=True),
+                                           sup["impact_ratio"].to_list(), strict=True)
+             if ir and v == min(ir)), (None, None))
         ofi = [abs(v) for v in sup["ofi"].to_list() if v is not None]
         adverse = sup["adverse_impact"].to_list()
         rows.append({
@@ -204,13 +207,16 @@ def expected_by_loop(df: pl.DataFrame, keys: list[str], ts: list[float], weight:
             "n_groups": report.height, "n_supported": sup.height,
             "n_failing": sum(a is True for a in adverse),
             "min_impact_ratio": min(ir) if ir else None, "worst_group": worst,
+            "worst_group_keys": worst_keys,
             "max_abs_ofi": max(ofi) if ofi else None,
             "n_ofi_flagged": sum(v is True for v in sup["ofi_flag"].to_list()),
             "all_pass": sup.height > 0 and all(a is False for a in adverse),
         })
-    return pl.DataFrame(rows, schema={c: t for c, t in zip(COLUMNS, [
+    key_struct = pl.Struct({k: df.schema[k] for k in keys})
+    out = pl.DataFrame(rows, schema={c: t for c, t in zip(COLUMNS, [
         pl.Float64, pl.Int64, pl.Float64, pl.Float64, pl.Float64, pl.Int64, pl.Int64, pl.Int64,
-        pl.Float64, pl.String, pl.Float64, pl.Int64, pl.Boolean], strict=True)})
+        pl.Float64, pl.String, key_struct, pl.Float64, pl.Int64, pl.Boolean], strict=True)})
+    return out if keys else out.drop("worst_group_keys")  # no keys: no struct column
 
 
 CASES = [
@@ -338,7 +344,8 @@ def test_signature_is_simple_keywords_with_defaults() -> None:
     """The CLI generates its subcommand from it: keyword-only, typed, with defaults."""
     params = list(inspect.signature(FairScores.thresholds).parameters.values())[1:]
     assert [p.name for p in params] == ["thresholds", "reference", "min_support",
-                                        "ofi_threshold", "four_fifths", "exclude_low_support"]
+                                        "ofi_threshold", "four_fifths", "exclude_low_support",
+                                        "max_thresholds"]
     for p in params:
         assert p.kind is inspect.Parameter.KEYWORD_ONLY
         assert p.annotation is not inspect.Parameter.empty
@@ -433,3 +440,138 @@ def test_every_threshold_row_is_the_summary_of_report_at_that_threshold(
     assert_frame_equal(got, want, check_exact=False, rel_tol=1e-12, abs_tol=0)
     exact = [c for c in COLUMNS if c not in ("selection_rate", "tpr", "accuracy")]
     assert_frame_equal(got.select(exact), want.select(exact), check_exact=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Enum attributes: the groups are report's (review item 6)
+# ---------------------------------------------------------------------------------------------
+G3 = pl.Enum(["a", "b", "c"])
+H2 = pl.Enum(["x", "y"])
+# a: (y 1, score 0.6), (y 0, 0.8); b: (y 1, 0.3), (y 0, 0.9); no row of c
+ENUMS = pl.DataFrame({
+    "g": pl.Series(["a", "a", "b", "b"], dtype=G3), "h": pl.Series(["x", "y", "x", "y"], dtype=H2),
+    "y_true": [1, 0, 1, 0], "s": [0.6, 0.8, 0.3, 0.9],
+})
+
+
+def test_sweep_keeps_an_enums_unobserved_category_as_report_does(run: Runner) -> None:
+    # t = 0.5: a selects 0.6 and 0.8 -> tp 1 fp 1 fn 0 tn 0; b selects 0.9 -> tp 0 fp 1 fn 1
+    # tn 0; c has no row -> n 0, every count 0 (as report's row for c)
+    swept = run(ENUMS, "sweep", "g", y_score="s", thresholds=[0.5], min_support=1)
+    assert swept.select("g", "threshold", "n", "tp", "fp", "fn", "tn").rows() == [
+        ("a", 0.5, 2, 1, 1, 0, 0), ("b", 0.5, 2, 0, 1, 1, 0), ("c", 0.5, 0, 0, 0, 0, 0)]
+    assert swept.schema["g"] == G3
+    report = ENUMS.fair.report("g", y_score="s", threshold=0.5, min_support=1)
+    assert report.height == 3
+    assert_frame_equal(swept.drop("threshold"), report)
+
+
+@pytest.mark.parametrize("t", [0.5, 0.85])
+def test_sweep_of_two_enums_equals_report_at_each_threshold(t: float) -> None:
+    # 3 x 2 intersections; c-x and c-y have no row: 6 rows, as report (4 observed + 2 empty)
+    swept = ENUMS.fair.sweep(["g", "h"], y_score="s", thresholds=[0.5, 0.85])
+    assert swept.height == 12
+    report = ENUMS.fair.report(["g", "h"], y_score="s", threshold=t)
+    assert report.height == 6
+    assert_frame_equal(swept.filter(pl.col("threshold") == t).drop("threshold"), report)
+    assert swept.filter(pl.col("n") == 0).select("g", "h").unique(maintain_order=True).rows() \
+        == [("c", "x"), ("c", "y")]
+
+
+def test_thresholds_count_the_empty_enum_intersections_as_groups() -> None:
+    out = ENUMS.fair.thresholds(["g", "h"], y_score="s", thresholds=[0.5], min_support=1)
+    # 6 groups; the two empty ones are low-support (n = 0 < 1), so 4 supported
+    assert out.select("n", "n_groups", "n_supported").row(0) == (4, 6, 4)
+    # one threshold of the score-table way in gives the same
+    table = ENUMS.lazy().fair.score_counts(["g", "h"], y_score="s")
+    assert_frame_equal(table.thresholds(thresholds=[0.5], min_support=1).collect(), out)
+
+
+# ---------------------------------------------------------------------------------------------
+# the default grid on scores that are not probabilities (review item 7)
+# ---------------------------------------------------------------------------------------------
+DECILES = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0], "s": [3, 9, 6, 8]})
+
+
+@pytest.mark.parametrize(("analysis", "grid"), [("thresholds", THRESHOLD_GRID),
+                                                ("sweep", SWEEP_THRESHOLDS)])
+def test_the_default_grid_on_scores_outside_0_1_is_an_error(analysis: str, grid: Any) -> None:
+    # every score 3..9 is above every threshold 0.01..0.99: all would pass, vacuously
+    with pytest.raises(E.InvalidArgumentError) as err:
+        getattr(DECILES.fair, analysis)("g", y_score="s")
+    assert str(err.value) == E.DEFAULT_GRID_NOT_PROBABILITIES.format(
+        what=analysis, grid=repr(grid), low=3.0, high=9.0,
+        suggestion="the distinct scores, thresholds=[3.0, 6.0, 8.0, 9.0]")
+    assert "thresholds=" in str(err.value) and "3.0 to 9.0" in str(err.value)
+
+
+def test_a_negative_score_or_many_distinct_scores_suggest_quantiles() -> None:
+    df = pl.DataFrame({"g": ["a"] * 150, "y_true": [0, 1] * 75,
+                       "s": [i / 100 - 0.5 for i in range(150)]})  # -0.5 .. 0.99, 150 values
+    with pytest.raises(E.InvalidArgumentError, match=r"from -0\.5 to 0\.99") as err:
+        df.fair.thresholds("g", y_score="s")
+    assert "np.quantile(scores, np.linspace(0.01, 0.99, 99))" in str(err.value)
+
+
+def test_an_explicit_grid_is_the_users_choice() -> None:
+    # thresholds 5 and 0.5 on scores 3, 9 (a) and 6, 8 (b):
+    # t = 0.5: everybody selected, both rates 1, impact ratios 1: pass;
+    # t = 5: a selects 9 (1/2), b selects 6 and 8 (1): a's impact ratio 1/2 fails
+    out = DECILES.fair.thresholds("g", y_score="s", thresholds=[0.5, 5], min_support=1)
+    assert out.select("threshold", "selection_rate", "min_impact_ratio", "worst_group",
+                      "all_pass").rows() == [(0.5, 1.0, 1.0, "a", True),
+                                             (5.0, 0.75, 0.5, "a", False)]
+    # the same numbers as the default grid but given for a probability: fine
+    probs = DECILES.with_columns(pl.col("s") / 10)
+    assert probs.fair.thresholds("g", y_score="s", thresholds=list(THRESHOLD_GRID)).height == 99
+
+
+# ---------------------------------------------------------------------------------------------
+# the size of the grid (review item 8)
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("analysis", ["sweep", "thresholds"])
+def test_more_thresholds_than_max_thresholds_raise_at_once(analysis: str) -> None:
+    big = np.linspace(0, 1, 10_001)  # one more than the default 10,000
+    with pytest.raises(E.SizeLimitError) as err:
+        getattr(HAND.lazy().fair, analysis)("g", thresholds=big)  # lazy: before any data
+    assert str(err.value) == E.TOO_MANY_THRESHOLDS.format(what=analysis, size=10_001,
+                                                          limit=10_000)
+    assert "max_thresholds=10,000" in str(err.value) and "10,001" in str(err.value)
+    with pytest.raises(E.SizeLimitError, match="max_thresholds=2"):
+        getattr(HAND.lazy().fair, analysis)("g", thresholds=[0.2, 0.5, 0.7], max_thresholds=2)
+    # exactly the limit is accepted
+    out = getattr(HAND.fair, analysis)("g", thresholds=[0.2, 0.5], max_thresholds=2)
+    assert out["threshold"].unique().sort().to_list() == [0.2, 0.5]
+
+
+def test_max_thresholds_must_be_a_positive_integer() -> None:
+    with pytest.raises(E.InvalidArgumentError, match="max_thresholds"):
+        HAND.lazy().fair.thresholds("g", thresholds=[0.5], max_thresholds=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# worst_group_keys: the worst group, unambiguous (review item 2)
+# ---------------------------------------------------------------------------------------------
+def test_worst_group_keys_tell_a_null_key_from_the_text_missing() -> None:
+    # group "(missing)": scores 0.9, 0.8 (both selected at 0.5, rate 1);
+    # group null: 0.9, 0.2 (rate 1/2, impact ratio 1/2, the worst); both display "(missing)"
+    df = pl.DataFrame({"g": ["(missing)", "(missing)", None, None],
+                       "y_true": [1, 0, 1, 0], "s": [0.9, 0.8, 0.9, 0.2]})
+    out = df.fair.thresholds("g", y_score="s", thresholds=[0.5], min_support=1)
+    assert out["worst_group"].to_list() == [MISSING_GROUP]  # the display label: ambiguous
+    assert out.schema["worst_group_keys"] == pl.Struct({"g": pl.String})
+    assert out["worst_group_keys"].to_list() == [{"g": None}]  # the null key, kept
+    flipped = df.with_columns(s=pl.Series([0.9, 0.2, 0.9, 0.8]))  # now "(missing)" is worst
+    out = flipped.fair.thresholds("g", y_score="s", thresholds=[0.5], min_support=1)
+    assert out["worst_group"].to_list() == [MISSING_GROUP]
+    assert out["worst_group_keys"].to_list() == [{"g": "(missing)"}]
+
+
+def test_worst_group_keys_keep_a_separator_inside_a_value() -> None:
+    # ("a | b", "c") and ("a", "b | c") both display as "a | b | c"; a: rate 1/2 (worst)
+    df = pl.DataFrame({"g": ["a | b", "a | b", "a", "a"], "h": ["c", "c", "b | c", "b | c"],
+                       "y_true": [1, 0, 1, 0], "s": [0.9, 0.2, 0.9, 0.8]})
+    out = df.fair.thresholds(["g", "h"], y_score="s", thresholds=[0.5], min_support=1)
+    assert out["worst_group"].to_list() == ["a | b | c"]
+    assert out["worst_group_keys"].to_list() == [{"g": "a | b", "h": "c"}]
+    assert out.select(pl.col("worst_group_keys").struct.unnest()).rows() == [("a | b", "c")]
