@@ -270,7 +270,8 @@ ByOpt = Annotated[
 ]
 
 
-PathArg = Annotated[Path, typer.Argument(help="CSV, Parquet or NDJSON file (read lazily).")]
+PathArg = Annotated[Path, typer.Argument(help="CSV, Parquet or NDJSON file (read lazily).",
+                                         metavar="PATH")]
 YTrueOpt = Annotated[str, typer.Option(help="Label column or SQL expression.",
                                        metavar="COLUMN|SQL")]
 YPredOpt = Annotated[str, typer.Option(help="Prediction column or SQL expression.",

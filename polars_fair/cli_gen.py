@@ -511,6 +511,80 @@ class ReadableGroup(TyperGroup):
         """
         return _readable_params(super().get_params(ctx))
 
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        """Run the command line; a usage error is one line on stderr (and JSON), exit 2.
+
+        click reports an option it cannot parse or a missing option in a box of several
+        lines; here it reads like every other failure: ``polars-fair: error: MESSAGE`` naming
+        the flag (:func:`polars_fair.cli_io.usage_message`), and with ``--format json`` the
+        JSON error object on stdout.
+
+        Parameters
+        ----------
+        args : sequence of str, optional
+            The arguments; ``sys.argv[1:]`` when ``None``.
+        prog_name, complete_var, windows_expand_args, **extra
+            As ``click.Command.main``.
+        standalone_mode : bool, default True
+            ``False`` runs click's own ``main`` unchanged (errors are raised).
+
+        Returns
+        -------
+        Any
+            With ``standalone_mode=False``, the command's result; otherwise it exits.
+
+        Raises
+        ------
+        SystemExit
+            The command's exit code (2 for a usage error).
+
+        Examples
+        --------
+        >>> import contextlib, sys
+        >>> from polars_fair.cli import app
+        >>> group = typer.main.get_command(app)
+        >>> try:
+        ...     with contextlib.redirect_stderr(sys.stdout):
+        ...         group.main(["report", "data.csv"], prog_name="polars-fair")
+        ... except SystemExit as done:
+        ...     print("exit code", done.code)
+        polars-fair: error: missing option --by
+        exit code 2
+        """
+        import json
+        import sys
+
+        from typer._click import exceptions as click
+
+        from polars_fair.cli_io import json_requested, usage_message
+
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args,
+                                **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        try:
+            rv = super().main(argv, prog_name, complete_var, False, windows_expand_args,
+                              **extra)
+        except click.NoArgsIsHelpError as exc:
+            typer.echo(exc.ctx.get_help() if exc.ctx is not None else exc.message)
+            sys.exit(2)
+        except click.UsageError as exc:
+            text = usage_message(exc)
+            typer.echo(f"polars-fair: error: {text}", err=True)
+            if json_requested(argv):
+                typer.echo(json.dumps({"status": "error", "error": "UsageError",
+                                       "message": text, "exit_code": 2}))
+            sys.exit(2)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
 
 class ReadableCommand(TyperCommand):
     """A Typer command whose ``--help`` names types plainly (``INTEGER``, ``[holm|bh]``).

@@ -306,6 +306,8 @@ CLI_BAD_DATE = "--data-date takes YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD, got {valu
 CLI_ONE_OUTCOME = "pass exactly one of --y-pred (a binary selection) or --y-score (a score)"
 CLI_PAGE_OPTION = "{flag} applies to the HTML audit: pass --html FILE too"
 CLI_PAGE_TAKES_NOT = "{flag} is not an option of the HTML audit (polars_fair.html.audit_html)"
+CLI_MISSING_PARAMETER = "missing {kind} {name}"
+CLI_BAD_PARAMETER = "{flag}: {message}"
 
 
 class PolarsFairError(ValueError):

@@ -591,3 +591,57 @@ def test_max_groups_bounds_enum_intersections(tmp_path: Path) -> None:
     assert code == 0, err
     got = pl.read_parquet(out_file)
     assert got.height == 27_000 and got["n"].sum() == 90
+
+
+# ------------------------------------------------------ usage errors: one line, exit 2, JSON
+
+
+def _commands() -> list[str]:
+    import typer
+
+    return sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", _commands())
+def test_every_command_reports_a_usage_error_in_one_line_with_json(name: str,
+                                                                   hiring: Path) -> None:
+    args = [name, "--no-such-option", "x", "--format", "json"]
+    if name != "demo":
+        args.insert(1, str(hiring))
+    code, out, err = cli(*args)
+    assert code == 2, (out, err)
+    assert err == "polars-fair: error: no such option: --no-such-option\n"
+    assert json.loads(out) == {"status": "error", "error": "UsageError",
+                               "message": "no such option: --no-such-option", "exit_code": 2}
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("abroca-test", "{p}", "--by", "sex", "--n-permutations", "abc"),
+     "--n-permutations: 'abc' is not an integer"),
+    (("report", "{p}", "--by", "race", "--threshold", "abc"), "--threshold: 'abc' is not a number"),
+    (("report", "{p}"), "missing option --by"),
+    (("report",), "missing argument PATH"),
+    (("bias-audit", "{p}", "--y-pred", "y_pred"), "missing option --category"),
+    (("divergence", "{p}", "--by", "race", "--adjust", "foo"),
+     "--adjust: 'foo' is not one of 'bh', 'by', 'holm'"),
+    (("calibration", "{p}", "--by", "race", "--strategy", "x"),
+     "--strategy: 'x' is not one of 'uniform', 'quantile'"),
+    (("report", "{p}", "--by"), "option '--by' requires an argument"),
+    (("no-such-command",), "no such command 'no-such-command'"),
+])
+def test_usage_errors_name_the_option(args: tuple[str, ...], message: str, hiring: Path) -> None:
+    argv = [a.format(p=hiring) for a in args]
+    code, out, err = cli(*argv)
+    assert (code, out, err) == (2, "", f"polars-fair: error: {message}\n")
+    code, out, err = cli(argv[0], "--format", "json", *argv[1:])
+    assert code == 2
+    assert json.loads(out)["message"] == message
+
+
+def test_usage_errors_through_main_exit_2_in_one_line(hiring: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", "from polars_fair.cli import main; main()", "report",
+         str(hiring), "--by", "race", "--min-support", "abc"],
+        capture_output=True, text=True, check=False)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == "polars-fair: error: --min-support: 'abc' is not an integer\n"
