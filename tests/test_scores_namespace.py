@@ -111,3 +111,23 @@ def test_abroca_test_progress_bar_only_when_asked_or_on_a_terminal(
     assert capsys.readouterr().err == ""
     DF.fair.abroca_test("race", n_permutations=20, seed=0, progress=True)
     assert "abroca_test: groups" in capsys.readouterr().err
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("analysis", ["thresholds", "sweep"])
+def test_compas_decile_score_on_the_default_grid_is_an_error(compas: pl.DataFrame,
+                                                             analysis: str) -> None:
+    # decile_score takes the integers 1..10: the probability grid 0.01..0.99 would select every
+    # defendant at every threshold (99 identical rows, selection_rate 1, all_pass true)
+    with pytest.raises(E.InvalidArgumentError) as err:
+        getattr(compas.lazy().fair, analysis)(
+            "race", y_true="two_year_recid", y_score="decile_score").collect()
+    message = str(err.value)
+    assert "thresholds=" in message and "from 1.0 to 10.0" in message
+    assert "thresholds=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]" in message
+    # the suggested grid works: at threshold 1 every defendant is selected (rate 1)
+    out = compas.fair.thresholds("race", y_true="two_year_recid", y_score="decile_score",
+                                 thresholds=list(range(1, 11)))
+    assert out.height == 10 and out["selection_rate"][0] == 1.0
+    tens = (compas["decile_score"].to_numpy() >= 10).mean()  # the share scored 10, by numpy
+    assert out["selection_rate"][-1] == pytest.approx(tens, rel=1e-12) and tens < 1
