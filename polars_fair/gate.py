@@ -75,7 +75,8 @@ def gate_reference(
     """The one reference group of a count table and (optionally) a score table.
 
     A rule is resolved once, by :func:`polars_fair.reference.reference_index`, over the groups
-    eligible for every analysis given: known keys, rows (``n > 0``), at least ``min_support``
+    eligible for every analysis given: known keys, rows (``n > 0``) of positive total weight
+    (``weight_sum > 0``, when the table is weighted), at least ``min_support``
     rows when ``exclude_low_support``, and, with ``scores``, both classes in the score table (a
     ROC curve). The chosen group is returned as an explicit group, so ``report`` and ``abroca``
     compare with the same group. When no group is eligible for both, the count analyses' own
@@ -126,7 +127,13 @@ def gate_reference(
     if not is_rule(reference) or reference == "overall" or not keys:
         return reference
     table = counts.rates().collect().select(*keys, "n", "selection_rate")
-    count_ok = known(keys) & (pl.col("n") > 0)
+    if "weight_sum" in counts.frame.collect_schema().names():  # a group of zero weight is empty
+        weights = counts.frame.select(*keys, "weight_sum").collect()
+        table = table.join(weights, on=keys, how="left", nulls_equal=True,
+                           maintain_order="left")
+        count_ok = known(keys) & (pl.col("n") > 0) & (pl.col("weight_sum") > 0).fill_null(False)
+    else:
+        count_ok = known(keys) & (pl.col("n") > 0)
     if exclude_low_support:
         count_ok = count_ok & (pl.col("n") >= min_support)
     rules: tuple[str, ...] = COUNT_RULES
@@ -148,9 +155,13 @@ def gate_reference(
     return reference
 
 
+#: How a null key value (the group of the rows whose attribute is missing) reads in a label.
+MISSING = "(missing)"
+
+
 def _labels(frame: pl.DataFrame, keys: list[str]) -> pl.Series:
-    names = [", ".join(f"{k}={v}" for k, v in zip(keys, row, strict=True)) if keys else "all"
-             for row in frame.select(keys).iter_rows()]
+    names = [", ".join(f"{k}={MISSING if v is None else v}" for k, v in zip(keys, row, strict=True))
+             if keys else "all" for row in frame.select(keys).iter_rows()]
     return pl.Series("group", names, dtype=pl.String)
 
 
@@ -241,7 +252,8 @@ def gate(
 
         - ``metric`` (String);
         - the key columns (their dtypes);
-        - ``group`` (String): ``"key=value, key=value"`` (``"all"`` without keys);
+        - ``group`` (String): ``"key=value, key=value"`` (``"all"`` without keys; a null
+          value reads ``"(missing)"``);
         - ``n`` (Int64): the group's rows in the count table;
         - ``is_reference`` (Boolean);
         - ``value`` (Float64): the figure, null when undefined;

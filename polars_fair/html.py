@@ -32,7 +32,7 @@ import json
 import math
 import platform
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -123,13 +123,20 @@ DEFINITIONS: tuple[tuple[str, str, str], ...] = _metric_definitions() + (
      "Benjamini–Hochberg); significant: adjusted p ≤ 1 − level"),
      "Holm 1979; Benjamini & Hochberg 1995"),
 )
+#: What the ABROCA p-value counts (:mod:`polars_fair.permutation`): the test permutes group
+#: membership, not labels; each row keeps its (score, label) pair.
+PERMUTATION_P = (
+    "(1 + k) / (1 + {n}), k the number of {n} seeded permutations of group membership between "
+    "the group and the reference whose ABROCA is at least the observed one (each draw gives "
+    "the group a random subset of the pair's pooled rows, of the group's size, each row "
+    "keeping its score and label; a draw that leaves a group without both classes is redrawn)"
+)
 SCORE_DEFINITIONS: tuple[tuple[str, str, str], ...] = (
     ("AUC", "Mann–Whitney U / (P · N), ties counted ½", "area under the ROC curve"),
     ("ABROCA", "∫₀¹ |TPR_g(f) − TPR_ref(f)| df, exact on the piecewise-linear ROC curves",
      "Gardner, Brooks & Baker 2019 (LAK'19); Borchers et al., \"A Test for ABROCA\""),
-    ("ABROCA p-value", ("share of seeded label permutations within the pair (group and "
-     "reference) whose ABROCA is at least the observed one, (1 + k) / (1 + permutations); "
-     "Holm-adjusted over the groups"), "Borchers et al., \"A Test for ABROCA\""),
+    ("ABROCA p-value", PERMUTATION_P.format(n="B") + "; Holm-adjusted over the groups",
+     "Borchers et al., \"A Test for ABROCA\" (Algorithm 1)"),
     ("Calibration", "fraction of positives against the mean score per score bin",
      "reliability diagram (DeGroot & Fienberg 1983)"),
 )
@@ -435,7 +442,7 @@ def _gate_html(checks: pl.DataFrame, keys: Sequence[str], min_support: int) -> s
     failing = checks.filter(pl.col("checked") & ~pl.col("passed"))
     if failing.height == 0:
         return head + text
-    rows = [[_esc(_summary_label(r["group"])), _esc(r["metric"]), _num(r["value"], "{:.4f}"),
+    rows = [[_esc(r["group"]), _esc(r["metric"]), _num(r["value"], "{:.4f}"),
              _esc(r["rule"] if r["value"] is not None else f"undefined: {r['reason']}")]
             for r in failing.iter_rows(named=True)]
     return head + text + _table(["group", "metric", "value", "limit"], rows, numeric=[2])
@@ -450,9 +457,23 @@ def _group(row: Mapping[str, Any], keys: Sequence[str]) -> str:
     return " | ".join(_key(row[k]) for k in keys) if keys else "everyone"
 
 
-def _summary_label(label: Any) -> str:
-    """A summary's ``attr=value`` label with a null value read as missing."""
-    return "" if label is None else re.sub(r"=null(?=,|$)", f"={MISSING}", str(label))
+def _summary_labels(report: pl.DataFrame, keys: Sequence[str]) -> Callable[[Any], str]:
+    """How the page writes a summary's group label: a null key value reads as missing.
+
+    The summary spells a null key ``"null"`` (``"g=null"`` with several keys); the page maps
+    each group's spelling to its label with "(missing)", unless a group's value is the text
+    ``"null"`` itself, when the spelling is ambiguous and kept.
+    """
+    def spell(row: Mapping[str, Any], missing: str) -> str:
+        text = [missing if row[k] is None else str(row[k]) for k in keys]
+        return text[0] if len(keys) == 1 else ", ".join(
+            f"{k}={t}" for k, t in zip(keys, text, strict=True))
+
+    spelled: dict[str, set[str]] = {}
+    for row in report.select(keys).iter_rows(named=True):
+        spelled.setdefault(spell(row, "null"), set()).add(spell(row, MISSING))
+    names = {k: next(iter(v)) for k, v in spelled.items() if len(v) == 1}
+    return lambda label: "" if label is None else names.get(str(label), str(label))
 
 
 def _p(x: Any) -> str:
@@ -761,6 +782,31 @@ def _abroca_table(abroca: pl.DataFrame, tests: pl.DataFrame | None, keys: Sequen
                    "verdict"], rows, numeric=range(k, k + 6), row_classes=classes)
 
 
+def _roc_reason(abroca: pl.DataFrame, keys: Sequence[str]) -> str | None:
+    """Why no ABROCA can be computed (no ROC curve to compare), or ``None`` when one can."""
+    ref = abroca.filter(pl.col("is_reference"))
+    if ref.height and ref["auc"][0] is None:
+        r = ref.row(0, named=True)
+        return (f"the reference group {_group(r, keys)} has one class only ({r['positives']:,} "
+                f"positives, {r['negatives']:,} negatives)")
+    if not ref.height:
+        return "no group has both classes (a ROC curve needs positives and negatives)"
+    if abroca.filter(~pl.col("is_reference") & pl.col("abroca").is_not_null()).height == 0:
+        if abroca.height == 1:
+            return f"there is one group only ({_group(ref.row(0, named=True), keys)})"
+        return ("no group other than the reference has both classes (a ROC curve needs "
+                "positives and negatives)")
+    return None
+
+
+def _attempt(build: Callable[[], Any]) -> Any:
+    """A chart, or the reason it cannot be drawn (a polars_fair error's message)."""
+    try:
+        return build()
+    except E.PolarsFairError as exc:
+        return str(exc)
+
+
 def _divergence_html(table: pl.DataFrame, k: int) -> tuple[str, Any]:
     from polars_fair.plot import divergence_chart, pattern_label
 
@@ -1038,9 +1084,11 @@ def audit_html(
     if fs is not None and reference == "overall":  # ABROCA compares with a group: the largest
         ab_ref = gate_reference(fc, fs, "largest", min_support=min_support,
                                 exclude_low_support=exclude_low_support)
+    roc_reason: str | None = None  # why no ROC curve comparison can be made, if none can
     if fs is not None:
         abroca = fs.abroca(reference=ab_ref).collect()
-        if sample_weight is None:  # weights are not exchangeable units: no permutation null
+        roc_reason = _roc_reason(abroca, keys)
+        if sample_weight is None and roc_reason is None:  # weights are not exchangeable units
             tests = fs.abroca_test(reference=ab_ref, n_permutations=n_permutations, seed=seed,
                                    progress=False).collect()
     divergence_table = None
@@ -1172,35 +1220,45 @@ def audit_html(
         s_low, s_high = scores["score"].min(), scores["score"].max()
         s_low, s_high = float(s_low), float(s_high)  # type: ignore[arg-type]
         probabilities = 0.0 <= s_low and s_high <= 1.0
-        charts.append((
-            "ROC curves and ABROCA",
-            ("ROC curve of each group; the shaded area between the reference's curve and the "
-             "headline group's (the largest significant ABROCA among groups with at least "
-             f"{min_support} rows, else the largest) is that ABROCA." + drawn_note),
-            roc_chart(fs_page, reference=ab_ref, min_support=min_support, group=ab_group),
-        ))
+        if roc_reason is None:
+            charts.append((
+                "ROC curves and ABROCA",
+                ("ROC curve of each group; the shaded area between the reference's curve and "
+                 "the headline group's (the largest significant ABROCA among groups with at "
+                 f"least {min_support} rows, else the largest) is that ABROCA." + drawn_note),
+                _attempt(lambda: roc_chart(fs_page, reference=ab_ref, min_support=min_support,
+                                           group=ab_group)),
+            ))
+        else:
+            notes.append(f"No ROC chart: {roc_reason}.")
         if probabilities:
             charts.append((
                 "Calibration", ("Fraction of positive labels against the mean score in each of "
                 "10 score bins, one panel per group; the numbers are the bins' rows, hollow "
                 f"grey points are bins with fewer than {min_support} rows; the dashed diagonal "
                 "is perfect calibration."),
-                calibration_chart(fs_page.reliability().collect(), keys, min_count=min_support,
-                                  max_groups=CHART_GROUPS),
+                _attempt(lambda: calibration_chart(
+                    fs_page.reliability().collect(), keys, min_count=min_support,
+                    max_groups=CHART_GROUPS)),
             ))
         else:
             notes.append(f"No calibration chart: the scores range over [{s_low:g}, {s_high:g}], "
                          "not probabilities in [0, 1].")
-        if tests is None:
+        if roc_reason is not None:
+            how = (f"<p class=\"warn\">Not computed: {_esc(roc_reason)}, so neither ABROCA "
+                   "(which compares the ROC curves of two groups) nor its permutation test is "
+                   "on this page.</p>")
+        elif tests is None:
             how = ("<p>Not tested: the permutation test needs unweighted rows (sample weights "
                    "are not exchangeable units), so no ABROCA is a finding here.</p>")
         else:
-            how = (f"<p>With the permutation test. p: share of {n_permutations:,} seeded label "
-                   f"permutations (seed {seed}) within each pair with an ABROCA at least the "
-                   "observed one; p (Holm): adjusted over the groups tested; significant: "
+            p_text = PERMUTATION_P.format(n=f"{n_permutations:,}")
+            how = (f"<p>With the permutation test. p: {p_text} "
+                   f"(seed {seed}); p (Holm): adjusted over the groups tested; significant: "
                    f"p (Holm) ≤ {1 - level:.2g}.</p>")
-        abroca_html = ("<h3>ABROCA against the reference</h3>" + how
-                       + _abroca_table(on_page(abroca), tests, keys, min_support, level))
+        abroca_html = "<h3>ABROCA against the reference</h3>" + how + (
+            "" if roc_reason is not None
+            else _abroca_table(on_page(abroca), tests, keys, min_support, level))
     divergence_html = ""
     if divergence_table is not None:
         table_html, chart = _divergence_html(divergence_table, 15)
@@ -1271,13 +1329,14 @@ def audit_html(
         )
 
     parts.append("<h2>Verdicts</h2>")
+    label_of = _summary_labels(report, keys)
     sum_rows = []
     for r in summary.iter_rows(named=True):
         verdict = r["verdict"]
         cls = VERDICT_CLASSES.get(verdict, "")
         sum_rows.append([
-            _esc(r["metric"]), _num(r["value"], "{:.4f}"), _esc(_summary_label(r["group_1"])),
-            _esc(_summary_label(r["group_2"])), _num(r["threshold"], "{:g}"),
+            _esc(r["metric"]), _num(r["value"], "{:.4f}"), _esc(label_of(r["group_1"])),
+            _esc(label_of(r["group_2"])), _num(r["threshold"], "{:g}"),
             f'<span class="{cls}">{_esc(verdict)}</span>' if verdict else UNDEFINED,
             "low support" if r.get("low_support") else "",
         ])
@@ -1288,7 +1347,7 @@ def audit_html(
     excluded = summary["excluded_groups"].explode().drop_nulls().unique(maintain_order=True)
     if excluded.len():
         parts.append(f"<p>Left out of the summaries (low support): "
-                     f"{_esc(', '.join(_summary_label(x) for x in excluded.to_list()))}.</p>")
+                     f"{_esc(', '.join(label_of(x) for x in excluded.to_list()))}.</p>")
     parts.append("<h3>What the findings mean</h3>")
     parts.append(_reading(report, keys, ofi_threshold=ofi_threshold, four_fifths=four_fifths,
                           min_support=min_support))
@@ -1318,6 +1377,10 @@ def audit_html(
 
     parts.append("<h2>Charts</h2>")
     for number, (heading, caption, chart) in enumerate(charts, start=1):
+        if isinstance(chart, str):  # the chart could not be drawn: say why
+            parts.append(f"<figure><h3>{_esc(heading)}</h3><p class=\"warn\">Not drawn: "
+                         f"{_esc(chart)}.</p></figure>")
+            continue
         svg = svg_for_html(to_svg(chart), prefix=f"pf-chart{number}-")
         parts.append(
             f"<figure><h3>{_esc(heading)}</h3>{svg}"

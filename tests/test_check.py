@@ -287,3 +287,17 @@ def test_cli_abroca_with_max_selection_rate_reference(hiring_csv: Path) -> None:
     top = rates.sort("sr", descending=True)["race"][0]
     assert result["reference"] == f"race={top}"
     assert not [v for v in result["violations"] if v["metric"] == "abroca"]
+
+
+def test_gate_labels_a_missing_group_missing() -> None:
+    import polars as pl
+
+    import polars_fair
+    from polars_fair.gate import gate
+
+    # two groups of 2 rows: "a" and the rows whose g is null; each has one impact_ratio and one
+    # ofi row, labelled "g=a" and "g=(missing)"
+    df = pl.DataFrame({"g": ["a", "a", None, None], "y_true": [1, 0, 1, 0],
+                       "y_pred": [1, 0, 1, 1]})
+    got = gate(polars_fair.counts(df, "g"), min_support=1)["group"].to_list()
+    assert got == ["g=a", "g=a", "g=(missing)", "g=(missing)"]

@@ -713,3 +713,82 @@ def test_provenance_of_a_directory_and_of_a_name_that_is_no_file(tmp_path: Path)
     assert provenance("s3://bucket/scores/2026.parquet")["input"] == {
         "name": "2026.parquet", "sha256": None, "size_bytes": None}
     assert provenance()["input"] is None
+
+
+# --------------------------------------------------------------------------- review fixes
+
+
+def _tiny_scores() -> pl.DataFrame:
+    # groups A (4 rows) and B (4 rows); scores chosen so that by hand, at threshold 0.5:
+    # A predicts 1,1,0,0 and B 1,0,0,0
+    return pl.DataFrame({
+        "g": ["A"] * 4 + ["B"] * 4,
+        "y_true": [1, 0, 1, 0, 1, 0, 1, 0],
+        "s": [0.9, 0.6, 0.4, 0.1, 0.8, 0.3, 0.2, 0.1],
+    })
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    # one group: no second ROC curve to compare with
+    ({"g": pl.lit("A")}, "there is one group only (A)"),
+    # every label 1: the reference (A, the first of two groups of 4 rows) has 4 positives
+    # and 0 negatives
+    ({"y_true": pl.lit(1)}, "the reference group A has one class only (4 positives, 0 negatives)"),
+    # B all positive, A keeps both classes: only the reference has a ROC curve
+    ({"y_true": pl.when(pl.col("g") == "B").then(1).otherwise(pl.col("y_true"))},
+     "no group other than the reference has both classes"),
+])
+def test_a_page_without_two_roc_curves_states_why_abroca_is_left_out(
+        change: dict[str, pl.Expr], reason: str) -> None:
+    require_plot_extra()
+    from polars_fair.html import audit_html, page_data
+
+    page = audit_html(_tiny_scores().with_columns(**change), "g", y_score="s", threshold=0.5,
+                      min_support=1, n_permutations=9)
+    assert f"Not computed: {html.escape(reason)}" in page
+    assert f"No ROC chart: {html.escape(reason)}" in page
+    assert "ROC curves and ABROCA</h3>" not in page
+    assert page_data(page)["abroca_test"] is None
+
+
+def test_zero_weight_group_is_never_the_reference() -> None:
+    require_plot_extra()
+    from polars_fair.html import audit_html, page_data
+
+    # C has the most rows (5) but weight 0: the largest group by rows with weight is A (4 rows)
+    df = pl.DataFrame({"g": ["A"] * 4 + ["B"] * 3 + ["C"] * 5,
+                       "y_true": [1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1],
+                       "y_pred": [1, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 1],
+                       "w": [1.0] * 7 + [0.0] * 5})
+    page = audit_html(df, "g", sample_weight="w", min_support=1)
+    assert page_data(page)["provenance"]["parameters"]["reference_group"] == "g=A"
+
+
+def test_a_missing_group_reads_missing_in_the_verdicts_and_the_gate() -> None:
+    require_plot_extra()
+    from polars_fair.html import audit_html
+
+    # selection rates by hand: a 1/4, missing 4/4 -> the demographic parity difference is
+    # 1 - 0.25 = 0.75 between the missing group and a; impact ratio of a = 0.25 < 0.8 fails
+    df = pl.DataFrame({"g": ["a"] * 4 + [None] * 4, "y_true": [1, 0, 1, 0] * 2,
+                       "y_pred": [1, 0, 0, 0, 1, 1, 1, 1]})
+    page = audit_html(df, "g", min_support=1)
+    verdicts = page.split("<h2>Verdicts</h2>")[1].split("<h2>Uncertainty")[0]
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", verdicts)
+    assert "(missing)" in cells and "null" not in cells and "None" not in verdicts
+    row = cells[cells.index("demographic_parity_difference"):][:4]
+    assert row[1] == "0.7500" and set(row[2:4]) == {"a", "(missing)"}
+    assert "g=None" not in page
+
+
+def test_the_abroca_p_value_is_described_as_the_test_permutes_group_membership() -> None:
+    require_plot_extra()
+    from polars_fair.html import audit_html
+
+    # polars_fair.permutation draws group membership within the pair (each row keeps its score
+    # and label); the page must say so, in the definitions and above the ABROCA table
+    page = audit_html(make_hiring(400, seed=0), "sex", y_score="y_score", threshold=0.5,
+                      n_permutations=19)
+    assert "label permutation" not in page
+    assert page.count("permutations of group membership") == 2
+    assert "(1 + k) / (1 + 19), k the number of 19 seeded permutations" in page
