@@ -64,6 +64,10 @@ __all__ = [
 COUNT_COLUMNS = ("n", "tp", "fp", "fn", "tn")
 #: A float attribute with more distinct values than this must be binned first.
 MAX_FLOAT_LEVELS = 50
+#: A numeric attribute with at least this many levels and fewer than two rows per level on
+#: average (8 distinct ages in 8 rows) is an identifier or a measurement, not a group: every
+#: analysis refuses it until it is binned.
+MIN_LEVELS_PER_ROW_CHECK = 8
 Y, P = "__pf_y", "__pf_p"
 _V = "__pf_"
 
@@ -326,7 +330,8 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
     NullGroupError
         A key holds nulls and ``a.null_groups == "raise"`` (the message gives their counts).
     TooManyLevelsError
-        A float key with more than :data:`MAX_FLOAT_LEVELS` distinct values.
+        A float key with more than :data:`MAX_FLOAT_LEVELS` distinct values, or a numeric key
+        with nearly one row per level (:func:`check_row_levels`).
 
     Warns
     -----
@@ -361,6 +366,7 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
         if df.height == 0 or not df["n"].sum():
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" after dropping null groups"))
     check_float_levels(df, a.float_keys)
+    check_row_levels(df, a.keys)
     return df
 
 
@@ -377,6 +383,47 @@ def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str]) -> None:
                     column=k, levels=levels, values=E.show_values(df[k].unique().head(5).to_list())
                 )
             )
+
+
+def check_row_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
+    """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a numeric key too fine to group.
+
+    Nearly one row per level: at least :data:`MIN_LEVELS_PER_ROW_CHECK` distinct (non-null)
+    values and fewer than two rows per value on average, in a grouped table whose ``n`` counts
+    rows. Such a column cannot form groups that say anything; the message names ``bins=``
+    (``divergence``) and Polars' binning expressions.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label table (the keys and ``n``).
+    keys : sequence of str
+        The attribute columns; only numeric ones are checked.
+
+    Raises
+    ------
+    TooManyLevelsError
+        A numeric key with nearly one row per level.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"age": [21, 22, 23, 24, 25, 26, 27, 28], "n": [1] * 8})
+    >>> check_row_levels(df, ["age"])
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.TooManyLevelsError: attribute 'age' is a numeric column (Int64) with 8 ...
+    """
+    rows = int(df["n"].sum())
+    for k in keys:
+        dtype = df.schema[k]
+        if not dtype.is_numeric():
+            continue
+        present = df.filter(pl.col(k).is_not_null() & (pl.col("n") > 0))[k]
+        levels = present.n_unique()
+        if levels >= MIN_LEVELS_PER_ROW_CHECK and 2 * levels > rows:
+            raise E.TooManyLevelsError(E.NUMERIC_LEVELS.format(
+                column=k, dtype=dtype, levels=levels, rows=rows,
+                values=E.show_values(present.unique().sort().head(5).to_list())))
 
 
 def checked(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.LazyFrame:

@@ -48,7 +48,7 @@ from polars_fair import errors as E
 from polars_fair import rules as R
 from polars_fair import stats
 from polars_fair._lazy import np
-from polars_fair.boundary import MAX_FLOAT_LEVELS
+from polars_fair.boundary import MAX_FLOAT_LEVELS, MIN_LEVELS_PER_ROW_CHECK
 from polars_fair.docs import compose, expand_signature
 from polars_fair.registry import METRICS, PROPORTIONS, Counts
 from polars_fair.spec import (
@@ -79,9 +79,6 @@ __all__ = [
 DEFAULT_MAX_PATTERNS = 1_000_000
 #: The multiplicity adjustments over every pattern tested.
 ADJUSTMENTS = ("bh", "by", "holm")
-#: A numeric attribute with at least this many levels and fewer than two rows per level on
-#: average is refused (it is an identifier or a continuous value, not a group): bin it.
-MIN_LEVELS_PER_ROW_CHECK = 8
 #: The columns of a divergence table after ``attributes`` and the keys.
 DIVERGENCE_COLUMNS = (
     "n", "support", "denominator", "value", "overall", "outside", "divergence", "low_support",

@@ -196,8 +196,9 @@ TOO_MANY_PAIRS = (
 NUMERIC_LEVELS = (
     "attribute {column!r} is a numeric column ({dtype}) with {levels} distinct values in {rows} "
     "rows (for example {values}): too many levels, or nearly one row per level, to form groups; "
-    "pass bins={{{column!r}: 5}} (quantile bins, edges shown in the keys) or "
-    "bins={{{column!r}: [edges]}}, or bin it first with pl.col({column!r}).bin_intervals(...)"
+    "bin it first, for example by=pl.col({column!r}).bin_quantiles(5, labels=[...]) or "
+    ".bin_intervals([...], labels=[...]), or (divergence) pass bins={{{column!r}: 5}} (quantile "
+    "bins, edges shown in the keys) or bins={{{column!r}: [edges]}}"
 )
 TOO_MANY_PATTERNS = (
     "divergence: the search counts {patterns:,} candidate patterns by level {size}, more than "
@@ -260,6 +261,9 @@ SQL_REFUSED = (
     "(operators, CASE, CAST and scalar functions); nothing outside the rows is read"
 )
 SQL_INVALID = "{role}: {text!r} is not a SQL expression Polars can parse: {detail}"
+SQL_TYPES = "{role} {text!r} does not fit the columns' types: {detail}"
+SQL_ON_ROWS = "{role} {text!r} fails on the rows: {detail}"
+SQL_NOT_CONDITION = "{role} {text!r} must be a condition (true or false per row), not {dtype}"
 SQL_WHY_TABLE_WORD = "{word} starts a query or reads a table (no subquery, table, file or URL)"
 SQL_WHY_FUNCTION = (
     "{name}() is not one of the accepted scalar functions (polars_fair.sql.FUNCTIONS; table "
@@ -308,6 +312,23 @@ CLI_PAGE_OPTION = "{flag} applies to the HTML audit: pass --html FILE too"
 CLI_PAGE_TAKES_NOT = "{flag} is not an option of the HTML audit (polars_fair.html.audit_html)"
 CLI_MISSING_PARAMETER = "missing {kind} {name}"
 CLI_BAD_PARAMETER = "{flag}: {message}"
+
+PAGE_NO_RATES = "rates must name at least one metric, got {value!r}"
+PAGE_BAD_DIVERGENCE = (
+    "divergence must be True, False, None or a divergence table (a frame with the columns "
+    "{needed}), got {value}"
+)
+PAGE_OUTPUT_SUFFIX = "output {path!r}: the audit page is HTML; give it a .html or .htm suffix"
+PAGE_OUTPUT_NO_DIR = "output {path!r}: the directory {parent!r} does not exist"
+PAGE_OUTPUT_IS_DIR = "output {path!r} is a directory; pass a file name"
+PAGE_NOT_TEXT = "page must be the HTML text of an audit page (a str), got {value!r} ({type})"
+PAGE_BAD_FILTERS = (
+    "filters must be one filter (a str) or a sequence of them, got {value!r} ({type})"
+)
+PAGE_ROWS_READ = (
+    "rows_read={value!r} is fewer than the {rows:,} rows of data: rows_read counts the input "
+    "before filters, so it cannot be smaller than the rows audited"
+)
 
 
 class PolarsFairError(ValueError):

@@ -460,10 +460,12 @@ def test_enum_product_beyond_the_limit_raises_before_reading() -> None:
 
 
 def test_enum_product_with_observed_values_is_checked_at_collect() -> None:
-    # one Enum of 60 categories x 200 observed values of x: 12,000 groups > 10,000
+    # one Enum of 60 categories x 200 observed values of x (two rows each: one row per value
+    # would be refused as an identifier first): 12,000 groups > 10,000
     enum = pl.Enum([str(i) for i in range(60)])
-    df = pl.DataFrame({"e": pl.Series(["0", "1"] * 100, dtype=enum), "x": list(range(200)),
-                       "y_true": [1, 0] * 100, "y_pred": [1, 0] * 100})
+    df = pl.DataFrame({"e": pl.Series(["0", "1"] * 200, dtype=enum),
+                       "x": [i // 2 for i in range(400)],
+                       "y_true": [1, 0] * 200, "y_pred": [1, 0] * 200})
     lazy = df.lazy().fair.confusion(["e", "x"])  # the plan: the observed values are not known
     with pytest.raises(E.SizeLimitError) as info:
         lazy.collect()
@@ -533,3 +535,43 @@ def test_html_audit_shows_the_largest_groups_and_the_reference() -> None:
     assert ">g00<" in report and ">g59<" in report and ">g11<" in report
     assert ">g05<" not in report and ">g10<" not in report
     assert "groups left out of the tables and charts (max_groups=50" in page
+
+
+# ------------------------------------------- a numeric attribute of nearly one row per level
+_AGES = pl.DataFrame({"age": list(range(20, 28)), "y_true": [0, 1] * 4, "y_pred": [1, 0] * 4,
+                      "y_score": [i / 10 for i in range(8)]})
+
+
+@pytest.mark.parametrize("call", [
+    lambda df: df.fair.report("age"),
+    lambda df: df.fair.metrics("age"),
+    lambda df: df.fair.summary("age"),
+    lambda df: df.fair.abroca("age", y_score="y_score"),
+    lambda df: df.fair.sweep("age", y_score="y_score", thresholds=[0.5]),
+    lambda df: df.fair.divergence("age", min_support=1),
+    lambda df: df.lazy().fair.report("age").collect(),
+    lambda df: df.fair.report(["age"], combinations="all"),
+], ids=["report", "metrics", "summary", "abroca", "sweep", "divergence", "lazy", "combinations"])
+def test_eight_ages_in_eight_rows_are_refused_naming_bins(call: Any) -> None:
+    # 8 distinct ages in 8 rows: 8 levels >= 8 and 8 rows < 2 x 8, in every analysis
+    with pytest.raises(E.TooManyLevelsError) as info:
+        call(_AGES)
+    assert "'age'" in str(info.value) and "bins=" in str(info.value)
+    assert "8 distinct values in 8 rows" in str(info.value)
+
+
+def test_two_rows_per_level_or_seven_levels_are_groups() -> None:
+    # 8 ages in 16 rows (two each: 16 >= 2 x 8) and 7 ages in 7 rows (7 < 8 levels) are accepted
+    twice = pl.concat([_AGES, _AGES])
+    assert twice.fair.report("age", min_support=1).height == 8
+    assert _AGES.head(7).fair.report("age", min_support=1).height == 7
+    # a string attribute of one row per level is a group label, not a measurement: accepted
+    named = _AGES.with_columns(pl.col("age").cast(pl.String))
+    assert named.fair.report("age", min_support=1).height == 8
+
+
+def test_eight_ages_in_eight_rows_are_refused_by_duckdb_too() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    rel = duckdb.from_arrow(_AGES.to_arrow())
+    with pytest.raises(E.TooManyLevelsError):
+        polars_fair.counts(rel, "age").report().collect()
