@@ -41,6 +41,7 @@ __all__ = [
     "FORMATS",
     "SUFFIX_FORMATS",
     "Inputs",
+    "check_on_rows",
     "check_outputs",
     "check_rows",
     "cli_message",
@@ -56,6 +57,7 @@ __all__ = [
     "resolve_inputs",
     "scan",
     "usage_message",
+    "where_condition",
 ]
 
 #: The library's parameter names and the command line's flags for them (:func:`cli_message`).
@@ -326,7 +328,111 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
     """
     if text in schema:
         return text
-    return sql_expr(text, schema.names(), role).alias(text)
+    expr = sql_expr(text, schema.names(), role).alias(text)
+    try:  # types: evaluated on no rows, so "race > 5" over a text column fails here, named
+        pl.LazyFrame(schema=schema).select(expr).collect()
+    except pl.exceptions.PolarsError as exc:
+        raise E.InvalidArgumentError(E.SQL_TYPES.format(
+            role=role, text=text, detail=_first_line(exc))) from None
+    return expr
+
+
+def where_condition(lf: pl.LazyFrame, where: str) -> str | pl.Expr:
+    """``--where``: a row-level SQL condition over the frame's columns, checked.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The scanned input.
+    where : str
+        The SQL text (or a Boolean column's name).
+
+    Returns
+    -------
+    str or pl.Expr
+        The condition (:func:`column_or_sql`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The text does not give true or false per row (``race + 1``), or its types do not fit
+        the columns (``race > 5`` over a text column); the message names ``--where`` and the
+        text.
+    ColumnNotFoundError, SQLRefusedError, NotRowLevelError
+        As :func:`column_or_sql`.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> lf = pl.LazyFrame({"age": [20, 50]})
+    >>> lf.filter(where_condition(lf, "age > 30")).collect()["age"].to_list()
+    [50]
+    >>> where_condition(lf, "age + 1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: --where 'age + 1' must be a condition ..., not Int64
+    """
+    condition = column_or_sql(where, lf.collect_schema(), "--where")
+    kind = _dtype(lf, condition, "--where")  # names a missing column cleanly
+    if kind not in (pl.Boolean, pl.Null):
+        raise E.InvalidArgumentError(
+            E.SQL_NOT_CONDITION.format(role="--where", text=where, dtype=kind))
+    return condition
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return " ".join(lines[0].split()) if lines else type(exc).__name__
+
+
+#: The rows :func:`resolve_inputs` evaluates SQL options on first, so an error that only the
+#: data shows (a ``CAST`` of text that is not a number) names its flag.
+SAMPLE_ROWS = 1000
+
+
+def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | None]]) -> None:
+    """Evaluate each SQL option on the first rows; a failure names the flag and the text.
+
+    An error only the data shows (``CAST(race AS INT)`` over text) would otherwise surface as
+    Polars' message, without the option it came from.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The input, before ``--where``.
+    texts : dict of str to (str, str or pl.Expr or None)
+        Flag (``--by#0`` for a repeated flag: the part before ``#`` is shown) -> (the text
+        given, what :func:`column_or_sql` made of it); column names and ``None`` are skipped.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An expression that fails on the first :data:`SAMPLE_ROWS` rows.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> lf = pl.LazyFrame({"g": ["a"]})
+    >>> check_on_rows(lf, {"--by": ("CAST(g AS INT)", pl.sql_expr("CAST(g AS INT)"))})
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: --by 'CAST(g AS INT)' fails on the rows: ...
+    """
+    exprs = {flag: expr for flag, (_, expr) in texts.items() if isinstance(expr, pl.Expr)}
+    if not exprs:
+        return
+    head = lf.head(SAMPLE_ROWS)
+    try:
+        head.select(*(e.alias(f"__pf_{i}") for i, e in enumerate(exprs.values()))).collect()
+        return
+    except pl.exceptions.PolarsError:
+        pass
+    for flag, expr in exprs.items():
+        try:
+            head.select(expr).collect()
+        except pl.exceptions.PolarsError as exc:
+            raise E.InvalidArgumentError(E.SQL_ON_ROWS.format(
+                role=flag.split("#")[0], text=texts[flag][0], detail=_first_line(exc))) from None
 
 
 def parse_value(text: str, dtype: pl.DataType, name: str = "value") -> Any:
@@ -649,7 +755,7 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> N
         output.write_text(text if text.endswith("\n") else text + "\n")
 
 
-_QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
+_QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)""")
 _SCORE_ADVICE = re.compile(
     r"Pass it as --y-score=?\s*('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\") "
     r"with a (?:threshold=|--threshold ).*$")
@@ -899,9 +1005,9 @@ def resolve_inputs(
     (True, 'b', 's >= 0.5')
     """
     unfiltered, schema = lf, lf.collect_schema()
+    condition: str | pl.Expr | None = None
     if where:
-        condition = column_or_sql(where, schema, "--where")
-        _dtype(lf, condition, "--where")  # names a missing column cleanly
+        condition = where_condition(lf, where)
         lf = lf.filter(condition)
     by = [column_or_sql(b, schema, "--by") for b in by_text]
     y_true = column_or_sql(y_true_text, schema, "--y-true")
@@ -909,6 +1015,12 @@ def resolve_inputs(
     y_score = (column_or_sql(y_score_text, schema, "--y-score")
                if y_score_text is not None else None)
     check_rows(unfiltered, source)  # a header-only CSV: empty, not a dtype problem
+    check_on_rows(unfiltered, {
+        "--where": (where or "", condition),
+        **{f"--by#{i}": (text, b) for i, (text, b) in enumerate(zip(by_text, by, strict=True))},
+        "--y-true": (y_true_text, y_true), "--y-pred": (y_pred_text or "", y_pred),
+        "--y-score": (y_score_text or "", y_score),
+    })
     y_dtype = _dtype(lf, y_true, "--y-true")
     if pos_label_text is None and y_dtype == pl.Boolean:
         pos_label: Any = True

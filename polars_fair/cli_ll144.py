@@ -23,7 +23,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.cli_io import column_or_sql, parse_value
+from polars_fair.cli_io import check_on_rows, column_or_sql, parse_value, where_condition
 from polars_fair.html import provenance
 
 __all__ = [
@@ -157,12 +157,20 @@ def ll144_summary(
         raise E.InvalidArgumentError(E.CLI_ONE_OUTCOME)
     schema = lf.collect_schema()
     rows_read = int(lf.select(pl.len()).collect().item())
-    if where:
-        lf = lf.filter(column_or_sql(where, schema, "--where"))
+    unfiltered, condition = lf, where_condition(lf, where) if where else None
+    if condition is not None:
+        lf = lf.filter(condition)
     cats = [column_or_sql(c, schema, "--category") for c in categories]
-    outcome = column_or_sql(y_pred if y_pred is not None else str(y_score), schema,
-                            "--y-pred" if y_pred is not None else "--y-score")
+    outcome_flag = "--y-pred" if y_pred is not None else "--y-score"
+    outcome_text = y_pred if y_pred is not None else str(y_score)
+    outcome = column_or_sql(outcome_text, schema, outcome_flag)
     weight = column_or_sql(sample_weight, schema, "--sample-weight") if sample_weight else None
+    check_on_rows(unfiltered, {
+        "--where": (where or "", condition), outcome_flag: (outcome_text, outcome),
+        **{f"--category#{i}": (t, c) for i, (t, c) in enumerate(zip(categories, cats,
+                                                                      strict=True))},
+        "--sample-weight": (sample_weight or "", weight),
+    })
     label: Any = 1
     if y_pred is not None:
         dtype = lf.select(outcome).collect_schema().dtypes()[0]

@@ -645,3 +645,37 @@ def test_usage_errors_through_main_exit_2_in_one_line(hiring: Path) -> None:
         capture_output=True, text=True, check=False)
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == "polars-fair: error: --min-support: 'abc' is not an integer\n"
+
+
+# ------------------------------------------- SQL that does not fit the data names flag and text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--by", "race", "--where", "race > 5"),
+     E.SQL_TYPES.format(role="--where", text="race > 5",
+                        detail="cannot compare string with numeric type (i32)")),
+    (("--by", "race > 5"),
+     E.SQL_TYPES.format(role="--by", text="race > 5",
+                        detail="cannot compare string with numeric type (i32)")),
+    (("--by", "race", "--where", "y_score + 1"),
+     E.SQL_NOT_CONDITION.format(role="--where", text="y_score + 1", dtype=pl.Float64)),
+    (("--by", "race", "--where", "CAST(race AS INT) > 1"),
+     E.SQL_ON_ROWS.format(role="--where", text="CAST(race AS INT) > 1", detail="conversion from "
+                          "`str` to `i32` failed in column 'race' for 600 out of 600 values: ")),
+    (("--by", "race", "--y-pred", "CAST(sex AS INT)"),
+     E.SQL_ON_ROWS.format(role="--y-pred", text="CAST(sex AS INT)", detail="conversion from "
+                          "`str` to `i32` failed in column 'sex' for 600 out of 600 values: ")),
+])
+def test_sql_that_does_not_fit_the_data_names_its_flag_and_text(
+        args: tuple[str, ...], message: str, hiring: Path) -> None:
+    for command in ("report", "metrics", "check"):
+        code, out, err = cli(command, str(hiring), *args)
+        assert (code, out) == (2, "")
+        assert err.startswith(f"polars-fair: error: {message}"), err
+        assert err.count("\n") == 1
+    if "--y-pred" not in args:  # bias-audit reads --where the same way
+        code, out, err = cli("bias-audit", str(hiring), "--category", "race", "--y-pred",
+                             "y_pred", *args[2:])
+        if "--where" in args:
+            assert (code, out) == (2, "")
+            assert err.startswith(f"polars-fair: error: {message}"), err
