@@ -329,6 +329,10 @@ PAGE_ROWS_READ = (
     "rows_read={value!r} is fewer than the {rows:,} rows of data: rows_read counts the input "
     "before filters, so it cannot be smaller than the rows audited"
 )
+PROVENANCE_ROWS = (
+    "provenance rows do not add up: read {read!r} must be filtered {filtered!r} + audited "
+    "{audited!r}, none negative"
+)
 
 
 class PolarsFairError(ValueError):

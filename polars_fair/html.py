@@ -319,8 +319,8 @@ def provenance(
         Rows removed before the audit (by ``filters``, a ``where`` filter, dropped null groups).
     rows_audited : int, optional
         Rows the analyses counted.
-    filters : sequence of str, default ()
-        Every filter applied, as text, in order.
+    filters : str or sequence of str, default ()
+        Every filter applied, as text, in order (a str is one filter).
     params : mapping, optional
         Every parameter of the analysis (label, prediction or score and threshold, positive
         value, reference rule and the group it chose, thresholds, permutations, seed, ...);
@@ -342,6 +342,8 @@ def provenance(
     ------
     OSError
         The file exists but cannot be read.
+    InvalidArgumentError
+        The three row counts are given, and one is negative or read ≠ filtered + audited.
 
     Examples
     --------
@@ -357,6 +359,11 @@ def provenance(
     >>> p["input"]["sha256"][:12], p["model"], p["parameters"]
     ('abd27f51e6ef', 'screen-v2', {'threshold': 0.5})
     """
+    if rows_read is not None and rows_filtered is not None and rows_audited is not None and (
+            rows_read != rows_filtered + rows_audited
+            or min(rows_read, rows_filtered, rows_audited) < 0):
+        raise E.InvalidArgumentError(E.PROVENANCE_ROWS.format(
+            read=rows_read, filtered=rows_filtered, audited=rows_audited))
     when = generated if generated is not None else _dt.datetime.now(_dt.timezone.utc)
     if when.tzinfo is None:
         when = when.replace(tzinfo=_dt.timezone.utc)
@@ -373,7 +380,7 @@ def provenance(
         "generated_utc": stamp.replace("+00:00", "Z"),
         "input": source,
         "rows": {"read": rows_read, "filtered": rows_filtered, "audited": rows_audited},
-        "filters": [str(f) for f in filters],
+        "filters": [filters] if isinstance(filters, str) else [str(f) for f in filters],
         "parameters": _plain(dict(params or {})),
         "versions": {"polars_fair": __version__, "polars": pl.__version__,
                      "python": platform.python_version()},
@@ -526,7 +533,7 @@ def page_data(page: str) -> dict[str, Any]:
     Raises
     ------
     InvalidArgumentError
-        The page has no ``polars-fair-data`` block.
+        ``page`` is not a str, or the page has no ``polars-fair-data`` block.
 
     Examples
     --------
@@ -534,6 +541,8 @@ def page_data(page: str) -> dict[str, Any]:
     >>> page_data(page)
     {'a': 1}
     """
+    if not isinstance(page, str):
+        raise E.InvalidArgumentError(E.PAGE_NOT_TEXT.format(value=page, type=type(page).__name__))
     found = re.search(
         rf'<script type="application/json" id="{DATA_ID}">(.*?)</script>', page, re.DOTALL)
     if found is None:
@@ -807,6 +816,46 @@ def _attempt(build: Callable[[], Any]) -> Any:
         return str(exc)
 
 
+#: The columns of a divergence table the page reads (:func:`polars_fair.divergence.divergence`).
+DIVERGENCE_COLUMNS = ("attributes", "n", "divergence", "ci_low", "ci_high", "significant")
+
+
+def _page_arguments(rates: Any, filters: Any, output: Any, divergence: Any,
+                    rows_read: Any) -> tuple[tuple[str, ...], tuple[str, ...], Path | None]:
+    """Check the page's own arguments before any data is read (typed errors naming each)."""
+    from polars_fair.spec import check_int
+
+    rate_list = (rates,) if isinstance(rates, str) else tuple(rates)
+    if not rate_list:
+        raise E.InvalidArgumentError(E.PAGE_NO_RATES.format(value=rates))
+    filter_list = (filters,) if isinstance(filters, str) else filters
+    if not isinstance(filter_list, Sequence) or not all(
+            isinstance(f, str) for f in filter_list):
+        raise E.InvalidArgumentError(E.PAGE_BAD_FILTERS.format(
+            value=filters, type=type(filters).__name__))
+    if isinstance(divergence, (pl.DataFrame, pl.LazyFrame)):
+        names = divergence.collect_schema().names()
+        if any(c not in names for c in DIVERGENCE_COLUMNS):
+            raise E.InvalidArgumentError(E.PAGE_BAD_DIVERGENCE.format(
+                needed=list(DIVERGENCE_COLUMNS), value=f"a frame with the columns {names}"))
+    elif divergence is not None and not isinstance(divergence, bool):
+        raise E.InvalidArgumentError(E.PAGE_BAD_DIVERGENCE.format(
+            needed=list(DIVERGENCE_COLUMNS), value=f"{divergence!r} ({type(divergence).__name__})"))
+    if rows_read is not None:
+        check_int(rows_read, "rows_read", low=0)
+    if output is None:
+        return rate_list, tuple(filter_list), None
+    path = Path(output)
+    if path.is_dir():
+        raise E.InvalidArgumentError(E.PAGE_OUTPUT_IS_DIR.format(path=str(output)))
+    if path.suffix.lower() not in (".html", ".htm"):
+        raise E.InvalidArgumentError(E.PAGE_OUTPUT_SUFFIX.format(path=str(output)))
+    if not path.parent.is_dir():
+        raise E.InvalidArgumentError(E.PAGE_OUTPUT_NO_DIR.format(
+            path=str(output), parent=str(path.parent)))
+    return rate_list, tuple(filter_list), path
+
+
 def _divergence_html(table: pl.DataFrame, k: int) -> tuple[str, Any]:
     from polars_fair.plot import divergence_chart, pattern_label
 
@@ -956,11 +1005,12 @@ def audit_html(
         A free note shown in the provenance.
     path : str or pathlib.Path, optional
         The input file or directory to fingerprint (default: ``source``).
-    filters : sequence of str, default ()
+    filters : str or sequence of str, default ()
         Filters applied before ``data`` reached this function (for example ProPublica's COMPAS
-        filter), recorded in the provenance before ``where``.
+        filter), recorded in the provenance before ``where``; a str is one filter.
     rows_read : int, optional
-        Rows in the input before ``filters``; default: the rows of ``data``.
+        Rows in the input before ``filters`` (at least the rows of ``data``); default: the
+        rows of ``data``.
     level : float, default 0.95
         Confidence level of every interval; a difference is significant when its adjusted
         p-value is at most ``1 − level``.
@@ -993,7 +1043,11 @@ def audit_html(
         Without the plot extra (``pip install "polars_fair[plot]"``).
     InvalidArgumentError
         ``by`` is empty; ``max_groups``, ``n_permutations`` or ``seed`` is not an integer;
-        ``rates`` names a metric ``disparity`` cannot compare.
+        ``rates`` is empty or names a metric ``disparity`` cannot compare; ``filters`` is not
+        text; ``rows_read`` is not an integer or is fewer than the rows of ``data``;
+        ``divergence`` is neither a bool nor a table with the columns the page reads
+        (:data:`DIVERGENCE_COLUMNS`); ``output`` is a directory, in a directory that does not
+        exist, or has no ``.html``/``.htm`` suffix (checked before any data is read).
     PolarsFairError
         Bad input, as ``df.fair.report`` (a missing column, a non-binary label, ...).
 
@@ -1023,6 +1077,7 @@ def audit_html(
     from polars_fair.tables import keys_of
 
     page_groups = check_int(max_groups, "max_groups")
+    rates, filters, out_path = _page_arguments(rates, filters, output, divergence, rows_read)
     lf = data.lazy()
     by_exprs = _by_exprs(by)
     if not by_exprs:
@@ -1148,6 +1203,8 @@ def audit_html(
                       n_permutations=n_permutations, seed=seed)
     dropped_null = size["null_rows"] if null_groups == "drop" else 0
     excluded_where = size["total"] - size["kept"]
+    if rows_read is not None and rows_read < size["total"]:
+        raise E.InvalidArgumentError(E.PAGE_ROWS_READ.format(value=rows_read, rows=size["total"]))
     read = rows_read if rows_read is not None else size["total"]
     prov = provenance(
         path if path is not None else source,
@@ -1404,6 +1461,6 @@ def audit_html(
         f"<title>{_esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
         + "\n".join(parts) + "\n</body>\n</html>\n"
     )
-    if output is not None:
-        Path(output).write_text(page, encoding="utf-8")
+    if out_path is not None:
+        out_path.write_text(page, encoding="utf-8")
     return page

@@ -792,3 +792,61 @@ def test_the_abroca_p_value_is_described_as_the_test_permutes_group_membership()
     assert "label permutation" not in page
     assert page.count("permutations of group membership") == 2
     assert "(1 + k) / (1 + 19), k the number of 19 seeded permutations" in page
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"rates": []}, "rates must name at least one metric, got []"),
+    ({"divergence": "yes"}, "divergence must be True, False, None or a divergence table"),
+    ({"divergence": pl.DataFrame({"a": [1]})}, "got a frame with the columns ['a']"),
+    ({"output": "/nonexistent/dir/a.html"},
+     "output '/nonexistent/dir/a.html': the directory '/nonexistent/dir' does not exist"),
+    ({"output": "a.txt"}, "output 'a.txt': the audit page is HTML"),
+    ({"filters": ["ok", 1]}, "filters must be one filter (a str) or a sequence of them"),
+    # 8 rows in the data: rows_read=3 cannot be the input before filters
+    ({"rows_read": 3}, "rows_read=3 is fewer than the 8 rows of data"),
+    ({"rows_read": True}, "rows_read must be an integer >= 0, got True"),
+])
+def test_audit_html_refuses_bad_page_arguments_naming_them(kwargs: dict[str, object],
+                                                            message: str) -> None:
+    require_plot_extra()
+    from polars_fair.errors import InvalidArgumentError
+    from polars_fair.html import audit_html
+
+    with pytest.raises(InvalidArgumentError) as caught:
+        audit_html(_tiny_scores().with_columns(y_pred=pl.col("s") >= 0.5), "g", min_support=1,
+                   **kwargs)  # type: ignore[arg-type]
+    assert message in str(caught.value)
+
+
+def test_audit_html_output_is_a_directory(tmp_path: Path) -> None:
+    require_plot_extra()
+    from polars_fair.errors import PAGE_OUTPUT_IS_DIR, InvalidArgumentError
+    from polars_fair.html import audit_html
+
+    with pytest.raises(InvalidArgumentError) as caught:
+        audit_html(_tiny_scores().with_columns(y_pred=pl.col("s") >= 0.5), "g", output=tmp_path)
+    assert str(caught.value) == PAGE_OUTPUT_IS_DIR.format(path=str(tmp_path))
+
+
+def test_page_data_refuses_what_is_not_text() -> None:
+    from polars_fair.errors import InvalidArgumentError
+    from polars_fair.html import page_data
+
+    with pytest.raises(InvalidArgumentError, match=r"got None \(NoneType\)"):
+        page_data(None)  # type: ignore[arg-type]
+
+
+def test_a_str_filter_is_one_filter_and_the_rows_add_up() -> None:
+    require_plot_extra()
+    from polars_fair.html import audit_html, page_data, provenance
+
+    # 8 rows audited out of 20 read: 12 filtered before the page
+    page = audit_html(_tiny_scores().with_columns(y_pred=pl.col("s") >= 0.5), "g",
+                      filters="age >= 18", rows_read=20, min_support=1)
+    prov = page_data(page)["provenance"]
+    assert prov["filters"] == ["age >= 18"]
+    assert prov["rows"] == {"read": 20, "filtered": 12, "audited": 8}
+    assert provenance(filters="abc")["filters"] == ["abc"]
+    from polars_fair.errors import InvalidArgumentError
+    with pytest.raises(InvalidArgumentError, match="do not add up"):
+        provenance(rows_read=10, rows_filtered=-2990, rows_audited=3000)
