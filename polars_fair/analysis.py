@@ -47,6 +47,7 @@ from polars_fair.runner import analyse, check_clash, check_outputs
 from polars_fair.spec import (
     COUNT_ARGS,
     COUNT_ARGS_DOC,
+    DEFAULT_MAX_GROUPS,
     SCORE_ARGS,
     SCORE_ARGS_DOC,
     By,
@@ -362,11 +363,13 @@ True""", counts_table=False)
     def sweep(self, *, thresholds: Sequence[float] = SWEEP_THRESHOLDS, reference: Any = "largest",
               min_support: float = 30, ofi_threshold: float = 0.3, four_fifths: float = 0.8,
               exclude_low_support: bool = False,
-              max_thresholds: int = DEFAULT_MAX_THRESHOLDS) -> pl.LazyFrame:  # noqa: D102
+              max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
+              max_groups: int = DEFAULT_MAX_GROUPS) -> pl.LazyFrame:  # noqa: D102
         return self._run(sweep_from_scores, "sweep", thresholds=thresholds, reference=reference,
                          min_support=min_support, ofi_threshold=ofi_threshold,
                          four_fifths=four_fifths, exclude_low_support=exclude_low_support,
-                         max_thresholds=max_thresholds, score_dtype=self.score_dtype)
+                         max_thresholds=max_thresholds, max_groups=max_groups,
+                         score_dtype=self.score_dtype)
 
     @_doc(thresholds_from_scores, """
 >>> th = from_scores(t).thresholds(thresholds=[0.5, 0.9], min_support=1).collect()
@@ -376,12 +379,14 @@ True""", counts_table=False)
                    reference: Any = "largest", min_support: float = 30,
                    ofi_threshold: float = 0.3, four_fifths: float = 0.8,
                    exclude_low_support: bool = False,
-                   max_thresholds: int = DEFAULT_MAX_THRESHOLDS) -> pl.LazyFrame:  # noqa: D102
+                   max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
+                   max_groups: int = DEFAULT_MAX_GROUPS) -> pl.LazyFrame:  # noqa: D102
         return self._run(thresholds_from_scores, "thresholds", thresholds=thresholds,
                          reference=reference, min_support=min_support,
                          ofi_threshold=ofi_threshold, four_fifths=four_fifths,
                          exclude_low_support=exclude_low_support,
-                         max_thresholds=max_thresholds, score_dtype=self.score_dtype)
+                         max_thresholds=max_thresholds, max_groups=max_groups,
+                         score_dtype=self.score_dtype)
 
     @_doc(bias_audit_from_scores, """
 >>> from_scores(t).bias_audit().collect()["scoring_rate"].to_list()

@@ -27,7 +27,7 @@ from polars_fair.divergence import namespace_divergence
 from polars_fair.docs import compose
 from polars_fair.pairwise import pairwise_from_counts
 from polars_fair.report import rates_from_counts, report_from_counts
-from polars_fair.spec import By, CountArgs, IntoExpr, ScoreArgs
+from polars_fair.spec import DEFAULT_MAX_GROUPS, By, CountArgs, IntoExpr, ScoreArgs
 from polars_fair.summary import summary_from_counts
 from polars_fair.sweep import DEFAULT_MAX_THRESHOLDS, SWEEP_THRESHOLDS, sweep_from_scores
 from polars_fair.thresholds import THRESHOLD_GRID, thresholds_from_scores
@@ -332,12 +332,13 @@ True""", scores=True)
     def sweep(self, by: By = None, *, thresholds: Sequence[float] = SWEEP_THRESHOLDS,
               reference: Any = "largest", min_support: float = 30, ofi_threshold: float = 0.3,
               four_fifths: float = 0.8, exclude_low_support: bool = False,
-              max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
+              max_thresholds: int = DEFAULT_MAX_THRESHOLDS, max_groups: int = DEFAULT_MAX_GROUPS,
               **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.score_counts(by, **score_args).sweep(
             thresholds=thresholds, reference=reference, min_support=min_support,
             ofi_threshold=ofi_threshold, four_fifths=four_fifths,
-            exclude_low_support=exclude_low_support, max_thresholds=max_thresholds)
+            exclude_low_support=exclude_low_support, max_thresholds=max_thresholds,
+            max_groups=max_groups)
 
     @_over(thresholds_from_scores, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],
@@ -350,11 +351,13 @@ True""", scores=True)
                    ofi_threshold: float = 0.3, four_fifths: float = 0.8,
                    exclude_low_support: bool = False,
                    max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
+                   max_groups: int = DEFAULT_MAX_GROUPS,
                    **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.score_counts(by, **score_args).thresholds(
             thresholds=thresholds, reference=reference, min_support=min_support,
             ofi_threshold=ofi_threshold, four_fifths=four_fifths,
-            exclude_low_support=exclude_low_support, max_thresholds=max_thresholds)
+            exclude_low_support=exclude_low_support, max_thresholds=max_thresholds,
+            max_groups=max_groups)
 
     @_over(roc_curves_from_scores, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a"] * 4, "y_true": [1, 0, 1, 0],

@@ -201,6 +201,7 @@ def sweep_from_scores(
     four_fifths: float = 0.8,
     exclude_low_support: bool = False,
     max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
+    max_groups: int = DEFAULT_MAX_GROUPS,
     score_dtype: pl.DataType = _FLOAT64,
 ) -> pl.LazyFrame:
     r"""The report of every group at each threshold: ``y_pred = y_score >= threshold``.
@@ -244,6 +245,9 @@ def sweep_from_scores(
         Low-support groups are neither the reference nor the highest selection rate.
     max_thresholds : int, default 10000
         The most thresholds (each makes a report of every group).
+    max_groups : int, default 10000
+        The most groups of the count table completed with the empty intersections of
+        ``pl.Enum`` keys, as ``report``'s count argument.
     score_dtype : pl.DataType, default Float64
         The dtype of the scores before they were widened (a Float32 score compares in Float32).
 
@@ -267,7 +271,7 @@ def sweep_from_scores(
         their range and suggests a grid).
     SizeLimitError
         More than ``max_thresholds`` thresholds (at once), or an Enum completion of more than
-        10,000 groups.
+        ``max_groups`` groups.
     UnknownGroupError
         An explicit ``reference`` that is not a group (when collected).
 
@@ -283,11 +287,11 @@ def sweep_from_scores(
                               "sweep")
     return sweep_reports(scores, keys, ts, reference=reference, min_support=min_support,
                          ofi_threshold=ofi_threshold, four_fifths=four_fifths,
-                         exclude_low_support=exclude_low_support)
+                         exclude_low_support=exclude_low_support, max_groups=max_groups)
 
 
 def sweep_reports(scores: pl.LazyFrame, keys: Sequence[str], ts: list[float],
-                  **options: Any) -> pl.LazyFrame:
+                  *, max_groups: int = DEFAULT_MAX_GROUPS, **options: Any) -> pl.LazyFrame:
     """:func:`sweep_from_scores` on thresholds already checked (:func:`checked_grid`).
 
     Parameters
@@ -298,6 +302,8 @@ def sweep_reports(scores: pl.LazyFrame, keys: Sequence[str], ts: list[float],
         Its key columns.
     ts : list of float
         Sorted, distinct, finite, in the score's dtype.
+    max_groups : int, default 10000
+        The most groups of the Enum completion (:func:`sweep_counts`).
     **options : Any
         The report's options (``reference``, ``min_support``, ``ofi_threshold``,
         ``four_fifths``, ``exclude_low_support``).
@@ -314,7 +320,7 @@ def sweep_reports(scores: pl.LazyFrame, keys: Sequence[str], ts: list[float],
     [1]
     """
     keys = list(keys)
-    counts = sweep_counts(scores, keys, ts)
+    counts = sweep_counts(scores, keys, ts, max_groups=check_int(max_groups, "max_groups"))
 
     def at(part: pl.LazyFrame, t: float) -> pl.LazyFrame:
         report = report_from_counts(part.drop("threshold"), keys, **options)

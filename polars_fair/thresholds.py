@@ -22,6 +22,7 @@ import polars as pl
 from polars_fair.plot import group_label
 from polars_fair.report import with_rates
 from polars_fair.runner import on_small_table
+from polars_fair.spec import DEFAULT_MAX_GROUPS
 from polars_fair.sweep import DEFAULT_MAX_THRESHOLDS, checked_grid, sweep_reports
 
 __all__ = ["THRESHOLD_GRID", "thresholds_from_scores"]
@@ -56,6 +57,7 @@ def thresholds_from_scores(
     four_fifths: float = 0.8,
     exclude_low_support: bool = False,
     max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
+    max_groups: int = DEFAULT_MAX_GROUPS,
     score_dtype: pl.DataType = _FLOAT64,
 ) -> pl.LazyFrame:
     """Per threshold: the overall accuracy, TPR and selection rate, and the four-fifths verdict.
@@ -112,6 +114,9 @@ def thresholds_from_scores(
         handful of rows cannot set the bar), as in ``report``.
     max_thresholds : int, default 10000
         The most thresholds (each makes a report of every group).
+    max_groups : int, default 10000
+        The most groups of the count table completed with the empty intersections of
+        ``pl.Enum`` keys, as ``report``'s count argument.
     score_dtype : pl.DataType, default Float64
         The dtype of the scores before they were widened (a Float32 score compares in Float32).
 
@@ -141,7 +146,7 @@ def thresholds_from_scores(
         their range and suggests a grid).
     SizeLimitError
         More than ``max_thresholds`` thresholds (at once), or an Enum completion of more than
-        10,000 groups.
+        ``max_groups`` groups.
     UnknownGroupError
         An explicit ``reference`` that is not a group (when collected).
 
@@ -163,7 +168,7 @@ def thresholds_from_scores(
     swept = sweep_reports(
         scores, keys, ts, reference=reference, min_support=min_support,
         ofi_threshold=ofi_threshold, four_fifths=four_fifths,
-        exclude_low_support=exclude_low_support)
+        exclude_low_support=exclude_low_support, max_groups=max_groups)
     weighted = "weight_sum" in swept.collect_schema().names()
     cells = ["n", "tp", "fp", "fn", "tn", *(["weight_sum"] if weighted else [])]
     supported = ~pl.col("low_support")

@@ -345,7 +345,7 @@ def test_signature_is_simple_keywords_with_defaults() -> None:
     params = list(inspect.signature(FairScores.thresholds).parameters.values())[1:]
     assert [p.name for p in params] == ["thresholds", "reference", "min_support",
                                         "ofi_threshold", "four_fifths", "exclude_low_support",
-                                        "max_thresholds"]
+                                        "max_thresholds", "max_groups"]
     for p in params:
         assert p.kind is inspect.Parameter.KEYWORD_ONLY
         assert p.annotation is not inspect.Parameter.empty
@@ -485,6 +485,20 @@ def test_thresholds_count_the_empty_enum_intersections_as_groups() -> None:
     # one threshold of the score-table way in gives the same
     table = ENUMS.lazy().fair.score_counts(["g", "h"], y_score="s")
     assert_frame_equal(table.thresholds(thresholds=[0.5], min_support=1).collect(), out)
+
+
+@pytest.mark.parametrize("analysis", ["sweep", "thresholds"])
+def test_the_enum_completion_is_bounded_by_max_groups_as_in_report(analysis: str) -> None:
+    # 3 x 2 = 6 declared intersections: above max_groups=5, at once (lazy), report's own error
+    with pytest.raises(E.SizeLimitError) as want:
+        ENUMS.lazy().fair.report(["g", "h"], y_score="s", threshold=0.5, max_groups=5)
+    with pytest.raises(E.SizeLimitError) as got:
+        getattr(ENUMS.lazy().fair, analysis)(["g", "h"], y_score="s", thresholds=[0.5],
+                                             max_groups=5)
+    assert str(got.value) == str(want.value) and "6 groups" in str(got.value)
+    # 6 is allowed: 6 groups at the threshold
+    out = getattr(ENUMS.fair, analysis)(["g", "h"], y_score="s", thresholds=[0.5], max_groups=6)
+    assert (out.height if analysis == "sweep" else out["n_groups"].item()) == 6
 
 
 # ---------------------------------------------------------------------------------------------
