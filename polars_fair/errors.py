@@ -329,6 +329,9 @@ PAGE_ROWS_READ = (
     "rows_read={value!r} is fewer than the {rows:,} rows of data: rows_read counts the input "
     "before filters, so it cannot be smaller than the rows audited"
 )
+CHART_METRIC_CLASH = (
+    "divergence_chart: metric={metric!r} but the table's metric column is {named!r}"
+)
 PROVENANCE_ROWS = (
     "provenance rows do not add up: read {read!r} must be filtered {filtered!r} + audited "
     "{audited!r}, none negative"

@@ -856,7 +856,7 @@ def _page_arguments(rates: Any, filters: Any, output: Any, divergence: Any,
     return rate_list, tuple(filter_list), path
 
 
-def _divergence_html(table: pl.DataFrame, k: int) -> tuple[str, Any]:
+def _divergence_html(table: pl.DataFrame, k: int, metric: str | None) -> tuple[str, Any]:
     from polars_fair.plot import divergence_chart, pattern_label
 
     top = table.filter(pl.col("divergence").is_not_null()).sort(
@@ -870,7 +870,7 @@ def _divergence_html(table: pl.DataFrame, k: int) -> tuple[str, Any]:
     classes = ["low" if r.get("low_support") else "" for r in top.iter_rows(named=True)]
     html = _table(["pattern", "n", "divergence", "interval", "verdict"], rows,
                   numeric=[1, 2, 3], row_classes=classes)
-    return html, divergence_chart(table, k=k)
+    return html, divergence_chart(table, k=k, metric=metric)
 
 
 def audit_html(
@@ -1318,10 +1318,16 @@ def audit_html(
             else _abroca_table(on_page(abroca), tests, keys, min_support, level))
     divergence_html = ""
     if divergence_table is not None:
-        table_html, chart = _divergence_html(divergence_table, 15)
+        # divergence=True computes the FPR's divergence; a table given says its own metric
+        # in a metric column, if it has one (else the chart colours by sign and says so)
+        table_html, chart = _divergence_html(divergence_table, 15,
+                                             "fpr" if divergence is True else None)
         divergence_html = "<h2>Divergent patterns</h2>" + table_html
         charts.append(("Divergence by pattern", ("The patterns of largest |divergence| with "
-                       "their intervals; solid bars are significant."), chart))
+                       "their intervals; solid bars are significant; red: the difference "
+                       "harms the pattern (for the FPR, a higher rate), blue: it does not; "
+                       "without a known metric the colours give the sign only, as the "
+                       "legend says."), chart))
 
     # --- the page
     parts: list[str] = []

@@ -970,11 +970,33 @@ def pattern_label(attributes: Sequence[str] | None, row: Mapping[str, Any]) -> s
         f"{a}={MISSING_GROUP if row.get(a) is None else row.get(a)}" for a in attributes)
 
 
+#: The colour categories of :func:`divergence_chart`: by harm when the metric's direction is
+#: known, else by sign.
+DIVERGENCE_HARM = ("harms the pattern", "does not harm it")
+DIVERGENCE_SIGN = ("above everyone", "not above")
+
+
+def _table_metric(df: pl.DataFrame, metric: str | None) -> str | None:
+    """The metric of a divergence table: ``metric``, or its one-valued ``metric`` column."""
+    named = None
+    if "metric" in df.columns:
+        values = df["metric"].drop_nulls().unique().to_list()
+        named = values[0] if len(values) == 1 else None
+    if metric is not None and named is not None and metric != named:
+        raise E.InvalidArgumentError(E.CHART_METRIC_CLASH.format(metric=metric, named=named))
+    chosen = metric if metric is not None else named
+    if chosen is not None and chosen not in METRICS:
+        raise E.InvalidArgumentError(E.UNKNOWN_METRIC.format(
+            metric=chosen, valid=", ".join(METRICS)))
+    return chosen
+
+
 def divergence_chart(
     divergence: pl.DataFrame | pl.LazyFrame,
     *,
     k: int = 15,
     title: str | None = None,
+    metric: str | None = None,
 ) -> altair.LayerChart:
     """The ``k`` patterns of largest absolute divergence, with their intervals.
 
@@ -984,6 +1006,14 @@ def divergence_chart(
     (``[divergence_ci_low, divergence_ci_high]``, else ``[ci_low, ci_high]``). Patterns whose
     divergence is ``significant`` are drawn solid, the others faint; a zero line marks no
     divergence. The patterns are ordered by absolute divergence, largest on top.
+
+    The colour says whom the difference harms, from the metric's harm direction
+    (:attr:`polars_fair.registry.Metric.harm`): for a metric where higher harms (FPR, FNR,
+    FDR, FOR) a positive divergence is red ("harms the pattern"), for one where lower harms
+    (selection rate, TPR, precision, ...) a negative one is; the other side is blue. Without
+    a metric (neither ``metric`` nor a ``metric`` column in the table) or for a metric with no
+    harm direction, the colour is only the sign ("above everyone" / "not above"), in neutral
+    colours, and the legend says so. The title names the metric.
 
     Parameters
     ----------
@@ -995,11 +1025,17 @@ def divergence_chart(
     k : int, default 15
         The number of patterns drawn.
     title : str, optional
+        The chart's title (default: "Divergence of <the metric's title> by pattern").
+    metric : str, optional
+        The metric of the table (a name of :data:`polars_fair.registry.METRICS`, as given to
+        ``divergence(metric=...)``); default: the table's ``metric`` column when it has one
+        value, else none (colour by sign).
 
     Returns
     -------
     altair.LayerChart
-        y = pattern, x = divergence.
+        y = pattern, x = divergence, colour = ``direction`` (harms / does not harm, or the
+        sign).
 
     Raises
     ------
@@ -1007,6 +1043,8 @@ def divergence_chart(
         Without the plot extra.
     ColumnNotFoundError
         A required column is missing.
+    InvalidArgumentError
+        ``metric`` is not a metric of the registry, or differs from the table's ``metric``.
 
     Examples
     --------
@@ -1015,7 +1053,7 @@ def divergence_chart(
     >>> table = pl.DataFrame({"attributes": [["race"]], "race": ["Black"],
     ...                       "divergence": [-0.1], "ci_low": [-0.15], "ci_high": [-0.05],
     ...                       "significant": [True]})
-    >>> chart = divergence_chart(table, k=5)  # doctest: +SKIP
+    >>> chart = divergence_chart(table, k=5, metric="fpr")  # doctest: +SKIP
     """
     alt = _altair("divergence_chart")
     df = _collect(divergence)
@@ -1023,6 +1061,8 @@ def divergence_chart(
         if c not in df.columns:
             raise E.ColumnNotFoundError(MISSING_CHART_COLUMN.format(
                 what="divergence_chart", column=c, available=E.show_columns(df.columns)))
+    metric = _table_metric(df, metric)
+    harm = METRICS[metric].harm if metric is not None else None
     top = df.filter(pl.col("divergence").is_not_null() & ~pl.col("divergence").is_nan()).sort(
         pl.col("divergence").abs(), descending=True, maintain_order=True).head(k)
     labels = [pattern_label(row["attributes"], row)
@@ -1039,11 +1079,24 @@ def divergence_chart(
         pl.col(high).cast(pl.Float64).fill_nan(None).alias("ci_high"),
         pl.col("significant").fill_null(False),
     )
+    if harm is None:  # no harm direction known: the sign only, in neutral colours
+        domain, colours = list(DIVERGENCE_SIGN), ["#e8710a", "#7b61a8"]
+        legend = ("sign only (no metric given)" if metric is None
+                  else f"sign only ({metric} has no harm direction)")
+        above = pl.col("divergence") > 0
+    else:
+        domain, colours = list(DIVERGENCE_HARM), ["#b3261e", "#1a73e8"]
+        legend = f"{metric}: {harm} harms"
+        above = pl.col("divergence") > 0 if harm == "higher" else pl.col("divergence") < 0
+    data = data.with_columns(direction=pl.when(above).then(pl.lit(domain[0]))
+                             .otherwise(pl.lit(domain[1])))
     y = alt.Y("pattern:N", sort=labels, title=None)
     base = alt.Chart(_values(data)).encode(y=y)
     bars = base.mark_bar().encode(
-        x=alt.X("divergence:Q", title="divergence (pattern − everyone)"),
-        color=alt.condition("datum.divergence < 0", alt.value("#b3261e"), alt.value("#1a73e8")),
+        x=alt.X("divergence:Q", title=f"divergence of {metric or 'the metric'} "
+                "(pattern − everyone)"),
+        color=alt.Color("direction:N", scale=alt.Scale(domain=domain, range=colours),
+                        legend=alt.Legend(title=legend, orient="bottom")),
         opacity=alt.condition("datum.significant", alt.value(0.9), alt.value(0.3)),
     )
     errors = base.mark_rule(color="black").encode(x="ci_low:Q", x2="ci_high:Q")
@@ -1053,7 +1106,9 @@ def divergence_chart(
                 "faint: not; bars: interval"]
     chart = alt.layer(bars, errors, zero).properties(
         width=420, height=max(120, 22 * data.height),
-        title=alt.TitleParams(title or "Divergence by pattern", subtitle=subtitle),
+        title=alt.TitleParams(title or (
+            f"Divergence of {METRICS[metric].title.lower()} by pattern" if metric is not None
+            else "Divergence by pattern"), subtitle=subtitle),
     )
     return cast("altair.LayerChart", chart)
 

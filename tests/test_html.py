@@ -850,3 +850,13 @@ def test_a_str_filter_is_one_filter_and_the_rows_add_up() -> None:
     from polars_fair.errors import InvalidArgumentError
     with pytest.raises(InvalidArgumentError, match="do not add up"):
         provenance(rows_read=10, rows_filtered=-2990, rows_audited=3000)
+
+
+def test_the_divergence_chart_of_the_page_names_the_fpr_and_colours_by_harm(
+        demo: pl.DataFrame) -> None:
+    from polars_fair.html import audit_html
+
+    # divergence=True computes the FPR's divergence, where a higher rate harms the pattern
+    page = audit_html(demo, ["race", "sex"], divergence=True)
+    assert "Divergence of false positive rate by pattern" in page
+    assert "fpr: higher harms" in page

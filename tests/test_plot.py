@@ -373,3 +373,42 @@ def test_roc_chart_draws_the_analysis_tables_with_the_one_reference() -> None:
     # a score table gives the same chart as the analysis object
     same = plot.roc_chart(fs.frame.collect(), keys=["g"], min_support=1)
     assert same.to_dict()["title"] == chart.to_dict()["title"]
+
+
+@pytest.mark.parametrize(("metric", "directions", "legend"), [
+    # FPR: higher harms, so +0.1 (race=Black) harms and -0.05 (sex=F) does not
+    ("fpr", ["harms the pattern", "does not harm it"], "fpr: higher harms"),
+    # TPR: lower harms, so -0.05 harms and +0.1 does not
+    ("tpr", ["does not harm it", "harms the pattern"], "tpr: lower harms"),
+    # no metric: the sign only, said in the legend
+    (None, ["above everyone", "not above"], "sign only (no metric given)"),
+])
+def test_divergence_chart_colours_by_harm_of_the_metric(metric: str | None,
+                                                        directions: list[str],
+                                                        legend: str) -> None:
+    require_plot_extra()
+    from polars_fair import plot
+
+    table = pl.DataFrame({
+        "attributes": [["race"], ["sex"]], "race": ["Black", None], "sex": [None, "F"],
+        "divergence": [0.1, -0.05], "ci_low": [0.05, -0.1], "ci_high": [0.15, 0.0],
+        "significant": [True, False]})
+    chart = plot.divergence_chart(table, metric=metric)
+    rows = [r for r in chart_data(chart) if "pattern" in r]
+    assert [r["direction"] for r in rows] == directions
+    spec = chart.to_dict()
+    color = spec["layer"][0]["encoding"]["color"]
+    assert color["legend"]["title"] == legend
+    red = color["scale"]["range"][color["scale"]["domain"].index(directions[0])]
+    assert (red == "#b3261e") == (directions[0] == "harms the pattern")
+    expected = {"fpr": "Divergence of false positive rate by pattern",
+                "tpr": "Divergence of true positive rate by pattern", None: "Divergence by pattern"}
+    assert spec["title"]["text"] == expected[metric]
+    # the table's own metric column is read when metric is not given, and a clash refused
+    assert [r["direction"] for r in chart_data(plot.divergence_chart(
+        table.with_columns(metric=pl.lit("fpr")))) if "pattern" in r] == [
+        "harms the pattern", "does not harm it"]
+    with pytest.raises(E.InvalidArgumentError, match="metric='tpr'"):
+        plot.divergence_chart(table.with_columns(metric=pl.lit("fpr")), metric="tpr")
+    with pytest.raises(E.InvalidArgumentError, match="unknown metric 'nope'"):
+        plot.divergence_chart(table, metric="nope")
