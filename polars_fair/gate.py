@@ -80,7 +80,8 @@ def gate_reference(
     rows when ``exclude_low_support``, and, with ``scores``, both classes in the score table (a
     ROC curve). The chosen group is returned as an explicit group, so ``report`` and ``abroca``
     compare with the same group. When no group is eligible for both, the count analyses' own
-    choice is returned (ABROCA against it is then undefined, with its reason).
+    choice is returned (ABROCA against it is then undefined, with its reason); for
+    ``"max_auc"``, which the count analyses do not know, that is the largest group.
 
     Parameters
     ----------
@@ -150,6 +151,10 @@ def gate_reference(
     for eligible in candidates:
         idx = reference_index(table, keys, reference, eligible=eligible,
                               score=table.select(score).to_series(), rules=rules)
+        if idx is not None:
+            return _mapping(table, keys, idx)
+    if reference not in COUNT_RULES:  # "max_auc" and no group has an AUC: the largest group
+        idx = reference_index(table, keys, "largest", eligible=count_ok, rules=rules)
         if idx is not None:
             return _mapping(table, keys, idx)
     return reference

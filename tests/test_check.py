@@ -301,3 +301,18 @@ def test_gate_labels_a_missing_group_missing() -> None:
                        "y_pred": [1, 0, 1, 1]})
     got = gate(polars_fair.counts(df, "g"), min_support=1)["group"].to_list()
     assert got == ["g=a", "g=a", "g=(missing)", "g=(missing)"]
+
+
+def test_gate_reference_max_auc_without_any_auc_falls_back_to_the_largest_group() -> None:
+    import polars as pl
+
+    from polars_fair import from_counts, from_scores
+    from polars_fair.gate import gate_reference
+
+    # every label is positive (fp = tn = 0, negatives = 0): no group has an AUC, so max_auc
+    # has nothing to maximise; the largest group with rows is a (6 rows against 4)
+    c = from_counts(pl.DataFrame({"g": ["a", "b"], "n": [6, 4], "tp": [4, 1], "fp": [0, 0],
+                                  "fn": [2, 3], "tn": [0, 0]}))
+    s = from_scores(pl.DataFrame({"g": ["a", "b"], "score": [0.9, 0.2],
+                                  "positives": [6, 4], "negatives": [0, 0]}))
+    assert gate_reference(c, s, "max_auc") == {"g": "a"}
