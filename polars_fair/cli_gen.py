@@ -30,7 +30,7 @@ import inspect
 import re
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -83,14 +83,23 @@ F = TypeVar("F", bound=Callable[..., Any])
 HAND_WRITTEN = {"report": "report", "bias_audit": "bias-audit"}
 #: Method parameters the command line gives otherwise: ``by`` is the ``--by`` of the count.
 SKIPPED = frozenset({"by"})
+#: Analyses whose command is read from the rows-level method of the ``lf.fair`` namespace
+#: (:class:`polars_fair.namespace.FairLazyFrame`) and runs it: options that work on the rows
+#: before counting (``divergence``'s ``bins=``, ``strategy=``) and only the count arguments
+#: that method takes (``divergence`` refuses ``combinations``; ``max_order`` is its own).
+ROWS_LEVEL = frozenset({"divergence"})
+#: Options whose values come from a registry, listed in their ``--help``.
+LISTED = {"metric": "PROPORTIONS"}
 #: The ``--help`` type of each kind of option (no ``<bool>``-style annotation text).
 METAVARS = {
     "column": "COLUMN|SQL", "text": "TEXT", "int": "INTEGER", "float": "NUMBER",
     "value": "VALUE", "texts": "TEXT,...", "floats": "X,...", "ints": "N,...",
+    "mapping": "COLUMN=SPEC",
 }
 #: What a list option takes, for ``--help`` and messages.
 LISTS = {"texts": "names A,B,...", "floats": "numbers X,Y,... or START:STOP:STEP",
-         "ints": "integers N,M,..."}
+         "ints": "integers N,M,...",
+    "mapping": "COLUMN=N (N quantile bins) or COLUMN=E1,E2,... (the edges); repeat"}
 
 
 def command_name(method: str) -> str:
@@ -243,6 +252,8 @@ def _kind(annotation: Any, name: str) -> tuple[str, tuple[str, ...], bool]:
         return "value", (), optional
     if origin is Literal:
         return "choice", tuple(str(a) for a in args), optional
+    if origin is Mapping or annotation is Mapping:
+        return "mapping", (), optional
     if origin in (Sequence, list, tuple) or annotation in (Sequence, list, tuple):
         inner = args[0] if args else str
         kind = {float: "floats", int: "ints"}.get(inner, "texts")
@@ -296,18 +307,33 @@ def method_options(owner: type, method: str) -> list[Opt]:
     >>> [o.flag for o in method_options(FairScores, "calibration")][:3]
     ['--n-bins', '--strategy', '--y-true']
     """
+    if owner is FairCounts and method in ROWS_LEVEL:
+        return list(_options_of(getattr(_namespace(), method), True, rows=True))
     return list(_options_of(getattr(owner, method), owner is FairCounts))
 
 
+def _namespace() -> type:
+    from polars_fair.namespace import FairLazyFrame
+
+    return FairLazyFrame
+
+
 @functools.lru_cache(maxsize=128)
-def _options_of(fn: Callable[..., Any], counts: bool) -> tuple[Opt, ...]:
-    """:func:`method_options` of one method function (read once per function)."""
+def _options_of(fn: Callable[..., Any], counts: bool, rows: bool = False) -> tuple[Opt, ...]:
+    """:func:`method_options` of one method function (read once per function).
+
+    ``rows``: ``fn`` is a rows-level method of the namespace whose signature lists the count
+    arguments it takes; only those are added.
+    """
     hints = _hints(fn)
     docs = param_help(fn.__doc__ or "")
     out: list[Opt] = []
-    for p in inspect.signature(fn).parameters.values():
+    signature = inspect.signature(fn).parameters
+    for p in signature.values():
         if p.name == "self" or p.name in SKIPPED or p.kind is not p.KEYWORD_ONLY:
             continue
+        if rows and p.name not in hints:
+            continue  # a count argument the signature lists: declared in spec, added below
         kind, choices, _ = _kind(hints.get(p.name, Any), p.name)
         default = p.default
         if kind in ("texts", "floats", "ints") and default is not None:
@@ -315,9 +341,15 @@ def _options_of(fn: Callable[..., Any], counts: bool) -> tuple[Opt, ...]:
                                                  else default))
         if kind == "text" and p.name == "reference":
             default = None if default == "largest" else default
-        out.append(Opt(p.name, kind, default, docs.get(p.name, ""), choices))
+        text = docs.get(p.name, "")
+        if p.name in LISTED and kind == "text":
+            from polars_fair import registry
+
+            text += f" One of: {', '.join(getattr(registry, LISTED[p.name]))}."
+        out.append(Opt(p.name, kind, default, text, choices))
     taken = {o.name for o in out}
-    return (*out, *[o for o in _argument_options(counts) if o.name not in taken])
+    return (*out, *[o for o in _argument_options(counts) if o.name not in taken
+                    and (not rows or o.name in signature)])
 
 
 @functools.lru_cache(maxsize=2)
@@ -344,6 +376,8 @@ def _help(text: str) -> str:
 def _parameter(opt: Opt) -> inspect.Parameter:
     """A typer option for ``opt``, as a keyword parameter of a generated signature."""
     help_text = _help(opt.help)  # parameter names read as their flags
+    if opt.kind == "mapping":  # the declaration's example is Python ({"age": 5})
+        help_text = help_text.split(":")[0].rstrip(".") + "."
     if opt.kind in LISTS:
         help_text += f" Takes {LISTS[opt.kind]}."
     if opt.kind == "bool":
@@ -351,6 +385,9 @@ def _parameter(opt: Opt) -> inspect.Parameter:
         info = typer.Option(f"{opt.flag}/--no-{opt.flag[2:]}", help=help_text)
         if opt.default is None:
             typ = bool | None
+    elif opt.kind == "mapping":
+        typ = list[str] | None
+        info = typer.Option(opt.flag, help=help_text, metavar=METAVARS["mapping"])
     elif opt.kind == "choice":
         typ = Literal[opt.choices]
         if opt.default is None:
@@ -413,6 +450,22 @@ def _split(text: str, opt: Opt, cast: Callable[[str], Any]) -> list[Any]:
             flag=opt.flag, value=text, kind=LISTS[opt.kind])) from None
 
 
+def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
+    """``--bins age=5 --bins income=0,20000,50000`` -> ``{"age": 5, "income": [0.0, ...]}``."""
+    out: dict[str, Any] = {}
+    for item in items:
+        column, sep, spec = item.rpartition("=")
+        try:
+            if not sep or not column.strip() or not spec.strip():
+                raise ValueError
+            parts = [x.strip() for x in spec.split(",")]
+            out[column.strip()] = int(parts[0]) if len(parts) == 1 else [float(x) for x in parts]
+        except ValueError:
+            raise E.InvalidArgumentError(E.CLI_BAD_LIST.format(
+                flag=opt.flag, value=item, kind=LISTS["mapping"])) from None
+    return out
+
+
 def convert(opt: Opt, value: Any) -> Any:
     """A command-line value as the method or count argument takes it.
 
@@ -446,6 +499,8 @@ def convert(opt: Opt, value: Any) -> Any:
         return _split(value, opt, str)
     if opt.kind in ("floats", "ints"):
         return _split(value, opt, float if opt.kind == "floats" else int)
+    if opt.kind == "mapping":
+        return _mapping(value, opt) or None
     if opt.kind == "value" and isinstance(value, str):
         try:
             return ast.literal_eval(value)
@@ -687,13 +742,20 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
         elif o.kind == "column" and value is not None:
             value = column_or_sql(value, schema, o.flag)
         count_kw[o.name] = value
+    method_kw = {o.name: given[o.name] for o in opts if o.target == "method"}
+    if "reference" in method_kw:
+        method_kw["reference"] = args.reference
+    if counts and method in ROWS_LEVEL:  # the namespace's method, on the rows
+        fair: Any = _namespace()(args.lf)
+        frame = getattr(fair, method)(args.by, **method_kw, **count_kw).collect()
+        keys = [k for k in frame.columns if k in set(schema.names()) | {
+            b.meta.output_name() for b in args.by if isinstance(b, pl.Expr)}]
+        return frame, (f"polars-fair {command_name(method)}: {frame.height} row(s); by "
+                       f"{keys}")
     if counts:
         obj: Any = polars_fair.counts(args.lf, args.by, **count_kw)
     else:
         obj = polars_fair.scores(args.lf, args.by, **count_kw)
-    method_kw = {o.name: given[o.name] for o in opts if o.target == "method"}
-    if "reference" in method_kw:
-        method_kw["reference"] = args.reference
     frame = getattr(obj, method)(**method_kw).collect()
     rows = _rows_counted(obj)
     header = (f"polars-fair {command_name(method)}: {frame.height} row(s); by "
@@ -725,13 +787,16 @@ def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..
 
         guard(run, json_errors=values["format"] == "json")
 
-    fn = getattr(cls, method)
+    rows = cls is FairCounts and method in ROWS_LEVEL
+    fn = getattr(_namespace() if rows else cls, method)
     head, _ = parse(fn.__doc__ or "")
     what = "count" if cls is FairCounts else "score"
-    command.__doc__ = (
-        f"{_plain(head.split(chr(10) + chr(10))[0])}\n\n"
-        f"polars_fair.{what}s(PATH, --by ...).{method}(...): the Python API's "
-        f"{cls.__name__}.{method}, its options generated from the declaration.")
+    api = (f"pl.scan_...(PATH).fair.{method}(--by ..., ...): the Python API's namespace method "
+           f"lf.fair.{method}" if rows else
+           f"polars_fair.{what}s(PATH, --by ...).{method}(...): the Python API's "
+           f"{cls.__name__}.{method}")
+    command.__doc__ = (f"{_plain(head.split(chr(10) + chr(10))[0])}\n\n{api}, its options "
+                       "generated from the declaration.")
     params = _io_parameters()
     params += [_parameter(o) for o in method_options(cls, method)]
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]

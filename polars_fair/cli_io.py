@@ -756,6 +756,15 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> N
 
 
 _QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)""")
+#: Advice written for Python (``bins={'age': 5}``, ``by=pl.col('age').bin_quantiles(...)``)
+#: and the command line's words for it.
+_PYTHON_ADVICE = (
+    (re.compile(r"bins=\{'([^']*)': \[edges\]\}"), r"--bins \1=E1,E2,..."),
+    (re.compile(r"bins=\{'([^']*)': ([^{}]*)\}"), r"--bins \1=\2"),
+    (re.compile(r"by=pl\.col\('([^']*)'\)\.bin_quantiles\([^)]*\) or "
+                r"\.bin_intervals\(\[\.\.\.\], labels=\[\.\.\.\]\)"),
+     "--by \"CASE WHEN \\1 < 30 THEN 'under 30' ELSE '30 or more' END\""),
+)
 _SCORE_ADVICE = re.compile(
     r"Pass it as --y-score=?\s*('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\") "
     r"with a (?:threshold=|--threshold ).*$")
@@ -773,6 +782,7 @@ def _flag_patterns(flags: tuple[tuple[str, str], ...]) -> list[tuple[re.Pattern[
         (multi, r"(?<![\w-])({})(?!\w)", "{}"),  # min_support -> --min-support
         # a one-word option as the subject of a rule: "level must lie in (0, 1)"
         (single, r"(?<![\w-])({})(?= must )", "{}"),
+        (single, r"^({})(?= names )", "{}"),  # "bins names 'age', which is not ..."
     ]
     return [(re.compile(regex.format(alternatives)), template)
             for alternatives, regex, template in patterns if alternatives]
@@ -800,7 +810,11 @@ def cli_message(message: str) -> str:
     --------
     >>> cli_message("column 'pos_label' (y_pred) holds nulls; pos_label=1, min_support >= 0")
     "column 'pos_label' (--y-pred) holds nulls; --pos-label 1, --min-support >= 0"
+    >>> cli_message("pass bins={'age': 5} or bins={'age': [edges]}")
+    'pass --bins age=5 or --bins age=E1,E2,...'
     """
+    for pattern, template in _PYTHON_ADVICE:  # Python syntax in advice: the flags instead
+        message = pattern.sub(template, message)
     parts = _QUOTED.split(message)
     for i in range(0, len(parts), 2):  # outside quotes
         text = parts[i]

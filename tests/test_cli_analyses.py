@@ -374,3 +374,73 @@ def test_generated_commands_write_json_errors_with_format_json(hiring: Path) -> 
     assert (error["status"], error["error"], error["exit_code"]) == (
         "error", "UnknownGroupError", 2)
     assert "'Nobody'" in error["message"] and error["message"] in result.stderr
+
+
+# ------------------------------------------------------- divergence: bins, strategy, metric
+
+
+@pytest.fixture(scope="module")
+def aged(tmp_path_factory: pytest.TempPathFactory) -> tuple[pl.DataFrame, Path]:
+    import numpy as np
+
+    from polars_fair.datasets import make_hiring
+
+    df = make_hiring(3000, seed=0).with_columns(
+        age=pl.Series(np.random.default_rng(0).integers(18, 70, 3000)))
+    path = tmp_path_factory.mktemp("aged") / "aged.csv"
+    df.write_csv(path)
+    return df, path
+
+
+@pytest.mark.parametrize(("cli_bins", "py_bins", "strategy"), [
+    (["--bins", "age=3"], {"age": 3}, "auto"),
+    (["--bins", "age=30,50"], {"age": [30.0, 50.0]}, "levels"),
+    (["--bins", "age = 25, 45, 60"], {"age": [25.0, 45.0, 60.0]}, "finest"),
+])
+def test_divergence_bins_and_strategy_equal_the_python_api(
+        cli_bins: list[str], py_bins: dict[str, Any], strategy: str,
+        aged: tuple[pl.DataFrame, Path]) -> None:
+    df, path = aged
+    result = runner.invoke(app, ["divergence", str(path), "--by", "race", "--by", "age",
+                                 *cli_bins, "--strategy", strategy, "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    want = df.fair.divergence(["race", "age"], bins=py_bins,
+                              strategy=strategy)  # type: ignore[arg-type]
+    assert_rows_equal(json.loads(result.stdout), want)
+
+
+def test_divergence_help_lists_metrics_and_bins_without_combinations() -> None:
+    from polars_fair.registry import PROPORTIONS
+
+    out = runner.invoke(app, ["divergence", "--help"], env={"COLUMNS": "200"}).output
+    assert "--combinations" not in out
+    assert f"One of: {', '.join(PROPORTIONS)}." in out
+    assert re.search(r"--bins\s+COLUMN=SPEC", out) and "[auto|finest|levels]" in out
+    assert "{" not in out.split("--bins", 1)[1].split("--max-patterns")[0]  # no Python syntax
+
+
+def test_divergence_on_an_unbinned_numeric_column_advises_bins(
+        aged: tuple[pl.DataFrame, Path]) -> None:
+    _, path = aged
+    result = runner.invoke(app, ["divergence", str(path), "--by", "race", "--by", "age"])
+    assert result.exit_code == 2
+    assert "--bins age=5" in result.stderr and "--bins age=E1,E2,..." in result.stderr
+    assert "bins={" not in result.stderr and "pl.col(" not in result.stderr
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("age=", "--bins takes COLUMN=N (N quantile bins) or COLUMN=E1,E2,... (the edges); repeat, "
+             "got 'age='"),
+    ("age=a,b", "--bins takes COLUMN=N (N quantile bins) or COLUMN=E1,E2,... (the edges); "
+                "repeat, got 'age=a,b'"),
+    ("income=3", "column 'income' (--bins) not found; the frame has columns: ['applicant_id', "
+                 "'race', 'sex', 'age_band', 'y_true', 'y_score', 'y_pred', 'age']"),
+    ("applicant_id=3", "--bins names 'applicant_id', which is not an attribute of --by "
+                       "['race', 'age']"),
+])
+def test_bad_bins_are_one_line_naming_the_flag(value: str, message: str,
+                                               aged: tuple[pl.DataFrame, Path]) -> None:
+    _, path = aged
+    result = runner.invoke(app, ["divergence", str(path), "--by", "race", "--by", "age",
+                                 "--bins", value])
+    assert (result.exit_code, result.stderr) == (2, f"polars-fair: error: {message}\n")
