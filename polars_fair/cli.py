@@ -306,7 +306,7 @@ FormatOpt = Annotated[str, typer.Option(
     "--format", help="table | csv | json | parquet | markdown", metavar="FORMAT")]
 ColumnsOpt = Annotated[str | None, typer.Option(
     help="The columns to write, comma-separated (default: the table's columns, or every "
-         "column in csv/json/parquet/markdown).", metavar="COL,...")]
+         "column in csv, json, parquet or markdown).", metavar="COL,...")]
 #: The options of ``report`` read from ``FairCounts.report``'s declaration and the count
 #: arguments (the others are spelled out below, with the same names).
 REPORT_DECLARED = ("four_fifths", "ofi_threshold", "exclude_low_support", "threshold",
@@ -336,7 +336,7 @@ def report(
     format: FormatOpt = "table",
     output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
     all_columns: Annotated[
-        bool, typer.Option(help="Show every report column in --format table.")
+        bool, typer.Option("--all-columns", help="Show every report column in --format table.")
     ] = False,
     columns: ColumnsOpt = None,
     rate: RateOpt = None,
@@ -355,6 +355,12 @@ def report(
     model: Annotated[str | None, typer.Option(help="--html: the model audited (name, "
                                                    "version).")] = None,
     note: Annotated[str | None, typer.Option(help="--html: a note shown on the page.")] = None,
+    n_permutations: Annotated[int | None, typer.Option(
+        help="--html (with --y-score): permutations of the page's ABROCA test (default "
+             "1000).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="--html (with --y-score): random seed of the page's ABROCA test (default "
+             "0).")] = None,
     separator: SeparatorOpt = None,
     dtype: DtypeOpt = None,
     max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
@@ -362,7 +368,8 @@ def report(
 ) -> None:
     """Audit a file: one row per group with counts, rates, DI, impact ratio and OFI."""
     options = {k: declared[k] for k in REPORT_DECLARED}
-    page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note))
+    page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note),
+                                    ("n_permutations", n_permutations), ("seed", seed))
                   if v is not None}
 
     def run() -> None:
@@ -372,7 +379,8 @@ def report(
         page = None
         if html is None and page_texts:
             first = next(iter(page_texts))
-            raise E.InvalidArgumentError(E.CLI_PAGE_OPTION.format(flag=f"--{first}"))
+            raise E.InvalidArgumentError(
+                E.CLI_PAGE_OPTION.format(flag="--" + first.replace("_", "-")))
         if html is not None:
             page = html_page(
                 lf, by, y_true_text=y_true, y_pred_text=y_pred, y_score_text=y_score,
@@ -459,7 +467,8 @@ def html_page(
     **options
         Further keyword arguments of :func:`polars_fair.html.audit_html` (``threshold``,
         ``four_fifths``, ``ofi_threshold``, ``exclude_low_support``, ``sample_weight``,
-        ``title``, ``model``, ``note``); ``None`` values are left out. One the installed
+        ``title``, ``model``, ``note``, ``n_permutations``, ``seed``); ``None`` values are
+        left out. One the installed
         ``audit_html`` does not take is an error naming its flag.
 
     Returns

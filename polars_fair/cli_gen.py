@@ -369,8 +369,12 @@ def _argument_options(counts: bool) -> tuple[Opt, ...]:
 
 @functools.lru_cache(maxsize=512)
 def _help(text: str) -> str:
-    """A help text with parameter names as flags (many commands share one count argument)."""
-    return cli_message(text)
+    """A help text with parameter names as flags (many commands share one count argument).
+
+    Python paths read as their last name (``polars_fair.abroca.abroca_from_scores`` ->
+    ``abroca_from_scores``): one long word would be cut in ``--help`` at 100 columns.
+    """
+    return re.sub(r"polars_fair\.(?:\w+\.)*(\w+)", r"\1", cli_message(text))
 
 
 def _parameter(opt: Opt) -> inspect.Parameter:
@@ -382,7 +386,9 @@ def _parameter(opt: Opt) -> inspect.Parameter:
         help_text += f" Takes {LISTS[opt.kind]}."
     if opt.kind == "bool":
         typ: Any = bool
-        info = typer.Option(f"{opt.flag}/--no-{opt.flag[2:]}", help=help_text)
+        # a flag off by default is just --flag (--no-flag would say the default again)
+        names = opt.flag if opt.default is False else f"{opt.flag}/--no-{opt.flag[2:]}"
+        info = typer.Option(names, help=help_text)
         if opt.default is None:
             typ = bool | None
     elif opt.kind == "mapping":
@@ -396,7 +402,12 @@ def _parameter(opt: Opt) -> inspect.Parameter:
     else:
         base = {"int": int, "float": float}.get(opt.kind, str)
         typ = base | None if opt.default is None else base
-        info = typer.Option(opt.flag, help=help_text, metavar=METAVARS.get(opt.kind, "TEXT"))
+        shown: bool | str = True
+        if isinstance(opt.default, str) and len(opt.default) > 24 and opt.kind in LISTS:
+            parts = opt.default.split(",")  # a long grid: its ends (help stays readable)
+            shown = f"{parts[0]},{parts[1]},...,{parts[-1]}" if len(parts) > 3 else True
+        info = typer.Option(opt.flag, help=help_text, metavar=METAVARS.get(opt.kind, "TEXT"),
+                            show_default=shown)
     return inspect.Parameter(opt.name, inspect.Parameter.KEYWORD_ONLY, default=opt.default,
                              annotation=Annotated[typ, info])
 

@@ -300,7 +300,8 @@ CLI_OUTPUT_IS_DIR = "{flag} {path} is a directory; pass a file name"
 CLI_OUTPUT_NO_DIR = "{flag} {path}: the directory {parent} does not exist"
 CLI_SCORE_ADVICE = (
     "Pass a prediction instead, for example --y-pred \"{column} >= 0.5\" (a threshold of your "
-    "choice), or --y-score {column} with --html for the score-based charts"
+    "choice), or the score itself as --y-score {column} with --threshold (report, metrics, "
+    "...; report --html adds the score charts) or alone (bias-audit: the scoring rate)"
 )
 CLI_BAD_LIST = "{flag} takes {kind}, got {value!r}"
 CLI_UNKNOWN_COLUMNS = (

@@ -157,3 +157,64 @@ def test_all_columns_define_every_registry_metric_and_unknown_rates_fail(tmp_pat
     bad = runner.invoke(app, ["demo", "--n", "600", "--rate", "tpr", "--rate", "recall"])
     assert bad.exit_code == 2
     assert "unknown metric 'recall'" in bad.output
+
+
+# ------------------------------------------------- issue 13: options and help of the commands
+
+
+def _names() -> list[str]:
+    import typer
+
+    return sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", _names())
+def test_help_is_readable_at_100_columns(name: str) -> None:
+    result = runner.invoke(app, [name, "--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    assert "…" not in result.output, [ln for ln in result.output.splitlines() if "…" in ln]
+
+
+def test_report_page_options_need_html(tmp_path: Path) -> None:
+    path = tmp_path / "h.csv"
+    make_hiring(500, seed=0).write_csv(path)
+    for flag, value in (("--n-permutations", "99"), ("--seed", "3")):
+        result = runner.invoke(app, ["report", str(path), "--by", "sex", flag, value])
+        assert (result.exit_code, result.stderr) == (
+            2, f"polars-fair: error: {flag} applies to the HTML audit: pass --html FILE too\n")
+
+
+def test_report_html_takes_the_abroca_test_permutations_and_seed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import functools
+
+    import polars_fair.html
+
+    seen: dict[str, object] = {}
+
+    @functools.wraps(polars_fair.html.audit_html)  # its signature: the options it takes
+    def fake(*args: object, **kwargs: object) -> str:
+        seen.update(kwargs)
+        return "<!DOCTYPE html>"
+
+    monkeypatch.setattr(polars_fair.html, "audit_html", fake)
+    path = tmp_path / "h.csv"
+    make_hiring(500, seed=0).write_csv(path)
+    result = runner.invoke(app, ["report", str(path), "--by", "sex", "--y-score", "y_score",
+                                 "--threshold", "0.5", "--html", str(tmp_path / "a.html"),
+                                 "--n-permutations", "99", "--seed", "3", "--format", "csv"])
+    assert result.exit_code == 0, result.stderr
+    assert (seen["n_permutations"], seen["seed"]) == (99, 3)
+
+
+def test_score_advice_names_options_each_command_has(tmp_path: Path) -> None:
+    path = tmp_path / "h.csv"
+    make_hiring(500, seed=0).write_csv(path)
+    result = runner.invoke(app, ["bias-audit", str(path), "--category", "race", "--y-pred",
+                                 "y_score"])
+    assert result.exit_code == 2
+    assert "with --html" not in result.stderr
+    assert "alone (bias-audit: the scoring rate)" in result.stderr
+    alone = runner.invoke(app, ["bias-audit", str(path), "--category", "race", "--y-score",
+                                "y_score", "--format", "json"])
+    assert alone.exit_code == 0, alone.stderr  # the advice works as written
