@@ -361,6 +361,9 @@ def report(
     seed: Annotated[int | None, typer.Option(
         help="--html (with --y-score): random seed of the page's ABROCA test (default "
              "0).")] = None,
+    divergence: Annotated[bool, typer.Option(
+        "--divergence", help="--html: add the worst-off subgroups section (divergence of "
+                             "the FPR over every pattern of the --by attributes).")] = False,
     separator: SeparatorOpt = None,
     dtype: DtypeOpt = None,
     max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
@@ -369,7 +372,8 @@ def report(
     """Audit a file: one row per group with counts, rates, DI, impact ratio and OFI."""
     options = {k: declared[k] for k in REPORT_DECLARED}
     page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note),
-                                    ("n_permutations", n_permutations), ("seed", seed))
+                                    ("n_permutations", n_permutations), ("seed", seed),
+                                    ("divergence", True if divergence else None))
                   if v is not None}
 
     def run() -> None:
@@ -467,7 +471,8 @@ def html_page(
     **options
         Further keyword arguments of :func:`polars_fair.html.audit_html` (``threshold``,
         ``four_fifths``, ``ofi_threshold``, ``exclude_low_support``, ``sample_weight``,
-        ``title``, ``model``, ``note``, ``n_permutations``, ``seed``); ``None`` values are
+        ``title``, ``model``, ``note``, ``n_permutations``, ``seed``, ``divergence``);
+        ``None`` values are
         left out. One the installed
         ``audit_html`` does not take is an error naming its flag.
 

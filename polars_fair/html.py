@@ -861,8 +861,11 @@ def _divergence_html(table: pl.DataFrame, k: int, metric: str | None) -> tuple[s
 
     top = table.filter(pl.col("divergence").is_not_null()).sort(
         pl.col("divergence").abs(), descending=True, maintain_order=True).head(k)
+    # the interval in divergence units when the table has it (ci_low/high bound value - outside)
+    low, high = (f"divergence_{c}" if f"divergence_{c}" in table.columns else c
+                 for c in ("ci_low", "ci_high"))
     rows = [[_esc(pattern_label(r["attributes"], r)), _num(r.get("n")),
-             _num(r["divergence"], "{:+.4f}"), _interval(r["ci_low"], r["ci_high"], "{:.4f}"),
+             _num(r["divergence"], "{:+.4f}"), _interval(r[low], r[high], "{:.4f}"),
              ('<span class="fail">significant</span>' if r["significant"]
               else '<span class="undefined">not significant</span>')
              + (" (low support)" if r.get("low_support") else "")]

@@ -178,8 +178,9 @@ def test_help_is_readable_at_100_columns(name: str) -> None:
 def test_report_page_options_need_html(tmp_path: Path) -> None:
     path = tmp_path / "h.csv"
     make_hiring(500, seed=0).write_csv(path)
-    for flag, value in (("--n-permutations", "99"), ("--seed", "3")):
-        result = runner.invoke(app, ["report", str(path), "--by", "sex", flag, value])
+    for flag, value in (("--n-permutations", "99"), ("--seed", "3"), ("--divergence", None)):
+        args = [flag] if value is None else [flag, value]
+        result = runner.invoke(app, ["report", str(path), "--by", "sex", *args])
         assert (result.exit_code, result.stderr) == (
             2, f"polars-fair: error: {flag} applies to the HTML audit: pass --html FILE too\n")
 
@@ -205,6 +206,28 @@ def test_report_html_takes_the_abroca_test_permutations_and_seed(
                                  "--n-permutations", "99", "--seed", "3", "--format", "csv"])
     assert result.exit_code == 0, result.stderr
     assert (seen["n_permutations"], seen["seed"]) == (99, 3)
+    assert "divergence" not in seen  # not asked for: the page's default (no section)
+
+
+def test_report_html_divergence_adds_the_section_of_the_python_api(tmp_path: Path) -> None:
+    from polars_fair.html import page_data
+
+    path = tmp_path / "h.csv"
+    demo = make_hiring(2_000, seed=0)
+    demo.write_csv(path)
+    page = tmp_path / "a.html"
+    result = runner.invoke(app, ["report", str(path), "--by", "race", "--by", "sex",
+                                 "--html", str(page), "--divergence", "--format", "csv"])
+    assert result.exit_code == 0, result.stderr
+    data = page_data(page.read_text())
+    # the page's default min_support (30) is divergence's minimum denominator, as in audit_html
+    expected = demo.fair.divergence(["race", "sex"], min_denominator=30)
+    assert len(data["divergence"]) == expected.height > 0
+    got = {tuple(r["attributes"]) + (r["race"], r["sex"]): r["divergence"]
+           for r in data["divergence"]}
+    want = {tuple(r["attributes"]) + (r["race"], r["sex"]): r["divergence"]
+            for r in expected.iter_rows(named=True)}
+    assert got == want
 
 
 def test_score_advice_names_options_each_command_has(tmp_path: Path) -> None:
