@@ -386,7 +386,7 @@ def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str]) -> None:
 
 
 def check_row_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
-    """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a numeric key too fine to group.
+    """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a key too fine to group.
 
     Nearly one row per level: at least :data:`MIN_LEVELS_PER_ROW_CHECK` distinct (non-null)
     values and fewer than two rows per value on average, in a grouped table whose ``n`` counts
@@ -398,7 +398,8 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
     df : pl.DataFrame
         A label table (the keys and ``n``).
     keys : sequence of str
-        The attribute columns; only numeric ones are checked.
+        The attribute columns; only numeric and temporal (Date, Datetime, Duration, Time) ones
+        are checked.
 
     Raises
     ------
@@ -411,12 +412,12 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
     >>> check_row_levels(df, ["age"])
     Traceback (most recent call last):
     ...
-    polars_fair.errors.TooManyLevelsError: attribute 'age' is a numeric column (Int64) with 8 ...
+    polars_fair.errors.TooManyLevelsError: attribute 'age' is a Int64 column with 8 distinct ...
     """
     rows = int(df["n"].sum())
     for k in keys:
         dtype = df.schema[k]
-        if not dtype.is_numeric():
+        if not (dtype.is_numeric() or dtype.is_temporal()):  # a timestamp is a measurement too
             continue
         present = df.filter(pl.col(k).is_not_null() & (pl.col("n") > 0))[k]
         levels = present.n_unique()

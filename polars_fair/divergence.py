@@ -179,7 +179,7 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
     of the column at the quantiles 1/5, 2/5, ...; equal breakpoints leave a bin empty);
     ``bins={"age": [25, 45]}`` cuts at the given edges (``bin_intervals``). Bins are
     left-closed; the labels show the edges: ``"< 25"``, ``"[25, 45)"``, ``">= 45"``. Nulls stay
-    null.
+    null, and NaN is null (missing) too.
 
     Parameters
     ----------
@@ -228,9 +228,12 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
         dtype = schema[column]
         if not dtype.is_numeric():
             raise E.InvalidArgumentError(E.BIN_NOT_NUMERIC.format(column=column, dtype=dtype))
+        # NaN is missing, as everywhere (boundary.missing_keys_as_null): null before binning, so
+        # it neither lands in the top bin nor moves the quantile edges
+        col = pl.col(column).fill_nan(None) if dtype.is_float() else pl.col(column)
         if isinstance(spec_, (int, np.integer)) and not isinstance(spec_, bool):
             k = check_int(spec_, f"bins[{column!r}]", low=2)
-            struct = pl.col(column).bin_quantiles(k, labels=False, include_intervals=True)
+            struct = col.bin_quantiles(k, labels=False, include_intervals=True)
         else:
             edges = list(spec_) if isinstance(spec_, Sequence) and not isinstance(
                 spec_, str) else None
@@ -241,7 +244,7 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
             if not ok:
                 raise E.InvalidArgumentError(E.BAD_BIN_SPEC.format(column=column, value=spec_))
             assert edges is not None
-            struct = pl.col(column).bin_intervals(edges, labels=False, include_intervals=True)
+            struct = col.bin_intervals(edges, labels=False, include_intervals=True)
         exprs.append(_bin_label(struct).alias(column))
     return lf.with_columns(exprs)
 

@@ -194,7 +194,7 @@ TOO_MANY_PAIRS = (
     "max_pairs={limit:,}; pass max_pairs= a larger limit, or compare fewer groups"
 )
 NUMERIC_LEVELS = (
-    "attribute {column!r} is a numeric column ({dtype}) with {levels} distinct values in {rows} "
+    "attribute {column!r} is a {dtype} column with {levels} distinct values in {rows} "
     "rows (for example {values}): too many levels, or nearly one row per level, to form groups; "
     "bin it first, for example by=pl.col({column!r}).bin_quantiles(5, labels=[...]) or "
     ".bin_intervals([...], labels=[...]), or (divergence) pass bins={{{column!r}: 5}} (quantile "

@@ -585,3 +585,20 @@ def test_duckdb_over_many_attributes_goes_level_by_level_with_the_same_result() 
         divergence_of_rows(rel, list(cols), strategy="levels", null_groups="drop")
     with pytest.raises(E.SizeLimitError, match="by level 2"):
         divergence_of_rows(rel, list(cols), min_support=0.1, max_patterns=30).collect()
+
+
+def test_nan_in_a_binned_attribute_is_missing_not_the_top_bin() -> None:
+    # 50 NaN, 100 values 0.00 .. 0.99, 20 null: edges at 0.5 give 50 rows below, 50 at or above,
+    # and 70 missing (NaN is null everywhere), never NaN counted in ">= 0.5"
+    df = pl.DataFrame({"s": [float("nan")] * 50 + [i / 100 for i in range(100)] + [None] * 20,
+                       "y_true": [i % 2 for i in range(170)],
+                       "y_pred": [(i // 3) % 2 for i in range(170)]})
+    d = df.fair.divergence(["s"], bins={"s": [0.5]}, min_support=1, min_denominator=1)
+    assert sorted(d.select("s", "n").rows(), key=str) == [("< 0.5", 50), (">= 0.5", 50),
+                                                          (None, 70)]
+    # the quantile edge is the median of the 100 real values (0.49), not moved by the NaN rows
+    q = df.fair.divergence(["s"], bins={"s": 2}, min_support=1, min_denominator=1)
+    assert sorted(q.select("s", "n").rows(), key=str) == [("< 0.49", 49), (">= 0.49", 51),
+                                                          (None, 70)]
+    with pytest.raises(E.NullGroupError):
+        df.fair.divergence(["s"], bins={"s": 2}, null_groups="raise")

@@ -575,3 +575,16 @@ def test_eight_ages_in_eight_rows_are_refused_by_duckdb_too() -> None:
     rel = duckdb.from_arrow(_AGES.to_arrow())
     with pytest.raises(E.TooManyLevelsError):
         polars_fair.counts(rel, "age").report().collect()
+
+
+def test_a_timestamp_of_one_row_per_value_is_refused_like_a_number() -> None:
+    # 8 distinct datetimes in 8 rows: the same mistake as 8 ages in 8 rows
+    import datetime as dt_
+
+    stamps = [dt_.datetime(2020, 1, 1, i) for i in range(8)]
+    df = _AGES.with_columns(age=pl.Series(stamps))
+    with pytest.raises(E.TooManyLevelsError) as info:
+        df.fair.report("age")
+    assert "8 distinct values in 8 rows" in str(info.value)
+    # the same 8 dates twice each (16 rows) are groups
+    assert pl.concat([df, df]).fair.report("age", min_support=1).height == 8
