@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import math
 import re
 import types
 import typing
@@ -445,17 +446,27 @@ def _io_parameters(formats: Sequence[str] = FORMATS) -> list[inspect.Parameter]:
     ]
 
 
+#: The most values a ``START:STOP:STEP`` range may expand to; the analysis' own size limit
+#: (``max_thresholds``, default 10,000) applies to what is left.
+MAX_RANGE_VALUES = 1_000_000
+
+
 def _split(text: str, opt: Opt, cast: Callable[[str], Any]) -> list[Any]:
     parts = [p.strip() for p in text.split(",") if p.strip()]
     try:
         if cast is float and len(parts) == 1 and parts[0].count(":") == 2:
             start, stop, step = (float(x) for x in parts[0].split(":"))
-            if step <= 0 or stop < start:
+            if not all(map(math.isfinite, (start, stop, step))) or step <= 0 or stop < start:
                 raise ValueError
             count = int(round((stop - start) / step)) + 1
+            if count > MAX_RANGE_VALUES:  # refused before any value is built
+                raise E.SizeLimitError(E.CLI_RANGE_TOO_LONG.format(
+                    flag=opt.flag, text=text, size=count, limit=MAX_RANGE_VALUES))
             return [round(start + i * step, 12) for i in range(count)
                     if start + i * step <= stop + step * 1e-9]
         return [cast(p) for p in parts]
+    except E.SizeLimitError:
+        raise
     except ValueError:
         raise E.InvalidArgumentError(E.CLI_BAD_LIST.format(
             flag=opt.flag, value=text, kind=LISTS[opt.kind])) from None

@@ -33,10 +33,18 @@ def _table_text(df: pl.DataFrame) -> str:
 
 
 def _flat(df: pl.DataFrame) -> pl.DataFrame:
-    """List columns (``attributes``) joined as ``a, b``: CSV and text tables hold no lists."""
+    """Lists joined as ``a, b``, structs as JSON objects (nulls kept), for CSV and text.
+
+    CSV and text tables hold neither a list (``attributes``) nor a struct
+    (``worst_group_keys``).
+    """
     nested = [c for c, t in df.schema.items() if isinstance(t, (pl.List, pl.Array))]
+    structs = [c for c, t in df.schema.items() if isinstance(t, pl.Struct)]
+    if not nested and not structs:
+        return df
     return df.with_columns(
-        pl.col(c).cast(pl.List(pl.String)).list.join(", ") for c in nested) if nested else df
+        *(pl.col(c).cast(pl.List(pl.String)).list.join(", ") for c in nested),
+        *(pl.col(c).struct.json_encode() for c in structs))
 
 
 def to_markdown(df: pl.DataFrame) -> str:

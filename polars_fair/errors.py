@@ -142,6 +142,9 @@ DEFAULT_GRID_NOT_PROBABILITIES = (
     "threshold of it, one below 0 at none). Pass thresholds= on the scores' own scale, for example "
     "{suggestion}"
 )
+CLI_RANGE_TOO_LONG = (
+    "{flag} {text!r} expands to {size:,} values, more than {limit:,}; pass a coarser step"
+)
 TOO_MANY_THRESHOLDS = (
     "{what}: thresholds= holds {size:,} thresholds, more than max_thresholds={limit:,} (each "
     "threshold makes a report of every group); pass max_thresholds= a larger limit, or a coarser "

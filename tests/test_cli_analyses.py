@@ -235,6 +235,30 @@ def test_list_options_take_commas_and_ranges(hiring: Path) -> None:
     assert "--thresholds takes numbers X,Y,... or START:STOP:STEP, got '0.3,x'" in bad.stderr
 
 
+def test_a_huge_range_is_refused_before_it_is_built(hiring: Path) -> None:
+    # 0:1:1e-15 is 10**15 + 1 values: refused from the arithmetic, at once, naming the flag
+    huge = runner.invoke(app, ["thresholds", str(hiring), "--by", "sex", "--thresholds",
+                               "0:1:0.000000000000001"])
+    assert huge.exit_code == 2
+    assert ("--thresholds '0:1:0.000000000000001' expands to 1,000,000,000,000,001 values, "
+            "more than 1,000,000") in huge.stderr
+    # a non-finite step is not a range
+    inf = runner.invoke(app, ["sweep", str(hiring), "--by", "sex", "--thresholds", "0:1:inf"])
+    assert inf.exit_code == 2 and "START:STOP:STEP, got '0:1:inf'" in inf.stderr
+
+
+def test_thresholds_struct_column_is_json_in_csv_and_markdown(hiring: Path) -> None:
+    # worst_group_keys is a Struct: CSV and Markdown write it as a JSON object (nulls kept)
+    csv = runner.invoke(app, ["thresholds", str(hiring), "--by", "sex", "--thresholds",
+                              "0.5", "--format", "csv"])
+    assert csv.exit_code == 0, csv.stderr
+    row = pl.read_csv(csv.stdout.encode()).row(0, named=True)
+    assert json.loads(row["worst_group_keys"]) == {"sex": row["worst_group"]}
+    md = runner.invoke(app, ["thresholds", str(hiring), "--by", "sex", "--thresholds", "0.5",
+                             "--format", "markdown"])
+    assert md.exit_code == 0 and '{"sex":"' in md.stdout
+
+
 def test_messages_name_the_generated_flags(hiring: Path) -> None:
     result = runner.invoke(app, ["metrics", str(hiring), "--by", "sex", "--level", "1.5"])
     assert result.exit_code == 2
