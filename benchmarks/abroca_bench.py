@@ -1,9 +1,9 @@
 """ABROCA: exact ABROCA on 1e6 rows, the randomization test on 1e4 rows × 1,000 permutations.
 
 Ours, end to end from the in-memory DataFrame: the score table (one Polars group-by per
-(group, distinct score); :func:`polars_fair.tables.score_table`), then numpy on that table
-(:func:`polars_fair.abroca.abroca_from_scores` / ``abroca_test_from_scores``). The data are two
-groups with continuous scores (every score distinct: the largest score table possible).
+(group, distinct score); :func:`polars_fair.counting.tables.score_table`), then numpy on that table
+(:func:`polars_fair.analyses.scores.abroca.abroca_from_scores` / ``abroca_test_from_scores``). The
+data are two groups with continuous scores (every score distinct: the largest score table possible).
 
 The peers' method, per evaluation of ABROCA:
 
@@ -63,8 +63,8 @@ SCALE_SIZES = [1_000, 10_000, 100_000]
 def _api() -> tuple[Any, Any, Any] | str:
     """The ABROCA functions, or why they cannot be used yet."""
     try:
-        from polars_fair.abroca import abroca_from_scores, abroca_test_from_scores
-        from polars_fair.tables import score_table
+        from polars_fair.analyses.scores.abroca import abroca_from_scores, abroca_test_from_scores
+        from polars_fair.counting.tables import score_table
     except ImportError as exc:
         return f"ABROCA functions not importable yet ({exc})"
     return score_table, abroca_from_scores, abroca_test_from_scores

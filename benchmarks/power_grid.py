@@ -2,8 +2,8 @@
 
 ΔAUC 0.02, 0.05, 0.1, 0.15, 0.2 (group a's AUC = 0.7 + Δ, group b's 0.7) × test sizes 100 to
 2,000 in 10 steps, 200 simulated test sets × 200 permutations per cell:
-``polars_fair.power.power_curve``. One run (a single run already takes minutes); the target is
-≤ 5 minutes on this 2-core machine.
+``polars_fair.analyses.scores.power.power_curve``. One run (a single run already takes minutes); the
+target is ≤ 5 minutes on this 2-core machine.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ def run(cfg: Config) -> list[Row]:
     row = Row(
         "power/grid", "power",
         f"power grid {len(deltas)} ΔAUC × {len(sizes)} sizes, {sims} sims × {perms} perms",
-        None, "polars_fair.power.power_curve (one run)",
+        None, "polars_fair.analyses.scores.power.power_curve (one run)",
     )
 
     def body(r: Row) -> None:
         try:
-            from polars_fair.power import power_curve
+            from polars_fair.analyses.scores.power import power_curve
         except ImportError as exc:
             r.status, r.reason = "not available yet", f"power_curve not importable yet ({exc})"
             return

@@ -6,7 +6,7 @@ Run from the project root, with the plot extra, headless Chromium and the shared
     python docs/make_audits.py            # docs/adult_audit.png, docs/compas_audit.png
     python docs/make_audits.py --html     # also keep the two HTML pages in docs/
 
-The audits are what ``polars-fair report ... --html`` writes (:func:`polars_fair.html.
+The audits are what ``polars-fair report ... --html`` writes (:func:`polars_fair.audit.html.
 audit_html`), seeded (the ABROCA test: 1,000 permutations, seed 0), with the generation time
 fixed so the pages change only when the code or the data do:
 
@@ -33,8 +33,8 @@ from pathlib import Path
 import polars as pl
 
 import polars_fair  # noqa: F401  (registers .fair)
+from polars_fair.audit.html import audit_html
 from polars_fair.datasets import scan_compas
-from polars_fair.html import audit_html
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"

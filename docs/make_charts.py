@@ -10,8 +10,8 @@ Everything is seeded, so the charts change only when the code does. The data is
 algorithmic bias; Pacific Islander groups have low support): the heatmaps, rates, calibration
 small multiples and FPR divergence by race × sex, ROC and the threshold sweep (0.10 to 0.90) by
 race and the power curve is
-``polars_fair.power.power_curve`` on a small grid (sizes 250 to 2,000, ΔAUC 0.05 and 0.10,
-200 simulations of 200 permutations each; about half a minute).
+``polars_fair.power.power_curve`` on a small grid (sizes 250 to 2,000, ΔAUC 0.05 and
+0.10, 200 simulations of 200 permutations each; about half a minute).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import polars_fair  # noqa: F401  (registers .fair)
-from polars_fair import plot
+from polars_fair.analyses.scores.power import power_curve
+from polars_fair.audit import plot
 from polars_fair.datasets import make_hiring
-from polars_fair.power import power_curve
 
 LIMIT = 200_000  # bytes per PNG
 SCALES = (2.0, 1.6, 1.3, 1.0)

@@ -6,9 +6,12 @@ group-by into a small table of additive confusion counts; every metric is comput
 
 from __future__ import annotations
 
-from polars_fair import errors, expressions
-from polars_fair.analysis import FairCounts, FairScores, counts, scores
-from polars_fair.expressions import (
+from polars_fair import _moved, errors
+from polars_fair.api.external import from_counts, from_scores
+from polars_fair.api.namespace import FairDataFrame, FairLazyFrame, fair
+from polars_fair.api.objects import FairCounts, FairScores, counts, scores
+from polars_fair.core import expressions
+from polars_fair.core.expressions import (
     accuracy,
     balanced_accuracy,
     base_rate,
@@ -28,10 +31,10 @@ from polars_fair.expressions import (
     true_negatives,
     true_positives,
 )
-from polars_fair.external import from_counts, from_scores
-from polars_fair.namespace import FairDataFrame, FairLazyFrame, fair
 
 __version__ = "0.1.0"
+
+_moved.install()  # the modules that moved into subpackages keep their old paths for one release
 
 __all__ = [
     "FairDataFrame",

@@ -269,7 +269,7 @@ SQL_ON_ROWS = "{role} {text!r} fails on the rows: {detail}"
 SQL_NOT_CONDITION = "{role} {text!r} must be a condition (true or false per row), not {dtype}"
 SQL_WHY_TABLE_WORD = "{word} starts a query or reads a table (no subquery, table, file or URL)"
 SQL_WHY_FUNCTION = (
-    "{name}() is not one of the accepted scalar functions (polars_fair.sql.FUNCTIONS; table "
+    "{name}() is not one of the accepted scalar functions (polars_fair.core.sql.FUNCTIONS; table "
     "functions are never accepted)"
 )
 SQL_WHY_AGGREGATE = "aggregates rows or reads other rows ({name})"
@@ -313,7 +313,7 @@ CLI_UNKNOWN_COLUMNS = (
 CLI_BAD_DATE = "--data-date takes YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD, got {value!r}"
 CLI_ONE_OUTCOME = "pass exactly one of --y-pred (a binary selection) or --y-score (a score)"
 CLI_PAGE_OPTION = "{flag} applies to the HTML audit: pass --html FILE too"
-CLI_PAGE_TAKES_NOT = "{flag} is not an option of the HTML audit (polars_fair.html.audit_html)"
+CLI_PAGE_TAKES_NOT = "{flag} is not an option of the HTML audit (polars_fair.audit.html.audit_html)"
 CLI_MISSING_PARAMETER = "missing {kind} {name}"
 CLI_BAD_PARAMETER = "{flag}: {message}"
 

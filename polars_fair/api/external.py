@@ -1,0 +1,302 @@
+"""Audit count tables and score tables made anywhere: the entry point for counts, not rows.
+
+The only work that grows with the rows is one group-by into additive counts. A warehouse (SQL),
+Spark, or a previous run saved to Parquet can produce that table; :func:`from_counts` and
+:func:`from_scores` validate it and return the same analysis objects as the rows give
+(:class:`~polars_fair.api.objects.FairCounts`, :class:`~polars_fair.api.objects.FairScores`), so
+every analysis gives exactly the result it gives on the rows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.api.objects import FairCounts, FairScores
+from polars_fair.core.spec import DEFAULT_MAX_GROUPS, check_int, check_key_dtype
+from polars_fair.counting import tables
+from polars_fair.counting.boundary import missing_keys_as_null
+
+__all__ = ["from_counts", "from_scores"]
+
+CELLS = ("n", "tp", "fp", "fn", "tn")
+BAD_COUNTS = "count table column {column!r} holds {count} {problem} value(s)"
+INCONSISTENT = (
+    "count table rows where n != tp + fp + fn + tn: {count} (for example {example}); "
+    "each row's four cells must add up to n (weighted counts need a weight_sum column)"
+)
+WEIGHT_SUM_MISMATCH = (
+    "weighted count table rows where weight_sum != tp + fp + fn + tn: {count} (for example "
+    "{example}); the four weighted cells must add up to weight_sum"
+)
+#: The largest Int64, the dtype every count is widened to before any check.
+INT64_MAX = 2**63 - 1
+
+
+def _lazy(frame: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
+    if isinstance(frame, pl.DataFrame):
+        return frame.lazy()
+    if isinstance(frame, pl.LazyFrame):
+        return frame
+    raise E.InvalidArgumentError(E.NOT_A_FRAME.format(type=type(frame).__name__))
+
+
+def _key_list(keys: Any, schema: pl.Schema, exclude: Sequence[str]) -> list[str]:
+    """The key columns: given (a name or a sequence of names) or every other column."""
+    if keys is None:
+        key_list = [c for c in schema.names() if c not in exclude]
+    elif isinstance(keys, str):
+        key_list = [keys]
+    elif isinstance(keys, Sequence) and all(isinstance(k, str) for k in keys):
+        key_list = list(keys)
+    else:
+        raise E.InvalidArgumentError(
+            E.NOT_A_COLUMN.format(role="keys", value=keys, type=type(keys).__name__))
+    for k in key_list:
+        if k not in schema:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=k, role="key", available=E.show_columns(schema.names())))
+        check_key_dtype(schema[k], k)
+    return key_list
+
+
+def _require(schema: pl.Schema, columns: Sequence[str], role: str) -> None:
+    for c in columns:
+        if c not in schema:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=c, role=role, available=E.show_columns(schema.names())))
+        if not schema[c].is_numeric():
+            raise E.InvalidArgumentError(E.NOT_NUMERIC.format(column=c, role=role, dtype=schema[c]))
+
+
+def _check_cells(df: pl.DataFrame, columns: Sequence[str]) -> None:
+    for c in columns:
+        nulls = df[c].null_count()
+        if nulls:
+            raise E.NullValuesError(BAD_COUNTS.format(column=c, count=nulls, problem="null"))
+        v = pl.col(c).cast(pl.Float64)
+        bad = df.filter((v < 0) | v.is_nan() | v.is_infinite()).height
+        if bad:
+            raise E.InvalidArgumentError(
+                BAD_COUNTS.format(column=c, count=bad, problem="negative, NaN or infinite")
+            )
+
+
+def _widen(
+    df: pl.DataFrame, columns: Sequence[str], integer: Sequence[str], hint: str = ""
+) -> pl.DataFrame:
+    """Checked cells, widened: the ``integer`` columns to Int64, the others to Float64.
+
+    Before any arithmetic (a UInt32 sum wraps around): nulls, negatives, NaN and infinities
+    raise (:func:`_check_cells`); an integer count must be a whole number and fit in Int64; the
+    total of each column over the rows (every roll-up is at most that, counts being
+    non-negative) must fit in Int64, or be finite for a weighted sum.
+    """
+    _check_cells(df, columns)
+    out = []
+    for c in columns:
+        col = df[c]
+        if c in integer:
+            if col.dtype.is_float():
+                frac = col.filter(col != col.floor()).len()
+                if frac:
+                    raise E.InvalidArgumentError(
+                        BAD_COUNTS.format(column=c, count=frac, problem="non-integer") + hint
+                    )
+            big = col.filter(col.cast(pl.Float64) > float(INT64_MAX)) if col.dtype.is_float() \
+                else col.filter(col.cast(pl.Int128) > INT64_MAX)
+            if big.len():
+                raise E.InvalidArgumentError(E.COUNT_TOO_LARGE.format(
+                    column=c, count=big.len(), example=big[0]))
+            col = col.cast(pl.Int64)
+            total = col.cast(pl.Int128).sum()
+            if total > INT64_MAX:
+                raise E.InvalidArgumentError(E.COUNT_SUM_OVERFLOW.format(column=c, total=total))
+        else:
+            col = col.cast(pl.Float64)
+            if not math.isfinite(float(col.sum() or 0.0)):
+                raise E.InvalidArgumentError(E.WEIGHTED_SUM_OVERFLOW.format(column=c))
+        out.append(col)
+    return df.with_columns(out)
+
+
+def _check_count_table(
+    df: pl.DataFrame, keys: Sequence[str], cells: Sequence[str], weighted: bool
+) -> pl.DataFrame:
+    integer = ["n"] if weighted else list(CELLS)
+    hint = "" if weighted else "; weighted counts need a weight_sum column"
+    df = missing_keys_as_null(_widen(df, cells, integer, hint), keys)
+    if not weighted:
+        total = pl.sum_horizontal(pl.col(c).cast(pl.Int128) for c in ("tp", "fp", "fn", "tn"))
+        bad = df.filter(pl.col("n").cast(pl.Int128) != total)
+        if bad.height:
+            raise E.InvalidArgumentError(INCONSISTENT.format(count=bad.height, example=bad.row(0)))
+    else:
+        cells_sum = pl.col("tp") + pl.col("fp") + pl.col("fn") + pl.col("tn")
+        off = df.filter((cells_sum - pl.col("weight_sum")).abs()
+                        > 1e-9 * pl.max_horizontal(pl.col("weight_sum").abs(), pl.lit(1.0)))
+        if off.height:
+            raise E.InvalidArgumentError(
+                WEIGHT_SUM_MISMATCH.format(count=off.height, example=off.row(0))
+            )
+    if df.height == 0 or not df["n"].sum():
+        raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the count table is empty)"))
+    return df
+
+
+def from_counts(
+    counts: pl.DataFrame | pl.LazyFrame, keys: str | Sequence[str] | None = None, *,
+    max_groups: int = DEFAULT_MAX_GROUPS,
+) -> FairCounts:
+    """Audit a count table made anywhere: ``from_counts(table).report(...)``.
+
+    The count table (the schema ``df.fair.confusion`` returns) holds the key columns, then
+    ``n, tp, fp, fn, tn``; with sample weights the four cells are weighted sums and
+    ``weight_sum`` follows. Rows with equal keys are summed (counts are additive), so
+    concatenated partial tables are valid. Every analysis gives exactly the result it gives on
+    the rows.
+
+    Counts of any integer dtype (``UInt32``, ``Int8``, ...) are widened to Int64 before any
+    check, so a narrow sum cannot wrap around; a column whose total over the rows exceeds Int64
+    is an error, as is a weighted column whose total is infinite. A NaN key is the missing
+    group, as null.
+
+    Parameters
+    ----------
+    counts : pl.DataFrame or pl.LazyFrame
+        The count table, for example from SQL (``GROUP BY race, sex`` with ``COUNT(*)`` and the
+        four ``SUM(CASE ...)`` cells), Spark, or ``df.fair.confusion(...)`` saved to Parquet.
+    keys : str or sequence of str, optional
+        The key columns; default: every column that is not a count.
+    max_groups : int, default 10000
+        The most groups of a table rolled up to several attribute sets (``combinations=``).
+
+    Returns
+    -------
+    FairCounts
+        Every classification analysis (each returning a LazyFrame, ``by=`` rolling up to fewer
+        attributes, ``combinations="all"`` supported); ``.frame`` is the validated table.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A count column or key is missing.
+    InvalidArgumentError
+        A non-numeric count column, a key of a nested or object dtype (at once); at collect
+        time: negative, NaN or infinite counts, non-integer unweighted counts (or ``n``),
+        counts or totals beyond Int64, an infinite weighted total, unweighted rows whose cells
+        do not add up to ``n``, weighted rows whose cells do not add up to ``weight_sum``.
+    NullValuesError
+        Null counts (at collect time).
+    EmptyFrameError
+        No rows, or ``n`` sums to 0 (at collect time).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_counts
+    >>> sql_counts = pl.DataFrame({"race": ["A", "B", "A"], "n": [3, 5, 3], "tp": [1, 2, 1],
+    ...                            "fp": [1, 1, 0], "fn": [0, 1, 1], "tn": [1, 1, 1]})
+    >>> from_counts(sql_counts).frame.collect().rows()  # partial rows of A are summed
+    [('A', 6, 2, 1, 1, 2), ('B', 5, 2, 1, 1, 1)]
+    """
+    lf = _lazy(counts)
+    schema = lf.collect_schema()
+    _require(schema, CELLS, "count table")
+    weighted = "weight_sum" in schema
+    cells = [*CELLS, *(["weight_sum"] if weighted else [])]
+    if weighted:
+        _require(schema, ["weight_sum"], "count table")
+    key_list = _key_list(keys, schema, cells)
+    limit = check_int(max_groups, "max_groups")
+    raw = lf.select(*key_list, *cells)
+    cell = pl.Float64() if weighted else pl.Int64()
+    out_schema = pl.Schema([*[(k, schema[k]) for k in key_list], ("n", pl.Int64()),
+                            *[(c, cell) for c in ("tp", "fp", "fn", "tn")],
+                            *([("weight_sum", pl.Float64())] if weighted else [])])
+    checked = raw.map_batches(lambda df: _check_count_table(df, key_list, cells, weighted),
+                              schema=out_schema)
+    return FairCounts(tables.Counted(tables.rollup(checked, key_list), key_list,
+                                     max_groups=limit))
+
+
+def from_scores(
+    scores: pl.DataFrame | pl.LazyFrame, keys: str | Sequence[str] | None = None
+) -> FairScores:
+    """Audit a score table made anywhere: ``from_scores(table).abroca(...)``.
+
+    The score table (the schema ``df.fair.scores`` returns) holds the key columns, ``score``,
+    ``positives`` and ``negatives``: one row per (group, distinct score). Rows with equal keys
+    and score are summed. Continuous scores may be rounded before counting (exact for the
+    rounded scores).
+
+    Parameters
+    ----------
+    scores : pl.DataFrame or pl.LazyFrame
+        The score table.
+    keys : str or sequence of str, optional
+        Default: every column but ``score``, ``positives``, ``negatives``, ``n_rows``.
+
+    Returns
+    -------
+    FairScores
+        Every score-based analysis (LazyFrames).
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A required column is missing.
+    InvalidScoreError
+        Null, NaN or infinite scores (at collect time).
+    InvalidArgumentError, NullValuesError
+        A non-numeric column or a nested key (at once); negative, NaN or null counts, counts or
+        totals beyond Int64, an infinite weighted total (at collect time; counts of any integer
+        dtype are widened to Int64 first).
+    EmptyFrameError
+        No rows (at collect time).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_scores
+    >>> t = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.2, 0.8, 0.2, 0.8],
+    ...                   "positives": [0, 5, 2, 3], "negatives": [5, 0, 3, 2]})
+    >>> out = from_scores(t).abroca(reference="a").collect()
+    >>> out.select("g", "auc", pl.col("abroca").round(6)).rows()
+    [('a', 1.0, 0.0), ('b', 0.6, 0.4)]
+    """
+    lf = _lazy(scores)
+    schema = lf.collect_schema()
+    _require(schema, ("score", "positives", "negatives"), "score table")
+    extra = ("score", "positives", "negatives", "n_rows")
+    key_list = _key_list(keys, schema, extra)
+    weighted = schema["positives"].is_float() or schema["negatives"].is_float()
+    count_dtype = pl.Float64() if weighted else pl.Int64()
+    rows = ["n_rows"] if "n_rows" in schema else []  # weighted tables: the row counts
+    _require(schema, rows, "score table")
+    lf = lf.select(*key_list, pl.col("score").cast(pl.Float64), "positives", "negatives", *rows)
+    out_schema = pl.Schema([*[(k, schema[k]) for k in key_list], ("score", pl.Float64()),
+                            ("positives", count_dtype), ("negatives", count_dtype),
+                            *[(c, pl.Int64()) for c in rows]])
+
+    def check(df: pl.DataFrame) -> pl.DataFrame:
+        s = df["score"]
+        nulls, nans, infs = s.null_count(), int(s.is_nan().sum()), int(s.is_infinite().sum())
+        if nulls or nans or infs:
+            raise E.InvalidScoreError(
+                E.BAD_SCORES.format(column="score", nulls=nulls, nans=nans, infinite=infs)
+            )
+        integer = [*rows, *([] if weighted else ["positives", "negatives"])]
+        df = _widen(df, ("positives", "negatives", *rows), integer)
+        if df.height == 0:
+            raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the score table is empty)"))
+        return missing_keys_as_null(df, key_list)
+
+    group = [*key_list, "score"]
+    summed = lf.map_batches(check, schema=out_schema).group_by(group).agg(
+        pl.col("positives", "negatives", *rows).sum()).sort(group, nulls_last=True)
+    return FairScores(summed, key_list, schema["score"])

@@ -1,0 +1,490 @@
+"""The ``fair`` namespace on ``pl.DataFrame`` and ``pl.LazyFrame``, and the typed accessor.
+
+Sugar over the analysis objects: ``lf.fair.report(by, ..., **count_args)`` is
+``lf.fair.counts(by, **count_args).report(...)``. Each method is written out (no ``__getattr__``
+dispatch) so IDEs and type checkers see it; its count arguments are declared once
+(:class:`polars_fair.core.spec.CountArgs`, typed through ``Unpack``) and spelled out in its runtime
+signature and docstring, which are composed from the analysis' module function. A LazyFrame
+method builds a lazy plan and never collects; the DataFrame method runs the same plan and
+collects it.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, Unpack, overload
+
+import polars as pl
+
+from polars_fair._docs import compose
+from polars_fair.analyses.pairwise import pairwise_from_counts
+from polars_fair.analyses.report import rates_from_counts, report_from_counts
+from polars_fair.analyses.scores.abroca import (
+    abroca_from_scores,
+    abroca_test_from_scores,
+    roc_curves_from_scores,
+)
+from polars_fair.analyses.scores.calibration import calibration_plan, reliability_plan
+from polars_fair.analyses.summary import summary_from_counts
+from polars_fair.analyses.sweep import DEFAULT_MAX_THRESHOLDS, SWEEP_THRESHOLDS, sweep_from_scores
+from polars_fair.analyses.thresholds import THRESHOLD_GRID, thresholds_from_scores
+from polars_fair.analyses.uncertainty import disparity_table, metrics_table
+from polars_fair.api import objects as analysis
+from polars_fair.api import rows as _ll144
+from polars_fair.api.objects import FairCounts, FairScores
+from polars_fair.api.rows import namespace_divergence
+from polars_fair.core import spec
+from polars_fair.core.spec import DEFAULT_MAX_GROUPS, By, CountArgs, IntoExpr, ScoreArgs
+
+__all__ = ["FairDataFrame", "FairLazyFrame", "fair"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
+
+def _over(source: Callable[..., Any], example: str, *, scores: bool = False) -> Callable[[F], F]:
+    """A namespace method's docstring and runtime signature, from its analysis.
+
+    The count (or score) arguments come from their one declaration in :mod:`polars_fair.core.spec`.
+    """
+
+    def deco(method: F) -> F:
+        method.__doc__ = compose(
+            source.__doc__ or "",
+            drop=("counts", "keys", "scores", "table", "score_dtype", "by", "combinations",
+                  "max_order"),
+            before=spec.BY_DOC, after=spec.SCORE_ARGS_DOC if scores else spec.COUNT_ARGS_DOC,
+            raises=spec.INPUT_ERRORS_DOC, example=example, returns="pl.LazyFrame",
+        )
+        return spec.spell_out(method, scores)
+    return deco
+
+
+class FairLazyFrame:
+    """``lf.fair``: fairness audits of a LazyFrame. Every method returns a LazyFrame.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows to audit.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_fair
+    >>> lf = pl.LazyFrame({"g": ["a", "b"], "y_true": [1, 0], "y_pred": [1, 0]})
+    >>> type(lf.fair).__name__
+    'FairLazyFrame'
+    """
+
+    def __init__(self, lf: pl.LazyFrame) -> None:
+        self._lf = lf
+
+    def counts(self, by: By = None, **count_args: Unpack[CountArgs]) -> FairCounts:
+        """The count table of the rows, from one scan, with every classification analysis.
+
+        Parameters
+        ----------
+        by : str, pl.Expr or list of them, optional
+            The attributes (several = their intersection).
+        **count_args
+            ``y_true``, ``y_pred``, ``pos_label``, ``sample_weight``, ``null_groups``,
+            ``y_score``, ``threshold``, ``combinations``, ``max_order``.
+
+        Returns
+        -------
+        FairCounts
+            ``.frame`` is the lazy count table; ``.report()``, ``.rates()``, ... the analyses.
+
+        Raises
+        ------
+        ColumnNotFoundError, InvalidArgumentError
+            As :func:`polars_fair.counts`.
+
+        Examples
+        --------
+        >>> import polars as pl, polars_fair
+        >>> lf = pl.LazyFrame({"g": ["a", "b"], "y_true": [1, 0], "y_pred": [1, 1]})
+        >>> c = lf.fair.counts("g")
+        >>> c.rates().collect()["selection_rate"].to_list()
+        [1.0, 1.0]
+        """
+        return analysis.counts(self._lf, by, **count_args)
+
+    counts = spec.spell_out(counts)
+    counts.__doc__ = compose(counts.__doc__ or "", drop=("**count_args",),
+                             after=spec.COUNT_ARGS_DOC)
+
+    def score_counts(self, by: By = None, **score_args: Unpack[ScoreArgs]) -> FairScores:
+        """The score table of the rows, from one scan, with every score-based analysis.
+
+        Parameters
+        ----------
+        by : str, pl.Expr or list of them, optional
+            The attributes.
+        **score_args
+            ``y_true``, ``y_score``, ``pos_label``, ``sample_weight``, ``null_groups``.
+
+        Returns
+        -------
+        FairScores
+            ``.frame`` is the lazy score table; ``.abroca()``, ``.sweep()``, ... the analyses.
+
+        Raises
+        ------
+        ColumnNotFoundError, InvalidArgumentError
+            As :func:`polars_fair.scores`.
+
+        Examples
+        --------
+        >>> import polars as pl, polars_fair
+        >>> lf = pl.LazyFrame({"g": ["a", "a"], "y_true": [1, 0], "y_score": [0.9, 0.2]})
+        >>> lf.fair.score_counts("g").abroca().collect()["auc"].to_list()
+        [1.0]
+        """
+        return analysis.scores(self._lf, by, **score_args)
+
+    score_counts = spec.spell_out(score_counts, scores=True)
+    score_counts.__doc__ = compose(score_counts.__doc__ or "", drop=("**score_args",),
+                                   after=spec.SCORE_ARGS_DOC)
+
+    @_over(FairCounts.confusion, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],
+...                    "y_pred": [1, 1, 0, 0]})
+>>> df.fair.confusion("g").rows()
+[('a', 2, 1, 1, 0, 0), ('b', 2, 0, 0, 1, 1)]""")
+    def confusion(self, by: By = None, **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.counts(by, **count_args).confusion()
+
+    @_over(rates_from_counts, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 0, 0],
+...                    "y_pred": [1, 1, 0, 0]})
+>>> df.fair.rates("g").select("g", "selection_rate", "tpr").rows()
+[('a', 1.0, 1.0), ('b', 0.0, None)]""")
+    def rates(self, by: By = None, **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.counts(by, **count_args).rates()
+
+    @_over(report_from_counts, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 2, "y_true": [1, 1, 0, 0, 1, 0],
+...                    "y_pred": [1, 1, 1, 0, 0, 0]})
+>>> r = df.fair.report("g", min_support=1)
+>>> r.select("g", "selection_rate", "disparate_impact", "ofi", "finding").rows()
+[('a', 0.75, 1.0, 0.0, 'none'), ('b', 0.0, 0.0, -0.75, 'algorithmic')]""")
+    def report(self, by: By = None, *, reference: Any = "largest", min_support: float = 30,
+               ofi_threshold: float = 0.3, four_fifths: float = 0.8,
+               exclude_low_support: bool = False, **count_args: Unpack[CountArgs],
+               ) -> pl.LazyFrame:  # noqa: D102
+        return self.counts(by, **count_args).report(
+            reference=reference, min_support=min_support, ofi_threshold=ofi_threshold,
+            four_fifths=four_fifths, exclude_low_support=exclude_low_support)
+
+    @_over(metrics_table, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a"] * 4, "y_true": [1, 1, 0, 0], "y_pred": [1, 0, 0, 0]})
+>>> m = df.fair.metrics("g").filter(pl.col("metric") == "tpr")
+>>> m.select("metric", "numerator", "denominator", "value", "low_support").row(0)
+('tpr', 1, 2, 0.5, True)""")
+    def metrics(self, by: By = None, *, level: float = 0.95, min_support: float = 30,
+                **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.counts(by, **count_args).metrics(level=level, min_support=min_support)
+
+    @_over(disparity_table, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a"] * 50 + ["b"] * 50, "y_true": [1, 0] * 50,
+...                    "y_pred": [1] * 40 + [0] * 10 + [1] * 10 + [0] * 40})
+>>> d = df.fair.disparity("g", reference="a")
+>>> d.select("g", "value", "ratio", "significant").rows()
+[('a', 0.8, 1.0, None), ('b', 0.2, 0.25, True)]""")
+    def disparity(self, by: By = None, *, reference: Any = "largest",
+                  metric: str = "selection_rate", level: float = 0.95,
+                  test: Literal["auto", "z", "fisher"] = "auto",
+                  adjust: Literal["holm", "bh"] = "holm",
+                  **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.counts(by, **count_args).disparity(
+            reference=reference, metric=metric, level=level, test=test, adjust=adjust)
+
+    @_over(pairwise_from_counts, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],
+...                    "y_pred": [1, 1, 1, 0]})
+>>> df.fair.pairwise("g").select("g_i", "g_j", "ofi", "disparate_impact").rows()
+[('a', 'b', 0.5, 2.0), ('b', 'a', -0.5, 0.5)]""")
+    def pairwise(self, by: By = None, *,
+                 metrics: str | Sequence[str] = ("ofi", "disparate_impact"),
+                 max_pairs: int = 1_000_000,
+                 **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.counts(by, **count_args).pairwise(metrics=metrics, max_pairs=max_pairs)
+
+    @_over(summary_from_counts, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],
+...                    "y_pred": [1, 1, 1, 0]})
+>>> s = df.fair.summary("g", min_support=1)
+>>> s.filter(pl.col("metric") == "demographic_parity_difference").select("value").item()
+0.5""")
+    def summary(self, by: By = None, *,
+                method: Literal["between_groups", "to_reference", "to_overall"] = "between_groups",
+                reference: Any = "largest", min_support: float = 30,
+                exclude_low_support: bool = False, four_fifths: float = 0.8,
+                ofi_threshold: float = 0.3, **count_args: Unpack[CountArgs],
+                ) -> pl.LazyFrame:  # noqa: D102
+        return self.counts(by, **count_args).summary(
+            method=method, reference=reference, min_support=min_support,
+            exclude_low_support=exclude_low_support, four_fifths=four_fifths,
+            ofi_threshold=ofi_threshold)
+
+    def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,
+                   y_score: IntoExpr | None = None, pos_label: Any = 1,
+                   sample_weight: IntoExpr | None = None, min_share: float = 0.02,
+                   exclude_small: bool = False) -> pl.LazyFrame:  # noqa: D102
+        return _ll144.bias_audit(self._lf, categories, y_pred=y_pred, y_score=y_score,
+                                 pos_label=pos_label, sample_weight=sample_weight,
+                                 min_share=min_share, exclude_small=exclude_small)
+
+    bias_audit.__doc__ = compose(_ll144.bias_audit.__doc__ or "", drop=("frame",), example="""\
+>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"sex": ["F", "F", "M", "M"], "y_pred": [1, 0, 1, 1]})
+>>> a = df.fair.bias_audit(["sex"], y_pred="y_pred", min_share=0.0)
+>>> a.select("sex", "selection_rate", "impact_ratio").rows()
+[('F', 0.5, 0.5), ('M', 1.0, 1.0)]""")
+
+    def scores(self, by: By = None, **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:
+        """The score table: one row per (group, distinct score), from one scan.
+
+        The public input of every score-based analysis (ROC curves, AUC, ABROCA, the
+        permutation test, calibration, the threshold sweep).
+
+        Parameters
+        ----------
+        by : str, pl.Expr or list of them, optional
+            The attributes.
+        **score_args
+            ``y_true``, ``y_score``, ``pos_label``, ``sample_weight``, ``null_groups``.
+
+        Returns
+        -------
+        pl.LazyFrame
+            keys; ``score`` (Float64); ``positives``, ``negatives`` (Int64, or Float64 weighted
+            sums followed by ``n_rows`` Int64), sorted by keys then score.
+
+        Raises
+        ------
+        InvalidScoreError
+            Null, NaN or infinite scores (their counts), at collect time.
+        ColumnNotFoundError, InvalidLabelError, NullValuesError, EmptyFrameError
+            As for the count table.
+
+        Examples
+        --------
+        >>> import polars as pl, polars_fair
+        >>> df = pl.DataFrame({"g": ["a", "a", "a"], "y_true": [1, 0, 1],
+        ...                    "y_score": [0.9, 0.9, 0.2]})
+        >>> df.fair.scores("g").rows()
+        [('a', 0.2, 1, 0), ('a', 0.9, 1, 1)]
+        """
+        return self.score_counts(by, **score_args).frame
+
+    scores = spec.spell_out(scores, scores=True)
+    scores.__doc__ = compose(scores.__doc__ or "", drop=("**score_args",),
+                             after=spec.SCORE_ARGS_DOC)
+
+    @_over(abroca_from_scores, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y_true": [1, 0, 1, 0] * 2,
+...                    "y_score": [0.9, 0.1, 0.8, 0.2, 0.9, 0.8, 0.1, 0.2]})
+>>> df.fair.abroca("g", reference="a").select("g", "auc", "abroca").rows()
+[('a', 1.0, 0.0), ('b', 0.5, 0.5)]""", scores=True)
+    def abroca(self, by: By = None, *, reference: Any = "largest", pairwise: bool = False,
+               **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.score_counts(by, **score_args).abroca(reference=reference, pairwise=pairwise)
+
+    @_over(abroca_test_from_scores, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y_true": [1, 0, 1, 0] * 2,
+...                    "y_score": [0.9, 0.1, 0.8, 0.2, 0.9, 0.8, 0.1, 0.2]})
+>>> t = df.fair.abroca_test("g", reference="a", n_permutations=200, seed=0)
+>>> 0 < t.filter(pl.col("g") == "b")["p_value"].item() <= 1
+True""", scores=True)
+    def abroca_test(self, by: By = None, *, reference: Any = "largest",
+                    n_permutations: int = 1000, seed: int | None = None,
+                    tolerance: float = 1e-12, return_draws: bool = False,
+                    progress: bool | None = None, **score_args: Unpack[ScoreArgs],
+                    ) -> pl.LazyFrame:  # noqa: D102
+        return self.score_counts(by, **score_args).abroca_test(
+            reference=reference, n_permutations=n_permutations, seed=seed, tolerance=tolerance,
+            return_draws=return_draws, progress=progress)
+
+    @_over(calibration_plan, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],
+...                    "y_score": [0.95, 0.05, 0.5, 0.5]})
+>>> c = df.fair.calibration("g", n_bins=2)
+>>> c.select("g", pl.col("ece", "ece_gap").round(6)).rows()
+[('a', 0.05, 0.05), ('b', 0.0, 0.0)]""", scores=True)
+    def calibration(self, by: By = None, *, n_bins: int = 10,
+                    strategy: Literal["uniform", "quantile"] = "uniform",
+                    **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.score_counts(by, **score_args).calibration(n_bins=n_bins, strategy=strategy)
+
+    @_over(reliability_plan, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a"], "y_true": [1, 0], "y_score": [0.9, 0.2]})
+>>> df.fair.reliability("g", n_bins=2).select("bin", "n", "fraction_positive").rows()
+[(0, 1, 0.0), (1, 1, 1.0)]""", scores=True)
+    def reliability(self, by: By = None, *, n_bins: int = 10,
+                    strategy: Literal["uniform", "quantile"] = "uniform",
+                    **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.score_counts(by, **score_args).reliability(n_bins=n_bins, strategy=strategy)
+
+    @_over(sweep_from_scores, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a"] * 4, "y_true": [1, 0, 1, 0],
+...                    "y_score": [0.9, 0.6, 0.4, 0.1]})
+>>> df.fair.sweep("g", thresholds=[0.5, 0.3]).select("threshold", "tpr", "fpr").rows()
+[(0.3, 1.0, 0.5), (0.5, 0.5, 0.5)]""", scores=True)
+    def sweep(self, by: By = None, *, thresholds: Sequence[float] = SWEEP_THRESHOLDS,
+              reference: Any = "largest", min_support: float = 30, ofi_threshold: float = 0.3,
+              four_fifths: float = 0.8, exclude_low_support: bool = False,
+              max_thresholds: int = DEFAULT_MAX_THRESHOLDS, max_groups: int = DEFAULT_MAX_GROUPS,
+              **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.score_counts(by, **score_args).sweep(
+            thresholds=thresholds, reference=reference, min_support=min_support,
+            ofi_threshold=ofi_threshold, four_fifths=four_fifths,
+            exclude_low_support=exclude_low_support, max_thresholds=max_thresholds,
+            max_groups=max_groups)
+
+    @_over(thresholds_from_scores, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],
+...                    "y_score": [0.9, 0.6, 0.8, 0.3]})
+>>> t = df.fair.thresholds("g", thresholds=[0.5, 0.7], min_support=1)
+>>> t.select("threshold", "accuracy", "min_impact_ratio", "all_pass").rows()
+[(0.5, 0.75, 0.5, False), (0.7, 1.0, 1.0, True)]""", scores=True)
+    def thresholds(self, by: By = None, *, thresholds: Sequence[float] = THRESHOLD_GRID,
+                   reference: Any = "largest", min_support: float = 30,
+                   ofi_threshold: float = 0.3, four_fifths: float = 0.8,
+                   exclude_low_support: bool = False,
+                   max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
+                   max_groups: int = DEFAULT_MAX_GROUPS,
+                   **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.score_counts(by, **score_args).thresholds(
+            thresholds=thresholds, reference=reference, min_support=min_support,
+            ofi_threshold=ofi_threshold, four_fifths=four_fifths,
+            exclude_low_support=exclude_low_support, max_thresholds=max_thresholds,
+            max_groups=max_groups)
+
+    @_over(roc_curves_from_scores, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a"] * 4, "y_true": [1, 0, 1, 0],
+...                    "y_score": [0.9, 0.6, 0.4, 0.1]})
+>>> df.fair.roc_curves("g").select("threshold", "fpr", "tpr").rows()
+[(inf, 0.0, 0.0), (0.9, 0.0, 0.5), (0.6, 0.5, 0.5), (0.4, 0.5, 1.0), (0.1, 1.0, 1.0)]""",
+           scores=True)
+    def roc_curves(self, by: By = None,
+                   **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.score_counts(by, **score_args).roc_curves()
+
+    divergence = namespace_divergence  # rows -> bins -> one count table -> patterns
+
+
+def _delegated(
+    method: Callable[Concatenate[FairLazyFrame, P], R],
+) -> Callable[Concatenate[FairDataFrame, P], R]:
+    """A LazyFrame method on the DataFrame's lazy frame, returning what it returns."""
+
+    @functools.wraps(method)
+    def run(self: FairDataFrame, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return method(self._lazy, *args, **kwargs)
+
+    return run
+
+
+def _collected(
+    method: Callable[Concatenate[FairLazyFrame, P], pl.LazyFrame],
+) -> Callable[Concatenate[FairDataFrame, P], pl.DataFrame]:
+    """The DataFrame twin of a LazyFrame method: the same plan, collected."""
+
+    @functools.wraps(method)
+    def run(self: FairDataFrame, /, *args: P.args, **kwargs: P.kwargs) -> pl.DataFrame:
+        return method(self._lazy, *args, **kwargs).collect()
+
+    sig = inspect.signature(method)
+    run.__signature__ = sig.replace(return_annotation=pl.DataFrame)  # type: ignore[attr-defined]
+    del run.__wrapped__
+    if run.__doc__:
+        run.__doc__ = run.__doc__.replace("Returns\n-------\npl.LazyFrame",
+                                          "Returns\n-------\npl.DataFrame", 1)
+    return run
+
+
+class FairDataFrame:
+    """``df.fair``: the methods of :class:`FairLazyFrame`, run on ``df.lazy()`` and collected.
+
+    Each returns a ``pl.DataFrame`` with exactly the schema of the LazyFrame method;
+    ``counts`` and ``score_counts`` return the same analysis objects.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        The rows to audit.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_fair
+    >>> df = pl.DataFrame({"g": ["a", "b"], "y_true": [1, 0], "y_pred": [1, 0]})
+    >>> df.fair.confusion("g")["n"].to_list()
+    [1, 1]
+    """
+
+    def __init__(self, df: pl.DataFrame) -> None:
+        self._df = df
+        self._lazy = FairLazyFrame(df.lazy())
+
+    counts = _delegated(FairLazyFrame.counts)
+    score_counts = _delegated(FairLazyFrame.score_counts)
+    confusion = _collected(FairLazyFrame.confusion)
+    rates = _collected(FairLazyFrame.rates)
+    report = _collected(FairLazyFrame.report)
+    metrics = _collected(FairLazyFrame.metrics)
+    disparity = _collected(FairLazyFrame.disparity)
+    pairwise = _collected(FairLazyFrame.pairwise)
+    summary = _collected(FairLazyFrame.summary)
+    bias_audit = _collected(FairLazyFrame.bias_audit)
+    scores = _collected(FairLazyFrame.scores)
+    abroca = _collected(FairLazyFrame.abroca)
+    abroca_test = _collected(FairLazyFrame.abroca_test)
+    calibration = _collected(FairLazyFrame.calibration)
+    reliability = _collected(FairLazyFrame.reliability)
+    sweep = _collected(FairLazyFrame.sweep)
+    thresholds = _collected(FairLazyFrame.thresholds)
+    roc_curves = _collected(FairLazyFrame.roc_curves)
+    divergence = _collected(FairLazyFrame.divergence)
+
+
+@overload
+def fair(frame: pl.DataFrame) -> FairDataFrame: ...
+@overload
+def fair(frame: pl.LazyFrame) -> FairLazyFrame: ...
+def fair(frame: pl.DataFrame | pl.LazyFrame) -> FairDataFrame | FairLazyFrame:
+    """Typed accessor: ``fair(df)`` is ``df.fair``, visible to type checkers.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame or pl.LazyFrame
+
+    Returns
+    -------
+    FairDataFrame or FairLazyFrame
+
+    Raises
+    ------
+    TypeError
+        Any other object.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import fair
+    >>> df = pl.DataFrame({"g": ["a", "b"], "y_true": [1, 0], "y_pred": [1, 0]})
+    >>> fair(df).confusion("g")["n"].to_list()
+    [1, 1]
+    """
+    if isinstance(frame, pl.LazyFrame):
+        return FairLazyFrame(frame)
+    if isinstance(frame, pl.DataFrame):
+        return FairDataFrame(frame)
+    raise TypeError(f"fair() takes a polars DataFrame or LazyFrame, got {type(frame).__name__}")
+
+
+pl.api.register_lazyframe_namespace("fair")(FairLazyFrame)
+pl.api.register_dataframe_namespace("fair")(FairDataFrame)

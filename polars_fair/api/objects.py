@@ -1,0 +1,503 @@
+"""The analysis objects: every analysis, declared once, on the table it reads.
+
+:class:`FairCounts` holds a count table and has every classification analysis (``rates``,
+``report``, ``metrics``, ``disparity``, ``pairwise``, ``summary``); :class:`FairScores` holds a
+score table and has every score analysis (``abroca``, ``abroca_test``, ``calibration``,
+``reliability``, ``sweep``, ``thresholds``). Each method delegates to one module function, whose
+docstring is the method's (composed by :mod:`polars_fair._docs`).
+
+Every way in returns these objects:
+
+* rows in Polars, Spark or DuckDB: :func:`counts` / :func:`scores` (and ``lf.fair.counts`` /
+  ``lf.fair.score_counts``);
+* a count or score table made anywhere (SQL, a warehouse, a previous run): :func:`from_counts`
+  / :func:`from_scores`.
+
+So an analysis, its arguments and its errors exist once, and every engine gives the same result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypeVar, Unpack
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair._docs import compose
+from polars_fair.analyses.bias_audit import (
+    bias_audit_from_counts,
+    bias_audit_from_scores,
+    bias_audit_plan,
+)
+from polars_fair.analyses.divergence import (
+    COUNTS_METHOD_DOC,
+    DEFAULT_MAX_PATTERNS,
+    divergence_of_counts,
+)
+from polars_fair.analyses.pairwise import pairwise_from_counts
+from polars_fair.analyses.report import rates_from_counts, report_from_counts
+from polars_fair.analyses.runner import analyse, check_clash, check_outputs
+from polars_fair.analyses.scores.abroca import (
+    abroca_from_scores,
+    abroca_plan,
+    abroca_test_from_scores,
+    abroca_test_plan,
+    roc_curves_from_scores,
+    roc_curves_plan,
+)
+from polars_fair.analyses.scores.calibration import calibration_plan, reliability_plan
+from polars_fair.analyses.summary import summary_from_counts
+from polars_fair.analyses.sweep import DEFAULT_MAX_THRESHOLDS, SWEEP_THRESHOLDS, sweep_from_scores
+from polars_fair.analyses.thresholds import THRESHOLD_GRID, thresholds_from_scores
+from polars_fair.analyses.uncertainty import disparity_table, metrics_table
+from polars_fair.core.spec import (
+    COUNT_ARGS,
+    COUNT_ARGS_DOC,
+    DEFAULT_MAX_GROUPS,
+    SCORE_ARGS,
+    SCORE_ARGS_DOC,
+    By,
+    CountArgs,
+    ScoreArgs,
+    name_of,
+    spell_out,
+)
+from polars_fair.counting import tables
+
+__all__ = ["FairCounts", "FairScores", "counts", "scores"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+Combinations = Literal["all"] | None
+
+BY_DOC = """by : str or list of str, optional
+    Roll the table up to these attributes (default: every key), or, with ``combinations``,
+    name the attributes whose subsets are audited."""
+SETS_DOC = """combinations : "all", optional
+    Every non-empty subset of ``by`` up to ``max_order`` attributes, summed from the table.
+max_order : int, optional
+    The largest intersection with ``combinations="all"``."""
+
+_COUNTS_EXAMPLE = """>>> import polars as pl
+>>> from polars_fair import from_counts
+>>> c = pl.DataFrame({"g": ["a", "b"], "n": [50, 50], "tp": [20, 10], "fp": [5, 5],
+...                   "fn": [5, 15], "tn": [20, 20]})"""
+_SCORES_EXAMPLE = """>>> import polars as pl
+>>> from polars_fair import from_scores
+>>> t = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.2, 0.8, 0.2, 0.8],
+...                   "positives": [0, 5, 2, 3], "negatives": [5, 0, 3, 2]})"""
+
+
+def _doc(source: Callable[..., Any], example: str, *,
+         counts_table: bool = True) -> Callable[[F], F]:
+    """Give a method the docstring of its module function, with its own parameters."""
+    def deco(method: F) -> F:
+        setup = _COUNTS_EXAMPLE if counts_table else _SCORES_EXAMPLE
+        method.__doc__ = compose(
+            source.__doc__ or "", drop=("counts", "keys", "scores", "table", "score_dtype"),
+            before=BY_DOC if counts_table else "", after=SETS_DOC if counts_table else "",
+            example=setup + "\n" + example.lstrip("\n"), returns="pl.LazyFrame",
+        )
+        return method
+    return deco
+
+
+class FairCounts:
+    """A count table and every classification analysis on it.
+
+    Made by :func:`counts` (rows, any engine), ``lf.fair.counts`` or :func:`from_counts` (a
+    table made anywhere). Every method returns a LazyFrame; nothing is computed until it is
+    collected, and the table is small (one row per group).
+
+    Parameters
+    ----------
+    counted : polars_fair.counting.tables.Counted
+        The lazy count table, its keys and its attribute sets.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_counts
+    >>> c = pl.DataFrame({"g": ["a", "b"], "n": [4, 4], "tp": [2, 1], "fp": [0, 1],
+    ...                   "fn": [1, 1], "tn": [1, 1]})
+    >>> from_counts(c).keys
+    ['g']
+    """
+
+    def __init__(self, counted: tables.Counted) -> None:
+        self._counted = counted
+        self.keys = counted.keys
+        self.sets = counted.sets
+
+    @property
+    def frame(self) -> pl.LazyFrame:
+        """The count table (with ``attributes`` first for several attribute sets)."""
+        return self._counted.frame
+
+    def _select(self, by: By, combinations: Combinations, max_order: int | None) -> tables.Counted:
+        if by is None and combinations is None and max_order is None:
+            return self._counted
+        if self.sets is not None:
+            raise E.InvalidArgumentError(E.ROLLUP_OF_SETS)
+        nested = isinstance(by, Sequence) and not isinstance(by, str) and any(
+            isinstance(b, (list, tuple)) for b in by)
+        flat: list[Any] = list(self.keys) if by is None else tables.normalize_by(by)
+        names = list(dict.fromkeys(
+            name_of(b) for b in ([x for s in flat for x in s] if nested else flat)))
+        for k in names:
+            if k not in self.keys:
+                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                    column=k, role="by", available=E.show_columns(self.keys)))
+        limit = self._counted.max_groups
+        sets = tables.attribute_sets(by if nested else names, combinations, max_order,
+                                     max_groups=limit)
+        if sets is None:
+            return tables.Counted(tables.rollup(self._counted.frame, names), names,
+                                  max_groups=limit)
+        set_names = [[str(b) for b in s] for s in sets]
+        union = [k for k in self.keys if any(k in s for s in set_names)]
+        return tables.expand_sets(tables.rollup(self._counted.frame, union), union, set_names,
+                                  max_groups=limit)
+
+    def _run(self, fn: Callable[..., pl.LazyFrame], by: By, combinations: Combinations,
+             max_order: int | None, **options: Any) -> pl.LazyFrame:
+        counted = self._select(by, combinations, max_order)
+        table = counted.frame
+        paired = [k for k in counted.keys
+                  if any(k == o + side for o in counted.keys for side in ("_i", "_j"))]
+        if paired:
+            raise E.InvalidArgumentError(E.KEY_SUFFIX_CLASH.format(names=paired,
+                                                                   example=paired[0]))
+        if counted.sets is not None:
+            check_clash(counted.keys, ["attributes"], fn.__name__)
+            table = table.drop("attributes")
+        check_outputs(table, counted.keys, fn, fn.__name__, **options)
+        return analyse(counted, lambda lf, keys: fn(lf, keys, **options))
+
+    def confusion(self, by: By = None, *, combinations: Combinations = None,
+                  max_order: int | None = None) -> pl.LazyFrame:
+        """The count table, rolled up to ``by``.
+
+        Parameters
+        ----------
+        by : str or list of str, optional
+            The attributes to roll up to (default: every key).
+        combinations : "all", optional
+            Every non-empty subset of ``by``, stacked under ``attributes``.
+        max_order : int, optional
+            The largest intersection with ``combinations="all"``.
+
+        Returns
+        -------
+        pl.LazyFrame
+            Keys, ``n, tp, fp, fn, tn`` (Int64; Float64 weighted cells and ``weight_sum``).
+
+        Raises
+        ------
+        ColumnNotFoundError
+            ``by`` names a column that is not a key.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from polars_fair import from_counts
+        >>> c = pl.DataFrame({"a": ["x", "x"], "b": [1, 2], "n": [3, 2], "tp": [1, 1],
+        ...                   "fp": [1, 0], "fn": [0, 1], "tn": [1, 0]})
+        >>> from_counts(c).confusion("a").collect().rows()
+        [('x', 5, 2, 1, 1, 1)]
+        """
+        return self._select(by, combinations, max_order).frame
+
+    @_doc(rates_from_counts, """>>> from_counts(c).rates().collect()["selection_rate"].to_list()
+[0.5, 0.3]""")
+    def rates(self, by: By = None, *, combinations: Combinations = None,
+              max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
+        return self._run(rates_from_counts, by, combinations, max_order)
+
+    @_doc(report_from_counts, """>>> from_counts(c).report().collect()["impact_ratio"].to_list()
+[1.0, 0.6]""")
+    def report(self, by: By = None, *, reference: Any = "largest", min_support: float = 30,
+               ofi_threshold: float = 0.3, four_fifths: float = 0.8,
+               exclude_low_support: bool = False, combinations: Combinations = None,
+               max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
+        return self._run(report_from_counts, by, combinations, max_order, reference=reference,
+                         min_support=min_support, ofi_threshold=ofi_threshold,
+                         four_fifths=four_fifths, exclude_low_support=exclude_low_support)
+
+    @_doc(metrics_table, """>>> from_counts(c).metrics().collect().height  # 2 groups x 13 metrics
+26""")
+    def metrics(self, by: By = None, *, level: float = 0.95, min_support: float = 30,
+                combinations: Combinations = None, max_order: int | None = None,
+                ) -> pl.LazyFrame:  # noqa: D102
+        return self._run(metrics_table, by, combinations, max_order, level=level,
+                         min_support=min_support)
+
+    @_doc(disparity_table, """
+>>> from_counts(c).disparity(reference="a").collect()["ratio"].to_list()
+[1.0, 0.6]""")
+    def disparity(self, by: By = None, *, reference: Any = "largest",
+                  metric: str = "selection_rate", level: float = 0.95,
+                  test: Literal["auto", "z", "fisher"] = "auto",
+                  adjust: Literal["holm", "bh"] = "holm", combinations: Combinations = None,
+                  max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
+        return self._run(disparity_table, by, combinations, max_order, reference=reference,
+                         metric=metric, level=level, test=test, adjust=adjust)
+
+    @_doc(pairwise_from_counts, """
+>>> from_counts(c).pairwise(metrics="ofi").collect()["ofi"].to_list()
+[0.2, -0.2]""")
+    def pairwise(self, by: By = None, *,
+                 metrics: str | Sequence[str] = ("ofi", "disparate_impact"),
+                 max_pairs: int = 1_000_000,
+                 combinations: Combinations = None, max_order: int | None = None,
+                 ) -> pl.LazyFrame:  # noqa: D102
+        return self._run(pairwise_from_counts, by, combinations, max_order, metrics=metrics,
+                         max_pairs=max_pairs)
+
+    @_doc(summary_from_counts, """>>> s = from_counts(c).summary().collect()
+>>> s.filter(pl.col("metric") == "demographic_parity_difference")["value"].item()
+0.2""")
+    def summary(self, by: By = None, *,
+                method: Literal["between_groups", "to_reference", "to_overall"] = "between_groups",
+                reference: Any = "largest", min_support: float = 30,
+                exclude_low_support: bool = False, four_fifths: float = 0.8,
+                ofi_threshold: float = 0.3, combinations: Combinations = None,
+                max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
+        return self._run(summary_from_counts, by, combinations, max_order, method=method,
+                         reference=reference, min_support=min_support,
+                         exclude_low_support=exclude_low_support, four_fifths=four_fifths,
+                         ofi_threshold=ofi_threshold)
+
+    @_doc(bias_audit_from_counts, """
+>>> from_counts(c).bias_audit().collect()["impact_ratio"].to_list()
+[1.0, 0.6]""")
+    def bias_audit(self, by: By = None, *, min_share: float = 0.02, exclude_small: bool = False,
+                   combinations: Combinations = None, max_order: int | None = None,
+                   ) -> pl.LazyFrame:  # noqa: D102
+        counted = self._select(by, combinations, max_order)  # sets: LL 144's unless given
+        return bias_audit_plan(counted.frame, counted.keys, min_share=min_share,
+                               exclude_small=exclude_small)
+
+    def divergence(self, by: By = None, *, metric: str = "fpr", max_order: int | None = None,
+                   min_support: float = 0.01, min_denominator: float = 30, level: float = 0.95,
+                   adjust: Literal["bh", "by", "holm"] = "bh",
+                   max_patterns: int = DEFAULT_MAX_PATTERNS) -> pl.LazyFrame:  # noqa: D102
+        return divergence_of_counts(self, by, metric=metric, max_order=max_order,
+                                    min_support=min_support, min_denominator=min_denominator,
+                                    level=level, adjust=adjust, max_patterns=max_patterns)
+
+    divergence.__doc__ = COUNTS_METHOD_DOC
+
+
+class FairScores:
+    """A score table and every score-based analysis on it.
+
+    Made by :func:`scores` (rows, any engine), ``lf.fair.score_counts`` or :func:`from_scores`.
+    Every method returns a LazyFrame whose one step hands the small score table to numpy.
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        The score table.
+    keys : list of str
+        Its key columns.
+    score_dtype : pl.DataType
+        The dtype the scores had before they were widened to Float64; thresholds are compared
+        in it.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_scores
+    >>> t = pl.DataFrame({"g": ["a"], "score": [0.5], "positives": [1], "negatives": [1]})
+    >>> from_scores(t).keys
+    ['g']
+    """
+
+    def __init__(self, table: pl.LazyFrame, keys: list[str],
+                 score_dtype: pl.DataType | None = None) -> None:
+        self._table = table
+        self.keys = keys
+        self.score_dtype = score_dtype if score_dtype is not None else pl.Float64()
+
+    @property
+    def frame(self) -> pl.LazyFrame:
+        """The score table: keys, ``score``, ``positives``, ``negatives`` [, ``n_rows``]."""
+        return self._table
+
+    def _run(self, plan: Callable[..., pl.LazyFrame], name: str, **options: Any) -> pl.LazyFrame:
+        check_outputs(self._table, self.keys, plan, name, **options)
+        return plan(self._table, self.keys, **options)
+
+    @_doc(abroca_from_scores, """>>> from_scores(t).abroca(reference="a").collect()["auc"].to_list()
+[1.0, 0.6]""", counts_table=False)
+    def abroca(self, *, reference: Any = "largest",
+               pairwise: bool = False) -> pl.LazyFrame:  # noqa: D102
+        return self._run(abroca_plan, "abroca", reference=reference, pairwise=pairwise)
+
+    @_doc(abroca_test_from_scores, """
+>>> p = from_scores(t).abroca_test(reference="a", n_permutations=99, seed=0).collect()
+>>> 0 < p["p_value"].item() <= 1
+True""", counts_table=False)
+    def abroca_test(self, *, reference: Any = "largest", n_permutations: int = 1000,
+                    seed: int | None = None, tolerance: float = 1e-12,
+                    return_draws: bool = False, progress: bool | None = None,
+                    ) -> pl.LazyFrame:  # noqa: D102
+        return self._run(abroca_test_plan, "abroca_test", reference=reference,
+                         n_permutations=n_permutations, seed=seed, tolerance=tolerance,
+                         return_draws=return_draws, progress=progress)
+
+    @_doc(calibration_plan, """
+>>> from_scores(t).calibration(n_bins=2).collect()["n"].to_list()
+[10, 10]""", counts_table=False)
+    def calibration(self, *, n_bins: int = 10,
+                    strategy: Literal["uniform", "quantile"] = "uniform") -> pl.LazyFrame:  # noqa: D102
+        return self._run(calibration_plan, "calibration", n_bins=n_bins, strategy=strategy)
+
+    @_doc(reliability_plan, """>>> from_scores(t).reliability(n_bins=2).collect().height
+4""", counts_table=False)
+    def reliability(self, *, n_bins: int = 10,
+                    strategy: Literal["uniform", "quantile"] = "uniform") -> pl.LazyFrame:  # noqa: D102
+        return self._run(reliability_plan, "reliability", n_bins=n_bins, strategy=strategy)
+
+    @_doc(sweep_from_scores, """
+>>> s = from_scores(t).sweep(thresholds=[0.5], min_support=1).collect()
+>>> s.select("g", "tp", "fp", "tpr", "impact_ratio").rows()
+[('a', 5, 0, 1.0, 1.0), ('b', 3, 2, 0.6, 1.0)]""", counts_table=False)
+    def sweep(self, *, thresholds: Sequence[float] = SWEEP_THRESHOLDS, reference: Any = "largest",
+              min_support: float = 30, ofi_threshold: float = 0.3, four_fifths: float = 0.8,
+              exclude_low_support: bool = False,
+              max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
+              max_groups: int = DEFAULT_MAX_GROUPS) -> pl.LazyFrame:  # noqa: D102
+        return self._run(sweep_from_scores, "sweep", thresholds=thresholds, reference=reference,
+                         min_support=min_support, ofi_threshold=ofi_threshold,
+                         four_fifths=four_fifths, exclude_low_support=exclude_low_support,
+                         max_thresholds=max_thresholds, max_groups=max_groups,
+                         score_dtype=self.score_dtype)
+
+    @_doc(thresholds_from_scores, """
+>>> th = from_scores(t).thresholds(thresholds=[0.5, 0.9], min_support=1).collect()
+>>> th.select("threshold", "accuracy", "min_impact_ratio", "all_pass").rows()
+[(0.5, 0.8, 1.0, True), (0.9, 0.5, None, False)]""", counts_table=False)
+    def thresholds(self, *, thresholds: Sequence[float] = THRESHOLD_GRID,
+                   reference: Any = "largest", min_support: float = 30,
+                   ofi_threshold: float = 0.3, four_fifths: float = 0.8,
+                   exclude_low_support: bool = False,
+                   max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
+                   max_groups: int = DEFAULT_MAX_GROUPS) -> pl.LazyFrame:  # noqa: D102
+        return self._run(thresholds_from_scores, "thresholds", thresholds=thresholds,
+                         reference=reference, min_support=min_support,
+                         ofi_threshold=ofi_threshold, four_fifths=four_fifths,
+                         exclude_low_support=exclude_low_support,
+                         max_thresholds=max_thresholds, max_groups=max_groups,
+                         score_dtype=self.score_dtype)
+
+    @_doc(bias_audit_from_scores, """
+>>> from_scores(t).bias_audit().collect()["scoring_rate"].to_list()
+[0.5, 0.5]""", counts_table=False)
+    def bias_audit(self, *, min_share: float = 0.02, exclude_small: bool = False,
+                   ) -> pl.LazyFrame:  # noqa: D102
+        return bias_audit_plan(self._table, self.keys, scores=True, min_share=min_share,
+                               exclude_small=exclude_small)
+
+    @_doc(roc_curves_from_scores, """>>> roc = from_scores(t).roc_curves().collect()
+>>> roc.filter(pl.col("g") == "b")["tpr"].to_list()
+[0.0, 0.6, 1.0]""", counts_table=False)
+    def roc_curves(self) -> pl.LazyFrame:  # noqa: D102
+        return self._run(roc_curves_plan, "roc_curves")
+
+
+# ------------------------------------------------------------------------- ways in
+def _args(given: dict[str, Any], declared: dict[str, Any], what: str) -> dict[str, Any]:
+    unknown = [k for k in given if k not in declared]
+    if unknown:
+        raise E.InvalidArgumentError(E.UNKNOWN_ARGUMENT.format(
+            names=unknown, what=what, valid=list(declared)))
+    return {**declared, **given}
+
+
+def counts(frame: Any, by: By = None, **count_args: Unpack[CountArgs]) -> FairCounts:
+    """Count the rows of a Polars, Spark or DuckDB frame once, into a :class:`FairCounts`.
+
+    One aggregation in the frame's own engine produces the small label table of
+    :mod:`polars_fair.counting.boundary`; only that table leaves the engine, and the same checks run
+    on it for every engine.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The rows.
+    by : str, expression or list of them, optional
+        The attributes (several = their intersection; ``None`` = the whole population).
+    **count_args
+        The count arguments: ``y_true``, ``y_pred``, ``pos_label``, ``sample_weight``,
+        ``null_groups``, ``y_score``, ``threshold``, ``combinations``, ``max_order``
+        (:class:`polars_fair.core.spec.CountArgs`).
+
+    Returns
+    -------
+    FairCounts
+        Every classification analysis, on the count table.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown argument or frame type.
+    ColumnNotFoundError, InvalidLabelError, NullValuesError, EmptyFrameError
+        The input errors of the count table (data errors when a result is collected).
+
+    Examples
+    --------
+    >>> import polars as pl, polars_fair
+    >>> df = pl.DataFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    >>> polars_fair.counts(df, "g").report(min_support=1).collect()["ofi"].to_list()
+    [0.0, -1.5]
+    """
+    args = _args(dict(count_args), COUNT_ARGS, "count")
+    combinations, max_order = args.pop("combinations"), args.pop("max_order")
+    engine = tables.engine_of(frame)
+    return FairCounts(tables.count_tables(engine, by, combinations=combinations,
+                                          max_order=max_order, **args))
+
+
+def scores(frame: Any, by: By = None, **score_args: Unpack[ScoreArgs]) -> FairScores:
+    """Count the rows of a Polars, Spark or DuckDB frame into a score table (:class:`FairScores`).
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The rows.
+    by : str, expression or list of them, optional
+        The attributes.
+    **score_args
+        ``y_true``, ``y_score``, ``pos_label``, ``sample_weight``, ``null_groups``
+        (:class:`polars_fair.core.spec.ScoreArgs`).
+
+    Returns
+    -------
+    FairScores
+        Every score-based analysis, on the score table.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown argument or frame type.
+    InvalidScoreError
+        Null, NaN or infinite scores (at collect time).
+
+    Examples
+    --------
+    >>> import polars as pl, polars_fair
+    >>> df = pl.DataFrame({"g": ["a", "a"], "y_true": [1, 0], "y_score": [0.9, 0.1]})
+    >>> polars_fair.scores(df, "g").abroca().collect()["auc"].to_list()
+    [1.0]
+    """
+    args = _args(dict(score_args), SCORE_ARGS, "score")
+    table, keys, dtype = tables.score_table(tables.engine_of(frame), by, **args)
+    return FairScores(table, keys, dtype)
+
+
+for _fn, _scores in ((counts, False), (scores, True)):  # arguments spelled out for help()
+    spell_out(_fn, _scores)
+    _fn.__doc__ = compose(_fn.__doc__ or "", drop=("**score_args" if _scores else "**count_args",),
+                          after=SCORE_ARGS_DOC if _scores else COUNT_ARGS_DOC)

@@ -1,0 +1,390 @@
+"""The CI gate: every adequately supported group against fairness limits, as one frame.
+
+:func:`gate` is the decision of ``polars-fair check`` as an analysis: from a count table
+(:class:`polars_fair.api.objects.FairCounts`: the impact ratio and OFI of ``report``) and, for an
+ABROCA limit, a score table (:class:`polars_fair.api.objects.FairScores`: ``abroca``), it returns
+one row per (metric, group) with the value, the limit and whether the group passes;
+:func:`verdict` reads the overall decision from that frame. The command line and the HTML audit
+only format the frame.
+
+Both analyses compare each group with *one* reference group, chosen once by
+:func:`gate_reference` with the rule of :mod:`polars_fair.core.reference` over the groups eligible
+for both: a rule (``"largest"``, ``"max_selection_rate"``, ``"max_auc"``) becomes that explicit
+group, which is then passed to ``report`` and to ``abroca`` alike.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.analyses.runner import check_clash
+from polars_fair.api.external import from_counts, from_scores
+from polars_fair.api.objects import FairCounts, FairScores
+from polars_fair.core import rules as R
+from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, is_rule, known, reference_index
+
+__all__ = ["GATE_COLUMNS", "gate", "gate_reference", "verdict"]
+
+#: The columns of :func:`gate` after the key columns' place (``metric`` comes first).
+GATE_COLUMNS = ("group", "n", "is_reference", "value", "limit", "rule", "checked", "passed",
+                "reason")
+
+ABROCA_NEEDS_SCORES = (
+    "max_abroca={value!r} needs a score table: pass scores= (polars_fair.scores(...) or "
+    "from_scores(...)) to compare each group's ROC curve with the reference's"
+)
+NOT_A_GROUP = (
+    "reference={reference!r} is not a group: ABROCA compares each group's ROC curve with a "
+    "reference group's (use 'largest', 'max_selection_rate', 'max_auc' or a group value)"
+)
+ONE_SET = (
+    "the gate checks one attribute set; this count table holds several (combinations=...): "
+    "make one FairCounts per attribute set"
+)
+#: ``reason`` of a group below ``min_support`` (not checked).
+LOW_SUPPORT = "n < {min_support:g}"
+#: ``reason`` of the reference's own ABROCA row (not checked: it is 0 by definition).
+REFERENCE = "reference group"
+#: ``reason`` of an undefined impact ratio or OFI (a zero denominator).
+ZERO_DENOMINATOR = "0/0"
+
+_METRICS = ("impact_ratio", "ofi", "abroca")
+
+
+def _check_limit(name: str, value: Any, low: float, high: float) -> Fraction:
+    """A limit as the exact decimal written, a finite number in ``[low, high]``."""
+    return R.option(value, name, low=low, high=high)
+
+
+def _mapping(table: pl.DataFrame, keys: list[str], idx: int) -> dict[str, Any]:
+    return dict(zip(keys, table.select(keys).row(idx), strict=True))
+
+
+def gate_reference(
+    counts: FairCounts,
+    scores: FairScores | None = None,
+    reference: Any = "largest",
+    *,
+    min_support: float = 30,
+    exclude_low_support: bool = False,
+) -> Any:
+    """The one reference group of a count table and (optionally) a score table.
+
+    A rule is resolved once, by :func:`polars_fair.core.reference.reference_index`, over the groups
+    eligible for every analysis given: known keys, rows (``n > 0``) of positive total weight
+    (``weight_sum > 0``, when the table is weighted), at least ``min_support``
+    rows when ``exclude_low_support``, and, with ``scores``, both classes in the score table (a
+    ROC curve). The chosen group is returned as an explicit group, so ``report`` and ``abroca``
+    compare with the same group. When no group is eligible for both, the count analyses' own
+    choice is returned (ABROCA against it is then undefined, with its reason); for
+    ``"max_auc"``, which the count analyses do not know, that is the largest group.
+
+    Parameters
+    ----------
+    counts : FairCounts
+        The count table of one attribute set (:func:`polars_fair.counts`).
+    scores : FairScores, optional
+        The score table of the same rows (:func:`polars_fair.scores`).
+    reference : rule, group value, tuple or mapping, default "largest"
+        ``"largest"`` (most rows), ``"max_selection_rate"``, ``"max_auc"`` (with ``scores``),
+        ``"overall"`` (no group; not with ``scores``), or an explicit group, returned as is.
+    min_support : float, default 30
+        See ``exclude_low_support``.
+    exclude_low_support : bool, default False
+        Groups with fewer than ``min_support`` rows cannot be chosen by a rule.
+
+    Returns
+    -------
+    Any
+        ``{key: value}`` for a group chosen by a rule; ``reference`` itself when it is explicit,
+        ``"overall"``, when there are no keys, or when no group is eligible at all.
+
+    Raises
+    ------
+    polars_fair.errors.InvalidArgumentError
+        ``"overall"`` with ``scores`` (ABROCA needs a group), a rule the analyses do not
+        accept, or a count table of several attribute sets.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_counts, from_scores
+    >>> c = from_counts(pl.DataFrame({"g": ["a", "b"], "n": [6, 4], "tp": [6, 2], "fp": [0, 1],
+    ...                               "fn": [0, 1], "tn": [0, 0]}))
+    >>> s = from_scores(pl.DataFrame({"g": ["a", "b", "b"], "score": [0.9, 0.2, 0.8],
+    ...                               "positives": [6, 1, 2], "negatives": [0, 1, 0]}))
+    >>> gate_reference(c), gate_reference(c, s)  # "a" is larger but has one class
+    ({'g': 'a'}, {'g': 'b'})
+    """
+    if counts.sets is not None:
+        raise E.InvalidArgumentError(ONE_SET)
+    keys = list(counts.keys)
+    if reference == "overall" and scores is not None:
+        raise E.InvalidArgumentError(NOT_A_GROUP.format(reference=reference))
+    if not is_rule(reference) or reference == "overall" or not keys:
+        return reference
+    table = counts.rates().collect().select(*keys, "n", "selection_rate")
+    if "weight_sum" in counts.frame.collect_schema().names():  # a group of zero weight is empty
+        weights = counts.frame.select(*keys, "weight_sum").collect()
+        table = table.join(weights, on=keys, how="left", nulls_equal=True,
+                           maintain_order="left")
+        count_ok = known(keys) & (pl.col("n") > 0) & (pl.col("weight_sum") > 0).fill_null(False)
+    else:
+        count_ok = known(keys) & (pl.col("n") > 0)
+    if exclude_low_support:
+        count_ok = count_ok & (pl.col("n") >= min_support)
+    rules: tuple[str, ...] = COUNT_RULES
+    score = pl.col("selection_rate")
+    candidates = [count_ok]
+    if scores is not None:
+        rules = tuple(r for r in (*COUNT_RULES, *SCORE_RULES) if r != "overall")
+        roc = scores.abroca().collect().select(*keys, "positives", "negatives", "auc")
+        table = table.join(roc, on=keys, how="left", nulls_equal=True, maintain_order="left")
+        both = ((pl.col("positives") > 0) & (pl.col("negatives") > 0)).fill_null(False)
+        candidates = [count_ok & both, count_ok]
+        if reference == "max_auc":
+            score = pl.col("auc")
+    for eligible in candidates:
+        idx = reference_index(table, keys, reference, eligible=eligible,
+                              score=table.select(score).to_series(), rules=rules)
+        if idx is not None:
+            return _mapping(table, keys, idx)
+    if reference not in COUNT_RULES:  # "max_auc" and no group has an AUC: the largest group
+        idx = reference_index(table, keys, "largest", eligible=count_ok, rules=rules)
+        if idx is not None:
+            return _mapping(table, keys, idx)
+    return reference
+
+
+#: How a null key value (the group of the rows whose attribute is missing) reads in a label.
+MISSING = "(missing)"
+
+
+def _labels(frame: pl.DataFrame, keys: list[str]) -> pl.Series:
+    names = [", ".join(f"{k}={MISSING if v is None else v}" for k, v in zip(keys, row, strict=True))
+             if keys else "all" for row in frame.select(keys).iter_rows()]
+    return pl.Series("group", names, dtype=pl.String)
+
+
+def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule: str,
+          passes: pl.Expr, undefined: pl.Expr, min_support: Fraction,
+          skip_reference: bool) -> pl.DataFrame:
+    value = pl.col("value")
+    supported = pl.col("n") >= R.min_count(min_support)  # rows: an exact integer comparison
+    checked = (supported & ~pl.col("is_reference")) if skip_reference else supported
+    return frame.with_columns(_labels(frame, keys)).select(
+        pl.lit(metric, dtype=pl.String).alias("metric"),
+        *keys,
+        "group",
+        pl.col("n").cast(pl.Int64),
+        pl.col("is_reference").fill_null(False),
+        value.cast(pl.Float64),
+        pl.lit(limit, dtype=pl.Float64).alias("limit"),
+        pl.lit(rule, dtype=pl.String).alias("rule"),
+        checked.alias("checked"),
+        pl.when(~checked).then(None).when(value.is_null()).then(False).otherwise(passes)
+        .alias("passed"),
+        pl.when(~supported).then(pl.lit(LOW_SUPPORT.format(min_support=float(min_support))))
+        .when(~checked).then(pl.lit(REFERENCE))
+        .when(value.is_null()).then(undefined)
+        .otherwise(None).cast(pl.String).alias("reason"),
+        "__pf_order",
+    )
+
+
+def gate(
+    counts: FairCounts,
+    scores: FairScores | None = None,
+    *,
+    reference: Any = "largest",
+    min_impact_ratio: float = 0.8,
+    max_abs_ofi: float = 0.3,
+    max_abroca: float | None = None,
+    min_support: float = 30,
+) -> pl.DataFrame:
+    """The CI gate: each group with at least ``min_support`` rows against fairness limits.
+
+    The checks, per group (the figures of ``report(..., exclude_low_support=True)`` and
+    ``abroca``, all against the one reference of :func:`gate_reference`):
+
+    * ``impact_ratio >= min_impact_ratio``: the group's selection rate over the highest
+      selection rate among the supported groups (EEOC four-fifths rule, 29 CFR 1607.4(D)), so a
+      tiny group cannot fail everyone;
+    * ``|ofi| <= max_abs_ofi``: the Objective Fairness Index against the reference (Briscoe et
+      al., "Facets of Disparate Impact");
+    * with ``max_abroca``, ``abroca <= max_abroca``: the exact area between the group's ROC
+      curve and the reference's (Gardner, Brooks & Baker 2019); the reference's own row is not
+      checked.
+
+    Groups with fewer than ``min_support`` rows are listed but not checked. An undefined figure
+    (null: a zero denominator, or a group or reference with one class) never passes.
+
+    Every check is decided exactly (:mod:`polars_fair.core.rules`; README "Guarantees"): the impact
+    ratio and the OFI are ``report``'s exact fractions of the counts, compared with the limit as
+    the decimal written, and the limit itself passes (an impact ratio of exactly 4/5 passes
+    ``min_impact_ratio=0.8``; ``|ofi| = 0.3`` passes ``max_abs_ofi=0.3``); weighted tables use
+    the tolerance of :data:`polars_fair.core.rules.WEIGHTED_TOLERANCE`. ABROCA, an area computed in
+    floating point, is compared as the float it is with the limit. A group with exactly
+    ``min_support`` rows is checked.
+
+    Parameters
+    ----------
+    counts : FairCounts
+        The count table of one attribute set (:func:`polars_fair.counts` or
+        :func:`polars_fair.from_counts`); it is collected once.
+    scores : FairScores, optional
+        The score table of the same rows; read only when ``max_abroca`` is given.
+    reference : rule, group value, tuple or mapping, default "largest"
+        As in :func:`gate_reference` (``"overall"`` only without ``max_abroca``).
+    min_impact_ratio : float, default 0.8
+        A finite number in [0, 1]; 0 switches the check off.
+    max_abs_ofi : float, default 0.3
+        A finite number in [0, 2]; 2 switches the check off.
+    max_abroca : float, optional
+        A finite number in [0, 1]; needs ``scores``.
+    min_support : float, default 30
+        Rows a group needs to be checked (a finite number >= 0).
+
+    Returns
+    -------
+    pl.DataFrame
+        One row per metric and group, by group (key order) then metric (``impact_ratio``,
+        ``ofi``, ``abroca``):
+
+        - ``metric`` (String);
+        - the key columns (their dtypes);
+        - ``group`` (String): ``"key=value, key=value"`` (``"all"`` without keys; a null
+          value reads ``"(missing)"``);
+        - ``n`` (Int64): the group's rows in the count table;
+        - ``is_reference`` (Boolean);
+        - ``value`` (Float64): the figure, null when undefined;
+        - ``limit`` (Float64) and ``rule`` (String, e.g. ``">= 0.8"``, ``"|ofi| <= 0.3"``);
+        - ``checked`` (Boolean): ``n >= min_support`` (and not the reference, for ABROCA);
+        - ``passed`` (Boolean): null when not checked, false when undefined;
+        - ``reason`` (String): why a row is not checked (:data:`LOW_SUPPORT`,
+          :data:`REFERENCE`) or undefined (:data:`ZERO_DENOMINATOR`, or ABROCA's
+          ``undefined_reason``); null otherwise.
+
+        :func:`verdict` gives the overall decision.
+
+    Raises
+    ------
+    polars_fair.errors.InvalidArgumentError
+        A limit or ``min_support`` that is not a finite number in its range (NaN included),
+        ``max_abroca`` without ``scores``, ``reference="overall"``
+        with ``max_abroca``, or a count table of several attribute sets.
+    polars_fair.errors.PolarsFairError
+        The errors of ``report`` and ``abroca`` (an unknown reference group, ...).
+
+    Examples
+    --------
+    Selection rates 30/50 = 0.6 and 8/40 = 0.2: b's impact ratio is 1/3. Marginal benefits
+    (FP - FN)/n = 0.1 and -0.075: b's OFI against a (the largest) is -0.175.
+
+    >>> import polars as pl
+    >>> from polars_fair import from_counts
+    >>> c = from_counts(pl.DataFrame({"g": ["a", "b"], "n": [50, 40], "tp": [20, 5],
+    ...                               "fp": [10, 3], "fn": [5, 6], "tn": [15, 26]}))
+    >>> g = gate(c)
+    >>> g.select("metric", "g", "value", "passed").with_columns(pl.col("value").round(4))
+    shape: (4, 4)
+    ┌──────────────┬─────┬────────┬────────┐
+    │ metric       ┆ g   ┆ value  ┆ passed │
+    │ ---          ┆ --- ┆ ---    ┆ ---    │
+    │ str          ┆ str ┆ f64    ┆ bool   │
+    ╞══════════════╪═════╪════════╪════════╡
+    │ impact_ratio ┆ a   ┆ 1.0    ┆ true   │
+    │ ofi          ┆ a   ┆ 0.0    ┆ true   │
+    │ impact_ratio ┆ b   ┆ 0.3333 ┆ false  │
+    │ ofi          ┆ b   ┆ -0.175 ┆ true   │
+    └──────────────┴─────┴────────┴────────┘
+    >>> verdict(g)
+    False
+    """
+    t_ir = _check_limit("min_impact_ratio", min_impact_ratio, 0.0, 1.0)
+    t_ofi = _check_limit("max_abs_ofi", max_abs_ofi, 0.0, 2.0)
+    t_support = R.option(min_support, "min_support", low=0)
+    t_abroca: Fraction | None = None
+    if max_abroca is not None:
+        t_abroca = _check_limit("max_abroca", max_abroca, 0.0, 1.0)
+        if scores is None:
+            raise E.InvalidArgumentError(ABROCA_NEEDS_SCORES.format(value=max_abroca))
+    if counts.sets is not None:
+        raise E.InvalidArgumentError(ONE_SET)
+    keys = list(counts.keys)
+    check_clash(keys, ["metric", *GATE_COLUMNS], "gate")
+    # one scan of each table; every analysis below reads the collected table
+    counts = from_counts(counts.frame.collect(), keys)
+    fs = from_scores(scores.frame.collect(), scores.keys) if (
+        scores is not None and max_abroca is not None) else None
+    support = float(t_support)
+    ref = gate_reference(counts, fs, reference, min_support=support,
+                         exclude_low_support=True)
+    # the limits are report's own thresholds, so each verdict is report's exact rule
+    # (polars_fair.core.rules): adverse_impact is impact_ratio < limit, ofi_flag |ofi| > limit.
+    # min_impact_ratio=0 (the check off) is no four-fifths threshold: every defined ratio passes
+    report = counts.report(reference=ref, min_support=support, exclude_low_support=True,
+                           four_fifths=float(t_ir) if t_ir > 0 else 0.8,
+                           ofi_threshold=float(t_ofi)).collect()
+    report = report.with_row_index("__pf_order")
+    zero = pl.lit(ZERO_DENOMINATOR)
+    ir_passes = ~pl.col("adverse_impact") if t_ir > 0 else pl.lit(True)
+    blocks = [
+        _rows(report.with_columns(value=pl.col("impact_ratio")), keys, "impact_ratio",
+              float(t_ir), f">= {float(t_ir):g}", ir_passes, zero, t_support,
+              skip_reference=False),
+        _rows(report.with_columns(value=pl.col("ofi")), keys, "ofi", float(t_ofi),
+              f"|ofi| <= {float(t_ofi):g}", ~pl.col("ofi_flag"), zero, t_support,
+              skip_reference=False),
+    ]
+    if fs is not None and max_abroca is not None:
+        abroca = fs.abroca(reference=ref).collect()
+        sizes = report.select(*keys, pl.col("n").alias("__pf_n"), "__pf_order")
+        abroca = abroca.join(sizes, on=keys, how="left", nulls_equal=True,
+                             maintain_order="left").with_columns(
+            n=pl.coalesce(pl.col("__pf_n"), pl.col("n").cast(pl.Int64, strict=False)),
+            __pf_order=pl.col("__pf_order").fill_null(report.height),
+            value=pl.col("abroca"),
+        )
+        # ABROCA is an area computed in floating point, not a ratio of counts: compared as
+        # the float it is with the limit rounded once (rules.float_at_most)
+        assert t_abroca is not None
+        blocks.append(_rows(abroca, keys, "abroca", float(t_abroca), f"<= {float(t_abroca):g}",
+                            pl.col("value") <= float(t_abroca), pl.col("undefined_reason"),
+                            t_support, skip_reference=True))
+    metric_order = pl.col("metric").replace_strict(
+        {m: i for i, m in enumerate(_METRICS)}, return_dtype=pl.Int64)
+    return (pl.concat(blocks, how="vertical")
+            .sort([pl.col("__pf_order"), metric_order], maintain_order=True)
+            .drop("__pf_order"))
+
+
+def verdict(table: pl.DataFrame) -> bool:
+    """The overall decision of a :func:`gate` frame: pass or fail.
+
+    Parameters
+    ----------
+    table : pl.DataFrame
+        The output of :func:`gate`.
+
+    Returns
+    -------
+    bool
+        True when at least one row was checked and every checked row passed (an undefined
+        figure does not pass); False otherwise, including when nothing was checked.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> verdict(pl.DataFrame({"checked": [True, False], "passed": [True, None]}))
+    True
+    >>> verdict(pl.DataFrame({"checked": [False], "passed": [None]}, schema_overrides={
+    ...     "passed": pl.Boolean}))
+    False
+    """
+    checked = table.filter(pl.col("checked"))
+    return bool(checked.height > 0 and checked["passed"].fill_null(False).all())

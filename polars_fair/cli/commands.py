@@ -1,0 +1,909 @@
+"""The command line's analysis subcommands, generated from the declarations of the Python API.
+
+Every public method of :class:`polars_fair.api.objects.FairCounts` and
+:class:`polars_fair.api.objects.FairScores` becomes a subcommand named like it (``abroca_test`` ->
+``polars-fair abroca-test``), unless a hand-written command reaches it (:data:`HAND_WRITTEN`:
+``report`` adds the HTML audit, ``bias-audit`` writes the LL 144 document). Nothing is written
+again here: a command's options are the method's keyword parameters (names, defaults, types
+from the annotations, help from the numpydoc Parameters section :mod:`polars_fair._docs`
+composes) and the count or score arguments declared once in :mod:`polars_fair.core.spec`
+(:data:`~polars_fair.core.spec.COUNT_ARGS`, :data:`~polars_fair.core.spec.SCORE_ARGS` and their
+docs), beside the input and output options every command shares. A method added to either class gets
+its subcommand when the package is imported.
+
+A generated command scans the file, resolves its text arguments against the schema
+(:func:`polars_fair.cli.io.resolve_inputs`), counts once (:func:`polars_fair.counts` or
+:func:`polars_fair.scores`), calls the method and writes its frame
+(:func:`polars_fair.cli.io.emit`: table, csv, json, parquet or markdown).
+
+Why one module of about 700 lines: reading a declaration (annotations, defaults, numpydoc) and
+turning it into options, values and a command is one translation, kept in one place so every
+generated command reads its declaration the same way; about half of the lines are docstrings
+and their examples.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import math
+import re
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+import polars as pl
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+from polars_fair import errors as E
+from polars_fair._docs import parse
+from polars_fair.api.objects import FairCounts, FairScores
+from polars_fair.cli.io import (
+    FLAGS,
+    FORMATS,
+    check_outputs,
+    cli_message,
+    column_or_sql,
+    emit,
+    parse_dtypes,
+    resolve_inputs,
+    scan,
+)
+from polars_fair.cli.table import select_columns
+from polars_fair.core.spec import (
+    COUNT_ARGS,
+    COUNT_ARGS_DOC,
+    SCORE_ARGS,
+    SCORE_ARGS_DOC,
+    CountArgs,
+    ScoreArgs,
+)
+
+__all__ = [
+    "HAND_WRITTEN",
+    "Opt",
+    "analysis_methods",
+    "command_name",
+    "convert",
+    "declared",
+    "method_options",
+    "param_help",
+    "register",
+    "run_analysis",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Methods reached by a hand-written command (its name): ``report`` also writes the HTML audit
+#: and defines its metric columns; ``bias_audit`` (both classes) writes the NYC LL 144 summary.
+HAND_WRITTEN = {"report": "report", "bias_audit": "bias-audit"}
+#: Method parameters the command line gives otherwise: ``by`` is the ``--by`` of the count.
+SKIPPED = frozenset({"by"})
+#: Analyses whose command is read from the rows-level method of the ``lf.fair`` namespace
+#: (:class:`polars_fair.api.namespace.FairLazyFrame`) and runs it: options that work on the rows
+#: before counting (``divergence``'s ``bins=``, ``strategy=``) and only the count arguments
+#: that method takes (``divergence`` refuses ``combinations``; ``max_order`` is its own).
+ROWS_LEVEL = frozenset({"divergence"})
+#: Options whose values come from a registry, listed in their ``--help``.
+LISTED = {"metric": "PROPORTIONS"}
+#: The ``--help`` type of each kind of option (no ``<bool>``-style annotation text).
+METAVARS = {
+    "column": "COLUMN|SQL", "text": "TEXT", "int": "INTEGER", "float": "NUMBER",
+    "value": "VALUE", "texts": "TEXT,...", "floats": "X,...", "ints": "N,...",
+    "mapping": "COLUMN=SPEC",
+}
+#: What a list option takes, for ``--help`` and messages.
+LISTS = {"texts": "names A,B,...", "floats": "numbers X,Y,... or START:STOP:STEP",
+         "ints": "integers N,M,...",
+    "mapping": "COLUMN=N (N quantile bins) or COLUMN=E1,E2,... (the edges); repeat"}
+
+
+def command_name(method: str) -> str:
+    """The subcommand of a method: ``abroca_test`` -> ``abroca-test``.
+
+    Parameters
+    ----------
+    method : str
+        A method name of :class:`FairCounts` or :class:`FairScores`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> command_name("abroca_test")
+    'abroca-test'
+    """
+    return HAND_WRITTEN.get(method, method.replace("_", "-"))
+
+
+def analysis_methods() -> dict[str, tuple[type, str]]:
+    """Every public analysis method of both classes, by its subcommand's name.
+
+    Returns
+    -------
+    dict of str to (type, str)
+        Subcommand -> (:class:`FairCounts` or :class:`FairScores`, method name); a name both
+        classes declare (``bias_audit``) maps to :class:`FairCounts`.
+
+    Examples
+    --------
+    >>> methods = analysis_methods()
+    >>> methods["abroca-test"][1], methods["disparity"][0].__name__
+    ('abroca_test', 'FairCounts')
+    """
+    out: dict[str, tuple[type, str]] = {}
+    for cls in (FairCounts, FairScores):  # FairCounts first: it keeps a shared name
+        for name, member in vars(cls).items():
+            if not name.startswith("_") and inspect.isfunction(member):
+                out.setdefault(command_name(name), (cls, name))
+    return out
+
+
+@dataclass(frozen=True)
+class Opt:
+    """One option of a generated command, read from a declaration.
+
+    Parameters
+    ----------
+    name : str
+        The Python parameter (``four_fifths``); the flag is ``--four-fifths``.
+    kind : str
+        ``column`` (a column or SQL text), ``text``, ``int``, ``float``, ``bool``, ``choice``,
+        ``value`` (any value, read as a Python literal or kept as text), ``texts``, ``floats``
+        or ``ints`` (repeatable, or comma-separated).
+    default : Any
+        The declared default (``None`` when optional).
+    help : str
+        The first paragraph of its documentation, without reST markup.
+    choices : tuple of str, default ()
+        The values of a ``choice`` (a ``Literal`` annotation).
+    target : {"count", "method"}, default "method"
+        Whether the value goes to the count (:func:`polars_fair.counts`) or to the method.
+
+    Examples
+    --------
+    >>> Opt("level", "float", 0.95, "The confidence level.").flag
+    '--level'
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    target: str = "method"
+
+    @property
+    def flag(self) -> str:
+        """The option's flag: the name with dashes."""
+        return "--" + self.name.replace("_", "-")
+
+
+def param_help(doc: str) -> dict[str, str]:
+    r"""The first paragraph of each entry of a numpydoc Parameters section, as plain text.
+
+    Parameters
+    ----------
+    doc : str
+        A numpydoc docstring, or the body of a Parameters section (entries ``name : type``).
+
+    Returns
+    -------
+    dict of str to str
+        Parameter name -> its description (reST roles and literals unmarked); entries naming
+        several parameters (``a, b : float``) give each name.
+
+    Examples
+    --------
+    >>> param_help("level : float\n    The ``level`` of :func:`x.y`.\n\n    More.")
+    {'level': 'The level of x.y.'}
+    """
+    _, sections = parse(doc)
+    body = sections.get("Parameters", doc if " : " in doc.split("\n", 1)[0] else "")
+    out: dict[str, str] = {}
+    names: list[str] = []
+    lines: list[str] = []
+
+    def flush() -> None:
+        text = " ".join(" ".join(lines).split("\n\n")[0].split())
+        for n in names:
+            out[n] = _plain(text)
+
+    for line in body.splitlines():
+        if line and not line[0].isspace():
+            flush()
+            names = [n.strip().lstrip("*") for n in line.split(" : ")[0].split(",")]
+            lines = []
+        elif not line.strip():
+            lines.append("\n\n")
+        else:
+            lines.append(line.strip())
+    flush()
+    return out
+
+
+def _plain(text: str) -> str:
+    text = re.sub(r":\w+:`~?([^`]+)`", r"\1", text)
+    text = text.replace("``", "").replace("\n\n", " ")
+    return " ".join(text.split())
+
+
+def _kind(annotation: Any, name: str) -> tuple[str, tuple[str, ...], bool]:
+    """(kind, choices, optional) of an annotation; unknown types are read as a ``value``."""
+    args = typing.get_args(annotation)
+    origin = typing.get_origin(annotation)
+    optional = False
+    if origin in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        optional = len(rest) < len(args)
+        if pl.Expr in rest:
+            return "column", (), optional
+        if len(rest) == 1:
+            kind, choices, _ = _kind(rest[0], name)
+            return kind, choices, optional
+        if str in rest and any(typing.get_origin(a) in (Sequence, list, tuple) for a in rest):
+            return "texts", (), optional  # str | Sequence[str]: one or several
+        return "value", (), optional
+    if origin is Literal:
+        return "choice", tuple(str(a) for a in args), optional
+    if origin is Mapping or annotation is Mapping:
+        return "mapping", (), optional
+    if origin in (Sequence, list, tuple) or annotation in (Sequence, list, tuple):
+        inner = args[0] if args else str
+        kind = {float: "floats", int: "ints"}.get(inner, "texts")
+        return kind, (), optional
+    simple = {bool: "bool", int: "int", float: "float", str: "text"}
+    if annotation is Any and name in ("pos_label", "reference"):
+        return "text", (), True
+    return simple.get(annotation, "value"), (), optional
+
+
+def _hints(obj: Any) -> dict[str, Any]:
+    """Each annotation evaluated in its module; one that cannot be is ``Any`` (a ``value``).
+
+    So a method whose annotation names a type this module cannot resolve still gets its
+    subcommand (its option read as a Python literal) instead of breaking the command line.
+    """
+    import sys
+
+    namespace = {**vars(typing), **vars(sys.modules[obj.__module__])}
+    out: dict[str, Any] = {}
+    for name, annotation in inspect.get_annotations(obj).items():
+        try:
+            out[name] = eval(annotation, namespace) if isinstance(annotation, str) else annotation
+        except Exception:  # noqa: BLE001  (any failure to evaluate: read the option as a value)
+            out[name] = Any
+    return out
+
+
+def method_options(owner: type, method: str) -> list[Opt]:
+    """The options of a method's subcommand: its keyword parameters, then the count/score args.
+
+    A method's own parameter wins over a count argument of the same name (``combinations``,
+    ``max_order`` roll the count table up in the method); ``by`` is the count's ``--by``.
+
+    Parameters
+    ----------
+    owner : type
+        :class:`FairCounts` or :class:`FairScores`.
+    method : str
+        The method's name.
+
+    Returns
+    -------
+    list of Opt
+        The method's options (``target="method"``), then the count arguments
+        (:data:`polars_fair.core.spec.COUNT_ARGS`) or score arguments
+        (:data:`polars_fair.core.spec.SCORE_ARGS`) it does not declare (``target="count"``).
+
+    Examples
+    --------
+    >>> [o.flag for o in method_options(FairScores, "calibration")][:3]
+    ['--n-bins', '--strategy', '--y-true']
+    """
+    if owner is FairCounts and method in ROWS_LEVEL:
+        return list(_options_of(getattr(_namespace(), method), True, rows=True))
+    return list(_options_of(getattr(owner, method), owner is FairCounts))
+
+
+def _namespace() -> type:
+    from polars_fair.api.namespace import FairLazyFrame
+
+    return FairLazyFrame
+
+
+@functools.lru_cache(maxsize=128)
+def _options_of(fn: Callable[..., Any], counts: bool, rows: bool = False) -> tuple[Opt, ...]:
+    """:func:`method_options` of one method function (read once per function).
+
+    ``rows``: ``fn`` is a rows-level method of the namespace whose signature lists the count
+    arguments it takes; only those are added.
+    """
+    hints = _hints(fn)
+    docs = param_help(fn.__doc__ or "")
+    out: list[Opt] = []
+    signature = inspect.signature(fn).parameters
+    for p in signature.values():
+        if p.name == "self" or p.name in SKIPPED or p.kind is not p.KEYWORD_ONLY:
+            continue
+        if rows and p.name not in hints:
+            continue  # a count argument the signature lists: declared in spec, added below
+        kind, choices, _ = _kind(hints.get(p.name, Any), p.name)
+        default = p.default
+        if kind in ("texts", "floats", "ints") and default is not None:
+            default = ",".join(str(d) for d in ([default] if isinstance(default, str)
+                                                 else default))
+        if kind == "text" and p.name == "reference":
+            default = None if default == "largest" else default
+        text = docs.get(p.name, "")
+        if p.name in LISTED and kind == "text":
+            from polars_fair.core import registry
+
+            text += f" One of: {', '.join(getattr(registry, LISTED[p.name]))}."
+        out.append(Opt(p.name, kind, default, text, choices))
+    taken = {o.name for o in out}
+    return (*out, *[o for o in _argument_options(counts) if o.name not in taken
+                    and (not rows or o.name in signature)])
+
+
+@functools.lru_cache(maxsize=2)
+def _argument_options(counts: bool) -> tuple[Opt, ...]:
+    """The count (or score) arguments as options, read once from :mod:`polars_fair.core.spec`."""
+    declared, doc = (COUNT_ARGS, COUNT_ARGS_DOC) if counts else (SCORE_ARGS, SCORE_ARGS_DOC)
+    arg_hints = typing.get_type_hints(CountArgs if counts else ScoreArgs)
+    arg_docs = param_help(doc)
+    out = []
+    for name, default in declared.items():
+        kind, choices, _ = _kind(arg_hints[name], name)
+        if name == "pos_label":
+            default = None  # 1 in the label's dtype (cli_io.resolve_inputs)
+        out.append(Opt(name, kind, default, arg_docs.get(name, ""), choices, target="count"))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=512)
+def _help(text: str) -> str:
+    """A help text with parameter names as flags (many commands share one count argument).
+
+    Python paths read as their last name (``polars_fair.analyses.scores.abroca.abroca_from_scores``
+    -> ``abroca_from_scores``): one long word would be cut in ``--help`` at 100 columns.
+    """
+    return re.sub(r"polars_fair\.(?:\w+\.)*(\w+)", r"\1", cli_message(text))
+
+
+def _parameter(opt: Opt) -> inspect.Parameter:
+    """A typer option for ``opt``, as a keyword parameter of a generated signature."""
+    help_text = _help(opt.help)  # parameter names read as their flags
+    if opt.kind == "mapping":  # the declaration's example is Python ({"age": 5})
+        help_text = help_text.split(":")[0].rstrip(".") + "."
+    if opt.kind in LISTS:
+        help_text += f" Takes {LISTS[opt.kind]}."
+    if opt.kind == "bool":
+        typ: Any = bool
+        # a flag off by default is just --flag (--no-flag would say the default again)
+        names = opt.flag if opt.default is False else f"{opt.flag}/--no-{opt.flag[2:]}"
+        info = typer.Option(names, help=help_text)
+        if opt.default is None:
+            typ = bool | None
+    elif opt.kind == "mapping":
+        typ = list[str] | None
+        info = typer.Option(opt.flag, help=help_text, metavar=METAVARS["mapping"])
+    elif opt.kind == "choice":
+        typ = Literal[opt.choices]
+        if opt.default is None:
+            typ = typ | None
+        info = typer.Option(opt.flag, help=help_text, metavar=f"[{'|'.join(opt.choices)}]")
+    else:
+        base = {"int": int, "float": float}.get(opt.kind, str)
+        typ = base | None if opt.default is None else base
+        shown: bool | str = True
+        if isinstance(opt.default, str) and len(opt.default) > 24 and opt.kind in LISTS:
+            parts = opt.default.split(",")  # a long grid: its ends (help stays readable)
+            shown = f"{parts[0]},{parts[1]},...,{parts[-1]}" if len(parts) > 3 else True
+        info = typer.Option(opt.flag, help=help_text, metavar=METAVARS.get(opt.kind, "TEXT"),
+                            show_default=shown)
+    return inspect.Parameter(opt.name, inspect.Parameter.KEYWORD_ONLY, default=opt.default,
+                             annotation=Annotated[typ, info])
+
+
+#: The input and output options every generated command takes (beside PATH and ``--by``).
+def _io_parameters(formats: Sequence[str] = FORMATS) -> list[inspect.Parameter]:
+    kw = inspect.Parameter.KEYWORD_ONLY
+    return [
+        inspect.Parameter("path", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
+            Path, typer.Argument(help="CSV, Parquet or NDJSON file (read lazily).",
+                                 metavar="PATH")]),
+        inspect.Parameter("by", kw, annotation=Annotated[list[str], typer.Option(
+            "--by", help="Attribute column or SQL expression; repeat for intersections.",
+            metavar="COLUMN|SQL")]),
+        inspect.Parameter("where", kw, default=None, annotation=Annotated[str | None, typer.Option(
+            help="SQL filter applied before the audit.", metavar="SQL")]),
+        inspect.Parameter("format", kw, default="table", annotation=Annotated[str, typer.Option(
+            "--format", help=" | ".join(formats) + " (default: the --output suffix, else table)",
+            metavar="FORMAT")]),
+        inspect.Parameter("output", kw, default=None, annotation=Annotated[
+            Path | None, typer.Option(help="Write to this file.", metavar="FILE")]),
+        inspect.Parameter("columns", kw, default=None, annotation=Annotated[
+            str | None, typer.Option(help=(
+                "The columns to write, comma-separated (keys included when named); default: "
+                "every column, and in --format table as many as fit 120 characters."),
+                metavar="COL,..."),
+        ]),
+        inspect.Parameter("separator", kw, default=None, annotation=Annotated[
+            str | None, typer.Option(help="CSV field separator (one character; \\t for a tab).",
+                                     metavar="CHAR")]),
+        inspect.Parameter("dtype", kw, default=None, annotation=Annotated[
+            list[str] | None, typer.Option("--dtype", help=(
+                "COLUMN=TYPE: read a column as str, int64, float64, bool, date, datetime, "
+                "decimal(P,S), ...; repeat."), metavar="COLUMN=TYPE")]),
+    ]
+
+
+#: The most values a ``START:STOP:STEP`` range may expand to; the analysis' own size limit
+#: (``max_thresholds``, default 10,000) applies to what is left.
+MAX_RANGE_VALUES = 1_000_000
+
+
+def _split(text: str, opt: Opt, cast: Callable[[str], Any]) -> list[Any]:
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    try:
+        if cast is float and len(parts) == 1 and parts[0].count(":") == 2:
+            start, stop, step = (float(x) for x in parts[0].split(":"))
+            if not all(map(math.isfinite, (start, stop, step))) or step <= 0 or stop < start:
+                raise ValueError
+            count = int(round((stop - start) / step)) + 1
+            if count > MAX_RANGE_VALUES:  # refused before any value is built
+                raise E.SizeLimitError(E.CLI_RANGE_TOO_LONG.format(
+                    flag=opt.flag, text=text, size=count, limit=MAX_RANGE_VALUES))
+            return [round(start + i * step, 12) for i in range(count)
+                    if start + i * step <= stop + step * 1e-9]
+        return [cast(p) for p in parts]
+    except E.SizeLimitError:
+        raise
+    except ValueError:
+        raise E.InvalidArgumentError(E.CLI_BAD_LIST.format(
+            flag=opt.flag, value=text, kind=LISTS[opt.kind])) from None
+
+
+def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
+    """``--bins age=5 --bins income=0,20000,50000`` -> ``{"age": 5, "income": [0.0, ...]}``."""
+    out: dict[str, Any] = {}
+    for item in items:
+        column, sep, spec = item.rpartition("=")
+        try:
+            if not sep or not column.strip() or not spec.strip():
+                raise ValueError
+            parts = [x.strip() for x in spec.split(",")]
+            out[column.strip()] = int(parts[0]) if len(parts) == 1 else [float(x) for x in parts]
+        except ValueError:
+            raise E.InvalidArgumentError(E.CLI_BAD_LIST.format(
+                flag=opt.flag, value=item, kind=LISTS["mapping"])) from None
+    return out
+
+
+def convert(opt: Opt, value: Any) -> Any:
+    """A command-line value as the method or count argument takes it.
+
+    Parameters
+    ----------
+    opt : Opt
+        The option.
+    value : Any
+        What typer parsed (text for lists and values).
+
+    Returns
+    -------
+    Any
+        A list for ``texts`` / ``floats`` / ``ints`` (comma-separated, or ``START:STOP:STEP``
+        for numbers, both ends included); a Python literal or the text for ``value``; the
+        value itself otherwise.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A list item that is not a number.
+
+    Examples
+    --------
+    >>> convert(Opt("thresholds", "floats", None, ""), "0.2:0.4:0.1")
+    [0.2, 0.3, 0.4]
+    """
+    if value is None:
+        return None
+    if opt.kind == "texts":
+        return _split(value, opt, str)
+    if opt.kind in ("floats", "ints"):
+        return _split(value, opt, float if opt.kind == "floats" else int)
+    if opt.kind == "mapping":
+        return _mapping(value, opt) or None
+    if opt.kind == "value" and isinstance(value, str):
+        try:
+            return ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            return value
+    return value
+
+
+def _readable(param: Any) -> Callable[[Any], str | None]:
+    original = param.display_type_rich
+
+    def show(ctx: Any) -> str | None:
+        if getattr(param, "is_flag", False):
+            return None
+        if param.metavar:
+            return str(param.metavar)
+        text = original(ctx) or ""
+        inner = text.strip("<>")
+        names = {"int": "INTEGER", "float": "NUMBER", "str": "TEXT", "path": "FILE",
+                 "list[str]": "TEXT ...", "bool": None}
+        if inner in names:
+            return names[inner]
+        return f"[{inner}]" if "|" in inner else inner.upper()
+
+    return show
+
+
+def _readable_params(params: Any) -> Any:
+    for p in params:
+        if not getattr(p, "_pf_readable", False):
+            p.display_type_rich = _readable(p)
+            p._pf_readable = True
+    return params
+
+
+class ReadableGroup(TyperGroup):
+    """The command group, its ``--help`` without ``<bool>`` (as :class:`ReadableCommand`).
+
+    Examples
+    --------
+    >>> ReadableGroup.__mro__[1].__name__
+    'TyperGroup'
+    """
+
+    def get_params(self, ctx: Any) -> Any:
+        """The group's parameters (``--help``), showing no type for a flag.
+
+        Parameters
+        ----------
+        ctx : click.Context (Typer's)
+            The invocation's context.
+
+        Returns
+        -------
+        list of click.Parameter
+
+        Examples
+        --------
+        >>> group = ReadableGroup(name="g")
+        >>> with group.context_class(group) as ctx:
+        ...     [p.display_type_rich(ctx) for p in group.get_params(ctx)]
+        [None]
+        """
+        return _readable_params(super().get_params(ctx))
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        """Run the command line; a usage error is one line on stderr (and JSON), exit 2.
+
+        click reports an option it cannot parse or a missing option in a box of several
+        lines; here it reads like every other failure: ``polars-fair: error: MESSAGE`` naming
+        the flag (:func:`polars_fair.cli.io.usage_message`), and with ``--format json`` the
+        JSON error object on stdout.
+
+        Parameters
+        ----------
+        args : sequence of str, optional
+            The arguments; ``sys.argv[1:]`` when ``None``.
+        prog_name, complete_var, windows_expand_args, **extra
+            As ``click.Command.main``.
+        standalone_mode : bool, default True
+            ``False`` runs click's own ``main`` unchanged (errors are raised).
+
+        Returns
+        -------
+        Any
+            With ``standalone_mode=False``, the command's result; otherwise it exits.
+
+        Raises
+        ------
+        SystemExit
+            The command's exit code (2 for a usage error).
+
+        Examples
+        --------
+        >>> import contextlib, sys
+        >>> from polars_fair.cli.entry import app
+        >>> group = typer.main.get_command(app)
+        >>> try:
+        ...     with contextlib.redirect_stderr(sys.stdout):
+        ...         group.main(["report", "data.csv"], prog_name="polars-fair")
+        ... except SystemExit as done:
+        ...     print("exit code", done.code)
+        polars-fair: error: missing option --by
+        exit code 2
+        """
+        import json
+        import sys
+
+        from typer._click import exceptions as click
+
+        from polars_fair.cli.io import json_requested, usage_message
+
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args,
+                                **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        try:
+            rv = super().main(argv, prog_name, complete_var, False, windows_expand_args,
+                              **extra)
+        except click.NoArgsIsHelpError as exc:
+            typer.echo(exc.ctx.get_help() if exc.ctx is not None else exc.message)
+            sys.exit(2)
+        except click.UsageError as exc:
+            text = usage_message(exc)
+            typer.echo(f"polars-fair: error: {text}", err=True)
+            if json_requested(argv):
+                typer.echo(json.dumps({"status": "error", "error": "UsageError",
+                                       "message": text, "exit_code": 2}))
+            sys.exit(2)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+class ReadableCommand(TyperCommand):
+    """A Typer command whose ``--help`` names types plainly (``INTEGER``, ``[holm|bh]``).
+
+    Typer shows an option's Python annotation (``<list[str]>``, ``<bool>``); this shows the
+    option's metavar, a plain name, the choices, or nothing for a flag.
+
+    Examples
+    --------
+    >>> ReadableCommand.__mro__[1].__name__
+    'TyperCommand'
+    """
+
+    def get_params(self, ctx: Any) -> Any:
+        """The command's parameters, each showing a readable type in ``--help``.
+
+        Parameters
+        ----------
+        ctx : click.Context (Typer's)
+            The invocation's context.
+
+        Returns
+        -------
+        list of click.Parameter
+
+        Examples
+        --------
+        >>> from polars_fair.cli.entry import app
+        >>> cmd = typer.main.get_command(app).commands["metrics"]
+        >>> with cmd.context_class(cmd) as ctx:
+        ...     level = [p for p in cmd.get_params(ctx) if p.name == "level"][0]
+        ...     level.display_type_rich(ctx)
+        'NUMBER'
+        """
+        return _readable_params(super().get_params(ctx))
+
+
+def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
+    """Run one generated command: scan, resolve, count once, call the method.
+
+    Parameters
+    ----------
+    owner : type
+        :class:`FairCounts` or :class:`FairScores`.
+    method : str
+        The method.
+    values : dict
+        The command's parsed options (every :func:`method_options` name, ``path``, ``by``,
+        ``where``, ``separator``, ``dtype``).
+
+    Returns
+    -------
+    frame : pl.DataFrame
+        The method's collected result.
+    header : str
+        A line describing the run (the table format prints it above the table).
+
+    Raises
+    ------
+    PolarsFairError
+        Bad input, as :func:`polars_fair.cli.io.resolve_inputs`, :func:`polars_fair.counts`,
+        :func:`polars_fair.scores` and the method.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from polars_fair.datasets import make_hiring
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "h.parquet"
+    >>> make_hiring(600, seed=0).write_parquet(path)
+    >>> values = {o.name: o.default for o in method_options(FairCounts, "rates")}
+    >>> df, header = run_analysis(FairCounts, "rates", {**values, "path": path, "by": ["sex"],
+    ...                           "where": None, "separator": None, "dtype": None})
+    >>> df["n"].sum(), header
+    (600, "polars-fair rates: 2 row(s); by ['sex']; 600 rows counted")
+    """
+    import polars_fair
+
+    opts = method_options(owner, method)
+    counts = owner is FairCounts
+    path: Path = values["path"]
+    lf = scan(path, values.get("separator"), parse_dtypes(values.get("dtype")))
+    given = {o.name: convert(o, values.get(o.name, o.default)) for o in opts}
+    if counts and given.get("y_score") is None and given.get("y_pred") is None:
+        y_pred_text: str | None = "y_pred"
+    else:
+        y_pred_text = given.get("y_pred") if counts else None
+    args = resolve_inputs(
+        lf, values["by"], y_true_text=given["y_true"], y_pred_text=y_pred_text,
+        y_score_text=given.get("y_score"), pos_label_text=given.get("pos_label"),
+        reference_text=given.get("reference"), where=values.get("where"), source=path.name,
+    )
+    schema = args.lf.collect_schema()
+    count_kw: dict[str, Any] = {}
+    for o in opts:
+        if o.target != "count":
+            continue
+        value = given[o.name]
+        if o.name in ("y_true", "y_pred", "y_score", "pos_label"):
+            value = getattr(args, o.name)
+        elif o.kind == "column" and value is not None:
+            value = column_or_sql(value, schema, o.flag)
+        count_kw[o.name] = value
+    method_kw = {o.name: given[o.name] for o in opts if o.target == "method"}
+    if "reference" in method_kw:
+        method_kw["reference"] = args.reference
+    if counts and method in ROWS_LEVEL:  # the namespace's method, on the rows
+        fair: Any = _namespace()(args.lf)
+        frame = getattr(fair, method)(args.by, **method_kw, **count_kw).collect()
+        keys = [k for k in frame.columns if k in set(schema.names()) | {
+            b.meta.output_name() for b in args.by if isinstance(b, pl.Expr)}]
+        return frame, (f"polars-fair {command_name(method)}: {frame.height} row(s); by "
+                       f"{keys}")
+    if counts:
+        obj: Any = polars_fair.counts(args.lf, args.by, **count_kw)
+    else:
+        obj = polars_fair.scores(args.lf, args.by, **count_kw)
+    frame = getattr(obj, method)(**method_kw).collect()
+    rows = _rows_counted(obj)
+    header = (f"polars-fair {command_name(method)}: {frame.height} row(s); by "
+              f"{list(obj.keys)}; {rows:,} rows counted")
+    return frame, header
+
+
+def _rows_counted(obj: Any) -> int:
+    table = obj.frame
+    if "n" in table.collect_schema():
+        col = "n"
+    elif "n_rows" in table.collect_schema():
+        col = "n_rows"
+    else:
+        return int(table.select(pl.col("positives").sum() + pl.col("negatives").sum())
+                   .collect().item())
+    if "attributes" in table.collect_schema():  # stacked sets: the first set holds every row
+        table = table.filter(pl.col("attributes") == pl.first("attributes"))
+    return int(table.select(pl.col(col).sum()).collect().item())
+
+
+def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..., None]:
+    def command(**values: Any) -> None:
+        def run() -> None:
+            fmt = check_outputs(values["format"], values["output"], inputs=[values["path"]])
+            frame, header = run_analysis(cls, method, values)
+            frame, header = select_columns(frame, values["columns"], fmt, header)
+            emit(frame, fmt, values["output"], header)
+
+        guard(run, json_errors=values["format"] == "json")
+
+    rows = cls is FairCounts and method in ROWS_LEVEL
+    fn = getattr(_namespace() if rows else cls, method)
+    head, _ = parse(fn.__doc__ or "")
+    what = "count" if cls is FairCounts else "score"
+    api = (f"pl.scan_...(PATH).fair.{method}(--by ..., ...): the Python API's namespace method "
+           f"lf.fair.{method}" if rows else
+           f"polars_fair.{what}s(PATH, --by ...).{method}(...): the Python API's "
+           f"{cls.__name__}.{method}")
+    command.__doc__ = (f"{_plain(head.split(chr(10) + chr(10))[0])}\n\n{api}, its options "
+                       "generated from the declaration.")
+    params = _io_parameters()
+    params += [_parameter(o) for o in method_options(cls, method)]
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    command.__annotations__ = {}
+    command.__name__ = method
+    return command
+
+
+def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
+    """Add a subcommand to ``app`` for every analysis method without a hand-written command.
+
+    Also adds each option's flag to :data:`polars_fair.cli.io.FLAGS`, so messages naming a
+    parameter name its flag.
+
+    Parameters
+    ----------
+    app : typer.Typer
+        The command line.
+    guard : callable
+        Runs a command's body: one line and exit 2 for a failure
+        (:func:`polars_fair.cli.entry._guard`).
+
+    Returns
+    -------
+    list of str
+        The subcommands added.
+
+    Examples
+    --------
+    >>> from polars_fair.cli.entry import app, _guard
+    >>> probe = typer.Typer()
+    >>> "abroca-test" in register(probe, _guard)
+    True
+    """
+    added = []
+    methods = analysis_methods()
+    for cls, method in methods.values():
+        for o in method_options(cls, method):
+            FLAGS.setdefault(o.name, o.flag)
+    for name, (cls, method) in methods.items():
+        if method in HAND_WRITTEN:
+            continue
+        app.command(name=name, cls=ReadableCommand)(_callback(cls, method, guard))
+        added.append(name)
+    return added
+
+
+def declared(owner: type, method: str, names: Sequence[str]) -> Callable[[F], F]:
+    """Add options read from a method's declaration to a hand-written command's signature.
+
+    The command takes them in ``**declared`` (typer passes every option by name).
+
+    Parameters
+    ----------
+    owner : type
+        :class:`FairCounts` or :class:`FairScores`.
+    method : str
+        The method whose options (:func:`method_options`, count arguments included) are added.
+    names : sequence of str
+        The options to add, in order.
+
+    Returns
+    -------
+    callable
+        A decorator setting the command's ``__signature__``.
+
+    Raises
+    ------
+    KeyError
+        A name the method and its count arguments do not declare (when the module is
+        imported).
+
+    Examples
+    --------
+    >>> @declared(FairCounts, "report", ["four_fifths"])
+    ... def cmd(path: str, **declared: Any) -> None: ...
+    >>> list(inspect.signature(cmd).parameters)
+    ['path', 'four_fifths']
+    """
+    def deco(fn: F) -> F:
+        opts = {o.name: o for o in method_options(owner, method)}
+        sig = inspect.signature(fn, eval_str=True)  # typer reads the Annotated options
+        params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        params += [_parameter(opts[n]) for n in names]
+        fn.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        return fn
+
+    return deco

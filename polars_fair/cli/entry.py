@@ -1,0 +1,820 @@
+"""``polars-fair``: the command line (Typer).
+
+``polars-fair report PATH --by race --by sex --y-true COL --y-pred COL`` audits a CSV, Parquet or
+NDJSON file, read lazily (``--html audit.html`` also writes the self-contained HTML audit);
+``polars-fair demo`` runs the same report on built-in synthetic data; ``polars-fair check`` is
+the CI gate; ``polars-fair bias-audit`` writes the NYC LL 144 summary
+(:mod:`polars_fair.cli.ll144`); every other analysis of the library has a subcommand generated
+from its declaration (:mod:`polars_fair.cli.commands`: ``metrics``, ``disparity``, ``abroca-test``,
+...). Exit codes: 0 success (``check``: every adequately supported group passes), 1 ``check``
+found violations, 2 bad input (a message on stderr).
+
+The commands only format: their text arguments are parsed against the data by
+:mod:`polars_fair.cli.io` (which also writes the outputs), and every computation is in the
+library (``report``, :func:`polars_fair.audit.gate.gate`,
+:func:`polars_fair.audit.html.audit_html`).
+
+Why one module of about 800 lines: one Typer application whose hand-written commands
+(``report``, ``demo``, ``check``) share their option declarations and the one error guard every
+command runs in; the parsing and writing of text live in :mod:`polars_fair.cli.io`, the
+generated commands in :mod:`polars_fair.cli.commands` and the decisions in the analyses.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import click
+import polars as pl
+import typer
+
+from polars_fair import errors as E
+from polars_fair.api import namespace as _ns  # noqa: F401  (registers .fair)
+from polars_fair.api.namespace import fair
+from polars_fair.api.objects import FairCounts
+from polars_fair.cli import commands as cli_gen
+from polars_fair.cli import ll144 as cli_ll144
+from polars_fair.cli.commands import ReadableCommand, ReadableGroup, declared
+from polars_fair.cli.io import (
+    Inputs,
+    check_outputs,
+    cli_message,
+    column_or_sql,
+    effective_format,
+    emit,
+    parse_dtypes,
+    resolve_inputs,
+    scan,
+)
+from polars_fair.cli.table import select_columns
+from polars_fair.core.registry import METRICS, RATE_NAMES, metric
+from polars_fair.core.spec import DEFAULT_MAX_GROUPS
+from polars_fair.datasets import make_hiring
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    cls=ReadableGroup,
+    add_completion=False,
+    no_args_is_help=True,
+    help="Fairness audits of binary classifiers on Polars: one scan, exact metrics.",
+)
+
+#: The metric columns ``--format table`` shows by default; ``--rate`` picks any metric of the
+#: registry (:data:`polars_fair.core.registry.METRICS`) instead.
+TABLE_RATES = ("selection_rate", "tpr", "fpr", "ppv")
+#: The columns ``--format table`` shows before and after the metrics (unless
+#: ``--all-columns``): the counts, then the disparities, flags and finding.
+TABLE_COUNTS = ("n", "tp", "fp", "fn", "tn")
+TABLE_FLAGS = (
+    "disparate_impact", "impact_ratio", "adverse_impact", "ofi", "ofi_flag", "low_support",
+    "finding",
+)
+
+
+def table_rates(rates: Sequence[str] | None) -> list[str]:
+    """The metric columns of ``--format table``: ``--rate``, checked against the registry.
+
+    Parameters
+    ----------
+    rates : sequence of str or None
+        ``--rate`` (repeated); ``None`` or empty gives :data:`TABLE_RATES`.
+
+    Returns
+    -------
+    list of str
+        Names of :data:`polars_fair.core.registry.METRICS`, in the order given, without repeats.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A name that is not a metric of the registry (the message lists them).
+
+    Examples
+    --------
+    >>> table_rates(None), table_rates(["fdr", "tpr", "fdr"])
+    (['selection_rate', 'tpr', 'fpr', 'ppv'], ['fdr', 'tpr'])
+    """
+    return list(dict.fromkeys(metric(r).name for r in (rates or TABLE_RATES)))
+
+
+def metric_legend(rates: Sequence[str]) -> str:
+    """The lines under a table's header that define its metric columns, from the registry.
+
+    Parameters
+    ----------
+    rates : sequence of str
+        Names of :data:`polars_fair.core.registry.METRICS`.
+
+    Returns
+    -------
+    str
+        One line per metric: its column, title, formula and source.
+
+    Examples
+    --------
+    >>> print(metric_legend(["tpr"]))  # doctest: +ELLIPSIS
+      tpr: True positive rate = TP/(TP+FN) (recall; equal opportunity, ...)
+    """
+    width = max((len(r) for r in rates), default=0)
+    return "\n".join(
+        f"  {r + ':':<{width + 1}} {METRICS[r].title} = {METRICS[r].formula} ({METRICS[r].source})"
+        for r in rates
+    )
+
+
+def run_report(
+    lf: pl.LazyFrame,
+    by_text: list[str],
+    *,
+    y_true_text: str,
+    y_pred_text: str | None,
+    pos_label_text: str | None,
+    reference_text: str | None,
+    min_support: int,
+    where: str | None,
+    fmt: str,
+    output: Path | None,
+    null_groups: str = "keep",
+    all_columns: bool = False,
+    rates: Sequence[str] | None = None,
+    max_groups: int = DEFAULT_MAX_GROUPS,
+    source: str = "the input",
+    y_score_text: str | None = None,
+    threshold: float | None = None,
+    sample_weight_text: str | None = None,
+    four_fifths: float = 0.8,
+    ofi_threshold: float = 0.3,
+    exclude_low_support: bool = False,
+    columns: str | None = None,
+) -> None:
+    """Build the report of the ``report`` and ``demo`` commands and emit it.
+
+    In the table format the header defines each metric column shown by its registry title,
+    formula and source (:func:`metric_legend`).
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The scanned file.
+    by_text : list of str
+        ``--by``.
+    y_true_text, y_pred_text : str
+        ``--y-true``, ``--y-pred``.
+    pos_label_text, reference_text : str or None
+        ``--pos-label``, ``--reference``.
+    min_support : int
+        ``--min-support``.
+    where : str or None
+        ``--where``.
+    fmt : str
+        ``--format``: table, csv, json or parquet.
+    output : pathlib.Path or None
+        ``--output``; stdout when ``None``.
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+        ``--null-groups``.
+    all_columns : bool, default False
+        ``--all-columns``: every report column in the table format.
+    rates : sequence of str, optional
+        ``--rate``: the metric columns of the table format (:func:`table_rates`).
+    max_groups : int, default 10000
+        ``--max-groups``: the most groups the count table may make (Enum intersections).
+    source : str, default "the input"
+        The input's name, for the message of an empty input.
+    y_score_text : str, optional
+        ``--y-score``: with ``threshold``, predictions are ``score >= threshold``.
+    threshold : float, optional
+        ``--threshold``.
+    sample_weight_text : str, optional
+        ``--sample-weight``: a weight column or SQL expression.
+    four_fifths, ofi_threshold : float
+        ``--four-fifths``, ``--ofi-threshold``: the report's thresholds.
+    exclude_low_support : bool, default False
+        ``--exclude-low-support``.
+    columns : str, optional
+        ``--columns``: the columns to write (:func:`polars_fair.cli.table.select_columns`).
+
+    Raises
+    ------
+    PolarsFairError
+        Bad input, as :func:`resolve_inputs` and ``df.fair.report``; an unknown ``--rate``.
+
+    Examples
+    --------
+    >>> from polars_fair.datasets import make_hiring
+    >>> run_report(make_hiring(500, seed=0).lazy(), ["sex"], y_true_text="y_true",
+    ...            y_pred_text="y_pred", pos_label_text=None, reference_text=None,
+    ...            min_support=30, where=None, fmt="csv", output=None)  # doctest: +ELLIPSIS
+    sex,n,tp,fp,fn,tn,...
+    """
+    shown = table_rates(rates)  # an unknown --rate fails before the scan
+    thresholded = threshold is not None
+    if y_pred_text is None and not thresholded:
+        y_pred_text = "y_pred"
+    args = resolve_inputs(
+        lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text,
+        y_score_text=y_score_text if thresholded else None,
+        pos_label_text=pos_label_text, reference_text=reference_text, where=where,
+        source=source,
+    )
+    pos_label, reference = args.pos_label, args.reference
+    weight = (column_or_sql(sample_weight_text, args.lf.collect_schema(), "--sample-weight")
+              if sample_weight_text is not None else None)
+    # one scan: the count table, collected once; everything else reads it
+    counts = fair(args.lf).confusion(
+        args.by, y_true=args.y_true, y_pred=args.y_pred, pos_label=pos_label,
+        null_groups=null_groups, max_groups=max_groups,  # type: ignore[arg-type]
+        y_score=args.y_score, threshold=threshold, sample_weight=weight,
+    ).collect()
+    from polars_fair.analyses.report import report_from_counts
+    from polars_fair.counting.tables import keys_of, rollup
+
+    keys = keys_of(counts)
+    report = report_from_counts(
+        counts.lazy(), keys, reference=reference, min_support=min_support,
+        four_fifths=four_fifths, ofi_threshold=ofi_threshold,
+        exclude_low_support=exclude_low_support,
+    ).collect()
+    overall = report_from_counts(rollup(counts.lazy(), []), [], reference="overall").collect()
+    total = overall.row(0, named=True)
+    header = (
+        f"polars-fair report: {total['n']:,} rows, {report.height} groups by {keys}; "
+        f"y_true={y_true_text!r}, "
+        + (f"y_pred={y_score_text} >= {threshold}" if thresholded else f"y_pred={y_pred_text!r}")
+        + f", pos_label={pos_label!r}; "
+        f"reference={reference!r}\n"
+        f"overall: selection_rate={total['selection_rate']:.4f} base_rate={total['base_rate']:.4f} "
+        f"tpr={_fmt(total['tpr'])} fpr={_fmt(total['fpr'])} ppv={_fmt(total['ppv'])} "
+        f"accuracy={_fmt(total['accuracy'])}"
+    )
+    fmt = effective_format(fmt, output)
+    if columns is not None:
+        report, header = select_columns(report, columns, fmt, header)
+    elif fmt == "table" and not all_columns:
+        report = report.select(*keys, *TABLE_COUNTS, *shown, *TABLE_FLAGS)
+    if fmt == "table":
+        legend = [c for c in report.columns if c in METRICS]
+        header += "\nmetrics (polars_fair.core.registry):\n" + metric_legend(legend)
+    emit(report, fmt, output, header)
+
+def _fmt(x: float | None) -> str:
+    return "null" if x is None else f"{x:.4f}"
+
+
+ByOpt = Annotated[
+    list[str],
+    typer.Option("--by", help="Attribute column or SQL expression; repeat for intersections.",
+                 metavar="COLUMN|SQL"),
+]
+
+
+PathArg = Annotated[Path, typer.Argument(help="CSV, Parquet or NDJSON file (read lazily).",
+                                         metavar="PATH")]
+YTrueOpt = Annotated[str, typer.Option(help="Label column or SQL expression.",
+                                       metavar="COLUMN|SQL")]
+YPredOpt = Annotated[str, typer.Option(help="Prediction column or SQL expression.",
+                                       metavar="COLUMN|SQL")]
+PosLabelOpt = Annotated[
+    str | None, typer.Option(help="Positive (favourable) value; default 1 (true if boolean).",
+                             metavar="VALUE")
+]
+SeparatorOpt = Annotated[
+    str | None, typer.Option(help="CSV field separator (one character; \\t for a tab).",
+                             metavar="CHAR")
+]
+DtypeOpt = Annotated[
+    list[str] | None,
+    typer.Option("--dtype", help="COLUMN=TYPE: read a column as str, int64, float64, bool, "
+                                 "date, datetime, decimal(P,S), ...; repeat.",
+                 metavar="COLUMN=TYPE"),
+]
+MaxGroupsOpt = Annotated[
+    int, typer.Option(help="The most groups the audit may make (Enum intersections); a larger "
+                           "audit is refused.")
+]
+RateOpt = Annotated[
+    list[str] | None,
+    typer.Option("--rate", help=(
+        f"A metric column of --format table; repeat. Default: {', '.join(TABLE_RATES)}. "
+        f"One of: {', '.join(RATE_NAMES)}."), metavar="METRIC"),
+]
+
+
+FormatOpt = Annotated[str, typer.Option(
+    "--format", help="table | csv | json | parquet | markdown", metavar="FORMAT")]
+ColumnsOpt = Annotated[str | None, typer.Option(
+    help="The columns to write, comma-separated (default: the table's columns, or every "
+         "column in csv, json, parquet or markdown).", metavar="COL,...")]
+#: The options of ``report`` read from ``FairCounts.report``'s declaration and the count
+#: arguments (the others are spelled out below, with the same names).
+REPORT_DECLARED = ("four_fifths", "ofi_threshold", "exclude_low_support", "threshold",
+                   "sample_weight")
+
+
+@app.command(cls=ReadableCommand)
+@declared(FairCounts, "report", REPORT_DECLARED)
+def report(
+    path: PathArg,
+    by: ByOpt,
+    y_true: YTrueOpt = "y_true",
+    y_pred: Annotated[str | None, typer.Option(
+        help="Prediction column or SQL expression (default: the column y_pred, unless "
+             "--y-score with --threshold).", metavar="COLUMN|SQL")] = None,
+    pos_label: PosLabelOpt = None,
+    reference: Annotated[
+        str | None,
+        typer.Option(help="largest | max_selection_rate | overall | VALUE | attr=v,attr=v",
+                     metavar="REFERENCE"),
+    ] = None,
+    min_support: Annotated[int, typer.Option(help="Flag groups with fewer rows.")] = 30,
+    where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.",
+                                              metavar="SQL")] = None,
+    null_groups: Annotated[str, typer.Option(help="keep | raise | drop",
+                                             metavar="[keep|raise|drop]")] = "keep",
+    format: FormatOpt = "table",
+    output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
+    all_columns: Annotated[
+        bool, typer.Option("--all-columns", help="Show every report column in --format table.")
+    ] = False,
+    columns: ColumnsOpt = None,
+    rate: RateOpt = None,
+    html: Annotated[
+        Path | None,
+        typer.Option(help="Also write the audit as one self-contained HTML file (needs the "
+                          "plot extra)."),
+    ] = None,
+    y_score: Annotated[
+        str | None,
+        typer.Option(help="Score column or SQL expression: with --threshold the predictions "
+                          "are score >= threshold; adds ROC/ABROCA and calibration charts to "
+                          "--html."),
+    ] = None,
+    title: Annotated[str | None, typer.Option(help="--html: the page's title.")] = None,
+    model: Annotated[str | None, typer.Option(help="--html: the model audited (name, "
+                                                   "version).")] = None,
+    note: Annotated[str | None, typer.Option(help="--html: a note shown on the page.")] = None,
+    n_permutations: Annotated[int | None, typer.Option(
+        help="--html (with --y-score): permutations of the page's ABROCA test (default "
+             "1000).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="--html (with --y-score): random seed of the page's ABROCA test (default "
+             "0).")] = None,
+    divergence: Annotated[bool, typer.Option(
+        "--divergence", help="--html: add the worst-off subgroups section (divergence of "
+                             "the FPR over every pattern of the --by attributes).")] = False,
+    separator: SeparatorOpt = None,
+    dtype: DtypeOpt = None,
+    max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
+    **declared: Any,
+) -> None:
+    """Audit a file: one row per group with counts, rates, DI, impact ratio and OFI."""
+    options = {k: declared[k] for k in REPORT_DECLARED}
+    page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note),
+                                    ("n_permutations", n_permutations), ("seed", seed),
+                                    ("divergence", True if divergence else None))
+                  if v is not None}
+
+    def run() -> None:
+        # every argument is checked and every result computed before anything is written
+        fmt = check_outputs(format, output, html, inputs=[path])
+        lf = scan(path, separator, parse_dtypes(dtype))
+        page = None
+        if html is None and page_texts:
+            first = next(iter(page_texts))
+            raise E.InvalidArgumentError(
+                E.CLI_PAGE_OPTION.format(flag="--" + first.replace("_", "-")))
+        if html is not None:
+            page = html_page(
+                lf, by, y_true_text=y_true, y_pred_text=y_pred, y_score_text=y_score,
+                pos_label_text=pos_label, reference_text=reference, min_support=min_support,
+                where=where, null_groups=null_groups, source=str(path), **options,
+                **page_texts,
+            )
+        run_report(
+            lf, by, y_true_text=y_true, y_pred_text=y_pred, pos_label_text=pos_label,
+            reference_text=reference, min_support=min_support, where=where, fmt=fmt,
+            output=output, null_groups=null_groups, all_columns=all_columns, rates=rate,
+            max_groups=max_groups, source=path.name, y_score_text=y_score,
+            sample_weight_text=options["sample_weight"], threshold=options["threshold"],
+            four_fifths=options["four_fifths"], ofi_threshold=options["ofi_threshold"],
+            exclude_low_support=options["exclude_low_support"], columns=columns,
+        )
+        if html is not None and page is not None:
+            html.write_text(page, encoding="utf-8")
+            typer.echo(f"polars-fair: wrote the HTML audit to {html}", err=True)
+
+    _guard(run, json_errors=format == "json")
+
+
+@app.command(cls=ReadableCommand)
+def demo(
+    n: Annotated[int, typer.Option(help="Rows of synthetic data.")] = 20_000,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+    by: Annotated[list[str] | None, typer.Option("--by", help="Attributes.")] = None,
+    format: FormatOpt = "table",
+    output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
+    rate: RateOpt = None,
+) -> None:
+    """Run the report on built-in synthetic hiring data (polars_fair.datasets.make_hiring)."""
+    _guard(
+        lambda: run_report(
+            make_hiring(n, seed=seed).lazy(), by or ["race", "sex"], y_true_text="y_true",
+            y_pred_text="y_pred", pos_label_text=None, reference_text=None, min_support=30,
+            where=None, fmt=check_outputs(format, output), output=output, rates=rate,
+        ),
+        json_errors=format == "json",
+    )
+
+
+
+def html_page(
+    lf: pl.LazyFrame,
+    by_text: list[str],
+    *,
+    y_true_text: str,
+    y_pred_text: str | None,
+    y_score_text: str | None,
+    pos_label_text: str | None,
+    reference_text: str | None,
+    min_support: int,
+    where: str | None,
+    null_groups: str,
+    source: str | None = None,
+    **options: Any,
+) -> str:
+    """The page of :func:`polars_fair.audit.html.audit_html` for the file (``report --html``).
+
+    The page is returned, not written: ``report`` writes it once everything has run.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The scanned file.
+    by_text : list of str
+        ``--by``.
+    y_true_text, y_pred_text : str
+        ``--y-true``, ``--y-pred``.
+    y_score_text : str or None
+        ``--y-score``: adds the score charts.
+    pos_label_text, reference_text : str or None
+        ``--pos-label``, ``--reference``.
+    min_support : int
+        ``--min-support``.
+    where : str or None
+        ``--where``.
+    null_groups : str
+        ``--null-groups``.
+    source : str, optional
+        The input's name, shown on the page.
+    **options
+        Further keyword arguments of :func:`polars_fair.audit.html.audit_html` (``threshold``,
+        ``four_fifths``, ``ofi_threshold``, ``exclude_low_support``, ``sample_weight``,
+        ``title``, ``model``, ``note``, ``n_permutations``, ``seed``, ``divergence``);
+        ``None`` values are
+        left out. One the installed
+        ``audit_html`` does not take is an error naming its flag.
+
+    Returns
+    -------
+    str
+        The HTML document.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Without the plot extra; an option ``audit_html`` does not take.
+    PolarsFairError
+        Bad input, as :func:`resolve_inputs` and :func:`polars_fair.audit.html.audit_html`.
+
+    Examples
+    --------
+    >>> from polars_fair.datasets import make_hiring
+    >>> page = html_page(make_hiring(500, seed=0).lazy(), ["sex"], y_true_text="y_true",
+    ...                  y_pred_text="y_pred", y_score_text=None, pos_label_text=None,
+    ...                  reference_text=None, min_support=30, where=None, null_groups="keep")
+    >>> page.startswith("<!DOCTYPE html>")
+    True
+    """
+    threshold = options.get("threshold")
+    if y_pred_text is None and threshold is None:
+        y_pred_text = "y_pred"
+    args = resolve_inputs(
+        lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text,
+        y_score_text=y_score_text, pos_label_text=pos_label_text,
+        reference_text=reference_text, where=where, source=source or "the input",
+    )
+    try:
+        from polars_fair.audit.html import audit_html
+    except ImportError as exc:
+        raise E.InvalidArgumentError(f"--html: {exc}") from None
+    import inspect
+
+    accepted = inspect.signature(audit_html).parameters
+    extra = {k: v for k, v in options.items() if v is not None and v is not False}
+    for name in extra:
+        if name not in accepted:
+            raise E.InvalidArgumentError(
+                E.CLI_PAGE_TAKES_NOT.format(flag="--" + name.replace("_", "-")))
+    if extra.get("sample_weight") is not None:
+        extra["sample_weight"] = column_or_sql(extra["sample_weight"], lf.collect_schema(),
+                                               "--sample-weight")
+    try:
+        return audit_html(
+            lf, args.by, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
+            pos_label=args.pos_label, reference=args.reference, min_support=min_support,
+            where=where, null_groups=null_groups,  # type: ignore[arg-type]
+            source=source, **extra,
+        )
+    except ImportError as exc:  # a plotting dependency is imported when the charts are drawn
+        raise E.InvalidArgumentError(f"--html: {exc}") from None
+
+
+
+# --------------------------------------------------------------------------- check (CI gate)
+
+
+def check_gate(
+    args: Inputs,
+    *,
+    min_impact_ratio: float = 0.8,
+    max_abs_ofi: float = 0.3,
+    max_abroca: float | None = None,
+    min_support: int = 30,
+    null_groups: str = "keep",
+    max_groups: int = DEFAULT_MAX_GROUPS,
+) -> dict[str, Any]:
+    """The decision of ``polars-fair check`` (:func:`polars_fair.audit.gate.gate`) as JSON data.
+
+    The gate itself (which groups are checked, against which limits and which reference) is
+    :func:`polars_fair.audit.gate.gate`; this only counts the rows of the command line into the
+    analysis objects and formats the gate's frame.
+
+    Parameters
+    ----------
+    args : Inputs
+        The resolved command-line inputs (:func:`resolve_inputs`).
+    min_impact_ratio, max_abs_ofi : float
+        The limits; ``min_impact_ratio=0`` or ``max_abs_ofi=2`` switch a check off.
+    max_abroca : float, optional
+        Checked only when given; needs ``args.y_score``.
+    min_support : int, default 30
+        Rows a group needs to be checked.
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+        As ``df.fair.report``.
+    max_groups : int, default 10000
+        ``--max-groups``: the most groups the count table may make (Enum intersections).
+
+    Returns
+    -------
+    dict
+        ``passed`` (bool), ``rows``, ``by``, ``reference``, ``limits``, ``checked_groups``,
+        ``skipped_low_support``, ``undefined`` (each ``group``, ``metric``, ``reason``) and
+        ``violations`` (each ``group``, ``values``, ``metric``, ``value``, ``limit``, ``rule``;
+        an undefined figure is a violation with ``value`` and ``limit`` null).
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``max_abroca`` without a score column; no group with ``min_support`` rows; the gate's
+        own errors (limits out of range, ``--reference overall`` with ``--max-abroca``).
+    PolarsFairError
+        Bad input, as ``df.fair.report``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.datasets import make_hiring
+    >>> args = resolve_inputs(make_hiring(3000, seed=0).lazy(), ["sex"], y_true_text="y_true",
+    ...                       y_pred_text="y_pred", y_score_text=None, pos_label_text=None,
+    ...                       reference_text=None, where=None)
+    >>> result = check_gate(args)
+    >>> result["passed"], result["checked_groups"]
+    (True, ['sex=Female', 'sex=Male'])
+    """
+    import polars_fair
+    from polars_fair.audit.gate import gate, verdict
+
+    if max_abroca is not None and args.y_score is None:
+        raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
+    nulls: Any = null_groups
+    counts = polars_fair.counts(args.lf, args.by, y_true=args.y_true, y_pred=args.y_pred,
+                                pos_label=args.pos_label, null_groups=nulls,
+                                max_groups=max_groups)
+    scores = None
+    if max_abroca is not None and args.y_score is not None:
+        scores = polars_fair.scores(args.lf, args.by, y_true=args.y_true, y_score=args.y_score,
+                                    pos_label=args.pos_label, null_groups=nulls)
+    table = gate(counts, scores, reference=args.reference, min_impact_ratio=min_impact_ratio,
+                 max_abs_ofi=max_abs_ofi, max_abroca=max_abroca, min_support=min_support)
+    keys = list(counts.keys)
+    groups = table.filter(pl.col("metric") == "impact_ratio")  # one row per group
+    checked = groups.filter(pl.col("checked"))["group"].to_list()
+    skipped = groups.filter(~pl.col("checked"))["group"].to_list()
+    if not checked:
+        raise E.InvalidArgumentError(
+            f"no group has at least --min-support {min_support} rows: nothing was checked "
+            f"(groups: {E.show_values(skipped)})")
+    reference = groups.filter(pl.col("is_reference"))["group"].to_list()
+    undefined = [{"group": r["group"], "metric": r["metric"], "reason": r["reason"]}
+                 for r in table.filter(pl.col("checked") & pl.col("value").is_null())
+                 .iter_rows(named=True)]
+    violations = [
+        {"group": r["group"], "values": {k: r[k] for k in keys}, "metric": r["metric"],
+         "value": r["value"], "limit": r["limit"] if r["value"] is not None else None,
+         "rule": r["rule"] if r["value"] is not None else f"undefined: {r['reason']}"}
+        for r in table.filter(pl.col("checked") & ~pl.col("passed")).iter_rows(named=True)
+    ]
+    return {
+        "passed": verdict(table),
+        "rows": int(groups["n"].sum()),
+        "by": keys,
+        "reference": reference[0] if reference else None,
+        "limits": {"min_impact_ratio": min_impact_ratio, "max_abs_ofi": max_abs_ofi,
+                   "max_abroca": max_abroca, "min_support": min_support},
+        "checked_groups": checked,
+        "skipped_low_support": skipped,
+        "undefined": undefined,
+        "violations": violations,
+    }
+
+
+def format_gate(result: dict[str, Any]) -> str:
+    """The human-readable text of ``polars-fair check``."""
+    lim = result["limits"]
+    rules = [f"impact_ratio >= {lim['min_impact_ratio']:g}", f"|ofi| <= {lim['max_abs_ofi']:g}"]
+    if lim["max_abroca"] is not None:
+        rules.append(f"abroca <= {lim['max_abroca']:g}")
+    n_checked = len(result["checked_groups"])
+    head = (
+        f"polars-fair check: {'PASS' if result['passed'] else 'FAIL'}: "
+        f"{n_checked} group(s) by {result['by']} with n >= {lim['min_support']} checked "
+        f"({', '.join(rules)}; reference {result['reference'] or 'overall'}; "
+        f"{result['rows']:,} rows)"
+    )
+    lines = [head]
+    violations = result["violations"]
+    if violations:
+        lines.append(f"{len(violations)} violation(s):")
+        width = max(len(v["group"]) for v in violations)
+        for v in violations:
+            value = "   n/a  " if v["value"] is None else f"{v['value']:>8.4f}"
+            rule = v["rule"] if v["value"] is None else f"limit {v['rule']}"
+            lines.append(f"  {v['group']:<{width}}  {v['metric']:<12} {value}  {rule}")
+    if result["skipped_low_support"]:
+        lines.append(
+            f"not checked (n < {lim['min_support']}): {'; '.join(result['skipped_low_support'])}"
+        )
+    return "\n".join(lines)
+
+
+@app.command(cls=ReadableCommand)
+def check(
+    path: PathArg,
+    by: ByOpt,
+    y_true: YTrueOpt = "y_true",
+    y_pred: YPredOpt = "y_pred",
+    y_score: Annotated[
+        str | None, typer.Option(help="Score column or SQL expression (for --max-abroca).")
+    ] = None,
+    pos_label: PosLabelOpt = None,
+    reference: Annotated[
+        str | None,
+        typer.Option(help="Reference of OFI/ABROCA: largest | max_selection_rate | overall | "
+                          "VALUE | attr=v,attr=v"),
+    ] = None,
+    where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.",
+                                              metavar="SQL")] = None,
+    min_impact_ratio: Annotated[
+        float, typer.Option(help="Fail a group whose impact ratio is below this.")
+    ] = 0.8,
+    max_abs_ofi: Annotated[
+        float, typer.Option(help="Fail a group whose |OFI| exceeds this.")
+    ] = 0.3,
+    max_abroca: Annotated[
+        float | None, typer.Option(help="Fail a group whose ABROCA exceeds this (needs --y-score).")
+    ] = None,
+    min_support: Annotated[
+        int, typer.Option(help="Check only groups with at least this many rows.")
+    ] = 30,
+    null_groups: Annotated[str, typer.Option(help="keep | raise | drop",
+                                             metavar="[keep|raise|drop]")] = "keep",
+    format: Annotated[str, typer.Option("--format", help="text | json",
+                                        metavar="[text|json]")] = "text",
+    separator: SeparatorOpt = None,
+    dtype: DtypeOpt = None,
+    max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
+) -> None:
+    """CI gate: exit 0 if every group with n >= --min-support passes, 1 with the violations."""
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        if format not in ("text", "json"):
+            raise E.InvalidArgumentError(f"--format must be text or json, got {format!r}")
+        if max_abroca is not None and y_score is None:
+            raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
+        args = resolve_inputs(
+            scan(path, separator, parse_dtypes(dtype)), by, y_true_text=y_true,
+            y_pred_text=y_pred, y_score_text=y_score, pos_label_text=pos_label,
+            reference_text=reference, where=where, source=path.name,
+        )
+        result.update(check_gate(
+            args, min_impact_ratio=min_impact_ratio, max_abs_ofi=max_abs_ofi,
+            max_abroca=max_abroca, min_support=min_support, null_groups=null_groups,
+            max_groups=max_groups,
+        ))
+
+    _guard(run, json_errors=format == "json")
+    typer.echo(
+        json.dumps(result, indent=2, default=str) if format == "json" else format_gate(result)
+    )
+    if not result["passed"]:
+        raise typer.Exit(code=1)
+
+
+def error_message(exc: BaseException) -> str:
+    """One line for a failed command: the error's first line, its parameters named as flags.
+
+    Parameters
+    ----------
+    exc : BaseException
+        The error.
+
+    Returns
+    -------
+    str
+        The message (:func:`polars_fair.cli.io.cli_message`); Polars' hints and plans after the
+        first line are dropped; an error polars_fair did not foresee names its type.
+
+    Examples
+    --------
+    >>> error_message(E.InvalidArgumentError("min_support must be >= 0, got -1"))
+    '--min-support must be >= 0, got -1'
+    """
+    lines = str(exc).strip().splitlines()
+    text = " ".join(lines[0].split()) if lines else type(exc).__name__
+    if isinstance(exc, pl.exceptions.PolarsError):
+        if "could not parse" in text or "conversion from" in text:
+            text += " (set the column's type with --dtype COLUMN=TYPE, for example str)"
+    elif not isinstance(exc, (E.PolarsFairError, OSError)):
+        text = f"{type(exc).__name__}: {text}"
+    return cli_message(text)
+
+
+def _guard(fn: Callable[[], None], json_errors: bool = False) -> None:
+    """Run a command: every failure one line on stderr (and JSON on stdout), exit code 2.
+
+    Warnings (the rows ``--null-groups drop`` left out) are printed as one line each.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            fn()
+            failure: BaseException | None = None
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except Exception as exc:  # no traceback reaches the user: one line, exit 2
+            failure = exc
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        typer.echo(f"polars-fair: {cli_message(' '.join(message.split()))}", err=True)
+    if failure is not None:
+        text = error_message(failure)
+        typer.echo(f"polars-fair: error: {text}", err=True)
+        if json_errors:
+            typer.echo(json.dumps({"status": "error", "error": type(failure).__name__,
+                                   "message": text, "exit_code": 2}))
+        raise typer.Exit(code=2)
+
+
+#: Every analysis method without a hand-written command, as a generated subcommand.
+GENERATED = cli_gen.register(app, _guard)
+cli_ll144.register(app, _guard)
+
+
+def main() -> None:
+    """Entry point of the ``polars-fair`` script: run the command named in ``sys.argv``.
+
+    Exits (``SystemExit``) with the command's code: 0 success, 1 ``check`` found violations,
+    2 bad input.
+
+    Examples
+    --------
+    >>> import sys
+    >>> argv, sys.argv = sys.argv, ["polars-fair", "demo", "--n", "500", "--format", "csv"]
+    >>> try:
+    ...     main()
+    ... except SystemExit as done:
+    ...     print("exit code", done.code)
+    ... finally:
+    ...     sys.argv = argv  # doctest: +ELLIPSIS
+    race,sex,n,tp,fp,fn,tn,selection_rate,...
+    exit code 0
+    """
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

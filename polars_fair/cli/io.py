@@ -1,0 +1,1047 @@
+"""The command line's text in and out: arguments parsed against the data, results written.
+
+:func:`scan` reads a CSV, Parquet or NDJSON file lazily (CSV types inferred from every row,
+``--separator``, ``--dtype COL=TYPE``); :func:`resolve_inputs` turns the text of ``--by``,
+``--y-true``, ``--y-pred``, ``--y-score``, ``--pos-label``, ``--reference`` and ``--where`` into
+columns, Polars expressions and values of the right dtype (:class:`Inputs`), checked against the
+file's schema, and every SQL text through :func:`polars_fair.core.sql.sql_expr` (nothing but the
+rows is read); :func:`check_outputs` refuses an output that would overwrite an input or another
+output before anything runs; :func:`emit` writes a result as a table, CSV, JSON or Parquet;
+:func:`cli_message` turns the library's parameter names in a message into the flags. The
+commands of :mod:`polars_fair.cli.entry` are built on these; nothing here computes an audit.
+
+Why one module of about 800 lines: every argument of the command line is turned into a checked
+column, expression or value here, in one place, so that each flag is parsed, validated and
+named in messages the same way by every command; splitting it would spread one contract over
+several files.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import functools
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import typer
+
+from polars_fair import errors as E
+from polars_fair.cli.table import _flat, _table_text, to_markdown
+from polars_fair.core.sql import sql_expr
+
+__all__ = [
+    "DTYPES",
+    "FLAGS",
+    "FORMATS",
+    "SUFFIX_FORMATS",
+    "Inputs",
+    "check_on_rows",
+    "check_outputs",
+    "check_rows",
+    "cli_message",
+    "column_or_sql",
+    "effective_format",
+    "emit",
+    "json_requested",
+    "parse_dtype",
+    "parse_dtypes",
+    "parse_reference",
+    "parse_separator",
+    "parse_value",
+    "resolve_inputs",
+    "scan",
+    "usage_message",
+    "where_condition",
+]
+
+#: The library's parameter names and the command line's flags for them (:func:`cli_message`).
+FLAGS = {
+    "by": "--by", "y_true": "--y-true", "y_pred": "--y-pred", "y_score": "--y-score",
+    "pos_label": "--pos-label", "reference": "--reference", "min_support": "--min-support",
+    "where": "--where", "null_groups": "--null-groups", "max_groups": "--max-groups",
+    "min_impact_ratio": "--min-impact-ratio", "max_abs_ofi": "--max-abs-ofi",
+    "max_abroca": "--max-abroca",
+}
+
+#: The output formats of ``--format``.
+FORMATS = ("table", "csv", "json", "parquet", "markdown")
+#: Output suffixes and their format (``--output`` with the default format).
+SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".parquet": "parquet", ".pq": "parquet",
+                  ".txt": "table", ".md": "markdown"}
+#: The names ``--dtype COL=TYPE`` accepts (case-insensitive), besides ``decimal(P,S)``,
+#: ``datetime[UNIT]`` and ``datetime[UNIT,ZONE]``.
+DTYPES: dict[str, pl.DataType] = {
+    "str": pl.String(), "string": pl.String(), "utf8": pl.String(), "text": pl.String(),
+    "cat": pl.Categorical(), "categorical": pl.Categorical(),
+    "bool": pl.Boolean(), "boolean": pl.Boolean(),
+    "int": pl.Int64(), "int8": pl.Int8(), "int16": pl.Int16(), "int32": pl.Int32(),
+    "int64": pl.Int64(), "uint8": pl.UInt8(), "uint16": pl.UInt16(), "uint32": pl.UInt32(),
+    "uint64": pl.UInt64(), "float": pl.Float64(), "float32": pl.Float32(),
+    "float64": pl.Float64(), "decimal": pl.Decimal(38, 9), "date": pl.Date(),
+    "datetime": pl.Datetime("us"), "time": pl.Time(),
+}
+_CSV_SUFFIXES = (".csv", ".tsv", ".txt")
+
+
+def parse_separator(text: str | None, path: Path) -> str:
+    r"""The CSV separator: ``--separator``, else a tab for ``.tsv`` and a comma otherwise.
+
+    Parameters
+    ----------
+    text : str or None
+        ``--separator``: one character; ``\t`` or ``tab`` for a tab.
+    path : pathlib.Path
+        The input (its suffix gives the default).
+
+    Returns
+    -------
+    str
+        One character.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Not one character.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> parse_separator(None, Path("a.tsv")), parse_separator(";", Path("a.csv"))
+    ('\t', ';')
+    """
+    if text is None:
+        return "\t" if path.suffix.lower() == ".tsv" else ","
+    sep = "\t" if text in ("\\t", "tab", "TAB") else text
+    if len(sep) != 1 or sep in ('"', "\n", "\r"):
+        raise E.InvalidArgumentError(E.CLI_BAD_SEPARATOR.format(value=text))
+    return sep
+
+
+def parse_dtype(text: str) -> pl.DataType:
+    """A dtype from its name (``str``, ``int64``, ``float``, ``date``, ``decimal(10,2)``, ...).
+
+    Parameters
+    ----------
+    text : str
+        A name of :data:`DTYPES` (case-insensitive), ``decimal(P,S)``, ``datetime[UNIT]`` or
+        ``datetime[UNIT,ZONE]`` (UNIT one of ms, us, ns).
+
+    Returns
+    -------
+    pl.DataType
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown name (the message lists the names).
+
+    Examples
+    --------
+    >>> parse_dtype("String"), parse_dtype("decimal(10, 2)"), parse_dtype("datetime[ms, UTC]")
+    (String, Decimal(precision=10, scale=2), Datetime(time_unit='ms', time_zone='UTC'))
+    """
+    low = text.strip().lower().replace(" ", "")
+    if low in DTYPES:
+        return DTYPES[low]
+    if m := re.fullmatch(r"decimal\((\d+),(\d+)\)", low):
+        return pl.Decimal(int(m.group(1)), int(m.group(2)))
+    if m := re.fullmatch(r"datetime\[(ms|us|ns)(?:,([^\]]+))?\]", low):
+        zone = text.strip().replace(" ", "")[len("datetime[") + 3:-1].lstrip(",") or None
+        return pl.Datetime(m.group(1), zone)  # type: ignore[arg-type]
+    names = ", ".join(DTYPES) + ", decimal(P,S), datetime[UNIT], datetime[UNIT,ZONE]"
+    raise E.InvalidArgumentError(E.CLI_BAD_DTYPE.format(value=text, names=names))
+
+
+def parse_dtypes(texts: Sequence[str] | None) -> dict[str, pl.DataType]:
+    """``--dtype COL=TYPE`` (repeatable) as ``{column: dtype}``.
+
+    Parameters
+    ----------
+    texts : sequence of str or None
+        Each ``COL=TYPE`` (the last ``=`` separates them, so a column name may hold one).
+
+    Returns
+    -------
+    dict of str to pl.DataType
+
+    Raises
+    ------
+    InvalidArgumentError
+        No ``=``, an empty column, a column named twice or an unknown type.
+
+    Examples
+    --------
+    >>> parse_dtypes(["branch=str", "amount=decimal(12,2)"])
+    {'branch': String, 'amount': Decimal(precision=12, scale=2)}
+    """
+    out: dict[str, pl.DataType] = {}
+    for text in texts or ():
+        column, eq, name = text.rpartition("=")
+        if not eq or not column:
+            raise E.InvalidArgumentError(E.CLI_BAD_DTYPE_OPTION.format(value=text))
+        if column in out:
+            raise E.InvalidArgumentError(E.CLI_DTYPE_TWICE.format(column=column))
+        out[column] = parse_dtype(name)
+    return out
+
+
+def scan(path: Path, separator: str | None = None,
+         dtypes: dict[str, pl.DataType] | None = None) -> pl.LazyFrame:
+    """Scan a CSV, Parquet or NDJSON file lazily, by its suffix.
+
+    A CSV column's type is inferred from every row (a column holding ``11``, ``12`` and, after
+    many rows, ``12A`` is text), unless ``dtypes`` sets it.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        ``.csv``, ``.tsv``, ``.txt``, ``.parquet``, ``.pq``, ``.ndjson`` or ``.jsonl``.
+    separator : str, optional
+        ``--separator`` (CSV only; :func:`parse_separator`).
+    dtypes : dict of str to pl.DataType, optional
+        ``--dtype``: the columns' types (read so in a CSV, cast strictly otherwise).
+
+    Returns
+    -------
+    pl.LazyFrame
+        The file, not read yet.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The file does not exist or is a directory, its suffix names no known format, a
+        ``--separator`` for a file that is not CSV, a ``--dtype`` column that is not in the file.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> scan(Path("missing.csv"))
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: file not found: missing.csv
+    """
+    suffix = path.suffix.lower()
+    if not path.exists():
+        raise E.InvalidArgumentError(f"file not found: {path}")
+    if path.is_dir():
+        raise E.InvalidArgumentError(E.CLI_INPUT_IS_DIR.format(path=path))
+    dtypes = dtypes or {}
+    if suffix in _CSV_SUFFIXES:
+        sep = parse_separator(separator, path)
+        names = pl.scan_csv(path, separator=sep, infer_schema_length=0).collect_schema().names()
+        _check_dtype_columns(dtypes, names)
+        return pl.scan_csv(path, separator=sep, infer_schema_length=None,
+                           schema_overrides=dtypes or None)
+    if separator is not None:
+        raise E.InvalidArgumentError(E.CLI_SEPARATOR_NOT_CSV.format(path=path.name))
+    if suffix in (".parquet", ".pq"):
+        lf = pl.scan_parquet(path)
+    elif suffix in (".ndjson", ".jsonl"):
+        lf = pl.scan_ndjson(path, infer_schema_length=None)
+    else:
+        raise E.InvalidArgumentError(
+            f"cannot tell the format of {path.name!r}: use .csv, .tsv, .parquet or .ndjson"
+        )
+    if dtypes:
+        _check_dtype_columns(dtypes, lf.collect_schema().names())
+        lf = lf.with_columns(pl.col(c).cast(t) for c, t in dtypes.items())
+    return lf
+
+
+def _check_dtype_columns(dtypes: dict[str, pl.DataType], names: list[str]) -> None:
+    for column in dtypes:
+        if column not in names:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=column, role="--dtype", available=E.show_columns(names)))
+
+
+def check_rows(lf: pl.LazyFrame, source: str = "the input") -> None:
+    """Raise unless the data holds a row (a header-only CSV is empty, not a dtype problem).
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The scanned file (its first row is read).
+    source : str, default "the input"
+        The file's name, for the message.
+
+    Raises
+    ------
+    EmptyFrameError
+        No row.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> check_rows(pl.LazyFrame({"g": []}), "h.csv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.EmptyFrameError: the frame has no rows (h.csv holds no data rows): ...
+    """
+    if lf.head(1).collect().height == 0:
+        raise E.EmptyFrameError(
+            E.EMPTY_FRAME.format(detail=f" ({source} holds no data rows)"))
+
+
+def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | pl.Expr:
+    """A column name as is; anything else a row-level SQL expression named by its text.
+
+    The SQL text goes through :func:`polars_fair.core.sql.sql_expr`: it may read the input's columns
+    only (no subquery, table function, file or URL; refused before Polars parses it) and must
+    give one value per row.
+
+    Parameters
+    ----------
+    text : str
+        A column name or a SQL expression (``score_text <> 'Low'``).
+    schema : pl.Schema
+        The data's schema.
+    role : str, default "column"
+        The flag it came from (``--by``, ``--y-pred``, ...), named in errors.
+
+    Returns
+    -------
+    str or pl.Expr
+        The name, or the expression aliased to ``text``.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A name in ``text`` that is not a column; the message lists the columns.
+    SQLRefusedError
+        SQL that reads outside the rows, or that Polars cannot parse.
+    NotRowLevelError
+        An aggregate or a window (``MAX(y_pred)``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> schema = pl.Schema({"score": pl.Float64})
+    >>> column_or_sql("score", schema), column_or_sql("score >= 0.5", schema).meta.output_name()
+    ('score', 'score >= 0.5')
+    """
+    if text in schema:
+        return text
+    expr = sql_expr(text, schema.names(), role).alias(text)
+    try:  # types: evaluated on no rows, so "race > 5" over a text column fails here, named
+        pl.LazyFrame(schema=schema).select(expr).collect()
+    except pl.exceptions.PolarsError as exc:
+        raise E.InvalidArgumentError(E.SQL_TYPES.format(
+            role=role, text=text, detail=_first_line(exc))) from None
+    return expr
+
+
+def where_condition(lf: pl.LazyFrame, where: str) -> str | pl.Expr:
+    """``--where``: a row-level SQL condition over the frame's columns, checked.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The scanned input.
+    where : str
+        The SQL text (or a Boolean column's name).
+
+    Returns
+    -------
+    str or pl.Expr
+        The condition (:func:`column_or_sql`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The text does not give true or false per row (``race + 1``), or its types do not fit
+        the columns (``race > 5`` over a text column); the message names ``--where`` and the
+        text.
+    ColumnNotFoundError, SQLRefusedError, NotRowLevelError
+        As :func:`column_or_sql`.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> lf = pl.LazyFrame({"age": [20, 50]})
+    >>> lf.filter(where_condition(lf, "age > 30")).collect()["age"].to_list()
+    [50]
+    >>> where_condition(lf, "age + 1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: --where 'age + 1' must be a condition ..., not Int64
+    """
+    condition = column_or_sql(where, lf.collect_schema(), "--where")
+    kind = _dtype(lf, condition, "--where")  # names a missing column cleanly
+    if kind not in (pl.Boolean, pl.Null):
+        raise E.InvalidArgumentError(
+            E.SQL_NOT_CONDITION.format(role="--where", text=where, dtype=kind))
+    return condition
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return " ".join(lines[0].split()) if lines else type(exc).__name__
+
+
+#: The rows :func:`resolve_inputs` evaluates SQL options on first, so an error that only the
+#: data shows (a ``CAST`` of text that is not a number) names its flag.
+SAMPLE_ROWS = 1000
+
+
+def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | None]]) -> None:
+    """Evaluate each SQL option on the first rows; a failure names the flag and the text.
+
+    An error only the data shows (``CAST(race AS INT)`` over text) would otherwise surface as
+    Polars' message, without the option it came from.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The input, before ``--where``.
+    texts : dict of str to (str, str or pl.Expr or None)
+        Flag (``--by#0`` for a repeated flag: the part before ``#`` is shown) -> (the text
+        given, what :func:`column_or_sql` made of it); column names and ``None`` are skipped.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An expression that fails on the first :data:`SAMPLE_ROWS` rows.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> lf = pl.LazyFrame({"g": ["a"]})
+    >>> check_on_rows(lf, {"--by": ("CAST(g AS INT)", pl.sql_expr("CAST(g AS INT)"))})
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: --by 'CAST(g AS INT)' fails on the rows: ...
+    """
+    exprs = {flag: expr for flag, (_, expr) in texts.items() if isinstance(expr, pl.Expr)}
+    if not exprs:
+        return
+    head = lf.head(SAMPLE_ROWS)
+    try:
+        head.select(*(e.alias(f"__pf_{i}") for i, e in enumerate(exprs.values()))).collect()
+        return
+    except pl.exceptions.PolarsError:
+        pass
+    for flag, expr in exprs.items():
+        try:
+            head.select(expr).collect()
+        except pl.exceptions.PolarsError as exc:
+            raise E.InvalidArgumentError(E.SQL_ON_ROWS.format(
+                role=flag.split("#")[0], text=texts[flag][0], detail=_first_line(exc))) from None
+
+
+def parse_value(text: str, dtype: pl.DataType, name: str = "value") -> Any:
+    """Turn a command-line value into the dtype of the column it is compared with.
+
+    Parameters
+    ----------
+    text : str
+        The value as typed.
+    dtype : pl.DataType
+        The column's dtype: Boolean (``true/1/yes``, ``false/0/no``), an integer, a float, a
+        Decimal, a Date (``2020-01-31``), a Datetime (ISO 8601; a naive time is read in the
+        column's time zone, an aware one converted to it), a Time, or anything else (kept as
+        text).
+    name : str, default "value"
+        The flag it came from, for messages.
+
+    Returns
+    -------
+    Any
+        ``bool``, ``int``, ``float``, ``decimal.Decimal``, ``datetime.date``,
+        ``datetime.datetime``, ``datetime.time`` or ``str``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The text does not fit the dtype.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> parse_value("yes", pl.Boolean), parse_value("3", pl.Int64), parse_value("x", pl.String)
+    (True, 3, 'x')
+    >>> parse_value("2020-01-31", pl.Date), parse_value("1.50", pl.Decimal(5, 2))
+    (datetime.date(2020, 1, 31), Decimal('1.50'))
+    >>> parse_value("2020-01-31 12:00", pl.Datetime("us", "UTC"))
+    datetime.datetime(2020, 1, 31, 12, 0, tzinfo=zoneinfo.ZoneInfo(key='UTC'))
+    """
+    def bad(kind: str) -> E.InvalidArgumentError:
+        return E.InvalidArgumentError(
+            E.CLI_BAD_VALUE.format(name=name, value=text, kind=kind, dtype=dtype))
+
+    if dtype == pl.Boolean:
+        low = text.strip().lower()
+        if low in ("true", "1", "yes"):
+            return True
+        if low in ("false", "0", "no"):
+            return False
+        raise bad("a boolean (true/false)")
+    if dtype.is_integer():
+        try:
+            return int(text)
+        except ValueError:
+            raise bad("an integer") from None
+    if dtype.is_float():
+        try:
+            return float(text)
+        except ValueError:
+            raise bad("a number") from None
+    if isinstance(dtype, pl.Decimal):
+        try:
+            number = decimal.Decimal(text.strip())
+        except decimal.InvalidOperation:
+            raise bad("a decimal number") from None
+        if not number.is_finite():
+            raise bad("a finite decimal number")
+        return number
+    if dtype == pl.Date:
+        try:
+            return dt.date.fromisoformat(text.strip())
+        except ValueError:
+            raise bad("a date (YYYY-MM-DD)") from None
+    if isinstance(dtype, pl.Datetime):
+        try:
+            value = dt.datetime.fromisoformat(text.strip())
+        except ValueError:
+            raise bad("a date and time (ISO 8601, YYYY-MM-DD HH:MM:SS)") from None
+        zone = dtype.time_zone
+        if zone is None:
+            if value.tzinfo is not None:
+                raise bad("a date and time without a time zone")
+            return value
+        from zoneinfo import ZoneInfo
+
+        tz = ZoneInfo(zone)
+        return value.replace(tzinfo=tz) if value.tzinfo is None else value.astimezone(tz)
+    if dtype == pl.Time:
+        try:
+            return dt.time.fromisoformat(text.strip())
+        except ValueError:
+            raise bad("a time (HH:MM:SS)") from None
+    return text
+
+
+def _dtype(lf: pl.LazyFrame, expr: str | pl.Expr, role: str = "column") -> pl.DataType:
+    e = pl.col(expr) if isinstance(expr, str) else expr
+    schema = lf.collect_schema()
+    roots = [expr] if isinstance(expr, str) else expr.meta.root_names()
+    for col in roots:
+        if col not in schema:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=col, role=role, available=E.show_columns(schema.names())))
+    return lf.select(e).collect_schema().dtypes()[0]
+
+
+def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr]) -> Any:
+    """Parse ``--reference``: a rule, a value, or ``attr=value,attr=value``.
+
+    The rules are ``largest``, ``overall``, ``max_selection_rate`` and ``max_auc``
+    (:mod:`polars_fair.core.reference`); a value is converted to the dtype of its attribute
+    (:func:`parse_value`: numbers, decimals, dates and times included).
+
+    Parameters
+    ----------
+    text : str or None
+        The option's text; ``None`` (not given) means ``largest``.
+    lf : pl.LazyFrame
+        The data, for the attributes' dtypes.
+    by : list of str or pl.Expr
+        The attributes (``--by``).
+
+    Returns
+    -------
+    Any
+        A rule name, a value (one attribute) or ``{attribute: value}``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown attribute, a value of the wrong type, or a bare value with several
+        attributes.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> lf = pl.LazyFrame({"race": ["a"], "age": [30]})
+    >>> parse_reference("race=a,age=30", lf, ["race", "age"]), parse_reference("30", lf, ["age"])
+    ({'race': 'a', 'age': 30}, 30)
+    """
+    if text is None:
+        return "largest"
+    if text in ("largest", "overall", "max_selection_rate", "max_auc"):
+        return text
+    names = [b if isinstance(b, str) else b.meta.output_name() for b in by]
+    dtypes = dict(zip(names, (_dtype(lf, b, "--by") for b in by), strict=True))
+    if "=" in text and text.split("=", 1)[0].strip() in dtypes:
+        out: dict[str, Any] = {}
+        for part in text.split(","):
+            key, _, value = part.partition("=")
+            key = key.strip()
+            if key not in dtypes:
+                raise E.InvalidArgumentError(f"--reference names {key!r}, not one of {names}")
+            out[key] = parse_value(value.strip(), dtypes[key], "--reference")
+        return out
+    if len(by) != 1:
+        raise E.InvalidArgumentError(
+            "with several --by attributes pass --reference as attr=value,attr=value"
+        )
+    return parse_value(text, dtypes[names[0]], "--reference")
+
+
+def effective_format(fmt: str, output: Path | None) -> str:
+    """The default ``table`` format follows the suffix of ``--output`` (.csv, .json, .parquet).
+
+    Parameters
+    ----------
+    fmt : str
+        ``--format``.
+    output : pathlib.Path or None
+        ``--output``.
+
+    Returns
+    -------
+    str
+        ``fmt``, or the format of the output's suffix when ``fmt`` is the default ``table``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown format; the default format with an output whose suffix names no format
+        (``out.xlsx``: a text table is written only to ``.txt``); an explicit format that
+        contradicts the output's suffix (``--format csv --output r.parquet``).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> effective_format("table", Path("r.parquet")), effective_format("csv", Path("r.txt"))
+    ('parquet', 'csv')
+    """
+    if fmt not in FORMATS:
+        raise E.InvalidArgumentError(f"--format must be one of {FORMATS}, got {fmt!r}")
+    if output is None:
+        return fmt
+    by_suffix = SUFFIX_FORMATS.get(output.suffix.lower())
+    if fmt == "table":
+        if by_suffix is None:
+            raise E.InvalidArgumentError(E.CLI_OUTPUT_SUFFIX.format(
+                path=output.name, suffixes=", ".join(SUFFIX_FORMATS)))
+        return by_suffix
+    if by_suffix not in (None, "table", fmt):
+        raise E.InvalidArgumentError(E.CLI_FORMAT_CONTRADICTS.format(
+            fmt=fmt, path=output.name, other=by_suffix))
+    return fmt
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_outputs(fmt: str, output: Path | None, html: Path | None = None,
+                  inputs: Sequence[Path] = ()) -> str:
+    """Check the outputs before anything is read or written; return the output format.
+
+    Parameters
+    ----------
+    fmt : str
+        ``--format``.
+    output : pathlib.Path or None
+        ``--output``.
+    html : pathlib.Path, optional
+        ``--html``.
+    inputs : sequence of pathlib.Path, default ()
+        The input files: no output may be one of them (paths are resolved, symbolic links
+        followed, hard links compared by inode).
+
+    Returns
+    -------
+    str
+        The format :func:`effective_format` gives.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An output that is an input or the other output, a directory, or in a directory that
+        does not exist; an unknown format or suffix; parquet to stdout; ``--html`` without
+        ``.html``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> check_outputs("table", Path("d.csv"), inputs=[Path("d.csv")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: --output d.csv is the input d.csv: refusing ...
+    """
+    fmt = effective_format(fmt, output)
+    if fmt == "parquet" and output is None:
+        raise E.InvalidArgumentError("--format parquet needs --output FILE")
+    if html is not None and html.suffix.lower() not in (".html", ".htm"):
+        raise E.InvalidArgumentError(E.CLI_HTML_SUFFIX.format(path=html.name))
+    named = [(flag, p) for flag, p in (("--output", output), ("--html", html)) if p is not None]
+    for flag, path in named:
+        for source in inputs:
+            if _same_file(path, source):
+                raise E.InvalidArgumentError(
+                    E.CLI_OUTPUT_IS_INPUT.format(flag=flag, path=path, input=source))
+        if path.is_dir():
+            raise E.InvalidArgumentError(E.CLI_OUTPUT_IS_DIR.format(flag=flag, path=path))
+        parent = path.parent
+        if not parent.is_dir():
+            raise E.InvalidArgumentError(
+                E.CLI_OUTPUT_NO_DIR.format(flag=flag, path=path, parent=parent))
+    if len(named) == 2 and _same_file(named[0][1], named[1][1]):
+        raise E.InvalidArgumentError(E.CLI_OUTPUTS_CLASH.format(path=named[0][1]))
+    return fmt
+
+
+def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> None:
+    """Write ``df`` in the chosen format to ``output`` or stdout.
+
+    With ``--output`` and the default format, the format follows the file's suffix
+    (``.csv``, ``.json``, ``.parquet``, ``.txt`` for the table; :func:`effective_format`).
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        The result.
+    fmt : str
+        One of :data:`FORMATS` (``markdown``: :func:`polars_fair.cli.table.to_markdown`). CSV
+        and the table write a list column (``attributes``) as ``a, b``.
+    output : pathlib.Path or None
+        The file to write; stdout when ``None`` (not for parquet).
+    header : str, default ""
+        Lines printed above a table.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown format or suffix, or parquet without ``output``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> emit(pl.DataFrame({"g": ["a"], "n": [3]}), "csv", None)
+    g,n
+    a,3
+    """
+    fmt = effective_format(fmt, output)
+    if fmt == "parquet":
+        if output is None:
+            raise E.InvalidArgumentError("--format parquet needs --output FILE")
+        df.write_parquet(output)
+        return
+    if fmt == "csv":
+        text = _flat(df).write_csv()
+    elif fmt == "json":
+        text = df.write_json()
+    elif fmt == "markdown":
+        text = to_markdown(df)
+    else:
+        text = (header + "\n" if header else "") + _table_text(_flat(df))
+    if output is None:
+        typer.echo(text, nl=not text.endswith("\n"))  # no blank line: it would read as a row
+    else:
+        output.write_text(text if text.endswith("\n") else text + "\n")
+
+
+_QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)""")
+#: Advice written for Python (``bins={'age': 5}``, ``by=pl.col('age').bin_quantiles(...)``)
+#: and the command line's words for it.
+_PYTHON_ADVICE = (
+    (re.compile(r"bins=\{'([^']*)': \[edges\]\}"), r"--bins \1=E1,E2,..."),
+    (re.compile(r"bins=\{'([^']*)': ([^{}]*)\}"), r"--bins \1=\2"),
+    (re.compile(r"by=pl\.col\('([^']*)'\)\.bin_quantiles\([^)]*\) or "
+                r"\.bin_intervals\(\[\.\.\.\], labels=\[\.\.\.\]\)"),
+     "--by \"CASE WHEN \\1 < 30 THEN 'under 30' ELSE '30 or more' END\""),
+)
+_SCORE_ADVICE = re.compile(
+    r"Pass it as --y-score=?\s*('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\") "
+    r"with a (?:threshold=|--threshold ).*$")
+
+
+@functools.lru_cache(maxsize=8)
+def _flag_patterns(flags: tuple[tuple[str, str], ...]) -> list[tuple[re.Pattern[str], str]]:
+    """The patterns of :func:`cli_message` for the flags, compiled once per set of flags."""
+    names = "|".join(re.escape(n) for n, _ in flags)
+    multi = "|".join(re.escape(n) for n, _ in flags if "_" in n)
+    single = "|".join(re.escape(n) for n, _ in flags if "_" not in n)
+    patterns = [
+        (names, r"(?<![\w-])({})=", "{} "),  # pos_label=1 -> --pos-label 1
+        (names, r"\(({})\)", "({})"),  # (y_pred) -> (--y-pred)
+        (multi, r"(?<![\w-])({})(?!\w)", "{}"),  # min_support -> --min-support
+        # a one-word option as the subject of a rule: "level must lie in (0, 1)"
+        (single, r"(?<![\w-])({})(?= must )", "{}"),
+        (single, r"^({})(?= names )", "{}"),  # "bins names 'age', which is not ..."
+    ]
+    return [(re.compile(regex.format(alternatives)), template)
+            for alternatives, regex, template in patterns if alternatives]
+
+
+def cli_message(message: str) -> str:
+    """A library message with its parameter names written as the command line's flags.
+
+    ``pos_label=1`` reads ``--pos-label 1``, ``(y_pred)`` reads ``(--y-pred)``, ``min_support``
+    reads ``--min-support``, ``level must`` reads ``--level must`` (:data:`FLAGS`); quoted
+    text (column names, values) is left alone.
+    The advice to pass a score as ``y_score=`` with ``threshold=`` becomes the command line's
+    ``--y-pred "SCORE >= 0.5"``. The one place where messages are translated.
+
+    Parameters
+    ----------
+    message : str
+        The message of a :class:`polars_fair.errors.PolarsFairError` or a warning.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> cli_message("column 'pos_label' (y_pred) holds nulls; pos_label=1, min_support >= 0")
+    "column 'pos_label' (--y-pred) holds nulls; --pos-label 1, --min-support >= 0"
+    >>> cli_message("pass bins={'age': 5} or bins={'age': [edges]}")
+    'pass --bins age=5 or --bins age=E1,E2,...'
+    """
+    for pattern, template in _PYTHON_ADVICE:  # Python syntax in advice: the flags instead
+        message = pattern.sub(template, message)
+    parts = _QUOTED.split(message)
+    for i in range(0, len(parts), 2):  # outside quotes
+        text = parts[i]
+        for pattern, template in _flag_patterns(tuple(FLAGS.items())):
+            text = pattern.sub(lambda m, t=template: t.format(FLAGS[m.group(1)]), text)
+        parts[i] = re.sub(r"(?<=\S)  +", " ", text)
+    out = "".join(parts)
+    m = _SCORE_ADVICE.search(out)
+    if m:
+        import ast
+
+        column = ast.literal_eval(m.group(1))
+        out = out[:m.start()] + E.CLI_SCORE_ADVICE.format(column=column)
+    return out
+
+
+#: The words of a value typer cannot parse (pydantic's error type), as polars_fair writes them.
+_PARSE_WORDS = {
+    "int_parsing": "an integer", "int_from_float": "an integer", "int_type": "an integer",
+    "float_parsing": "a number", "float_type": "a number",
+    "bool_parsing": "a boolean (true or false)", "bool_type": "a boolean (true or false)",
+}
+
+
+def usage_message(exc: Exception) -> str:
+    """One line for a usage error of typer/click (an option missing, a value it cannot parse).
+
+    So a usage error reads like every other failure of the command line (``polars-fair:
+    error: ...``, exit 2) instead of click's box of several lines.
+
+    Parameters
+    ----------
+    exc : typer's click UsageError
+        The error (``BadParameter``, ``MissingParameter``, ``NoSuchOption``, ...).
+
+    Returns
+    -------
+    str
+        The message on one line, naming the option by its flag (``--min-support: 'abc' is not
+        an integer``, ``missing option --by``).
+
+    Examples
+    --------
+    >>> from typer._click.exceptions import BadParameter, NoSuchOption
+    >>> usage_message(BadParameter("'x' is not one of 'a', 'b'.", param_hint="'--method'"))
+    "--method: 'x' is not one of 'a', 'b'"
+    >>> usage_message(NoSuchOption("--bogus"))
+    'no such option: --bogus'
+    """
+    from typer._click.exceptions import BadParameter, MissingParameter
+
+    param = getattr(exc, "param", None)
+    opts = list(getattr(param, "opts", ()))
+    if param is not None and getattr(param, "param_type_name", "") == "argument":
+        name = str(getattr(param, "metavar", None) or param.name or "ARGUMENT").upper()
+    else:
+        name = next((o for o in opts if o.startswith("--")), opts[0] if opts else "")
+    if not name:
+        hint = getattr(exc, "param_hint", None)
+        hints = [hint] if isinstance(hint, str) else list(hint or ())
+        name = " / ".join(str(h).strip("'\"") for h in hints)
+    if isinstance(exc, MissingParameter):
+        kind = exc.param_type or getattr(param, "param_type_name", None) or "parameter"
+        return E.CLI_MISSING_PARAMETER.format(kind=kind, name=name)
+    text = " ".join(str(getattr(exc, "message", exc)).split()).rstrip(".")
+    cause = exc.__cause__
+    if cause is not None and hasattr(cause, "errors"):  # pydantic's ValidationError
+        first = cause.errors()[0]
+        words = _PARSE_WORDS.get(first.get("type", ""))
+        value = first.get("input")
+        msg = str(first.get("msg", text))
+        if words:
+            text = f"{value!r} is not {words}"
+        elif msg.startswith("Value error, "):  # typer's choices: "'x' is not one of ..."
+            text = msg.removeprefix("Value error, ").rstrip(".")
+        else:
+            text = f"{value!r}: {msg}".rstrip(".")
+    if isinstance(exc, BadParameter):
+        return E.CLI_BAD_PARAMETER.format(flag=name, message=text) if name else text
+    return text[:1].lower() + text[1:]
+
+
+def json_requested(argv: Sequence[str]) -> bool:
+    """Whether a command line asks for JSON (``--format json`` or ``--format=json``).
+
+    Parameters
+    ----------
+    argv : sequence of str
+        The arguments after the program's name.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> json_requested(["report", "x.csv", "--format", "json"]), json_requested(["demo"])
+    (True, False)
+    """
+    args = list(argv)
+    return "--format=json" in args or any(
+        a == "--format" and b == "json" for a, b in zip(args, args[1:], strict=False))
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Command-line arguments resolved against a frame's schema (:func:`resolve_inputs`).
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The data after ``--where``.
+    by : list of str or pl.Expr
+        The attributes.
+    y_true, y_pred, y_score : str or pl.Expr
+        The label, prediction and score columns (``y_pred``/``y_score`` may be ``None``).
+    pos_label : Any
+        The positive value, of the label's dtype.
+    reference : Any
+        As :func:`parse_reference` returns it.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> args = resolve_inputs(pl.LazyFrame({"g": ["a"], "y": [1], "p": [0]}), ["g"],
+    ...                       y_true_text="y", y_pred_text="p", y_score_text=None,
+    ...                       pos_label_text=None, reference_text=None, where=None)
+    >>> args.by, args.pos_label, args.reference
+    (['g'], 1, 'largest')
+    """
+
+    lf: pl.LazyFrame  # after --where
+    by: list[str | pl.Expr]
+    y_true: str | pl.Expr
+    y_pred: str | pl.Expr | None
+    y_score: str | pl.Expr | None
+    pos_label: Any
+    reference: Any
+
+
+def resolve_inputs(
+    lf: pl.LazyFrame,
+    by_text: list[str],
+    *,
+    y_true_text: str,
+    y_pred_text: str | None,
+    y_score_text: str | None,
+    pos_label_text: str | None,
+    reference_text: str | None,
+    where: str | None,
+    source: str = "the input",
+) -> Inputs:
+    """Parse the columns/SQL of the command line against ``lf`` (filtered by ``where``).
+
+    Every SQL text goes through :func:`polars_fair.core.sql.sql_expr` (the input's columns only,
+    one value per row) before Polars parses it.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The scanned file.
+    by_text : list of str
+        ``--by``: column names or SQL expressions.
+    y_true_text : str
+        ``--y-true``.
+    y_pred_text, y_score_text : str or None
+        ``--y-pred``, ``--y-score``.
+    pos_label_text : str or None
+        ``--pos-label``; default 1 in the label's dtype (``true`` for a boolean label, the
+        text ``'1'`` for a text label).
+    reference_text : str or None
+        ``--reference`` (:func:`parse_reference`).
+    where : str or None
+        ``--where``: a SQL filter applied first.
+    source : str, default "the input"
+        The file's name, for the message of an empty input.
+
+    Returns
+    -------
+    Inputs
+        The parsed arguments.
+
+    Raises
+    ------
+    EmptyFrameError
+        The input holds no row (:func:`check_rows`).
+    ColumnNotFoundError
+        A name that is neither a column nor in a SQL expression over the columns.
+    SQLRefusedError, NotRowLevelError
+        SQL that reads outside the rows, cannot be parsed, or is not row-level.
+    InvalidArgumentError
+        A value that does not fit its column's dtype.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> lf = pl.LazyFrame({"g": ["a", "b"], "y": [True, False], "s": [0.2, 0.9]})
+    >>> args = resolve_inputs(lf, ["g"], y_true_text="y", y_pred_text="s >= 0.5",
+    ...                       y_score_text="s", pos_label_text=None, reference_text="b",
+    ...                       where="s > 0.1")
+    >>> args.pos_label, args.reference, args.y_pred.meta.output_name()
+    (True, 'b', 's >= 0.5')
+    """
+    unfiltered, schema = lf, lf.collect_schema()
+    condition: str | pl.Expr | None = None
+    if where:
+        condition = where_condition(lf, where)
+        lf = lf.filter(condition)
+    by = [column_or_sql(b, schema, "--by") for b in by_text]
+    y_true = column_or_sql(y_true_text, schema, "--y-true")
+    y_pred = column_or_sql(y_pred_text, schema, "--y-pred") if y_pred_text is not None else None
+    y_score = (column_or_sql(y_score_text, schema, "--y-score")
+               if y_score_text is not None else None)
+    check_rows(unfiltered, source)  # a header-only CSV: empty, not a dtype problem
+    check_on_rows(unfiltered, {
+        "--where": (where or "", condition),
+        **{f"--by#{i}": (text, b) for i, (text, b) in enumerate(zip(by_text, by, strict=True))},
+        "--y-true": (y_true_text, y_true), "--y-pred": (y_pred_text or "", y_pred),
+        "--y-score": (y_score_text or "", y_score),
+    })
+    y_dtype = _dtype(lf, y_true, "--y-true")
+    if pos_label_text is None and y_dtype == pl.Boolean:
+        pos_label: Any = True
+    else:  # the default 1 in the label's dtype: 1, 1.0 or the text '1'
+        pos_label = parse_value(pos_label_text or "1", y_dtype, "--pos-label")
+        if isinstance(pos_label, decimal.Decimal):  # compared with a Decimal column as a number
+            pos_label = int(pos_label) if pos_label == pos_label.to_integral_value() \
+                else float(pos_label)
+    reference = parse_reference(reference_text, lf, by)
+    return Inputs(lf, by, y_true, y_pred, y_score, pos_label, reference)

@@ -1,0 +1,166 @@
+"""The command line's tables: columns that fit a terminal, Markdown pipe tables.
+
+:func:`select_columns` chooses the columns a command writes (``--columns``, or as many as fit
+a 120-character terminal in ``--format table``) and :func:`to_markdown` writes a result as a
+pipe table (``--format markdown``) for pull requests and model cards;
+:func:`polars_fair.cli.io.emit` writes with them.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+
+__all__ = ["LOW_PRIORITY", "TABLE_WIDTH", "select_columns", "to_markdown"]
+
+#: The width ``--format table`` fits by default (:func:`select_columns`).
+TABLE_WIDTH = 120
+#: Parts of column names a table leaves out first to fit (the inputs of a figure).
+LOW_PRIORITY = ("numerator", "denominator", "ci_low", "ci_high", "null_", "undefined_reason",
+                "n_permutations", "is_reference", "reference_")
+
+
+def _table_text(df: pl.DataFrame) -> str:
+    with pl.Config(
+        tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=60,
+        float_precision=4, tbl_hide_dataframe_shape=True,
+    ):
+        return str(df)
+
+
+def _flat(df: pl.DataFrame) -> pl.DataFrame:
+    """Lists joined as ``a, b``, structs as JSON objects (nulls kept), for CSV and text.
+
+    CSV and text tables hold neither a list (``attributes``) nor a struct
+    (``worst_group_keys``).
+    """
+    nested = [c for c, t in df.schema.items() if isinstance(t, (pl.List, pl.Array))]
+    structs = [c for c, t in df.schema.items() if isinstance(t, pl.Struct)]
+    if not nested and not structs:
+        return df
+    return df.with_columns(
+        *(pl.col(c).cast(pl.List(pl.String)).list.join(", ") for c in nested),
+        *(pl.col(c).struct.json_encode() for c in structs))
+
+
+def to_markdown(df: pl.DataFrame) -> str:
+    r"""A pipe table (GitHub-flavoured Markdown) for pull requests and model cards.
+
+    Floats are written with 4 decimals, null as ``null``, lists as ``a, b``; ``|`` in a
+    value is escaped.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        The result.
+
+    Returns
+    -------
+    str
+        A header row, a separator row (numbers right-aligned) and one row per row of ``df``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> print(to_markdown(pl.DataFrame({"g": ["a|b", None], "rate": [0.5, 1 / 3]})), end="")
+    | g | rate |
+    | --- | ---: |
+    | a\|b | 0.5000 |
+    | null | 0.3333 |
+    """
+    flat = _flat(df)
+
+    def cell(value: Any) -> str:
+        if value is None:
+            return "null"
+        if isinstance(value, bool):
+            return str(value).lower()
+        if isinstance(value, float):
+            return f"{value:.4f}"
+        return str(value).replace("|", "\\|").replace("\n", " ")
+
+    align = ["---:" if t.is_numeric() else "---" for t in flat.dtypes]
+    lines = ["| " + " | ".join(flat.columns) + " |", "| " + " | ".join(align) + " |"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in flat.iter_rows()]
+    return "\n".join(lines) + "\n"
+
+
+def select_columns(df: pl.DataFrame, columns: str | None, fmt: str,
+                   header: str = "", width: int = TABLE_WIDTH) -> tuple[pl.DataFrame, str]:
+    """The columns to write: ``--columns``, else every column (a table: as many as fit).
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        The result.
+    columns : str or None
+        ``--columns``: names, comma-separated, in the order to show.
+    fmt : str
+        The output format; without ``--columns`` only ``table`` drops columns to fit ``width``
+        characters: first those of :data:`LOW_PRIORITY` (numerators, interval ends, ...), then
+        from the right; the first column stays, and the header names the columns left out.
+    header : str, default ""
+        The lines above a table.
+    width : int, default 120
+        The width a table fits.
+
+    Returns
+    -------
+    frame : pl.DataFrame
+        ``df`` with the chosen columns.
+    header : str
+        ``header``, with a line naming the columns left out of a table.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``--columns`` naming a column the result does not have (the message lists them).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({f"column_{i}": [0.5] for i in range(12)})
+    >>> shown, note = select_columns(df, None, "table")
+    >>> shown.width < 12, note.startswith("not shown")
+    (True, True)
+    >>> select_columns(df, "column_3,column_1", "csv")[0].columns
+    ['column_3', 'column_1']
+    """
+    if columns is not None:
+        names = [c.strip() for c in columns.split(",") if c.strip()]
+        unknown = [c for c in names if c not in df.columns]
+        if unknown or not names:
+            raise E.InvalidArgumentError(E.CLI_UNKNOWN_COLUMNS.format(
+                names=unknown or names, available=E.show_columns(df.columns)))
+        return df.select(list(dict.fromkeys(names))), header
+    if fmt != "table" or df.width <= 1:
+        return df, header
+    flat = _flat(df)
+    # the rows that make each column widest, and the first rows: their table is as wide
+    widest = flat.select(pl.col(c).cast(pl.String).str.len_chars().fill_null(4).arg_max()
+                         for c in flat.columns).row(0)
+    sample = flat[sorted({*range(min(5, flat.height)), *(i for i in widest if i is not None)})]
+
+    def fits(cols: list[str]) -> bool:
+        text = _table_text(sample.select(cols))
+        return max(len(line) for line in text.splitlines()) <= width
+
+    shown = list(df.columns)
+    low = [c for c in reversed(shown) if any(w in c for w in LOW_PRIORITY)]
+    rest = [c for c in reversed(shown[1:]) if c not in low]
+    for drop in [*low, *rest]:
+        if fits(shown):
+            break
+        shown.remove(drop)
+    if len(shown) == df.width:
+        return df, header
+    hidden = [c for c in df.columns if c not in shown]
+    note = textwrap.fill(
+        f"not shown ({len(hidden)} column(s), to fit {width} characters): "
+        f"{', '.join(hidden)}; choose with --columns, or --format csv/json/markdown",
+        width=width, break_on_hyphens=False)
+    return df.select(shown), (header + "\n" if header else "") + note

@@ -1,0 +1,771 @@
+"""What a call audits: the count arguments, declared once, and their resolution against a schema.
+
+Every way in (``lf.fair``, ``polars_fair.counts`` on a Polars, Spark or DuckDB frame, the CLI)
+takes the same count arguments (:class:`CountArgs`) or score arguments (:class:`ScoreArgs`).
+:func:`resolve` checks them against the frame's schema and returns an :class:`Audit`, before any
+row is read: missing columns, a ``pos_label`` of the wrong type, non-numeric weights or scores
+and contradictory options raise here, with the same messages on every engine.
+
+Why one module of about 770 lines: the count arguments, their documentation and every check a
+call gets before any data is read are one contract; keeping them together is what lets every
+engine and surface raise the same errors.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Literal, TypedDict, TypeVar
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair._lazy import is_numpy, np
+
+__all__ = [
+    "Audit",
+    "By",
+    "COUNT_ARGS",
+    "CountArgs",
+    "IntoExpr",
+    "NullGroups",
+    "SCORE_ARGS",
+    "DEFAULT_MAX_GROUPS",
+    "ScoreArgs",
+    "check_int",
+    "check_key_dtype",
+    "name_of",
+    "normalize_by",
+    "BY_DOC",
+    "check_row_level",
+    "spell_out",
+    "resolve",
+    "threshold_in_dtype",
+    "to_expr",
+]
+
+IntoExpr = str | pl.Expr
+NullGroups = Literal["keep", "raise", "drop"]
+By = IntoExpr | Sequence[IntoExpr] | Sequence[Sequence[IntoExpr]] | None
+
+
+class ScoreArgs(TypedDict, total=False):
+    """The arguments that build a score table (every score-based analysis takes them).
+
+    ``y_true`` (default ``"y_true"``), ``y_score`` (default ``"y_score"``), ``pos_label``
+    (default 1), ``sample_weight`` (default none), ``null_groups`` (default ``"keep"``).
+    :data:`SCORE_ARGS` holds the defaults; :data:`SCORE_ARGS_DOC` the documentation.
+
+    Examples
+    --------
+    >>> args: ScoreArgs = {"y_score": "p", "pos_label": "yes"}
+    >>> {**SCORE_ARGS, **args}["y_score"]
+    'p'
+    """
+
+    y_true: IntoExpr | None
+    y_score: IntoExpr
+    pos_label: Any
+    sample_weight: IntoExpr | None
+    null_groups: NullGroups
+
+
+class CountArgs(TypedDict, total=False):
+    """The arguments that build a count table (every classification analysis takes them).
+
+    ``y_true`` (default ``"y_true"``), ``y_pred`` (default: the column ``"y_pred"`` unless
+    ``y_score`` is given), ``pos_label`` (default 1), ``sample_weight``, ``null_groups`` (default
+    ``"keep"``), ``y_score`` with ``threshold`` instead of ``y_pred``, ``combinations``,
+    ``max_order`` and ``max_groups`` (default :data:`DEFAULT_MAX_GROUPS`).
+    :data:`COUNT_ARGS` holds the defaults; :data:`COUNT_ARGS_DOC` the documentation.
+
+    Examples
+    --------
+    >>> args: CountArgs = {"y_pred": "hired", "sample_weight": "w"}
+    >>> sorted(set(args) - set(COUNT_ARGS))
+    []
+    """
+
+    y_true: IntoExpr | None
+    y_pred: IntoExpr | None
+    pos_label: Any
+    sample_weight: IntoExpr | None
+    null_groups: NullGroups
+    y_score: IntoExpr | None
+    threshold: float | None
+    combinations: Literal["all"] | None
+    max_order: int | None
+    max_groups: int
+
+
+#: The columns of a count table and of a score table besides the keys.
+COUNT_TABLE_COLUMNS = ("n", "tp", "fp", "fn", "tn", "weight_sum")
+SCORE_TABLE_COLUMNS = ("score", "positives", "negatives", "n_rows")
+#: The most groups a count table may hold where polars_fair makes groups itself (the empty
+#: intersections of Enum attributes, the attribute sets of ``combinations="all"``); the count
+#: argument ``max_groups`` raises it.
+DEFAULT_MAX_GROUPS = 10_000
+#: name -> default of every count argument, in signature order. ``y_pred=None`` reads the
+#: column ``"y_pred"`` unless ``y_score`` is given.
+COUNT_ARGS: dict[str, Any] = {
+    "y_true": "y_true", "y_pred": None, "pos_label": 1, "sample_weight": None,
+    "null_groups": "keep", "y_score": None, "threshold": None, "combinations": None,
+    "max_order": None, "max_groups": DEFAULT_MAX_GROUPS,
+}
+#: name -> default of every score argument, in signature order.
+SCORE_ARGS: dict[str, Any] = {
+    "y_true": "y_true", "y_score": "y_score", "pos_label": 1, "sample_weight": None,
+    "null_groups": "keep",
+}
+
+#: Docstring entries of the count arguments (numpydoc, indented for a method's Parameters).
+COUNT_ARGS_DOC = """y_true : str or pl.Expr, default "y_true"
+    The true label column.
+y_pred : str or pl.Expr, optional
+    The predicted label column; by default the column ``"y_pred"``, unless ``y_score`` is
+    given (passing both is an error).
+pos_label : Any, default 1
+    The value meaning the positive (favourable) outcome, of the columns' dtype (``1``,
+    ``"yes"``, ``True``, ...). Each column must hold it and at most one other value.
+sample_weight : str or pl.Expr, optional
+    Row weights. The four cells become Float64 weighted sums, ``n`` stays the row count and
+    ``weight_sum`` is added; rates use ``weight_sum`` as the population size.
+null_groups : {"keep", "raise", "drop"}, default "keep"
+    Rows whose attribute is missing (null, or NaN in a float attribute): kept as one group of
+    their own, an error, or dropped with a warning that gives their number.
+y_score : str or pl.Expr, optional
+    Instead of ``y_pred``: predictions are ``y_score >= threshold`` (positive = ``True``),
+    compared in the score's own dtype.
+threshold : float, optional
+    The threshold applied to ``y_score``.
+combinations : "all", optional
+    Audit every non-empty subset of the ``by`` attributes (race; sex; race × sex; ...), up to
+    ``max_order`` attributes, in one scan at the finest level; coarser sets are summed from its
+    count table. ``by`` may also be a list of attribute sets (``[["race"], ["race", "sex"]]``).
+    Either way the result starts with ``attributes`` (List(String)) and every key column, null
+    outside the row's set; each analysis runs within its set.
+max_order : int, optional
+    The largest intersection with ``combinations="all"``.
+max_groups : int, default 10000
+    The most groups the count table may hold where groups are made rather than observed: the
+    empty intersections of ``pl.Enum`` attributes and the stacked attribute sets of
+    ``combinations``. A larger table raises ``SizeLimitError`` (stating its size) before it is
+    built."""
+
+#: Docstring entries of the score arguments.
+SCORE_ARGS_DOC = """y_true : str or pl.Expr, default "y_true"
+    The true label column.
+y_score : str or pl.Expr, default "y_score"
+    A numeric score, higher = more likely ``pos_label``.
+pos_label : Any, default 1
+    The value of ``y_true`` meaning the positive outcome.
+sample_weight : str or pl.Expr, optional
+    Row weights: ``positives``/``negatives`` become Float64 weighted sums.
+null_groups : {"keep", "raise", "drop"}, default "keep"
+    Rows whose attribute is missing (null, or NaN in a float attribute): kept as one group, an
+    error, or dropped with a warning."""
+
+#: The input errors of building a count or score table (numpydoc Raises entries).
+INPUT_ERRORS_DOC = """ColumnNotFoundError
+    A named column is missing (the message lists the columns that exist). Raised at once.
+InvalidLabelError
+    A label/prediction column holds values other than ``pos_label`` and one other value, a
+    prediction column holds scores, or ``pos_label`` occurs in neither column.
+NullValuesError
+    Nulls or NaN in the label or prediction column.
+EmptyFrameError
+    No rows to audit.
+SizeLimitError
+    The count table would hold more than ``max_groups`` made groups (Enum intersections,
+    attribute sets).
+NullGroupError, TooManyLevelsError, InvalidWeightError, InvalidScoreError
+    See :mod:`polars_fair.errors`. Data errors of a LazyFrame surface when the result is
+    collected, never as numbers."""
+
+
+def name_of(x: IntoExpr) -> str:
+    """The output name of a column name or expression.
+
+    Parameters
+    ----------
+    x : str or pl.Expr
+        A column name or an expression.
+
+    Returns
+    -------
+    str
+        ``x`` itself for a name, else the expression's output name (``meta.output_name``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        An expression without a single output name (``pl.all()``, ``pl.col("a", "b")``), or
+        something that is neither a name nor an expression.
+
+    Examples
+    --------
+    >>> name_of("race"), name_of((pl.col("age") // 10).alias("decade"))
+    ('race', 'decade')
+    """
+    if isinstance(x, str):
+        return x
+    if not isinstance(x, pl.Expr):
+        raise E.InvalidArgumentError(
+            E.NOT_A_COLUMN.format(role="by", value=x, type=type(x).__name__))
+    try:
+        return x.meta.output_name()
+    except pl.exceptions.PolarsError:
+        raise E.InvalidArgumentError(E.NOT_ONE_COLUMN.format(expr=x)) from None
+
+
+def to_expr(column: IntoExpr) -> pl.Expr:
+    """Turn a column name or an expression into an expression.
+
+    Parameters
+    ----------
+    column : str or pl.Expr
+        A column name (``pl.col(column)``) or an expression (returned as it is).
+
+    Returns
+    -------
+    pl.Expr
+
+    Examples
+    --------
+    >>> pl.DataFrame({"a": [1, 2]}).select(to_expr("a") * 2)["a"].to_list()
+    [2, 4]
+    """
+    return pl.col(column) if isinstance(column, str) else column
+
+
+def normalize_by(by: Any) -> list[IntoExpr]:
+    """``by`` as a list of column names or expressions (``None`` or ``[]``: the population).
+
+    Parameters
+    ----------
+    by : str, pl.Expr, sequence of them, or None
+        The attributes of a call.
+
+    Returns
+    -------
+    list of (str or pl.Expr)
+        One entry per attribute, in the order given; empty for the whole population.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``by`` is neither a column name, an expression, a sequence of them nor ``None``.
+
+    Examples
+    --------
+    >>> normalize_by(None), normalize_by("race"), normalize_by(("race", "sex"))
+    ([], ['race'], ['race', 'sex'])
+    """
+    if by is None:
+        return []
+    if isinstance(by, (str, pl.Expr)):
+        return [by]
+    if isinstance(by, Sequence):
+        return list(by)
+    raise E.InvalidArgumentError(
+        E.NOT_A_COLUMN.format(role="by", value=by, type=type(by).__name__)
+    )
+
+
+@dataclass(frozen=True)
+class Audit:
+    """A resolved call: key names and expressions, label columns, positive values, options.
+
+    ``y_pred`` is the thresholded score (a Boolean expression, positive ``True``) when the call
+    gives ``y_score`` and ``threshold``. ``y_true`` is ``None`` for an audit without labels (NYC
+    LL 144 reads selections or scores only): the label table then has no label column.
+    Engines other than Polars read the ``*_name`` fields. Made by :func:`resolve`.
+
+    Parameters
+    ----------
+    keys : list of str
+        The output names of the ``by`` attributes, in order.
+    key_exprs : list of pl.Expr
+        The attributes as expressions (aliased to ``keys`` when grouping).
+    pos_label : Any
+        The ``pos_label`` of the call, as given.
+    y_true : pl.Expr, optional
+        The label column; ``None`` for an audit without labels.
+    y_true_name : str, optional
+        Its name (error messages; the column engines other than Polars read).
+    pos_true : Any, optional
+        ``pos_label`` adapted to the label's dtype (``True`` for a Boolean column).
+    y_pred : pl.Expr, optional
+        The prediction, or ``score >= threshold`` (Boolean) for a thresholded score.
+    y_pred_name : str, optional
+        Its name, or ``"<score> >= <threshold>"``.
+    y_pred_role : str, default "y_pred"
+        The argument the prediction came from (``"y_pred"`` or ``"y_score"``), for messages.
+    pos_pred : Any, optional
+        The positive prediction value in the prediction's dtype (``True`` when thresholded).
+    score : pl.Expr, optional
+        The score column (score tables, thresholded predictions).
+    score_name : str, optional
+        Its name.
+    score_dtype : pl.DataType, optional
+        The score's own dtype; thresholds are compared in it.
+    threshold : float, optional
+        The threshold, rounded to the score's dtype (:func:`threshold_in_dtype`).
+    weight : pl.Expr, optional
+        The sample weights, cast to Float64.
+    weight_name : str, optional
+        The weight column's name.
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+        The policy for rows whose attribute is null.
+    float_keys : list of str
+        The keys of a float dtype (their number of levels is checked).
+    true_dtype, pred_dtype : pl.DataType, optional
+        The dtypes of the label and of the prediction.
+    max_groups : int, default 10000
+        The most groups of the count table where groups are made (Enum completion).
+
+    Examples
+    --------
+    >>> schema = pl.Schema({"g": pl.String, "y_true": pl.Boolean, "p": pl.Float32})
+    >>> a = resolve(schema, "g", y_pred=None, y_score="p", threshold=0.5)
+    >>> a.keys, a.pos_true, a.y_pred_name, a.pos_pred, a.score_dtype
+    (['g'], True, 'p >= 0.5', True, Float32)
+    """
+
+    keys: list[str]
+    key_exprs: list[pl.Expr]
+    pos_label: Any
+    y_true: pl.Expr | None = None
+    y_true_name: str | None = None
+    pos_true: Any = None
+    y_pred: pl.Expr | None = None
+    y_pred_name: str | None = None
+    y_pred_role: str = "y_pred"
+    pos_pred: Any = None
+    score: pl.Expr | None = None
+    score_name: str | None = None
+    score_dtype: pl.DataType | None = None
+    threshold: float | None = None
+    weight: pl.Expr | None = None
+    weight_name: str | None = None
+    null_groups: NullGroups = "keep"
+    float_keys: list[str] = field(default_factory=list)
+    true_dtype: pl.DataType | None = None
+    pred_dtype: pl.DataType | None = None
+    max_groups: int = DEFAULT_MAX_GROUPS
+
+
+def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:
+    if not isinstance(x, (str, pl.Expr)):
+        raise E.InvalidArgumentError(
+            E.NOT_A_COLUMN.format(role=role, value=x, type=type(x).__name__)
+        )
+    roots = [x] if isinstance(x, str) else x.meta.root_names()
+    for col in roots:
+        if col not in schema:
+            raise E.ColumnNotFoundError(
+                E.MISSING_COLUMN.format(column=col, role=role,
+                                        available=E.show_columns(schema.names()))
+            )
+    if isinstance(x, pl.Expr):
+        check_row_level(x, role)
+
+
+def check_row_level(expr: pl.Expr, role: str) -> None:
+    """Raise unless ``expr`` gives one value per row, computed from that row.
+
+    An aggregation (``MAX(y_pred)``, ``.first()``), a filter, a window or a reordering would
+    spread one value over every row or misalign the rows, and the audit would count something
+    other than the model's decisions. A literal is row-level (a constant per row).
+
+    Parameters
+    ----------
+    expr : pl.Expr
+        The argument's expression.
+    role : str
+        The argument's name (``by``, ``y_true``, ``y_pred``, ``y_score``, ``sample_weight``,
+        ``where``), named in the error.
+
+    Raises
+    ------
+    NotRowLevelError
+        The expression aggregates, changes the row count, or depends on other rows.
+
+    Examples
+    --------
+    >>> check_row_level(pl.col("score") >= 0.5, "y_pred")
+    >>> check_row_level(pl.col("y_pred").max(), "y_pred")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.NotRowLevelError: y_pred=col("y_pred").max() is not a row-level ...
+    """
+    meta = expr.meta
+    try:
+        if meta.is_literal(allow_aliasing=True) or not meta.root_names():
+            return  # a constant (pl.lit(1.0).alias("w"), 'a' || 'b') is one value a row
+        if meta.is_scalar():
+            why = "aggregates rows"
+        elif not meta.is_length_preserving():
+            why = "changes the number of rows"
+        elif not meta.is_row_separable():
+            why = "reads other rows (a window, a rank, a shift or a sort)"
+        else:
+            return
+    except pl.exceptions.PolarsError:
+        return  # Polars cannot tell without the data (e.g. bin_intervals): let it through
+    raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(role=role, expr=expr, why=why))
+
+
+def check_int(value: Any, name: str, low: int = 1) -> int:
+    """An integer option (a Python or numpy integer, not a bool) of at least ``low``, or raise.
+
+    Parameters
+    ----------
+    value : Any
+        The option's value.
+    name : str
+        The option's name, for the message.
+    low : int, default 1
+        The smallest accepted value.
+
+    Returns
+    -------
+    int
+        ``value`` as a Python int.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A value that is not an integer (a float, a string, a bool, NaN) or is below ``low``.
+
+    Examples
+    --------
+    >>> check_int(np.int64(3), "max_order")
+    3
+    >>> check_int(2.0, "max_order")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: max_order must be an integer >= 1, got 2.0
+    """
+    if is_numpy(value, "integer"):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise E.InvalidArgumentError(E.BAD_INT_OPTION.format(name=name, low=low, value=value))
+    return value
+
+
+#: Dtypes that cannot define groups: objects and nested values.
+_NESTED = (pl.Object, pl.List, pl.Array, pl.Struct)
+
+
+def check_key_dtype(dtype: pl.DataType, column: str) -> None:
+    """Raise unless a column of ``dtype`` can define groups (not an object or nested value).
+
+    Parameters
+    ----------
+    dtype : pl.DataType
+        The attribute's dtype.
+    column : str
+        Its name, for the message.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An ``Object``, ``List``, ``Array`` or ``Struct`` attribute.
+
+    Examples
+    --------
+    >>> check_key_dtype(pl.String, "race")
+    >>> check_key_dtype(pl.List(pl.Int64), "tags")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: attribute 'tags' (by) has dtype List(Int64), ...
+    """
+    if isinstance(dtype, _NESTED) or dtype == pl.Object:
+        raise E.InvalidArgumentError(E.BAD_KEY_DTYPE.format(column=column, dtype=dtype))
+
+
+def _check_label_dtype(dtype: pl.DataType, column: str, role: str) -> None:
+    ok = (dtype == pl.Boolean or dtype.is_numeric() or dtype == pl.String or dtype == pl.Null
+          or isinstance(dtype, (pl.Categorical, pl.Enum)))
+    if not ok:
+        raise E.InvalidLabelError(E.BAD_LABEL_DTYPE.format(column=column, role=role, dtype=dtype))
+
+
+def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
+    """Adapt pos_label to the column's dtype, or raise when they cannot be compared."""
+    if is_numpy(pos_label, "generic"):
+        pos_label = pos_label.item()
+    bad = E.InvalidLabelError(
+        E.POS_LABEL_DTYPE.format(
+            pos_label=pos_label, pos_type=type(pos_label).__name__, column=column, dtype=dtype
+        )
+    )
+    if dtype == pl.Boolean:
+        if isinstance(pos_label, (bool, int)) and pos_label in (0, 1):
+            return bool(pos_label)
+        raise bad
+    if dtype.is_numeric():
+        if isinstance(pos_label, bool):
+            return int(pos_label)
+        if isinstance(pos_label, Decimal):
+            return int(pos_label) if pos_label == pos_label.to_integral_value() \
+                else float(pos_label)
+        if isinstance(pos_label, (int, float)):
+            return pos_label
+        raise bad
+    if dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)):
+        if isinstance(pos_label, str):
+            return pos_label
+        raise bad
+    return pos_label
+
+
+def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
+    """The threshold as the score's own dtype compares it.
+
+    Rounded to Float32 for a Float32 score, a Float64 otherwise. ``score >= threshold`` then
+    gives the same predictions on every engine and in every method (Polars, numpy and Spark
+    compare a Float32 column in Float32).
+
+    Parameters
+    ----------
+    threshold : float
+        A finite real number (a Python or numpy scalar; not a bool).
+    dtype : pl.DataType
+        The score's dtype.
+
+    Returns
+    -------
+    float
+        The threshold as a Python float, exactly representable in ``dtype`` when that is
+        Float32.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A threshold that is not a finite real number.
+
+    Examples
+    --------
+    >>> threshold_in_dtype(0.7, pl.Float32) == float(np.float32(0.7))
+    True
+    """
+    if is_numpy(threshold, "generic"):
+        threshold = threshold.item()
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
+    try:
+        value = float(threshold)
+    except OverflowError:  # an int beyond any float
+        raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold)) from None
+    if not math.isfinite(value):
+        raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
+    if dtype == pl.Float32:
+        return float(np.float32(value))
+    return value
+
+
+def resolve(
+    schema: pl.Schema,
+    by: Any,
+    *,
+    y_true: IntoExpr | None = "y_true",
+    y_pred: IntoExpr | None = None,
+    pos_label: Any = 1,
+    sample_weight: IntoExpr | None = None,
+    null_groups: NullGroups = "keep",
+    y_score: IntoExpr | None = None,
+    threshold: float | None = None,
+    max_groups: int = DEFAULT_MAX_GROUPS,
+    scores: bool = False,
+) -> Audit:
+    """Check a call against a schema; raises before any data is read.
+
+    ``scores=True`` resolves a score table (``y_score`` without a threshold, no prediction).
+
+    Parameters
+    ----------
+    schema : pl.Schema
+        The input's schema (for Spark and DuckDB, their columns mapped to Polars dtypes).
+    by : str, pl.Expr, sequence of them, or None
+        The attributes (:func:`normalize_by`).
+    y_true : str or pl.Expr or None, default "y_true"
+        The label column; ``None`` for an audit without labels.
+    y_pred : str or pl.Expr, optional
+        The prediction column (ignored with ``scores=True``); ``None`` reads the column
+        ``"y_pred"`` unless ``y_score`` is given.
+    pos_label : Any, default 1
+        The positive value, of the columns' dtype.
+    sample_weight : str or pl.Expr, optional
+        A numeric weight column.
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+        The policy for rows whose attribute is null.
+    y_score : str or pl.Expr, optional
+        A numeric score: thresholded into the prediction, or the score of a score table.
+    threshold : float, optional
+        With ``y_score``: predictions are ``y_score >= threshold``.
+    max_groups : int, default 10000
+        The size limit of a count table whose groups are made (:data:`DEFAULT_MAX_GROUPS`).
+    scores : bool, default False
+        Resolve the arguments of a score table.
+
+    Returns
+    -------
+    Audit
+        The resolved call; its ``keys`` are the key columns of the count or score table.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing (the message lists the columns that exist).
+    InvalidArgumentError
+        Contradictory options (``threshold`` without ``y_score``, ``y_pred`` with
+        ``y_score``), repeated or reserved attribute names, an unknown ``null_groups``, an
+        attribute of a nested or object dtype.
+    InvalidLabelError
+        ``pos_label`` of a type the label or prediction column cannot hold, null or NaN; a
+        label or prediction column that is not boolean, numeric, string or categorical.
+    InvalidWeightError, InvalidScoreError
+        A non-numeric weight or score column.
+
+    Examples
+    --------
+    >>> a = resolve(pl.Schema({"g": pl.String, "y_true": pl.Int64, "y_pred": pl.Int64}), "g")
+    >>> a.keys, a.pos_true
+    (['g'], 1)
+    """
+    if null_groups not in ("keep", "raise", "drop"):
+        raise E.InvalidArgumentError(E.BAD_NULL_GROUPS.format(value=null_groups))
+    by_list = normalize_by(by)
+    for b in by_list:
+        _check_columns(schema, b, "by")
+    if y_true is not None:
+        _check_columns(schema, y_true, "y_true")
+    if scores:
+        _check_columns(schema, y_score, "y_score")
+    elif y_score is not None:
+        if y_pred is not None:  # given explicitly: it would be silently ignored
+            raise E.InvalidArgumentError(E.PRED_AND_SCORE)
+        if threshold is None:
+            raise E.InvalidArgumentError(E.SCORE_NEEDS_THRESHOLD)
+        _check_columns(schema, y_score, "y_score")
+    else:
+        if threshold is not None:
+            raise E.InvalidArgumentError(E.THRESHOLD_NEEDS_SCORE)
+        if y_pred is None:
+            y_pred = "y_pred"
+        _check_columns(schema, y_pred, "y_pred")
+    if is_numpy(pos_label, "generic"):
+        pos_label = pos_label.item()
+    if pos_label is None or (isinstance(pos_label, float) and math.isnan(pos_label)):
+        raise E.InvalidLabelError(E.BAD_POS_LABEL.format(value=pos_label))
+    if sample_weight is not None:
+        _check_columns(schema, sample_weight, "sample_weight")
+
+    key_exprs = [to_expr(b) for b in by_list]
+    keys = [name_of(b) for b in by_list]
+    if len(set(keys)) != len(keys):
+        raise E.InvalidArgumentError(f"by has repeated attribute names: {keys}")
+    table = SCORE_TABLE_COLUMNS if scores else COUNT_TABLE_COLUMNS
+    clash = [k for k in keys if k.startswith("__pf_") or k in table]
+    if clash:
+        raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]))
+    probe = pl.LazyFrame(schema=schema).select(
+        *[e.alias(k) for e, k in zip(key_exprs, keys, strict=True)],
+        **({"__pf_y": to_expr(y_true)} if y_true is not None else {}),
+        **({"__pf_p": to_expr(y_pred)} if y_score is None and y_pred is not None else {}),
+        **({"__pf_s": to_expr(y_score)} if y_score is not None else {}),
+        **({"__pf_w": to_expr(sample_weight)} if sample_weight is not None else {}),
+    ).collect_schema()
+    for k in keys:
+        check_key_dtype(probe[k], k)
+    y_name = name_of(y_true) if y_true is not None else None
+    if y_true is not None:
+        assert y_name is not None
+        _check_label_dtype(probe["__pf_y"], y_name, "y_true")
+    if "__pf_p" in probe:
+        assert y_pred is not None
+        _check_label_dtype(probe["__pf_p"], name_of(y_pred), "y_pred")
+    common: dict[str, Any] = dict(
+        max_groups=check_int(max_groups, "max_groups"),
+        keys=keys, key_exprs=key_exprs, pos_label=pos_label, null_groups=null_groups,
+        float_keys=[k for k in keys if probe[k].is_float()],
+    )
+    if y_true is not None:  # without labels (an LL 144 audit) only predictions are counted
+        assert y_name is not None
+        common.update(y_true=to_expr(y_true), y_true_name=y_name, true_dtype=probe["__pf_y"],
+                      pos_true=_pos_for(probe["__pf_y"], pos_label, y_name))
+    if sample_weight is not None:
+        wname = name_of(sample_weight)
+        if not probe["__pf_w"].is_numeric():
+            raise E.InvalidWeightError(
+                E.NOT_NUMERIC.format(column=wname, role="sample_weight", dtype=probe["__pf_w"])
+            )
+        common.update(weight=to_expr(sample_weight).cast(pl.Float64), weight_name=wname)
+    if y_score is not None:
+        sname = name_of(y_score)
+        sdtype = probe["__pf_s"]
+        if not sdtype.is_numeric():
+            raise E.InvalidScoreError(
+                E.NOT_NUMERIC.format(column=sname, role="y_score", dtype=sdtype)
+            )
+        common.update(score=to_expr(y_score), score_name=sname, score_dtype=sdtype)
+        if scores:
+            return Audit(**common)
+        t = threshold_in_dtype(threshold, sdtype)
+        return Audit(**common, threshold=t, y_pred=to_expr(y_score) >= pl.lit(t),
+                     y_pred_name=f"{sname} >= {threshold}", y_pred_role="y_score",
+                     pos_pred=True, pred_dtype=pl.Boolean())
+    assert y_pred is not None
+    p_name = name_of(y_pred)
+    return Audit(**common, y_pred=to_expr(y_pred), y_pred_name=p_name,
+                 pos_pred=_pos_for(probe["__pf_p"], pos_label, p_name),
+                 pred_dtype=probe["__pf_p"])
+
+
+#: The ``by`` entry of a method's Parameters.
+BY_DOC = """by : str, pl.Expr or list of them
+    The attribute(s) defining the groups; several entries mean their intersection
+    (``["race", "sex"]``). ``None`` or ``[]`` gives one row for the whole population."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def spell_out(method: F, scores: bool = False) -> F:
+    """Give ``method`` a runtime signature with its count (or score) arguments spelled out.
+
+    The ``**count_args`` (or ``**score_args``) of a namespace method become keyword parameters,
+    typed (the text of :class:`CountArgs` / :class:`ScoreArgs`) and with their defaults
+    (:data:`COUNT_ARGS` / :data:`SCORE_ARGS`), so ``help()``, ``inspect.signature`` and doc tools
+    show them where the code declares them once.
+
+    Parameters
+    ----------
+    method : callable
+        A function taking ``**count_args`` or ``**score_args``.
+    scores : bool, default False
+        Spell out the score arguments instead of the count arguments.
+
+    Returns
+    -------
+    callable
+        ``method`` itself, with ``__signature__`` set.
+
+    Examples
+    --------
+    >>> def f(by=None, **count_args): ...
+    >>> "y_true" in str(inspect.signature(spell_out(f)))
+    True
+    """
+    from polars_fair._docs import expand_signature
+
+    defaults = SCORE_ARGS if scores else COUNT_ARGS
+    hints = {k: getattr(v, "__forward_arg__", v)
+             for k, v in inspect.get_annotations(ScoreArgs if scores else CountArgs).items()}
+    extra = {name: (hints[name], default) for name, default in defaults.items()}
+    method.__signature__ = expand_signature(method, extra)  # type: ignore[attr-defined]
+    return method

@@ -1,0 +1,327 @@
+"""SQL expressions over a frame's own rows, refused before Polars parses them if they reach further.
+
+``pl.sql_expr`` runs a subquery while it parses: ``race IN (SELECT x FROM read_csv('/etc/x'))``
+reads the file (and shows its first line in the error), and a URL in its place is fetched.
+Every SQL text polars_fair accepts (the command line's ``--by``, ``--y-true``, ``--y-pred``,
+``--y-score``, ``--where``; the ``where=`` text of :func:`polars_fair.audit.html.audit_html`) goes
+through :func:`check_sql` first, which reads the text alone, token by token:
+
+- string literals (``'...'``, a doubled ``''`` inside) and quoted names (``"..."``) are read
+  whole; a quoted name must be a column of the input; a backslash before a quote inside a
+  string is refused (SQL dialects disagree on whether it escapes the quote);
+- every bare word is a column of the input, a keyword of a row-level expression
+  (:data:`KEYWORDS`: ``AND``, ``CASE``, ``IN``, ``BETWEEN``, ``CAST ... AS``, ...), a type
+  name (:data:`TYPES`), or a function in :data:`FUNCTIONS` followed by ``(``;
+- a word that starts a query or reads a table (:data:`TABLE_WORDS`: ``SELECT``, ``FROM``,
+  ``WITH``, ``JOIN``, ``UNION``, ...) is refused, even where a column has its name (quote such
+  a column: ``"order"``), and so is every other function (table
+  functions such as ``read_csv`` are not in :data:`FUNCTIONS`), a qualified name (``t.x``),
+  a comment, a parameter (``$1``, ``?``) and a statement separator (``;``);
+- an aggregate or window function (:data:`AGGREGATES`, ``OVER``) is refused as not row-level.
+
+Only then does :func:`sql_expr` call ``pl.sql_expr``, whose result is checked once more with
+:func:`polars_fair.core.spec.check_row_level`. Nothing is read before the text passes: no file, no
+URL, no table. The refusal is the same whether a named file exists or not, so an error says
+nothing about the file system.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+
+import polars as pl
+
+from polars_fair import errors as E
+
+__all__ = [
+    "AGGREGATES",
+    "FUNCTIONS",
+    "KEYWORDS",
+    "TABLE_WORDS",
+    "TYPES",
+    "Token",
+    "check_sql",
+    "sql_expr",
+    "tokenize",
+]
+
+#: Words of a row-level expression besides columns and functions.
+KEYWORDS = frozenset("""
+AND OR NOT XOR IN IS NULL TRUE FALSE BETWEEN SYMMETRIC LIKE ILIKE RLIKE REGEXP SIMILAR TO
+ESCAPE CASE WHEN THEN ELSE END AS CAST TRY_CAST INTERVAL DISTINCT UNKNOWN
+""".split())
+
+#: Type names (``CAST(x AS DECIMAL(10, 2))``, ``x::int``, ``DATE '2020-01-01'``).
+TYPES = frozenset("""
+INT INTEGER BIGINT SMALLINT TINYINT INT2 INT4 INT8 INT16 INT32 INT64 UINT8 UINT16 UINT32 UINT64
+UNSIGNED SIGNED FLOAT FLOAT4 FLOAT8 FLOAT32 FLOAT64 DOUBLE PRECISION REAL DECIMAL NUMERIC DEC
+VARCHAR CHAR CHARACTER VARYING TEXT STRING BOOL BOOLEAN DATE TIME TIMESTAMP DATETIME BYTEA BLOB
+BINARY VARBINARY
+""".split())
+
+#: The scalar functions accepted (one value per row, from that row).
+FUNCTIONS = frozenset("""
+ABS CEIL CEILING FLOOR ROUND TRUNC TRUNCATE SIGN SQRT CBRT EXP LN LOG LOG2 LOG10 LOG1P POW POWER
+MOD PI DEGREES RADIANS SIN COS TAN COT ASIN ACOS ATAN ATAN2 SIND COSD TAND ASIND ACOSD ATAND
+ATAN2D GREATEST LEAST COALESCE NULLIF IFNULL IF LOWER UPPER LENGTH CHAR_LENGTH CHARACTER_LENGTH
+OCTET_LENGTH BIT_LENGTH CONCAT CONCAT_WS LEFT RIGHT LTRIM RTRIM TRIM SUBSTR SUBSTRING REPLACE
+REVERSE STARTS_WITH ENDS_WITH STRPOS REGEXP_LIKE REGEXP_REPLACE INITCAP LPAD RPAD SPLIT_PART
+NORMALIZE DATE TIMESTAMP STRFTIME STRPTIME DATE_PART DATE_TRUNC CAST TRY_CAST
+""".split())
+
+#: Aggregate and window functions: refused, they spread one value over rows (not row-level).
+AGGREGATES = frozenset("""
+MAX MIN SUM AVG MEAN COUNT MEDIAN MODE STDDEV STDDEV_SAMP STDDEV_POP STDEV VARIANCE VAR
+VAR_SAMP VAR_POP FIRST LAST FIRST_VALUE LAST_VALUE NTH_VALUE ARRAY_AGG STRING_AGG LISTAGG
+GROUP_CONCAT ROW_NUMBER RANK DENSE_RANK PERCENT_RANK CUME_DIST NTILE LAG LEAD QUANTILE_CONT
+QUANTILE_DISC PERCENTILE_CONT PERCENTILE_DISC CORR COVAR COVAR_SAMP COVAR_POP BIT_AND BIT_OR
+BOOL_AND BOOL_OR EVERY ANY_VALUE UNNEST EXPLODE OVER PARTITION WINDOW QUALIFY
+""".split())
+
+_WINDOW_WORDS = frozenset({"OVER", "PARTITION", "WINDOW", "QUALIFY"})
+
+#: Words that start a query or a statement, or read a table, a file or a URL.
+TABLE_WORDS = frozenset("""
+SELECT FROM WITH JOIN UNION INTERSECT EXCEPT VALUES TABLE INTO CREATE DROP INSERT UPDATE DELETE
+ALTER COPY ATTACH DETACH PRAGMA LATERAL EXISTS SHOW EXPLAIN DESCRIBE WHERE GROUP HAVING ORDER
+LIMIT OFFSET FETCH USING SET INSTALL LOAD EXPORT IMPORT CALL EXECUTE PREPARE ANY ALL SOME
+""".split())
+
+#: Punctuation of a row-level expression (operators, parentheses, commas, brackets).
+_PUNCT = set("()+-*/%<>=!|~^&,[]:")
+_WORD = re.compile(r"[^\W\d]\w*")
+_NUMBER = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of a SQL text (:func:`tokenize`).
+
+    Parameters
+    ----------
+    kind : str
+        ``"word"``, ``"quoted"`` (a ``"quoted name"``, unquoted), ``"string"`` (a literal),
+        ``"number"`` or ``"punct"``.
+    text : str
+        The token's text (a quoted name without its quotes).
+    pos : int
+        Its offset in the SQL text.
+
+    Examples
+    --------
+    >>> Token("word", "race", 0).kind
+    'word'
+    """
+
+    kind: str
+    text: str
+    pos: int
+
+
+def _refuse(role: str, text: str, why: str) -> E.SQLRefusedError:
+    return E.SQLRefusedError(E.SQL_REFUSED.format(role=role, text=text, why=why))
+
+
+def tokenize(text: str, role: str = "sql") -> list[Token]:
+    r"""Split a SQL expression into tokens without interpreting it.
+
+    Parameters
+    ----------
+    text : str
+        The SQL text.
+    role : str, default "sql"
+        The argument it came from (named in errors).
+
+    Returns
+    -------
+    list of Token
+        The words, quoted names, string literals, numbers and punctuation, in order.
+
+    Raises
+    ------
+    SQLRefusedError
+        A comment, an unclosed string or quoted name, a backslash before a quote inside a
+        string, or a character that is not part of a row-level expression (``;``, ``$``,
+        ``?``, ``@``, a backtick, ...).
+
+    Examples
+    --------
+    >>> [(t.kind, t.text) for t in tokenize("g IN ('it''s', 2)")]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('word', 'g'), ('word', 'IN'), ('punct', '('), ('string', "it's"), ('punct', ','),
+     ('number', '2'), ('punct', ')')]
+    >>> [(t.kind, t.text) for t in tokenize('"a b" > 1')]
+    [('quoted', 'a b'), ('punct', '>'), ('number', '1')]
+    """
+    tokens: list[Token] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+        elif text.startswith(("--", "/*"), i):
+            raise _refuse(role, text, E.SQL_WHY_COMMENT.format(pos=i))
+        elif ch in ("'", '"'):
+            j, parts = i + 1, []
+            while True:
+                k = text.find(ch, j)
+                if k < 0:
+                    raise _refuse(role, text, E.SQL_WHY_UNCLOSED.format(pos=i))
+                parts.append(text[j:k])
+                if k + 1 < n and text[k + 1] == ch:  # a doubled quote stands for itself
+                    parts.append(ch)
+                    j = k + 2
+                    continue
+                break
+            if ch == "'" and "\\'" in text[i:k + 1]:  # is the quote escaped? dialects differ
+                raise _refuse(role, text, E.SQL_WHY_BACKSLASH.format(pos=i))
+            tokens.append(Token("string" if ch == "'" else "quoted", "".join(parts), i))
+            i = k + 1
+        elif (m := _NUMBER.match(text, i)) is not None and (ch.isdigit() or ch == "."):
+            tokens.append(Token("number", m.group(), i))
+            i = m.end()
+        elif (m := _WORD.match(text, i)) is not None:
+            tokens.append(Token("word", m.group(), i))
+            i = m.end()
+        elif ch in _PUNCT:
+            tokens.append(Token("punct", ch, i))
+            i += 1
+        elif ch == ".":  # outside a number: a qualified name (t.x) or a struct field
+            start = tokens[-1].text if tokens else ""
+            raise _refuse(role, text, E.SQL_WHY_QUALIFIED.format(name=f"{start}.{text[i + 1:]}"))
+        else:
+            raise _refuse(role, text, E.SQL_WHY_CHARACTER.format(char=ch, pos=i))
+    return tokens
+
+
+def check_sql(text: str, columns: Collection[str], role: str) -> None:
+    """Refuse a SQL text that is not a row-level expression over ``columns``, without parsing it.
+
+    Parameters
+    ----------
+    text : str
+        The SQL expression.
+    columns : collection of str
+        The input's column names: the only names the text may read.
+    role : str
+        The argument it came from (``"where"``, ``"--y-pred"``), named in errors.
+
+    Raises
+    ------
+    SQLRefusedError
+        A query word (:data:`TABLE_WORDS`), a function outside :data:`FUNCTIONS` (table
+        functions included), a qualified name, or a character :func:`tokenize` refuses.
+    NotRowLevelError
+        An aggregate or window function (:data:`AGGREGATES`).
+    ColumnNotFoundError
+        A name that is neither a column, a keyword, a type nor a function (the message lists the
+        columns).
+
+    Examples
+    --------
+    >>> check_sql("score >= 0.5 AND race <> 'a'", ["score", "race"], "where")
+    >>> check_sql("race IN (SELECT x FROM read_csv('/etc/passwd'))", ["race"], "where")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.SQLRefusedError: where: "race IN (SELECT x FROM ..." is refused: SELECT ...
+    """
+    cols = set(columns)
+    tokens = tokenize(text, role)
+    for idx, tok in enumerate(tokens):
+        nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
+        prev = tokens[idx - 1] if idx > 0 else None
+        call = nxt is not None and nxt.kind == "punct" and nxt.text == "("
+        if tok.kind == "quoted":
+            if call:  # "name"(...) calls a function by a quoted name
+                raise _refuse(role, text, E.SQL_WHY_FUNCTION.format(name=f'"{tok.text}"'))
+            if tok.text not in cols:
+                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                    column=tok.text, role=role, available=E.show_columns(list(columns))))
+            continue
+        if tok.kind != "word":
+            continue
+        word = tok.text.upper()
+        if call:
+            if word in AGGREGATES:
+                raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(
+                    role=role, expr=repr(text), why=E.SQL_WHY_AGGREGATE.format(name=tok.text)))
+            if word in TABLE_WORDS:
+                raise _refuse(role, text, E.SQL_WHY_TABLE_WORD.format(word=tok.text))
+            if word in FUNCTIONS or word in TYPES or word in KEYWORDS:
+                continue
+            raise _refuse(role, text, E.SQL_WHY_FUNCTION.format(name=tok.text))
+        # a query word is one even where a column has its name (quote such a column: "order")
+        if word in TABLE_WORDS:
+            raise _refuse(role, text, E.SQL_WHY_TABLE_WORD.format(word=tok.text))
+        if word in _WINDOW_WORDS:
+            raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(
+                role=role, expr=repr(text), why=E.SQL_WHY_AGGREGATE.format(name=tok.text)))
+        if tok.text in cols:
+            continue
+        if word in AGGREGATES:
+            raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(
+                role=role, expr=repr(text), why=E.SQL_WHY_AGGREGATE.format(name=tok.text)))
+        if word in KEYWORDS or word in TYPES:
+            continue
+        if prev is not None and prev.kind == "word" and prev.text.upper() == "AS":
+            continue  # an alias, or a type name Polars may reject: a name, never read
+        raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+            column=tok.text, role=role, available=E.show_columns(list(columns))))
+
+
+def sql_expr(text: str, columns: Collection[str], role: str) -> pl.Expr:
+    """A SQL text as a row-level Polars expression over ``columns``, checked before it is parsed.
+
+    :func:`check_sql` reads the text first; only then is it handed to ``pl.sql_expr``, and the
+    expression is checked with :func:`polars_fair.core.spec.check_row_level`.
+
+    Parameters
+    ----------
+    text : str
+        The SQL expression (``score_text <> 'Low'``).
+    columns : collection of str
+        The input's column names.
+    role : str
+        The argument it came from, named in errors.
+
+    Returns
+    -------
+    pl.Expr
+        The expression (its output name is Polars' choice; alias it as needed).
+
+    Raises
+    ------
+    SQLRefusedError
+        See :func:`check_sql`; also a text Polars cannot parse (the message gives Polars' first
+        line; nothing was read).
+    NotRowLevelError
+        An aggregate, a window or a filter (:func:`check_sql`,
+        :func:`polars_fair.core.spec.check_row_level`).
+    ColumnNotFoundError
+        A name that is not a column.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"score": [0.2, 0.7]})
+    >>> df.select(sql_expr("score >= 0.5", df.columns, "y_pred"))["score"].to_list()
+    [False, True]
+    >>> sql_expr("MAX(score)", df.columns, "y_pred")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.NotRowLevelError: y_pred='MAX(score)' is not a row-level expression: ...
+    """
+    from polars_fair.core.spec import check_row_level
+
+    check_sql(text, columns, role)
+    try:
+        expr = pl.sql_expr(text)
+    except Exception as exc:  # Polars raises several types for bad SQL
+        detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise E.SQLRefusedError(E.SQL_INVALID.format(role=role, text=text, detail=detail)) \
+            from None
+    check_row_level(expr, role)
+    return expr

@@ -1,0 +1,892 @@
+"""The counting boundary: the only code that turns rows into numbers.
+
+Every engine (Polars here, Spark in :mod:`polars_fair.counting._spark`, DuckDB in
+:mod:`polars_fair.counting._duckdb`) produces the same small **label table** with one aggregation:
+
+* for a count table, one row per (keys, label value, prediction value): the key columns,
+  ``__pf_y`` (the label as stored), ``__pf_p`` (the prediction as stored, or ``score >=
+  threshold`` as a Boolean), ``n`` (Int64 rows);
+* for a score table, one row per (keys, score, label value): the keys, ``score`` (Float64),
+  ``__pf_y``, ``n``;
+* without labels (``y_true=None``: an NYC LL 144 audit reads selections or scores only) the
+  label column ``__pf_y`` is absent: every row counts as a negative label in a count table
+  (``fp`` = selected, ``tn`` = not selected) and as a positive in a score table;
+* with ``sample_weight``, ``weight_sum`` (Float64) and the counts of null (``__pf_w_null``),
+  NaN or infinite (``__pf_w_nan``) and negative (``__pf_w_neg``) weights;
+* for a thresholded score, the counts of null, NaN and infinite scores (``__pf_s_null``,
+  ``__pf_s_nan``, ``__pf_s_inf``).
+
+One function, :func:`counts_from_labels` (or :func:`scores_from_labels`), validates that table
+and derives ``n, tp, fp, fn, tn``. Every unexpected label value is a key value of the label
+table, so the error lists exactly the values found, and the same bad input gives the same error
+type and message on every engine. A valid label table has at most four rows per group.
+
+A NaN key value is missing, exactly as null: it becomes null here
+(:func:`missing_keys_as_null`), so NaN and null rows form one missing group on every engine
+(Spark and DuckDB hand NaN back as NaN).
+
+Why one module of about 550 lines: it is the counting boundary, the only code that reads rows,
+and its validator must stay next to the label table it checks so that every engine's errors
+stay identical; most lines are the documented error rules.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.core.spec import Audit
+
+__all__ = [
+    "COUNT_COLUMNS",
+    "MAX_FLOAT_LEVELS",
+    "Y",
+    "P",
+    "apply_group_policy",
+    "checked",
+    "counts_from_labels",
+    "counts_from_sums",
+    "label_table",
+    "missing_keys_as_null",
+    "score_label_table",
+    "scores_by_sorting",
+    "scores_from_labels",
+    "sorted_scores_plan",
+    "sums_plan",
+    "sums_table",
+]
+
+COUNT_COLUMNS = ("n", "tp", "fp", "fn", "tn")
+#: A float attribute with more distinct values than this must be binned first.
+MAX_FLOAT_LEVELS = 50
+#: A numeric attribute with at least this many levels and fewer than two rows per level on
+#: average (8 distinct ages in 8 rows) is an identifier or a measurement, not a group: every
+#: analysis refuses it until it is binned.
+MIN_LEVELS_PER_ROW_CHECK = 8
+Y, P = "__pf_y", "__pf_p"
+_V = "__pf_"
+
+
+# ------------------------------------------------------------------ Polars: rows -> label table
+def _weight_aggs(w: pl.Expr) -> list[pl.Expr]:
+    return [
+        w.sum().alias("weight_sum"),
+        w.is_null().sum().cast(pl.Int64).alias(f"{_V}w_null"),
+        (w.is_nan() | w.is_infinite()).sum().cast(pl.Int64).alias(f"{_V}w_nan"),
+        (w < 0).sum().cast(pl.Int64).alias(f"{_V}w_neg"),
+    ]
+
+
+def _score_aggs(score: pl.Expr) -> list[pl.Expr]:
+    s = score.cast(pl.Float64)
+    return [
+        s.null_count().cast(pl.Int64).alias(f"{_V}s_null"),
+        s.is_nan().sum().cast(pl.Int64).alias(f"{_V}s_nan"),
+        s.is_infinite().sum().cast(pl.Int64).alias(f"{_V}s_inf"),
+    ]
+
+
+def _keys(a: Audit) -> list[pl.Expr]:
+    return [e.alias(k) for e, k in zip(a.key_exprs, a.keys, strict=True)]
+
+
+def label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
+    """The Polars label table of a count table: one ``group_by`` over keys, label, prediction.
+
+    About the cost of a bare group-by over the keys: a valid table has at most four rows per
+    group, and the labels' checks read that small table.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    a : Audit
+        The resolved call (:func:`polars_fair.core.spec.resolve`), with a prediction.
+
+    Returns
+    -------
+    pl.LazyFrame
+        Unsorted, one row per (keys, label value, prediction value): the keys, ``__pf_y`` (the
+        label as stored; absent when ``a.y_true`` is ``None``), ``__pf_p`` (the prediction as
+        stored, or Boolean ``score >= threshold``), ``n`` (Int64 rows); with weights
+        ``weight_sum`` (Float64) and ``__pf_w_null``, ``__pf_w_nan``, ``__pf_w_neg`` (Int64
+        counts of null, NaN or infinite, and negative weights); for a thresholded score
+        ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf`` (Int64 counts of bad scores).
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    >>> label_table(lf, resolve(lf.collect_schema(), "g")).collect().sort("g", Y).rows()
+    [('a', 0, 1, 1), ('a', 1, 1, 1), ('b', 1, 0, 1)]
+    """
+    assert a.y_pred is not None
+    aggs = [pl.len().cast(pl.Int64).alias("n")]
+    if a.weight is not None:
+        aggs += _weight_aggs(a.weight)
+    if a.score is not None:
+        aggs += _score_aggs(a.score)
+    labels = [a.y_true.alias(Y)] if a.y_true is not None else []
+    return lf.group_by([*_keys(a), *labels, a.y_pred.alias(P)]).agg(aggs)
+
+
+def score_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
+    """The Polars label table of a score table: one ``group_by`` over keys, score, label.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    a : Audit
+        The resolved call (``resolve(..., scores=True)``).
+
+    Returns
+    -------
+    pl.LazyFrame
+        Unsorted, one row per (keys, score, label value): the keys, ``score`` (Float64, the
+        score as given, widened), ``__pf_y`` (the label as stored; absent without labels),
+        ``n`` (Int64 rows); with weights ``weight_sum`` (Float64) and the Int64 counts
+        ``__pf_w_null``, ``__pf_w_nan``, ``__pf_w_neg``.
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1],
+    ...                    "y_score": [0.9, 0.2, 0.2]})
+    >>> a = resolve(lf.collect_schema(), "g", y_score="y_score", scores=True)
+    >>> score_label_table(lf, a).collect().sort("g", "score").rows()
+    [('a', 0.2, 0, 1), ('a', 0.9, 1, 1), ('b', 0.2, 1, 1)]
+    """
+    assert a.score is not None
+    aggs = [pl.len().cast(pl.Int64).alias("n")]
+    if a.weight is not None:
+        aggs += _weight_aggs(a.weight)
+    score = a.score.cast(pl.Float64).alias("score")
+    labels = [a.y_true.alias(Y)] if a.y_true is not None else []
+    return lf.group_by([*_keys(a), score, *labels]).agg(aggs)
+
+
+# ------------------------------------------------------------------ one validator, every engine
+def _total(df: pl.DataFrame, col: str) -> Any:
+    return df[col].sum() if col in df.columns else 0
+
+
+def _others(df: pl.DataFrame, col: str, pos: Any) -> list[Any]:
+    values = df.filter(pl.col(col).is_not_null() & (pl.col(col) != pl.lit(pos)))[col]
+    if values.dtype.is_float():
+        values = values.filter(~values.is_nan())
+    found = values.unique().to_list()
+    try:
+        return sorted(found)
+    except TypeError:
+        return found
+
+
+def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> Any:
+    """Check nulls, NaN and the values besides ``pos`` of one label column.
+
+    Returns the other value (or ``None`` when the column holds ``pos`` only).
+    """
+    nulls = int(df.filter(pl.col(col).is_null())["n"].sum())
+    if nulls:
+        raise E.NullValuesError(E.NULL_LABELS.format(column=name, role=role, count=nulls))
+    if df.schema[col].is_float():
+        nans = int(df.filter(pl.col(col).is_nan())["n"].sum())
+        if nans:
+            raise E.NullValuesError(E.NAN_LABELS.format(column=name, role=role, count=nans))
+    others = _others(df, col, pos)
+    if len(others) > 1:
+        numeric = all(isinstance(v, float) for v in others)
+        if role == "y_pred" and numeric and min(others) >= 0 and max(others) <= 1:
+            raise E.InvalidLabelError(E.LOOKS_LIKE_SCORES.format(
+                column=name, role=role, low=min(others), high=max(others), pos_label=pos))
+        raise E.InvalidLabelError(E.TOO_MANY_VALUES.format(
+            column=name, role=role, pos_label=pos, values=E.show_values(others)))
+    return others[0] if others else None
+
+
+def check_weights(df: pl.DataFrame, a: Audit) -> None:
+    """Raise :class:`~polars_fair.errors.InvalidWeightError` from the weight counts."""
+    if a.weight_name is None:
+        return
+    nulls, nans, negs = (_total(df, f"{_V}w_{x}") for x in ("null", "nan", "neg"))
+    if nulls or nans or negs:
+        raise E.InvalidWeightError(
+            E.BAD_WEIGHTS.format(column=a.weight_name, nulls=nulls, nans=nans, negatives=negs)
+        )
+
+
+def _check_scores(df: pl.DataFrame, a: Audit) -> None:
+    if f"{_V}s_null" in df.columns:
+        nulls, nans, infs = (_total(df, f"{_V}s_{x}") for x in ("null", "nan", "inf"))
+    elif "score" in df.columns:
+        s = pl.col("score")
+        nulls = _total(df.filter(s.is_null()), "n")
+        nans = _total(df.filter(s.is_nan()), "n")
+        infs = _total(df.filter(s.is_infinite()), "n")
+    else:
+        return
+    if nulls or nans or infs:
+        raise E.InvalidScoreError(
+            E.BAD_SCORES.format(column=a.score_name, nulls=nulls, nans=nans, infinite=infs)
+        )
+
+
+def validate_labels(df: pl.DataFrame, a: Audit) -> None:
+    """Every input error of a label table (count or score), in a fixed order.
+
+    Scores first, then nulls, NaN and extra values of the label and the prediction, then
+    whether both use the same negative value, whether ``pos_label`` occurs at all, and weights.
+    """
+    _check_scores(df, a)
+    neg_true = None
+    if Y in df.columns:
+        assert a.y_true_name is not None
+        neg_true = _check_label(df, Y, a.y_true_name, "y_true", a.pos_true)
+    neg_pred = None
+    if P in df.columns:
+        assert a.y_pred_name is not None
+        neg_pred = _check_label(df, P, a.y_pred_name, a.y_pred_role, a.pos_pred)
+        if a.score is None and neg_true is not None and neg_pred is not None \
+                and neg_true != neg_pred:
+            raise E.InvalidLabelError(E.NEGATIVES_DIFFER.format(
+                y_true=a.y_true_name, y_pred=a.y_pred_name, neg_true=neg_true,
+                neg_pred=neg_pred, pos_label=a.pos_label))
+        labelled = (pl.col(Y) == pl.lit(a.pos_true)) if Y in df.columns else pl.lit(False)
+        present = df.filter(labelled | (pl.col(P) == pl.lit(a.pos_pred)))
+        if df["n"].sum() and present.height == 0 and a.score is None and Y in df.columns:
+            found = sorted({repr(v) for v in (neg_true, neg_pred) if v is not None})
+            raise E.InvalidLabelError(E.POS_LABEL_ABSENT.format(
+                pos_label=a.pos_label, y_true=a.y_true_name, y_pred=a.y_pred_name,
+                values="[" + ", ".join(found) + "]"))
+    check_weights(df, a)
+    if "weight_sum" in df.columns:
+        w = df.group_by(a.keys).agg(pl.col("weight_sum").sum()) if a.keys else \
+            df.select(pl.col("weight_sum").sum())
+        inf = w.filter(pl.col("weight_sum").is_infinite()).height
+        if inf:
+            raise E.InvalidWeightError(E.WEIGHT_OVERFLOW.format(column=a.weight_name, count=inf))
+        # the whole population (and every roll-up, weights being >= 0) must be finite too
+        if not math.isfinite(float(df["weight_sum"].sum() or 0.0)):
+            raise E.InvalidWeightError(E.WEIGHT_TOTAL_OVERFLOW.format(column=a.weight_name))
+
+
+def missing_keys_as_null(df: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+    """NaN in a float key becomes null: a missing attribute value is missing, whatever its form.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A small table with the key columns (a label table).
+    keys : sequence of str
+        The key columns; only those of a float dtype change.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``df`` with every NaN key value replaced by null (same columns and dtypes).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"g": [1.0, float("nan"), None], "n": [1, 2, 3]})
+    >>> missing_keys_as_null(df, ["g"])["g"].to_list()
+    [1.0, None, None]
+    """
+    floats = [k for k in keys if df.schema[k].is_float()]
+    if not floats:
+        return df
+    return df.with_columns(pl.col(k).fill_nan(None) for k in floats)
+
+
+def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
+    """The empty-input check, the null-group policy and the float-attribute check.
+
+    Works on any small table with the audit's keys and an ``n`` column (a label table). A NaN
+    key is missing exactly as a null one (:func:`missing_keys_as_null`): counted by ``"raise"``,
+    dropped by ``"drop"``, kept as the one missing group by ``"keep"``.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label table (the keys and ``n``).
+    a : Audit
+        The resolved call: its keys, ``null_groups`` and ``float_keys``.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``df`` with NaN keys as null, without the rows whose key is null when
+        ``a.null_groups == "drop"``.
+
+    Raises
+    ------
+    EmptyFrameError
+        No rows (``n`` sums to 0), before or after dropping null groups.
+    NullGroupError
+        A key holds nulls and ``a.null_groups == "raise"`` (the message gives their counts).
+    TooManyLevelsError
+        A float key with more than :data:`MAX_FLOAT_LEVELS` distinct values, or a numeric key
+        with nearly one row per level (:func:`check_row_levels`).
+
+    Warns
+    -----
+    UserWarning
+        With ``null_groups="drop"``: how many rows were dropped, per key.
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> schema = pl.Schema({"g": pl.String, "y_true": pl.Int64, "y_pred": pl.Int64})
+    >>> df = pl.DataFrame({"g": ["a", None], "n": [3, 1]})
+    >>> apply_group_policy(df, resolve(schema, "g")).rows()
+    [('a', 3), (None, 1)]
+    >>> apply_group_policy(df, resolve(schema, "g", null_groups="raise"))
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.NullGroupError: attribute column(s) hold null (or NaN) values: {'g': 1}. ...
+    """
+    if df.height == 0 or not df["n"].sum():
+        raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
+    df = missing_keys_as_null(df, a.keys)
+    null_counts = {k: int(df.filter(pl.col(k).is_null())["n"].sum()) for k in a.keys
+                   if df[k].null_count()}
+    null_counts = {k: v for k, v in null_counts.items() if v}
+    if null_counts and a.null_groups == "raise":
+        raise E.NullGroupError(E.NULL_GROUPS.format(counts=null_counts))
+    if null_counts and a.null_groups == "drop":
+        mask = pl.any_horizontal([pl.col(k).is_null() for k in a.keys])
+        rows = int(df.filter(mask)["n"].sum())
+        df = df.filter(~mask)
+        warnings.warn(E.DROPPED_NULL_GROUPS.format(rows=rows, counts=null_counts), stacklevel=2)
+        if df.height == 0 or not df["n"].sum():
+            raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" after dropping null groups"))
+    check_float_levels(df, a.float_keys)
+    check_row_levels(df, a.keys)
+    return df
+
+
+def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str]) -> None:
+    """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a float key with many levels.
+
+    Many: more than :data:`MAX_FLOAT_LEVELS` distinct values in a grouped table.
+    """
+    for k in float_keys:
+        levels = df[k].n_unique()
+        if levels > MAX_FLOAT_LEVELS:
+            raise E.TooManyLevelsError(
+                E.TOO_MANY_LEVELS.format(
+                    column=k, levels=levels, values=E.show_values(df[k].unique().head(5).to_list())
+                )
+            )
+
+
+def check_row_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
+    """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a key too fine to group.
+
+    Nearly one row per level: at least :data:`MIN_LEVELS_PER_ROW_CHECK` distinct (non-null)
+    values and fewer than two rows per value on average, in a grouped table whose ``n`` counts
+    rows. Such a column cannot form groups that say anything; the message names ``bins=``
+    (``divergence``) and Polars' binning expressions.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label table (the keys and ``n``).
+    keys : sequence of str
+        The attribute columns; only numeric and temporal (Date, Datetime, Duration, Time) ones
+        are checked.
+
+    Raises
+    ------
+    TooManyLevelsError
+        A numeric key with nearly one row per level.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"age": [21, 22, 23, 24, 25, 26, 27, 28], "n": [1] * 8})
+    >>> check_row_levels(df, ["age"])
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.TooManyLevelsError: attribute 'age' is a Int64 column with 8 distinct ...
+    """
+    rows = int(df["n"].sum())
+    for k in keys:
+        dtype = df.schema[k]
+        if not (dtype.is_numeric() or dtype.is_temporal()):  # a timestamp is a measurement too
+            continue
+        present = df.filter(pl.col(k).is_not_null() & (pl.col("n") > 0))[k]
+        levels = present.n_unique()
+        if levels >= MIN_LEVELS_PER_ROW_CHECK and 2 * levels > rows:
+            raise E.TooManyLevelsError(E.NUMERIC_LEVELS.format(
+                column=k, dtype=dtype, levels=levels, rows=rows,
+                values=E.show_values(present.unique().sort().head(5).to_list())))
+
+
+def checked(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.LazyFrame:
+    """Run ``check`` on a small frame at collect time; the schema stays the same.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        A small table (a label, count or score table).
+    check : callable
+        ``check(df) -> df``: raises on bad data, returns the frame (with the same schema).
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``lf`` with ``check`` as one step of its plan (nothing is run until it is collected).
+
+    Examples
+    --------
+    >>> def positive(df: pl.DataFrame) -> pl.DataFrame:
+    ...     if (df["x"] < 0).any():
+    ...         raise ValueError("x must be >= 0")
+    ...     return df
+    >>> lf = checked(pl.LazyFrame({"x": [1, -1]}), positive)  # no error yet
+    >>> lf.collect()
+    Traceback (most recent call last):
+    ...
+    ValueError: x must be >= 0
+    """
+    return lf.map_batches(check, schema=lf.collect_schema())
+
+
+# ------------------------------------------------------------------ label table -> count table
+def count_schema(key_schema: Sequence[tuple[str, pl.DataType]], weighted: bool) -> pl.Schema:
+    """The public count-table schema: keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]."""
+    cell = pl.Float64() if weighted else pl.Int64()
+    return pl.Schema(
+        [*key_schema, ("n", pl.Int64())] + [(c, cell) for c in ("tp", "fp", "fn", "tn")]
+        + ([("weight_sum", pl.Float64())] if weighted else [])
+    )
+
+
+def derive_counts(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
+    """Validate a label table and sum it into the count table (eager, on the small table)."""
+    validate_labels(df, a)
+    df = apply_group_policy(df, a)
+    weighted = a.weight is not None
+    cell = pl.Float64 if weighted else pl.Int64
+    # without labels every row counts as a negative label: fp = selected, tn = not selected
+    yb = pl.col(Y) == pl.lit(a.pos_true) if Y in df.columns else pl.lit(False)
+    pb = pl.col(P) == pl.lit(a.pos_pred)
+    v = pl.col("weight_sum") if weighted else pl.col("n")
+    sums = [
+        pl.col("n").sum().cast(pl.Int64).alias("n"),
+        v.filter(yb & pb).sum().cast(cell).alias("tp"),
+        v.filter(~yb & pb).sum().cast(cell).alias("fp"),
+        v.filter(yb & ~pb).sum().cast(cell).alias("fn"),
+        v.filter(~yb & ~pb).sum().cast(cell).alias("tn"),
+        *([pl.col("weight_sum").sum().alias("weight_sum")] if weighted else []),
+    ]
+    out = df.group_by(a.keys).agg(sums) if a.keys else df.select(sums)
+    return out.sort(a.keys, nulls_last=True) if a.keys else out
+
+
+def counts_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
+    """The lazy count table of a label table made by any engine (validated at collect time).
+
+    With a label ``y`` and prediction ``p`` (positive = ``pos_label``), ``tp`` counts the rows
+    with ``y`` and ``p`` positive, ``fp`` ``p`` only, ``fn`` ``y`` only, ``tn`` neither (with
+    weights: sums of the weights). Without labels every row counts as a negative label
+    (``fp`` = selected, ``tn`` = not selected).
+
+    Parameters
+    ----------
+    labels : pl.LazyFrame
+        A label table (:func:`label_table` or an engine's ``label_table``).
+    a : Audit
+        The resolved call that made it.
+
+    Returns
+    -------
+    pl.LazyFrame
+        Keys, ``n`` (Int64 rows), ``tp, fp, fn, tn`` (Int64 rows; Float64 weighted sums with
+        weights, then ``weight_sum`` Float64), sorted by the keys (nulls last).
+
+    Raises
+    ------
+    InvalidScoreError, InvalidLabelError, NullValuesError, InvalidWeightError
+        At collect time: bad scores, labels or predictions (nulls, NaN, values besides
+        ``pos_label`` and one other, different negative values, ``pos_label`` absent), bad
+        weights; the message lists the values found.
+    EmptyFrameError, NullGroupError, TooManyLevelsError
+        At collect time: see :func:`apply_group_policy`.
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    >>> a = resolve(lf.collect_schema(), "g")
+    >>> counts_from_labels(label_table(lf, a), a).collect().rows()
+    [('a', 2, 1, 1, 0, 0), ('b', 1, 0, 0, 1, 0)]
+    """
+    schema_in = labels.collect_schema()
+    schema = count_schema([(k, schema_in[k]) for k in a.keys], a.weight is not None)
+    return labels.map_batches(lambda df: derive_counts(df, a).select(schema.names()),
+                              schema=schema)
+
+
+# ------------------------------------------------------------------ Polars: rows -> sums per key
+def _binary(dtype: pl.DataType | None, pos: Any) -> bool:
+    """A 0/1 integer column with ``pos_label`` 1, or a Boolean column with ``pos_label`` True."""
+    if dtype is None:
+        return False
+    if dtype == pl.Boolean:
+        return pos is True
+    return dtype.is_integer() and type(pos) is int and pos == 1
+
+
+def sums_plan(a: Audit) -> bool:
+    """Whether the count table can be summed per key (:func:`sums_table`) instead of grouped.
+
+    Chosen from the schema: no weights, no float key (NaN and null keys merge after the scan),
+    a label that is absent or an integer/Boolean column with ``pos_label`` 1/``True``, and such
+    a prediction (a thresholded score is a Boolean).
+
+    Parameters
+    ----------
+    a : Audit
+        The resolved call.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> schema = pl.Schema({"g": pl.String, "y_true": pl.Int8, "y_pred": pl.Boolean})
+    >>> sums_plan(resolve(schema, "g")), sums_plan(resolve(schema, "g", pos_label=0))
+    (True, False)
+    """
+    return (
+        a.weight is None and not a.float_keys and a.y_pred is not None
+        and (a.y_true is None or _binary(a.true_dtype, a.pos_true))
+        and _binary(a.pred_dtype, a.pos_pred)
+    )
+
+
+def sums_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
+    """One ``group_by`` over the keys only: rows, Σy, Σp, Σy·p and the checks of the labels.
+
+    For 0/1 (or Boolean) labels the four cells follow from three sums, so the hash table holds
+    one entry per group instead of up to four (:func:`label_table`). Every check still holds:
+    the non-null count of ``y | p`` and its smallest and largest value show nulls and values
+    besides 0 and 1, on which :func:`counts_from_sums` falls back to the label table.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    a : Audit
+        The resolved call, with :func:`sums_plan` true.
+
+    Returns
+    -------
+    pl.LazyFrame
+        Unsorted, one row per key: the keys, ``n`` (rows), ``__pf_sy``, ``__pf_sp``,
+        ``__pf_syp`` (integer sums; absent label: 0), ``__pf_ok`` (rows with label and prediction
+        not null), ``__pf_hi`` (the largest ``y | p`` read as an unsigned 64-bit integer, so a
+        negative value is huge: 0/1 values only iff it is at most 1) and, for a thresholded
+        score, the counts ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf``. The aggregations are
+        plain (no cast after them): the casts happen on the small table.
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    >>> sums_table(lf, resolve(lf.collect_schema(), "g")).sort("g").collect().rows()
+    [('a', 2, 1, 2, 1, 2, 1), ('b', 1, 1, 0, 0, 1, 1)]
+    """
+    assert a.y_pred is not None
+
+    def binary(e: pl.Expr, dtype: pl.DataType | None) -> pl.Expr:
+        return e.cast(pl.UInt8) if dtype == pl.Boolean else e
+
+    p = binary(a.y_pred, a.pred_dtype)
+    if a.y_true is not None:
+        y = binary(a.y_true, a.true_dtype)
+        both, sums = y | p, [y.sum(), p.sum(), (y * p).sum()]
+    else:
+        both, sums = p, [pl.lit(0, dtype=pl.Int64), p.sum(), pl.lit(0, dtype=pl.Int64)]
+    aggs = [pl.len().alias("n"),
+            *[x.alias(f"{_V}{c}") for x, c in zip(sums, ("sy", "sp", "syp"), strict=True)],
+            both.count().alias(f"{_V}ok"),
+            both.cast(pl.UInt64, wrap_numerical=True).max().alias(f"{_V}hi")]
+    if a.score is not None:
+        aggs += _score_aggs(a.score)
+    return lf.group_by(_keys(a)).agg(aggs)
+
+
+def _regular(df: pl.DataFrame, a: Audit) -> bool:
+    """Whether a sums table holds only 0/1 labels and predictions, no null, ``pos`` present."""
+    if df.height == 0:
+        return False
+    hi = df[f"{_V}hi"].max()  # Series reductions: no query
+    nulls = int(df["n"].sum()) - int(df[f"{_V}ok"].sum())
+    sy, sp = int(df[f"{_V}sy"].sum()), int(df[f"{_V}sp"].sum())
+    bad_scores = [int(df[f"{_V}s_{x}"].sum()) for x in ("null", "nan", "inf")
+                  if a.score is not None]
+    if nulls or hi is None or hi > 1 or any(bad_scores):  # type: ignore[operator]
+        return False
+    # pos_label absent from labels and predictions is an error the label table words
+    return a.y_true is None or a.score is not None or bool(sy or sp)
+
+
+def counts_from_sums(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
+    """The lazy count table from :func:`sums_table`, identical to the label table's.
+
+    ``tp = Σy·p``, ``fp = Σp − Σy·p``, ``fn = Σy − Σy·p``, ``tn = n − Σy − Σp + Σy·p`` (exact
+    integers). When the sums show anything but 0/1 values without nulls (or no positive at
+    all), the rows are grouped again by the general :func:`label_table` and
+    :func:`counts_from_labels` decides, so every error and every valid result (labels -1/1,
+    say) is exactly the general path's.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    a : Audit
+        The resolved call, with :func:`sums_plan` true.
+
+    Returns
+    -------
+    pl.LazyFrame
+        As :func:`counts_from_labels`.
+
+    Raises
+    ------
+    InvalidScoreError, InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError
+        At collect time, as :func:`counts_from_labels`.
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    >>> counts_from_sums(lf, resolve(lf.collect_schema(), "g")).collect().rows()
+    [('a', 2, 1, 1, 0, 0), ('b', 1, 0, 0, 1, 0)]
+    """
+    sums = sums_table(lf, a)
+    key_schema = sums.collect_schema()
+    schema = count_schema([(k, key_schema[k]) for k in a.keys], weighted=False)
+    names = schema.names()
+
+    def derive(df: pl.DataFrame) -> pl.DataFrame:
+        if not _regular(df, a):
+            return derive_counts(label_table(lf, a).collect(), a).select(names)
+        df = apply_group_policy(df, a)
+        n, sy, sp, syp = (pl.col(c).cast(pl.Int64) for c in ("n", f"{_V}sy", f"{_V}sp",
+                                                            f"{_V}syp"))
+        out = df.lazy().select(*a.keys, n.alias("n"), tp=syp, fp=sp - syp, fn=sy - syp,
+                               tn=n - sy - sp + syp)
+        return (out.sort(a.keys, nulls_last=True) if a.keys else out).collect(engine="in-memory")
+
+    return sums.map_batches(derive, schema=schema)
+
+
+# ------------------------------------------------------------------ label table -> score table
+def score_schema(key_schema: Sequence[tuple[str, pl.DataType]], weighted: bool) -> pl.Schema:
+    """The public score-table schema: keys, ``score``, ``positives``, ``negatives``, ``n_rows``.
+
+    ``n_rows`` only when weighted.
+    """
+    cell = pl.Float64() if weighted else pl.Int64()
+    return pl.Schema(
+        [*key_schema, ("score", pl.Float64()), ("positives", cell), ("negatives", cell)]
+        + ([("n_rows", pl.Int64())] if weighted else [])
+    )
+
+
+def derive_scores(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
+    """Validate a score label table and pivot its labels into ``positives``/``negatives``."""
+    validate_labels(df, a)
+    df = apply_group_policy(df, a)
+    weighted = a.weight is not None
+    v = pl.col("weight_sum") if weighted else pl.col("n")
+    # without labels every row counts as a positive: positives = rows at the score
+    yb = pl.col(Y) == pl.lit(a.pos_true) if Y in df.columns else pl.lit(True)
+    group = [*a.keys, "score"]
+    out = df.group_by(group).agg(
+        v.filter(yb).sum().alias("positives"), v.filter(~yb).sum().alias("negatives"),
+        *([pl.col("n").sum().cast(pl.Int64).alias("n_rows")] if weighted else []),
+    )
+    # two stable single-key sorts: a multi-column sort of ~10^6 cells costs 4x as much
+    out = out.sort("score", nulls_last=True)
+    if a.keys:
+        out = out.sort(a.keys, nulls_last=True, maintain_order=True)
+    return out
+
+
+def scores_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
+    """The lazy score table of a score label table made by any engine (checked at collect time).
+
+    Parameters
+    ----------
+    labels : pl.LazyFrame
+        A score label table (:func:`score_label_table` or an engine's ``score_label_table``).
+    a : Audit
+        The resolved call that made it (``scores=True``).
+
+    Returns
+    -------
+    pl.LazyFrame
+        Keys, ``score`` (Float64), ``positives`` and ``negatives`` (Int64 rows with the label
+        positive / not positive at that score; Float64 weighted sums with weights, then
+        ``n_rows`` Int64), sorted by the keys then ``score`` (nulls last). Without labels every
+        row is counted in ``positives``.
+
+    Raises
+    ------
+    InvalidScoreError, InvalidLabelError, NullValuesError, InvalidWeightError
+        At collect time: null, NaN or infinite scores; bad labels; bad weights.
+    EmptyFrameError, NullGroupError, TooManyLevelsError
+        At collect time: see :func:`apply_group_policy`.
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1],
+    ...                    "y_score": [0.9, 0.2, 0.2]})
+    >>> a = resolve(lf.collect_schema(), "g", y_score="y_score", scores=True)
+    >>> scores_from_labels(score_label_table(lf, a), a).collect().rows()
+    [('a', 0.2, 0, 1), ('a', 0.9, 1, 0), ('b', 0.2, 1, 0)]
+    """
+    schema_in = labels.collect_schema()
+    schema = score_schema([(k, schema_in[k]) for k in a.keys], a.weight is not None)
+    cast = [pl.col(c).cast(d) for c, d in schema.items()]
+    return labels.map_batches(lambda df: derive_scores(df, a).select(cast), schema=schema)
+
+
+# ------------------------------------------------------------------ rows -> score table, sorted
+def sorted_scores_plan(a: Audit) -> bool:
+    """Whether the score table is built by sorting (:func:`scores_by_sorting`), not hashing.
+
+    Chosen from the schema: a float score (continuous: nearly every score distinct, where a
+    hash table of ``(keys, score, label)`` costs more than sorting each group's scores), no
+    weights (float sums must add in the label table's order), no float key, and a label that is
+    absent or an integer/Boolean column with ``pos_label`` 1/``True``.
+
+    Parameters
+    ----------
+    a : Audit
+        The resolved call (``scores=True``).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> schema = pl.Schema({"g": pl.String, "y_true": pl.Int8, "s": pl.Float64, "k": pl.Int8})
+    >>> sorted_scores_plan(resolve(schema, "g", y_score="s", scores=True))
+    True
+    >>> sorted_scores_plan(resolve(schema, "g", y_score="k", scores=True))  # few distinct
+    False
+    """
+    return (
+        a.weight is None and not a.float_keys and a.score_dtype is not None
+        and a.score_dtype.is_float()
+        and (a.y_true is None or _binary(a.true_dtype, a.pos_true))
+    )
+
+
+def scores_by_sorting(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
+    """The lazy score table by sorting each group's scores (numpy), identical to the hashed one.
+
+    The rows' keys, scores and labels are read once; each group's scores are sorted and their
+    runs of equal values give ``positives`` and ``negatives`` by cumulative sums. Before that,
+    the label's extremes and nulls, the bad scores and negative zeros are counted: on any of
+    them (or no row at all) the general :func:`score_label_table` and
+    :func:`scores_from_labels` decide, so every error and result is theirs.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    a : Audit
+        The resolved call, with :func:`sorted_scores_plan` true.
+
+    Returns
+    -------
+    pl.LazyFrame
+        As :func:`scores_from_labels` (unweighted).
+
+    Raises
+    ------
+    InvalidScoreError, InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError
+        At collect time, as :func:`scores_from_labels`.
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b", "a"], "y_true": [1, 0, 1, 1],
+    ...                    "y_score": [0.9, 0.2, 0.2, 0.2]})
+    >>> a = resolve(lf.collect_schema(), "g", y_score="y_score", scores=True)
+    >>> scores_by_sorting(lf, a).collect().rows()
+    [('a', 0.2, 1, 1), ('a', 0.9, 1, 0), ('b', 0.2, 1, 0)]
+    """
+    assert a.score is not None
+    key_schema = lf.select(_keys(a)).collect_schema()
+    schema = score_schema([(k, key_schema[k]) for k in a.keys], weighted=False)
+    s = a.score.cast(pl.Float64)
+    y = None if a.y_true is None else (
+        a.y_true.cast(pl.UInt8) if a.true_dtype == pl.Boolean else a.y_true)
+    aggs = [
+        pl.len().cast(pl.Int64).alias("n"), s.alias("score"),
+        (s.is_null() | s.is_nan() | s.is_infinite()).sum().alias(f"{_V}bad"),
+        ((s == 0) & (1 / s < 0)).sum().alias(f"{_V}negzero"),
+    ]
+    if y is not None:
+        aggs += [y.alias(Y), y.null_count().alias(f"{_V}nulls"),
+                 y.min().cast(pl.Int64).alias(f"{_V}lo"), y.max().cast(pl.Int64).alias(f"{_V}hi")]
+    # one scan, one aggregation: each group's scores and labels as lists
+    per_key = lf.group_by(_keys(a)).agg(aggs) if a.keys else \
+        lf.select(*[x.implode() if x.meta.output_name() in ("score", Y) else x for x in aggs])
+
+    def build(df: pl.DataFrame) -> pl.DataFrame:
+        from polars_fair._lazy import np
+
+        c = df.select(pl.col("n").sum(), *[pl.col(f"{_V}{x}").sum() for x in (
+            "bad", "negzero", *(("nulls",) if y is not None else ()))],
+            *([pl.col(f"{_V}lo").min(), pl.col(f"{_V}hi").max()] if y is not None else []),
+        ).row(0, named=True)
+        if not c["n"] or c[f"{_V}bad"] or c[f"{_V}negzero"] or (y is not None and (
+                c[f"{_V}nulls"] or c[f"{_V}lo"] is None or c[f"{_V}lo"] < 0
+                or c[f"{_V}hi"] > 1)):
+            general = derive_scores(score_label_table(lf, a).collect(), a)
+            return general.select([pl.col(k).cast(d) for k, d in schema.items()])
+        groups = apply_group_policy(df, a)
+        if a.keys:
+            groups = groups.sort(a.keys, nulls_last=True)
+        parts: list[tuple[Any, Any, Any]] = []
+        for g in range(groups.height):
+            sc = groups["score"][g].to_numpy()
+            order = np.argsort(sc, kind="stable")
+            sc = sc[order]
+            ends = np.flatnonzero(np.append(sc[1:] != sc[:-1], True))
+            rows_at = np.diff(ends + 1, prepend=0)
+            if y is None:  # without labels every row counts as a positive
+                parts.append((sc[ends], rows_at, np.zeros_like(rows_at)))
+                continue
+            cum = np.cumsum(groups[Y][g].to_numpy()[order], dtype=np.int64)[ends]
+            positives = np.diff(cum, prepend=0)
+            parts.append((sc[ends], positives, rows_at - positives))
+        runs = [len(p[0]) for p in parts]
+        keys = groups.select(a.keys).gather(np.repeat(np.arange(groups.height), runs)) \
+            .get_columns() if a.keys else []
+        cells = [np.concatenate([p[i] for p in parts]) for i in range(3)]
+        return pl.DataFrame([
+            *keys, pl.Series("score", cells[0], dtype=pl.Float64),
+            pl.Series("positives", cells[1], dtype=pl.Int64),
+            pl.Series("negatives", cells[2], dtype=pl.Int64),
+        ]).select([pl.col(k).cast(d) for k, d in schema.items()])
+
+    return per_key.map_batches(build, schema=schema)

@@ -1,0 +1,876 @@
+"""Count tables and score tables: building them through an engine, rolling them up.
+
+The count table is the public contract (README "Count tables"): the key columns, then
+``n, tp, fp, fn, tn`` (Int64), sorted by the keys with nulls last. With ``sample_weight`` the four
+cells are Float64 weighted sums, ``n`` stays the row count and ``weight_sum`` follows ``tn``. The
+score table holds the keys, ``score`` (Float64), ``positives`` and ``negatives`` (Int64, or
+Float64 weighted sums followed by ``n_rows``), sorted by keys then score.
+
+An :class:`Engine` is where the rows live. It does one thing: turn rows into the label table of
+:mod:`polars_fair.counting.boundary` (one aggregation). Polars is :class:`PolarsEngine`; Spark and
+DuckDB implement the same two methods in their own modules.
+
+Why one module of about 860 lines: the engine protocol, the Polars engine, the count and score
+tables, roll-ups, attribute sets and the size guards are one layer (rows to tables); most of
+the lines are documentation and the guards.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, cast
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.core.spec import (
+    DEFAULT_MAX_GROUPS,
+    SCORE_ARGS,
+    Audit,
+    By,
+    IntoExpr,
+    NullGroups,
+    check_int,
+    name_of,
+    normalize_by,
+    resolve,
+)
+from polars_fair.counting import boundary
+from polars_fair.counting.boundary import COUNT_COLUMNS, checked
+
+__all__ = [
+    "COUNT_COLUMNS",
+    "AttributeSets",
+    "By",
+    "Counted",
+    "Engine",
+    "NullGroups",
+    "PolarsEngine",
+    "attribute_sets",
+    "checked",
+    "engine_of",
+    "normalize_by",
+    "complete_enums",
+    "count_table",
+    "count_tables",
+    "expand_sets",
+    "keys_of",
+    "rollup",
+    "score_table",
+]
+
+
+class Engine(Protocol):
+    """Where the rows live: the one aggregation into a label table, per engine.
+
+    Implemented by :class:`PolarsEngine`, :class:`polars_fair.counting._spark.SparkEngine` and
+    :class:`polars_fair.counting._duckdb.DuckDBEngine`; :func:`engine_of` picks one for a frame.
+    Only the label table (one row per group and label/prediction value) leaves the engine.
+
+    Examples
+    --------
+    >>> engine: Engine = engine_of(pl.LazyFrame({"g": ["a"], "y_true": [1], "y_pred": [1]}))
+    >>> engine.schema().names()
+    ['g', 'y_true', 'y_pred']
+    """
+
+    def schema(self) -> pl.Schema:
+        """The input's columns as Polars dtypes, read without running anything.
+
+        Returns
+        -------
+        pl.Schema
+            Column name -> Polars dtype (Spark and DuckDB types mapped to Polars ones).
+
+        Examples
+        --------
+        >>> PolarsEngine(pl.LazyFrame({"g": ["a"]})).schema()
+        Schema([('g', String)])
+        """
+        ...
+
+    def bind(self, by: Any, args: dict[str, Any]) -> tuple[Engine, Any, dict[str, Any]]:
+        """Engine-native expressions (a Spark ``Column``) as named columns of the input.
+
+        Parameters
+        ----------
+        by : str, expression or list of them, or None
+            The attributes of the call.
+        args : dict of str to Any
+            The count or score arguments of the call (``y_true``, ``y_pred``, ...).
+
+        Returns
+        -------
+        engine : Engine
+            The engine over the input with the bound columns added (or ``self``).
+        by : Any
+            ``by`` with engine-native expressions replaced by the names of the added columns.
+        args : dict of str to Any
+            ``args`` likewise.
+
+        Examples
+        --------
+        >>> engine = PolarsEngine(pl.LazyFrame({"g": ["a"]}))
+        >>> engine.bind("g", {"y_true": "y"})[1:]
+        ('g', {'y_true': 'y'})
+        """
+        ...
+
+    def label_table(self, a: Audit) -> pl.LazyFrame:
+        """Rows -> (keys, label, prediction) -> n [, weights], by one aggregation.
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call (:func:`polars_fair.core.spec.resolve` on :meth:`schema`).
+
+        Returns
+        -------
+        pl.LazyFrame
+            The label table of a count table (:mod:`polars_fair.counting.boundary`): the keys,
+            ``__pf_y`` (the label as stored; absent without labels), ``__pf_p`` (the
+            prediction as stored, or Boolean ``score >= threshold``), ``n`` (Int64 rows), with
+            weights ``weight_sum`` (Float64) and the Int64 counts ``__pf_w_null``,
+            ``__pf_w_nan``, ``__pf_w_neg``, for a thresholded score the Int64 counts
+            ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf``.
+
+        Examples
+        --------
+        >>> lf = pl.LazyFrame({"g": ["a", "a"], "y_true": [1, 0], "y_pred": [1, 1]})
+        >>> engine = PolarsEngine(lf)
+        >>> a = resolve(engine.schema(), "g")
+        >>> engine.label_table(a).collect().sort("__pf_y").rows()
+        [('a', 0, 1, 1), ('a', 1, 1, 1)]
+        """
+        ...
+
+    def score_label_table(self, a: Audit) -> pl.LazyFrame:
+        """Rows -> (keys, score, label) -> n [, weights], by one aggregation.
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call (``resolve(..., scores=True)``).
+
+        Returns
+        -------
+        pl.LazyFrame
+            The label table of a score table: the keys, ``score`` (Float64), ``__pf_y`` (the
+            label as stored; absent without labels), ``n`` (Int64 rows), with weights
+            ``weight_sum`` (Float64) and the Int64 counts ``__pf_w_null``, ``__pf_w_nan``,
+            ``__pf_w_neg``.
+
+        Examples
+        --------
+        >>> lf = pl.LazyFrame({"g": ["a", "a"], "y_true": [1, 1], "y_score": [0.5, 0.5]})
+        >>> engine = PolarsEngine(lf)
+        >>> a = resolve(engine.schema(), "g", y_score="y_score", scores=True)
+        >>> engine.score_label_table(a).collect().rows()
+        [('a', 0.5, 1, 2)]
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class PolarsEngine:
+    """A Polars LazyFrame (a DataFrame is made lazy): the label tables are lazy group-bys.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"g": ["a", "b"], "y_true": [1, 0], "y_pred": [1, 1]})
+    >>> engine = PolarsEngine(lf)
+    >>> count_table(engine, "g")[0].collect().rows()
+    [('a', 1, 1, 0, 0, 0), ('b', 1, 0, 1, 0, 0)]
+    """
+
+    lf: pl.LazyFrame
+
+    def schema(self) -> pl.Schema:
+        """The LazyFrame's schema (no data is read).
+
+        Returns
+        -------
+        pl.Schema
+            Column name -> dtype.
+
+        Examples
+        --------
+        >>> PolarsEngine(pl.LazyFrame({"g": ["a"]})).schema()
+        Schema([('g', String)])
+        """
+        return self.lf.collect_schema()
+
+    def bind(self, by: Any, args: dict[str, Any]) -> tuple[PolarsEngine, Any, dict[str, Any]]:
+        """Nothing to bind: Polars reads expressions as they are.
+
+        Parameters
+        ----------
+        by : str, pl.Expr or list of them, or None
+            The attributes of the call.
+        args : dict of str to Any
+            The count or score arguments.
+
+        Returns
+        -------
+        tuple of (PolarsEngine, Any, dict of str to Any)
+            ``(self, by, args)`` unchanged.
+
+        Examples
+        --------
+        >>> engine = PolarsEngine(pl.LazyFrame({"g": ["a"]}))
+        >>> engine.bind(["g"], {})[0] is engine
+        True
+        """
+        return self, by, args
+
+    def label_table(self, a: Audit) -> pl.LazyFrame:
+        """The label table of a count table, one lazy ``group_by`` (:func:`.boundary.label_table`).
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call.
+
+        Returns
+        -------
+        pl.LazyFrame
+            Keys, ``__pf_y``, ``__pf_p``, ``n`` (Int64) [, weight and score checks]; see
+            :meth:`Engine.label_table`.
+
+        Examples
+        --------
+        >>> lf = pl.LazyFrame({"y_true": [1, 0, 0], "y_pred": [1, 0, 0]})
+        >>> engine = PolarsEngine(lf)
+        >>> engine.label_table(resolve(engine.schema(), None)).collect().sort("n").rows()
+        [(1, 1, 1), (0, 0, 2)]
+        """
+        return boundary.label_table(self.lf, a)
+
+    def score_label_table(self, a: Audit) -> pl.LazyFrame:
+        """The label table of a score table, one lazy ``group_by``.
+
+        Parameters
+        ----------
+        a : Audit
+            The resolved call (``scores=True``).
+
+        Returns
+        -------
+        pl.LazyFrame
+            Keys, ``score`` (Float64), ``__pf_y``, ``n`` (Int64) [, weight checks]; see
+            :meth:`Engine.score_label_table`.
+
+        Examples
+        --------
+        >>> lf = pl.LazyFrame({"y_true": [1, 0], "y_score": [0.75, 0.75]})
+        >>> engine = PolarsEngine(lf)
+        >>> a = resolve(engine.schema(), None, y_score="y_score", scores=True)
+        >>> engine.score_label_table(a).collect().sort("__pf_y").rows()
+        [(0.75, 0, 1), (0.75, 1, 1)]
+        """
+        return boundary.score_label_table(self.lf, a)
+
+
+def engine_of(frame: Any) -> Engine:
+    """The engine of a Polars DataFrame/LazyFrame, a PySpark DataFrame or a DuckDB relation.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame, duckdb.DuckDBPyRelation or Engine
+        The rows; an engine (a ``SparkEngine`` with ``round_scores``, ...) is returned as it is.
+
+    Returns
+    -------
+    Engine
+        :class:`PolarsEngine`, :class:`polars_fair.counting._spark.SparkEngine` or
+        :class:`polars_fair.counting._duckdb.DuckDBEngine` (imported only when needed).
+
+    Raises
+    ------
+    InvalidArgumentError
+        Any other object.
+
+    Examples
+    --------
+    >>> engine_of(pl.DataFrame({"g": ["a"]}))
+    PolarsEngine(lf=<LazyFrame at ...>)
+    >>> engine_of([1, 2])
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: expected a polars DataFrame or LazyFrame, ...
+    """
+    if isinstance(frame, pl.DataFrame):
+        return PolarsEngine(frame.lazy())
+    if isinstance(frame, pl.LazyFrame):
+        return PolarsEngine(frame)
+    if hasattr(frame, "label_table") and hasattr(frame, "score_label_table"):
+        return cast(Engine, frame)  # an engine already (SparkEngine with round_scores, ...)
+    module = type(frame).__module__
+    if module.startswith("pyspark."):
+        from polars_fair.counting._spark import SparkEngine
+
+        return SparkEngine(frame)
+    if module.startswith("duckdb") or module.startswith("_duckdb"):
+        from polars_fair.counting._duckdb import DuckDBEngine
+
+        return DuckDBEngine(frame)
+    raise E.InvalidArgumentError(E.NOT_A_FRAME.format(type=type(frame).__name__))
+
+
+def _is_empty(engine: Engine) -> bool:
+    """Whether the input has no row (read only on an error path: one row at most)."""
+    if isinstance(engine, PolarsEngine):
+        return engine.lf.head(1).collect().height == 0
+    check = getattr(engine, "is_empty", None)  # engines may offer it (Spark, DuckDB)
+    return bool(check()) if callable(check) else False
+
+
+def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool) -> tuple[Engine, Audit]:
+    engine, by, args = engine.bind(by, args)
+    try:
+        return engine, resolve(engine.schema(), by, scores=scores, **args)
+    except E.InvalidLabelError:
+        # a header-only CSV reads as String columns: its problem is that it is empty, not that
+        # pos_label=1 is no string
+        if _is_empty(engine):
+            raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail="")) from None
+        raise
+
+
+def count_table(
+    engine: Engine | pl.LazyFrame | pl.DataFrame, by: By, **args: Any
+) -> tuple[pl.LazyFrame, list[str]]:
+    """The lazy count table of the rows and its key names (the public contract above).
+
+    Schema errors raise here; data errors raise when the result is collected.
+
+    Parameters
+    ----------
+    engine : Engine, pl.LazyFrame or pl.DataFrame
+        The rows (a Polars frame is wrapped in a :class:`PolarsEngine`).
+    by : str, pl.Expr, list of them, or None
+        The attributes (several = their intersection; ``None``: the whole population).
+    **args : Any
+        The count arguments but ``combinations``/``max_order`` (``y_true``, ``y_pred``,
+        ``pos_label``, ``sample_weight``, ``null_groups``, ``y_score``, ``threshold``; see
+        :class:`polars_fair.core.spec.CountArgs`).
+
+    Returns
+    -------
+    counts : pl.LazyFrame
+        The count table: the keys, ``n`` (Int64 rows), ``tp, fp, fn, tn`` (Int64; Float64
+        weighted sums with ``sample_weight``, then ``weight_sum`` Float64), sorted by the keys
+        (nulls last), with the empty intersections of Enum keys as zero rows.
+    keys : list of str
+        The key names.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidArgumentError, InvalidLabelError, InvalidWeightError
+        At once: the schema errors of :func:`polars_fair.core.spec.resolve`.
+    InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError, TooManyLevelsError
+        At collect time: the data errors of
+        :func:`polars_fair.counting.boundary.counts_from_labels`.
+    SizeLimitError
+        The Enum completion would exceed the count argument ``max_groups`` (at once when the
+        declared categories alone do, else at collect time).
+
+    Examples
+    --------
+    >>> df = pl.LazyFrame({"g": ["a", "b"], "y_true": [1, 0], "y_pred": [1, 1]})
+    >>> counts, keys = count_table(df, "g")
+    >>> keys, counts.collect().rows()
+    (['g'], [('a', 1, 1, 0, 0, 0), ('b', 1, 0, 1, 0, 0)])
+    """
+    engine = engine_of(engine) if isinstance(engine, (pl.LazyFrame, pl.DataFrame)) else engine
+    engine, a = _resolve(engine, by, args, scores=False)
+    if isinstance(engine, PolarsEngine) and boundary.sums_plan(a):  # 0/1 labels: sums per key
+        out = boundary.counts_from_sums(engine.lf, a)
+    else:
+        out = boundary.counts_from_labels(engine.label_table(a), a)
+    if a.keys:  # the Enum completion is bounded by the count argument max_groups
+        completed = complete_enums(out, a.keys, max_groups=a.max_groups)
+        if completed is not out:  # new rows: sorted again (the count table is sorted already)
+            out = completed.sort(a.keys, nulls_last=True)
+    return out, a.keys
+
+
+def score_table(
+    engine: Engine | pl.LazyFrame | pl.DataFrame, by: By, **args: Any
+) -> tuple[pl.LazyFrame, list[str], pl.DataType]:
+    """The lazy score table (one row per group and distinct score), its keys and score dtype.
+
+    The score's own dtype is returned because thresholds are compared in it
+    (:func:`polars_fair.core.spec.threshold_in_dtype`).
+
+    Parameters
+    ----------
+    engine : Engine, pl.LazyFrame or pl.DataFrame
+        The rows.
+    by : str, pl.Expr, list of them, or None
+        The attributes.
+    **args : Any
+        The score arguments (``y_true``, ``y_score``, ``pos_label``, ``sample_weight``,
+        ``null_groups``; :class:`polars_fair.core.spec.ScoreArgs`), defaults from
+        :data:`polars_fair.core.spec.SCORE_ARGS`.
+
+    Returns
+    -------
+    scores : pl.LazyFrame
+        The keys, ``score`` (Float64), ``positives`` and ``negatives`` (Int64 rows; Float64
+        weighted sums with ``sample_weight``, then ``n_rows`` Int64), sorted by the keys and
+        ``score`` (nulls last).
+    keys : list of str
+        The key names.
+    score_dtype : pl.DataType
+        The dtype of the score column.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidArgumentError, InvalidScoreError, InvalidWeightError
+        At once: the schema errors of :func:`polars_fair.core.spec.resolve`.
+    InvalidLabelError, NullValuesError, InvalidScoreError, EmptyFrameError
+        At collect time: the data errors of
+        :func:`polars_fair.counting.boundary.scores_from_labels`.
+
+    Examples
+    --------
+    >>> df = pl.LazyFrame({"g": ["a", "a", "a"], "y_true": [1, 0, 1], "y_score": [0.9, 0.9, 0.2]})
+    >>> table, keys, dtype = score_table(df, "g")
+    >>> table.collect().rows()
+    [('a', 0.2, 1, 0), ('a', 0.9, 1, 1)]
+    """
+    engine = engine_of(engine) if isinstance(engine, (pl.LazyFrame, pl.DataFrame)) else engine
+    engine, a = _resolve(engine, by, {**SCORE_ARGS, **args}, scores=True)
+    assert a.score_dtype is not None
+    if isinstance(engine, PolarsEngine) and boundary.sorted_scores_plan(a):  # continuous
+        return boundary.scores_by_sorting(engine.lf, a), a.keys, a.score_dtype
+    return boundary.scores_from_labels(engine.score_label_table(a), a), a.keys, a.score_dtype
+
+
+def complete_enums(
+    counts: pl.LazyFrame, keys: Sequence[str], *, max_groups: int = DEFAULT_MAX_GROUPS
+) -> pl.LazyFrame:
+    """Add the empty intersections of Enum attributes as rows with zero counts.
+
+    Polars' ``group_by`` leaves out combinations that no row has. For attributes whose categories
+    are declared (``pl.Enum``) every combination of categories is a group an auditor must see, so
+    the count table is completed to the product of the declared categories (and the observed
+    values of the other attributes, nulls included) with ``n = 0``; its rates are null and its
+    report row is flagged ``low_support``. Without Enum keys the table is returned unchanged.
+
+    The size of the product is computed before it is built: when the declared categories alone
+    exceed ``max_groups`` this raises at once; otherwise the exact size (with the observed values
+    of the other keys) is checked on the small count table when it is collected.
+
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A count table.
+    keys : sequence of str
+        Its key columns.
+    max_groups : int, default 10000
+        The most rows the completed table may hold.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The count table's columns and dtypes, with a zero row (every count 0) for each
+        missing combination; unsorted.
+
+    Raises
+    ------
+    SizeLimitError
+        The completed table would hold more than ``max_groups`` rows (the message gives its
+        size).
+
+    Examples
+    --------
+    >>> sex = pl.Enum(["F", "M"])
+    >>> c = pl.LazyFrame({"sex": pl.Series(["M"], dtype=sex), "n": [2], "tp": [1], "fp": [1],
+    ...                   "fn": [0], "tn": [0]})
+    >>> complete_enums(c, ["sex"]).sort("sex").collect().rows()
+    [('F', 0, 0, 0, 0, 0), ('M', 2, 1, 1, 0, 0)]
+    """
+    schema = counts.collect_schema()
+    enums = {k: schema[k] for k in keys if isinstance(schema[k], pl.Enum)}
+    if not enums:
+        return counts
+    what = "the count table with every intersection of the Enum categories of " + ", ".join(
+        repr(k) for k in enums)
+    declared = math.prod(len(cast(pl.Enum, d).categories) for d in enums.values())
+    if declared > max_groups:  # before any row is read
+        raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(what=what, size=declared,
+                                                        limit=max_groups))
+    cells = [c for c in (*COUNT_COLUMNS, "weight_sum") if c in schema]
+
+    def complete(df: pl.DataFrame) -> pl.DataFrame:
+        levels: list[pl.DataFrame] = []
+        for k in keys:
+            values = df.select(k).unique()
+            dtype = schema[k]
+            if isinstance(dtype, pl.Enum):
+                cats = pl.DataFrame({k: pl.Series(k, dtype.categories, dtype=dtype)})
+                values = pl.concat([cats, values]).unique()
+            levels.append(values)
+        size = math.prod(v.height for v in levels)
+        if size > max_groups:
+            raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(what=what, size=size,
+                                                            limit=max_groups))
+        grid = levels[0]
+        for v in levels[1:]:
+            grid = grid.join(v, how="cross")
+        return grid.join(df, on=list(keys), how="left", nulls_equal=True).with_columns(
+            [pl.col(c).fill_null(0).cast(schema[c]) for c in cells]
+        ).select(schema.names())
+
+    return counts.map_batches(complete, schema=schema)
+
+
+AttributeSets = list[list[str]]
+
+
+def attribute_sets(
+    by: By, combinations: Literal["all"] | None = None, max_order: int | None = None,
+    *, max_groups: int = DEFAULT_MAX_GROUPS,
+) -> list[list[IntoExpr]] | None:
+    """The attribute sets of a call: ``None`` for one set, else a list of sets.
+
+    ``by=[["race"], ["sex"], ["race", "sex"]]`` names the sets; ``combinations="all"`` takes
+    every non-empty subset of ``by`` of size up to ``max_order`` (all sizes by default), singles
+    first, in the order the attributes were given.
+
+    Parameters
+    ----------
+    by : str, pl.Expr, list of them, list of lists of them, or None
+        The attributes, or (a list of lists) the attribute sets.
+    combinations : "all", optional
+        Every non-empty subset of the flat list ``by``.
+    max_order : int, optional
+        With ``combinations="all"``: the largest subset size, at least 1.
+    max_groups : int, default 10000
+        Each set holds at least one group, so ``combinations="all"`` may make at most this
+        many sets; their number is computed before they are listed.
+
+    Returns
+    -------
+    list of list of (str or pl.Expr), or None
+        The sets in order; ``None`` when the call audits one attribute set.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``combinations`` other than ``"all"``, ``max_order`` not an integer >= 1 or without
+        ``combinations``, or ``combinations="all"`` with a nested ``by``.
+    SizeLimitError
+        ``combinations="all"`` would make more than ``max_groups`` sets.
+
+    Examples
+    --------
+    >>> attribute_sets(["a", "b"], "all")
+    [['a'], ['b'], ['a', 'b']]
+    >>> attribute_sets(["a", "b", "c"], "all", max_order=1)
+    [['a'], ['b'], ['c']]
+    >>> attribute_sets(["a", "b"]) is None
+    True
+    """
+    if combinations is not None and combinations != "all":
+        raise E.InvalidArgumentError(E.BAD_COMBINATIONS.format(value=combinations))
+    items = list(by) if isinstance(by, Sequence) and not isinstance(by, str) else None
+    nested = items is not None and any(isinstance(b, (list, tuple)) for b in items)
+    if combinations == "all":
+        if nested:
+            raise E.InvalidArgumentError(E.COMBINATIONS_FLAT)
+        base = normalize_by(by)
+        top = len(base) if max_order is None else check_int(max_order, "max_order")
+        n_sets = sum(math.comb(len(base), r) for r in range(1, min(top, len(base)) + 1))
+        if n_sets > max_groups:
+            raise E.SizeLimitError(E.TOO_MANY_SETS.format(
+                attributes=len(base), sets=n_sets, limit=max_groups))
+        return [list(c) for r in range(1, min(top, len(base)) + 1)
+                for c in itertools.combinations(base, r)]
+    if max_order is not None:
+        raise E.InvalidArgumentError(E.MAX_ORDER_ALONE)
+    if not nested:
+        return None
+    assert items is not None
+    sets = [normalize_by(b) for b in items]
+    # a name or an expression with one output name each, else a typed error
+    named = [tuple(name_of(b) for b in s) for s in sets]
+    repeated = sorted({repr(list(n)) for n in named if named.count(n) > 1})
+    if repeated:
+        raise E.InvalidArgumentError(E.REPEATED_SETS.format(sets=", ".join(repeated)))
+    return sets
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A lazy count table with its keys; ``sets`` names the attribute sets of a multi-set call.
+
+    For several attribute sets the frame starts with ``attributes`` (List(String)): the
+    attributes that define each row, so a null key is never ambiguous; keys outside a row's set
+    are null.
+
+    Parameters
+    ----------
+    frame : pl.LazyFrame
+        The count table ([``attributes``,] keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]).
+    keys : list of str
+        The key columns (the union of the sets' attributes for several sets).
+    sets : list of list of str, optional
+        The attribute sets, in order; ``None`` for one set (the keys).
+    max_groups : int, default 10000
+        The size limit of the tables made from it (roll-ups to several attribute sets).
+
+    Examples
+    --------
+    >>> c = Counted(pl.LazyFrame({"g": ["a"], "n": [1], "tp": [1], "fp": [0], "fn": [0],
+    ...                           "tn": [0]}), ["g"])
+    >>> c.keys, c.sets
+    (['g'], None)
+    """
+
+    frame: pl.LazyFrame
+    keys: list[str]
+    sets: AttributeSets | None = None
+    max_groups: int = DEFAULT_MAX_GROUPS
+
+
+def count_tables(
+    engine: Engine | pl.LazyFrame,
+    by: By,
+    *,
+    combinations: Literal["all"] | None = None,
+    max_order: int | None = None,
+    max_groups: int = DEFAULT_MAX_GROUPS,
+    **kwargs: Any,
+) -> Counted:
+    """The count table of one attribute set, or of several from one scan at the finest level.
+
+    Coarser sets are rolled up from the finest count table (:func:`rollup`), never re-scanned.
+    With several sets and ``null_groups="drop"`` a row is dropped only from the sets that hold
+    its missing attribute: a row missing only ``sex`` still counts in the ``race`` set.
+
+    Parameters
+    ----------
+    engine : Engine, pl.LazyFrame or pl.DataFrame
+        The rows.
+    by : str, pl.Expr, list of them, list of lists of them, or None
+        The attributes, or the attribute sets (:func:`attribute_sets`).
+    combinations : "all", optional
+        Audit every non-empty subset of ``by``.
+    max_order : int, optional
+        The largest subset with ``combinations="all"``.
+    max_groups : int, default 10000
+        The most groups of a table made here: an Enum completion (:func:`complete_enums`) or
+        the stack of attribute sets (:func:`expand_sets`).
+    **kwargs : Any
+        The other count arguments (:func:`count_table`).
+
+    Returns
+    -------
+    Counted
+        The lazy count table, its keys and, for several sets, the sets; for several sets the
+        frame starts with ``attributes`` (List(String)), keys outside a row's set are null, and
+        the sets are stacked in order (see :func:`expand_sets`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        Malformed attribute sets (:func:`attribute_sets`), an empty set, a ``max_groups``
+        that is not an integer >= 1.
+    SizeLimitError
+        More than ``max_groups`` attribute sets (at once) or groups (at collect time).
+    ColumnNotFoundError, InvalidLabelError, NullValuesError, EmptyFrameError
+        The errors of :func:`count_table`.
+
+    Examples
+    --------
+    >>> df = pl.LazyFrame({"a": ["x", "y"], "b": [0, 0], "y_true": [1, 0], "y_pred": [1, 1]})
+    >>> c = count_tables(df, ["a", "b"], combinations="all")
+    >>> c.sets
+    [['a'], ['b'], ['a', 'b']]
+    """
+    limit = check_int(max_groups, "max_groups")
+    sets = attribute_sets(by, combinations, max_order, max_groups=limit)
+    if sets is None:
+        frame, keys = count_table(engine, by, max_groups=limit, **kwargs)
+        return Counted(frame, keys, max_groups=limit)
+    union: list[IntoExpr] = []
+    seen: set[str] = set()
+    for s in sets:
+        if not s:
+            raise E.InvalidArgumentError("an attribute set in by= is empty")
+        for b in s:
+            if name_of(b) not in seen:
+                seen.add(name_of(b))
+                union.append(b)
+    drop = kwargs.get("null_groups") == "drop"  # per set, after the roll-up (see above)
+    if drop:
+        kwargs = {**kwargs, "null_groups": "keep"}
+    finest, keys = count_table(engine, union, max_groups=limit, **kwargs)
+    return expand_sets(finest, keys, [[name_of(b) for b in s] for s in sets], max_groups=limit,
+                       drop_missing=drop)
+
+
+def expand_sets(
+    finest: pl.LazyFrame, keys: list[str], sets: AttributeSets, *,
+    max_groups: int = DEFAULT_MAX_GROUPS, drop_missing: bool = False,
+) -> Counted:
+    """Stack the roll-ups of a finest count table to each attribute set (see :class:`Counted`).
+
+    Runs on the small finest table when collected: the number of groups of every set is counted
+    first, and the stack is built only when their total is at most ``max_groups``.
+
+    Parameters
+    ----------
+    finest : pl.LazyFrame
+        The count table over every attribute of the sets.
+    keys : list of str
+        Its key columns.
+    sets : list of list of str
+        The attribute sets, each a subset of ``keys``.
+    max_groups : int, default 10000
+        The most rows the stack may hold.
+    drop_missing : bool, default False
+        Drop, within each set, the rows whose attribute *of that set* is null (``null_groups=
+        "drop"``), with one warning giving the rows dropped per set.
+
+    Returns
+    -------
+    Counted
+        Frame: ``attributes`` (List(String), the row's set), every key (null outside the row's
+        set), then the count columns of ``finest``; each set's rows sorted by its keys, the sets
+        in order.
+
+    Raises
+    ------
+    SizeLimitError
+        The stack would hold more than ``max_groups`` rows (at collect time).
+    EmptyFrameError
+        ``drop_missing`` leaves a set without rows (at collect time).
+
+    Warns
+    -----
+    UserWarning
+        With ``drop_missing``: the rows dropped per attribute set.
+
+    Examples
+    --------
+    >>> c = pl.LazyFrame({"a": ["x", "y"], "b": [0, 0], "n": [2, 3], "tp": [1, 1],
+    ...                   "fp": [0, 1], "fn": [1, 0], "tn": [0, 1]})
+    >>> out = expand_sets(c, ["a", "b"], [["b"], ["a", "b"]]).frame.collect()
+    >>> out.select("attributes", "a", "b", "n").rows()
+    [(['b'], None, 0, 5), (['a', 'b'], 'x', 0, 2), (['a', 'b'], 'y', 0, 3)]
+    """
+    schema = finest.collect_schema()
+    cells = [c for c in schema.names() if c not in keys]
+    # a key named "attributes" is refused by each analysis (runner.check_clash), not here
+    columns: dict[str, pl.DataType] = {"attributes": pl.List(pl.String())}
+    columns.update({c: schema[c] for c in (*keys, *cells)})
+    out_schema = pl.Schema(columns)
+
+    def stack(df: pl.DataFrame) -> pl.DataFrame:
+        inputs: list[pl.DataFrame] = []
+        dropped: dict[str, int] = {}
+        for s in sets:
+            part = df
+            if drop_missing and s:
+                missing = pl.any_horizontal([pl.col(k).is_null() for k in s])
+                rows = int(df.filter(missing)["n"].sum())
+                if rows:
+                    dropped[", ".join(s)] = rows
+                    part = df.filter(~missing)
+                if not part["n"].sum():
+                    raise E.EmptyFrameError(E.EMPTY_FRAME.format(
+                        detail=f" in attribute set {s} after dropping null groups"))
+            inputs.append(part)
+        size = sum(p.select(s).n_unique() if s else 1 for s, p in zip(sets, inputs, strict=True))
+        if size > max_groups:
+            raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(
+                what=f"the count table of {len(sets)} attribute sets", size=size,
+                limit=max_groups))
+        if dropped:
+            warnings.warn(E.DROPPED_NULL_GROUPS_SETS.format(counts=dropped), stacklevel=2)
+        parts = []
+        for s, part in zip(sets, inputs, strict=True):
+            rolled = part if s == keys else rollup(part.lazy(), s).collect()
+            parts.append(rolled.with_columns(
+                pl.lit(s, dtype=pl.List(pl.String)).alias("attributes"),
+                *[pl.lit(None, dtype=schema[k]).alias(k) for k in keys if k not in s],
+            ).select(out_schema.names()))
+        return pl.concat(parts, how="vertical") if parts else pl.DataFrame(schema=out_schema)
+
+    return Counted(finest.map_batches(stack, schema=out_schema), keys, sets, max_groups)
+
+
+def keys_of(counts: pl.DataFrame | pl.LazyFrame) -> list[str]:
+    """The key columns of a count table: every column before ``n``.
+
+    Parameters
+    ----------
+    counts : pl.DataFrame or pl.LazyFrame
+        A count table (its schema is read; a LazyFrame is not run).
+
+    Returns
+    -------
+    list of str
+        The names of the columns before ``n``, in order.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        When the table has no ``n`` column.
+
+    Examples
+    --------
+    >>> keys_of(pl.DataFrame({"race": ["a"], "sex": ["F"], "n": [1], "tp": [1]}))
+    ['race', 'sex']
+    """
+    names = counts.collect_schema().names()
+    if "n" not in names:
+        raise E.ColumnNotFoundError(
+            E.MISSING_COLUMN.format(column="n", role="count table", available=E.show_columns(names))
+        )
+    return names[: names.index("n")]
+
+
+def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+    """Sum a count table up to the coarser attribute set ``keys`` (additive counts).
+
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A count table.
+    keys : sequence of str
+        A subset of its keys (``[]``: the whole population, one row).
+
+    Returns
+    -------
+    pl.LazyFrame
+        The keys, then the summed ``n, tp, fp, fn, tn`` [, ``weight_sum``] (the dtypes of
+        ``counts``), sorted by the keys (nulls last).
+
+    Examples
+    --------
+    >>> c = pl.LazyFrame({"a": [1, 1], "b": ["x", "y"], "n": [3, 2], "tp": [1, 1],
+    ...                   "fp": [1, 0], "fn": [0, 1], "tn": [1, 0]})
+    >>> rollup(c, ["a"]).collect().row(0)
+    (1, 5, 2, 1, 1, 1)
+    """
+    names = counts.collect_schema().names()
+    sums = [c for c in (*COUNT_COLUMNS, "weight_sum") if c in names]
+    if not keys:
+        return counts.select([pl.col(c).sum() for c in sums])
+    return counts.group_by(list(keys)).agg([pl.col(c).sum() for c in sums]).sort(
+        list(keys), nulls_last=True
+    )

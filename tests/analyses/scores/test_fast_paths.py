@@ -1,0 +1,261 @@
+"""The fast numpy paths of ABROCA and its randomization test equal the general paths bit for bit.
+
+Issue 13: the randomization test evaluates many splits at once (:func:`split_abroca`: merged grid
+built without sorting, dense staircase pass, sparse overwrite of the sloped steps of tied scores,
+blocks of draws), :func:`polars_fair.analyses.scores.roc.abroca_exact` merges the two breakpoint
+runs without ``np.unique``/``np.searchsorted``, and
+:func:`polars_fair.analyses.scores.scoreview.score_view` skips the sort of a table that is already
+sorted. Each is compared here with a simple reference written in this file: the general formula on
+every merged interval, one split at a time, from the grid of ``np.union1d``; the old
+unique/searchsorted merge; the sorted table. The comparisons are ``==`` on float64 (bit for bit),
+not approximate, except against the old cell kernel
+(:func:`polars_fair.analyses.scores.roc.abroca_batch`), whose arithmetic differs (1e-12).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from polars_fair.analyses.scores.null_kernel import (
+    first_of_cells,
+    merged_grid,
+    pooled_cells,
+    random_members,
+    split_abroca,
+)
+from polars_fair.analyses.scores.permutation import permutation_null
+from polars_fair.analyses.scores.roc import (
+    _abs_linear_integral,
+    _check_curve,
+    abroca_batch,
+    abroca_exact,
+)
+from polars_fair.analyses.scores.scoreview import _sorted_by_group, score_view
+
+TINY = 1e-300
+
+
+# ----------------------------------------------------------------------------- references
+def reference_split(pool_pos: list[int], pool_neg: list[int], mem_p: np.ndarray,
+                    mem_n: np.ndarray) -> float:
+    """ABROCA of one split, the general formula on every merged interval (no fast path).
+
+    Curve a's step ``i`` (its ``i``-th to ``(i+1)``-th negative) lies in the cell of its
+    ``(i+1)``-th negative, where a holds ``p`` positives and ``n`` negatives, ``t`` positives
+    above the cell and ``o`` negatives of the cell before: it starts at ``t + p * o / n`` and
+    rises by ``p / n`` per negative. The float expressions are those of the kernel, in the same
+    order, so the result must be the same double.
+    """
+    cells = len(pool_pos)
+    cell_p = np.repeat(np.arange(cells), pool_pos)
+    cell_n = np.repeat(np.arange(cells), pool_neg)
+    sides = []
+    for member_p, member_n in ((mem_p, mem_n), (~mem_p, ~mem_n)):
+        p_c = np.bincount(cell_p[member_p], minlength=cells)
+        n_c = np.bincount(cell_n[member_n], minlength=cells)
+        left, slope = [], []
+        above = 0
+        for c in range(cells):
+            t, p, n = above, int(p_c[c]), int(n_c[c])
+            for o in range(n):
+                left.append(t + p * o / n)
+                slope.append(p / n)
+            above += p
+        sides.append((np.array(left, dtype=np.float64), np.array(slope, dtype=np.float64),
+                      int(p_c.sum())))
+    (left_a, s_a, p_a), (left_b, s_b, p_b) = sides
+    v, u = left_a.size, left_b.size
+    z = np.union1d(np.arange(v + 1, dtype=np.int64) * u, np.arange(u + 1, dtype=np.int64) * v)
+    lo = z[:-1]
+    w = np.diff(z).astype(np.float64)
+    ia, ib = lo // u, lo // v
+    sa, sb = s_a[ia], s_b[ib]
+    d0 = ((left_a[ia] + sa * ((lo - ia * u) / u)) * p_b
+          - (left_b[ib] + sb * ((lo - ib * v) / v)) * p_a)
+    d1 = d0 + (sa * (w / u) * p_b - sb * (w / v) * p_a)
+    total = np.abs(d0) + np.abs(d1)
+    crossing = np.maximum(-(d0 * d1), 0.0) / np.maximum(total, TINY)
+    area = w * (0.5 * total - crossing)
+    return float(np.sum(area) / (float(p_a) * float(p_b) * float(v) * float(u)))
+
+
+def old_abroca_exact(curve_a: tuple, curve_b: tuple) -> float:
+    """abroca_exact as it was before issue 13: np.unique, then np.searchsorted per curve."""
+    xa, ya = _check_curve(curve_a, "a")
+    xb, yb = _check_curve(curve_b, "b")
+    z = np.unique(np.concatenate((xa, xb)))
+    left, right = z[:-1], z[1:]
+
+    def ends(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        k = np.searchsorted(x, left, side="right")
+        x0, x1, y0, y1 = x[k - 1], x[k], y[k - 1], y[k]
+        dx = x1 - x0
+        return y0 + (y1 - y0) * ((left - x0) / dx), y0 + (y1 - y0) * ((right - x0) / dx)
+
+    a_l, a_r = ends(xa, ya)
+    b_l, b_r = ends(xb, yb)
+    return float(np.sum(_abs_linear_integral(a_l - b_l, a_r - b_r, right - left)))
+
+
+def cell_kernel(pool_pos: np.ndarray, pool_neg: np.ndarray, mem_p: np.ndarray,
+                mem_n: np.ndarray) -> float:
+    """The old general path: abroca_batch on the cells' cumulative counts."""
+    cells = pool_pos.size
+    ga = np.bincount(np.repeat(np.arange(cells), pool_pos)[mem_p], minlength=cells)
+    gn = np.bincount(np.repeat(np.arange(cells), pool_neg)[mem_n], minlength=cells)
+    zero = np.zeros(1, dtype=np.int64)
+    cpa, cna = np.concatenate((zero, np.cumsum(ga))), np.concatenate((zero, np.cumsum(gn)))
+    cp = np.concatenate((zero, np.cumsum(pool_pos)))
+    cn = np.concatenate((zero, np.cumsum(pool_neg)))
+    return float(abroca_batch(cpa[None], cna[None], (cp - cpa)[None], (cn - cna)[None])[0])
+
+
+# ----------------------------------------------------------------------------- strategies
+cells_st = st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=14)
+
+
+def pooled(cells: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    pos = np.array([c[0] for c in cells], dtype=np.int64)
+    neg = np.array([c[1] for c in cells], dtype=np.int64)
+    return pos, neg
+
+
+# ----------------------------------------------------------------------------- properties
+@settings(max_examples=300, deadline=None)
+@given(cells_st, st.integers(0, 2**32 - 1), st.integers(1, 12))
+def test_split_abroca_equals_the_general_formula_bit_for_bit(
+    cells: list[tuple[int, int]], seed: int, rows: int
+) -> None:
+    pos, neg = pooled(cells)
+    n_pos, n_neg = int(pos.sum()), int(neg.sum())
+    assume(n_pos >= 2 and n_neg >= 2)
+    rng = np.random.default_rng(seed)
+    v = int(rng.integers(1, n_neg))
+    p_a = int(rng.integers(1, n_pos))
+    mem_n = random_members(rng, n_neg, v, rows)
+    mem_p = random_members(rng, n_pos, p_a, rows)
+    pool = pooled_cells(pos, neg)
+    block = split_abroca(pool, v, mem_p, mem_n)
+    for r in range(rows):
+        ref = reference_split(pos.tolist(), neg.tolist(), mem_p[r], mem_n[r])
+        assert block[r] == ref, (r, block[r], ref)
+        # one split alone gives the same double as inside a block
+        assert split_abroca(pool, v, mem_p[r : r + 1], mem_n[r : r + 1])[0] == block[r]
+        # and the old sort-based cell kernel agrees to rounding
+        assert abs(block[r] - cell_kernel(pos, neg, mem_p[r], mem_n[r])) <= 1e-12
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 400))
+def test_merged_grid_without_sorting_equals_union1d(n_a: int, n_b: int) -> None:
+    g = merged_grid(n_a, n_b)
+    z = np.union1d(np.arange(n_a + 1) * n_b, np.arange(n_b + 1) * n_a)
+    assert np.array_equal(g.z, z)
+    assert np.array_equal(g.ia, z[:-1] // n_b) and np.array_equal(g.ib, z[:-1] // n_a)
+    assert np.array_equal(g.w, np.diff(z).astype(np.float64))
+    assert np.array_equal(g.start_a, np.searchsorted(z, np.arange(n_a + 1) * n_b))
+    assert np.array_equal(g.start_b, np.searchsorted(z, np.arange(n_b + 1) * n_a))
+    assert g.w.size == n_a + n_b - math.gcd(n_a, n_b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 30), st.integers(0, 3), st.integers(0, 3)), min_size=1,
+             max_size=40),
+    st.lists(st.tuples(st.integers(0, 30), st.integers(0, 3), st.integers(0, 3)), min_size=1,
+             max_size=40),
+)
+def test_abroca_exact_merge_equals_unique_and_searchsorted_bit_for_bit(a: list, b: list) -> None:
+    from polars_fair.analyses.scores.roc import roc_curve_from_cells
+
+    curves = []
+    for cells in (a, b):
+        s, p, n = (np.array(x) for x in zip(*cells, strict=True))
+        assume(p.sum() > 0 and n.sum() > 0)
+        curves.append(roc_curve_from_cells(s / 30, p, n))
+    assert abroca_exact(*curves) == old_abroca_exact(*curves)
+    assert abroca_exact(curves[1], curves[0]) == old_abroca_exact(curves[1], curves[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(["x", "y", None]), st.integers(0, 2), st.integers(0, 20),
+                       st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=40),
+    st.sampled_from(["sorted", "swap", "as drawn"]),
+    st.randoms(use_true_random=False),
+)
+def test_score_view_skips_the_sort_only_when_the_sort_returns_the_table_as_it_is(
+    rows: list, how: str, rnd: object
+) -> None:
+    keys = ["g", "h"]
+    table = pl.DataFrame(
+        rows, schema={"g": pl.String, "h": pl.Int64, "score": pl.Float64, "positives": pl.Int64,
+                      "negatives": pl.Int64}, orient="row",
+    ).with_columns(pl.col("score") / 20)
+    if how != "as drawn":
+        table = table.sort([*keys, "score"], nulls_last=True, maintain_order=True)
+    if how == "swap" and table.height > 1:
+        i = rnd.randrange(table.height - 1)  # type: ignore[attr-defined]
+        order = list(range(table.height))
+        order[i], order[i + 1] = order[i + 1], order[i]
+        table = table[order]
+    df, gid = _sorted_by_group(table, keys, table.collect_schema())
+    slow = table.sort([*keys, "score"], nulls_last=True, maintain_order=True)
+    assert df.equals(slow)
+    assert np.array_equal(gid, slow.select(pl.struct(keys).rle_id()).to_series().to_numpy())
+    # and the view of the table is the view of its sorted copy, array by array
+    a, b = score_view(table, keys), score_view(slow, keys)
+    assert a.key_frame.equals(b.key_frame)
+    for name in ("bounds", "score", "pos", "neg", "n", "positives", "negatives"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+@settings(max_examples=150, deadline=None)
+@given(cells_st, st.integers(0, 2**32 - 1))
+def test_observed_abroca_of_the_null_is_the_kernel_of_the_observed_split(
+    cells: list[tuple[int, int]], seed: int
+) -> None:
+    pos, neg = pooled(cells)
+    rng = np.random.default_rng(seed)
+    gp = np.array([int(rng.integers(0, p + 1)) for p in pos], dtype=np.int64)
+    gn = np.array([int(rng.integers(0, n + 1)) for n in neg], dtype=np.int64)
+    assume(0 < gp.sum() < pos.sum() and 0 < gn.sum() < neg.sum())
+    result = permutation_null(pos, neg, gp, gn, 30, rng, 1e-12)
+    mem_p, mem_n = first_of_cells(pos, gp), first_of_cells(neg, gn)
+    assert result.observed == reference_split(pos.tolist(), neg.tolist(), mem_p, mem_n)
+    assert abs(result.observed - cell_kernel(pos, neg, mem_p, mem_n)) <= 1e-12
+    assert result.draws.size == 30 and np.all((result.draws >= 0) & (result.draws <= 1 + 1e-12))
+
+
+# ----------------------------------------------------------------------------- examples
+def test_large_tied_block_equals_the_reference_row_by_row() -> None:
+    # 6,000 pooled rows on 1,500 scores (ties within and across classes): rows of ~3,000
+    # intervals, longer than numpy's pairwise-summation block, summed row by row in the kernel
+    rng = np.random.default_rng(13)
+    pos = rng.integers(0, 3, 1500)
+    neg = rng.integers(0, 3, 1500)
+    n_pos, n_neg = int(pos.sum()), int(neg.sum())
+    pool = pooled_cells(pos, neg)
+    assert pool.mixed.size > 300  # many diagonal steps
+    mem_n = random_members(rng, n_neg, n_neg // 3, 4)
+    mem_p = random_members(rng, n_pos, n_pos // 3, 4)
+    block = split_abroca(pool, n_neg // 3, mem_p, mem_n)
+    for r in range(4):
+        assert block[r] == reference_split(pos.tolist(), neg.tolist(), mem_p[r], mem_n[r])
+
+
+def test_random_members_hold_exactly_k_and_cover_both_draw_methods() -> None:
+    rng = np.random.default_rng(0)
+    for n, k in ((10, 3), (10, 8), (5000, 10), (5000, 4990), (5000, 2500), (7, 0), (7, 7)):
+        m = random_members(rng, n, k, 6)
+        assert m.shape == (6, n) and m.dtype == bool
+        assert np.all(m.sum(axis=1) == k)
+    # a uniform subset: each of 10 items is in a 3-subset with probability 0.3; over 6,000
+    # subsets the count is Binomial(6000, 0.3), sd 35.5: 5 sd = 178
+    counts = random_members(rng, 10, 3, 6000).sum(axis=0)
+    assert np.all(np.abs(counts - 1800) <= 178)
