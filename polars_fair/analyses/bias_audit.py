@@ -40,6 +40,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.core import rules as R
+from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.registry import safe_div
 from polars_fair.core.spec import name_of
 from polars_fair.counting import tables
@@ -99,7 +100,7 @@ def _check(keys: Sequence[str], min_share: Any) -> Fraction:
     """The audit's own options, checked when the plan is built; ``min_share`` read exactly."""
     if not keys:
         raise E.InvalidArgumentError(NO_CATEGORIES)
-    share = R.option(min_share, "min_share", low=0, high=1)
+    share = check("min_share", min_share)
     clash = [k for k in keys if k in OUTPUT_COLUMNS or k.startswith("__pf_")]
     if clash:
         raise E.InvalidArgumentError(
@@ -189,8 +190,8 @@ def bias_audit_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    min_share: float = 0.02,
-    exclude_small: bool = False,
+    min_share: float = DEFAULTS.min_share,
+    exclude_small: bool = DEFAULTS.exclude_small,
 ) -> pl.LazyFrame:
     """NYC Local Law 144 bias audit of a selection: selection rates and impact ratios.
 
@@ -316,8 +317,8 @@ def bias_audit_from_scores(
     scores: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    min_share: float = 0.02,
-    exclude_small: bool = False,
+    min_share: float = DEFAULTS.min_share,
+    exclude_small: bool = DEFAULTS.exclude_small,
 ) -> pl.LazyFrame:
     """NYC Local Law 144 bias audit of a score: scoring rates and impact ratios.
 
@@ -432,8 +433,8 @@ def bias_audit_plan(
     keys: Sequence[str],
     *,
     scores: bool = False,
-    min_share: float = 0.02,
-    exclude_small: bool = False,
+    min_share: float = DEFAULTS.min_share,
+    exclude_small: bool = DEFAULTS.exclude_small,
 ) -> pl.LazyFrame:
     """:func:`bias_audit_from_counts` (or :func:`bias_audit_from_scores`) as a lazy plan step.
 

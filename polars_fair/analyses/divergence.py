@@ -40,7 +40,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, TypedDict
+from typing import Any, TypedDict
 
 import polars as pl
 
@@ -49,6 +49,7 @@ from polars_fair._docs import compose
 from polars_fair._lazy import np
 from polars_fair.core import rules as R
 from polars_fair.core import stats
+from polars_fair.core.options import DEFAULTS, BinStrategy, DivergenceAdjust, check
 from polars_fair.core.registry import METRICS, PROPORTIONS, Counts
 from polars_fair.core.spec import (
     By,
@@ -73,7 +74,7 @@ __all__ = [
 ]
 
 #: The most candidate patterns a search may count unless ``max_patterns`` raises it.
-DEFAULT_MAX_PATTERNS = 1_000_000
+DEFAULT_MAX_PATTERNS = DEFAULTS.max_patterns
 #: The multiplicity adjustments over every pattern tested.
 ADJUSTMENTS = ("bh", "by", "holm")
 #: The columns of a divergence table after ``attributes`` and the keys.
@@ -83,8 +84,8 @@ DIVERGENCE_COLUMNS = (
     "divergence_ci_low", "divergence_ci_high",
 )
 
-Adjust = Literal["bh", "by", "holm"]
-Strategy = Literal["auto", "finest", "levels"]
+Adjust = DivergenceAdjust
+Strategy = BinStrategy
 
 
 class RowArgs(TypedDict, total=False):
@@ -264,7 +265,7 @@ def _check_levels(df: pl.DataFrame, keys: Sequence[str], schema: pl.Schema) -> N
 # ---------------------------------------------------------------------------- enumeration
 def _support_threshold(min_support: Any, rows: int) -> int:
     """The smallest row count a frequent pattern has (DivExplorer: ceil(min_support × rows))."""
-    t = R.option(min_support, "min_support", low=0, low_open=True)
+    t = check("divergence_min_support", min_support)
     return R.min_count(t * rows if t < 1 else t)
 
 
@@ -392,12 +393,12 @@ def divergence_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    metric: str = "fpr",
+    metric: str = DEFAULTS.divergence_metric,
     max_order: int | None = None,
-    min_support: float = 0.01,
-    min_denominator: float = 30,
-    level: float = 0.95,
-    adjust: Adjust = "bh",
+    min_support: float = DEFAULTS.divergence_min_support,
+    min_denominator: float = DEFAULTS.min_denominator,
+    level: float = DEFAULTS.level,
+    adjust: Adjust = DEFAULTS.divergence_adjust,
     max_patterns: int = DEFAULT_MAX_PATTERNS,
 ) -> pl.LazyFrame:
     r"""Every frequent pattern's divergence, with its interval, test and adjusted p-value.
@@ -505,9 +506,9 @@ def divergence_from_counts(
         raise E.InvalidArgumentError(E.DIVERGENCE_NO_KEYS)
     top = len(keys) if max_order is None else min(check_int(max_order, "max_order"), len(keys))
     limit = check_int(max_patterns, "max_patterns")
-    R.option(min_support, "min_support", low=0, low_open=True)
-    den_t = R.option(min_denominator, "min_denominator", low=0)
-    level_t = R.option(level, "level", low=0, high=1, low_open=True, high_open=True)
+    check("divergence_min_support", min_support)
+    den_t = check("min_denominator", min_denominator)
+    level_t = check("level", level)
     alpha = R.alpha(level_t)
     if adjust not in ADJUSTMENTS:
         raise E.InvalidArgumentError(E.BAD_ADJUST.format(value=adjust, valid=list(ADJUSTMENTS)))
@@ -671,10 +672,10 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
                                    max_patterns=max_patterns)
     out_schema = divergence_from_counts(shape, names, **options).collect_schema()  # checks
     top = len(names) if max_order is None else min(max_order, len(names))
-    level_t = R.option(level, "level", low=0, high=1, low_open=True, high_open=True)
+    level_t = check("level", level)
     stats_options: dict[str, Any] = dict(
         weighted=weighted, harm=METRICS[metric].harm, level_t=level_t,
-        den_t=R.option(min_denominator, "min_denominator", low=0), alpha=R.alpha(level_t),
+        den_t=check("min_denominator", min_denominator), alpha=R.alpha(level_t),
         adjust=adjust, out_schema=out_schema)
     m = METRICS[metric]
     assert m.numerator is not None and m.denominator is not None
@@ -973,12 +974,12 @@ def divergence_of_counts(
     fair_counts: Any,
     by: By = None,
     *,
-    metric: str = "fpr",
+    metric: str = DEFAULTS.divergence_metric,
     max_order: int | None = None,
-    min_support: float = 0.01,
-    min_denominator: float = 30,
-    level: float = 0.95,
-    adjust: Adjust = "bh",
+    min_support: float = DEFAULTS.divergence_min_support,
+    min_denominator: float = DEFAULTS.min_denominator,
+    level: float = DEFAULTS.level,
+    adjust: Adjust = DEFAULTS.divergence_adjust,
     max_patterns: int = DEFAULT_MAX_PATTERNS,
 ) -> pl.LazyFrame:
     """``FairCounts.divergence``: roll the count table up to ``by``, then search its patterns.

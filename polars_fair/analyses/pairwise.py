@@ -16,6 +16,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair.analyses.report import with_rates
 from polars_fair.analyses.runner import on_small_table
+from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import PAIR_METRICS
 from polars_fair.core.spec import check_int
 
@@ -23,7 +24,7 @@ __all__ = ["DEFAULT_MAX_PAIRS", "PAIRWISE_METRICS", "pairwise_from_counts", "pai
 
 #: The most ordered pairs :func:`pairwise_from_counts` builds unless ``max_pairs`` raises it
 #: (1,000 groups make 999,000 pairs).
-DEFAULT_MAX_PAIRS = 1_000_000
+DEFAULT_MAX_PAIRS = DEFAULTS.max_pairs
 
 #: Every metric :func:`pairwise_from_counts` can compute, in a fixed order.
 PAIRWISE_METRICS: tuple[str, ...] = tuple(PAIR_METRICS)
@@ -82,7 +83,7 @@ def pairwise_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    metrics: str | Sequence[str] = ("ofi", "disparate_impact"),
+    metrics: str | Sequence[str] = DEFAULTS.metrics,
     max_pairs: int = DEFAULT_MAX_PAIRS,
 ) -> pl.LazyFrame:
     r"""Disparity metrics for every ordered pair of groups ``(i, j)``, ``i != j``.

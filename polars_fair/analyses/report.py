@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair.core import rules as R
+from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import for_set, known, reference_flag
 from polars_fair.core.registry import METRICS, RATE_NAMES, Counts
 
@@ -121,20 +122,20 @@ def rates_from_counts(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
 
 def _validate_options(min_support: float, ofi_threshold: float, four_fifths: float) -> None:
     # finite numbers in range, NaN refused, numpy scalars accepted (rules.option)
-    R.option(min_support, "min_support", low=0)
-    R.option(ofi_threshold, "ofi_threshold", low=0, high=2)
-    R.option(four_fifths, "four_fifths", low=0, high=1, low_open=True)
+    check("min_support", min_support)
+    check("ofi_threshold", ofi_threshold)
+    check("four_fifths", four_fifths)
 
 
 def report_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    reference: Any = "largest",
-    min_support: float = 30,
-    ofi_threshold: float = 0.3,
-    four_fifths: float = 0.8,
-    exclude_low_support: bool = False,
+    reference: Any = DEFAULTS.reference,
+    min_support: float = DEFAULTS.min_support,
+    ofi_threshold: float = DEFAULTS.ofi_threshold,
+    four_fifths: float = DEFAULTS.four_fifths,
+    exclude_low_support: bool = DEFAULTS.exclude_low_support,
 ) -> pl.LazyFrame:
     """The per-group fairness report: counts, rates, disparity against a reference, flags.
 

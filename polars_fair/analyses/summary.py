@@ -65,7 +65,7 @@ import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import polars as pl
 
@@ -73,12 +73,13 @@ from polars_fair import errors as E
 from polars_fair.analyses.report import count_exprs
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.core import rules as R
+from polars_fair.core.options import DEFAULTS, SummaryMethod, check
 from polars_fair.core.reference import for_set, is_rule, known, reference_flag
 from polars_fair.core.registry import METRICS
 
 __all__ = ["METHODS", "RULE_VERDICTS", "SUMMARY_METRICS", "summary_from_counts"]
 
-Method = Literal["between_groups", "to_reference", "to_overall"]
+Method = SummaryMethod
 #: ``"to_overall"`` is Fairlearn's name: ``"to_reference"`` with ``reference="overall"``.
 METHODS: tuple[str, ...] = ("between_groups", "to_reference", "to_overall")
 
@@ -321,12 +322,12 @@ def summary_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    method: Method = "between_groups",
-    reference: Any = "largest",
-    min_support: float = 30,
-    exclude_low_support: bool = False,
-    four_fifths: float = 0.8,
-    ofi_threshold: float = 0.3,
+    method: Method = DEFAULTS.method,
+    reference: Any = DEFAULTS.reference,
+    min_support: float = DEFAULTS.min_support,
+    exclude_low_support: bool = DEFAULTS.exclude_low_support,
+    four_fifths: float = DEFAULTS.four_fifths,
+    ofi_threshold: float = DEFAULTS.ofi_threshold,
 ) -> pl.LazyFrame:
     r"""Fairness summaries of a count table: one row per metric, with value, groups and verdict.
 
@@ -500,9 +501,9 @@ def summary_from_counts(
         raise E.InvalidArgumentError(UNKNOWN_METHOD.format(valid=list(METHODS), method=method))
     if method == "to_overall":
         method, reference = "to_reference", "overall"
-    support = R.option(min_support, "min_support", low=0)
-    t_ir = R.option(four_fifths, "four_fifths", low=0, high=1, low_open=True)
-    t_ofi = R.option(ofi_threshold, "ofi_threshold", low=0, high=2)
+    support = check("min_support", min_support)
+    t_ir = check("four_fifths", four_fifths)
+    t_ofi = check("ofi_threshold", ofi_threshold)
     exclude_low_support = R.flag(exclude_low_support, "exclude_low_support")
     keys = list(keys)
     reference = for_set(reference, keys)

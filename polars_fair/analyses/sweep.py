@@ -19,6 +19,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import dense
+from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, check_int, threshold_in_dtype
 from polars_fair.counting.tables import complete_enums
 
@@ -29,7 +30,7 @@ __all__ = ["DEFAULT_MAX_THRESHOLDS", "SWEEP_THRESHOLDS", "checked_grid", "sweep_
 SWEEP_THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 #: The most thresholds of ``sweep`` and ``thresholds`` (each makes a report of every group); the
 #: option ``max_thresholds`` raises it.
-DEFAULT_MAX_THRESHOLDS = 10_000
+DEFAULT_MAX_THRESHOLDS = DEFAULTS.max_thresholds
 
 _FLOAT64 = pl.Float64()
 
@@ -195,11 +196,11 @@ def sweep_from_scores(
     keys: Sequence[str],
     *,
     thresholds: Sequence[float] = SWEEP_THRESHOLDS,
-    reference: Any = "largest",
-    min_support: float = 30,
-    ofi_threshold: float = 0.3,
-    four_fifths: float = 0.8,
-    exclude_low_support: bool = False,
+    reference: Any = DEFAULTS.reference,
+    min_support: float = DEFAULTS.min_support,
+    ofi_threshold: float = DEFAULTS.ofi_threshold,
+    four_fifths: float = DEFAULTS.four_fifths,
+    exclude_low_support: bool = DEFAULTS.exclude_low_support,
     max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
     max_groups: int = DEFAULT_MAX_GROUPS,
     score_dtype: pl.DataType = _FLOAT64,

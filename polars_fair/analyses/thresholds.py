@@ -23,6 +23,7 @@ from polars_fair.analyses.report import with_rates
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.analyses.sweep import DEFAULT_MAX_THRESHOLDS, checked_grid, sweep_reports
 from polars_fair.core.labels import group_label
+from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS
 
 __all__ = ["THRESHOLD_GRID", "thresholds_from_scores"]
@@ -51,11 +52,11 @@ def thresholds_from_scores(
     keys: Sequence[str],
     *,
     thresholds: Sequence[float] = THRESHOLD_GRID,
-    reference: Any = "largest",
-    min_support: float = 30,
-    ofi_threshold: float = 0.3,
-    four_fifths: float = 0.8,
-    exclude_low_support: bool = False,
+    reference: Any = DEFAULTS.reference,
+    min_support: float = DEFAULTS.min_support,
+    ofi_threshold: float = DEFAULTS.ofi_threshold,
+    four_fifths: float = DEFAULTS.four_fifths,
+    exclude_low_support: bool = DEFAULTS.exclude_low_support,
     max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
     max_groups: int = DEFAULT_MAX_GROUPS,
     score_dtype: pl.DataType = _FLOAT64,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 
@@ -20,6 +20,7 @@ from polars_fair._lazy import sps as sst
 from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core import stats
+from polars_fair.core.options import DEFAULTS, Adjust, Test, check
 from polars_fair.core.reference import for_set, known, reference_flag
 from polars_fair.core.registry import (
     METRICS,
@@ -46,7 +47,7 @@ def row_scale(names: Sequence[str]) -> pl.Expr:
 
 def _check_level(level: Any) -> Fraction:
     """``level`` as an exact fraction in (0, 1) (:func:`polars_fair.core.rules.option`)."""
-    return R.option(level, "level", low=0, high=1, low_open=True, high_open=True)
+    return check("level", level)
 
 
 def _below(values: pl.Series, threshold: Fraction) -> pl.Series:
@@ -70,8 +71,8 @@ def metrics_table(
     counts: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    level: float = 0.95,
-    min_support: float = 30,
+    level: float = DEFAULTS.level,
+    min_support: float = DEFAULTS.min_support,
 ) -> pl.LazyFrame:
     """Tidy form: one row per group × metric, with its own numerator, denominator and interval.
 
@@ -131,7 +132,7 @@ def metrics_table(
     (4, 5, 0.8)
     """
     level = float(_check_level(level))
-    support_t = R.option(min_support, "min_support", low=0)
+    support_t = check("min_support", min_support)
     names = counts.collect_schema().names()
     c = count_exprs(names)
     weighted = "weight_sum" in names
@@ -223,8 +224,6 @@ def metrics_table(
     )
 
 
-Test = Literal["auto", "z", "fisher"]
-Adjust = Literal["holm", "bh"]
 
 #: Pair metrics of the registry (:data:`polars_fair.core.registry.PAIR_METRICS`) that ``disparity``
 #: takes besides the proportions: each side of the comparison is the pair of independent
@@ -256,11 +255,11 @@ def disparity_table(
     counts: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    reference: Any = "largest",
-    metric: str = "selection_rate",
-    level: float = 0.95,
-    test: Test = "auto",
-    adjust: Adjust = "holm",
+    reference: Any = DEFAULTS.reference,
+    metric: str = DEFAULTS.metric,
+    level: float = DEFAULTS.level,
+    test: Test = DEFAULTS.test,
+    adjust: Adjust = DEFAULTS.adjust,
 ) -> pl.LazyFrame:
     r"""Each group's rate against the reference's, with intervals and a multiplicity-adjusted test.
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, Unpack, overload
+from typing import Any, Concatenate, ParamSpec, TypeVar, Unpack, overload
 
 import polars as pl
 
@@ -36,6 +36,7 @@ from polars_fair.api import rows as _ll144
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.api.rows import namespace_divergence
 from polars_fair.core import spec
+from polars_fair.core.options import DEFAULTS, Adjust, Strategy, SummaryMethod, Test
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, By, CountArgs, IntoExpr, ScoreArgs
 
 __all__ = ["FairDataFrame", "FairLazyFrame", "fair"]
@@ -171,9 +172,12 @@ class FairLazyFrame:
 >>> r = df.fair.report("g", min_support=1)
 >>> r.select("g", "selection_rate", "disparate_impact", "ofi", "finding").rows()
 [('a', 0.75, 1.0, 0.0, 'none'), ('b', 0.0, 0.0, -0.75, 'algorithmic')]""")
-    def report(self, by: By = None, *, reference: Any = "largest", min_support: float = 30,
-               ofi_threshold: float = 0.3, four_fifths: float = 0.8,
-               exclude_low_support: bool = False, **count_args: Unpack[CountArgs],
+    def report(self, by: By = None, *, reference: Any = DEFAULTS.reference,
+               min_support: float = DEFAULTS.min_support,
+               ofi_threshold: float = DEFAULTS.ofi_threshold,
+               four_fifths: float = DEFAULTS.four_fifths,
+               exclude_low_support: bool = DEFAULTS.exclude_low_support,
+               **count_args: Unpack[CountArgs],
                ) -> pl.LazyFrame:  # noqa: D102
         return self.counts(by, **count_args).report(
             reference=reference, min_support=min_support, ofi_threshold=ofi_threshold,
@@ -184,7 +188,8 @@ class FairLazyFrame:
 >>> m = df.fair.metrics("g").filter(pl.col("metric") == "tpr")
 >>> m.select("metric", "numerator", "denominator", "value", "low_support").row(0)
 ('tpr', 1, 2, 0.5, True)""")
-    def metrics(self, by: By = None, *, level: float = 0.95, min_support: float = 30,
+    def metrics(self, by: By = None, *, level: float = DEFAULTS.level,
+                min_support: float = DEFAULTS.min_support,
                 **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.counts(by, **count_args).metrics(level=level, min_support=min_support)
 
@@ -194,10 +199,10 @@ class FairLazyFrame:
 >>> d = df.fair.disparity("g", reference="a")
 >>> d.select("g", "value", "ratio", "significant").rows()
 [('a', 0.8, 1.0, None), ('b', 0.2, 0.25, True)]""")
-    def disparity(self, by: By = None, *, reference: Any = "largest",
-                  metric: str = "selection_rate", level: float = 0.95,
-                  test: Literal["auto", "z", "fisher"] = "auto",
-                  adjust: Literal["holm", "bh"] = "holm",
+    def disparity(self, by: By = None, *, reference: Any = DEFAULTS.reference,
+                  metric: str = DEFAULTS.metric, level: float = DEFAULTS.level,
+                  test: Test = DEFAULTS.test,
+                  adjust: Adjust = DEFAULTS.adjust,
                   **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.counts(by, **count_args).disparity(
             reference=reference, metric=metric, level=level, test=test, adjust=adjust)
@@ -208,8 +213,8 @@ class FairLazyFrame:
 >>> df.fair.pairwise("g").select("g_i", "g_j", "ofi", "disparate_impact").rows()
 [('a', 'b', 0.5, 2.0), ('b', 'a', -0.5, 0.5)]""")
     def pairwise(self, by: By = None, *,
-                 metrics: str | Sequence[str] = ("ofi", "disparate_impact"),
-                 max_pairs: int = 1_000_000,
+                 metrics: str | Sequence[str] = DEFAULTS.metrics,
+                 max_pairs: int = DEFAULTS.max_pairs,
                  **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.counts(by, **count_args).pairwise(metrics=metrics, max_pairs=max_pairs)
 
@@ -220,10 +225,11 @@ class FairLazyFrame:
 >>> s.filter(pl.col("metric") == "demographic_parity_difference").select("value").item()
 0.5""")
     def summary(self, by: By = None, *,
-                method: Literal["between_groups", "to_reference", "to_overall"] = "between_groups",
-                reference: Any = "largest", min_support: float = 30,
-                exclude_low_support: bool = False, four_fifths: float = 0.8,
-                ofi_threshold: float = 0.3, **count_args: Unpack[CountArgs],
+                method: SummaryMethod = DEFAULTS.method,
+                reference: Any = DEFAULTS.reference, min_support: float = DEFAULTS.min_support,
+                exclude_low_support: bool = DEFAULTS.exclude_low_support,
+                four_fifths: float = DEFAULTS.four_fifths,
+                ofi_threshold: float = DEFAULTS.ofi_threshold, **count_args: Unpack[CountArgs],
                 ) -> pl.LazyFrame:  # noqa: D102
         return self.counts(by, **count_args).summary(
             method=method, reference=reference, min_support=min_support,
@@ -232,8 +238,8 @@ class FairLazyFrame:
 
     def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,
                    y_score: IntoExpr | None = None, pos_label: Any = 1,
-                   sample_weight: IntoExpr | None = None, min_share: float = 0.02,
-                   exclude_small: bool = False) -> pl.LazyFrame:  # noqa: D102
+                   sample_weight: IntoExpr | None = None, min_share: float = DEFAULTS.min_share,
+                   exclude_small: bool = DEFAULTS.exclude_small) -> pl.LazyFrame:  # noqa: D102
         return _ll144.bias_audit(self._lf, categories, y_pred=y_pred, y_score=y_score,
                                  pos_label=pos_label, sample_weight=sample_weight,
                                  min_share=min_share, exclude_small=exclude_small)
@@ -290,7 +296,8 @@ class FairLazyFrame:
 ...                    "y_score": [0.9, 0.1, 0.8, 0.2, 0.9, 0.8, 0.1, 0.2]})
 >>> df.fair.abroca("g", reference="a").select("g", "auc", "abroca").rows()
 [('a', 1.0, 0.0), ('b', 0.5, 0.5)]""", scores=True)
-    def abroca(self, by: By = None, *, reference: Any = "largest", pairwise: bool = False,
+    def abroca(self, by: By = None, *, reference: Any = DEFAULTS.reference,
+               pairwise: bool = DEFAULTS.pairwise,
                **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.score_counts(by, **score_args).abroca(reference=reference, pairwise=pairwise)
 
@@ -300,9 +307,10 @@ class FairLazyFrame:
 >>> t = df.fair.abroca_test("g", reference="a", n_permutations=200, seed=0)
 >>> 0 < t.filter(pl.col("g") == "b")["p_value"].item() <= 1
 True""", scores=True)
-    def abroca_test(self, by: By = None, *, reference: Any = "largest",
-                    n_permutations: int = 1000, seed: int | None = None,
-                    tolerance: float = 1e-12, return_draws: bool = False,
+    def abroca_test(self, by: By = None, *, reference: Any = DEFAULTS.reference,
+                    n_permutations: int = DEFAULTS.n_permutations, seed: int | None = None,
+                    tolerance: float = DEFAULTS.tolerance,
+                    return_draws: bool = DEFAULTS.return_draws,
                     progress: bool | None = None, **score_args: Unpack[ScoreArgs],
                     ) -> pl.LazyFrame:  # noqa: D102
         return self.score_counts(by, **score_args).abroca_test(
@@ -315,8 +323,8 @@ True""", scores=True)
 >>> c = df.fair.calibration("g", n_bins=2)
 >>> c.select("g", pl.col("ece", "ece_gap").round(6)).rows()
 [('a', 0.05, 0.05), ('b', 0.0, 0.0)]""", scores=True)
-    def calibration(self, by: By = None, *, n_bins: int = 10,
-                    strategy: Literal["uniform", "quantile"] = "uniform",
+    def calibration(self, by: By = None, *, n_bins: int = DEFAULTS.n_bins,
+                    strategy: Strategy = DEFAULTS.strategy,
                     **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.score_counts(by, **score_args).calibration(n_bins=n_bins, strategy=strategy)
 
@@ -324,8 +332,8 @@ True""", scores=True)
 >>> df = pl.DataFrame({"g": ["a", "a"], "y_true": [1, 0], "y_score": [0.9, 0.2]})
 >>> df.fair.reliability("g", n_bins=2).select("bin", "n", "fraction_positive").rows()
 [(0, 1, 0.0), (1, 1, 1.0)]""", scores=True)
-    def reliability(self, by: By = None, *, n_bins: int = 10,
-                    strategy: Literal["uniform", "quantile"] = "uniform",
+    def reliability(self, by: By = None, *, n_bins: int = DEFAULTS.n_bins,
+                    strategy: Strategy = DEFAULTS.strategy,
                     **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.score_counts(by, **score_args).reliability(n_bins=n_bins, strategy=strategy)
 
@@ -335,8 +343,10 @@ True""", scores=True)
 >>> df.fair.sweep("g", thresholds=[0.5, 0.3]).select("threshold", "tpr", "fpr").rows()
 [(0.3, 1.0, 0.5), (0.5, 0.5, 0.5)]""", scores=True)
     def sweep(self, by: By = None, *, thresholds: Sequence[float] = SWEEP_THRESHOLDS,
-              reference: Any = "largest", min_support: float = 30, ofi_threshold: float = 0.3,
-              four_fifths: float = 0.8, exclude_low_support: bool = False,
+              reference: Any = DEFAULTS.reference, min_support: float = DEFAULTS.min_support,
+              ofi_threshold: float = DEFAULTS.ofi_threshold,
+              four_fifths: float = DEFAULTS.four_fifths,
+              exclude_low_support: bool = DEFAULTS.exclude_low_support,
               max_thresholds: int = DEFAULT_MAX_THRESHOLDS, max_groups: int = DEFAULT_MAX_GROUPS,
               **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.score_counts(by, **score_args).sweep(
@@ -352,9 +362,10 @@ True""", scores=True)
 >>> t.select("threshold", "accuracy", "min_impact_ratio", "all_pass").rows()
 [(0.5, 0.75, 0.5, False), (0.7, 1.0, 1.0, True)]""", scores=True)
     def thresholds(self, by: By = None, *, thresholds: Sequence[float] = THRESHOLD_GRID,
-                   reference: Any = "largest", min_support: float = 30,
-                   ofi_threshold: float = 0.3, four_fifths: float = 0.8,
-                   exclude_low_support: bool = False,
+                   reference: Any = DEFAULTS.reference, min_support: float = DEFAULTS.min_support,
+                   ofi_threshold: float = DEFAULTS.ofi_threshold,
+                   four_fifths: float = DEFAULTS.four_fifths,
+                   exclude_low_support: bool = DEFAULTS.exclude_low_support,
                    max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
                    max_groups: int = DEFAULT_MAX_GROUPS,
                    **score_args: Unpack[ScoreArgs]) -> pl.LazyFrame:  # noqa: D102

@@ -51,6 +51,14 @@ from polars_fair.analyses.summary import summary_from_counts
 from polars_fair.analyses.sweep import DEFAULT_MAX_THRESHOLDS, SWEEP_THRESHOLDS, sweep_from_scores
 from polars_fair.analyses.thresholds import THRESHOLD_GRID, thresholds_from_scores
 from polars_fair.analyses.uncertainty import disparity_table, metrics_table
+from polars_fair.core.options import (
+    DEFAULTS,
+    Adjust,
+    DivergenceAdjust,
+    Strategy,
+    SummaryMethod,
+    Test,
+)
 from polars_fair.core.spec import (
     COUNT_ARGS,
     COUNT_ARGS_DOC,
@@ -60,7 +68,8 @@ from polars_fair.core.spec import (
     By,
     CountArgs,
     ScoreArgs,
-    name_of,
+    check_int,
+    parse_by,
     spell_out,
 )
 from polars_fair.counting import tables
@@ -135,29 +144,25 @@ class FairCounts:
         return self._counted.frame
 
     def _select(self, by: By, combinations: Combinations, max_order: int | None) -> tables.Counted:
+        """The count table rolled up to ``by`` (parsed here once: :func:`parse_by`)."""
         if by is None and combinations is None and max_order is None:
             return self._counted
         if self.sets is not None:
             raise E.InvalidArgumentError(E.ROLLUP_OF_SETS)
-        nested = isinstance(by, Sequence) and not isinstance(by, str) and any(
-            isinstance(b, (list, tuple)) for b in by)
-        flat: list[Any] = list(self.keys) if by is None else tables.normalize_by(by)
-        names = list(dict.fromkeys(
-            name_of(b) for b in ([x for s in flat for x in s] if nested else flat)))
+        limit = self._counted.max_groups
+        attrs = parse_by(list(self.keys) if by is None else by, combinations, max_order,
+                         max_groups=limit)
+        names = list(dict.fromkeys(attrs.names))
         for k in names:
             if k not in self.keys:
                 raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
                     column=k, role="by", available=E.show_columns(self.keys)))
-        limit = self._counted.max_groups
-        sets = tables.attribute_sets(by if nested else names, combinations, max_order,
-                                     max_groups=limit)
-        if sets is None:
+        if attrs.sets is None:
             return tables.Counted(tables.rollup(self._counted.frame, names), names,
                                   max_groups=limit)
-        set_names = [[str(b) for b in s] for s in sets]
-        union = [k for k in self.keys if any(k in s for s in set_names)]
-        return tables.expand_sets(tables.rollup(self._counted.frame, union), union, set_names,
-                                  max_groups=limit)
+        union = [k for k in self.keys if any(k in s for s in attrs.sets)]
+        return tables.expand_sets(tables.rollup(self._counted.frame, union), union,
+                                  [list(s) for s in attrs.sets], max_groups=limit)
 
     def _run(self, fn: Callable[..., pl.LazyFrame], by: By, combinations: Combinations,
              max_order: int | None, **options: Any) -> pl.LazyFrame:
@@ -216,9 +221,12 @@ class FairCounts:
 
     @_doc(report_from_counts, """>>> from_counts(c).report().collect()["impact_ratio"].to_list()
 [1.0, 0.6]""")
-    def report(self, by: By = None, *, reference: Any = "largest", min_support: float = 30,
-               ofi_threshold: float = 0.3, four_fifths: float = 0.8,
-               exclude_low_support: bool = False, combinations: Combinations = None,
+    def report(self, by: By = None, *, reference: Any = DEFAULTS.reference,
+               min_support: float = DEFAULTS.min_support,
+               ofi_threshold: float = DEFAULTS.ofi_threshold,
+               four_fifths: float = DEFAULTS.four_fifths,
+               exclude_low_support: bool = DEFAULTS.exclude_low_support,
+               combinations: Combinations = None,
                max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
         return self._run(report_from_counts, by, combinations, max_order, reference=reference,
                          min_support=min_support, ofi_threshold=ofi_threshold,
@@ -226,7 +234,8 @@ class FairCounts:
 
     @_doc(metrics_table, """>>> from_counts(c).metrics().collect().height  # 2 groups x 13 metrics
 26""")
-    def metrics(self, by: By = None, *, level: float = 0.95, min_support: float = 30,
+    def metrics(self, by: By = None, *, level: float = DEFAULTS.level,
+                min_support: float = DEFAULTS.min_support,
                 combinations: Combinations = None, max_order: int | None = None,
                 ) -> pl.LazyFrame:  # noqa: D102
         return self._run(metrics_table, by, combinations, max_order, level=level,
@@ -235,10 +244,11 @@ class FairCounts:
     @_doc(disparity_table, """
 >>> from_counts(c).disparity(reference="a").collect()["ratio"].to_list()
 [1.0, 0.6]""")
-    def disparity(self, by: By = None, *, reference: Any = "largest",
-                  metric: str = "selection_rate", level: float = 0.95,
-                  test: Literal["auto", "z", "fisher"] = "auto",
-                  adjust: Literal["holm", "bh"] = "holm", combinations: Combinations = None,
+    def disparity(self, by: By = None, *, reference: Any = DEFAULTS.reference,
+                  metric: str = DEFAULTS.metric, level: float = DEFAULTS.level,
+                  test: Test = DEFAULTS.test,
+                  adjust: Adjust = DEFAULTS.adjust,
+                  combinations: Combinations = None,
                   max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
         return self._run(disparity_table, by, combinations, max_order, reference=reference,
                          metric=metric, level=level, test=test, adjust=adjust)
@@ -247,8 +257,8 @@ class FairCounts:
 >>> from_counts(c).pairwise(metrics="ofi").collect()["ofi"].to_list()
 [0.2, -0.2]""")
     def pairwise(self, by: By = None, *,
-                 metrics: str | Sequence[str] = ("ofi", "disparate_impact"),
-                 max_pairs: int = 1_000_000,
+                 metrics: str | Sequence[str] = DEFAULTS.metrics,
+                 max_pairs: int = DEFAULTS.max_pairs,
                  combinations: Combinations = None, max_order: int | None = None,
                  ) -> pl.LazyFrame:  # noqa: D102
         return self._run(pairwise_from_counts, by, combinations, max_order, metrics=metrics,
@@ -258,10 +268,11 @@ class FairCounts:
 >>> s.filter(pl.col("metric") == "demographic_parity_difference")["value"].item()
 0.2""")
     def summary(self, by: By = None, *,
-                method: Literal["between_groups", "to_reference", "to_overall"] = "between_groups",
-                reference: Any = "largest", min_support: float = 30,
-                exclude_low_support: bool = False, four_fifths: float = 0.8,
-                ofi_threshold: float = 0.3, combinations: Combinations = None,
+                method: SummaryMethod = DEFAULTS.method,
+                reference: Any = DEFAULTS.reference, min_support: float = DEFAULTS.min_support,
+                exclude_low_support: bool = DEFAULTS.exclude_low_support,
+                four_fifths: float = DEFAULTS.four_fifths,
+                ofi_threshold: float = DEFAULTS.ofi_threshold, combinations: Combinations = None,
                 max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
         return self._run(summary_from_counts, by, combinations, max_order, method=method,
                          reference=reference, min_support=min_support,
@@ -271,16 +282,19 @@ class FairCounts:
     @_doc(bias_audit_from_counts, """
 >>> from_counts(c).bias_audit().collect()["impact_ratio"].to_list()
 [1.0, 0.6]""")
-    def bias_audit(self, by: By = None, *, min_share: float = 0.02, exclude_small: bool = False,
+    def bias_audit(self, by: By = None, *, min_share: float = DEFAULTS.min_share,
+                   exclude_small: bool = DEFAULTS.exclude_small,
                    combinations: Combinations = None, max_order: int | None = None,
                    ) -> pl.LazyFrame:  # noqa: D102
         counted = self._select(by, combinations, max_order)  # sets: LL 144's unless given
         return bias_audit_plan(counted.frame, counted.keys, min_share=min_share,
                                exclude_small=exclude_small)
 
-    def divergence(self, by: By = None, *, metric: str = "fpr", max_order: int | None = None,
-                   min_support: float = 0.01, min_denominator: float = 30, level: float = 0.95,
-                   adjust: Literal["bh", "by", "holm"] = "bh",
+    def divergence(self, by: By = None, *, metric: str = DEFAULTS.divergence_metric,
+                   max_order: int | None = None,
+                   min_support: float = DEFAULTS.divergence_min_support,
+                   min_denominator: float = DEFAULTS.min_denominator, level: float = DEFAULTS.level,
+                   adjust: DivergenceAdjust = DEFAULTS.divergence_adjust,
                    max_patterns: int = DEFAULT_MAX_PATTERNS) -> pl.LazyFrame:  # noqa: D102
         return divergence_of_counts(self, by, metric=metric, max_order=max_order,
                                     min_support=min_support, min_denominator=min_denominator,
@@ -331,17 +345,18 @@ class FairScores:
 
     @_doc(abroca_from_scores, """>>> from_scores(t).abroca(reference="a").collect()["auc"].to_list()
 [1.0, 0.6]""", counts_table=False)
-    def abroca(self, *, reference: Any = "largest",
-               pairwise: bool = False) -> pl.LazyFrame:  # noqa: D102
+    def abroca(self, *, reference: Any = DEFAULTS.reference,
+               pairwise: bool = DEFAULTS.pairwise) -> pl.LazyFrame:  # noqa: D102
         return self._run(abroca_plan, "abroca", reference=reference, pairwise=pairwise)
 
     @_doc(abroca_test_from_scores, """
 >>> p = from_scores(t).abroca_test(reference="a", n_permutations=99, seed=0).collect()
 >>> 0 < p["p_value"].item() <= 1
 True""", counts_table=False)
-    def abroca_test(self, *, reference: Any = "largest", n_permutations: int = 1000,
-                    seed: int | None = None, tolerance: float = 1e-12,
-                    return_draws: bool = False, progress: bool | None = None,
+    def abroca_test(self, *, reference: Any = DEFAULTS.reference,
+                    n_permutations: int = DEFAULTS.n_permutations,
+                    seed: int | None = None, tolerance: float = DEFAULTS.tolerance,
+                    return_draws: bool = DEFAULTS.return_draws, progress: bool | None = None,
                     ) -> pl.LazyFrame:  # noqa: D102
         return self._run(abroca_test_plan, "abroca_test", reference=reference,
                          n_permutations=n_permutations, seed=seed, tolerance=tolerance,
@@ -350,23 +365,26 @@ True""", counts_table=False)
     @_doc(calibration_plan, """
 >>> from_scores(t).calibration(n_bins=2).collect()["n"].to_list()
 [10, 10]""", counts_table=False)
-    def calibration(self, *, n_bins: int = 10,
-                    strategy: Literal["uniform", "quantile"] = "uniform") -> pl.LazyFrame:  # noqa: D102
+    def calibration(self, *, n_bins: int = DEFAULTS.n_bins,
+                    strategy: Strategy = DEFAULTS.strategy) -> pl.LazyFrame:  # noqa: D102
         return self._run(calibration_plan, "calibration", n_bins=n_bins, strategy=strategy)
 
     @_doc(reliability_plan, """>>> from_scores(t).reliability(n_bins=2).collect().height
 4""", counts_table=False)
-    def reliability(self, *, n_bins: int = 10,
-                    strategy: Literal["uniform", "quantile"] = "uniform") -> pl.LazyFrame:  # noqa: D102
+    def reliability(self, *, n_bins: int = DEFAULTS.n_bins,
+                    strategy: Strategy = DEFAULTS.strategy) -> pl.LazyFrame:  # noqa: D102
         return self._run(reliability_plan, "reliability", n_bins=n_bins, strategy=strategy)
 
     @_doc(sweep_from_scores, """
 >>> s = from_scores(t).sweep(thresholds=[0.5], min_support=1).collect()
 >>> s.select("g", "tp", "fp", "tpr", "impact_ratio").rows()
 [('a', 5, 0, 1.0, 1.0), ('b', 3, 2, 0.6, 1.0)]""", counts_table=False)
-    def sweep(self, *, thresholds: Sequence[float] = SWEEP_THRESHOLDS, reference: Any = "largest",
-              min_support: float = 30, ofi_threshold: float = 0.3, four_fifths: float = 0.8,
-              exclude_low_support: bool = False,
+    def sweep(self, *, thresholds: Sequence[float] = SWEEP_THRESHOLDS,
+              reference: Any = DEFAULTS.reference,
+              min_support: float = DEFAULTS.min_support,
+              ofi_threshold: float = DEFAULTS.ofi_threshold,
+              four_fifths: float = DEFAULTS.four_fifths,
+              exclude_low_support: bool = DEFAULTS.exclude_low_support,
               max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
               max_groups: int = DEFAULT_MAX_GROUPS) -> pl.LazyFrame:  # noqa: D102
         return self._run(sweep_from_scores, "sweep", thresholds=thresholds, reference=reference,
@@ -380,9 +398,10 @@ True""", counts_table=False)
 >>> th.select("threshold", "accuracy", "min_impact_ratio", "all_pass").rows()
 [(0.5, 0.8, 1.0, True), (0.9, 0.5, None, False)]""", counts_table=False)
     def thresholds(self, *, thresholds: Sequence[float] = THRESHOLD_GRID,
-                   reference: Any = "largest", min_support: float = 30,
-                   ofi_threshold: float = 0.3, four_fifths: float = 0.8,
-                   exclude_low_support: bool = False,
+                   reference: Any = DEFAULTS.reference, min_support: float = DEFAULTS.min_support,
+                   ofi_threshold: float = DEFAULTS.ofi_threshold,
+                   four_fifths: float = DEFAULTS.four_fifths,
+                   exclude_low_support: bool = DEFAULTS.exclude_low_support,
                    max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
                    max_groups: int = DEFAULT_MAX_GROUPS) -> pl.LazyFrame:  # noqa: D102
         return self._run(thresholds_from_scores, "thresholds", thresholds=thresholds,
@@ -395,7 +414,8 @@ True""", counts_table=False)
     @_doc(bias_audit_from_scores, """
 >>> from_scores(t).bias_audit().collect()["scoring_rate"].to_list()
 [0.5, 0.5]""", counts_table=False)
-    def bias_audit(self, *, min_share: float = 0.02, exclude_small: bool = False,
+    def bias_audit(self, *, min_share: float = DEFAULTS.min_share,
+                   exclude_small: bool = DEFAULTS.exclude_small,
                    ) -> pl.LazyFrame:  # noqa: D102
         return bias_audit_plan(self._table, self.keys, scores=True, min_share=min_share,
                                exclude_small=exclude_small)
@@ -456,8 +476,9 @@ def counts(frame: Any, by: By = None, **count_args: Unpack[CountArgs]) -> FairCo
     args = _args(dict(count_args), COUNT_ARGS, "count")
     combinations, max_order = args.pop("combinations"), args.pop("max_order")
     engine = tables.engine_of(frame)
-    return FairCounts(tables.count_tables(engine, by, combinations=combinations,
-                                          max_order=max_order, **args))
+    limit = args["max_groups"] = check_int(args["max_groups"], "max_groups")
+    attrs = parse_by(by, combinations, max_order, max_groups=limit)  # the one parse of by
+    return FairCounts(tables.count_tables(engine, attrs, **args))
 
 
 def scores(frame: Any, by: By = None, **score_args: Unpack[ScoreArgs]) -> FairScores:

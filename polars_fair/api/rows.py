@@ -31,6 +31,7 @@ from polars_fair.analyses.divergence import (
     divergence_from_counts,
 )
 from polars_fair.api.objects import counts, scores
+from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import COUNT_ARGS, COUNT_ARGS_DOC, By, IntoExpr, normalize_by
 
 __all__ = ["bias_audit", "divergence_of_rows", "namespace_divergence"]
@@ -44,8 +45,8 @@ def bias_audit(
     y_score: IntoExpr | None = None,
     pos_label: Any = 1,
     sample_weight: IntoExpr | None = None,
-    min_share: float = 0.02,
-    exclude_small: bool = False,
+    min_share: float = DEFAULTS.min_share,
+    exclude_small: bool = DEFAULTS.exclude_small,
 ) -> pl.LazyFrame:
     """Bias audit of an automated employment decision tool (NYC Local Law 144 of 2021).
 
@@ -230,15 +231,15 @@ def divergence_of_rows(
     frame: Any,
     by: By = None,
     *,
-    metric: str = "fpr",
+    metric: str = DEFAULTS.divergence_metric,
     max_order: int | None = None,
-    min_support: float = 0.01,
-    min_denominator: float = 30,
-    level: float = 0.95,
-    adjust: Adjust = "bh",
+    min_support: float = DEFAULTS.divergence_min_support,
+    min_denominator: float = DEFAULTS.min_denominator,
+    level: float = DEFAULTS.level,
+    adjust: Adjust = DEFAULTS.divergence_adjust,
     bins: Bins | None = None,
     max_patterns: int = DEFAULT_MAX_PATTERNS,
-    strategy: Strategy = "auto",
+    strategy: Strategy = DEFAULTS.divergence_strategy,
     **count_args: Unpack[RowArgs],
 ) -> pl.LazyFrame:
     """Rows (any engine) -> binned attributes -> one count table -> the divergence table.
@@ -325,11 +326,14 @@ _NAMESPACE_EXAMPLE = """>>> import polars as pl, polars_fair
 [(['g'], 'a', 0.75, 0.5, 0.25), (['g'], 'b', 0.25, 0.5, -0.25)]"""
 
 
-def namespace_divergence(self: Any, /, by: By = None, *, metric: str = "fpr",  # noqa: D103
-                         max_order: int | None = None, min_support: float = 0.01,
-                         min_denominator: float = 30, level: float = 0.95,
-                         adjust: Adjust = "bh", bins: Bins | None = None,
-                         max_patterns: int = DEFAULT_MAX_PATTERNS, strategy: Strategy = "auto",
+def namespace_divergence(self: Any, /, by: By = None, *, metric: str = DEFAULTS.divergence_metric,  # noqa: D103
+                         max_order: int | None = None,
+                         min_support: float = DEFAULTS.divergence_min_support,
+                         min_denominator: float = DEFAULTS.min_denominator,
+                         level: float = DEFAULTS.level,
+                         adjust: Adjust = DEFAULTS.divergence_adjust, bins: Bins | None = None,
+                         max_patterns: int = DEFAULT_MAX_PATTERNS,
+                         strategy: Strategy = DEFAULTS.divergence_strategy,
                          **count_args: Unpack[RowArgs]) -> pl.LazyFrame:  # noqa: D103
     return divergence_of_rows(
         self._lf, by, metric=metric, max_order=max_order, min_support=min_support,

@@ -21,6 +21,7 @@ from polars_fair import errors as E
 from polars_fair._docs import compose
 from polars_fair.api import objects as analysis
 from polars_fair.api import rows as _ll144
+from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import COUNT_ARGS, COUNT_ARGS_DOC, SCORE_ARGS, SCORE_ARGS_DOC
 
 __all__ = ["make_shortcuts", "shortcut_names"]
@@ -106,8 +107,9 @@ by : str, a {engine} column or a list of them, optional
 
 def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.DataFrame]:
     def bias_audit(rows: Any, categories: Any, *, y_pred: Any = None, y_score: Any = None,
-                   pos_label: Any = 1, sample_weight: Any = None, min_share: float = 0.02,
-                   exclude_small: bool = False, round_scores: int | None = None,
+                   pos_label: Any = 1, sample_weight: Any = None,
+                   min_share: float = DEFAULTS.min_share,
+                   exclude_small: bool = DEFAULTS.exclude_small, round_scores: int | None = None,
                    ) -> pl.DataFrame:
         # both objects have bias_audit: the rows' entry point picks counts or scores
         out = _ll144.bias_audit(

@@ -25,6 +25,7 @@ from polars_fair.analyses.runner import check_clash
 from polars_fair.api.external import from_counts, from_scores
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.core import rules as R
+from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, is_rule, known, reference_index
 
 __all__ = ["GATE_COLUMNS", "gate", "gate_reference", "verdict"]
@@ -67,10 +68,10 @@ def _mapping(table: pl.DataFrame, keys: list[str], idx: int) -> dict[str, Any]:
 def gate_reference(
     counts: FairCounts,
     scores: FairScores | None = None,
-    reference: Any = "largest",
+    reference: Any = DEFAULTS.reference,
     *,
-    min_support: float = 30,
-    exclude_low_support: bool = False,
+    min_support: float = DEFAULTS.min_support,
+    exclude_low_support: bool = DEFAULTS.exclude_low_support,
 ) -> Any:
     """The one reference group of a count table and (optionally) a score table.
 
@@ -200,11 +201,11 @@ def gate(
     counts: FairCounts,
     scores: FairScores | None = None,
     *,
-    reference: Any = "largest",
-    min_impact_ratio: float = 0.8,
-    max_abs_ofi: float = 0.3,
+    reference: Any = DEFAULTS.reference,
+    min_impact_ratio: float = DEFAULTS.four_fifths,
+    max_abs_ofi: float = DEFAULTS.ofi_threshold,
     max_abroca: float | None = None,
-    min_support: float = 30,
+    min_support: float = DEFAULTS.min_support,
 ) -> pl.DataFrame:
     """The CI gate: each group with at least ``min_support`` rows against fairness limits.
 
@@ -307,7 +308,7 @@ def gate(
     """
     t_ir = _check_limit("min_impact_ratio", min_impact_ratio, 0.0, 1.0)
     t_ofi = _check_limit("max_abs_ofi", max_abs_ofi, 0.0, 2.0)
-    t_support = R.option(min_support, "min_support", low=0)
+    t_support = check("min_support", min_support)
     t_abroca: Fraction | None = None
     if max_abroca is not None:
         t_abroca = _check_limit("max_abroca", max_abroca, 0.0, 1.0)

@@ -34,12 +34,13 @@ import platform
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 
 from polars_fair import __version__
 from polars_fair import errors as E
+from polars_fair.core.options import DEFAULTS, Adjust
 from polars_fair.core.registry import METRICS, PAIR_METRICS
 from polars_fair.core.spec import By, IntoExpr, NullGroups
 
@@ -887,11 +888,11 @@ def audit_html(
     y_score: IntoExpr | None = None,
     threshold: float | None = None,
     pos_label: Any = 1,
-    reference: Any = "largest",
-    min_support: int = 30,
-    ofi_threshold: float = 0.3,
-    four_fifths: float = 0.8,
-    exclude_low_support: bool = False,
+    reference: Any = DEFAULTS.reference,
+    min_support: int = DEFAULTS.min_support,
+    ofi_threshold: float = DEFAULTS.ofi_threshold,
+    four_fifths: float = DEFAULTS.four_fifths,
+    exclude_low_support: bool = DEFAULTS.exclude_low_support,
     where: str | pl.Expr | None = None,
     null_groups: NullGroups = "keep",
     rates: Sequence[str] = ("selection_rate", "tpr", "fpr"),
@@ -904,9 +905,9 @@ def audit_html(
     path: str | Path | None = None,
     filters: Sequence[str] = (),
     rows_read: int | None = None,
-    level: float = 0.95,
-    adjust: Literal["holm", "bh"] = "holm",
-    n_permutations: int = 1000,
+    level: float = DEFAULTS.level,
+    adjust: Adjust = DEFAULTS.adjust,
+    n_permutations: int = DEFAULTS.n_permutations,
     seed: int = 0,
     divergence: bool | pl.DataFrame | pl.LazyFrame | None = None,
     generated: _dt.datetime | None = None,

@@ -46,6 +46,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._lazy import np
 from polars_fair.core.labels import MISSING_GROUP, group_label
+from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import SCORE_RULES
 from polars_fair.core.registry import METRICS
 
@@ -441,9 +442,9 @@ def roc_chart(
     scores: FairScores | pl.DataFrame | pl.LazyFrame,
     keys: Sequence[str] | None = None,
     *,
-    reference: Any = "largest",
+    reference: Any = DEFAULTS.reference,
     group: Any = None,
-    min_support: int = 30,
+    min_support: int = DEFAULTS.min_support,
     max_points: int = 400,
     title: str | None = None,
 ) -> altair.LayerChart:
@@ -800,7 +801,7 @@ def threshold_chart(
     sweep: pl.DataFrame | pl.LazyFrame,
     keys: Sequence[str] | None = None,
     *,
-    four_fifths: float = 0.8,
+    four_fifths: float = DEFAULTS.four_fifths,
     max_groups: int = CHART_GROUPS,
     title: str | None = None,
 ) -> altair.LayerChart:

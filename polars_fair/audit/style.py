@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import METRICS, PAIR_METRICS, metric
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -144,8 +145,8 @@ def style_report(
     report: pl.DataFrame | pl.LazyFrame,
     *,
     reference_label: str | None = None,
-    ofi_threshold: float = 0.3,
-    four_fifths: float = 0.8,
+    ofi_threshold: float = DEFAULTS.ofi_threshold,
+    four_fifths: float = DEFAULTS.four_fifths,
     title: str | None = "Fairness report",
     rates: Sequence[str] | None = None,
 ) -> great_tables.GT:

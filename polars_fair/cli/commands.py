@@ -55,6 +55,7 @@ from polars_fair.cli.io import (
     scan,
 )
 from polars_fair.cli.table import select_columns
+from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
     COUNT_ARGS,
     COUNT_ARGS_DOC,
@@ -341,7 +342,7 @@ def _options_of(fn: Callable[..., Any], counts: bool, rows: bool = False) -> tup
             default = ",".join(str(d) for d in ([default] if isinstance(default, str)
                                                  else default))
         if kind == "text" and p.name == "reference":
-            default = None if default == "largest" else default
+            default = None if default == DEFAULTS.reference else default
         text = docs.get(p.name, "")
         if p.name in LISTED and kind == "text":
             from polars_fair.core import registry

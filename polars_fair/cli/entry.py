@@ -51,6 +51,7 @@ from polars_fair.cli.io import (
     scan,
 )
 from polars_fair.cli.table import select_columns
+from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS
 from polars_fair.datasets import make_hiring
@@ -147,9 +148,9 @@ def run_report(
     y_score_text: str | None = None,
     threshold: float | None = None,
     sample_weight_text: str | None = None,
-    four_fifths: float = 0.8,
-    ofi_threshold: float = 0.3,
-    exclude_low_support: bool = False,
+    four_fifths: float = DEFAULTS.four_fifths,
+    ofi_threshold: float = DEFAULTS.ofi_threshold,
+    exclude_low_support: bool = DEFAULTS.exclude_low_support,
     columns: str | None = None,
 ) -> None:
     """Build the report of the ``report`` and ``demo`` commands and emit it.
@@ -330,7 +331,8 @@ def report(
         typer.Option(help="largest | max_selection_rate | overall | VALUE | attr=v,attr=v",
                      metavar="REFERENCE"),
     ] = None,
-    min_support: Annotated[int, typer.Option(help="Flag groups with fewer rows.")] = 30,
+    min_support: Annotated[
+        int, typer.Option(help="Flag groups with fewer rows.")] = DEFAULTS.min_support,
     where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.",
                                               metavar="SQL")] = None,
     null_groups: Annotated[str, typer.Option(help="keep | raise | drop",
@@ -540,10 +542,10 @@ def html_page(
 def check_gate(
     args: Inputs,
     *,
-    min_impact_ratio: float = 0.8,
-    max_abs_ofi: float = 0.3,
+    min_impact_ratio: float = DEFAULTS.four_fifths,
+    max_abs_ofi: float = DEFAULTS.ofi_threshold,
     max_abroca: float | None = None,
-    min_support: int = 30,
+    min_support: int = DEFAULTS.min_support,
     null_groups: str = "keep",
     max_groups: int = DEFAULT_MAX_GROUPS,
 ) -> dict[str, Any]:
@@ -690,16 +692,16 @@ def check(
                                               metavar="SQL")] = None,
     min_impact_ratio: Annotated[
         float, typer.Option(help="Fail a group whose impact ratio is below this.")
-    ] = 0.8,
+    ] = DEFAULTS.four_fifths,
     max_abs_ofi: Annotated[
         float, typer.Option(help="Fail a group whose |OFI| exceeds this.")
-    ] = 0.3,
+    ] = DEFAULTS.ofi_threshold,
     max_abroca: Annotated[
         float | None, typer.Option(help="Fail a group whose ABROCA exceeds this (needs --y-score).")
     ] = None,
     min_support: Annotated[
         int, typer.Option(help="Check only groups with at least this many rows.")
-    ] = 30,
+    ] = DEFAULTS.min_support,
     null_groups: Annotated[str, typer.Option(help="keep | raise | drop",
                                              metavar="[keep|raise|drop]")] = "keep",
     format: Annotated[str, typer.Option("--format", help="text | json",

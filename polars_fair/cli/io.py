@@ -33,6 +33,8 @@ import typer
 
 from polars_fair import errors as E
 from polars_fair.cli.table import _flat, _table_text, to_markdown
+from polars_fair.core.options import DEFAULTS
+from polars_fair.core.reference import COUNT_RULES, SCORE_RULES
 from polars_fair.core.sql import sql_expr
 
 __all__ = [
@@ -573,8 +575,8 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     ({'race': 'a', 'age': 30}, 30)
     """
     if text is None:
-        return "largest"
-    if text in ("largest", "overall", "max_selection_rate", "max_auc"):
+        return DEFAULTS.reference
+    if text in (*COUNT_RULES, *SCORE_RULES):
         return text
     names = [b if isinstance(b, str) else b.meta.output_name() for b in by]
     dtypes = dict(zip(names, (_dtype(lf, b, "--by") for b in by), strict=True))

@@ -25,6 +25,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair.audit.html import provenance
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
+from polars_fair.core.options import DEFAULTS
 
 __all__ = [
     "LAW",
@@ -88,8 +89,8 @@ def ll144_summary(
     pos_label: str | None = None,
     sample_weight: str | None = None,
     where: str | None = None,
-    min_share: float = 0.02,
-    exclude_small: bool = False,
+    min_share: float = DEFAULTS.min_share,
+    exclude_small: bool = DEFAULTS.exclude_small,
     data_date: str | None = None,
     title: str | None = None,
     model: str | None = None,

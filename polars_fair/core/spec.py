@@ -14,6 +14,7 @@ engine and surface raise the same errors.
 from __future__ import annotations
 
 import inspect
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from polars_fair import errors as E
 from polars_fair._lazy import is_numpy, np
 
 __all__ = [
+    "Attributes",
     "Audit",
     "By",
     "COUNT_ARGS",
@@ -39,6 +41,7 @@ __all__ = [
     "check_key_dtype",
     "name_of",
     "normalize_by",
+    "parse_by",
     "BY_DOC",
     "check_row_level",
     "spell_out",
@@ -273,6 +276,150 @@ def normalize_by(by: Any) -> list[IntoExpr]:
     raise E.InvalidArgumentError(
         E.NOT_A_COLUMN.format(role="by", value=by, type=type(by).__name__)
     )
+
+
+@dataclass(frozen=True)
+class Attributes:
+    """``by`` parsed once: the attributes of a call and, for several attribute sets, the sets.
+
+    Made by :func:`parse_by` where a call comes in (:func:`polars_fair.counts`, a roll-up of a
+    count table); the layers below (the count tables, an engine's ``bind``, :func:`resolve`)
+    receive it and read its fields, never ``by`` again.
+
+    Parameters
+    ----------
+    items : tuple
+        Every attribute once, in the order given: a column name, a ``pl.Expr``, or an engine's
+        own column (a Spark ``Column``) until the engine binds it to a name.
+    sets : tuple of tuple of str, optional
+        The attribute sets by name, in order, for a call that audits several (``combinations=
+        "all"`` or a list of lists); ``None`` for one set (``items``).
+
+    Examples
+    --------
+    >>> a = parse_by([["race"], ["race", "sex"]])
+    >>> a.items, a.sets, a.names
+    (('race', 'sex'), (('race',), ('race', 'sex')), ['race', 'sex'])
+    """
+
+    items: tuple[Any, ...] = ()
+    sets: tuple[tuple[str, ...], ...] | None = None
+
+    @property
+    def names(self) -> list[str]:
+        """The output names of :attr:`items` (:func:`name_of`)."""
+        return [name_of(b) for b in self.items]
+
+    def bound(self, items: Sequence[Any]) -> Attributes:
+        """The same attributes with ``items`` replaced (an engine's columns bound to names).
+
+        Parameters
+        ----------
+        items : sequence
+            One entry per item, in order.
+
+        Returns
+        -------
+        polars_fair.core.spec.Attributes
+            The same sets, the new items.
+
+        Examples
+        --------
+        >>> parse_by(pl.col("r").alias("race")).bound(["race"]).items
+        ('race',)
+        """
+        return Attributes(tuple(items), self.sets)
+
+
+def _items(by: Any) -> list[Any]:
+    """``by`` as a list of attributes; an engine's own column (Spark) is one attribute."""
+    if by is not None and not isinstance(by, (str, pl.Expr, Sequence)) \
+            and type(by).__module__.startswith("pyspark."):
+        return [by]  # bound to a name by the Spark engine
+    return normalize_by(by)
+
+
+def parse_by(
+    by: Any, combinations: Literal["all"] | None = None, max_order: int | None = None, *,
+    max_groups: int = DEFAULT_MAX_GROUPS,
+) -> Attributes:
+    """Parse ``by`` (with ``combinations`` and ``max_order``) once into :class:`Attributes`.
+
+    ``by=[["race"], ["sex"], ["race", "sex"]]`` names several attribute sets;
+    ``combinations="all"`` takes every non-empty subset of a flat ``by`` of size up to
+    ``max_order`` (all sizes by default), singles first, in the order the attributes were given.
+    Already parsed attributes are returned as they are.
+
+    Parameters
+    ----------
+    by : str, pl.Expr, list of them, list of lists of them, None or Attributes
+        The attributes, or (a list of lists) the attribute sets.
+    combinations : "all", optional
+        Every non-empty subset of the flat list ``by``.
+    max_order : int, optional
+        With ``combinations="all"``: the largest subset size, at least 1.
+    max_groups : int, default 10000
+        Each set holds at least one group, so ``combinations="all"`` may make at most this
+        many sets; their number is computed before they are listed.
+
+    Returns
+    -------
+    polars_fair.core.spec.Attributes
+        The attributes (for several sets: their union, in order of first appearance) and the
+        sets (``None`` for one).
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``by`` is not a name, an expression, a sequence of them or ``None``; ``combinations``
+        other than ``"all"``; ``max_order`` not an integer >= 1 or without ``combinations``;
+        ``combinations="all"`` with a nested ``by``; a set named twice.
+    SizeLimitError
+        ``combinations="all"`` would make more than ``max_groups`` sets.
+
+    Examples
+    --------
+    >>> parse_by(["a", "b"], "all").sets
+    (('a',), ('b',), ('a', 'b'))
+    >>> parse_by(["a", "b", "c"], "all", max_order=1).sets
+    (('a',), ('b',), ('c',))
+    >>> parse_by(("a", "b"))
+    Attributes(items=('a', 'b'), sets=None)
+    """
+    if isinstance(by, Attributes) and combinations is None and max_order is None:
+        return by
+    if combinations is not None and combinations != "all":
+        raise E.InvalidArgumentError(E.BAD_COMBINATIONS.format(value=combinations))
+    entries = list(by) if isinstance(by, Sequence) and not isinstance(by, str) else None
+    nested = entries is not None and any(isinstance(b, (list, tuple)) for b in entries)
+    if combinations == "all":
+        if nested:
+            raise E.InvalidArgumentError(E.COMBINATIONS_FLAT)
+        base = normalize_by(by)
+        top = len(base) if max_order is None else check_int(max_order, "max_order")
+        n_sets = sum(math.comb(len(base), r) for r in range(1, min(top, len(base)) + 1))
+        if n_sets > max_groups:
+            raise E.SizeLimitError(E.TOO_MANY_SETS.format(
+                attributes=len(base), sets=n_sets, limit=max_groups))
+        sets = [list(c) for r in range(1, min(top, len(base)) + 1)
+                for c in itertools.combinations(base, r)]
+    elif max_order is not None:
+        raise E.InvalidArgumentError(E.MAX_ORDER_ALONE)
+    elif not nested:
+        return Attributes(tuple(_items(by)))
+    else:
+        assert entries is not None
+        sets = [normalize_by(b) for b in entries]
+        # a name or an expression with one output name each, else a typed error
+        named = [tuple(name_of(b) for b in s) for s in sets]
+        repeated = sorted({repr(list(n)) for n in named if named.count(n) > 1})
+        if repeated:
+            raise E.InvalidArgumentError(E.REPEATED_SETS.format(sets=", ".join(repeated)))
+    union: dict[str, Any] = {}
+    for s in sets:
+        for b in s:
+            union.setdefault(name_of(b), b)
+    return Attributes(tuple(union.values()), tuple(tuple(name_of(b) for b in s) for s in sets))
 
 
 @dataclass(frozen=True)
@@ -591,8 +738,8 @@ def resolve(
     ----------
     schema : pl.Schema
         The input's schema (for Spark and DuckDB, their columns mapped to Polars dtypes).
-    by : str, pl.Expr, sequence of them, or None
-        The attributes (:func:`normalize_by`).
+    by : Attributes, or str, pl.Expr, sequence of them, or None
+        The attributes of one set (:func:`parse_by`; a raw ``by`` is parsed here).
     y_true : str or pl.Expr or None, default "y_true"
         The label column; ``None`` for an audit without labels.
     y_pred : str or pl.Expr, optional
@@ -640,7 +787,7 @@ def resolve(
     """
     if null_groups not in ("keep", "raise", "drop"):
         raise E.InvalidArgumentError(E.BAD_NULL_GROUPS.format(value=null_groups))
-    by_list = normalize_by(by)
+    by_list = list(parse_by(by).items)
     for b in by_list:
         _check_columns(schema, b, "by")
     if y_true is not None:

@@ -25,13 +25,14 @@ their documented sources.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._lazy import np
 from polars_fair._lazy import sps as _sps
+from polars_fair.core.options import DEFAULTS, Adjust, Test
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -131,7 +132,7 @@ def wilson_interval(
     successes: npt.ArrayLike,
     trials: npt.ArrayLike,
     *,
-    level: float = 0.95,
+    level: float = DEFAULTS.level,
 ) -> tuple[FloatArray, FloatArray]:
     r"""Wilson score interval for a binomial proportion.
 
@@ -185,7 +186,7 @@ def newcombe_difference_interval(
     x2: npt.ArrayLike,
     n2: npt.ArrayLike,
     *,
-    level: float = 0.95,
+    level: float = DEFAULTS.level,
 ) -> tuple[FloatArray, FloatArray]:
     r"""Newcombe's hybrid score interval for a difference of independent proportions.
 
@@ -248,7 +249,7 @@ def ratio_interval(
     x2: npt.ArrayLike,
     n2: npt.ArrayLike,
     *,
-    level: float = 0.95,
+    level: float = DEFAULTS.level,
 ) -> tuple[FloatArray, FloatArray]:
     r"""Log-method (Katz) interval for a ratio of independent proportions.
 
@@ -361,7 +362,7 @@ def two_proportion_test(
     x2: npt.ArrayLike,
     n2: npt.ArrayLike,
     *,
-    method: Literal["auto", "z", "fisher"] = "auto",
+    method: Test = DEFAULTS.test,
 ) -> FloatArray:
     r"""Two-sided p-values for :math:`H_0: p_1 = p_2` between independent proportions.
 
@@ -432,7 +433,7 @@ def two_proportion_test(
 def adjust_pvalues(
     p: npt.ArrayLike,
     *,
-    method: Literal["holm", "bh"] = "holm",
+    method: Adjust = DEFAULTS.adjust,
 ) -> FloatArray:
     r"""Adjust p-values for multiple comparisons: Holm step-down or Benjamini–Hochberg.
 
@@ -501,7 +502,7 @@ def wilson_exprs(
     successes: pl.Expr | str,
     trials: pl.Expr | str,
     *,
-    level: float = 0.95,
+    level: float = DEFAULTS.level,
 ) -> tuple[pl.Expr, pl.Expr]:
     r"""Wilson score bounds as Polars expressions, for lazy plans.
 
@@ -578,7 +579,7 @@ def newcombe_difference_exprs(
     x2: pl.Expr | str,
     n2: pl.Expr | str,
     *,
-    level: float = 0.95,
+    level: float = DEFAULTS.level,
 ) -> tuple[pl.Expr, pl.Expr]:
     r"""Newcombe hybrid score bounds for :math:`p_1 - p_2` as Polars expressions.
 

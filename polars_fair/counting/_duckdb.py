@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.core.spec import Audit, normalize_by
+from polars_fair.core.spec import Attributes, Audit, parse_by
 from polars_fair.counting import boundary
 
 if TYPE_CHECKING:
@@ -261,21 +261,22 @@ class DuckDBEngine:
         """
         return polars_schema(self.relation)
 
-    def bind(self, by: Any, args: dict[str, Any]) -> tuple[DuckDBEngine, Any, dict[str, Any]]:
+    def bind(self, by: Any, args: dict[str, Any],
+             ) -> tuple[DuckDBEngine, Attributes, dict[str, Any]]:
         """Check that ``by`` and the column arguments name columns (``str``).
 
         Parameters
         ----------
-        by : str, list of str or None
-            The attributes.
+        by : Attributes, or str, list of str or None
+            The attributes (:func:`polars_fair.core.spec.parse_by`; a raw ``by`` is parsed).
         args : dict
             The count or score arguments; ``y_true``, ``y_pred``, ``y_score`` and
             ``sample_weight`` must be column names or ``None``.
 
         Returns
         -------
-        tuple[DuckDBEngine, list[str], dict]
-            This engine, ``by`` as a list of names and the arguments unchanged.
+        tuple[DuckDBEngine, Attributes, dict]
+            This engine, the attributes (their names) and the arguments unchanged.
 
         Raises
         ------
@@ -287,14 +288,15 @@ class DuckDBEngine:
         --------
         >>> import duckdb
         >>> engine = DuckDBEngine(duckdb.sql("SELECT 'a' AS g, 1 AS y_true"))
-        >>> engine.bind("g", {"y_true": "y_true"})[1]
+        >>> engine.bind("g", {"y_true": "y_true"})[1].names
         ['g']
         """
-        names = [_name(b, "by") for b in normalize_by(by)]
+        attrs = parse_by(by)
+        names = [_name(b, "by") for b in attrs.items]
         for role in _ROLES:
             if args.get(role) is not None:
                 _name(args[role], role)
-        return self, names, args
+        return self, attrs.bound(names), args
 
     def _types(self) -> dict[str, DuckDBPyType]:
         return dict(zip(self.relation.columns, self.relation.types, strict=True))

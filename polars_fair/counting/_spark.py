@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.core.spec import Audit, normalize_by
+from polars_fair.core.spec import Attributes, Audit, parse_by
 from polars_fair.counting import boundary
 
 if TYPE_CHECKING:
@@ -229,20 +229,22 @@ class SparkEngine:
         """
         return polars_schema(self.spark_df)
 
-    def bind(self, by: Any, args: dict[str, Any]) -> tuple[SparkEngine, Any, dict[str, Any]]:
+    def bind(self, by: Any, args: dict[str, Any],
+             ) -> tuple[SparkEngine, Attributes, dict[str, Any]]:
         """Spark ``Column`` arguments become named columns of the frame.
 
         Parameters
         ----------
-        by : str, Column or a list of them
-            The attributes.
+        by : Attributes, or str, Column or a list of them
+            The attributes (:func:`polars_fair.core.spec.parse_by`; a raw ``by`` is parsed).
         args : dict
             The count or score arguments.
 
         Returns
         -------
         tuple
-            The engine over the extended frame, the attribute names, the arguments with names.
+            The engine over the extended frame, the attributes bound to names
+            (:class:`polars_fair.core.spec.Attributes`), the arguments with names.
 
         Raises
         ------
@@ -252,22 +254,20 @@ class SparkEngine:
         Examples
         --------
         >>> from pyspark.sql import functions as F  # doctest: +SKIP
-        >>> SparkEngine(sdf).bind(F.col("race").alias("r"), {})[1]  # doctest: +SKIP
+        >>> SparkEngine(sdf).bind(F.col("race").alias("r"), {})[1].names  # doctest: +SKIP
         ['r']
         """
-        from pyspark.sql import Column
-
         sdf = self.spark_df
-        items = [by] if isinstance(by, Column) else normalize_by(by)
+        attrs = parse_by(by)
         names = []
-        for b in items:
+        for b in attrs.items:
             sdf, name = _bind(sdf, b)
             names.append(name)
         bound = dict(args)
         for role in ("y_true", "y_pred", "y_score", "sample_weight"):
             if bound.get(role) is not None:
                 sdf, bound[role] = _bind(sdf, bound[role])
-        return replace(self, spark_df=sdf), names, bound
+        return replace(self, spark_df=sdf), attrs.bound(names), bound
 
     def label_table(self, a: Audit) -> pl.LazyFrame:
         """One Spark ``groupBy`` over keys, label and prediction, back through Arrow.

@@ -17,7 +17,6 @@ the lines are documentation and the guards.
 
 from __future__ import annotations
 
-import itertools
 import math
 import warnings
 from collections.abc import Sequence
@@ -30,13 +29,13 @@ from polars_fair import errors as E
 from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
     SCORE_ARGS,
+    Attributes,
     Audit,
     By,
-    IntoExpr,
     NullGroups,
     check_int,
-    name_of,
     normalize_by,
+    parse_by,
     resolve,
 )
 from polars_fair.counting import boundary
@@ -50,7 +49,6 @@ __all__ = [
     "Engine",
     "NullGroups",
     "PolarsEngine",
-    "attribute_sets",
     "checked",
     "engine_of",
     "normalize_by",
@@ -93,13 +91,14 @@ class Engine(Protocol):
         """
         ...
 
-    def bind(self, by: Any, args: dict[str, Any]) -> tuple[Engine, Any, dict[str, Any]]:
+    def bind(self, by: Any, args: dict[str, Any]) -> tuple[Engine, Attributes, dict[str, Any]]:
         """Engine-native expressions (a Spark ``Column``) as named columns of the input.
 
         Parameters
         ----------
-        by : str, expression or list of them, or None
-            The attributes of the call.
+        by : Attributes, or str, expression or list of them, or None
+            The attributes of the call, parsed once (:func:`polars_fair.core.spec.parse_by`;
+            a raw ``by`` is parsed here).
         args : dict of str to Any
             The count or score arguments of the call (``y_true``, ``y_pred``, ...).
 
@@ -107,8 +106,9 @@ class Engine(Protocol):
         -------
         engine : Engine
             The engine over the input with the bound columns added (or ``self``).
-        by : Any
-            ``by`` with engine-native expressions replaced by the names of the added columns.
+        by : Attributes
+            The attributes, engine-native expressions replaced by the names of the added
+            columns.
         args : dict of str to Any
             ``args`` likewise.
 
@@ -116,7 +116,7 @@ class Engine(Protocol):
         --------
         >>> engine = PolarsEngine(pl.LazyFrame({"g": ["a"]}))
         >>> engine.bind("g", {"y_true": "y"})[1:]
-        ('g', {'y_true': 'y'})
+        (Attributes(items=('g',), sets=None), {'y_true': 'y'})
         """
         ...
 
@@ -209,20 +209,21 @@ class PolarsEngine:
         """
         return self.lf.collect_schema()
 
-    def bind(self, by: Any, args: dict[str, Any]) -> tuple[PolarsEngine, Any, dict[str, Any]]:
+    def bind(self, by: Any, args: dict[str, Any],
+             ) -> tuple[PolarsEngine, Attributes, dict[str, Any]]:
         """Nothing to bind: Polars reads expressions as they are.
 
         Parameters
         ----------
-        by : str, pl.Expr or list of them, or None
-            The attributes of the call.
+        by : Attributes, or str, pl.Expr or list of them, or None
+            The attributes of the call (a raw ``by`` is parsed).
         args : dict of str to Any
             The count or score arguments.
 
         Returns
         -------
-        tuple of (PolarsEngine, Any, dict of str to Any)
-            ``(self, by, args)`` unchanged.
+        tuple of (PolarsEngine, Attributes, dict of str to Any)
+            ``self``, the attributes and ``args`` unchanged.
 
         Examples
         --------
@@ -230,7 +231,7 @@ class PolarsEngine:
         >>> engine.bind(["g"], {})[0] is engine
         True
         """
-        return self, by, args
+        return self, parse_by(by), args
 
     def label_table(self, a: Audit) -> pl.LazyFrame:
         """The label table of a count table, one lazy ``group_by`` (:func:`.boundary.label_table`).
@@ -335,7 +336,7 @@ def _is_empty(engine: Engine) -> bool:
 
 
 def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool) -> tuple[Engine, Audit]:
-    engine, by, args = engine.bind(by, args)
+    engine, by, args = engine.bind(parse_by(by), args)  # parsed once: identity on the route
     try:
         return engine, resolve(engine.schema(), by, scores=scores, **args)
     except E.InvalidLabelError:
@@ -347,7 +348,7 @@ def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool) -> tup
 
 
 def count_table(
-    engine: Engine | pl.LazyFrame | pl.DataFrame, by: By, **args: Any
+    engine: Engine | pl.LazyFrame | pl.DataFrame, by: By | Attributes, **args: Any
 ) -> tuple[pl.LazyFrame, list[str]]:
     """The lazy count table of the rows and its key names (the public contract above).
 
@@ -357,8 +358,9 @@ def count_table(
     ----------
     engine : Engine, pl.LazyFrame or pl.DataFrame
         The rows (a Polars frame is wrapped in a :class:`PolarsEngine`).
-    by : str, pl.Expr, list of them, or None
-        The attributes (several = their intersection; ``None``: the whole population).
+    by : Attributes, or str, pl.Expr, list of them, or None
+        The attributes of one set (several = their intersection; ``None``: the whole
+        population), parsed once (:func:`polars_fair.core.spec.parse_by`) or raw.
     **args : Any
         The count arguments but ``combinations``/``max_order`` (``y_true``, ``y_pred``,
         ``pos_label``, ``sample_weight``, ``null_groups``, ``y_score``, ``threshold``; see
@@ -539,79 +541,6 @@ def complete_enums(
 AttributeSets = list[list[str]]
 
 
-def attribute_sets(
-    by: By, combinations: Literal["all"] | None = None, max_order: int | None = None,
-    *, max_groups: int = DEFAULT_MAX_GROUPS,
-) -> list[list[IntoExpr]] | None:
-    """The attribute sets of a call: ``None`` for one set, else a list of sets.
-
-    ``by=[["race"], ["sex"], ["race", "sex"]]`` names the sets; ``combinations="all"`` takes
-    every non-empty subset of ``by`` of size up to ``max_order`` (all sizes by default), singles
-    first, in the order the attributes were given.
-
-    Parameters
-    ----------
-    by : str, pl.Expr, list of them, list of lists of them, or None
-        The attributes, or (a list of lists) the attribute sets.
-    combinations : "all", optional
-        Every non-empty subset of the flat list ``by``.
-    max_order : int, optional
-        With ``combinations="all"``: the largest subset size, at least 1.
-    max_groups : int, default 10000
-        Each set holds at least one group, so ``combinations="all"`` may make at most this
-        many sets; their number is computed before they are listed.
-
-    Returns
-    -------
-    list of list of (str or pl.Expr), or None
-        The sets in order; ``None`` when the call audits one attribute set.
-
-    Raises
-    ------
-    InvalidArgumentError
-        ``combinations`` other than ``"all"``, ``max_order`` not an integer >= 1 or without
-        ``combinations``, or ``combinations="all"`` with a nested ``by``.
-    SizeLimitError
-        ``combinations="all"`` would make more than ``max_groups`` sets.
-
-    Examples
-    --------
-    >>> attribute_sets(["a", "b"], "all")
-    [['a'], ['b'], ['a', 'b']]
-    >>> attribute_sets(["a", "b", "c"], "all", max_order=1)
-    [['a'], ['b'], ['c']]
-    >>> attribute_sets(["a", "b"]) is None
-    True
-    """
-    if combinations is not None and combinations != "all":
-        raise E.InvalidArgumentError(E.BAD_COMBINATIONS.format(value=combinations))
-    items = list(by) if isinstance(by, Sequence) and not isinstance(by, str) else None
-    nested = items is not None and any(isinstance(b, (list, tuple)) for b in items)
-    if combinations == "all":
-        if nested:
-            raise E.InvalidArgumentError(E.COMBINATIONS_FLAT)
-        base = normalize_by(by)
-        top = len(base) if max_order is None else check_int(max_order, "max_order")
-        n_sets = sum(math.comb(len(base), r) for r in range(1, min(top, len(base)) + 1))
-        if n_sets > max_groups:
-            raise E.SizeLimitError(E.TOO_MANY_SETS.format(
-                attributes=len(base), sets=n_sets, limit=max_groups))
-        return [list(c) for r in range(1, min(top, len(base)) + 1)
-                for c in itertools.combinations(base, r)]
-    if max_order is not None:
-        raise E.InvalidArgumentError(E.MAX_ORDER_ALONE)
-    if not nested:
-        return None
-    assert items is not None
-    sets = [normalize_by(b) for b in items]
-    # a name or an expression with one output name each, else a typed error
-    named = [tuple(name_of(b) for b in s) for s in sets]
-    repeated = sorted({repr(list(n)) for n in named if named.count(n) > 1})
-    if repeated:
-        raise E.InvalidArgumentError(E.REPEATED_SETS.format(sets=", ".join(repeated)))
-    return sets
-
-
 @dataclass(frozen=True)
 class Counted:
     """A lazy count table with its keys; ``sets`` names the attribute sets of a multi-set call.
@@ -647,7 +576,7 @@ class Counted:
 
 def count_tables(
     engine: Engine | pl.LazyFrame,
-    by: By,
+    by: By | Attributes,
     *,
     combinations: Literal["all"] | None = None,
     max_order: int | None = None,
@@ -664,8 +593,9 @@ def count_tables(
     ----------
     engine : Engine, pl.LazyFrame or pl.DataFrame
         The rows.
-    by : str, pl.Expr, list of them, list of lists of them, or None
-        The attributes, or the attribute sets (:func:`attribute_sets`).
+    by : Attributes, or str, pl.Expr, list of them, list of lists of them, or None
+        The attributes parsed once (:func:`polars_fair.core.spec.parse_by`), or a raw ``by``
+        (the attributes, or the attribute sets), parsed here.
     combinations : "all", optional
         Audit every non-empty subset of ``by``.
     max_order : int, optional
@@ -686,8 +616,8 @@ def count_tables(
     Raises
     ------
     InvalidArgumentError
-        Malformed attribute sets (:func:`attribute_sets`), an empty set, a ``max_groups``
-        that is not an integer >= 1.
+        Malformed attribute sets (:func:`polars_fair.core.spec.parse_by`), an empty set, a
+        ``max_groups`` that is not an integer >= 1.
     SizeLimitError
         More than ``max_groups`` attribute sets (at once) or groups (at collect time).
     ColumnNotFoundError, InvalidLabelError, NullValuesError, EmptyFrameError
@@ -701,24 +631,17 @@ def count_tables(
     [['a'], ['b'], ['a', 'b']]
     """
     limit = check_int(max_groups, "max_groups")
-    sets = attribute_sets(by, combinations, max_order, max_groups=limit)
-    if sets is None:
-        frame, keys = count_table(engine, by, max_groups=limit, **kwargs)
+    attrs = parse_by(by, combinations, max_order, max_groups=limit)
+    if attrs.sets is None:
+        frame, keys = count_table(engine, attrs, max_groups=limit, **kwargs)
         return Counted(frame, keys, max_groups=limit)
-    union: list[IntoExpr] = []
-    seen: set[str] = set()
-    for s in sets:
-        if not s:
-            raise E.InvalidArgumentError("an attribute set in by= is empty")
-        for b in s:
-            if name_of(b) not in seen:
-                seen.add(name_of(b))
-                union.append(b)
+    if not all(attrs.sets):
+        raise E.InvalidArgumentError("an attribute set in by= is empty")
     drop = kwargs.get("null_groups") == "drop"  # per set, after the roll-up (see above)
     if drop:
         kwargs = {**kwargs, "null_groups": "keep"}
-    finest, keys = count_table(engine, union, max_groups=limit, **kwargs)
-    return expand_sets(finest, keys, [[name_of(b) for b in s] for s in sets], max_groups=limit,
+    finest, keys = count_table(engine, Attributes(attrs.items), max_groups=limit, **kwargs)
+    return expand_sets(finest, keys, [list(s) for s in attrs.sets], max_groups=limit,
                        drop_missing=drop)
 
 

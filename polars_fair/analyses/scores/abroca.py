@@ -43,6 +43,7 @@ from polars_fair.analyses.scores.scoreview import (
     score_view,
 )
 from polars_fair.core import rules as R
+from polars_fair.core.options import DEFAULTS
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -79,8 +80,8 @@ def abroca_from_scores(
     scores: pl.DataFrame,
     keys: Sequence[str],
     *,
-    reference: ReferenceSpec = "largest",
-    pairwise: bool = False,
+    reference: ReferenceSpec = DEFAULTS.reference,
+    pairwise: bool = DEFAULTS.pairwise,
 ) -> pl.DataFrame:
     """Per-group AUC and ABROCA against a reference group, or between every pair of groups.
 
@@ -240,8 +241,8 @@ def abroca_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    reference: ReferenceSpec = "largest",
-    pairwise: bool = False,
+    reference: ReferenceSpec = DEFAULTS.reference,
+    pairwise: bool = DEFAULTS.pairwise,
 ) -> pl.LazyFrame:
     """:func:`abroca_from_scores` as a step of a lazy plan, with its output schema declared.
 

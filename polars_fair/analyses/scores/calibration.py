@@ -8,12 +8,13 @@ weighted). Raw rows are never needed: binning a distinct score moves all of its 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._lazy import np, npt
+from polars_fair.core.options import DEFAULTS, Strategy
 
 __all__ = [
     "CalibrationResult",
@@ -164,8 +165,8 @@ def calibration_from_scores(
     scores: pl.DataFrame | pl.LazyFrame,
     keys: list[str],
     *,
-    n_bins: int = 10,
-    strategy: Literal["uniform", "quantile"] = "uniform",
+    n_bins: int = DEFAULTS.n_bins,
+    strategy: Strategy = DEFAULTS.strategy,
 ) -> CalibrationResult:
     r"""Reliability table, expected calibration error by group, and the largest ECE gap.
 
@@ -368,8 +369,8 @@ def calibration_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    n_bins: int = 10,
-    strategy: Literal["uniform", "quantile"] = "uniform",
+    n_bins: int = DEFAULTS.n_bins,
+    strategy: Strategy = DEFAULTS.strategy,
 ) -> pl.LazyFrame:
     r"""Expected and maximum calibration error per group, as a step of a lazy plan.
 
@@ -435,8 +436,8 @@ def reliability_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    n_bins: int = 10,
-    strategy: Literal["uniform", "quantile"] = "uniform",
+    n_bins: int = DEFAULTS.n_bins,
+    strategy: Strategy = DEFAULTS.strategy,
 ) -> pl.LazyFrame:
     r"""The reliability table (one row per group × bin) as a step of a lazy plan.
 

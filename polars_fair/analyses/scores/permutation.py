@@ -38,6 +38,7 @@ from polars_fair.analyses.scores.scoreview import (
     score_reference,
     score_view,
 )
+from polars_fair.core.options import DEFAULTS
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -272,11 +273,11 @@ def abroca_test_from_scores(
     scores: pl.DataFrame,
     keys: Sequence[str],
     *,
-    reference: ReferenceSpec = "largest",
-    n_permutations: int = 1000,
+    reference: ReferenceSpec = DEFAULTS.reference,
+    n_permutations: int = DEFAULTS.n_permutations,
     seed: int | np.random.Generator | None = None,
-    tolerance: float = 1e-12,
-    return_draws: bool = False,
+    tolerance: float = DEFAULTS.tolerance,
+    return_draws: bool = DEFAULTS.return_draws,
     progress: bool | None = None,
 ) -> pl.DataFrame:
     """Randomization test of ABROCA between each group and the reference group.
@@ -447,11 +448,11 @@ def abroca_test_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    reference: ReferenceSpec = "largest",
-    n_permutations: int = 1000,
+    reference: ReferenceSpec = DEFAULTS.reference,
+    n_permutations: int = DEFAULTS.n_permutations,
     seed: int | None = None,
-    tolerance: float = 1e-12,
-    return_draws: bool = False,
+    tolerance: float = DEFAULTS.tolerance,
+    return_draws: bool = DEFAULTS.return_draws,
     progress: bool | None = None,
 ) -> pl.LazyFrame:
     """:func:`abroca_test_from_scores` as a step of a lazy plan, with its schema declared.

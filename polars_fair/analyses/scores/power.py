@@ -22,6 +22,7 @@ from tqdm.auto import tqdm
 from polars_fair import errors as E
 from polars_fair._progress import show_progress
 from polars_fair.analyses.scores.permutation import GridCache, permutation_null
+from polars_fair.core.options import DEFAULTS
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -196,7 +197,7 @@ def _simulate_p_values(
     n_permutations: int,
     n_simulations: int,
     bar: Any,
-    tolerance: float = 1e-12,
+    tolerance: float = DEFAULTS.tolerance,
 ) -> NDArray[np.float64]:
     """p-values of ``n_simulations`` randomization tests on binormal test sets.
 
