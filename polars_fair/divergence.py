@@ -1,33 +1,14 @@
-"""The worst-off subgroups (divergence): the public path of :mod:`polars_fair.analyses.divergence`.
+"""The worst-off subgroups (divergence).
 
-A facade: the code lives in the layer of its kind (``polars_fair/analyses/divergence.py``); this
+The public path of :mod:`polars_fair.analyses.divergence`, where the code and its list of public
+names (``__all__``) live, with :func:`~polars_fair.api.rows.divergence_of_rows` (from rows); this
 module keeps the documented import path.
 """
 
 from __future__ import annotations
 
-from polars_fair.analyses.divergence import (
-    ADJUSTMENTS,
-    DEFAULT_MAX_PATTERNS,
-    DIVERGENCE_COLUMNS,
-    adjust_pvalues,
-    bin_attributes,
-    divergence_from_counts,
-    global_shapley_values,
-    shapley_values,
-    top_divergent,
-)
-from polars_fair.api.rows import divergence_of_rows
+from polars_fair.analyses.divergence import *  # noqa: F403
+from polars_fair.analyses.divergence import __all__ as _counts_names
+from polars_fair.api.rows import divergence_of_rows as divergence_of_rows
 
-__all__ = [
-    "ADJUSTMENTS",
-    "DEFAULT_MAX_PATTERNS",
-    "DIVERGENCE_COLUMNS",
-    "adjust_pvalues",
-    "bin_attributes",
-    "divergence_from_counts",
-    "divergence_of_rows",
-    "global_shapley_values",
-    "shapley_values",
-    "top_divergent",
-]
+__all__ = sorted([*_counts_names, "divergence_of_rows"])

@@ -1,23 +1,11 @@
 """Power of the ABROCA randomization test.
 
-The public path of :mod:`polars_fair.analyses.scores.power`.
-
-A facade: the code lives in the layer of its kind (``polars_fair/analyses/scores/power.py``); this
-module keeps the documented import path.
+The public path of :mod:`polars_fair.analyses.scores.power`,
+where the code and its list of public names (``__all__``) live; this module keeps the
+documented import path.
 """
 
 from __future__ import annotations
 
-from polars_fair.analyses.scores.power import (
-    abroca_power,
-    binormal_test_set,
-    power_curve,
-    split_counts,
-)
-
-__all__ = [
-    "abroca_power",
-    "binormal_test_set",
-    "power_curve",
-    "split_counts",
-]
+from polars_fair.analyses.scores.power import *  # noqa: F403
+from polars_fair.analyses.scores.power import __all__ as __all__
