@@ -8,9 +8,10 @@ rescaled counts and share their interval choices (Wilson, Wald, MOVER, Newcombe)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -388,6 +389,32 @@ def disparity_table(
     odds = metric in ODDS_METRICS
     if odds and test == "fisher":
         raise E.InvalidArgumentError(FISHER_FOR_ODDS.format(metric=metric))
+    framed, weighted, n_parts = _framed(counts, keys, metric, reference)
+    compute = functools.partial(_compare, n_parts=n_parts, weighted=weighted, metric=metric,
+                                level=level, test=test, adjust=adjust, alpha=alpha)
+
+    float_cols = ["value", "reference_value", "difference", "difference_ci_low",
+                  "difference_ci_high", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",
+                  "p_value_adjusted"]
+    schema: dict[str, pl.DataType] = dict(framed.collect_schema())
+    schema.update({f: pl.Float64() for f in float_cols})
+    schema.update({"significant": pl.Boolean(), "metric": pl.String()})
+    out = framed.map_batches(compute, schema=pl.Schema(schema))
+    return out.select(
+        *keys, "metric", "numerator", "denominator", "reference_numerator",
+        "reference_denominator", *float_cols, "is_reference", "significant",
+    )
+
+
+def _framed(counts: pl.LazyFrame, keys: Sequence[str], metric: str, reference: Any
+            ) -> tuple[pl.LazyFrame, bool, int]:
+    """The count table with each compared proportion's counts and the reference's beside them.
+
+    Returns the framed table (``__x{k}``, ``__m{k}`` and ``__ref_x{k}``, ``__ref_m{k}`` for each
+    part k of the metric: the metric itself, or the two rates of an odds metric), whether the
+    counts are weighted, and the number of parts.
+    """
+    odds = metric in ODDS_METRICS
     names = counts.collect_schema().names()
     weighted = "weight_sum" in names
     c = count_exprs(names)
@@ -427,118 +454,142 @@ def disparity_table(
         (none if odds else pl.col("__ref_m0")).alias("reference_denominator"),
     )
 
-    def compute(df: pl.DataFrame) -> pl.DataFrame:
-        def arr(name: str) -> np.ndarray:
-            return df[name].cast(pl.Float64).to_numpy()
+    return framed, weighted, len(parts)
 
-        # inference in rows: weighted sums rescaled to row counts (see row_scale)
-        def rescale(v: np.ndarray, size: str, rows: str) -> np.ndarray:
-            # (x / size) * rows, never rows / size: a tiny weight sum would overflow to inf
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return np.where(arr(size) > 0, v / arr(size) * arr(rows), 0.0)
 
-        def snap(v: np.ndarray) -> np.ndarray:  # rescaling leaves 1.0000000000000002
-            near = np.isclose(v, np.round(v), rtol=0.0, atol=1e-9)
-            return np.where(near, np.round(v), v)
+def _in_rows(df: pl.DataFrame, n_parts: int, weighted: bool
+             ) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """Per part k: the group's successes and trials (a, m) and the reference's (b, r).
 
-        is_ref_np = df["is_reference"].to_numpy()
-        # per part k: own successes/trials (a, m), the reference's (b, r)
-        def own(name: str) -> np.ndarray:
-            if not weighted:
-                return arr(name)
-            return snap(rescale(arr(name), "__size", "__rows"))
+    Weighted sums are rescaled to row counts for inference (see ``row_scale``).
+    """
+    def arr(name: str) -> np.ndarray:
+        return df[name].cast(pl.Float64).to_numpy()
 
-        def other(name: str) -> np.ndarray:
-            if not weighted:
-                return arr(name)
-            return snap(rescale(arr(name), "__ref_size", "__ref_rows"))
+    def rescale(v: np.ndarray, size: str, rows: str) -> np.ndarray:
+        # (x / size) * rows, never rows / size: a tiny weight sum would overflow to inf
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(arr(size) > 0, v / arr(size) * arr(rows), 0.0)
 
-        a = [own(f"__x{k}") for k in range(len(parts))]
-        m = [own(f"__m{k}") for k in range(len(parts))]
-        b = [other(f"__ref_x{k}") for k in range(len(parts))]
-        r = [other(f"__ref_m{k}") for k in range(len(parts))]
-        def rate(x: np.ndarray, n: np.ndarray) -> np.ndarray:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return np.where(n > 0, x / np.where(n > 0, n, 1), np.nan)
+    def snap(v: np.ndarray) -> np.ndarray:  # rescaling leaves 1.0000000000000002
+        near = np.isclose(v, np.round(v), rtol=0.0, atol=1e-9)
+        return np.where(near, np.round(v), v)
 
-        p1 = [rate(ak, mk) for ak, mk in zip(a, m, strict=True)]
-        p2 = [rate(bk, rk) for bk, rk in zip(b, r, strict=True)]
-        usable = ~is_ref_np
-        for mk, rk in zip(m, r, strict=True):
-            usable = usable & (mk > 0) & (rk > 0)
-        nan = np.full(len(df), np.nan)
-        p = nan.copy()
-        if not odds:
-            ratio = np.where(p2[0] > 0, p1[0] / np.where(p2[0] > 0, p2[0], 1), np.nan)
-            value, ref_value, diff = p1[0], p2[0], p1[0] - p2[0]
-            d_lo, d_hi = stats.newcombe_difference_interval(a[0], m[0], b[0], r[0], level=level)
-            r_lo, r_hi = stats.ratio_interval(a[0], m[0], b[0], r[0], level=level)
-            if usable.any():
-                u = usable
-                integral = all(np.all(np.equal(np.mod(v[0][u], 1), 0)) for v in (a, m))
-                method = test if (test != "fisher" or integral) else "z"
-                p[u] = stats.two_proportion_test(a[0][u], m[0][u], b[0][u], r[0][u],
-                                                 method=method)
-        else:
-            ratio, r_lo, r_hi = nan, nan, nan
-            d = [p1[k] - p2[k] for k in range(2)]
-            z = [_pooled_z(a[k], m[k], b[k], r[k]) for k in range(2)]
-            if metric == "average_odds_difference":
-                value, ref_value = (p1[0] + p1[1]) / 2, (p2[0] + p2[1]) / 2
-                diff = (d[0] + d[1]) / 2
-                cis = [stats.newcombe_difference_interval(a[k], m[k], b[k], r[k], level=level)
-                       for k in range(2)]
-                d_lo = diff - np.sqrt((d[0] - cis[0][0]) ** 2 + (d[1] - cis[1][0]) ** 2) / 2
-                d_hi = diff + np.sqrt((cis[0][1] - d[0]) ** 2 + (cis[1][1] - d[1]) ** 2) / 2
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    pooled = [(a[k] + b[k]) / (m[k] + r[k]) for k in range(2)]
-                    var = sum(pk * (1 - pk) * (1 / m[k] + 1 / r[k])
-                              for k, pk in enumerate(pooled))
-                    stat = np.where(var == 0, 0.0, (d[0] + d[1]) / np.sqrt(var))
-                p[usable] = 2 * sst.norm.sf(np.abs(stat[usable]))
-            else:
-                value, ref_value = nan, nan
-                diff = (np.abs(d[0]) + np.abs(d[1])) / 2
-                # Šidák: two independent intervals at sqrt(level) cover together with `level`
-                cis = [stats.newcombe_difference_interval(a[k], m[k], b[k], r[k],
-                                                          level=float(np.sqrt(level)))
-                       for k in range(2)]
-                low_abs = [np.where((lo <= 0) & (hi >= 0), 0.0,
-                                    np.minimum(np.abs(lo), np.abs(hi))) for lo, hi in cis]
-                high_abs = [np.maximum(np.abs(lo), np.abs(hi)) for lo, hi in cis]
-                d_lo = (low_abs[0] + low_abs[1]) / 2
-                d_hi = (high_abs[0] + high_abs[1]) / 2
-                p[usable] = np.exp(-(z[0][usable] ** 2 + z[1][usable] ** 2) / 2)
-        p_adj = stats.adjust_pvalues(p, method=adjust)
+    def own(name: str) -> np.ndarray:
+        if not weighted:
+            return arr(name)
+        return snap(rescale(arr(name), "__size", "__rows"))
 
-        def col(v: np.ndarray) -> pl.Series:
-            return pl.Series(np.asarray(v, dtype=np.float64), nan_to_null=True)
+    def other(name: str) -> np.ndarray:
+        if not weighted:
+            return arr(name)
+        return snap(rescale(arr(name), "__ref_size", "__ref_rows"))
 
-        # the reference compared with itself has no interval (it is not a second sample)
-        d_lo, d_hi, r_lo, r_hi = (np.where(is_ref_np, np.nan, np.asarray(v, dtype=float))
-                                  for v in (d_lo, d_hi, r_lo, r_hi))
-        significant = [R.float_at_most(v, alpha) for v in np.asarray(p_adj, dtype=float)]
-        return df.with_columns(
-            value=col(value), reference_value=col(ref_value), difference=col(diff),
-            difference_ci_low=col(np.asarray(d_lo, dtype=float)),
-            difference_ci_high=col(np.asarray(d_hi, dtype=float)),
-            ratio=col(ratio), ratio_ci_low=col(np.asarray(r_lo, dtype=float)),
-            ratio_ci_high=col(np.asarray(r_hi, dtype=float)),
-            p_value=col(p), p_value_adjusted=col(np.asarray(p_adj, dtype=float)),
-            significant=pl.Series(significant, dtype=pl.Boolean),
-            metric=pl.lit(metric),
-        )
+    a = [own(f"__x{k}") for k in range(n_parts)]
+    m = [own(f"__m{k}") for k in range(n_parts)]
+    b = [other(f"__ref_x{k}") for k in range(n_parts)]
+    r = [other(f"__ref_m{k}") for k in range(n_parts)]
+    return a, m, b, r
 
-    float_cols = ["value", "reference_value", "difference", "difference_ci_low",
-                  "difference_ci_high", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",
-                  "p_value_adjusted"]
-    schema: dict[str, pl.DataType] = dict(framed.collect_schema())
-    schema.update({f: pl.Float64() for f in float_cols})
-    schema.update({"significant": pl.Boolean(), "metric": pl.String()})
-    out = framed.map_batches(compute, schema=pl.Schema(schema))
-    return out.select(
-        *keys, "metric", "numerator", "denominator", "reference_numerator",
-        "reference_denominator", *float_cols, "is_reference", "significant",
+
+def _rate(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The rate ``x / n``, NaN where ``n`` is 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(n > 0, x / np.where(n > 0, n, 1), np.nan)
+
+
+if TYPE_CHECKING:  # a type only: np is imported lazily, on first use
+    #: value, reference value, difference and its interval, ratio and its interval, p-value.
+    _Comparison = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                        np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _compare_rates(a: list[np.ndarray], m: list[np.ndarray], b: list[np.ndarray],
+                   r: list[np.ndarray], usable: np.ndarray, *, level: float, test: Test
+                   ) -> _Comparison:
+    """One rate against the reference's: Newcombe and Katz intervals, the two-proportion test."""
+    p1, p2 = _rate(a[0], m[0]), _rate(b[0], r[0])
+    p = np.full(len(p1), np.nan)
+    ratio = np.where(p2 > 0, p1 / np.where(p2 > 0, p2, 1), np.nan)
+    d_lo, d_hi = stats.newcombe_difference_interval(a[0], m[0], b[0], r[0], level=level)
+    r_lo, r_hi = stats.ratio_interval(a[0], m[0], b[0], r[0], level=level)
+    if usable.any():
+        u = usable
+        integral = all(np.all(np.equal(np.mod(v[0][u], 1), 0)) for v in (a, m))
+        method = test if (test != "fisher" or integral) else "z"
+        p[u] = stats.two_proportion_test(a[0][u], m[0][u], b[0][u], r[0][u], method=method)
+    return p1, p2, p1 - p2, d_lo, d_hi, ratio, r_lo, r_hi, p
+
+
+def _compare_odds(metric: str, a: list[np.ndarray], m: list[np.ndarray], b: list[np.ndarray],
+                  r: list[np.ndarray], usable: np.ndarray, *, level: float) -> _Comparison:
+    """The two rates of an odds metric (TPR and FPR) against the reference's, combined."""
+    p1 = [_rate(ak, mk) for ak, mk in zip(a, m, strict=True)]
+    p2 = [_rate(bk, rk) for bk, rk in zip(b, r, strict=True)]
+    nan = np.full(len(p1[0]), np.nan)
+    p = nan.copy()
+    d = [p1[k] - p2[k] for k in range(2)]
+    z = [_pooled_z(a[k], m[k], b[k], r[k]) for k in range(2)]
+    if metric == "average_odds_difference":
+        value, ref_value = (p1[0] + p1[1]) / 2, (p2[0] + p2[1]) / 2
+        diff = (d[0] + d[1]) / 2
+        cis = [stats.newcombe_difference_interval(a[k], m[k], b[k], r[k], level=level)
+               for k in range(2)]
+        d_lo = diff - np.sqrt((d[0] - cis[0][0]) ** 2 + (d[1] - cis[1][0]) ** 2) / 2
+        d_hi = diff + np.sqrt((cis[0][1] - d[0]) ** 2 + (cis[1][1] - d[1]) ** 2) / 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pooled = [(a[k] + b[k]) / (m[k] + r[k]) for k in range(2)]
+            var = sum(pk * (1 - pk) * (1 / m[k] + 1 / r[k]) for k, pk in enumerate(pooled))
+            stat = np.where(var == 0, 0.0, (d[0] + d[1]) / np.sqrt(var))
+        p[usable] = 2 * sst.norm.sf(np.abs(stat[usable]))
+    else:
+        value, ref_value = nan, nan
+        diff = (np.abs(d[0]) + np.abs(d[1])) / 2
+        # Šidák: two independent intervals at sqrt(level) cover together with `level`
+        cis = [stats.newcombe_difference_interval(a[k], m[k], b[k], r[k],
+                                                  level=float(np.sqrt(level)))
+               for k in range(2)]
+        low_abs = [np.where((lo <= 0) & (hi >= 0), 0.0,
+                            np.minimum(np.abs(lo), np.abs(hi))) for lo, hi in cis]
+        high_abs = [np.maximum(np.abs(lo), np.abs(hi)) for lo, hi in cis]
+        d_lo = (low_abs[0] + low_abs[1]) / 2
+        d_hi = (high_abs[0] + high_abs[1]) / 2
+        p[usable] = np.exp(-(z[0][usable] ** 2 + z[1][usable] ** 2) / 2)
+    return value, ref_value, diff, d_lo, d_hi, nan, nan, nan, p
+
+
+def _compare(df: pl.DataFrame, *, n_parts: int, weighted: bool, metric: str, level: float,
+             test: Test, adjust: Adjust, alpha: Fraction) -> pl.DataFrame:
+    """The comparison columns of :func:`disparity_table` for the framed count table ``df``."""
+    is_ref_np = df["is_reference"].to_numpy()
+    a, m, b, r = _in_rows(df, n_parts, weighted)
+    usable = ~is_ref_np
+    for mk, rk in zip(m, r, strict=True):
+        usable = usable & (mk > 0) & (rk > 0)
+    if metric in ODDS_METRICS:
+        value, ref_value, diff, d_lo, d_hi, ratio, r_lo, r_hi, p = _compare_odds(
+            metric, a, m, b, r, usable, level=level)
+    else:
+        value, ref_value, diff, d_lo, d_hi, ratio, r_lo, r_hi, p = _compare_rates(
+            a, m, b, r, usable, level=level, test=test)
+    p_adj = stats.adjust_pvalues(p, method=adjust)
+
+    def col(v: np.ndarray) -> pl.Series:
+        return pl.Series(np.asarray(v, dtype=np.float64), nan_to_null=True)
+
+    # the reference compared with itself has no interval (it is not a second sample)
+    d_lo, d_hi, r_lo, r_hi = (np.where(is_ref_np, np.nan, np.asarray(v, dtype=float))
+                              for v in (d_lo, d_hi, r_lo, r_hi))
+    significant = [R.float_at_most(v, alpha) for v in np.asarray(p_adj, dtype=float)]
+    return df.with_columns(
+        value=col(value), reference_value=col(ref_value), difference=col(diff),
+        difference_ci_low=col(np.asarray(d_lo, dtype=float)),
+        difference_ci_high=col(np.asarray(d_hi, dtype=float)),
+        ratio=col(ratio), ratio_ci_low=col(np.asarray(r_lo, dtype=float)),
+        ratio_ci_high=col(np.asarray(r_hi, dtype=float)),
+        p_value=col(p), p_value_adjusted=col(np.asarray(p_adj, dtype=float)),
+        significant=pl.Series(significant, dtype=pl.Boolean),
+        metric=pl.lit(metric),
     )
 
 
