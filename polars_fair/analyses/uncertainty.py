@@ -2,7 +2,7 @@
 
 Both analyses read only the count table (group × cell counts), never rows.
 
-Why one module of about 550 lines: metrics' intervals and disparity's tests read the same
+Why one module of about 600 lines: metrics' intervals and disparity's tests read the same
 rescaled counts and share their interval choices (Wilson, Wald, MOVER, Newcombe).
 """
 
@@ -66,6 +66,37 @@ def _below(values: pl.Series, threshold: Fraction) -> pl.Series:
 #: interval of a mean of two independent proportions and judges their support on the smaller of
 #: the two denominators.
 MEAN_OF_RATES: dict[str, tuple[str, str]] = {"balanced_accuracy": ("tpr", "tnr")}
+
+
+def _tidy_part(counts: pl.LazyFrame, keys: Sequence[str], c: Counts, cell: Any, order: int,
+               name: str) -> pl.LazyFrame:
+    """One metric's rows of :func:`metrics_table`, with what its interval needs."""
+    m = METRICS[name]
+    num = m.numerator(c) if m.numerator is not None else pl.lit(None)
+    den = m.denominator(c) if m.denominator is not None else pl.lit(None)
+    # the two proportions of a mean (MEAN_OF_RATES), null for every other metric
+    halves: list[pl.Expr] = []
+    for k in range(2):
+        x_k, n_k = pl.lit(None), pl.lit(None)
+        if name in MEAN_OF_RATES:
+            r = METRICS[MEAN_OF_RATES[name][k]]
+            assert r.numerator is not None and r.denominator is not None
+            x_k, n_k = r.numerator(c), r.denominator(c)
+        halves += [x_k.cast(cell).alias(f"__x{k}"), n_k.cast(cell).alias(f"__n{k}")]
+    kind = "mover" if name in MEAN_OF_RATES else (m.interval or "")
+    return counts.select(
+        *keys,
+        pl.lit(name).alias("metric"),
+        pl.lit(order).alias("__order"),
+        pl.lit(kind).alias("__interval"),
+        num.cast(cell).alias("numerator"),
+        den.cast(cell).alias("denominator"),
+        m.value(c).alias("__value"),
+        (c.fp + c.fn).cast(pl.Float64).alias("__fpfn"),
+        pl.col("n").cast(pl.Float64).alias("__rows"),
+        c.n.cast(pl.Float64).alias("__wsum"),
+        *halves,
+    )
 
 
 def metrics_table(
@@ -140,36 +171,8 @@ def metrics_table(
     cell = pl.Float64 if weighted else pl.Int64
     z = stats._z_value(level)
 
-    def part(order: int, name: str) -> pl.LazyFrame:
-        m = METRICS[name]
-        num = m.numerator(c) if m.numerator is not None else pl.lit(None)
-        den = m.denominator(c) if m.denominator is not None else pl.lit(None)
-        # the two proportions of a mean (MEAN_OF_RATES), null for every other metric
-        halves: list[pl.Expr] = []
-        for k in range(2):
-            x_k, n_k = pl.lit(None), pl.lit(None)
-            if name in MEAN_OF_RATES:
-                r = METRICS[MEAN_OF_RATES[name][k]]
-                assert r.numerator is not None and r.denominator is not None
-                x_k, n_k = r.numerator(c), r.denominator(c)
-            halves += [x_k.cast(cell).alias(f"__x{k}"), n_k.cast(cell).alias(f"__n{k}")]
-        kind = "mover" if name in MEAN_OF_RATES else (m.interval or "")
-        return counts.select(
-            *keys,
-            pl.lit(name).alias("metric"),
-            pl.lit(order).alias("__order"),
-            pl.lit(kind).alias("__interval"),
-            num.cast(cell).alias("numerator"),
-            den.cast(cell).alias("denominator"),
-            m.value(c).alias("__value"),
-            (c.fp + c.fn).cast(pl.Float64).alias("__fpfn"),
-            pl.col("n").cast(pl.Float64).alias("__rows"),
-            c.n.cast(pl.Float64).alias("__wsum"),
-            *halves,
-        )
-
-    tidy = pl.concat([part(order, name) for order, name in enumerate(RATE_NAMES)],
-                     how="vertical")
+    tidy = pl.concat([_tidy_part(counts, keys, c, cell, order, name)
+                      for order, name in enumerate(RATE_NAMES)], how="vertical")
     # inference in rows: weighted sums are rescaled to the group's row count, as (x / weight_sum)
     # * rows so that a tiny weight sum cannot overflow (see row_scale); unweighted, exact counts
     def scaled(e: pl.Expr) -> pl.Expr:

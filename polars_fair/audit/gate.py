@@ -342,26 +342,31 @@ def gate(
               f"|ofi| <= {float(t_ofi):g}", ~pl.col("ofi_flag"), zero, t_support,
               skip_reference=False),
     ]
-    if fs is not None and max_abroca is not None:
-        abroca = fs.abroca(reference=ref).collect()
-        sizes = report.select(*keys, pl.col("n").alias("__pf_n"), "__pf_order")
-        abroca = abroca.join(sizes, on=keys, how="left", nulls_equal=True,
-                             maintain_order="left").with_columns(
-            n=pl.coalesce(pl.col("__pf_n"), pl.col("n").cast(pl.Int64, strict=False)),
-            __pf_order=pl.col("__pf_order").fill_null(report.height),
-            value=pl.col("abroca"),
-        )
-        # ABROCA is an area computed in floating point, not a ratio of counts: compared as
-        # the float it is with the limit rounded once (rules.float_at_most)
-        assert t_abroca is not None
-        blocks.append(_rows(abroca, keys, "abroca", float(t_abroca), f"<= {float(t_abroca):g}",
-                            pl.col("value") <= float(t_abroca), pl.col("undefined_reason"),
-                            t_support, skip_reference=True))
+    if fs is not None and t_abroca is not None:
+        blocks.append(_abroca_rows(fs, ref, report, keys, t_abroca, t_support))
     metric_order = pl.col("metric").replace_strict(
         {m: i for i, m in enumerate(_METRICS)}, return_dtype=pl.Int64)
     return (pl.concat(blocks, how="vertical")
             .sort([pl.col("__pf_order"), metric_order], maintain_order=True)
             .drop("__pf_order"))
+
+
+def _abroca_rows(fs: FairScores, ref: Any, report: pl.DataFrame, keys: list[str],
+                 t_abroca: Fraction, t_support: Fraction) -> pl.DataFrame:
+    """The gate's ABROCA rows: each group's ABROCA against the limit, in the report's order."""
+    abroca = fs.abroca(reference=ref).collect()
+    sizes = report.select(*keys, pl.col("n").alias("__pf_n"), "__pf_order")
+    abroca = abroca.join(sizes, on=keys, how="left", nulls_equal=True,
+                         maintain_order="left").with_columns(
+        n=pl.coalesce(pl.col("__pf_n"), pl.col("n").cast(pl.Int64, strict=False)),
+        __pf_order=pl.col("__pf_order").fill_null(report.height),
+        value=pl.col("abroca"),
+    )
+    # ABROCA is an area computed in floating point, not a ratio of counts: compared as
+    # the float it is with the limit rounded once (rules.float_at_most)
+    return _rows(abroca, keys, "abroca", float(t_abroca), f"<= {float(t_abroca):g}",
+                 pl.col("value") <= float(t_abroca), pl.col("undefined_reason"), t_support,
+                 skip_reference=True)
 
 
 def verdict(table: pl.DataFrame) -> bool:

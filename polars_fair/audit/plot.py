@@ -550,28 +550,7 @@ def roc_chart(
             raise E.InvalidArgumentError(
                 f"roc_chart: group {chosen!r} has one class only or is the reference"
             )
-    curves: dict[str, tuple[np.ndarray, np.ndarray]] = {
-        part["group"][0]: (part["fpr"].to_numpy(), part["tpr"].to_numpy())
-        for part in fs.roc_curves().collect().with_columns(group_label(keys))
-        .partition_by("group", maintain_order=True)
-    }
-    grid = np.linspace(0.0, 1.0, max_points + 1)
-    rows: list[pl.DataFrame] = []
-    for g, (fpr, tpr) in curves.items():
-        if len(fpr) > max_points:
-            fpr, tpr = grid, _on_grid(fpr, tpr, grid)
-        rows.append(pl.DataFrame({
-            "group": [g] * len(fpr), "fpr": fpr, "tpr": tpr,
-            "i": np.arange(len(fpr), dtype=np.int64),
-            "highlight": [g in (ref, chosen)] * len(fpr),
-        }))
-    lines = pl.concat(rows)
-    band = pl.DataFrame({
-        "fpr": grid,
-        "tpr_ref": _on_grid(*curves[ref], grid),
-        "tpr_group": _on_grid(*curves[chosen], grid),
-    })
-    order = [g for g in labels if g in curves]
+    lines, band, order = _roc_lines(fs, keys, labels, ref, chosen, max_points)
     legend_title = " | ".join(keys)
     axis = {"scale": alt.Scale(domain=[0, 1]), "axis": alt.Axis(format=".1f")}
     area = alt.Chart(_values(band)).mark_area(color="#f28e2b", opacity=0.3).encode(
@@ -600,6 +579,38 @@ def roc_chart(
 
 
 # --------------------------------------------------------------------------- power
+
+
+def _roc_lines(fs: FairScores, keys: list[str], labels: list[str], ref: str, chosen: str,
+               max_points: int) -> tuple[pl.DataFrame, pl.DataFrame, list[str]]:
+    """Each group's ROC curve (at most ``max_points`` segments), the band between two curves.
+
+    Returns the curves' points (the reference's and ``chosen``'s highlighted), the band between
+    the reference's and ``chosen``'s curves on a common grid, and the groups in legend order.
+    """
+    curves: dict[str, tuple[np.ndarray, np.ndarray]] = {
+        part["group"][0]: (part["fpr"].to_numpy(), part["tpr"].to_numpy())
+        for part in fs.roc_curves().collect().with_columns(group_label(keys))
+        .partition_by("group", maintain_order=True)
+    }
+    grid = np.linspace(0.0, 1.0, max_points + 1)
+    rows: list[pl.DataFrame] = []
+    for g, (fpr, tpr) in curves.items():
+        if len(fpr) > max_points:
+            fpr, tpr = grid, _on_grid(fpr, tpr, grid)
+        rows.append(pl.DataFrame({
+            "group": [g] * len(fpr), "fpr": fpr, "tpr": tpr,
+            "i": np.arange(len(fpr), dtype=np.int64),
+            "highlight": [g in (ref, chosen)] * len(fpr),
+        }))
+    lines = pl.concat(rows)
+    band = pl.DataFrame({
+        "fpr": grid,
+        "tpr_ref": _on_grid(*curves[ref], grid),
+        "tpr_group": _on_grid(*curves[chosen], grid),
+    })
+    order = [g for g in labels if g in curves]
+    return lines, band, order
 
 
 def power_chart(

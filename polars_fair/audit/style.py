@@ -227,6 +227,39 @@ def style_report(
     keys = report_keys(df)
     if reference_label is None:
         reference_label = reference_label_of(df, keys)
+    metrics = _shown_metrics(df, rates)
+    table, shown = _report_frame(df, keys, metrics, ofi_threshold=ofi_threshold,
+                                 four_fifths=four_fifths)
+    hidden = ["__adverse", "__ofi", "__low", "__ref"]
+    g = gt.GT(table, id="pf-report").cols_hide(hidden)
+    if title:
+        g = g.tab_header(title=title, subtitle=f"reference group: {reference_label}")
+    g = _formats(g, shown, metrics)
+    g = _highlights(gt, g, shown, keys)
+    for note in _notes(reference_label, ofi_threshold, four_fifths, metrics):
+        g = g.tab_source_note(note)
+    return cast("great_tables.GT", g)
+
+
+def _shown_metrics(df: pl.DataFrame, rates: Sequence[str] | None) -> list[str]:
+    """The rate columns the table shows: ``rates`` (each checked), else the default ones present."""
+    if rates is None:
+        metrics = [c for c in DEFAULT_RATES if c in df.columns]
+    else:
+        metrics = [metric(r).name for r in rates]  # an unknown name raises, listing the metrics
+        for r in metrics:
+            if r not in df.columns:
+                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                    column=r, role="rates", available=E.show_columns(df.columns)))
+    return metrics
+
+
+def _report_frame(df: pl.DataFrame, keys: list[str], metrics: list[str], *,
+                  ofi_threshold: float, four_fifths: float) -> tuple[pl.DataFrame, list[str]]:
+    """The table's frame: keys as text, the shown columns, the flags, hidden verdict columns.
+
+    Returns the frame and its shown columns (``n``, the rates, the disparities, the finding).
+    """
     false = pl.lit(False)
     # the report's verdicts, decided exactly there (not re-decided here on rounded floats)
     adverse = pl.col("adverse_impact").fill_null(False) if "adverse_impact" in df.columns \
@@ -240,14 +273,6 @@ def style_report(
         pl.when(low).then(pl.lit("low support")),
         pl.when(ref).then(pl.lit("reference")),
     ).list.drop_nulls().list.join("; ")
-    if rates is None:
-        metrics = [c for c in DEFAULT_RATES if c in df.columns]
-    else:
-        metrics = [metric(r).name for r in rates]  # an unknown name raises, listing the metrics
-        for r in metrics:
-            if r not in df.columns:
-                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                    column=r, role="rates", available=E.show_columns(df.columns)))
     shown = ["n", *metrics, *(c for c in (*DISPARITY, "finding") if c in df.columns)]
     prefix = ["attributes"] if "attributes" in df.columns else []
     table = df.select(
@@ -261,14 +286,15 @@ def style_report(
         adverse.alias("__adverse"), ofi_over.alias("__ofi"), low.alias("__low"),
         ref.alias("__ref"),
     )
-    hidden = ["__adverse", "__ofi", "__low", "__ref"]
+    return table, shown
+
+
+def _formats(g: Any, shown: list[str], metrics: list[str]) -> Any:
+    """Number formats, labels and spanners of the table's columns."""
+    g = g.cols_label(**{c: LABELS.get(c, c) for c in [*shown, "flags"]})
     percent = [c for c in metrics if c in RATES]
     signed = [c for c in metrics if c not in RATES]
     disparity = [c for c in ("disparate_impact", "impact_ratio", "ofi") if c in shown]
-    g = gt.GT(table, id="pf-report").cols_hide(hidden)
-    if title:
-        g = g.tab_header(title=title, subtitle=f"reference group: {reference_label}")
-    g = g.cols_label(**{c: LABELS.get(c, c) for c in [*shown, "flags"]})
     if percent:
         g = g.fmt_percent(columns=percent, decimals=1)
     if signed:
@@ -282,7 +308,11 @@ def style_report(
         g = g.fmt_number(columns="ofi", decimals=3, force_sign=True)
     if disparity:
         g = g.tab_spanner(label="disparity", columns=disparity)
-    g = g.fmt_integer(columns="n").sub_missing(missing_text="—")
+    return g.fmt_integer(columns="n").sub_missing(missing_text="—")
+
+
+def _highlights(gt: Any, g: Any, shown: list[str], keys: list[str]) -> Any:
+    """The verdicts' colours: adverse impact, OFI over the threshold, low support, reference."""
     style, loc = gt.style, gt.loc
     if "impact_ratio" in shown:
         g = g.tab_style(
@@ -307,9 +337,7 @@ def style_report(
             style.text(color="#8A5300", weight="bold"),
             loc.body(columns="finding", rows=pl.col("finding") == "systemic"),
         )
-    for note in _notes(reference_label, ofi_threshold, four_fifths, metrics):
-        g = g.tab_source_note(note)
-    return cast("great_tables.GT", g)
+    return g
 
 
 def _notes(reference_label: str, ofi_threshold: float, four_fifths: float,

@@ -161,6 +161,103 @@ def _validate(scores: pl.DataFrame, keys: list[str], n_bins: int, strategy: str)
     return bool(schema[_POS].is_float() or schema[_NEG].is_float())
 
 
+def _bins(frame: pl.DataFrame, n_bins: int, strategy: str) -> tuple[np.ndarray, np.ndarray]:
+    """The bin edges and each row's bin (right-closed bins, as scikit-learn's).
+
+    Raises the score errors of :func:`calibration_from_scores` (a missing score, no positive
+    count, a score outside [0, 1] with ``"uniform"``).
+    """
+    score = frame.get_column(_SCORE).cast(pl.Float64)
+    missing = score.null_count() + int(score.is_nan().sum() or 0)
+    if missing:
+        raise E.InvalidScoreError(SCORE_MISSING_MESSAGE.format(count=missing, column=_SCORE))
+    s = score.to_numpy()
+    w = (
+        frame.get_column(_POS).cast(pl.Float64).fill_null(0.0)
+        + frame.get_column(_NEG).cast(pl.Float64).fill_null(0.0)
+    ).to_numpy()
+    if not np.any(w > 0):
+        raise E.EmptyFrameError(EMPTY_MESSAGE)
+
+    if strategy == "uniform":
+        low, high = float(s.min()), float(s.max())
+        if low < 0.0 or high > 1.0:
+            raise E.InvalidScoreError(SCORE_RANGE_MESSAGE.format(low=low, high=high))
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    else:
+        edges = _pooled_quantile_edges(s, w, n_bins)
+    bin_ids = np.searchsorted(edges[1:-1], s, side="left").astype(np.int64)
+    return edges, bin_ids
+
+
+def _largest_gap(by_group: pl.DataFrame, keys: list[str]) -> EceGap:
+    """The largest and the smallest ECE and their groups (none with fewer than two ECEs)."""
+    defined = by_group.filter(pl.col("ece").is_not_null())
+    if defined.height >= 2:
+        hi = defined.row(int(defined.get_column("ece").arg_max() or 0), named=True)
+        lo = defined.row(int(defined.get_column("ece").arg_min() or 0), named=True)
+        return EceGap(
+            difference=float(hi["ece"] - lo["ece"]),
+            highest={k: hi[k] for k in keys},
+            lowest={k: lo[k] for k in keys},
+        )
+    return EceGap(difference=None, highest=None, lowest=None)
+
+
+def _tables(base: pl.DataFrame, group_keys: list[str], edges: np.ndarray, n_bins: int,
+            count_dtype: pl.DataType) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The reliability table (every group x every bin) and each group's ECE and MCE.
+
+    ``base`` has the group keys, ``bin``, ``score`` and the two counts, one row per score cell.
+    """
+    per_bin = base.group_by([*group_keys, "bin"]).agg(
+        (pl.col(_POS) + pl.col(_NEG)).sum().alias("n"),
+        (pl.col(_SCORE) * (pl.col(_POS) + pl.col(_NEG)).cast(pl.Float64)).sum().alias("_s"),
+        pl.col(_POS).sum().cast(pl.Float64).alias("_p"),
+    )
+    bins = pl.DataFrame(
+        {
+            "bin": np.arange(n_bins, dtype=np.int64),
+            "bin_low": edges[:-1].astype(np.float64),
+            "bin_high": edges[1:].astype(np.float64),
+        }
+    )
+    groups = base.select(group_keys).unique()
+    n_pos = pl.col("n") > 0
+    none = pl.lit(None, dtype=pl.Float64)
+    reliability = (
+        groups.join(bins, how="cross")
+        .join(per_bin, on=[*group_keys, "bin"], how="left", nulls_equal=True)
+        .with_columns(pl.col("n").fill_null(0).cast(count_dtype))
+        .with_columns(
+            pl.when(n_pos).then(pl.col("_s") / pl.col("n")).otherwise(none).alias("mean_score"),
+            pl.when(n_pos)
+            .then(pl.col("_p") / pl.col("n"))
+            .otherwise(none)
+            .alias("fraction_positive"),
+        )
+        .sort([*group_keys, "bin"], nulls_last=True)
+        .select(*group_keys, "bin", "bin_low", "bin_high", "n", "mean_score", "fraction_positive")
+    )
+    gap_abs = (pl.col("fraction_positive") - pl.col("mean_score")).abs()
+    by_group = (
+        reliability.group_by(group_keys)
+        .agg(
+            pl.col("n").sum().alias("n"),
+            (gap_abs * pl.col("n").cast(pl.Float64)).sum().alias("_weighted_gap"),
+            gap_abs.max().alias("max_calibration_error"),
+        )
+        .with_columns(pl.col("n").cast(count_dtype))
+        .with_columns(
+            pl.when(n_pos).then(pl.col("_weighted_gap") / pl.col("n")).otherwise(none).alias("ece"),
+            pl.when(n_pos).then(pl.col("max_calibration_error")).otherwise(none),
+        )
+        .sort(group_keys, nulls_last=True)
+        .select(*group_keys, "n", "ece", "max_calibration_error")
+    )
+    return reliability, by_group
+
+
 def calibration_from_scores(
     scores: pl.DataFrame | pl.LazyFrame,
     keys: list[str],
@@ -271,26 +368,7 @@ def calibration_from_scores(
     weighted = _validate(frame, keys, n_bins, strategy)
     count_dtype: pl.DataType = pl.Float64() if weighted else pl.Int64()
 
-    score = frame.get_column(_SCORE).cast(pl.Float64)
-    missing = score.null_count() + int(score.is_nan().sum() or 0)
-    if missing:
-        raise E.InvalidScoreError(SCORE_MISSING_MESSAGE.format(count=missing, column=_SCORE))
-    s = score.to_numpy()
-    w = (
-        frame.get_column(_POS).cast(pl.Float64).fill_null(0.0)
-        + frame.get_column(_NEG).cast(pl.Float64).fill_null(0.0)
-    ).to_numpy()
-    if not np.any(w > 0):
-        raise E.EmptyFrameError(EMPTY_MESSAGE)
-
-    if strategy == "uniform":
-        low, high = float(s.min()), float(s.max())
-        if low < 0.0 or high > 1.0:
-            raise E.InvalidScoreError(SCORE_RANGE_MESSAGE.format(low=low, high=high))
-        edges = np.linspace(0.0, 1.0, n_bins + 1)
-    else:
-        edges = _pooled_quantile_edges(s, w, n_bins)
-    bin_ids = np.searchsorted(edges[1:-1], s, side="left").astype(np.int64)
+    edges, bin_ids = _bins(frame, n_bins, strategy)
 
     group_keys = keys if keys else [_TMP_KEY]
     base = frame.select(
@@ -301,63 +379,8 @@ def calibration_from_scores(
         pl.col(_POS).cast(count_dtype).fill_null(0),
         pl.col(_NEG).cast(count_dtype).fill_null(0),
     )
-    per_bin = base.group_by([*group_keys, "bin"]).agg(
-        (pl.col(_POS) + pl.col(_NEG)).sum().alias("n"),
-        (pl.col(_SCORE) * (pl.col(_POS) + pl.col(_NEG)).cast(pl.Float64)).sum().alias("_s"),
-        pl.col(_POS).sum().cast(pl.Float64).alias("_p"),
-    )
-    bins = pl.DataFrame(
-        {
-            "bin": np.arange(n_bins, dtype=np.int64),
-            "bin_low": edges[:-1].astype(np.float64),
-            "bin_high": edges[1:].astype(np.float64),
-        }
-    )
-    groups = base.select(group_keys).unique()
-    n_pos = pl.col("n") > 0
-    none = pl.lit(None, dtype=pl.Float64)
-    reliability = (
-        groups.join(bins, how="cross")
-        .join(per_bin, on=[*group_keys, "bin"], how="left", nulls_equal=True)
-        .with_columns(pl.col("n").fill_null(0).cast(count_dtype))
-        .with_columns(
-            pl.when(n_pos).then(pl.col("_s") / pl.col("n")).otherwise(none).alias("mean_score"),
-            pl.when(n_pos)
-            .then(pl.col("_p") / pl.col("n"))
-            .otherwise(none)
-            .alias("fraction_positive"),
-        )
-        .sort([*group_keys, "bin"], nulls_last=True)
-        .select(*group_keys, "bin", "bin_low", "bin_high", "n", "mean_score", "fraction_positive")
-    )
-    gap_abs = (pl.col("fraction_positive") - pl.col("mean_score")).abs()
-    by_group = (
-        reliability.group_by(group_keys)
-        .agg(
-            pl.col("n").sum().alias("n"),
-            (gap_abs * pl.col("n").cast(pl.Float64)).sum().alias("_weighted_gap"),
-            gap_abs.max().alias("max_calibration_error"),
-        )
-        .with_columns(pl.col("n").cast(count_dtype))
-        .with_columns(
-            pl.when(n_pos).then(pl.col("_weighted_gap") / pl.col("n")).otherwise(none).alias("ece"),
-            pl.when(n_pos).then(pl.col("max_calibration_error")).otherwise(none),
-        )
-        .sort(group_keys, nulls_last=True)
-        .select(*group_keys, "n", "ece", "max_calibration_error")
-    )
-
-    defined = by_group.filter(pl.col("ece").is_not_null())
-    if defined.height >= 2:
-        hi = defined.row(int(defined.get_column("ece").arg_max() or 0), named=True)
-        lo = defined.row(int(defined.get_column("ece").arg_min() or 0), named=True)
-        gap = EceGap(
-            difference=float(hi["ece"] - lo["ece"]),
-            highest={k: hi[k] for k in keys},
-            lowest={k: lo[k] for k in keys},
-        )
-    else:
-        gap = EceGap(difference=None, highest=None, lowest=None)
+    reliability, by_group = _tables(base, group_keys, edges, n_bins, count_dtype)
+    gap = _largest_gap(by_group, keys)
 
     if not keys:
         reliability = reliability.drop(_TMP_KEY)
