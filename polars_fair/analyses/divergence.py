@@ -33,10 +33,19 @@ t-value is kept as ``t_value`` for comparison.
 :func:`shapley_values` and :func:`global_shapley_values` explain them (DivExplorer's Shapley
 values of items, per pattern and over every pattern), and :func:`bin_attributes` cuts numeric
 attributes into bins whose edges are shown in the keys.
+
+The explanations live in :mod:`polars_fair.analyses.explain` (they read a divergence table and
+nothing else) and are re-exported here.
+
+Why one module of about 830 lines: the enumeration, the statistics and the level-by-level search
+on the rows are one algorithm with one output schema (:data:`DIVERGENCE_COLUMNS`) and share
+their private helpers (the support threshold, the level checks, the schema, the statistics);
+about 40% of the lines are docstrings with their sources and examples.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -47,6 +56,9 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import compose
 from polars_fair._lazy import np
+from polars_fair.analyses.explain import global_shapley_values as global_shapley_values
+from polars_fair.analyses.explain import shapley_values as shapley_values
+from polars_fair.analyses.explain import top_divergent as top_divergent
 from polars_fair.core import rules as R
 from polars_fair.core import stats
 from polars_fair.core.options import DEFAULTS, BinStrategy, DivergenceAdjust, check
@@ -527,31 +539,42 @@ def divergence_from_counts(
         weighted=weighted, harm=m.harm, level_t=level_t, den_t=den_t, alpha=alpha,
         adjust=adjust, out_schema=out_schema)
 
-    def compute(df: pl.DataFrame) -> pl.DataFrame:
-        _check_levels(df, keys, key_schema)
-        rows = int(df["n"].sum())
-        if rows == 0:
-            raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
-        threshold = _support_threshold(min_support, rows)
-        sets, set_id, rep, sums = _enumerate(df, keys, top, threshold, limit)
-        if not sets:
-            return pl.DataFrame(schema=out_schema)
-        member = np.array([[k in attrs for k in keys] for attrs in sets], dtype=bool)
-        picked = df.select(keys)[rep]
-        pat = picked.with_columns(
-            pl.when(pl.Series(member[set_id, i])).then(pl.col(k)).alias(k)
-            for i, k in enumerate(keys)
-        ).with_columns(
-            pl.Series("attributes", [list(a) for a in sets],
-                      dtype=pl.List(pl.String))[set_id].alias("attributes"),
-            pl.Series("n", sums[:, 0]).cast(pl.Int64), pl.Series("__x", sums[:, 1]),
-            pl.Series("__m", sums[:, 2]), pl.Series("__w", sums[:, 3]),
-            pl.Series("__set", set_id), pl.Series("__row", np.arange(len(set_id))),
-        )
-        total = df.select(pl.col(s).sum() for s in _SUMS).row(0)
-        return _statistics(pat, total, **stats_options)
-
+    compute = functools.partial(
+        _patterns, keys=keys, key_schema=key_schema, top=top, min_support=min_support,
+        limit=limit, stats_options=stats_options)
     return prepared.map_batches(compute, schema=out_schema)
+
+
+def _patterns(df: pl.DataFrame, *, keys: list[str], key_schema: pl.Schema, top: int,
+              min_support: float, limit: int, stats_options: dict[str, Any]) -> pl.DataFrame:
+    """Every pattern of the collected count table with enough support, and its statistics.
+
+    The body of :func:`divergence_from_counts`' plan: the levels checked, the patterns up to
+    ``top`` items enumerated (at most ``limit``), each pattern's sums, then
+    :func:`_statistics`.
+    """
+    _check_levels(df, keys, key_schema)
+    rows = int(df["n"].sum())
+    if rows == 0:
+        raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=""))
+    threshold = _support_threshold(min_support, rows)
+    sets, set_id, rep, sums = _enumerate(df, keys, top, threshold, limit)
+    if not sets:
+        return pl.DataFrame(schema=stats_options["out_schema"])
+    member = np.array([[k in attrs for k in keys] for attrs in sets], dtype=bool)
+    picked = df.select(keys)[rep]
+    pat = picked.with_columns(
+        pl.when(pl.Series(member[set_id, i])).then(pl.col(k)).alias(k)
+        for i, k in enumerate(keys)
+    ).with_columns(
+        pl.Series("attributes", [list(a) for a in sets],
+                  dtype=pl.List(pl.String))[set_id].alias("attributes"),
+        pl.Series("n", sums[:, 0]).cast(pl.Int64), pl.Series("__x", sums[:, 1]),
+        pl.Series("__m", sums[:, 2]), pl.Series("__w", sums[:, 3]),
+        pl.Series("__set", set_id), pl.Series("__row", np.arange(len(set_id))),
+    )
+    total = df.select(pl.col(s).sum() for s in _SUMS).row(0)
+    return _statistics(pat, total, **stats_options)
 
 
 def _statistics(pat: pl.DataFrame, total: tuple[Any, ...], *, weighted: bool, harm: str | None,
@@ -735,240 +758,6 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
         return _statistics(pl.concat(parts), total, **stats_options)
 
     return pl.LazyFrame({"__pf": [0]}).map_batches(run, schema=out_schema)
-
-# ---------------------------------------------------------------------------- explanations
-def _items(df: pl.DataFrame, keys: Sequence[str]) -> list[frozenset[str]]:
-    """Each pattern as a frozenset of ``"attribute=value"`` items (DivExplorer's spelling)."""
-    out = []
-    for attrs, *values in df.select("attributes", *keys).iter_rows():
-        pos = {k: i for i, k in enumerate(keys)}
-        out.append(frozenset(f"{a}={values[pos[a]]}" for a in attrs))
-    return out
-
-
-def _keys_of(patterns: pl.DataFrame) -> list[str]:
-    names = patterns.columns
-    if "attributes" not in names or "n" not in names or "divergence" not in names:
-        raise E.InvalidArgumentError(E.NOT_A_DIVERGENCE_TABLE.format(columns=names))
-    return names[names.index("attributes") + 1: names.index("n")]
-
-
-def _scores(patterns: pl.DataFrame, keys: Sequence[str]) -> dict[frozenset[str], float]:
-    items = _items(patterns, keys)
-    div = [math.nan if v is None else float(v) for v in patterns["divergence"].to_list()]
-    scores = dict(zip(items, div, strict=True))
-    scores[frozenset()] = 0.0
-    return scores
-
-
-def _collect(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
-    return patterns.collect() if isinstance(patterns, pl.LazyFrame) else patterns
-
-
-def top_divergent(patterns: pl.DataFrame | pl.LazyFrame, k: int | None = None, *,
-                  epsilon: float = 0.0) -> pl.DataFrame:
-    """The most harmful patterns without redundant ones (DivExplorer's redundancy pruning).
-
-    A pattern ``I`` is redundant when removing one of its items barely changes its divergence:
-    ``|Δ(I) − Δ(I ∖ {item})| <= epsilon`` for some item (the divergence of the empty pattern
-    is 0, so a single item within ``epsilon`` of 0 is dropped too). "Black ∧ male" then does
-    not crowd out "Black" when sex adds nothing
-    (``divexplorer.DivergencePatternProcessor.redundancy_pruning``). A pattern with an
-    undefined divergence is kept.
-
-    Parameters
-    ----------
-    patterns : pl.DataFrame or pl.LazyFrame
-        The output of ``divergence`` (every frequent pattern, so each sub-pattern is present).
-    k : int, optional
-        Keep the first ``k`` patterns left (in the table's order, most harmful first).
-    epsilon : float, default 0.0
-        The redundancy threshold, >= 0.
-
-    Returns
-    -------
-    pl.DataFrame
-        The rows of ``patterns`` that are not redundant, in their order (the first ``k``).
-
-    Raises
-    ------
-    InvalidArgumentError
-        ``patterns`` is not a divergence table, ``k`` not an integer >= 1, ``epsilon`` not a
-        number >= 0.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> c = pl.LazyFrame({"race": ["a", "a", "b", "b"], "sex": ["F", "M", "F", "M"],
-    ...                   "n": [50] * 4, "tp": [10] * 4, "fp": [20, 20, 10, 10],
-    ...                   "fn": [0] * 4, "tn": [20, 20, 30, 30]})
-    >>> d = divergence_from_counts(c, ["race", "sex"], min_support=0.25)
-    >>> top_divergent(d, epsilon=0.01).select("attributes", "race", "sex").rows()
-    [(['race'], 'a', None), (['race'], 'b', None)]
-    """
-    df = _collect(patterns)
-    keys = _keys_of(df)
-    eps = float(R.option(epsilon, "epsilon", low=0))
-    scores = _scores(df, keys)
-    keep = []
-    for items in _items(df, keys):
-        v = scores[items]
-        redundant = any(abs(v - scores.get(items - {i}, math.nan)) <= eps for i in items)
-        keep.append(not redundant)
-    out = df.filter(pl.Series(keep, dtype=pl.Boolean))
-    return out if k is None else out.head(check_int(k, "k"))
-
-
-def _shapley(items: frozenset[str], scores: Mapping[frozenset[str], float]) -> dict[str, float]:
-    n = len(items)
-    out = {}
-    for i in sorted(items):
-        rest = sorted(items - {i})
-        total = 0.0
-        for r in range(len(rest) + 1):
-            w = math.factorial(r) * math.factorial(n - r - 1) / math.factorial(n)
-            for sub in itertools.combinations(rest, r):
-                s = frozenset(sub)
-                total += w * (scores.get(s | {i}, math.nan) - scores.get(s, math.nan))
-        out[i] = total
-    return out
-
-
-def shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
-    r"""Each item's contribution to its pattern's divergence: its Shapley value.
-
-    For a pattern :math:`I` and an item :math:`\alpha \in I` (Pastor et al. 2021, Def. 4.1;
-    ``divexplorer.shapley_value.compute_shapley_value``):
-
-    .. math::
-
-        \Delta_I(\alpha) = \sum_{B \subseteq I \setminus \{\alpha\}}
-        \frac{|B|!\,(|I| - |B| - 1)!}{|I|!}\,
-        \bigl[\Delta(B \cup \{\alpha\}) - \Delta(B)\bigr]
-
-    with :math:`\Delta(\emptyset) = 0`, so the items' values sum to the pattern's divergence.
-    Every sub-pattern of a frequent pattern is frequent, so the divergence table holds them.
-
-    Parameters
-    ----------
-    patterns : pl.DataFrame or pl.LazyFrame
-        The output of ``divergence``.
-
-    Returns
-    -------
-    pl.DataFrame
-        One row per pattern and item, patterns in the table's order, items sorted:
-        ``attributes`` and the keys (the pattern, as in ``patterns``), ``item`` (String,
-        ``"attribute=value"``), ``shapley`` (Float64; null where a divergence it reads is).
-
-    Raises
-    ------
-    InvalidArgumentError
-        ``patterns`` is not a divergence table.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> c = pl.LazyFrame({"race": ["a", "a", "b", "b"], "sex": ["F", "M", "F", "M"],
-    ...                   "n": [50] * 4, "tp": [10] * 4, "fp": [30, 10, 10, 10],
-    ...                   "fn": [0] * 4, "tn": [10, 30, 30, 30]})
-    >>> d = divergence_from_counts(c, ["race", "sex"], min_support=0.25)
-    >>> shapley_values(d).head(2).select("item", "shapley").rows()
-    [('race=a', 0.1875), ('sex=F', 0.1875)]
-    """
-    df = _collect(patterns)
-    keys = _keys_of(df)
-    scores = _scores(df, keys)
-    rows: list[int] = []
-    names: list[str] = []
-    values: list[float] = []
-    for idx, items in enumerate(_items(df, keys)):
-        for item, v in _shapley(items, scores).items():
-            rows.append(idx)
-            names.append(item)
-            values.append(v)
-    base = df.select("attributes", *keys)[rows] if rows else df.select("attributes", *keys).clear()
-    return base.with_columns(
-        item=pl.Series(names, dtype=pl.String),
-        shapley=pl.Series(np.asarray(values, dtype=np.float64), nan_to_null=True))
-
-
-def global_shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
-    r"""Each item's contribution to divergence over every frequent pattern (global Shapley).
-
-    DivExplorer's global Shapley value (Pastor et al. 2021, Def. 4.3;
-    ``divexplorer.DivergencePatternProcessor.global_shapley_value``) of an item
-    :math:`\alpha` of attribute :math:`a`, with :math:`A` the attributes that have a frequent
-    item and :math:`m_b` the number of frequent items of attribute :math:`b`:
-
-    .. math::
-
-        \Delta^g(\alpha) = \sum_{J}
-        \frac{|J|!\,(|A| - |J| - 1)!}{|A|!\,\prod_{b \in attr(J) \cup \{a\}} m_b}
-        \bigl[\Delta(J \cup \{\alpha\}) - \Delta(J)\bigr]
-
-    over the frequent patterns :math:`J` (the empty one included) without attribute :math:`a`
-    whose union with :math:`\alpha` is frequent.
-
-    Parameters
-    ----------
-    patterns : pl.DataFrame or pl.LazyFrame
-        The output of ``divergence``.
-
-    Returns
-    -------
-    pl.DataFrame
-        One row per frequent item, sorted by ``global_shapley`` descending: ``attribute``,
-        ``item`` (String, ``"attribute=value"``), ``divergence`` (Float64, the item's own),
-        ``global_shapley`` (Float64).
-
-    Raises
-    ------
-    InvalidArgumentError
-        ``patterns`` is not a divergence table.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> c = pl.LazyFrame({"race": ["a", "a", "b", "b"], "sex": ["F", "M", "F", "M"],
-    ...                   "n": [50] * 4, "tp": [10] * 4, "fp": [30, 10, 10, 10],
-    ...                   "fn": [0] * 4, "tn": [10, 30, 30, 30]})
-    >>> g = global_shapley_values(divergence_from_counts(c, ["race", "sex"], min_support=0.25))
-    >>> g.select("item", "global_shapley").head(1).rows()
-    [('race=a', 0.0625)]
-    """
-    df = _collect(patterns)
-    keys = _keys_of(df)
-    scores = _scores(df, keys)
-    singles = [next(iter(s)) for s in scores if len(s) == 1]
-
-    def attr(item: str) -> str:
-        return item.split("=", 1)[0]
-
-    card: dict[str, int] = {}
-    for it in singles:
-        card[attr(it)] = card.get(attr(it), 0) + 1
-    n_attr = len(card)
-    out = []
-    for it in singles:
-        a = attr(it)
-        total = 0.0
-        for j, dj in scores.items():
-            if any(attr(x) == a or attr(x) not in card for x in j):
-                continue
-            joined = j | {it}
-            if joined not in scores:
-                continue
-            prod = math.prod(card[attr(x)] for x in joined)
-            w = math.factorial(len(j)) * math.factorial(n_attr - len(j) - 1) / (
-                math.factorial(n_attr) * prod)
-            total += (scores[joined] - dj) * w
-        out.append((a, it, scores[frozenset([it])], total))
-    frame = pl.DataFrame(out, orient="row", schema={
-        "attribute": pl.String, "item": pl.String, "divergence": pl.Float64,
-        "global_shapley": pl.Float64}).fill_nan(None)
-    return frame.sort("global_shapley", "item", descending=[True, False], nulls_last=True)
-
 
 def divergence_of_counts(
     fair_counts: Any,
