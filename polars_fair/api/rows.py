@@ -48,46 +48,26 @@ def bias_audit(
     min_share: float = DEFAULTS.min_share,
     exclude_small: bool = DEFAULTS.exclude_small,
 ) -> pl.LazyFrame:
-    """Bias audit of an automated employment decision tool (NYC Local Law 144 of 2021).
+    """Bias audit of an automated employment decision tool (NYC Local Law 144 of 2021), from rows.
 
     For each category of each attribute alone (for example sex; race/ethnicity) and of the
     intersection of all of them (sex × race), following 6 RCNY § 5-300 (definitions) and
-    § 5-301 (bias audit):
+    § 5-301 (bias audit): with ``y_pred`` the selection rate of each category, with ``y_score``
+    its scoring rate (the share scoring **strictly** above the median of the **whole sample**,
+    every row counted, rows of unknown category included; with ``sample_weight`` the weighted
+    median), and each category's impact ratio against the highest rate of its attribute set.
+    Categories under ``min_share`` of the rows are flagged (and with ``exclude_small`` left out
+    of the impact ratios); rows of unknown category (a null attribute) are a row of their own,
+    never in the impact ratios, and counted in ``unknown_rows``.
 
-    * with ``y_pred`` (a binary selection):
-      ``selection_rate = selected / n`` ("the rate at which individuals in a category are
-      either selected to move forward in the hiring process or assigned a classification");
-    * with ``y_score`` (a score):
-      ``scoring_rate = #(score > median) / n`` ("the rate at which individuals in a category
-      receive a score above the sample's median score"), where the median is that of the
-      **whole sample** (every row, including rows of unknown category) and *above* is
-      **strictly** above: a score equal to the median does not count. The median is
-      ``numpy.median``'s: the middle score, or for an even number of rows the mean of the two
-      middle scores. With ``sample_weight`` it is the weighted median: the mean of the first
-      score whose cumulative weight reaches half the total and the first that exceeds it
-      (``numpy.median`` of the rows repeated by their weight, for integer weights);
-    * ``impact_ratio = rate / max(rate)``, the maximum taken over the categories of the same
-      attribute set that are not excluded (6 RCNY § 5-300, "impact ratio": "selection rate for
-      a category divided by the selection rate of the most selected category" or "scoring rate
-      for a category divided by the scoring rate for the highest scoring category").
-
-    Categories representing less than ``min_share`` of the rows are flagged
-    (``small_category``); with ``exclude_small=True`` they are left out of the impact-ratio
-    calculation (§ 5-301 lets an auditor exclude a category under 2% of the data), but their
-    rows are always reported. Both decisions are exact on the counts
-    (:mod:`polars_fair.core.rules`): ``small_category`` compares ``n / N`` with ``min_share`` read
-    as the decimal written (``n × q < p × N`` for ``min_share = p/q``), so a category of exactly 2%
-    is not small; the impact ratios are exact fractions of the counts, correctly rounded (a
-    selection rate of 0.6 against 0.75 is 0.8). Rows of unknown category (a null attribute) are kept
-    as a row of their own and always excluded from the impact ratios; their number is reported in
-    ``unknown_rows`` (§ 5-301: "the number of individuals the AEDT assessed that fall within an
-    unknown category").
-
-    The rows are counted once, through the counting boundary of every analysis:
-    ``polars_fair.counts(frame, categories, y_true=None, y_pred=..., null_groups="keep")
-    .bias_audit(...)`` or ``polars_fair.scores(frame, categories, y_true=None, y_score=...)
-    .bias_audit(...)`` (:func:`bias_audit_from_counts`, :func:`bias_audit_from_scores`). Labels
-    (``y_true``) are not used: LL 144 audits outcomes only.
+    The rows are counted once, through the counting boundary of every analysis, and the audit
+    is the one of the count or score table: ``polars_fair.counts(frame, categories,
+    y_true=None, y_pred=..., null_groups="keep").bias_audit(...)``
+    (:func:`~polars_fair.analyses.bias_audit.bias_audit_from_counts`) or
+    ``polars_fair.scores(frame, categories, y_true=None, y_score=...).bias_audit(...)``
+    (:func:`~polars_fair.analyses.bias_audit.bias_audit_from_scores`), whose docstrings give the
+    formulas, the exact rules and every column. Labels (``y_true``) are not used: LL 144 audits
+    outcomes only.
 
     Parameters
     ----------
@@ -109,46 +89,21 @@ def bias_audit(
         sums, ``weight_sum`` (Float64) is added after ``n``, rates divide by ``weight_sum`` and
         the median is weighted. ``n``, ``share`` and ``unknown_rows`` stay row counts.
     min_share : float, default 0.02
-        A category with ``share < min_share`` is flagged ``small_category`` (the rules' 2%).
+        A category with a smaller share of the rows is flagged ``small_category``.
     exclude_small : bool, default False
-        Exclude small categories from the impact-ratio calculation.
+        Leave small categories out of the impact ratios (their rows are still reported).
 
     Returns
     -------
     pl.LazyFrame
-        One row per category and attribute set, sorted by attribute set (each attribute alone in
-        the given order, then the intersection) and then by the key values, nulls last:
-
-        ========================  =========  ================================================
-        column                    dtype      meaning
-        ========================  =========  ================================================
-        ``attributes``            List(Str)  the attributes defining the row's category
-        one column per attribute  its dtype  the category; null when the attribute is not in
-                                             ``attributes`` or when the category is unknown
-        ``n``                     Int64      applicants (rows)
-        ``weight_sum``            Float64    only with ``sample_weight``: Σ weights
-        ``selected``              Int64      ``y_pred`` only: applicants selected (Float64
-                                             weighted)
-        ``scored_above_median``   Int64      ``y_score`` only: applicants scoring strictly
-                                             above the sample median (Float64 weighted)
-        ``selection_rate``        Float64    ``y_pred`` only: selected / n, in [0, 1]
-        ``scoring_rate``          Float64    ``y_score`` only: scored_above_median / n, in
-                                             [0, 1]
-        ``median_score``          Float64    ``y_score`` only: the sample's median score
-                                             (the same in every row), in the score's units
-        ``share``                 Float64    n / all rows, in [0, 1]
-        ``small_category``        Boolean    share < ``min_share``
-        ``unknown_category``      Boolean    an attribute of the row's set is null
-        ``excluded``              Boolean    left out of the impact ratios: unknown, or
-                                             small with ``exclude_small``
-        ``impact_ratio``          Float64    rate / highest non-excluded rate of the set, in
-                                             [0, 1]; null when excluded or when that highest
-                                             rate is 0 (undefined)
-        ``unknown_rows``          Int64      rows whose category in this attribute set is
-                                             unknown (the same in every row of the set; in
-                                             the intersection: rows with any unknown
-                                             attribute)
-        ========================  =========  ================================================
+        With ``y_pred``, the table of
+        :func:`~polars_fair.analyses.bias_audit.bias_audit_from_counts`: ``attributes``, one
+        column per attribute, ``n`` (Int64) [, ``weight_sum``], ``selected``,
+        ``selection_rate`` (Float64 in [0, 1]), ``share``, ``small_category``,
+        ``unknown_category``, ``excluded``, ``impact_ratio`` (Float64 in [0, 1], null when
+        excluded or undefined), ``unknown_rows`` (Int64). With ``y_score``, the table of
+        :func:`~polars_fair.analyses.bias_audit.bias_audit_from_scores`: ``scored_above_median``
+        and ``scoring_rate`` in their place, and ``median_score`` (Float64).
 
     Raises
     ------
@@ -172,12 +127,6 @@ def bias_audit(
     TooManyLevelsError
         A float attribute with more than 50 distinct values (at collect time).
 
-    Notes
-    -----
-    A ``y_pred`` that never equals ``pos_label`` is not an error: every selection rate is 0 and
-    every impact ratio is null (0/0 is undefined). Categories without rows (an Enum's
-    unobserved categories) are not reported.
-
     Examples
     --------
     >>> import polars as pl
@@ -197,21 +146,6 @@ def bias_audit(
     │ M    ┆ 3   ┆ 2        ┆ 0.666667       ┆ false    ┆ 1.0          ┆ 1            │
     │ null ┆ 1   ┆ 1        ┆ 1.0            ┆ true     ┆ null         ┆ 1            │
     └──────┴─────┴──────────┴────────────────┴──────────┴──────────────┴──────────────┘
-
-    With scores the median of the whole sample (here 0.5, the mean of 0.4 and 0.6) splits it:
-
-    >>> scored = pl.DataFrame({"sex": ["M", "M", "F", "F"], "score": [0.9, 0.6, 0.4, 0.1]})
-    >>> bias_audit(scored.lazy(), "sex", y_score="score").collect().select(
-    ...     "sex", "scored_above_median", "scoring_rate", "median_score", "impact_ratio")
-    shape: (2, 5)
-    ┌─────┬─────────────────────┬──────────────┬──────────────┬──────────────┐
-    │ sex ┆ scored_above_median ┆ scoring_rate ┆ median_score ┆ impact_ratio │
-    │ --- ┆ ---                 ┆ ---          ┆ ---          ┆ ---          │
-    │ str ┆ i64                 ┆ f64          ┆ f64          ┆ f64          │
-    ╞═════╪═════════════════════╪══════════════╪══════════════╪══════════════╡
-    │ F   ┆ 0                   ┆ 0.0          ┆ 0.5          ┆ 0.0          │
-    │ M   ┆ 2                   ┆ 1.0          ┆ 0.5          ┆ 1.0          │
-    └─────┴─────────────────────┴──────────────┴──────────────┴──────────────┘
     """
     cats = _categories(categories)
     if (y_pred is None) == (y_score is None):
