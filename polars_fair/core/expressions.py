@@ -10,6 +10,7 @@ A rate whose denominator is zero is null, never 0 and never NaN.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import polars as pl
@@ -68,28 +69,6 @@ def _row_counts(
         fn=total(y & ~p),
         tn=total(~y & ~p),
     )
-
-
-_ROW_DOC = """
-    Parameters
-    ----------
-    y_true, y_pred : str or pl.Expr
-        Label and prediction columns (default ``"y_true"``, ``"y_pred"``).
-    pos_label : Any, default 1
-        The value that means the positive (favourable) outcome; any dtype.
-    sample_weight : str or pl.Expr, optional
-        Row weights; counts become weighted sums.
-
-    Returns
-    -------
-    pl.Expr
-        An aggregating expression, for ``select``, ``group_by().agg`` or ``over``.
-
-    Notes
-    -----
-    Rows where the label or the prediction is null are not counted. These expressions do not
-    validate their input; the ``df.fair`` methods do.
-"""
 
 
 def confusion_counts(
@@ -175,7 +154,19 @@ class RowMetric(Protocol):
         ...
 
 
-def _count_expr(field: str, doc: str) -> RowMetric:
+def _row_doc() -> str:
+    """The Parameters, Returns and Notes of :func:`confusion_counts`, shared by every row metric."""
+    doc = confusion_counts.__doc__ or ""
+    shared = doc[doc.index("    Parameters"):doc.index("    Examples")].rstrip("\n")
+    shared = shared.replace("An aggregating Struct expression", "An aggregating expression")
+    return "\n" + shared + "\n"
+
+
+_ROW_DOC = _row_doc()
+
+
+def _row_metric(name: str, doc: str, of_counts: Callable[[Counts], pl.Expr]) -> RowMetric:
+    """A row-level aggregation: the confusion counts of the rows, then ``of_counts``."""
     def f(
         y_true: IntoExpr = "y_true",
         y_pred: IntoExpr = "y_pred",
@@ -183,23 +174,27 @@ def _count_expr(field: str, doc: str) -> RowMetric:
         pos_label: Any = 1,
         sample_weight: IntoExpr | None = None,
     ) -> pl.Expr:
-        c = _row_counts(y_true, y_pred, pos_label, sample_weight)
-        expr: pl.Expr = getattr(c, field)
-        return expr.alias(field)
+        return of_counts(_row_counts(y_true, y_pred, pos_label, sample_weight))
 
-    f.__name__ = {"tp": "true_positives", "fp": "false_positives", "fn": "false_negatives",
-                  "tn": "true_negatives"}[field]
-    f.__qualname__ = f.__name__
-    f.__doc__ = f"""Aggregation: the number of {doc} (``{field}``), Int64 (Float64 if weighted).
+    f.__name__ = f.__qualname__ = name
+    f.__module__ = __name__
+    f.__doc__ = doc
+    return f
+
+
+def _count_expr(field: str, doc: str) -> RowMetric:
+    name = {"tp": "true_positives", "fp": "false_positives", "fn": "false_negatives",
+            "tn": "true_negatives"}[field]
+    summary = f"Aggregation: the number of {doc} (``{field}``), Int64 (Float64 if weighted)."
+    return _row_metric(name, f"""{summary}
 {_ROW_DOC}
     Examples
     --------
     >>> import polars as pl
     >>> df = pl.DataFrame({{"y_true": [1, 1, 0, 0], "y_pred": [1, 0, 1, 0]}})
-    >>> df.select({f.__name__}()).item()
+    >>> df.select({name}()).item()
     1
-    """
-    return f
+    """, lambda c: getattr(c, field).alias(field))
 
 
 true_positives = _count_expr("tp", "true positives: label and prediction positive")
@@ -213,19 +208,8 @@ _EXAMPLE = Counts(pl.lit(4), pl.lit(1), pl.lit(2), pl.lit(1), pl.lit(0))
 
 
 def _rate_expr(m: Metric) -> RowMetric:
-    def f(
-        y_true: IntoExpr = "y_true",
-        y_pred: IntoExpr = "y_pred",
-        *,
-        pos_label: Any = 1,
-        sample_weight: IntoExpr | None = None,
-    ) -> pl.Expr:
-        return m.value(_row_counts(y_true, y_pred, pos_label, sample_weight))
-
-    f.__name__ = f.__qualname__ = m.function_name
-    f.__module__ = __name__
     example = pl.select(m.value(_EXAMPLE)).item()
-    f.__doc__ = f"""Aggregation: ``{m.name}`` = {m.formula} ({m.source}).
+    return _row_metric(m.function_name, f"""Aggregation: ``{m.name}`` = {m.formula} ({m.source}).
 
     Returns a Float64 expression, {m.unit}; null when undefined (a zero denominator).
 {_ROW_DOC}
@@ -235,8 +219,7 @@ def _rate_expr(m: Metric) -> RowMetric:
     >>> df = pl.DataFrame({{"y_true": [1, 1, 0, 0], "y_pred": [1, 0, 1, 1]}})
     >>> df.select({m.function_name}()).item()
     {example!r}
-    """
-    return f
+    """, m.value)
 
 
 _generated = {m.function_name: _rate_expr(m) for m in METRICS.values()}
