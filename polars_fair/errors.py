@@ -24,6 +24,9 @@ __all__ = [
     "NotRowLevelError",
     "SizeLimitError",
     "SQLRefusedError",
+    "closest",
+    "levels_error",
+    "show_values",
 ]
 
 MISSING_COLUMN = "column {column!r} ({role}) not found; the frame has columns: {available}"
@@ -65,6 +68,20 @@ POS_LABEL_DTYPE = (
     "pos_label={pos_label!r} ({pos_type}) cannot be compared with column {column!r} of dtype "
     "{dtype}; pass a pos_label of the column's type"
 )
+#: A label and a prediction of different kinds (text and Boolean, text and numbers): no one
+#: pos_label can be both, so the advice is to turn the label into the prediction's kind.
+LABEL_PREDICTION_KINDS = (
+    "y_true column {y_true!r} ({true_dtype}) and y_pred column {y_pred!r} ({pred_dtype}) hold "
+    "different kinds of values, so no one pos_label fits both; turn the label into a Boolean "
+    "first, for example y_true=pl.col({y_true!r}) == {example!r} (the label's positive value), "
+    "and pass pos_label={pred_pos!r}"
+)
+CLI_LABEL_PREDICTION_KINDS = (
+    "--y-true column {y_true!r} ({true_dtype}) and --y-pred {y_pred!r} ({pred_dtype}) hold "
+    "different kinds of values, so no one --pos-label fits both; turn the label into a Boolean "
+    "first, for example --y-true \"{sql} = {example_sql}\" (the label's positive value) "
+    "with --pos-label {pred_pos_cli}"
+)
 EMPTY_FRAME = "the frame has no rows{detail}: there is nothing to audit"
 UNKNOWN_GROUP = "reference group {group!r} does not exist; the groups are: {groups}"
 EMPTY_REFERENCE = "reference group {group!r} has no rows ({size} = 0): it cannot be a reference"
@@ -83,12 +100,41 @@ DROPPED_NULL_GROUPS_SETS = (
     "dropped row(s) whose attribute is null, in each attribute set that holds the attribute, "
     "because null_groups='drop': {counts}"
 )
+#: An attribute refused for its number of levels: counts and the dtype, never a value (a column
+#: with one row per level, a name, a date of birth or an id, identifies people). ``{why}`` is
+#: :data:`WHY_FLOAT_LEVELS` or :data:`WHY_ROW_LEVELS`, ``{advice}`` one of :data:`LEVELS_ADVICE`
+#: (Python) or :data:`CLI_LEVELS_ADVICE` (the command line), by the kind of the column's dtype.
 TOO_MANY_LEVELS = (
-    "attribute {column!r} is a float column with {levels} distinct values (for example {values}); "
-    "bin it first, for example by=pl.col({column!r}).bin_intervals([...], labels=[...]) or "
-    ".bin_quantiles(5, labels=[...]), or pass divergence bins={{{column!r}: 5}} (quantile bins) "
-    "or bins={{{column!r}: [edges]}}"
+    "attribute {column!r} is a {dtype} column with {levels:,} distinct values in {rows:,} rows: "
+    "{why}, too many to form groups (values not shown: such a column can identify people); "
+    "{advice}"
 )
+NUMERIC_LEVELS = TOO_MANY_LEVELS
+WHY_FLOAT_LEVELS = "more than {limit} levels of a number"
+WHY_ROW_LEVELS = "nearly one row per level"
+LEVELS_ADVICE = {
+    "number": "bin it first, for example by=pl.col({column!r}).bin_quantiles(5, labels=False) "
+              "(five quantile bins), or in divergence pass bins={{{column!r}: 5}}",
+    "date": "take a coarser unit first, for example by=pl.col({column!r}).dt.year() // 10 * 10 "
+            "(the decade)",
+    "time": "take a coarser unit first, for example by=pl.col({column!r}).dt.hour()",
+    "duration": "bin it first, for example by=pl.col({column!r}).dt.total_days()"
+                ".bin_quantiles(5, labels=False) (five quantile bins)",
+    "text": "leave it out of by= (a name or an identifier marks a person or a record, not a "
+            "group), or map its values to a few categories first",
+}
+CLI_LEVELS_ADVICE = {
+    "number": "bin it first, for example --by \"CASE WHEN {sql} < 30 THEN 'under 30' ELSE "
+              "'30 or more' END\" (a cut-off of your choice), or in divergence --bins "
+              "{column}=5",
+    "date": "take a coarser unit first, for example --by \"FLOOR(DATE_PART('year', {sql}) / 10) "
+            "* 10\" (the decade)",
+    "time": "take a coarser unit first, for example --by \"DATE_PART('hour', {sql})\"",
+    "duration": "leave --by {column} out, or bin it with --where and a CASE expression of "
+                "your choice",
+    "text": "leave --by {column} out (a name or an identifier marks a person or a record, not "
+            "a group), or map its values to a few categories first with a CASE expression",
+}
 BAD_WEIGHTS = (
     "sample_weight column {column!r} holds {nulls} null, {nans} NaN or infinite and {negatives} "
     "negative value(s); weights must be finite and non-negative"
@@ -112,7 +158,11 @@ BAD_REFERENCE_RULE = (
     "reference={reference!r} is not a reference of this analysis; pass one of {rules}, a group "
     "value (one attribute) or a mapping {{attribute: value}}"
 )
-UNKNOWN_ARGUMENT = "unexpected {what} argument(s) {names}; the {what} arguments are {valid}"
+UNKNOWN_ARGUMENT = (
+    "unexpected {what} argument(s) {names}{hint}; the {what} arguments are {valid}"
+)
+#: Appended to a misspelled name: the closest accepted names.
+DID_YOU_MEAN = " (did you mean {names}?)"
 ROLLUP_OF_SETS = (
     "this table already holds several attribute sets; pass by=/combinations= when it is made"
 )
@@ -315,6 +365,10 @@ CLI_ONE_OUTCOME = "pass exactly one of --y-pred (a binary selection) or --y-scor
 CLI_PAGE_OPTION = "{flag} applies to the HTML audit: pass --html FILE too"
 CLI_PAGE_TAKES_NOT = "{flag} is not an option of the HTML audit (polars_fair.audit.html.audit_html)"
 CLI_MISSING_PARAMETER = "missing {kind} {name}"
+CLI_BY_COMMA = (
+    "--by takes one attribute (a column or a SQL expression), got {text!r}; repeat --by for "
+    "several: {flags}"
+)
 CLI_BAD_PARAMETER = "{flag}: {message}"
 
 PAGE_NO_RATES = "rates must name at least one metric, got {value!r}"
@@ -343,7 +397,16 @@ PROVENANCE_ROWS = (
 
 
 class PolarsFairError(ValueError):
-    """Base class of every error polars_fair raises for bad input."""
+    """Base class of every error polars_fair raises for bad input.
+
+    ``cli_message`` holds the message as the command line prints it, when its advice is code
+    that differs there (flags and SQL instead of Python); ``None`` otherwise (the command line
+    then turns parameter names into flags, :func:`polars_fair.cli.io.cli_message`).
+    """
+
+    def __init__(self, *args: Any, cli_message: str | None = None) -> None:
+        super().__init__(*args)
+        self.cli_message = cli_message
 
 
 class ColumnNotFoundError(PolarsFairError, KeyError):
@@ -375,7 +438,53 @@ class NullGroupError(PolarsFairError):
 
 
 class TooManyLevelsError(PolarsFairError):
-    """A float attribute with many distinct values: it should be binned first."""
+    """An attribute with too many levels (or nearly one row per level) to form groups.
+
+    The message gives counts and the dtype, never a value (:func:`levels_error`).
+    """
+
+
+def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: str,
+                 float_limit: int | None = None) -> TooManyLevelsError:
+    """The error for an attribute refused for its number of levels: counts, never values.
+
+    Parameters
+    ----------
+    column : str
+        The attribute.
+    dtype : polars.DataType
+        Its dtype (shown by name).
+    levels, rows : int
+        Its distinct non-null values and the rows counted.
+    kind : str
+        A key of :data:`LEVELS_ADVICE`: ``"number"``, ``"date"``, ``"time"``, ``"duration"``
+        or ``"text"`` (every other dtype).
+    float_limit : int, optional
+        Set when a float attribute has more than this many levels (:data:`WHY_FLOAT_LEVELS`);
+        ``None`` for nearly one row per level (:data:`WHY_ROW_LEVELS`).
+
+    Returns
+    -------
+    TooManyLevelsError
+        With the Python advice in its message and the command line's in ``cli_message``.
+
+    Examples
+    --------
+    >>> err = levels_error("name", "String", 7158, 7214, kind="text")
+    >>> print(err)  # doctest: +ELLIPSIS
+    attribute 'name' is a String column with 7,158 distinct values in 7,214 rows: nearly one ...
+    >>> err.cli_message.split("; ")[-1][:24]
+    'leave --by name out (a n'
+    """
+    why = (WHY_ROW_LEVELS if float_limit is None
+           else WHY_FLOAT_LEVELS.format(limit=float_limit))
+    facts = {"column": column, "dtype": dtype, "levels": levels, "rows": rows, "why": why}
+    sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
+    return TooManyLevelsError(
+        TOO_MANY_LEVELS.format(**facts, advice=LEVELS_ADVICE[kind].format(column=column)),
+        cli_message=TOO_MANY_LEVELS.format(**facts, advice=CLI_LEVELS_ADVICE[kind].format(
+            column=column, sql=sql)),
+    )
 
 
 class InvalidWeightError(PolarsFairError):
@@ -413,15 +522,20 @@ class SizeLimitError(PolarsFairError):
     """
 
 
-def show_values(values: Iterable[Any], limit: int = 10) -> str:
+def show_values(values: Iterable[Any], limit: int = 5, width: int = 40) -> str:
     """Render a short list of offending values for an error message.
+
+    At most ``limit`` values, each ``repr`` cut to ``width`` characters, so a message never
+    carries more than a few values (nor a long one) from the data.
 
     Parameters
     ----------
     values : iterable
         The values.
-    limit : int, default 10
+    limit : int, default 5
         How many to show; the rest are counted.
+    width : int, default 40
+        The longest ``repr`` shown; a longer one is cut and ends with ``...``.
 
     Returns
     -------
@@ -432,11 +546,48 @@ def show_values(values: Iterable[Any], limit: int = 10) -> str:
     --------
     >>> show_values(["a", 2, None]), show_values(range(5), limit=2)
     ("['a', 2, None]", '[0, 1, ... (3 more)]')
+    >>> show_values(["x" * 50])
+    "['xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...]"
     """
     vals = list(values)
-    head = ", ".join(repr(v) for v in vals[:limit])
+
+    def cut(v: Any) -> str:
+        text = repr(v)
+        return text if len(text) <= width else text[:width - 3] + "..."
+
+    head = ", ".join(cut(v) for v in vals[:limit])
     more = f", ... ({len(vals) - limit} more)" if len(vals) > limit else ""
     return f"[{head}{more}]"
+
+
+def closest(names: Iterable[str], valid: Iterable[str]) -> str:
+    """:data:`DID_YOU_MEAN` for misspelled names, or ``""`` when nothing is close.
+
+    Parameters
+    ----------
+    names : iterable of str
+        The names given that are not accepted.
+    valid : iterable of str
+        The accepted names.
+
+    Returns
+    -------
+    str
+        ``" (did you mean 'reference'?)"``, naming up to three close names in all.
+
+    Examples
+    --------
+    >>> closest(["refrence"], ["reference", "min_support"])
+    " (did you mean 'reference'?)"
+    >>> closest(["zzz"], ["reference"])
+    ''
+    """
+    import difflib
+
+    options = list(dict.fromkeys(valid))
+    near = list(dict.fromkeys(m for n in names
+                              for m in difflib.get_close_matches(n, options, n=3, cutoff=0.8)))
+    return DID_YOU_MEAN.format(names=" or ".join(repr(m) for m in near[:3])) if near else ""
 
 
 def show_columns(columns: Sequence[str]) -> str:

@@ -269,9 +269,9 @@ def _check_levels(df: pl.DataFrame, keys: Sequence[str], schema: pl.Schema) -> N
         present = df.filter(pl.col(k).is_not_null() & (pl.col("n") > 0))[k]
         levels = present.n_unique()
         if levels > MAX_FLOAT_LEVELS or (levels >= MIN_LEVELS_PER_ROW_CHECK and 2 * levels > rows):
-            raise E.TooManyLevelsError(E.NUMERIC_LEVELS.format(
-                column=k, dtype=dtype, levels=levels, rows=rows,
-                values=E.show_values(present.unique().sort().head(5).to_list())))
+            raise E.levels_error(k, dtype, levels, rows, kind="number",
+                                 float_limit=MAX_FLOAT_LEVELS if levels > MAX_FLOAT_LEVELS
+                                 else None)
 
 
 # ---------------------------------------------------------------------------- enumeration

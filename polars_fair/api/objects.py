@@ -18,6 +18,8 @@ So an analysis, its arguments and its errors exist once, and every engine gives 
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeVar, Unpack
 
@@ -428,11 +430,27 @@ True""", counts_table=False)
 
 
 # ------------------------------------------------------------------------- ways in
+@functools.cache
+def _option_names() -> tuple[str, ...]:
+    """Every keyword of an analysis method: a misspelling of one gets "did you mean"."""
+    return tuple(dict.fromkeys(
+        p for cls in (FairCounts, FairScores) for name, fn in vars(cls).items()
+        if not name.startswith("_") and inspect.isfunction(fn)
+        for p in inspect.signature(fn).parameters if p != "self"))
+
+
+def _did_you_mean(unknown: Sequence[str], declared: dict[str, Any]) -> str:
+    # a name accepted elsewhere (threshold= by counts, not scores) is not a misspelling
+    known = [*declared, *COUNT_ARGS, *SCORE_ARGS, *_option_names()]
+    return E.closest([n for n in unknown if n not in known], known)
+
+
 def _args(given: dict[str, Any], declared: dict[str, Any], what: str) -> dict[str, Any]:
     unknown = [k for k in given if k not in declared]
     if unknown:
         raise E.InvalidArgumentError(E.UNKNOWN_ARGUMENT.format(
-            names=unknown, what=what, valid=list(declared)))
+            names=unknown, what=what, valid=list(declared),
+            hint=_did_you_mean(unknown, declared)))
     return {**declared, **given}
 
 

@@ -756,7 +756,8 @@ def error_message(exc: BaseException) -> str:
     >>> error_message(E.InvalidArgumentError("min_support must be >= 0, got -1"))
     '--min-support must be >= 0, got -1'
     """
-    lines = str(exc).strip().splitlines()
+    cli_text = getattr(exc, "cli_message", None)  # advice written for the command line
+    lines = str(cli_text or exc).strip().splitlines()
     text = " ".join(lines[0].split()) if lines else type(exc).__name__
     if isinstance(exc, pl.exceptions.PolarsError):
         if "could not parse" in text or "conversion from" in text:

@@ -44,6 +44,7 @@ __all__ = [
     "SUFFIX_FORMATS",
     "Inputs",
     "check_on_rows",
+    "check_one_attribute",
     "check_outputs",
     "check_rows",
     "cli_message",
@@ -289,6 +290,60 @@ def check_rows(lf: pl.LazyFrame, source: str = "the input") -> None:
     if lf.head(1).collect().height == 0:
         raise E.EmptyFrameError(
             E.EMPTY_FRAME.format(detail=f" ({source} holds no data rows)"))
+
+
+def _top_level_parts(text: str) -> list[str]:
+    """``text`` split at the commas outside parentheses, quotes and brackets."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"`":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    return [*parts, text[start:].strip()]
+
+
+def check_one_attribute(text: str, schema: pl.Schema) -> None:
+    """Refuse ``--by race,sex``: one attribute per ``--by``, repeated for several.
+
+    A comma outside parentheses and quotes is not part of one column or SQL expression (a
+    column whose name holds a comma is taken as it is).
+
+    Parameters
+    ----------
+    text : str
+        One ``--by`` value.
+    schema : pl.Schema
+        The data's schema.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A top-level comma; the message writes the repeated flags to pass instead.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> schema = pl.Schema({"race": pl.String, "sex": pl.String})
+    >>> check_one_attribute("COALESCE(race, sex)", schema)
+    >>> check_one_attribute("race,sex", schema)
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: --by takes one attribute (a column or a SQL ...
+    """
+    if text in schema:
+        return
+    parts = _top_level_parts(text)
+    if len(parts) > 1:  # each part quoted for the shell (and left alone by cli_message)
+        flags = " ".join("--by '{}'".format(p.replace("'", "'\\''")) for p in parts if p)
+        raise E.InvalidArgumentError(E.CLI_BY_COMMA.format(text=text, flags=flags))
 
 
 def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | pl.Expr:
@@ -758,14 +813,12 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> N
 
 
 _QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)""")
-#: Advice written for Python (``bins={'age': 5}``, ``by=pl.col('age').bin_quantiles(...)``)
-#: and the command line's words for it.
+#: Advice written for Python (``bins={'age': 5}``) and the command line's words for it; an
+#: error whose advice is Python code carries its command-line text instead
+#: (``PolarsFairError.cli_message``, printed by :func:`polars_fair.cli.entry.error_message`).
 _PYTHON_ADVICE = (
     (re.compile(r"bins=\{'([^']*)': \[edges\]\}"), r"--bins \1=E1,E2,..."),
     (re.compile(r"bins=\{'([^']*)': ([^{}]*)\}"), r"--bins \1=\2"),
-    (re.compile(r"by=pl\.col\('([^']*)'\)\.bin_quantiles\([^)]*\) or "
-                r"\.bin_intervals\(\[\.\.\.\], labels=\[\.\.\.\]\)"),
-     "--by \"CASE WHEN \\1 < 30 THEN 'under 30' ELSE '30 or more' END\""),
 )
 _SCORE_ADVICE = re.compile(
     r"Pass it as --y-score=?\s*('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\") "
@@ -882,6 +935,9 @@ def usage_message(exc: Exception) -> str:
         kind = exc.param_type or getattr(param, "param_type_name", None) or "parameter"
         return E.CLI_MISSING_PARAMETER.format(kind=kind, name=name)
     text = " ".join(str(getattr(exc, "message", exc)).split()).rstrip(".")
+    near = getattr(exc, "possibilities", None)  # NoSuchOption: the flags close to the one given
+    if near:
+        text += E.DID_YOU_MEAN.format(names=" or ".join(list(near)[:3]))
     cause = exc.__cause__
     if cause is not None and hasattr(cause, "errors"):  # pydantic's ValidationError
         first = cause.errors()[0]
@@ -1025,6 +1081,8 @@ def resolve_inputs(
     if where:
         condition = where_condition(lf, where)
         lf = lf.filter(condition)
+    for b in by_text:
+        check_one_attribute(b, schema)
     by = [column_or_sql(b, schema, "--by") for b in by_text]
     y_true = column_or_sql(y_true_text, schema, "--y-true")
     y_pred = column_or_sql(y_pred_text, schema, "--y-pred") if y_pred_text is not None else None

@@ -642,6 +642,31 @@ def _check_label_dtype(dtype: pl.DataType, column: str, role: str) -> None:
         raise E.InvalidLabelError(E.BAD_LABEL_DTYPE.format(column=column, role=role, dtype=dtype))
 
 
+def _is_text(dtype: pl.DataType) -> bool:
+    return dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum))
+
+
+def _check_label_kinds(true_dtype: pl.DataType, pred_dtype: pl.DataType, y_true: str,
+                       y_pred: str, pos_label: Any) -> None:
+    """Refuse a text label with a Boolean or numeric prediction (or the reverse).
+
+    No one ``pos_label`` can be both a string and a number or a Boolean, so the advice is to
+    turn the label into a Boolean (``pl.col(label) == value``) and pass ``pos_label=True``.
+    """
+    if _is_text(true_dtype) == _is_text(pred_dtype) or pl.Null in (true_dtype, pred_dtype):
+        return
+    example = pos_label if isinstance(pos_label, str) else str(pos_label)
+    facts = {"y_true": y_true, "y_pred": y_pred, "true_dtype": true_dtype,
+             "pred_dtype": pred_dtype, "example": example}
+    sql = y_true if y_true.isidentifier() else '"' + y_true.replace('"', '""') + '"'
+    raise E.InvalidLabelError(
+        E.LABEL_PREDICTION_KINDS.format(**facts, pred_pos=True),
+        cli_message=E.CLI_LABEL_PREDICTION_KINDS.format(
+            **facts, sql=sql, example_sql="'" + example.replace("'", "''") + "'",
+            pred_pos_cli="true"),
+    )
+
+
 def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
     """Adapt pos_label to the column's dtype, or raise when they cannot be compared."""
     if is_numpy(pos_label, "generic"):
@@ -837,6 +862,10 @@ def resolve(
     if "__pf_p" in probe:
         assert y_pred is not None
         _check_label_dtype(probe["__pf_p"], name_of(y_pred), "y_pred")
+        if y_true is not None:
+            assert y_name is not None
+            _check_label_kinds(probe["__pf_y"], probe["__pf_p"], y_name, name_of(y_pred),
+                               pos_label)
     common: dict[str, Any] = dict(
         max_groups=check_int(max_groups, "max_groups"),
         keys=keys, key_exprs=key_exprs, pos_label=pos_label, null_groups=null_groups,

@@ -45,6 +45,7 @@ from polars_fair.core.spec import Audit
 __all__ = [
     "COUNT_COLUMNS",
     "MAX_FLOAT_LEVELS",
+    "level_kind",
     "Y",
     "P",
     "apply_group_policy",
@@ -370,19 +371,69 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
     return df
 
 
+def level_kind(dtype: pl.DataType) -> str:
+    """The kind of an attribute's dtype, which picks the advice of a level error.
+
+    Parameters
+    ----------
+    dtype : pl.DataType
+        The attribute's dtype.
+
+    Returns
+    -------
+    str
+        ``"number"``, ``"date"`` (Date, Datetime), ``"time"``, ``"duration"`` or ``"text"``
+        (strings, categories and every other dtype): a key of
+        :data:`polars_fair.errors.LEVELS_ADVICE`.
+
+    Examples
+    --------
+    >>> level_kind(pl.Float64), level_kind(pl.Date), level_kind(pl.String)
+    ('number', 'date', 'text')
+    """
+    if dtype.is_numeric():
+        return "number"
+    if dtype == pl.Date or isinstance(dtype, pl.Datetime):
+        return "date"
+    if dtype == pl.Time:
+        return "time"
+    if isinstance(dtype, pl.Duration):
+        return "duration"
+    return "text"
+
+
 def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str]) -> None:
     """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a float key with many levels.
 
-    Many: more than :data:`MAX_FLOAT_LEVELS` distinct values in a grouped table.
+    Many: more than :data:`MAX_FLOAT_LEVELS` distinct values in a grouped table. The message
+    gives counts and the dtype, never a value (:func:`polars_fair.errors.levels_error`).
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label table (the keys and ``n``).
+    float_keys : sequence of str
+        The float attribute columns.
+
+    Raises
+    ------
+    TooManyLevelsError
+        A float key with more than :data:`MAX_FLOAT_LEVELS` distinct values.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"x": [i / 10 for i in range(60)], "n": [2] * 60})
+    >>> check_float_levels(df, ["x"])
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.TooManyLevelsError: attribute 'x' is a Float64 column with 60 distinct ...
     """
     for k in float_keys:
-        levels = df[k].n_unique()
+        present = df.filter(pl.col(k).is_not_null())[k]
+        levels = present.n_unique()
         if levels > MAX_FLOAT_LEVELS:
-            raise E.TooManyLevelsError(
-                E.TOO_MANY_LEVELS.format(
-                    column=k, levels=levels, values=E.show_values(df[k].unique().head(5).to_list())
-                )
-            )
+            raise E.levels_error(k, df.schema[k], levels, int(df["n"].sum()),
+                                 kind="number", float_limit=MAX_FLOAT_LEVELS)
 
 
 def check_row_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
@@ -390,21 +441,22 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
 
     Nearly one row per level: at least :data:`MIN_LEVELS_PER_ROW_CHECK` distinct (non-null)
     values and fewer than two rows per value on average, in a grouped table whose ``n`` counts
-    rows. Such a column cannot form groups that say anything; the message names ``bins=``
-    (``divergence``) and Polars' binning expressions.
+    rows. Such a column cannot form groups that say anything, and often identifies people (a
+    name, a date of birth, an id): every dtype is checked, and the message gives counts and
+    the dtype, never a value (:func:`polars_fair.errors.levels_error`, with advice for the
+    dtype's kind, :func:`level_kind`).
 
     Parameters
     ----------
     df : pl.DataFrame
         A label table (the keys and ``n``).
     keys : sequence of str
-        The attribute columns; only numeric and temporal (Date, Datetime, Duration, Time) ones
-        are checked.
+        The attribute columns, of any dtype.
 
     Raises
     ------
     TooManyLevelsError
-        A numeric key with nearly one row per level.
+        A key with nearly one row per level.
 
     Examples
     --------
@@ -417,14 +469,10 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
     rows = int(df["n"].sum())
     for k in keys:
         dtype = df.schema[k]
-        if not (dtype.is_numeric() or dtype.is_temporal()):  # a timestamp is a measurement too
-            continue
         present = df.filter(pl.col(k).is_not_null() & (pl.col("n") > 0))[k]
         levels = present.n_unique()
         if levels >= MIN_LEVELS_PER_ROW_CHECK and 2 * levels > rows:
-            raise E.TooManyLevelsError(E.NUMERIC_LEVELS.format(
-                column=k, dtype=dtype, levels=levels, rows=rows,
-                values=E.show_values(present.unique().sort().head(5).to_list())))
+            raise E.levels_error(k, dtype, levels, rows, kind=level_kind(dtype))
 
 
 def checked(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.LazyFrame:

@@ -533,7 +533,7 @@ def test_float_category_with_many_levels_raises_at_collect() -> None:
                        "hired": [i % 2 for i in range(n)]})
     plan = bias_audit(df.lazy(), ["age"], y_pred="hired")
     with pytest.raises(E.TooManyLevelsError,
-                       match=r"attribute 'age' is a float column with 120 distinct values"):
+                       match=r"attribute 'age' is a Float64 column with 120 distinct values"):
         plan.collect()
 
 

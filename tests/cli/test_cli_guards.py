@@ -467,7 +467,7 @@ def _bad_inputs(tmp_path: Path, hiring: Path) -> list[tuple[list[str], str]]:
         (["report", str(folder), "--by", "race"], "is a directory, not a data file"),
         (["report", str(tmp_path / "x.xlsx"), "--by", "race"], "file not found"),
         (["report", h, "--by", "race", "--y-true", "age_band"],
-         "--pos-label '1' (str) cannot be compared with column 'y_pred' of dtype Int64"),
+         "hold different kinds of values, so no one --pos-label fits both"),
         (["report", h, "--by", "race", "--y-true", "race", "--y-pred", "race"],
          "column 'race' (--y-true) must hold --pos-label '1' and at most one other value"),
         (["report", h, "--by", "race", "--reference", "Martian"], "does not exist"),

@@ -504,15 +504,16 @@ def test_stacked_attribute_sets_are_bounded() -> None:
 
 
 def test_pairwise_is_bounded_by_max_pairs() -> None:
-    # 1,001 groups make 1,001 x 1,000 = 1,001,000 ordered pairs > 1,000,000
-    df = pl.DataFrame({"g": [f"g{i:04d}" for i in range(1001)], "y_true": [1] * 1001,
-                       "y_pred": [1] * 1001})
+    # 1,001 groups make 1,001 x 1,000 = 1,001,000 ordered pairs > 1,000,000 (two rows each:
+    # one row per level would be refused as too fine to group)
+    df = pl.DataFrame({"g": [f"g{i:04d}" for i in range(1001)] * 2, "y_true": [1] * 2002,
+                       "y_pred": [1] * 2002})
     with pytest.raises(E.SizeLimitError) as info:
         df.fair.pairwise("g")
     assert str(info.value) == E.TOO_MANY_PAIRS.format(groups=1001, pairs=1_001_000,
                                                       limit=1_000_000)
     # 4 groups: 12 pairs
-    small = df.head(4)
+    small = df.filter(pl.col("g") <= "g0003")
     with pytest.raises(E.SizeLimitError):
         small.fair.pairwise("g", max_pairs=11)
     assert small.fair.pairwise("g", max_pairs=12).height == 12
@@ -564,9 +565,14 @@ def test_two_rows_per_level_or_seven_levels_are_groups() -> None:
     twice = pl.concat([_AGES, _AGES])
     assert twice.fair.report("age", min_support=1).height == 8
     assert _AGES.head(7).fair.report("age", min_support=1).height == 7
-    # a string attribute of one row per level is a group label, not a measurement: accepted
+    # a string attribute of one row per level is refused too (issue 20: a name identifies a
+    # person, not a group); the message gives counts and the dtype, never a value
     named = _AGES.with_columns(pl.col("age").cast(pl.String))
-    assert named.fair.report("age", min_support=1).height == 8
+    with pytest.raises(E.TooManyLevelsError) as info:
+        named.fair.report("age", min_support=1)
+    assert str(info.value) == E.TOO_MANY_LEVELS.format(
+        column="age", dtype="String", levels=8, rows=8, why=E.WHY_ROW_LEVELS,
+        advice=E.LEVELS_ADVICE["text"].format(column="age"))
 
 
 def test_eight_ages_in_eight_rows_are_refused_by_duckdb_too() -> None:

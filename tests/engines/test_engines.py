@@ -383,9 +383,11 @@ CATALOGUE: dict[str, Bad] = {
     "empty input, scores": Bad(E.EmptyFrameError, E.EMPTY_FRAME.format(detail=""),
                                frame=pl.DataFrame(GOOD).clear(), args={"y_score": "s"},
                                analysis="abroca", scores=True),
+    # counts and the dtype, never a value of the attribute (issue 20)
     "float attribute with 60 levels": Bad(E.TooManyLevelsError, E.TOO_MANY_LEVELS.format(
-        column="x", levels=60, values=E.show_values([0.0, 0.1, 0.2, 0.3, 0.4])),
-        frame=MANY, by="x"),
+        column="x", dtype="Float64", levels=60, rows=60,
+        why=E.WHY_FLOAT_LEVELS.format(limit=50),
+        advice=E.LEVELS_ADVICE["number"].format(column="x")), frame=MANY, by="x"),
     "unknown reference": Bad(E.UnknownGroupError, E.UNKNOWN_GROUP.format(
         group="zz", groups=E.show_values(["a", "b"])), analysis="report",
         options={"reference": "zz"}),
@@ -397,9 +399,10 @@ CATALOGUE: dict[str, Bad] = {
         valid=list(DISPARITY_METRICS), metric="nope"), analysis="disparity",
         options={"metric": "nope"}),
     "unknown count argument": Bad(E.InvalidArgumentError, E.UNKNOWN_ARGUMENT.format(
-        names=["y_label"], what="count", valid=list(COUNT_ARGS)), args={"y_label": "y_true"}),
+        names=["y_label"], what="count", valid=list(COUNT_ARGS), hint=""),
+        args={"y_label": "y_true"}),
     "unknown score argument": Bad(E.InvalidArgumentError, E.UNKNOWN_ARGUMENT.format(
-        names=["threshold"], what="score", valid=list(SCORE_ARGS)),
+        names=["threshold"], what="score", valid=list(SCORE_ARGS), hint=""),
         args={"y_score": "s", "threshold": 0.5}, analysis="abroca", scores=True),
     "threshold without a score": Bad(E.InvalidArgumentError, E.THRESHOLD_NEEDS_SCORE,
                                      args={"threshold": 0.5}),
@@ -759,9 +762,10 @@ NEW_CASES: dict[str, Bad] = {
         reference="overall", rules=list(SCORE_RULES)), analysis="abroca", args=SCORES, scores=True,
         options={"reference": "overall"}),
     "unknown count argument where=": Bad(E.InvalidArgumentError, E.UNKNOWN_ARGUMENT.format(
-        names=["where"], what="count", valid=list(COUNT_ARGS)), args={"where": "g == 'a'"}),
+        names=["where"], what="count", valid=list(COUNT_ARGS), hint=""),
+        args={"where": "g == 'a'"}),
     "unknown score argument y_pred": Bad(E.InvalidArgumentError, E.UNKNOWN_ARGUMENT.format(
-        names=["y_pred"], what="score", valid=list(SCORE_ARGS)),
+        names=["y_pred"], what="score", valid=list(SCORE_ARGS), hint=""),
         args={"y_score": "s", "y_pred": "y_pred"}, analysis="abroca", scores=True),
 }
 CATALOGUE.update(NEW_CASES)
