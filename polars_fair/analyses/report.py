@@ -15,12 +15,25 @@ import polars as pl
 
 from polars_fair.core import rules as R
 from polars_fair.core.options import DEFAULTS, check
-from polars_fair.core.reference import for_set, known, reference_flag
+from polars_fair.core.reference import for_set, known, prefer_supported, reference_flag
 from polars_fair.core.registry import METRICS, RATE_NAMES, Counts
 
-__all__ = ["count_exprs", "rates_from_counts", "report_from_counts", "with_rates"]
+__all__ = ["FINDINGS", "FINDING_MEANINGS", "count_exprs", "rates_from_counts",
+           "report_from_counts", "with_rates"]
 
 FINDINGS = ("algorithmic", "systemic", "none", "insufficient support")
+#: What each finding means, in plain words (the command line prints it under the report).
+FINDING_MEANINGS = {
+    "algorithmic": "the classifier's own errors treat the group unjustly: its Objective "
+                   "Fairness Index (OFI, errors against the labels) passes the threshold "
+                   "(Briscoe et al.)",
+    "systemic": "selection rates differ beyond the four-fifths rule, but the classifier's "
+                "errors do not: the disparity is in the labels or the population, not in the "
+                "model's mistakes (and biased labels can hide one)",
+    "insufficient support": "too few rows to judge: the group, or the group it is compared "
+                            "with, has fewer than min_support rows, or its OFI is undefined",
+    "none": "no disparity beyond the thresholds",
+}
 
 
 def count_exprs(schema_names: Sequence[str]) -> Counts:
@@ -141,9 +154,13 @@ def report_from_counts(
 
     * ``disparate_impact`` = selection_rate / reference selection_rate (DI, Definition 2.1
       of Briscoe et al.; the "disparate impact ratio"); null when the reference rate is 0.
-    * ``impact_ratio`` = selection_rate / the highest selection rate among the groups: the
-      EEOC four-fifths rule, 29 CFR 1607.4(D), and NYC Local Law 144's impact ratio (6 RCNY
-      5-300). ``adverse_impact`` = impact_ratio < ``four_fifths``.
+    * ``impact_ratio`` = selection_rate / the highest selection rate among the groups with at
+      least ``min_support`` rows (among all groups when none has that many): the EEOC
+      four-fifths rule, 29 CFR 1607.4(D), and NYC Local Law 144's impact ratio (6 RCNY
+      5-300). ``adverse_impact`` = impact_ratio < ``four_fifths``. A rule-chosen reference is
+      likewise a supported group whenever one exists
+      (:func:`polars_fair.core.reference.prefer_supported`): a handful of rows never sets the
+      bar by default.
     * ``ofi`` = marginal_benefit − the reference's marginal_benefit: the Objective Fairness
       Index, OFI = B_i − B_j with B = (FP−FN)/n (Briscoe et al., "Facets of Disparate
       Impact"), in [−2, 2]. ``ofi_flag`` = |ofi| > ``ofi_threshold`` (0.3 in the paper).
@@ -184,9 +201,11 @@ def report_from_counts(
     four_fifths : float, default 0.8
         The impact-ratio threshold of the four-fifths rule.
     exclude_low_support : bool, default False
-        Low-support groups are neither the reference nor the highest selection rate (the
-        denominator of ``impact_ratio``), so that a handful of rows cannot set the bar (as NYC
-        LL 144's rules let small categories be excluded). Every group keeps its row.
+        Low-support groups are never the reference nor the highest selection rate (the
+        denominator of ``impact_ratio``), even when no group is supported (then there is no
+        benchmark and the comparisons are null), as NYC LL 144's rules let small categories be
+        excluded. By default they are passed over only while a supported group exists. Every
+        group keeps its row.
 
     Returns
     -------
@@ -223,10 +242,13 @@ def report_from_counts(
     supported = pl.col("n") >= min_support
     exclude_low_support = R.flag(exclude_low_support, "exclude_low_support")
     eligible = is_known & (c.n > 0) & (supported if exclude_low_support else pl.lit(True))
-    base, flag = reference_flag(base, keys, reference, eligible=eligible, score=sr)
+    base, flag = reference_flag(base, keys, reference, eligible=eligible, score=sr,
+                                min_support=min_support)
     # "overall": the whole population is the reference, no row is (_Rules.decide sums it)
     is_ref = pl.repeat(False, pl.len()) if flag is None else flag
-    in_max = is_known & supported if exclude_low_support else is_known
+    # the highest selection rate: among the supported groups, as the reference (one rule)
+    in_max = (is_known & supported if exclude_low_support
+              else prefer_supported(is_known & (c.n > 0), min_support))
     weight = ["weight_sum"] if "weight_sum" in names else []
     framed = base.with_columns(
         is_ref.alias("is_reference"), in_max.alias("__pf_in_max"),

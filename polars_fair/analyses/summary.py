@@ -559,7 +559,8 @@ def summary_from_counts(
         if by_rule:  # the one reference rule (polars_fair.core.reference), within the kept groups
             eligible = known(keys) & (c.n > 0) & ~drop
             table, flag = reference_flag(table, keys, reference, eligible=eligible,
-                                         score=pl.col(f"{_P}sr"))
+                                         score=pl.col(f"{_P}sr"),
+                                         min_support=float(support))
             assert flag is not None
             mask = flag
         table = table.with_columns(mask.alias(_REF), drop.alias(_DROP))

@@ -151,11 +151,13 @@ def gate_reference(
             score = pl.col("auc")
     for eligible in candidates:
         idx = reference_index(table, keys, reference, eligible=eligible,
-                              score=table.select(score).to_series(), rules=rules)
+                              score=table.select(score).to_series(), rules=rules,
+                              min_support=min_support)
         if idx is not None:
             return _mapping(table, keys, idx)
     if reference not in COUNT_RULES:  # "max_auc" and no group has an AUC: the largest group
-        idx = reference_index(table, keys, "largest", eligible=count_ok, rules=rules)
+        idx = reference_index(table, keys, "largest", eligible=count_ok, rules=rules,
+                              min_support=min_support)
         if idx is not None:
             return _mapping(table, keys, idx)
     return reference

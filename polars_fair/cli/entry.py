@@ -23,6 +23,7 @@ generated commands in :mod:`polars_fair.cli.commands` and the decisions in the a
 from __future__ import annotations
 
 import json
+import textwrap
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -50,7 +51,8 @@ from polars_fair.cli.io import (
     resolve_inputs,
     scan,
 )
-from polars_fair.cli.table import select_columns
+from polars_fair.cli.summary import report_summary
+from polars_fair.cli.table import TABLE_WIDTH, select_columns
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS
@@ -68,13 +70,11 @@ app = typer.Typer(
 #: The metric columns ``--format table`` shows by default; ``--rate`` picks any metric of the
 #: registry (:data:`polars_fair.core.registry.METRICS`) instead.
 TABLE_RATES = ("selection_rate", "tpr", "fpr", "ppv")
-#: The columns ``--format table`` shows before and after the metrics (unless
-#: ``--all-columns``): the counts, then the disparities, flags and finding.
-TABLE_COUNTS = ("n", "tp", "fp", "fn", "tn")
-TABLE_FLAGS = (
-    "disparate_impact", "impact_ratio", "adverse_impact", "ofi", "ofi_flag", "low_support",
-    "finding",
-)
+#: The columns ``--format table`` shows (unless ``--all-columns``), after the keys: the rows,
+#: then the verdict's figures and the finding, then the other metrics of ``--rate``; columns
+#: are left out from the right to fit :data:`polars_fair.cli.table.TABLE_WIDTH` characters.
+TABLE_COUNTS = ("n",)
+TABLE_FLAGS = ("impact_ratio", "ofi", "finding")
 
 
 def table_rates(rates: Sequence[str] | None) -> list[str]:
@@ -253,14 +253,24 @@ def run_report(
         f"accuracy={_fmt(total['accuracy'])}"
     )
     fmt = effective_format(fmt, output)
+    footer = ""
+    if fmt == "table":
+        footer = report_summary(report, keys, min_support=min_support, reference=reference)
     if columns is not None:
         report, header = select_columns(report, columns, fmt, header)
     elif fmt == "table" and not all_columns:
-        report = report.select(*keys, *TABLE_COUNTS, *shown, *TABLE_FLAGS)
+        first = shown[:1]  # the selection rate (or the first --rate) beside the verdict
+        report, header = select_columns(
+            report.select(*keys, *TABLE_COUNTS, *first, *TABLE_FLAGS, *shown[1:]), None, fmt,
+            header)
     if fmt == "table":
         legend = [c for c in report.columns if c in METRICS]
         header += "\nmetrics (polars_fair.core.registry):\n" + metric_legend(legend)
-    emit(report, fmt, output, header)
+        if not all_columns:
+            header = "\n".join(textwrap.fill(line, width=TABLE_WIDTH, subsequent_indent="  ",
+                                              break_on_hyphens=False)
+                                for line in header.splitlines())
+    emit(report, fmt, output, header, footer)
 
 def _fmt(x: float | None) -> str:
     return "null" if x is None else f"{x:.4f}"

@@ -762,7 +762,8 @@ def check_outputs(fmt: str, output: Path | None, html: Path | None = None,
     return fmt
 
 
-def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> None:
+def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "",
+         footer: str = "") -> None:
     """Write ``df`` in the chosen format to ``output`` or stdout.
 
     With ``--output`` and the default format, the format follows the file's suffix
@@ -779,6 +780,8 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> N
         The file to write; stdout when ``None`` (not for parquet).
     header : str, default ""
         Lines printed above a table.
+    footer : str, default ""
+        Lines printed under a table (the report's summary).
 
     Raises
     ------
@@ -805,7 +808,8 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "") -> N
     elif fmt == "markdown":
         text = to_markdown(df)
     else:
-        text = (header + "\n" if header else "") + _table_text(_flat(df))
+        text = ((header + "\n" if header else "") + _table_text(_flat(df))
+                + ("\n" + footer if footer else ""))
     if output is None:
         typer.echo(text, nl=not text.endswith("\n"))  # no blank line: it would read as a row
     else:

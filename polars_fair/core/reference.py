@@ -21,6 +21,14 @@ null, it has rows and a positive weight, and, as the analysis requires, it holds
 (ROC curves) and has at least ``min_support`` rows (when low-support groups are excluded). When
 no group is eligible there is no reference: every comparison is null and ``is_reference`` is
 false on every row.
+
+Support, stated once (:func:`prefer_supported`): a rule never makes a low-support group the
+benchmark while a group with enough rows is eligible. Among the eligible groups a rule chooses
+from those with at least ``min_support`` rows (the declared default,
+``polars_fair.core.options.DEFAULTS.min_support``, 30, unless the analysis is given another);
+only when no eligible group has that many does it choose among them all (the report then flags
+``reference_low_support``). The same holds for the highest selection rate,
+the denominator of the impact ratio. An explicit group is always taken as given.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._lazy import is_numpy
+from polars_fair.core.options import DEFAULTS
 
 __all__ = [
     "COUNT_RULES",
@@ -44,6 +53,7 @@ __all__ = [
     "for_set",
     "is_rule",
     "known",
+    "prefer_supported",
     "reference_flag",
     "reference_index",
 ]
@@ -149,6 +159,41 @@ def known(keys: Sequence[str]) -> pl.Expr:
     [True, False]
     """
     return ~pl.any_horizontal([pl.col(k).is_null() for k in keys]) if keys else pl.lit(True)
+
+
+def prefer_supported(eligible: pl.Expr, min_support: float = DEFAULTS.min_support,
+                     rows: str = "n") -> pl.Expr:
+    """The groups a rule may choose as a benchmark: the supported eligible ones, if any.
+
+    A group is supported with at least ``min_support`` rows. When some eligible group is
+    supported, only those are candidates; when none is, every eligible group is (so a table of
+    small groups still has a benchmark, flagged by the analyses as low support).
+
+    Parameters
+    ----------
+    eligible : pl.Expr
+        Boolean: the groups an analysis allows as benchmark (:func:`known`, rows, classes).
+    min_support : float, default ``DEFAULTS.min_support`` (30)
+        The rows a group needs to be supported.
+    rows : str, default "n"
+        The column of row counts.
+
+    Returns
+    -------
+    pl.Expr
+        Boolean, never null, over the same rows as ``eligible``.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"g": ["a", "b", "c"], "n": [2, 40, 35]})
+    >>> t.select(prefer_supported(pl.lit(True))).to_series().to_list()
+    [False, True, True]
+    >>> t.select(prefer_supported(pl.col("g") == "a")).to_series().to_list()
+    [True, False, False]
+    """
+    eligible = eligible.fill_null(False)
+    supported = eligible & (pl.col(rows) >= min_support).fill_null(False)
+    return pl.when(supported.any()).then(supported).otherwise(eligible)
 
 
 def _accepts(dtype: pl.DataType, value: Any) -> bool:
@@ -262,6 +307,7 @@ def reference_flag(
     score: pl.Expr | None = None,
     size: str = "n",
     rules: Sequence[str] = COUNT_RULES,
+    min_support: float = DEFAULTS.min_support,
 ) -> tuple[pl.LazyFrame, pl.Expr | None]:
     """The reference of a small per-group table as a Boolean expression.
 
@@ -281,6 +327,9 @@ def reference_flag(
         The column whose zero makes an explicit reference empty.
     rules : sequence of str
         The rules this analysis accepts.
+    min_support : float, default ``DEFAULTS.min_support`` (30)
+        A rule chooses among the eligible groups with at least this many rows (``n``) when
+        there are any (:func:`prefer_supported`).
 
     Returns
     -------
@@ -311,7 +360,8 @@ def reference_flag(
             return frame, None
         value = pl.col("n") if reference == "largest" else score
         assert value is not None
-        idx = first_max_index(pl.when(eligible).then(value))
+        chosen = prefer_supported(eligible, min_support)
+        idx = first_max_index(pl.when(chosen).then(value))
         flag = (pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)).fill_null(False)
         return frame, flag
     schema = frame.collect_schema()
@@ -342,6 +392,7 @@ def reference_index(
     eligible: pl.Series | pl.Expr,
     score: pl.Series | None = None,
     rules: Sequence[str] = SCORE_RULES,
+    min_support: float = DEFAULTS.min_support,
 ) -> int | None:
     """:func:`reference_flag` on an eager per-group table: the row index of the reference.
 
@@ -359,6 +410,8 @@ def reference_index(
         What ``"max_auc"`` (or ``"max_selection_rate"``) maximises, one value per row.
     rules : sequence of str, default SCORE_RULES
         The rules this analysis accepts.
+    min_support : float, default ``DEFAULTS.min_support`` (30)
+        As :func:`reference_flag`.
 
     Returns
     -------
@@ -375,7 +428,7 @@ def reference_index(
 
     Examples
     --------
-    >>> t = pl.DataFrame({"g": ["a", "b"], "n": [3, 4]})
+    >>> t = pl.DataFrame({"g": ["a", "b"], "n": [3, 40]})
     >>> reference_index(t, ["g"], "largest", eligible=pl.Series([True, False]))
     0
     """
@@ -387,6 +440,7 @@ def reference_index(
     frame, flag = reference_flag(
         t, keys, reference, eligible=pl.col("__pf_eligible"),
         score=pl.col("__pf_score") if score is not None else None, rules=rules,
+        min_support=min_support,
     )
     if flag is None:
         return None

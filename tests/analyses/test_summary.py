@@ -127,10 +127,15 @@ def test_to_reference_rules_by_hand() -> None:
     assert vgg(r["max_abs_ofi"]) == (approx(0.15), "b", "a")  # |-0.1 - 0.05|
     assert rows(summarize(df, "g", method="to_reference", reference="a")) == r
 
-    # max_selection_rate: c (0.5)
-    r = rows(summarize(df, "g", method="to_reference", reference="max_selection_rate"))
+    # max_selection_rate: c (0.5) once its 10 rows are enough (min_support=10)
+    r = rows(summarize(df, "g", method="to_reference", reference="max_selection_rate",
+                       min_support=10))
     assert vgg(r["demographic_parity_difference"]) == (approx(0.3), "b", "c")
     assert vgg(r["max_abs_ofi"]) == (approx(0.1), "b", "c")  # |-0.1 - 0|
+    # by default (min_support=30) the rule passes over the 10-row c (issue 20): a (0.4), as above
+    r = rows(summarize(df, "g", method="to_reference", reference="max_selection_rate"))
+    assert vgg(r["demographic_parity_difference"]) == (approx(0.2), "b", "a")
+    assert vgg(r["max_abs_ofi"]) == (approx(0.15), "b", "a")
 
     # overall: TP 20, FN 11, FP 9, TN 50 of 90 -> sr 29/90, B -2/90
     r = rows(summarize(df, "g", method="to_reference", reference="overall"))

@@ -104,12 +104,16 @@ def test_sweep_has_the_report_columns_of_the_hand_example(run: Runner) -> None:
     assert (a["finding"], b["finding"]) == ("systemic", "systemic")
 
 
-def test_a_low_support_group_sets_the_bar_unless_excluded(run: Runner) -> None:
-    # min_support=5: b (4 rows) is low-support. At 0.75 a's impact ratio is 2/3 against b's
-    # rate; with exclude_low_support the highest supported rate is a's own: 1.
+def test_a_low_support_group_never_sets_the_bar(run: Runner) -> None:
+    # min_support=5: b (4 rows) is low-support. At 0.75 the highest supported rate is a's own,
+    # so a's impact ratio is 1, with or without exclude_low_support (issue 20: before, b's
+    # rate set the bar without the exclusion and a read 2/3).
     kept = run(HAND, "thresholds", "g", thresholds=[0.75], min_support=5)
     assert kept.select("n_groups", "n_supported", "n_failing", "min_impact_ratio",
-                       "worst_group", "all_pass").row(0) == (2, 1, 1, f(2, 3), "a", False)
+                       "worst_group", "all_pass").row(0) == (2, 1, 0, 1.0, "a", True)
+    # with min_support=100 no group is supported: the rule falls back to all, b sets the bar
+    small = run(HAND, "thresholds", "g", thresholds=[0.75], min_support=100)
+    assert small.select("n_supported", "min_impact_ratio").row(0) == (0, None)
     excluded = run(HAND, "thresholds", "g", thresholds=[0.75], min_support=5,
                    exclude_low_support=True)
     assert excluded.select("n_failing", "min_impact_ratio", "worst_group",

@@ -271,11 +271,16 @@ def test_a_one_row_group_is_not_the_reference_when_low_support_is_excluded(run: 
 
 
 def test_a_comparison_with_a_one_row_benchmark_is_insufficient_support(run: Runner) -> None:
-    # without the exclusion S (selection rate 1) is the reference: T's DI = (2/5)/1 = 0.4 and
-    # its impact ratio 0.4 fail the four-fifths rule, but only against a 1-row group
+    # a rule never makes the 1-row S the benchmark while T (5 rows >= min_support 2) can be
+    # (issue 20; before, max_selection_rate chose S): T is the reference and the maximum
     rep = by_group(run(SMALL_S, "report", "g", reference="max_selection_rate", min_support=2))
+    assert (rep["T"]["is_reference"], rep["T"]["impact_ratio"]) == (True, 1.0)
+    assert (rep["T"]["reference_low_support"], rep["T"]["finding"]) == (False, "none")
+    # S named explicitly is taken as given: T's DI = (2/5)/1 = 0.4 fails the four-fifths rule,
+    # but only against a 1-row group; its impact ratio is against itself, the supported maximum
+    rep = by_group(run(SMALL_S, "report", "g", reference="S", min_support=2))
     t = rep["T"]
-    assert (rep["S"]["is_reference"], t["disparate_impact"], t["impact_ratio"]) == (True, 0.4, 0.4)
+    assert (rep["S"]["is_reference"], t["disparate_impact"], t["impact_ratio"]) == (True, 0.4, 1.0)
     assert (t["low_support"], t["reference_low_support"]) == (False, True)
     assert t["finding"] == "insufficient support"  # it was "systemic"
 
@@ -294,13 +299,13 @@ def test_summary_never_takes_a_low_support_group_as_reference_or_maximum(engine:
     # S is excluded: T is the reference and the only group left, so nothing is compared
     assert s["demographic_parity_difference"]["excluded_groups"] == ["S"]
     assert all(r["value"] is None and r["verdict"] is None for r in s.values())
-    # without the exclusion S (1 row) is the reference: |2/5 - 1| = 3/5, resting on S
+    # without the exclusion the rule still prefers the supported T as the reference (issue 20;
+    # before, the 1-row S was): |1 - 2/5| = 3/5 between S and T, resting on S
     s = by_metric(run(SMALL_S, "summary", "g", **kw))
     dp = s["demographic_parity_difference"]
-    assert (dp["value"], dp["group_1"], dp["group_2"], dp["low_support"]) == (0.6, "T", "S", True)
-    # |0 - 0| = 0 passes 0.3, but against a 1-row reference: insufficient support
-    assert (s["max_abs_ofi"]["value"], s["max_abs_ofi"]["verdict"]) == (
-        0.0, "insufficient support")
+    assert (dp["value"], dp["group_1"], dp["group_2"], dp["low_support"]) == (0.6, "S", "T", True)
+    # OFI: B_S = (0 - 0)/1 = 0, B_T = (1 - 1)/5 = 0: |0 - 0| = 0 passes 0.3 against T
+    assert (s["max_abs_ofi"]["value"], s["max_abs_ofi"]["verdict"]) == (0.0, "pass")
     # between groups (always): 2/5 / 1 = 0.4 fails, resting on S; T alone is no comparison
     mir = s["min_impact_ratio"]
     assert (mir["value"], mir["group_1"], mir["low_support"]) == (0.4, "S", True)

@@ -141,9 +141,9 @@ def test_every_registry_metric_is_a_table_column_defined_from_the_registry(name:
     assert f"{name}: {entry.title} = {entry.formula} ({entry.source})" in head
     header_row = table.splitlines()[1]  # the column names
     columns = [c.strip() for c in header_row.strip("│").split("┆")]
-    assert columns == ["sex", "n", "tp", "fp", "fn", "tn", name, "disparate_impact",
-                       "impact_ratio", "adverse_impact", "ofi", "ofi_flag", "low_support",
-                       "finding"]
+    # the table fits 120 characters (issue 20): the rows, the metric, the verdict's figures
+    assert columns == ["sex", "n", name, "impact_ratio", "ofi", "finding"]
+    assert max(len(line) for line in result.output.splitlines()) <= 120
 
 
 def test_all_columns_define_every_registry_metric_and_unknown_rates_fail(tmp_path: Path) -> None:
@@ -240,3 +240,58 @@ def test_score_advice_names_options_each_command_has(tmp_path: Path) -> None:
     alone = runner.invoke(app, ["bias-audit", str(path), "--category", "race", "--y-score",
                                 "y_score", "--format", "json"])
     assert alone.exit_code == 0, alone.stderr  # the advice works as written
+
+
+# ------------------------------------------------- issue 20: a first table a person can read
+def _small_group_selects_most(tmp_path: Path) -> Path:
+    # a: 100 rows, 50 selected (0.5); b: 100 rows, 30 selected (0.3); c: 3 rows, all selected
+    g = ["a"] * 100 + ["b"] * 100 + ["c"] * 3
+    y_pred = [1] * 50 + [0] * 50 + [1] * 30 + [0] * 70 + [1] * 3
+    y_true = [i % 2 for i in range(203)]
+    path = tmp_path / "small.csv"
+    pl.DataFrame({"g": g, "y_true": y_true, "y_pred": y_pred}).write_csv(path)
+    return path
+
+
+def test_a_low_support_group_is_never_the_benchmark_and_report_and_check_agree(
+        tmp_path: Path) -> None:
+    path = _small_group_selects_most(tmp_path)
+    out = runner.invoke(app, ["report", str(path), "--by", "g", "--format", "csv"])
+    assert out.exit_code == 0, out.output
+    rep = {r["g"]: r for r in pl.read_csv(out.stdout.encode()).to_dicts()}
+    # the benchmark of the impact ratio is a (0.5), not the 3-row c (1.0): b = 0.3 / 0.5
+    assert rep["a"]["impact_ratio"] == 1.0 and rep["b"]["impact_ratio"] == pytest.approx(0.6)
+    assert rep["a"]["is_reference"] and not rep["c"]["is_reference"]
+    assert rep["b"]["reference_low_support"] is False
+    gate = runner.invoke(app, ["check", str(path), "--by", "g", "--format", "json"])
+    assert gate.exit_code == 1, gate.output
+    violations = json.loads(gate.stdout)["violations"]
+    assert [(v["group"], v["metric"]) for v in violations] == [("g=b", "impact_ratio")]
+    assert violations[0]["value"] == pytest.approx(rep["b"]["impact_ratio"])  # one default
+
+
+def test_the_table_fits_120_characters_and_names_the_reference_and_findings(
+        tmp_path: Path) -> None:
+    path = _small_group_selects_most(tmp_path)
+    out = runner.invoke(app, ["report", str(path), "--by", "g"])
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 120
+    assert "reference group: g=a (100 rows; the largest group with at least 30 rows)" in lines
+    assert ("impact ratio against: g=a, the highest selection rate (0.5000) of a group with at "
+            "least 30 rows") in lines
+    # b: IR 0.6 < 0.8 and DI 0.6; OFI = (FP-FN)/n: b (15-35)/100 - a (25-25)/100 = -0.2
+    assert "findings: 1 systemic, 1 none, 1 insufficient support" in lines
+    text = " ".join(line.strip() for line in lines)
+    assert "systemic (1): g=b: selection rates differ beyond the four-fifths rule" in text
+    assert "insufficient support (1): g=c: too few rows to judge" in text
+    wide = runner.invoke(app, ["report", str(path), "--by", "g", "--all-columns"])
+    assert "disparate_impact" in wide.stdout and "ofi_flag" in wide.stdout
+
+
+def test_demo_fits_120_characters_and_names_the_reference() -> None:
+    out = runner.invoke(app, ["demo", "--n", "3000"])
+    assert out.exit_code == 0, out.output
+    assert max(len(line) for line in out.stdout.splitlines()) <= 120
+    assert "reference group: race=White, sex=Male (" in out.stdout
+    assert "findings: " in out.stdout

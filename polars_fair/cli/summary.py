@@ -1,0 +1,124 @@
+"""The lines the command line prints under a report table: the benchmarks and the findings.
+
+A person reading ``polars-fair report`` or ``demo`` sees, under the table, the reference group by
+name (with its rows), the group whose selection rate the impact ratio divides by, and the
+findings counted with what each means (:data:`polars_fair.analyses.report.FINDING_MEANINGS`).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair.analyses.report import FINDING_MEANINGS, FINDINGS
+
+__all__ = ["group_name", "report_summary"]
+
+#: The groups named per finding; the rest are counted.
+NAMED_GROUPS = 4
+
+
+def group_name(row: dict[str, Any], keys: Sequence[str]) -> str:
+    """A group as the command line writes it: ``race=Caucasian, sex=Male``.
+
+    Parameters
+    ----------
+    row : dict
+        A report row (at least the keys).
+    keys : sequence of str
+        The key columns.
+
+    Returns
+    -------
+    str
+        ``key=value`` pairs joined by ``", "``; ``"everyone"`` without keys.
+
+    Examples
+    --------
+    >>> group_name({"race": "Asian", "sex": "Male", "n": 3}, ["race", "sex"])
+    'race=Asian, sex=Male'
+    """
+    return ", ".join(f"{k}={row[k]}" for k in keys) or "everyone"
+
+
+def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: float,
+                   reference: Any, width: int = 120) -> str:
+    """Plain-language lines under a report table: benchmarks and findings.
+
+    Parameters
+    ----------
+    report : pl.DataFrame
+        The output of ``report`` (every column).
+    keys : sequence of str
+        Its key columns.
+    min_support : float
+        The report's ``min_support``, named in the lines.
+    reference : Any
+        The ``reference`` asked for (a rule name or a group), to say how it was chosen.
+    width : int, default 120
+        The width the lines are wrapped to.
+
+    Returns
+    -------
+    str
+        Lines: ``reference group: ...``, ``impact ratio against: ...``, ``findings: ...`` and
+        one line per finding present with its groups and meaning.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.analyses.report import report_from_counts
+    >>> c = pl.LazyFrame({"g": ["a", "b"], "n": [40, 40], "tp": [20, 5], "fp": [0, 0],
+    ...                   "fn": [0, 15], "tn": [20, 20]})
+    >>> print(report_summary(report_from_counts(c, ["g"]).collect(), ["g"], min_support=30,
+    ...                      reference="largest"))  # doctest: +NORMALIZE_WHITESPACE
+    reference group: g=a (40 rows; the largest group with at least 30 rows)
+    impact ratio against: g=a, the highest selection rate (0.5000) of a group with at least 30 rows
+    findings: 1 algorithmic, 1 none
+      algorithmic (1): g=b: the classifier's own errors treat the group unjustly: its Objective
+        Fairness Index (OFI, errors against the labels) passes the threshold (Briscoe et al.)
+      none (1): no disparity beyond the thresholds
+    """
+    rows = report.to_dicts()
+    support = f"{min_support:g}"
+    lines = []
+    ref = [r for r in rows if r.get("is_reference")]
+    rules = {"largest": f"the largest group with at least {support} rows",
+             "max_selection_rate": f"the highest selection rate of a group with at least "
+                                   f"{support} rows"}
+    how = rules.get(reference, "given") if isinstance(reference, str) else "given"
+    if ref:
+        r = ref[0]
+        low = " (low support)" if r.get("low_support") else ""
+        lines.append(f"reference group: {group_name(r, keys)} ({r['n']:,} rows; {how}){low}")
+    elif reference == "overall":
+        lines.append("reference group: everyone (the whole population)")
+    else:
+        lines.append("reference group: none (no group can be the benchmark)")
+    ratios = sorted((r for r in rows if r.get("impact_ratio") == 1.0 and r["n"] > 0),
+                    key=lambda r: bool(r.get("low_support")))  # the benchmark: supported first
+    if ratios:
+        top = ratios[0]
+        low = " (low support)" if top.get("low_support") else ""
+        lines.append(f"impact ratio against: {group_name(top, keys)}, the highest selection "
+                     f"rate ({top['selection_rate']:.4f}) of a group with at least {support} "
+                     f"rows{low}")
+    counts = {f: sum(r["finding"] == f for r in rows) for f in FINDINGS}
+    lines.append("findings: " + ", ".join(f"{k} {f}" for f, k in counts.items() if k))
+    for f in FINDINGS:
+        groups = [group_name(r, keys) for r in rows if r["finding"] == f]
+        if not groups:
+            continue
+        named = "; ".join(groups[:NAMED_GROUPS])
+        more = f"; and {len(groups) - NAMED_GROUPS} more" if len(groups) > NAMED_GROUPS else ""
+        which = "" if f == "none" else f"{named}{more}: "  # the groups to look at are named
+        text = (f"{f} ({len(groups)}): {which}"
+                + FINDING_MEANINGS[f].replace("min_support", support))
+        lines.append(textwrap.fill(text, width=width, initial_indent="  ",
+                                   subsequent_indent="    ", break_on_hyphens=False))
+    return "\n".join(textwrap.fill(line, width=width, subsequent_indent="    ",
+                                   break_on_hyphens=False) if not line.startswith("  ")
+                     else line for line in lines)
