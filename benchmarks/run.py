@@ -23,6 +23,7 @@ from typing import Any
 
 from benchmarks import (
     abroca_bench,
+    cli_time,
     combinations,
     import_time,
     many_groups,
@@ -34,6 +35,7 @@ from benchmarks.common import ROOT, Config, Row, machine_info
 
 BENCHMARKS: dict[str, Callable[[Config], list[Row]]] = {
     "import": import_time.run,
+    "cli": cli_time.run,  # --help, a usage error and report on COMPAS, fresh processes
     "report": report_speed.run,
     "many_groups": many_groups.run,
     "combinations": combinations.run,
@@ -69,6 +71,10 @@ def _rss(r: Row) -> float | None:
 TARGETS = [
     Target("import polars_fair after import polars ≤ 0.1 s", "import/polars_fair", _ours, "<=",
            0.1, "s"),
+    Target("polars-fair --help < 0.3 s", "cli/help", _ours, "<=", 0.3, "s"),
+    Target("a usage error < 0.3 s", "cli/usage_error", _ours, "<=", 0.3, "s"),
+    Target("polars-fair report on COMPAS end to end < 0.6 s", "cli/report_compas", _ours, "<=",
+           0.6, "s"),
     Target("report on 1e5 rows, 12 groups ≤ 1.5× the floor", "report/1e5/floor", _ratio, "<=",
            1.5, "× floor"),
     Target("report on 1e6 rows over 10,000 intersections ≤ 1.3× the floor",

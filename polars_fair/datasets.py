@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
 from polars_fair import errors as E
@@ -66,6 +65,8 @@ def make_hiring(n: int = 20_000, *, seed: int = 0) -> pl.DataFrame:
         raise E.InvalidArgumentError(f"n must be an integer >= 1, got {n!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise E.InvalidArgumentError(f"seed must be an integer >= 0, got {seed!r}")
+    import numpy as np  # on first use: importing the package (and the CLI) needs no numpy
+
     rng = np.random.default_rng(seed)
     race = rng.choice(len(RACES), size=n, p=RACE_P)
     sex = rng.choice(2, size=n, p=[0.48, 0.52])

@@ -38,11 +38,11 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import polars as pl
 import typer
-from typer.core import TyperCommand, TyperGroup
 
 from polars_fair import errors as E
 from polars_fair._docs import parse
 from polars_fair.api.objects import FairCounts, FairScores
+from polars_fair.cli.group import ReadableCommand
 from polars_fair.cli.io import (
     FLAGS,
     FORMATS,
@@ -530,174 +530,6 @@ def convert(opt: Opt, value: Any) -> Any:
         except (ValueError, SyntaxError):
             return value
     return value
-
-
-def _readable(param: Any) -> Callable[[Any], str | None]:
-    original = param.display_type_rich
-
-    def show(ctx: Any) -> str | None:
-        if getattr(param, "is_flag", False):
-            return None
-        if param.metavar:
-            return str(param.metavar)
-        text = original(ctx) or ""
-        inner = text.strip("<>")
-        names = {"int": "INTEGER", "float": "NUMBER", "str": "TEXT", "path": "FILE",
-                 "list[str]": "TEXT ...", "bool": None}
-        if inner in names:
-            return names[inner]
-        return f"[{inner}]" if "|" in inner else inner.upper()
-
-    return show
-
-
-def _readable_params(params: Any) -> Any:
-    for p in params:
-        if not getattr(p, "_pf_readable", False):
-            p.display_type_rich = _readable(p)
-            p._pf_readable = True
-    return params
-
-
-class ReadableGroup(TyperGroup):
-    """The command group, its ``--help`` without ``<bool>`` (as :class:`ReadableCommand`).
-
-    Examples
-    --------
-    >>> ReadableGroup.__mro__[1].__name__
-    'TyperGroup'
-    """
-
-    def get_params(self, ctx: Any) -> Any:
-        """The group's parameters (``--help``), showing no type for a flag.
-
-        Parameters
-        ----------
-        ctx : click.Context (Typer's)
-            The invocation's context.
-
-        Returns
-        -------
-        list of click.Parameter
-
-        Examples
-        --------
-        >>> group = ReadableGroup(name="g")
-        >>> with group.context_class(group) as ctx:
-        ...     [p.display_type_rich(ctx) for p in group.get_params(ctx)]
-        [None]
-        """
-        return _readable_params(super().get_params(ctx))
-
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True,
-             windows_expand_args: bool = True, **extra: Any) -> Any:
-        """Run the command line; a usage error is one line on stderr (and JSON), exit 2.
-
-        click reports an option it cannot parse or a missing option in a box of several
-        lines; here it reads like every other failure: ``polars-fair: error: MESSAGE`` naming
-        the flag (:func:`polars_fair.cli.io.usage_message`), and with ``--format json`` the
-        JSON error object on stdout.
-
-        Parameters
-        ----------
-        args : sequence of str, optional
-            The arguments; ``sys.argv[1:]`` when ``None``.
-        prog_name, complete_var, windows_expand_args, **extra
-            As ``click.Command.main``.
-        standalone_mode : bool, default True
-            ``False`` runs click's own ``main`` unchanged (errors are raised).
-
-        Returns
-        -------
-        Any
-            With ``standalone_mode=False``, the command's result; otherwise it exits.
-
-        Raises
-        ------
-        SystemExit
-            The command's exit code (2 for a usage error).
-
-        Examples
-        --------
-        >>> import contextlib, sys
-        >>> from polars_fair.cli.entry import app
-        >>> group = typer.main.get_command(app)
-        >>> try:
-        ...     with contextlib.redirect_stderr(sys.stdout):
-        ...         group.main(["report", "data.csv"], prog_name="polars-fair")
-        ... except SystemExit as done:
-        ...     print("exit code", done.code)
-        polars-fair: error: missing option --by
-        exit code 2
-        """
-        import json
-        import sys
-
-        from typer._click import exceptions as click
-
-        from polars_fair.cli.io import json_requested, usage_message
-
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, windows_expand_args,
-                                **extra)
-        argv = list(sys.argv[1:] if args is None else args)
-        try:
-            rv = super().main(argv, prog_name, complete_var, False, windows_expand_args,
-                              **extra)
-        except click.NoArgsIsHelpError as exc:
-            typer.echo(exc.ctx.get_help() if exc.ctx is not None else exc.message)
-            sys.exit(2)
-        except click.UsageError as exc:
-            text = usage_message(exc)
-            typer.echo(f"polars-fair: error: {text}", err=True)
-            if json_requested(argv):
-                typer.echo(json.dumps({"status": "error", "error": "UsageError",
-                                       "message": text, "exit_code": 2}))
-            sys.exit(2)
-        except click.ClickException as exc:
-            exc.show()
-            sys.exit(exc.exit_code)
-        except typer.Abort:
-            typer.echo("Aborted!", err=True)
-            sys.exit(1)
-        sys.exit(rv if isinstance(rv, int) else 0)
-
-
-class ReadableCommand(TyperCommand):
-    """A Typer command whose ``--help`` names types plainly (``INTEGER``, ``[holm|bh]``).
-
-    Typer shows an option's Python annotation (``<list[str]>``, ``<bool>``); this shows the
-    option's metavar, a plain name, the choices, or nothing for a flag.
-
-    Examples
-    --------
-    >>> ReadableCommand.__mro__[1].__name__
-    'TyperCommand'
-    """
-
-    def get_params(self, ctx: Any) -> Any:
-        """The command's parameters, each showing a readable type in ``--help``.
-
-        Parameters
-        ----------
-        ctx : click.Context (Typer's)
-            The invocation's context.
-
-        Returns
-        -------
-        list of click.Parameter
-
-        Examples
-        --------
-        >>> from polars_fair.cli.entry import app
-        >>> cmd = typer.main.get_command(app).commands["metrics"]
-        >>> with cmd.context_class(cmd) as ctx:
-        ...     level = [p for p in cmd.get_params(ctx) if p.name == "level"][0]
-        ...     level.display_type_rich(ctx)
-        'NUMBER'
-        """
-        return _readable_params(super().get_params(ctx))
 
 
 def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.DataFrame, str]:

@@ -39,7 +39,8 @@ from polars_fair.api.namespace import fair
 from polars_fair.api.objects import FairCounts
 from polars_fair.cli import commands as cli_gen
 from polars_fair.cli import ll144 as cli_ll144
-from polars_fair.cli.commands import ReadableCommand, ReadableGroup, declared
+from polars_fair.cli.commands import declared
+from polars_fair.cli.group import ReadableCommand, ReadableGroup
 from polars_fair.cli.io import (
     Inputs,
     check_outputs,
@@ -56,7 +57,6 @@ from polars_fair.cli.table import TABLE_WIDTH, select_columns
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS
-from polars_fair.datasets import make_hiring
 
 __all__ = ["app", "main"]
 
@@ -432,6 +432,8 @@ def demo(
     rate: RateOpt = None,
 ) -> None:
     """Run the report on built-in synthetic hiring data (polars_fair.datasets.make_hiring)."""
+    from polars_fair.datasets import make_hiring  # numpy only when the demo runs
+
     _guard(
         lambda: run_report(
             make_hiring(n, seed=seed).lazy(), by or ["race", "sex"], y_true_text="y_true",
@@ -826,7 +828,29 @@ def main() -> None:
     race,sex,n,tp,fp,fn,tn,selection_rate,...
     exit code 0
     """
-    app()
+    _LazyGroup(app).main(prog_name="polars-fair")
+
+
+class _LazyGroup(ReadableGroup):
+    """The app as a click group that builds only the command it runs (Typer builds them all)."""
+
+    def __init__(self, typer_app: typer.Typer) -> None:
+        infos = {c.name or typer.main.get_command_name(c.callback.__name__): c  # type: ignore[union-attr]
+                 for c in typer_app.registered_commands}
+        super().__init__(name="polars-fair", commands={}, help=typer_app.info.help,
+                         no_args_is_help=True, rich_markup_mode=typer_app.rich_markup_mode)
+        self._infos = infos
+        self._app = typer_app
+
+    def list_commands(self, ctx: Any) -> list[str]:  # noqa: D102
+        return list(self._infos)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:  # noqa: D102
+        if cmd_name not in self.commands and cmd_name in self._infos:
+            self.commands[cmd_name] = typer.main.get_command_from_info(
+                self._infos[cmd_name], pretty_exceptions_short=self._app.pretty_exceptions_short,
+                rich_markup_mode=self._app.rich_markup_mode)
+        return self.commands.get(cmd_name)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -32,6 +32,7 @@ import polars as pl
 import typer
 
 from polars_fair import errors as E
+from polars_fair.cli.group import json_requested, usage_message
 from polars_fair.cli.table import _flat, _table_text, to_markdown
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES
@@ -891,96 +892,6 @@ def cli_message(message: str) -> str:
 
 
 #: The words of a value typer cannot parse (pydantic's error type), as polars_fair writes them.
-_PARSE_WORDS = {
-    "int_parsing": "an integer", "int_from_float": "an integer", "int_type": "an integer",
-    "float_parsing": "a number", "float_type": "a number",
-    "bool_parsing": "a boolean (true or false)", "bool_type": "a boolean (true or false)",
-}
-
-
-def usage_message(exc: Exception) -> str:
-    """One line for a usage error of typer/click (an option missing, a value it cannot parse).
-
-    So a usage error reads like every other failure of the command line (``polars-fair:
-    error: ...``, exit 2) instead of click's box of several lines.
-
-    Parameters
-    ----------
-    exc : typer's click UsageError
-        The error (``BadParameter``, ``MissingParameter``, ``NoSuchOption``, ...).
-
-    Returns
-    -------
-    str
-        The message on one line, naming the option by its flag (``--min-support: 'abc' is not
-        an integer``, ``missing option --by``).
-
-    Examples
-    --------
-    >>> from typer._click.exceptions import BadParameter, NoSuchOption
-    >>> usage_message(BadParameter("'x' is not one of 'a', 'b'.", param_hint="'--method'"))
-    "--method: 'x' is not one of 'a', 'b'"
-    >>> usage_message(NoSuchOption("--bogus"))
-    'no such option: --bogus'
-    """
-    from typer._click.exceptions import BadParameter, MissingParameter
-
-    param = getattr(exc, "param", None)
-    opts = list(getattr(param, "opts", ()))
-    if param is not None and getattr(param, "param_type_name", "") == "argument":
-        name = str(getattr(param, "metavar", None) or param.name or "ARGUMENT").upper()
-    else:
-        name = next((o for o in opts if o.startswith("--")), opts[0] if opts else "")
-    if not name:
-        hint = getattr(exc, "param_hint", None)
-        hints = [hint] if isinstance(hint, str) else list(hint or ())
-        name = " / ".join(str(h).strip("'\"") for h in hints)
-    if isinstance(exc, MissingParameter):
-        kind = exc.param_type or getattr(param, "param_type_name", None) or "parameter"
-        return E.CLI_MISSING_PARAMETER.format(kind=kind, name=name)
-    text = " ".join(str(getattr(exc, "message", exc)).split()).rstrip(".")
-    near = getattr(exc, "possibilities", None)  # NoSuchOption: the flags close to the one given
-    if near:
-        text += E.DID_YOU_MEAN.format(names=" or ".join(list(near)[:3]))
-    cause = exc.__cause__
-    if cause is not None and hasattr(cause, "errors"):  # pydantic's ValidationError
-        first = cause.errors()[0]
-        words = _PARSE_WORDS.get(first.get("type", ""))
-        value = first.get("input")
-        msg = str(first.get("msg", text))
-        if words:
-            text = f"{value!r} is not {words}"
-        elif msg.startswith("Value error, "):  # typer's choices: "'x' is not one of ..."
-            text = msg.removeprefix("Value error, ").rstrip(".")
-        else:
-            text = f"{value!r}: {msg}".rstrip(".")
-    if isinstance(exc, BadParameter):
-        return E.CLI_BAD_PARAMETER.format(flag=name, message=text) if name else text
-    return text[:1].lower() + text[1:]
-
-
-def json_requested(argv: Sequence[str]) -> bool:
-    """Whether a command line asks for JSON (``--format json`` or ``--format=json``).
-
-    Parameters
-    ----------
-    argv : sequence of str
-        The arguments after the program's name.
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> json_requested(["report", "x.csv", "--format", "json"]), json_requested(["demo"])
-    (True, False)
-    """
-    args = list(argv)
-    return "--format=json" in args or any(
-        a == "--format" and b == "json" for a, b in zip(args, args[1:], strict=False))
-
-
 @dataclass(frozen=True)
 class Inputs:
     """Command-line arguments resolved against a frame's schema (:func:`resolve_inputs`).

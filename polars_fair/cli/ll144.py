@@ -23,7 +23,6 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.audit.html import provenance
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
 from polars_fair.core.options import DEFAULTS
 
@@ -152,6 +151,7 @@ def ll144_summary(
     (800, [380, 420], 'not given')
     """
     from polars_fair.api.rows import bias_audit
+    from polars_fair.audit.html import provenance  # the page stack only when a summary is made
 
     date = parse_data_date(data_date)
     if (y_pred is None) == (y_score is None):
@@ -407,7 +407,8 @@ def register(app: Any, guard: Any) -> None:
     import typer
 
     from polars_fair.api.objects import FairCounts
-    from polars_fair.cli.commands import ReadableCommand, _parameter, method_options
+    from polars_fair.cli.commands import _parameter, method_options
+    from polars_fair.cli.group import ReadableCommand
     from polars_fair.cli.io import (
         check_outputs,
         effective_format,

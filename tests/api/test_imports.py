@@ -77,3 +77,15 @@ def test_intervals_import_scipy_on_first_use_and_give_the_wilson_bounds() -> Non
     assert got["after"] is True
     assert abs(float(got["low"]) - (centre - half)) < 1e-12  # type: ignore[arg-type]
     assert abs(float(got["high"]) - (centre + half)) < 1e-12  # type: ignore[arg-type]
+
+
+def test_the_command_line_package_and_the_datasets_load_nothing_heavy() -> None:
+    # polars_fair.cli (the entry point) and polars_fair.datasets import numpy, typer and the
+    # command table only when a command runs (issue 20: --help answers without them)
+    got = fresh(f"""
+        import json, sys
+        import polars_fair.cli, polars_fair.cli.launch, polars_fair.datasets
+        print(json.dumps({{"loaded": [m for m in {DEFERRED!r} if m in sys.modules],
+                          "entry": "polars_fair.cli.entry" in sys.modules}}))
+    """)
+    assert got == {"loaded": [], "entry": False}

@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = {"ok", "skipped", "not run", "not available yet"}
-BENCHMARKS = {"import", "report", "many_groups", "combinations", "parquet", "abroca",
+BENCHMARKS = {"import", "cli", "report", "many_groups", "combinations", "parquet", "abroca",
               "abroca_test", "power"}
 
 
