@@ -10,6 +10,13 @@ diagonal steps of tied scores. :func:`random_members` draws the splits' membersh
 :func:`first_of_cells` marks an observed split. ``tests/analyses/scores/test_fast_paths.py`` checks
 the kernel bit for bit against the general formula evaluated one split at a time.
 
+That row kernel costs time in proportion to the pooled rows. The *cell kernel* costs time in
+proportion to the pooled (score, label) cells: :func:`draw_cells` draws each split as the group's
+count in each cell (one multivariate hypergeometric draw), and :func:`cell_abroca` computes the
+exact ABROCA of many splits from cumulative sums over the cells. The randomization test chooses
+between them from the data
+(:func:`polars_fair.analyses.scores.permutation.null_kernel_for`).
+
 ABROCA: Gardner, Brooks & Baker 2019 (LAK'19); the test: Borchers et al., "Toward Sufficient
 Statistical Power in Algorithmic Bias Assessment: A Test for ABROCA".
 """
@@ -30,6 +37,8 @@ __all__ = [
     "GridCache",
     "MergedGrid",
     "PooledCells",
+    "cell_abroca",
+    "draw_cells",
     "first_of_cells",
     "merged_grid",
     "pooled_cells",
@@ -473,3 +482,167 @@ def _lookup(
     at = np.minimum(np.searchsorted(keys, q), keys.size - 1)
     hit = keys[at] == q
     return np.where(hit, steps[2][at], plain), np.where(hit, steps[3][at], 0.0)
+
+
+# ------------------------------------------------------------------------------ the cell kernel
+def draw_cells(
+    rng: np.random.Generator,
+    pool_pos: NDArray[np.int64],
+    pool_neg: NDArray[np.int64],
+    n_sample: int,
+    rows: int,
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """``rows`` uniformly random ``n_sample``-row subsets of pooled cells, as counts per cell.
+
+    A uniformly random subset of ``n_sample`` of the pooled rows holds, in each (score, label)
+    cell, a multivariate hypergeometric number of that cell's rows: one call of
+    :meth:`numpy.random.Generator.multivariate_hypergeometric` (``method="marginals"``) over the
+    cells that hold rows draws them all, ``O(cells)`` random numbers per subset whatever the
+    number of rows. Which rows of a cell are chosen does not matter: ABROCA depends on the
+    counts per cell only.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The random stream (consumed).
+    pool_pos, pool_neg : numpy.ndarray of int64, shape (K,)
+        Positives and negatives of each pooled cell.
+    n_sample : int
+        Rows per subset, ``0 <= n_sample <= pool_pos.sum() + pool_neg.sum()``.
+    rows : int
+        Subsets wanted.
+
+    Returns
+    -------
+    grp_pos, grp_neg : numpy.ndarray of int64, shape (rows, K)
+        The subset's positives and negatives in each cell; each row sums to ``n_sample``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p, n = draw_cells(np.random.default_rng(0), np.array([2, 0]), np.array([1, 3]), 4, 2)
+    >>> (p + n).sum(axis=1).tolist(), bool(np.all(p <= [2, 0]) and np.all(n <= [1, 3]))
+    ([4, 4], True)
+    """
+    k = pool_pos.size
+    colors = np.concatenate((pool_pos, pool_neg)).astype(np.int64)
+    held = np.flatnonzero(colors)
+    if held.size == 2 * k:  # every cell holds both classes: no scatter
+        out = rng.multivariate_hypergeometric(colors, n_sample, size=rows)
+    else:
+        out = np.zeros((rows, 2 * k), dtype=np.int64)
+        if held.size and rows:
+            out[:, held] = rng.multivariate_hypergeometric(colors[held], n_sample, size=rows)
+    return out[:, :k], out[:, k:]
+
+
+def cell_abroca(
+    pool_pos: NDArray[np.int64],
+    pool_neg: NDArray[np.int64],
+    grp_pos: NDArray[np.int64],
+    grp_neg: NDArray[np.int64],
+) -> NDArray[np.float64]:
+    """Exact ABROCA of many two-group splits of pooled cells, from the counts per cell.
+
+    Row ``r`` gives group a ``grp_pos[r, c]`` positives and ``grp_neg[r, c]`` negatives of cell
+    ``c`` (cells sorted by score descending), group b the rest. Each curve is built from the
+    cumulative sums over the cells: with ``CP_k``, ``CN_k`` the positives and negatives in the
+    first ``k`` cells, its points are ``(CN_k / N, CP_k / P)``, a cell holding both classes being
+    a diagonal segment (tied scores, as
+    :func:`polars_fair.analyses.scores.roc.roc_curve_from_cells`).
+    The two curves' breakpoints are put over the common denominator ``N_a N_b`` as integers
+    (``CN^a_k N_b`` and ``CN^b_k N_a``) and merged exactly, row by row, by one stable argsort of
+    the two sorted runs; on each merged interval ``[l, l + w]`` curve a is on the segment of its
+    cell ``j`` (the last of its breakpoints at or left of ``l``) with value
+    ``CP^a_j + p_j (l - x_j) / (n_j N_b)`` in positives, b likewise, and with
+    ``d = TPR_a - TPR_b`` times ``P_a P_b`` at both ends
+
+    ``ABROCA = sum w A(d(l), d(l + w)) / (P_a P_b N_a N_b)``,
+
+    ``A`` the exact integral of ``|d|`` over the interval (split at a zero crossing), as
+    :func:`split_abroca` and :func:`polars_fair.analyses.scores.roc.abroca_exact` (Gardner,
+    Brooks & Baker 2019). The cost is ``O(B K log K)`` for ``B`` rows and ``K`` cells, whatever
+    the number of rows pooled; it equals :func:`split_abroca` on the same splits to rounding
+    (the sums are taken over other intervals), which ``tests/analyses/scores/test_fast_paths.py``
+    checks.
+
+    Parameters
+    ----------
+    pool_pos, pool_neg : numpy.ndarray of int64, shape (K,)
+        Pooled positives and negatives per cell, sorted by score descending.
+    grp_pos, grp_neg : numpy.ndarray of int64, shape (B, K)
+        Group a's part of them in each split: ``0 <= grp <= pool``, and both groups hold both
+        classes (``0 < P_a < P``, ``0 < N_a < N``).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (B,)
+        ABROCA in [0, 1] per split.
+
+    Examples
+    --------
+    Distinct scores +, -, +, -; group a holds the first two rows (a perfect ranking) and b the
+    others (also perfect); then a holds rows 1 and 2 (a ranking inverted against b's).
+
+    >>> import numpy as np
+    >>> pos, neg = np.array([1, 0, 1, 0]), np.array([0, 1, 0, 1])
+    >>> cell_abroca(pos, neg, np.array([[1, 0, 0, 0], [0, 0, 1, 0]]),
+    ...             np.array([[0, 1, 0, 0], [0, 1, 0, 0]])).tolist()
+    [0.0, 1.0]
+    """
+    rows, k = grp_pos.shape
+    k1, k2, width = k + 1, k + 2, 2 * k + 2
+    cpa = np.zeros((rows, k1), dtype=np.int64)
+    cna = np.zeros((rows, k1), dtype=np.int64)
+    np.cumsum(grp_pos, axis=1, out=cpa[:, 1:])
+    np.cumsum(grp_neg, axis=1, out=cna[:, 1:])
+    cpb = np.concatenate(([0], np.cumsum(pool_pos))) - cpa
+    cnb = np.concatenate(([0], np.cumsum(pool_neg))) - cna
+    p_a, n_a, p_b, n_b = cpa[:, -1:], cna[:, -1:], cpb[:, -1:], cnb[:, -1:]
+    # the breakpoints over the common denominator N_a N_b, exact in int64 (N_a N_b < 2**62)
+    x = np.empty((rows, width), dtype=np.int64)
+    np.multiply(cna, n_b, out=x[:, :k1])
+    np.multiply(cnb, n_a, out=x[:, k1:])
+    order = np.argsort(x, axis=1, kind="stable")  # two sorted runs: a merge per row
+    merged = np.take(x, order + (np.arange(rows, dtype=np.intp) * width)[:, None])
+    merged_f = merged.astype(np.float64)
+    left = merged_f[:, :-1]
+    w = merged_f[:, 1:] - left
+    # an interval of positive width lies on segment c of a, c its breakpoints at or left of the
+    # left end (1 <= c <= K: its last breakpoint, N_a N_b, is right of it); b likewise. The
+    # per-segment tables are padded at 0 and K + 1, read only on intervals of width 0
+    count_a = np.cumsum(order < k1, axis=1)[:, :-1]
+    row_k = (np.arange(rows, dtype=np.intp) * k2)[:, None]
+    ends = []
+    for cp, cx, scale, idx in ((cpa, x[:, :k1], p_b, count_a + row_k),
+                               (cpb, x[:, k1:], p_a, (np.arange(1, width) + row_k) - count_a)):
+        start = np.zeros((rows, k2))
+        start[:, 1:k1] = cx[:, :-1]
+        value = np.zeros((rows, k2))
+        value[:, 1:k1] = cp[:, :-1] * scale  # positives times the other group's P
+        slope = np.zeros((rows, k2))
+        slope[:, 1:k1] = np.diff(cp, axis=1) * scale
+        slope[:, 1:k1] /= np.maximum(np.diff(cx, axis=1), 1)
+        s = np.take(slope, idx)
+        at = left - np.take(start, idx)
+        at *= s
+        at += np.take(value, idx)
+        ends.append((at, s))
+    # d = (TPR_a - TPR_b) P_a P_b at both ends; area w A(d0, d1), in place
+    (d0, d1), (b0, sb) = ends
+    d0 -= b0
+    d1 -= sb
+    d1 *= w
+    d1 += d0
+    total = np.abs(d0) + np.abs(d1)
+    d0 *= d1
+    np.negative(d0, out=d0)
+    np.maximum(d0, 0.0, out=d0)
+    d0 /= np.maximum(total, _TINY)  # the part cut off at a zero crossing
+    total *= 0.5
+    total -= d0
+    total *= w
+    area = np.add.reduce(total, axis=1)
+    denom = (p_a * p_b).astype(np.float64)[:, 0] * (n_a * n_b).astype(np.float64)[:, 0]
+    out: NDArray[np.float64] = area / denom
+    return out

@@ -6,7 +6,8 @@ from their pooled (score, label) cells, and :func:`abroca_test_from_scores` runs
 group against the reference, with Holm's adjustment (:func:`holm_adjust`) across the groups.
 :mod:`polars_fair.analyses.scores.power` simulates the power of the same test with
 :func:`permutation_null`. The draws are evaluated by :mod:`polars_fair.analyses.scores.null_kernel`
-(exact ABROCA of many splits per numpy pass).
+(exact ABROCA of many splits per numpy pass), by its row kernel or, for tied scores, its cell
+kernel (:func:`null_kernel_for`).
 
 Borchers et al., "Toward Sufficient Statistical Power in Algorithmic Bias Assessment: A Test
 for ABROCA"; ABROCA as in :mod:`polars_fair.analyses.scores.abroca` (Gardner, Brooks & Baker 2019).
@@ -18,7 +19,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
@@ -27,6 +28,8 @@ from polars_fair._lazy import np
 from polars_fair._progress import progress_bar
 from polars_fair.analyses.scores.null_kernel import (
     GridCache,
+    cell_abroca,
+    draw_cells,
     first_of_cells,
     pooled_cells,
     random_members,
@@ -44,10 +47,12 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = [
+    "BAD_KERNEL",
     "BAD_PERMUTATIONS",
     "BAD_TOLERANCE",
     "BLOCK_CELLS",
     "MAX_POOLED_ROWS",
+    "ROWS_PER_CELL",
     "NO_VALID_PERMUTATION",
     "WEIGHTED_TEST",
     "GridCache",
@@ -56,6 +61,7 @@ __all__ = [
     "abroca_test_from_scores",
     "abroca_test_plan",
     "holm_adjust",
+    "null_kernel_for",
     "permutation_null",
 ]
 
@@ -71,6 +77,11 @@ MAX_POOLED_ROWS = 10**9
 BAD_TOLERANCE = "tolerance must be a finite number >= 0, got {value!r}"
 #: Cells (rows x pooled rows, rows x grid intervals) of one block of draws: bounds the memory.
 BLOCK_CELLS = 1_000_000
+#: The cell kernel draws the null when the pooled rows are at least this many times the pooled
+#: (score, label) cells; the row kernel otherwise (see :func:`null_kernel_for`).
+ROWS_PER_CELL = 4
+BAD_KERNEL = "kernel must be 'auto', 'cells' or 'rows', got {value!r}"
+Kernel = Literal["auto", "cells", "rows"]
 
 
 class WeightedTestError(E.PolarsFairError):
@@ -137,6 +148,40 @@ class NullResult:
     p_value: float | None
 
 
+def null_kernel_for(n_cells: int, n_rows: int) -> Literal["cells", "rows"]:
+    """The kernel that draws a pair's null at the lower cost: ``"cells"`` or ``"rows"``.
+
+    A draw costs the row kernel (:func:`polars_fair.analyses.scores.null_kernel.split_abroca`)
+    time in proportion to the pooled rows ``M`` (its subsets of rows and the merged grid of the
+    two curves' negatives), and the cell kernel
+    (:func:`polars_fair.analyses.scores.null_kernel.draw_cells` and
+    :func:`polars_fair.analyses.scores.null_kernel.cell_abroca`) time in proportion to the
+    pooled cells ``K`` (one multivariate hypergeometric draw of the cells, two curves of
+    ``K + 1`` points and their merge). The cell kernel is chosen when
+    ``M >= ROWS_PER_CELL * K`` (:data:`ROWS_PER_CELL`, from the crossover measured by
+    ``benchmarks/abroca_bench.py``): scores with ties (deciles, grades, rounded probabilities);
+    continuous scores (about one row per cell) keep the row kernel. Both draw the same null.
+
+    Parameters
+    ----------
+    n_cells : int
+        Pooled distinct scores ``K`` of the pair.
+    n_rows : int
+        Pooled rows ``M`` of the pair.
+
+    Returns
+    -------
+    {"cells", "rows"}
+        The kernel :func:`permutation_null` uses with ``kernel="auto"``.
+
+    Examples
+    --------
+    >>> null_kernel_for(10, 6172), null_kernel_for(6000, 6172)
+    ('cells', 'rows')
+    """
+    return "cells" if n_rows >= ROWS_PER_CELL * n_cells else "rows"
+
+
 def permutation_null(
     pool_pos: NDArray[np.int64],
     pool_neg: NDArray[np.int64],
@@ -146,6 +191,8 @@ def permutation_null(
     rng: np.random.Generator,
     tolerance: float,
     cache: GridCache | None = None,
+    *,
+    kernel: Kernel = "auto",
 ) -> NullResult:
     """Randomization null of ABROCA between a group and the rest of a pooled sample.
 
@@ -166,6 +213,19 @@ def permutation_null(
     (:data:`BLOCK_CELLS`). This is Algorithm 1 of Borchers et al. for one group; ``p`` as in
     :func:`abroca_test_from_scores`.
 
+    That is the *row kernel*, whose cost follows the pooled rows. The *cell kernel* draws the
+    same null at a cost that follows the pooled cells: ABROCA depends only on the group's count
+    in each (score, label) cell, and a uniformly random ``n_g``-row subset holds a multivariate
+    hypergeometric number of each cell's rows, so each draw is one multivariate hypergeometric
+    split of the cells (:func:`polars_fair.analyses.scores.null_kernel.draw_cells`), redrawn
+    while it leaves a group without a class (the same conditioning, the same cap on attempts),
+    and its exact ABROCA is computed from cumulative sums over the cells, many draws per numpy
+    pass (:func:`polars_fair.analyses.scores.null_kernel.cell_abroca`). ``kernel="auto"``
+    chooses from the data (:func:`null_kernel_for`); the row kernel keeps its random stream.
+    The observed ABROCA is the row kernel's on the observed split whichever kernel draws the
+    null, so it is the same double either way; the two kernels' values of one split agree to
+    rounding (1e-12), which ``tolerance`` absorbs.
+
     Parameters
     ----------
     pool_pos, pool_neg : numpy.ndarray of int64, shape (K,)
@@ -182,17 +242,22 @@ def permutation_null(
         Grids of :func:`polars_fair.analyses.scores.null_kernel.merged_grid` keyed by ``(N_a,
         N_b)``, shared across calls (cleared when it holds more than
         :data:`polars_fair.analyses.scores.null_kernel.GRID_CACHE_CELLS` intervals).
+    kernel : {"auto", "cells", "rows"}, default "auto"
+        The kernel that draws the null: ``"auto"`` as :func:`null_kernel_for` chooses.
 
     Returns
     -------
     NullResult
         The observed ABROCA (NaN if the observed split leaves a group without a class), the
-        valid draws (in the order of their ``N_a`` draws) and the p-value.
+        valid draws (in the order of their ``N_a`` draws; the cell kernel's in the order drawn)
+        and the p-value.
 
     Raises
     ------
     SizeLimitError
         The pooled cells hold :data:`MAX_POOLED_ROWS` rows or more.
+    polars_fair.errors.InvalidArgumentError
+        ``kernel`` is not one of the three (message :data:`BAD_KERNEL`).
 
     Examples
     --------
@@ -205,7 +270,13 @@ def permutation_null(
     ...                      20, np.random.default_rng(0), 1e-12)
     >>> r.observed, r.p_value, r.draws.size
     (0.0, 1.0, 20)
+    >>> permutation_null(np.array([1, 1, 0, 0]), np.array([0, 0, 1, 1]),
+    ...                  np.array([1, 0, 0, 0]), np.array([0, 0, 1, 0]),
+    ...                  20, np.random.default_rng(0), 1e-12, kernel="cells").p_value
+    1.0
     """
+    if kernel not in ("auto", "cells", "rows"):
+        raise E.InvalidArgumentError(BAD_KERNEL.format(value=kernel))
     pooled = int(pool_pos.sum()) + int(pool_neg.sum())
     if pooled >= MAX_POOLED_ROWS:
         raise E.SizeLimitError(E.TOO_LARGE_TO_PERMUTE.format(
@@ -221,10 +292,14 @@ def permutation_null(
     p_obs = n_sample - v_obs
     observed = (float(split_abroca(pool, v_obs, mem_p, mem_n, cache)[0])
                 if 0 < v_obs < n_neg and 0 < p_obs < n_pos else float("nan"))
+    max_attempts = 50 * n_permutations + 1000
+    if kernel == "cells" or (kernel == "auto"
+                             and null_kernel_for(pool_pos.size, pooled) == "cells"):
+        null = _cell_null(pool_pos, pool_neg, n_sample, n_permutations, rng, max_attempts)
+        return _result(observed, null, tolerance)
     # N_a of each draw; a draw is valid when both groups hold both classes
     sizes: list[NDArray[np.int64]] = []
     n_kept = attempts = 0
-    max_attempts = 50 * n_permutations + 1000
     while n_kept < n_permutations and attempts < max_attempts and n_pos > 0 and n_neg > 0:
         size = min(max(n_permutations - n_kept, 1), max_attempts - attempts)
         attempts += size
@@ -247,9 +322,36 @@ def permutation_null(
             mem_n = random_members(rng, n_neg, v, rows)
             mem_p = random_members(rng, n_pos, n_sample - v, rows)
             null[order[s : s + rows]] = split_abroca(pool, v, mem_p, mem_n, cache)
+    return _result(observed, null, tolerance)
+
+
+def _result(observed: float, null: NDArray[np.float64], tolerance: float) -> NullResult:
     extreme = np.count_nonzero(null >= observed - tolerance)
     p_value = float((1 + extreme) / (1 + null.size)) if null.size else None
     return NullResult(observed=observed, draws=null, p_value=p_value)
+
+
+def _cell_null(
+    pool_pos: NDArray[np.int64], pool_neg: NDArray[np.int64], n_sample: int,
+    n_permutations: int, rng: np.random.Generator, max_attempts: int,
+) -> NDArray[np.float64]:
+    """The cell kernel's valid draws (see :func:`permutation_null`), in the order drawn."""
+    n_pos, n_neg = int(pool_pos.sum()), int(pool_neg.sum())
+    step = max(1, BLOCK_CELLS // (2 * pool_pos.size + 2))
+    parts: list[NDArray[np.float64]] = []
+    n_kept = attempts = 0
+    while n_kept < n_permutations and attempts < max_attempts and n_pos > 0 and n_neg > 0:
+        size = min(n_permutations - n_kept, max_attempts - attempts, step)
+        attempts += size
+        grp_pos, grp_neg = draw_cells(rng, pool_pos, pool_neg, n_sample, size)
+        p_a, n_a = grp_pos.sum(axis=1), grp_neg.sum(axis=1)
+        valid = (p_a > 0) & (p_a < n_pos) & (n_a > 0) & (n_a < n_neg)
+        if not valid.all():
+            grp_pos, grp_neg = grp_pos[valid], grp_neg[valid]
+        if grp_pos.shape[0]:
+            parts.append(cell_abroca(pool_pos, pool_neg, grp_pos, grp_neg))
+            n_kept += grp_pos.shape[0]
+    return np.concatenate(parts) if parts else np.zeros(0)
 
 
 def _pool(
@@ -287,12 +389,15 @@ def abroca_test_from_scores(
     the tested group and the reference. The two groups' (score, label) cells are pooled; each of
     the ``B = n_permutations`` draws gives the tested group ``n_g`` of the pooled rows, uniformly
     without replacement (:func:`permutation_null`: its number of negatives, then which
-    negatives and positives, ``O(n_g)`` random numbers, never a permutation of all rows), the
-    rest go to the reference, and ABROCA
+    negatives and positives, ``O(n_g)`` random numbers, never a permutation of all rows; or, with
+    tied scores, one multivariate hypergeometric split of the pooled (score, label) cells,
+    ``O(cells)`` random numbers), the rest go to the reference, and ABROCA
     (:func:`polars_fair.analyses.scores.abroca.abroca_from_scores`) is computed for the draw,
-    exactly (:func:`polars_fair.analyses.scores.null_kernel.split_abroca`, many draws per numpy
-    pass). Draws that leave either group without a class have no ABROCA and are redrawn, so the test
-    conditions on both groups holding both classes (as the observed split does). Then
+    exactly (:func:`polars_fair.analyses.scores.null_kernel.split_abroca` or
+    :func:`polars_fair.analyses.scores.null_kernel.cell_abroca`, many draws per numpy pass; the
+    kernel is chosen from the data, :func:`null_kernel_for`). Draws that leave either group
+    without a class have no ABROCA and are redrawn, so the test conditions on both groups
+    holding both classes (as the observed split does). Then
 
     ``p = (1 + #{b : ABROCA_b >= ABROCA_obs - tolerance}) / (1 + B)``,
 

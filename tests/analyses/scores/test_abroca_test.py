@@ -117,9 +117,18 @@ DISTINCT = (  # 8 rows with distinct scores: the staircase path of the test
 )
 
 
+@pytest.fixture(params=["rows", "cells"])
+def kernel(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test with the row kernel, then the cell kernel, whatever the data would choose."""
+    import polars_fair.analyses.scores.permutation as permutation
+
+    monkeypatch.setattr(permutation, "ROWS_PER_CELL", 2**62 if request.param == "rows" else 0)
+    return str(request.param)
+
+
 @pytest.mark.parametrize("data", [TIES, DISTINCT], ids=["ties", "distinct"])
 def test_p_value_matches_exact_enumeration_of_all_70_splits(
-    data: tuple[list[float], list[int]],
+    data: tuple[list[float], list[int]], kernel: str,
 ) -> None:
     scores, labels = data
     observed, values = exact_null(scores, labels, 4)
@@ -146,7 +155,60 @@ def test_p_value_matches_exact_enumeration_of_all_70_splits(
     assert out["p_value_holm"].item() == out["p_value"].item()
 
 
-def test_observed_split_counts_as_extreme_when_it_is_the_maximum() -> None:
+TIED_12 = (  # 12 rows on 3 scores, both classes at each: C(12, 5) = 792 splits
+    [0.2, 0.2, 0.2, 0.2, 0.5, 0.5, 0.5, 0.5, 0.5, 0.9, 0.9, 0.9],
+    [0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1],
+)
+
+
+@pytest.mark.parametrize("kernel_name", ["cells", "rows"])
+def test_null_distribution_matches_the_full_enumeration_chi_square(kernel_name: str) -> None:
+    """Issue 21: the draws of a tied case follow the exact null of all its splits.
+
+    Every valid split of 5 of the 12 rows is equally likely under H0 (the test conditions on both
+    groups holding both classes): the exact null is the distribution of the rational ABROCA over
+    the 792 splits (:func:`exact_null`, no polars_fair). Each draw must be one of its values (to
+    1e-12), and the counts of 20,000 draws per value must pass Pearson's chi-square test against
+    it (values with expected count below 5 pooled into one bin; the seed is fixed, and a correct
+    sampler fails at the 1e-4 level once in 10,000 seeds).
+    """
+    from scipy.stats import chisquare
+
+    from polars_fair.analyses.scores.permutation import permutation_null
+
+    scores, labels = TIED_12
+    observed, values = exact_null(scores, labels, 5)
+    assert 0 < len(values) <= math.comb(12, 5)
+    support = sorted(set(values))
+    assert len(support) > 10  # a null with many values, not a two-point one
+    prob = np.array([values.count(v) / len(values) for v in support])
+    # the pooled cells, scores descending, and group a's part (rows 0..4)
+    s, y, in_a = np.array(scores), np.array(labels), np.arange(12) < 5
+    grid = np.unique(s)[::-1]
+    pool_pos, pool_neg, grp_pos, grp_neg = (
+        np.array([np.sum((s == v) & (y == label) & mask) for v in grid], dtype=np.int64)
+        for label, mask in ((1, True), (0, True), (1, in_a), (0, in_a)))
+    b = 20_000
+    res = permutation_null(pool_pos, pool_neg, grp_pos, grp_neg, b, np.random.default_rng(21),
+                           1e-12, kernel=kernel_name)  # type: ignore[arg-type]
+    assert res.observed == pytest.approx(float(observed), abs=1e-12)
+    assert res.draws.size == b
+    exact = np.array([float(v) for v in support])
+    at = np.clip(np.searchsorted(exact, res.draws), 1, exact.size - 1)
+    nearest = np.where(np.abs(exact[at - 1] - res.draws) <= np.abs(exact[at] - res.draws),
+                       at - 1, at)
+    assert np.max(np.abs(exact[nearest] - res.draws)) <= 1e-12
+    seen = np.bincount(nearest, minlength=exact.size).astype(float)
+    expected = prob * b
+    small = expected < 5
+    f_obs = np.append(seen[~small], seen[small].sum())
+    f_exp = np.append(expected[~small], expected[small].sum())
+    if not small.any():
+        f_obs, f_exp = f_obs[:-1], f_exp[:-1]
+    assert chisquare(f_obs, f_exp).pvalue > 1e-4
+
+
+def test_observed_split_counts_as_extreme_when_it_is_the_maximum(kernel: str) -> None:
     # a ranks perfectly, b perfectly inverted: ABROCA 1, the largest possible. ABROCA is 1 exactly
     # when one group ranks perfectly (positives strictly above negatives) and the other is
     # perfectly inverted. By hand, the perfect group is one of {n.1, n.2, p.3, p.4},

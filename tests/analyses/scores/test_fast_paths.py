@@ -1,5 +1,11 @@
 """The fast numpy paths of ABROCA and its randomization test equal the general paths bit for bit.
 
+Issue 21 adds the cell kernel (:func:`draw_cells`, :func:`cell_abroca`): on the same splits it
+equals the row kernel to rounding (1e-12: its sums run over other intervals), the observed ABROCA
+of the test is the same double whichever kernel draws the null, and the two kernels' nulls are
+one distribution (a two-sample test on many draws; the chi-square test against the full
+enumeration is in ``test_abroca_test.py``).
+
 Issue 13: the randomization test evaluates many splits at once (:func:`split_abroca`: merged grid
 built without sorting, dense staircase pass, sparse overwrite of the sloped steps of tied scores,
 blocks of draws), :func:`polars_fair.analyses.scores.roc.abroca_exact` merges the two breakpoint
@@ -15,20 +21,30 @@ not approximate, except against the old cell kernel
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import polars as pl
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from polars_fair import errors as E
 from polars_fair.analyses.scores.null_kernel import (
+    cell_abroca,
+    draw_cells,
     first_of_cells,
     merged_grid,
     pooled_cells,
     random_members,
     split_abroca,
 )
-from polars_fair.analyses.scores.permutation import permutation_null
+from polars_fair.analyses.scores.permutation import (
+    BAD_KERNEL,
+    ROWS_PER_CELL,
+    null_kernel_for,
+    permutation_null,
+)
 from polars_fair.analyses.scores.roc import (
     _abs_linear_integral,
     _check_curve,
@@ -259,3 +275,118 @@ def test_random_members_hold_exactly_k_and_cover_both_draw_methods() -> None:
     # subsets the count is Binomial(6000, 0.3), sd 35.5: 5 sd = 178
     counts = random_members(rng, 10, 3, 6000).sum(axis=0)
     assert np.all(np.abs(counts - 1800) <= 178)
+
+
+# ----------------------------------------------------------------------------- the cell kernel
+def counts_of(pool: np.ndarray, members: np.ndarray) -> np.ndarray:
+    """Group a's count in each cell, from its membership of the pooled rows (cell by cell)."""
+    cell = np.repeat(np.arange(pool.size), pool)
+    return np.stack([np.bincount(cell[m], minlength=pool.size) for m in members])
+
+
+@settings(max_examples=300, deadline=None)
+@given(cells_st, st.integers(0, 2**32 - 1), st.integers(1, 12))
+def test_cell_kernel_equals_the_row_kernel_on_the_same_draws(
+    cells: list[tuple[int, int]], seed: int, rows: int
+) -> None:
+    pos, neg = pooled(cells)
+    n_pos, n_neg = int(pos.sum()), int(neg.sum())
+    assume(n_pos >= 2 and n_neg >= 2)
+    rng = np.random.default_rng(seed)
+    v = int(rng.integers(1, n_neg))
+    mem_n = random_members(rng, n_neg, v, rows)
+    mem_p = random_members(rng, n_pos, int(rng.integers(1, n_pos)), rows)
+    row_kernel = split_abroca(pooled_cells(pos, neg), v, mem_p, mem_n)
+    cell = cell_abroca(pos, neg, counts_of(pos, mem_p), counts_of(neg, mem_n))
+    for r in range(rows):
+        assert abs(cell[r] - row_kernel[r]) <= 1e-12, (r, cell[r], row_kernel[r])
+        assert abs(cell[r] - cell_kernel(pos, neg, mem_p[r], mem_n[r])) <= 1e-12
+        # one split alone gives the same double as inside a block
+        one = cell_abroca(pos, neg, counts_of(pos, mem_p[r : r + 1]),
+                          counts_of(neg, mem_n[r : r + 1]))
+        assert one[0] == cell[r]
+
+
+@settings(max_examples=150, deadline=None)
+@given(cells_st, st.integers(0, 2**32 - 1))
+def test_observed_abroca_is_the_same_double_whichever_kernel_draws_the_null(
+    cells: list[tuple[int, int]], seed: int
+) -> None:
+    pos, neg = pooled(cells)
+    rng = np.random.default_rng(seed)
+    gp = np.array([int(rng.integers(0, p + 1)) for p in pos], dtype=np.int64)
+    gn = np.array([int(rng.integers(0, n + 1)) for n in neg], dtype=np.int64)
+    results = [permutation_null(pos, neg, gp, gn, 25, np.random.default_rng(seed), 1e-12,
+                                kernel=k) for k in ("rows", "cells", "auto")]
+    observed = [r.observed for r in results]
+    assert observed[0] == observed[1] == observed[2] or all(map(math.isnan, observed))
+    for r in results:  # every draw is a valid ABROCA, and the p-value counts them
+        assert np.all((r.draws >= 0) & (r.draws <= 1 + 1e-12))
+        if r.draws.size:
+            k = np.count_nonzero(r.draws >= r.observed - 1e-12)
+            assert r.p_value == (1 + k) / (1 + r.draws.size)
+
+
+def test_cell_and_row_kernels_draw_the_same_null_two_sample() -> None:
+    """Two-sample tests on 6,000 draws of each kernel, mixed and tied cells, several groups.
+
+    The null distribution of ABROCA has atoms (ties) and no closed form: the Kolmogorov-Smirnov
+    two-sample test (conservative on atoms) and the difference of the means (in standard
+    errors) must not reject at the 1e-4 level. Seeds are fixed.
+    """
+    from scipy.stats import ks_2samp
+
+    rng = np.random.default_rng(2121)
+    for cells, frac in ((12, 0.3), (40, 0.1), (5, 0.5)):
+        pos = rng.integers(0, 30, cells)
+        neg = rng.integers(0, 30, cells)
+        gp = rng.binomial(pos, frac)
+        gn = rng.binomial(neg, frac)
+        b = 6_000
+        rows = permutation_null(pos, neg, gp, gn, b, np.random.default_rng(1), 1e-12,
+                                kernel="rows")
+        by_cells = permutation_null(pos, neg, gp, gn, b, np.random.default_rng(2), 1e-12,
+                                    kernel="cells")
+        assert rows.observed == by_cells.observed
+        assert rows.draws.size == by_cells.draws.size == b
+        assert ks_2samp(rows.draws, by_cells.draws).pvalue > 1e-4
+        se = math.sqrt((rows.draws.var() + by_cells.draws.var()) / b)
+        assert abs(rows.draws.mean() - by_cells.draws.mean()) <= 4 * se
+
+
+def test_draw_cells_hold_the_sample_size_and_the_hypergeometric_mean() -> None:
+    rng = np.random.default_rng(7)
+    pos = np.array([3, 0, 5, 2, 0])
+    neg = np.array([0, 4, 1, 2, 0])  # a cell without rows, cells of one class
+    p, n = draw_cells(rng, pos, neg, 6, 20_000)
+    assert p.shape == n.shape == (20_000, 5) and p.dtype == n.dtype == np.int64
+    assert np.all(p + n >= 0) and np.all(p <= pos) and np.all(n <= neg)
+    assert np.all(p.sum(axis=1) + n.sum(axis=1) == 6)
+    # each cell's count is hypergeometric: mean 6 c / 17, sd sqrt(6 (c/17)(1 - c/17)(11/16));
+    # the mean of 20,000 is within 5 standard errors
+    for count, drawn in ((pos, p), (neg, n)):
+        q = count / 17
+        sd = np.sqrt(6 * q * (1 - q) * 11 / 16)
+        assert np.all(np.abs(drawn.mean(axis=0) - 6 * q) <= 5 * sd / math.sqrt(20_000) + 1e-12)
+    # every cell held: the draw is taken without the scatter, same law
+    p, n = draw_cells(rng, np.array([2, 1]), np.array([1, 3]), 3, 5)
+    assert np.all(p.sum(axis=1) + n.sum(axis=1) == 3)
+
+
+def test_the_data_choose_the_kernel_and_the_row_kernel_keeps_its_stream() -> None:
+    # continuous scores (one row per cell): rows; deciles (COMPAS: 10 scores, 6,172 rows), 2
+    # decimals (about 100 scores, 10^4 rows): cells; the boundary is ROWS_PER_CELL rows a cell
+    assert null_kernel_for(10_000, 10_000) == "rows"
+    assert null_kernel_for(10, 6_172) == "cells"
+    assert null_kernel_for(101, 10_000) == "cells"
+    assert null_kernel_for(100, ROWS_PER_CELL * 100) == "cells"
+    assert null_kernel_for(100, ROWS_PER_CELL * 100 - 1) == "rows"
+    # where the data choose the row kernel, "auto" is the row kernel draw for draw
+    rng = np.random.default_rng(3)
+    pos, neg = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+    gp, gn = rng.binomial(pos, 0.4), rng.binomial(neg, 0.4)
+    auto = permutation_null(pos, neg, gp, gn, 50, np.random.default_rng(9), 1e-12)
+    rows = permutation_null(pos, neg, gp, gn, 50, np.random.default_rng(9), 1e-12, kernel="rows")
+    assert np.array_equal(auto.draws, rows.draws) and auto.p_value == rows.p_value
+    with pytest.raises(E.InvalidArgumentError, match=re.escape(BAD_KERNEL.format(value="row"))):
+        permutation_null(pos, neg, gp, gn, 5, rng, 1e-12, kernel="row")  # type: ignore[arg-type]
