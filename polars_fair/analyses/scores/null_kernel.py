@@ -41,6 +41,7 @@ __all__ = [
     "draw_cells",
     "first_of_cells",
     "merged_grid",
+    "observed_abroca",
     "pooled_cells",
     "random_members",
     "split_abroca",
@@ -382,6 +383,67 @@ def split_abroca(
         _sloped(pool, grid, (v, u, p_a, p_b), cum_a, mem_n, at_a, h_a, h_b, d)
     total: NDArray[np.float64] = np.add.reduce(d, axis=1)
     return total / (float(p_a) * float(p_b) * float(v) * float(u))
+
+
+def observed_abroca(
+    pool_pos: NDArray[np.int64],
+    pool_neg: NDArray[np.int64],
+    grp_pos: NDArray[np.int64],
+    grp_neg: NDArray[np.int64],
+    cache: GridCache | None = None,
+) -> float:
+    """:func:`split_abroca` of one split given by its counts per cell, the same double.
+
+    The randomization test's observed ABROCA, whichever kernel draws its null. Group a's
+    ``(i+1)``-th negative lies in a cell where a holds ``p`` positives and ``n`` negatives, ``t``
+    positives above the cell and ``o`` negatives of the cell before it: its step starts at
+    ``t + p o / n`` and rises by ``p / n`` (``p = 0``: the staircase value ``t``). The general
+    area formula of :func:`split_abroca` is evaluated on every interval of the merged grid, in
+    one pass; on a step with no slope on either curve it gives ``w |d|`` bit for bit, as the
+    kernel's dense pass does, so the result is :func:`split_abroca`'s double without its
+    machinery for many splits (``tests/analyses/scores/test_fast_paths.py`` checks it).
+
+    Parameters
+    ----------
+    pool_pos, pool_neg : numpy.ndarray of int64, shape (K,)
+        Pooled positives and negatives per cell, sorted by score descending.
+    grp_pos, grp_neg : numpy.ndarray of int64, shape (K,)
+        Group a's part of them; both groups hold both classes.
+    cache : dict, optional
+        Grids keyed by ``(N_a, N_b)``, as :func:`split_abroca`.
+
+    Returns
+    -------
+    float
+        ABROCA in [0, 1].
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pos, neg = np.array([1, 0, 1, 0]), np.array([0, 1, 0, 1])
+    >>> observed_abroca(pos, neg, np.array([0, 0, 1, 0]), np.array([0, 1, 0, 0]))
+    1.0
+    """
+    sides = []
+    for p_c, n_c in ((grp_pos, grp_neg), (pool_pos - grp_pos, pool_neg - grp_neg)):
+        p_c = np.asarray(p_c, dtype=np.intp)
+        n_c = np.asarray(n_c, dtype=np.intp)
+        cell = np.repeat(np.arange(n_c.size), n_c)  # the cell of each of the side's negatives
+        o = np.arange(cell.size) - (np.cumsum(n_c) - n_c)[cell]
+        t = (np.cumsum(p_c) - p_c)[cell]
+        pp, nn = p_c[cell], n_c[cell]
+        sides.append((t + pp * o / nn, pp / nn, int(p_c.sum()), cell.size))
+    (left_a, s_a, p_a, v), (left_b, s_b, p_b, u) = sides
+    grid = _grid({} if cache is None else cache, v, u)
+    ia, ib, w = grid.ia, grid.ib, grid.w
+    z = grid.z[:-1]
+    sa, sb = s_a[ia], s_b[ib]
+    d0 = (left_a[ia] + sa * ((z - ia * u) / u)) * p_b - (left_b[ib] + sb * ((z - ib * v) / v)) * p_a
+    d1 = d0 + (sa * (w / u) * p_b - sb * (w / v) * p_a)
+    total = np.abs(d0) + np.abs(d1)
+    crossing = np.maximum(-(d0 * d1), 0.0) / np.maximum(total, _TINY)
+    area = w * (0.5 * total - crossing)
+    return float(np.add.reduce(area) / (float(p_a) * float(p_b) * float(v) * float(u)))
 
 
 def _sloped(

@@ -30,7 +30,7 @@ from polars_fair.analyses.scores.null_kernel import (
     GridCache,
     cell_abroca,
     draw_cells,
-    first_of_cells,
+    observed_abroca,
     pooled_cells,
     random_members,
     split_abroca,
@@ -222,9 +222,10 @@ def permutation_null(
     and its exact ABROCA is computed from cumulative sums over the cells, many draws per numpy
     pass (:func:`polars_fair.analyses.scores.null_kernel.cell_abroca`). ``kernel="auto"``
     chooses from the data (:func:`null_kernel_for`); the row kernel keeps its random stream.
-    The observed ABROCA is the row kernel's on the observed split whichever kernel draws the
-    null, so it is the same double either way; the two kernels' values of one split agree to
-    rounding (1e-12), which ``tolerance`` absorbs.
+    The observed ABROCA is the row kernel's double for the observed split whichever kernel
+    draws the null (:func:`polars_fair.analyses.scores.null_kernel.observed_abroca`, one pass
+    over the merged grid), so it is the same number either way; the two kernels' values of one
+    split agree to rounding (1e-12), which ``tolerance`` absorbs.
 
     Parameters
     ----------
@@ -282,21 +283,19 @@ def permutation_null(
         raise E.SizeLimitError(E.TOO_LARGE_TO_PERMUTE.format(
             group="the tested group", rows=pooled, limit=MAX_POOLED_ROWS))
     cache = {} if cache is None else cache
-    pool = pooled_cells(pool_pos, pool_neg)
-    n_pos, n_neg = pool.n_pos, pool.n_neg
+    n_pos, n_neg = int(pool_pos.sum()), int(pool_neg.sum())
     n_sample = int(grp_pos.sum() + grp_neg.sum())
     v_obs = int(grp_neg.sum())
-    # the observed split: the group holds the first grp counts of each cell's rows
-    mem_p = first_of_cells(pool_pos, grp_pos)[None, :]
-    mem_n = first_of_cells(pool_neg, grp_neg)[None, :]
     p_obs = n_sample - v_obs
-    observed = (float(split_abroca(pool, v_obs, mem_p, mem_n, cache)[0])
+    # the observed split: split_abroca's double, from the counts (whichever kernel draws)
+    observed = (observed_abroca(pool_pos, pool_neg, grp_pos, grp_neg, cache)
                 if 0 < v_obs < n_neg and 0 < p_obs < n_pos else float("nan"))
     max_attempts = 50 * n_permutations + 1000
     if kernel == "cells" or (kernel == "auto"
                              and null_kernel_for(pool_pos.size, pooled) == "cells"):
         null = _cell_null(pool_pos, pool_neg, n_sample, n_permutations, rng, max_attempts)
         return _result(observed, null, tolerance)
+    pool = pooled_cells(pool_pos, pool_neg)
     # N_a of each draw; a draw is valid when both groups hold both classes
     sizes: list[NDArray[np.int64]] = []
     n_kept = attempts = 0

@@ -35,6 +35,7 @@ from polars_fair.analyses.scores.null_kernel import (
     draw_cells,
     first_of_cells,
     merged_grid,
+    observed_abroca,
     pooled_cells,
     random_members,
     split_abroca,
@@ -305,6 +306,23 @@ def test_cell_kernel_equals_the_row_kernel_on_the_same_draws(
         one = cell_abroca(pos, neg, counts_of(pos, mem_p[r : r + 1]),
                           counts_of(neg, mem_n[r : r + 1]))
         assert one[0] == cell[r]
+
+
+@settings(max_examples=300, deadline=None)
+@given(cells_st, st.integers(0, 2**32 - 1))
+def test_observed_abroca_of_the_counts_is_split_abroca_of_the_observed_split_bit_for_bit(
+    cells: list[tuple[int, int]], seed: int
+) -> None:
+    pos, neg = pooled(cells)
+    rng = np.random.default_rng(seed)
+    gp = np.array([int(rng.integers(0, p + 1)) for p in pos], dtype=np.int64)
+    gn = np.array([int(rng.integers(0, n + 1)) for n in neg], dtype=np.int64)
+    assume(0 < gp.sum() < pos.sum() and 0 < gn.sum() < neg.sum())
+    mem_p, mem_n = first_of_cells(pos, gp), first_of_cells(neg, gn)
+    kernel = split_abroca(pooled_cells(pos, neg), int(gn.sum()), mem_p[None], mem_n[None])[0]
+    assert observed_abroca(pos, neg, gp, gn) == kernel
+    assert observed_abroca(pos, neg, gp, gn) == reference_split(pos.tolist(), neg.tolist(),
+                                                                mem_p, mem_n)
 
 
 @settings(max_examples=150, deadline=None)
