@@ -283,6 +283,11 @@ def _on_intervals(
     return ends[0], ends[1]
 
 
+def _staircase(x: NDArray[np.float64], y: NDArray[np.float64]) -> bool:
+    """Whether the curve is flat wherever it moves right (only vertical and horizontal steps)."""
+    return not bool(np.any((x[1:] != x[:-1]) & (y[1:] != y[:-1])))
+
+
 def _abs_linear_integral(
     d0: NDArray[np.float64], d1: NDArray[np.float64], width: NDArray[np.float64]
 ) -> NDArray[np.float64]:
@@ -308,7 +313,10 @@ def abroca_exact(curve_a: Curve, curve_b: Curve) -> float:
     both curves are linear (right limit at the left end, left limit at the right end), so the
     difference is linear and ``|difference|`` is integrated in closed form, split at its zero
     crossing. The two sorted breakpoint runs are merged by one stable sort, which is a linear
-    merge for two runs: cost ``O(K_a + K_b)``.
+    merge for two runs: cost ``O(K_a + K_b)``. When neither curve has a diagonal segment
+    (no tied score holds both classes, as with continuous scores) both are flat on every
+    interval and the area is ``sum w |d|`` on the left values alone, the same numbers as the
+    general formula there, bit for bit, at a fraction of the passes.
 
     Parameters
     ----------
@@ -346,8 +354,18 @@ def abroca_exact(curve_a: Curve, curve_b: Curve) -> float:
     z = merged[last]
     left, right = z[:-1], z[1:]
     ka = np.cumsum(order < xa.size, dtype=np.intp)[last[:-1]]
+    kb = last[:-1] + 1 - ka
+    if _staircase(xa, ya) and _staircase(xb, yb):
+        # no diagonal (no tied block of both classes) in either curve: on every interval both
+        # are flat, at their last point left of it, so |d| is constant. The general formula's
+        # values are these bit for bit (y0 + 0 = y0, and w (0.5 (2 |d|) - 0) = w |d|)
+        d = ya[ka - 1]
+        d -= yb[kb - 1]
+        np.abs(d, out=d)
+        d *= right - left
+        return float(np.sum(d))
     d0, d1 = _on_intervals(xa, ya, left, right, ka)
-    b_l, b_r = _on_intervals(xb, yb, left, right, last[:-1] + 1 - ka)
+    b_l, b_r = _on_intervals(xb, yb, left, right, kb)
     d0 -= b_l
     d1 -= b_r
     return float(np.sum(_abs_linear_integral(d0, d1, right - left)))

@@ -201,6 +201,38 @@ def test_abroca_exact_merge_equals_unique_and_searchsorted_bit_for_bit(a: list, 
 
 @settings(max_examples=300, deadline=None)
 @given(
+    st.lists(st.tuples(st.integers(0, 60), st.booleans(), st.integers(1, 3)), min_size=2,
+             max_size=60),
+    st.lists(st.tuples(st.integers(0, 60), st.booleans(), st.integers(1, 3)), min_size=2,
+             max_size=60),
+)
+def test_abroca_exact_of_two_staircases_equals_the_general_formula_bit_for_bit(
+    a: list, b: list
+) -> None:
+    """Issue 21: no score holds both classes (continuous scores): the flat-interval path."""
+    from polars_fair.analyses.scores.roc import _staircase, roc_curve_from_cells
+
+    curves = []
+    for cells in (a, b):
+        first: dict[int, tuple[bool, int]] = {}
+        for score, positive, count in cells:  # one class per score: a staircase
+            first.setdefault(score, (positive, count))
+        s = np.array(sorted(first), dtype=np.float64)
+        pos = np.array([first[v][1] if first[v][0] else 0 for v in sorted(first)])
+        neg = np.array([0 if first[v][0] else first[v][1] for v in sorted(first)])
+        assume(pos.sum() > 0 and neg.sum() > 0)
+        curves.append(roc_curve_from_cells(s / 60, pos, neg))
+    assert all(_staircase(*c) for c in curves)
+    assert abroca_exact(*curves) == old_abroca_exact(*curves)
+    assert abroca_exact(curves[1], curves[0]) == old_abroca_exact(curves[1], curves[0])
+    # one diagonal (a tied score of both classes) sends the pair to the general path
+    fpr, tpr = curves[0]
+    assert not _staircase(np.array([0.0, 0.5, 1.0]), np.array([0.0, 0.5, 1.0]))
+    assert _staircase(fpr, tpr)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
     st.lists(st.tuples(st.sampled_from(["x", "y", None]), st.integers(0, 2), st.integers(0, 20),
                        st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=40),
     st.sampled_from(["sorted", "swap", "as drawn"]),
