@@ -29,10 +29,26 @@ The bounds of issue 13, each measured side by side with ours in the same run (in
   beforehand, not timed);
 * the scaling of ``abroca_test`` (synthetic, continuous scores) at 1e3, 1e4, 1e5 rows × 1,000
   permutations, each against the same permutation bound, and its growth from 1e4 to 1e5.
+
+The bounds of issue 21 (tied scores), interleaved with ours:
+
+* ``abroca_test`` on COMPAS ``decile_score`` (ProPublica's filter, 6,172 rows, 10 distinct
+  scores) by race with reference "Caucasian", 1,000 permutations, against numpy's multivariate
+  hypergeometric draws of each tested pair's cells: per tested group, the pair's (score, label)
+  counts are added from a per-group count array made beforehand, the cells holding rows are
+  selected and ``Generator.multivariate_hypergeometric`` draws 1,000 splits of them (the
+  selection is timed, the count arrays are not);
+* the three shapes of score at 1e4 and 1e5 rows (synthetic, two groups, 1,000 permutations):
+  continuous (every score distinct), fully tied (10 distinct scores, deciles of the same
+  scores) and mixed (rounded to 2 decimals, about 100 distinct scores); tied and mixed against
+  the same multivariate hypergeometric bound (the mixed shape at 1e5 is issue 21's target),
+  continuous against numpy permuting the indices; the notes give the distinct scores and the
+  kernel the data chose.
 """
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -58,6 +74,14 @@ N_GRID = 10_000
 #: The Adult data with a real model's scores (see its README); only audit columns are read.
 ADULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "adult" / "adult-scored.csv"
 SCALE_SIZES = [1_000, 10_000, 100_000]
+#: COMPAS with ProPublica's filter (polars_fair.datasets.scan_compas); only audit columns are read.
+COMPAS = Path(__file__).resolve().parents[2] / "shared" / "data" / "compas" / (
+    "compas-scores-two-years.csv")
+SHAPES = {  # issue 21: the score as the test sees it
+    "continuous": pl.col("y_score"),
+    "tied": (pl.col("y_score") * 10).ceil() / 10,  # deciles: 10 distinct scores
+    "mixed": pl.col("y_score").round(2),  # about 100 distinct scores
+}
 
 
 def _api() -> tuple[Any, Any, Any] | str:
@@ -212,7 +236,7 @@ def run(cfg: Config) -> list[Row]:
     if rows[3].status == "error":
         for row in rows[4:]:
             row.status, row.reason = rows[3].status, rows[3].reason
-    return rows + _bounds(cfg, df, score_table, abroca_from_scores)
+    return rows + _bounds(cfg, df, score_table, abroca_from_scores) + _tied(cfg)
 
 
 def _permute_bound(sizes: list[int], perms: int) -> Callable[[], None]:
@@ -372,3 +396,131 @@ def _peer(cfg: Config, df: pl.DataFrame, row: Row, *, repeats: int, shuffles: in
     row.baseline_repeats = len(res.data[key])
     row.extra.update(baseline_times=res.data[key], baseline_abroca=res.data.get("abroca"),
                      peer_versions={k: res.data.get(k) for k in ("pandas", "numpy")})
+
+
+# ------------------------------------------------------------------ issue 21: tied scores
+def _cells_bound(frame: pl.DataFrame, by: str, reference: str, perms: int
+                 ) -> Callable[[], None]:
+    """numpy's multivariate hypergeometric draws of each tested pair's (score, label) cells.
+
+    The per-group count arrays (distinct scores x label) are made here, untimed; the returned
+    function adds each tested group's counts to the reference's, selects the cells holding rows
+    and draws ``perms`` splits of the group's size, for every tested group.
+    """
+    counts = frame.group_by(by, "y_score", "y_true").len().pivot(
+        on="y_true", index=[by, "y_score"], values="len").fill_null(0)
+    scores = np.unique(counts["y_score"].to_numpy())
+    groups = sorted(counts[by].unique().to_list())
+    cells = {}
+    for g in groups:
+        part = counts.filter(pl.col(by) == g)
+        at = np.searchsorted(scores, part["y_score"].to_numpy())
+        dense = np.zeros((2, scores.size), dtype=np.int64)
+        for row, label in enumerate(("1", "0")):
+            if label in part.columns:
+                dense[row, at] = part[label].to_numpy()
+        cells[g] = dense.ravel()
+    tested = [g for g in groups if g != reference]
+    sizes = {g: int(cells[g].sum()) for g in tested}
+    rng = np.random.default_rng(0)
+
+    def bound() -> None:
+        for g in tested:
+            colors = cells[g] + cells[reference]
+            held = colors[colors > 0]
+            rng.multivariate_hypergeometric(held, sizes[g], size=perms)
+
+    return bound
+
+
+def _tied(cfg: Config) -> list[Row]:
+    """Issue 21's rows: COMPAS deciles, and the three shapes of score at 1e4 and 1e5 rows."""
+    import polars_fair  # noqa: F401  (registers df.fair)
+    from polars_fair.analyses.scores.permutation import null_kernel_for
+    from polars_fair.datasets import scan_compas
+
+    perms = 50 if cfg.smoke else 1_000
+    bound_text = (f"numpy multivariate hypergeometric draws of each pair's cells, {perms:,} "
+                  "per group tested")
+    compas = Row("abroca_test/compas-decile/cells_bound", "abroca_test",
+                 f"abroca_test on COMPAS decile_score by race, {perms:,} permutations", 6_172,
+                 "df.fair.abroca_test (end to end)", baseline=bound_text, ratio_kind="slowdown")
+
+    def on_compas(r: Row) -> None:
+        if not COMPAS.exists():
+            r.status, r.reason = "not run", f"{COMPAS} not found"
+            return
+        frame = scan_compas(COMPAS).select(
+            "race", pl.col("two_year_recid").alias("y_true"),
+            pl.col("decile_score").cast(pl.Float64).alias("y_score")).collect()
+        r.n = frame.height
+
+        def ours() -> Any:
+            return frame.fair.abroca_test("race", y_true="y_true", y_score="y_score",
+                                          reference="Caucasian", n_permutations=perms, seed=0,
+                                          progress=False)
+
+        _timed(cfg, r, ours, _cells_bound(frame, "race", "Caucasian", perms), cfg.repeats)
+        r.extra.update(distinct_scores=frame["y_score"].n_unique(),
+                       kernel=_kernels(frame, "race", "Caucasian", null_kernel_for))
+
+    guarded(compas, on_compas)
+    rows = [compas]
+    for n in ([2_000] if cfg.smoke else [10_000, 100_000]):
+        for shape, expr in SHAPES.items():
+            cells = shape != "continuous"
+            row = Row(f"abroca_test/{fmt_n(n)}-{shape}/{'cells' if cells else 'permute'}_bound",
+                      "abroca_test", f"abroca_test, {shape} scores, {perms:,} permutations, "
+                      f"N={fmt_n(n)}", n, "df.fair.abroca_test (end to end)",
+                      baseline=bound_text if cells else
+                      f"numpy permuting {perms:,} × (group + reference) Int32 indices",
+                      ratio_kind="slowdown")
+            rows.append(row)
+
+            def shape_row(r: Row, n: int = n, expr: pl.Expr = expr, cells: bool = cells) -> None:
+                frame = score_frame(n, seed=3).with_columns(expr.alias("y_score"))
+                ours, pooled = _test_rows(frame, "group", perms)
+                bound = (_cells_bound(frame, "group", "M", perms) if cells
+                         else _permute_bound(pooled, perms))
+                _timed(cfg, r, ours, bound, cfg.slow_repeats if n >= 100_000 else cfg.repeats)
+                r.extra.update(distinct_scores=frame["y_score"].n_unique(),
+                               kernel=_kernels(frame, "group", "M", null_kernel_for))
+
+            guarded(row, shape_row)
+    return rows
+
+
+def _timed(cfg: Config, r: Row, ours: Callable[[], Any], bound: Callable[[], None],
+           repeats: int) -> None:
+    """Wall times (the row's figures), then CPU times of the same contenders, interleaved.
+
+    On a machine shared by more runnable processes than cores, a call longer than the
+    scheduler's time slice waits for the CPU several times and a short one often not at all, so
+    the wall-time ratio overstates the cost of the longer contender; the process CPU time
+    (``time.process_time``, all threads: Polars' two count the score table twice) is recorded
+    beside it (``cpu_ratio``).
+    """
+    times = measure({"ours": ours, "bound": bound}, repeats, cfg.warmup)
+    out = ours()
+    r.ours_s, r.ours_repeats = median(times["ours"]), len(times["ours"])
+    r.baseline_s, r.baseline_repeats = median(times["bound"]), len(times["bound"])
+    cpu: dict[str, list[float]] = {"ours": [], "bound": []}
+    for _ in range(repeats):
+        for name, fn in (("ours", ours), ("bound", bound)):
+            t0 = time.process_time()
+            fn()
+            cpu[name].append(time.process_time() - t0)
+    r.extra.update(ours_times=times["ours"], baseline_times=times["bound"],
+                   p_values=out["p_value"].to_list(), ours_cpu_s=median(cpu["ours"]),
+                   baseline_cpu_s=median(cpu["bound"]),
+                   cpu_ratio=median(cpu["ours"]) / max(median(cpu["bound"]), 1e-9))
+
+
+def _kernels(frame: pl.DataFrame, by: str, reference: str, choose: Any) -> list[str]:
+    """The kernel ``abroca_test`` uses for each tested pair (pooled cells against rows)."""
+    out = []
+    for g in sorted(set(frame[by].to_list()) - {reference}):
+        pair = frame.filter(pl.col(by).is_in([g, reference]))
+        cells = pair.select(pl.col("y_score").n_unique()).item()
+        out.append(choose(cells, pair.height))
+    return out

@@ -100,6 +100,13 @@ TARGETS = [
     Target("abroca_test from 1e4 to 1e5 rows grows ≤ 11×", "abroca_test/1e5/scale",
            lambda r: r.extra.get("growth_from_1e4"), "<=", 11.0, "×"),
     Target("power grid (5 × 10 cells, 200 × 200) ≤ 5 min", "power/grid", _ours, "<=", 300.0, "s"),
+    Target("issue 21: abroca_test on COMPAS decile_score by race ≤ 3× numpy's multivariate "
+           "hypergeometric draws of the cells", "abroca_test/compas-decile/cells_bound", _ratio,
+           "<=", 3.0, "× bound"),
+    Target("issue 21: abroca_test on 2-decimal scores, 1e5 rows ≤ 3× the same bound",
+           "abroca_test/1e5-mixed/cells_bound", _ratio, "<=", 3.0, "× bound"),
+    Target("issue 21: exact ABROCA on 1e6 rows, numpy part ≤ 1.3× numpy argsort + cumsum per "
+           "group", "abroca/1e6/numpy_part", _ratio, "<=", 1.3, "× bound"),
 ]
 
 
@@ -183,6 +190,12 @@ def note(r: Row) -> str:
         parts.append("heavy modules loaded: " + (", ".join(e["heavy_loaded"]) or "none"))
     if "cells" in e:
         parts.append(f"{e['cells']} cells")
+    if "kernel" in e:
+        parts.append(f"{e['distinct_scores']:,} distinct scores, "
+                     f"{'/'.join(sorted(set(e['kernel'])))} kernel")
+    if "cpu_ratio" in e:
+        parts.append(f"CPU time {fmt_s(e['ours_cpu_s'])} vs {fmt_s(e['baseline_cpu_s'])}: "
+                     f"{e['cpu_ratio']:.2f}×")
     if "rows_out" in e and e["rows_out"] is not None:
         parts.append(f"{e['rows_out']} rows out")
     return "; ".join(parts)
