@@ -142,12 +142,10 @@ def pooled(cells: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
     return pos, neg
 
 
-# ----------------------------------------------------------------------------- properties
-@settings(max_examples=300, deadline=None)
-@given(cells_st, st.integers(0, 2**32 - 1), st.integers(1, 12))
-def test_split_abroca_equals_the_general_formula_bit_for_bit(
+def random_splits(
     cells: list[tuple[int, int]], seed: int, rows: int
-) -> None:
+) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]:
+    """Pooled cells and ``rows`` random splits giving group a ``v`` negatives (both classes)."""
     pos, neg = pooled(cells)
     n_pos, n_neg = int(pos.sum()), int(neg.sum())
     assume(n_pos >= 2 and n_neg >= 2)
@@ -156,6 +154,29 @@ def test_split_abroca_equals_the_general_formula_bit_for_bit(
     p_a = int(rng.integers(1, n_pos))
     mem_n = random_members(rng, n_neg, v, rows)
     mem_p = random_members(rng, n_pos, p_a, rows)
+    return pos, neg, v, mem_p, mem_n
+
+
+def observed_split(
+    cells: list[tuple[int, int]], seed: int, *, valid: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.random.Generator]:
+    """Pooled cells, a random part of each for group a, and the stream that drew them."""
+    pos, neg = pooled(cells)
+    rng = np.random.default_rng(seed)
+    gp = np.array([int(rng.integers(0, p + 1)) for p in pos], dtype=np.int64)
+    gn = np.array([int(rng.integers(0, n + 1)) for n in neg], dtype=np.int64)
+    if valid:
+        assume(0 < gp.sum() < pos.sum() and 0 < gn.sum() < neg.sum())
+    return pos, neg, gp, gn, rng
+
+
+# ----------------------------------------------------------------------------- properties
+@settings(max_examples=300, deadline=None)
+@given(cells_st, st.integers(0, 2**32 - 1), st.integers(1, 12))
+def test_split_abroca_equals_the_general_formula_bit_for_bit(
+    cells: list[tuple[int, int]], seed: int, rows: int
+) -> None:
+    pos, neg, v, mem_p, mem_n = random_splits(cells, seed, rows)
     pool = pooled_cells(pos, neg)
     block = split_abroca(pool, v, mem_p, mem_n)
     for r in range(rows):
@@ -269,11 +290,7 @@ def test_score_view_skips_the_sort_only_when_the_sort_returns_the_table_as_it_is
 def test_observed_abroca_of_the_null_is_the_kernel_of_the_observed_split(
     cells: list[tuple[int, int]], seed: int
 ) -> None:
-    pos, neg = pooled(cells)
-    rng = np.random.default_rng(seed)
-    gp = np.array([int(rng.integers(0, p + 1)) for p in pos], dtype=np.int64)
-    gn = np.array([int(rng.integers(0, n + 1)) for n in neg], dtype=np.int64)
-    assume(0 < gp.sum() < pos.sum() and 0 < gn.sum() < neg.sum())
+    pos, neg, gp, gn, rng = observed_split(cells, seed)
     result = permutation_null(pos, neg, gp, gn, 30, rng, 1e-12)
     mem_p, mem_n = first_of_cells(pos, gp), first_of_cells(neg, gn)
     assert result.observed == reference_split(pos.tolist(), neg.tolist(), mem_p, mem_n)
@@ -322,13 +339,7 @@ def counts_of(pool: np.ndarray, members: np.ndarray) -> np.ndarray:
 def test_cell_kernel_equals_the_row_kernel_on_the_same_draws(
     cells: list[tuple[int, int]], seed: int, rows: int
 ) -> None:
-    pos, neg = pooled(cells)
-    n_pos, n_neg = int(pos.sum()), int(neg.sum())
-    assume(n_pos >= 2 and n_neg >= 2)
-    rng = np.random.default_rng(seed)
-    v = int(rng.integers(1, n_neg))
-    mem_n = random_members(rng, n_neg, v, rows)
-    mem_p = random_members(rng, n_pos, int(rng.integers(1, n_pos)), rows)
+    pos, neg, v, mem_p, mem_n = random_splits(cells, seed, rows)
     row_kernel = split_abroca(pooled_cells(pos, neg), v, mem_p, mem_n)
     cell = cell_abroca(pos, neg, counts_of(pos, mem_p), counts_of(neg, mem_n))
     for r in range(rows):
@@ -345,11 +356,7 @@ def test_cell_kernel_equals_the_row_kernel_on_the_same_draws(
 def test_observed_abroca_of_the_counts_is_split_abroca_of_the_observed_split_bit_for_bit(
     cells: list[tuple[int, int]], seed: int
 ) -> None:
-    pos, neg = pooled(cells)
-    rng = np.random.default_rng(seed)
-    gp = np.array([int(rng.integers(0, p + 1)) for p in pos], dtype=np.int64)
-    gn = np.array([int(rng.integers(0, n + 1)) for n in neg], dtype=np.int64)
-    assume(0 < gp.sum() < pos.sum() and 0 < gn.sum() < neg.sum())
+    pos, neg, gp, gn, rng = observed_split(cells, seed)
     mem_p, mem_n = first_of_cells(pos, gp), first_of_cells(neg, gn)
     kernel = split_abroca(pooled_cells(pos, neg), int(gn.sum()), mem_p[None], mem_n[None])[0]
     assert observed_abroca(pos, neg, gp, gn) == kernel
@@ -362,10 +369,7 @@ def test_observed_abroca_of_the_counts_is_split_abroca_of_the_observed_split_bit
 def test_observed_abroca_is_the_same_double_whichever_kernel_draws_the_null(
     cells: list[tuple[int, int]], seed: int
 ) -> None:
-    pos, neg = pooled(cells)
-    rng = np.random.default_rng(seed)
-    gp = np.array([int(rng.integers(0, p + 1)) for p in pos], dtype=np.int64)
-    gn = np.array([int(rng.integers(0, n + 1)) for n in neg], dtype=np.int64)
+    pos, neg, gp, gn, _ = observed_split(cells, seed, valid=False)
     results = [permutation_null(pos, neg, gp, gn, 25, np.random.default_rng(seed), 1e-12,
                                 kernel=k) for k in ("rows", "cells", "auto")]
     observed = [r.observed for r in results]
