@@ -37,13 +37,14 @@ modules without separating any concern.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import parse, render
 from polars_fair._lazy import np
 from polars_fair.core.labels import MISSING_GROUP, group_label
 from polars_fair.core.options import DEFAULTS
@@ -128,6 +129,27 @@ def _need(df: pl.DataFrame, columns: Sequence[str], what: str) -> None:
             )
 
 
+#: The Raises entries every chart shares, written once: :func:`_chart_errors` puts them first in
+#: each chart's Raises section (``help()``, ``inspect.getdoc`` and the API reference show them).
+_CHART_RAISES = (
+    "ImportError\n    Without the plot extra (``pip install \"polars_fair[plot]\"``).\n"
+    "ColumnNotFoundError\n    {missing}"
+)
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _chart_errors(missing: str = "A required column is missing.") -> Callable[[_F], _F]:
+    """Open a chart's Raises section with the errors of every chart (:data:`_CHART_RAISES`)."""
+    def add(chart: _F) -> _F:
+        head, sections = parse(chart.__doc__ or "")
+        own = sections.get("Raises", "")
+        sections["Raises"] = "\n".join(
+            p for p in (_CHART_RAISES.format(missing=missing), own) if p)
+        chart.__doc__ = render(head, sections)
+        return chart
+    return add
+
+
 def _values(df: pl.DataFrame) -> Any:
     """Inline data for a chart: plain JSON rows (no data transformer, no row limit)."""
     alt = _altair("a chart")
@@ -144,6 +166,32 @@ def _keys_before(df: pl.DataFrame, column: str) -> list[str]:
     return df.columns[: df.columns.index(column)] if column in df.columns else []
 
 
+def _largest_groups(data: pl.DataFrame, rows: pl.Expr,
+                    max_groups: int) -> tuple[list[str], list[str]]:
+    """The groups a chart draws and those it leaves out.
+
+    The ``max_groups`` groups with most ``rows`` (ties in table order), in table order, and the
+    groups left out, largest first.
+    """
+    sizes = data.group_by("group", maintain_order=True).agg(rows=rows)
+    ranked = sizes.with_row_index("__pf_row").sort(
+        ["rows", "__pf_row"], descending=[True, False])["group"].to_list()
+    drawn, left = ranked[:max_groups], ranked[max_groups:]
+    return [g for g in sizes["group"].to_list() if g in drawn], left
+
+
+def _rule(column: str, value: float, text: str, colour: str, dash: list[int]) -> list[Any]:
+    """A dashed horizontal rule at ``value`` on the y axis, labelled ``text`` at its left end."""
+    alt = _altair("a chart")
+    rule_data = pl.DataFrame({column: [float(value)], "label": [text]})
+    rule = alt.Chart(_values(rule_data)).mark_rule(color=colour, strokeDash=dash).encode(
+        y=f"{column}:Q")
+    label = alt.Chart(_values(rule_data)).mark_text(
+        align="left", dx=4, dy=-6, color=colour).encode(
+        y=f"{column}:Q", x=alt.value(0), text="label:N")
+    return [rule, label]
+
+
 # --------------------------------------------------------------------------- pairwise heatmap
 
 
@@ -154,6 +202,7 @@ def _pair_keys(df: pl.DataFrame) -> list[str]:
     ]
 
 
+@_chart_errors("``metric`` or a key column is missing.")
 def pairwise_heatmap(
     pairs: pl.DataFrame | pl.LazyFrame,
     metric: str = "ofi",
@@ -203,10 +252,6 @@ def pairwise_heatmap(
 
     Raises
     ------
-    ImportError
-        Without the plot extra (``pip install "polars_fair[plot]"``).
-    ColumnNotFoundError
-        ``metric`` or a key column is missing.
     InvalidArgumentError
         No key columns found, or a table of several attribute sets.
 
@@ -308,6 +353,7 @@ def pairwise_heatmap(
 # --------------------------------------------------------------------------- rates with CIs
 
 
+@_chart_errors()
 def rates_chart(
     metrics_frame: pl.DataFrame | pl.LazyFrame,
     rates: Sequence[str] = ("selection_rate", "tpr", "fpr"),
@@ -345,10 +391,6 @@ def rates_chart(
 
     Raises
     ------
-    ImportError
-        Without the plot extra.
-    ColumnNotFoundError
-        A required column is missing.
     InvalidArgumentError
         A rate of ``rates`` is not in the table, or a table of several attribute sets.
 
@@ -438,6 +480,7 @@ def _on_grid(fpr: np.ndarray, tpr: np.ndarray, grid: np.ndarray) -> np.ndarray:
     return np.asarray(np.clip(y0 + np.clip(t, 0.0, 1.0) * (y1 - y0), 0.0, 1.0), dtype=np.float64)
 
 
+@_chart_errors()
 def roc_chart(
     scores: FairScores | pl.DataFrame | pl.LazyFrame,
     keys: Sequence[str] | None = None,
@@ -491,10 +534,6 @@ def roc_chart(
 
     Raises
     ------
-    ImportError
-        Without the plot extra.
-    ColumnNotFoundError
-        A required column is missing.
     InvalidArgumentError
         ``reference`` or ``group`` is not a group, the reference has one class, or fewer than
         two groups have a curve.
@@ -613,6 +652,7 @@ def _roc_lines(fs: FairScores, keys: list[str], labels: list[str], ref: str, cho
     return lines, band, order
 
 
+@_chart_errors()
 def power_chart(
     curve: pl.DataFrame | pl.LazyFrame,
     *,
@@ -639,13 +679,6 @@ def power_chart(
     -------
     altair.LayerChart
         x = n (rows in the test set), y = power in [0, 1].
-
-    Raises
-    ------
-    ImportError
-        Without the plot extra.
-    ColumnNotFoundError
-        A required column is missing.
 
     Examples
     --------
@@ -679,14 +712,8 @@ def power_chart(
     y = alt.Y("power:Q", title="power", scale=alt.Scale(domain=[0, 1]))
     lines = base.mark_line(point=True).encode(y=y)
     bars = base.mark_rule().encode(y="low:Q", y2="high:Q")
-    rule_data = pl.DataFrame({"power": [float(target)], "label": [f"power {target:g}"]})
-    rule = alt.Chart(_values(rule_data)).mark_rule(color="#555555", strokeDash=[5, 4]).encode(
-        y="power:Q"
-    )
-    label = alt.Chart(_values(rule_data)).mark_text(
-        align="left", dx=4, dy=-6, color="#555555"
-    ).encode(y="power:Q", x=alt.value(0), text="label:N")
-    chart = alt.layer(rule, label, bars, lines).properties(
+    rule = _rule("power", target, f"power {target:g}", "#555555", [5, 4])
+    chart = alt.layer(*rule, bars, lines).properties(
         width=420, height=280,
         title=title or "Power of the ABROCA test (error bars: ±1.96 MC SE)",
     )
@@ -696,6 +723,7 @@ def power_chart(
 # --------------------------------------------------------------------------- calibration
 
 
+@_chart_errors()
 def calibration_chart(
     reliability: pl.DataFrame | pl.LazyFrame,
     keys: Sequence[str] | None = None,
@@ -736,13 +764,6 @@ def calibration_chart(
         One panel per group; x = mean predicted score, y = observed fraction positive, both
         in [0, 1].
 
-    Raises
-    ------
-    ImportError
-        Without the plot extra.
-    ColumnNotFoundError
-        A required column is missing.
-
     Examples
     --------
     >>> from polars_fair.datasets import make_hiring
@@ -758,13 +779,9 @@ def calibration_chart(
         group_label(keys) if keys else pl.lit("all").alias("group"),
         "n", "mean_score", "fraction_positive",
     )
-    sizes = data.group_by("group", maintain_order=True).agg(rows=pl.col("n").sum())
-    ranked = sizes.with_row_index("__pf_row").sort(
-        ["rows", "__pf_row"], descending=[True, False])["group"].to_list()
-    drawn, left = ranked[:max_groups], ranked[max_groups:]
-    order = [g for g in sizes["group"].to_list() if g in drawn]
+    order, left = _largest_groups(data, pl.col("n").sum(), max_groups)
     data = data.filter(
-        pl.col("group").is_in(drawn) & (pl.col("n") > 0) & pl.col("mean_score").is_not_null()
+        pl.col("group").is_in(order) & (pl.col("n") > 0) & pl.col("mean_score").is_not_null()
         & pl.col("fraction_positive").is_not_null()
     ).with_columns(
         few=pl.col("n") < min_count,
@@ -808,6 +825,7 @@ def _name_some(names: Sequence[str], limit: int = 12) -> str:
 # --------------------------------------------------------------------------- thresholds
 
 
+@_chart_errors()
 def threshold_chart(
     sweep: pl.DataFrame | pl.LazyFrame,
     keys: Sequence[str] | None = None,
@@ -846,13 +864,6 @@ def threshold_chart(
     altair.LayerChart
         x = threshold, y = impact ratio.
 
-    Raises
-    ------
-    ImportError
-        Without the plot extra.
-    ColumnNotFoundError
-        A required column is missing.
-
     Examples
     --------
     >>> from polars_fair.datasets import make_hiring
@@ -872,13 +883,9 @@ def threshold_chart(
         *([pl.col("selection_rate").cast(pl.Float64)] if "selection_rate" in df.columns else []),
         *([pl.col("n")] if "n" in df.columns else []),
     )
-    sizes = data.group_by("group", maintain_order=True).agg(
-        rows=pl.col("n").max() if "n" in data.columns else pl.len())
-    ranked = sizes.with_row_index("__pf_row").sort(
-        ["rows", "__pf_row"], descending=[True, False])["group"].to_list()
-    drawn, left = ranked[:max_groups], ranked[max_groups:]
-    order = [g for g in sizes["group"].to_list() if g in drawn]
-    data = data.filter(pl.col("group").is_in(drawn)).with_columns(
+    order, left = _largest_groups(
+        data, pl.col("n").max() if "n" in data.columns else pl.len(), max_groups)
+    data = data.filter(pl.col("group").is_in(order)).with_columns(
         adverse=pl.col("impact_ratio") < four_fifths)
     top = max(1.0, float(data["impact_ratio"].max() or 1.0))  # type: ignore[arg-type]
     x = alt.X("threshold:Q", title="threshold (one for every group)")
@@ -896,18 +903,13 @@ def threshold_chart(
             "group:N", sort=order, scale=_group_scale(len(order)), legend=None)),
         tooltip=["group:N", "threshold:Q", alt.Tooltip("impact_ratio:Q", format=".3f")],
     )
-    rule_data = pl.DataFrame({"impact_ratio": [float(four_fifths)],
-                              "label": [f"four-fifths rule: {four_fifths:g}"]})
-    rule = alt.Chart(_values(rule_data)).mark_rule(color="#b3261e", strokeDash=[6, 4]).encode(
-        y="impact_ratio:Q")
-    label = alt.Chart(_values(rule_data)).mark_text(
-        align="left", dx=4, dy=-6, color="#b3261e").encode(
-        y="impact_ratio:Q", x=alt.value(0), text="label:N")
+    rule = _rule("impact_ratio", four_fifths, f"four-fifths rule: {four_fifths:g}", "#b3261e",
+                 [6, 4])
     subtitle = [f"below the red line ({four_fifths:g}): adverse impact; hollow points and "
                 "dashed lines: low support"]
     if left:
         subtitle.append(f"{len(left)} smaller group(s) not drawn: " + _name_some(left))
-    chart = alt.layer(rule, label, lines, points).properties(
+    chart = alt.layer(*rule, lines, points).properties(
         width=460, height=300,
         title=alt.TitleParams(title or "Impact ratio by threshold", subtitle=subtitle),
     )
@@ -969,6 +971,7 @@ def _table_metric(df: pl.DataFrame, metric: str | None) -> str | None:
     return chosen
 
 
+@_chart_errors()
 def divergence_chart(
     divergence: pl.DataFrame | pl.LazyFrame,
     *,
@@ -1017,10 +1020,6 @@ def divergence_chart(
 
     Raises
     ------
-    ImportError
-        Without the plot extra.
-    ColumnNotFoundError
-        A required column is missing.
     InvalidArgumentError
         ``metric`` is not a metric of the registry, or differs from the table's ``metric``.
 
