@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["compose", "expand_signature", "parse", "render"]
+__all__ = ["borrow", "compose", "expand_signature", "parse", "render"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -150,6 +150,63 @@ def compose(
         first, _, rest = sections["Returns"].partition("\n")
         sections["Returns"] = returns + ("\n" + rest if rest else "")
     return render(head, sections)
+
+
+def borrow(
+    source: Callable[..., Any], params: tuple[str, ...] = (), sections: tuple[str, ...] = ()
+) -> Callable[[F], F]:
+    r"""Complete a function's docstring with parameters and sections of ``source``'s, said once.
+
+    For a function that hands these parameters on to ``source`` (they mean the same there) and
+    raises what ``source`` raises. The composed ``__doc__`` is what ``help()``,
+    ``inspect.getdoc`` and the API reference show; the parameters are put in signature order.
+
+    Parameters
+    ----------
+    source : callable
+        The function whose docstring states them.
+    params : tuple of str
+        The parameters whose entries are taken from ``source``'s Parameters.
+    sections : tuple of str
+        The sections taken from ``source`` (``"Raises"``), in place of the function's own.
+
+    Returns
+    -------
+    callable
+        A decorator that sets the function's ``__doc__`` and returns the function.
+
+    Examples
+    --------
+    >>> def f(a, b):
+    ...     "F.\n\nParameters\n----------\na : int\n    A.\nb : int\n    B.\n"
+    >>> @borrow(f, params=("a",))
+    ... def g(a, c):
+    ...     "G.\n\nParameters\n----------\nc : int\n    C.\n"
+    >>> parse(g.__doc__)[1]["Parameters"].splitlines()
+    ['a : int', '    A.', 'c : int', '    C.']
+    """
+    _, theirs = parse(source.__doc__ or "")
+    lent = {n: t for n, t in _entries(theirs.get("Parameters", "")) if n in params}
+    missing = set(params) - set(lent)
+    if missing:
+        raise KeyError(f"{source.__qualname__} documents no parameter {sorted(missing)}")
+
+    def complete(func: F) -> F:
+        head, own = parse(func.__doc__ or "")
+        entries = dict(_entries(own.get("Parameters", ""))) | lent
+        order = list(inspect.signature(func).parameters)
+
+        def place(names: str) -> int:  # the first of ``a, b`` or ``**kwargs`` in the signature
+            first = names.split(",")[0].strip().lstrip("*")
+            return order.index(first) if first in order else len(order)
+
+        own["Parameters"] = "\n".join(entries[n] for n in sorted(entries, key=place))
+        for title in sections:
+            own[title] = theirs[title]
+        func.__doc__ = render(head, own)
+        return func
+
+    return complete
 
 
 def expand_signature(

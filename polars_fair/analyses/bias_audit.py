@@ -38,6 +38,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.core import rules as R
 from polars_fair.core.options import DEFAULTS, check
@@ -313,6 +314,7 @@ def _median_expr(score: pl.Expr, weight: pl.Expr) -> pl.Expr:
     return (score.filter(cum >= half).first() + score.filter(cum > half).first()) / 2
 
 
+@borrow(bias_audit_from_counts, params=("keys", "min_share", "exclude_small"))
 def bias_audit_from_scores(
     scores: pl.LazyFrame,
     keys: Sequence[str],
@@ -349,12 +351,6 @@ def bias_audit_from_scores(
         A score table: the category keys, ``score`` (Float64), ``positives`` and ``negatives``
         (Int64, or Float64 weighted sums followed by ``n_rows``, the row counts), for example
         ``polars_fair.scores(frame, ["sex", "race"], y_true=None, y_score="score").frame``.
-    keys : sequence of str
-        The category attributes (the table's key columns), in the order they are reported.
-    min_share : float, default 0.02
-        A category with ``share < min_share`` is flagged ``small_category`` (the rules' 2%).
-    exclude_small : bool, default False
-        Exclude small categories from the impact-ratio calculation.
 
     Returns
     -------

@@ -19,9 +19,15 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair._docs import borrow
 from polars_fair.analyses.report import with_rates
 from polars_fair.analyses.runner import on_small_table
-from polars_fair.analyses.sweep import DEFAULT_MAX_THRESHOLDS, checked_grid, sweep_reports
+from polars_fair.analyses.sweep import (
+    DEFAULT_MAX_THRESHOLDS,
+    checked_grid,
+    sweep_from_scores,
+    sweep_reports,
+)
 from polars_fair.core.labels import group_label
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS
@@ -47,6 +53,8 @@ class _Grid(tuple[float, ...]):
 THRESHOLD_GRID: tuple[float, ...] = _Grid(round(i / 100, 2) for i in range(1, 100))
 
 
+@borrow(sweep_from_scores, params=("scores", "keys", "max_thresholds", "max_groups", "score_dtype"),
+        sections=("Raises",))
 def thresholds_from_scores(
     scores: pl.LazyFrame,
     keys: Sequence[str],
@@ -93,10 +101,6 @@ def thresholds_from_scores(
 
     Parameters
     ----------
-    scores : pl.LazyFrame
-        A score table (keys, ``score``, ``positives``, ``negatives`` [, ``n_rows``]).
-    keys : sequence of str
-        Its key columns.
     thresholds : sequence of float, default (0.01, 0.02, ..., 0.99)
         Finite numbers, sorted and de-duplicated (after rounding to the score's dtype). The
         default grid suits probabilities: on scores outside [0, 1] it raises (when collected;
@@ -114,13 +118,6 @@ def thresholds_from_scores(
     exclude_low_support : bool, default False
         Low-support groups are neither the reference nor the highest selection rate (so a
         handful of rows cannot set the bar), as in ``report``.
-    max_thresholds : int, default 10000
-        The most thresholds (each makes a report of every group).
-    max_groups : int, default 10000
-        The most groups of the count table completed with the empty intersections of
-        ``pl.Enum`` keys, as ``report``'s count argument.
-    score_dtype : pl.DataType, default Float64
-        The dtype of the scores before they were widened (a Float32 score compares in Float32).
 
     Returns
     -------
@@ -139,18 +136,6 @@ def thresholds_from_scores(
         (Boolean, never null: false with ``n_failing`` 0 means an undefined impact ratio).
         ``n_groups`` counts report's groups, the empty intersections of ``pl.Enum`` keys
         included.
-
-    Raises
-    ------
-    InvalidArgumentError
-        No threshold, a threshold that is not a finite number, or a report option outside its
-        range; when collected, the default grid on scores outside [0, 1] (the message shows
-        their range and suggests a grid).
-    SizeLimitError
-        More than ``max_thresholds`` thresholds (at once), or an Enum completion of more than
-        ``max_groups`` groups.
-    UnknownGroupError
-        An explicit ``reference`` that is not a group (when collected).
 
     Examples
     --------

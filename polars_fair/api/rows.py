@@ -17,7 +17,7 @@ from typing import Any, Unpack
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair._docs import compose, expand_signature
+from polars_fair._docs import borrow, compose, expand_signature
 from polars_fair.analyses.bias_audit import ONE_OUTCOME, _categories, _check_categories
 from polars_fair.analyses.divergence import (
     DEFAULT_MAX_PATTERNS,
@@ -29,6 +29,7 @@ from polars_fair.analyses.divergence import (
     _by_levels,
     bin_attributes,
     divergence_from_counts,
+    divergence_of_counts,
 )
 from polars_fair.api.objects import counts, scores
 from polars_fair.core.options import DEFAULTS
@@ -161,6 +162,8 @@ def bias_audit(
     return scored.bias_audit(min_share=min_share, exclude_small=exclude_small)
 
 
+@borrow(divergence_of_counts, params=("min_denominator", "level", "adjust"),
+        sections=("Returns",))
 def divergence_of_rows(
     frame: Any,
     by: By = None,
@@ -190,12 +193,6 @@ def divergence_of_rows(
         The most items of a pattern.
     min_support : float, default 0.01
         The smallest pattern (share of rows below 1, row count otherwise).
-    min_denominator : float, default 30
-        Flag ``low_support`` below this metric denominator.
-    level : float, default 0.95
-        Confidence level.
-    adjust : {"bh", "by", "holm"}, default "bh"
-        The adjustment over every pattern tested.
     bins : mapping of str to int or sequence of float, optional
         Numeric attributes to bin: a number of quantile bins or the edges
         (:func:`bin_attributes`).
@@ -210,11 +207,6 @@ def divergence_of_rows(
         :data:`LEVELS_ABOVE` attributes, else ``"finest"``.
     **count_args
         The count arguments (:class:`polars_fair.core.spec.CountArgs`) but ``combinations``.
-
-    Returns
-    -------
-    pl.LazyFrame
-        The divergence table (:func:`divergence_from_counts`).
 
     Raises
     ------

@@ -34,6 +34,7 @@ import polars as pl
 import typer
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.api import namespace as _ns  # noqa: F401  (registers .fair)
 from polars_fair.api.namespace import fair
 from polars_fair.api.objects import FairCounts
@@ -445,6 +446,8 @@ def demo(
 
 
 
+@borrow(run_report, params=("lf", "by_text", "y_true_text, y_pred_text",
+                           "pos_label_text, reference_text", "min_support", "where"))
 def html_page(
     lf: pl.LazyFrame,
     by_text: list[str],
@@ -466,20 +469,8 @@ def html_page(
 
     Parameters
     ----------
-    lf : pl.LazyFrame
-        The scanned file.
-    by_text : list of str
-        ``--by``.
-    y_true_text, y_pred_text : str
-        ``--y-true``, ``--y-pred``.
     y_score_text : str or None
         ``--y-score``: adds the score charts.
-    pos_label_text, reference_text : str or None
-        ``--pos-label``, ``--reference``.
-    min_support : int
-        ``--min-support``.
-    where : str or None
-        ``--where``.
     null_groups : str
         ``--null-groups``.
     source : str, optional

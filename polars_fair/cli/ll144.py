@@ -23,6 +23,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
 from polars_fair.core.options import DEFAULTS
 
@@ -266,16 +267,12 @@ def ll144_json(summary: dict[str, Any]) -> str:
     return json.dumps(_jsonable(summary), indent=2, default=str) + "\n"
 
 
+@borrow(ll144_json, params=("summary",))
 def ll144_csv(summary: dict[str, Any]) -> str:
     """The summary as CSV: the facts as ``# name: value`` lines, then one row per category.
 
     Read it back with ``pl.read_csv(path, comment_prefix="#")``; ``attributes`` is written as
     ``sex, race``.
-
-    Parameters
-    ----------
-    summary : dict
-        :func:`ll144_summary`.
 
     Returns
     -------
@@ -304,6 +301,7 @@ def _fmt(x: Any, digits: int = 4) -> str:
     return f"{x:.{digits}f}" if isinstance(x, float) else f"{x:,}"
 
 
+@borrow(ll144_json, params=("summary",))
 def ll144_html(summary: dict[str, Any]) -> str:
     """The summary as one self-contained HTML page (nothing loaded from the network).
 
@@ -311,11 +309,6 @@ def ll144_html(summary: dict[str, Any]) -> str:
     input's SHA-256, rows read/filtered/audited, parameters, versions), one table per attribute
     set (each category's applicants, rate, impact ratio and notes), and the same figures as
     JSON in ``<script type="application/json" id="polars-fair-data">``.
-
-    Parameters
-    ----------
-    summary : dict
-        :func:`ll144_summary`.
 
     Returns
     -------

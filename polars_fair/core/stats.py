@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import np
 from polars_fair._lazy import sps as _sps
 from polars_fair.core.options import DEFAULTS, Adjust, Test
@@ -243,6 +244,7 @@ def newcombe_difference_interval(
     return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
 
 
+@borrow(newcombe_difference_interval, params=("level",), sections=("Raises",))
 def ratio_interval(
     x1: npt.ArrayLike,
     n1: npt.ArrayLike,
@@ -279,19 +281,12 @@ def ratio_interval(
         Successes and trials of the group in the numerator (the group being compared).
     x2, n2 : array_like of int or float
         Successes and trials of the reference group in the denominator.
-    level : float, default 0.95
-        Confidence level in (0, 1).
 
     Returns
     -------
     low, high : numpy.ndarray of float64
         Bounds on :math:`p_1/p_2`, in :math:`[0, \infty)` and finite, containing :math:`r`
         wherever :math:`r` is defined. ``NaN`` by the rules above or where an input is ``NaN``.
-
-    Raises
-    ------
-    InvalidArgumentError
-        If ``level`` is not in (0, 1), a count is negative or successes exceed trials.
 
     Examples
     --------

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import np, npt
 from polars_fair.core.options import DEFAULTS, Strategy
 
@@ -455,6 +456,7 @@ def calibration_plan(
     return table.map_batches(run, schema=out_schema)
 
 
+@borrow(calibration_plan, params=("table", "keys", "n_bins", "strategy"), sections=("Raises",))
 def reliability_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
@@ -469,17 +471,6 @@ def reliability_plan(
     :math:`\bar y_b` (positives over :math:`n_b`), the points of a reliability diagram
     (DeGroot & Fienberg 1983, *The Statistician* 32:12).
 
-    Parameters
-    ----------
-    table : pl.LazyFrame
-        A score table: keys, ``score``, ``positives``, ``negatives``.
-    keys : sequence of str
-        Its key columns (``[]``: one group).
-    n_bins : int, default 10
-        Number of bins, at least 1.
-    strategy : {"uniform", "quantile"}, default "uniform"
-        Equal-width bins on [0, 1], or bins at the percentiles of the pooled scores.
-
     Returns
     -------
     pl.LazyFrame
@@ -487,11 +478,6 @@ def reliability_plan(
         ``bin_low``, ``bin_high`` (Float64 edges of the bin ``(bin_low, bin_high]``), ``n``
         (rows: Int64, or Float64 weighted sums), ``mean_score``, ``fraction_positive``
         (Float64 in [0, 1], null for an empty bin).
-
-    Raises
-    ------
-    InvalidArgumentError, InvalidScoreError, EmptyFrameError
-        As :func:`calibration_from_scores`, when the plan is collected.
 
     Examples
     --------

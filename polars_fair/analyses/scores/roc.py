@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import np
 
 if TYPE_CHECKING:
@@ -145,6 +146,7 @@ def roc_curve_from_cells(
     return fpr, tpr
 
 
+@borrow(roc_curve_from_cells, params=("scores", "pos, neg"))
 def roc_points_from_cells(
     scores: ArrayLike, pos: ArrayLike, neg: ArrayLike
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
@@ -155,13 +157,6 @@ def roc_points_from_cells(
     ``score >= s_k``), and point 0, ``(0, 0)``, at threshold ``+inf`` (nothing predicted
     positive), as the ``thresholds`` of :func:`sklearn.metrics.roc_curve` (scikit-learn >= 1.3,
     ``drop_intermediate=False``).
-
-    Parameters
-    ----------
-    scores : array-like of float, shape (K,)
-        Scores of the cells, finite; any order, duplicates are merged.
-    pos, neg : array-like of int or float, shape (K,)
-        Number (or summed sample weight) of positives and negatives at each score, >= 0.
 
     Returns
     -------
