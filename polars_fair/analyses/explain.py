@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import np
 from polars_fair.core import rules as R
 from polars_fair.core.spec import check_int
@@ -182,6 +183,7 @@ def shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
         shapley=pl.Series(np.asarray(values, dtype=np.float64), nan_to_null=True))
 
 
+@borrow(shapley_values, params=("patterns",), sections=("Raises",))
 def global_shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     r"""Each item's contribution to divergence over every frequent pattern (global Shapley).
 
@@ -199,22 +201,12 @@ def global_shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame
     over the frequent patterns :math:`J` (the empty one included) without attribute :math:`a`
     whose union with :math:`\alpha` is frequent.
 
-    Parameters
-    ----------
-    patterns : pl.DataFrame or pl.LazyFrame
-        The output of ``divergence``.
-
     Returns
     -------
     pl.DataFrame
         One row per frequent item, sorted by ``global_shapley`` descending: ``attribute``,
         ``item`` (String, ``"attribute=value"``), ``divergence`` (Float64, the item's own),
         ``global_shapley`` (Float64).
-
-    Raises
-    ------
-    InvalidArgumentError
-        ``patterns`` is not a divergence table.
 
     Examples
     --------

@@ -17,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import dense
 from polars_fair.core.options import DEFAULTS
@@ -191,6 +192,7 @@ def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str], thresholds: Sequence
     )
 
 
+@borrow(sweep_counts, params=("scores", "keys"))
 def sweep_from_scores(
     scores: pl.LazyFrame,
     keys: Sequence[str],
@@ -224,10 +226,6 @@ def sweep_from_scores(
 
     Parameters
     ----------
-    scores : pl.LazyFrame
-        A score table (keys, ``score``, ``positives``, ``negatives`` [, ``n_rows``]).
-    keys : sequence of str
-        Its key columns.
     thresholds : sequence of float, default (0.1, 0.2, ..., 0.9)
         Finite numbers; sorted and de-duplicated (after rounding to the score's dtype). The
         default suits probabilities: on scores outside [0, 1] it raises (pass a grid on the

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import np
 from polars_fair._lazy import sps as sst
 from polars_fair.analyses.report import count_exprs
@@ -255,6 +256,7 @@ def _pooled_z(a: np.ndarray, m: np.ndarray, b: np.ndarray, r: np.ndarray) -> np.
     return np.where(se == 0, 0.0, z)
 
 
+@borrow(metrics_table, params=("counts", "keys"))
 def disparity_table(
     counts: pl.LazyFrame,
     keys: Sequence[str],
@@ -325,10 +327,6 @@ def disparity_table(
 
     Parameters
     ----------
-    counts : pl.LazyFrame
-        A count table (keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]).
-    keys : sequence of str
-        Its key columns.
     reference : "largest", "max_selection_rate", "overall", scalar or mapping
         The reference group (:mod:`polars_fair.core.reference`).
     metric : str, default "selection_rate"

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.core.spec import Attributes, Audit, parse_by
 from polars_fair.counting import boundary
 
@@ -245,13 +246,9 @@ class DuckDBEngine:
         """Fail early, with the install hint, when duckdb is missing."""
         _require_duckdb()
 
+    @borrow(polars_schema, sections=("Returns",))
     def schema(self) -> pl.Schema:
         """The relation's columns as Polars dtypes (:func:`polars_schema`).
-
-        Returns
-        -------
-        pl.Schema
-            Column names in DuckDB's order with their Polars dtypes.
 
         Examples
         --------

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.core.spec import Attributes, Audit, parse_by
 from polars_fair.counting import boundary
 
@@ -302,13 +303,9 @@ class SparkEngine:
         groups = [*(_col(k) for k in a.keys), *labels, p]
         return _collect(self.spark_df, groups, _aggs(a) + checks).lazy()
 
+    @borrow(label_table, params=("a",))
     def score_label_table(self, a: Audit) -> pl.LazyFrame:
         """One Spark ``groupBy`` over keys, score (as double, rounded if asked) and label.
-
-        Parameters
-        ----------
-        a : Audit
-            The resolved call.
 
         Returns
         -------

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import np
 from polars_fair.analyses.scores.roc import auc_from_cells, roc_curve_from_cells
 from polars_fair.core.reference import known, reference_index
@@ -170,13 +171,12 @@ class ScoreView:
             return NO_NEGATIVES
         return None
 
+    @borrow(reason, params=("g",))
     def compare_reason(self, g: int, ref: int | None) -> str | None:
         """Why group ``g`` cannot be compared with the reference ``ref``, or ``None``.
 
         Parameters
         ----------
-        g : int
-            The group's index.
         ref : int or None
             The reference's index (:func:`score_reference`); ``None`` when there is none.
 
@@ -204,13 +204,9 @@ class ScoreView:
             return NO_REFERENCE
         return REFERENCE_ONE_CLASS if self.reason(ref) is not None else None
 
+    @borrow(reason, params=("g",))
     def label(self, g: int) -> Any:
         """The group's key value (one key), or ``{key: value}`` (several keys).
-
-        Parameters
-        ----------
-        g : int
-            The group's index.
 
         Returns
         -------
@@ -246,13 +242,9 @@ class ScoreView:
         """
         return [auc_from_cells(*self.cells(g)) for g in range(len(self))]
 
+    @borrow(reason, params=("g",))
     def curve(self, g: int) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
         """Group ``g``'s ROC curve (:func:`polars_fair.analyses.scores.roc.roc_curve_from_cells`).
-
-        Parameters
-        ----------
-        g : int
-            The group's index.
 
         Returns
         -------
