@@ -15,7 +15,7 @@ import polars as pl
 
 from polars_fair.core import rules as R
 from polars_fair.core.options import DEFAULTS, check
-from polars_fair.core.reference import for_set, known, prefer_supported, reference_flag
+from polars_fair.core.reference import Reference, known, prefer_supported
 from polars_fair.core.registry import METRICS, RATE_NAMES, Counts
 
 __all__ = ["FINDINGS", "FINDING_MEANINGS", "count_exprs", "rates_from_counts",
@@ -233,7 +233,7 @@ def report_from_counts(
     [1.0, 0.5]
     """
     _validate_options(min_support, ofi_threshold, four_fifths)
-    reference = for_set(reference, keys)
+    ref = Reference.parse(reference).for_set(keys)
     names = counts.collect_schema().names()
     c = count_exprs(names)
     base = with_rates(counts)
@@ -242,8 +242,7 @@ def report_from_counts(
     supported = pl.col("n") >= min_support
     exclude_low_support = R.flag(exclude_low_support, "exclude_low_support")
     eligible = is_known & (c.n > 0) & (supported if exclude_low_support else pl.lit(True))
-    base, flag = reference_flag(base, keys, reference, eligible=eligible, score=sr,
-                                min_support=min_support)
+    base, flag = ref.flag(base, keys, eligible=eligible, score=sr, min_support=min_support)
     # "overall": the whole population is the reference, no row is (_Rules.decide sums it)
     is_ref = pl.repeat(False, pl.len()) if flag is None else flag
     # the highest selection rate: among the supported groups, as the reference (one rule)

@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair.core.reference import Reference
 from polars_fair.counting.tables import Counted
 
 __all__ = ["Builder", "analyse", "check_clash", "check_outputs", "dense", "on_small_table"]
@@ -102,8 +103,8 @@ def check_outputs(table: pl.LazyFrame, keys: Sequence[str], fn: Callable[..., pl
     name : str
         The analysis' name, for the message.
     **options : Any
-        The analysis' options (a mapping among them, a reference group, is renamed with the
-        keys).
+        The analysis' options (a reference group among them, a mapping or a
+        :class:`polars_fair.core.reference.Reference`, is renamed with the keys).
 
     Raises
     ------
@@ -144,7 +145,8 @@ def _check_outputs(table: pl.LazyFrame, keys: list[str], fn: Callable[..., pl.La
                    name: str, options: dict[str, Any]) -> None:
     names = [f"__pf_key{i}" for i in range(len(keys))]
     rename = dict(zip(keys, names, strict=True))
-    opts = {k: ({rename.get(a, a): v for a, v in o.items()} if isinstance(o, Mapping) else o)
+    opts = {k: (o.renamed(rename) if isinstance(o, Reference)
+                else {rename.get(a, a): v for a, v in o.items()} if isinstance(o, Mapping) else o)
             for k, o in options.items()}
     try:
         out = fn(table.rename(rename), names, **opts).collect_schema().names()

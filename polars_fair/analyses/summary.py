@@ -74,7 +74,7 @@ from polars_fair.analyses.report import count_exprs
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.core import rules as R
 from polars_fair.core.options import DEFAULTS, SummaryMethod, check
-from polars_fair.core.reference import for_set, is_rule, known, reference_flag
+from polars_fair.core.reference import Reference, known
 from polars_fair.core.registry import METRICS
 
 __all__ = ["METHODS", "RULE_VERDICTS", "SUMMARY_METRICS", "summary_from_counts"]
@@ -506,13 +506,12 @@ def summary_from_counts(
     t_ofi = check("ofi_threshold", ofi_threshold)
     exclude_low_support = R.flag(exclude_low_support, "exclude_low_support")
     keys = list(keys)
-    reference = for_set(reference, keys)
-    rule = is_rule(reference)
-    explicit = method == "to_reference" and not rule
+    ref = Reference.parse(reference).for_set(keys)
+    explicit = method == "to_reference" and not ref.is_rule
     if explicit and not keys:
         raise E.InvalidArgumentError(NO_KEYS_FOR_REFERENCE)
-    overall = method == "to_reference" and reference == "overall"
-    by_rule = method == "to_reference" and rule and not overall
+    overall = method == "to_reference" and ref.is_overall
+    by_rule = method == "to_reference" and ref.is_rule and not overall
     thresholds = {"min_impact_ratio": float(t_ir), "max_abs_ofi": float(t_ofi)}
 
     def summarise(df: pl.DataFrame) -> pl.DataFrame:
@@ -551,16 +550,15 @@ def summary_from_counts(
         )
         mask: pl.Expr = pl.lit(False)
         if explicit:
-            table, flag = reference_flag(table, keys, reference, eligible=pl.lit(True))
+            table, flag = ref.flag(table, keys, eligible=pl.lit(True))
             assert flag is not None
             mask = flag
         # an explicit reference is never excluded; every other low-support group is, if asked
         drop = (pl.col(_LOW) & ~mask) if exclude_low_support else pl.lit(False)
         if by_rule:  # the one reference rule (polars_fair.core.reference), within the kept groups
             eligible = known(keys) & (c.n > 0) & ~drop
-            table, flag = reference_flag(table, keys, reference, eligible=eligible,
-                                         score=pl.col(f"{_P}sr"),
-                                         min_support=float(support))
+            table, flag = ref.flag(table, keys, eligible=eligible, score=pl.col(f"{_P}sr"),
+                                   min_support=float(support))
             assert flag is not None
             mask = flag
         table = table.with_columns(mask.alias(_REF), drop.alias(_DROP))

@@ -23,7 +23,7 @@ from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core import stats
 from polars_fair.core.options import DEFAULTS, Adjust, Test, check
-from polars_fair.core.reference import for_set, known, reference_flag
+from polars_fair.core.reference import Reference, known
 from polars_fair.core.registry import (
     METRICS,
     PAIR_METRICS,
@@ -426,15 +426,14 @@ def _framed(counts: pl.LazyFrame, keys: Sequence[str], metric: str, reference: A
     for k, p in enumerate(parts):
         assert p.numerator is not None and p.denominator is not None
         part_cols += [p.numerator(c).alias(f"__x{k}"), p.denominator(c).alias(f"__m{k}")]
-    reference = for_set(reference, keys)
+    given = Reference.parse(reference).for_set(keys)
     base = counts.select(
         *keys, *part_cols,
         c.n.alias("__size"), pl.col("n").alias("__rows"), pl.col("n"),
         METRICS["selection_rate"].value(c).alias("__sr"),
     )
     eligible = known(keys) & (pl.col("__size") > 0)
-    base, flag = reference_flag(base, keys, reference, eligible=eligible, score=pl.col("__sr"),
-                                size="__size")
+    base, flag = given.flag(base, keys, eligible=eligible, score=pl.col("__sr"), size="__size")
 
     def ref(e: pl.Expr) -> pl.Expr:
         # "overall": each group against the rest of the population

@@ -61,6 +61,7 @@ from polars_fair.core.options import (
     SummaryMethod,
     Test,
 )
+from polars_fair.core.reference import Reference
 from polars_fair.core.spec import (
     COUNT_ARGS,
     COUNT_ARGS_DOC,
@@ -111,6 +112,16 @@ def _doc(source: Callable[..., Any], example: str, *,
         )
         return method
     return deco
+
+
+def _resolve_reference(options: dict[str, Any], keys: Sequence[str]) -> None:
+    """Resolve an analysis' ``reference=`` once, in place, into the value its plan receives.
+
+    :meth:`polars_fair.core.reference.Reference.parse` over every attribute of the call (a
+    mapping naming another is refused); every attribute set's plan then reads that one value.
+    """
+    if "reference" in options:
+        options["reference"] = Reference.parse(options["reference"], keys)
 
 
 class FairCounts:
@@ -178,6 +189,7 @@ class FairCounts:
         if counted.sets is not None:
             check_clash(counted.keys, ["attributes"], fn.__name__)
             table = table.drop("attributes")
+        _resolve_reference(options, counted.keys)
         check_outputs(table, counted.keys, fn, fn.__name__, **options)
         return analyse(counted, lambda lf, keys: fn(lf, keys, **options))
 
@@ -342,6 +354,7 @@ class FairScores:
         return self._table
 
     def _run(self, plan: Callable[..., pl.LazyFrame], name: str, **options: Any) -> pl.LazyFrame:
+        _resolve_reference(options, self.keys)
         check_outputs(self._table, self.keys, plan, name, **options)
         return plan(self._table, self.keys, **options)
 

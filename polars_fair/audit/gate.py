@@ -8,9 +8,10 @@ one row per (metric, group) with the value, the limit and whether the group pass
 only format the frame.
 
 Both analyses compare each group with *one* reference group, chosen once by
-:func:`gate_reference` with the rule of :mod:`polars_fair.core.reference` over the groups eligible
-for both: a rule (``"largest"``, ``"max_selection_rate"``, ``"max_auc"``) becomes that explicit
-group, which is then passed to ``report`` and to ``abroca`` alike.
+:func:`resolve_gate_reference` with the rule of :mod:`polars_fair.core.reference` over the groups
+eligible for both: a rule (``"largest"``, ``"max_selection_rate"``, ``"max_auc"``) becomes that
+explicit group, a :class:`polars_fair.core.reference.Reference` which is then passed to
+``report`` and to ``abroca`` alike (and, by the HTML audit, to every table of its page).
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ from polars_fair.api.external import from_counts, from_scores
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.core import rules as R
 from polars_fair.core.options import DEFAULTS, check
-from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, is_rule, known, reference_index
+from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference, known
 
-__all__ = ["GATE_COLUMNS", "gate", "gate_reference", "verdict"]
+__all__ = ["GATE_COLUMNS", "gate", "gate_reference", "resolve_gate_reference", "verdict"]
 
 #: The columns of :func:`gate` after the key columns' place (``metric`` comes first).
 GATE_COLUMNS = ("group", "n", "is_reference", "value", "limit", "rule", "checked", "passed",
@@ -61,8 +62,8 @@ def _check_limit(name: str, value: Any, low: float, high: float) -> Fraction:
     return R.option(value, name, low=low, high=high)
 
 
-def _mapping(table: pl.DataFrame, keys: list[str], idx: int) -> dict[str, Any]:
-    return dict(zip(keys, table.select(keys).row(idx), strict=True))
+def _mapping(table: pl.DataFrame, keys: list[str], idx: int) -> Reference:
+    return Reference.parse(dict(zip(keys, table.select(keys).row(idx), strict=True)))
 
 
 def gate_reference(
@@ -73,9 +74,61 @@ def gate_reference(
     min_support: float = DEFAULTS.min_support,
     exclude_low_support: bool = DEFAULTS.exclude_low_support,
 ) -> Any:
+    """The one reference group of a count table and (optionally) a score table, as an argument.
+
+    :func:`resolve_gate_reference`'s choice written as a ``reference=`` argument
+    (:attr:`polars_fair.core.reference.Reference.argument`).
+
+    Parameters
+    ----------
+    counts : FairCounts
+        As in :func:`resolve_gate_reference`.
+    scores : FairScores, optional
+        As in :func:`resolve_gate_reference`.
+    reference : rule, group value, tuple or mapping, default "largest"
+        As in :func:`resolve_gate_reference`.
+    min_support : float, default 30
+        As in :func:`resolve_gate_reference`.
+    exclude_low_support : bool, default False
+        As in :func:`resolve_gate_reference`.
+
+    Returns
+    -------
+    Any
+        ``{key: value}`` for a group chosen by a rule; ``reference`` itself when it is explicit,
+        ``"overall"``, when there are no keys, or when no group is eligible at all.
+
+    Raises
+    ------
+    polars_fair.errors.InvalidArgumentError
+        As :func:`resolve_gate_reference`.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_counts, from_scores
+    >>> c = from_counts(pl.DataFrame({"g": ["a", "b"], "n": [6, 4], "tp": [6, 2], "fp": [0, 1],
+    ...                               "fn": [0, 1], "tn": [0, 0]}))
+    >>> s = from_scores(pl.DataFrame({"g": ["a", "b", "b"], "score": [0.9, 0.2, 0.8],
+    ...                               "positives": [6, 1, 2], "negatives": [0, 1, 0]}))
+    >>> gate_reference(c), gate_reference(c, s)  # "a" is larger but has one class
+    ({'g': 'a'}, {'g': 'b'})
+    """
+    return resolve_gate_reference(counts, scores, reference, min_support=min_support,
+                                  exclude_low_support=exclude_low_support).argument
+
+
+def resolve_gate_reference(
+    counts: FairCounts,
+    scores: FairScores | None = None,
+    reference: Any = DEFAULTS.reference,
+    *,
+    min_support: float = DEFAULTS.min_support,
+    exclude_low_support: bool = DEFAULTS.exclude_low_support,
+) -> Reference:
     """The one reference group of a count table and (optionally) a score table.
 
-    A rule is resolved once, by :func:`polars_fair.core.reference.reference_index`, over the groups
+    A rule is resolved once, by :meth:`polars_fair.core.reference.Reference.index`, over the groups
     eligible for every analysis given: known keys, rows (``n > 0``) of positive total weight
     (``weight_sum > 0``, when the table is weighted), at least ``min_support``
     rows when ``exclude_low_support``, and, with ``scores``, both classes in the score table (a
@@ -90,7 +143,7 @@ def gate_reference(
         The count table of one attribute set (:func:`polars_fair.counts`).
     scores : FairScores, optional
         The score table of the same rows (:func:`polars_fair.scores`).
-    reference : rule, group value, tuple or mapping, default "largest"
+    reference : rule, group value, tuple, mapping or Reference, default "largest"
         ``"largest"`` (most rows), ``"max_selection_rate"``, ``"max_auc"`` (with ``scores``),
         ``"overall"`` (no group; not with ``scores``), or an explicit group, returned as is.
     min_support : float, default 30
@@ -100,34 +153,35 @@ def gate_reference(
 
     Returns
     -------
-    Any
-        ``{key: value}`` for a group chosen by a rule; ``reference`` itself when it is explicit,
-        ``"overall"``, when there are no keys, or when no group is eligible at all.
+    polars_fair.core.reference.Reference
+        The group chosen by a rule, as an explicit mapping ``{key: value}``; ``reference``
+        itself (parsed) when it is explicit, ``"overall"``, when there are no keys, or when no
+        group is eligible at all.
 
     Raises
     ------
     polars_fair.errors.InvalidArgumentError
         ``"overall"`` with ``scores`` (ABROCA needs a group), a rule the analyses do not
-        accept, or a count table of several attribute sets.
+        accept, a mapping naming an attribute that is not a key, or a count table of several
+        attribute sets.
 
     Examples
     --------
     >>> import polars as pl
-    >>> from polars_fair import from_counts, from_scores
+    >>> from polars_fair import from_counts
     >>> c = from_counts(pl.DataFrame({"g": ["a", "b"], "n": [6, 4], "tp": [6, 2], "fp": [0, 1],
     ...                               "fn": [0, 1], "tn": [0, 0]}))
-    >>> s = from_scores(pl.DataFrame({"g": ["a", "b", "b"], "score": [0.9, 0.2, 0.8],
-    ...                               "positives": [6, 1, 2], "negatives": [0, 1, 0]}))
-    >>> gate_reference(c), gate_reference(c, s)  # "a" is larger but has one class
-    ({'g': 'a'}, {'g': 'b'})
+    >>> resolve_gate_reference(c).argument
+    {'g': 'a'}
     """
     if counts.sets is not None:
         raise E.InvalidArgumentError(ONE_SET)
     keys = list(counts.keys)
-    if reference == "overall" and scores is not None:
-        raise E.InvalidArgumentError(NOT_A_GROUP.format(reference=reference))
-    if not is_rule(reference) or reference == "overall" or not keys:
-        return reference
+    ref = Reference.parse(reference, keys)
+    if ref.is_overall and scores is not None:
+        raise E.InvalidArgumentError(NOT_A_GROUP.format(reference=ref.argument))
+    if not ref.is_rule or ref.is_overall or not keys:
+        return ref
     table = counts.rates().collect().select(*keys, "n", "selection_rate")
     if "weight_sum" in counts.frame.collect_schema().names():  # a group of zero weight is empty
         weights = counts.frame.select(*keys, "weight_sum").collect()
@@ -147,20 +201,19 @@ def gate_reference(
         table = table.join(roc, on=keys, how="left", nulls_equal=True, maintain_order="left")
         both = ((pl.col("positives") > 0) & (pl.col("negatives") > 0)).fill_null(False)
         candidates = [count_ok & both, count_ok]
-        if reference == "max_auc":
+        if ref.rule == "max_auc":
             score = pl.col("auc")
     for eligible in candidates:
-        idx = reference_index(table, keys, reference, eligible=eligible,
-                              score=table.select(score).to_series(), rules=rules,
-                              min_support=min_support)
+        idx = ref.index(table, keys, eligible=eligible, score=table.select(score).to_series(),
+                        rules=rules, min_support=min_support)
         if idx is not None:
             return _mapping(table, keys, idx)
-    if reference not in COUNT_RULES:  # "max_auc" and no group has an AUC: the largest group
-        idx = reference_index(table, keys, "largest", eligible=count_ok, rules=rules,
-                              min_support=min_support)
+    if ref.rule not in COUNT_RULES:  # "max_auc" and no group has an AUC: the largest group
+        idx = Reference.parse("largest").index(table, keys, eligible=count_ok, rules=rules,
+                                               min_support=min_support)
         if idx is not None:
             return _mapping(table, keys, idx)
-    return reference
+    return ref
 
 
 #: How a null key value (the group of the rows whose attribute is missing) reads in a label.
@@ -325,8 +378,8 @@ def gate(
     fs = from_scores(scores.frame.collect(), scores.keys) if (
         scores is not None and max_abroca is not None) else None
     support = float(t_support)
-    ref = gate_reference(counts, fs, reference, min_support=support,
-                         exclude_low_support=True)
+    ref = resolve_gate_reference(counts, fs, reference, min_support=support,
+                                 exclude_low_support=True)
     # the limits are report's own thresholds, so each verdict is report's exact rule
     # (polars_fair.core.rules): adverse_impact is impact_ratio < limit, ofi_flag |ofi| > limit.
     # min_impact_ratio=0 (the check off) is no four-fifths threshold: every defined ratio passes

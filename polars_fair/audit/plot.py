@@ -48,7 +48,7 @@ from polars_fair._docs import parse, render
 from polars_fair._lazy import np
 from polars_fair.core.labels import MISSING_GROUP, group_label
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.reference import SCORE_RULES
+from polars_fair.core.reference import SCORE_RULES, Reference
 from polars_fair.core.registry import METRICS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -513,10 +513,11 @@ def roc_chart(
     keys : sequence of str, optional
         Key columns of a score table; default: every column but ``score, positives,
         negatives, n_rows``. Ignored for a ``FairScores``.
-    reference : "largest", "max_auc", str, tuple or mapping, default "largest"
+    reference : "largest", "max_auc", str, tuple, mapping or Reference, default "largest"
         The reference group: a rule of :mod:`polars_fair.core.reference` (``"largest"``: the group
         with most rows among those with both classes), a group label (``"White"``,
-        ``"Black | Female"``), a tuple of values or a mapping ``{"race": "White", ...}``.
+        ``"Black | Female"``), a tuple of values, a mapping ``{"race": "White", ...}``, or a
+        :class:`polars_fair.core.reference.Reference` of one of them.
     group : str, tuple or mapping, optional
         The group compared with the reference; default: the group with the largest ABROCA
         among those with at least ``min_support`` rows (any group if none has).
@@ -560,12 +561,12 @@ def roc_chart(
     keys = list(fs.keys)
     if not keys:
         raise E.InvalidArgumentError("roc_chart needs the group key columns of the score table")
-    reference_arg = reference
-    if not (isinstance(reference, str) and reference in SCORE_RULES):
+    reference_arg = Reference.parse(reference)
+    if reference_arg.rule not in SCORE_RULES:  # a group, or its label: the group's own values
         key_frame = fs.frame.select(keys).unique(maintain_order=True).collect()
         labels = key_frame.select(group_label(keys))["group"].to_list()
-        index = labels.index(_resolve(reference, labels, keys, "reference"))
-        reference_arg = dict(zip(keys, key_frame.row(index), strict=True))
+        index = labels.index(_resolve(reference_arg.argument, labels, keys, "reference"))
+        reference_arg = Reference.parse(dict(zip(keys, key_frame.row(index), strict=True)))
     table = fs.abroca(reference=reference_arg).collect().with_columns(group_label(keys))
     labels = table["group"].to_list()
     sizes = dict(zip(labels, table["n"].cast(pl.Float64).to_list(), strict=True))

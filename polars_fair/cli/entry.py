@@ -248,7 +248,7 @@ def run_report(
         f"y_true={y_true_text!r}, "
         + (f"y_pred={y_score_text} >= {threshold}" if thresholded else f"y_pred={y_pred_text!r}")
         + f", pos_label={pos_label!r}; "
-        f"reference={reference!r}\n"
+        f"reference={reference.argument!r}\n"
         f"overall: selection_rate={total['selection_rate']:.4f} base_rate={total['base_rate']:.4f} "
         f"tpr={_fmt(total['tpr'])} fpr={_fmt(total['fpr'])} ppv={_fmt(total['ppv'])} "
         f"accuracy={_fmt(total['accuracy'])}"

@@ -35,7 +35,7 @@ from polars_fair import errors as E
 from polars_fair.cli.group import json_requested, usage_message
 from polars_fair.cli.table import _flat, _table_text, to_markdown
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.reference import COUNT_RULES, SCORE_RULES
+from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference
 from polars_fair.core.sql import sql_expr
 
 __all__ = [
@@ -906,8 +906,9 @@ class Inputs:
         The label, prediction and score columns (``y_pred``/``y_score`` may be ``None``).
     pos_label : Any
         The positive value, of the label's dtype.
-    reference : Any
-        As :func:`parse_reference` returns it.
+    reference : polars_fair.core.reference.Reference
+        :func:`parse_reference`'s value, resolved once
+        (:meth:`polars_fair.core.reference.Reference.parse`); every command passes it on as it is.
 
     Examples
     --------
@@ -915,7 +916,7 @@ class Inputs:
     >>> args = resolve_inputs(pl.LazyFrame({"g": ["a"], "y": [1], "p": [0]}), ["g"],
     ...                       y_true_text="y", y_pred_text="p", y_score_text=None,
     ...                       pos_label_text=None, reference_text=None, where=None)
-    >>> args.by, args.pos_label, args.reference
+    >>> args.by, args.pos_label, args.reference.argument
     (['g'], 1, 'largest')
     """
 
@@ -925,7 +926,7 @@ class Inputs:
     y_pred: str | pl.Expr | None
     y_score: str | pl.Expr | None
     pos_label: Any
-    reference: Any
+    reference: Reference
 
 
 def resolve_inputs(
@@ -988,7 +989,7 @@ def resolve_inputs(
     >>> args = resolve_inputs(lf, ["g"], y_true_text="y", y_pred_text="s >= 0.5",
     ...                       y_score_text="s", pos_label_text=None, reference_text="b",
     ...                       where="s > 0.1")
-    >>> args.pos_label, args.reference, args.y_pred.meta.output_name()
+    >>> args.pos_label, args.reference.argument, args.y_pred.meta.output_name()
     (True, 'b', 's >= 0.5')
     """
     unfiltered, schema = lf, lf.collect_schema()
@@ -1018,5 +1019,5 @@ def resolve_inputs(
         if isinstance(pos_label, decimal.Decimal):  # compared with a Decimal column as a number
             pos_label = int(pos_label) if pos_label == pos_label.to_integral_value() \
                 else float(pos_label)
-    reference = parse_reference(reference_text, lf, by)
+    reference = Reference.parse(parse_reference(reference_text, lf, by))
     return Inputs(lf, by, y_true, y_pred, y_score, pos_label, reference)

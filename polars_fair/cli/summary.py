@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair.analyses.report import FINDING_MEANINGS, FINDINGS
+from polars_fair.core.reference import Reference
 
 __all__ = ["group_name", "report_summary"]
 
@@ -57,7 +58,8 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
     min_support : float
         The report's ``min_support``, named in the lines.
     reference : Any
-        The ``reference`` asked for (a rule name or a group), to say how it was chosen.
+        The ``reference`` asked for (a rule name, a group or their
+        :class:`polars_fair.core.reference.Reference`), to say how it was chosen.
     width : int, default 120
         The width the lines are wrapped to.
 
@@ -89,7 +91,7 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
     rules = {"largest": f"the largest group with at least {support} rows",
              "max_selection_rate": f"the highest selection rate of a group with at least "
                                    f"{support} rows"}
-    how = rules.get(reference, "given") if isinstance(reference, str) else "given"
+    how = rules.get(Reference.parse(reference).rule or "", "given")
     if ref:
         r = ref[0]
         low = " (low support)" if r.get("low_support") else ""

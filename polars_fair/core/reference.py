@@ -16,6 +16,14 @@ a value, a tuple or a mapping
     An explicit group: its value for one attribute, ``{attribute: value}`` (or a tuple in key
     order) for several. It must exist and have rows, eligible or not.
 
+Resolved once: :class:`Reference` is the ``reference=`` argument parsed into one frozen value (a
+rule or an explicit group, its attribute names checked against the call's) by the analysis
+objects (:class:`polars_fair.api.objects.FairCounts`, ``FairScores``), the gate, the HTML audit
+and the command line; every analysis receives that value and asks it for its set's reference
+(:meth:`Reference.for_set`) and its row (:meth:`Reference.flag`, :meth:`Reference.index`). A
+module function given a raw argument parses it itself; given a :class:`Reference`, it uses it
+unchanged.
+
 Eligibility, stated once: a group is eligible to be chosen by a rule when none of its keys is
 null, it has rows and a positive weight, and, as the analysis requires, it holds both classes
 (ROC curves) and has at least ``min_support`` rows (when low-support groups are excluded). When
@@ -37,6 +45,7 @@ import datetime as dt
 import decimal
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
@@ -48,14 +57,12 @@ from polars_fair.core.options import DEFAULTS
 __all__ = [
     "COUNT_RULES",
     "SCORE_RULES",
+    "Reference",
     "check_value_type",
     "first_max_index",
-    "for_set",
     "is_rule",
     "known",
     "prefer_supported",
-    "reference_flag",
-    "reference_index",
 ]
 
 COUNT_RULES = ("largest", "max_selection_rate", "overall")
@@ -82,37 +89,6 @@ def is_rule(reference: Any) -> bool:
     (True, False, False)
     """
     return isinstance(reference, str) and reference in _RULES
-
-
-def for_set(reference: Any, keys: Sequence[str]) -> Any:
-    """The reference of one attribute set, from the reference of a call.
-
-    A mapping over more attributes is restricted to the set's keys (``{"race": "White", "sex":
-    "Male"}`` gives White for the race set); anything else is returned as it is.
-
-    Parameters
-    ----------
-    reference : Any
-        The ``reference=`` argument of the call.
-    keys : sequence of str
-        The keys of one attribute set.
-
-    Returns
-    -------
-    Any
-        ``{k: reference[k] for k in keys}`` when ``reference`` is a mapping over a strict
-        superset of ``keys``, else ``reference``.
-
-    Examples
-    --------
-    >>> for_set({"race": "White", "sex": "Male"}, ["race"])
-    {'race': 'White'}
-    >>> for_set("largest", ["race"])
-    'largest'
-    """
-    if isinstance(reference, Mapping) and set(keys) < set(reference):
-        return {k: reference[k] for k in keys}
-    return reference
 
 
 def first_max_index(expr: pl.Expr) -> pl.Expr:
@@ -274,175 +250,356 @@ def check_value_type(value: Any, dtype: pl.DataType, column: str, role: str) -> 
     return value
 
 
-def _explicit(reference: Any, keys: Sequence[str], schema: pl.Schema) -> dict[str, Any]:
-    if isinstance(reference, Mapping):
-        ref = dict(reference)
-        if set(ref) != set(keys):
-            raise E.InvalidArgumentError(E.BAD_REFERENCE_MAPPING.format(
-                keys=list(keys), got=list(ref)))
-    elif isinstance(reference, tuple) and len(keys) > 1:
-        if len(reference) != len(keys):
-            raise E.InvalidArgumentError(E.BAD_REFERENCE_MAPPING.format(
-                keys=list(keys), got=list(reference)))
-        ref = dict(zip(keys, reference, strict=True))
-    else:
-        if not keys:
-            raise E.InvalidArgumentError(E.REFERENCE_NEEDS_KEYS)
-        if len(keys) != 1:
-            raise E.InvalidArgumentError(E.REFERENCE_NEEDS_MAPPING.format(keys=list(keys)))
-        ref = {keys[0]: reference}
-    return {k: check_value_type(v, schema[k], k, "reference") for k, v in ref.items()}
-
-
 def _label(row: Mapping[str, Any], keys: Sequence[str]) -> Any:
     return row[keys[0]] if len(keys) == 1 else {k: row[k] for k in keys}
 
 
-def reference_flag(
-    frame: pl.LazyFrame,
-    keys: Sequence[str],
-    reference: Any,
-    *,
-    eligible: pl.Expr,
-    score: pl.Expr | None = None,
-    size: str = "n",
-    rules: Sequence[str] = COUNT_RULES,
-    min_support: float = DEFAULTS.min_support,
-) -> tuple[pl.LazyFrame, pl.Expr | None]:
-    """The reference of a small per-group table as a Boolean expression.
+@dataclass(frozen=True)
+class Reference:
+    """A ``reference=`` argument resolved once: a rule, or an explicit group.
+
+    Made by :meth:`parse` where a call comes in (the analysis objects, the gate, the HTML audit,
+    the command line) and passed unchanged to every analysis, which asks it for its attribute
+    set's reference (:meth:`for_set`) and for the reference's row (:meth:`flag` on a lazy
+    per-group table, :meth:`index` on an eager one). The value is immutable and hashable (when
+    its group values are).
 
     Parameters
     ----------
-    frame : pl.LazyFrame
-        One row per group, sorted by ``keys``.
-    keys : sequence of str
-        The group keys.
-    reference : rule name, value, tuple or mapping
-        See the module documentation.
-    eligible : pl.Expr
-        Boolean: the groups a rule may choose (:func:`known` and the analysis' own conditions).
-    score : pl.Expr, optional
-        What ``"max_selection_rate"``/``"max_auc"`` maximise.
-    size : str, default "n"
-        The column whose zero makes an explicit reference empty.
-    rules : sequence of str
-        The rules this analysis accepts.
-    min_support : float, default ``DEFAULTS.min_support`` (30)
-        A rule chooses among the eligible groups with at least this many rows (``n``) when
-        there are any (:func:`prefer_supported`).
-
-    Returns
-    -------
-    (pl.LazyFrame, pl.Expr or None)
-        ``frame`` (with a collect-time check for an explicit reference) and a Boolean
-        expression, true on the reference row and false elsewhere (never null); ``None`` for
-        ``"overall"``.
-
-    Raises
-    ------
-    InvalidArgumentError
-        A rule this analysis does not accept, a malformed mapping, a value of the wrong type.
-    UnknownGroupError
-        An explicit reference that is not a group, or has no rows (at collect time).
+    rule : str, optional
+        One of :data:`COUNT_RULES` or :data:`SCORE_RULES`; ``None`` for an explicit group.
+    group : Any
+        An explicit group: its value for one attribute, a tuple in key order, or (with
+        ``attributes``) the tuple of the mapping's values. ``None`` is the missing group.
+    attributes : tuple of str, optional
+        The attribute names of a mapping ``{attribute: value}``, in the order given; ``None``
+        for a rule, a single value or a tuple.
 
     Examples
     --------
-    >>> t = pl.LazyFrame({"g": ["a", "b", "c"], "n": [5, 9, 9]})
-    >>> t2, flag = reference_flag(t, ["g"], "largest", eligible=pl.lit(True))
-    >>> t2.select(flag).collect().to_series().to_list()
-    [False, True, False]
+    >>> Reference.parse("largest")
+    Reference(rule='largest', group=None, attributes=None)
+    >>> Reference.parse("overall").is_overall, Reference.parse("a").is_rule
+    (True, False)
+    >>> r = Reference.parse({"race": "White", "sex": "Male"}, ["race", "sex"])
+    >>> r.argument, r.for_set(["race"]).argument
+    ({'race': 'White', 'sex': 'Male'}, {'race': 'White'})
+    >>> Reference.parse(r) is r  # resolved once: a Reference passes through unchanged
+    True
     """
-    if is_rule(reference):
-        if reference not in rules:
-            raise E.InvalidArgumentError(E.BAD_REFERENCE_RULE.format(
-                reference=reference, rules=list(rules)))
-        if reference == "overall":
-            return frame, None
-        value = pl.col("n") if reference == "largest" else score
-        assert value is not None
-        chosen = prefer_supported(eligible, min_support)
-        idx = first_max_index(pl.when(chosen).then(value))
-        flag = (pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)).fill_null(False)
-        return frame, flag
-    schema = frame.collect_schema()
-    ref = _explicit(reference, keys, schema)
-    parts = [pl.col(k).is_null() if v is None else pl.col(k).eq_missing(pl.lit(v))
-             for k, v in ref.items()]
-    mask = pl.all_horizontal(parts)
 
-    def check(df: pl.DataFrame) -> pl.DataFrame:
-        chosen = df.filter(mask)
-        if chosen.height == 0:
-            groups = [_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
-            raise E.UnknownGroupError(
-                E.UNKNOWN_GROUP.format(group=reference, groups=E.show_values(groups, limit=50))
-            )
-        if size in df.columns and not chosen[size].sum():
-            raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=reference, size=size))
-        return df
+    rule: str | None = None
+    group: Any = None
+    attributes: tuple[str, ...] | None = None
 
-    return frame.map_batches(check, schema=schema), mask
+    @classmethod
+    def parse(cls, reference: Any, keys: Sequence[str] | None = None) -> Reference:
+        """The :class:`Reference` of a ``reference=`` argument (itself when it is one).
 
+        Parameters
+        ----------
+        reference : rule name, value, tuple, mapping or Reference
+            See the module documentation.
+        keys : sequence of str, optional
+            Every attribute of the call (the union of its attribute sets): a mapping must not
+            name another (:meth:`check_attributes`). Not checked when omitted.
 
-def reference_index(
-    table: pl.DataFrame,
-    keys: Sequence[str],
-    reference: Any,
-    *,
-    eligible: pl.Series | pl.Expr,
-    score: pl.Series | None = None,
-    rules: Sequence[str] = SCORE_RULES,
-    min_support: float = DEFAULTS.min_support,
-) -> int | None:
-    """:func:`reference_flag` on an eager per-group table: the row index of the reference.
+        Returns
+        -------
+        Reference
+            ``reference`` itself when it is a :class:`Reference`, else its parsed value.
 
-    Parameters
-    ----------
-    table : pl.DataFrame
-        One row per group, sorted by ``keys``, with ``n``.
-    keys : sequence of str
-        The group keys.
-    reference : rule name, value, tuple or mapping
-        See the module documentation.
-    eligible : pl.Series or pl.Expr
-        Boolean, one value per row: the groups a rule may choose.
-    score : pl.Series, optional
-        What ``"max_auc"`` (or ``"max_selection_rate"``) maximises, one value per row.
-    rules : sequence of str, default SCORE_RULES
-        The rules this analysis accepts.
-    min_support : float, default ``DEFAULTS.min_support`` (30)
-        As :func:`reference_flag`.
+        Raises
+        ------
+        InvalidArgumentError
+            With ``keys``: a mapping naming an attribute outside them.
 
-    Returns
-    -------
-    int or None
-        The 0-based row index of the reference; ``None`` when no group is eligible (or for
-        ``"overall"``).
+        Examples
+        --------
+        >>> Reference.parse("b").argument, Reference.parse(("b", 1)).group
+        ('b', ('b', 1))
+        >>> Reference.parse({"race": "B", "age": 30}, ["race", "sex"])
+        Traceback (most recent call last):
+        ...
+        polars_fair.errors.InvalidArgumentError: reference mapping must name exactly the ...
+        """
+        if isinstance(reference, Reference):
+            ref = reference
+        elif is_rule(reference):
+            ref = cls(rule=reference)
+        elif isinstance(reference, Mapping):
+            ref = cls(group=tuple(reference.values()), attributes=tuple(reference))
+        else:
+            ref = cls(group=reference)
+        if keys is not None:
+            ref.check_attributes(keys)
+        return ref
 
-    Raises
-    ------
-    InvalidArgumentError
-        A rule this analysis does not accept, a malformed mapping, a value of the wrong type.
-    UnknownGroupError
-        An explicit reference that is not a group, or has no rows.
+    @property
+    def argument(self) -> Any:
+        """The ``reference=`` argument this value stands for (a dict for a mapping).
 
-    Examples
-    --------
-    >>> t = pl.DataFrame({"g": ["a", "b"], "n": [3, 40]})
-    >>> reference_index(t, ["g"], "largest", eligible=pl.Series([True, False]))
-    0
-    """
-    extra = [eligible.alias("__pf_eligible") if isinstance(eligible, pl.Series)
-             else eligible.alias("__pf_eligible")]
-    if score is not None:
-        extra.append(score.alias("__pf_score"))
-    t = table.with_columns(extra).lazy()
-    frame, flag = reference_flag(
-        t, keys, reference, eligible=pl.col("__pf_eligible"),
-        score=pl.col("__pf_score") if score is not None else None, rules=rules,
-        min_support=min_support,
-    )
-    if flag is None:
-        return None
-    hits = frame.select(flag.alias("f")).collect()["f"].arg_true()
-    return int(hits[0]) if hits.len() else None
+        Examples
+        --------
+        >>> Reference.parse({"g": "a"}).argument, Reference.parse("overall").argument
+        ({'g': 'a'}, 'overall')
+        """
+        if self.rule is not None:
+            return self.rule
+        if self.attributes is not None:
+            return dict(zip(self.attributes, self.group, strict=True))
+        return self.group
+
+    @property
+    def is_rule(self) -> bool:
+        """Whether a rule chooses the group (``rule`` is set), not an explicit group."""
+        return self.rule is not None
+
+    @property
+    def is_overall(self) -> bool:
+        """Whether the reference is the whole population (the rule ``"overall"``)."""
+        return self.rule == "overall"
+
+    def check_attributes(self, keys: Sequence[str]) -> None:
+        """Raise when a mapping names an attribute that the call does not audit.
+
+        A mapping over every attribute of a call with several attribute sets is read per set
+        (:meth:`for_set`); an attribute outside the call (``"age"`` in ``{"race": "B", "sex":
+        "M", "age": 30}`` when auditing race and sex) would be dropped silently, so it is
+        refused.
+
+        Parameters
+        ----------
+        keys : sequence of str
+            Every attribute of the call (the union of its attribute sets).
+
+        Raises
+        ------
+        InvalidArgumentError
+            A mapping with a key outside ``keys``
+            (:data:`polars_fair.errors.BAD_REFERENCE_MAPPING`).
+
+        Examples
+        --------
+        >>> Reference.parse({"race": "B"}).check_attributes(["race", "sex"])
+        >>> Reference.parse({"race": "B", "age": 30}).check_attributes(["race", "sex"])
+        Traceback (most recent call last):
+        ...
+        polars_fair.errors.InvalidArgumentError: reference mapping must name exactly the ...
+        """
+        if self.attributes is not None and any(a not in keys for a in self.attributes):
+            raise E.InvalidArgumentError(E.BAD_REFERENCE_MAPPING.format(
+                keys=list(keys), got=list(self.attributes)))
+
+    def for_set(self, keys: Sequence[str]) -> Reference:
+        """The reference of one attribute set: a mapping over more attributes restricted to it.
+
+        Parameters
+        ----------
+        keys : sequence of str
+            The keys of one attribute set.
+
+        Returns
+        -------
+        Reference
+            A mapping over a strict superset of ``keys`` restricted to ``keys`` (in their
+            order); ``self`` otherwise.
+
+        Examples
+        --------
+        >>> Reference.parse({"race": "W", "sex": "M"}).for_set(["race"]).argument
+        {'race': 'W'}
+        """
+        if self.attributes is not None and set(keys) < set(self.attributes):
+            values = dict(zip(self.attributes, self.group, strict=True))
+            return Reference(group=tuple(values[k] for k in keys), attributes=tuple(keys))
+        return self
+
+    def renamed(self, names: Mapping[str, str]) -> Reference:
+        """The same reference with a mapping's attributes renamed (``names``: old to new).
+
+        Parameters
+        ----------
+        names : mapping of str to str
+            New names of some attributes; the others keep theirs.
+
+        Returns
+        -------
+        Reference
+            ``self`` unless it is a mapping.
+
+        Examples
+        --------
+        >>> Reference.parse({"g": "a"}).renamed({"g": "k0"}).argument
+        {'k0': 'a'}
+        """
+        if self.attributes is None:
+            return self
+        return Reference(group=self.group,
+                         attributes=tuple(names.get(a, a) for a in self.attributes))
+
+    def _explicit(self, keys: Sequence[str], schema: pl.Schema) -> dict[str, Any]:
+        """The explicit group as ``{key: value}``, each value checked against its column."""
+        reference = self.group
+        if self.attributes is not None:
+            if set(self.attributes) != set(keys):
+                raise E.InvalidArgumentError(E.BAD_REFERENCE_MAPPING.format(
+                    keys=list(keys), got=list(self.attributes)))
+            ref = dict(zip(self.attributes, reference, strict=True))
+        elif isinstance(reference, tuple) and len(keys) > 1:
+            if len(reference) != len(keys):
+                raise E.InvalidArgumentError(E.BAD_REFERENCE_MAPPING.format(
+                    keys=list(keys), got=list(reference)))
+            ref = dict(zip(keys, reference, strict=True))
+        else:
+            if not keys:
+                raise E.InvalidArgumentError(E.REFERENCE_NEEDS_KEYS)
+            if len(keys) != 1:
+                raise E.InvalidArgumentError(E.REFERENCE_NEEDS_MAPPING.format(keys=list(keys)))
+            ref = {keys[0]: reference}
+        return {k: check_value_type(v, schema[k], k, "reference") for k, v in ref.items()}
+
+    def flag(
+        self,
+        frame: pl.LazyFrame,
+        keys: Sequence[str],
+        *,
+        eligible: pl.Expr,
+        score: pl.Expr | None = None,
+        size: str = "n",
+        rules: Sequence[str] = COUNT_RULES,
+        min_support: float = DEFAULTS.min_support,
+    ) -> tuple[pl.LazyFrame, pl.Expr | None]:
+        """The reference of a small per-group table as a Boolean expression.
+
+        Parameters
+        ----------
+        frame : pl.LazyFrame
+            One row per group, sorted by ``keys``.
+        keys : sequence of str
+            The group keys.
+        eligible : pl.Expr
+            Boolean: the groups a rule may choose (:func:`known` and the analysis' own
+            conditions).
+        score : pl.Expr, optional
+            What ``"max_selection_rate"``/``"max_auc"`` maximise.
+        size : str, default "n"
+            The column whose zero makes an explicit reference empty.
+        rules : sequence of str
+            The rules this analysis accepts.
+        min_support : float, default ``DEFAULTS.min_support`` (30)
+            A rule chooses among the eligible groups with at least this many rows (``n``) when
+            there are any (:func:`prefer_supported`).
+
+        Returns
+        -------
+        (pl.LazyFrame, pl.Expr or None)
+            ``frame`` (with a collect-time check for an explicit reference) and a Boolean
+            expression, true on the reference row and false elsewhere (never null); ``None``
+            for ``"overall"``.
+
+        Raises
+        ------
+        InvalidArgumentError
+            A rule this analysis does not accept, a malformed mapping, a value of the wrong
+            type.
+        UnknownGroupError
+            An explicit reference that is not a group, or has no rows (at collect time).
+
+        Examples
+        --------
+        >>> t = pl.LazyFrame({"g": ["a", "b", "c"], "n": [5, 9, 9]})
+        >>> t2, flag = Reference.parse("largest").flag(t, ["g"], eligible=pl.lit(True))
+        >>> t2.select(flag).collect().to_series().to_list()
+        [False, True, False]
+        """
+        if self.rule is not None:
+            if self.rule not in rules:
+                raise E.InvalidArgumentError(E.BAD_REFERENCE_RULE.format(
+                    reference=self.rule, rules=list(rules)))
+            if self.rule == "overall":
+                return frame, None
+            value = pl.col("n") if self.rule == "largest" else score
+            assert value is not None
+            chosen = prefer_supported(eligible, min_support)
+            idx = first_max_index(pl.when(chosen).then(value))
+            flag = (pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)
+                    ).fill_null(False)
+            return frame, flag
+        schema = frame.collect_schema()
+        ref = self._explicit(keys, schema)
+        parts = [pl.col(k).is_null() if v is None else pl.col(k).eq_missing(pl.lit(v))
+                 for k, v in ref.items()]
+        mask = pl.all_horizontal(parts)
+        group = self.argument
+
+        def check(df: pl.DataFrame) -> pl.DataFrame:
+            chosen = df.filter(mask)
+            if chosen.height == 0:
+                groups = [_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
+                raise E.UnknownGroupError(
+                    E.UNKNOWN_GROUP.format(group=group, groups=E.show_values(groups, limit=50))
+                )
+            if size in df.columns and not chosen[size].sum():
+                raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=group, size=size))
+            return df
+
+        return frame.map_batches(check, schema=schema), mask
+
+    def index(
+        self,
+        table: pl.DataFrame,
+        keys: Sequence[str],
+        *,
+        eligible: pl.Series | pl.Expr,
+        score: pl.Series | None = None,
+        rules: Sequence[str] = SCORE_RULES,
+        min_support: float = DEFAULTS.min_support,
+    ) -> int | None:
+        """:meth:`flag` on an eager per-group table: the row index of the reference.
+
+        Parameters
+        ----------
+        table : pl.DataFrame
+            One row per group, sorted by ``keys``, with ``n``.
+        keys : sequence of str
+            The group keys.
+        eligible : pl.Series or pl.Expr
+            Boolean, one value per row: the groups a rule may choose.
+        score : pl.Series, optional
+            What ``"max_auc"`` (or ``"max_selection_rate"``) maximises, one value per row.
+        rules : sequence of str, default SCORE_RULES
+            The rules this analysis accepts.
+        min_support : float, default ``DEFAULTS.min_support`` (30)
+            As :meth:`flag`.
+
+        Returns
+        -------
+        int or None
+            The 0-based row index of the reference; ``None`` when no group is eligible (or
+            for ``"overall"``).
+
+        Raises
+        ------
+        InvalidArgumentError, UnknownGroupError
+            As :meth:`flag`; an unknown or empty explicit group is raised here at once.
+
+        Examples
+        --------
+        >>> t = pl.DataFrame({"g": ["a", "b"], "n": [3, 4]})
+        >>> Reference.parse("b").index(t, ["g"], eligible=pl.Series([True, True]))
+        1
+        """
+        extra = [eligible.alias("__pf_eligible")]
+        if score is not None:
+            extra.append(score.alias("__pf_score"))
+        t = table.with_columns(extra).lazy()
+        frame, flag = self.flag(
+            t, keys, eligible=pl.col("__pf_eligible"),
+            score=pl.col("__pf_score") if score is not None else None, rules=rules,
+            min_support=min_support,
+        )
+        if flag is None:
+            return None
+        hits = frame.select(flag.alias("f")).collect()["f"].arg_true()
+        return int(hits[0]) if hits.len() else None

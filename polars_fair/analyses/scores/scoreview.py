@@ -22,7 +22,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import np
 from polars_fair.analyses.scores.roc import auc_from_cells, roc_curve_from_cells
-from polars_fair.core.reference import known, reference_index
+from polars_fair.core.reference import Reference, known
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -39,7 +39,8 @@ __all__ = [
     "score_view",
 ]
 
-#: A reference: ``"largest"`` | ``"max_auc"`` | a group value | a mapping | a tuple.
+#: A reference: ``"largest"`` | ``"max_auc"`` | a group value | a mapping | a tuple | a
+#: :class:`polars_fair.core.reference.Reference` (resolved once, used as it is).
 ReferenceSpec = Any
 
 # ---------------------------------------------------------------------------- messages
@@ -404,10 +405,11 @@ def score_reference(
     ----------
     view : ScoreView
         The score table's view (:func:`score_view`).
-    reference : {"largest", "max_auc"}, group value, mapping or tuple
+    reference : {"largest", "max_auc"}, group value, mapping, tuple or Reference
         ``"largest"``: the eligible group with most rows (``n``); ``"max_auc"``: the eligible
         group with the highest AUC; ties go to the first group in key order. Or an explicit
         group: its value for one key, ``{key: value}`` (or a tuple in key order) for several.
+        A :class:`polars_fair.core.reference.Reference` is used as it is.
     aucs : sequence of float or None, optional
         The groups' AUCs (:meth:`ScoreView.aucs`), computed when not given.
 
@@ -442,12 +444,13 @@ def score_reference(
     both = (view.positives > 0) & (view.negatives > 0)
     eligible = pl.Series(both) & table.select(known(view.keys)).to_series()
     auc = pl.Series(list(aucs), dtype=pl.Float64)
-    idx = reference_index(table, view.keys, reference, eligible=eligible, score=auc)
-    if idx is None and reference == "largest":
+    ref = Reference.parse(reference)
+    idx = ref.index(table, view.keys, eligible=eligible, score=auc)
+    if idx is None and ref.rule == "largest":
         # no group has a ROC curve: the largest group stands as the reference, and every
         # comparison is null with the reason (one class), as for an explicit one-class group
-        idx = reference_index(table, view.keys, "largest", eligible=pl.Series([True] * len(view)))
-    if idx is None and reference == "max_auc":
+        idx = ref.index(table, view.keys, eligible=pl.Series([True] * len(view)))
+    if idx is None and ref.rule == "max_auc":
         labels = [view.label(g) for g in range(len(view))]
         raise UndefinedReferenceError(NO_DEFINED_AUC.format(groups=E.show_values(labels)))
     return idx

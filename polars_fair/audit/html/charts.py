@@ -82,7 +82,7 @@ def _score_charts(o: PageOptions, t: PageTables, scores: pl.DataFrame, fs_page: 
 
     charts: list[Chart] = []
     notes: list[str] = []
-    if o.reference == "overall":
+    if o.reference.is_overall:
         notes.append("The report's reference is the whole population; ABROCA compares ROC "
                      "curves with a group, the largest one with both classes.")
     s_low, s_high = scores["score"].min(), scores["score"].max()

@@ -17,6 +17,7 @@ import polars as pl
 from polars_fair.audit.html.provenance import _plain
 from polars_fair.audit.html.text import _describe, _group
 from polars_fair.core.options import Adjust
+from polars_fair.core.reference import Reference
 from polars_fair.core.spec import IntoExpr, NullGroups
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ class PageOptions:
     y_score: IntoExpr | None
     threshold: float | None
     pos_label: Any
-    reference: Any
+    reference: Reference
     min_support: int
     ofi_threshold: float
     four_fifths: float
@@ -126,7 +127,7 @@ def compute_tables(audited: pl.LazyFrame, by: Any, o: PageOptions,
     """One scan into the count table (and the score table); every table below from it."""
     from polars_fair.api.external import from_counts, from_scores
     from polars_fair.api.namespace import fair
-    from polars_fair.audit.gate import gate_reference
+    from polars_fair.audit.gate import resolve_gate_reference
     from polars_fair.core.spec import DEFAULT_MAX_GROUPS
     from polars_fair.counting.tables import keys_of
 
@@ -146,8 +147,9 @@ def compute_tables(audited: pl.LazyFrame, by: Any, o: PageOptions,
         ).collect()
         fs = from_scores(scores, keys)
     # one reference for every table and chart of the page (report, summary, ABROCA, ROC)
-    ref = gate_reference(fc, fs if o.reference != "overall" else None, o.reference,
-                         min_support=o.min_support, exclude_low_support=o.exclude_low_support)
+    ref = resolve_gate_reference(fc, None if o.reference.is_overall else fs, o.reference,
+                                 min_support=o.min_support,
+                                 exclude_low_support=o.exclude_low_support)
     report = fc.report(
         reference=ref, min_support=o.min_support, ofi_threshold=o.ofi_threshold,
         four_fifths=o.four_fifths, exclude_low_support=o.exclude_low_support,
@@ -164,9 +166,9 @@ def compute_tables(audited: pl.LazyFrame, by: Any, o: PageOptions,
     ], how="vertical_relaxed")
     abroca = tests = None
     ab_ref = ref
-    if fs is not None and o.reference == "overall":  # ABROCA compares with a group: the largest
-        ab_ref = gate_reference(fc, fs, "largest", min_support=o.min_support,
-                                exclude_low_support=o.exclude_low_support)
+    if fs is not None and o.reference.is_overall:  # ABROCA compares with a group: the largest
+        ab_ref = resolve_gate_reference(fc, fs, "largest", min_support=o.min_support,
+                                        exclude_low_support=o.exclude_low_support)
     roc_reason: str | None = None  # why no ROC curve comparison can be made, if none can
     if fs is not None:
         from polars_fair.audit.html.tables import _roc_reason
@@ -229,7 +231,8 @@ def page_params(o: PageOptions, t: PageTables, ref_label: str) -> dict[str, Any]
         "y_score": None if o.y_score is None else _describe(o.y_score),
         "threshold": o.threshold, "pos_label": o.pos_label,
         "sample_weight": None if o.sample_weight is None else _describe(o.sample_weight),
-        "reference": o.reference if isinstance(o.reference, str) else _plain(o.reference),
+        "reference": (o.reference.argument if isinstance(o.reference.argument, str)
+                      else _plain(o.reference.argument)),
         "reference_group": ref_label,
         "min_support": o.min_support, "four_fifths": o.four_fifths,
         "ofi_threshold": o.ofi_threshold, "exclude_low_support": o.exclude_low_support,

@@ -28,6 +28,7 @@ from polars_fair.audit.html.figures import (
 from polars_fair.audit.html.provenance import provenance
 from polars_fair.audit.html.text import DEFAULT_PAGE_GROUPS, _describe
 from polars_fair.core.options import DEFAULTS, Adjust
+from polars_fair.core.reference import Reference
 from polars_fair.core.spec import By, IntoExpr, NullGroups
 
 __all__ = ["DIVERGENCE_COLUMNS", "audit_html"]
@@ -111,10 +112,11 @@ def audit_html(
     captions name the others.
 
     Every comparison on the page is with one reference group, chosen once by
-    :func:`polars_fair.audit.gate.gate_reference`: with ``y_score`` a rule chooses among the groups
-    that also have both classes (a ROC curve). With ``reference="overall"`` the report compares
-    with the whole population and ABROCA, which needs a group, with the largest group that has
-    a ROC curve (the page says so).
+    :func:`polars_fair.audit.gate.resolve_gate_reference` from the ``reference`` parsed once
+    (:class:`polars_fair.core.reference.Reference`): with ``y_score`` a rule chooses among the
+    groups that also have both classes (a ROC curve). With ``reference="overall"`` the report
+    compares with the whole population and ABROCA, which needs a group, with the largest group
+    that has a ROC curve (the page says so).
 
     Parameters
     ----------
@@ -236,7 +238,8 @@ def audit_html(
                                                        rows_read)
     o = PageOptions(
         y_true=y_true, y_pred=y_pred, y_score=y_score, threshold=threshold, pos_label=pos_label,
-        reference=reference, min_support=min_support, ofi_threshold=ofi_threshold,
+        reference=Reference.parse(reference), min_support=min_support,
+        ofi_threshold=ofi_threshold,
         four_fifths=four_fifths, exclude_low_support=exclude_low_support, where=where,
         null_groups=null_groups, rates=rate_list, level=level, adjust=adjust,
         n_permutations=n_permutations, seed=seed, sample_weight=sample_weight,
