@@ -357,12 +357,12 @@ def test_a_method_added_to_the_library_gets_its_subcommand(monkeypatch: pytest.M
     assert result.stdout.startswith("sex,n,selection_rate")
 
 
-# --------------------------------------------------------------------------- README
+# ------------------------------------------------- the Command line page's examples
 
 def readme_examples() -> dict[str, str]:
-    """Subcommand -> the example of the README's Command line table."""
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Command line\n", 1)[1].split("\n## ", 1)[0]
+    """Subcommand -> the example of the Command line page's table (docs/cli.md)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = text.split("\n## Commands and examples\n", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| `([a-z-]+)` \| [^|]+ \| `(polars-fair [^`]+)` \|$", section, re.M)
     return dict(rows)
 
