@@ -7,14 +7,13 @@ has a second, slow test that runs them too.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import SHARED_DATA, require
 from tests.docs.markdown_blocks import (
     ROOT,
-    SHARED,
     DocBlockError,
     matches,
     pages,
@@ -39,19 +38,11 @@ def _params() -> list[object]:
     return params
 
 
-def _require_data() -> None:
-    if not (SHARED / "data").exists():
-        reason = f"the shared data {SHARED / 'data'} is absent"
-        if os.environ.get("POLARS_FAIR_REQUIRE_DATA") == "1":
-            pytest.fail(f"POLARS_FAIR_REQUIRE_DATA=1 but {reason}")
-        pytest.skip(reason)
-
-
 @pytest.mark.parametrize(("path", "slow"), _params())
 def test_page_runs_and_prints_its_outputs(path: Path, slow: bool, tmp_path: Path) -> None:
     blocks = parse(path)
     if uses_data(blocks):
-        _require_data()
+        require(SHARED_DATA)  # skips, or fails under POLARS_FAIR_REQUIRE_DATA=1
     work = tmp_path / "work"
     work.mkdir()
     ran = run_page(path, work, slow=slow)
