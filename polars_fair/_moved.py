@@ -4,7 +4,7 @@
 works: it returns the module at its new path (the same module object, so patching it patches the
 code) and warns ``DeprecationWarning`` naming the new path. The public paths that the docs name
 (``polars_fair.spark``, ``duckdb``, ``plot``, ``html``, ``power``, ``divergence``, ``pairwise``,
-``expressions``, ``datasets``, ``errors``) are real modules and do not warn.
+``bias_audit``, ``expressions``, ``datasets``, ``errors``) are real modules and do not warn.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ MOVED: dict[str, str] = {
     "reference": "core.reference", "stats": "core.stats", "sql": "core.sql",
     "boundary": "counting.boundary", "tables": "counting.tables",
     "report": "analyses.report", "summary": "analyses.summary",
-    "uncertainty": "analyses.uncertainty", "bias_audit": "analyses.bias_audit",
+    "uncertainty": "analyses.uncertainty",
     "thresholds": "analyses.thresholds", "sweep": "analyses.sweep", "runner": "analyses.runner",
     "scoreview": "analyses.scores.scoreview", "roc": "analyses.scores.roc",
     "abroca": "analyses.scores.abroca", "permutation": "analyses.scores.permutation",
