@@ -180,7 +180,8 @@ KEY_SUFFIX_CLASH = (
 )
 SPARK_REFUSED = (
     "Spark refused the aggregation: {message}; every column argument must be row-level (one "
-    "value per row, no aggregate such as F.max)"
+    "value per row, no aggregate such as F.max; a window such as F.max(c).over(Window."
+    "partitionBy()) gives the frame-wide value): {role} is not"
 )
 BAD_THRESHOLD = "threshold must be a number, finite and not NaN, got {value!r}"
 SCORE_NEEDS_THRESHOLD = "y_score= needs threshold= to turn scores into predictions"

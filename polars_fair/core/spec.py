@@ -43,6 +43,7 @@ __all__ = [
     "normalize_by",
     "parse_by",
     "BY_DOC",
+    "check_frame_wide",
     "check_row_level",
     "spell_out",
     "resolve",
@@ -462,7 +463,7 @@ class Audit:
     threshold : float, optional
         The threshold, rounded to the score's dtype (:func:`threshold_in_dtype`).
     weight : pl.Expr, optional
-        The sample weights, cast to Float64.
+        The sample weights as given (the label table sums them as Float64).
     weight_name : str, optional
         The weight column's name.
     null_groups : {"keep", "raise", "drop"}, default "keep"
@@ -518,7 +519,47 @@ def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:
                                         available=E.show_columns(schema.names()))
             )
     if isinstance(x, pl.Expr):
-        check_row_level(x, role)
+        check_frame_wide(x, role)
+
+
+def check_frame_wide(expr: pl.Expr, role: str) -> None:
+    """Raise unless ``expr`` can be a column of the frame, as in ``lf.with_columns(expr)``.
+
+    An expression argument means what it means in Polars: it is evaluated over the whole frame
+    before the grouping (:func:`polars_fair.counting.boundary.bind_frame`), so a window
+    (``pl.col("s") >= pl.col("s").quantile(0.8)``: the frame-wide top 20%), a cumulative sum or
+    an aggregate broadcast to every row (``pl.len() > 5``) keep their Polars meaning. Only an
+    expression that changes the number of rows (a filter, ``unique``) cannot be a column.
+
+    Parameters
+    ----------
+    expr : pl.Expr
+        The argument's expression.
+    role : str
+        The argument's name (``by``, ``y_true``, ``y_pred``, ``y_score``, ``sample_weight``),
+        named in the error.
+
+    Raises
+    ------
+    NotRowLevelError
+        The expression changes the number of rows.
+
+    Examples
+    --------
+    >>> check_frame_wide(pl.col("s") >= pl.col("s").quantile(0.8), "y_pred")
+    >>> check_frame_wide(pl.col("y").filter(pl.col("y") > 0), "y_true")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.NotRowLevelError: y_true=col("y").filter(...) is not a row-level ...
+    """
+    meta = expr.meta
+    try:
+        if meta.is_scalar() or meta.is_length_preserving():
+            return  # a scalar is broadcast to every row, as with_columns does
+    except pl.exceptions.PolarsError:
+        return  # Polars cannot tell without the data (an opaque UDF): with_columns decides
+    raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(role=role, expr=expr,
+                                                    why="changes the number of rows"))
 
 
 def check_row_level(expr: pl.Expr, role: str) -> None:
@@ -881,7 +922,7 @@ def resolve(
             raise E.InvalidWeightError(
                 E.NOT_NUMERIC.format(column=wname, role="sample_weight", dtype=probe["__pf_w"])
             )
-        common.update(weight=to_expr(sample_weight).cast(pl.Float64), weight_name=wname)
+        common.update(weight=to_expr(sample_weight), weight_name=wname)
     if y_score is not None:
         sname = name_of(y_score)
         sdtype = probe["__pf_s"]

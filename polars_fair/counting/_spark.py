@@ -35,6 +35,10 @@ _V = "__pf_"
 PYSPARK_MISSING = (
     "polars_fair.spark needs PySpark; install the extra: pip install 'polars_fair[spark]'"
 )
+SPARK_NOT_A_COLUMN = (
+    "{role} must be a column name (str) or a pyspark Column on a Spark DataFrame, got {type}; a "
+    "Polars expression cannot run inside Spark: pass F.expr(...) or add the column first"
+)
 BAD_ROUND = "round_scores must be a non-negative int (decimal places) or None, got {value!r}"
 
 
@@ -131,8 +135,12 @@ def _col(name: str) -> Column:
     return F.col("`" + name.replace("`", "``") + "`")
 
 
-def _bind(spark_df: SparkDataFrame, x: Any) -> tuple[SparkDataFrame, str]:
-    """A column name as is; a Spark Column is added to the frame under its output name."""
+def _bind(spark_df: SparkDataFrame, x: Any, role: str) -> tuple[SparkDataFrame, str]:
+    """A column name as is; a Spark Column is added to the frame under its output name.
+
+    ``withColumn`` evaluates it over the whole frame before the grouping, as ``with_columns``
+    does for a Polars expression (a window keeps its frame-wide meaning).
+    """
     if isinstance(x, str):
         return spark_df, x
     from pyspark.sql import Column
@@ -145,10 +153,8 @@ def _bind(spark_df: SparkDataFrame, x: Any) -> tuple[SparkDataFrame, str]:
             return spark_df.withColumn(name, x), name
         except AnalysisException as exc:
             first = (str(exc).strip() or type(exc).__name__).splitlines()[0]
-            raise E.NotRowLevelError(E.SPARK_REFUSED.format(message=first)) from None
-    raise E.InvalidArgumentError(
-        f"polars_fair.spark takes column names (str) or pyspark Columns, got {type(x).__name__}"
-    )
+            raise E.NotRowLevelError(E.SPARK_REFUSED.format(message=first, role=role)) from None
+    raise E.InvalidArgumentError(SPARK_NOT_A_COLUMN.format(role=role, type=type(x).__name__))
 
 
 def _collect(spark_df: SparkDataFrame, groups: list[Column], aggs: list[Column]) -> pl.DataFrame:
@@ -262,12 +268,12 @@ class SparkEngine:
         attrs = parse_by(by)
         names = []
         for b in attrs.items:
-            sdf, name = _bind(sdf, b)
+            sdf, name = _bind(sdf, b, "by")
             names.append(name)
         bound = dict(args)
         for role in ("y_true", "y_pred", "y_score", "sample_weight"):
             if bound.get(role) is not None:
-                sdf, bound[role] = _bind(sdf, bound[role])
+                sdf, bound[role] = _bind(sdf, bound[role], role)
         return replace(self, spark_df=sdf), attrs.bound(names), bound
 
     def label_table(self, a: Audit) -> pl.LazyFrame:

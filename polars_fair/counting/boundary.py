@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import polars as pl
@@ -49,6 +50,7 @@ __all__ = [
     "Y",
     "P",
     "apply_group_policy",
+    "bind_frame",
     "checked",
     "counts_from_labels",
     "counts_from_sums",
@@ -74,7 +76,8 @@ _V = "__pf_"
 
 
 # ------------------------------------------------------------------ Polars: rows -> label table
-def _weight_aggs(w: pl.Expr) -> list[pl.Expr]:
+def _weight_aggs(weight: pl.Expr) -> list[pl.Expr]:
+    w = weight.cast(pl.Float64)
     return [
         w.sum().alias("weight_sum"),
         w.is_null().sum().cast(pl.Int64).alias(f"{_V}w_null"),
@@ -94,6 +97,74 @@ def _score_aggs(score: pl.Expr) -> list[pl.Expr]:
 
 def _keys(a: Audit) -> list[pl.Expr]:
     return [e.alias(k) for e, k in zip(a.key_exprs, a.keys, strict=True)]
+
+
+def _is_column(expr: pl.Expr) -> bool:
+    """Whether ``expr`` is a column as it is (``pl.col("x")``, aliased or not)."""
+    try:
+        return expr.meta.undo_aliases().meta.is_column()
+    except pl.exceptions.PolarsError:  # pragma: no cover - an expression Polars cannot inspect
+        return False
+
+
+def bind_frame(lf: pl.LazyFrame, a: Audit) -> tuple[pl.LazyFrame, Audit]:
+    """Evaluate every expression argument over the whole frame, before the grouping.
+
+    An expression given as ``by``, ``y_true``, ``y_pred``, ``y_score`` or ``sample_weight``
+    means what it means in ``lf.with_columns(...)``: ``pl.lit(1)`` is 1 on every row,
+    ``pl.col("s") >= pl.col("s").quantile(0.8)`` selects the frame-wide top 20%, ``pl.len()``
+    is the frame's row count, a ``cum_sum`` runs over the frame in its order. Each one becomes a
+    column ``__pf_b<i>`` of one ``with_columns`` that the group-by reads in the same lazy query
+    (one scan); a plain column is read as it is, so a call with column names has the plan it
+    had. A thresholded prediction is rebuilt from the bound score; the names (``keys``,
+    ``*_name``) stay those of the arguments, so messages name them.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The rows.
+    a : Audit
+        The resolved call.
+
+    Returns
+    -------
+    lf : pl.LazyFrame
+        ``lf`` with the bound columns added (``lf`` itself when every argument is a column).
+    a : Audit
+        ``a`` whose expressions read the bound columns.
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1]})
+    >>> a = resolve(lf.collect_schema(), "g", y_pred=pl.lit(1))
+    >>> bound, b = bind_frame(lf, a)
+    >>> bound.collect()["__pf_b0"].to_list(), b.y_pred_name
+    ([1, 1, 1], 'literal')
+    """
+    new: dict[str, pl.Expr] = {}
+
+    def column(e: pl.Expr) -> pl.Expr:
+        if _is_column(e):
+            return e
+        name = f"{_V}b{len(new)}"
+        new[name] = e
+        return pl.col(name)
+
+    def bind(e: pl.Expr | None) -> pl.Expr | None:
+        return None if e is None else column(e)
+
+    keys = [column(e) for e in a.key_exprs]
+    y_true, score, weight = bind(a.y_true), bind(a.score), bind(a.weight)
+    if a.y_pred_role == "y_score" and a.threshold is not None:
+        assert score is not None
+        y_pred: pl.Expr | None = score >= pl.lit(a.threshold)
+    else:
+        y_pred = bind(a.y_pred)
+    if not new:
+        return lf, a
+    return lf.with_columns(**new), replace(
+        a, key_exprs=keys, y_true=y_true, score=score, weight=weight, y_pred=y_pred)
 
 
 def label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:

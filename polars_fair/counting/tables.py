@@ -338,13 +338,17 @@ def _is_empty(engine: Engine) -> bool:
 def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool) -> tuple[Engine, Audit]:
     engine, by, args = engine.bind(parse_by(by), args)  # parsed once: identity on the route
     try:
-        return engine, resolve(engine.schema(), by, scores=scores, **args)
+        a = resolve(engine.schema(), by, scores=scores, **args)
     except E.InvalidLabelError:
         # a header-only CSV reads as String columns: its problem is that it is empty, not that
         # pos_label=1 is no string
         if _is_empty(engine):
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail="")) from None
         raise
+    if isinstance(engine, PolarsEngine):  # expressions mean what with_columns makes of them
+        lf, a = boundary.bind_frame(engine.lf, a)
+        engine = PolarsEngine(lf)
+    return engine, a
 
 
 def count_table(

@@ -431,9 +431,7 @@ def _not_row_level(role: str, expr: pl.Expr, why: str) -> str:
     return E.NOT_ROW_LEVEL.format(role=role, expr=expr, why=why)
 
 
-AGGREGATES = "aggregates rows"
 ROW_COUNT = "changes the number of rows"
-OTHER_ROWS = "reads other rows (a window, a rank, a shift or a sort)"
 
 
 def _range(name: str, interval: str, value: Any) -> str:
@@ -470,13 +468,7 @@ def _score_table(**changes: list[Any]) -> pl.DataFrame:
 
 NON_INTEGER = "; weighted counts need a weight_sum column"
 SCORES = {"y_score": "s"}
-AGG_BY, SORT_BY = pl.col("g").first(), pl.col("g").sort()
-MAX_PRED = pl.col("y_pred").max()
 FILTERED = pl.col("y_true").filter(pl.col("w") > 1)
-WINDOW_W = pl.col("w").sum().over("g")
-SHIFTED = pl.col("s").shift(1)
-MEAN_SCORE = pl.col("s").mean()
-RANKED = pl.col("y_pred").rank()
 DATES = {"o": [dt.date(2020, 1, 1)] * 2 + [dt.date(2021, 1, 1)] * 2}
 # zoned: Spark reads a naive Datetime back as UTC (its TimestampType), so every engine sees UTC
 UTC = dt.timezone.utc
@@ -491,25 +483,11 @@ ENUMS = pl.DataFrame(GOOD).with_columns(pl.col("g").cast(pl.Enum(["a", "b", "c"]
 WRAPPED = _count_table([1_705_032_704], [3_000_000_000], [3_000_000_000], [0], [0], pl.UInt32)
 
 NEW_CASES: dict[str, Bad] = {
-    # kind 5: expressions that are not row-level (Polars expressions: Polars only)
-    "aggregated attribute": Bad(E.NotRowLevelError, _not_row_level("by", AGG_BY, AGGREGATES),
-                                by=AGG_BY, engines=POLARS),
-    "sorted attribute": Bad(E.NotRowLevelError, _not_row_level("by", SORT_BY, OTHER_ROWS),
-                            by=SORT_BY, engines=POLARS),
-    "aggregated prediction": Bad(E.NotRowLevelError, _not_row_level(
-        "y_pred", MAX_PRED, AGGREGATES), args={"y_pred": MAX_PRED}, engines=POLARS),
-    "ranked prediction": Bad(E.NotRowLevelError, _not_row_level(
-        "y_pred", RANKED, OTHER_ROWS), args={"y_pred": RANKED}, engines=POLARS),
+    # kind 5: an expression that changes the number of rows cannot be a column of the frame
+    # (issue 19 kind 1: the other expressions of issue 11's list are evaluated over the whole
+    # frame, as lf.with_columns does; tests/counting/test_frame_wide.py checks their values)
     "filtered labels": Bad(E.NotRowLevelError, _not_row_level("y_true", FILTERED, ROW_COUNT),
                            args={"y_true": FILTERED}, engines=POLARS),
-    "window weights": Bad(E.NotRowLevelError, _not_row_level(
-        "sample_weight", WINDOW_W, OTHER_ROWS), args={"sample_weight": WINDOW_W},
-        engines=POLARS),
-    "shifted score": Bad(E.NotRowLevelError, _not_row_level("y_score", SHIFTED, OTHER_ROWS),
-                         args={"y_score": SHIFTED, "threshold": 0.5}, engines=POLARS),
-    "aggregated score in a score table": Bad(E.NotRowLevelError, _not_row_level(
-        "y_score", MEAN_SCORE, AGGREGATES), args={"y_score": MEAN_SCORE}, analysis="abroca",
-        scores=True, engines=POLARS),
     "attribute from every column": Bad(E.InvalidArgumentError, E.NOT_ONE_COLUMN.format(
         expr=pl.all()), by=pl.all(), engines=POLARS),
     # kind 6: contradictory arguments, options that are not numbers

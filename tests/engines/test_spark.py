@@ -298,3 +298,26 @@ def test_an_aggregate_spark_column_is_refused_as_not_row_level(spark: SparkSessi
     with pytest.raises(E.NotRowLevelError) as info:
         polars_fair.counts(sdf, "g", y_pred=F.max("y_pred"))
     assert str(info.value).startswith("Spark refused the aggregation: [MISSING_GROUP_BY]")
+    assert str(info.value).endswith(": y_pred is not")  # issue 19 kind 7: names the argument
+
+
+def test_spark_columns_are_evaluated_over_the_whole_frame(spark: SparkSession) -> None:
+    """Issue 19 kind 1 on Spark: a Column argument is a column of the frame (withColumn), as a
+    Polars expression is one of ``with_columns``. F.lit(1) selects every row: group a has
+    labels 1, 0 -> tp 1, fp 1; b has 0 -> fp 1. A window over the whole frame (the largest
+    score, 0.9) selects the one row scored 0.9 (a, label 1): a tp 1, tn 1; b tn 1."""
+    from pyspark.sql import Window
+
+    sdf = spark.createDataFrame([("a", 1, 0.9), ("a", 0, 0.2), ("b", 0, 0.5)],
+                                "g string, y_true long, s double")
+    out = pfs.confusion(sdf, "g", y_pred=F.lit(1))
+    assert out.rows() == [("a", 2, 1, 1, 0, 0), ("b", 1, 0, 1, 0, 0)]
+    top = (F.col("s") >= F.max("s").over(Window.partitionBy())).alias("top")
+    out = pfs.confusion(sdf, "g", y_pred=top, pos_label=True)
+    assert out.rows() == [("a", 2, 1, 0, 0, 1), ("b", 1, 0, 0, 0, 1)]
+
+
+def test_a_polars_expression_on_spark_names_the_argument(spark: SparkSession) -> None:
+    sdf = spark.createDataFrame([("a", 1, 1)], "g string, y_true long, y_pred long")
+    with pytest.raises(E.InvalidArgumentError, match=r"^sample_weight must be a column name"):
+        polars_fair.counts(sdf, "g", sample_weight=pl.lit(1.0))
