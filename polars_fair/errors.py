@@ -143,6 +143,15 @@ BAD_SCORES = (
     "y_score column {column!r} holds {nulls} null, {nans} NaN and {infinite} infinite value(s); "
     "scores must be finite numbers"
 )
+SCORE_BEYOND_FLOAT = (
+    "y_score column {column!r} ({dtype}) holds {count} integer value(s) beyond 2**53 in "
+    "magnitude, which a float cannot hold exactly (2**53 + 1 would tie with 2**53); rescale the "
+    "scores, or rank them first"
+)
+THRESHOLD_BEYOND_FLOAT = (
+    "threshold {value!r} is an integer that a float cannot hold exactly (beyond 2**53); scores "
+    "are compared as Float64: pass a threshold within 2**53"
+)
 NOT_NUMERIC = "column {column!r} ({role}) must be numeric, got dtype {dtype}"
 NOT_A_FRAME = (
     "expected a polars DataFrame or LazyFrame, a PySpark DataFrame or a DuckDB relation, got {type}"

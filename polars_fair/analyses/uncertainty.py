@@ -277,7 +277,8 @@ def disparity_table(
     * ``ratio`` = rate / reference rate (the disparate impact ratio for ``selection_rate``), with
       the log (Katz et al. 1978) interval; null when the reference rate is 0;
     * ``p_value``: two-sided test of equal rates, the pooled two-proportion z-test, or Fisher's
-      exact test (``test="auto"`` uses Fisher when an expected cell is below 5);
+      exact test (``test="auto"`` uses Fisher when an expected cell is below 5, decided exactly
+      on integers: :func:`polars_fair.core.stats.small_expected_cell`);
     * ``p_value_adjusted``: Holm's step-down (default) or Benjamini–Hochberg across the groups
       compared, for the many intersectional groups of an audit; ``significant`` =
       ``p_value_adjusted <= alpha`` with ``alpha = 1 − level`` computed exactly (1/20 for

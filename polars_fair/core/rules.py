@@ -36,6 +36,8 @@ gate ``min_impact_ratio``       ``impact_ratio < min_impact_ratio``         pass
 gate ``max_abs_ofi``            ``|ofi| > max_abs_ofi``                     passes
 gate ``max_abroca``             ``abroca > max_abroca``                     passes
 gate support                    ``n < min_support`` (not checked)           checked
+Fisher in ``test="auto"``       smallest expected cell ``< 5``, decided on   z-test
+                                integers (``stats.small_expected_cell``)
 =============================== =========================================== ================
 """
 

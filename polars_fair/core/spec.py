@@ -49,6 +49,8 @@ __all__ = [
     "resolve",
     "threshold_in_dtype",
     "to_expr",
+    "FLOAT_EXACT_INT",
+    "wide_int",
 ]
 
 IntoExpr = str | pl.Expr
@@ -737,6 +739,34 @@ def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
     return pos_label
 
 
+#: The largest integer magnitude from which every integer is a float: integer scores beyond it
+#: are refused (``SCORE_BEYOND_FLOAT``), since the score table and every comparison read Float64.
+FLOAT_EXACT_INT = 2**53
+
+
+def wide_int(dtype: pl.DataType | None) -> bool:
+    """Whether an integer dtype can hold values that a float cannot (64 bits and more).
+
+    Parameters
+    ----------
+    dtype : pl.DataType, optional
+        A score's dtype.
+
+    Returns
+    -------
+    bool
+        True for ``Int64``, ``UInt64``, ``Int128``, ``UInt128``: their scores are checked
+        against :data:`FLOAT_EXACT_INT`.
+
+    Examples
+    --------
+    >>> wide_int(pl.Int64), wide_int(pl.Int32), wide_int(pl.Float64)
+    (True, False, False)
+    """
+    return dtype is not None and dtype.is_integer() and dtype not in (
+        pl.Int8, pl.Int16, pl.Int32, pl.UInt8, pl.UInt16, pl.UInt32)
+
+
 def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
     """The threshold as the score's own dtype compares it.
 
@@ -760,7 +790,8 @@ def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
     Raises
     ------
     InvalidArgumentError
-        A threshold that is not a finite real number.
+        A threshold that is not a finite real number, or an integer beyond 2**53 that a float
+        cannot hold exactly (scores are compared as Float64).
 
     Examples
     --------
@@ -777,6 +808,8 @@ def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
         raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold)) from None
     if not math.isfinite(value):
         raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
+    if isinstance(threshold, int) and int(value) != threshold:
+        raise E.InvalidArgumentError(E.THRESHOLD_BEYOND_FLOAT.format(value=threshold))
     if dtype == pl.Float32:
         return float(np.float32(value))
     return value

@@ -43,6 +43,7 @@ __all__ = [
     "newcombe_difference_exprs",
     "newcombe_difference_interval",
     "ratio_interval",
+    "small_expected_cell",
     "two_proportion_test",
     "wilson_exprs",
     "wilson_interval",
@@ -351,6 +352,44 @@ def _z_pvalues(a: FloatArray, m: FloatArray, b: FloatArray, n: FloatArray) -> Fl
     return np.where((m == 0) | (n == 0), np.nan, p)
 
 
+def small_expected_cell(
+    x1: npt.ArrayLike, n1: npt.ArrayLike, x2: npt.ArrayLike, n2: npt.ArrayLike,
+    *, limit: int = 5,
+) -> npt.NDArray[np.bool_]:
+    r"""Whether a 2x2 table's smallest expected cell is below ``limit`` (Cochran), exactly.
+
+    The smallest expected cell is :math:`\min(x, N - x)\,\min(n_1, n_2) / N` with
+    :math:`x = x_1 + x_2` and :math:`N = n_1 + n_2`; it is below ``limit`` exactly when
+    :math:`\min(x, N - x)\,\min(n_1, n_2) < \text{limit} \cdot N`, decided here on Python
+    integers. In floating point 6 of 14 against 21 of 28 gives :math:`15 \cdot 14 / 42 =
+    4.999999999999999`, below 5, where the cell is exactly 5.
+
+    Parameters
+    ----------
+    x1, n1, x2, n2 : array_like of int (whole numbers, float dtype accepted)
+        Successes and trials of the two groups, each trial count > 0.
+    limit : int, default 5
+        Cochran's limit.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        One flag per table (the broadcast shape of the inputs).
+
+    Examples
+    --------
+    >>> small_expected_cell([6, 6], [14, 13], [21, 21], [28, 28]).tolist()
+    [False, True]
+    """
+    arrays = np.broadcast_arrays(*(np.asarray(v) for v in (x1, n1, x2, n2)))
+    flags = [
+        min(int(a) + int(b), int(m) + int(n) - int(a) - int(b)) * min(int(m), int(n))
+        < limit * (int(m) + int(n))
+        for a, m, b, n in zip(*(v.ravel().tolist() for v in arrays), strict=True)
+    ]
+    return np.array(flags, dtype=bool).reshape(arrays[0].shape)
+
+
 def two_proportion_test(
     x1: npt.ArrayLike,
     n1: npt.ArrayLike,
@@ -374,7 +413,8 @@ def two_proportion_test(
 
     ``"auto"``: Fisher where any expected cell
     :math:`(x_1 + x_2) n_i / (n_1 + n_2)` or :math:`(n_1 + n_2 - x_1 - x_2) n_i / (n_1 + n_2)`
-    is below 5 (Cochran's rule), z otherwise. Rows with non-integer (weighted) counts always use
+    is below 5 (Cochran's rule, decided exactly on integers: :func:`small_expected_cell`),
+    z otherwise. Rows with non-integer (weighted) counts always use
     the z-test under ``"auto"``, since the exact test is defined for whole counts only.
 
     Parameters
@@ -413,12 +453,10 @@ def two_proportion_test(
         return _z_pvalues(a, m, b, n)
     if method == "fisher":
         return _fisher_pvalues(a, m, b, n)
-    total = m + n
-    with np.errstate(divide="ignore", invalid="ignore"):
-        pos_share = (a + b) / total
-        smallest = np.minimum(pos_share, 1.0 - pos_share) * np.minimum(m, n)
     whole = np.all([np.equal(v, np.round(v)) for v in (a, m, b, n)], axis=0)
-    use_fisher = whole & (smallest < 5) & (m > 0) & (n > 0)
+    use_fisher = np.array(whole & (m > 0) & (n > 0), dtype=bool, ndmin=1).reshape(m.shape)
+    use_fisher[use_fisher] = small_expected_cell(a[use_fisher], m[use_fisher], b[use_fisher],
+                                                 n[use_fisher])
     p = _z_pvalues(a, m, b, n)
     if np.any(use_fisher):
         p[use_fisher] = _fisher_pvalues(a[use_fisher], m[use_fisher], b[use_fisher], n[use_fisher])

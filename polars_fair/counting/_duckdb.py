@@ -48,7 +48,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.core.spec import Attributes, Audit, parse_by
+from polars_fair.core.spec import FLOAT_EXACT_INT, Attributes, Audit, parse_by, wide_int
 from polars_fair.counting import boundary
 
 if TYPE_CHECKING:
@@ -314,6 +314,13 @@ class DuckDBEngine:
             f"{_count_if(f'{w} < 0.0')} AS {_V}w_neg",
         ]
 
+    def _big_scores(self, a: Audit) -> list[str]:
+        """The count of integer scores beyond 2**53 (refused: a float cannot hold them)."""
+        if a.score_name is None or not wide_int(a.score_dtype):
+            return []
+        big = f"NOT ({quote(a.score_name)} BETWEEN -{FLOAT_EXACT_INT} AND {FLOAT_EXACT_INT})"
+        return [f"{_count_if(big)} AS {_V}s_big"]
+
     def _group(self, column: str, name: str) -> _Group:
         """Group by a column of the relation; the output takes its dtype in the schema."""
         return _Group(quote(column), self._column(column), name, column)
@@ -376,7 +383,7 @@ class DuckDBEngine:
             pred = _Group(p, p, boundary.P, None)
             checks = [f"{_count_if(f'{s} IS NULL')} AS {_V}s_null",
                       f"{_count_if(f'isnan({s})')} AS {_V}s_nan",
-                      f"{_count_if(f'isinf({s})')} AS {_V}s_inf"]
+                      f"{_count_if(f'isinf({s})')} AS {_V}s_inf", *self._big_scores(a)]
         else:
             assert a.y_pred_name is not None
             pred = self._group(a.y_pred_name, boundary.P)
@@ -410,7 +417,7 @@ class DuckDBEngine:
         assert a.score_name is not None
         s = f"CAST({quote(a.score_name)} AS DOUBLE)"
         score = _Group(s, s, "score", None)
-        aggs = ["CAST(count(*) AS BIGINT) AS n", *self._weight_aggs(a)]
+        aggs = ["CAST(count(*) AS BIGINT) AS n", *self._weight_aggs(a), *self._big_scores(a)]
         return self._fetch([*self._keys(a), score, *self._labels(a)], aggs)
 
 

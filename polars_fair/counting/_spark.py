@@ -21,7 +21,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.core.spec import Attributes, Audit, parse_by
+from polars_fair.core.spec import FLOAT_EXACT_INT, Attributes, Audit, parse_by, wide_int
 from polars_fair.counting import boundary
 
 if TYPE_CHECKING:
@@ -178,6 +178,17 @@ def _count_if(cond: Column) -> Column:
     return F.coalesce(F.sum(F.when(cond, F.lit(1)).otherwise(F.lit(0))), F.lit(0)).cast("long")
 
 
+def _big_scores(a: Audit) -> list[Column]:
+    """The count of integer scores beyond 2**53 (refused: a float cannot hold them)."""
+    from pyspark.sql import functions as F
+
+    if a.score_name is None or not wide_int(a.score_dtype):
+        return []
+    s = _col(a.score_name)
+    big = (s > F.lit(FLOAT_EXACT_INT)) | (s < F.lit(-FLOAT_EXACT_INT))
+    return [_count_if(big).alias(f"{_V}s_big")]
+
+
 def _aggs(a: Audit) -> list[Column]:
     """``n`` and the weight checks of a label table, in Spark."""
     from pyspark.sql import functions as F
@@ -301,7 +312,8 @@ class SparkEngine:
             sd = s.cast("double")
             checks = [_count_if(s.isNull()).alias(f"{_V}s_null"),
                       _count_if(F.isnan(sd)).alias(f"{_V}s_nan"),
-                      _count_if(F.abs(sd) == F.lit(math.inf)).alias(f"{_V}s_inf")]
+                      _count_if(F.abs(sd) == F.lit(math.inf)).alias(f"{_V}s_inf"),
+                      *_big_scores(a)]
         else:
             assert a.y_pred_name is not None
             p, checks = _col(a.y_pred_name).alias(boundary.P), []
@@ -330,4 +342,4 @@ class SparkEngine:
             s = F.round(s, self.round_scores)
         labels = [_col(a.y_true_name).alias(boundary.Y)] if a.y_true_name is not None else []
         groups = [*(_col(k) for k in a.keys), s.alias("score"), *labels]
-        return _collect(self.spark_df, groups, _aggs(a)).lazy()
+        return _collect(self.spark_df, groups, _aggs(a) + _big_scores(a)).lazy()

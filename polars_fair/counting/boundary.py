@@ -41,7 +41,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.core.spec import Audit
+from polars_fair.core.spec import FLOAT_EXACT_INT, Audit, wide_int
 
 __all__ = [
     "COUNT_COLUMNS",
@@ -86,12 +86,22 @@ def _weight_aggs(weight: pl.Expr) -> list[pl.Expr]:
     ]
 
 
-def _score_aggs(score: pl.Expr) -> list[pl.Expr]:
-    s = score.cast(pl.Float64)
+def _big_scores(a: Audit) -> list[pl.Expr]:
+    """The count of integer scores a float cannot hold (:data:`FLOAT_EXACT_INT`), if any can be."""
+    if a.score is None or not wide_int(a.score_dtype):
+        return []
+    big = ~a.score.is_between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT)
+    return [big.sum().cast(pl.Int64).alias(f"{_V}s_big")]
+
+
+def _score_aggs(a: Audit) -> list[pl.Expr]:
+    assert a.score is not None
+    s = a.score.cast(pl.Float64)
     return [
         s.null_count().cast(pl.Int64).alias(f"{_V}s_null"),
         s.is_nan().sum().cast(pl.Int64).alias(f"{_V}s_nan"),
         s.is_infinite().sum().cast(pl.Int64).alias(f"{_V}s_inf"),
+        *_big_scores(a),
     ]
 
 
@@ -202,7 +212,7 @@ def label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     if a.weight is not None:
         aggs += _weight_aggs(a.weight)
     if a.score is not None:
-        aggs += _score_aggs(a.score)
+        aggs += _score_aggs(a)
     labels = [a.y_true.alias(Y)] if a.y_true is not None else []
     return lf.group_by([*_keys(a), *labels, a.y_pred.alias(P)]).agg(aggs)
 
@@ -238,6 +248,7 @@ def score_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     aggs = [pl.len().cast(pl.Int64).alias("n")]
     if a.weight is not None:
         aggs += _weight_aggs(a.weight)
+    aggs += _big_scores(a)
     score = a.score.cast(pl.Float64).alias("score")
     labels = [a.y_true.alias(Y)] if a.y_true is not None else []
     return lf.group_by([*_keys(a), score, *labels]).agg(aggs)
@@ -294,6 +305,10 @@ def check_weights(df: pl.DataFrame, a: Audit) -> None:
 
 
 def _check_scores(df: pl.DataFrame, a: Audit) -> None:
+    big = _total(df, f"{_V}s_big")
+    if big:
+        raise E.InvalidScoreError(E.SCORE_BEYOND_FLOAT.format(
+            column=a.score_name, dtype=a.score_dtype, count=big))
     if f"{_V}s_null" in df.columns:
         nulls, nans, infs = (_total(df, f"{_V}s_{x}") for x in ("null", "nan", "inf"))
     elif "score" in df.columns:
@@ -740,7 +755,7 @@ def sums_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
             both.count().alias(f"{_V}ok"),
             both.cast(pl.UInt64, wrap_numerical=True).max().alias(f"{_V}hi")]
     if a.score is not None:
-        aggs += _score_aggs(a.score)
+        aggs += _score_aggs(a)
     return lf.group_by(_keys(a)).agg(aggs)
 
 
@@ -751,8 +766,7 @@ def _regular(df: pl.DataFrame, a: Audit) -> bool:
     hi = df[f"{_V}hi"].max()  # Series reductions: no query
     nulls = int(df["n"].sum()) - int(df[f"{_V}ok"].sum())
     sy, sp = int(df[f"{_V}sy"].sum()), int(df[f"{_V}sp"].sum())
-    bad_scores = [int(df[f"{_V}s_{x}"].sum()) for x in ("null", "nan", "inf")
-                  if a.score is not None]
+    bad_scores = [int(df[c].sum()) for c in df.columns if c.startswith(f"{_V}s_")]
     if nulls or hi is None or hi > 1 or any(bad_scores):  # type: ignore[operator]
         return False
     # pos_label absent from labels and predictions is an error the label table words

@@ -124,3 +124,21 @@ def test_weighted_inference_does_not_depend_on_the_scale_of_the_weights() -> Non
             got, want = weighted[c].to_list(), plain[c].to_list()
             assert all((x is None and y is None) or x == pytest.approx(y)
                        for x, y in zip(got, want, strict=True)), c
+
+
+def test_disparity_auto_uses_the_z_test_at_an_expected_cell_of_exactly_five() -> None:
+    """Issue 19 kind 6 through disparity: group a selects 6 of 14, the reference b (largest)
+    21 of 28. The smallest expected cell is 15 * 14 / 42 = 5, not below 5: the z-test,
+    p = erfc(|z| / sqrt(2)) with z = (6/14 - 21/28) / sqrt(27/42 * 15/42 * (1/14 + 1/28))
+    = 0.0404, significant at 0.05 (Fisher's 0.0854 would not be)."""
+
+    import polars_fair
+
+    counts = pl.DataFrame({"g": ["a", "b"], "n": [14, 28], "tp": [6, 21], "fp": [0, 0],
+                           "fn": [0, 0], "tn": [8, 7]})
+    out = polars_fair.from_counts(counts, "g").disparity().collect()
+    pooled = 27 / 42
+    z = (6 / 14 - 21 / 28) / math.sqrt(pooled * (1 - pooled) * (1 / 14 + 1 / 28))
+    row = out.filter(pl.col("g") == "a").row(0, named=True)
+    assert row["p_value"] == pytest.approx(math.erfc(abs(z) / math.sqrt(2)), rel=1e-12)
+    assert row["significant"] is True

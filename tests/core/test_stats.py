@@ -494,3 +494,25 @@ def test_holm_is_never_below_bh(p: list[float]) -> None:
     holm = fs.adjust_pvalues(raw, method="holm")[ok]
     bh = fs.adjust_pvalues(raw, method="bh")[ok]
     assert np.all(holm >= bh - 1e-15)
+
+
+def test_fisher_or_z_is_decided_on_integers_at_an_expected_cell_of_exactly_five() -> None:
+    """Issue 19 kind 6: 6 of 14 against 21 of 28. Selected 27 of 42, not selected 15; the
+    smallest expected cell is 15 * 14 / 42 = 5 exactly (4.999999999999999 in floating point),
+    which is not below 5, so test="auto" is the documented z-test. By hand: pooled 27/42,
+    se = sqrt(27/42 * 15/42 * (1/14 + 1/28)), z = (6/14 - 21/28) / se = -2.0494,
+    p = erfc(|z| / sqrt(2)) = 0.0404 (Fisher's would be 0.0854)."""
+    from polars_fair.core.stats import small_expected_cell, two_proportion_test
+
+    pooled = 27 / 42
+    se = math.sqrt(pooled * (1 - pooled) * (1 / 14 + 1 / 28))
+    z = (6 / 14 - 21 / 28) / se
+    expected = math.erfc(abs(z) / math.sqrt(2))
+    assert round(expected, 4) == 0.0404
+    assert small_expected_cell([6], [14], [21], [28]).tolist() == [False]
+    # 6 of 13 against 21 of 28: min(27, 14) * 13 = 182 < 5 * 41 = 205: Fisher
+    assert small_expected_cell([6], [13], [21], [28]).tolist() == [True]
+    p = two_proportion_test([6], [14], [21], [28], method="auto")
+    assert p[0] == pytest.approx(expected, rel=1e-12)
+    fisher = two_proportion_test([6], [14], [21], [28], method="fisher")
+    assert round(float(fisher[0]), 4) == 0.0854

@@ -321,3 +321,16 @@ def test_a_polars_expression_on_spark_names_the_argument(spark: SparkSession) ->
     sdf = spark.createDataFrame([("a", 1, 1)], "g string, y_true long, y_pred long")
     with pytest.raises(E.InvalidArgumentError, match=r"^sample_weight must be a column name"):
         polars_fair.counts(sdf, "g", sample_weight=pl.lit(1.0))
+
+
+def test_spark_refuses_integer_scores_a_float_cannot_hold(spark: SparkSession) -> None:
+    """Issue 19 kind 6 on Spark: a long score of 2**53 + 1 would tie with 2**53 as a double."""
+    sdf = spark.createDataFrame([("a", 1, 2**53 + 1), ("a", 0, 2**53), ("b", 1, 3)],
+                                "g string, y_true long, s long")
+    expected = E.SCORE_BEYOND_FLOAT.format(column="s", dtype=pl.Int64(), count=1)
+    with pytest.raises(E.InvalidScoreError) as info:
+        pfs.abroca(sdf, "g", y_score="s")
+    assert str(info.value) == expected
+    with pytest.raises(E.InvalidScoreError) as info:
+        polars_fair.counts(sdf, "g", y_score="s", threshold=4).confusion().collect()
+    assert str(info.value) == expected
