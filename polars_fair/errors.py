@@ -27,6 +27,7 @@ __all__ = [
     "closest",
     "levels_error",
     "show_values",
+    "InvalidInputError",
 ]
 
 MISSING_COLUMN = "column {column!r} ({role}) not found; the frame has columns: {available}"
@@ -151,6 +152,15 @@ SCORE_BEYOND_FLOAT = (
 THRESHOLD_BEYOND_FLOAT = (
     "threshold {value!r} is an integer that a float cannot hold exactly (beyond 2**53); scores "
     "are compared as Float64: pass a threshold within 2**53"
+)
+EMPTY_NAME = (
+    "an attribute ({role}) has an empty name ('', as pandas writes an unnamed index), which "
+    "cannot name a key column; rename it, for example df.rename({{'': 'index'}})"
+)
+DTYPE_HINT = " (set the column's type with --dtype COLUMN=TYPE, for example str)"
+EXTRA_FIELDS_HINT = (
+    " (a row has more fields than the header: check --separator, or quote a field that holds "
+    "the separator)"
 )
 NOT_NUMERIC = "column {column!r} ({role}) must be numeric, got dtype {dtype}"
 NOT_A_FRAME = (
@@ -521,6 +531,13 @@ class SQLRefusedError(InvalidArgumentError):
 
     It holds a subquery, a table function, a file or URL, an unknown function or a character
     outside an expression; refused before Polars parses it, so nothing is read.
+    """
+
+
+class InvalidInputError(PolarsFairError):
+    """An input file whose rows cannot be read: a malformed row, a value its column cannot hold.
+
+    Raised by the command line for the errors Polars reports while reading the file.
     """
 
 

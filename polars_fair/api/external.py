@@ -17,9 +17,19 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair.api.objects import FairCounts, FairScores
-from polars_fair.core.spec import DEFAULT_MAX_GROUPS, check_int, check_key_dtype
+from polars_fair.core.spec import (
+    DEFAULT_MAX_GROUPS,
+    FLOAT_EXACT_INT,
+    check_int,
+    check_key_dtype,
+    wide_int,
+)
 from polars_fair.counting import tables
-from polars_fair.counting.boundary import missing_keys_as_null
+from polars_fair.counting.boundary import (
+    check_float_levels,
+    check_row_levels,
+    missing_keys_as_null,
+)
 
 __all__ = ["from_counts", "from_scores"]
 
@@ -56,6 +66,8 @@ def _key_list(keys: Any, schema: pl.Schema, exclude: Sequence[str]) -> list[str]
     else:
         raise E.InvalidArgumentError(
             E.NOT_A_COLUMN.format(role="keys", value=keys, type=type(keys).__name__))
+    if "" in key_list:  # Polars renames such a column in a new frame: it could not be a key
+        raise E.InvalidArgumentError(E.EMPTY_NAME.format(role="keys"))
     for k in key_list:
         if k not in schema:
             raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
@@ -145,7 +157,19 @@ def _check_count_table(
             )
     if df.height == 0 or not df["n"].sum():
         raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the count table is empty)"))
+    _check_levels(df, keys)
     return df
+
+
+def _check_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
+    """The rows' guards on attribute levels, for a table made elsewhere (``n`` counts rows).
+
+    A float key with more than 50 levels, or a numeric key with nearly one row per level, is
+    refused exactly as on the rows (:func:`polars_fair.counting.boundary.check_float_levels`,
+    :func:`polars_fair.counting.boundary.check_row_levels`), with the same message.
+    """
+    check_float_levels(df, [k for k in keys if df.schema[k].is_float()])
+    check_row_levels(df, keys)
 
 
 def from_counts(
@@ -186,14 +210,18 @@ def from_counts(
     ColumnNotFoundError
         A count column or key is missing.
     InvalidArgumentError
-        A non-numeric count column, a key of a nested or object dtype (at once); at collect
-        time: negative, NaN or infinite counts, non-integer unweighted counts (or ``n``),
-        counts or totals beyond Int64, an infinite weighted total, unweighted rows whose cells
-        do not add up to ``n``, weighted rows whose cells do not add up to ``weight_sum``.
+        A non-numeric count column, a key of a nested or object dtype or named ``""`` (at
+        once); at collect time: negative, NaN or infinite counts, non-integer unweighted
+        counts (or ``n``), counts or totals beyond Int64, an infinite weighted total,
+        unweighted rows whose cells do not add up to ``n``, weighted rows whose cells do not
+        add up to ``weight_sum``.
     NullValuesError
         Null counts (at collect time).
     EmptyFrameError
         No rows, or ``n`` sums to 0 (at collect time).
+    TooManyLevelsError
+        As on the rows (at collect time): a float key with more than 50 levels, or a numeric
+        key with nearly one row per level (8 or more levels, fewer than two rows each).
 
     Examples
     --------
@@ -251,13 +279,17 @@ def from_scores(
     ColumnNotFoundError
         A required column is missing.
     InvalidScoreError
-        Null, NaN or infinite scores (at collect time).
+        Null, NaN or infinite scores, integer scores beyond 2**53 that a float cannot hold
+        (at collect time).
     InvalidArgumentError, NullValuesError
-        A non-numeric column or a nested key (at once); negative, NaN or null counts, counts or
-        totals beyond Int64, an infinite weighted total (at collect time; counts of any integer
-        dtype are widened to Int64 first).
+        A non-numeric column, a nested key or a key named ``""`` (at once); negative, NaN or
+        null counts, counts or totals beyond Int64, an infinite weighted total (at collect
+        time; counts of any integer dtype are widened to Int64 first).
     EmptyFrameError
         No rows (at collect time).
+    TooManyLevelsError
+        As on the rows (at collect time): a float key with more than 50 levels, or a numeric
+        key with nearly one row per level (rows: ``positives + negatives``, or ``n_rows``).
 
     Examples
     --------
@@ -278,12 +310,20 @@ def from_scores(
     count_dtype = pl.Float64() if weighted else pl.Int64()
     rows = ["n_rows"] if "n_rows" in schema else []  # weighted tables: the row counts
     _require(schema, rows, "score table")
-    lf = lf.select(*key_list, pl.col("score").cast(pl.Float64), "positives", "negatives", *rows)
+    lf = lf.select(*key_list, "score", "positives", "negatives", *rows)
+    wide = wide_int(schema["score"])
     out_schema = pl.Schema([*[(k, schema[k]) for k in key_list], ("score", pl.Float64()),
                             ("positives", count_dtype), ("negatives", count_dtype),
                             *[(c, pl.Int64()) for c in rows]])
 
     def check(df: pl.DataFrame) -> pl.DataFrame:
+        if wide:  # integer scores a float cannot hold: refused as on the rows
+            beyond = ~pl.col("score").is_between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT)
+            big = int(df.select(beyond.sum()).item())
+            if big:
+                raise E.InvalidScoreError(E.SCORE_BEYOND_FLOAT.format(
+                    column="score", dtype=schema["score"], count=big))
+        df = df.with_columns(pl.col("score").cast(pl.Float64))
         s = df["score"]
         nulls, nans, infs = s.null_count(), int(s.is_nan().sum()), int(s.is_infinite().sum())
         if nulls or nans or infs:
@@ -294,7 +334,13 @@ def from_scores(
         df = _widen(df, ("positives", "negatives", *rows), integer)
         if df.height == 0:
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the score table is empty)"))
-        return missing_keys_as_null(df, key_list)
+        df = missing_keys_as_null(df, key_list)
+        # rows per score row: n_rows when weighted (when given), else positives + negatives
+        n = pl.col("n_rows") if rows else None if weighted else \
+            pl.col("positives") + pl.col("negatives")
+        if n is not None:
+            _check_levels(df.select(*key_list, n.alias("n")), key_list)
+        return df
 
     group = [*key_list, "score"]
     summed = lf.map_batches(check, schema=out_schema).group_by(group).agg(

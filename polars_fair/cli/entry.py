@@ -52,6 +52,7 @@ from polars_fair.cli.io import (
     parse_dtypes,
     resolve_inputs,
     scan,
+    unreadable,
 )
 from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import TABLE_WIDTH, select_columns
@@ -759,13 +760,12 @@ def error_message(exc: BaseException) -> str:
     >>> error_message(E.InvalidArgumentError("min_support must be >= 0, got -1"))
     '--min-support must be >= 0, got -1'
     """
+    if isinstance(exc, pl.exceptions.PolarsError):
+        exc = unreadable(exc)
     cli_text = getattr(exc, "cli_message", None)  # advice written for the command line
     lines = str(cli_text or exc).strip().splitlines()
     text = " ".join(lines[0].split()) if lines else type(exc).__name__
-    if isinstance(exc, pl.exceptions.PolarsError):
-        if "could not parse" in text or "conversion from" in text:
-            text += " (set the column's type with --dtype COLUMN=TYPE, for example str)"
-    elif not isinstance(exc, (E.PolarsFairError, OSError)):
+    if not isinstance(exc, (E.PolarsFairError, OSError)):
         text = f"{type(exc).__name__}: {text}"
     return cli_message(text)
 
@@ -782,6 +782,8 @@ def _guard(fn: Callable[[], None], json_errors: bool = False) -> None:
             failure: BaseException | None = None
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
+        except pl.exceptions.PolarsError as exc:  # the rows could not be read: typed
+            failure = unreadable(exc)
         except Exception as exc:  # no traceback reaches the user: one line, exit 2
             failure = exc
     for message in dict.fromkeys(str(w.message) for w in caught):

@@ -60,6 +60,7 @@ __all__ = [
     "parse_value",
     "resolve_inputs",
     "scan",
+    "unreadable",
     "usage_message",
     "where_condition",
 ]
@@ -846,6 +847,42 @@ def _flag_patterns(flags: tuple[tuple[str, str], ...]) -> list[tuple[re.Pattern[
     ]
     return [(re.compile(regex.format(alternatives)), template)
             for alternatives, regex, template in patterns if alternatives]
+
+
+def unreadable(exc: pl.exceptions.PolarsError) -> E.InvalidInputError:
+    """The typed error of a Polars error that reached a command: the input could not be read.
+
+    Every error of polars_fair's own checks is typed before it reaches a command, so a Polars
+    error there comes from the rows themselves: a CSV row with more fields than its header, a
+    value its column's type cannot hold. It becomes :class:`~polars_fair.errors.
+    InvalidInputError` with Polars' first line and a hint, so the JSON error names our type.
+
+    Parameters
+    ----------
+    exc : pl.exceptions.PolarsError
+        The error Polars raised while the command read or computed its rows.
+
+    Returns
+    -------
+    InvalidInputError
+        Its message: Polars' first line, then a hint for an extra field
+        (:data:`polars_fair.errors.EXTRA_FIELDS_HINT`) or a value of the wrong type
+        (:data:`polars_fair.errors.DTYPE_HINT`).
+
+    Examples
+    --------
+    >>> err = unreadable(pl.exceptions.ComputeError("found more fields than defined in 'Schema'"))
+    >>> type(err).__name__, str(err).split(" (")[0]
+    ('InvalidInputError', "found more fields than defined in 'Schema'")
+    """
+    lines = str(exc).strip().splitlines()
+    text = " ".join(lines[0].split()) if lines else type(exc).__name__
+    hint = ""
+    if "more fields than defined" in text:
+        hint = E.EXTRA_FIELDS_HINT
+    elif "could not parse" in text or "conversion from" in text:
+        hint = E.DTYPE_HINT
+    return E.InvalidInputError(text + hint)
 
 
 def cli_message(message: str) -> str:

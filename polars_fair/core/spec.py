@@ -567,9 +567,13 @@ def check_frame_wide(expr: pl.Expr, role: str) -> None:
 def check_row_level(expr: pl.Expr, role: str) -> None:
     """Raise unless ``expr`` gives one value per row, computed from that row.
 
-    An aggregation (``MAX(y_pred)``, ``.first()``), a filter, a window or a reordering would
+    The rule of the SQL options (:func:`polars_fair.core.sql.sql_expr`: ``--by``,
+    ``--y-pred``, ``--where``, ...), whose text is read as a row-level expression: an
+    aggregation (``MAX(y_pred)``, ``.first()``), a filter, a window or a reordering would
     spread one value over every row or misalign the rows, and the audit would count something
-    other than the model's decisions. A literal is row-level (a constant per row).
+    other than the model's decisions. A literal is row-level (a constant per row). A Polars
+    expression argument is checked by :func:`check_frame_wide` instead: it has its Polars
+    meaning over the whole frame.
 
     Parameters
     ----------
@@ -870,8 +874,8 @@ def resolve(
         A named column is missing (the message lists the columns that exist).
     InvalidArgumentError
         Contradictory options (``threshold`` without ``y_score``, ``y_pred`` with
-        ``y_score``), repeated or reserved attribute names, an unknown ``null_groups``, an
-        attribute of a nested or object dtype.
+        ``y_score``), repeated, reserved or empty (``""``) attribute names, an unknown
+        ``null_groups``, an attribute of a nested or object dtype.
     InvalidLabelError
         ``pos_label`` of a type the label or prediction column cannot hold, null or NaN; a
         label or prediction column that is not boolean, numeric, string or categorical.
@@ -916,6 +920,8 @@ def resolve(
     keys = [name_of(b) for b in by_list]
     if len(set(keys)) != len(keys):
         raise E.InvalidArgumentError(f"by has repeated attribute names: {keys}")
+    if "" in keys:  # Polars renames such a column in a new frame: it could not be a key
+        raise E.InvalidArgumentError(E.EMPTY_NAME.format(role="by"))
     table = SCORE_TABLE_COLUMNS if scores else COUNT_TABLE_COLUMNS
     clash = [k for k in keys if k.startswith("__pf_") or k in table]
     if clash:

@@ -61,3 +61,12 @@ def test_integer_scores_up_to_two_to_the_53_keep_their_order() -> None:
     # threshold 2**53 selects the one row scored 2**53 (label 1): a tp 1, tn 1; b selects none
     out = ok.fair.confusion("g", y_score="s", threshold=B)
     assert out.rows() == [("a", 2, 1, 0, 0, 1), ("b", 2, 0, 0, 1, 1)]
+
+
+def test_a_score_table_made_elsewhere_gets_the_same_refusal() -> None:
+    table = pl.DataFrame({"g": ["a", "a"], "score": pl.Series([B + 1, B], dtype=pl.UInt64),
+                          "positives": [1, 0], "negatives": [0, 1]})
+    with pytest.raises(E.InvalidScoreError) as info:
+        polars_fair.from_scores(table, "g").abroca().collect()
+    assert str(info.value) == E.SCORE_BEYOND_FLOAT.format(column="score", dtype=pl.UInt64(),
+                                                          count=1)
