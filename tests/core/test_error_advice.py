@@ -12,6 +12,7 @@ Also here: an attribute refused for its number of levels never shows a value, fo
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import shlex
 from pathlib import Path
@@ -32,7 +33,7 @@ FOLLOWED = {
     "CLI_LABEL_PREDICTION_KINDS", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
     "RESERVED_NAME", "LOOKS_LIKE_SCORES", "REFERENCE_NEEDS_KEYS", "BAD_KEY_DTYPE",
     "TOO_MANY_GROUPS", "POS_LABEL_ABSENT", "THRESHOLD_NEEDS_SCORE", "NOT_ONE_COLUMN",
-    "REFERENCE_NEEDS_MAPPING",
+    "REFERENCE_NEEDS_MAPPING", "EMPTY_NAME", "THRESHOLD_BEYOND_FLOAT", "DTYPE_HINT",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {
@@ -318,3 +319,39 @@ def test_values_in_messages_are_few_and_truncated() -> None:
     shown = E.show_values([f"{'x' * 60}{i}" for i in range(50)])
     assert shown.count("'x") == 5 and "(45 more)" in shown
     assert all(len(part) <= 40 for part in shown.strip("[]").split(", ")[:5])
+
+
+def test_an_empty_attribute_name_renamed_as_advised_is_audited() -> None:
+    """EMPTY_NAME (issue 19 kind 7): df.rename({'': 'index'}) as written, then by="index"."""
+    df = pl.DataFrame({"": [0, 0, 1, 1], "y_true": [1, 0, 1, 0], "y_pred": [1, 1, 0, 0]})
+    with pytest.raises(E.InvalidArgumentError) as info:
+        df.fair.confusion("")
+    advice = re.search(r"for example df\.rename\((\{.*?\})\)", str(info.value))
+    assert advice, str(info.value)
+    renamed = df.rename(eval(advice.group(1)))  # the mapping as the message writes it
+    # index 0: (1, 1), (0, 1) -> tp 1, fp 1; index 1: (1, 0), (0, 0) -> fn 1, tn 1
+    assert renamed.fair.confusion("index").rows() == [(0, 2, 1, 1, 0, 0), (1, 2, 0, 0, 1, 1)]
+
+
+def test_a_threshold_within_two_to_the_53_as_advised_is_exact() -> None:
+    """THRESHOLD_BEYOND_FLOAT (issue 19 kind 6): 2**53 itself is a float, and selects 2**53."""
+    b = 2**53
+    df = pl.DataFrame({"g": ["a", "a"], "y_true": [1, 0], "s": pl.Series([b, b - 1],
+                                                                        dtype=pl.Int64)})
+    with pytest.raises(E.InvalidArgumentError, match="pass a threshold within 2\\*\\*53"):
+        df.fair.confusion("g", y_score="s", threshold=b + 1)
+    assert df.fair.confusion("g", y_score="s", threshold=b).rows() == [("a", 2, 1, 0, 0, 1)]
+
+
+def test_a_value_of_the_wrong_type_read_with_dtype_as_advised(tmp_path: Path) -> None:
+    """DTYPE_HINT: --dtype COLUMN=str as written reads a mixed column as text."""
+    path = tmp_path / "mixed.csv"
+    path.write_text("branch,y_true,y_pred\n" + "11,1,1\n" * 3 + "12A,0,1\n")
+    code, _, err = cli("confusion", str(path), "--by", "branch", "--dtype", "branch=int64")
+    assert code == 2 and err.rstrip().endswith(E.DTYPE_HINT.strip()), err
+    flag = re.search(r"--dtype COLUMN=TYPE, for example (\w+)", err)
+    assert flag, err
+    code, out, err = cli("confusion", str(path), "--by", "branch", "--dtype",
+                         f"branch={flag.group(1)}", "--format", "json")
+    assert code == 0, err
+    assert {r["branch"]: r["n"] for r in json.loads(out)} == {"11": 3, "12A": 1}
