@@ -247,16 +247,6 @@ FISHER_FOR_ODDS = (
 )
 
 
-def _pooled_z(a: np.ndarray, m: np.ndarray, b: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """Pooled z statistic of ``a/m − b/r`` (0 where the pooled rate is 0 or 1: equal rates)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        pooled = (a + b) / (m + r)
-        se = np.sqrt(pooled * (1.0 - pooled) * (1.0 / m + 1.0 / r))
-        z = (a / m - b / r) / se
-    return np.where(se == 0, 0.0, z)
-
-
-@borrow(metrics_table, params=("counts", "keys"))
 def disparity_table(
     counts: pl.LazyFrame,
     keys: Sequence[str],
@@ -530,7 +520,7 @@ def _compare_odds(metric: str, a: list[np.ndarray], m: list[np.ndarray], b: list
     nan = np.full(len(p1[0]), np.nan)
     p = nan.copy()
     d = [p1[k] - p2[k] for k in range(2)]
-    z = [_pooled_z(a[k], m[k], b[k], r[k]) for k in range(2)]
+    z = [stats.pooled_z(a[k], m[k], b[k], r[k]) for k in range(2)]
     if metric == "average_odds_difference":
         value, ref_value = (p1[0] + p1[1]) / 2, (p2[0] + p2[1]) / 2
         diff = (d[0] + d[1]) / 2

@@ -19,6 +19,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, Unpack, overload
 import polars as pl
 
 from polars_fair._docs import compose
+from polars_fair.analyses.impact import impact_from_counts
 from polars_fair.analyses.pairwise import pairwise_from_counts
 from polars_fair.analyses.report import rates_from_counts, report_from_counts
 from polars_fair.analyses.scores.abroca import (
@@ -236,6 +237,21 @@ class FairLazyFrame:
             exclude_low_support=exclude_low_support, four_fifths=four_fifths,
             ofi_threshold=ofi_threshold)
 
+    @_over(impact_from_counts, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a"] * 80 + ["b"] * 40, "y_true": [1] * 120,
+...                    "y_pred": [1] * 48 + [0] * 32 + [1] * 12 + [0] * 28})
+>>> t = df.fair.impact_analysis("g")
+>>> t.select("g", "selection_rate", "impact_ratio", "four_fifths_pass").rows()
+[('a', 0.6, 1.0, True), ('b', 0.3, 0.5, False)]""")
+    def impact_analysis(self, by: By = None, *, reference: Any = "largest",
+                        four_fifths: float = 0.8, level: float = 0.95,
+                        practical: Literal["flip", "difference"] = "flip",
+                        min_difference: float = 0.0, **count_args: Unpack[CountArgs],
+                        ) -> pl.LazyFrame:  # noqa: D102
+        return self.counts(by, **count_args).impact_analysis(
+            reference=reference, four_fifths=four_fifths, level=level, practical=practical,
+            min_difference=min_difference)
+
     def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,
                    y_score: IntoExpr | None = None, pos_label: Any = 1,
                    sample_weight: IntoExpr | None = None, min_share: float = DEFAULTS.min_share,
@@ -450,6 +466,7 @@ class FairDataFrame:
     disparity = _collected(FairLazyFrame.disparity)
     pairwise = _collected(FairLazyFrame.pairwise)
     summary = _collected(FairLazyFrame.summary)
+    impact_analysis = _collected(FairLazyFrame.impact_analysis)
     bias_audit = _collected(FairLazyFrame.bias_audit)
     scores = _collected(FairLazyFrame.scores)
     abroca = _collected(FairLazyFrame.abroca)

@@ -37,6 +37,7 @@ from polars_fair.analyses.divergence import (
     DEFAULT_MAX_PATTERNS,
     divergence_of_counts,
 )
+from polars_fair.analyses.impact import impact_from_counts
 from polars_fair.analyses.pairwise import pairwise_from_counts
 from polars_fair.analyses.report import rates_from_counts, report_from_counts
 from polars_fair.analyses.runner import analyse, check_clash, check_outputs
@@ -292,6 +293,19 @@ class FairCounts:
                          reference=reference, min_support=min_support,
                          exclude_low_support=exclude_low_support, four_fifths=four_fifths,
                          ofi_threshold=ofi_threshold)
+
+    @_doc(impact_from_counts, """
+>>> t = from_counts(c).impact_analysis().collect()
+>>> t.select("g", "impact_ratio", "shortfall", "practically_significant").rows()
+[('a', 1.0, 0.0, None), ('b', 0.6, 10.0, False)]""")
+    def impact_analysis(self, by: By = None, *, reference: Any = "largest",
+                        four_fifths: float = 0.8, level: float = 0.95,
+                        practical: Literal["flip", "difference"] = "flip",
+                        min_difference: float = 0.0, combinations: Combinations = None,
+                        max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
+        return self._run(impact_from_counts, by, combinations, max_order, reference=reference,
+                         four_fifths=four_fifths, level=level, practical=practical,
+                         min_difference=min_difference)
 
     @_doc(bias_audit_from_counts, """
 >>> from_counts(c).bias_audit().collect()["impact_ratio"].to_list()
