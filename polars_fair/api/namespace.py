@@ -28,6 +28,7 @@ from polars_fair.analyses.scores.abroca import (
     roc_curves_from_scores,
 )
 from polars_fair.analyses.scores.calibration import calibration_plan, reliability_plan
+from polars_fair.analyses.strata import strata_names, stratified_from_counts
 from polars_fair.analyses.summary import summary_from_counts
 from polars_fair.analyses.sweep import DEFAULT_MAX_THRESHOLDS, SWEEP_THRESHOLDS, sweep_from_scores
 from polars_fair.analyses.thresholds import THRESHOLD_GRID, thresholds_from_scores
@@ -252,6 +253,21 @@ class FairLazyFrame:
             reference=reference, four_fifths=four_fifths, level=level, practical=practical,
             min_difference=min_difference)
 
+    @_over(stratified_from_counts, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"sex": ["F"] * 4 + ["M"] * 4, "dept": ["A", "B", "B", "B"] * 2,
+...                    "y_true": [1] * 8, "y_pred": [1, 0, 0, 1, 1, 1, 0, 0]})
+>>> s = df.fair.stratified("sex", "dept", reference="M")
+>>> s.select("sex", "n_strata", "gap", "composition", "within").rows()
+[('F', 1, 0.0, 0.0, 0.0), ('M', None, None, None, None)]""")
+    def stratified(self, by: By, strata: str | Sequence[str], *, reference: Any = "largest",
+                   level: float = 0.95, continuity_correction: bool = False,
+                   **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
+        groups = spec.normalize_by(by)
+        names = strata_names(strata, [spec.name_of(g) for g in groups])
+        return self.counts([*groups, *names], **count_args).stratified(
+            strata=names, reference=reference, level=level,
+            continuity_correction=continuity_correction)
+
     def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,
                    y_score: IntoExpr | None = None, pos_label: Any = 1,
                    sample_weight: IntoExpr | None = None, min_share: float = DEFAULTS.min_share,
@@ -467,6 +483,7 @@ class FairDataFrame:
     pairwise = _collected(FairLazyFrame.pairwise)
     summary = _collected(FairLazyFrame.summary)
     impact_analysis = _collected(FairLazyFrame.impact_analysis)
+    stratified = _collected(FairLazyFrame.stratified)
     bias_audit = _collected(FairLazyFrame.bias_audit)
     scores = _collected(FairLazyFrame.scores)
     abroca = _collected(FairLazyFrame.abroca)

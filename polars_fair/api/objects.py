@@ -50,6 +50,11 @@ from polars_fair.analyses.scores.abroca import (
     roc_curves_plan,
 )
 from polars_fair.analyses.scores.calibration import calibration_plan, reliability_plan
+from polars_fair.analyses.strata import (
+    STRATIFIED_COLUMNS,
+    strata_names,
+    stratified_from_counts,
+)
 from polars_fair.analyses.summary import summary_from_counts
 from polars_fair.analyses.sweep import DEFAULT_MAX_THRESHOLDS, SWEEP_THRESHOLDS, sweep_from_scores
 from polars_fair.analyses.thresholds import THRESHOLD_GRID, thresholds_from_scores
@@ -102,13 +107,17 @@ _SCORES_EXAMPLE = """>>> import polars as pl
 
 
 def _doc(source: Callable[..., Any], example: str, *,
-         counts_table: bool = True) -> Callable[[F], F]:
-    """Give a method the docstring of its module function, with its own parameters."""
+         counts_table: bool = True, sets: bool = True) -> Callable[[F], F]:
+    """Give a method the docstring of its module function, with its own parameters.
+
+    ``sets=False``: the method takes no ``combinations``/``max_order`` (``stratified``).
+    """
     def deco(method: F) -> F:
         setup = _COUNTS_EXAMPLE if counts_table else _SCORES_EXAMPLE
         method.__doc__ = compose(
             source.__doc__ or "", drop=("counts", "keys", "scores", "table", "score_dtype"),
-            before=BY_DOC if counts_table else "", after=SETS_DOC if counts_table else "",
+            before=BY_DOC if counts_table else "",
+            after=SETS_DOC if counts_table and sets else "",
             example=setup + "\n" + example.lstrip("\n"), returns="pl.LazyFrame",
         )
         return method
@@ -306,6 +315,22 @@ class FairCounts:
         return self._run(impact_from_counts, by, combinations, max_order, reference=reference,
                          four_fifths=four_fifths, level=level, practical=practical,
                          min_difference=min_difference)
+
+    @_doc(stratified_from_counts, """>>> c = c.with_columns(dept=pl.lit("A"))
+>>> s = from_counts(c).stratified(strata="dept").collect()
+>>> s.select("g", "n_strata", "mh_odds_ratio").rows()
+[('a', None, None), ('b', 1, 0.42857142857142855)]""", sets=False)
+    def stratified(self, by: By = None, *, strata: str | Sequence[str] | None = None,
+                   reference: Any = "largest", level: float = 0.95,
+                   continuity_correction: bool = False) -> pl.LazyFrame:  # noqa: D102
+        groups = None if by is None else [name_of(b) for b in tables.normalize_by(by)]
+        names = strata_names(strata, groups or ())
+        counted = self._select(None if groups is None else [*groups, *names], None, None)
+        check_clash([k for k in counted.keys if k not in names], STRATIFIED_COLUMNS,
+                    "stratified")
+        return analyse(counted, lambda lf, keys: stratified_from_counts(
+            lf, keys, strata=names, reference=reference, level=level,
+            continuity_correction=continuity_correction))
 
     @_doc(bias_audit_from_counts, """
 >>> from_counts(c).bias_audit().collect()["impact_ratio"].to_list()

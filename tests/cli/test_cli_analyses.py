@@ -104,6 +104,7 @@ def assert_rows_equal(got: list[dict[str, Any]], want: pl.DataFrame) -> None:
 EXTRA: dict[str, tuple[list[str], dict[str, Any]]] = {
     "abroca-test": (["--seed", "0", "--n-permutations", "49"],
                     {"seed": 0, "n_permutations": 49}),
+    "stratified": (["--strata", "sex"], {"strata": "sex"}),
 }
 HAND = {"report", "bias-audit", "check", "demo"}
 GENERATED = sorted(n for n in COMMANDS if n not in HAND)

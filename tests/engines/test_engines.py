@@ -68,7 +68,8 @@ SCORE_ANALYSES = public(polars_fair.FairScores)
 NAMESPACE = public(FairDataFrame)
 
 #: Options that keep an analysis quick and deterministic.
-OPTIONS: dict[str, dict[str, Any]] = {"abroca_test": {"n_permutations": 50, "seed": 0}}
+OPTIONS: dict[str, dict[str, Any]] = {"abroca_test": {"n_permutations": 50, "seed": 0},
+                                      "stratified": {"strata": "sex"}}
 #: Table accessors of the namespace: they return a table or an analysis object, not an analysis.
 #: ``counts`` / ``score_counts`` return FairCounts / FairScores themselves; ``scores`` returns
 #: the score table (``FairScores.frame``). ``confusion`` is also an accessor (the count table)
@@ -133,12 +134,15 @@ def _namespace_call(ns: Any, name: str, by: Any, options: dict[str, Any],
                     args: dict[str, Any], scores: bool) -> Any:
     """``df.fair.<name>`` / ``lf.fair.<name>`` with the analysis' arguments.
 
-    Special: the namespace's ``bias_audit`` (NYC LL 144) takes ``categories`` and the column
-    it audits (``y_pred=`` selections or ``y_score=`` scores), not the count arguments, since
-    an LL 144 audit reads no labels; the analysis objects audit their table's predictions or
-    scores the same way.
+    Special: ``stratified``'s strata are keys of the count table on the other routes, and
+    ``by`` of the namespace names the groups only. The namespace's ``bias_audit`` (NYC LL 144)
+    takes ``categories`` and the column it audits (``y_pred=`` selections or ``y_score=``
+    scores), not the count arguments, since an LL 144 audit reads no labels; the analysis
+    objects audit their table's predictions or scores the same way.
     """
     params = list(inspect.signature(getattr(type(ns), name)).parameters)
+    if "strata" in options:  # the namespace counts at by + strata; the objects hold both keys
+        by = [b for b in by if b != options["strata"]]
     if params[1] == "categories":
         column = {"y_score": "y_score"} if scores else {"y_pred": "y_pred"}
         weight = {k: v for k, v in args.items() if k == "sample_weight"}

@@ -1,0 +1,365 @@
+"""Stratified adverse impact: Mantel–Haenszel, Cochran–Mantel–Haenszel, Breslow–Day, Kitagawa.
+
+A pooled selection rate can fail the four-fifths rule for composition alone (who applied where:
+Simpson's paradox), and per-stratum rates can each hide a small consistent gap. The stratified
+analysis compares each group with the reference within each stratum (a department, a job, a
+region) and pools the comparisons. It reads a count table keyed by the group attributes and the
+strata attributes together: the rows are counted once at that level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair._lazy import np, sps
+from polars_fair.analyses.report import count_exprs
+from polars_fair.core import rules as R
+from polars_fair.core.reference import known, reference_index
+from polars_fair.counting.tables import rollup
+
+__all__ = ["STRATIFIED_COLUMNS", "strata_names", "stratified_from_counts"]
+
+#: The columns :func:`stratified_from_counts` adds after the group keys.
+STRATIFIED_COLUMNS = (
+    "n", "selection_rate", "reference_rate", "impact_ratio", "mh_odds_ratio", "mh_ci_low",
+    "mh_ci_high", "cmh_statistic", "cmh_p_value", "breslow_day_statistic",
+    "breslow_day_p_value", "n_strata", "gap", "composition", "within", "is_reference",
+)
+NO_STRATA = "stratified needs strata=: one or more attributes to stratify by"
+STRATUM_NOT_A_KEY = (
+    "strata names {column!r}, which is not an attribute of the count table; its attributes "
+    "are {keys}"
+)
+STRATUM_IN_BY = (
+    "{column!r} is both a group attribute (by) and a stratum (strata); name it in one of them"
+)
+
+
+def strata_names(strata: str | Sequence[str] | None, groups: Sequence[str] = ()) -> list[str]:
+    """The strata attributes of a call, as a list of names, checked against the groups.
+
+    Parameters
+    ----------
+    strata : str or sequence of str
+        One attribute or several (their combinations are the strata).
+    groups : sequence of str, default ()
+        The group attributes of the call (``by``), which must not be strata too.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    InvalidArgumentError
+        No attribute given (:data:`NO_STRATA`), or one that is also in ``groups``
+        (:data:`STRATUM_IN_BY`).
+
+    Examples
+    --------
+    >>> strata_names("dept"), strata_names(["dept", "year"], groups=["sex"])
+    (['dept'], ['dept', 'year'])
+    """
+    names = [strata] if isinstance(strata, str) else list(strata or [])
+    if not names or not all(isinstance(s, str) for s in names):
+        raise E.InvalidArgumentError(NO_STRATA)
+    both = [g for g in groups if g in names]
+    if both:
+        raise E.InvalidArgumentError(STRATUM_IN_BY.format(column=both[0]))
+    return list(dict.fromkeys(names))
+
+
+def stratified_from_counts(
+    counts: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    strata: str | Sequence[str] | None = None,
+    reference: Any = "largest",
+    level: float = 0.95,
+    continuity_correction: bool = False,
+) -> pl.LazyFrame:
+    r"""Each group against the reference within strata, pooled over the strata.
+
+    In stratum :math:`k` the group has :math:`a_k` selected and :math:`b_k` not selected, the
+    reference :math:`c_k` and :math:`d_k`, :math:`n_k = a_k + b_k + c_k + d_k`; odds ratios are
+    the group's odds of selection over the reference's.
+
+    * ``mh_odds_ratio``: the Mantel–Haenszel estimator (Mantel & Haenszel 1959, *J. Natl Cancer
+      Inst.* 22:719), :math:`\hat\psi = \sum_k R_k / \sum_k S_k` with :math:`R_k = a_k d_k/n_k`,
+      :math:`S_k = b_k c_k/n_k`; ``mh_ci_low``, ``mh_ci_high``: :math:`\exp(\log\hat\psi \mp
+      z\,\hat\sigma)` with the Robins–Breslow–Greenland variance (Robins, Breslow & Greenland
+      1986, *Biometrics* 42:311), with :math:`P_k = (a_k + d_k)/n_k`, :math:`Q_k = (b_k +
+      c_k)/n_k`:
+      :math:`\hat\sigma^2 = \frac{\sum P_kR_k}{2(\sum R_k)^2} + \frac{\sum (P_kS_k + Q_kR_k)}
+      {2\sum R_k\sum S_k} + \frac{\sum Q_kS_k}{2(\sum S_k)^2}`.
+    * ``cmh_statistic``, ``cmh_p_value``: the Cochran–Mantel–Haenszel test of no association
+      in any stratum, :math:`\chi^2 = (|\sum_k (a_k - E a_k)| - c)^2 / \sum_k V a_k` with
+      :math:`E a_k = (a_k + b_k)(a_k + c_k)/n_k`, :math:`V a_k = (a_k + b_k)(c_k + d_k)(a_k +
+      c_k)(b_k + d_k)/(n_k^2(n_k - 1))`, :math:`c = 1/2` with ``continuity_correction`` (as
+      SolasAI and R's ``mantelhaen.test`` by default) else 0 (as statsmodels' default); one
+      degree of freedom.
+    * ``breslow_day_statistic``, ``breslow_day_p_value``: the Breslow–Day test that the odds
+      ratio is the same in every stratum (Breslow & Day 1980, *Statistical Methods in Cancer
+      Research* I, sec. 4.4), **with Tarone's correction** (Tarone 1985, *Biometrika* 72:91):
+      :math:`\sum_k (a_k - \hat A_k)^2/\hat V_k - (\sum_k a_k - \sum_k \hat A_k)^2 / \sum_k \hat
+      V_k`, where :math:`\hat A_k` is the expected :math:`a_k` given the stratum's margins and
+      the common odds ratio :math:`\hat\psi` and :math:`\hat V_k` its variance; :math:`K - 1`
+      degrees of freedom. SolasAI and statsmodels' ``test_equal_odds(adjust=True)`` compute the
+      same. Null with fewer than two informative strata.
+    * ``n_strata``: the informative strata, those where both the group and the reference have
+      applicants and the outcome is not constant. The others carry no information about the
+      association (their conditional distribution is a point) and are left out of every
+      statistic; statsmodels' ``StratifiedTable`` on the informative strata gives the same
+      figures (on all strata it returns NaN for Breslow–Day).
+    * ``selection_rate``, ``reference_rate``, ``impact_ratio``: the pooled (crude) rates over all
+      strata and their ratio, as the unstratified analysis reports them.
+    * ``gap`` = ``reference_rate - selection_rate`` and its Kitagawa decomposition (Kitagawa
+      1955, *JASA* 50:1168), symmetric form: with stratum shares :math:`w_k = n_k/N` and rates
+      :math:`r_k` of each side, ``composition`` :math:`= \sum_k (w^{ref}_k - w_k)(r^{ref}_k +
+      r_k)/2` (the part due to where each side applied) and ``within`` :math:`= \sum_k
+      (r^{ref}_k - r_k)(w^{ref}_k + w_k)/2` (the part due to different rates in the same
+      stratum). The weights are the averages of the two sides' shares (and rates), so neither
+      side is the standard. ``gap = composition + within`` holds exactly (computed in rationals
+      for integer counts). In a stratum where one side has no applicants its rate is taken as
+      the other side's, so the stratum counts wholly as composition.
+
+    Weighted counts: the rates, the impact ratio and the decomposition use the weighted sums;
+    the odds ratio and the tests count rows, each side's weighted rate in a stratum times its
+    row count there (as :func:`polars_fair.analyses.uncertainty.disparity_table`).
+
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A count table keyed by the group attributes and the strata attributes.
+    keys : sequence of str
+        Its key columns.
+    strata : str or sequence of str
+        The keys that define the strata (their combinations); the other keys are the groups.
+    reference : "largest", "max_selection_rate", scalar or mapping
+        The reference group (:mod:`polars_fair.core.reference`), chosen on the pooled counts.
+        ``"overall"`` is refused: the population contains the group.
+    level : float, default 0.95
+        Confidence level of the odds-ratio interval, in (0, 1).
+    continuity_correction : bool, default False
+        Subtract 1/2 in the CMH statistic (see above).
+
+    Returns
+    -------
+    pl.LazyFrame
+        One row per group sorted by the group keys: the group keys; ``n`` (Int64 rows);
+        ``selection_rate``, ``reference_rate``, ``impact_ratio``, ``mh_odds_ratio``,
+        ``mh_ci_low``, ``mh_ci_high``, ``cmh_statistic``, ``cmh_p_value``,
+        ``breslow_day_statistic``, ``breslow_day_p_value`` (Float64); ``n_strata`` (Int64);
+        ``gap``, ``composition``, ``within`` (Float64, rate differences in [-1, 1]);
+        ``is_reference`` (Boolean). The reference row and undefined figures (no informative
+        stratum, an odds ratio of 0 or infinity) are null.
+
+    Raises
+    ------
+    InvalidArgumentError
+        No ``strata``, a stratum that is not a key, ``level`` outside (0, 1), a non-boolean
+        ``continuity_correction``, or ``reference="overall"``.
+    UnknownGroupError
+        An explicit ``reference`` that is not a group.
+
+    Examples
+    --------
+    Two departments: women apply mostly where few are admitted.
+
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"sex": ["F", "F", "M", "M"], "dept": ["A", "B", "A", "B"],
+    ...                   "n": [10, 90, 90, 10], "tp": [8, 18, 72, 2],
+    ...                   "fp": [0, 0, 0, 0], "fn": [2, 72, 18, 8], "tn": [0, 0, 0, 0]})
+    >>> s = stratified_from_counts(c, ["sex", "dept"], strata="dept", reference="M").collect()
+    >>> s.select("sex", "impact_ratio", "mh_odds_ratio", "gap", "within").rows()
+    [('F', 0.35135135135135137, 1.0, 0.48, 0.0), ('M', 1.0, None, None, None)]
+    """
+    names = strata_names(strata)
+    for s in names:
+        if s not in keys:
+            raise E.InvalidArgumentError(STRATUM_NOT_A_KEY.format(column=s, keys=list(keys)))
+    groups = [k for k in keys if k not in names]
+    level_t = R.option(level, "level", low=0, high=1, low_open=True, high_open=True)
+    correction = R.flag(continuity_correction, "continuity_correction")
+    if isinstance(reference, str) and reference == "overall":
+        raise E.InvalidArgumentError(E.BAD_REFERENCE_RULE.format(
+            reference=reference, rules=["largest", "max_selection_rate"]))
+    schema = counts.collect_schema()
+    weighted = "weight_sum" in schema.names()
+    out_schema = pl.Schema(_schema(schema, groups))
+    c = count_exprs(schema.names())
+    cells = counts.select(
+        *keys, (pl.col("tp") + pl.col("fp")).alias("__sel"), c.n.alias("__size"),
+        pl.col("n").alias("__rows"))
+    if not groups:  # every key is a stratum: no group to compare
+        return pl.LazyFrame(schema=out_schema)
+    run = _Stratified(groups, names, reference, float(level_t), correction, weighted)
+    return cells.map_batches(run, schema=out_schema)
+
+
+Stratum = tuple[Any, ...]
+Cells = dict[Stratum, tuple[Any, Any, Any]]  # stratum -> (selected, size, rows)
+
+
+class _Stratified:
+    """The per-group figures of :func:`stratified_from_counts` on the collected table."""
+
+    def __init__(self, groups: list[str], strata: list[str], reference: Any, level: float,
+                 correction: bool, weighted: bool) -> None:
+        self.groups, self.strata, self.reference = groups, strata, reference
+        self.level, self.correction, self.weighted = level, correction, weighted
+
+    def __call__(self, df: pl.DataFrame) -> pl.DataFrame:
+        pooled = rollup(df.lazy().select(
+            *self.groups, *self.strata, pl.col("__rows").alias("n"),
+            pl.col("__sel").alias("tp"), pl.lit(0).alias("fp"), pl.lit(0).alias("fn"),
+            pl.lit(0).alias("tn"), pl.col("__size").alias("weight_sum"),
+        ), self.groups).collect()
+        size, sel = pooled["weight_sum"], pooled["tp"]
+        rate = (sel.cast(pl.Float64) / size.cast(pl.Float64)).set(size == 0, None)
+        ref = reference_index(
+            pooled, self.groups, self.reference,
+            eligible=pooled.select(known(self.groups) & (pl.col("weight_sum") > 0)).to_series(),
+            score=rate, rules=("largest", "max_selection_rate"))
+        by_group: dict[Stratum, Cells] = {}
+        for cell in df.iter_rows(named=True):
+            g = tuple(cell[k] for k in self.groups)
+            s = tuple(cell[k] for k in self.strata)
+            by_group.setdefault(g, {})[s] = (cell["__sel"], cell["__size"], cell["__rows"])
+        keys = [tuple(r) for r in pooled.select(self.groups).iter_rows()]
+        ref_cells = by_group.get(keys[ref], {}) if ref is not None else None
+        out: list[dict[str, Any]] = []
+        for i, g in enumerate(keys):
+            row: dict[str, Any] = dict(zip(self.groups, g, strict=True))
+            row["n"] = int(pooled["n"][i])
+            row["is_reference"] = ref == i
+            own = by_group.get(g, {})
+            row.update(_pooled_rates(own, ref_cells))
+            if ref_cells is not None and ref != i:
+                row.update(self._compare(own, ref_cells))
+            out.append(row)
+        return pl.from_dicts(out, schema=_schema(df.schema, self.groups)).select(
+            *self.groups, *STRATIFIED_COLUMNS)
+
+    def _compare(self, own: Cells, ref: Cells) -> dict[str, Any]:
+        """Mantel–Haenszel, CMH, Breslow–Day and Kitagawa for one group against the reference."""
+        out: dict[str, Any] = _kitagawa(own, ref)
+        cells = []
+        for s in sorted(set(own) | set(ref), key=repr):
+            a_sel, a_size, a_rows = own.get(s, (0, 0, 0))
+            c_sel, c_size, c_rows = ref.get(s, (0, 0, 0))
+            if self.weighted:  # in rows: each side's weighted rate times its row count
+                a = a_sel / a_size * a_rows if a_size > 0 else 0.0
+                c = c_sel / c_size * c_rows if c_size > 0 else 0.0
+                m, r = float(a_rows), float(c_rows)
+            else:
+                a, c, m, r = a_sel, c_sel, a_rows, c_rows
+            cells.append((a, m - a, c, r - c))
+        t = np.array(cells, dtype=np.float64).reshape(-1, 4)
+        a, b, c, d = t.T
+        informative = (a + b > 0) & (c + d > 0) & (a + c > 0) & (b + d > 0)
+        a, b, c, d = a[informative], b[informative], c[informative], d[informative]
+        out["n_strata"] = int(informative.sum())
+        if out["n_strata"] == 0:
+            return out
+        n = a + b + c + d
+        rk, sk = a * d / n, b * c / n
+        sr, ss = rk.sum(), sk.sum()
+        psi = sr / ss if ss > 0 and sr > 0 else None
+        if psi is not None:
+            pk, qk = (a + d) / n, (b + c) / n
+            var = ((pk * rk).sum() / (2 * sr**2) + (pk * sk + qk * rk).sum() / (2 * sr * ss)
+                   + (qk * sk).sum() / (2 * ss**2))
+            z = float(sps.norm.ppf(0.5 + self.level / 2))
+            half = z * np.sqrt(var)
+            out.update(mh_odds_ratio=float(psi), mh_ci_low=float(np.exp(np.log(psi) - half)),
+                       mh_ci_high=float(np.exp(np.log(psi) + half)))
+        expected = (a + b) * (a + c) / n
+        variance = (a + b) * (c + d) * (a + c) * (b + d) / (n**2 * (n - 1))
+        if variance.sum() > 0:
+            dev = abs((a - expected).sum()) - (0.5 if self.correction else 0.0)
+            stat = max(dev, 0.0) ** 2 / variance.sum() if self.correction else dev**2 / (
+                variance.sum())
+            out.update(cmh_statistic=float(stat), cmh_p_value=float(sps.chi2.sf(stat, 1)))
+        if psi is not None and out["n_strata"] >= 2:
+            bd = _breslow_day(a, b, c, d, float(psi))
+            if bd is not None:
+                out.update(breslow_day_statistic=bd,
+                           breslow_day_p_value=float(sps.chi2.sf(bd, out["n_strata"] - 1)))
+        return out
+
+
+def _schema(schema: pl.Schema, groups: Sequence[str]) -> dict[str, pl.DataType]:
+    return {**{k: schema[k] for k in groups}, "n": pl.Int64(),
+            **{c: pl.Float64() for c in STRATIFIED_COLUMNS[1:11]}, "n_strata": pl.Int64(),
+            "gap": pl.Float64(), "composition": pl.Float64(), "within": pl.Float64(),
+            "is_reference": pl.Boolean()}
+
+
+def _rate(sel: Any, size: Any) -> Fraction | float | None:
+    return R.fraction(sel, size)
+
+
+def _pooled_rates(own: Cells, ref: Cells | None) -> dict[str, Any]:
+    sel = sum(v[0] for v in own.values())
+    size = sum(v[1] for v in own.values())
+    rate = _rate(sel, size)
+    out: dict[str, Any] = {"selection_rate": None if rate is None else float(rate)}
+    if ref is not None:
+        ref_rate = _rate(sum(v[0] for v in ref.values()), sum(v[1] for v in ref.values()))
+        out["reference_rate"] = None if ref_rate is None else float(ref_rate)
+        if rate is not None and ref_rate:
+            out["impact_ratio"] = float(rate / ref_rate)
+    return out
+
+
+def _kitagawa(own: Cells, ref: Cells) -> dict[str, Any]:
+    """The symmetric Kitagawa decomposition of ``reference rate - group rate``."""
+    total_g = sum(v[1] for v in own.values())
+    total_r = sum(v[1] for v in ref.values())
+    if not total_g > 0 or not total_r > 0:
+        return {}
+    composition: Any = 0
+    within: Any = 0
+    for s in set(own) | set(ref):
+        sel_g, size_g, _ = own.get(s, (0, 0, 0))
+        sel_r, size_r, _ = ref.get(s, (0, 0, 0))
+        rg, rr = _rate(sel_g, size_g), _rate(sel_r, size_r)
+        if rg is None and rr is None:
+            continue
+        rg = rr if rg is None else rg  # an empty side takes the other's rate: all composition
+        rr = rg if rr is None else rr
+        wg, wr = _rate(size_g, total_g), _rate(size_r, total_r)
+        assert rg is not None and rr is not None and wg is not None and wr is not None
+        composition += (wr - wg) * (rr + rg) / 2
+        within += (rr - rg) * (wr + wg) / 2
+    return {"gap": float(composition + within), "composition": float(composition),
+            "within": float(within)}
+
+
+def _breslow_day(a: Any, b: Any, c: Any, d: Any, psi: float) -> float | None:
+    """Breslow–Day statistic with Tarone's correction at the common odds ratio ``psi``."""
+    m1, m2, t1 = a + b, c + d, a + c
+    lo, hi = np.maximum(0.0, t1 - m2), np.minimum(m1, t1)
+    if psi == 1.0:
+        fitted = m1 * t1 / (m1 + m2)
+    else:  # (psi - 1) A^2 - (psi (m1 + t1) + m2 - t1) A + psi m1 t1 = 0, the root in [lo, hi]
+        qa = psi - 1.0
+        qb = -(psi * (m1 + t1) + m2 - t1)
+        qc = psi * m1 * t1
+        root = np.sqrt(np.maximum(qb * qb - 4 * qa * qc, 0.0))
+        r1, r2 = (-qb - root) / (2 * qa), (-qb + root) / (2 * qa)
+        inside = (r1 >= lo - 1e-9) & (r1 <= hi + 1e-9)
+        fitted = np.where(inside, r1, r2)
+    with np.errstate(divide="ignore"):
+        var = 1.0 / (1.0 / fitted + 1.0 / (m1 - fitted) + 1.0 / (t1 - fitted)
+                     + 1.0 / (m2 - t1 + fitted))
+    if not np.all(np.isfinite(var)) or not np.all(var > 0):
+        return None
+    stat = ((a - fitted) ** 2 / var).sum() - (a.sum() - fitted.sum()) ** 2 / var.sum()
+    return float(stat)
