@@ -7,6 +7,7 @@ group-by into a small table of additive confusion counts; every metric is comput
 from __future__ import annotations
 
 from polars_fair import _moved, errors
+from polars_fair.analyses.sample_size import SampleSize, sample_size
 from polars_fair.api.external import from_counts, from_scores
 from polars_fair.api.namespace import FairDataFrame, FairLazyFrame, fair
 from polars_fair.api.objects import FairCounts, FairScores, counts, scores
@@ -46,6 +47,8 @@ __all__ = [
     "from_scores",
     "FairCounts",
     "FairScores",
+    "SampleSize",
+    "sample_size",
     "errors",
     "expressions",
     "accuracy",

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Sequence
-from typing import Any, Concatenate, ParamSpec, TypeVar, Unpack, overload
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, Unpack, overload
 
 import polars as pl
 
 from polars_fair._docs import compose
+from polars_fair.analyses.availability import availability_from_counts
 from polars_fair.analyses.impact import impact_from_counts
 from polars_fair.analyses.pairwise import pairwise_from_counts
 from polars_fair.analyses.report import rates_from_counts, report_from_counts
@@ -268,6 +269,15 @@ class FairLazyFrame:
             strata=names, reference=reference, level=level,
             continuity_correction=continuity_correction)
 
+    @_over(availability_from_counts, """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"sex": ["F"] * 30 + ["M"] * 70, "y_true": 1, "y_pred": 1})
+>>> a = df.fair.availability("sex", {"sex": {"F": 0.5, "M": 0.5}})
+>>> a.select("sex", "count", "shortfall", pl.col("p_value") < 0.001).rows()
+[('F', 30, 20.0, True), ('M', 70, -20.0, True)]""")
+    def availability(self, by: By, benchmark: Mapping[str, Mapping[Any, float]],
+                     **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
+        return self.counts(by, **count_args).availability(benchmark=benchmark)
+
     def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,
                    y_score: IntoExpr | None = None, pos_label: Any = 1,
                    sample_weight: IntoExpr | None = None, min_share: float = DEFAULTS.min_share,
@@ -484,6 +494,7 @@ class FairDataFrame:
     summary = _collected(FairLazyFrame.summary)
     impact_analysis = _collected(FairLazyFrame.impact_analysis)
     stratified = _collected(FairLazyFrame.stratified)
+    availability = _collected(FairLazyFrame.availability)
     bias_audit = _collected(FairLazyFrame.bias_audit)
     scores = _collected(FairLazyFrame.scores)
     abroca = _collected(FairLazyFrame.abroca)

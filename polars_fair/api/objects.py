@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar, Unpack
 
 import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import compose
+from polars_fair.analyses.availability import availability_from_counts, benchmark_attributes
 from polars_fair.analyses.bias_audit import (
     bias_audit_from_counts,
     bias_audit_from_scores,
@@ -331,6 +332,25 @@ class FairCounts:
         return analyse(counted, lambda lf, keys: stratified_from_counts(
             lf, keys, strata=names, reference=reference, level=level,
             continuity_correction=continuity_correction))
+
+    @_doc(availability_from_counts, """
+>>> a = from_counts(c).availability(benchmark={"g": {"a": 0.4, "b": 0.6}}).collect()
+>>> a.select("g", "count", "expected", "shortfall").rows()
+[('a', 50, 40.0, -10.0), ('b', 50, 60.0, 10.0)]""", sets=False)
+    def availability(self, by: By = None, *,
+                     benchmark: Mapping[str, Mapping[Any, float]] | None = None,
+                     ) -> pl.LazyFrame:  # noqa: D102
+        attributes = benchmark_attributes(benchmark)
+        if by is not None:  # the table is rolled up to by first: it must hold the attributes
+            names = [name_of(b) for b in tables.normalize_by(by)]
+            for a in attributes:
+                if a not in names:
+                    raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                        column=a, role="benchmark", available=E.show_columns(names)))
+        counted = self._select([[a] for a in attributes] if len(attributes) > 1 else attributes,
+                               None, None)
+        return analyse(counted, lambda lf, keys: availability_from_counts(
+            lf, keys, benchmark=benchmark))
 
     @_doc(bias_audit_from_counts, """
 >>> from_counts(c).bias_audit().collect()["impact_ratio"].to_list()

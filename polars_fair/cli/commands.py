@@ -96,12 +96,13 @@ LISTED = {"metric": "PROPORTIONS"}
 METAVARS = {
     "column": "COLUMN|SQL", "text": "TEXT", "int": "INTEGER", "float": "NUMBER",
     "value": "VALUE", "texts": "TEXT,...", "floats": "X,...", "ints": "N,...",
-    "mapping": "COLUMN=SPEC",
+    "mapping": "COLUMN=SPEC", "shares": "COLUMN=V:X,...",
 }
 #: What a list option takes, for ``--help`` and messages.
 LISTS = {"texts": "names A,B,...", "floats": "numbers X,Y,... or START:STOP:STEP",
          "ints": "integers N,M,...",
-    "mapping": "COLUMN=N (N quantile bins) or COLUMN=E1,E2,... (the edges); repeat"}
+    "mapping": "COLUMN=N (N quantile bins) or COLUMN=E1,E2,... (the edges); repeat",
+    "shares": "COLUMN=V1:X1,V2:X2,... (a number per value of the column); repeat"}
 
 
 def command_name(method: str) -> str:
@@ -158,7 +159,8 @@ class Opt:
     kind : str
         ``column`` (a column or SQL text), ``text``, ``int``, ``float``, ``bool``, ``choice``,
         ``value`` (any value, read as a Python literal or kept as text), ``texts``, ``floats``
-        or ``ints`` (repeatable, or comma-separated).
+        or ``ints`` (repeatable, or comma-separated), ``mapping`` (``COLUMN=SPEC``, repeatable)
+        or ``shares`` (``COLUMN=V1:X1,V2:X2``: a number per value, repeatable).
     default : Any
         The declared default (``None`` when optional).
     help : str
@@ -254,6 +256,8 @@ def _kind(annotation: Any, name: str) -> tuple[str, tuple[str, ...], bool]:
         return "value", (), optional
     if origin is Literal:
         return "choice", tuple(str(a) for a in args), optional
+    if origin is Mapping and args and typing.get_origin(args[-1]) is Mapping:
+        return "shares", (), optional  # {column: {value: number}} (availability's benchmark)
     if origin is Mapping or annotation is Mapping:
         return "mapping", (), optional
     if origin in (Sequence, list, tuple) or annotation in (Sequence, list, tuple):
@@ -382,7 +386,7 @@ def _help(text: str) -> str:
 def _parameter(opt: Opt) -> inspect.Parameter:
     """A typer option for ``opt``, as a keyword parameter of a generated signature."""
     help_text = _help(opt.help)  # parameter names read as their flags
-    if opt.kind == "mapping":  # the declaration's example is Python ({"age": 5})
+    if opt.kind in ("mapping", "shares"):  # the declaration's example is Python ({"age": 5})
         help_text = help_text.split(":")[0].rstrip(".") + "."
     if opt.kind in LISTS:
         help_text += f" Takes {LISTS[opt.kind]}."
@@ -393,9 +397,9 @@ def _parameter(opt: Opt) -> inspect.Parameter:
         info = typer.Option(names, help=help_text)
         if opt.default is None:
             typ = bool | None
-    elif opt.kind == "mapping":
+    elif opt.kind in ("mapping", "shares"):
         typ = list[str] | None
-        info = typer.Option(opt.flag, help=help_text, metavar=METAVARS["mapping"])
+        info = typer.Option(opt.flag, help=help_text, metavar=METAVARS[opt.kind])
     elif opt.kind == "choice":
         typ = Literal[opt.choices]
         if opt.default is None:
@@ -474,19 +478,37 @@ def _split(text: str, opt: Opt, cast: Callable[[str], Any]) -> list[Any]:
 
 
 def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
-    """``--bins age=5 --bins income=0,20000,50000`` -> ``{"age": 5, "income": [0.0, ...]}``."""
+    """``--bins age=5 --bins income=0,20000,50000`` -> ``{"age": 5, "income": [0.0, ...]}``.
+
+    ``--benchmark sex=F:0.5,M:0.5`` -> ``{"sex": {"F": 0.5, "M": 0.5}}`` (a number per value;
+    a value is read as a Python literal where it is one, else kept as text).
+    """
     out: dict[str, Any] = {}
     for item in items:
-        column, sep, spec = item.rpartition("=")
+        column, sep, spec = item.partition("=")
         try:
             if not sep or not column.strip() or not spec.strip():
                 raise ValueError
             parts = [x.strip() for x in spec.split(",")]
+            if opt.kind == "shares":
+                pairs = [p.rpartition(":") for p in parts]
+                if any(not v.strip() or not c for v, c, _ in pairs):
+                    raise ValueError
+                out[column.strip()] = {_literal(v.strip()): float(x) for v, _, x in pairs}
+                continue
             out[column.strip()] = int(parts[0]) if len(parts) == 1 else [float(x) for x in parts]
         except ValueError:
             raise E.InvalidArgumentError(E.CLI_BAD_LIST.format(
-                flag=opt.flag, value=item, kind=LISTS["mapping"])) from None
+                flag=opt.flag, value=item, kind=LISTS[opt.kind])) from None
     return out
+
+
+def _literal(text: str) -> Any:
+    """A Python literal (``1``, ``2.5``, ``True``) where the text is one, else the text."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
 
 
 def convert(opt: Opt, value: Any) -> Any:
@@ -522,13 +544,10 @@ def convert(opt: Opt, value: Any) -> Any:
         return _split(value, opt, str)
     if opt.kind in ("floats", "ints"):
         return _split(value, opt, float if opt.kind == "floats" else int)
-    if opt.kind == "mapping":
+    if opt.kind in ("mapping", "shares"):
         return _mapping(value, opt) or None
     if opt.kind == "value" and isinstance(value, str):
-        try:
-            return ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            return value
+        return _literal(value)
     return value
 
 

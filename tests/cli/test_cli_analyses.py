@@ -105,6 +105,8 @@ EXTRA: dict[str, tuple[list[str], dict[str, Any]]] = {
     "abroca-test": (["--seed", "0", "--n-permutations", "49"],
                     {"seed": 0, "n_permutations": 49}),
     "stratified": (["--strata", "sex"], {"strata": "sex"}),
+    "availability": (["--benchmark", "sex=Male:0.5,Female:0.5"],
+                     {"benchmark": {"sex": {"Male": 0.5, "Female": 0.5}}}),
 }
 HAND = {"report", "bias-audit", "check", "demo"}
 GENERATED = sorted(n for n in COMMANDS if n not in HAND)
@@ -468,3 +470,16 @@ def test_bad_bins_are_one_line_naming_the_flag(value: str, message: str,
     result = runner.invoke(app, ["divergence", str(path), "--by", "race", "--by", "age",
                                  "--bins", value])
     assert (result.exit_code, result.stderr) == (2, f"polars-fair: error: {message}\n")
+
+
+def test_shares_options_read_a_number_per_value_and_refuse_a_value_without_one() -> None:
+    from polars_fair import errors as E
+    from polars_fair.cli.commands import LISTS, Opt, convert
+
+    opt = Opt("benchmark", "shares", None, "")
+    assert convert(opt, ["sex=F:0.5,M:0.5", "grade=1:0.25,2:0.75"]) == {
+        "sex": {"F": 0.5, "M": 0.5}, "grade": {1: 0.25, 2: 0.75}}
+    with pytest.raises(E.InvalidArgumentError) as err:
+        convert(opt, ["sex=F"])
+    assert str(err.value) == E.CLI_BAD_LIST.format(flag="--benchmark", value="sex=F",
+                                                   kind=LISTS["shares"])

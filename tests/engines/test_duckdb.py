@@ -36,8 +36,11 @@ from polars_fair.counting._duckdb import NOT_A_NAME, DuckDBEngine, polars_schema
 from polars_fair.counting.tables import engine_of  # noqa: E402
 
 #: Options of the analyses that need them to be quick or deterministic.
-OPTIONS: dict[str, dict[str, Any]] = {"abroca_test": {"n_permutations": 50, "seed": 0},
-                                      "stratified": {"strata": "sex"}}
+OPTIONS: dict[str, dict[str, Any]] = {
+    "abroca_test": {"n_permutations": 50, "seed": 0}, "stratified": {"strata": "sex"},
+    "availability": {"benchmark": {"race": {"White": 0.6, "Black": 0.15, "Hispanic": 0.15,
+                                            "Asian": 0.08, "Pacific Islander": 0.02},
+                                   "sex": {"Female": 0.5, "Male": 0.5}}}}
 COUNT_ANALYSES = [n for n, _ in inspect.getmembers(polars_fair.FairCounts, inspect.isfunction)
                   if not n.startswith("_")]
 SCORE_ANALYSES = [n for n, _ in inspect.getmembers(polars_fair.FairScores, inspect.isfunction)
@@ -94,6 +97,12 @@ def assert_same(got: tuple[str, Any], want: tuple[str, Any]) -> None:
         assert got[1] == want[1]
 
 
+def uniform_benchmark(df: pl.DataFrame, attributes: list[str]) -> dict[str, dict[Any, float]]:
+    """Equal benchmark shares over the values each attribute has in ``df``."""
+    values = {a: df[a].unique().sort().to_list() for a in attributes}
+    return {a: {v: 1 / len(vs) for v in vs} for a, vs in values.items()}
+
+
 def run_analysis(obj: Any, name: str, **options: Any) -> pl.DataFrame:
     out = getattr(obj, name)(**{**OPTIONS.get(name, {}), **options}).collect()
     assert isinstance(out, pl.DataFrame)
@@ -113,9 +122,12 @@ def test_every_count_analysis_equals_polars(files: tuple[pl.DataFrame, Any], nam
                                             by: Any) -> None:
     """The result, or the same error (an analysis that needs attributes, with ``by=None``)."""
     df, rel = files
-    # stratified: the last attribute is the stratum (one attribute: no group left, no rows)
-    extra = {"strata": ([by] if isinstance(by, str) else by or ["sex"])[-1]} \
-        if name == "stratified" else {}
+    # stratified: the last attribute is the stratum (one attribute: no group left, no rows);
+    # availability: a uniform benchmark over each attribute's values
+    attrs = [by] if isinstance(by, str) else by or ["sex"]
+    extra: dict[str, Any] = {"strata": attrs[-1]} if name == "stratified" else {}
+    if name == "availability":
+        extra = {"benchmark": uniform_benchmark(df, attrs)}
     want = outcome(lambda: run_analysis(df.fair.counts(by), name, **extra))
     assert want[0] == "ok" or by is None, want
     assert_same(outcome(lambda: run_analysis(polars_fair.counts(rel, by), name, **extra)), want)
@@ -233,8 +245,9 @@ def test_compas_equals_polars(compas: pl.DataFrame, con: Any, tmp_path: Path) ->
     assert_frame_equal(polars_fair.counts(rel, by, pos_label=0).report(**kw).collect(),
                        compas.fair.report(by, pos_label=0, **kw))
     for name in COUNT_ANALYSES:
-        assert_frame_equal(run_analysis(polars_fair.counts(rel, by), name),
-                           run_analysis(compas.fair.counts(by), name))
+        extra = {"benchmark": uniform_benchmark(compas, by)} if name == "availability" else {}
+        assert_frame_equal(run_analysis(polars_fair.counts(rel, by), name, **extra),
+                           run_analysis(compas.fair.counts(by), name, **extra))
     # a probability for calibration: the decile score / 10, divided in each engine
     scored = compas.with_columns(p=pl.col("decile_score") / 10)
     rel_p = rel.select("*, decile_score / 10 AS p")

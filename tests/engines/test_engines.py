@@ -68,8 +68,11 @@ SCORE_ANALYSES = public(polars_fair.FairScores)
 NAMESPACE = public(FairDataFrame)
 
 #: Options that keep an analysis quick and deterministic.
-OPTIONS: dict[str, dict[str, Any]] = {"abroca_test": {"n_permutations": 50, "seed": 0},
-                                      "stratified": {"strata": "sex"}}
+OPTIONS: dict[str, dict[str, Any]] = {
+    "abroca_test": {"n_permutations": 50, "seed": 0}, "stratified": {"strata": "sex"},
+    "availability": {"benchmark": {"race": {"White": 0.6, "Black": 0.15, "Hispanic": 0.15,
+                                            "Asian": 0.08, "Pacific Islander": 0.02},
+                                   "sex": {"Female": 0.5, "Male": 0.5}}}}
 #: Table accessors of the namespace: they return a table or an analysis object, not an analysis.
 #: ``counts`` / ``score_counts`` return FairCounts / FairScores themselves; ``scores`` returns
 #: the score table (``FairScores.frame``). ``confusion`` is also an accessor (the count table)

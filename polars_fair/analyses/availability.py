@@ -1,0 +1,216 @@
+"""Availability: whether the applicant pool matches a benchmark population.
+
+Adverse-impact practice compares the pool itself with the labour market or the census
+(availability analysis, 41 CFR 60-2.14), and the EU AI Act asks whether training data are
+"sufficiently representative" (Article 10(3)). Both are one count per value of an attribute
+against a benchmark share: an exact binomial test per value and a goodness-of-fit test over the
+attribute, read from the count table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair._lazy import np, sps
+from polars_fair.analyses.report import count_exprs
+from polars_fair.core import rules as R
+from polars_fair.core.reference import check_value_type
+
+__all__ = ["AVAILABILITY_COLUMNS", "availability_from_counts", "benchmark_attributes"]
+
+#: The columns :func:`availability_from_counts` adds after the key.
+AVAILABILITY_COLUMNS = ("count", "share", "benchmark_share", "expected", "shortfall", "p_value",
+                        "gof_statistic", "gof_p_value")
+NO_BENCHMARK = (
+    "availability needs benchmark={{attribute: {{value: share}}}}, the benchmark population's "
+    "shares; got {value!r}"
+)
+BENCHMARK_SUM = (
+    "benchmark[{column!r}]: the shares must sum to 1 (the whole benchmark population), they sum "
+    "to {total!r}"
+)
+BENCHMARK_UNKNOWN = (
+    "benchmark[{column!r}] names {values}, which no row has; the values of {column!r} are "
+    "{groups} (make the attribute an Enum to audit a value that has no rows)"
+)
+BENCHMARK_MISSING = (
+    "benchmark[{column!r}] has no share for {values}, which the rows have; give every value a "
+    "share (0 for one that the benchmark population lacks)"
+)
+#: Shares summing to 1 within this (floats such as three shares of 1/3 sum to 0.9999999999999999)
+SUM_TOLERANCE = 1e-9
+
+
+def benchmark_attributes(benchmark: Any) -> list[str]:
+    """The attributes a benchmark names, in its order, after checking its form and shares.
+
+    Parameters
+    ----------
+    benchmark : mapping of str to mapping of value to float
+        ``{attribute: {value: share}}``; each attribute's shares lie in [0, 1] and sum to 1.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    InvalidArgumentError
+        Not a mapping of mappings (:data:`NO_BENCHMARK`), a share that is not a number in [0, 1]
+        (naming it), or shares that do not sum to 1 (:data:`BENCHMARK_SUM`).
+
+    Examples
+    --------
+    >>> benchmark_attributes({"sex": {"F": 0.5, "M": 0.5}})
+    ['sex']
+    """
+    if not isinstance(benchmark, Mapping) or not benchmark or not all(
+            isinstance(k, str) and isinstance(v, Mapping) and v for k, v in benchmark.items()):
+        raise E.InvalidArgumentError(NO_BENCHMARK.format(value=benchmark))
+    for column, shares in benchmark.items():
+        for value, share in shares.items():
+            R.option(share, f"benchmark[{column!r}][{value!r}]", low=0, high=1)
+        total = math.fsum(float(s) for s in shares.values())
+        if abs(total - 1.0) > SUM_TOLERANCE:
+            raise E.InvalidArgumentError(BENCHMARK_SUM.format(column=column, total=total))
+    return list(benchmark)
+
+
+def availability_from_counts(
+    counts: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    benchmark: Mapping[str, Mapping[Any, float]] | None = None,
+) -> pl.LazyFrame:
+    r"""Each value's share of the rows against its share of a benchmark population.
+
+    For one attribute with values :math:`v`, :math:`N` rows in all and :math:`x_v` with value
+    :math:`v`, benchmark shares :math:`\pi_v`:
+
+    * ``share`` :math:`= x_v/N`; ``expected`` :math:`= N\pi_v`; ``shortfall`` :math:`= N\pi_v -
+      x_v` (rows missing to the benchmark share; negative: over-represented);
+    * ``p_value``: the exact binomial test of :math:`x_v \sim \mathrm{Bin}(N, \pi_v)`, two-sided
+      (:func:`scipy.stats.binomtest`: outcomes no more probable than the observed one), the
+      per-group availability test of adverse-impact practice;
+    * ``gof_statistic``, ``gof_p_value``: Pearson's chi-square goodness of fit over the values,
+      :math:`\sum_v (x_v - N\pi_v)^2/(N\pi_v)` on :math:`K - 1` degrees of freedom (:math:`K`
+      values with a positive share; a value with share 0 and rows makes it infinite, p 0), the
+      same on every row of the attribute (Pearson 1900; EU AI Act Article 10(3)'s "sufficiently
+      representative" read as a test).
+
+    The test reads the table's key of that attribute only: a count table keyed by more
+    attributes is summed to each attribute of the benchmark first.
+
+    Weighted counts: ``count`` is the weight sum and ``share`` the weighted share (the
+    population the weights represent); the tests count rows, the weighted share times the row
+    count, and since that is not whole the per-value test is the normal approximation
+    :math:`z = (\hat p - \pi_v)/\sqrt{\pi_v(1 - \pi_v)/N}`.
+
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A count table keyed by one attribute.
+    keys : sequence of str
+        Its key column (one).
+    benchmark : mapping
+        The benchmark population's share of each value of each attribute, a mapping from
+        attribute to a mapping from value to share, in [0, 1] and summing to 1 per attribute.
+
+    Returns
+    -------
+    pl.LazyFrame
+        One row per value of the benchmark, in its order: the key; ``count`` (Int64 rows;
+        Float64 weighted); ``share``, ``benchmark_share``, ``expected``, ``shortfall``,
+        ``p_value``, ``gof_statistic``, ``gof_p_value`` (Float64).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A malformed benchmark or shares that do not sum to 1 (:func:`benchmark_attributes`), a
+        value of the rows without a share (:data:`BENCHMARK_MISSING`), a value of the wrong
+        type.
+    UnknownGroupError
+        A benchmark value that no row has (:data:`BENCHMARK_UNKNOWN`).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> c = pl.LazyFrame({"sex": ["F", "M"], "n": [30, 70], "tp": [0, 0], "fp": [0, 0],
+    ...                   "fn": [30, 70], "tn": [0, 0]})
+    >>> a = availability_from_counts(c, ["sex"], benchmark={"sex": {"F": 0.5, "M": 0.5}})
+    >>> a.select("sex", "share", "expected", "shortfall").collect().rows()
+    [('F', 0.3, 50.0, 20.0), ('M', 0.7, 50.0, -20.0)]
+    """
+    attributes = benchmark_attributes(benchmark)
+    assert benchmark is not None
+    if len(keys) != 1 or keys[0] not in attributes:
+        raise E.InvalidArgumentError(NO_BENCHMARK.format(value=benchmark))
+    column = keys[0]
+    schema = counts.collect_schema()
+    dtype = schema[column]
+    shares = {check_value_type(v, dtype, column, "benchmark"): float(s)
+              for v, s in benchmark[column].items()}
+    weighted = "weight_sum" in schema.names()
+    c = count_exprs(schema.names())
+    table = counts.select(column, c.n.alias("__size"), pl.col("n").alias("__rows"))
+    out_schema = pl.Schema({column: dtype, "count": pl.Float64 if weighted else pl.Int64,
+                            **{k: pl.Float64 for k in AVAILABILITY_COLUMNS[1:]}})
+
+    def run(df: pl.DataFrame) -> pl.DataFrame:
+        size = dict(zip(df[column].to_list(), df["__size"].to_list(), strict=True))
+        rows = dict(zip(df[column].to_list(), df["__rows"].to_list(), strict=True))
+        missing = [v for v in size if v not in shares]
+        if missing:
+            raise E.InvalidArgumentError(BENCHMARK_MISSING.format(
+                column=column, values=E.show_values(missing, limit=5)))
+        unknown = [v for v in shares if v not in size]
+        if unknown:
+            raise E.UnknownGroupError(BENCHMARK_UNKNOWN.format(
+                column=column, values=E.show_values(unknown, limit=5),
+                groups=E.show_values(list(size), limit=10)))
+        values = list(shares)
+        total, total_rows = sum(size.values()), sum(rows.values())
+        x = np.array([size[v] for v in values], dtype=np.float64)
+        pi = np.array([shares[v] for v in values])
+        share = x / total if total > 0 else np.full(len(values), np.nan)
+        observed = share * total_rows  # in rows (the counts themselves when unweighted)
+        expected_rows = pi * total_rows
+        p = np.full(len(values), np.nan)
+        for i in range(len(values)):
+            if total_rows == 0:
+                continue
+            if not weighted:
+                p[i] = sps.binomtest(int(x[i]), int(total_rows), float(pi[i])).pvalue
+            elif 0 < pi[i] < 1:
+                z = (share[i] - pi[i]) / math.sqrt(pi[i] * (1 - pi[i]) / total_rows)
+                p[i] = 2 * sps.norm.sf(abs(z))
+            else:  # a share of 0 or 1: the observed share is either that or impossible
+                p[i] = 1.0 if share[i] == pi[i] else 0.0
+        positive = pi > 0
+        if total_rows == 0:
+            gof, gof_p = math.nan, math.nan
+        elif np.any(observed[~positive] > 0):
+            gof, gof_p = math.inf, 0.0
+        else:
+            o, e = observed[positive], expected_rows[positive]
+            gof = float(((o - e) ** 2 / e).sum())
+            gof_p = float(sps.chi2.sf(gof, positive.sum() - 1)) if positive.sum() > 1 else 1.0
+        k = len(values)
+
+        def col(name: str, v: Any) -> pl.Series:
+            return pl.Series(name, np.asarray(v, dtype=np.float64), nan_to_null=True)
+
+        return pl.DataFrame([
+            pl.Series(column, values, dtype=dtype),
+            pl.Series("count", [size[v] for v in values], dtype=out_schema["count"]),
+            col("share", share), col("benchmark_share", pi), col("expected", pi * total),
+            col("shortfall", pi * total - x), col("p_value", p),
+            col("gof_statistic", np.full(k, gof)), col("gof_p_value", np.full(k, gof_p)),
+        ])
+
+    return table.map_batches(run, schema=out_schema)
