@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 
@@ -18,6 +18,7 @@ from polars_fair._lazy import np
 from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core import stats
+from polars_fair.core.options import DEFAULTS, Practical, check
 from polars_fair.core.reference import for_set, known, reference_flag
 
 __all__ = ["IMPACT_COLUMNS", "PRACTICAL_RULES", "impact_from_counts"]
@@ -38,11 +39,11 @@ def impact_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    reference: Any = "largest",
-    four_fifths: float = 0.8,
-    level: float = 0.95,
-    practical: Literal["flip", "difference"] = "flip",
-    min_difference: float = 0.0,
+    reference: Any = DEFAULTS.reference,
+    four_fifths: float = DEFAULTS.four_fifths,
+    level: float = DEFAULTS.level,
+    practical: Practical = DEFAULTS.practical,
+    min_difference: float = DEFAULTS.min_difference,
 ) -> pl.LazyFrame:
     r"""The adverse-impact analysis of each group against a reference group.
 
@@ -137,9 +138,9 @@ def impact_from_counts(
     >>> t["practically_significant"].to_list()
     [None, True]
     """
-    t = R.option(four_fifths, "four_fifths", low=0, high=1, low_open=True)
-    level_t = R.option(level, "level", low=0, high=1, low_open=True, high_open=True)
-    min_diff = R.option(min_difference, "min_difference", low=0, high=1)
+    t = check("four_fifths", four_fifths)
+    level_t = check("level", level)
+    min_diff = check("min_difference", min_difference)
     if practical not in PRACTICAL_RULES:
         raise E.InvalidArgumentError(BAD_PRACTICAL.format(valid=list(PRACTICAL_RULES),
                                                           value=practical))

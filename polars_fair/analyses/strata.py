@@ -19,6 +19,7 @@ from polars_fair import errors as E
 from polars_fair._lazy import np, sps
 from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
+from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import known, reference_index
 from polars_fair.counting.tables import rollup
 
@@ -79,9 +80,9 @@ def stratified_from_counts(
     keys: Sequence[str],
     *,
     strata: str | Sequence[str] | None = None,
-    reference: Any = "largest",
-    level: float = 0.95,
-    continuity_correction: bool = False,
+    reference: Any = DEFAULTS.reference,
+    level: float = DEFAULTS.level,
+    continuity_correction: bool = DEFAULTS.continuity_correction,
 ) -> pl.LazyFrame:
     r"""Each group against the reference within strata, pooled over the strata.
 
@@ -184,7 +185,7 @@ def stratified_from_counts(
         if s not in keys:
             raise E.InvalidArgumentError(STRATUM_NOT_A_KEY.format(column=s, keys=list(keys)))
     groups = [k for k in keys if k not in names]
-    level_t = R.option(level, "level", low=0, high=1, low_open=True, high_open=True)
+    level_t = check("level", level)
     correction = R.flag(continuity_correction, "continuity_correction")
     if isinstance(reference, str) and reference == "overall":
         raise E.InvalidArgumentError(E.BAD_REFERENCE_RULE.format(

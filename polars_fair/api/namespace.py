@@ -14,12 +14,12 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, Unpack, overload
+from typing import Any, Concatenate, ParamSpec, TypeVar, Unpack, overload
 
 import polars as pl
 
 from polars_fair._docs import compose
-from polars_fair.analyses.availability import availability_from_counts
+from polars_fair.analyses.availability import availability_from_counts, benchmark_attributes
 from polars_fair.analyses.impact import impact_from_counts
 from polars_fair.analyses.pairwise import pairwise_from_counts
 from polars_fair.analyses.report import rates_from_counts, report_from_counts
@@ -39,7 +39,14 @@ from polars_fair.api import rows as _ll144
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.api.rows import namespace_divergence
 from polars_fair.core import spec
-from polars_fair.core.options import DEFAULTS, Adjust, Strategy, SummaryMethod, Test
+from polars_fair.core.options import (
+    DEFAULTS,
+    Adjust,
+    Practical,
+    Strategy,
+    SummaryMethod,
+    Test,
+)
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, By, CountArgs, IntoExpr, ScoreArgs
 
 __all__ = ["FairDataFrame", "FairLazyFrame", "fair"]
@@ -245,11 +252,12 @@ class FairLazyFrame:
 >>> t = df.fair.impact_analysis("g")
 >>> t.select("g", "selection_rate", "impact_ratio", "four_fifths_pass").rows()
 [('a', 0.6, 1.0, True), ('b', 0.3, 0.5, False)]""")
-    def impact_analysis(self, by: By = None, *, reference: Any = "largest",
-                        four_fifths: float = 0.8, level: float = 0.95,
-                        practical: Literal["flip", "difference"] = "flip",
-                        min_difference: float = 0.0, **count_args: Unpack[CountArgs],
-                        ) -> pl.LazyFrame:  # noqa: D102
+    def impact_analysis(self, by: By = None, *, reference: Any = DEFAULTS.reference,
+                        four_fifths: float = DEFAULTS.four_fifths,
+                        level: float = DEFAULTS.level,
+                        practical: Practical = DEFAULTS.practical,
+                        min_difference: float = DEFAULTS.min_difference,
+                        **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.counts(by, **count_args).impact_analysis(
             reference=reference, four_fifths=four_fifths, level=level, practical=practical,
             min_difference=min_difference)
@@ -260,8 +268,9 @@ class FairLazyFrame:
 >>> s = df.fair.stratified("sex", "dept", reference="M")
 >>> s.select("sex", "n_strata", "gap", "composition", "within").rows()
 [('F', 1, 0.0, 0.0, 0.0), ('M', None, None, None, None)]""")
-    def stratified(self, by: By, strata: str | Sequence[str], *, reference: Any = "largest",
-                   level: float = 0.95, continuity_correction: bool = False,
+    def stratified(self, by: By = None, strata: str | Sequence[str] | None = None, *,
+                   reference: Any = DEFAULTS.reference, level: float = DEFAULTS.level,
+                   continuity_correction: bool = DEFAULTS.continuity_correction,
                    **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
         groups = spec.normalize_by(by)
         names = strata_names(strata, [spec.name_of(g) for g in groups])
@@ -274,9 +283,12 @@ class FairLazyFrame:
 >>> a = df.fair.availability("sex", {"sex": {"F": 0.5, "M": 0.5}})
 >>> a.select("sex", "count", "shortfall", pl.col("p_value") < 0.001).rows()
 [('F', 30, 20.0, True), ('M', 70, -20.0, True)]""")
-    def availability(self, by: By, benchmark: Mapping[str, Mapping[Any, float]],
+    def availability(self, by: By = None,
+                     benchmark: Mapping[str, Mapping[Any, float]] | None = None,
                      **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
-        return self.counts(by, **count_args).availability(benchmark=benchmark)
+        # by=None: the benchmark's attributes
+        attributes = benchmark_attributes(benchmark) if by is None else by
+        return self.counts(attributes, **count_args).availability(benchmark=benchmark)
 
     def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,
                    y_score: IntoExpr | None = None, pos_label: Any = 1,

@@ -64,6 +64,7 @@ from polars_fair.core.options import (
     DEFAULTS,
     Adjust,
     DivergenceAdjust,
+    Practical,
     Strategy,
     SummaryMethod,
     Test,
@@ -308,10 +309,12 @@ class FairCounts:
 >>> t = from_counts(c).impact_analysis().collect()
 >>> t.select("g", "impact_ratio", "shortfall", "practically_significant").rows()
 [('a', 1.0, 0.0, None), ('b', 0.6, 10.0, False)]""")
-    def impact_analysis(self, by: By = None, *, reference: Any = "largest",
-                        four_fifths: float = 0.8, level: float = 0.95,
-                        practical: Literal["flip", "difference"] = "flip",
-                        min_difference: float = 0.0, combinations: Combinations = None,
+    def impact_analysis(self, by: By = None, *, reference: Any = DEFAULTS.reference,
+                        four_fifths: float = DEFAULTS.four_fifths,
+                        level: float = DEFAULTS.level,
+                        practical: Practical = DEFAULTS.practical,
+                        min_difference: float = DEFAULTS.min_difference,
+                        combinations: Combinations = None,
                         max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
         return self._run(impact_from_counts, by, combinations, max_order, reference=reference,
                          four_fifths=four_fifths, level=level, practical=practical,
@@ -322,9 +325,10 @@ class FairCounts:
 >>> s.select("g", "n_strata", "mh_odds_ratio").rows()
 [('a', None, None), ('b', 1, 0.42857142857142855)]""", sets=False)
     def stratified(self, by: By = None, *, strata: str | Sequence[str] | None = None,
-                   reference: Any = "largest", level: float = 0.95,
-                   continuity_correction: bool = False) -> pl.LazyFrame:  # noqa: D102
-        groups = None if by is None else [name_of(b) for b in tables.normalize_by(by)]
+                   reference: Any = DEFAULTS.reference, level: float = DEFAULTS.level,
+                   continuity_correction: bool = DEFAULTS.continuity_correction,
+                   ) -> pl.LazyFrame:  # noqa: D102
+        groups = None if by is None else list(parse_by(by).names)
         names = strata_names(strata, groups or ())
         counted = self._select(None if groups is None else [*groups, *names], None, None)
         check_clash([k for k in counted.keys if k not in names], STRATIFIED_COLUMNS,
@@ -342,7 +346,7 @@ class FairCounts:
                      ) -> pl.LazyFrame:  # noqa: D102
         attributes = benchmark_attributes(benchmark)
         if by is not None:  # the table is rolled up to by first: it must hold the attributes
-            names = [name_of(b) for b in tables.normalize_by(by)]
+            names = list(parse_by(by).names)
             for a in attributes:
                 if a not in names:
                     raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(

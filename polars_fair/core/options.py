@@ -35,6 +35,7 @@ __all__ = [
     "Integer",
     "Interval",
     "Options",
+    "Practical",
     "Strategy",
     "StrOptions",
     "SummaryMethod",
@@ -52,6 +53,7 @@ SummaryMethod = Literal["between_groups", "to_reference", "to_overall"]
 Strategy = Literal["uniform", "quantile"]
 DivergenceAdjust = Literal["bh", "by", "holm"]
 BinStrategy = Literal["auto", "finest", "levels"]
+Practical = Literal["flip", "difference"]
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,13 @@ class Options:
         The multiplicity adjustment of the p-values.
     method : {'between_groups', 'to_reference', 'to_overall'}, default 'between_groups'
         How the summary compares the groups.
+    practical : {'flip', 'difference'}, default 'flip'
+        The practical-significance rule of ``impact_analysis``: the one-person flip, or
+        SolasAI's rate-difference rule.
+    min_difference : float, default 0.0
+        The rate difference SolasAI's practical-significance rule must exceed. Accepts [0, 1].
+    continuity_correction : bool, default False
+        Subtract 1/2 in the Cochran-Mantel-Haenszel statistic (``stratified``).
     metrics : tuple of str, default ('ofi', 'disparate_impact')
         The pairwise metrics.
     max_pairs : int, default 1000000
@@ -253,6 +262,10 @@ class Options:
     adjust: Adjust = _option("holm", StrOptions.of(Adjust))
     # -- summaries and pairs
     method: SummaryMethod = _option("between_groups", StrOptions.of(SummaryMethod))
+    # -- adverse impact as practitioners run it (impact_analysis, stratified)
+    practical: Practical = _option("flip", StrOptions.of(Practical))
+    min_difference: float = _option(0.0, Interval(0, 1))
+    continuity_correction: bool = _option(False)
     metrics: tuple[str, ...] = _option(("ofi", "disparate_impact"))
     max_pairs: int = _option(1_000_000, Integer(1))
     max_thresholds: int = _option(10_000, Integer(1))

@@ -41,8 +41,10 @@ def test_every_public_method_of_the_objects_is_on_the_namespace(
 
 
 def _options(fn: Any) -> dict[str, tuple[Any, Any]]:
+    # an option the namespace also takes by position (df.fair.stratified(by, strata)) counts
     return {p.name: (p.default, p.annotation) for p in inspect.signature(fn).parameters.values()
-            if p.kind is p.KEYWORD_ONLY and p.name not in COUNT_OPTIONS}
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+            and p.name not in ("self", *COUNT_OPTIONS)}
 
 
 @pytest.mark.parametrize("namespace", [FairLazyFrame, FairDataFrame])

@@ -43,6 +43,7 @@ OTHER_OPTIONS = {
     ("make_hiring", "seed"): "the synthetic data set's seed",
     ("two_proportion_test", "method"): "a statistics helper's test (declared: test)",
     ("adjust_pvalues", "method"): "a statistics helper's adjustment (declared: adjust)",
+    ("sample_size", "method"): "how the power is computed (normal or Fisher), not a summary's",
 }
 
 
