@@ -36,6 +36,10 @@ COMMANDS = {
     "pairwise": "Disparity metrics for every ordered pair of groups (i, j), i != j.",
     "summary": "Fairness summaries of a count table: one row per metric, with value, groups and "
                "verdict.",
+    "impact-analysis": "The adverse-impact analysis of each group against a reference group.",
+    "stratified": "Each group against the reference within strata, pooled over the strata.",
+    "availability": "Each value's share of the rows against its share of a benchmark "
+                    "population.",
     "divergence": "Every frequent pattern's divergence, with its interval, test and adjusted "
                   "p-value.",
     "abroca": "Per-group AUC and ABROCA against a reference group, or between every pair of "
