@@ -19,7 +19,7 @@ from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core import stats
 from polars_fair.core.options import DEFAULTS, Practical, check
-from polars_fair.core.reference import for_set, known, reference_flag
+from polars_fair.core.reference import Reference, known
 
 __all__ = ["IMPACT_COLUMNS", "PRACTICAL_RULES", "impact_from_counts"]
 
@@ -147,15 +147,14 @@ def impact_from_counts(
     names = counts.collect_schema().names()
     weighted = "weight_sum" in names
     c = count_exprs(names)
-    reference = for_set(reference, keys)
+    given = Reference.parse(reference).for_set(keys)
     base = counts.select(
         *keys, (pl.col("tp") + pl.col("fp")).alias("selected"), c.n.alias("applicants"),
         pl.col("n"),
     )
     rate = pl.when(pl.col("applicants") > 0).then(pl.col("selected") / pl.col("applicants"))
     eligible = known(keys) & (pl.col("applicants") > 0)
-    base, flag = reference_flag(base, keys, reference, eligible=eligible, score=rate,
-                                size="applicants")
+    base, flag = given.flag(base, keys, eligible=eligible, score=rate, size="applicants")
     is_ref = pl.repeat(False, pl.len()) if flag is None else flag
     framed = base.with_columns(is_ref.alias("is_reference"))
     cell = pl.Float64 if weighted else pl.Int64

@@ -20,7 +20,7 @@ from polars_fair._lazy import np, sps
 from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core.options import DEFAULTS, check
-from polars_fair.core.reference import known, reference_index
+from polars_fair.core.reference import Reference, known
 from polars_fair.counting.tables import rollup
 
 __all__ = ["STRATIFIED_COLUMNS", "strata_names", "stratified_from_counts"]
@@ -187,7 +187,7 @@ def stratified_from_counts(
     groups = [k for k in keys if k not in names]
     level_t = check("level", level)
     correction = R.flag(continuity_correction, "continuity_correction")
-    if isinstance(reference, str) and reference == "overall":
+    if Reference.parse(reference).is_overall:
         raise E.InvalidArgumentError(E.BAD_REFERENCE_RULE.format(
             reference=reference, rules=["largest", "max_selection_rate"]))
     schema = counts.collect_schema()
@@ -223,8 +223,8 @@ class _Stratified:
         ), self.groups).collect()
         size, sel = pooled["weight_sum"], pooled["tp"]
         rate = (sel.cast(pl.Float64) / size.cast(pl.Float64)).set(size == 0, None)
-        ref = reference_index(
-            pooled, self.groups, self.reference,
+        ref = Reference.parse(self.reference).for_set(self.groups).index(
+            pooled, self.groups,
             eligible=pooled.select(known(self.groups) & (pl.col("weight_sum") > 0)).to_series(),
             score=rate, rules=("largest", "max_selection_rate"))
         by_group: dict[Stratum, Cells] = {}

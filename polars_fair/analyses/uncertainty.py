@@ -247,6 +247,7 @@ FISHER_FOR_ODDS = (
 )
 
 
+@borrow(metrics_table, params=("counts", "keys"))
 def disparity_table(
     counts: pl.LazyFrame,
     keys: Sequence[str],
