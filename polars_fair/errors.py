@@ -262,6 +262,21 @@ TOO_MANY_SETS = (
     "combinations='all' over {attributes} attributes makes {sets:,} attribute sets, more than "
     "max_groups={limit:,}; pass max_order= a smaller value, or max_groups= a larger limit"
 )
+OPTION_TOO_LARGE = (
+    "{option}={size:,} is more than its limit {limit:,} ({why}); pass a smaller {option}"
+)
+WORK_TOO_LARGE = (
+    "{what} = {size:,} is more than its limit {limit:,} ({why}); pass smaller values"
+)
+SQL_WHY_TOO_LARGE = "{what} is {size:,}, more than its limit {limit:,}"
+SQL_TOO_LARGE = (
+    "{role}: {text!r} is refused before it is parsed: {why} (the size limits of SQL texts: "
+    "polars_fair.core.limits.LIMITS; for many values write col IN ('a', 'b', ...))"
+)
+SQL_WHY_PAD = (
+    "{name}() pads to {length}; the length must be a number written in the text, at most "
+    "{limit:,}"
+)
 TOO_MANY_PAIRS = (
     "pairwise over {groups:,} groups makes {pairs:,} ordered pairs, more than "
     "max_pairs={limit:,}; pass max_pairs= a larger limit, or compare fewer groups"
@@ -545,7 +560,8 @@ class SizeLimitError(PolarsFairError):
     """An audit whose output or work would exceed a documented size limit.
 
     The message states the size and names the option that raises the limit (``max_groups``,
-    ``max_pairs``, ``max_order``).
+    ``max_pairs``, ``max_order``), or the option whose value is above its declared limit
+    (:data:`polars_fair.core.limits.LIMITS`).
     """
 
 

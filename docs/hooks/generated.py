@@ -5,6 +5,8 @@ A page holds a marker line, which this hook replaces with Markdown generated fro
 - ``<!-- generated: cli-reference -->``: every command of the Typer application
   (``polars_fair.cli.entry.app``, walked through ``typer.main.get_command``): its usage, its help
   and a table of its arguments and options, as ``polars-fair COMMAND --help`` prints them;
+- ``<!-- generated: limits -->``: the size limit of every option
+  (``polars_fair.core.limits.limits_markdown``);
 - ``<!-- generated: metrics -->``: the metric registry (``polars_fair.core.registry``): each
   per-group metric's name, formula, numerator, denominator (read by calling the registry's own
   formulas on symbols), range, unit and source, then every pairwise metric.
@@ -20,6 +22,7 @@ from typing import Any
 MARKERS = {
     "<!-- generated: cli-reference -->": "cli_reference",
     "<!-- generated: metrics -->": "metrics_reference",
+    "<!-- generated: limits -->": "limits_reference",
 }
 
 
@@ -120,6 +123,13 @@ def metrics_reference() -> str:
 
 
 # -------------------------------------------------------------------------------- the hook
+
+
+def limits_reference() -> str:
+    """The size limit of every option, from ``polars_fair.core.limits.LIMITS``."""
+    from polars_fair.core.limits import limits_markdown
+
+    return limits_markdown()
 
 
 def on_page_markdown(markdown: str, **_: Any) -> str:

@@ -61,6 +61,7 @@ from polars_fair.analyses.explain import shapley_values as shapley_values
 from polars_fair.analyses.explain import top_divergent as top_divergent
 from polars_fair.core import rules as R
 from polars_fair.core import stats
+from polars_fair.core.limits import check_size, with_limits
 from polars_fair.core.options import DEFAULTS, BinStrategy, DivergenceAdjust, check
 from polars_fair.core.registry import METRICS, PROPORTIONS, Counts
 from polars_fair.core.spec import (
@@ -170,26 +171,38 @@ def adjust_pvalues(p: Any, method: Adjust = "bh") -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- bins
-def _bin_label(struct: pl.Expr) -> pl.Expr:
+def _bin_label(struct: pl.Expr, right_closed: bool = False) -> pl.Expr:
     left = struct.struct.field("left").cast(pl.String)
     right = struct.struct.field("right").cast(pl.String)
+    below, above, open_, close = ("<= ", "> ", "(", "]") if right_closed else \
+        ("< ", ">= ", "[", ")")
     return (
         pl.when(struct.struct.field("bin").is_null()).then(pl.lit(None, dtype=pl.String))
         .when(left.is_null() & right.is_null()).then(pl.lit("all"))
-        .when(left.is_null()).then(pl.concat_str(pl.lit("< "), right))
-        .when(right.is_null()).then(pl.concat_str(pl.lit(">= "), left))
-        .otherwise(pl.concat_str(pl.lit("["), left, pl.lit(", "), right, pl.lit(")")))
+        .when(left.is_null()).then(pl.concat_str(pl.lit(below), right))
+        .when(right.is_null()).then(pl.concat_str(pl.lit(above), left))
+        .otherwise(pl.concat_str(pl.lit(open_), left, pl.lit(", "), right, pl.lit(close)))
     )
 
 
+@with_limits
 def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.LazyFrame:
     """Cut numeric attributes into bins labelled by their edges, lazily, in the same scan.
 
-    ``bins={"age": 5}`` makes quantile bins (Polars' ``bin_quantiles``: breakpoints are values
-    of the column at the quantiles 1/5, 2/5, ...; equal breakpoints leave a bin empty);
-    ``bins={"age": [25, 45]}`` cuts at the given edges (``bin_intervals``). Bins are
-    left-closed; the labels show the edges: ``"< 25"``, ``"[25, 45)"``, ``">= 45"``. Nulls stay
-    null, and NaN is null (missing) too.
+    ``bins={"age": k}`` makes ``k`` quantile bins that split the rows as ``pandas.qcut``,
+    Polars' ``qcut`` and ``numpy.quantile`` (linear interpolation) do: a row is in the first
+    bin ``b`` whose quantile ``Q(b/k)`` it does not exceed, so bins are right-closed,
+    ``(Q((b-1)/k), Q(b/k)]``. Among the ``m`` non-missing values sorted ``v_0 <= ... <= v_(m-1)``,
+    a value is at most ``Q(b/k)`` exactly when it is at most ``v_j`` with
+    ``j = floor(b (m - 1) / k)`` (no value lies strictly between ``v_j`` and ``v_(j+1)``), so
+    the edges are the values ``v_j``, found on integers (Polars' ``bin_quantiles`` with
+    ``right_closed=True``). Equal edges (ties) merge bins: fewer than ``k`` labels appear.
+    1, 2, ..., 10 in 5 bins gives 2 rows each; 0, 0, 0, 1, 1 in 2 bins gives 3 and 2. The
+    labels show the edges: ``"<= 2"``, ``"(2, 4]"``, ``"> 8"``.
+
+    ``bins={"age": [25, 45]}`` cuts at the given edges (``bin_intervals``), left-closed:
+    ``"< 25"``, ``"[25, 45)"``, ``">= 45"``. Nulls stay null, and NaN is null (missing) too.
+    A number of bins, or of edges, above |limit:bins| raises ``SizeLimitError``.
 
     Parameters
     ----------
@@ -213,6 +226,9 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
         bins that is not an integer >= 2, edges that are not increasing finite numbers.
     ColumnNotFoundError
         A binned attribute that is not a column.
+    SizeLimitError
+        A number of bins, or of edges, above |limit:bins|
+        (:data:`polars_fair.core.limits.LIMITS`).
 
     Examples
     --------
@@ -220,7 +236,7 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
     >>> bin_attributes(lf, {"age": [25, 45]}).collect()["age"].to_list()
     ['< 25', '< 25', '[25, 45)', '[25, 45)', '>= 45', '>= 45']
     >>> bin_attributes(lf, {"age": 2}).collect()["age"].to_list()
-    ['< 30', '< 30', '>= 30', '>= 30', '>= 30', '>= 30']
+    ['<= 30', '<= 30', '<= 30', '> 30', '> 30', '> 30']
     """
     if not bins:
         return lf
@@ -242,11 +258,18 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
         # it neither lands in the top bin nor moves the quantile edges
         col = pl.col(column).fill_nan(None) if dtype.is_float() else pl.col(column)
         if isinstance(spec_, (int, np.integer)) and not isinstance(spec_, bool):
-            k = check_int(spec_, f"bins[{column!r}]", low=2)
-            struct = col.bin_quantiles(k, labels=False, include_intervals=True)
+            k = check_size(check_int(spec_, f"bins[{column!r}]", low=2), "bins",
+                           f"bins[{column!r}]")
+            struct = col.bin_quantiles(k, labels=False, include_intervals=True,
+                                       right_closed=True)
+            exprs.append(_bin_label(struct, right_closed=True).alias(column))
+            continue
         else:
-            edges = list(spec_) if isinstance(spec_, Sequence) and not isinstance(
-                spec_, str) else None
+            edges = None
+            if isinstance(spec_, Sequence) and not isinstance(spec_, str):
+                # before the edges are read: range(10**9) is a Sequence too
+                check_size(len(spec_), "bins", f"bins[{column!r}] (edges)")
+                edges = list(spec_)
             ok = edges is not None and len(edges) > 0 and all(
                 isinstance(e, (int, float, np.integer, np.floating)) and not isinstance(e, bool)
                 and math.isfinite(float(e)) for e in edges) and all(

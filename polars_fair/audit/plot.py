@@ -47,9 +47,11 @@ from polars_fair import errors as E
 from polars_fair._docs import parse, render
 from polars_fair._lazy import np
 from polars_fair.core.labels import MISSING_GROUP, group_label
+from polars_fair.core.limits import check_size, with_limits
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import SCORE_RULES, Reference
 from polars_fair.core.registry import METRICS
+from polars_fair.core.spec import check_int
 
 if TYPE_CHECKING:  # pragma: no cover
     import altair
@@ -162,6 +164,24 @@ def _group_scale(n: int) -> Any:
     return alt.Scale(scheme="tableau10" if n <= 10 else "tableau20")
 
 
+def _ranked(data: pl.DataFrame, order: Sequence[str], *columns: str) -> pl.DataFrame:
+    """Each label column's place in ``order`` as data (``<column>_rank``), to sort by.
+
+    Vega-Lite turns a sort list of labels into a Vega expression; a label holding U+2028 or
+    U+2029 (JavaScript line ends) makes it fail to parse. Sorting by a rank field keeps every
+    label in the data only.
+    """
+    ranks = list(range(len(order)))
+    return data.with_columns(
+        pl.col(c).replace_strict(list(order), ranks, default=None, return_dtype=pl.Int64)
+        .alias(f"{c}_rank") for c in columns)
+
+
+def _by_rank(alt: Any, column: str) -> Any:
+    """The sort of a channel by :func:`_ranked`'s field for ``column``."""
+    return alt.EncodingSortField(field=f"{column}_rank", op="min")
+
+
 def _keys_before(df: pl.DataFrame, column: str) -> list[str]:
     return df.columns[: df.columns.index(column)] if column in df.columns else []
 
@@ -202,6 +222,7 @@ def _pair_keys(df: pl.DataFrame) -> list[str]:
     ]
 
 
+@with_limits
 @_chart_errors("``metric`` or a key column is missing.")
 def pairwise_heatmap(
     pairs: pl.DataFrame | pl.LazyFrame,
@@ -253,7 +274,10 @@ def pairwise_heatmap(
     Raises
     ------
     InvalidArgumentError
-        No key columns found, or a table of several attribute sets.
+        No key columns found, or a table of several attribute sets; ``cell_size`` not an
+        integer >= 1.
+    SizeLimitError
+        ``cell_size`` above |limit:cell_size| pixels.
 
     Examples
     --------
@@ -262,6 +286,7 @@ def pairwise_heatmap(
     >>> pairs = make_hiring(5000, seed=0).fair.pairwise(["race", "sex"])
     >>> save(pairwise_heatmap(pairs, "ofi"), "ofi.png")  # doctest: +SKIP
     """
+    check_int(cell_size, "cell_size")  # and at most its limit (polars_fair.core.limits)
     alt = _altair("pairwise_heatmap")
     df = _collect(pairs)
     keys = list(keys) if keys is not None else _pair_keys(df)
@@ -311,9 +336,9 @@ def pairwise_heatmap(
         "" if d else "n/a" if v is None else f"{v:.2f}".replace("-0.00", "0.00")
         for v, d in zip(data["value"].to_list(), data["diag"].to_list(), strict=True)
     ]
-    data = data.with_columns(
+    data = _ranked(data.with_columns(
         text=pl.Series(texts, dtype=pl.String), colour=colour, dark=dark,
-    )
+    ), order, "i", "j")
     name = {"ofi": "OFI(i, j) = B_i − B_j", "disparate_impact": "DI(i, j) = SR_i / SR_j"}.get(
         metric, f"{metric}(i, j)"
     )
@@ -325,8 +350,9 @@ def pairwise_heatmap(
             f"[1/{hi:g}, {hi:g}]: " + (f"{beyond} cell(s) beyond it, their numbers written"
                                        if beyond else "no cell beyond it"))
     n = len(order)
-    x = alt.X("j:N", sort=order, title="group j (column)", axis=alt.Axis(labelAngle=-40))
-    y = alt.Y("i:N", sort=order, title="group i (row)")
+    x = alt.X("j:N", sort=_by_rank(alt, "j"), title="group j (column)",
+              axis=alt.Axis(labelAngle=-40))
+    y = alt.Y("i:N", sort=_by_rank(alt, "i"), title="group i (row)")
     base = alt.Chart(_values(data)).encode(x=x, y=y)
     background = base.mark_rect(color="#e6e6e6")
     if ratio:
@@ -427,14 +453,14 @@ def rates_chart(
     low = min((METRICS[r].low for r in rates if r in METRICS), default=0.0)
     high = max((METRICS[r].high for r in rates if r in METRICS), default=1.0)
     legend_title = " | ".join(keys) if keys else "group"
-    base = alt.Chart(_values(data)).encode(
+    base = alt.Chart(_values(_ranked(data, order, "group"))).encode(
         x=alt.X("rate:N", sort=rate_order, title=None, axis=alt.Axis(labelAngle=0)),
-        xOffset=alt.XOffset("group:N", sort=order),
+        xOffset=alt.XOffset("group:N", sort=_by_rank(alt, "group")),
     )
     bars = base.mark_bar().encode(
         y=alt.Y("value:Q", title="value", scale=alt.Scale(domain=[low, high]),
                 axis=alt.Axis(format="%")),
-        color=alt.Color("group:N", sort=order, scale=_group_scale(len(order)),
+        color=alt.Color("group:N", sort=_by_rank(alt, "group"), scale=_group_scale(len(order)),
                         legend=alt.Legend(title=legend_title)),
         opacity=alt.condition("datum.low_support", alt.value(0.35), alt.value(0.9)),
     )
@@ -480,6 +506,7 @@ def _on_grid(fpr: np.ndarray, tpr: np.ndarray, grid: np.ndarray) -> np.ndarray:
     return np.asarray(np.clip(y0 + np.clip(t, 0.0, 1.0) * (y1 - y0), 0.0, 1.0), dtype=np.float64)
 
 
+@with_limits
 @_chart_errors()
 def roc_chart(
     scores: FairScores | pl.DataFrame | pl.LazyFrame,
@@ -537,7 +564,9 @@ def roc_chart(
     ------
     InvalidArgumentError
         ``reference`` or ``group`` is not a group, the reference has one class, or fewer than
-        two groups have a curve.
+        two groups have a curve; ``max_points`` not an integer >= 1.
+    SizeLimitError
+        ``max_points`` above |limit:max_points|.
 
     Examples
     --------
@@ -546,6 +575,7 @@ def roc_chart(
     >>> s = make_hiring(5000, seed=0).fair.scores("race", y_score="y_score")
     >>> save(roc_chart(s, reference="White", group="Black"), "roc.png")  # doctest: +SKIP
     """
+    check_int(max_points, "max_points")  # and at most its limit (polars_fair.core.limits)
     alt = _altair("roc_chart")
     from polars_fair.api.external import from_scores
     from polars_fair.api.objects import FairScores
@@ -601,9 +631,9 @@ def roc_chart(
     diagonal = alt.Chart(_values(pl.DataFrame({"fpr": [0.0, 1.0], "tpr": [0.0, 1.0]}))).mark_line(
         color="#999999", strokeDash=[4, 4]
     ).encode(x="fpr:Q", y="tpr:Q")
-    curve_lines = alt.Chart(_values(lines)).mark_line().encode(
+    curve_lines = alt.Chart(_values(_ranked(lines, order, "group"))).mark_line().encode(
         x="fpr:Q", y="tpr:Q", order="i:Q",
-        color=alt.Color("group:N", sort=order, scale=_group_scale(len(order)),
+        color=alt.Color("group:N", sort=_by_rank(alt, "group"), scale=_group_scale(len(order)),
                         legend=alt.Legend(title=legend_title)),
         strokeWidth=alt.condition("datum.highlight", alt.value(2.6), alt.value(1.0)),
         opacity=alt.condition("datum.highlight", alt.value(1.0), alt.value(0.55)),
@@ -788,6 +818,7 @@ def calibration_chart(
         few=pl.col("n") < min_count,
         label=pl.col("n").cast(pl.String),
     )
+    data = _ranked(data, order, "group")
     axis = {"scale": alt.Scale(domain=[0, 1]), "axis": alt.Axis(format=".1f", tickCount=5)}
     x = alt.X("mean_score:Q", title="mean predicted score", **axis)
     y = alt.Y("fraction_positive:Q", title="fraction positive", **axis)
@@ -811,7 +842,8 @@ def calibration_chart(
     chart = alt.layer(diagonal, line, points, counts, data=_values(data)).properties(
         width=170, height=170,
     ).facet(
-        facet=alt.Facet("group:N", sort=order, title=" | ".join(keys) if keys else None),
+        facet=alt.Facet("group:N", sort=_by_rank(alt, "group"),
+                        title=" | ".join(keys) if keys else None),
         columns=columns,
     ).properties(title=alt.TitleParams(title or "Calibration by group", subtitle=subtitle))
     return cast("altair.FacetChart", chart)
@@ -886,12 +918,12 @@ def threshold_chart(
     )
     order, left = _largest_groups(
         data, pl.col("n").max() if "n" in data.columns else pl.len(), max_groups)
-    data = data.filter(pl.col("group").is_in(order)).with_columns(
-        adverse=pl.col("impact_ratio") < four_fifths)
+    data = _ranked(data.filter(pl.col("group").is_in(order)).with_columns(
+        adverse=pl.col("impact_ratio") < four_fifths), order, "group")
     top = max(1.0, float(data["impact_ratio"].max() or 1.0))  # type: ignore[arg-type]
     x = alt.X("threshold:Q", title="threshold (one for every group)")
     y = alt.Y("impact_ratio:Q", title="impact ratio", scale=alt.Scale(domain=[0, top]))
-    colour = alt.Color("group:N", sort=order, scale=_group_scale(len(order)),
+    colour = alt.Color("group:N", sort=_by_rank(alt, "group"), scale=_group_scale(len(order)),
                        legend=alt.Legend(title=" | ".join(keys) if keys else "group"))
     base = alt.Chart(_values(data.filter(pl.col("impact_ratio").is_not_null())))
     lines = base.mark_line().encode(
@@ -901,7 +933,8 @@ def threshold_chart(
     points = base.mark_point(size=28).encode(
         x=x, y=y, color=colour,
         fill=alt.condition("datum.low_support", alt.value("white"), alt.Color(
-            "group:N", sort=order, scale=_group_scale(len(order)), legend=None)),
+            "group:N", sort=_by_rank(alt, "group"), scale=_group_scale(len(order)),
+            legend=None)),
         tooltip=["group:N", "threshold:Q", alt.Tooltip("impact_ratio:Q", format=".3f")],
     )
     rule = _rule("impact_ratio", four_fifths, f"four-fifths rule: {four_fifths:g}", "#b3261e",
@@ -1056,6 +1089,7 @@ def divergence_chart(
         pl.col(low).cast(pl.Float64).fill_nan(None).alias("ci_low"),
         pl.col(high).cast(pl.Float64).fill_nan(None).alias("ci_high"),
         pl.col("significant").fill_null(False),
+        pl.int_range(pl.len(), dtype=pl.Int64).alias("pattern_rank"),  # the order as data
     )
     if harm is None:  # no harm direction known: the sign only, in neutral colours
         domain, colours = list(DIVERGENCE_SIGN), ["#e8710a", "#7b61a8"]
@@ -1068,7 +1102,7 @@ def divergence_chart(
         above = pl.col("divergence") > 0 if harm == "higher" else pl.col("divergence") < 0
     data = data.with_columns(direction=pl.when(above).then(pl.lit(domain[0]))
                              .otherwise(pl.lit(domain[1])))
-    y = alt.Y("pattern:N", sort=labels, title=None)
+    y = alt.Y("pattern:N", sort=_by_rank(alt, "pattern"), title=None)  # (_ranked)
     base = alt.Chart(_values(data)).encode(y=y)
     bars = base.mark_bar().encode(
         x=alt.X("divergence:Q", title=f"divergence of {metric or 'the metric'} "
@@ -1128,6 +1162,7 @@ def to_svg(chart: Any) -> str:
     return str(vlc.vegalite_to_svg(_spec(chart), allowed_base_urls=[]))
 
 
+@with_limits
 def save(chart: Any, path: str | Path, *, scale: float = 2.0) -> Path:
     """Write a chart to PNG, SVG or Vega-Lite JSON, chosen by the file suffix, offline.
 
@@ -1154,6 +1189,8 @@ def save(chart: Any, path: str | Path, *, scale: float = 2.0) -> Path:
         Without the plot extra.
     InvalidArgumentError
         Any other suffix.
+    SizeLimitError
+        A PNG ``scale`` above |limit:scale|.
 
     Examples
     --------
@@ -1170,6 +1207,7 @@ def save(chart: Any, path: str | Path, *, scale: float = 2.0) -> Path:
         raise E.InvalidArgumentError(UNKNOWN_SUFFIX.format(path=str(path)))
     vlc = _require("vl_convert", "save")
     if suffix == ".png":
+        check_size(scale, "scale")
         path.write_bytes(vlc.vegalite_to_png(_spec(chart), scale=scale, allowed_base_urls=[]))
     else:
         path.write_text(to_svg(chart))

@@ -54,7 +54,7 @@ from polars_fair.cli.io import (
     resolve_inputs,
     scan,
 )
-from polars_fair.cli.table import select_columns
+from polars_fair.cli.table import EXPORT_HELP, select_columns
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
     COUNT_ARGS,
@@ -431,7 +431,8 @@ def _io_parameters(formats: Sequence[str] = FORMATS) -> list[inspect.Parameter]:
         inspect.Parameter("where", kw, default=None, annotation=Annotated[str | None, typer.Option(
             help="SQL filter applied before the audit.", metavar="SQL")]),
         inspect.Parameter("format", kw, default="table", annotation=Annotated[str, typer.Option(
-            "--format", help=" | ".join(formats) + " (default: the --output suffix, else table)",
+            "--format", help=" | ".join(formats) + " (default: the --output suffix, else table). "
+            + EXPORT_HELP,
             metavar="FORMAT")]),
         inspect.Parameter("output", kw, default=None, annotation=Annotated[
             Path | None, typer.Option(help="Write to this file.", metavar="FILE")]),

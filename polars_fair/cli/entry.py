@@ -55,7 +55,7 @@ from polars_fair.cli.io import (
     unreadable,
 )
 from polars_fair.cli.summary import report_summary
-from polars_fair.cli.table import TABLE_WIDTH, select_columns
+from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS
@@ -318,7 +318,8 @@ RateOpt = Annotated[
 
 
 FormatOpt = Annotated[str, typer.Option(
-    "--format", help="table | csv | json | parquet | markdown", metavar="FORMAT")]
+    "--format", help="table | csv | json | parquet | markdown. " + EXPORT_HELP,
+    metavar="FORMAT")]
 ColumnsOpt = Annotated[str | None, typer.Option(
     help="The columns to write, comma-separated (default: the table's columns, or every "
          "column in csv, json, parquet or markdown).", metavar="COL,...")]

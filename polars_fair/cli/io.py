@@ -33,7 +33,7 @@ import typer
 
 from polars_fair import errors as E
 from polars_fair.cli.group import json_requested, usage_message
-from polars_fair.cli.table import _flat, _table_text, to_markdown
+from polars_fair.cli.table import _flat, _table_text, to_csv, to_markdown
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference
 from polars_fair.core.sql import sql_expr
@@ -777,7 +777,9 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "",
         The result.
     fmt : str
         One of :data:`FORMATS` (``markdown``: :func:`polars_fair.cli.table.to_markdown`). CSV
-        and the table write a list column (``attributes``) as ``a, b``.
+        and the table write a list column (``attributes``) as ``a, b``; CSV puts a ``'`` before
+        a text cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return
+        (:func:`polars_fair.cli.table.to_csv`).
     output : pathlib.Path or None
         The file to write; stdout when ``None`` (not for parquet).
     header : str, default ""
@@ -804,7 +806,7 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "",
         df.write_parquet(output)
         return
     if fmt == "csv":
-        text = _flat(df).write_csv()
+        text = to_csv(df)
     elif fmt == "json":
         text = df.write_json()
     elif fmt == "markdown":

@@ -24,6 +24,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
+from polars_fair.audit.escape import script_json
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
 from polars_fair.core.options import DEFAULTS
 
@@ -285,10 +286,16 @@ def ll144_csv(summary: dict[str, Any]) -> str:
     attributes,n
     sex,3
     """
-    from polars_fair.cli.table import _flat
+    from polars_fair.cli.table import to_csv
 
-    head = "".join(f"# {k}: {v}\n" for k, v in _facts(summary)) if "provenance" in summary else ""
-    return head + _flat(summary["results"]).write_csv()
+    head = "".join(f"# {k}: {_one_line(v)}\n" for k, v in _facts(summary)) \
+        if "provenance" in summary else ""
+    return head + to_csv(summary["results"])
+
+
+def _one_line(value: Any) -> str:
+    """A fact on its ``#`` line: a line break in a title or note would start a CSV row."""
+    return " ".join(str(value).splitlines())
 
 
 def _label(row: dict[str, Any], attributes: list[str]) -> str:
@@ -352,7 +359,7 @@ def ll144_html(summary: dict[str, Any]) -> str:
             f"<th>applicants</th><th>{count.replace('_', ' ')}</th>"
             f"<th>{rate.replace('_', ' ')}</th><th>impact ratio</th><th>share</th>"
             f"<th>notes</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
-    data = json.dumps(_jsonable(summary), default=str).replace("</", "<\\/")
+    data = script_json(_jsonable(summary), default=str)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{esc(title)} (NYC Local Law 144)</title><style>"

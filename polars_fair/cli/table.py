@@ -14,9 +14,15 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair.audit.escape import csv_safe, markdown_cell
 
-__all__ = ["LOW_PRIORITY", "TABLE_WIDTH", "select_columns", "to_markdown"]
+__all__ = ["EXPORT_HELP", "LOW_PRIORITY", "TABLE_WIDTH", "select_columns", "to_csv", "to_markdown"]
 
+#: What ``--format`` says of the exports that could run (:func:`to_csv`, :func:`to_markdown`).
+EXPORT_HELP = (
+    "CSV puts a ' before a text cell that starts with =, +, -, @, a tab or a carriage return "
+    "(no formula runs in a spreadsheet); Markdown escapes | < > and its marks."
+)
 #: The width ``--format table`` fits by default (:func:`select_columns`).
 TABLE_WIDTH = 120
 #: Parts of column names a table leaves out first to fit (the inputs of a figure).
@@ -47,11 +53,42 @@ def _flat(df: pl.DataFrame) -> pl.DataFrame:
         *(pl.col(c).struct.json_encode() for c in structs))
 
 
+def to_csv(df: pl.DataFrame) -> str:
+    r"""CSV text that a spreadsheet opens without running anything (``--format csv``).
+
+    Lists are written as ``a, b``, structs as JSON objects; a text cell or column name that
+    starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a ``'`` in front
+    (OWASP's CSV injection; :func:`polars_fair.audit.escape.csv_safe`). Numeric columns are
+    written as they are.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        The result.
+
+    Returns
+    -------
+    str
+        The CSV text, with a header row.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> print(to_csv(pl.DataFrame({"g": ["@SUM(1+1)", "a"], "d": [-0.5, 1.0]})), end="")
+    g,d
+    '@SUM(1+1),-0.5
+    a,1.0
+    """
+    return csv_safe(_flat(df)).write_csv()
+
+
 def to_markdown(df: pl.DataFrame) -> str:
     r"""A pipe table (GitHub-flavoured Markdown) for pull requests and model cards.
 
-    Floats are written with 4 decimals, null as ``null``, lists as ``a, b``; ``|`` in a
-    value is escaped.
+    Floats are written with 4 decimals, null as ``null``, lists as ``a, b``. Text cells and
+    column names are escaped (:func:`polars_fair.audit.escape.markdown_cell`): ``|`` and
+    Markdown's marks with a backslash, ``<``, ``>`` and ``&`` as HTML entities, line breaks as
+    spaces, so no value breaks the table or injects HTML.
 
     Parameters
     ----------
@@ -81,10 +118,11 @@ def to_markdown(df: pl.DataFrame) -> str:
             return str(value).lower()
         if isinstance(value, float):
             return f"{value:.4f}"
-        return str(value).replace("|", "\\|").replace("\n", " ")
+        return markdown_cell(value)
 
     align = ["---:" if t.is_numeric() else "---" for t in flat.dtypes]
-    lines = ["| " + " | ".join(flat.columns) + " |", "| " + " | ".join(align) + " |"]
+    lines = ["| " + " | ".join(markdown_cell(c) for c in flat.columns) + " |",
+             "| " + " | ".join(align) + " |"]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in flat.iter_rows()]
     return "\n".join(lines) + "\n"
 

@@ -25,6 +25,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._lazy import is_numpy, np
+from polars_fair.core.limits import LIMITS, check_size
 
 __all__ = [
     "Attributes",
@@ -616,6 +617,9 @@ def check_row_level(expr: pl.Expr, role: str) -> None:
 def check_int(value: Any, name: str, low: int = 1) -> int:
     """An integer option (a Python or numpy integer, not a bool) of at least ``low``, or raise.
 
+    An option with a declared size limit (``max_groups``, ``max_pairs``, ...: a name in
+    :data:`polars_fair.core.limits.LIMITS`) must also be at most that limit.
+
     Parameters
     ----------
     value : Any
@@ -634,6 +638,8 @@ def check_int(value: Any, name: str, low: int = 1) -> int:
     ------
     InvalidArgumentError
         A value that is not an integer (a float, a string, a bool, NaN) or is below ``low``.
+    SizeLimitError
+        A value above the declared limit of ``name``.
 
     Examples
     --------
@@ -648,6 +654,8 @@ def check_int(value: Any, name: str, low: int = 1) -> int:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise E.InvalidArgumentError(E.BAD_INT_OPTION.format(name=name, low=low, value=value))
+    if name in LIMITS:
+        check_size(value, name)
     return value
 
 

@@ -17,7 +17,15 @@ through :func:`check_sql` first, which reads the text alone, token by token:
   a column: ``"order"``), and so is every other function (table
   functions such as ``read_csv`` are not in :data:`FUNCTIONS`), a qualified name (``t.x``),
   a comment, a parameter (``$1``, ``?``) and a statement separator (``;``);
-- an aggregate or window function (:data:`AGGREGATES`, ``OVER``) is refused as not row-level.
+- an aggregate or window function (:data:`AGGREGATES`, ``OVER``) is refused as not row-level;
+- a text larger than its declared limits (:data:`polars_fair.core.limits.LIMITS`) is refused
+  with ``SizeLimitError`` before it is parsed: its length (``sql_length``), its operators and
+  ``AND``/``OR``/``NOT``/``XOR`` (``sql_operators``: Polars' parser and planner recurse on each,
+  and a few thousand end the process; write ``g IN ('a', 'b', ...)`` rather than a chain of
+  ``OR``), its nesting of parentheses (``sql_depth``), the padded length of ``LPAD`` and
+  ``RPAD`` (``sql_pad``: a number written in the text, so ``LPAD(g, 100000000, 'x')`` does not
+  build 100 MB per row) and the number of ``REPLACE``/``REGEXP_REPLACE`` calls (``sql_replace``:
+  nested calls multiply a cell's length).
 
 Only then does :func:`sql_expr` call ``pl.sql_expr``, whose result is checked once more with
 :func:`polars_fair.core.spec.check_row_level`. Nothing is read before the text passes: no file, no
@@ -34,6 +42,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair.core.limits import LIMITS
 
 __all__ = [
     "AGGREGATES",
@@ -42,6 +51,7 @@ __all__ = [
     "TABLE_WORDS",
     "TYPES",
     "Token",
+    "check_size",
     "check_sql",
     "sql_expr",
     "tokenize",
@@ -196,6 +206,112 @@ def tokenize(text: str, role: str = "sql") -> list[Token]:
     return tokens
 
 
+_OPERATOR_WORDS = frozenset({"AND", "OR", "NOT", "XOR"})
+_OPERATOR_PUNCT = frozenset("+-*/%<>=!|~^&")
+_PAD = frozenset({"LPAD", "RPAD"})
+_REPLACE = frozenset({"REPLACE", "REGEXP_REPLACE"})
+
+
+def _too_large(role: str, text: str, name: str, what: str, size: int) -> E.SizeLimitError:
+    why = E.SQL_WHY_TOO_LARGE.format(what=what, size=size, limit=LIMITS[name].limit)
+    return E.SizeLimitError(E.SQL_TOO_LARGE.format(role=role, text=_short(text), why=why))
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _second_argument(tokens: list[Token], start: int) -> list[Token]:
+    """The tokens of the second argument of the call whose ``(`` is ``tokens[start]``."""
+    depth, arg, out = 0, 0, []
+    for tok in tokens[start:]:
+        if tok.kind == "punct" and tok.text in "([":
+            depth += 1
+            if depth == 1:
+                continue
+        elif tok.kind == "punct" and tok.text in ")]":
+            depth -= 1
+            if depth == 0:
+                break
+        elif tok.kind == "punct" and tok.text == "," and depth == 1:
+            arg += 1
+            continue
+        if arg == 1:
+            out.append(tok)
+    return out
+
+
+def check_size(text: str, tokens: list[Token], role: str) -> None:
+    """Refuse a SQL text above its size limits (:data:`polars_fair.core.limits.LIMITS`).
+
+    Parameters
+    ----------
+    text : str
+        The SQL text.
+    tokens : list of Token
+        Its tokens (:func:`tokenize`).
+    role : str
+        The argument it came from, named in errors.
+
+    Raises
+    ------
+    SizeLimitError
+        More characters than ``sql_length``, more operators (``AND``, ``OR``, ``NOT``,
+        ``XOR``, comparison and arithmetic signs) than ``sql_operators``, parentheses nested
+        deeper than ``sql_depth``, an ``LPAD``/``RPAD`` whose length is not a number written in
+        the text or is above ``sql_pad``, more ``REPLACE``/``REGEXP_REPLACE`` calls than
+        ``sql_replace``.
+
+    Examples
+    --------
+    >>> check_size("g = 'a'", tokenize("g = 'a'"), "where")
+    >>> t = " OR ".join(["g = 'a'"] * 200)
+    >>> check_size(t, tokenize(t), "where")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.SizeLimitError: where: ... the number of operators ... is 399, more than ...
+    """
+    if len(text) > LIMITS["sql_length"].limit:
+        raise _too_large(role, text, "sql_length", "its length in characters", len(text))
+    operators = depth = deepest = replaces = 0
+    previous_punct = False
+    for idx, tok in enumerate(tokens):
+        is_op = tok.kind == "punct" and tok.text in _OPERATOR_PUNCT
+        if is_op and not previous_punct:  # ">=" and "<>" are one operator
+            operators += 1
+        previous_punct = is_op
+        if tok.kind == "word" and tok.text.upper() in _OPERATOR_WORDS:
+            operators += 1
+        if tok.kind == "punct" and tok.text == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif tok.kind == "punct" and tok.text == ")":
+            depth -= 1
+        call = (tok.kind == "word" and idx + 1 < len(tokens)
+                and tokens[idx + 1].kind == "punct" and tokens[idx + 1].text == "(")
+        if call and tok.text.upper() in _REPLACE:
+            replaces += 1
+        if call and tok.text.upper() in _PAD:
+            arg = _second_argument(tokens, idx + 1)
+            pad = LIMITS["sql_pad"].limit
+            number = arg[0].text if len(arg) == 1 and arg[0].kind == "number" else None
+            if number is None:  # a column's value could be any length
+                shown = " ".join(t.text for t in arg) or "nothing"
+                raise _refuse(role, text, E.SQL_WHY_PAD.format(
+                    name=tok.text, length=shown, limit=pad))
+            if float(number) > pad:
+                raise E.SizeLimitError(E.SQL_TOO_LARGE.format(
+                    role=role, text=_short(text),
+                    why=E.SQL_WHY_PAD.format(name=tok.text, length=number, limit=pad)))
+    checks = (("sql_operators", "the number of operators (AND, OR, NOT, comparisons, "
+               "arithmetic)", operators),
+              ("sql_depth", "the nesting of parentheses", deepest),
+              ("sql_replace", "the number of REPLACE and REGEXP_REPLACE calls", replaces))
+    for name, what, size in checks:
+        if size > LIMITS[name].limit:
+            raise _too_large(role, text, name, what, size)
+
+
 def check_sql(text: str, columns: Collection[str], role: str) -> None:
     """Refuse a SQL text that is not a row-level expression over ``columns``, without parsing it.
 
@@ -215,6 +331,8 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
         functions included), a qualified name, or a character :func:`tokenize` refuses.
     NotRowLevelError
         An aggregate or window function (:data:`AGGREGATES`).
+    SizeLimitError
+        A text above its size limits (:func:`check_size`).
     ColumnNotFoundError
         A name that is neither a column, a keyword, a type nor a function (the message lists the
         columns).
@@ -229,7 +347,10 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
     polars_fair.errors.SQLRefusedError: where: "race IN (SELECT x FROM ..." is refused: SELECT ...
     """
     cols = set(columns)
+    if len(text) > LIMITS["sql_length"].limit:  # before the text is read token by token
+        raise _too_large(role, text, "sql_length", "its length in characters", len(text))
     tokens = tokenize(text, role)
+    check_size(text, tokens, role)
     for idx, tok in enumerate(tokens):
         nxt = tokens[idx + 1] if idx + 1 < len(tokens) else None
         prev = tokens[idx - 1] if idx > 0 else None

@@ -197,12 +197,16 @@ def test_bins_by_edges_and_by_quantiles_show_their_edges() -> None:
     lf = pl.LazyFrame({"age": [18, 22, 30, 41, 50, 67, None]})
     assert bin_attributes(lf, {"age": [25, 45]}).collect()["age"].to_list() == [
         "< 25", "< 25", "[25, 45)", "[25, 45)", ">= 45", ">= 45", None]
-    # Polars' quantile breakpoints: the sorted value at floor(q (len - 1)), len = 6 values
+    # quantile bins split as numpy's linear quantiles: Q(1/3) = 22 + (5/3 - 1) * (30 - 22)
+    # = 27.33, Q(2/3) = 41 + (10/3 - 3) * (50 - 41) = 44; a row is in the first bin whose
+    # quantile it does not exceed, so 2 rows each, the edges shown being the values at or below
+    # them (22 and 41), right-closed (before: left-closed at 22 and 41, bins of 1, 2 and 3 rows)
     ages = np.sort(np.array([18, 22, 30, 41, 50, 67]))
     cuts = [int(ages[math.floor(q * (len(ages) - 1))]) for q in (1 / 3, 2 / 3)]
     assert cuts == [22, 41]
+    assert np.quantile(ages, [1 / 3, 2 / 3]).round(2).tolist() == [27.33, 44.0]
     assert bin_attributes(lf, {"age": 3}).collect()["age"].to_list() == [
-        "< 22", "[22, 41)", "[22, 41)", ">= 41", ">= 41", ">= 41", None]
+        "<= 22", "<= 22", "(22, 41]", "(22, 41]", "> 41", "> 41", None]
 
 
 def test_bins_through_the_namespace_keep_one_scan_and_lazy() -> None:
@@ -595,9 +599,10 @@ def test_nan_in_a_binned_attribute_is_missing_not_the_top_bin() -> None:
     d = df.fair.divergence(["s"], bins={"s": [0.5]}, min_support=1, min_denominator=1)
     assert sorted(d.select("s", "n").rows(), key=str) == [("< 0.5", 50), (">= 0.5", 50),
                                                           (None, 70)]
-    # the quantile edge is the median of the 100 real values (0.49), not moved by the NaN rows
+    # the quantile edge is the median of the 100 real values (0.495: 50 rows at or below it,
+    # shown as the value 0.49), not moved by the NaN rows
     q = df.fair.divergence(["s"], bins={"s": 2}, min_support=1, min_denominator=1)
-    assert sorted(q.select("s", "n").rows(), key=str) == [("< 0.49", 49), (">= 0.49", 51),
+    assert sorted(q.select("s", "n").rows(), key=str) == [("<= 0.49", 50), ("> 0.49", 50),
                                                           (None, 70)]
     with pytest.raises(E.NullGroupError):
         df.fair.divergence(["s"], bins={"s": 2}, null_groups="raise")

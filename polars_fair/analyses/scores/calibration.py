@@ -15,6 +15,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import np, npt
+from polars_fair.core.limits import check_size, with_limits
 from polars_fair.core.options import DEFAULTS, Strategy
 
 __all__ = [
@@ -136,6 +137,7 @@ def _validate(scores: pl.DataFrame, keys: list[str], n_bins: int, strategy: str)
     """Check columns, dtypes and options; return True when the counts are weighted (float)."""
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
         raise E.InvalidArgumentError(N_BINS_MESSAGE.format(n_bins=n_bins))
+    check_size(n_bins, "n_bins")
     if strategy not in ("uniform", "quantile"):
         raise E.InvalidArgumentError(STRATEGY_MESSAGE.format(strategy=strategy))
     schema = scores.collect_schema()
@@ -259,6 +261,7 @@ def _tables(base: pl.DataFrame, group_keys: list[str], edges: np.ndarray, n_bins
     return reliability, by_group
 
 
+@with_limits
 def calibration_from_scores(
     scores: pl.DataFrame | pl.LazyFrame,
     keys: list[str],
@@ -328,6 +331,9 @@ def calibration_from_scores(
         ``y_score`` and the range found).
     EmptyFrameError
         No row has a positive count.
+    SizeLimitError
+        ``n_bins`` above |limit:n_bins| (:data:`polars_fair.core.limits.LIMITS`), before any
+        work.
 
     Examples
     --------
@@ -389,6 +395,7 @@ def calibration_from_scores(
     return CalibrationResult(reliability=reliability, by_group=by_group, largest_gap=gap)
 
 
+@with_limits
 def calibration_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
@@ -432,6 +439,8 @@ def calibration_plan(
     ------
     InvalidArgumentError, InvalidScoreError, EmptyFrameError
         As :func:`calibration_from_scores`, when the plan is collected.
+    SizeLimitError
+        ``n_bins`` above |limit:n_bins|, when the plan is made.
 
     Examples
     --------
@@ -453,9 +462,11 @@ def calibration_plan(
         groups = calibration_from_scores(df, keys, n_bins=n_bins, strategy=strategy).by_group
         return groups.with_columns((pl.col("ece") - pl.col("ece").min()).alias("ece_gap"))
 
+    check_size(n_bins, "n_bins")  # before any work, not at collect
     return table.map_batches(run, schema=out_schema)
 
 
+@with_limits
 @borrow(calibration_plan, params=("table", "keys", "n_bins", "strategy"), sections=("Raises",))
 def reliability_plan(
     table: pl.LazyFrame,
@@ -495,6 +506,7 @@ def reliability_plan(
            ("n", schema["positives"]), ("mean_score", pl.Float64),
            ("fraction_positive", pl.Float64)]
     )
+    check_size(n_bins, "n_bins")  # before any work, not at collect
     return table.map_batches(
         lambda df: calibration_from_scores(df, keys, n_bins=n_bins, strategy=strategy).reliability,
         schema=out_schema,

@@ -41,6 +41,7 @@ from polars_fair.analyses.scores.scoreview import (
     score_reference,
     score_view,
 )
+from polars_fair.core.limits import check_size, with_limits
 from polars_fair.core.options import DEFAULTS
 
 if TYPE_CHECKING:
@@ -370,6 +371,7 @@ def _pool(
     return gp + on_grid(sr, pr), gn + on_grid(sr, nr), gp, gn
 
 
+@with_limits
 def abroca_test_from_scores(
     scores: pl.DataFrame,
     keys: Sequence[str],
@@ -457,7 +459,9 @@ def abroca_test_from_scores(
         ``reference``.
     polars_fair.errors.SizeLimitError
         A tested group and the reference hold :data:`MAX_POOLED_ROWS` (10⁹) rows or more
-        together: numpy's sampler cannot draw from them. Raised before any draw.
+        together: numpy's sampler cannot draw from them. Raised before any draw. Also
+        ``n_permutations`` above |limit:n_permutations|
+        (:data:`polars_fair.core.limits.LIMITS`).
 
     Examples
     --------
@@ -482,6 +486,7 @@ def abroca_test_from_scores(
     if (isinstance(n_permutations, bool) or not isinstance(n_permutations, (int, np.integer))
             or n_permutations < 1):
         raise E.InvalidArgumentError(BAD_PERMUTATIONS.format(value=n_permutations))
+    check_size(n_permutations, "n_permutations")
     if isinstance(tolerance, np.generic):
         tolerance = tolerance.item()
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) \
@@ -548,6 +553,7 @@ def abroca_test_from_scores(
     return out
 
 
+@with_limits
 def abroca_test_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
@@ -585,6 +591,12 @@ def abroca_test_plan(
     pl.LazyFrame
         The columns of :func:`abroca_test_from_scores`.
 
+    Raises
+    ------
+    polars_fair.errors.SizeLimitError
+        ``n_permutations`` above |limit:n_permutations|, when the plan is made; the other
+        errors of :func:`abroca_test_from_scores` when it is collected.
+
     Examples
     --------
     >>> import polars as pl
@@ -602,6 +614,7 @@ def abroca_test_plan(
            ("n_permutations", pl.Int64), ("undefined_reason", pl.String)]
         + ([("draws", pl.List(pl.Float64))] if return_draws else [])
     )
+    check_size(n_permutations, "n_permutations")  # before any work, not at collect
     return table.map_batches(
         lambda df: abroca_test_from_scores(
             df, keys, reference=reference, n_permutations=n_permutations, seed=seed,

@@ -22,6 +22,7 @@ from tqdm.auto import tqdm
 from polars_fair import errors as E
 from polars_fair._progress import show_progress
 from polars_fair.analyses.scores.permutation import GridCache, permutation_null
+from polars_fair.core.limits import check_size, check_work, with_limits
 from polars_fair.core.options import DEFAULTS
 
 if TYPE_CHECKING:
@@ -102,11 +103,13 @@ def _check_args(
     for name, count in counts:
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
             raise E.InvalidArgumentError(BAD_COUNT.format(name=name, value=count))
+        check_size(count, name)
     if not (isinstance(alpha, (int, float)) and 0.0 < alpha < 1.0):
         raise E.InvalidArgumentError(BAD_ALPHA.format(value=alpha))
 
 
 _show_progress = show_progress
+_WORK = "n_simulations x n_permutations x n"
 
 
 def _binormal_design(
@@ -130,6 +133,7 @@ def _binormal_design(
     return label, in_a, mean
 
 
+@with_limits
 def binormal_test_set(
     *,
     auc_a: float,
@@ -170,6 +174,8 @@ def binormal_test_set(
     polars_fair.errors.InvalidArgumentError
         As :func:`abroca_power`: AUCs or ratios outside (0, 1), ``n < 1``, or a group left
         without a class.
+    polars_fair.errors.SizeLimitError
+        ``n`` above |limit:n| (:data:`polars_fair.core.limits.LIMITS`).
 
     Examples
     --------
@@ -225,6 +231,7 @@ def _simulate_p_values(
     return out
 
 
+@with_limits
 def abroca_power(
     *,
     auc_a: float,
@@ -285,6 +292,11 @@ def abroca_power(
     ------
     polars_fair.errors.InvalidArgumentError
         For AUCs or ratios outside (0, 1), counts < 1, or a group left without a class.
+    polars_fair.errors.SizeLimitError
+        Before any simulation: ``n`` above |limit:n|, ``n_permutations`` above
+        |limit:n_permutations|, ``n_simulations`` above |limit:n_simulations|, or
+        ``n_simulations * n_permutations * n`` above |limit:power_work|
+        (:data:`polars_fair.core.limits.LIMITS`).
 
     Examples
     --------
@@ -293,6 +305,7 @@ def abroca_power(
     (1.0, 200, 100)
     """
     _check_args(auc_a, auc_b, n, group_ratio, positive_ratio, n_permutations, n_simulations, alpha)
+    check_work(int(n_simulations) * int(n_permutations) * int(n), "power_work", _WORK)
     counts = split_counts(int(n), group_ratio, positive_ratio)
     rng = np.random.default_rng(seed)
     with tqdm(total=int(n_simulations), disable=not _show_progress(progress), file=sys.stderr,
@@ -330,6 +343,7 @@ def _summary(
     }
 
 
+@with_limits
 def power_curve(
     *,
     sizes: Iterable[int],
@@ -385,6 +399,9 @@ def power_curve(
     polars_fair.errors.InvalidArgumentError
         As :func:`abroca_power`, or when not exactly one of ``auc_pairs`` and ``delta_aucs`` is
         given.
+    polars_fair.errors.SizeLimitError
+        As :func:`abroca_power`, the work summed over the cells:
+        ``n_simulations * n_permutations * sum(n)`` above |limit:power_work|.
 
     Examples
     --------
@@ -410,6 +427,8 @@ def power_curve(
     for a, b, s in cells:  # validate everything before the first simulation
         _check_args(a, b, s, group_ratio, positive_ratio, n_permutations, n_simulations, alpha)
         split_counts(s, group_ratio, positive_ratio)
+    check_work(int(n_simulations) * int(n_permutations) * sum(s for _, _, s in cells), "power_work",
+               _WORK + ", summed over the cells")
     streams = np.random.SeedSequence(seed).spawn(len(cells))
     rows: list[dict[str, Any]] = []
     with tqdm(total=len(cells) * int(n_simulations), disable=not _show_progress(progress),

@@ -27,6 +27,7 @@ from polars_fair.audit.html.figures import (
 )
 from polars_fair.audit.html.provenance import provenance
 from polars_fair.audit.html.text import DEFAULT_PAGE_GROUPS, _describe
+from polars_fair.core.limits import check_size, with_limits
 from polars_fair.core.options import DEFAULTS, Adjust
 from polars_fair.core.reference import Reference
 from polars_fair.core.spec import By, IntoExpr, NullGroups
@@ -42,6 +43,7 @@ DIVERGENCE_TOP = 15
 DIVERGENCE_COLUMNS = ("attributes", "n", "divergence", "ci_low", "ci_high", "significant")
 
 
+@with_limits
 def audit_html(
     data: pl.DataFrame | pl.LazyFrame,
     by: By,
@@ -218,6 +220,9 @@ def audit_html(
         ``divergence`` is neither a bool nor a table with the columns the page reads
         (:data:`DIVERGENCE_COLUMNS`); ``output`` is a directory, in a directory that does not
         exist, or has no ``.html``/``.htm`` suffix (checked before any data is read).
+    SizeLimitError
+        ``n_permutations`` above |limit:n_permutations| or ``max_groups`` above
+        |limit:max_groups| (:data:`polars_fair.core.limits.LIMITS`), before any data is read.
     PolarsFairError
         Bad input, as ``df.fair.report`` (a missing column, a non-binary label, ...).
 
@@ -234,6 +239,7 @@ def audit_html(
     from polars_fair.core.spec import check_int
 
     page_groups = check_int(max_groups, "max_groups")
+    check_size(n_permutations, "n_permutations")  # before the first scan, not at the test
     rate_list, filter_list, out_path = _page_arguments(rates, filters, output, divergence,
                                                        rows_read)
     o = PageOptions(

@@ -22,6 +22,7 @@ import polars as pl
 
 from polars_fair import __version__
 from polars_fair import errors as E
+from polars_fair.audit.escape import script_json
 from polars_fair.audit.html.text import DATA_ID
 
 __all__ = ["page_data", "provenance"]
@@ -182,9 +183,8 @@ def _json_rows(frame: pl.DataFrame) -> list[dict[str, Any]]:
 
 
 def _data_block(data: Mapping[str, Any]) -> str:
-    """The JSON block, with ``<``, ``>`` and ``&`` escaped so no text can close the element."""
-    text = json.dumps(_plain(dict(data)), ensure_ascii=False, allow_nan=False)
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    """The JSON block, escaped so no text can close or confuse the element (:func:`script_json`)."""
+    text = script_json(_plain(dict(data)), allow_nan=False)
     return f'<script type="application/json" id="{DATA_ID}">{text}</script>'
 
 

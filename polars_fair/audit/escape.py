@@ -1,0 +1,125 @@
+r"""Exports that cannot execute: CSV, Markdown and JSON inside an HTML page, escaped once.
+
+Group values and column names come from the audited data, so a written result may hold any
+text. Each format has one function here, used by every writer (the command line's
+``--format csv`` / ``markdown``, ``bias-audit``'s CSV, Markdown and HTML, and the HTML audit):
+
+- **CSV** (:func:`csv_safe`): a text cell or column name that starts with ``=``, ``+``, ``-``,
+  ``@``, a tab or a carriage return is read as a formula by a spreadsheet (OWASP, "CSV
+  Injection"); it is written with a single quote ``'`` in front. Numeric columns are written as
+  they are, so ``-0.25`` stays a number.
+- **Markdown** (:func:`markdown_cell`): ``|`` and the characters Markdown gives a meaning
+  (``\``, `````, ``*``, ``[``, ``]``, ``~``, and ``_`` outside a word) are escaped with a
+  backslash, ``<``, ``>``
+  and ``&`` written as HTML entities, line breaks as spaces, so a cell neither breaks the table
+  nor injects HTML where the Markdown is rendered (a pull request, a model card).
+- **JSON in a ``<script>`` block** (:func:`script_json`): ``<``, ``>``, ``&``, U+2028 and U+2029
+  are written as ``\uXXXX`` escapes, so no text can close the element (``</script``), open a
+  comment (``<!--``) or a script (``<script``), or end a JavaScript line; ``JSON.parse`` reads the
+  same values back.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import polars as pl
+
+__all__ = ["FORMULA_PREFIXES", "csv_safe", "markdown_cell", "script_json"]
+
+#: The first characters that make a spreadsheet read a cell as a formula (OWASP).
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+_MARKDOWN = {ch: "\\" + ch for ch in "\\`*[]|~"}
+_MARKDOWN.update({"<": "&lt;", ">": "&gt;", "&": "&amp;", "\n": " ", "\r": " ",
+                  "\u2028": " ", "\u2029": " "})
+_MARKDOWN_TABLE = str.maketrans(_MARKDOWN)
+#: An underscore that can open or close emphasis (not inside a word: ``impact_ratio`` stays).
+_EDGE_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+_SCRIPT_TABLE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                               "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def _formula_safe(text: str) -> str:
+    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
+
+
+def csv_safe(df: pl.DataFrame) -> pl.DataFrame:
+    r"""The frame with every text cell and column name that a spreadsheet would run neutralised.
+
+    A String cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a
+    single quote in front (OWASP's advice against CSV injection); other cells, and every cell
+    of a non-String column (numbers, booleans, dates), are unchanged. Column names get the same
+    treatment.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        The result, with its list and struct columns already written as text.
+
+    Returns
+    -------
+    pl.DataFrame
+        The same shape and dtypes.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"g": ["=1+1", "-a", "b"], "d": [-0.5, 0.0, 1.0]})
+    >>> csv_safe(df).write_csv()
+    "g,d\n'=1+1,-0.5\n'-a,0.0\nb,1.0\n"
+    """
+    pattern = "^[" + "".join("\\" + c if c in "-+" else c for c in FORMULA_PREFIXES) + "]"
+    text = [c for c, t in df.schema.items() if t == pl.String]
+    out = df.with_columns(
+        pl.when(pl.col(c).str.contains(pattern)).then(pl.lit("'") + pl.col(c))
+        .otherwise(pl.col(c)).alias(c) for c in text)
+    return out.rename({c: _formula_safe(c) for c in out.columns if _formula_safe(c) != c})
+
+
+def markdown_cell(value: Any) -> str:
+    r"""A value as the text of a Markdown table cell, escaped.
+
+    Parameters
+    ----------
+    value : Any
+        The cell (written with ``str``).
+
+    Returns
+    -------
+    str
+        The text with ``\ ` * [ ] | ~`` (and ``_`` outside a word) backslash-escaped,
+        ``< > &`` as entities and line breaks (``\n``, ``\r``, U+2028, U+2029) as spaces.
+
+    Examples
+    --------
+    >>> markdown_cell("a|b <script>")
+    'a\\|b &lt;script&gt;'
+    """
+    return _EDGE_UNDERSCORE.sub(r"\\_", str(value).translate(_MARKDOWN_TABLE))
+
+
+def script_json(data: Any, **dumps: Any) -> str:
+    r"""JSON text that can stand inside an HTML ``<script>`` element.
+
+    Parameters
+    ----------
+    data : Any
+        A value ``json.dumps`` can write.
+    **dumps : Any
+        Options of ``json.dumps`` (``default=str``, ``allow_nan=False``).
+
+    Returns
+    -------
+    str
+        The JSON, with ``<``, ``>``, ``&``, U+2028 and U+2029 as ``\uXXXX`` escapes (inside
+        strings, the only place they occur), so ``</script``, ``<!--`` and ``<script`` cannot
+        appear; ``json.loads`` gives back ``data``.
+
+    Examples
+    --------
+    >>> script_json({"g": "</script><!--"})
+    '{"g": "\\u003c/script\\u003e\\u003c!--"}'
+    """
+    return json.dumps(data, ensure_ascii=False, **dumps).translate(_SCRIPT_TABLE)

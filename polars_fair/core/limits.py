@@ -1,0 +1,244 @@
+"""Size limits of every numeric option that sets an amount of work, declared once.
+
+An option such as ``n_permutations=10**9`` or ``calibration(n_bins=10**9)`` asks for work or
+memory that grows with its value; the machine runs out before any result. Each such option has a
+documented limit here, in :data:`LIMITS`, checked by :func:`check_size` before any work starts:
+a larger value raises :class:`polars_fair.errors.SizeLimitError`, which states the size and names
+the option. The raisable limits (``max_groups``, ``max_pairs``, ``max_thresholds``,
+``max_patterns``) have a ceiling here too: they may be raised up to it, never past it.
+
+The same table bounds the SQL texts of the command line (``--by``, ``--where``, ...; see
+:mod:`polars_fair.core.sql`): their length, the number of operators, the nesting depth, and the
+functions whose result can grow past the input (``LPAD``, ``RPAD``, ``REPLACE``,
+``REGEXP_REPLACE``).
+
+The documentation's "Size limits" list (``docs/guarantees.md``) is :func:`limits_markdown`,
+put in by the site's hook (``docs/hooks/generated.py``, marker ``<!-- generated: limits -->``);
+``tests/core/test_limits.py`` checks the page holds the marker and the hook fills it.
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from polars_fair import errors as E
+
+__all__ = ["LIMITS", "Limit", "check_size", "check_work", "limit", "limits_markdown",
+           "with_limits"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+_PLACEHOLDER = re.compile(r"\|limit:(\w+)\|")
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One documented limit.
+
+    Parameters
+    ----------
+    name : str
+        The key in :data:`LIMITS` (an option's name, or ``sql_*`` for SQL texts).
+    limit : int
+        The largest accepted value.
+    where : str
+        The callables (and command-line options) that take it.
+    why : str
+        What grows with it.
+
+    Examples
+    --------
+    >>> LIMITS["n_bins"].limit
+    10000
+    """
+
+    name: str
+    limit: int
+    where: str
+    why: str
+
+
+_TABLE = (
+    Limit("n_permutations", 1_000_000,
+          "`abroca_test`, `audit_html`, `abroca_power`, `power_curve` (`--n-permutations`)",
+          "each randomization draw recomputes the ABROCA over the pooled cells"),
+    Limit("n_simulations", 100_000, "`abroca_power`, `power_curve`",
+          "each simulation draws a test set and runs a randomization test"),
+    Limit("n", 10_000_000, "`abroca_power`, `binormal_test_set`, `power_curve(sizes=)`",
+          "the rows of one simulated test set"),
+    Limit("power_work", 10_000_000_000,
+          "`abroca_power`, `power_curve`: n_simulations x n_permutations x n, summed over cells",
+          "the row draws of all randomization tests together"),
+    Limit("n_bins", 10_000, "`calibration`, `reliability` (`--n-bins`)",
+          "one output row per group and bin"),
+    Limit("bins", 10_000,
+          "`divergence(bins=)` (`--bins`): a number of quantile bins, or the number of edges",
+          "one level per bin, and patterns over the levels"),
+    Limit("max_groups", 10_000_000,
+          "every count argument `max_groups=` (`--max-groups`), `audit_html(max_groups=)`",
+          "a count table's groups (ceiling of the raisable limit, default 10,000)"),
+    Limit("max_pairs", 100_000_000, "`pairwise(max_pairs=)`",
+          "ordered pairs of groups (ceiling of the raisable limit, default 1,000,000)"),
+    Limit("max_thresholds", 1_000_000, "`sweep`, `thresholds` (`--max-thresholds`)",
+          "one report of every group per threshold (ceiling of the raisable limit, default "
+          "10,000)"),
+    Limit("max_patterns", 100_000_000, "`divergence(max_patterns=)`",
+          "candidate patterns of the search (ceiling of the raisable limit, default 1,000,000)"),
+    Limit("max_points", 100_000, "`roc_chart(max_points=)`",
+          "points of each drawn ROC curve"),
+    Limit("cell_size", 1_000, "`pairwise_heatmap(cell_size=)`",
+          "pixels of each cell, squared per pair of groups"),
+    Limit("scale", 20, "`plot.save(scale=)`", "a PNG's pixels grow with its square"),
+    Limit("sql_length", 100_000, "SQL texts: `--by`, `--y-true`, `--y-pred`, `--y-score`, "
+          "`--where`, `audit_html(where=)`", "characters of one text"),
+    Limit("sql_operators", 256, "SQL texts",
+          "operators and `AND`/`OR`/`NOT` of one text (the parser recurses on each)"),
+    Limit("sql_depth", 32, "SQL texts", "nesting of parentheses"),
+    Limit("sql_pad", 10_000, "SQL `LPAD`, `RPAD`",
+          "the padded length, which must be a number written in the text"),
+    Limit("sql_replace", 4, "SQL `REPLACE`, `REGEXP_REPLACE`",
+          "calls in one text (nested calls multiply a cell's length)"),
+)
+
+#: The limits by name.
+LIMITS: dict[str, Limit] = {entry.name: entry for entry in _TABLE}
+
+
+def limit(name: str) -> int:
+    """The limit declared for ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`LIMITS`.
+
+    Returns
+    -------
+    int
+        The largest accepted value.
+
+    Examples
+    --------
+    >>> limit("n_permutations")
+    1000000
+    """
+    return LIMITS[name].limit
+
+
+def check_size(value: Any, name: str, option: str | None = None) -> Any:
+    """Refuse a value above its declared limit, before any work.
+
+    Only a real number (Python or numpy; not a bool) is compared; anything else, NaN included,
+    is returned unchanged, left to the option's own type check.
+
+    Parameters
+    ----------
+    value : Any
+        The option's value.
+    name : str
+        The key of :data:`LIMITS`.
+    option : str, optional
+        The option as the caller spells it (``bins['age']``); ``name`` by default.
+
+    Returns
+    -------
+    Any
+        ``value``, unchanged.
+
+    Raises
+    ------
+    SizeLimitError
+        An integer above the limit; the message states the value, the limit and the option.
+
+    Examples
+    --------
+    >>> check_size(200, "n_bins")
+    200
+    >>> check_size(10**9, "n_bins")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.SizeLimitError: n_bins=1,000,000,000 is more than its limit 10,000 (one \
+output row per group and bin); pass a smaller n_bins
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's bool is no Real
+        return value
+    entry = LIMITS[name]
+    size = value.__index__() if hasattr(value, "__index__") else float(value)
+    if size > entry.limit:
+        raise E.SizeLimitError(E.OPTION_TOO_LARGE.format(
+            option=option or name, size=size, limit=entry.limit, why=entry.why))
+    return value
+
+
+def check_work(size: int, name: str, what: str) -> None:
+    """Refuse work whose size (a product of options) is above its declared limit.
+
+    Parameters
+    ----------
+    size : int
+        The work, computed from the options.
+    name : str
+        The key of :data:`LIMITS`.
+    what : str
+        How the work is computed from the options, named in the message.
+
+    Raises
+    ------
+    SizeLimitError
+        ``size`` above the limit.
+
+    Examples
+    --------
+    >>> check_work(200 * 200 * 1000, "power_work", "n_simulations x n_permutations x n")
+    """
+    entry = LIMITS[name]
+    if size > entry.limit:
+        raise E.SizeLimitError(E.WORK_TOO_LARGE.format(
+            what=what, size=size, limit=entry.limit, why=entry.why))
+
+
+def limits_markdown() -> str:
+    """The limits as a Markdown table (the documentation's list).
+
+    Returns
+    -------
+    str
+        A header, a separator and one row per entry of :data:`LIMITS`.
+
+    Examples
+    --------
+    >>> limits_markdown().splitlines()[0]
+    '| option | limit | taken by | what grows with it |'
+    """
+    lines = ["| option | limit | taken by | what grows with it |", "| --- | ---: | --- | --- |"]
+    lines += [f"| `{e.name}` | {e.limit:,} | {e.where} | {e.why} |" for e in _TABLE]
+    return "\n".join(lines) + "\n"
+
+
+def with_limits(func: F) -> F:
+    """Write the declared limits into a docstring: ``|limit:n_bins|`` becomes ``10,000``.
+
+    Parameters
+    ----------
+    func : callable
+        A function whose docstring names limits as ``|limit:<name>|``.
+
+    Returns
+    -------
+    callable
+        ``func``, its docstring filled in from :data:`LIMITS`.
+
+    Examples
+    --------
+    >>> @with_limits
+    ... def f() -> None:
+    ...     'At most |limit:n_bins| bins.'
+    >>> f.__doc__
+    'At most 10,000 bins.'
+    """
+    if func.__doc__:
+        func.__doc__ = _PLACEHOLDER.sub(lambda m: f"{LIMITS[m.group(1)].limit:,}", func.__doc__)
+    return func
