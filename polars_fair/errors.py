@@ -395,6 +395,10 @@ CLI_BAD_LIST = "{flag} takes {kind}, got {value!r}"
 CLI_UNKNOWN_COLUMNS = (
     "--columns names {names}, not columns of the result; the columns are: {available}"
 )
+CLI_BAD_REFERENCE = (
+    "--reference {value!r} is not attr=value,attr=value over the attributes {names} (a value in "
+    "double quotes is read whole; a doubled \"\" is one quote)"
+)
 CLI_BAD_DATE = "--data-date takes YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD, got {value!r}"
 CLI_ONE_OUTCOME = "pass exactly one of --y-pred (a binary selection) or --y-score (a score)"
 CLI_PAGE_OPTION = "{flag} applies to the HTML audit: pass --html FILE too"

@@ -44,6 +44,7 @@ __all__ = [
     "FORMATS",
     "SUFFIX_FORMATS",
     "Inputs",
+    "blank_as_null",
     "check_on_rows",
     "check_one_attribute",
     "check_outputs",
@@ -203,6 +204,12 @@ def scan(path: Path, separator: str | None = None,
     A CSV column's type is inferred from every row (a column holding ``11``, ``12`` and, after
     many rows, ``12A`` is text), unless ``dtypes`` sets it.
 
+    **Blank text is missing.** In every file and every text column (String, Categorical,
+    Enum), a value that is empty or only whitespace is null (:func:`blank_as_null`): in a CSV
+    an empty field and a quoted empty field ``""`` are the same missing value, so a blank
+    category is never a group or a reference of its own; missing groups then follow
+    ``--null-groups`` (raise, keep or drop), and a blank label or prediction is a null one.
+
     Parameters
     ----------
     path : pathlib.Path
@@ -241,8 +248,8 @@ def scan(path: Path, separator: str | None = None,
         sep = parse_separator(separator, path)
         names = pl.scan_csv(path, separator=sep, infer_schema_length=0).collect_schema().names()
         _check_dtype_columns(dtypes, names)
-        return pl.scan_csv(path, separator=sep, infer_schema_length=None,
-                           schema_overrides=dtypes or None)
+        return blank_as_null(pl.scan_csv(path, separator=sep, infer_schema_length=None,
+                                         schema_overrides=dtypes or None))
     if separator is not None:
         raise E.InvalidArgumentError(E.CLI_SEPARATOR_NOT_CSV.format(path=path.name))
     if suffix in (".parquet", ".pq"):
@@ -256,7 +263,36 @@ def scan(path: Path, separator: str | None = None,
     if dtypes:
         _check_dtype_columns(dtypes, lf.collect_schema().names())
         lf = lf.with_columns(pl.col(c).cast(t) for c, t in dtypes.items())
-    return lf
+    return blank_as_null(lf)
+
+
+def blank_as_null(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Text that is empty or only whitespace as null, in every text column (the files' policy).
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        A scanned file.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``lf`` with each String, Categorical or Enum column's blank values null; other columns
+        and dtypes unchanged.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> blank_as_null(pl.LazyFrame({"g": ["a", "", "  ", None]})).collect()["g"].to_list()
+    ['a', None, None, None]
+    """
+    text = [c for c, t in lf.collect_schema().items()
+            if t == pl.String or isinstance(t, (pl.Categorical, pl.Enum))]
+    if not text:
+        return lf
+    return lf.with_columns(
+        pl.when(pl.col(c).cast(pl.String).str.strip_chars().str.len_bytes() == 0)
+        .then(None).otherwise(pl.col(c)).alias(c) for c in text)
 
 
 def _check_dtype_columns(dtypes: dict[str, pl.DataType], names: list[str]) -> None:
@@ -597,12 +633,46 @@ def _dtype(lf: pl.LazyFrame, expr: str | pl.Expr, role: str = "column") -> pl.Da
     return lf.select(e).collect_schema().dtypes()[0]
 
 
+def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str]]:
+    """``attr=value,attr=value`` split before each ``,<attribute>=`` (a quoted value whole)."""
+    keys = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    head = re.compile(rf"\s*({keys})\s*=")
+    sep = re.compile(rf",(?=\s*(?:{keys})\s*=)")
+    parts: list[tuple[str, str]] = []
+    pos = 0
+    while True:
+        m = head.match(text, pos)
+        if m is None:
+            raise E.InvalidArgumentError(E.CLI_BAD_REFERENCE.format(value=text, names=names))
+        pos = m.end()
+        rest = text[pos:].lstrip()
+        if rest.startswith('"'):
+            q = re.match(r'"((?:[^"]|"")*)"\s*(,|$)', rest)
+            if q is None:
+                raise E.InvalidArgumentError(E.CLI_BAD_REFERENCE.format(value=text, names=names))
+            parts.append((m.group(1), q.group(1).replace('""', '"')))
+            pos = len(text) - len(rest) + q.end()
+            if not q.group(2):
+                return parts
+            continue
+        end = sep.search(text, pos)
+        parts.append((m.group(1), text[pos:end.start() if end else len(text)].strip()))
+        if end is None:
+            return parts
+        pos = end.end()
+
+
 def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr]) -> Any:
     """Parse ``--reference``: a rule, a value, or ``attr=value,attr=value``.
 
     The rules are ``largest``, ``overall``, ``max_selection_rate`` and ``max_auc``
     (:mod:`polars_fair.core.reference`); a value is converted to the dtype of its attribute
     (:func:`parse_value`: numbers, decimals, dates and times included).
+
+    In ``attr=value,attr=value`` the text is split only at a comma followed by an attribute of
+    ``--by`` and ``=``, so a value may hold commas: ``race=White, non-Hispanic,sex=M``. A value
+    in double quotes is taken as written (``race="a,sex=b"``; a doubled ``""`` is one quote),
+    for a value that itself holds ``,<attribute>=``.
 
     Parameters
     ----------
@@ -630,6 +700,8 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     >>> lf = pl.LazyFrame({"race": ["a"], "age": [30]})
     >>> parse_reference("race=a,age=30", lf, ["race", "age"]), parse_reference("30", lf, ["age"])
     ({'race': 'a', 'age': 30}, 30)
+    >>> parse_reference("race=White, non-Hispanic,age=30", lf, ["race", "age"])
+    {'race': 'White, non-Hispanic', 'age': 30}
     """
     if text is None:
         return DEFAULTS.reference
@@ -639,12 +711,10 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     dtypes = dict(zip(names, (_dtype(lf, b, "--by") for b in by), strict=True))
     if "=" in text and text.split("=", 1)[0].strip() in dtypes:
         out: dict[str, Any] = {}
-        for part in text.split(","):
-            key, _, value = part.partition("=")
-            key = key.strip()
-            if key not in dtypes:
-                raise E.InvalidArgumentError(f"--reference names {key!r}, not one of {names}")
-            out[key] = parse_value(value.strip(), dtypes[key], "--reference")
+        for key, value in _reference_parts(text, names):
+            if key in out:
+                raise E.InvalidArgumentError(f"--reference names {key!r} twice")
+            out[key] = parse_value(value, dtypes[key], "--reference")
         return out
     if len(by) != 1:
         raise E.InvalidArgumentError(
