@@ -15,6 +15,9 @@ from polars_fair import errors as E
 
 __all__ = ["make_hiring", "scan_compas", "COMPAS_FILTER"]
 
+#: The most rows :func:`make_hiring` makes (listed in :data:`polars_fair.core.limits.LIMITS`).
+MAX_HIRING_ROWS = 10_000_000
+
 RACES = ["White", "Black", "Hispanic", "Asian", "Pacific Islander"]
 RACE_P = [0.56, 0.20, 0.15, 0.088, 0.002]
 SEXES = ["Female", "Male"]
@@ -51,6 +54,8 @@ def make_hiring(n: int = 20_000, *, seed: int = 0) -> pl.DataFrame:
     ------
     InvalidArgumentError
         If ``n < 1`` or ``seed < 0``.
+    SizeLimitError
+        If ``n`` is above :data:`MAX_HIRING_ROWS` (10,000,000), before anything is drawn.
 
     Examples
     --------
@@ -63,6 +68,9 @@ def make_hiring(n: int = 20_000, *, seed: int = 0) -> pl.DataFrame:
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise E.InvalidArgumentError(f"n must be an integer >= 1, got {n!r}")
+    if n > MAX_HIRING_ROWS:
+        raise E.SizeLimitError(E.OPTION_TOO_LARGE.format(
+            option="n", size=n, limit=MAX_HIRING_ROWS, why="the rows drawn"))
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise E.InvalidArgumentError(f"seed must be an integer >= 0, got {seed!r}")
     import numpy as np  # on first use: importing the package (and the CLI) needs no numpy

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from polars_fair import errors as E
+from polars_fair.datasets import MAX_HIRING_ROWS
 
 __all__ = ["LIMITS", "Limit", "check_size", "check_work", "limit", "limits_markdown",
            "with_limits"]
@@ -87,6 +88,9 @@ _TABLE = (
           "10,000)"),
     Limit("max_patterns", 100_000_000, "`divergence(max_patterns=)`",
           "candidate patterns of the search (ceiling of the raisable limit, default 1,000,000)"),
+    Limit("hiring_rows", MAX_HIRING_ROWS,
+          "`datasets.make_hiring(n)`, `polars-fair demo --n` (declared in `datasets`, a lower "
+          "layer)", "the rows drawn"),
     Limit("max_points", 100_000, "`roc_chart(max_points=)`",
           "points of each drawn ROC curve"),
     Limit("cell_size", 1_000, "`pairwise_heatmap(cell_size=)`",

@@ -185,3 +185,12 @@ def test_docstrings_show_the_declared_limits() -> None:
     assert "10,000,000,000" in (abroca_power.__doc__ or "")  # power_work
     assert "|limit:" not in (abroca_power.__doc__ or "")
     assert "above 10,000" in (SCORES.fair.calibration.__doc__ or "")
+
+
+def test_synthetic_data_is_bounded_on_every_way_in() -> None:
+    with pytest.raises(E.SizeLimitError, match=_says("n", 10**10, 10_000_000)):
+        make_hiring(10**10)
+    result = CliRunner().invoke(app, ["demo", "--n", str(10**10), "--format", "json"])
+    assert result.exit_code != 0
+    assert json.loads(result.stdout)["error"] == "SizeLimitError"
+    assert limit("hiring_rows") == 10_000_000
