@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 import polars as pl
 
@@ -25,12 +26,50 @@ from polars_fair.core.spec import check_int
 __all__ = ["global_shapley_values", "shapley_values", "top_divergent"]
 
 
-def _items(df: pl.DataFrame, keys: Sequence[str]) -> list[frozenset[str]]:
-    """Each pattern as a frozenset of ``"attribute=value"`` items (DivExplorer's spelling)."""
+class Item(NamedTuple):
+    """One item of a pattern, by identity: its attribute, its value and whether it is missing.
+
+    Its printed text (:attr:`label`, DivExplorer's ``"attribute=value"``) is for reading only:
+    a missing value and the text ``"None"`` print alike, and an attribute name may hold ``=``.
+
+    Parameters
+    ----------
+    attribute : str
+        The attribute (a key column).
+    value : Any
+        The value; ``None`` when missing.
+    missing : bool
+        Whether the value is missing (the rows whose attribute is null).
+
+    Examples
+    --------
+    >>> Item("race", None, True) == Item("race", "None", False)
+    False
+    >>> Item("age>=25", True, False).label
+    'age>=25=True'
+    """
+
+    attribute: str
+    value: Any
+    missing: bool
+
+    @property
+    def label(self) -> str:
+        """``"attribute=value"``, as DivExplorer prints an item."""
+        return f"{self.attribute}={self.value}"
+
+
+def _order(item: Item) -> tuple[str, str, bool]:
+    """Items sorted by their text, then attribute, then missing (the values may not compare)."""
+    return item.label, item.attribute, item.missing
+
+
+def _items(df: pl.DataFrame, keys: Sequence[str]) -> list[frozenset[Item]]:
+    """Each pattern as a frozenset of its items, by identity (:class:`Item`)."""
     out = []
+    pos = {k: i for i, k in enumerate(keys)}
     for attrs, *values in df.select("attributes", *keys).iter_rows():
-        pos = {k: i for i, k in enumerate(keys)}
-        out.append(frozenset(f"{a}={values[pos[a]]}" for a in attrs))
+        out.append(frozenset(Item(a, values[pos[a]], values[pos[a]] is None) for a in attrs))
     return out
 
 
@@ -41,7 +80,7 @@ def _keys_of(patterns: pl.DataFrame) -> list[str]:
     return names[names.index("attributes") + 1: names.index("n")]
 
 
-def _scores(patterns: pl.DataFrame, keys: Sequence[str]) -> dict[frozenset[str], float]:
+def _scores(patterns: pl.DataFrame, keys: Sequence[str]) -> dict[frozenset[Item], float]:
     items = _items(patterns, keys)
     div = [math.nan if v is None else float(v) for v in patterns["divergence"].to_list()]
     scores = dict(zip(items, div, strict=True))
@@ -108,11 +147,12 @@ def top_divergent(patterns: pl.DataFrame | pl.LazyFrame, k: int | None = None, *
     return out if k is None else out.head(check_int(k, "k"))
 
 
-def _shapley(items: frozenset[str], scores: Mapping[frozenset[str], float]) -> dict[str, float]:
+def _shapley(items: frozenset[Item], scores: Mapping[frozenset[Item], float],
+             ) -> dict[Item, float]:
     n = len(items)
     out = {}
-    for i in sorted(items):
-        rest = sorted(items - {i})
+    for i in sorted(items, key=_order):
+        rest = sorted(items - {i}, key=_order)
         total = 0.0
         for r in range(len(rest) + 1):
             w = math.factorial(r) * math.factorial(n - r - 1) / math.factorial(n)
@@ -148,7 +188,11 @@ def shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     pl.DataFrame
         One row per pattern and item, patterns in the table's order, items sorted:
         ``attributes`` and the keys (the pattern, as in ``patterns``), ``item`` (String,
-        ``"attribute=value"``), ``shapley`` (Float64; null where a divergence it reads is).
+        ``"attribute=value"``, for reading), ``item_attribute`` (String, the item's attribute:
+        with the row's key it identifies the item, a null key being the missing value),
+        ``shapley`` (Float64; null where a divergence it reads is). Items are told apart by
+        (attribute, value, missing), never by their text (:class:`Item`): a missing value and
+        the text ``"None"`` are two items, and an attribute name may hold ``=``.
 
     Raises
     ------
@@ -170,7 +214,7 @@ def shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     keys = _keys_of(df)
     scores = _scores(df, keys)
     rows: list[int] = []
-    names: list[str] = []
+    names: list[Item] = []
     values: list[float] = []
     for idx, items in enumerate(_items(df, keys)):
         for item, v in _shapley(items, scores).items():
@@ -179,7 +223,8 @@ def shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
             values.append(v)
     base = df.select("attributes", *keys)[rows] if rows else df.select("attributes", *keys).clear()
     return base.with_columns(
-        item=pl.Series(names, dtype=pl.String),
+        item=pl.Series([i.label for i in names], dtype=pl.String),
+        item_attribute=pl.Series([i.attribute for i in names], dtype=pl.String),
         shapley=pl.Series(np.asarray(values, dtype=np.float64), nan_to_null=True))
 
 
@@ -205,8 +250,11 @@ def global_shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame
     -------
     pl.DataFrame
         One row per frequent item, sorted by ``global_shapley`` descending: ``attribute``,
-        ``item`` (String, ``"attribute=value"``), ``divergence`` (Float64, the item's own),
-        ``global_shapley`` (Float64).
+        ``item`` (String, ``"attribute=value"``, for reading), ``missing`` (Boolean: the item
+        is the missing value of ``attribute``), ``divergence`` (Float64, the item's own),
+        ``global_shapley`` (Float64). Items are identified by (attribute, value, missing)
+        (:class:`Item`), so an attribute name holding ``=``, or a value whose text is
+        ``"None"``, is its own item.
 
     Examples
     --------
@@ -222,31 +270,29 @@ def global_shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame
     df = _collect(patterns)
     keys = _keys_of(df)
     scores = _scores(df, keys)
-    singles = [next(iter(s)) for s in scores if len(s) == 1]
-
-    def attr(item: str) -> str:
-        return item.split("=", 1)[0]
+    singles = [next(iter(s)) for s in scores if len(s) == 1]  # each an Item: no text is split
 
     card: dict[str, int] = {}
     for it in singles:
-        card[attr(it)] = card.get(attr(it), 0) + 1
+        card[it.attribute] = card.get(it.attribute, 0) + 1
     n_attr = len(card)
     out = []
     for it in singles:
-        a = attr(it)
+        a = it.attribute
         total = 0.0
         for j, dj in scores.items():
-            if any(attr(x) == a or attr(x) not in card for x in j):
+            if any(x.attribute == a or x.attribute not in card for x in j):
                 continue
             joined = j | {it}
             if joined not in scores:
                 continue
-            prod = math.prod(card[attr(x)] for x in joined)
+            prod = math.prod(card[x.attribute] for x in joined)
             w = math.factorial(len(j)) * math.factorial(n_attr - len(j) - 1) / (
                 math.factorial(n_attr) * prod)
             total += (scores[joined] - dj) * w
-        out.append((a, it, scores[frozenset([it])], total))
+        out.append((a, it.label, it.missing, scores[frozenset([it])], total))
     frame = pl.DataFrame(out, orient="row", schema={
-        "attribute": pl.String, "item": pl.String, "divergence": pl.Float64,
-        "global_shapley": pl.Float64}).fill_nan(None)
-    return frame.sort("global_shapley", "item", descending=[True, False], nulls_last=True)
+        "attribute": pl.String, "item": pl.String, "missing": pl.Boolean,
+        "divergence": pl.Float64, "global_shapley": pl.Float64}).fill_nan(None)
+    return frame.sort("global_shapley", "item", "attribute", "missing",
+                      descending=[True, False, False, False], nulls_last=True)

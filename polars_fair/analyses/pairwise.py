@@ -16,6 +16,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair.analyses.report import with_rates
 from polars_fair.analyses.runner import on_small_table
+from polars_fair.core.labels import group_label
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import PAIR_METRICS
 from polars_fair.core.spec import check_int
@@ -206,9 +207,12 @@ def pairwise_from_counts(
 
 
 def _label(columns: Sequence[str]) -> pl.Expr:
-    """A group's label: the value as text for one key, ``"v1 | v2"`` for several (null: "null")."""
-    parts = [pl.col(c).cast(pl.String).fill_null("null") for c in columns]
-    return parts[0] if len(parts) == 1 else pl.concat_str(parts, separator=" | ")
+    """A group's label: the value as text for one key, ``"v1 | v2"`` for several (null: "null").
+
+    :func:`polars_fair.core.labels.group_label`: a value that could read as another (the text
+    ``"null"``, one starting with ``"``, one holding ``" | "``) is quoted.
+    """
+    return group_label(list(columns), missing="null")
 
 
 def pairwise_matrix(pairs: pl.DataFrame, metric: str, keys: Sequence[str]) -> pl.DataFrame:

@@ -230,8 +230,9 @@ def analyse(counted: Counted, build: Builder) -> pl.LazyFrame:
     cells = [c for c in schema.names() if c != "attributes" and c not in all_keys]
 
     def part_input(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-        label = ",".join(keys)
-        return frame.filter(pl.col("attributes").list.join(",") == label).select(*keys, *cells)
+        # the set by its list of names: joined as text, ["a,b"] and ["a", "b"] would be one set
+        this = pl.lit(list(keys), dtype=pl.List(pl.String))
+        return frame.filter(pl.col("attributes") == this).select(*keys, *cells)
 
     # Each set's output schema, known without data; their union is the result's schema. Key
     # columns (and pairwise's <key>_i / <key>_j) come first, in the order of the attributes.

@@ -73,6 +73,7 @@ from polars_fair import errors as E
 from polars_fair.analyses.report import count_exprs
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.core import rules as R
+from polars_fair.core.labels import value_text
 from polars_fair.core.options import DEFAULTS, SummaryMethod, check
 from polars_fair.core.reference import Reference, known
 from polars_fair.core.registry import METRICS
@@ -126,10 +127,15 @@ Value = Fraction | float | None
 
 
 def _label(keys: Sequence[str]) -> pl.Expr:
-    """``"African-American"`` for one key, ``"race=Black, sex=Female"`` for several."""
+    """``"African-American"`` for one key, ``"race=Black, sex=Female"`` for several.
+
+    A missing value reads ``(missing)``; a value that could be read as another (the text
+    ``"(missing)"``, a text starting with ``"``, with several keys one holding ``", "``) is
+    quoted (:func:`polars_fair.core.labels.value_text`), so two groups never share a label.
+    """
     if not keys:
         return pl.lit(OVERALL_LABEL)
-    text = [pl.col(k).cast(pl.String).fill_null("null") for k in keys]
+    text = [value_text(k, ambiguous=(", ",) if len(keys) > 1 else ()) for k in keys]
     if len(keys) == 1:
         return text[0]
     return pl.concat_str(
@@ -417,7 +423,11 @@ def summary_from_counts(
         - ``group_1``, ``group_2`` (String, null when ``value`` is): between groups, the group
           with the higher and the lower rate (two different groups, also when they tie); to a
           reference, the group farthest from the reference and the reference;
-          ``min_impact_ratio`` always names the highest then the lowest selection rate;
+          ``min_impact_ratio`` always names the highest then the lowest selection rate. A group
+          reads as its value (``"race=Black, sex=Female"`` for several keys), a missing value
+          as ``(missing)``; a value that could read as another (the text ``"(missing)"``, one
+          starting with ``"``, with several keys one holding ``", "``) is quoted, so no two
+          groups share a label (:func:`polars_fair.core.labels.value_text`);
         - ``threshold`` (Float64, null where no rule applies);
         - ``verdict`` (String, null where no rule applies): one of :data:`RULE_VERDICTS`:
           ``"undefined"`` when a group's figure is undefined (``undefined_groups`` is not

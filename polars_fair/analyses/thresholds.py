@@ -128,8 +128,9 @@ def thresholds_from_scores(
         ``min_impact_ratio`` (Float64, null when no supported group has one);
         ``worst_group`` (String, for display: the group's label in the charts,
         :func:`polars_fair.core.labels.group_label`, key values joined by ``" | "``, a missing value
-        written ``"(missing)"``, so it is ambiguous for a value containing ``" | "`` or equal
-        to ``"(missing)"``; ``"all"`` without keys; null when no supported group has an
+        written ``"(missing)"``, a value that could read as another (the text ``"(missing)"``,
+        one starting with ``"``, one holding ``" | "``) quoted, so no two groups share a
+        label; ``"all"`` without keys; null when no supported group has an
         impact ratio); ``worst_group_keys`` (with keys only: Struct of the key columns in
         their dtypes, nulls kept, the same group, to read unambiguously); ``max_abs_ofi``
         (Float64); ``n_ofi_flagged`` (Int64); ``all_pass``

@@ -46,7 +46,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import parse, render
 from polars_fair._lazy import np
-from polars_fair.core.labels import MISSING_GROUP, group_label
+from polars_fair.core.labels import MISSING_GROUP, group_label, text_of
 from polars_fair.core.limits import check_size, with_limits
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import SCORE_RULES, Reference
@@ -480,12 +480,12 @@ def rates_chart(
 
 
 def _resolve(label_or_spec: Any, labels: list[str], keys: Sequence[str], role: str) -> str:
+    several = (" | ",) if len(keys) > 1 else ()  # spelled as group_label spells a group
     if isinstance(label_or_spec, Mapping):
         spec = dict(label_or_spec)
-        wanted = " | ".join(MISSING_GROUP if spec.get(k) is None else str(spec.get(k))
-                            for k in keys)
+        wanted = " | ".join(text_of(spec.get(k), ambiguous=several) for k in keys)
     elif isinstance(label_or_spec, tuple):
-        wanted = " | ".join(MISSING_GROUP if v is None else str(v) for v in label_or_spec)
+        wanted = " | ".join(text_of(v, ambiguous=several) for v in label_or_spec)
     else:
         wanted = str(label_or_spec)
     if wanted not in labels:

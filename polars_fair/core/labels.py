@@ -7,12 +7,13 @@ threshold search (:mod:`polars_fair.analyses.thresholds`) and the audit page rea
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import polars as pl
 
 from polars_fair import errors as E
 
-__all__ = ["MISSING_GROUP", "group_label"]
+__all__ = ["MISSING_GROUP", "group_label", "text_of", "value_text"]
 
 #: How a missing attribute value reads in a label (never "—", which means an undefined figure).
 MISSING_GROUP = "(missing)"
@@ -20,6 +21,10 @@ MISSING_GROUP = "(missing)"
 
 def group_label(columns: Sequence[str], *, missing: str = MISSING_GROUP) -> pl.Expr:
     """The label of a group: its value as text, ``"v1 | v2"`` for several attributes.
+
+    Each value is written by :func:`value_text`, so two groups never share a label: a value
+    that could be read as another (equal to ``missing``, starting with ``"``, or holding
+    ``" | "`` in a label of several attributes) is quoted.
 
     Parameters
     ----------
@@ -48,6 +53,78 @@ def group_label(columns: Sequence[str], *, missing: str = MISSING_GROUP) -> pl.E
     """
     if not columns:
         raise E.InvalidArgumentError("a group label needs at least one key column, got []")
-    parts = [pl.col(c).cast(pl.String).fill_null(missing) for c in columns]
+    ambiguous = (" | ",) if len(columns) > 1 else ()
+    parts = [value_text(c, missing=missing, ambiguous=ambiguous) for c in columns]
     expr = parts[0] if len(parts) == 1 else pl.concat_str(parts, separator=" | ")
     return expr.alias("group")
+
+
+def value_text(column: str, *, missing: str = MISSING_GROUP,
+               ambiguous: Sequence[str] = ()) -> pl.Expr:
+    r"""A key value as text that no other value, and no missing value, shares.
+
+    A missing value reads ``missing``; a value is written as it is, unless it could be read as
+    something else: a value that starts with ``"``, equals ``missing`` or contains one of
+    ``ambiguous`` (the separator of a label of several keys) is written in
+    double quotes, ``\`` and ``"`` escaped with a backslash. So the text ``"(missing)"`` and a
+    missing value, or the text ``"null"`` and a missing value, read differently.
+
+    Parameters
+    ----------
+    column : str
+        The key column.
+    missing : str, default "(missing)"
+        How a missing value reads.
+    ambiguous : sequence of str, default ()
+        Substrings that make a value ambiguous in the label it is part of.
+
+    Returns
+    -------
+    pl.Expr
+        A String expression named ``column``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"g": ["a", "null", None, "(missing)", '"q']})
+    >>> df.select(value_text("g"))["g"].to_list()
+    ['a', 'null', '(missing)', '"(missing)"', '"\\"q"']
+    """
+    text = pl.col(column).cast(pl.String)
+    odd = text.str.starts_with('"') | (text == missing)
+    for part in ambiguous:
+        odd = odd | text.str.contains(part, literal=True)
+    quoted = pl.concat_str(pl.lit('"'), text.str.replace_all("\\", "\\\\", literal=True)
+                           .str.replace_all('"', '\\"', literal=True), pl.lit('"'))
+    return (pl.when(text.is_null()).then(pl.lit(missing)).when(odd).then(quoted)
+            .otherwise(text).alias(column))
+
+
+def text_of(value: Any, *, missing: str = MISSING_GROUP, ambiguous: Sequence[str] = ()) -> str:
+    r"""One value as :func:`value_text` writes it, for a value given in Python.
+
+    Parameters
+    ----------
+    value : Any
+        The value (``None``: missing).
+    missing : str, default "(missing)"
+        How a missing value reads.
+    ambiguous : sequence of str, default ()
+        As in :func:`value_text`.
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
+    >>> text_of(None), text_of("a"), text_of("(missing)"), text_of("x | y", ambiguous=(" | ",))
+    ('(missing)', 'a', '"(missing)"', '"x | y"')
+    """
+    if value is None:
+        return missing
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    if text.startswith('"') or text == missing or any(a in text for a in ambiguous):
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return text

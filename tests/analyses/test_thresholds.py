@@ -575,20 +575,22 @@ def test_worst_group_keys_tell_a_null_key_from_the_text_missing() -> None:
     df = pl.DataFrame({"g": ["(missing)", "(missing)", None, None],
                        "y_true": [1, 0, 1, 0], "s": [0.9, 0.8, 0.9, 0.2]})
     out = df.fair.thresholds("g", y_score="s", thresholds=[0.5], min_support=1)
-    assert out["worst_group"].to_list() == [MISSING_GROUP]  # the display label: ambiguous
+    assert out["worst_group"].to_list() == [MISSING_GROUP]  # the null key
     assert out.schema["worst_group_keys"] == pl.Struct({"g": pl.String})
     assert out["worst_group_keys"].to_list() == [{"g": None}]  # the null key, kept
     flipped = df.with_columns(s=pl.Series([0.9, 0.2, 0.9, 0.8]))  # now "(missing)" is worst
     out = flipped.fair.thresholds("g", y_score="s", thresholds=[0.5], min_support=1)
-    assert out["worst_group"].to_list() == [MISSING_GROUP]
+    # issue 19 kind 4: the text "(missing)" is quoted, so the labels no longer collide
+    assert out["worst_group"].to_list() == ['"(missing)"']
     assert out["worst_group_keys"].to_list() == [{"g": "(missing)"}]
 
 
 def test_worst_group_keys_keep_a_separator_inside_a_value() -> None:
-    # ("a | b", "c") and ("a", "b | c") both display as "a | b | c"; a: rate 1/2 (worst)
+    # ("a | b", "c") and ("a", "b | c") both displayed as "a | b | c"; issue 19 kind 4: a value
+    # holding the separator is quoted, '"a | b" | c'. ("a | b", "c"): rate 1/2 (the worst)
     df = pl.DataFrame({"g": ["a | b", "a | b", "a", "a"], "h": ["c", "c", "b | c", "b | c"],
                        "y_true": [1, 0, 1, 0], "s": [0.9, 0.2, 0.9, 0.8]})
     out = df.fair.thresholds(["g", "h"], y_score="s", thresholds=[0.5], min_support=1)
-    assert out["worst_group"].to_list() == ["a | b | c"]
+    assert out["worst_group"].to_list() == ['"a | b" | c']
     assert out["worst_group_keys"].to_list() == [{"g": "a | b", "h": "c"}]
     assert out.select(pl.col("worst_group_keys").struct.unnest()).rows() == [("a | b", "c")]
