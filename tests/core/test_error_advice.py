@@ -34,6 +34,7 @@ FOLLOWED = {
     "RESERVED_NAME", "LOOKS_LIKE_SCORES", "REFERENCE_NEEDS_KEYS", "BAD_KEY_DTYPE",
     "TOO_MANY_GROUPS", "POS_LABEL_ABSENT", "THRESHOLD_NEEDS_SCORE", "NOT_ONE_COLUMN",
     "REFERENCE_NEEDS_MAPPING", "EMPTY_NAME", "THRESHOLD_BEYOND_FLOAT", "DTYPE_HINT",
+    "OPTION_TOO_LARGE", "WORK_TOO_LARGE",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {
@@ -355,3 +356,20 @@ def test_a_value_of_the_wrong_type_read_with_dtype_as_advised(tmp_path: Path) ->
                          f"branch={flag.group(1)}", "--format", "json")
     assert code == 0, err
     assert {r["branch"]: r["n"] for r in json.loads(out)} == {"11": 3, "12A": 1}
+
+
+def test_a_smaller_option_or_smaller_values_run_as_the_size_limit_advises() -> None:
+    from polars_fair.core.limits import limit
+    from polars_fair.power import abroca_power
+
+    df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y_true": [1, 0, 1, 0] * 2,
+                       "y_score": [0.9, 0.1, 0.8, 0.2, 0.9, 0.8, 0.1, 0.2]})
+    with pytest.raises(E.SizeLimitError, match="pass a smaller n_bins") as info:
+        df.fair.reliability("g", n_bins=10**9)
+    assert "10,000" in str(info.value)
+    assert df.fair.reliability("g", n_bins=limit("n_bins")).height == 2 * 10_000  # advice
+    with pytest.raises(E.SizeLimitError, match="pass smaller values"):
+        abroca_power(auc_a=0.8, auc_b=0.7, n=100, n_simulations=10**5, n_permutations=10**6)
+    out = abroca_power(auc_a=0.8, auc_b=0.7, n=100, n_simulations=3, n_permutations=10, seed=0,
+                       progress=False)
+    assert 0.0 <= out["power"] <= 1.0
