@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["borrow", "compose", "expand_signature", "parse", "render"]
+__all__ = ["borrow", "compose", "expand_signature", "fill", "parse", "render"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -204,6 +204,53 @@ def borrow(
         for title in sections:
             own[title] = theirs[title]
         func.__doc__ = render(head, own)
+        return func
+
+    return complete
+
+
+def fill(**parts: str) -> Callable[[F], F]:
+    r"""Put text written once (a module constant) in place of ``{name}`` lines of a docstring.
+
+    For a description too long to stand inside its function, or shared by several: the
+    docstring holds a line ``{name}`` alone, replaced by ``parts[name]`` indented as that line.
+    The result is the ``__doc__`` that ``help()`` and the API reference show.
+
+    Parameters
+    ----------
+    **parts : str
+        Placeholder name -> its text (dedented).
+
+    Returns
+    -------
+    callable
+        A decorator that sets the function's ``__doc__`` and returns the function.
+
+    Raises
+    ------
+    KeyError
+        A placeholder that is not in the docstring.
+
+    Examples
+    --------
+    >>> @fill(rule="One.\nTwo.")
+    ... def f():
+    ...     "F.\n\n  {rule}\n"
+    >>> f.__doc__.splitlines()
+    ['F.', '', '  One.', '  Two.']
+    """
+    def complete(func: F) -> F:
+        doc = func.__doc__ or ""
+        for name, text in parts.items():
+            match = re.search(r"^(?P<indent>[ \t]*)\{" + re.escape(name) + r"\}[ \t]*$", doc,
+                              re.M)
+            if match is None:
+                raise KeyError(f"{func.__qualname__}'s docstring has no line {{{name}}}")
+            indent = match.group("indent")
+            body = "\n".join(indent + line if line else line
+                             for line in inspect.cleandoc(text).splitlines())
+            doc = doc[: match.start()] + body + doc[match.end():]
+        func.__doc__ = doc
         return func
 
     return complete

@@ -36,7 +36,16 @@ Fairlearn instead scores an undefined rate 0.0: its ``true_positive_rate`` and
 ``false_positive_rate`` come from ``sklearn.metrics.confusion_matrix(normalize="true")``, which
 turns 0/0 into 0, so a group without positive labels gets TPR 0.0 and
 ``equal_opportunity_difference`` reports the gap to that invented 0 (for example 0.8 where the
-defined groups differ by 0.1).
+defined groups differ by 0.1). Here a group without positive labels has no TPR (0/0): it is
+left out and listed, and a gap needs two groups with a TPR, so there is none:
+
+>>> import polars as pl
+>>> odd = pl.LazyFrame({"g": ["a", "b"], "n": [2, 2], "tp": [0, 1], "fp": [1, 0],
+...                     "fn": [0, 0], "tn": [1, 1]})
+>>> summary_from_counts(odd, ["g"], min_support=1).collect().filter(
+...     pl.col("metric") == "equal_opportunity_difference").select(
+...     "value", "group_1", "undefined_groups").row(0)
+(None, None, ['a'])
 
 Low support
 -----------
@@ -55,7 +64,7 @@ finding does:
   stays ``"fail"`` if they fail too (a real failure is never hidden behind a small group), and
   is ``"insufficient support"`` if they pass.
 
-Why one module of about 560 lines: the Fairlearn summaries, their exact values and their
+Why one module of about 620 lines: the Fairlearn summaries, their exact values and their
 verdicts read one table in one pass; most lines are the documented definitions.
 """
 
@@ -70,6 +79,7 @@ from typing import Any, cast
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import fill
 from polars_fair.analyses.report import count_exprs
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.core import rules as R
@@ -324,6 +334,122 @@ class _Summary:
         return "insufficient support"
 
 
+@dataclass(frozen=True)
+class _Rule:
+    """How :func:`summary_from_counts` compares: its method and its two exact thresholds."""
+
+    method: str
+    overall: bool
+    t_ir: Fraction
+    t_ofi: Fraction
+
+
+def _summarise(df: pl.DataFrame, rule: _Rule) -> pl.DataFrame:
+    """The summary rows of a prepared, collected count table (:func:`_build`)."""
+    s = _Summary(df, rule.method, rule.overall)
+    thresholds = {"min_impact_ratio": float(rule.t_ir), "max_abs_ofi": float(rule.t_ofi)}
+    out: dict[str, list[Any]] = {name: [] for name in _SCHEMA}
+    for m, res in s.results().items():
+        low = s.rests_on_low_support(res)
+        verdict = None
+        if m == "min_impact_ratio":
+            verdict = s.verdict(m, res, lambda v: R.at_least(v, rule.t_ir))
+        elif m == "max_abs_ofi":
+            verdict = s.verdict(m, res, lambda v: R.at_most(v, rule.t_ofi))
+        out["metric"].append(m)
+        out["value"].append(None if res.value is None else float(res.value))
+        out["group_1"].append(None if res.value is None else s.label(res.first))
+        out["group_2"].append(None if res.value is None else s.label(res.second))
+        out["threshold"].append(thresholds.get(m))
+        out["verdict"].append(verdict)
+        out["excluded_groups"].append(s.excluded)
+        out["undefined_groups"].append([s.labels[i] for i in res.undefined])
+        out["low_support"].append(low)
+    return pl.DataFrame(out, schema=_SCHEMA)
+
+
+def _build(lf: pl.LazyFrame, keys: list[str], ref: Reference, rule: _Rule, support: Fraction,
+           explicit: bool, by_rule: bool, exclude_low_support: bool) -> pl.LazyFrame:
+    """The summary plan: labels, support, reference and exclusion flags, then :func:`_summarise`."""
+    c = count_exprs(lf.collect_schema().names())
+    table = lf.sort(keys, nulls_last=True, maintain_order=True) if keys else lf
+    parts: list[pl.Expr] = []
+    for r in _RATES_USED:
+        num, den = METRICS[r].numerator, METRICS[r].denominator
+        assert num is not None and den is not None
+        parts += [num(c).alias(f"{_P}num_{r}"), den(c).alias(f"{_P}den_{r}")]
+    low = pl.col("n") < R.min_count(support)  # rows: an exact integer comparison
+    table = table.with_columns(
+        _label(keys).alias(_LABEL), low.alias(_LOW), *parts,
+        METRICS["selection_rate"].value(c).alias(f"{_P}sr"),
+    )
+    mask: pl.Expr = pl.lit(False)
+    if explicit:
+        table, flag = ref.flag(table, keys, eligible=pl.lit(True))
+        assert flag is not None
+        mask = flag
+    # an explicit reference is never excluded; every other low-support group is, if asked
+    drop = (pl.col(_LOW) & ~mask) if exclude_low_support else pl.lit(False)
+    if by_rule:  # the one reference rule (polars_fair.core.reference), within the kept groups
+        eligible = known(keys) & (c.n > 0) & ~drop
+        table, flag = ref.flag(table, keys, eligible=eligible, score=pl.col(f"{_P}sr"),
+                               min_support=float(support))
+        assert flag is not None
+        mask = flag
+    table = table.with_columns(mask.alias(_REF), drop.alias(_DROP))
+    return table.map_batches(lambda df: _summarise(df, rule), schema=_SCHEMA)
+
+
+#: The definitions of :func:`summary_from_counts`'s rows, put in its docstring (:func:`fill`).
+DEFINITIONS = r"""
+With :math:`r_g` a group's rate (from :data:`polars_fair.core.registry.RATE_NAMES`) and
+:math:`G` the groups whose figure is defined (see the module notes: the others are listed in
+``undefined_groups``), ``method="between_groups"`` uses Fairlearn's definitions
+(``MetricFrame.difference``/``ratio``):
+
+* difference :math:`= \max_G r_g - \min_G r_g`; ratio :math:`= \min_G r_g / \max_G r_g`
+  (at least two groups; the ratio is undefined when every rate is 0).
+
+``method="to_reference"`` is Fairlearn's ``to_overall`` with a reference :math:`r_{ref}` in
+place of the overall value, over the groups other than the reference:
+
+* difference :math:`= \max_G |r_g - r_{ref}|`;
+  ratio :math:`= \min_G \min(r_g / r_{ref}, r_{ref} / r_g)` (0 when exactly one of the two is
+  0, undefined when both are).
+
+The rows, in this order:
+
+``demographic_parity_difference``, ``demographic_parity_ratio``
+    Selection rate :math:`b = (TP+FP)/n` (demographic parity; Fairlearn).
+``equalized_odds_difference``
+    The larger of the TPR and FPR differences (Hardt et al. 2016; Fairlearn's
+    ``agg="worst_case"``); null when either is.
+``equalized_odds_ratio``
+    The smaller of the TPR and FPR ratios; null when either is.
+``equal_opportunity_difference``
+    TPR :math:`TP/(TP+FN)` difference (Hardt et al. 2016).
+``predictive_parity_difference``
+    PPV :math:`TP/(TP+FP)` difference (Chouldechova 2017).
+``accuracy_difference``
+    Accuracy :math:`(TP+TN)/n` difference.
+``min_impact_ratio``
+    :math:`\min_G b_g / \max_G b_g`, the lowest impact ratio of the EEOC four-fifths rule
+    (29 CFR 1607.4(D)), whatever the method; ``"pass"`` iff :math:`\ge` ``four_fifths``,
+    decided exactly (an impact ratio of exactly 4/5 passes).
+``max_abs_ofi``
+    :math:`\max_G |B_g - B_{ref}|` to a reference, :math:`\max_G B - \min_G B` between
+    groups, with the marginal benefit :math:`B = (FP - FN)/n` (Briscoe et al., "Facets of
+    Disparate Impact", the OFI paper); ``"pass"`` iff :math:`\le` ``ofi_threshold``,
+    decided exactly (0.3 passes at 0.3).
+
+Values are exact fractions of the counts, correctly rounded; with a weighted count table
+the rates use ``weight_sum`` as the population (floats, judged with the tolerance of
+:data:`polars_fair.core.rules.WEIGHTED_TOLERANCE`); ``n`` (rows) still decides support and the
+``"largest"`` reference.
+"""
+
+
+@fill(DEFINITIONS=DEFINITIONS)
 def summary_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
@@ -337,50 +463,7 @@ def summary_from_counts(
 ) -> pl.LazyFrame:
     r"""Fairness summaries of a count table: one row per metric, with value, groups and verdict.
 
-    With :math:`r_g` a group's rate (from :data:`polars_fair.core.registry.RATE_NAMES`) and
-    :math:`G` the groups whose figure is defined (see the module notes: the others are listed in
-    ``undefined_groups``), ``method="between_groups"`` uses Fairlearn's definitions
-    (``MetricFrame.difference``/``ratio``):
-
-    * difference :math:`= \max_G r_g - \min_G r_g`; ratio :math:`= \min_G r_g / \max_G r_g`
-      (at least two groups; the ratio is undefined when every rate is 0).
-
-    ``method="to_reference"`` is Fairlearn's ``to_overall`` with a reference :math:`r_{ref}` in
-    place of the overall value, over the groups other than the reference:
-
-    * difference :math:`= \max_G |r_g - r_{ref}|`;
-      ratio :math:`= \min_G \min(r_g / r_{ref}, r_{ref} / r_g)` (0 when exactly one of the two is
-      0, undefined when both are).
-
-    The rows, in this order:
-
-    ``demographic_parity_difference``, ``demographic_parity_ratio``
-        Selection rate :math:`b = (TP+FP)/n` (demographic parity; Fairlearn).
-    ``equalized_odds_difference``
-        The larger of the TPR and FPR differences (Hardt et al. 2016; Fairlearn's
-        ``agg="worst_case"``); null when either is.
-    ``equalized_odds_ratio``
-        The smaller of the TPR and FPR ratios; null when either is.
-    ``equal_opportunity_difference``
-        TPR :math:`TP/(TP+FN)` difference (Hardt et al. 2016).
-    ``predictive_parity_difference``
-        PPV :math:`TP/(TP+FP)` difference (Chouldechova 2017).
-    ``accuracy_difference``
-        Accuracy :math:`(TP+TN)/n` difference.
-    ``min_impact_ratio``
-        :math:`\min_G b_g / \max_G b_g`, the lowest impact ratio of the EEOC four-fifths rule
-        (29 CFR 1607.4(D)), whatever the method; ``"pass"`` iff :math:`\ge` ``four_fifths``,
-        decided exactly (an impact ratio of exactly 4/5 passes).
-    ``max_abs_ofi``
-        :math:`\max_G |B_g - B_{ref}|` to a reference, :math:`\max_G B - \min_G B` between
-        groups, with the marginal benefit :math:`B = (FP - FN)/n` (Briscoe et al., "Facets of
-        Disparate Impact", the OFI paper); ``"pass"`` iff :math:`\le` ``ofi_threshold``,
-        decided exactly (0.3 passes at 0.3).
-
-    Values are exact fractions of the counts, correctly rounded; with a weighted count table
-    the rates use ``weight_sum`` as the population (floats, judged with the tolerance of
-    :data:`polars_fair.core.rules.WEIGHTED_TOLERANCE`); ``n`` (rows) still decides support and the
-    ``"largest"`` reference.
+    {DEFINITIONS}
 
     Parameters
     ----------
@@ -496,16 +579,6 @@ def summary_from_counts(
     >>> summary_from_counts(counts, ["g"], method="to_reference", reference="a",
     ...                     exclude_low_support=True).collect().row(0)
     ('demographic_parity_difference', 0.2, 'b', 'a', None, None, ['c'], [], False)
-
-    A group without positive labels has no TPR (0/0): it is left out and listed, and a gap
-    needs two groups with a TPR, so here there is none:
-
-    >>> odd = pl.LazyFrame({"g": ["a", "b"], "n": [2, 2], "tp": [0, 1], "fp": [1, 0],
-    ...                     "fn": [0, 0], "tn": [1, 1]})
-    >>> summary_from_counts(odd, ["g"], min_support=1).collect().filter(
-    ...     pl.col("metric") == "equal_opportunity_difference").select(
-    ...     "value", "group_1", "undefined_groups").row(0)
-    (None, None, ['a'])
     """
     if method not in METHODS:
         raise E.InvalidArgumentError(UNKNOWN_METHOD.format(valid=list(METHODS), method=method))
@@ -522,56 +595,7 @@ def summary_from_counts(
         raise E.InvalidArgumentError(NO_KEYS_FOR_REFERENCE)
     overall = method == "to_reference" and ref.is_overall
     by_rule = method == "to_reference" and ref.is_rule and not overall
-    thresholds = {"min_impact_ratio": float(t_ir), "max_abs_ofi": float(t_ofi)}
 
-    def summarise(df: pl.DataFrame) -> pl.DataFrame:
-        s = _Summary(df, method, overall)
-        out: dict[str, list[Any]] = {name: [] for name in _SCHEMA}
-        for m, res in s.results().items():
-            low = s.rests_on_low_support(res)
-            verdict = None
-            if m == "min_impact_ratio":
-                verdict = s.verdict(m, res, lambda v: R.at_least(v, t_ir))
-            elif m == "max_abs_ofi":
-                verdict = s.verdict(m, res, lambda v: R.at_most(v, t_ofi))
-            out["metric"].append(m)
-            out["value"].append(None if res.value is None else float(res.value))
-            out["group_1"].append(None if res.value is None else s.label(res.first))
-            out["group_2"].append(None if res.value is None else s.label(res.second))
-            out["threshold"].append(thresholds.get(m))
-            out["verdict"].append(verdict)
-            out["excluded_groups"].append(s.excluded)
-            out["undefined_groups"].append([s.labels[i] for i in res.undefined])
-            out["low_support"].append(low)
-        return pl.DataFrame(out, schema=_SCHEMA)
-
-    def build(lf: pl.LazyFrame) -> pl.LazyFrame:
-        c = count_exprs(lf.collect_schema().names())
-        table = lf.sort(keys, nulls_last=True, maintain_order=True) if keys else lf
-        parts: list[pl.Expr] = []
-        for r in _RATES_USED:
-            num, den = METRICS[r].numerator, METRICS[r].denominator
-            assert num is not None and den is not None
-            parts += [num(c).alias(f"{_P}num_{r}"), den(c).alias(f"{_P}den_{r}")]
-        low = pl.col("n") < R.min_count(support)  # rows: an exact integer comparison
-        table = table.with_columns(
-            _label(keys).alias(_LABEL), low.alias(_LOW), *parts,
-            METRICS["selection_rate"].value(c).alias(f"{_P}sr"),
-        )
-        mask: pl.Expr = pl.lit(False)
-        if explicit:
-            table, flag = ref.flag(table, keys, eligible=pl.lit(True))
-            assert flag is not None
-            mask = flag
-        # an explicit reference is never excluded; every other low-support group is, if asked
-        drop = (pl.col(_LOW) & ~mask) if exclude_low_support else pl.lit(False)
-        if by_rule:  # the one reference rule (polars_fair.core.reference), within the kept groups
-            eligible = known(keys) & (c.n > 0) & ~drop
-            table, flag = ref.flag(table, keys, eligible=eligible, score=pl.col(f"{_P}sr"),
-                                   min_support=float(support))
-            assert flag is not None
-            mask = flag
-        table = table.with_columns(mask.alias(_REF), drop.alias(_DROP))
-        return table.map_batches(summarise, schema=_SCHEMA)
-
-    return on_small_table(counts, build)
+    rule = _Rule(method, overall, t_ir, t_ofi)
+    return on_small_table(counts, lambda lf: _build(lf, keys, ref, rule, support, explicit,
+                                                    by_rule, exclude_low_support))

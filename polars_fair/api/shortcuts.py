@@ -88,7 +88,8 @@ def _shortcut(name: str, on_scores: bool, factory: Factory, frame: str, engine: 
     table = "score table" if on_scores else "count table"
     head = (f"The {table} of a {engine} DataFrame: ``polars_fair."
             f"{'scores' if on_scores else 'counts'}({frame}, by, ...).frame``, collected.\n\n"
-            f"Returns\n-------\npl.DataFrame\n    The public {table} schema (see the README).")
+            f"Returns\n-------\npl.DataFrame\n    The public {table} schema (the documentation's "
+            f"engines guide, ``docs/guide/engines.md``, \"Count tables\").")
     source = getattr(owner, name, None)
     shortcut.__doc__ = compose(
         (source.__doc__ if source is not None and name != "frame" else head) or head,

@@ -279,9 +279,10 @@ def gate(
     Groups with fewer than ``min_support`` rows are listed but not checked. An undefined figure
     (null: a zero denominator, or a group or reference with one class) never passes.
 
-    Every check is decided exactly (:mod:`polars_fair.core.rules`; README "Guarantees"): the impact
-    ratio and the OFI are ``report``'s exact fractions of the counts, compared with the limit as
-    the decimal written, and the limit itself passes (an impact ratio of exactly 4/5 passes
+    Every check is decided exactly (:mod:`polars_fair.core.rules`; the documentation's
+    "Guarantees" page, ``docs/guarantees.md``): the impact ratio and the OFI are ``report``'s
+    exact fractions of the counts, compared with the limit as the decimal written, and the
+    limit itself passes (an impact ratio of exactly 4/5 passes
     ``min_impact_ratio=0.8``; ``|ofi| = 0.3`` passes ``max_abs_ofi=0.3``); weighted tables use
     the tolerance of :data:`polars_fair.core.rules.WEIGHTED_TOLERANCE`. ABROCA, an area computed in
     floating point, is compared as the float it is with the limit. A group with exactly
@@ -361,16 +362,8 @@ def gate(
     >>> verdict(g)
     False
     """
-    t_ir = _check_limit("min_impact_ratio", min_impact_ratio, 0.0, 1.0)
-    t_ofi = _check_limit("max_abs_ofi", max_abs_ofi, 0.0, 2.0)
-    t_support = check("min_support", min_support)
-    t_abroca: Fraction | None = None
-    if max_abroca is not None:
-        t_abroca = _check_limit("max_abroca", max_abroca, 0.0, 1.0)
-        if scores is None:
-            raise E.InvalidArgumentError(ABROCA_NEEDS_SCORES.format(value=max_abroca))
-    if counts.sets is not None:
-        raise E.InvalidArgumentError(ONE_SET)
+    t_ir, t_ofi, t_support, t_abroca = _limits(counts, scores, min_impact_ratio, max_abs_ofi,
+                                               max_abroca, min_support)
     keys = list(counts.keys)
     check_clash(keys, ["metric", *GATE_COLUMNS], "gate")
     # one scan of each table; every analysis below reads the collected table
@@ -404,6 +397,23 @@ def gate(
     return (pl.concat(blocks, how="vertical")
             .sort([pl.col("__pf_order"), metric_order], maintain_order=True)
             .drop("__pf_order"))
+
+
+def _limits(counts: FairCounts, scores: FairScores | None, min_impact_ratio: float,
+            max_abs_ofi: float, max_abroca: float | None, min_support: float,
+            ) -> tuple[Fraction, Fraction, Fraction, Fraction | None]:
+    """:func:`gate`'s limits checked, as exact fractions (``max_abroca``: None when absent)."""
+    t_ir = _check_limit("min_impact_ratio", min_impact_ratio, 0.0, 1.0)
+    t_ofi = _check_limit("max_abs_ofi", max_abs_ofi, 0.0, 2.0)
+    t_support = check("min_support", min_support)
+    t_abroca: Fraction | None = None
+    if max_abroca is not None:
+        t_abroca = _check_limit("max_abroca", max_abroca, 0.0, 1.0)
+        if scores is None:
+            raise E.InvalidArgumentError(ABROCA_NEEDS_SCORES.format(value=max_abroca))
+    if counts.sets is not None:
+        raise E.InvalidArgumentError(ONE_SET)
+    return t_ir, t_ofi, t_support, t_abroca
 
 
 def _abroca_rows(fs: FairScores, ref: Any, report: pl.DataFrame, keys: list[str],

@@ -17,7 +17,8 @@ exact rationals:
 * every numeric option is checked once by :func:`option`: a finite number in its interval (NaN,
   an infinity, a string, a bool raise ``InvalidArgumentError`` naming the option).
 
-The boundary rules (README "Guarantees"):
+The boundary rules (the documentation's "Guarantees" page, ``docs/guarantees.md``, "Boundary
+rules"):
 
 =============================== =========================================== ================
 rule                            fails / flags when                          at the threshold

@@ -827,6 +827,51 @@ def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
     return value
 
 
+def _check_roles(schema: pl.Schema, by_list: list[Any], y_true: IntoExpr | None,
+                 y_pred: IntoExpr | None, pos_label: Any, sample_weight: IntoExpr | None,
+                 y_score: IntoExpr | None, threshold: float | None, scores: bool,
+                 ) -> tuple[IntoExpr | None, Any]:
+    """:func:`resolve`'s columns checked against the schema: the prediction and ``pos_label``."""
+    for b in by_list:
+        _check_columns(schema, b, "by")
+    if y_true is not None:
+        _check_columns(schema, y_true, "y_true")
+    if scores:
+        _check_columns(schema, y_score, "y_score")
+    elif y_score is not None:
+        if y_pred is not None:  # given explicitly: it would be silently ignored
+            raise E.InvalidArgumentError(E.PRED_AND_SCORE)
+        if threshold is None:
+            raise E.InvalidArgumentError(E.SCORE_NEEDS_THRESHOLD)
+        _check_columns(schema, y_score, "y_score")
+    else:
+        if threshold is not None:
+            raise E.InvalidArgumentError(E.THRESHOLD_NEEDS_SCORE)
+        if y_pred is None:
+            y_pred = "y_pred"
+        _check_columns(schema, y_pred, "y_pred")
+    if is_numpy(pos_label, "generic"):
+        pos_label = pos_label.item()
+    if pos_label is None or (isinstance(pos_label, float) and math.isnan(pos_label)):
+        raise E.InvalidLabelError(E.BAD_POS_LABEL.format(value=pos_label))
+    if sample_weight is not None:
+        _check_columns(schema, sample_weight, "sample_weight")
+    return y_pred, pos_label
+
+
+def _check_keys(keys: list[str], scores: bool) -> list[str]:
+    """:func:`resolve`'s key names, refused when repeated, empty or reserved."""
+    if len(set(keys)) != len(keys):
+        raise E.InvalidArgumentError(f"by has repeated attribute names: {keys}")
+    if "" in keys:  # Polars renames such a column in a new frame: it could not be a key
+        raise E.InvalidArgumentError(E.EMPTY_NAME.format(role="by"))
+    table = SCORE_TABLE_COLUMNS if scores else COUNT_TABLE_COLUMNS
+    clash = [k for k in keys if k.startswith("__pf_") or k in table]
+    if clash:
+        raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]))
+    return keys
+
+
 def resolve(
     schema: pl.Schema,
     by: Any,
@@ -899,41 +944,10 @@ def resolve(
     if null_groups not in ("keep", "raise", "drop"):
         raise E.InvalidArgumentError(E.BAD_NULL_GROUPS.format(value=null_groups))
     by_list = list(parse_by(by).items)
-    for b in by_list:
-        _check_columns(schema, b, "by")
-    if y_true is not None:
-        _check_columns(schema, y_true, "y_true")
-    if scores:
-        _check_columns(schema, y_score, "y_score")
-    elif y_score is not None:
-        if y_pred is not None:  # given explicitly: it would be silently ignored
-            raise E.InvalidArgumentError(E.PRED_AND_SCORE)
-        if threshold is None:
-            raise E.InvalidArgumentError(E.SCORE_NEEDS_THRESHOLD)
-        _check_columns(schema, y_score, "y_score")
-    else:
-        if threshold is not None:
-            raise E.InvalidArgumentError(E.THRESHOLD_NEEDS_SCORE)
-        if y_pred is None:
-            y_pred = "y_pred"
-        _check_columns(schema, y_pred, "y_pred")
-    if is_numpy(pos_label, "generic"):
-        pos_label = pos_label.item()
-    if pos_label is None or (isinstance(pos_label, float) and math.isnan(pos_label)):
-        raise E.InvalidLabelError(E.BAD_POS_LABEL.format(value=pos_label))
-    if sample_weight is not None:
-        _check_columns(schema, sample_weight, "sample_weight")
-
+    y_pred, pos_label = _check_roles(schema, by_list, y_true, y_pred, pos_label, sample_weight,
+                                     y_score, threshold, scores)
     key_exprs = [to_expr(b) for b in by_list]
-    keys = [name_of(b) for b in by_list]
-    if len(set(keys)) != len(keys):
-        raise E.InvalidArgumentError(f"by has repeated attribute names: {keys}")
-    if "" in keys:  # Polars renames such a column in a new frame: it could not be a key
-        raise E.InvalidArgumentError(E.EMPTY_NAME.format(role="by"))
-    table = SCORE_TABLE_COLUMNS if scores else COUNT_TABLE_COLUMNS
-    clash = [k for k in keys if k.startswith("__pf_") or k in table]
-    if clash:
-        raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]))
+    keys = _check_keys([name_of(b) for b in by_list], scores)
     probe = pl.LazyFrame(schema=schema).select(
         *[e.alias(k) for e, k in zip(key_exprs, keys, strict=True)],
         **({"__pf_y": to_expr(y_true)} if y_true is not None else {}),

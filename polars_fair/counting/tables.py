@@ -1,6 +1,7 @@
 """Count tables and score tables: building them through an engine, rolling them up.
 
-The count table is the public contract (README "Count tables"): the key columns, then
+The count table is the public contract (the documentation's engines guide,
+``docs/guide/engines.md``, "Count tables"): the key columns, then
 ``n, tp, fp, fn, tn`` (Int64), sorted by the keys with nulls last. With ``sample_weight`` the four
 cells are Float64 weighted sums, ``n`` stays the row count and ``weight_sum`` follows ``tn``. The
 score table holds the keys, ``score`` (Float64), ``positives`` and ``negatives`` (Int64, or

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import fill
 from polars_fair._lazy import np
 from polars_fair._progress import progress_bar
 from polars_fair.analyses.scores.null_kernel import (
@@ -371,7 +372,57 @@ def _pool(
     return gp + on_grid(sr, pr), gn + on_grid(sr, nr), gp, gn
 
 
+def _check_options(n_permutations: Any, tolerance: Any, seed: Any, return_draws: Any,
+                   progress: Any) -> float:
+    """:func:`abroca_test_from_scores`'s options checked; the tolerance as a Python float."""
+    if (isinstance(n_permutations, bool) or not isinstance(n_permutations, (int, np.integer))
+            or n_permutations < 1):
+        raise E.InvalidArgumentError(BAD_PERMUTATIONS.format(value=n_permutations))
+    check_size(n_permutations, "n_permutations")
+    if isinstance(tolerance, np.generic):
+        tolerance = tolerance.item()
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) \
+            or not math.isfinite(tolerance) or tolerance < 0:
+        raise E.InvalidArgumentError(BAD_TOLERANCE.format(value=tolerance))
+    if not (seed is None or isinstance(seed, (np.random.Generator, np.random.SeedSequence))
+            or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+                and seed >= 0)):
+        raise E.InvalidArgumentError(E.BAD_SEED.format(value=seed))
+    for flag, value in (("return_draws", return_draws), ("progress", progress)):
+        if not (isinstance(value, (bool, np.bool_)) or (flag == "progress" and value is None)):
+            raise E.InvalidArgumentError(E.NOT_A_BOOL.format(name=flag, value=value))
+    return float(tolerance)
+
+
+#: The method of :func:`abroca_test_from_scores`, put in its docstring (:func:`fill`).
+ALGORITHM = """
+Algorithm 1 of Borchers et al. ("Toward Sufficient Statistical Power in Algorithmic Bias
+Assessment: A Test for ABROCA"): under H0 a row's group membership is exchangeable between
+the tested group and the reference. The two groups' (score, label) cells are pooled; each of
+the ``B = n_permutations`` draws gives the tested group ``n_g`` of the pooled rows, uniformly
+without replacement (:func:`permutation_null`: its number of negatives, then which
+negatives and positives, ``O(n_g)`` random numbers, never a permutation of all rows; or, with
+tied scores, one multivariate hypergeometric split of the pooled (score, label) cells,
+``O(cells)`` random numbers), the rest go to the reference, and ABROCA
+(:func:`polars_fair.analyses.scores.abroca.abroca_from_scores`) is computed for the draw,
+exactly (:func:`polars_fair.analyses.scores.null_kernel.split_abroca` or
+:func:`polars_fair.analyses.scores.null_kernel.cell_abroca`, many draws per numpy pass; the
+kernel is chosen from the data, :func:`null_kernel_for`). Draws that leave either group
+without a class have no ABROCA and are redrawn, so the test conditions on both groups
+holding both classes (as the observed split does). Then
+
+``p = (1 + #{b : ABROCA_b >= ABROCA_obs - tolerance}) / (1 + B)``,
+
+which is a valid p-value (``P(p <= alpha) <= alpha`` under H0). The ``tolerance`` absorbs
+floating-point error: a draw whose ABROCA equals the observed one mathematically (for
+example the observed split itself, or its mirror image) can differ from it in the last bits,
+and must count as at least as extreme. Holm's step-down adjustment is applied across the
+tested groups.
+"""
+
+
 @with_limits
+@fill(ALGORITHM=ALGORITHM)
 def abroca_test_from_scores(
     scores: pl.DataFrame,
     keys: Sequence[str],
@@ -385,28 +436,7 @@ def abroca_test_from_scores(
 ) -> pl.DataFrame:
     """Randomization test of ABROCA between each group and the reference group.
 
-    Algorithm 1 of Borchers et al. ("Toward Sufficient Statistical Power in Algorithmic Bias
-    Assessment: A Test for ABROCA"): under H0 a row's group membership is exchangeable between
-    the tested group and the reference. The two groups' (score, label) cells are pooled; each of
-    the ``B = n_permutations`` draws gives the tested group ``n_g`` of the pooled rows, uniformly
-    without replacement (:func:`permutation_null`: its number of negatives, then which
-    negatives and positives, ``O(n_g)`` random numbers, never a permutation of all rows; or, with
-    tied scores, one multivariate hypergeometric split of the pooled (score, label) cells,
-    ``O(cells)`` random numbers), the rest go to the reference, and ABROCA
-    (:func:`polars_fair.analyses.scores.abroca.abroca_from_scores`) is computed for the draw,
-    exactly (:func:`polars_fair.analyses.scores.null_kernel.split_abroca` or
-    :func:`polars_fair.analyses.scores.null_kernel.cell_abroca`, many draws per numpy pass; the
-    kernel is chosen from the data, :func:`null_kernel_for`). Draws that leave either group
-    without a class have no ABROCA and are redrawn, so the test conditions on both groups
-    holding both classes (as the observed split does). Then
-
-    ``p = (1 + #{b : ABROCA_b >= ABROCA_obs - tolerance}) / (1 + B)``,
-
-    which is a valid p-value (``P(p <= alpha) <= alpha`` under H0). The ``tolerance`` absorbs
-    floating-point error: a draw whose ABROCA equals the observed one mathematically (for
-    example the observed split itself, or its mirror image) can differ from it in the last bits,
-    and must count as at least as extreme. Holm's step-down adjustment is applied across the
-    tested groups.
+    {ALGORITHM}
 
     Parameters
     ----------
@@ -483,22 +513,7 @@ def abroca_test_from_scores(
     │ b   ┆ 4   ┆ 1.0    ┆ 200            │
     └─────┴─────┴────────┴────────────────┘
     """
-    if (isinstance(n_permutations, bool) or not isinstance(n_permutations, (int, np.integer))
-            or n_permutations < 1):
-        raise E.InvalidArgumentError(BAD_PERMUTATIONS.format(value=n_permutations))
-    check_size(n_permutations, "n_permutations")
-    if isinstance(tolerance, np.generic):
-        tolerance = tolerance.item()
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) \
-            or not math.isfinite(tolerance) or tolerance < 0:
-        raise E.InvalidArgumentError(BAD_TOLERANCE.format(value=tolerance))
-    if not (seed is None or isinstance(seed, (np.random.Generator, np.random.SeedSequence))
-            or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
-                and seed >= 0)):
-        raise E.InvalidArgumentError(E.BAD_SEED.format(value=seed))
-    for flag, value in (("return_draws", return_draws), ("progress", progress)):
-        if not (isinstance(value, (bool, np.bool_)) or (flag == "progress" and value is None)):
-            raise E.InvalidArgumentError(E.NOT_A_BOOL.format(name=flag, value=value))
+    tolerance = _check_options(n_permutations, tolerance, seed, return_draws, progress)
     groups = score_view(scores, keys)
     if groups.weighted:
         raise WeightedTestError(WEIGHTED_TEST.format(dtype=scores.collect_schema()["positives"]))
