@@ -49,7 +49,7 @@ import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict
+from typing import Any
 
 import polars as pl
 
@@ -66,8 +66,6 @@ from polars_fair.core.options import DEFAULTS, BinStrategy, DivergenceAdjust, ch
 from polars_fair.core.registry import METRICS, PROPORTIONS, Counts
 from polars_fair.core.spec import (
     By,
-    IntoExpr,
-    NullGroups,
     check_int,
     name_of,
     normalize_by,
@@ -101,27 +99,6 @@ Adjust = DivergenceAdjust
 Strategy = BinStrategy
 
 
-class RowArgs(TypedDict, total=False):
-    """The count arguments of ``divergence`` on rows.
-
-    :class:`polars_fair.core.spec.CountArgs` but ``combinations`` and ``max_order`` (divergence has
-    its own ``max_order``).
-
-    Examples
-    --------
-    >>> args: RowArgs = {"y_pred": "hired"}
-    >>> sorted(args)
-    ['y_pred']
-    """
-
-    y_true: IntoExpr | None
-    y_pred: IntoExpr | None
-    pos_label: Any
-    sample_weight: IntoExpr | None
-    null_groups: NullGroups
-    y_score: IntoExpr | None
-    threshold: float | None
-    max_groups: int
 Bins = Mapping[str, int | Sequence[float]]
 _SUMS = ("n", "__x", "__m", "__w")
 

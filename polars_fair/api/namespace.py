@@ -18,7 +18,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, Unpack, overload
 
 import polars as pl
 
-from polars_fair._docs import compose
+from polars_fair._docs import borrow, compose
 from polars_fair.analyses.availability import availability_from_counts, benchmark_attributes
 from polars_fair.analyses.impact import impact_from_counts
 from polars_fair.analyses.pairwise import pairwise_from_counts
@@ -92,26 +92,14 @@ class FairLazyFrame:
     def __init__(self, lf: pl.LazyFrame) -> None:
         self._lf = lf
 
+    @borrow(analysis.counts, params=("by",), sections=("Raises",))
     def counts(self, by: By = None, **count_args: Unpack[CountArgs]) -> FairCounts:
         """The count table of the rows, from one scan, with every classification analysis.
-
-        Parameters
-        ----------
-        by : str, pl.Expr or list of them, optional
-            The attributes (several = their intersection).
-        **count_args
-            ``y_true``, ``y_pred``, ``pos_label``, ``sample_weight``, ``null_groups``,
-            ``y_score``, ``threshold``, ``combinations``, ``max_order``.
 
         Returns
         -------
         FairCounts
             ``.frame`` is the lazy count table; ``.report()``, ``.rates()``, ... the analyses.
-
-        Raises
-        ------
-        ColumnNotFoundError, InvalidArgumentError
-            As :func:`polars_fair.counts`.
 
         Examples
         --------
@@ -124,28 +112,16 @@ class FairLazyFrame:
         return analysis.counts(self._lf, by, **count_args)
 
     counts = spec.spell_out(counts)
-    counts.__doc__ = compose(counts.__doc__ or "", drop=("**count_args",),
-                             after=spec.COUNT_ARGS_DOC)
+    counts.__doc__ = compose(counts.__doc__ or "", after=spec.COUNT_ARGS_DOC)
 
+    @borrow(analysis.scores, params=("by",), sections=("Raises",))
     def score_counts(self, by: By = None, **score_args: Unpack[ScoreArgs]) -> FairScores:
         """The score table of the rows, from one scan, with every score-based analysis.
-
-        Parameters
-        ----------
-        by : str, pl.Expr or list of them, optional
-            The attributes.
-        **score_args
-            ``y_true``, ``y_score``, ``pos_label``, ``sample_weight``, ``null_groups``.
 
         Returns
         -------
         FairScores
             ``.frame`` is the lazy score table; ``.abroca()``, ``.sweep()``, ... the analyses.
-
-        Raises
-        ------
-        ColumnNotFoundError, InvalidArgumentError
-            As :func:`polars_fair.scores`.
 
         Examples
         --------
@@ -157,8 +133,7 @@ class FairLazyFrame:
         return analysis.scores(self._lf, by, **score_args)
 
     score_counts = spec.spell_out(score_counts, scores=True)
-    score_counts.__doc__ = compose(score_counts.__doc__ or "", drop=("**score_args",),
-                                   after=spec.SCORE_ARGS_DOC)
+    score_counts.__doc__ = compose(score_counts.__doc__ or "", after=spec.SCORE_ARGS_DOC)
 
     @_over(FairCounts.confusion, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0],

@@ -24,7 +24,6 @@ from polars_fair.analyses.divergence import (
     LEVELS_ABOVE,
     Adjust,
     Bins,
-    RowArgs,
     Strategy,
     _by_levels,
     bin_attributes,
@@ -33,7 +32,14 @@ from polars_fair.analyses.divergence import (
 )
 from polars_fair.api.objects import counts, scores
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import COUNT_ARGS, COUNT_ARGS_DOC, By, IntoExpr, normalize_by
+from polars_fair.core.spec import (
+    COUNT_ARGS,
+    COUNT_ARGS_DOC,
+    By,
+    IntoExpr,
+    RowArgs,
+    normalize_by,
+)
 
 __all__ = ["bias_audit", "divergence_of_rows", "namespace_divergence"]
 

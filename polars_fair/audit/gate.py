@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.analyses.runner import check_clash
 from polars_fair.api.external import from_counts, from_scores
 from polars_fair.api.objects import FairCounts, FairScores
@@ -64,58 +65,6 @@ def _check_limit(name: str, value: Any, low: float, high: float) -> Fraction:
 
 def _mapping(table: pl.DataFrame, keys: list[str], idx: int) -> Reference:
     return Reference.parse(dict(zip(keys, table.select(keys).row(idx), strict=True)))
-
-
-def gate_reference(
-    counts: FairCounts,
-    scores: FairScores | None = None,
-    reference: Any = DEFAULTS.reference,
-    *,
-    min_support: float = DEFAULTS.min_support,
-    exclude_low_support: bool = DEFAULTS.exclude_low_support,
-) -> Any:
-    """The one reference group of a count table and (optionally) a score table, as an argument.
-
-    :func:`resolve_gate_reference`'s choice written as a ``reference=`` argument
-    (:attr:`polars_fair.core.reference.Reference.argument`).
-
-    Parameters
-    ----------
-    counts : FairCounts
-        As in :func:`resolve_gate_reference`.
-    scores : FairScores, optional
-        As in :func:`resolve_gate_reference`.
-    reference : rule, group value, tuple or mapping, default "largest"
-        As in :func:`resolve_gate_reference`.
-    min_support : float, default 30
-        As in :func:`resolve_gate_reference`.
-    exclude_low_support : bool, default False
-        As in :func:`resolve_gate_reference`.
-
-    Returns
-    -------
-    Any
-        ``{key: value}`` for a group chosen by a rule; ``reference`` itself when it is explicit,
-        ``"overall"``, when there are no keys, or when no group is eligible at all.
-
-    Raises
-    ------
-    polars_fair.errors.InvalidArgumentError
-        As :func:`resolve_gate_reference`.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from polars_fair import from_counts, from_scores
-    >>> c = from_counts(pl.DataFrame({"g": ["a", "b"], "n": [6, 4], "tp": [6, 2], "fp": [0, 1],
-    ...                               "fn": [0, 1], "tn": [0, 0]}))
-    >>> s = from_scores(pl.DataFrame({"g": ["a", "b", "b"], "score": [0.9, 0.2, 0.8],
-    ...                               "positives": [6, 1, 2], "negatives": [0, 1, 0]}))
-    >>> gate_reference(c), gate_reference(c, s)  # "a" is larger but has one class
-    ({'g': 'a'}, {'g': 'b'})
-    """
-    return resolve_gate_reference(counts, scores, reference, min_support=min_support,
-                                  exclude_low_support=exclude_low_support).argument
 
 
 def resolve_gate_reference(
@@ -218,6 +167,42 @@ def resolve_gate_reference(
 
 #: How a null key value (the group of the rows whose attribute is missing) reads in a label.
 MISSING = "(missing)"
+
+
+@borrow(resolve_gate_reference, params=("counts", "scores", "reference", "min_support",
+                                         "exclude_low_support"), sections=("Raises",))
+def gate_reference(
+    counts: FairCounts,
+    scores: FairScores | None = None,
+    reference: Any = DEFAULTS.reference,
+    *,
+    min_support: float = DEFAULTS.min_support,
+    exclude_low_support: bool = DEFAULTS.exclude_low_support,
+) -> Any:
+    """The one reference group of a count table and (optionally) a score table, as an argument.
+
+    :func:`resolve_gate_reference`'s choice written as a ``reference=`` argument
+    (:attr:`polars_fair.core.reference.Reference.argument`).
+
+    Returns
+    -------
+    Any
+        ``{key: value}`` for a group chosen by a rule; ``reference`` itself when it is explicit,
+        ``"overall"``, when there are no keys, or when no group is eligible at all.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_counts, from_scores
+    >>> c = from_counts(pl.DataFrame({"g": ["a", "b"], "n": [6, 4], "tp": [6, 2], "fp": [0, 1],
+    ...                               "fn": [0, 1], "tn": [0, 0]}))
+    >>> s = from_scores(pl.DataFrame({"g": ["a", "b", "b"], "score": [0.9, 0.2, 0.8],
+    ...                               "positives": [6, 1, 2], "negatives": [0, 1, 0]}))
+    >>> gate_reference(c), gate_reference(c, s)  # "a" is larger but has one class
+    ({'g': 'a'}, {'g': 'b'})
+    """
+    return resolve_gate_reference(counts, scores, reference, min_support=min_support,
+                                  exclude_low_support=exclude_low_support).argument
 
 
 def _labels(frame: pl.DataFrame, keys: list[str]) -> pl.Series:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import click
 import typer
 from typer.core import TyperCommand, TyperGroup
 
@@ -129,11 +130,39 @@ def _readable(param: Any) -> Callable[[Any], str | None]:
     return show
 
 
-def _readable_params(params: Any) -> Any:
+def _readable_get_params(self: click.Command, ctx: Any) -> Any:
+    """The parameters of a command or of the group, each showing a readable type in ``--help``.
+
+    The ``get_params`` of :class:`ReadableGroup` and :class:`ReadableCommand`: a flag shows no
+    type, an option its metavar, a plain name or its choices.
+
+    Parameters
+    ----------
+    ctx : click.Context (Typer's)
+        The invocation's context.
+
+    Returns
+    -------
+    list of click.Parameter
+
+    Examples
+    --------
+    >>> group = ReadableGroup(name="g")
+    >>> with group.context_class(group) as ctx:
+    ...     [p.display_type_rich(ctx) for p in group.get_params(ctx)]
+    [None]
+    >>> from polars_fair.cli.entry import app
+    >>> cmd = typer.main.get_command(app).commands["metrics"]
+    >>> with cmd.context_class(cmd) as ctx:
+    ...     level = [p for p in cmd.get_params(ctx) if p.name == "level"][0]
+    ...     level.display_type_rich(ctx)
+    'NUMBER'
+    """
+    params = click.Command.get_params(self, ctx)
     for p in params:
         if not getattr(p, "_pf_readable", False):
-            p.display_type_rich = _readable(p)
-            p._pf_readable = True
+            p.display_type_rich = _readable(p)  # type: ignore[attr-defined]
+            p._pf_readable = True  # type: ignore[attr-defined]
     return params
 
 
@@ -146,26 +175,7 @@ class ReadableGroup(TyperGroup):
     'TyperGroup'
     """
 
-    def get_params(self, ctx: Any) -> Any:
-        """The group's parameters (``--help``), showing no type for a flag.
-
-        Parameters
-        ----------
-        ctx : click.Context (Typer's)
-            The invocation's context.
-
-        Returns
-        -------
-        list of click.Parameter
-
-        Examples
-        --------
-        >>> group = ReadableGroup(name="g")
-        >>> with group.context_class(group) as ctx:
-        ...     [p.display_type_rich(ctx) for p in group.get_params(ctx)]
-        [None]
-        """
-        return _readable_params(super().get_params(ctx))
+    get_params = _readable_get_params
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -252,25 +262,4 @@ class ReadableCommand(TyperCommand):
     'TyperCommand'
     """
 
-    def get_params(self, ctx: Any) -> Any:
-        """The command's parameters, each showing a readable type in ``--help``.
-
-        Parameters
-        ----------
-        ctx : click.Context (Typer's)
-            The invocation's context.
-
-        Returns
-        -------
-        list of click.Parameter
-
-        Examples
-        --------
-        >>> from polars_fair.cli.entry import app
-        >>> cmd = typer.main.get_command(app).commands["metrics"]
-        >>> with cmd.context_class(cmd) as ctx:
-        ...     level = [p for p in cmd.get_params(ctx) if p.name == "level"][0]
-        ...     level.display_type_rich(ctx)
-        'NUMBER'
-        """
-        return _readable_params(super().get_params(ctx))
+    get_params = _readable_get_params

@@ -80,7 +80,30 @@ class ScoreArgs(TypedDict, total=False):
     null_groups: NullGroups
 
 
-class CountArgs(TypedDict, total=False):
+class RowArgs(TypedDict, total=False):
+    """The count arguments that read the rows, shared by :class:`CountArgs`.
+
+    :class:`CountArgs` but ``combinations`` and ``max_order``: ``divergence`` on rows takes
+    these and has its own ``max_order``.
+
+    Examples
+    --------
+    >>> args: RowArgs = {"y_pred": "hired"}
+    >>> sorted(args)
+    ['y_pred']
+    """
+
+    y_true: IntoExpr | None
+    y_pred: IntoExpr | None
+    pos_label: Any
+    sample_weight: IntoExpr | None
+    null_groups: NullGroups
+    y_score: IntoExpr | None
+    threshold: float | None
+    max_groups: int
+
+
+class CountArgs(RowArgs, total=False):
     """The arguments that build a count table (every classification analysis takes them).
 
     ``y_true`` (default ``"y_true"``), ``y_pred`` (default: the column ``"y_pred"`` unless
@@ -96,16 +119,8 @@ class CountArgs(TypedDict, total=False):
     []
     """
 
-    y_true: IntoExpr | None
-    y_pred: IntoExpr | None
-    pos_label: Any
-    sample_weight: IntoExpr | None
-    null_groups: NullGroups
-    y_score: IntoExpr | None
-    threshold: float | None
     combinations: Literal["all"] | None
     max_order: int | None
-    max_groups: int
 
 
 #: The columns of a count table and of a score table besides the keys.
