@@ -50,6 +50,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.core.spec import FLOAT_EXACT_INT, Attributes, Audit, parse_by, wide_int
 from polars_fair.counting import boundary
+from polars_fair.counting.engine import Engine
 
 if TYPE_CHECKING:
     from duckdb import DuckDBPyRelation
@@ -347,24 +348,12 @@ class DuckDBEngine:
     def _labels(self, a: Audit) -> list[_Group]:
         return [self._group(a.y_true_name, boundary.Y)] if a.y_true_name is not None else []
 
+    @borrow(Engine.label_table, params=("a",), sections=("Returns",))
     def label_table(self, a: Audit) -> pl.LazyFrame:
         """One DuckDB ``GROUP BY`` over keys, label and prediction, back through Arrow.
 
         A thresholded score becomes ``CAST(score AS DOUBLE) >= threshold`` (the threshold is
         already rounded to the score's dtype), with the counts of null, NaN and infinite scores.
-
-        Parameters
-        ----------
-        a : Audit
-            The resolved call (:func:`polars_fair.core.spec.resolve` on :meth:`schema`).
-
-        Returns
-        -------
-        pl.LazyFrame
-            The label table of :mod:`polars_fair.counting.boundary`: the keys (dtypes of
-            :meth:`schema`), ``__pf_y`` (absent without labels), ``__pf_p``, ``n`` (Int64) [,
-            ``weight_sum`` (Float64), ``__pf_w_null``, ``__pf_w_nan``, ``__pf_w_neg`` (Int64)]
-            [, ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf`` (Int64)], in memory.
 
         Examples
         --------
@@ -390,19 +379,9 @@ class DuckDBEngine:
         aggs = ["CAST(count(*) AS BIGINT) AS n", *self._weight_aggs(a), *checks]
         return self._fetch([*self._keys(a), *self._labels(a), pred], aggs)
 
+    @borrow(Engine.score_label_table, params=("a",), sections=("Returns",))
     def score_label_table(self, a: Audit) -> pl.LazyFrame:
         """One DuckDB ``GROUP BY`` over keys, score (as DOUBLE) and label.
-
-        Parameters
-        ----------
-        a : Audit
-            The resolved call (``resolve(..., scores=True)``).
-
-        Returns
-        -------
-        pl.LazyFrame
-            The keys, ``score`` (Float64), ``__pf_y`` (absent without labels), ``n`` (Int64)
-            [, ``weight_sum`` and the weight checks], in memory.
 
         Examples
         --------

@@ -23,6 +23,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.core.spec import FLOAT_EXACT_INT, Attributes, Audit, parse_by, wide_int
 from polars_fair.counting import boundary
+from polars_fair.counting.engine import Engine
 
 if TYPE_CHECKING:
     from pyspark.sql import Column
@@ -287,18 +288,9 @@ class SparkEngine:
                 sdf, bound[role] = _bind(sdf, bound[role], role)
         return replace(self, spark_df=sdf), attrs.bound(names), bound
 
+    @borrow(Engine.label_table, params=("a",), sections=("Returns",))
     def label_table(self, a: Audit) -> pl.LazyFrame:
         """One Spark ``groupBy`` over keys, label and prediction, back through Arrow.
-
-        Parameters
-        ----------
-        a : Audit
-            The resolved call.
-
-        Returns
-        -------
-        pl.LazyFrame
-            The label table of :mod:`polars_fair.counting.boundary` (already computed in Spark).
 
         Examples
         --------
@@ -321,14 +313,9 @@ class SparkEngine:
         groups = [*(_col(k) for k in a.keys), *labels, p]
         return _collect(self.spark_df, groups, _aggs(a) + checks).lazy()
 
-    @borrow(label_table, params=("a",))
+    @borrow(Engine.score_label_table, params=("a",), sections=("Returns",))
     def score_label_table(self, a: Audit) -> pl.LazyFrame:
         """One Spark ``groupBy`` over keys, score (as double, rounded if asked) and label.
-
-        Returns
-        -------
-        pl.LazyFrame
-            The score label table of :mod:`polars_fair.counting.boundary`.
 
         Examples
         --------

@@ -41,6 +41,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.core.spec import FLOAT_EXACT_INT, Audit, wide_int
 
 __all__ = [
@@ -84,6 +85,12 @@ def _weight_aggs(weight: pl.Expr) -> list[pl.Expr]:
         (w.is_nan() | w.is_infinite()).sum().cast(pl.Int64).alias(f"{_V}w_nan"),
         (w < 0).sum().cast(pl.Int64).alias(f"{_V}w_neg"),
     ]
+
+
+def _row_aggs(a: Audit) -> list[pl.Expr]:
+    """The rows of a label table's group (``n``, Int64) and, with weights, their checks."""
+    return [pl.len().cast(pl.Int64).alias("n"),
+            *(_weight_aggs(a.weight) if a.weight is not None else [])]
 
 
 def _big_scores(a: Audit) -> list[pl.Expr]:
@@ -208,9 +215,7 @@ def label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     [('a', 0, 1, 1), ('a', 1, 1, 1), ('b', 1, 0, 1)]
     """
     assert a.y_pred is not None
-    aggs = [pl.len().cast(pl.Int64).alias("n")]
-    if a.weight is not None:
-        aggs += _weight_aggs(a.weight)
+    aggs = _row_aggs(a)
     if a.score is not None:
         aggs += _score_aggs(a)
     labels = [a.y_true.alias(Y)] if a.y_true is not None else []
@@ -245,10 +250,7 @@ def score_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     [('a', 0.2, 0, 1), ('a', 0.9, 1, 1), ('b', 0.2, 1, 1)]
     """
     assert a.score is not None
-    aggs = [pl.len().cast(pl.Int64).alias("n")]
-    if a.weight is not None:
-        aggs += _weight_aggs(a.weight)
-    aggs += _big_scores(a)
+    aggs = [*_row_aggs(a), *_big_scores(a)]
     score = a.score.cast(pl.Float64).alias("score")
     labels = [a.y_true.alias(Y)] if a.y_true is not None else []
     return lf.group_by([*_keys(a), score, *labels]).agg(aggs)
@@ -677,6 +679,7 @@ def _binary(dtype: pl.DataType | None, pos: Any) -> bool:
     return dtype.is_integer() and type(pos) is int and pos == 1
 
 
+@borrow(label_table, params=("a",))
 def sums_plan(a: Audit) -> bool:
     """Whether the count table can be summed per key (:func:`sums_table`) instead of grouped.
 
@@ -684,14 +687,10 @@ def sums_plan(a: Audit) -> bool:
     a label that is absent or an integer/Boolean column with ``pos_label`` 1/``True``, and such
     a prediction (a thresholded score is a Boolean).
 
-    Parameters
-    ----------
-    a : Audit
-        The resolved call.
-
     Returns
     -------
     bool
+        True: :func:`counts_from_sums` builds the count table; False: the label table does.
 
     Examples
     --------
@@ -707,20 +706,15 @@ def sums_plan(a: Audit) -> bool:
     )
 
 
+@borrow(label_table, params=("lf", "a"))
 def sums_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     """One ``group_by`` over the keys only: rows, Σy, Σp, Σy·p and the checks of the labels.
 
     For 0/1 (or Boolean) labels the four cells follow from three sums, so the hash table holds
     one entry per group instead of up to four (:func:`label_table`). Every check still holds:
     the non-null count of ``y | p`` and its smallest and largest value show nulls and values
-    besides 0 and 1, on which :func:`counts_from_sums` falls back to the label table.
-
-    Parameters
-    ----------
-    lf : pl.LazyFrame
-        The rows.
-    a : Audit
-        The resolved call, with :func:`sums_plan` true.
+    besides 0 and 1, on which :func:`counts_from_sums` falls back to the label table. Used
+    when :func:`sums_plan` is true.
 
     Returns
     -------
@@ -773,6 +767,8 @@ def _regular(df: pl.DataFrame, a: Audit) -> bool:
     return a.y_true is None or a.score is not None or bool(sy or sp)
 
 
+@borrow(label_table, params=("lf", "a"))
+@borrow(counts_from_labels, sections=("Raises",))
 def counts_from_sums(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     """The lazy count table from :func:`sums_table`, identical to the label table's.
 
@@ -780,24 +776,12 @@ def counts_from_sums(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     integers). When the sums show anything but 0/1 values without nulls (or no positive at
     all), the rows are grouped again by the general :func:`label_table` and
     :func:`counts_from_labels` decides, so every error and every valid result (labels -1/1,
-    say) is exactly the general path's.
-
-    Parameters
-    ----------
-    lf : pl.LazyFrame
-        The rows.
-    a : Audit
-        The resolved call, with :func:`sums_plan` true.
+    say) is exactly the general path's. Used when :func:`sums_plan` is true.
 
     Returns
     -------
     pl.LazyFrame
-        As :func:`counts_from_labels`.
-
-    Raises
-    ------
-    InvalidScoreError, InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError
-        At collect time, as :func:`counts_from_labels`.
+        As :func:`counts_from_labels`, whose errors it raises.
 
     Examples
     --------
@@ -898,6 +882,7 @@ def scores_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
 
 
 # ------------------------------------------------------------------ rows -> score table, sorted
+@borrow(score_label_table, params=("a",))
 def sorted_scores_plan(a: Audit) -> bool:
     """Whether the score table is built by sorting (:func:`scores_by_sorting`), not hashing.
 
@@ -906,14 +891,10 @@ def sorted_scores_plan(a: Audit) -> bool:
     weights (float sums must add in the label table's order), no float key, and a label that is
     absent or an integer/Boolean column with ``pos_label`` 1/``True``.
 
-    Parameters
-    ----------
-    a : Audit
-        The resolved call (``scores=True``).
-
     Returns
     -------
     bool
+        True: :func:`scores_by_sorting` builds the score table; False: hashing does.
 
     Examples
     --------
@@ -931,6 +912,8 @@ def sorted_scores_plan(a: Audit) -> bool:
     )
 
 
+@borrow(score_label_table, params=("lf", "a"))
+@borrow(scores_from_labels, sections=("Raises",))
 def scores_by_sorting(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     """The lazy score table by sorting each group's scores (numpy), identical to the hashed one.
 
@@ -938,24 +921,13 @@ def scores_by_sorting(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     runs of equal values give ``positives`` and ``negatives`` by cumulative sums. Before that,
     the label's extremes and nulls, the bad scores and negative zeros are counted: on any of
     them (or no row at all) the general :func:`score_label_table` and
-    :func:`scores_from_labels` decide, so every error and result is theirs.
-
-    Parameters
-    ----------
-    lf : pl.LazyFrame
-        The rows.
-    a : Audit
-        The resolved call, with :func:`sorted_scores_plan` true.
+    :func:`scores_from_labels` decide, so every error and result is theirs. Used when
+    :func:`sorted_scores_plan` is true.
 
     Returns
     -------
     pl.LazyFrame
-        As :func:`scores_from_labels` (unweighted).
-
-    Raises
-    ------
-    InvalidScoreError, InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError
-        At collect time, as :func:`scores_from_labels`.
+        As :func:`scores_from_labels` (unweighted), whose errors it raises.
 
     Examples
     --------

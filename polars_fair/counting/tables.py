@@ -22,11 +22,12 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, cast
 
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
     SCORE_ARGS,
@@ -41,6 +42,7 @@ from polars_fair.core.spec import (
 )
 from polars_fair.counting import boundary
 from polars_fair.counting.boundary import COUNT_COLUMNS, checked
+from polars_fair.counting.engine import Engine
 
 __all__ = [
     "COUNT_COLUMNS",
@@ -61,119 +63,6 @@ __all__ = [
     "rollup",
     "score_table",
 ]
-
-
-class Engine(Protocol):
-    """Where the rows live: the one aggregation into a label table, per engine.
-
-    Implemented by :class:`PolarsEngine`, :class:`polars_fair.counting._spark.SparkEngine` and
-    :class:`polars_fair.counting._duckdb.DuckDBEngine`; :func:`engine_of` picks one for a frame.
-    Only the label table (one row per group and label/prediction value) leaves the engine.
-
-    Examples
-    --------
-    >>> engine: Engine = engine_of(pl.LazyFrame({"g": ["a"], "y_true": [1], "y_pred": [1]}))
-    >>> engine.schema().names()
-    ['g', 'y_true', 'y_pred']
-    """
-
-    def schema(self) -> pl.Schema:
-        """The input's columns as Polars dtypes, read without running anything.
-
-        Returns
-        -------
-        pl.Schema
-            Column name -> Polars dtype (Spark and DuckDB types mapped to Polars ones).
-
-        Examples
-        --------
-        >>> PolarsEngine(pl.LazyFrame({"g": ["a"]})).schema()
-        Schema([('g', String)])
-        """
-        ...
-
-    def bind(self, by: Any, args: dict[str, Any]) -> tuple[Engine, Attributes, dict[str, Any]]:
-        """Engine-native expressions (a Spark ``Column``) as named columns of the input.
-
-        Parameters
-        ----------
-        by : Attributes, or str, expression or list of them, or None
-            The attributes of the call, parsed once (:func:`polars_fair.core.spec.parse_by`;
-            a raw ``by`` is parsed here).
-        args : dict of str to Any
-            The count or score arguments of the call (``y_true``, ``y_pred``, ...).
-
-        Returns
-        -------
-        engine : Engine
-            The engine over the input with the bound columns added (or ``self``).
-        by : Attributes
-            The attributes, engine-native expressions replaced by the names of the added
-            columns.
-        args : dict of str to Any
-            ``args`` likewise.
-
-        Examples
-        --------
-        >>> engine = PolarsEngine(pl.LazyFrame({"g": ["a"]}))
-        >>> engine.bind("g", {"y_true": "y"})[1:]
-        (Attributes(items=('g',), sets=None), {'y_true': 'y'})
-        """
-        ...
-
-    def label_table(self, a: Audit) -> pl.LazyFrame:
-        """Rows -> (keys, label, prediction) -> n [, weights], by one aggregation.
-
-        Parameters
-        ----------
-        a : Audit
-            The resolved call (:func:`polars_fair.core.spec.resolve` on :meth:`schema`).
-
-        Returns
-        -------
-        pl.LazyFrame
-            The label table of a count table (:mod:`polars_fair.counting.boundary`): the keys,
-            ``__pf_y`` (the label as stored; absent without labels), ``__pf_p`` (the
-            prediction as stored, or Boolean ``score >= threshold``), ``n`` (Int64 rows), with
-            weights ``weight_sum`` (Float64) and the Int64 counts ``__pf_w_null``,
-            ``__pf_w_nan``, ``__pf_w_neg``, for a thresholded score the Int64 counts
-            ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf``.
-
-        Examples
-        --------
-        >>> lf = pl.LazyFrame({"g": ["a", "a"], "y_true": [1, 0], "y_pred": [1, 1]})
-        >>> engine = PolarsEngine(lf)
-        >>> a = resolve(engine.schema(), "g")
-        >>> engine.label_table(a).collect().sort("__pf_y").rows()
-        [('a', 0, 1, 1), ('a', 1, 1, 1)]
-        """
-        ...
-
-    def score_label_table(self, a: Audit) -> pl.LazyFrame:
-        """Rows -> (keys, score, label) -> n [, weights], by one aggregation.
-
-        Parameters
-        ----------
-        a : Audit
-            The resolved call (``resolve(..., scores=True)``).
-
-        Returns
-        -------
-        pl.LazyFrame
-            The label table of a score table: the keys, ``score`` (Float64), ``__pf_y`` (the
-            label as stored; absent without labels), ``n`` (Int64 rows), with weights
-            ``weight_sum`` (Float64) and the Int64 counts ``__pf_w_null``, ``__pf_w_nan``,
-            ``__pf_w_neg``.
-
-        Examples
-        --------
-        >>> lf = pl.LazyFrame({"g": ["a", "a"], "y_true": [1, 1], "y_score": [0.5, 0.5]})
-        >>> engine = PolarsEngine(lf)
-        >>> a = resolve(engine.schema(), "g", y_score="y_score", scores=True)
-        >>> engine.score_label_table(a).collect().rows()
-        [('a', 0.5, 1, 2)]
-        """
-        ...
 
 
 @dataclass(frozen=True)
@@ -234,19 +123,9 @@ class PolarsEngine:
         """
         return self, parse_by(by), args
 
+    @borrow(Engine.label_table, params=("a",), sections=("Returns",))
     def label_table(self, a: Audit) -> pl.LazyFrame:
         """The label table of a count table, one lazy ``group_by`` (:func:`.boundary.label_table`).
-
-        Parameters
-        ----------
-        a : Audit
-            The resolved call.
-
-        Returns
-        -------
-        pl.LazyFrame
-            Keys, ``__pf_y``, ``__pf_p``, ``n`` (Int64) [, weight and score checks]; see
-            :meth:`Engine.label_table`.
 
         Examples
         --------
@@ -257,19 +136,9 @@ class PolarsEngine:
         """
         return boundary.label_table(self.lf, a)
 
+    @borrow(Engine.score_label_table, params=("a",), sections=("Returns",))
     def score_label_table(self, a: Audit) -> pl.LazyFrame:
         """The label table of a score table, one lazy ``group_by``.
-
-        Parameters
-        ----------
-        a : Audit
-            The resolved call (``scores=True``).
-
-        Returns
-        -------
-        pl.LazyFrame
-            Keys, ``score`` (Float64), ``__pf_y``, ``n`` (Int64) [, weight checks]; see
-            :meth:`Engine.score_label_table`.
 
         Examples
         --------
