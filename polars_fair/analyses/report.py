@@ -119,9 +119,8 @@ def rates_from_counts(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
     -------
     pl.LazyFrame
         One row per group, in the count table's order (by the keys): keys; ``n`` (Int64 rows;
-        the row count also when weighted); one Float64 column per metric of
-        :data:`polars_fair.core.registry.RATE_NAMES` (rates in [0, 1], ``marginal_benefit`` in
-        [-1, 1]), null where the denominator is 0.
+        the row count also when weighted); then the rate columns of :func:`with_rates` (Float64,
+        null where the denominator is 0).
 
     Examples
     --------

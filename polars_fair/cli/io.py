@@ -32,6 +32,7 @@ import polars as pl
 import typer
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.cli.group import json_requested, usage_message
 from polars_fair.cli.table import _flat, _table_text, to_csv, to_markdown
 from polars_fair.core.options import DEFAULTS
@@ -776,16 +777,13 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+@borrow(effective_format, params=("fmt", "output"))
 def check_outputs(fmt: str, output: Path | None, html: Path | None = None,
                   inputs: Sequence[Path] = ()) -> str:
     """Check the outputs before anything is read or written; return the output format.
 
     Parameters
     ----------
-    fmt : str
-        ``--format``.
-    output : pathlib.Path or None
-        ``--output``.
     html : pathlib.Path, optional
         ``--html``.
     inputs : sequence of pathlib.Path, default ()

@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.audit.escape import csv_safe, markdown_cell
 
 __all__ = ["EXPORT_HELP", "LOW_PRIORITY", "TABLE_WIDTH", "select_columns", "to_csv", "to_markdown"]
@@ -82,6 +83,7 @@ def to_csv(df: pl.DataFrame) -> str:
     return csv_safe(_flat(df)).write_csv()
 
 
+@borrow(to_csv, params=("df",))
 def to_markdown(df: pl.DataFrame) -> str:
     r"""A pipe table (GitHub-flavoured Markdown) for pull requests and model cards.
 
@@ -89,11 +91,6 @@ def to_markdown(df: pl.DataFrame) -> str:
     column names are escaped (:func:`polars_fair.audit.escape.markdown_cell`): ``|`` and
     Markdown's marks with a backslash, ``<``, ``>`` and ``&`` as HTML entities, line breaks as
     spaces, so no value breaks the table or injects HTML.
-
-    Parameters
-    ----------
-    df : pl.DataFrame
-        The result.
 
     Returns
     -------

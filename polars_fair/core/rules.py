@@ -51,6 +51,7 @@ from fractions import Fraction
 from typing import Any
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import is_numpy, np
 
 __all__ = [
@@ -371,6 +372,7 @@ def alpha(level: Fraction) -> Fraction:
     return 1 - level
 
 
+@borrow(at_most, sections=("Returns",))
 def float_at_most(value: float | None, threshold: Fraction) -> bool | None:
     """``value <= threshold`` for a *computed* float (a p-value, an ABROCA area).
 
@@ -385,11 +387,6 @@ def float_at_most(value: float | None, threshold: Fraction) -> bool | None:
         The computed value (NaN and None are undefined).
     threshold : Fraction
         The threshold (:func:`exact`, :func:`alpha`).
-
-    Returns
-    -------
-    bool or None
-        None when the value is undefined.
 
     Examples
     --------

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.core.limits import LIMITS
 
 __all__ = [
@@ -241,77 +242,6 @@ def _second_argument(tokens: list[Token], start: int) -> list[Token]:
     return out
 
 
-def check_size(text: str, tokens: list[Token], role: str) -> None:
-    """Refuse a SQL text above its size limits (:data:`polars_fair.core.limits.LIMITS`).
-
-    Parameters
-    ----------
-    text : str
-        The SQL text.
-    tokens : list of Token
-        Its tokens (:func:`tokenize`).
-    role : str
-        The argument it came from, named in errors.
-
-    Raises
-    ------
-    SizeLimitError
-        More characters than ``sql_length``, more operators (``AND``, ``OR``, ``NOT``,
-        ``XOR``, comparison and arithmetic signs) than ``sql_operators``, parentheses nested
-        deeper than ``sql_depth``, an ``LPAD``/``RPAD`` whose length is not a number written in
-        the text or is above ``sql_pad``, more ``REPLACE``/``REGEXP_REPLACE`` calls than
-        ``sql_replace``.
-
-    Examples
-    --------
-    >>> check_size("g = 'a'", tokenize("g = 'a'"), "where")
-    >>> t = " OR ".join(["g = 'a'"] * 200)
-    >>> check_size(t, tokenize(t), "where")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    polars_fair.errors.SizeLimitError: where: ... the number of operators ... is 399, more than ...
-    """
-    if len(text) > LIMITS["sql_length"].limit:
-        raise _too_large(role, text, "sql_length", "its length in characters", len(text))
-    operators = depth = deepest = replaces = 0
-    previous_punct = False
-    for idx, tok in enumerate(tokens):
-        is_op = tok.kind == "punct" and tok.text in _OPERATOR_PUNCT
-        if is_op and not previous_punct:  # ">=" and "<>" are one operator
-            operators += 1
-        previous_punct = is_op
-        if tok.kind == "word" and tok.text.upper() in _OPERATOR_WORDS:
-            operators += 1
-        if tok.kind == "punct" and tok.text == "(":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif tok.kind == "punct" and tok.text == ")":
-            depth -= 1
-        call = (tok.kind == "word" and idx + 1 < len(tokens)
-                and tokens[idx + 1].kind == "punct" and tokens[idx + 1].text == "(")
-        if call and tok.text.upper() in _REPLACE:
-            replaces += 1
-        if call and tok.text.upper() in _PAD:
-            arg = _second_argument(tokens, idx + 1)
-            pad = LIMITS["sql_pad"].limit
-            number = arg[0].text if len(arg) == 1 and arg[0].kind == "number" else None
-            if number is None:  # a column's value could be any length
-                shown = " ".join(t.text for t in arg) or "nothing"
-                raise _refuse(role, text, E.SQL_WHY_PAD.format(
-                    name=tok.text, length=shown, limit=pad))
-            if float(number) > pad:
-                raise E.SizeLimitError(E.SQL_TOO_LARGE.format(
-                    role=role, text=_short(text),
-                    why=E.SQL_WHY_PAD.format(name=tok.text, length=number, limit=pad)))
-    checks = (("sql_operators", "the number of operators (AND, OR, NOT, comparisons, "
-               "arithmetic)", operators),
-              ("sql_depth", "the nesting of parentheses", deepest),
-              ("sql_replace", "the number of REPLACE and REGEXP_REPLACE calls", replaces))
-    for name, what, size in checks:
-        if size > LIMITS[name].limit:
-            raise _too_large(role, text, name, what, size)
-
-
 def check_sql(text: str, columns: Collection[str], role: str) -> None:
     """Refuse a SQL text that is not a row-level expression over ``columns``, without parsing it.
 
@@ -391,6 +321,74 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
             continue  # an alias, or a type name Polars may reject: a name, never read
         raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
             column=tok.text, role=role, available=E.show_columns(list(columns))))
+
+
+@borrow(check_sql, params=("text", "role"))
+def check_size(text: str, tokens: list[Token], role: str) -> None:
+    """Refuse a SQL text above its size limits (:data:`polars_fair.core.limits.LIMITS`).
+
+    Parameters
+    ----------
+    tokens : list of Token
+        Its tokens (:func:`tokenize`).
+
+    Raises
+    ------
+    SizeLimitError
+        More characters than ``sql_length``, more operators (``AND``, ``OR``, ``NOT``,
+        ``XOR``, comparison and arithmetic signs) than ``sql_operators``, parentheses nested
+        deeper than ``sql_depth``, an ``LPAD``/``RPAD`` whose length is not a number written in
+        the text or is above ``sql_pad``, more ``REPLACE``/``REGEXP_REPLACE`` calls than
+        ``sql_replace``.
+
+    Examples
+    --------
+    >>> check_size("g = 'a'", tokenize("g = 'a'"), "where")
+    >>> t = " OR ".join(["g = 'a'"] * 200)
+    >>> check_size(t, tokenize(t), "where")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.SizeLimitError: where: ... the number of operators ... is 399, more than ...
+    """
+    if len(text) > LIMITS["sql_length"].limit:
+        raise _too_large(role, text, "sql_length", "its length in characters", len(text))
+    operators = depth = deepest = replaces = 0
+    previous_punct = False
+    for idx, tok in enumerate(tokens):
+        is_op = tok.kind == "punct" and tok.text in _OPERATOR_PUNCT
+        if is_op and not previous_punct:  # ">=" and "<>" are one operator
+            operators += 1
+        previous_punct = is_op
+        if tok.kind == "word" and tok.text.upper() in _OPERATOR_WORDS:
+            operators += 1
+        if tok.kind == "punct" and tok.text == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif tok.kind == "punct" and tok.text == ")":
+            depth -= 1
+        call = (tok.kind == "word" and idx + 1 < len(tokens)
+                and tokens[idx + 1].kind == "punct" and tokens[idx + 1].text == "(")
+        if call and tok.text.upper() in _REPLACE:
+            replaces += 1
+        if call and tok.text.upper() in _PAD:
+            arg = _second_argument(tokens, idx + 1)
+            pad = LIMITS["sql_pad"].limit
+            number = arg[0].text if len(arg) == 1 and arg[0].kind == "number" else None
+            if number is None:  # a column's value could be any length
+                shown = " ".join(t.text for t in arg) or "nothing"
+                raise _refuse(role, text, E.SQL_WHY_PAD.format(
+                    name=tok.text, length=shown, limit=pad))
+            if float(number) > pad:
+                raise E.SizeLimitError(E.SQL_TOO_LARGE.format(
+                    role=role, text=_short(text),
+                    why=E.SQL_WHY_PAD.format(name=tok.text, length=number, limit=pad)))
+    checks = (("sql_operators", "the number of operators (AND, OR, NOT, comparisons, "
+               "arithmetic)", operators),
+              ("sql_depth", "the nesting of parentheses", deepest),
+              ("sql_replace", "the number of REPLACE and REGEXP_REPLACE calls", replaces))
+    for name, what, size in checks:
+        if size > LIMITS[name].limit:
+            raise _too_large(role, text, name, what, size)
 
 
 def sql_expr(text: str, columns: Collection[str], role: str) -> pl.Expr:

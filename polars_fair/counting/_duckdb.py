@@ -136,6 +136,7 @@ def _as_text(t: DuckDBPyType) -> bool:
     return t.id in _VIA_TEXT or (t.id not in _SIMPLE and t.id not in _NESTED)
 
 
+@borrow(Engine.schema, sections=("Returns",))
 def polars_schema(relation: DuckDBPyRelation) -> pl.Schema:
     """The Polars schema of a DuckDB relation's columns, as they come back in a label table.
 
@@ -166,11 +167,6 @@ def polars_schema(relation: DuckDBPyRelation) -> pl.Schema:
     Parameters
     ----------
     relation : duckdb.DuckDBPyRelation
-
-    Returns
-    -------
-    pl.Schema
-        Column names in DuckDB's order with their Polars dtypes.
 
     Examples
     --------

@@ -87,6 +87,7 @@ def _polars_dtype(t: DataType) -> pl.DataType:
     return pl.Object()
 
 
+@borrow(Engine.schema, sections=("Returns",))
 def polars_schema(spark_df: SparkDataFrame) -> pl.Schema:
     """The Polars schema that a Spark DataFrame's columns have once they come back through Arrow.
 
@@ -114,11 +115,6 @@ def polars_schema(spark_df: SparkDataFrame) -> pl.Schema:
     Parameters
     ----------
     spark_df : pyspark.sql.DataFrame
-
-    Returns
-    -------
-    pl.Schema
-        Column names in Spark's order with their Polars dtypes.
 
     Examples
     --------

@@ -41,7 +41,8 @@ class Engine(Protocol):
         Returns
         -------
         pl.Schema
-            Column name -> Polars dtype (Spark and DuckDB types mapped to Polars ones).
+            Column name -> Polars dtype, in the input's column order (Spark and DuckDB types
+            mapped to Polars ones).
 
         Examples
         --------
@@ -101,8 +102,7 @@ class Engine(Protocol):
 
         Examples
         --------
-        >>> from polars_fair.counting.tables import PolarsEngine
-        >>> from polars_fair.core.spec import resolve
+        >>> from polars_fair.counting.tables import PolarsEngine, resolve
         >>> lf = pl.LazyFrame({"g": ["a", "a"], "y_true": [1, 0], "y_pred": [1, 1]})
         >>> engine = PolarsEngine(lf)
         >>> a = resolve(engine.schema(), "g")
@@ -129,8 +129,7 @@ class Engine(Protocol):
 
         Examples
         --------
-        >>> from polars_fair.counting.tables import PolarsEngine
-        >>> from polars_fair.core.spec import resolve
+        >>> from polars_fair.counting.tables import PolarsEngine, resolve
         >>> lf = pl.LazyFrame({"g": ["a", "a"], "y_true": [1, 1], "y_score": [0.5, 0.5]})
         >>> engine = PolarsEngine(lf)
         >>> a = resolve(engine.schema(), "g", y_score="y_score", scores=True)
