@@ -398,15 +398,9 @@ def float_at_most(value: float | None, threshold: Fraction) -> bool | None:
     return bool(value <= float(threshold))
 
 
+@borrow(option, params=("value", "name"))
 def flag(value: Any, name: str) -> bool:
     """A yes/no option: ``True`` or ``False`` (numpy booleans accepted), nothing else.
-
-    Parameters
-    ----------
-    value : Any
-        The option as passed.
-    name : str
-        The option's name, for the message.
 
     Returns
     -------
