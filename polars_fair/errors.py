@@ -3,7 +3,7 @@
 Every message names the column (or group) at fault and shows the offending values or counts.
 The templates are module constants so that tests can assert the exact wording.
 
-Why one module of about 660 lines: it is a leaf every layer imports, and the error contract
+Why one module: it is a leaf every layer imports, and the error contract
 (every type and every message template, asserted word for word by the tests) is read in one
 place; it holds declarations, no logic.
 """

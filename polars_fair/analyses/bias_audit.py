@@ -24,7 +24,7 @@ through the counting boundary (:func:`polars_fair.counts` with ``y_true=None``, 
 errors as every analysis; the roll-ups to each attribute set, the rates and the ratios run on
 the small table, in memory, so every engine (in-memory, streaming) returns the same result.
 
-Why one module of about 700 lines: NYC LL 144's summary is one legal artefact (selection and
+Why one module: NYC LL 144's summary is one legal artefact (selection and
 scoring rates, impact ratios, small and unknown categories) whose two forms share every rule;
 half of the lines are the docstrings the law's definitions need.
 """

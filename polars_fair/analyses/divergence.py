@@ -37,7 +37,7 @@ attributes into bins whose edges are shown in the keys.
 The explanations live in :mod:`polars_fair.analyses.explain` (they read a divergence table and
 nothing else) and are re-exported here.
 
-Why one module of about 830 lines: the enumeration, the statistics and the level-by-level search
+Why one module: the enumeration, the statistics and the level-by-level search
 on the rows are one algorithm with one output schema (:data:`DIVERGENCE_COLUMNS`) and share
 their private helpers (the support threshold, the level checks, the schema, the statistics);
 about 40% of the lines are docstrings with their sources and examples.

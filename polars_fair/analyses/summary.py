@@ -64,7 +64,7 @@ finding does:
   stays ``"fail"`` if they fail too (a real failure is never hidden behind a small group), and
   is ``"insufficient support"`` if they pass.
 
-Why one module of about 620 lines: the Fairlearn summaries, their exact values and their
+Why one module: the Fairlearn summaries, their exact values and their
 verdicts read one table in one pass; most lines are the documented definitions.
 """
 

@@ -2,7 +2,7 @@
 
 Both analyses read only the count table (group × cell counts), never rows.
 
-Why one module of about 600 lines: metrics' intervals and disparity's tests read the same
+Why one module: metrics' intervals and disparity's tests read the same
 rescaled counts and share their interval choices (Wilson, Wald, MOVER, Newcombe).
 """
 

@@ -15,7 +15,7 @@ Every way in returns these objects:
 
 So an analysis, its arguments and its errors exist once, and every engine gives the same result.
 
-Why one module of about 620 lines: the two objects are the library's one public table of
+Why one module: the two objects are the library's one public table of
 analyses (a method per analysis, each a few lines delegating to its module function), read
 together to check that both tables offer what they should; the analyses themselves live in
 :mod:`polars_fair.analyses`.

@@ -25,7 +25,7 @@ A group is labelled by its value, or ``"v1 | v2"`` for an intersection of severa
 vl-convert come with the ``plot`` extra (``pip install "polars_fair[plot]"``) and are imported
 only when a chart is drawn, so ``polars_fair`` itself imports without them.
 
-Why one module of about 1,100 lines: it is the package's one optional-dependency boundary (Altair
+Why one module: it is the package's one optional-dependency boundary (Altair
 and vl-convert, imported lazily by :func:`_require`), and its seven charts share the same small
 helpers (group labels, inline data, colour scales, the column checks) and the same output
 functions (:func:`save`, :func:`to_svg`). Each chart is one function that reads one analysis

@@ -16,7 +16,7 @@ A generated command scans the file, resolves its text arguments against the sche
 :func:`polars_fair.scores`), calls the method and writes its frame
 (:func:`polars_fair.cli.io.emit`: table, csv, json, parquet or markdown).
 
-Why one module of about 900 lines: reading a declaration (annotations, defaults, numpydoc) and
+Why one module: reading a declaration (annotations, defaults, numpydoc) and
 turning it into options, values and a command is one translation, kept in one place so every
 generated command reads its declaration the same way; about 40% of the lines are docstrings
 and their examples.

@@ -14,7 +14,7 @@ The commands only format: their text arguments are parsed against the data by
 library (``report``, :func:`polars_fair.audit.gate.gate`,
 :func:`polars_fair.audit.html.audit_html`).
 
-Why one module of about 800 lines: one Typer application whose hand-written commands
+Why one module: one Typer application whose hand-written commands
 (``report``, ``demo``, ``check``) share their option declarations and the one error guard every
 command runs in; the parsing and writing of text live in :mod:`polars_fair.cli.io`, the
 generated commands in :mod:`polars_fair.cli.commands` and the decisions in the analyses.

@@ -10,7 +10,7 @@ output before anything runs; :func:`emit` writes a result as a table, CSV, JSON 
 :func:`cli_message` turns the library's parameter names in a message into the flags. The
 commands of :mod:`polars_fair.cli.entry` are built on these; nothing here computes an audit.
 
-Why one module of about 1,050 lines: every argument of the command line is turned into a checked
+Why one module: every argument of the command line is turned into a checked
 column, expression or value here, in one place, so that each flag is parsed, validated and
 named in messages the same way by every command; splitting it would spread one contract over
 several files. About half of the lines are docstrings and their examples.

@@ -38,7 +38,7 @@ only when no eligible group has that many does it choose among them all (the rep
 ``reference_low_support``). The same holds for the highest selection rate,
 the denominator of the impact ratio. An explicit group is always taken as given.
 
-Why one module of about 600 lines: the rules, eligibility, support and the frozen
+Why one module: the rules, eligibility, support and the frozen
 :class:`Reference` are one decision every analysis, chart and gate must take the same way;
 split, two surfaces could disagree on their benchmark.
 """

@@ -6,7 +6,7 @@ takes the same count arguments (:class:`CountArgs`) or score arguments (:class:`
 row is read: missing columns, a ``pos_label`` of the wrong type, non-numeric weights or scores
 and contradictory options raise here, with the same messages on every engine.
 
-Why one module of about 770 lines: the count arguments, their documentation and every check a
+Why one module: the count arguments, their documentation and every check a
 call gets before any data is read are one contract; keeping them together is what lets every
 engine and surface raise the same errors.
 """

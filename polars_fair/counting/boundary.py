@@ -25,7 +25,7 @@ A NaN key value is missing, exactly as null: it becomes null here
 (:func:`missing_keys_as_null`), so NaN and null rows form one missing group on every engine
 (Spark and DuckDB hand NaN back as NaN).
 
-Why one module of about 550 lines: it is the counting boundary, the only code that reads rows,
+Why one module: it is the counting boundary, the only code that reads rows,
 and its validator must stay next to the label table it checks so that every engine's errors
 stay identical; most lines are the documented error rules.
 """

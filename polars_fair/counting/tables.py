@@ -11,9 +11,9 @@ An :class:`Engine` is where the rows live. It does one thing: turn rows into the
 :mod:`polars_fair.counting.boundary` (one aggregation). Polars is :class:`PolarsEngine`; Spark and
 DuckDB implement the same two methods in their own modules.
 
-Why one module of about 860 lines: the engine protocol, the Polars engine, the count and score
-tables, roll-ups, attribute sets and the size guards are one layer (rows to tables); most of
-the lines are documentation and the guards.
+Why one module: the Polars engine, the count and score tables, roll-ups, attribute
+sets and the size guards are one layer (rows to tables); most of the lines are documentation
+and the guards. The engine protocol is :mod:`polars_fair.counting.engine`.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ between them from the data
 ABROCA: Gardner, Brooks & Baker 2019 (LAK'19); the test: Borchers et al., "Toward Sufficient
 Statistical Power in Algorithmic Bias Assessment: A Test for ABROCA".
 
-Why one module of about 710 lines: the row kernel and the cell kernel compute the same exact
+Why one module: the row kernel and the cell kernel compute the same exact
 ABROCA from the same merged grid and are checked against each other bit for bit; they share
 the grid code and are tuned together.
 """

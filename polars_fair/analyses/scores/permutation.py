@@ -12,7 +12,7 @@ kernel (:func:`null_kernel_for`).
 Borchers et al., "Toward Sufficient Statistical Power in Algorithmic Bias Assessment: A Test
 for ABROCA"; ABROCA as in :mod:`polars_fair.analyses.scores.abroca` (Gardner, Brooks & Baker 2019).
 
-Why one module of about 640 lines: the null draws, the test over the groups and its lazy
+Why one module: the null draws, the test over the groups and its lazy
 plan are one statistical procedure whose results must agree draw for draw; the kernels that
 evaluate the draws are already their own module (:mod:`~polars_fair.analyses.scores.null_kernel`).
 """

@@ -19,7 +19,7 @@ through slicing analysis", LAK'19; used by Borchers et al.) is the area between 
 ``integral_0^1 |TPR_a(f) - TPR_b(f)| df``, computed here exactly for the piecewise-linear curves,
 not on a grid.
 
-Why one module of about 540 lines: it is the numerics of ROC curves on cells, with no Polars in
+Why one module: it is the numerics of ROC curves on cells, with no Polars in
 it. Its three ABROCA kernels (:func:`abroca_exact` for two curves, :func:`abroca_batch` for many
 draws on a shared grid, :func:`abroca_splits` for draws of distinct scores) integrate the same
 piecewise-linear difference with the same helpers (:func:`_abs_linear_integral`), and are tested
