@@ -186,6 +186,25 @@ def _keys_before(df: pl.DataFrame, column: str) -> list[str]:
     return df.columns[: df.columns.index(column)] if column in df.columns else []
 
 
+def _chart_table(frame: pl.DataFrame | pl.LazyFrame, columns: Sequence[str], what: str, *,
+                 keys: Sequence[str] | None = None,
+                 before: str | None = None) -> tuple[Any, pl.DataFrame, list[str]]:
+    """A chart's start: Altair, its table collected and checked, and the table's group keys.
+
+    The keys are ``keys`` when given, else the columns before ``before`` (none without it).
+    """
+    alt = _altair(what)
+    df = _collect(frame)
+    _need(df, columns, what)
+    found = list(keys) if keys is not None else _keys_before(df, before) if before else []
+    return alt, df, found
+
+
+def _group(keys: Sequence[str]) -> pl.Expr:
+    """The ``group`` column: each row's group label, or ``"all"`` without keys."""
+    return group_label(keys) if keys else pl.lit("all").alias("group")
+
+
 def _largest_groups(data: pl.DataFrame, rows: pl.Expr,
                     max_groups: int) -> tuple[list[str], list[str]]:
     """The groups a chart draws and those it leaves out.
@@ -427,10 +446,8 @@ def rates_chart(
     >>> m = make_hiring(5000, seed=0).fair.metrics("race")
     >>> save(rates_chart(m, rates=("selection_rate", "tpr", "fpr")), "rates.png")  # doctest: +SKIP
     """
-    alt = _altair("rates_chart")
-    df = _collect(metrics_frame)
-    _need(df, ["metric", "value", "ci_low", "ci_high"], "rates_chart")
-    keys = list(keys) if keys is not None else _keys_before(df, "metric")
+    alt, df, keys = _chart_table(metrics_frame, ["metric", "value", "ci_low", "ci_high"],
+                                 "rates_chart", keys=keys, before="metric")
     rates = list(rates)
     present = set(df["metric"].unique().to_list())
     missing = [r for r in rates if r not in present]
@@ -440,7 +457,7 @@ def rates_chart(
         )
     support = pl.col("low_support") if "low_support" in df.columns else pl.lit(False)
     data = df.filter(pl.col("metric").is_in(rates)).select(
-        group_label(keys) if keys else pl.lit("all").alias("group"),
+        _group(keys),
         pl.col("metric").replace_strict(RATE_TITLES, default=pl.col("metric")).alias("rate"),
         "value", "ci_low", "ci_high",
         support.fill_null(False).alias("low_support"),
@@ -719,9 +736,7 @@ def power_chart(
     ...                     seed=0)  # doctest: +SKIP
     >>> save(power_chart(curve), "power.png")  # doctest: +SKIP
     """
-    alt = _altair("power_chart")
-    df = _collect(curve)
-    _need(df, ["delta_auc", "n", "power", "mc_se"], "power_chart")
+    alt, df, _ = _chart_table(curve, ["delta_auc", "n", "power", "mc_se"], "power_chart")
     if "auc_a" in df.columns and "auc_b" in df.columns:
         effect = pl.format(
             "ΔAUC {} ({} vs {})",
@@ -802,12 +817,10 @@ def calibration_chart(
     >>> r = make_hiring(5000, seed=0).fair.reliability("race", y_score="y_score")
     >>> save(calibration_chart(r), "calibration.png")  # doctest: +SKIP
     """
-    alt = _altair("calibration_chart")
-    df = _collect(reliability)
-    _need(df, ["mean_score", "fraction_positive", "n"], "calibration_chart")
-    keys = list(keys) if keys is not None else _keys_before(df, "bin")
+    alt, df, keys = _chart_table(reliability, ["mean_score", "fraction_positive", "n"],
+                                 "calibration_chart", keys=keys, before="bin")
     data = df.select(
-        group_label(keys) if keys else pl.lit("all").alias("group"),
+        _group(keys),
         "n", "mean_score", "fraction_positive",
     )
     order, left = _largest_groups(data, pl.col("n").sum(), max_groups)
@@ -904,12 +917,10 @@ def threshold_chart(
     >>> s = make_hiring(5000, seed=0).fair.sweep("race", y_score="y_score")  # doctest: +SKIP
     >>> save(threshold_chart(s), "thresholds.png")  # doctest: +SKIP
     """
-    alt = _altair("threshold_chart")
-    df = _collect(sweep)
-    _need(df, ["threshold", "impact_ratio", "low_support"], "threshold_chart")
-    keys = list(keys) if keys is not None else _keys_before(df, "threshold")
+    alt, df, keys = _chart_table(sweep, ["threshold", "impact_ratio", "low_support"],
+                                 "threshold_chart", keys=keys, before="threshold")
     data = df.select(
-        group_label(keys) if keys else pl.lit("all").alias("group"),
+        _group(keys),
         pl.col("threshold").cast(pl.Float64),
         pl.col("impact_ratio").cast(pl.Float64).fill_nan(None),
         pl.col("low_support").fill_null(False),
