@@ -54,7 +54,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair._docs import compose
+from polars_fair._docs import borrow, compose
 from polars_fair._lazy import np
 from polars_fair.analyses.explain import global_shapley_values as global_shapley_values
 from polars_fair.analyses.explain import shapley_values as shapley_values
@@ -759,6 +759,8 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
 
     return pl.LazyFrame({"__pf": [0]}).map_batches(run, schema=out_schema)
 
+@borrow(divergence_from_counts, params=("metric", "max_order", "min_support",
+                                         "min_denominator", "level", "adjust", "max_patterns"))
 def divergence_of_counts(
     fair_counts: Any,
     by: By = None,
@@ -779,20 +781,6 @@ def divergence_of_counts(
         The count table (one attribute set).
     by : str or list of str, optional
         The attributes whose values make the items (default: every key).
-    metric : str, default "fpr"
-        A proportion of the metric registry.
-    max_order : int, optional
-        The most items of a pattern.
-    min_support : float, default 0.01
-        The smallest pattern.
-    min_denominator : float, default 30
-        Flag ``low_support`` below this metric denominator.
-    level : float, default 0.95
-        Confidence level.
-    adjust : {"bh", "by", "holm"}, default "bh"
-        The adjustment over every pattern tested.
-    max_patterns : int, default 1000000
-        The most candidate patterns.
 
     Returns
     -------

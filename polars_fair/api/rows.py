@@ -168,8 +168,8 @@ def bias_audit(
     return scored.bias_audit(min_share=min_share, exclude_small=exclude_small)
 
 
-@borrow(divergence_of_counts, params=("min_denominator", "level", "adjust"),
-        sections=("Returns",))
+@borrow(divergence_of_counts, params=("metric", "max_order", "min_support", "min_denominator",
+                                     "level", "adjust", "max_patterns"), sections=("Returns",))
 def divergence_of_rows(
     frame: Any,
     by: By = None,
@@ -193,17 +193,9 @@ def divergence_of_rows(
         The rows; ``bins`` needs a Polars frame.
     by : str, pl.Expr or list of them
         The attributes whose values make the patterns' items.
-    metric : str, default "fpr"
-        A proportion of the metric registry.
-    max_order : int, optional
-        The most items of a pattern.
-    min_support : float, default 0.01
-        The smallest pattern (share of rows below 1, row count otherwise).
     bins : mapping of str to int or sequence of float, optional
         Numeric attributes to bin: a number of quantile bins or the edges
         (:func:`bin_attributes`).
-    max_patterns : int, default 1000000
-        The most candidate patterns.
     strategy : {"auto", "finest", "levels"}, default "auto"
         ``"finest"``: one scan into the count table over every attribute, patterns enumerated
         from it (fastest while that table fits in memory). ``"levels"``: level by level on the
@@ -212,7 +204,7 @@ def divergence_of_rows(
         ``"auto"``: ``"levels"`` for a Spark or DuckDB frame over more than
         :data:`LEVELS_ABOVE` attributes, else ``"finest"``.
     **count_args
-        The count arguments (:class:`polars_fair.core.spec.CountArgs`) but ``combinations``.
+        The count arguments that read rows (:class:`polars_fair.core.spec.RowArgs`).
 
     Raises
     ------
