@@ -20,9 +20,11 @@ REASON_MARKER = "Why one module"
 EXCLUDED = ("audit/html/",)
 
 
-def _modules() -> list[Path]:
+def _modules(excluded: bool = False) -> list[Path]:
+    """The package's modules outside :data:`EXCLUDED` (or, with ``excluded``, inside it)."""
     return sorted(p for p in PACKAGE.rglob("*.py")
-                  if not any(p.relative_to(PACKAGE).as_posix().startswith(e) for e in EXCLUDED))
+                  if any(p.relative_to(PACKAGE).as_posix().startswith(e) for e in EXCLUDED)
+                  == excluded)
 
 
 def long_functions(source: str, limit: int = MAX_FUNCTION_LINES) -> list[tuple[str, int]]:
@@ -68,3 +70,11 @@ def test_no_function_over_the_limit(path: Path) -> None:
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: p.relative_to(PACKAGE).as_posix())
 def test_a_long_module_says_why(path: Path) -> None:
     assert not unexplained_length(path.read_text(encoding="utf-8"))
+
+
+def test_an_exclusion_is_still_needed() -> None:
+    # the exclusion ends when audit_html is split: then remove "audit/html/" from EXCLUDED
+    over = [(p.relative_to(PACKAGE).as_posix(), long_functions(p.read_text(encoding="utf-8")),
+             unexplained_length(p.read_text(encoding="utf-8"))) for p in _modules(excluded=True)]
+    assert not EXCLUDED or any(fns or long for _, fns, long in over), (
+        f"{EXCLUDED} now keeps both limits: remove it from EXCLUDED")
