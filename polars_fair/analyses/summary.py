@@ -400,7 +400,8 @@ def _build(lf: pl.LazyFrame, keys: list[str], ref: Reference, rule: _Rule, suppo
     return table.map_batches(lambda df: _summarise(df, rule), schema=_SCHEMA)
 
 
-#: The definitions of :func:`summary_from_counts`'s rows, put in its docstring (:func:`fill`).
+#: The definitions of :func:`summary_from_counts`'s rows, put in its docstring
+#: (:func:`polars_fair._docs.fill`).
 DEFINITIONS = r"""
 With :math:`r_g` a group's rate (from :data:`polars_fair.core.registry.RATE_NAMES`) and
 :math:`G` the groups whose figure is defined (see the module notes: the others are listed in

@@ -398,7 +398,8 @@ def _check_options(n_permutations: Any, tolerance: Any, seed: Any, return_draws:
     return float(tolerance)
 
 
-#: The method of :func:`abroca_test_from_scores`, put in its docstring (:func:`fill`).
+#: The method of :func:`abroca_test_from_scores`, put in its docstring
+#: (:func:`polars_fair._docs.fill`).
 ALGORITHM = """
 Algorithm 1 of Borchers et al. ("Toward Sufficient Statistical Power in Algorithmic Bias
 Assessment: A Test for ABROCA"): under H0 a row's group membership is exchangeable between
