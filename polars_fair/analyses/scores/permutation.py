@@ -32,6 +32,7 @@ from polars_fair._docs import fill
 from polars_fair._lazy import np
 from polars_fair._progress import progress_bar
 from polars_fair.analyses.scores.null_kernel import (
+    CELL_BLOCK,
     GridCache,
     cell_abroca,
     draw_cells,
@@ -342,7 +343,9 @@ def _cell_null(
 ) -> NDArray[np.float64]:
     """The cell kernel's valid draws (see :func:`permutation_null`), in the order drawn."""
     n_pos, n_neg = int(pool_pos.sum()), int(pool_neg.sum())
-    step = max(1, BLOCK_CELLS // (2 * pool_pos.size + 2))
+    # small blocks: the draws and the kernel's temporaries stay in reused memory and in cache
+    # (the same stream: the sampler draws sample after sample whatever the block)
+    step = max(1, CELL_BLOCK // (2 * pool_pos.size + 2))
     parts: list[NDArray[np.float64]] = []
     n_kept = attempts = 0
     while n_kept < n_permutations and attempts < max_attempts and n_pos > 0 and n_neg > 0:

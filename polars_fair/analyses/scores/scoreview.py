@@ -438,13 +438,13 @@ def score_reference(
     >>> score_reference(v, "c")
     2
     """
-    if aucs is None:
+    ref = Reference.parse(reference)
+    if aucs is None and ref.rule == "max_auc":  # the only rule that reads the AUCs
         aucs = view.aucs()
     table = view.key_frame.with_columns(pl.Series("n", view.n))
     both = (view.positives > 0) & (view.negatives > 0)
     eligible = pl.Series(both) & table.select(known(view.keys)).to_series()
-    auc = pl.Series(list(aucs), dtype=pl.Float64)
-    ref = Reference.parse(reference)
+    auc = None if aucs is None else pl.Series(list(aucs), dtype=pl.Float64)
     idx = ref.index(table, view.keys, eligible=eligible, score=auc)
     if idx is None and ref.rule == "largest":
         # no group has a ROC curve: the largest group stands as the reference, and every
