@@ -30,7 +30,7 @@ the lines.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
@@ -175,7 +175,17 @@ def roc_points_from_cells(
     >>> thr.tolist(), tpr.tolist()
     ([inf, 0.8, 0.4, 0.1], [0.0, 0.5, 1.0, 1.0])
     """
-    s, p, n = _cells(scores, pos, neg)
+    return _points_of_cells(*_cells(scores, pos, neg))
+
+
+def _points_of_cells(
+    s: NDArray[np.float64], p: NDArray[Any], n: NDArray[Any]
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """:func:`roc_points_from_cells` of cells already checked by :func:`_cells`.
+
+    Distinct ascending finite scores, non-negative int64 (or float64) counts: the cells of a
+    :class:`polars_fair.analyses.scores.scoreview.ScoreView` group whose table was checked once.
+    """
     tps = np.concatenate(([0], np.cumsum(p[::-1])))
     fps = np.concatenate(([0], np.cumsum(n[::-1])))
     total_p, total_n = tps[-1], fps[-1]
@@ -217,6 +227,11 @@ def auc_from_cells(scores: ArrayLike, pos: ArrayLike, neg: ArrayLike) -> float |
     0.875
     """
     _, p, n = _cells(scores, pos, neg)
+    return _auc_of_cells(p, n)
+
+
+def _auc_of_cells(p: NDArray[Any], n: NDArray[Any]) -> float | None:
+    """:func:`auc_from_cells` of counts already checked and ordered by :func:`_cells`."""
     total_p = float(np.sum(p))
     total_n = float(np.sum(n))
     if total_p <= 0 or total_n <= 0:

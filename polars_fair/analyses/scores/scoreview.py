@@ -21,7 +21,12 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import np
-from polars_fair.analyses.scores.roc import auc_from_cells, roc_curve_from_cells
+from polars_fair.analyses.scores.roc import (
+    _auc_of_cells,
+    _points_of_cells,
+    auc_from_cells,
+    roc_curve_from_cells,
+)
 from polars_fair.core.reference import Reference, known
 
 if TYPE_CHECKING:
@@ -90,6 +95,10 @@ class ScoreView:
         ``Int64``, or ``Float64`` when weighted.
     n_dtype : pl.DataType
         The dtype of ``n``.
+    distinct : bool, default False
+        Whether every group's scores are distinct (strictly ascending), as in the score
+        tables polars_fair builds: then a group's cells are its ROC cells as they are, and
+        :meth:`aucs` and :meth:`curve` do not check and merge them again.
 
     Examples
     --------
@@ -113,6 +122,7 @@ class ScoreView:
     weighted: bool
     count_dtype: pl.DataType
     n_dtype: pl.DataType
+    distinct: bool = False
 
     def __len__(self) -> int:
         """The number of groups."""
@@ -241,6 +251,8 @@ class ScoreView:
         >>> view.aucs()
         [1.0, None]
         """
+        if self.distinct:  # checked once by score_view: the same double without a second check
+            return [_auc_of_cells(*self.cells(g)[1:]) for g in range(len(self))]
         return [auc_from_cells(*self.cells(g)) for g in range(len(self))]
 
     @borrow(reason, params=("g",))
@@ -262,6 +274,9 @@ class ScoreView:
         """
         if self.reason(g) is not None:
             return None
+        if self.distinct:
+            fpr, tpr, _ = _points_of_cells(*self.cells(g))
+            return fpr, tpr
         return roc_curve_from_cells(*self.cells(g))
 
 
@@ -344,8 +359,10 @@ def score_view(scores: pl.DataFrame, keys: Sequence[str]) -> ScoreView:
         bad = int(np.sum(~(arr >= 0)))
         if bad:
             raise E.InvalidArgumentError(NEGATIVE_CELLS.format(column=column, count=bad))
-    starts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
+    change = gid[1:] != gid[:-1]
+    starts = np.flatnonzero(np.r_[True, change])
     bounds = np.r_[starts, gid.size].astype(np.int64)
+    score = df["score"].cast(pl.Float64).to_numpy()
     positives = np.add.reduceat(pos, starts)
     negatives = np.add.reduceat(neg, starts)
     if "n_rows" in schema:
@@ -358,7 +375,7 @@ def score_view(scores: pl.DataFrame, keys: Sequence[str]) -> ScoreView:
         keys=keys,
         key_frame=df.select(keys)[starts.tolist()],
         bounds=bounds,
-        score=df["score"].cast(pl.Float64).to_numpy(),
+        score=score,
         pos=pos,
         neg=neg,
         n=n,
@@ -367,6 +384,7 @@ def score_view(scores: pl.DataFrame, keys: Sequence[str]) -> ScoreView:
         weighted=weighted,
         count_dtype=count_dtype,
         n_dtype=n_dtype,
+        distinct=bool(np.all((score[1:] > score[:-1]) | change)),
     )
 
 

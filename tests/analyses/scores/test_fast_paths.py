@@ -51,6 +51,8 @@ from polars_fair.analyses.scores.roc import (
     _check_curve,
     abroca_batch,
     abroca_exact,
+    auc_from_cells,
+    roc_curve_from_cells,
 )
 from polars_fair.analyses.scores.scoreview import _sorted_by_group, score_view
 
@@ -283,6 +285,62 @@ def test_score_view_skips_the_sort_only_when_the_sort_returns_the_table_as_it_is
     assert a.key_frame.equals(b.key_frame)
     for name in ("bounds", "score", "pos", "neg", "n", "positives", "negatives"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(["x", "y"]), st.integers(0, 12), st.integers(0, 3),
+                       st.integers(0, 3)), min_size=1, max_size=30),
+    st.booleans(),
+)
+def test_score_view_curves_and_aucs_of_distinct_scores_equal_the_checked_path_bit_for_bit(
+    rows: list, merge: bool
+) -> None:
+    # issue 21: a view whose groups hold distinct scores hands its cells to the ROC arithmetic
+    # without the second check (roc._cells); a view with a repeated score keeps the checked path
+    table = pl.DataFrame(rows, schema={"g": pl.String, "score": pl.Float64,
+                                       "positives": pl.Int64, "negatives": pl.Int64},
+                         orient="row").with_columns(pl.col("score") / 8)
+    if merge:  # one row per (group, score), as the score tables polars_fair builds
+        table = table.group_by("g", "score").agg(pl.col("positives", "negatives").sum())
+    view = score_view(table, ["g"])
+    repeated = table.select(pl.struct("g", "score").is_duplicated().any()).item()
+    assert view.distinct is (not repeated)
+    for g in range(len(view)):
+        s, p, n = view.cells(g)
+        assert view.aucs()[g] == auc_from_cells(s, p, n)  # None == None for one class
+        curve = view.curve(g)
+        if curve is None:
+            assert view.reason(g) is not None
+        else:
+            fpr, tpr = roc_curve_from_cells(s, p, n)
+            assert np.array_equal(curve[0], fpr) and np.array_equal(curve[1], tpr)
+
+
+def test_cell_kernel_in_blocks_is_one_block_and_keeps_the_stream(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 21: blocks of CELL_BLOCK values change neither a split's double nor the draws."""
+    import polars_fair.analyses.scores.null_kernel as nk
+    import polars_fair.analyses.scores.permutation as perm
+
+    rng = np.random.default_rng(21)
+    pos, neg = rng.integers(0, 30, 40), rng.integers(0, 30, 40)
+    pos[0] += 1
+    neg[-1] += 1
+    gp, gn = draw_cells(rng, pos, neg, int(pos.sum() + neg.sum()) // 3, 2_000)
+    ok = ((gp.sum(1) > 0) & (gp.sum(1) < pos.sum()) & (gn.sum(1) > 0)
+          & (gn.sum(1) < neg.sum()))
+    gp, gn = gp[ok], gn[ok]
+    assert gp.shape[0] > nk.CELL_BLOCK // (2 * 40 + 2)  # several blocks
+    assert np.array_equal(cell_abroca(pos, neg, gp, gn), nk._cell_block(pos, neg, gp, gn))
+    tp, tn = rng.binomial(pos, 0.3), rng.binomial(neg, 0.3)
+    small = permutation_null(pos, neg, tp, tn, 700, np.random.default_rng(5), 1e-12,
+                             kernel="cells")
+    monkeypatch.setattr(perm, "CELL_BLOCK", 10**9)  # every draw in one block, as before
+    one = permutation_null(pos, neg, tp, tn, 700, np.random.default_rng(5), 1e-12,
+                           kernel="cells")
+    assert np.array_equal(small.draws, one.draws) and small.p_value == one.p_value
 
 
 @settings(max_examples=150, deadline=None)
