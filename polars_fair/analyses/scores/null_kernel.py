@@ -703,15 +703,20 @@ def _cell_block(
     count_a = np.cumsum(order < k1, axis=1)[:, :-1]
     row_k = (np.arange(rows, dtype=np.intp) * k2)[:, None]
     ends = []
-    for cp, cx, scale, idx in ((cpa, x[:, :k1], p_b, count_a + row_k),
-                               (cpb, x[:, k1:], p_a, (np.arange(1, width) + row_k) - count_a)):
+    # a cell's rise and run are its counts: diff(CP) = the group's positives in the cell, and
+    # diff(CN N_other) = its negatives times N_other, the same integers as the differences
+    for cp, cx, scale, rise, run, idx in (
+        (cpa, x[:, :k1], p_b, grp_pos, grp_neg * n_b, count_a + row_k),
+        (cpb, x[:, k1:], p_a, pool_pos - grp_pos, (pool_neg - grp_neg) * n_a,
+         (np.arange(1, width) + row_k) - count_a),
+    ):
         start = np.zeros((rows, k2))
         start[:, 1:k1] = cx[:, :-1]
         value = np.zeros((rows, k2))
         value[:, 1:k1] = cp[:, :-1] * scale  # positives times the other group's P
         slope = np.zeros((rows, k2))
-        slope[:, 1:k1] = np.diff(cp, axis=1) * scale
-        slope[:, 1:k1] /= np.maximum(np.diff(cx, axis=1), 1)
+        slope[:, 1:k1] = rise * scale
+        slope[:, 1:k1] /= np.maximum(run, 1)
         s = np.take(slope, idx)
         at = left - np.take(start, idx)
         at *= s
