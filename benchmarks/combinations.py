@@ -34,6 +34,7 @@ def run(cfg: Config) -> list[Row]:
         f"combinations/{tag}/floor", "combinations", f"all 7 combinations of 3 attributes, N={tag}",
         n, 'lf.fair.report(["a", "b", "c"], combinations="all").collect()',
         baseline="floor: one Polars group_by(a, b, c) of n, Σy, Σŷ, Σy·ŷ", ratio_kind="slowdown",
+        paired=True,
     )
 
     def body(r: Row) -> None:

@@ -60,7 +60,10 @@ class Row:
 
     ``ratio`` is ``ours / baseline`` for a ``"slowdown"`` (how many times the baseline's time we
     take; lower is better) and ``baseline / ours`` for a ``"speedup"`` (how many times faster we
-    are; higher is better).
+    are; higher is better). A ``paired`` row was timed round by round against its baseline
+    (:func:`measure`, the same repeats): its ratio is the median of the rounds' ratios, which a
+    shared machine's load disturbs less than a ratio of medians (both sides of a round see the
+    same load); other rows take the ratio of the medians.
     """
 
     id: str
@@ -77,11 +80,18 @@ class Row:
     status: Status = "ok"
     reason: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    paired: bool = False
 
     @property
     def ratio(self) -> float | None:
         if self.ours_s is None or self.baseline_s is None or self.ratio_kind is None:
             return None
+        ours, base = self.extra.get("ours_times"), self.extra.get("baseline_times")
+        if self.paired and ours and base and len(ours) == len(base):
+            rounds = [(a / b if self.ratio_kind == "slowdown" else b / a)
+                      for a, b in zip(ours, base, strict=True) if a > 0 and b > 0]
+            if rounds:
+                return median(rounds)
         if self.ratio_kind == "slowdown":
             return self.ours_s / self.baseline_s if self.baseline_s > 0 else None
         return self.baseline_s / self.ours_s if self.ours_s > 0 else None

@@ -145,9 +145,11 @@ def _one_size(cfg: Config, n: int) -> list[Row]:
     ours_desc = "df.lazy().fair.report(by=[a, b]).collect()"
     out = [
         Row(f"report/{tag}/floor", "report", base, n, ours_desc,
-            baseline="floor: Polars group_by of n, Σy, Σŷ, Σy·ŷ", ratio_kind="slowdown"),
+            baseline="floor: Polars group_by of n, Σy, Σŷ, Σy·ŷ", ratio_kind="slowdown",
+            paired=True),
         Row(f"report/{tag}/numpy", "report", base, n, ours_desc,
-            baseline="numpy bincount ×4 over a precomputed group code", ratio_kind="slowdown"),
+            baseline="numpy bincount ×4 over a precomputed group code", ratio_kind="slowdown",
+            paired=True),
     ]
 
     def timed(_: Row) -> None:

@@ -220,7 +220,9 @@ def markdown(result: dict[str, Any], rows: list[Row]) -> str:
         ("Times are medians of the repeats shown (ours/baseline), measured interleaved in this "
         "run. "
         "Ratio: \"N×\" = our time ÷ the baseline's (lower is better); \"N× faster\" = the "
-        "baseline's time ÷ ours. \"min ratio\" is the same ratio of the fastest runs, the least "
+        "baseline's time ÷ ours; where both were timed round by round with the same repeats "
+        "(the bounds and the floor), the median of the rounds' ratios, else the ratio of the "
+        "medians. \"min ratio\" is the same ratio of the fastest runs, the least "
         "disturbed figure when other work shares the machine; targets use the medians."),
         "",
         "| benchmark | case | ours | ours | baseline | baseline | ratio | min ratio | repeats "
