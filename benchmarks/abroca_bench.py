@@ -304,7 +304,7 @@ def _bounds(cfg: Config, df: pl.DataFrame, score_table: Any, abroca_from_scores:
 
         times = measure({"ours": ours, "numpy_part": lambda: abroca_from_scores(
             collected, keys, reference="largest"), "bound": bound, "sort_only": sort_only},
-            cfg.repeats, cfg.warmup)
+            _more(cfg, 9), cfg.warmup)
         for row, mine in zip(exact_rows, ("ours", "numpy_part"), strict=True):
             row.ours_s, row.ours_repeats = median(times[mine]), len(times[mine])
             row.baseline_s, row.baseline_repeats = median(times["bound"]), len(times["bound"])
@@ -335,7 +335,7 @@ def _bounds(cfg: Config, df: pl.DataFrame, score_table: Any, abroca_from_scores:
                 frame = frame.head(2_000)
             ours, pooled = _test_rows(frame, by, perms)
             times = measure({"ours": ours, "bound": _permute_bound(pooled, perms)},
-                            cfg.slow_repeats, cfg.warmup)
+                            cfg.repeats, cfg.warmup)
             out = ours()
             r.ours_s, r.ours_repeats = median(times["ours"]), len(times["ours"])
             r.baseline_s, r.baseline_repeats = median(times["bound"]), len(times["bound"])
@@ -470,7 +470,7 @@ def _tied(cfg: Config) -> list[Row]:
                                           reference="Caucasian", n_permutations=perms, seed=0,
                                           progress=False)
 
-        _timed(cfg, r, ours, _cells_bound(frame, "race", "Caucasian", perms), cfg.repeats)
+        _timed(cfg, r, ours, _cells_bound(frame, "race", "Caucasian", perms), _more(cfg, 21))
         r.extra.update(distinct_scores=frame["y_score"].n_unique(),
                        kernel=_kernels(frame, "race", "Caucasian", null_kernel_for))
 
@@ -492,12 +492,17 @@ def _tied(cfg: Config) -> list[Row]:
                 ours, pooled = _test_rows(frame, "group", perms)
                 bound = (_cells_bound(frame, "group", "M", perms) if cells
                          else _permute_bound(pooled, perms))
-                _timed(cfg, r, ours, bound, cfg.slow_repeats if n >= 100_000 else cfg.repeats)
+                _timed(cfg, r, ours, bound, cfg.repeats if n >= 100_000 else _more(cfg, 11))
                 r.extra.update(distinct_scores=frame["y_score"].n_unique(),
                                kernel=_kernels(frame, "group", "M", null_kernel_for))
 
             guarded(row, shape_row)
     return rows
+
+
+def _more(cfg: Config, repeats: int) -> int:
+    """More repeats for a short case on a loaded machine (one in smoke mode)."""
+    return 1 if cfg.smoke else max(cfg.repeats, repeats)
 
 
 def _timed(cfg: Config, r: Row, ours: Callable[[], Any], bound: Callable[[], None],
