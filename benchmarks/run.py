@@ -283,7 +283,13 @@ DESCRIPTIONS = {
     "numpy part alone; "
     "abroca_test (df.fair.abroca_test, 1,000 permutations) on Adult's model score by sex and by "
     "race, and on synthetic data at 1e3, 1e4, 1e5 rows, against numpy permuting in place, per "
-    "tested group, a 1,000 × (group + reference rows) Int32 index matrix built beforehand.",
+    "tested group, a 1,000 × (group + reference rows) Int32 index matrix built beforehand. "
+    "Bounds (issue 21): abroca_test on COMPAS decile_score by race (reference Caucasian) and on "
+    "three shapes of score at 1e4 and 1e5 rows (continuous, deciles, rounded to 2 decimals) "
+    "against numpy's multivariate hypergeometric draws of each tested pair's (score, label) "
+    "cells (1,000 per group, in blocks of CELL_BLOCK values as the test draws them; count arrays "
+    "made beforehand), or numpy permuting the indices for continuous scores; the notes give the "
+    "CPU-time ratio of a second interleaved pass.",
     "power": "Figure 3 grid of Borchers et al.: ΔAUC 0.02–0.2 × sizes 100–2,000 (10 steps), 200 "
     "simulations × 200 permutations per cell, one run.",
 }
