@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from polars_fair import _moved, errors
 from polars_fair.analyses.sample_size import SampleSize, sample_size
+from polars_fair.api.continuous import FairMoments, from_moments, moments
 from polars_fair.api.external import from_counts, from_scores
 from polars_fair.api.namespace import FairDataFrame, FairLazyFrame, fair
 from polars_fair.api.objects import FairCounts, FairScores, counts, scores
@@ -45,6 +46,9 @@ __all__ = [
     "scores",
     "from_counts",
     "from_scores",
+    "moments",
+    "from_moments",
+    "FairMoments",
     "FairCounts",
     "FairScores",
     "SampleSize",

@@ -167,6 +167,21 @@ EXTRA_FIELDS_HINT = (
     "the separator)"
 )
 NOT_NUMERIC = "column {column!r} ({role}) must be numeric, got dtype {dtype}"
+# continuous outcomes (moments, continuous_report)
+CONTINUOUS_NEEDS_Y_PRED = "a continuous audit needs y_pred= (the numeric outcome or prediction)"
+NULL_CONTINUOUS = (
+    "column {column!r} ({role}) holds {count} null value(s); continuous values may not be null"
+)
+BAD_CONTINUOUS = (
+    "column {column!r} ({role}) holds {nans} NaN and {infinite} infinite value(s); continuous "
+    "values must be finite numbers"
+)
+BAD_MOMENTS = (
+    "moment table column {column!r} holds {count} {problem} value(s): {values}"
+)
+MOMENTS_RESIDUALS_PARTIAL = (
+    "a moment table holds all of the residual columns {columns} or none; it lacks {missing}"
+)
 NOT_A_FRAME = (
     "expected a polars DataFrame or LazyFrame, a PySpark DataFrame or a DuckDB relation, got {type}"
 )

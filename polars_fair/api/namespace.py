@@ -20,6 +20,7 @@ import polars as pl
 
 from polars_fair._docs import borrow, compose
 from polars_fair.analyses.availability import availability_from_counts, benchmark_attributes
+from polars_fair.analyses.continuous import SmdSd, continuous_report_from_moments
 from polars_fair.analyses.impact import impact_from_counts
 from polars_fair.analyses.pairwise import pairwise_from_counts
 from polars_fair.analyses.report import rates_from_counts, report_from_counts
@@ -34,8 +35,10 @@ from polars_fair.analyses.summary import summary_from_counts
 from polars_fair.analyses.sweep import DEFAULT_MAX_THRESHOLDS, SWEEP_THRESHOLDS, sweep_from_scores
 from polars_fair.analyses.thresholds import THRESHOLD_GRID, thresholds_from_scores
 from polars_fair.analyses.uncertainty import disparity_table, metrics_table
+from polars_fair.api import continuous as _continuous
 from polars_fair.api import objects as analysis
 from polars_fair.api import rows as _ll144
+from polars_fair.api.continuous import FairMoments
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.api.rows import namespace_divergence
 from polars_fair.core import spec
@@ -416,6 +419,38 @@ True""", scores=True)
 
     divergence = namespace_divergence  # rows -> bins -> one count table -> patterns
 
+    def moments(self, by: By = None, *, y_pred: IntoExpr | None = None,
+                y_true: IntoExpr | None = None, sample_weight: IntoExpr | None = None,
+                null_groups: spec.NullGroups = "keep") -> FairMoments:  # noqa: D102
+        return _continuous.moments(self._lf, by, y_pred=y_pred, y_true=y_true,
+                                   sample_weight=sample_weight, null_groups=null_groups)
+
+    moments.__doc__ = compose(_continuous.moments.__doc__ or "", drop=("frame",), example="""\
+>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "b"], "rate": [1.0, 3.0, 2.0]})
+>>> df.fair.moments("g", y_pred="rate").frame.collect()["m2_pred"].to_list()
+[2.0, 0.0]""")
+
+    def continuous_report(self, by: By = None, *, y_pred: IntoExpr | None = None,
+                          y_true: IntoExpr | None = None, reference: Any = DEFAULTS.reference,
+                          min_support: float = DEFAULTS.min_support,
+                          level: float = DEFAULTS.level, smd_sd: SmdSd = "pooled",
+                          sample_weight: IntoExpr | None = None,
+                          null_groups: spec.NullGroups = "keep") -> pl.LazyFrame:  # noqa: D102
+        return self.moments(by, y_pred=y_pred, y_true=y_true, sample_weight=sample_weight,
+                            null_groups=null_groups).continuous_report(
+            reference=reference, min_support=min_support, level=level, smd_sd=smd_sd)
+
+    continuous_report.__doc__ = compose(
+        continuous_report_from_moments.__doc__ or "", drop=("moments", "keys"),
+        before=spec.BY_DOC, after=_continuous.MOMENT_ARGS_DOC, raises=spec.INPUT_ERRORS_DOC,
+        example=""">>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "a", "b", "b", "b"],
+...                    "rate": [1.0, 2.0, 3.0, 2.0, 3.0, 4.0]})
+>>> r = df.fair.continuous_report("g", y_pred="rate", reference="a", min_support=1)
+>>> r.select("g", "mean", "mean_difference", "smd").rows()
+[('a', 2.0, 0.0, 0.0), ('b', 3.0, 1.0, 1.0)]""", returns="pl.LazyFrame")
+
 
 def _delegated(
     method: Callable[Concatenate[FairLazyFrame, P], R],
@@ -492,6 +527,8 @@ class FairDataFrame:
     thresholds = _collected(FairLazyFrame.thresholds)
     roc_curves = _collected(FairLazyFrame.roc_curves)
     divergence = _collected(FairLazyFrame.divergence)
+    moments = _delegated(FairLazyFrame.moments)
+    continuous_report = _collected(FairLazyFrame.continuous_report)
 
 
 @overload

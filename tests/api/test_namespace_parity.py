@@ -1,9 +1,10 @@
 """Every analysis of the objects reaches ``df.fair`` and ``lf.fair``, with the same options.
 
 The namespace methods are written out (IDEs and type checkers see them; no ``__getattr__``), so
-this test is what keeps them in step with :class:`FairCounts` and :class:`FairScores`: a public
-method added to either object fails here until the namespace has it, and a namespace method whose
-options differ from its object method's (a name, a default, a type) fails too.
+this test is what keeps them in step with :class:`FairCounts`, :class:`FairScores` and
+:class:`FairMoments`: a public method added to any of them fails here until the namespace has it,
+and a namespace method whose options differ from its object method's (a name, a default, a type)
+fails too.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from polars_fair.api.continuous import FairMoments
 from polars_fair.api.namespace import FairDataFrame, FairLazyFrame
 from polars_fair.api.objects import FairCounts, FairScores
 
@@ -29,7 +31,8 @@ def _public(cls: type) -> list[str]:
                   if not name.startswith("_") and inspect.isfunction(member))
 
 
-METHODS = sorted({(m, cls.__name__) for cls in (FairCounts, FairScores) for m in _public(cls)})
+OBJECTS = {"FairCounts": FairCounts, "FairScores": FairScores, "FairMoments": FairMoments}
+METHODS = sorted({(m, name) for name, cls in OBJECTS.items() for m in _public(cls)})
 
 
 @pytest.mark.parametrize("namespace", [FairLazyFrame, FairDataFrame])
@@ -52,7 +55,7 @@ def _options(fn: Any) -> dict[str, tuple[Any, Any]]:
 def test_a_namespace_method_takes_its_object_methods_options(
     namespace: type, method: str, owner: str
 ) -> None:
-    obj = _options(getattr({"FairCounts": FairCounts, "FairScores": FairScores}[owner], method))
+    obj = _options(getattr(OBJECTS[owner], method))
     ns = _options(getattr(namespace, method))
     assert {k: ns.get(k) for k in obj} == obj
 
@@ -67,6 +70,7 @@ def test_a_rows_level_method_keeps_the_object_methods_defaults(method: str) -> N
 
 
 def test_the_namespace_has_no_analysis_the_objects_lack() -> None:
-    extra = set(_public(FairLazyFrame)) - set(_public(FairCounts)) - set(_public(FairScores))
-    # the ways in: the count table object, the score table object, the score table itself
-    assert extra == {"counts", "score_counts", "scores"}
+    extra = set(_public(FairLazyFrame)).difference(*(_public(c) for c in OBJECTS.values()))
+    # the ways in: the count table object, the score table object, the score table itself, the
+    # moment table object
+    assert extra == {"counts", "score_counts", "scores", "moments"}

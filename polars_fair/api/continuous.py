@@ -1,0 +1,260 @@
+"""Continuous outcomes: the moment-table object and its ways in.
+
+:func:`moments` counts rows of any engine (Polars, Spark, DuckDB) into a moment table, by one
+group-by (:mod:`polars_fair.counting.moments`); :func:`from_moments` accepts one made anywhere
+(a warehouse, partitions merged elsewhere). Both return :class:`FairMoments`, whose
+:meth:`~FairMoments.continuous_report` is the one declaration of the continuous report that
+``df.fair``, ``lf.fair`` and the command line reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair._docs import compose
+from polars_fair.analyses.continuous import SmdSd, continuous_report_from_moments
+from polars_fair.api.external import _key_list, _lazy, _require
+from polars_fair.core.options import DEFAULTS
+from polars_fair.core.spec import By, IntoExpr, NullGroups, parse_by
+from polars_fair.counting.moments import (
+    MOMENT_COLUMNS,
+    RESIDUAL_COLUMNS,
+    merge_moments,
+    moment_schema,
+    moment_table,
+)
+
+__all__ = ["FairMoments", "from_moments", "moments", "MOMENT_ARGS_DOC"]
+
+#: Docstring entries of the moment arguments.
+MOMENT_ARGS_DOC = """y_pred : str or pl.Expr
+    The continuous outcome or prediction (numeric; null, NaN and infinite values are errors).
+y_true : str or pl.Expr, optional
+    The observed value: adds the residual ``y_pred - y_true`` (MAE, RMSE, residual SMD).
+sample_weight : str or pl.Expr, optional
+    Frequency weights (finite, non-negative; Polars frames only): means and sums of squares are
+    weighted, the group size is the weight sum.
+null_groups : {"keep", "raise", "drop"}, default "keep"
+    Rows whose attribute is missing: one group of their own, an error, or dropped with a
+    warning."""
+
+_EXAMPLE = """>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "a", "b", "b", "b"],
+...                    "rate": [1.0, 2.0, 3.0, 2.0, 3.0, 4.0]})"""
+
+
+class FairMoments:
+    """A moment table and the continuous analyses on it.
+
+    Made by :func:`moments` (rows, any engine), ``lf.fair.moments`` or :func:`from_moments`.
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        The moment table (:func:`polars_fair.counting.moments.moment_schema`).
+    keys : list of str
+        Its key columns.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_fair
+    >>> df = pl.DataFrame({"g": ["a", "b"], "rate": [1.0, 2.0]})
+    >>> polars_fair.moments(df, "g", y_pred="rate").keys
+    ['g']
+    """
+
+    def __init__(self, table: pl.LazyFrame, keys: list[str]) -> None:
+        self._table = table
+        self.keys = keys
+
+    @property
+    def frame(self) -> pl.LazyFrame:
+        """The moment table: keys, ``n`` [, ``weight_sum``], ``mean_pred``, ``m2_pred`` [, ...]."""
+        return self._table
+
+    def _rollup(self, by: By = None) -> FairMoments:
+        """The moment table merged to fewer keys (Chan et al.'s formula).
+
+        Parameters
+        ----------
+        by : str or list of str, optional
+            The keys to keep (default: all; ``[]`` merges every group into one row).
+
+        Returns
+        -------
+        FairMoments
+
+        Raises
+        ------
+        ColumnNotFoundError
+            A name that is not a key.
+
+        Examples
+        --------
+        >>> import polars as pl, polars_fair
+        >>> df = pl.DataFrame({"g": ["a", "b"], "rate": [1.0, 3.0]})
+        >>> polars_fair.moments(df, "g", y_pred="rate")._rollup([]).frame.collect().rows()
+        [(2, 2.0, 2.0)]
+        """
+        if by is None:
+            return self
+        names = parse_by(by).names
+        for k in names:
+            if k not in self.keys:
+                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                    column=k, role="by", available=E.show_columns(self.keys)))
+        return FairMoments(merge_moments(self._table, names), names)
+
+    def continuous_report(self, by: By = None, *, reference: Any = DEFAULTS.reference,
+                          min_support: float = DEFAULTS.min_support,
+                          level: float = DEFAULTS.level,
+                          smd_sd: SmdSd = "pooled") -> pl.LazyFrame:
+        """The continuous report (composed below from its analysis' docstring)."""
+        m = self._rollup(by)
+        return continuous_report_from_moments(m.frame, m.keys, reference=reference,
+                                              min_support=min_support, level=level,
+                                              smd_sd=smd_sd)
+
+    continuous_report.__doc__ = compose(
+        continuous_report_from_moments.__doc__ or "", drop=("moments", "keys"),
+        before="""by : str or list of str, optional
+    Merge the table to these keys first (default: every key).""",
+        example=_EXAMPLE + """
+>>> m = polars_fair.moments(df, "g", y_pred="rate")
+>>> m.continuous_report(reference="a", min_support=1).collect()["smd"].to_list()
+[0.0, 1.0]""", returns="pl.LazyFrame")
+
+
+def moments(frame: Any, by: By = None, *, y_pred: IntoExpr | None = None,
+            y_true: IntoExpr | None = None, sample_weight: IntoExpr | None = None,
+            null_groups: NullGroups = "keep") -> FairMoments:
+    """Count the rows of a Polars, Spark or DuckDB frame into a moment table, in one scan.
+
+    Per group: ``n``, the mean and the centred sum of squares of ``y_pred`` (and of the
+    residual with ``y_true``), each from the engine's numerically stable aggregate, never from
+    ``Σx² − (Σx)²/n`` (:mod:`polars_fair.counting.moments`). Expressions mean what they mean
+    in ``lf.with_columns``; Spark takes ``Column`` objects, DuckDB column names.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The rows.
+    by : str, expression or list of them, optional
+        The attributes (several = their intersection; ``None`` = the whole population).
+    y_pred : str or pl.Expr
+        The continuous outcome or prediction.
+    y_true : str or pl.Expr, optional
+        The observed value.
+    sample_weight : str or pl.Expr, optional
+        Frequency weights.
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+        The policy for rows with a missing attribute.
+
+    Returns
+    -------
+    FairMoments
+        ``.frame`` is the lazy moment table; ``.continuous_report()`` the analysis.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidArgumentError
+        A missing column, no ``y_pred``, a reserved key name, weights on Spark or DuckDB.
+    InvalidScoreError
+        A non-numeric ``y_pred``/``y_true`` (at once); NaN or infinite values (at collect).
+    NullValuesError, InvalidWeightError, EmptyFrameError, NullGroupError
+        At collect time: null values, bad weights, no rows, null groups with "raise".
+
+    Examples
+    --------
+    >>> import polars as pl, polars_fair
+    >>> df = pl.DataFrame({"g": ["a", "a", "b"], "rate": [1.0, 3.0, 2.0]})
+    >>> polars_fair.moments(df, "g", y_pred="rate").frame.collect().rows()
+    [('a', 2, 2.0, 2.0), ('b', 1, 2.0, 0.0)]
+    """
+    table, keys, _ = moment_table(frame, by, y_pred=y_pred, y_true=y_true,
+                                  sample_weight=sample_weight, null_groups=null_groups)
+    return FairMoments(table, keys)
+
+
+def _check_moments(df: pl.DataFrame, size: str, columns: Sequence[str]) -> pl.DataFrame:
+    for c in columns:
+        v = pl.col(c)
+        nonneg = c in ("n", "weight_sum") or c.startswith("m2_") or c == "sum_abs_residual"
+        checks = [("null", v.is_null() & (pl.col(size) > 0) if c.startswith("mean_")
+                   else v.is_null())]
+        if df.schema[c].is_float():
+            checks.append(("NaN or infinite", v.is_nan() | v.is_infinite()))
+        if nonneg:
+            checks.append(("negative", v < 0))
+        for problem, cond in checks:
+            bad = df.filter(cond)[c]
+            if bad.len():
+                raise E.InvalidArgumentError(E.BAD_MOMENTS.format(
+                    column=c, count=bad.len(), problem=problem,
+                    values=E.show_values(bad.head(3).to_list())))
+    return df
+
+
+def from_moments(table: pl.DataFrame | pl.LazyFrame,
+                 keys: str | Sequence[str] | None = None) -> FairMoments:
+    """Audit a moment table made anywhere: ``from_moments(table).continuous_report()``.
+
+    The table has the schema of :func:`moments` (:mod:`polars_fair.counting.moments`): the
+    keys, ``n``, optionally ``weight_sum``, ``mean_pred``, ``m2_pred`` (the centred sum of
+    squares, ``(n - 1)·std²``), and optionally all of ``mean_true``, ``mean_residual``,
+    ``m2_residual``, ``sum_abs_residual``. Rows with equal keys (partial tables of the same
+    group) are merged with Chan et al.'s formula.
+
+    Parameters
+    ----------
+    table : pl.DataFrame or pl.LazyFrame
+        The moment table.
+    keys : str or sequence of str, optional
+        Default: every column that is not a moment column.
+
+    Returns
+    -------
+    FairMoments
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A required column is missing.
+    InvalidArgumentError
+        A non-numeric moment column, residual columns given in part (at once); null, NaN,
+        infinite or negative counts, sums of squares or weights, a null mean of a non-empty
+        group (at collect time).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import from_moments
+    >>> t = pl.DataFrame({"g": ["a", "b"], "n": [3, 3], "mean_pred": [2.0, 3.0],
+    ...                   "m2_pred": [2.0, 2.0]})
+    >>> from_moments(t).continuous_report(min_support=1).collect()["mean_difference"].to_list()
+    [0.0, 1.0]
+    """
+    lf = _lazy(table)
+    schema = lf.collect_schema()
+    _require(schema, ("n", "mean_pred", "m2_pred"), "moment table")
+    present = [c for c in RESIDUAL_COLUMNS if c in schema]
+    if present and len(present) < len(RESIDUAL_COLUMNS):
+        raise E.InvalidArgumentError(E.MOMENTS_RESIDUALS_PARTIAL.format(
+            columns=list(RESIDUAL_COLUMNS),
+            missing=[c for c in RESIDUAL_COLUMNS if c not in schema]))
+    weighted = "weight_sum" in schema
+    moment_cols = [c for c in (*MOMENT_COLUMNS, *RESIDUAL_COLUMNS) if c in schema]
+    _require(schema, moment_cols, "moment table")
+    key_list = _key_list(keys, schema, moment_cols)
+    out = moment_schema([(k, schema[k]) for k in key_list], weighted=weighted,
+                        residuals=bool(present))
+    size = "weight_sum" if weighted else "n"
+    checked = lf.select(*key_list, *moment_cols).map_batches(
+        lambda df: _check_moments(df, size, moment_cols), schema=schema.__class__(
+            [(c, schema[c]) for c in (*key_list, *moment_cols)]))
+    cast = [pl.col(c).cast(d) for c, d in out.items()]
+    return FairMoments(merge_moments(checked.select(cast), key_list).select(cast), key_list)
