@@ -21,6 +21,7 @@ from polars_fair.api.external import _key_list, _lazy, _require
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import By, IntoExpr, NullGroups, parse_by
 from polars_fair.counting.moments import (
+    MOMENT_ARGS_DOC,
     MOMENT_COLUMNS,
     RESIDUAL_COLUMNS,
     merge_moments,
@@ -29,18 +30,6 @@ from polars_fair.counting.moments import (
 )
 
 __all__ = ["FairMoments", "from_moments", "moments", "MOMENT_ARGS_DOC"]
-
-#: Docstring entries of the moment arguments.
-MOMENT_ARGS_DOC = """y_pred : str or pl.Expr
-    The continuous outcome or prediction (numeric; null, NaN and infinite values are errors).
-y_true : str or pl.Expr, optional
-    The observed value: adds the residual ``y_pred - y_true`` (MAE, RMSE, residual SMD).
-sample_weight : str or pl.Expr, optional
-    Frequency weights (finite, non-negative; Polars frames only): means and sums of squares are
-    weighted, the group size is the weight sum.
-null_groups : {"keep", "raise", "drop"}, default "keep"
-    Rows whose attribute is missing: one group of their own, an error, or dropped with a
-    warning."""
 
 _EXAMPLE = """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "a", "b", "b", "b"],

@@ -19,6 +19,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import compose
+from polars_fair.api import continuous as _continuous
 from polars_fair.api import objects as analysis
 from polars_fair.api import rows as _ll144
 from polars_fair.core.options import DEFAULTS
@@ -39,7 +40,8 @@ def shortcut_names() -> list[str]:
     Returns
     -------
     list of str
-        Every public analysis of the two objects, ``confusion`` and ``scores`` (the tables).
+        Every public analysis of the count and score objects, ``confusion`` and ``scores``
+        (the tables), and ``continuous_report`` (:class:`~polars_fair.api.continuous.FairMoments`).
 
     Examples
     --------
@@ -47,7 +49,8 @@ def shortcut_names() -> list[str]:
     True
     """
     return list(dict.fromkeys(
-        [*_public(analysis.FairCounts), *_public(analysis.FairScores), "scores"]))
+        [*_public(analysis.FairCounts), *_public(analysis.FairScores), "scores",
+         *_public(_continuous.FairMoments)]))
 
 
 def _shortcut(name: str, on_scores: bool, factory: Factory, frame: str, engine: str,
@@ -135,6 +138,39 @@ def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.D
     return bias_audit
 
 
+def _continuous_report(factory: Factory, frame: str,
+                       engine: str) -> Callable[..., pl.DataFrame]:
+    owner = _continuous.FairMoments.continuous_report
+
+    def continuous_report(rows: Any, by: Any = None, **kwargs: Any) -> pl.DataFrame:
+        table = {k: kwargs.pop(k) for k in ("y_pred", "y_true", "sample_weight", "null_groups")
+                 if k in kwargs}
+        out = _continuous.moments(factory(rows), by, **table).continuous_report(**kwargs)
+        collected = out.collect()
+        assert isinstance(collected, pl.DataFrame)
+        return collected
+
+    kw = inspect.Parameter.KEYWORD_ONLY
+    own = [p for p in inspect.signature(owner).parameters.values() if p.kind is kw]
+    table_params = [inspect.Parameter(k, kw, default=v) for k, v in (
+        ("y_pred", None), ("y_true", None), ("sample_weight", None), ("null_groups", "keep"))]
+    lead = [inspect.Parameter(frame, inspect.Parameter.POSITIONAL_OR_KEYWORD),
+            inspect.Parameter("by", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)]
+    continuous_report.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [*lead, *table_params, *own], return_annotation="pl.DataFrame")
+    continuous_report.__doc__ = compose(
+        owner.__doc__ or "", drop=("by",),
+        before=f"""{frame} : {engine} DataFrame
+    The rows; only the moment table leaves {engine}.
+by : str, a {engine} column or a list of them, optional
+    The attributes.""",
+        after=_continuous.MOMENT_ARGS_DOC,
+        example=f""">>> continuous_report({frame}, "race", y_pred="rate")  # doctest: +SKIP""",
+        returns="pl.DataFrame",
+    )
+    return continuous_report
+
+
 def make_shortcuts(factory: Factory, *, frame: str, engine: str, rounding: bool = False,
                    module: str | None = None) -> dict[str, Callable[..., pl.DataFrame]]:
     """One collected shortcut per analysis, for an engine's module.
@@ -173,6 +209,7 @@ def make_shortcuts(factory: Factory, *, frame: str, engine: str, rounding: bool 
         out[name] = _shortcut(name, True, factory, frame, engine, rounding)
     out["scores"] = _shortcut("frame", True, factory, frame, engine, rounding)
     out["bias_audit"] = _bias_audit(factory, frame, engine)
+    out["continuous_report"] = _continuous_report(factory, frame, engine)
     for name, fn in out.items():
         fn.__qualname__ = name
         if module is not None:

@@ -41,6 +41,7 @@ import typer
 
 from polars_fair import errors as E
 from polars_fair._docs import parse
+from polars_fair.api.continuous import FairMoments
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.cli.group import ReadableCommand
 from polars_fair.cli.io import (
@@ -64,6 +65,7 @@ from polars_fair.core.spec import (
     CountArgs,
     ScoreArgs,
 )
+from polars_fair.counting.moments import MOMENT_ARGS, MOMENT_ARGS_DOC, MomentArgs
 
 __all__ = [
     "HAND_WRITTEN",
@@ -141,7 +143,7 @@ def analysis_methods() -> dict[str, tuple[type, str]]:
     ('abroca_test', 'FairCounts')
     """
     out: dict[str, tuple[type, str]] = {}
-    for cls in (FairCounts, FairScores):  # FairCounts first: it keeps a shared name
+    for cls in (FairCounts, FairScores, FairMoments):  # FairCounts first: it keeps a shared name
         for name, member in vars(cls).items():
             if not name.startswith("_") and inspect.isfunction(member):
                 out.setdefault(command_name(name), (cls, name))
@@ -315,7 +317,8 @@ def method_options(owner: type, method: str) -> list[Opt]:
     """
     if owner is FairCounts and method in ROWS_LEVEL:
         return list(_options_of(getattr(_namespace(), method), True, rows=True))
-    return list(_options_of(getattr(owner, method), owner is FairCounts))
+    return list(_options_of(getattr(owner, method), owner is FairCounts,
+                            moments=owner is FairMoments))
 
 
 def _namespace() -> type:
@@ -325,11 +328,13 @@ def _namespace() -> type:
 
 
 @functools.lru_cache(maxsize=128)
-def _options_of(fn: Callable[..., Any], counts: bool, rows: bool = False) -> tuple[Opt, ...]:
+def _options_of(fn: Callable[..., Any], counts: bool, rows: bool = False,
+                moments: bool = False) -> tuple[Opt, ...]:
     """:func:`method_options` of one method function (read once per function).
 
     ``rows``: ``fn`` is a rows-level method of the namespace whose signature lists the count
-    arguments it takes; only those are added.
+    arguments it takes; only those are added. ``moments``: a method of :class:`FairMoments`,
+    whose table takes the moment arguments (:data:`~polars_fair.counting.moments.MOMENT_ARGS`).
     """
     hints = _hints(fn)
     docs = param_help(fn.__doc__ or "")
@@ -354,15 +359,18 @@ def _options_of(fn: Callable[..., Any], counts: bool, rows: bool = False) -> tup
             text += f" One of: {', '.join(getattr(registry, LISTED[p.name]))}."
         out.append(Opt(p.name, kind, default, text, choices))
     taken = {o.name for o in out}
-    return (*out, *[o for o in _argument_options(counts) if o.name not in taken
+    return (*out, *[o for o in _argument_options(counts, moments) if o.name not in taken
                     and (not rows or o.name in signature)])
 
 
-@functools.lru_cache(maxsize=2)
-def _argument_options(counts: bool) -> tuple[Opt, ...]:
-    """The count (or score) arguments as options, read once from :mod:`polars_fair.core.spec`."""
+@functools.lru_cache(maxsize=3)
+def _argument_options(counts: bool, moments: bool = False) -> tuple[Opt, ...]:
+    """The count, score or moment arguments as options, read once from their declarations."""
     declared, doc = (COUNT_ARGS, COUNT_ARGS_DOC) if counts else (SCORE_ARGS, SCORE_ARGS_DOC)
-    arg_hints = typing.get_type_hints(CountArgs if counts else ScoreArgs)
+    hinted: type = CountArgs if counts else ScoreArgs
+    if moments:
+        declared, doc, hinted = MOMENT_ARGS, MOMENT_ARGS_DOC, MomentArgs
+    arg_hints = typing.get_type_hints(hinted)
     arg_docs = param_help(doc)
     out = []
     for name, default in declared.items():
@@ -593,16 +601,22 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
     import polars_fair
 
     opts = method_options(owner, method)
-    counts = owner is FairCounts
+    counts, moments = owner is FairCounts, owner is FairMoments
     path: Path = values["path"]
     lf = scan(path, values.get("separator"), parse_dtypes(values.get("dtype")))
     given = {o.name: convert(o, values.get(o.name, o.default)) for o in opts}
-    if counts and given.get("y_score") is None and given.get("y_pred") is None:
-        y_pred_text: str | None = "y_pred"
+    y_true_text = given["y_true"]
+    if moments:  # --y-pred is the continuous value; --y-true is optional
+        y_pred_text = given.get("y_pred")
+        if y_pred_text is None:
+            raise E.InvalidArgumentError(E.CONTINUOUS_NEEDS_Y_PRED)
+        y_true_text = y_true_text or y_pred_text
+    elif counts and given.get("y_score") is None and given.get("y_pred") is None:
+        y_pred_text = "y_pred"
     else:
         y_pred_text = given.get("y_pred") if counts else None
     args = resolve_inputs(
-        lf, values["by"], y_true_text=given["y_true"], y_pred_text=y_pred_text,
+        lf, values["by"], y_true_text=y_true_text, y_pred_text=y_pred_text,
         y_score_text=given.get("y_score"), pos_label_text=given.get("pos_label"),
         reference_text=given.get("reference"), where=values.get("where"), source=path.name,
     )
@@ -617,6 +631,8 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
         elif o.kind == "column" and value is not None:
             value = column_or_sql(value, schema, o.flag)
         count_kw[o.name] = value
+    if moments and given["y_true"] is None:
+        count_kw["y_true"] = None
     method_kw = {o.name: given[o.name] for o in opts if o.target == "method"}
     if "reference" in method_kw:
         method_kw["reference"] = args.reference
@@ -627,8 +643,10 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
             b.meta.output_name() for b in args.by if isinstance(b, pl.Expr)}]
         return frame, (f"polars-fair {command_name(method)}: {frame.height} row(s); by "
                        f"{keys}")
-    if counts:
-        obj: Any = polars_fair.counts(args.lf, args.by, **count_kw)
+    if moments:
+        obj: Any = polars_fair.moments(args.lf, args.by, **count_kw)
+    elif counts:
+        obj = polars_fair.counts(args.lf, args.by, **count_kw)
     else:
         obj = polars_fair.scores(args.lf, args.by, **count_kw)
     frame = getattr(obj, method)(**method_kw).collect()
@@ -665,7 +683,7 @@ def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..
     rows = cls is FairCounts and method in ROWS_LEVEL
     fn = getattr(_namespace() if rows else cls, method)
     head, _ = parse(fn.__doc__ or "")
-    what = "count" if cls is FairCounts else "score"
+    what = {FairCounts: "count", FairScores: "score", FairMoments: "moment"}[cls]
     api = (f"pl.scan_...(PATH).fair.{method}(--by ..., ...): the Python API's namespace method "
            f"lf.fair.{method}" if rows else
            f"polars_fair.{what}s(PATH, --by ...).{method}(...): the Python API's "

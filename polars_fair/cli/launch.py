@@ -51,6 +51,8 @@ COMMANDS = {
     "thresholds": "Per threshold: the overall accuracy, TPR and selection rate, and the "
                   "four-fifths verdict.",
     "roc-curves": "Every group's ROC curve as a table: one row per vertex.",
+    "continuous-report": "Per group: the mean of a continuous outcome, its gap to a reference, "
+                         "the SMD.",
     "bias-audit": "NYC Local Law 144 summary of results: rates and impact ratios per category.",
 }
 

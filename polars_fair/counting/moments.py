@@ -39,17 +39,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.core.spec import Audit, name_of, resolve, to_expr
+from polars_fair.core.spec import Audit, IntoExpr, NullGroups, name_of, resolve, to_expr
 from polars_fair.counting import boundary
 from polars_fair.counting.tables import Engine, PolarsEngine, engine_of
 
 __all__ = [
+    "MOMENT_ARGS",
+    "MOMENT_ARGS_DOC",
     "MOMENT_COLUMNS",
+    "MomentArgs",
     "RESIDUAL_COLUMNS",
     "merge_moments",
     "moment_label_table",
@@ -63,6 +66,43 @@ MOMENT_COLUMNS = ("n", "weight_sum", "mean_pred", "m2_pred")
 #: The residual moments (with ``y_true`` only).
 RESIDUAL_COLUMNS = ("mean_true", "mean_residual", "m2_residual", "sum_abs_residual")
 _V = "__pf_"
+
+
+class MomentArgs(TypedDict, total=False):
+    """The arguments that build a moment table (every continuous analysis takes them).
+
+    ``y_pred`` (required), ``y_true``, ``sample_weight`` (default none), ``null_groups``
+    (default ``"keep"``). :data:`MOMENT_ARGS` holds the defaults; :data:`MOMENT_ARGS_DOC` the
+    documentation.
+
+    Examples
+    --------
+    >>> args: MomentArgs = {"y_pred": "rate"}
+    >>> sorted(set(args) - set(MOMENT_ARGS))
+    []
+    """
+
+    y_pred: IntoExpr | None
+    y_true: IntoExpr | None
+    sample_weight: IntoExpr | None
+    null_groups: NullGroups
+
+
+#: name -> default of every moment argument, in signature order.
+MOMENT_ARGS: dict[str, Any] = {
+    "y_pred": None, "y_true": None, "sample_weight": None, "null_groups": "keep",
+}
+#: Docstring entries of the moment arguments.
+MOMENT_ARGS_DOC = """y_pred : str or pl.Expr
+    The continuous outcome or prediction (numeric; null, NaN and infinite values are errors).
+y_true : str or pl.Expr, optional
+    The observed value: adds the residual ``y_pred - y_true`` (MAE, RMSE, residual SMD).
+sample_weight : str or pl.Expr, optional
+    Frequency weights (finite, non-negative; Polars frames only): means and sums of squares are
+    weighted, the group size is the weight sum.
+null_groups : {"keep", "raise", "drop"}, default "keep"
+    Rows whose attribute is missing: one group of their own, an error, or dropped with a
+    warning."""
 _ROLES = {"pred": "y_pred", "true": "y_true"}
 
 

@@ -1,9 +1,9 @@
 """The generated subcommands: one per analysis, equal to the Python API (issue 12, part 4).
 
-Every public method of ``FairCounts`` / ``FairScores`` must have a subcommand (found here by
-introspection, independently of :mod:`polars_fair.cli.commands`), take every keyword parameter of
-the method as an option, show plain types in ``--help``, and give the Python API's numbers on
-COMPAS (JSON parsed, compared value by value).
+Every public method of ``FairCounts`` / ``FairScores`` / ``FairMoments`` must have a subcommand
+(found here by introspection, independently of :mod:`polars_fair.cli.commands`), take every
+keyword parameter of the method as an option, show plain types in ``--help``, and give the
+Python API's numbers on COMPAS (JSON parsed, compared value by value).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import typer
 from typer.testing import CliRunner
 
 import polars_fair
+from polars_fair.api.continuous import FairMoments
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.cli.entry import app
 from polars_fair.datasets import make_hiring
@@ -32,7 +33,7 @@ COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
 
 
 def public_methods() -> list[tuple[type, str]]:
-    return [(cls, name) for cls in (FairCounts, FairScores)
+    return [(cls, name) for cls in (FairCounts, FairScores, FairMoments)
             for name, member in vars(cls).items()
             if not name.startswith("_") and inspect.isfunction(member)]
 
@@ -105,6 +106,8 @@ EXTRA: dict[str, tuple[list[str], dict[str, Any]]] = {
     "abroca-test": (["--seed", "0", "--n-permutations", "49"],
                     {"seed": 0, "n_permutations": 49}),
     "stratified": (["--strata", "sex"], {"strata": "sex"}),
+    # the continuous value (y_score on the hiring data, the risk on COMPAS)
+    "continuous-report": (["--y-pred", "y_score"], {}),
     "availability": (["--benchmark", "sex=Male:0.5,Female:0.5"],
                      {"benchmark": {"sex": {"Male": 0.5, "Female": 0.5}}}),
 }
@@ -132,10 +135,14 @@ def test_each_generated_subcommand_equals_the_python_api_on_compas(
     owner = next(c for c, m in public_methods() if m.replace("_", "-") == name)
     method = name.replace("-", "_")
     cli_extra, py_extra = EXTRA.get(name, ([], {}))
-    if owner is FairCounts:
+    if owner is FairMoments:
+        args, cli_extra = ["--y-true", "two_year_recid", "--y-pred", "risk"], []
+        obj: Any = polars_fair.moments(scored, ["race", "sex"], y_true="two_year_recid",
+                                       y_pred="risk")
+    elif owner is FairCounts:
         args = ["--y-true", "two_year_recid", "--y-pred", "y_pred"]
-        obj: Any = polars_fair.counts(scored, ["race", "sex"], y_true="two_year_recid",
-                                      y_pred="y_pred")
+        obj = polars_fair.counts(scored, ["race", "sex"], y_true="two_year_recid",
+                                 y_pred="y_pred")
     else:
         args = ["--y-true", "two_year_recid", "--y-score", "risk"]
         obj = polars_fair.scores(scored, ["race", "sex"], y_true="two_year_recid",

@@ -65,6 +65,7 @@ def public(cls: type) -> list[str]:
 
 COUNT_ANALYSES = public(polars_fair.FairCounts)
 SCORE_ANALYSES = public(polars_fair.FairScores)
+MOMENT_ANALYSES = public(polars_fair.FairMoments)  # their routes: test_continuous_engines.py
 NAMESPACE = public(FairDataFrame)
 
 #: Options that keep an analysis quick and deterministic.
@@ -78,7 +79,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
 #: the score table (``FairScores.frame``). ``confusion`` is also an accessor (the count table)
 #: but FairCounts has it as a method, rolling up to ``by``.
 ACCESSORS = {"counts": polars_fair.FairCounts, "score_counts": polars_fair.FairScores,
-             "scores": polars_fair.FairScores}
+             "scores": polars_fair.FairScores, "moments": polars_fair.FairMoments}
 #: Count and score arguments of each route (the second with weights, and a thresholded score).
 COUNT_CONFIGS: dict[str, dict[str, Any]] = {
     "plain": {}, "weighted-threshold": {"sample_weight": "w", "y_score": "y_score",
@@ -241,13 +242,14 @@ def test_every_namespace_method_exists_everywhere(name: str) -> None:
     if name in ACCESSORS:
         owner = ACCESSORS[name]
         assert name in ("counts", "score_counts") or isinstance(owner.frame, property)
-        assert getattr(pfs, name, None) is not None or name in ("counts", "score_counts")
+        assert getattr(pfs, name, None) is not None or name in ("counts", "score_counts",
+                                                                "moments")
         return
-    assert name in COUNT_ANALYSES or name in SCORE_ANALYSES
+    assert name in COUNT_ANALYSES or name in SCORE_ANALYSES or name in MOMENT_ANALYSES
     assert callable(getattr(pfs, name, None)) and name in pfs.__all__
 
 
-@pytest.mark.parametrize("name", sorted({*COUNT_ANALYSES, *SCORE_ANALYSES}))
+@pytest.mark.parametrize("name", sorted({*COUNT_ANALYSES, *SCORE_ANALYSES, *MOMENT_ANALYSES}))
 def test_every_analysis_is_a_spark_shortcut(name: str) -> None:
     """Every analysis has its Spark shortcut; the namespace has most (the routes above run
     ``df.fair.<name>`` where it does), and where it has one, both frames have it."""

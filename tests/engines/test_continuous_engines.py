@@ -1,0 +1,150 @@
+"""The continuous report on every way in, and its input errors, on every engine.
+
+Routes: Polars eager (``df.fair.continuous_report``), lazy, streaming, a moment table handed to
+``from_moments``, DuckDB and Spark (``polars_fair.moments(frame, ...)`` and the Spark shortcut).
+The reference is ``polars_fair.moments(df, ...).continuous_report()`` on the Polars frame, whose
+values tests/analyses/test_continuous.py checks by hand, against fractions, statsmodels and the
+peers. Engines sum floats in their own order: figures agree to 1e-9 relative, counts exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+
+import polars_fair
+import polars_fair.spark as pfs
+from polars_fair import errors as E
+from polars_fair.counting._moments_sql import WEIGHTED_MOMENTS_POLARS_ONLY
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+]
+ROUTES = ["eager", "lazy", "streaming", "table", "duckdb", "spark", "spark-shortcut"]
+CONFIGS: dict[str, dict[str, Any]] = {
+    "pred": {"y_pred": "rate"},
+    "residual": {"y_pred": "rate", "y_true": "true_rate"},
+}
+
+
+@pytest.fixture(scope="module")
+def duck() -> Iterator[Any]:
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    yield con
+    con.close()
+
+
+@pytest.fixture(scope="module")
+def rates() -> pl.DataFrame:
+    """1,500 loans: an interest rate near 5 %, two attributes (one with nulls), an integer."""
+    rng = np.random.default_rng(3)
+    n = 1_500
+    race = rng.choice(["A", "B", "C"], n, p=[0.6, 0.3, 0.1])
+    true_rate = 5 + rng.normal(0, 1, n) + np.where(race == "B", 0.4, 0.0)
+    return pl.DataFrame({
+        "race": race, "sex": pl.Series(rng.choice(["F", "M", None], n, p=[0.45, 0.45, 0.1])),
+        "rate": true_rate + rng.normal(0, 0.5, n), "true_rate": true_rate,
+        "term": rng.integers(12, 360, n),
+    })
+
+
+def _on(engine: str, df: pl.DataFrame, request: pytest.FixtureRequest) -> Any:
+    if engine.startswith("spark"):
+        return request.getfixturevalue("spark").createDataFrame(df.to_arrow())
+    if engine == "duckdb":
+        return request.getfixturevalue("duck").from_arrow(df.to_arrow())
+    return df
+
+
+def _run(route: str, df: pl.DataFrame, by: Any, args: dict[str, Any],
+         request: pytest.FixtureRequest) -> pl.DataFrame:
+    options = {"min_support": 20}
+    if route == "eager":
+        return df.fair.continuous_report(by, **args, **options)
+    if route in ("lazy", "streaming"):
+        lf = df.lazy().fair.continuous_report(by, **args, **options)
+        return lf.collect(engine="streaming" if route == "streaming" else "auto")
+    if route == "table":
+        table = polars_fair.moments(df, by, **args).frame.collect()
+        return polars_fair.from_moments(table).continuous_report(**options).collect()
+    if route == "spark-shortcut":
+        return pfs.continuous_report(_on(route, df, request), by, **args, **options)
+    out = polars_fair.moments(_on(route, df, request), by, **args).continuous_report(**options)
+    return out.collect()
+
+
+def _assert_same(got: pl.DataFrame, want: pl.DataFrame) -> None:
+    assert got.schema == want.schema
+    assert got.height == want.height
+    for c in want.columns:
+        if want.schema[c] == pl.Float64:
+            g, w = got[c].to_list(), want[c].to_list()
+            assert [x is None for x in g] == [x is None for x in w], c
+            assert [x for x in g if x is not None] == pytest.approx(
+                [x for x in w if x is not None], rel=1e-9, abs=1e-12), c
+        else:
+            assert got[c].to_list() == want[c].to_list(), c
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@pytest.mark.parametrize("by", [["race"], ["race", "sex"], []])
+def test_continuous_report_on_every_route(rates: pl.DataFrame, route: str, config: str,
+                                          by: list[str], request: pytest.FixtureRequest) -> None:
+    args = CONFIGS[config]
+    want = polars_fair.moments(rates, by, **args).continuous_report(min_support=20).collect()
+    assert want.height == {0: 1, 1: 3, 2: 9}[len(by)]
+    _assert_same(_run(route, rates, by, args, request), want)
+
+
+@pytest.mark.parametrize("route", ["eager", "lazy", "streaming", "table"])
+def test_weighted_report_on_the_polars_routes(rates: pl.DataFrame, route: str,
+                                              request: pytest.FixtureRequest) -> None:
+    df = rates.with_columns(w=(pl.col("term") % 4 + 1) * 0.5)
+    args = {"y_pred": "rate", "y_true": "true_rate", "sample_weight": "w"}
+    want = polars_fair.moments(df, "race", **args).continuous_report(min_support=20).collect()
+    assert "weight_sum" in want.columns
+    _assert_same(_run(route, df, ["race"], args, request), want)
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "spark"])
+def test_weights_outside_polars_are_refused(rates: pl.DataFrame, engine: str,
+                                            request: pytest.FixtureRequest) -> None:
+    frame = _on(engine, rates.with_columns(w=pl.lit(1.0)), request)
+    with pytest.raises(E.InvalidArgumentError) as info:
+        polars_fair.moments(frame, "race", y_pred="rate", sample_weight="w")
+    name = "Spark" if engine == "spark" else "DuckDB"
+    assert str(info.value) == WEIGHTED_MOMENTS_POLARS_ONLY.format(engine=name)
+
+
+BAD = pl.DataFrame({"g": ["a", "a", "b", "b"], "x": [1.0, 2.0, 3.0, 4.0],
+                    "nulls": [1.0, None, 3.0, None], "nans": [1.0, float("nan"), 3.0, 4.0],
+                    "infs": [1.0, float("inf"), float("-inf"), 4.0], "text": ["1", "2", "3", "4"]})
+CATALOGUE: dict[str, tuple[dict[str, Any], type[Exception], str]] = {
+    "null values": ({"y_pred": "nulls"}, E.NullValuesError,
+                    E.NULL_CONTINUOUS.format(column="nulls", role="y_pred", count=2)),
+    "NaN values": ({"y_pred": "nans"}, E.InvalidScoreError,
+                   E.BAD_CONTINUOUS.format(column="nans", role="y_pred", nans=1, infinite=0)),
+    "infinite labels": ({"y_pred": "x", "y_true": "infs"}, E.InvalidScoreError,
+                        E.BAD_CONTINUOUS.format(column="infs", role="y_true", nans=0,
+                                                infinite=2)),
+    "text values": ({"y_pred": "text"}, E.InvalidScoreError,
+                    E.NOT_NUMERIC.format(column="text", role="y_pred", dtype=pl.String)),
+    "no y_pred": ({}, E.InvalidArgumentError, E.CONTINUOUS_NEEDS_Y_PRED),
+}
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb", "spark"])
+@pytest.mark.parametrize("case", sorted(CATALOGUE))
+def test_the_same_error_on_every_engine(case: str, engine: str,
+                                        request: pytest.FixtureRequest) -> None:
+    args, error, message = CATALOGUE[case]
+    frame = _on(engine, BAD, request)
+    with pytest.raises(error) as info:
+        polars_fair.moments(frame, "g", **args).continuous_report().collect()
+    assert str(info.value) == message
