@@ -27,6 +27,7 @@ from benchmarks import (
     combinations,
     import_time,
     many_groups,
+    moments_bench,
     parquet_stream,
     power_grid,
     report_speed,
@@ -42,6 +43,7 @@ BENCHMARKS: dict[str, Callable[[Config], list[Row]]] = {
     "parquet": parquet_stream.run,
     "abroca": abroca_bench.run,  # exact ABROCA and the randomization test
     "power": power_grid.run,
+    "moments": moments_bench.run,  # continuous moments (issue 22)
 }
 
 
@@ -107,6 +109,10 @@ TARGETS = [
            "abroca_test/1e5-mixed/cells_bound", _ratio, "<=", 3.0, "× bound"),
     Target("issue 21: exact ABROCA on 1e6 rows, numpy part ≤ 1.3× numpy argsort + cumsum per "
            "group", "abroca/1e6/numpy_part", _ratio, "<=", 1.3, "× bound"),
+    Target("issue 22: moments of y_pred at 1e7 ≤ 1.3× a floor group-by of the same moments",
+           "moments/1e7/pred", _ratio, "<=", 1.3, "× floor"),
+    Target("issue 22: moments with residuals at 1e7 ≤ 1.3× the floor", "moments/1e7/residual",
+           _ratio, "<=", 1.3, "× floor"),
 ]
 
 

@@ -173,7 +173,7 @@ NULL_CONTINUOUS = (
     "column {column!r} ({role}) holds {count} null value(s); continuous values may not be null"
 )
 BAD_CONTINUOUS = (
-    "column {column!r} ({role}) holds {nans} NaN and {infinite} infinite value(s); continuous "
+    "column {column!r} ({role}) holds {count} NaN or infinite value(s); continuous "
     "values must be finite numbers"
 )
 BAD_MOMENTS = (

@@ -38,8 +38,7 @@ def _duckdb(engine: Any, a: Audit) -> pl.LazyFrame:
     def parts(column: str, tag: str) -> list[str]:
         x = f"CAST({quote(column)} AS DOUBLE)"
         return [f"{_count_if(f'{x} IS NULL')} AS {_V}{tag}_null",
-                f"{_count_if(f'isnan({x})')} AS {_V}{tag}_nan",
-                f"{_count_if(f'isinf({x})')} AS {_V}{tag}_inf"]
+                f"{_count_if(f'isfinite({x})')} AS {_V}{tag}_finite"]
 
     def mean_m2(x: str, name: str) -> list[str]:
         # fsum: DuckDB's compensated (Kahan) sum; its avg is a plain sum, 10x less accurate
@@ -68,8 +67,8 @@ def _spark(engine: Any, a: Audit) -> pl.LazyFrame:
     def parts(column: str, tag: str) -> list[Any]:
         x = _col(column).cast("double")
         return [_count_if(x.isNull()).alias(f"{_V}{tag}_null"),
-                _count_if(F.isnan(x)).alias(f"{_V}{tag}_nan"),
-                _count_if(F.abs(x) == F.lit(float("inf"))).alias(f"{_V}{tag}_inf")]
+                _count_if(~F.isnan(x) & (F.abs(x) != F.lit(float("inf"))))
+                .alias(f"{_V}{tag}_finite")]
 
     def mean_m2(x: Any, name: str) -> list[Any]:
         return [F.avg(x).cast("double").alias(f"mean_{name}"),

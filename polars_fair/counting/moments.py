@@ -20,7 +20,7 @@ Why (n, mean, M2) and not (n, Σx, Σx²): the variance ``(Σx² − (Σx)²/n) 
 numbers of about ``n·x²``; for values near 10⁹ with a standard deviation of 1, ``x²`` is 10¹⁸ and
 a double holds about 16 digits, so every digit of the variance is lost. Each engine instead
 computes each group's mean and centred sum of squares with its own numerically stable aggregate
-(Polars ``mean``/``var`` of the values shifted by their first value over the frame, see
+(Polars ``mean``/``var``, ``y_pred`` shifted by its first value over the frame, see
 :func:`moment_label_table`; DuckDB the compensated ``fsum`` and ``var_pop``; Spark ``avg`` and
 ``var_pop``: Welford-type updates merged across threads and partitions), and tables are merged
 (roll-ups, the whole population) with the parallel formula of Chan, Golub and LeVeque (1979,
@@ -203,42 +203,39 @@ def resolve_moments(engine: Engine, by: Any, args: dict[str, Any]) -> tuple[Engi
 
 
 def _checks(x: pl.Expr, tag: str) -> list[pl.Expr]:
+    """The nulls and the finite values of ``x`` (NaN and infinite = the rest of the non-null)."""
     return [x.null_count().cast(pl.Int64).alias(f"{_V}{tag}_null"),
-            x.is_nan().sum().cast(pl.Int64).alias(f"{_V}{tag}_nan"),
-            x.is_infinite().sum().cast(pl.Int64).alias(f"{_V}{tag}_inf")]
+            x.is_finite().sum().cast(pl.Int64).alias(f"{_V}{tag}_finite")]
 
 
-def _mean_m2(x: str, w: pl.Expr | None, name: str) -> list[pl.Expr]:
-    """A group's mean and centred sum of squares of the shifted column ``x``, in one aggregation.
+def _mean_m2(x: pl.Expr, w: pl.Expr | None, name: str,
+             shift: pl.Expr | None = None) -> list[pl.Expr]:
+    """A group's mean and centred sum of squares of ``x``, in one aggregation (stable).
 
-    The shift (``x``'s frame-wide first value, column ``x + "0"``) is added back to the mean.
+    ``shift`` (a per-group expression equal to the value ``x`` was shifted by) is added back to
+    the mean.
     """
-    dx, shift = pl.col(x), pl.col(x + "0").first()
-    if w is None:
-        return [(dx.mean() + shift).alias(f"mean_{name}"),
-                (dx.var(ddof=0) * dx.count()).alias(f"m2_{name}")]
-    mean = (w * dx).sum() / w.sum()
-    return [(mean + shift).alias(f"mean_{name}"),
-            (w * (dx - mean) ** 2).sum().alias(f"m2_{name}")]
-
-
-def _shift(x: pl.Expr, name: str) -> dict[str, pl.Expr]:
-    """``x`` minus its first non-null value over the frame, and that value (one plan)."""
-    first = x.drop_nulls().first()
-    return {f"{_V}d{name}": x - first, f"{_V}d{name}0": first}
+    mean = x.mean() if w is None else (w * x).sum() / w.sum()
+    m2 = x.var(ddof=0) * x.count() if w is None else (w * (x - mean) ** 2).sum()
+    return [(mean if shift is None else mean + shift).alias(f"mean_{name}"),
+            m2.alias(f"m2_{name}")]
 
 
 def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     """The Polars moment label table: one ``group_by`` over the keys.
 
-    The values are shifted by their first non-null value over the frame, in the same lazy plan
-    (a ``with_columns`` before the group-by): Polars' grouped ``mean`` is a plain sum, whose
-    rounding errors grow with the values' magnitude (on values near 10⁹ the mean of 2,000 rows
-    is off by about 5·10⁻⁷, which a mean difference of 0.5 between groups cannot absorb); the
-    sum of the shifted values is exact to about 10⁻¹⁶ of their spread. The grouped ``var`` is
-    stable with or without the shift. A shift read from the frame, not per group, keeps the
-    fast grouped aggregations; its limit is a frame whose groups lie many orders of magnitude
-    apart (values near 0 beside values near 10⁹ lose their digits below 10⁻⁷ when shifted).
+    ``y_pred`` is shifted by its first value over the frame, ``x0``, in the same lazy
+    plan (a ``with_columns`` before the group-by): Polars' grouped ``mean`` is a plain sum,
+    whose rounding errors grow with the values' magnitude (on values near 10⁹ the mean of 2,000
+    rows is off by about 5·10⁻⁷, which a difference of 0.5 between two groups' means cannot
+    absorb), while the mean of the shifted values is exact to about 10⁻¹⁶ of their spread. Each
+    group adds back ``x0``, recovered as its first row's ``x − (x − x0)`` (exact when the two
+    are within a factor 2, Sterbenz's lemma; otherwise within one unit in the last place). The
+    grouped ``var`` is stable with or without the shift. A shift read from the frame, not
+    computed per group, keeps Polars' fast grouped aggregations; its limit is a frame whose
+    groups lie orders of magnitude apart (values near 0 beside values near 10⁹ lose their
+    digits below 10⁻⁷). ``mean_true`` and the residual moments use the plain grouped ``mean``
+    (relative error about 10⁻¹⁵): they are not differenced between groups at an offset.
 
     Parameters
     ----------
@@ -251,9 +248,9 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     -------
     pl.LazyFrame
         Unsorted, one row per key: the moment columns (:func:`moment_schema`) and the Int64
-        counts of null, NaN and infinite values (``__pf_pred_null``, ``__pf_pred_nan``,
-        ``__pf_pred_inf``, and ``__pf_true_*`` with ``y_true``), with weights the weight
-        checks of :mod:`polars_fair.counting.boundary`.
+        counts of null and of finite values (``__pf_pred_null``, ``__pf_pred_finite``, and
+        ``__pf_true_*`` with ``y_true``), with weights the weight checks of
+        :mod:`polars_fair.counting.boundary`.
 
     Examples
     --------
@@ -265,19 +262,17 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     assert a.y_pred is not None
     x = a.y_pred.cast(pl.Float64)
     w = a.weight.cast(pl.Float64) if a.weight is not None else None
-    shifted = _shift(x, "p")
+    dx = pl.col(f"{_V}dx")
+    # the frame's first value (a null or non-finite one is an input error, raised on the checks)
+    lf = lf.with_columns((x - x.first()).alias(f"{_V}dx"))
     aggs = [pl.len().cast(pl.Int64).alias("n"), *_checks(x, "pred")]
     if w is not None:
         aggs += getattr(boundary, "_weight_aggs")(w)  # noqa: B009 - the one weight check
+    aggs += _mean_m2(dx, w, "pred", shift=x.first() - dx.first())
     if a.y_true is not None:
         y = a.y_true.cast(pl.Float64)
-        shifted |= _shift(y, "t") | _shift(x - y, "r")
-    lf = lf.with_columns(**shifted)
-    aggs += _mean_m2(f"{_V}dp", w, "pred")
-    if a.y_true is not None:
-        y, r = a.y_true.cast(pl.Float64), x - a.y_true.cast(pl.Float64)
-        aggs += [*_checks(y, "true"), *_mean_m2(f"{_V}dt", w, "true")[:1],
-                 *_mean_m2(f"{_V}dr", w, "residual"),
+        r = x - y
+        aggs += [*_checks(y, "true"), _mean_m2(y, w, "true")[0], *_mean_m2(r, w, "residual"),
                  (r.abs() if w is None else w * r.abs()).sum().alias("sum_abs_residual")]
     keys = [e.alias(k) for e, k in zip(a.key_exprs, a.keys, strict=True)]
     return lf.group_by(keys).agg(aggs) if keys else lf.select(aggs)
@@ -350,13 +345,14 @@ def _validate(df: pl.DataFrame, a: Audit) -> None:
         if f"{_V}{tag}_null" not in df.columns:
             continue
         name = a.y_pred_name if tag == "pred" else a.y_true_name
-        nulls, nans, infs = (int(df[f"{_V}{tag}_{x}"].sum()) for x in ("null", "nan", "inf"))
+        nulls, finite = (int(df[f"{_V}{tag}_{x}"].sum()) for x in ("null", "finite"))
+        bad = int(df["n"].sum()) - nulls - finite
         if nulls:
             raise E.NullValuesError(E.NULL_CONTINUOUS.format(column=name, role=role,
                                                              count=nulls))
-        if nans or infs:
+        if bad:
             raise E.InvalidScoreError(E.BAD_CONTINUOUS.format(column=name, role=role,
-                                                              nans=nans, infinite=infs))
+                                                              count=bad))
     boundary.check_weights(df, a)
     if "weight_sum" in df.columns and not math.isfinite(float(df["weight_sum"].sum() or 0.0)):
         raise E.InvalidWeightError(E.WEIGHT_TOTAL_OVERFLOW.format(column=a.weight_name))

@@ -291,7 +291,7 @@ def test_input_errors_are_the_typed_ones() -> None:
     ([1.0, None, 3.0], E.NullValuesError,
      E.NULL_CONTINUOUS.format(column="x", role="y_pred", count=1)),
     ([1.0, float("nan"), float("inf")], E.InvalidScoreError,
-     E.BAD_CONTINUOUS.format(column="x", role="y_pred", nans=1, infinite=1)),
+     E.BAD_CONTINUOUS.format(column="x", role="y_pred", count=2)),
 ])
 def test_bad_values_are_refused_never_averaged(values: list[float | None], error: type,
                                                message: str) -> None:
