@@ -29,7 +29,18 @@ from polars_fair.counting.moments import (
     moment_table,
 )
 
-__all__ = ["FairMoments", "from_moments", "moments", "MOMENT_ARGS_DOC"]
+__all__ = ["FairMoments", "from_moments", "moments", "MOMENT_ARGS_DOC", "MOMENT_ERRORS_DOC"]
+
+#: The input errors of building a moment table from rows (numpydoc Raises entries).
+MOMENT_ERRORS_DOC = """ColumnNotFoundError
+    A named column is missing (the message lists the columns that exist). Raised at once.
+InvalidScoreError
+    A non-numeric ``y_pred`` or ``y_true`` (at once); NaN or infinite values (at collect).
+NullValuesError
+    Null values in ``y_pred`` or ``y_true`` (at collect).
+InvalidWeightError, EmptyFrameError, NullGroupError, TooManyLevelsError
+    Bad weights, no rows, null groups with ``null_groups="raise"``, an attribute with too many
+    levels (at collect)."""
 
 _EXAMPLE = """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "a", "b", "b", "b"],
@@ -134,14 +145,6 @@ def moments(frame: Any, by: By = None, *, y_pred: IntoExpr | None = None,
         The rows.
     by : str, expression or list of them, optional
         The attributes (several = their intersection; ``None`` = the whole population).
-    y_pred : str or pl.Expr
-        The continuous outcome or prediction.
-    y_true : str or pl.Expr, optional
-        The observed value.
-    sample_weight : str or pl.Expr, optional
-        Frequency weights.
-    null_groups : {"keep", "raise", "drop"}, default "keep"
-        The policy for rows with a missing attribute.
 
     Returns
     -------
@@ -167,6 +170,9 @@ def moments(frame: Any, by: By = None, *, y_pred: IntoExpr | None = None,
     table, keys, _ = moment_table(frame, by, y_pred=y_pred, y_true=y_true,
                                   sample_weight=sample_weight, null_groups=null_groups)
     return FairMoments(table, keys)
+
+
+moments.__doc__ = compose(moments.__doc__ or "", after=MOMENT_ARGS_DOC)  # declared once
 
 
 def _check_moments(df: pl.DataFrame, size: str, columns: Sequence[str]) -> pl.DataFrame:
@@ -243,7 +249,7 @@ def from_moments(table: pl.DataFrame | pl.LazyFrame,
                         residuals=bool(present))
     size = "weight_sum" if weighted else "n"
     checked = lf.select(*key_list, *moment_cols).map_batches(
-        lambda df: _check_moments(df, size, moment_cols), schema=schema.__class__(
-            [(c, schema[c]) for c in (*key_list, *moment_cols)]))
+        lambda df: _check_moments(df, size, moment_cols),
+        schema=pl.Schema([(c, schema[c]) for c in (*key_list, *moment_cols)]))
     cast = [pl.col(c).cast(d) for c, d in out.items()]
     return FairMoments(merge_moments(checked.select(cast), key_list).select(cast), key_list)

@@ -443,7 +443,8 @@ True""", scores=True)
 
     continuous_report.__doc__ = compose(
         continuous_report_from_moments.__doc__ or "", drop=("moments", "keys"),
-        before=spec.BY_DOC, after=_continuous.MOMENT_ARGS_DOC, raises=spec.INPUT_ERRORS_DOC,
+        before=spec.BY_DOC, after=_continuous.MOMENT_ARGS_DOC,
+        raises=_continuous.MOMENT_ERRORS_DOC,
         example=""">>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "a", "b", "b", "b"],
 ...                    "rate": [1.0, 2.0, 3.0, 2.0, 3.0, 4.0]})
