@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from statsmodels.stats.weightstats import ttest_ind
 
 import polars_fair
@@ -322,3 +324,30 @@ def test_no_reference_leaves_every_comparison_null() -> None:
     assert r["is_reference"].to_list() == [False]
     assert r["mean_difference"].to_list() == [None]
     assert r["mean"].to_list() == [1.5]
+
+
+# ----------------------------------------------------------------------------- properties
+@given(
+    values=st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=6, max_size=40),
+    offset=st.sampled_from([0.0, 1e6, -1e9, 1e9]),
+    scale=st.sampled_from([1.0, 0.5, 4.0]),
+)
+@settings(max_examples=60, deadline=None)
+def test_smd_and_p_value_are_invariant_under_shift_and_positive_scale(
+    values: list[float], offset: float, scale: float
+) -> None:
+    # two groups of alternating rows; the affine map y = offset + scale * x moves the means by
+    # it and leaves the SMD (in sd units) and Welch's p-value unchanged
+    groups = ["a", "b"] * (len(values) // 2)
+    x = np.array(values[: len(groups)])
+    # a spread of at least 1: rounding the moved values near 1e9 (6e-8) stays below 1e-7 sd
+    assume(x[0::2].std() > 1 and x[1::2].std() > 1)
+    base = pl.DataFrame({"g": groups, "x": x}).fair.continuous_report(
+        "g", y_pred="x", reference="a", min_support=1)
+    moved = pl.DataFrame({"g": groups, "x": offset + scale * x}).fair.continuous_report(
+        "g", y_pred="x", reference="a", min_support=1)
+    assert moved["mean"].to_list() == pytest.approx(
+        [offset + scale * m for m in base["mean"].to_list()], rel=1e-9, abs=1e-6)
+    assert moved["smd"].to_list() == pytest.approx(base["smd"].to_list(), rel=1e-6, abs=1e-6)
+    assert moved["p_value"].to_list() == pytest.approx(base["p_value"].to_list(), rel=1e-5,
+                                                       abs=1e-6)
