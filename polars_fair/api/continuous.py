@@ -154,7 +154,7 @@ def moments(frame: Any, by: By = None, *, y_pred: IntoExpr | None = None,
     Raises
     ------
     ColumnNotFoundError, InvalidArgumentError
-        A missing column, no ``y_pred``, a reserved key name, weights on Spark or DuckDB.
+        A missing column, no ``y_pred``, a reserved key name.
     InvalidScoreError
         A non-numeric ``y_pred``/``y_true`` (at once); NaN or infinite values (at collect).
     NullValuesError, InvalidWeightError, EmptyFrameError, NullGroupError

@@ -9,8 +9,9 @@ table of :func:`polars_fair.counting.moments.moment_label_table`, so validation,
 policy and every analysis are the same code as for Polars.
 
 Weighted moments need a weighted variance, which neither engine has as one aggregate: with
-``sample_weight`` they raise :class:`~polars_fair.errors.InvalidArgumentError`
-(:data:`WEIGHTED_MOMENTS_POLARS_ONLY`); audit the rows in Polars (``pl.from_arrow``) instead.
+``sample_weight`` each row first gets its group's weighted mean by a window (``sum(w·x) OVER
+(PARTITION BY keys) / sum(w) OVER (...)``), and the aggregation sums ``w·(x − mean)²`` about it:
+the two passes of Polars' weighted moments, in one query of the engine.
 """
 
 from __future__ import annotations
@@ -19,20 +20,16 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair import errors as E
 from polars_fair.core.spec import Audit
 
-__all__ = ["WEIGHTED_MOMENTS_POLARS_ONLY", "sql_moment_label_table"]
+__all__ = ["sql_moment_label_table"]
 
 _V = "__pf_"
-#: The message of weighted moments on Spark or DuckDB.
-WEIGHTED_MOMENTS_POLARS_ONLY = (
-    "sample_weight with continuous moments runs on Polars frames only ({engine} has no "
-    "weighted variance aggregate); read the rows into Polars first"
-)
 
 
 def _duckdb(engine: Any, a: Audit) -> pl.LazyFrame:
+    from dataclasses import replace
+
     from polars_fair.counting._duckdb import _count_if, quote
 
     def parts(column: str, tag: str) -> list[str]:
@@ -40,29 +37,47 @@ def _duckdb(engine: Any, a: Audit) -> pl.LazyFrame:
         return [f"{_count_if(f'{x} IS NULL')} AS {_V}{tag}_null",
                 f"{_count_if(f'isfinite({x})')} AS {_V}{tag}_finite"]
 
+    over = f"OVER (PARTITION BY {', '.join(quote(k) for k in a.keys)})" if a.keys else "OVER ()"
+    w = f"CAST({quote(a.weight_name)} AS DOUBLE)" if a.weight_name is not None else None
+    windows: dict[str, str] = {}
+
     def mean_m2(x: str, name: str) -> list[str]:
         # fsum: DuckDB's compensated (Kahan) sum; its avg is a plain sum, 10x less accurate
-        return [f"CAST(fsum({x}) / count({x}) AS DOUBLE) AS mean_{name}",
-                f"CAST(coalesce(var_pop({x}), 0.0) * count({x}) AS DOUBLE) AS m2_{name}"]
+        if w is None:
+            return [f"CAST(fsum({x}) / count({x}) AS DOUBLE) AS mean_{name}",
+                    f"CAST(coalesce(var_pop({x}), 0.0) * count({x}) AS DOUBLE) AS m2_{name}"]
+        windows[f"{_V}wm_{name}"] = f"sum({w} * {x}) {over} / sum({w}) {over}"
+        return [f"CAST(fsum({w} * {x}) / fsum({w}) AS DOUBLE) AS mean_{name}",
+                f"CAST(coalesce(sum({w} * ({x} - {_V}wm_{name}) ** 2), 0.0) AS DOUBLE) "
+                f"AS m2_{name}"]
+
+    def weighted(x: str) -> str:
+        return x if w is None else f"{w} * {x}"
 
     assert a.y_pred_name is not None
     x = f"CAST({quote(a.y_pred_name)} AS DOUBLE)"
-    aggs = ["CAST(count(*) AS BIGINT) AS n", *parts(a.y_pred_name, "pred"), *mean_m2(x, "pred")]
+    aggs = ["CAST(count(*) AS BIGINT) AS n", *engine._weight_aggs(a),
+            *parts(a.y_pred_name, "pred"), *mean_m2(x, "pred")]
     if a.y_true_name is not None:
         y = f"CAST({quote(a.y_true_name)} AS DOUBLE)"
         r = f"({x} - {y})"
-        aggs += [*parts(a.y_true_name, "true"),
-                 f"CAST(fsum({y}) / count({y}) AS DOUBLE) AS mean_true",
+        mean_true = f"fsum({y}) / count({y})" if w is None else f"fsum({w} * {y}) / fsum({w})"
+        aggs += [*parts(a.y_true_name, "true"), f"CAST({mean_true} AS DOUBLE) AS mean_true",
                  *mean_m2(r, "residual"),
-                 f"CAST(coalesce(sum(abs({r})), 0.0) AS DOUBLE) AS sum_abs_residual"]
+                 f"CAST(coalesce(sum({weighted(f'abs({r})')}), 0.0) AS DOUBLE) "
+                 "AS sum_abs_residual"]
+    if windows:  # the weighted mean of each row's group, then M2 about it: one query
+        extra = ", ".join(f"{e} AS {n}" for n, e in windows.items())
+        engine = replace(engine, relation=engine.relation.project(f"*, {extra}"))
     out: pl.LazyFrame = engine._fetch(engine._keys(a), aggs)
     return out
 
 
 def _spark(engine: Any, a: Audit) -> pl.LazyFrame:
+    from pyspark.sql import Window
     from pyspark.sql import functions as F
 
-    from polars_fair.counting._spark import _col, _collect, _count_if
+    from polars_fair.counting._spark import _aggs, _col, _collect, _count_if
 
     def parts(column: str, tag: str) -> list[Any]:
         x = _col(column).cast("double")
@@ -70,26 +85,38 @@ def _spark(engine: Any, a: Audit) -> pl.LazyFrame:
                 _count_if(~F.isnan(x) & (F.abs(x) != F.lit(float("inf"))))
                 .alias(f"{_V}{tag}_finite")]
 
+    window = Window.partitionBy(*[_col(k) for k in a.keys])
+    w = _col(a.weight_name).cast("double") if a.weight_name is not None else None
+    sdf = engine.spark_df
+
     def mean_m2(x: Any, name: str) -> list[Any]:
-        return [F.avg(x).cast("double").alias(f"mean_{name}"),
-                (F.coalesce(F.var_pop(x), F.lit(0.0)) * F.count(x)).cast("double")
-                .alias(f"m2_{name}")]
+        nonlocal sdf
+        if w is None:
+            return [F.avg(x).cast("double").alias(f"mean_{name}"),
+                    (F.coalesce(F.var_pop(x), F.lit(0.0)) * F.count(x)).cast("double")
+                    .alias(f"m2_{name}")]
+        mean = F.sum(w * x).over(window) / F.sum(w).over(window)
+        sdf = sdf.withColumn(f"{_V}wm_{name}", mean)
+        return [(F.sum(w * x) / F.sum(w)).cast("double").alias(f"mean_{name}"),
+                F.coalesce(F.sum(w * (x - F.col(f"{_V}wm_{name}")) ** 2), F.lit(0.0))
+                .cast("double").alias(f"m2_{name}")]
 
     assert a.y_pred_name is not None
     x = _col(a.y_pred_name).cast("double")
-    aggs = [F.count(F.lit(1)).cast("long").alias("n"), *parts(a.y_pred_name, "pred"),
-            *mean_m2(x, "pred")]
+    aggs = [*_aggs(a), *parts(a.y_pred_name, "pred"), *mean_m2(x, "pred")]
     if a.y_true_name is not None:
         y = _col(a.y_true_name).cast("double")
         r = x - y
-        aggs += [*parts(a.y_true_name, "true"), F.avg(y).cast("double").alias("mean_true"),
+        mean_true = F.avg(y) if w is None else F.sum(w * y) / F.sum(w)
+        abs_r = F.abs(r) if w is None else w * F.abs(r)
+        aggs += [*parts(a.y_true_name, "true"), mean_true.cast("double").alias("mean_true"),
                  *mean_m2(r, "residual"),
-                 F.coalesce(F.sum(F.abs(r)), F.lit(0.0)).cast("double").alias("sum_abs_residual")]
-    return _collect(engine.spark_df, [_col(k) for k in a.keys], aggs).lazy()
+                 F.coalesce(F.sum(abs_r), F.lit(0.0)).cast("double").alias("sum_abs_residual")]
+    return _collect(sdf, [_col(k) for k in a.keys], aggs).lazy()
 
 
 def sql_moment_label_table(engine: Any, a: Audit) -> pl.LazyFrame:
-    """The moment label table of a DuckDB relation or a Spark DataFrame, by one aggregation.
+    """The moment label table of a DuckDB relation or a Spark DataFrame, by one query.
 
     Parameters
     ----------
@@ -104,11 +131,6 @@ def sql_moment_label_table(engine: Any, a: Audit) -> pl.LazyFrame:
         The label table of :func:`polars_fair.counting.moments.moment_label_table` (computed
         in the engine, in memory).
 
-    Raises
-    ------
-    InvalidArgumentError
-        ``sample_weight`` given (:data:`WEIGHTED_MOMENTS_POLARS_ONLY`).
-
     Examples
     --------
     >>> import duckdb
@@ -119,10 +141,6 @@ def sql_moment_label_table(engine: Any, a: Audit) -> pl.LazyFrame:
     >>> sql_moment_label_table(engine, a).select("g", "mean_pred", "m2_pred").collect().rows()
     [('a', 2.0, 2.0)]
     """
-    name = type(engine).__name__
-    if a.weight_name is not None:
-        raise E.InvalidArgumentError(WEIGHTED_MOMENTS_POLARS_ONLY.format(
-            engine="Spark" if name.startswith("Spark") else "DuckDB"))
-    if name.startswith("Spark"):
+    if type(engine).__name__.startswith("Spark"):
         return _spark(engine, a)
     return _duckdb(engine, a)

@@ -98,8 +98,8 @@ MOMENT_ARGS_DOC = """y_pred : str or pl.Expr
 y_true : str or pl.Expr, optional
     The observed value: adds the residual ``y_pred - y_true`` (MAE, RMSE, residual SMD).
 sample_weight : str or pl.Expr, optional
-    Frequency weights (finite, non-negative; Polars frames only): means and sums of squares are
-    weighted, the group size is the weight sum.
+    Frequency weights (finite, non-negative): means and sums of squares are weighted, the
+    group size is the weight sum.
 null_groups : {"keep", "raise", "drop"}, default "keep"
     Rows whose attribute is missing: one group of their own, an error, or dropped with a
     warning."""

@@ -19,7 +19,6 @@ import pytest
 import polars_fair
 import polars_fair.spark as pfs
 from polars_fair import errors as E
-from polars_fair.counting._moments_sql import WEIGHTED_MOMENTS_POLARS_ONLY
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
@@ -102,24 +101,15 @@ def test_continuous_report_on_every_route(rates: pl.DataFrame, route: str, confi
     _assert_same(_run(route, rates, by, args, request), want)
 
 
-@pytest.mark.parametrize("route", ["eager", "lazy", "streaming", "table"])
-def test_weighted_report_on_the_polars_routes(rates: pl.DataFrame, route: str,
-                                              request: pytest.FixtureRequest) -> None:
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("by", [["race"], []])
+def test_weighted_report_on_every_route(rates: pl.DataFrame, route: str, by: list[str],
+                                        request: pytest.FixtureRequest) -> None:
     df = rates.with_columns(w=(pl.col("term") % 4 + 1) * 0.5)
     args = {"y_pred": "rate", "y_true": "true_rate", "sample_weight": "w"}
-    want = polars_fair.moments(df, "race", **args).continuous_report(min_support=20).collect()
+    want = polars_fair.moments(df, by, **args).continuous_report(min_support=20).collect()
     assert "weight_sum" in want.columns
-    _assert_same(_run(route, df, ["race"], args, request), want)
-
-
-@pytest.mark.parametrize("engine", ["duckdb", "spark"])
-def test_weights_outside_polars_are_refused(rates: pl.DataFrame, engine: str,
-                                            request: pytest.FixtureRequest) -> None:
-    frame = _on(engine, rates.with_columns(w=pl.lit(1.0)), request)
-    with pytest.raises(E.InvalidArgumentError) as info:
-        polars_fair.moments(frame, "race", y_pred="rate", sample_weight="w")
-    name = "Spark" if engine == "spark" else "DuckDB"
-    assert str(info.value) == WEIGHTED_MOMENTS_POLARS_ONLY.format(engine=name)
+    _assert_same(_run(route, df, by, args, request), want)
 
 
 BAD = pl.DataFrame({"g": ["a", "a", "b", "b"], "x": [1.0, 2.0, 3.0, 4.0],
