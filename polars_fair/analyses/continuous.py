@@ -150,7 +150,9 @@ def continuous_report_from_moments(
 
     Weights are frequency weights: a row of weight 3 counts as three rows, so :math:`N` is the
     weight sum, the means are weighted and :math:`s^2 = M_2/(W-1)` with
-    :math:`M_2 = \sum w (x-\bar x)^2`. ``min_support`` compares the rows ``n``.
+    :math:`M_2 = \sum w (x-\bar x)^2`. ``min_support`` compares the rows ``n``. Survey weights
+    are not frequency weights (their sum is a population size): with them the weighted means,
+    sds and SMD hold, Welch's interval and p-value do not.
 
     Parameters
     ----------
