@@ -1,15 +1,17 @@
 """The command line's analysis subcommands, generated from the declarations of the Python API.
 
-Every public method of :class:`polars_fair.api.objects.FairCounts` and
-:class:`polars_fair.api.objects.FairScores` becomes a subcommand named like it (``abroca_test`` ->
+Every public method of :class:`polars_fair.api.objects.FairCounts`,
+:class:`polars_fair.api.objects.FairScores` and :class:`polars_fair.api.continuous.FairMoments`
+becomes a subcommand named like it (``abroca_test`` ->
 ``polars-fair abroca-test``), unless a hand-written command reaches it (:data:`HAND_WRITTEN`:
 ``report`` adds the HTML audit, ``bias-audit`` writes the LL 144 document). Nothing is written
 again here: a command's options are the method's keyword parameters (names, defaults, types
 from the annotations, help from the numpydoc Parameters section :mod:`polars_fair._docs`
 composes) and the count or score arguments declared once in :mod:`polars_fair.core.spec`
 (:data:`~polars_fair.core.spec.COUNT_ARGS`, :data:`~polars_fair.core.spec.SCORE_ARGS` and their
-docs), beside the input and output options every command shares. A method added to either class gets
-its subcommand when the package is imported.
+docs; the moment arguments in :mod:`polars_fair.counting.moments`), beside the input and output
+options every command shares. A method added to any of these classes gets its subcommand when
+the package is imported.
 
 A generated command scans the file, resolves its text arguments against the schema
 (:func:`polars_fair.cli.io.resolve_inputs`), counts once (:func:`polars_fair.counts` or
