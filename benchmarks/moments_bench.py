@@ -69,7 +69,7 @@ def _one(cfg: Config, df: pl.DataFrame, n: int, residuals: bool) -> Row:
               f"moments by 2 attributes ({call}), N={tag}", n,
               f"polars_fair.moments(df, [a, b], {call}).frame.collect()",
               baseline="floor: Polars group_by of n, mean, var·n (the same moments)",
-              ratio_kind="slowdown")
+              ratio_kind="slowdown", paired=True)
 
     def timed(r: Row) -> None:
         contenders = {"ours": lambda: ours(df, residuals), "floor": lambda: floor(df, residuals)}

@@ -303,7 +303,7 @@ DESCRIPTIONS = {
     "y_pred=x[, y_true=y]).frame.collect() (plan, the frame-wide shift of x, the checks, the "
     "merge of the small table); the floor is a hand-written Polars group_by of n, mean, var·n "
     "(and the residual's) from Polars' own stable aggregates, no shift, no checks. 5 repeats, "
-    "one warm-up each.",
+    "one warm-up each; the ratio is the median of the rounds' ratios.",
 }
 
 
