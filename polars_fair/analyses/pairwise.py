@@ -19,7 +19,7 @@ from polars_fair.analyses.runner import on_small_table
 from polars_fair.core.labels import group_label
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import PAIR_METRICS
-from polars_fair.core.spec import check_int
+from polars_fair.core.spec import check_int, names
 
 __all__ = ["DEFAULT_MAX_PAIRS", "PAIRWISE_METRICS", "pairwise_from_counts", "pairwise_matrix"]
 
@@ -58,11 +58,8 @@ def _metric_expr(metric: str) -> pl.Expr:
 
 
 def _check_metrics(metrics: Any) -> list[str]:
-    if isinstance(metrics, str):
-        wanted = [metrics]
-    elif isinstance(metrics, Sequence) and all(isinstance(m, str) for m in metrics):
-        wanted = list(metrics)
-    else:
+    wanted = names(metrics)
+    if wanted is None:
         raise E.InvalidArgumentError(
             BAD_METRICS.format(value=metrics, type=type(metrics).__name__))
     if not wanted:

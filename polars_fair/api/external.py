@@ -22,6 +22,7 @@ from polars_fair.core.spec import (
     FLOAT_EXACT_INT,
     check_int,
     check_key_dtype,
+    names,
     wide_int,
 )
 from polars_fair.counting import tables
@@ -57,13 +58,9 @@ def _lazy(frame: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
 
 def _key_list(keys: Any, schema: pl.Schema, exclude: Sequence[str]) -> list[str]:
     """The key columns: given (a name or a sequence of names) or every other column."""
-    if keys is None:
-        key_list = [c for c in schema.names() if c not in exclude]
-    elif isinstance(keys, str):
-        key_list = [keys]
-    elif isinstance(keys, Sequence) and all(isinstance(k, str) for k in keys):
-        key_list = list(keys)
-    else:
+    key_list = names(keys) if keys is not None else [
+        c for c in schema.names() if c not in exclude]
+    if key_list is None:
         raise E.InvalidArgumentError(
             E.NOT_A_COLUMN.format(role="keys", value=keys, type=type(keys).__name__))
     if "" in key_list:  # Polars renames such a column in a new frame: it could not be a key

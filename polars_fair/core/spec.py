@@ -41,6 +41,7 @@ __all__ = [
     "check_int",
     "check_key_dtype",
     "name_of",
+    "names",
     "normalize_by",
     "parse_by",
     "BY_DOC",
@@ -206,6 +207,32 @@ SizeLimitError
 NullGroupError, TooManyLevelsError, InvalidWeightError, InvalidScoreError
     See :mod:`polars_fair.errors`. Data errors of a LazyFrame surface when the result is
     collected, never as numbers."""
+
+
+def names(value: Any) -> list[str] | None:
+    """A name or a sequence of names as a list of names; None for anything else.
+
+    Parameters
+    ----------
+    value : Any
+        An argument that names columns or metrics (``"tpr"`` or ``["tpr", "fpr"]``).
+
+    Returns
+    -------
+    list of str or None
+        The names in their order (possibly empty); None when ``value`` is neither a string nor
+        a sequence of strings, for the caller to word its error.
+
+    Examples
+    --------
+    >>> names("g"), names(("g", "h")), names([1])
+    (['g'], ['g', 'h'], None)
+    """
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Sequence) and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
 
 
 def name_of(x: IntoExpr) -> str:
