@@ -9,6 +9,7 @@ from __future__ import annotations
 from polars_fair import _moved, errors
 from polars_fair.analyses.sample_size import SampleSize, sample_size
 from polars_fair.api.continuous import FairMoments, from_moments, moments
+from polars_fair.api.compare import FairPaired, from_paired_counts, paired_counts
 from polars_fair.api.external import from_counts, from_scores
 from polars_fair.api.namespace import FairDataFrame, FairLazyFrame, fair
 from polars_fair.api.objects import FairCounts, FairScores, counts, scores
@@ -49,6 +50,9 @@ __all__ = [
     "moments",
     "from_moments",
     "FairMoments",
+    "from_paired_counts",
+    "paired_counts",
+    "FairPaired",
     "FairCounts",
     "FairScores",
     "SampleSize",

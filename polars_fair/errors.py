@@ -453,6 +453,26 @@ PROVENANCE_ROWS = (
     "{audited!r}, none negative"
 )
 
+# compare and monitor (issue 25)
+BASELINE_IS_KEY = (
+    "baseline {column!r} is also an attribute (by); the baseline prediction cannot be a group"
+)
+NEGATIVE_PAIRED_COUNT = "paired count table: column {column!r} holds negative counts {values}"
+PAIRED_N_MISMATCH = (
+    "paired count table: n must be the sum of the eight cells y*_p*_b*; rows with n {values} "
+    "differ"
+)
+MONITOR_METRIC = "metric must be one of {allowed}; got {value!r}"
+MONITOR_TIME_DTYPE = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; parse it first, "
+    "for example pl.col({column!r}).str.to_date()"
+)
+MONITOR_EVERY = (
+    "every={value!r} must be a Polars duration string of whole days, weeks, months, quarters "
+    "or years, for example '1d', '1w', '2w', '1mo', '1q', '1y'"
+)
+MONITOR_ALPHA = "alpha must lie strictly between 0 and 1; got {value!r}"
+
 
 class PolarsFairError(ValueError):
     """Base class of every error polars_fair raises for bad input.

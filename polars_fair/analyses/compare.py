@@ -1,0 +1,360 @@
+"""A candidate model against its baseline on the same rows: paired changes and paired tests.
+
+Everything here reads the paired count table (:mod:`polars_fair.counting.paired`): per group,
+the eight cells label x candidate x baseline. Each model's figures are those of the house's
+report (:func:`polars_fair.analyses.report.report_from_counts` on the model's own count
+table, so ``impact_ratio``, ``ofi`` and the four-fifths verdict are exactly the report's);
+the changes use the pairing: both models decided the same people, so the change in a rate
+depends only on the discordant pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair._lazy import np, sps
+from polars_fair.analyses.report import report_from_counts
+from polars_fair.core.options import DEFAULTS, check
+from polars_fair.core.stats import wilson_interval
+from polars_fair.counting.paired import cell
+
+__all__ = ["CHANGE_METRICS", "compare_from_counts", "mcnemar_exact", "paired_difference_interval"]
+
+#: The metrics compared, without and with labels.
+CHANGE_METRICS = {False: ("selection_rate", "impact_ratio"),
+                  True: ("selection_rate", "impact_ratio", "tpr", "fpr", "ofi")}
+
+
+def mcnemar_exact(candidate_only: Any, baseline_only: Any, *, mid_p: bool = False) -> Any:
+    r"""McNemar's exact test: the two-sided binomial test on the discordant pairs.
+
+    With :math:`b` pairs where only the candidate says yes and :math:`c` where only the
+    baseline does, under no change :math:`b \sim \mathrm{Binomial}(b + c, 1/2)`, and
+    :math:`p = \min(1, 2\,P(X \le \min(b, c)))` (McNemar 1947, *Psychometrika* 12:153; the
+    exact form of Agresti, *Categorical Data Analysis*, 3rd ed., §11.1.1). The mid-p value
+    subtracts :math:`P(X = \min(b, c))` (Fagerland, Lydersen & Laake 2013, *BMC Med. Res.
+    Methodol.* 13:91), which keeps the level closely without the exact test's conservatism.
+
+    Parameters
+    ----------
+    candidate_only, baseline_only : array_like of int
+        The discordant counts :math:`b` and :math:`c`.
+    mid_p : bool, default False
+        Return the mid-p value.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        p-values in [0, 1]; 1 when there is no discordant pair.
+
+    Examples
+    --------
+    >>> mcnemar_exact([8], [2])  # 2 * P(X <= 2), X ~ Bin(10, 1/2) = 2 * 56 / 1024
+    array([0.109375])
+    >>> mcnemar_exact([8], [2], mid_p=True)  # 0.109375 - 45 / 1024
+    array([0.06542969])
+    """
+    b = np.asarray(candidate_only, dtype=np.float64)
+    c = np.asarray(baseline_only, dtype=np.float64)
+    k, n = np.minimum(b, c), b + c
+    p = np.minimum(1.0, 2.0 * sps.binom.cdf(k, n, 0.5))
+    if mid_p:
+        p = np.where(n > 0, p - sps.binom.pmf(k, n, 0.5), 1.0)
+    return np.where(n > 0, p, 1.0)
+
+
+def paired_difference_interval(both: Any, first_only: Any, second_only: Any, neither: Any, *,
+                               level: float = DEFAULTS.level) -> tuple[Any, Any]:
+    r"""Newcombe's hybrid score interval for a difference of paired proportions (method 10).
+
+    With the paired table :math:`a` (both yes), :math:`b` (first only), :math:`c` (second
+    only), :math:`d` (neither), :math:`n = a + b + c + d`, :math:`p_1 = (a + b)/n`,
+    :math:`p_2 = (a + c)/n`, :math:`\theta = p_1 - p_2 = (b - c)/n`, Wilson intervals
+    :math:`(l_i, u_i)` for each :math:`p_i` and Newcombe's corrected phi coefficient
+    :math:`\phi = C/\sqrt{(a+b)(c+d)(a+c)(b+d)}` with :math:`C = ad - bc - n/2` when
+    :math:`ad - bc > n/2`, :math:`C = ad - bc` when it is negative, else 0 (and
+    :math:`\phi = 0` when a margin is 0):
+
+    .. math::
+
+        L = \theta - \sqrt{(p_1 - l_1)^2 - 2\phi (p_1 - l_1)(u_2 - p_2) + (u_2 - p_2)^2},\quad
+        U = \theta + \sqrt{(u_1 - p_1)^2 - 2\phi (u_1 - p_1)(p_2 - l_2) + (p_2 - l_2)^2}
+
+    (Newcombe 1998, "Improved confidence intervals for the difference between binomial
+    proportions based on paired data", *Stat. Med.* 17:2635, method 10). It uses the pairing
+    through :math:`\phi` and, unlike the Wald interval, keeps near nominal coverage at rates
+    near 0 or 1.
+
+    Parameters
+    ----------
+    both, first_only, second_only, neither : array_like of float
+        The paired cells :math:`a, b, c, d` (sums of weights for weighted counts).
+    level : float, default 0.95
+        Confidence level in (0, 1).
+
+    Returns
+    -------
+    low, high : numpy.ndarray of float64
+        Bounds in [-1, 1]; NaN where :math:`n = 0`.
+
+    Examples
+    --------
+    >>> low, high = paired_difference_interval([36], [12], [2], [0])
+    >>> round(float(low[0]), 4), round(float(high[0]), 4)
+    (0.0569, 0.3404)
+    """
+    a, b, c, d = (np.asarray(x, dtype=np.float64) for x in (both, first_only, second_only,
+                                                            neither))
+    n = a + b + c + d
+    l1, u1 = wilson_interval(a + b, n, level=level)
+    l2, u2 = wilson_interval(a + c, n, level=level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p1, p2 = (a + b) / n, (a + c) / n
+        margins = (a + b) * (c + d) * (a + c) * (b + d)
+        excess = a * d - b * c  # Newcombe's continuity-corrected phi: 0 on (0, n/2]
+        excess = np.where(excess > n / 2, excess - n / 2, np.where(excess < 0, excess, 0.0))
+        phi = np.where(margins > 0, excess / np.sqrt(margins), 0.0)
+        theta = p1 - p2
+        low = theta - np.sqrt(np.maximum(
+            (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
+        high = theta + np.sqrt(np.maximum(
+            (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
+    return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
+
+
+def _pair_cov(df: pl.DataFrame) -> tuple[Any, Any, Any, Any]:
+    """Per group: the two selection rates, their variances and their covariance (multinomial)."""
+    n = df["__n"].to_numpy().astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = df["__c"].to_numpy().astype(np.float64) / n
+        b = df["__b"].to_numpy().astype(np.float64) / n
+        both = df["__cb"].to_numpy().astype(np.float64) / n
+    return c, b, np.array([c * (1 - c) / n, b * (1 - b) / n]), (both - c * b) / n
+
+
+def _wald(change: Any, var: Any, z: float) -> tuple[Any, Any]:
+    se = np.sqrt(np.maximum(var, 0.0))
+    return change - z * se, change + z * se
+
+
+def _ratio_interval(df: pl.DataFrame, z: float) -> tuple[Any, Any]:
+    """Delta-method interval of impact_ratio − impact_ratio_baseline (groups independent)."""
+    c, b, var, cov = _pair_cov(df)
+    ir_c, ir_b = df["impact_ratio"].to_numpy(), df["impact_ratio_baseline"].to_numpy()
+    m_c, m_b = _top(ir_c), _top(ir_b)
+    out_low, out_high = np.full(len(c), np.nan), np.full(len(c), np.nan)
+    if m_c is None or m_b is None:
+        return out_low, out_high
+    for g in range(len(c)):
+        grad = np.zeros((len(c), 2))  # d(change)/d(rate of group i, model)
+        if g != m_c:
+            grad[g, 0] += 1 / c[m_c]
+            grad[m_c, 0] -= c[g] / c[m_c] ** 2
+        if g != m_b:
+            grad[g, 1] -= 1 / b[m_b]
+            grad[m_b, 1] += b[g] / b[m_b] ** 2
+        v = float(np.nansum(grad[:, 0] ** 2 * var[0] + grad[:, 1] ** 2 * var[1]
+                            + 2 * grad[:, 0] * grad[:, 1] * cov))
+        out_low[g], out_high[g] = _wald(ir_c[g] - ir_b[g], v, z)
+    return out_low, out_high
+
+
+def _top(ratios: Any) -> int | None:
+    """The group whose rate is the impact ratio's denominator: the first with ratio 1."""
+    hits = np.flatnonzero(ratios == 1.0)
+    return int(hits[0]) if hits.size else None
+
+
+def _ofi_interval(df: pl.DataFrame, reference: int | None, overall: bool,
+                  z: float) -> tuple[Any, Any]:
+    """Wald interval of ofi − ofi_baseline = Δsel_g − Δsel_ref (paired within each group)."""
+    c, b, var, cov = _pair_cov(df)
+    var_change = var[0] + var[1] - 2 * cov  # Var(Δ selection rate) of each group
+    n = df["__n"].to_numpy().astype(np.float64)
+    change = df["ofi"].to_numpy() - df["ofi_baseline"].to_numpy()
+    k = len(c)
+    if overall:
+        weights = n / n.sum()
+        v = np.array([np.sum((np.eye(k)[g] - weights) ** 2 * var_change) for g in range(k)])
+    elif reference is not None:
+        v = var_change + var_change[reference]
+        v[reference] = 0.0
+    else:
+        return np.full(k, np.nan), np.full(k, np.nan)
+    return _wald(change, v, z)
+
+
+def _changes(df: pl.DataFrame, *, labelled: bool, level: float, mid_p: bool,
+             overall: bool) -> pl.DataFrame:
+    """The change columns of the joined table (small, eager)."""
+    z = float(sps.norm.ppf(0.5 + level / 2))
+    weighted = "weight_sum" in df.columns
+    out: dict[str, Any] = {}
+    for metric, y in {"selection_rate": None, "tpr": 1, "fpr": 0}.items():
+        if metric != "selection_rate" and not labelled:
+            continue
+        a, b, c, d = (df.select(cell(y, p, q)).to_series().to_numpy().astype(np.float64)
+                      for p, q in ((1, 1), (1, 0), (0, 1), (0, 0)))
+        low, high = paired_difference_interval(a, b, c, d, level=level)
+        out[f"{metric}_change_low"], out[f"{metric}_change_high"] = low, high
+    ref = df["is_reference"].to_numpy()
+    reference = int(np.flatnonzero(ref)[0]) if ref.any() else None
+    out["impact_ratio_change_low"], out["impact_ratio_change_high"] = _ratio_interval(df, z)
+    if labelled:
+        out["ofi_change_low"], out["ofi_change_high"] = _ofi_interval(df, reference, overall, z)
+    sel_b = df.select(cell(p=1, b=0)).to_series().to_numpy()
+    sel_c = df.select(cell(p=0, b=1)).to_series().to_numpy()
+    out["mcnemar_p_value"] = mcnemar_exact(sel_b, sel_c, mid_p=mid_p)
+    if labelled:  # errors: candidate wrong and baseline right, and the reverse
+        worse = df.select(cell(1, 0, 1) + cell(0, 1, 0)).to_series().to_numpy()
+        better = df.select(cell(1, 1, 0) + cell(0, 0, 1)).to_series().to_numpy()
+        out["error_mcnemar_p_value"] = mcnemar_exact(worse, better, mid_p=mid_p)
+    frame = pl.DataFrame({k: pl.Series(k, v, dtype=pl.Float64, nan_to_null=True)
+                          for k, v in out.items()})
+    if weighted:  # exact tests count people; weighted sums are no counts
+        frame = frame.with_columns(pl.col("^.*mcnemar_p_value$").cast(pl.Float64) * None)
+    return pl.concat([df, frame], how="horizontal")
+
+
+def _columns(keys: Sequence[str], labelled: bool) -> list[str]:
+    cols = [*keys, "n"]
+    for m in CHANGE_METRICS[labelled]:
+        cols += [m, f"{m}_baseline", f"{m}_change", f"{m}_change_low", f"{m}_change_high"]
+    cols += ["mcnemar_p_value", *(["error_mcnemar_p_value"] if labelled else []),
+             "adverse_impact", "adverse_impact_baseline", "adverse_impact_changed",
+             "is_reference", "low_support"]
+    return cols
+
+
+def compare_from_counts(
+    paired: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    labels: bool = True,
+    reference: Any = DEFAULTS.reference,
+    level: float = DEFAULTS.level,
+    mid_p: bool = False,
+    min_support: float = DEFAULTS.min_support,
+    four_fifths: float = DEFAULTS.four_fifths,
+) -> pl.LazyFrame:
+    r"""Compare a candidate model with its baseline per group, with paired intervals and tests.
+
+    Each model's ``selection_rate``, ``impact_ratio`` (selection rate over the highest among
+    supported groups: the four-fifths rule of 29 CFR 1607.4(D)), ``tpr``, ``fpr`` and ``ofi``
+    (Briscoe et al.'s Objective Fairness Index against the reference) are exactly those of
+    :func:`polars_fair.analyses.report.report_from_counts` on that model's count table; the
+    baseline's carry the suffix ``_baseline``. Each change is candidate − baseline:
+
+    * ``selection_rate_change``, ``tpr_change`` (among positive labels), ``fpr_change`` (among
+      negative labels): :math:`(b - c)/n` over the discordant pairs, with Newcombe's paired
+      hybrid score interval (:func:`paired_difference_interval`, *Stat. Med.* 17:2635,
+      method 10);
+    * ``impact_ratio_change``: a delta-method (Wald) interval in which each group's two rates
+      are paired (multinomial covariance :math:`(p_{11} - p_c p_b)/n`) and groups are
+      independent;
+    * ``ofi_change``: OFI is :math:`B_g - B_{ref}` with :math:`B = \text{selection} -
+      \text{base rate}`, and the base rate is the same for both models, so the change is
+      :math:`\Delta\text{sel}_g - \Delta\text{sel}_{ref}`, with a Wald interval from the paired
+      variances :math:`((b + c) - (b - c)^2/n)/n^2` of each group (0 on the reference row).
+
+    ``mcnemar_p_value`` tests the change in selection (:func:`mcnemar_exact` on the pairs
+    where only one model selects); ``error_mcnemar_p_value`` the change in errors (only the
+    candidate wrong: :math:`y_1p_0b_1 + y_0p_1b_0`, against only the baseline wrong). The
+    four-fifths verdict (``adverse_impact``: impact ratio below ``four_fifths``, exactly on the
+    counts) is given for each model, and ``adverse_impact_changed`` says whether it differs.
+
+    Parameters
+    ----------
+    paired : pl.LazyFrame
+        A paired count table (:func:`polars_fair.counting.paired.paired_schema`).
+    keys : sequence of str
+        Its key columns.
+    labels : bool, default True
+        Whether the table has labels: adds the ``tpr``, ``fpr``, ``ofi`` columns and the
+        error test (without labels every row is a negative label, as in the count table).
+    reference : "largest", "max_selection_rate", "overall", scalar or mapping
+        The reference group of OFI (:mod:`polars_fair.core.reference`); a rule is applied to
+        each model's table ("largest" picks the same group for both).
+    level : float, default 0.95
+        The confidence level of the intervals.
+    mid_p : bool, default False
+        McNemar's mid-p value instead of the exact one.
+    min_support : float, default 30
+        Groups with fewer rows are ``low_support`` and not the impact ratio's denominator
+        while a supported group exists.
+    four_fifths : float, default 0.8
+        The impact-ratio threshold of the four-fifths rule.
+
+    Returns
+    -------
+    pl.LazyFrame
+        One row per group, sorted by the keys: keys; ``n`` (Int64); for each metric
+        ``m`` (``selection_rate``, ``impact_ratio``, with labels ``tpr``, ``fpr``, ``ofi``)
+        ``m``, ``m_baseline``, ``m_change``, ``m_change_low``, ``m_change_high`` (Float64;
+        rates in [0, 1], changes of rates in [−1, 1], OFI in [−2, 2]; null when undefined);
+        ``mcnemar_p_value`` and, with labels, ``error_mcnemar_p_value`` (Float64 in [0, 1];
+        null for a weighted table); ``adverse_impact``, ``adverse_impact_baseline``,
+        ``adverse_impact_changed``, ``is_reference``, ``low_support`` (Boolean).
+
+    Raises
+    ------
+    InvalidArgumentError
+        An option outside its range.
+    UnknownGroupError
+        An explicit ``reference`` that is not a group.
+
+    Examples
+    --------
+    >>> from polars_fair.counting.paired import PAIRED_CELLS
+    >>> cells = dict.fromkeys(PAIRED_CELLS, 0)
+    >>> t = pl.LazyFrame([{"g": "a", "n": 10, **cells, "y0_p1_b1": 5, "y0_p0_b0": 5},
+    ...                   {"g": "b", "n": 10, **cells, "y0_p1_b0": 4, "y0_p0_b0": 6}])
+    >>> out = compare_from_counts(t, ["g"], labels=False, min_support=1).collect()
+    >>> out.select("g", "selection_rate", "selection_rate_baseline",
+    ...            "adverse_impact_changed").rows()
+    [('a', 0.5, 0.5, False), ('b', 0.4, 0.0, True)]
+    >>> round(out["mcnemar_p_value"][1], 4)  # 2 * P(X <= 0), X ~ Bin(4, 1/2)
+    0.125
+    """
+    check("level", level)
+    keys = list(keys)
+    names = paired.collect_schema().names()
+    weighted = "weight_sum" in names
+
+    def model(which: str) -> pl.LazyFrame:
+        pick = {"p": 1} if which == "p" else {"b": 1}
+        skip = {"p": 0} if which == "p" else {"b": 0}
+        return paired.select(
+            *keys, "n", cell(1, **pick).alias("tp"), cell(0, **pick).alias("fp"),
+            cell(1, **skip).alias("fn"), cell(0, **skip).alias("tn"),
+            *(["weight_sum"] if weighted else []))
+
+    options = dict(reference=reference, min_support=min_support, four_fifths=four_fifths)
+    metrics = CHANGE_METRICS[labels]
+    cand = report_from_counts(model("p"), keys, **options)
+    base = report_from_counts(model("b"), keys, **options)
+    total = pl.col("weight_sum") if weighted else pl.col("n").cast(pl.Float64)
+    joined = pl.concat([
+        paired.with_columns(__n=total, __c=cell(p=1), __b=cell(b=1), __cb=cell(p=1, b=1)),
+        cand.select(*metrics, "adverse_impact", "is_reference", "low_support"),
+        base.select(pl.col(m).alias(f"{m}_baseline") for m in (*metrics, "adverse_impact")),
+    ], how="horizontal").with_columns(
+        *(pl.col(m).sub(pl.col(f"{m}_baseline")).alias(f"{m}_change") for m in metrics),
+        (pl.col("adverse_impact") != pl.col("adverse_impact_baseline"))
+        .alias("adverse_impact_changed"))
+    overall = isinstance(reference, str) and reference == "overall"
+    schema = dict(joined.collect_schema())
+    for m in metrics:
+        schema[f"{m}_change_low"] = schema[f"{m}_change_high"] = pl.Float64()
+    schema["mcnemar_p_value"] = pl.Float64()
+    if labels:
+        schema["error_mcnemar_p_value"] = pl.Float64()
+    out = joined.map_batches(
+        lambda df: _changes(df, labelled=labels, level=level, mid_p=mid_p,
+                            overall=overall).select(list(schema)),
+        schema=pl.Schema(schema))
+    return out.select(_columns(keys, labels))
+

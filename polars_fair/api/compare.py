@@ -1,0 +1,177 @@
+"""Compare a candidate model with its baseline: the paired count table and its analysis.
+
+:func:`paired_counts` counts the rows once into the paired count table
+(:mod:`polars_fair.counting.paired`) on any engine; :func:`from_paired_counts` accepts one made
+elsewhere (SQL, Spark, a saved Parquet); both return a :class:`FairPaired`, whose
+:meth:`~FairPaired.compare` is :func:`polars_fair.analyses.compare.compare_from_counts`.
+``lf.fair.compare(...)`` is ``paired_counts(lf, ...).compare(...)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair.analyses.compare import compare_from_counts
+from polars_fair.core.options import DEFAULTS
+from polars_fair.core.spec import By, IntoExpr
+from polars_fair.counting.paired import check_paired, paired_table
+
+__all__ = ["FairPaired", "from_paired_counts", "paired_counts"]
+
+
+class FairPaired:
+    """A paired count table (two models on the same rows) with its comparison.
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        The paired count table (:func:`polars_fair.counting.paired.paired_schema`).
+    keys : sequence of str
+        Its key columns.
+    labels : bool
+        Whether it was counted with labels (``y_true``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"g": ["a", "b"], "y_true": [1, 0], "new": [1, 0], "old": [0, 0]})
+    >>> p = paired_counts(df, "g", y_pred="new", baseline="old", y_true="y_true")
+    >>> p.keys, p.frame.select("g", "y1_p1_b0").collect().rows()
+    (['g'], [('a', 1), ('b', 0)])
+    """
+
+    def __init__(self, table: pl.LazyFrame, keys: Sequence[str], labels: bool) -> None:
+        self.frame = table
+        self.keys = list(keys)
+        self.labels = labels
+
+    def compare(self, *, reference: Any = DEFAULTS.reference, level: float = DEFAULTS.level,
+                mid_p: bool = False, min_support: float = DEFAULTS.min_support,
+                four_fifths: float = DEFAULTS.four_fifths) -> pl.LazyFrame:
+        """The per-group comparison (:func:`polars_fair.analyses.compare.compare_from_counts`).
+
+        Parameters
+        ----------
+        reference : "largest", "max_selection_rate", "overall", scalar or mapping
+            The reference group of OFI.
+        level : float, default 0.95
+            The confidence level of the change intervals.
+        mid_p : bool, default False
+            McNemar's mid-p value instead of the exact one.
+        min_support : float, default 30
+            Groups with fewer rows are ``low_support``.
+        four_fifths : float, default 0.8
+            The impact-ratio threshold of the four-fifths rule.
+
+        Returns
+        -------
+        pl.LazyFrame
+            The columns of :func:`polars_fair.analyses.compare.compare_from_counts`.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> df = pl.DataFrame({"g": ["a", "b"], "y_true": [1, 0], "new": [1, 0], "old": [0, 0]})
+        >>> p = paired_counts(df, "g", y_pred="new", baseline="old", y_true="y_true")
+        >>> out = p.compare(min_support=1)
+        >>> out.select("g", "selection_rate_change").collect().rows()
+        [('a', 1.0), ('b', 0.0)]
+        """
+        return compare_from_counts(self.frame, self.keys, labels=self.labels,
+                                   reference=reference, level=level, mid_p=mid_p,
+                                   min_support=min_support, four_fifths=four_fifths)
+
+
+def paired_counts(frame: Any, by: By = None, *, y_pred: IntoExpr, baseline: IntoExpr,
+                  y_true: IntoExpr | None = None, **count_args: Any) -> FairPaired:
+    """Count two models' decisions on the same rows into the paired count table, in one scan.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The rows, both models' predictions side by side.
+    by : str, pl.Expr or list of them, optional
+        The attributes (several = their intersection).
+    y_pred : str or pl.Expr
+        The candidate's prediction (an expression such as ``pl.col("score") >= 0.5``
+        thresholds a score).
+    baseline : str or pl.Expr
+        The baseline's prediction, validated as ``y_pred`` is.
+    y_true : str or pl.Expr or None, default None
+        The label; without it only selections are compared.
+    **count_args : Any
+        ``pos_label``, ``sample_weight``, ``null_groups``, ``max_groups``
+        (:class:`polars_fair.core.spec.CountArgs`).
+
+    Returns
+    -------
+    FairPaired
+        ``.frame`` the lazy paired count table; ``.compare()`` the comparison.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidArgumentError, InvalidLabelError
+        At once, as :func:`polars_fair.counting.paired.paired_table`.
+    InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError, TooManyLevelsError
+        When collected: bad labels or predictions (the baseline's named as ``baseline``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"g": ["a", "a"], "y_true": [1, 0], "new": [1, 1], "old": [1, 0]})
+    >>> paired_counts(df, "g", y_pred="new", baseline="old", y_true="y_true").frame.select(
+    ...     "n", "y1_p1_b1", "y0_p1_b0").collect().row(0)
+    (2, 1, 1)
+    """
+    args = dict(count_args, y_true=y_true, y_pred=y_pred)
+    table, keys, _ = paired_table(frame, by, baseline=baseline, **args)
+    return FairPaired(table, keys, labels=y_true is not None)
+
+
+def from_paired_counts(table: pl.DataFrame | pl.LazyFrame, keys: str | Sequence[str] | None = None,
+                       *, labels: bool = True) -> FairPaired:
+    """Compare two models from a paired count table made anywhere.
+
+    The table holds the key columns, ``n`` and the eight cells ``y{l}_p{c}_b{b}`` (label,
+    candidate, baseline; 1 = the positive value), for example from SQL: ``SUM(CASE WHEN
+    y = 1 AND new = 1 AND old = 0 THEN 1 ELSE 0 END) AS y1_p1_b0``; with weights the cells are
+    weighted sums followed by ``weight_sum``. Rows with equal keys are summed (the counts are
+    additive).
+
+    Parameters
+    ----------
+    table : pl.DataFrame or pl.LazyFrame
+        The paired count table.
+    keys : str or sequence of str, optional
+        The key columns; default every column that is not a count.
+    labels : bool, default True
+        Whether the ``y1_*`` cells hold labelled positives (``False``: selections only).
+
+    Returns
+    -------
+    FairPaired
+        ``.compare()`` gives exactly what ``df.fair.compare`` gives on the rows.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A cell or key column missing.
+    InvalidInputError
+        When collected: negative counts, or ``n`` not the sum of the cells (unweighted).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.counting.paired import PAIRED_CELLS
+    >>> t = pl.DataFrame([{"g": "a", "n": 3, **dict.fromkeys(PAIRED_CELLS, 0),
+    ...                    "y0_p1_b0": 3}])
+    >>> from_paired_counts(t, labels=False).compare(min_support=1).select(
+    ...     "selection_rate", "selection_rate_baseline").collect().row(0)
+    (1.0, 0.0)
+    """
+    lf = table.lazy() if isinstance(table, pl.DataFrame) else table
+    checked, key_list = check_paired(lf, [keys] if isinstance(keys, str) else keys)
+    return FairPaired(checked, key_list, labels)
