@@ -40,6 +40,7 @@ from polars_fair.api.namespace import fair
 from polars_fair.api.objects import FairCounts
 from polars_fair.cli import commands as cli_gen
 from polars_fair.cli import ll144 as cli_ll144
+from polars_fair.cli.change import check_change, format_change
 from polars_fair.cli.commands import declared
 from polars_fair.cli.group import ReadableCommand, ReadableGroup
 from polars_fair.cli.io import (
@@ -714,8 +715,24 @@ def check(
     separator: SeparatorOpt = None,
     dtype: DtypeOpt = None,
     max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
+    baseline_pred: Annotated[
+        str | None, typer.Option(help="The baseline model's prediction (column or SQL): also "
+                                      "fail a real worsening against it.")
+    ] = None,
+    max_impact_ratio_drop: Annotated[
+        float, typer.Option(help="With --baseline-pred: fail a real impact-ratio drop above "
+                                 "this.")
+    ] = 0.05,
+    max_ofi_increase: Annotated[
+        float, typer.Option(help="With --baseline-pred: fail a real |OFI| rise above this.")
+    ] = 0.05,
 ) -> None:
-    """CI gate: exit 0 if every group with n >= --min-support passes, 1 with the violations."""
+    """CI gate: exit 0 if every group with n >= --min-support passes, 1 with the violations.
+
+    With --baseline-pred, a supported group also fails when its impact ratio drops, or its
+    |OFI| rises, against the baseline by more than the limit and the paired 95% interval of
+    the change excludes 0.
+    """
     result: dict[str, Any] = {}
 
     def run() -> None:
@@ -733,11 +750,20 @@ def check(
             max_abroca=max_abroca, min_support=min_support, null_groups=null_groups,
             max_groups=max_groups,
         ))
+        if baseline_pred is not None:
+            result["change"] = check_change(
+                args, baseline_pred, max_impact_ratio_drop=max_impact_ratio_drop,
+                max_ofi_increase=max_ofi_increase, min_support=min_support,
+                null_groups=null_groups)
+            result["gate_passed"] = result["passed"]
+            result["passed"] = result["passed"] and result["change"]["passed"]
 
     _guard(run, json_errors=format == "json")
-    typer.echo(
-        json.dumps(result, indent=2, default=str) if format == "json" else format_gate(result)
-    )
+    text = "" if format == "json" else format_gate(
+        {**result, "passed": result.get("gate_passed", result["passed"])})
+    if format != "json" and "change" in result:
+        text += "\n" + format_change(result["change"])
+    typer.echo(json.dumps(result, indent=2, default=str) if format == "json" else text)
     if not result["passed"]:
         raise typer.Exit(code=1)
 

@@ -37,6 +37,10 @@ gate ``min_impact_ratio``       ``impact_ratio < min_impact_ratio``         pass
 gate ``max_abs_ofi``            ``|ofi| > max_abs_ofi``                     passes
 gate ``max_abroca``             ``abroca > max_abroca``                     passes
 gate support                    ``n < min_support`` (not checked)           checked
+change gate impact ratio        ``baseline − candidate > max drop`` and     passes
+                                the paired interval lies below 0
+change gate OFI                 ``|ofi| − |ofi_baseline| > max increase``   passes
+                                and the paired interval excludes 0
 Fisher in ``test="auto"``       smallest expected cell ``< 5``, decided on   z-test
                                 integers (``stats.small_expected_cell``)
 =============================== =========================================== ================
@@ -66,6 +70,7 @@ __all__ = [
     "exact",
     "flag",
     "float_at_most",
+    "worse_beyond",
     "fraction",
     "min_count",
     "option",
@@ -421,3 +426,34 @@ def flag(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
         raise E.InvalidArgumentError(E.NOT_A_BOOL.format(name=name, value=value))
     return value
+
+
+def worse_beyond(before: float | None, after: float | None, limit: Fraction) -> bool | None:
+    """``after − before > limit``: a figure worsened by more than a limit (the change gate).
+
+    The two figures are the report's floats (each the correctly rounded value of an exact
+    fraction of counts). Each is read as its shortest round-tripping decimal (what is printed:
+    0.85, not 0.84999999999999997779...), their difference is taken exactly and compared with
+    the limit as the decimal written, so a worsening of exactly the limit passes.
+
+    Parameters
+    ----------
+    before, after : float or None
+        The baseline's and the candidate's figure, oriented so that larger is worse (pass the
+        negated impact ratios, or the absolute OFIs).
+    limit : Fraction
+        The largest worsening allowed (:func:`exact`).
+
+    Returns
+    -------
+    bool or None
+        None when a figure is undefined (None or NaN).
+
+    Examples
+    --------
+    >>> worse_beyond(-0.9, -0.85, exact(0.05)), worse_beyond(-0.9, -0.8, exact(0.05))
+    (False, True)
+    """
+    if before is None or after is None or math.isnan(before) or math.isnan(after):
+        return None
+    return bool(Fraction(Decimal(repr(after))) - Fraction(Decimal(repr(before))) > limit)

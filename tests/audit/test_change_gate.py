@@ -1,0 +1,126 @@
+"""The gate on change (issue 25, item 2): a real worsening beyond the limit fails, nothing else.
+
+Expected values are worked by hand from paired tables written here; the CLI tests read a small
+CSV made in the test.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from polars_fair import errors as E
+from polars_fair import from_paired_counts
+from polars_fair.audit.gate import CHANGE_FAILED, NOT_REAL, change_gate
+from polars_fair.cli.entry import app
+from polars_fair.counting.paired import PAIRED_CELLS
+
+ZERO = dict.fromkeys(PAIRED_CELLS, 0)
+runner = CliRunner()
+
+
+def _table(n: int, a_sel: int, b_old: int, b_new_only_old: int) -> pl.DataFrame:
+    """a: a_sel of n selected by both; b: b_old selected by the baseline, of which
+    b_new_only_old lose the candidate's selection (the candidate selects no one else)."""
+    return pl.DataFrame([
+        {"g": "a", "n": n, **ZERO, "y0_p1_b1": a_sel, "y0_p0_b0": n - a_sel},
+        {"g": "b", "n": n, **ZERO, "y0_p1_b1": b_old - b_new_only_old,
+         "y0_p0_b1": b_new_only_old, "y0_p0_b0": n - b_old}])
+
+
+def test_a_real_drop_beyond_the_limit_fails_with_group_values_and_interval() -> None:
+    g = change_gate(from_paired_counts(_table(100, 50, 40, 30), labels=False))
+    b = g.row(1, named=True)
+    # impact ratio of b: 40/50 = 0.8 -> 10/50 = 0.2. Delta method (worked in
+    # change_gate's docstring): variance 0.012, so the 95% interval is -0.6 -/+ 1.96 * 0.1095
+    se = math.sqrt(0.012)
+    assert (b["baseline"], b["value"], b["passed"]) == (0.8, 0.2, False)
+    assert b["change_low"] == pytest.approx(-0.6 - 1.959963984540054 * se)
+    assert b["change_high"] == pytest.approx(-0.6 + 1.959963984540054 * se)
+    assert b["reason"] == CHANGE_FAILED.format(
+        group="g=b", metric="impact_ratio", before=0.8, after=0.2, worse=0.6, limit=0.05,
+        level=95.0, low=b["change_low"], high=b["change_high"])
+
+
+def test_a_large_drop_the_data_cannot_show_real_passes() -> None:
+    # n = 10: b drops from 4/5 (0.8) to 2/5 (0.4), two discordant pairs only
+    g = change_gate(from_paired_counts(_table(10, 5, 4, 2), labels=False), min_support=1)
+    b = g.row(1, named=True)
+    assert (b["baseline"], b["value"]) == (0.8, 0.4)
+    assert b["change_high"] > 0 and b["passed"] is True
+    assert b["reason"] == NOT_REAL.format(level=95.0, low=b["change_low"], high=b["change_high"])
+
+
+def test_a_real_drop_of_exactly_the_limit_passes_and_small_groups_are_not_checked() -> None:
+    # b: 4000/10000 -> 3750/10000 against a 5000/10000: impact ratio 0.8 -> 0.75, a drop of
+    # exactly 0.05 (real: 250 discordant pairs one way)
+    g = change_gate(from_paired_counts(_table(10_000, 5000, 4000, 250), labels=False))
+    b = g.row(1, named=True)
+    assert b["change_high"] < 0 and b["passed"] is True and b["reason"] is None
+    g = change_gate(from_paired_counts(_table(10_000, 5000, 4000, 251), labels=False))
+    assert g.row(1, named=True)["passed"] is False
+    small = change_gate(from_paired_counts(_table(20, 10, 8, 6), labels=False))
+    assert small["checked"].to_list() == [False, False]
+    assert small["reason"].to_list() == ["n < 30", "n < 30"]
+
+
+def test_a_real_ofi_rise_fails_with_labels() -> None:
+    # b: 100 negatives; the baseline selects 10, the candidate 40 (30 more, all discordant);
+    # a: 100 rows, 50 positives selected by both, 50 negatives by neither: B_a = 0.
+    t = pl.DataFrame([
+        {"g": "a", "n": 100, **ZERO, "y1_p1_b1": 50, "y0_p0_b0": 50},
+        {"g": "b", "n": 100, **ZERO, "y0_p1_b1": 10, "y0_p1_b0": 30, "y0_p0_b0": 60}])
+    g = change_gate(from_paired_counts(t), max_impact_ratio_drop=1)
+    ofi = g.filter((pl.col("metric") == "ofi") & (pl.col("g") == "b")).row(0, named=True)
+    # OFI of b = B_b - B_a = FP/n: 0.1 -> 0.4; the change 0.3 has variance (Δsel_b only):
+    # ((b + c) - (b - c)^2 / n) / n^2 = (30 - 9) / 10^4
+    assert (ofi["baseline"], ofi["value"], ofi["passed"]) == (0.1, 0.4, False)
+    half = 1.959963984540054 * math.sqrt(21 / 10_000)
+    assert ofi["change_low"] == pytest.approx(0.3 - half)
+
+
+def test_limits_are_checked() -> None:
+    paired = from_paired_counts(_table(100, 50, 40, 30), labels=False)
+    with pytest.raises(E.InvalidArgumentError, match="max_impact_ratio_drop"):
+        change_gate(paired, max_impact_ratio_drop=1.5)
+    with pytest.raises(E.InvalidArgumentError, match="max_ofi_increase"):
+        change_gate(paired, max_ofi_increase=float("nan"))
+
+
+def _csv(tmp_path: Path) -> Path:
+    # a: 100 rows, 50 selected by both; b: 100 rows, old selects 40, new 10 of them
+    rows = ([("a", 1, 1, 1)] * 50 + [("a", 0, 0, 0)] * 50 + [("b", 1, 1, 1)] * 10
+            + [("b", 1, 0, 1)] * 30 + [("b", 0, 0, 0)] * 60)
+    path = tmp_path / "two.csv"
+    pl.DataFrame(rows, schema=["g", "y_true", "new", "old"], orient="row").write_csv(path)
+    return path
+
+
+def test_cli_check_with_a_baseline_fails_and_names_the_group(tmp_path: Path) -> None:
+    path = _csv(tmp_path)
+    args = ["check", str(path), "--by", "g", "--y-pred", "new", "--baseline-pred", "old",
+            "--min-impact-ratio", "0", "--max-abs-ofi", "2"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    assert "change against baseline old: FAIL" in result.stdout
+    assert "g=b: impact_ratio 0.8000 (baseline) -> 0.2000 (candidate)" in result.stdout
+    as_json = json.loads(runner.invoke(app, [*args, "--format", "json"]).stdout)
+    assert as_json["passed"] is False and as_json["gate_passed"] is True
+    # b's labels: 40 positives, the candidate misses 30 of them: B = (FP - FN)/n falls from 0
+    # to -0.3 (a: 0), so |OFI| rises by 0.3 too
+    assert [(v["group"], v["metric"]) for v in as_json["change"]["violations"]] == [
+        ("g=b", "impact_ratio"), ("g=b", "ofi")]
+    loose = runner.invoke(app, [*args, "--max-impact-ratio-drop", "0.7",
+                                "--max-ofi-increase", "0.35"])
+    assert loose.exit_code == 0, loose.output
+
+
+def test_cli_check_without_a_baseline_is_unchanged(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["check", str(_csv(tmp_path)), "--by", "g", "--y-pred", "new",
+                                 "--min-impact-ratio", "0", "--max-abs-ofi", "2"])
+    assert result.exit_code == 0 and "change against" not in result.stdout
