@@ -11,6 +11,7 @@ from polars_fair.analyses.sample_size import SampleSize, sample_size
 from polars_fair.api.continuous import FairMoments, from_moments, moments
 from polars_fair.api.compare import FairPaired, from_paired_counts, paired_counts
 from polars_fair.api.external import from_counts, from_scores
+from polars_fair.api.monitor import FairPeriods, from_period_counts, period_counts
 from polars_fair.api.namespace import FairDataFrame, FairLazyFrame, fair
 from polars_fair.api.objects import FairCounts, FairScores, counts, scores
 from polars_fair.core import expressions
@@ -53,6 +54,9 @@ __all__ = [
     "from_paired_counts",
     "paired_counts",
     "FairPaired",
+    "from_period_counts",
+    "period_counts",
+    "FairPeriods",
     "FairCounts",
     "FairScores",
     "SampleSize",

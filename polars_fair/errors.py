@@ -471,6 +471,15 @@ MONITOR_EVERY = (
     "every={value!r} must be a Polars duration string of whole days, weeks, months, quarters "
     "or years, for example '1d', '1w', '2w', '1mo', '1q', '1y'"
 )
+MONITOR_WEIGHTS = (
+    "monitor counts decisions: sample_weight is not supported (its e-values are likelihood "
+    "ratios of counts)"
+)
+MONITOR_NO_REFERENCE = (
+    "monitor compares each group with one reference group; reference={reference!r} names none "
+    "(use 'largest', 'max_selection_rate' or a group value)"
+)
+MONITOR_NEEDS_LABELS = "metric={metric!r} needs labels: pass y_true"
 MONITOR_ALPHA = "alpha must lie strictly between 0 and 1; got {value!r}"
 
 

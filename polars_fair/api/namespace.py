@@ -23,6 +23,7 @@ from polars_fair.analyses.availability import availability_from_counts, benchmar
 from polars_fair.analyses.continuous import SmdSd, continuous_report_from_moments
 from polars_fair.analyses.compare import compare_from_counts
 from polars_fair.analyses.impact import impact_from_counts
+from polars_fair.analyses.monitor import monitor_from_counts
 from polars_fair.analyses.pairwise import pairwise_from_counts
 from polars_fair.analyses.report import rates_from_counts, report_from_counts
 from polars_fair.analyses.scores.abroca import (
@@ -41,6 +42,7 @@ from polars_fair.api import objects as analysis
 from polars_fair.api import rows as _ll144
 from polars_fair.api.continuous import FairMoments
 from polars_fair.api.compare import paired_counts
+from polars_fair.api.monitor import period_counts
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.api.rows import namespace_divergence
 from polars_fair.core import spec
@@ -464,6 +466,39 @@ True""", scores=True)
             reference=reference, level=level, mid_p=mid_p, min_support=min_support,
             four_fifths=four_fifths)
 
+    def monitor(self, /, by: By = None, *, time: str, every: str, y_pred: IntoExpr,
+                y_true: IntoExpr | None = None, metric: str = "selection_rate",
+                reference: Any = DEFAULTS.reference, alpha: float = 0.05,
+                four_fifths: float = DEFAULTS.four_fifths,
+                min_support: float = DEFAULTS.min_support,
+                **count_args: Any) -> pl.LazyFrame:  # noqa: D102
+        return period_counts(self._lf, by, time=time, every=every, y_pred=y_pred,
+                             y_true=y_true, **count_args).monitor(
+            metric=metric, reference=reference, alpha=alpha, four_fifths=four_fifths,
+            min_support=min_support)
+
+    monitor.__doc__ = compose(
+        monitor_from_counts.__doc__ or "", drop=("periods", "keys"),
+        before=spec.BY_DOC + """
+time : str
+    A Date or Datetime column: when each decision was made.
+every : str
+    The period: a Polars duration of whole days, weeks, months, quarters or years (``"1w"``,
+    ``"2w"``, ``"1mo"``); weeks start on Monday.
+y_pred : str or pl.Expr
+    The prediction.
+y_true : str or pl.Expr or None, default None
+    The label (``tpr`` and ``fpr`` need it).""",
+        after="""**count_args
+    ``pos_label``, ``null_groups``, ``max_groups``.""",
+        raises=spec.INPUT_ERRORS_DOC, returns="pl.LazyFrame", example="""\
+>>> import datetime as dt, polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_pred": [1, 0, 0, 0],
+...                    "t": [dt.date(2024, 1, 1), dt.date(2024, 1, 8)] * 2})
+>>> m = df.lazy().fair.monitor("g", time="t", every="1w", y_pred="y_pred", min_support=1)
+>>> m.select("period", "g", "rate", "alarm").collect().height
+4""")
+
     compare.__doc__ = compose(
         compare_from_counts.__doc__ or "", drop=("paired", "keys", "labels"),
         before=spec.BY_DOC + """
@@ -563,6 +598,7 @@ class FairDataFrame:
     moments = _delegated(FairLazyFrame.moments)
     continuous_report = _collected(FairLazyFrame.continuous_report)
     compare = _collected(FairLazyFrame.compare)
+    monitor = _collected(FairLazyFrame.monitor)
 
 
 @overload

@@ -16,6 +16,7 @@ import pytest
 
 from polars_fair.api.compare import FairPaired
 from polars_fair.api.continuous import FairMoments
+from polars_fair.api.monitor import FairPeriods
 from polars_fair.api.namespace import FairDataFrame, FairLazyFrame
 from polars_fair.api.objects import FairCounts, FairScores
 
@@ -72,7 +73,7 @@ def test_a_rows_level_method_keeps_the_object_methods_defaults(method: str) -> N
 
 def test_the_namespace_has_no_analysis_the_objects_lack() -> None:
     extra = set(_public(FairLazyFrame)).difference(
-        *(_public(c) for c in OBJECTS.values()), _public(FairPaired))
+        *(_public(c) for c in OBJECTS.values()), _public(FairPaired), _public(FairPeriods))
     # the ways in: the count table object, the score table object, the score table itself, the
     # moment table object
     assert extra == {"counts", "score_counts", "scores", "moments"}

@@ -63,3 +63,43 @@ def test_compare_on_spark_equals_polars(spark: Any, expected: pl.DataFrame) -> N
     sdf = spark.createDataFrame(_rows().to_pandas())
     got = polars_fair.paired_counts(sdf, "g", **ARGS).compare().collect()
     assert_frame_equal(got, expected)
+
+
+def _timed() -> pl.DataFrame:
+    rng = np.random.default_rng(8)
+    days = np.datetime64("2024-01-01") + rng.integers(0, 120, 600).astype("timedelta64[D]")
+    return _rows().with_columns(t=pl.Series(days).cast(pl.Date))
+
+
+MONITOR: dict[str, Any] = dict(time="t", every="2w", y_pred="new", y_true="y_true")
+
+
+@pytest.fixture(scope="module")
+def expected_monitor() -> pl.DataFrame:
+    return _timed().fair.monitor("g", metric="tpr", **MONITOR)
+
+
+@pytest.mark.parametrize("route", ["lazy", "streaming", "period table"])
+def test_monitor_is_the_same_on_every_polars_route(route: str,
+                                                    expected_monitor: pl.DataFrame) -> None:
+    df = _timed()
+    if route == "period table":
+        table = polars_fair.period_counts(df, "g", **MONITOR).frame.collect()
+        got = polars_fair.from_period_counts(table, "g").monitor(metric="tpr").collect()
+    else:
+        lazy = df.lazy().fair.monitor("g", metric="tpr", **MONITOR)
+        got = lazy.collect(engine="streaming" if route == "streaming" else "auto")
+    assert_frame_equal(got, expected_monitor)
+
+
+def test_monitor_on_duckdb_equals_polars(expected_monitor: pl.DataFrame) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    rel = duckdb.from_arrow(_timed().to_arrow())
+    got = polars_fair.period_counts(rel, "g", **MONITOR).monitor(metric="tpr").collect()
+    assert_frame_equal(got, expected_monitor)
+
+
+def test_monitor_on_spark_equals_polars(spark: Any, expected_monitor: pl.DataFrame) -> None:
+    sdf = spark.createDataFrame(_timed().to_pandas())
+    got = polars_fair.period_counts(sdf, "g", **MONITOR).monitor(metric="tpr").collect()
+    assert_frame_equal(got, expected_monitor)

@@ -1,0 +1,184 @@
+"""Fairness over time, checked after every period with tests that stay valid (anytime-valid).
+
+Reads the period count table (:mod:`polars_fair.counting.periods`): one row per (period,
+group) with ``n, tp, fp, fn, tn``. Each group is compared with one reference group, pooling
+**by period** (Mantel–Haenszel weights; never cumulative counts, which mistake a drift of the
+rate while a group's share changes for unfairness), with the e-values and confidence sequences
+of :mod:`polars_fair.analyses.evalues`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair._lazy import np
+from polars_fair.analyses.evalues import sequences
+from polars_fair.analyses.report import report_from_counts
+from polars_fair.core.options import DEFAULTS, check
+from polars_fair.counting.periods import PERIOD
+from polars_fair.counting.tables import rollup
+
+__all__ = ["MONITOR_METRICS", "monitor_from_counts"]
+
+#: The monitored rates: (numerator, denominator) over the count cells.
+MONITOR_METRICS = {
+    "selection_rate": (("tp", "fp"), ("n",)),
+    "tpr": (("tp",), ("tp", "fn")),
+    "fpr": (("fp",), ("fp", "tn")),
+}
+_FLOATS = ("difference", "cs_low", "cs_high", "impact_ratio", "ir_cs_low", "ir_cs_high",
+           "p_anytime")
+
+
+def _schema(table: pl.Schema, keys: Sequence[str]) -> pl.Schema:
+    return pl.Schema({PERIOD: table[PERIOD], **{k: table[k] for k in keys},
+                      "numerator": pl.Int64(), "denominator": pl.Int64(), "rate": pl.Float64(),
+                      "is_reference": pl.Boolean(), **{c: pl.Float64() for c in _FLOATS},
+                      "alarm": pl.Boolean(), "four_fifths_alarm": pl.Boolean()})
+
+
+def _run(df: pl.DataFrame, keys: list[str], metric: str, alpha: float,
+         four_fifths: float) -> pl.DataFrame:
+    """The monitor of a collected period table joined with ``is_reference`` (small, eager)."""
+    num, den = MONITOR_METRICS[metric]
+    periods = df.select(PERIOD).unique().sort(PERIOD)
+    groups = df.select(keys).unique().sort(keys, nulls_last=True)
+    full = periods.join(groups, how="cross").join(
+        df, on=[PERIOD, *keys], how="left", nulls_equal=True).with_columns(
+        numerator=pl.sum_horizontal(num).fill_null(0).cast(pl.Int64),
+        denominator=pl.sum_horizontal(den).fill_null(0).cast(pl.Int64))
+    full = full.with_columns(pl.col("is_reference").fill_null(False).any().over(keys))
+    full = full.sort([*keys, PERIOD], nulls_last=True)
+    ref = full.filter(pl.col("is_reference"))
+    if ref.height == 0:
+        raise E.InvalidArgumentError("__no_reference__")
+    s_r, n_r = ref["numerator"].to_numpy(), ref["denominator"].to_numpy()
+    out: dict[str, list[Any]] = {c: [] for c in (*_FLOATS, "alarm", "four_fifths_alarm")}
+    for _, part in full.group_by(keys, maintain_order=True):
+        if part["is_reference"][0]:
+            for c in out:
+                out[c].extend([None] * part.height)
+            continue
+        seq = sequences(part["numerator"].to_numpy(), part["denominator"].to_numpy(), s_r,
+                        n_r, alpha=alpha, four_fifths=four_fifths)
+        for c in out:
+            values = getattr(seq, c)
+            out[c].extend(values.tolist() if c in ("alarm", "four_fifths_alarm") else
+                          [None if not np.isfinite(v) else float(v) for v in values])
+    rate = pl.when(pl.col("denominator") > 0).then(
+        pl.col("numerator") / pl.col("denominator")).cast(pl.Float64).alias("rate")
+    result = full.with_columns(rate, *(pl.Series(c, v, dtype=pl.Boolean if "alarm" in c
+                                                 else pl.Float64) for c, v in out.items()))
+    return result.sort([PERIOD, *keys], nulls_last=True)
+
+
+def monitor_from_counts(
+    periods: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    metric: str = "selection_rate",
+    reference: Any = DEFAULTS.reference,
+    alpha: float = 0.05,
+    four_fifths: float = DEFAULTS.four_fifths,
+    min_support: float = DEFAULTS.min_support,
+) -> pl.LazyFrame:
+    r"""Each group against the reference, period by period, with anytime-valid sequences.
+
+    Per (period, group): the period's ``numerator`` and ``denominator`` of ``metric``
+    (``selection_rate`` :math:`(TP + FP)/n`, ``tpr`` :math:`TP/(TP + FN)`, ``fpr``
+    :math:`FP/(FP + TN)`) and its ``rate``; then, over the periods so far (pooled by period,
+    Mantel–Haenszel):
+
+    * ``difference`` :math:`\sum w_t d_t / \sum w_t` with :math:`d_t` the group's rate minus
+      the reference's and :math:`w_t = n_g n_r/(n_g + n_r)`, and ``impact_ratio``, the
+      Mantel–Haenszel risk ratio :math:`\sum s_g n_r/N / \sum s_r n_g/N`;
+    * ``cs_low``, ``cs_high``: the confidence sequence for the difference at level
+      :math:`1 - \alpha` (every difference whose e-value product is below :math:`1/\alpha`;
+      :mod:`polars_fair.analyses.evalues`), and ``ir_cs_low``, ``ir_cs_high`` the one for the
+      impact ratio; each is read on a grid (steps of 0.005 for the difference, a factor
+      :math:`10^{1/100}` for the ratio, from 0.01 to 100) and widened by one grid step;
+    * ``p_anytime`` :math:`\min(1, 1/\max_{t \le T}\prod e_t(0))`, valid at every period
+      however often it is read; ``alarm``: the sequence has excluded 0 (``p_anytime <=
+      alpha``), true from the first such period on; ``four_fifths_alarm``: the impact-ratio
+      sequence has lain wholly below ``four_fifths`` (every grid ratio from ``four_fifths`` up
+      rejected), likewise.
+
+    A false alarm has probability at most :math:`\alpha` per group over the whole monitoring
+    (Ville's inequality), assuming decisions independent within a period given the group
+    sizes; with several groups, :math:`\alpha` applies per comparison.
+
+    Parameters
+    ----------
+    periods : pl.LazyFrame
+        A period count table (``period``, keys, ``n, tp, fp, fn, tn``).
+    keys : sequence of str
+        Its attribute keys (without ``period``).
+    metric : {"selection_rate", "tpr", "fpr"}, default "selection_rate"
+        The rate monitored (``tpr``, ``fpr`` need labels).
+    reference : "largest", "max_selection_rate" or a group, default "largest"
+        The reference group, chosen on the whole table (:mod:`polars_fair.core.reference`).
+    alpha : float, default 0.05
+        The level, in (0, 1).
+    four_fifths : float, default 0.8
+        The impact-ratio threshold of the four-fifths alarm.
+    min_support : float, default 30
+        As in the report: a rule-chosen reference has at least this many rows when any does.
+
+    Returns
+    -------
+    pl.LazyFrame
+        One row per (period, group), every group in every period, sorted by period then keys:
+        ``period`` (Date), the keys, ``numerator``, ``denominator`` (Int64), ``rate`` (Float64
+        in [0, 1], null for an empty period), ``is_reference`` (Boolean), ``difference``,
+        ``cs_low``, ``cs_high`` (Float64 in [-1, 1]), ``impact_ratio``, ``ir_cs_low``,
+        ``ir_cs_high`` (Float64, ratios >= 0; ``ir_cs_high`` null when unbounded),
+        ``p_anytime`` (Float64 in [0, 1]), ``alarm``, ``four_fifths_alarm`` (Boolean); the
+        comparisons are null on the reference's rows and before a group has data.
+
+    Raises
+    ------
+    InvalidArgumentError
+        An unknown ``metric``, ``alpha`` outside (0, 1), an option out of range, a reference
+        that is no group (``"overall"``), ``tpr``/``fpr`` without labels (checked by the
+        rows' route).
+
+    Examples
+    --------
+    >>> import datetime as dt
+    >>> days = [dt.date(2024, 1, 1), dt.date(2024, 1, 8)]
+    >>> t = pl.LazyFrame({"period": days * 2, "g": ["a", "a", "b", "b"], "n": [40] * 4,
+    ...                   "tp": [0] * 4, "fp": [20, 22, 4, 4], "fn": [0] * 4,
+    ...                   "tn": [20, 18, 36, 36]})
+    >>> m = monitor_from_counts(t, ["g"], min_support=1).collect()
+    >>> m.filter(pl.col("g") == "b").select("difference", "alarm").rows()
+    [(-0.4, False), (-0.425, True)]
+    """
+    if metric not in MONITOR_METRICS:
+        raise E.InvalidArgumentError(E.MONITOR_METRIC.format(
+            allowed=list(MONITOR_METRICS), value=metric))
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise E.InvalidArgumentError(E.MONITOR_ALPHA.format(value=alpha))
+    check("four_fifths", four_fifths)
+    keys = list(keys)
+    totals = rollup(periods.drop(PERIOD), keys)
+    flags = report_from_counts(totals, keys, reference=reference, min_support=min_support) \
+        .select(*keys, "is_reference")
+    joined = periods.join(flags, on=keys, how="left", nulls_equal=True) if keys else \
+        periods.with_columns(is_reference=pl.lit(True))
+    schema = _schema(periods.collect_schema(), keys)
+
+    def run(df: pl.DataFrame) -> pl.DataFrame:
+        try:
+            return _run(df, keys, metric, float(alpha), float(four_fifths)).select(
+                schema.names())
+        except E.InvalidArgumentError as exc:
+            if str(exc) != "__no_reference__":
+                raise
+            raise E.InvalidArgumentError(E.MONITOR_NO_REFERENCE.format(
+                reference=reference)) from None
+
+    return joined.map_batches(run, schema=schema)

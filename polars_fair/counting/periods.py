@@ -1,0 +1,149 @@
+"""The period count table: the count table with a period key first, in one scan.
+
+A monitor reads fairness over time (DESIGN.md, "The label table generalises": a period key).
+The period of a row is its ``time`` (a Date or Datetime column) as a date, truncated to
+``every`` (a Polars duration of whole days, weeks, months, quarters or years: ``"1w"`` starts
+on Monday, ``"1mo"`` on the first of the month, as ``pl.Expr.dt.truncate``). On Polars the
+period is one more key expression of the count table's own group-by; Spark and DuckDB group by
+the row's date (one more key column, made by the engine) and the small table is truncated and
+summed here, so every engine gives the same table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.core.spec import By, normalize_by
+from polars_fair.counting.boundary import COUNT_COLUMNS
+from polars_fair.counting.tables import PolarsEngine, count_table, engine_of
+
+__all__ = ["PERIOD", "check_every", "period_table"]
+
+#: The period key's name in the period count table.
+PERIOD = "period"
+_EVERY = re.compile(r"^[1-9][0-9]*(d|w|mo|q|y)$")
+
+
+def check_every(every: Any) -> str:
+    """``every`` as given, when it is a duration of whole days, weeks, months, quarters, years.
+
+    Parameters
+    ----------
+    every : Any
+        The period's length, for example ``"1w"``, ``"2w"``, ``"1mo"``.
+
+    Returns
+    -------
+    str
+        ``every``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Anything else (a sub-day duration such as ``"12h"``, a mixed one such as ``"1d12h"``).
+
+    Examples
+    --------
+    >>> check_every("1w")
+    '1w'
+    >>> check_every("12h")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: every='12h' must be a Polars duration string ...
+    """
+    if not isinstance(every, str) or not _EVERY.match(every):
+        raise E.InvalidArgumentError(E.MONITOR_EVERY.format(value=every))
+    return every
+
+
+def _with_day(engine: Any, time: str) -> Any:
+    """Spark or DuckDB: the same rows with the row's date as a column :data:`PERIOD`."""
+    if hasattr(engine, "relation"):  # DuckDB
+        from polars_fair.counting._duckdb import quote
+
+        rel = engine.relation.project(f"*, CAST({quote(time)} AS DATE) AS {quote(PERIOD)}")
+        return replace(engine, relation=rel)
+    from pyspark.sql import functions as F  # Spark
+
+    return replace(engine, spark_df=engine.spark_df.withColumn(PERIOD, F.to_date(F.col(time))))
+
+
+def period_table(frame: Any, by: By, *, time: str, every: str,
+                 **args: Any) -> tuple[pl.LazyFrame, list[str]]:
+    """The lazy period count table: ``period``, the keys, ``n, tp, fp, fn, tn``.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The rows, one per decision, with a time column.
+    by : str, pl.Expr or list of them, or None
+        The attributes (several = their intersection).
+    time : str
+        A Date or Datetime column: when the decision was made.
+    every : str
+        The period's length (:func:`check_every`).
+    **args : Any
+        The count arguments (``y_true``, ``y_pred``, ``pos_label``, ``null_groups``,
+        ``y_score`` with ``threshold``, ``max_groups``).
+
+    Returns
+    -------
+    table : pl.LazyFrame
+        ``period`` (Date: the period's first day), the keys, ``n, tp, fp, fn, tn`` (Int64),
+        sorted by period then keys.
+    keys : list of str
+        The attribute keys (without ``period``).
+
+    Raises
+    ------
+    ColumnNotFoundError
+        ``time`` is no column.
+    InvalidArgumentError
+        ``time`` is not a Date or Datetime column, ``every`` is not a whole-day duration,
+        ``sample_weight`` is given (the sequences count decisions); the errors of
+        :func:`polars_fair.counting.tables.count_table`.
+
+    Examples
+    --------
+    >>> import datetime as dt
+    >>> df = pl.DataFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0],
+    ...                    "t": [dt.date(2024, 1, 1), dt.date(2024, 1, 9), dt.date(2024, 1, 3)]})
+    >>> t, keys = period_table(df, "g", time="t", every="1w")
+    >>> t.select(pl.col("period").cast(pl.String), "g", "n", "tp").collect().rows()
+    [('2024-01-01', 'a', 1, 1), ('2024-01-01', 'b', 1, 0), ('2024-01-08', 'a', 1, 0)]
+    """
+    every = check_every(every)
+    if args.get("sample_weight") is not None:
+        raise E.InvalidArgumentError(E.MONITOR_WEIGHTS)
+    engine = engine_of(frame)
+    schema = engine.schema()
+    if time not in schema:
+        raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+            column=time, role="time", available=schema.names()))
+    if not (schema[time] == pl.Date or isinstance(schema[time], pl.Datetime)):
+        raise E.InvalidArgumentError(E.MONITOR_TIME_DTYPE.format(column=time,
+                                                                 dtype=schema[time]))
+    items = normalize_by(by)
+    if isinstance(engine, PolarsEngine):
+        period = pl.col(time).cast(pl.Date).dt.truncate(every).alias(PERIOD)
+        table, keys = count_table(engine, [period, *items], **args)
+        return table, keys[1:]
+    table, keys = count_table(_with_day(engine, time), [PERIOD, *items], **args)
+    keys = keys[1:]
+
+    def truncate(df: pl.DataFrame) -> pl.DataFrame:
+        df = df.with_columns(pl.col(PERIOD).cast(pl.Date).dt.truncate(every))
+        return df.group_by([PERIOD, *keys]).agg(pl.col(c).sum() for c in COUNT_COLUMNS) \
+            .sort([PERIOD, *keys], nulls_last=True)
+
+    schema_out = pl.Schema({PERIOD: pl.Date(), **{k: v for k, v in
+                                                  table.collect_schema().items()
+                                                  if k != PERIOD}})
+    return table.map_batches(lambda df: truncate(df).select(schema_out.names()),
+                             schema=schema_out), keys
+
