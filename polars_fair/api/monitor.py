@@ -95,7 +95,7 @@ class FairPeriods:
                                    min_support=min_support)
 
 
-def period_counts(frame: Any, by: By = None, *, time: str, every: str, y_pred: IntoExpr,
+def period_counts(frame: Any, by: By = None, *, time: IntoExpr, every: str, y_pred: IntoExpr,
                   y_true: IntoExpr | None = None, **count_args: Any) -> FairPeriods:
     """Count the rows once into the period count table (:func:`.counting.periods.period_table`).
 
@@ -105,8 +105,8 @@ def period_counts(frame: Any, by: By = None, *, time: str, every: str, y_pred: I
         The decisions, one row each, with a time column.
     by : str, pl.Expr or list of them, optional
         The attributes (several = their intersection).
-    time : str
-        A Date or Datetime column.
+    time : str or pl.Expr
+        A Date or Datetime column (a name on Spark and DuckDB).
     every : str
         The period: a Polars duration of whole days, weeks, months, quarters or years
         (``"1w"``, ``"1mo"``).

@@ -466,7 +466,7 @@ True""", scores=True)
             reference=reference, level=level, mid_p=mid_p, min_support=min_support,
             four_fifths=four_fifths)
 
-    def monitor(self, /, by: By = None, *, time: str, every: str, y_pred: IntoExpr,
+    def monitor(self, /, by: By = None, *, time: IntoExpr, every: str, y_pred: IntoExpr,
                 y_true: IntoExpr | None = None, metric: str = "selection_rate",
                 reference: Any = DEFAULTS.reference, alpha: float = 0.05,
                 four_fifths: float = DEFAULTS.four_fifths,
@@ -480,7 +480,7 @@ True""", scores=True)
     monitor.__doc__ = compose(
         monitor_from_counts.__doc__ or "", drop=("periods", "keys"),
         before=spec.BY_DOC + """
-time : str
+time : str or pl.Expr
     A Date or Datetime column: when each decision was made.
 every : str
     The period: a Polars duration of whole days, weeks, months, quarters or years (``"1w"``,

@@ -77,6 +77,9 @@ __all__ = [
     "convert",
     "declared",
     "method_options",
+    "namespace_options",
+    "option_parameter",
+    "io_parameters",
     "param_help",
     "register",
     "run_analysis",
@@ -321,6 +324,74 @@ def method_options(owner: type, method: str) -> list[Opt]:
         return list(_options_of(getattr(_namespace(), method), True, rows=True))
     return list(_options_of(getattr(owner, method), owner is FairCounts,
                             moments=owner is FairMoments))
+
+
+def namespace_options(method: str, counts: Sequence[str] = ()) -> list[Opt]:
+    """The options of a namespace method that reads rows and has no object method.
+
+    ``lf.fair.compare`` and ``lf.fair.monitor`` count their own tables (paired, by period):
+    their options are the method's keyword parameters, then the count arguments named in
+    ``counts``, each read from its one declaration as for a generated command.
+
+    Parameters
+    ----------
+    method : str
+        The :class:`polars_fair.api.namespace.FairLazyFrame` method.
+    counts : sequence of str
+        The count arguments (:data:`polars_fair.core.spec.COUNT_ARGS`) it takes.
+
+    Returns
+    -------
+    list of Opt
+        The method's options, then the count arguments.
+
+    Examples
+    --------
+    >>> [o.flag for o in namespace_options("compare", ["pos_label"])][:3]
+    ['--y-pred', '--baseline', '--y-true']
+    """
+    own = [o for o in _options_of(getattr(_namespace(), method), True, rows=True)
+           if o.target == "method"]
+    declared = {o.name: o for o in _argument_options(True)}
+    return own + [declared[name] for name in counts]
+
+
+def option_parameter(opt: Opt) -> inspect.Parameter:
+    """The typer option of ``opt`` (as a generated command declares it).
+
+    Parameters
+    ----------
+    opt : Opt
+        The option.
+
+    Returns
+    -------
+    inspect.Parameter
+        A keyword parameter annotated with its ``typer.Option``.
+
+    Examples
+    --------
+    >>> option_parameter(Opt("level", "float", 0.95, "The level.")).name
+    'level'
+    """
+    return _parameter(opt)
+
+
+def io_parameters() -> list[inspect.Parameter]:
+    """The input and output parameters every generated command takes (PATH, ``--by``, ...).
+
+    Returns
+    -------
+    list of inspect.Parameter
+        ``path``, ``by``, ``where``, ``format``, ``output``, ``columns``, ``separator``,
+        ``dtype``.
+
+    Examples
+    --------
+    >>> [p.name for p in io_parameters()][:3]
+    ['path', 'by', 'where']
+    """
+    return _io_parameters()
 
 
 def _namespace() -> type:

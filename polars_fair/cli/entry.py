@@ -39,6 +39,7 @@ from polars_fair.api import namespace as _ns  # noqa: F401  (registers .fair)
 from polars_fair.api.namespace import fair
 from polars_fair.api.objects import FairCounts
 from polars_fair.cli import commands as cli_gen
+from polars_fair.cli import compare as cli_compare
 from polars_fair.cli import ll144 as cli_ll144
 from polars_fair.cli.change import check_change, format_change
 from polars_fair.cli.commands import declared
@@ -827,6 +828,7 @@ def _guard(fn: Callable[[], None], json_errors: bool = False) -> None:
 #: Every analysis method without a hand-written command, as a generated subcommand.
 GENERATED = cli_gen.register(app, _guard)
 cli_ll144.register(app, _guard)
+cli_compare.register(app, _guard)
 
 
 def main() -> None:

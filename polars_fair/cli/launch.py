@@ -54,6 +54,10 @@ COMMANDS = {
     "continuous-report": "Per group: the mean of a continuous outcome, its gap to a reference, "
                          "the SMD.",
     "bias-audit": "NYC Local Law 144 summary of results: rates and impact ratios per category.",
+    "compare": "Compare a candidate model with its baseline per group, with paired intervals "
+               "and tests.",
+    "monitor": "Each group against the reference, period by period, with anytime-valid "
+               "sequences.",
 }
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.core.spec import By, normalize_by
+from polars_fair.core.spec import By, IntoExpr, name_of, normalize_by, to_expr
 from polars_fair.counting.boundary import COUNT_COLUMNS
 from polars_fair.counting.tables import PolarsEngine, count_table, engine_of
 
@@ -73,7 +73,7 @@ def _with_day(engine: Any, time: str) -> Any:
     return replace(engine, spark_df=engine.spark_df.withColumn(PERIOD, F.to_date(F.col(time))))
 
 
-def period_table(frame: Any, by: By, *, time: str, every: str,
+def period_table(frame: Any, by: By, *, time: IntoExpr, every: str,
                  **args: Any) -> tuple[pl.LazyFrame, list[str]]:
     """The lazy period count table: ``period``, the keys, ``n, tp, fp, fn, tn``.
 
@@ -83,8 +83,9 @@ def period_table(frame: Any, by: By, *, time: str, every: str,
         The rows, one per decision, with a time column.
     by : str, pl.Expr or list of them, or None
         The attributes (several = their intersection).
-    time : str
-        A Date or Datetime column: when the decision was made.
+    time : str or pl.Expr
+        A Date or Datetime column (an expression on Polars, a column name on Spark and
+        DuckDB): when the decision was made.
     every : str
         The period's length (:func:`check_every`).
     **args : Any
@@ -122,17 +123,23 @@ def period_table(frame: Any, by: By, *, time: str, every: str,
         raise E.InvalidArgumentError(E.MONITOR_WEIGHTS)
     engine = engine_of(frame)
     schema = engine.schema()
-    if time not in schema:
+    polars = isinstance(engine, PolarsEngine)
+    if not isinstance(time, str) and not polars:
+        raise E.InvalidArgumentError(E.NOT_A_COLUMN.format(
+            role="time", value=time, type=type(time).__name__))
+    if isinstance(time, str) and time not in schema:
         raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
             column=time, role="time", available=schema.names()))
-    if not (schema[time] == pl.Date or isinstance(schema[time], pl.Datetime)):
-        raise E.InvalidArgumentError(E.MONITOR_TIME_DTYPE.format(column=time,
-                                                                 dtype=schema[time]))
+    dtype = pl.LazyFrame(schema=schema).select(to_expr(time)).collect_schema().dtypes()[0]
+    if not (dtype == pl.Date or isinstance(dtype, pl.Datetime)):
+        raise E.InvalidArgumentError(E.MONITOR_TIME_DTYPE.format(column=name_of(time),
+                                                                 dtype=dtype))
     items = normalize_by(by)
-    if isinstance(engine, PolarsEngine):
-        period = pl.col(time).cast(pl.Date).dt.truncate(every).alias(PERIOD)
+    if polars:
+        period = to_expr(time).cast(pl.Date).dt.truncate(every).alias(PERIOD)
         table, keys = count_table(engine, [period, *items], **args)
         return table, keys[1:]
+    assert isinstance(time, str)
     table, keys = count_table(_with_day(engine, time), [PERIOD, *items], **args)
     keys = keys[1:]
 

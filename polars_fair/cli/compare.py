@@ -1,0 +1,150 @@
+"""``polars-fair compare`` and ``polars-fair monitor``: the rows' comparison and monitor.
+
+Both read rows into their own tables (the paired count table, the period count table), so
+they are the namespace methods ``lf.fair.compare`` and ``lf.fair.monitor`` rather than methods
+of a count table; their options are read from those declarations
+(:func:`polars_fair.cli.commands.namespace_options`) as a generated command's are, and the
+input and output options are the generated commands' own.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+import typer
+
+from polars_fair._docs import parse
+from polars_fair.cli.commands import (
+    convert,
+    io_parameters,
+    namespace_options,
+    option_parameter,
+)
+from polars_fair.cli.group import ReadableCommand
+from polars_fair.cli.io import (
+    check_outputs,
+    column_or_sql,
+    emit,
+    parse_dtypes,
+    resolve_inputs,
+    scan,
+)
+from polars_fair.cli.table import select_columns
+
+__all__ = ["COUNT_OPTIONS", "register", "run_rows_command"]
+
+#: The count arguments each command takes, beside its own options.
+COUNT_OPTIONS = ("pos_label", "null_groups", "max_groups")
+_COMMANDS = ("compare", "monitor")
+
+
+def run_rows_command(method: str, values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
+    """Run ``polars-fair compare`` or ``monitor``: scan, resolve, call the namespace method.
+
+    Parameters
+    ----------
+    method : {"compare", "monitor"}
+        The namespace method.
+    values : dict
+        The command's parsed options.
+
+    Returns
+    -------
+    frame : pl.DataFrame
+        The method's result.
+    header : str
+        A line describing the run.
+
+    Raises
+    ------
+    PolarsFairError
+        Bad input, as :func:`polars_fair.cli.io.resolve_inputs` and the method.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "two.csv"
+    >>> pl.DataFrame({"g": ["a", "b"] * 20, "new": [1, 0] * 20, "old": [1, 1] * 20}).write_csv(path)
+    >>> values = {o.name: o.default for o in namespace_options("compare", COUNT_OPTIONS)}
+    >>> values.update(path=path, by=["g"], where=None, separator=None, dtype=None,
+    ...               y_pred="new", baseline="old")
+    >>> frame, header = run_rows_command("compare", values)
+    >>> frame["selection_rate_change"].to_list(), header
+    ([0.0, -1.0], "polars-fair compare: 2 row(s); by ['g']")
+    """
+    from polars_fair.api.namespace import FairLazyFrame
+
+    opts = namespace_options(method, COUNT_OPTIONS)
+    given = {o.name: convert(o, values.get(o.name, o.default)) for o in opts}
+    lf = scan(values["path"], values.get("separator"), parse_dtypes(values.get("dtype")))
+    labels = given["y_true"]
+    # without labels the prediction's dtype decides pos_label's (1, 1.0, '1' or true)
+    args = resolve_inputs(
+        lf, values["by"], y_true_text=labels or given["y_pred"], y_pred_text=given["y_pred"],
+        y_score_text=None, pos_label_text=given["pos_label"],
+        reference_text=given["reference"], where=values.get("where"),
+        source=values["path"].name)
+    schema = args.lf.collect_schema()
+    resolved = {"y_true": args.y_true if labels else None, "y_pred": args.y_pred,
+                "pos_label": args.pos_label, "reference": args.reference}
+    kw = {o.name: resolved[o.name] if o.name in resolved else
+          column_or_sql(given[o.name], schema, o.flag)
+          if o.kind == "column" and given[o.name] is not None else given[o.name]
+          for o in opts}
+    frame = getattr(FairLazyFrame(args.lf), method)(args.by, **kw).collect()
+    keys = [k for k in frame.columns if k in set(schema.names()) | {
+        b.meta.output_name() for b in args.by if isinstance(b, pl.Expr)}]
+    return frame, f"polars-fair {method}: {frame.height} row(s); by {keys}"
+
+
+def _callback(method: str, guard: Callable[..., None]) -> Callable[..., None]:
+    from polars_fair.api.namespace import FairLazyFrame
+
+    def command(**values: Any) -> None:
+        def run() -> None:
+            fmt = check_outputs(values["format"], values["output"], inputs=[values["path"]])
+            frame, header = run_rows_command(method, values)
+            frame, header = select_columns(frame, values["columns"], fmt, header)
+            emit(frame, fmt, values["output"], header)
+
+        guard(run, json_errors=values["format"] == "json")
+
+    head, _ = parse(getattr(FairLazyFrame, method).__doc__ or "")
+    command.__doc__ = (f"{head.split(chr(10) + chr(10))[0]}\n\npl.scan_...(PATH).fair.{method}"
+                       f"(--by ..., ...): the Python API's namespace method lf.fair.{method}, "
+                       "its options generated from the declaration.")
+    params = io_parameters() + [option_parameter(o)
+                                for o in namespace_options(method, COUNT_OPTIONS)]
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    command.__annotations__ = {}
+    command.__name__ = method
+    return command
+
+
+def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
+    """Add ``compare`` and ``monitor`` to ``app``.
+
+    Parameters
+    ----------
+    app : typer.Typer
+        The command line.
+    guard : callable
+        Runs a command's body (:func:`polars_fair.cli.entry._guard`).
+
+    Returns
+    -------
+    list of str
+        The commands added.
+
+    Examples
+    --------
+    >>> from polars_fair.cli.entry import _guard
+    >>> register(typer.Typer(), _guard)
+    ['compare', 'monitor']
+    """
+    for method in _COMMANDS:
+        app.command(name=method, cls=ReadableCommand)(_callback(method, guard))
+    return list(_COMMANDS)
