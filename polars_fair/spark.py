@@ -21,7 +21,13 @@ Requires ``pip install "polars_fair[spark]"`` (PySpark 4.0 or later).
 
 from __future__ import annotations
 
+from typing import Any
+
+import polars as pl
+
+from polars_fair.api.monitor import own_table_analysis
 from polars_fair.api.shortcuts import make_shortcuts, shortcut_names
+from polars_fair.core.spec import By
 from polars_fair.counting._spark import SparkEngine, polars_schema
 
 __all__ = ["SparkEngine", "polars_schema"]
@@ -32,3 +38,70 @@ globals().update(make_shortcuts(
     frame="spark_df", engine="Spark", rounding=True, module=__name__,
 ))
 __all__ += [n for n in shortcut_names() if n not in __all__]
+
+
+def compare(spark_df: Any, by: By = None, **options: Any) -> pl.DataFrame:
+    """``df.fair.compare`` on a Spark DataFrame: a candidate against its baseline, collected.
+
+    The paired count table is one Spark aggregation; see
+    :func:`polars_fair.analyses.compare.compare_from_counts` for the columns.
+
+    Parameters
+    ----------
+    spark_df : pyspark.sql.DataFrame
+        The rows.
+    by : str or list of str, optional
+        The attributes.
+    **options : Any
+        The options of ``df.fair.compare`` (``y_pred``, ``baseline``, ``y_true``, ...).
+
+    Returns
+    -------
+    pl.DataFrame
+        The comparison.
+
+    Raises
+    ------
+    PolarsFairError
+        As ``df.fair.compare``.
+
+    Examples
+    --------
+    >>> polars_fair.spark.compare(sdf, "race", y_pred="new", baseline="old")  # doctest: +SKIP
+    """
+    return own_table_analysis(SparkEngine(spark_df), "compare", by, **options)
+
+
+def monitor(spark_df: Any, by: By = None, **options: Any) -> pl.DataFrame:
+    """``df.fair.monitor`` on a Spark DataFrame: fairness over time, collected.
+
+    The period count table is one Spark aggregation (by the row's date); see
+    :func:`polars_fair.analyses.monitor.monitor_from_counts` for the columns.
+
+    Parameters
+    ----------
+    spark_df : pyspark.sql.DataFrame
+        The rows.
+    by : str or list of str, optional
+        The attributes.
+    **options : Any
+        The options of ``df.fair.monitor`` (``time``, ``every``, ``y_pred``, ...).
+
+    Returns
+    -------
+    pl.DataFrame
+        One row per (period, group).
+
+    Raises
+    ------
+    PolarsFairError
+        As ``df.fair.monitor``.
+
+    Examples
+    --------
+    >>> polars_fair.spark.monitor(sdf, "race", time="day", every="1w", y_pred="p")  # doctest: +SKIP
+    """
+    return own_table_analysis(SparkEngine(spark_df), "monitor", by, **options)
+
+
+__all__ += ["compare", "monitor"]

@@ -9,6 +9,7 @@ elsewhere; both return a :class:`FairPeriods`, whose :meth:`~FairPeriods.monitor
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,7 +22,7 @@ from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import By, IntoExpr
 from polars_fair.counting.periods import PERIOD, period_table
 
-__all__ = ["FairPeriods", "from_period_counts", "period_counts"]
+__all__ = ["FairPeriods", "from_period_counts", "own_table_analysis", "period_counts"]
 
 
 class FairPeriods:
@@ -184,3 +185,51 @@ def from_period_counts(table: pl.DataFrame | pl.LazyFrame,
         key_list = [keys] if isinstance(keys, str) else list(keys)
     checked = from_counts(table, [PERIOD, *key_list])
     return FairPeriods(checked.frame, key_list, labels)
+
+
+def own_table_analysis(frame: Any, method: str, by: By = None, **options: Any) -> pl.DataFrame:
+    """``compare`` or ``monitor`` on any engine's rows, collected (the engines' shortcuts).
+
+    The options of the analysis (:meth:`FairPaired.compare`, :meth:`FairPeriods.monitor`) go
+    to it; every other option counts the table (:func:`paired_counts`, :func:`period_counts`).
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The rows.
+    method : {"compare", "monitor"}
+        The analysis.
+    by : str, pl.Expr or list of them, optional
+        The attributes.
+    **options : Any
+        The options of ``df.fair.compare`` or ``df.fair.monitor``.
+
+    Returns
+    -------
+    pl.DataFrame
+        The analysis, collected.
+
+    Raises
+    ------
+    PolarsFairError
+        As ``df.fair.compare`` / ``df.fair.monitor``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"g": ["a", "b"], "new": [1, 0], "old": [1, 1]})
+    >>> own_table_analysis(df, "compare", "g", y_pred="new", baseline="old",
+    ...                    min_support=1)["selection_rate_change"].to_list()
+    [0.0, -1.0]
+    """
+    from polars_fair.api.compare import FairPaired, paired_counts
+
+    owners: dict[str, tuple[type, Any]] = {"compare": (FairPaired, paired_counts),
+                                           "monitor": (FairPeriods, period_counts)}
+    owner, count = owners[method]
+    names = set(inspect.signature(getattr(owner, method)).parameters) - {"self"}
+    analysis = {k: v for k, v in options.items() if k in names}
+    counting = {k: v for k, v in options.items() if k not in names}
+    table: Any = count(frame, by, **counting)
+    result: pl.LazyFrame = getattr(table, method)(**analysis)
+    return result.collect()

@@ -103,3 +103,13 @@ def test_monitor_on_spark_equals_polars(spark: Any, expected_monitor: pl.DataFra
     sdf = spark.createDataFrame(_timed().to_pandas())
     got = polars_fair.period_counts(sdf, "g", **MONITOR).monitor(metric="tpr").collect()
     assert_frame_equal(got, expected_monitor)
+
+
+def test_the_spark_shortcuts_equal_polars(spark: Any, expected: pl.DataFrame,
+                                          expected_monitor: pl.DataFrame) -> None:
+    import polars_fair.spark as pfs
+
+    assert_frame_equal(pfs.compare(spark.createDataFrame(_rows().to_pandas()), "g", **ARGS),
+                       expected)
+    sdf = spark.createDataFrame(_timed().to_pandas())
+    assert_frame_equal(pfs.monitor(sdf, "g", metric="tpr", **MONITOR), expected_monitor)

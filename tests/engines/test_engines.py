@@ -226,6 +226,10 @@ def test_the_analyses_are_found() -> None:
 # ---------------------------------------------------------------------------------------------
 # 2. one method, every way in
 # ---------------------------------------------------------------------------------------------
+#: Namespace methods whose rows make a table of their own, with the object that analyses it.
+OWN_TABLES = {"compare": polars_fair.FairPaired, "monitor": polars_fair.FairPeriods}
+
+
 @pytest.mark.parametrize("name", NAMESPACE)
 def test_every_namespace_method_exists_everywhere(name: str) -> None:
     """``df.fair.<name>`` is on ``lf.fair``, on an analysis object and in polars_fair.spark.
@@ -244,6 +248,10 @@ def test_every_namespace_method_exists_everywhere(name: str) -> None:
         assert name in ("counts", "score_counts") or isinstance(owner.frame, property)
         assert getattr(pfs, name, None) is not None or name in ("counts", "score_counts",
                                                                 "moments")
+        return
+    if name in OWN_TABLES:  # rows-level analyses of their own tables (paired, by period)
+        assert callable(getattr(OWN_TABLES[name], name))
+        assert callable(getattr(pfs, name, None)) and name in pfs.__all__
         return
     assert name in COUNT_ANALYSES or name in SCORE_ANALYSES or name in MOMENT_ANALYSES
     assert callable(getattr(pfs, name, None)) and name in pfs.__all__
