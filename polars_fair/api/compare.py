@@ -14,12 +14,13 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair._docs import compose
 from polars_fair.analyses.compare import compare_from_counts
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import By, IntoExpr
+from polars_fair.core.spec import BY_DOC, INPUT_ERRORS_DOC, By, IntoExpr
 from polars_fair.counting.paired import check_paired, paired_table
 
-__all__ = ["FairPaired", "from_paired_counts", "paired_counts"]
+__all__ = ["FairPaired", "from_paired_counts", "namespace_compare", "paired_counts"]
 
 
 class FairPaired:
@@ -175,3 +176,36 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame, keys: str | Sequence[
     lf = table.lazy() if isinstance(table, pl.DataFrame) else table
     checked, key_list = check_paired(lf, [keys] if isinstance(keys, str) else keys)
     return FairPaired(checked, key_list, labels)
+
+
+def namespace_compare(self: Any, /, by: By = None, *, y_pred: IntoExpr,  # noqa: D103
+                      baseline: IntoExpr, y_true: IntoExpr | None = None,
+                      reference: Any = DEFAULTS.reference, level: float = DEFAULTS.level,
+                      mid_p: bool = False, min_support: float = DEFAULTS.min_support,
+                      four_fifths: float = DEFAULTS.four_fifths,
+                      **count_args: Any) -> pl.LazyFrame:
+    return paired_counts(self._lf, by, y_pred=y_pred, baseline=baseline, y_true=y_true,
+                         **count_args).compare(
+        reference=reference, level=level, mid_p=mid_p, min_support=min_support,
+        four_fifths=four_fifths)
+
+
+namespace_compare.__doc__ = compose(
+    compare_from_counts.__doc__ or "", drop=("paired", "keys", "labels"),
+    before=BY_DOC + """
+y_pred : str or pl.Expr
+    The candidate model's prediction (``pl.col("score") >= 0.5`` thresholds a score).
+baseline : str or pl.Expr
+    The baseline model's prediction on the same rows, validated as ``y_pred`` is.
+y_true : str or pl.Expr or None, default None
+    The label: adds ``tpr``, ``fpr``, ``ofi`` and the test of the change in errors.""",
+    after="""**count_args
+    ``pos_label``, ``sample_weight``, ``null_groups``, ``max_groups``.""",
+    raises=INPUT_ERRORS_DOC, returns="pl.LazyFrame", example="""\
+>>> import polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "new": [1, 1, 0, 0, 1, 1, 1, 0],
+...                    "old": [1, 0, 0, 0, 1, 1, 0, 0]})
+>>> out = df.lazy().fair.compare("g", y_pred="new", baseline="old", min_support=1)
+>>> out.select("g", "selection_rate", "selection_rate_baseline",
+...            "mcnemar_p_value").collect().rows()
+[('a', 0.5, 0.25, 1.0), ('b', 0.75, 0.5, 1.0)]""")

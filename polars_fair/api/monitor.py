@@ -16,13 +16,15 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import compose
 from polars_fair.analyses.monitor import monitor_from_counts
 from polars_fair.api.external import from_counts
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import By, IntoExpr
+from polars_fair.core.spec import BY_DOC, INPUT_ERRORS_DOC, By, IntoExpr
 from polars_fair.counting.periods import PERIOD, period_table
 
-__all__ = ["FairPeriods", "from_period_counts", "own_table_analysis", "period_counts"]
+__all__ = ["FairPeriods", "from_period_counts", "namespace_monitor", "own_table_analysis",
+           "period_counts"]
 
 
 class FairPeriods:
@@ -233,3 +235,38 @@ def own_table_analysis(frame: Any, method: str, by: By = None, **options: Any) -
     table: Any = count(frame, by, **counting)
     result: pl.LazyFrame = getattr(table, method)(**analysis)
     return result.collect()
+
+
+def namespace_monitor(self: Any, /, by: By = None, *, time: IntoExpr,  # noqa: D103
+                      every: str, y_pred: IntoExpr, y_true: IntoExpr | None = None,
+                      metric: str = "selection_rate", reference: Any = DEFAULTS.reference,
+                      alpha: float = 0.05, four_fifths: float = DEFAULTS.four_fifths,
+                      min_support: float = DEFAULTS.min_support,
+                      **count_args: Any) -> pl.LazyFrame:
+    return period_counts(self._lf, by, time=time, every=every, y_pred=y_pred, y_true=y_true,
+                         **count_args).monitor(
+        metric=metric, reference=reference, alpha=alpha, four_fifths=four_fifths,
+        min_support=min_support)
+
+
+namespace_monitor.__doc__ = compose(
+    monitor_from_counts.__doc__ or "", drop=("periods", "keys"),
+    before=BY_DOC + """
+time : str or pl.Expr
+    A Date or Datetime column: when each decision was made.
+every : str
+    The period: a Polars duration of whole days, weeks, months, quarters or years (``"1w"``,
+    ``"2w"``, ``"1mo"``); weeks start on Monday.
+y_pred : str or pl.Expr
+    The prediction.
+y_true : str or pl.Expr or None, default None
+    The label (``tpr`` and ``fpr`` need it).""",
+    after="""**count_args
+    ``pos_label``, ``null_groups``, ``max_groups``.""",
+    raises=INPUT_ERRORS_DOC, returns="pl.LazyFrame", example="""\
+>>> import datetime as dt, polars as pl, polars_fair
+>>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_pred": [1, 0, 0, 0],
+...                    "t": [dt.date(2024, 1, 1), dt.date(2024, 1, 8)] * 2})
+>>> m = df.lazy().fair.monitor("g", time="t", every="1w", y_pred="y_pred", min_support=1)
+>>> m.select("period", "g", "rate", "alarm").collect().height
+4""")

@@ -21,9 +21,7 @@ import polars as pl
 from polars_fair._docs import borrow, compose
 from polars_fair.analyses.availability import availability_from_counts, benchmark_attributes
 from polars_fair.analyses.continuous import SmdSd, continuous_report_from_moments
-from polars_fair.analyses.compare import compare_from_counts
 from polars_fair.analyses.impact import impact_from_counts
-from polars_fair.analyses.monitor import monitor_from_counts
 from polars_fair.analyses.pairwise import pairwise_from_counts
 from polars_fair.analyses.report import rates_from_counts, report_from_counts
 from polars_fair.analyses.scores.abroca import (
@@ -41,8 +39,8 @@ from polars_fair.api import continuous as _continuous
 from polars_fair.api import objects as analysis
 from polars_fair.api import rows as _ll144
 from polars_fair.api.continuous import FairMoments
-from polars_fair.api.compare import paired_counts
-from polars_fair.api.monitor import period_counts
+from polars_fair.api.compare import namespace_compare
+from polars_fair.api.monitor import namespace_monitor
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.api.rows import namespace_divergence
 from polars_fair.core import spec
@@ -455,69 +453,9 @@ True""", scores=True)
 >>> r = df.fair.continuous_report("g", y_pred="rate", reference="a", min_support=1)
 >>> r.select("g", "mean", "mean_difference", "smd").rows()
 [('a', 2.0, 0.0, 0.0), ('b', 3.0, 1.0, 1.0)]""", returns="pl.LazyFrame")
-    def compare(self, /, by: By = None, *, y_pred: IntoExpr, baseline: IntoExpr,
-                y_true: IntoExpr | None = None, reference: Any = DEFAULTS.reference,
-                level: float = DEFAULTS.level, mid_p: bool = False,
-                min_support: float = DEFAULTS.min_support,
-                four_fifths: float = DEFAULTS.four_fifths,
-                **count_args: Any) -> pl.LazyFrame:  # noqa: D102
-        return paired_counts(self._lf, by, y_pred=y_pred, baseline=baseline, y_true=y_true,
-                             **count_args).compare(
-            reference=reference, level=level, mid_p=mid_p, min_support=min_support,
-            four_fifths=four_fifths)
 
-    def monitor(self, /, by: By = None, *, time: IntoExpr, every: str, y_pred: IntoExpr,
-                y_true: IntoExpr | None = None, metric: str = "selection_rate",
-                reference: Any = DEFAULTS.reference, alpha: float = 0.05,
-                four_fifths: float = DEFAULTS.four_fifths,
-                min_support: float = DEFAULTS.min_support,
-                **count_args: Any) -> pl.LazyFrame:  # noqa: D102
-        return period_counts(self._lf, by, time=time, every=every, y_pred=y_pred,
-                             y_true=y_true, **count_args).monitor(
-            metric=metric, reference=reference, alpha=alpha, four_fifths=four_fifths,
-            min_support=min_support)
-
-    monitor.__doc__ = compose(
-        monitor_from_counts.__doc__ or "", drop=("periods", "keys"),
-        before=spec.BY_DOC + """
-time : str or pl.Expr
-    A Date or Datetime column: when each decision was made.
-every : str
-    The period: a Polars duration of whole days, weeks, months, quarters or years (``"1w"``,
-    ``"2w"``, ``"1mo"``); weeks start on Monday.
-y_pred : str or pl.Expr
-    The prediction.
-y_true : str or pl.Expr or None, default None
-    The label (``tpr`` and ``fpr`` need it).""",
-        after="""**count_args
-    ``pos_label``, ``null_groups``, ``max_groups``.""",
-        raises=spec.INPUT_ERRORS_DOC, returns="pl.LazyFrame", example="""\
->>> import datetime as dt, polars as pl, polars_fair
->>> df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_pred": [1, 0, 0, 0],
-...                    "t": [dt.date(2024, 1, 1), dt.date(2024, 1, 8)] * 2})
->>> m = df.lazy().fair.monitor("g", time="t", every="1w", y_pred="y_pred", min_support=1)
->>> m.select("period", "g", "rate", "alarm").collect().height
-4""")
-
-    compare.__doc__ = compose(
-        compare_from_counts.__doc__ or "", drop=("paired", "keys", "labels"),
-        before=spec.BY_DOC + """
-y_pred : str or pl.Expr
-    The candidate model's prediction (``pl.col("score") >= 0.5`` thresholds a score).
-baseline : str or pl.Expr
-    The baseline model's prediction on the same rows, validated as ``y_pred`` is.
-y_true : str or pl.Expr or None, default None
-    The label: adds ``tpr``, ``fpr``, ``ofi`` and the test of the change in errors.""",
-        after="""**count_args
-    ``pos_label``, ``sample_weight``, ``null_groups``, ``max_groups``.""",
-        raises=spec.INPUT_ERRORS_DOC, returns="pl.LazyFrame", example="""\
->>> import polars as pl, polars_fair
->>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "new": [1, 1, 0, 0, 1, 1, 1, 0],
-...                    "old": [1, 0, 0, 0, 1, 1, 0, 0]})
->>> out = df.lazy().fair.compare("g", y_pred="new", baseline="old", min_support=1)
->>> out.select("g", "selection_rate", "selection_rate_baseline",
-...            "mcnemar_p_value").collect().rows()
-[('a', 0.5, 0.25, 1.0), ('b', 0.75, 0.5, 1.0)]""")
+    compare = namespace_compare  # rows -> the paired count table -> the comparison
+    monitor = namespace_monitor  # rows -> the period count table -> the sequences
 
 
 def _delegated(

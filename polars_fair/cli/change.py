@@ -1,8 +1,8 @@
 """``polars-fair check --baseline-pred OLD``: the gate on change, counted from the command line.
 
-The decision is :func:`polars_fair.audit.gate.change_gate`; this module only counts the rows of
-the command line into the paired count table (:func:`polars_fair.paired_counts`) and formats the
-gate's frame, beside the absolute gate of ``check``.
+The decision is :func:`polars_fair.audit.change_gate.change_gate`; this module only counts the
+rows of the command line into the paired count table (:func:`polars_fair.paired_counts`) and
+formats the gate's frame, beside the absolute gate of ``check``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def check_change(
     baseline_text : str
         ``--baseline-pred``: the baseline's prediction, a column or a SQL expression.
     max_impact_ratio_drop, max_ofi_increase : float, default 0.05
-        The limits of :func:`polars_fair.audit.gate.change_gate`.
+        The limits of :func:`polars_fair.audit.change_gate.change_gate`.
     level : float, default 0.95
         The level of the paired intervals.
     min_support : int, default 30
@@ -57,7 +57,7 @@ def check_change(
     ------
     PolarsFairError
         Bad input, as :func:`polars_fair.paired_counts` and
-        :func:`polars_fair.audit.gate.change_gate`.
+        :func:`polars_fair.audit.change_gate.change_gate`.
 
     Examples
     --------
@@ -71,7 +71,7 @@ def check_change(
     >>> result["passed"], [(v["group"], v["metric"]) for v in result["violations"]]
     (False, [('g=b', 'impact_ratio')])
     """
-    from polars_fair.audit.gate import change_gate
+    from polars_fair.audit.change_gate import change_gate
 
     assert args.y_pred is not None
     baseline = column_or_sql(baseline_text, args.lf.collect_schema(), "--baseline-pred")

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from polars_fair import errors as E
 from polars_fair import from_paired_counts
-from polars_fair.audit.gate import CHANGE_FAILED, NOT_REAL, change_gate
+from polars_fair.audit.change_gate import CHANGE_FAILED, NOT_REAL, change_gate
 from polars_fair.cli.entry import app
 from polars_fair.counting.paired import PAIRED_CELLS
 
