@@ -21,6 +21,7 @@ Requires ``pip install "polars_fair[spark]"`` (PySpark 4.0 or later).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
@@ -40,68 +41,53 @@ globals().update(make_shortcuts(
 __all__ += [n for n in shortcut_names() if n not in __all__]
 
 
-def compare(spark_df: Any, by: By = None, **options: Any) -> pl.DataFrame:
-    """``df.fair.compare`` on a Spark DataFrame: a candidate against its baseline, collected.
+_OWN_TABLE_DOC = """``df.fair.{method}`` on a Spark DataFrame: {what}, collected.
 
-    The paired count table is one Spark aggregation; see
-    :func:`polars_fair.analyses.compare.compare_from_counts` for the columns.
+The {table} is one Spark aggregation; see :func:`{source}` for the columns.
 
-    Parameters
-    ----------
-    spark_df : pyspark.sql.DataFrame
-        The rows.
-    by : str or list of str, optional
-        The attributes.
-    **options : Any
-        The options of ``df.fair.compare`` (``y_pred``, ``baseline``, ``y_true``, ...).
+Parameters
+----------
+spark_df : pyspark.sql.DataFrame
+    The rows.
+by : str or list of str, optional
+    The attributes.
+**options : Any
+    The options of ``df.fair.{method}`` ({options}).
 
-    Returns
-    -------
-    pl.DataFrame
-        The comparison.
+Returns
+-------
+pl.DataFrame
+    The analysis.
 
-    Raises
-    ------
-    PolarsFairError
-        As ``df.fair.compare``.
+Raises
+------
+PolarsFairError
+    As ``df.fair.{method}``.
 
-    Examples
-    --------
-    >>> polars_fair.spark.compare(sdf, "race", y_pred="new", baseline="old")  # doctest: +SKIP
-    """
-    return own_table_analysis(SparkEngine(spark_df), "compare", by, **options)
+Examples
+--------
+>>> polars_fair.spark.{method}(sdf, "race", {example})  # doctest: +SKIP
+"""
 
 
-def monitor(spark_df: Any, by: By = None, **options: Any) -> pl.DataFrame:
-    """``df.fair.monitor`` on a Spark DataFrame: fairness over time, collected.
+def _own_table(method: str, **doc: str) -> Callable[..., pl.DataFrame]:
+    """The Spark shortcut of an analysis that counts a table of its own."""
+    def shortcut(spark_df: Any, by: By = None, **options: Any) -> pl.DataFrame:
+        return own_table_analysis(SparkEngine(spark_df), method, by, **options)
 
-    The period count table is one Spark aggregation (by the row's date); see
-    :func:`polars_fair.analyses.monitor.monitor_from_counts` for the columns.
-
-    Parameters
-    ----------
-    spark_df : pyspark.sql.DataFrame
-        The rows.
-    by : str or list of str, optional
-        The attributes.
-    **options : Any
-        The options of ``df.fair.monitor`` (``time``, ``every``, ``y_pred``, ...).
-
-    Returns
-    -------
-    pl.DataFrame
-        One row per (period, group).
-
-    Raises
-    ------
-    PolarsFairError
-        As ``df.fair.monitor``.
-
-    Examples
-    --------
-    >>> polars_fair.spark.monitor(sdf, "race", time="day", every="1w", y_pred="p")  # doctest: +SKIP
-    """
-    return own_table_analysis(SparkEngine(spark_df), "monitor", by, **options)
+    shortcut.__name__ = shortcut.__qualname__ = method
+    shortcut.__doc__ = _OWN_TABLE_DOC.format(method=method, **doc)
+    return shortcut
 
 
+compare = _own_table(
+    "compare", what="a candidate against its baseline", table="paired count table",
+    source="polars_fair.analyses.compare.compare_from_counts",
+    options="``y_pred``, ``baseline``, ``y_true``, ...",
+    example='y_pred="new", baseline="old"')
+monitor = _own_table(
+    "monitor", what="fairness over time", table="period count table (by the row's date)",
+    source="polars_fair.analyses.monitor.monitor_from_counts",
+    options="``time``, ``every``, ``y_pred``, ...",
+    example='time="day", every="1w", y_pred="p"')
 __all__ += ["compare", "monitor"]

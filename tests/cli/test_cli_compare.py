@@ -16,17 +16,13 @@ from typer.testing import CliRunner
 
 import polars_fair  # noqa: F401  (registers .fair)
 from polars_fair.cli.entry import app
+from tests.cli import test_cli_analyses as analyses
 from tests.cli.test_cli_analyses import assert_rows_equal
 from tests.conftest import COMPAS_CSV, require
 
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def compas_file(compas: pl.DataFrame, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("compas") / "compas.parquet"
-    compas.write_parquet(path)
-    return path
+# the COMPAS file of the generated commands' tests (pytest finds fixtures by module name)
+compas_file, scored = analyses.compas_file, analyses.scored
 
 
 @pytest.mark.data
