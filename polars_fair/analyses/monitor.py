@@ -80,7 +80,7 @@ def monitor_from_counts(
     periods: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    metric: str = "selection_rate",
+    metric: str = DEFAULTS.metric,
     reference: Any = DEFAULTS.reference,
     alpha: float = 0.05,
     four_fifths: float = DEFAULTS.four_fifths,

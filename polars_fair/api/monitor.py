@@ -53,7 +53,7 @@ class FairPeriods:
         self.keys = list(keys)
         self.labels = labels
 
-    def monitor(self, *, metric: str = "selection_rate", reference: Any = DEFAULTS.reference,
+    def monitor(self, *, metric: str = DEFAULTS.metric, reference: Any = DEFAULTS.reference,
                 alpha: float = 0.05, four_fifths: float = DEFAULTS.four_fifths,
                 min_support: float = DEFAULTS.min_support) -> pl.LazyFrame:
         """Each group against the reference over time (:func:`monitor_from_counts`).
@@ -239,7 +239,7 @@ def own_table_analysis(frame: Any, method: str, by: By = None, **options: Any) -
 
 def namespace_monitor(self: Any, /, by: By = None, *, time: IntoExpr,  # noqa: D103
                       every: str, y_pred: IntoExpr, y_true: IntoExpr | None = None,
-                      metric: str = "selection_rate", reference: Any = DEFAULTS.reference,
+                      metric: str = DEFAULTS.metric, reference: Any = DEFAULTS.reference,
                       alpha: float = 0.05, four_fifths: float = DEFAULTS.four_fifths,
                       min_support: float = DEFAULTS.min_support,
                       **count_args: Any) -> pl.LazyFrame:

@@ -64,8 +64,34 @@ def _check_limit(name: str, value: Any, low: float, high: float) -> Fraction:
     return R.option(value, name, low=low, high=high)
 
 
-#: The limit check of every gate option, for the gate on change (:mod:`.change_gate`).
-check_limit = _check_limit
+def check_limit(name: str, value: Any, low: float, high: float) -> Fraction:
+    """A gate limit as the exact decimal written (shared with :mod:`.change_gate`).
+
+    Parameters
+    ----------
+    name : str
+        The option, for the message.
+    value : Any
+        The limit passed.
+    low, high : float
+        Its interval.
+
+    Returns
+    -------
+    Fraction
+        The limit (:func:`polars_fair.core.rules.option`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        Not a finite number in ``[low, high]``.
+
+    Examples
+    --------
+    >>> check_limit("max_abs_ofi", 0.3, 0.0, 2.0)
+    Fraction(3, 10)
+    """
+    return _check_limit(name, value, low, high)
 
 
 def _mapping(table: pl.DataFrame, keys: list[str], idx: int) -> Reference:
@@ -216,8 +242,28 @@ def _labels(frame: pl.DataFrame, keys: list[str]) -> pl.Series:
     return pl.Series("group", names, dtype=pl.String)
 
 
-#: The ``group`` labels of a gate frame, for the gate on change (:mod:`.change_gate`).
-group_labels = _labels
+def group_labels(frame: pl.DataFrame, keys: list[str]) -> pl.Series:
+    """The ``group`` column of a gate frame (shared with :mod:`.change_gate`).
+
+    Parameters
+    ----------
+    frame : pl.DataFrame
+        A per-group table.
+    keys : list of str
+        Its key columns.
+
+    Returns
+    -------
+    pl.Series
+        String ``"key=value, key=value"`` per row (``"all"`` without keys, a null value
+        ``"(missing)"``).
+
+    Examples
+    --------
+    >>> group_labels(pl.DataFrame({"g": ["a", None]}), ["g"]).to_list()
+    ['g=a', 'g=(missing)']
+    """
+    return _labels(frame, keys)
 
 
 def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule: str,

@@ -34,7 +34,8 @@ FOLLOWED = {
     "RESERVED_NAME", "LOOKS_LIKE_SCORES", "REFERENCE_NEEDS_KEYS", "BAD_KEY_DTYPE",
     "TOO_MANY_GROUPS", "POS_LABEL_ABSENT", "THRESHOLD_NEEDS_SCORE", "NOT_ONE_COLUMN",
     "REFERENCE_NEEDS_MAPPING", "EMPTY_NAME", "THRESHOLD_BEYOND_FLOAT", "DTYPE_HINT",
-    "OPTION_TOO_LARGE", "WORK_TOO_LARGE",
+    "OPTION_TOO_LARGE", "WORK_TOO_LARGE", "MONITOR_TIME_DTYPE", "MONITOR_EVERY",
+    "MONITOR_NEEDS_LABELS", "MONITOR_NO_REFERENCE",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {
@@ -373,3 +374,24 @@ def test_a_smaller_option_or_smaller_values_run_as_the_size_limit_advises() -> N
     out = abroca_power(auc_a=0.8, auc_b=0.7, n=100, n_simulations=3, n_permutations=10, seed=0,
                        progress=False)
     assert 0.0 <= out["power"] <= 1.0
+
+
+def test_the_monitors_advice_works() -> None:
+    import datetime as dt
+
+    df = pl.DataFrame({"g": ["a", "b"] * 4, "p": [1, 0] * 4, "y": [1, 1] * 4,
+                       "t": ["2024-01-01", "2024-01-09"] * 4})
+    args: dict = dict(time="t", y_pred="p", min_support=1)
+    with pytest.raises(E.InvalidArgumentError, match="str.to_date"):
+        df.fair.monitor("g", every="1w", **args)
+    df = df.with_columns(pl.col("t").str.to_date())  # MONITOR_TIME_DTYPE's advice
+    assert df["t"][0] == dt.date(2024, 1, 1)
+    with pytest.raises(E.InvalidArgumentError, match="for example '1d', '1w'"):
+        df.fair.monitor("g", every="36h", **args)
+    assert df.fair.monitor("g", every="1w", **args).height == 4  # MONITOR_EVERY's example
+    with pytest.raises(E.InvalidArgumentError, match="pass y_true"):
+        df.fair.monitor("g", every="1w", metric="tpr", **args)
+    assert df.fair.monitor("g", every="1w", metric="tpr", y_true="y", **args).height == 4
+    with pytest.raises(E.InvalidArgumentError, match="use 'largest'"):
+        df.fair.monitor("g", every="1w", reference="overall", **args)
+    assert df.fair.monitor("g", every="1w", reference="largest", **args).height == 4
