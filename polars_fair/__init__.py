@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from polars_fair import _moved, errors
 from polars_fair.analyses.sample_size import SampleSize, sample_size
-from polars_fair.api.continuous import FairMoments, from_moments, moments
 from polars_fair.api.compare import FairPaired, from_paired_counts, paired_counts
+from polars_fair.api.continuous import FairMoments, from_moments, moments
 from polars_fair.api.external import from_counts, from_scores
 from polars_fair.api.monitor import FairPeriods, from_period_counts, period_counts
 from polars_fair.api.namespace import FairDataFrame, FairLazyFrame, fair

@@ -38,8 +38,8 @@ from polars_fair.analyses.uncertainty import disparity_table, metrics_table
 from polars_fair.api import continuous as _continuous
 from polars_fair.api import objects as analysis
 from polars_fair.api import rows as _ll144
-from polars_fair.api.continuous import FairMoments
 from polars_fair.api.compare import namespace_compare
+from polars_fair.api.continuous import FairMoments
 from polars_fair.api.monitor import namespace_monitor
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.api.rows import namespace_divergence
