@@ -28,6 +28,7 @@ from benchmarks import (
     import_time,
     many_groups,
     moments_bench,
+    multiclass_bench,
     parquet_stream,
     power_grid,
     report_speed,
@@ -44,6 +45,7 @@ BENCHMARKS: dict[str, Callable[[Config], list[Row]]] = {
     "abroca": abroca_bench.run,  # exact ABROCA and the randomization test
     "power": power_grid.run,
     "moments": moments_bench.run,  # continuous moments (issue 22)
+    "multiclass": multiclass_bench.run,  # issue 22: the class table and its report
 }
 
 
@@ -107,6 +109,8 @@ TARGETS = [
            "<=", 3.0, "× bound"),
     Target("issue 21: abroca_test on 2-decimal scores, 1e5 rows ≤ 3× the same bound",
            "abroca_test/1e5-mixed/cells_bound", _ratio, "<=", 3.0, "× bound"),
+    Target("issue 22: multiclass_report at 1e7 rows ≤ 1.3× a group-by of the same cells",
+           "multiclass/1e7/floor", _ratio, "<=", 1.3, "× floor"),
     Target("issue 21: exact ABROCA on 1e6 rows, numpy part ≤ 1.3× numpy argsort + cumsum per "
            "group", "abroca/1e6/numpy_part", _ratio, "<=", 1.3, "× bound"),
     Target("issue 22: moments of y_pred at 1e7 ≤ 1.3× a floor group-by of the same moments",
@@ -270,6 +274,11 @@ DESCRIPTIONS = {
     "venv on one combined column a|b (Parquet read and column build not timed). 5 repeats; 3 for "
     "the peers at 1e6; one warm-up run each.",
     "many_groups": "two String attributes with 100 levels each (10,000 groups), report vs floor.",
+    "multiclass": "the audit frame's a (6 levels) and b (2) with a three-class Int8 truth and "
+    "decision, 1e7 rows; ours is lf.fair.multiclass_report([a, b], y_pred, y_true).collect() (the "
+    "class table's group-by, its checks, one-vs-rest tables and exact decisions); the floor is "
+    "a Polars group_by(a, b, y_true, y_pred).agg(len), the same cells; 5 rounds, interleaved, the "
+    "ratio the median of the rounds' ratios.",
     "combinations": 'report(["a", "b", "c"], combinations="all") (7 attribute sets) vs one floor '
     "group_by at (a, b, c).",
     "parquet": "1e8 rows written in 5e6-row chunks with pyarrow ParquetWriter (snappy, 1e6-row "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from polars_fair import _moved, errors
 from polars_fair.analyses.sample_size import SampleSize, sample_size
+from polars_fair.api.classes import FairClassCounts, class_counts, from_class_counts
 from polars_fair.api.compare import FairPaired, from_paired_counts, paired_counts
 from polars_fair.api.continuous import FairMoments, from_moments, moments
 from polars_fair.api.external import from_counts, from_scores
@@ -57,6 +58,9 @@ __all__ = [
     "from_period_counts",
     "period_counts",
     "FairPeriods",
+    "class_counts",
+    "from_class_counts",
+    "FairClassCounts",
     "FairCounts",
     "FairScores",
     "SampleSize",

@@ -88,6 +88,30 @@ CLI_LABEL_PREDICTION_KINDS = (
     "with --pos-label {pred_pos_cli}"
 )
 EMPTY_FRAME = "the frame has no rows{detail}: there is nothing to audit"
+#: Multiclass decisions (:mod:`polars_fair.counting.classes`, ``analyses.multiclass``).
+ONE_CLASS = (
+    "column {column!r} ({role}) holds one class only ({values}); a multiclass audit compares at "
+    "least two classes: pass classes= with every class the tool can assign"
+)
+FEW_CLASSES = "classes= must list at least two distinct, non-null classes, got {values}"
+UNKNOWN_CLASSES = (
+    "column {column!r} ({role}) holds {count} value(s) not in classes={classes}: {values}; add "
+    "them to classes= or map them to a listed class first"
+)
+CLASS_DTYPE = (
+    "classes= {values} cannot be compared with column {column!r} of dtype {dtype}; pass classes "
+    "of the column's type"
+)
+CLASS_KINDS = (
+    "y_true column {y_true!r} ({true_dtype}) and y_pred column {y_pred!r} ({pred_dtype}) hold "
+    "different kinds of values, so their classes cannot match; turn the numbers into text, for "
+    "example {role}=pl.col({column!r}).cast(pl.String)"
+)
+ORDER_NEEDS_CLASSES = (
+    "ordered=True reads the classes from the lowest to the highest, but column {column!r} of dtype "
+    "{dtype} has no order of its own; pass classes= in that order (for example classes=['Low', "
+    "'Medium', 'High'])"
+)
 UNKNOWN_GROUP = "reference group {group!r} does not exist; the groups are: {groups}"
 EMPTY_REFERENCE = "reference group {group!r} has no rows ({size} = 0): it cannot be a reference"
 VALUE_DTYPE = (

@@ -39,6 +39,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
+from polars_fair.analyses.multiclass import class_tables
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.core import rules as R
 from polars_fair.core.options import DEFAULTS, check
@@ -48,6 +49,7 @@ from polars_fair.counting import tables
 
 __all__ = [
     "OUTPUT_COLUMNS",
+    "bias_audit_from_classes",
     "bias_audit_from_counts",
     "bias_audit_from_scores",
     "bias_audit_plan",
@@ -299,6 +301,73 @@ def bias_audit_from_counts(
     share = _check(keys, min_share)
     return _audit(counts, keys, outcome="selected", rate="selection_rate",
                   min_share=share, exclude_small=bool(exclude_small))
+
+
+def bias_audit_from_classes(
+    table: pl.LazyFrame,
+    keys: Sequence[str],
+    *,
+    classes: Sequence[Any] | None = None,
+    min_share: float = DEFAULTS.min_share,
+    exclude_small: bool = DEFAULTS.exclude_small,
+) -> pl.LazyFrame:
+    """NYC Local Law 144 bias audit of a tool that classifies: the selection table per class.
+
+    6 RCNY § 5-301(b)(4): where a tool classifies candidates into groups (for example
+    leadership styles), the selection rate and impact ratio are calculated for each category
+    and each classification. Each class is audited as a selection: "assigned this class" is
+    selected, and :func:`bias_audit_from_counts` gives its table, with the same rules (the
+    small-category flag and exclusion, unknown categories reported and left out of the impact
+    ratios, exact decisions); the tables are stacked under a ``class`` column, in class order.
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        A class table (:mod:`polars_fair.counting.classes`): the category keys, ``y_pred``,
+        ``n`` [, ``weight_sum``]; a ``y_true`` column is not read.
+    keys : sequence of str
+        The category attributes, in the order they are reported.
+    classes : sequence, optional
+        The classes and their order (a class no one received has its rows, every rate 0).
+        Default: those found, sorted.
+    min_share : float, default 0.02
+        A category with ``share < min_share`` is flagged ``small_category``.
+    exclude_small : bool, default False
+        Exclude small categories from the impact-ratio calculation.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``class`` (the class dtype) then the columns of :func:`bias_audit_from_counts`, one
+        table per class, in class order; within a class, by attribute set and key values.
+
+    Raises
+    ------
+    InvalidArgumentError
+        As :func:`bias_audit_from_counts`; bad ``classes``.
+    InvalidLabelError
+        A class outside ``classes``, or one class only (at collect time).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> t = pl.LazyFrame({"sex": ["F", "F", "M", "M"], "y_pred": ["A", "B", "A", "B"],
+    ...                   "n": [3, 1, 2, 2]})
+    >>> out = bias_audit_from_classes(t, ["sex"]).collect()
+    >>> out.select("class", "sex", "selected", "impact_ratio").rows()
+    [('A', 'F', 3, 1.0), ('A', 'M', 2, 0.6666666666666666), ('B', 'F', 1, 0.5), ('B', 'M', 2, 1.0)]
+    """
+    keys = list(keys)
+    _check(keys, min_share)
+    if "class" in keys:
+        raise E.InvalidArgumentError(KEY_CLASH.format(names=["class"], outputs=["class"],
+                                                      example="class"))
+
+    def build(counts: pl.LazyFrame) -> pl.LazyFrame:
+        return bias_audit_from_counts(counts, keys, min_share=min_share,
+                                      exclude_small=exclude_small)
+
+    return class_tables(table, keys, build, classes=classes)
 
 
 def _median_expr(score: pl.Expr, weight: pl.Expr) -> pl.Expr:

@@ -38,6 +38,7 @@ from polars_fair.analyses.uncertainty import disparity_table, metrics_table
 from polars_fair.api import continuous as _continuous
 from polars_fair.api import objects as analysis
 from polars_fair.api import rows as _ll144
+from polars_fair.api.class_namespace import ClassNamespace
 from polars_fair.api.compare import namespace_compare
 from polars_fair.api.continuous import FairMoments
 from polars_fair.api.monitor import namespace_monitor
@@ -78,7 +79,7 @@ def _over(source: Callable[..., Any], example: str, *, scores: bool = False) -> 
     return deco
 
 
-class FairLazyFrame:
+class FairLazyFrame(ClassNamespace):
     """``lf.fair``: fairness audits of a LazyFrame. Every method returns a LazyFrame.
 
     Parameters
@@ -273,10 +274,12 @@ class FairLazyFrame:
     def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,
                    y_score: IntoExpr | None = None, pos_label: Any = 1,
                    sample_weight: IntoExpr | None = None, min_share: float = DEFAULTS.min_share,
-                   exclude_small: bool = DEFAULTS.exclude_small) -> pl.LazyFrame:  # noqa: D102
+                   exclude_small: bool = DEFAULTS.exclude_small,
+                   classes: Sequence[Any] | None = None) -> pl.LazyFrame:  # noqa: D102
         return _ll144.bias_audit(self._lf, categories, y_pred=y_pred, y_score=y_score,
                                  pos_label=pos_label, sample_weight=sample_weight,
-                                 min_share=min_share, exclude_small=exclude_small)
+                                 min_share=min_share, exclude_small=exclude_small,
+                                 classes=classes)
 
     bias_audit.__doc__ = compose(_ll144.bias_audit.__doc__ or "", drop=("frame",), example="""\
 >>> import polars as pl, polars_fair
@@ -537,6 +540,10 @@ class FairDataFrame:
     continuous_report = _collected(FairLazyFrame.continuous_report)
     compare = _collected(FairLazyFrame.compare)
     monitor = _collected(FairLazyFrame.monitor)
+
+    class_counts = _delegated(FairLazyFrame.class_counts)
+    multiclass_report = _collected(FairLazyFrame.multiclass_report)
+    multiclass_test = _collected(FairLazyFrame.multiclass_test)
 
 
 @overload

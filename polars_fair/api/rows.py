@@ -30,6 +30,7 @@ from polars_fair.analyses.divergence import (
     divergence_from_counts,
     divergence_of_counts,
 )
+from polars_fair.api.classes import class_counts
 from polars_fair.api.objects import counts, scores
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
@@ -39,7 +40,9 @@ from polars_fair.core.spec import (
     IntoExpr,
     RowArgs,
     normalize_by,
+    to_expr,
 )
+from polars_fair.counting import tables
 
 __all__ = ["bias_audit", "divergence_of_rows", "namespace_divergence"]
 
@@ -54,6 +57,7 @@ def bias_audit(
     sample_weight: IntoExpr | None = None,
     min_share: float = DEFAULTS.min_share,
     exclude_small: bool = DEFAULTS.exclude_small,
+    classes: Sequence[Any] | None = None,
 ) -> pl.LazyFrame:
     """Bias audit of an automated employment decision tool (NYC Local Law 144 of 2021), from rows.
 
@@ -99,6 +103,13 @@ def bias_audit(
         A category with a smaller share of the rows is flagged ``small_category``.
     exclude_small : bool, default False
         Leave small categories out of the impact ratios (their rows are still reported).
+    classes : sequence, optional
+        A tool that classifies (6 RCNY § 5-301(b)(4)): ``y_pred`` holds one of these classes
+        and the audit is one selection table per class ("assigned this class" = selected),
+        stacked under a ``class`` column
+        (:func:`~polars_fair.analyses.bias_audit.bias_audit_from_classes`). An Enum
+        ``y_pred`` with more than two categories is audited per class without it.
+        ``pos_label`` is then not read.
 
     Returns
     -------
@@ -158,6 +169,10 @@ def bias_audit(
     if (y_pred is None) == (y_score is None):
         raise E.InvalidArgumentError(ONE_OUTCOME)
     _check_categories(frame, cats)
+    if y_pred is not None and (classes is not None or _many_classes(frame, y_pred)):
+        return class_counts(frame, cats, y_pred=y_pred, classes=classes,
+                            sample_weight=sample_weight, null_groups="keep").bias_audit(
+            min_share=min_share, exclude_small=exclude_small)
     if y_pred is not None:
         counted = counts(frame, cats, y_true=None, y_pred=y_pred, pos_label=pos_label,
                          sample_weight=sample_weight, null_groups="keep")
@@ -166,6 +181,18 @@ def bias_audit(
     scored = scores(frame, cats, y_true=None, y_score=y_score,
                     sample_weight=sample_weight, null_groups="keep")
     return scored.bias_audit(min_share=min_share, exclude_small=exclude_small)
+
+
+def _many_classes(frame: Any, y_pred: Any) -> bool:
+    """An Enum prediction with more than two categories: a tool that classifies."""
+    if not isinstance(y_pred, (str, pl.Expr)):
+        return False
+    schema = tables.engine_of(frame).schema()
+    try:
+        dtype = pl.LazyFrame(schema=schema).select(to_expr(y_pred)).collect_schema().dtypes()[0]
+    except pl.exceptions.PolarsError:
+        return False  # the counting boundary names the problem
+    return isinstance(dtype, pl.Enum) and dtype.categories.len() > 2
 
 
 @borrow(divergence_of_counts, params=("metric", "max_order", "min_support", "min_denominator",

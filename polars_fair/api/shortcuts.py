@@ -22,8 +22,10 @@ from polars_fair._docs import compose
 from polars_fair.api import continuous as _continuous
 from polars_fair.api import objects as analysis
 from polars_fair.api import rows as _ll144
+from polars_fair.api.classes import FairClassCounts, class_counts
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import COUNT_ARGS, COUNT_ARGS_DOC, SCORE_ARGS, SCORE_ARGS_DOC
+from polars_fair.counting.classes import CLASS_ARGS, CLASS_ARGS_DOC
 
 __all__ = ["make_shortcuts", "shortcut_names"]
 
@@ -41,7 +43,8 @@ def shortcut_names() -> list[str]:
     -------
     list of str
         Every public analysis of the count and score objects, ``confusion`` and ``scores``
-        (the tables), and ``continuous_report`` (:class:`~polars_fair.api.continuous.FairMoments`).
+        (the tables), ``continuous_report`` (:class:`~polars_fair.api.continuous.FairMoments`)
+        and the multiclass analyses of :class:`~polars_fair.api.classes.FairClassCounts`.
 
     Examples
     --------
@@ -50,7 +53,7 @@ def shortcut_names() -> list[str]:
     """
     return list(dict.fromkeys(
         [*_public(analysis.FairCounts), *_public(analysis.FairScores), "scores",
-         *_public(_continuous.FairMoments)]))
+         *_public(_continuous.FairMoments), "multiclass_report", "multiclass_test"]))
 
 
 def _shortcut(name: str, on_scores: bool, factory: Factory, frame: str, engine: str,
@@ -113,13 +116,13 @@ def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.D
     def bias_audit(rows: Any, categories: Any, *, y_pred: Any = None, y_score: Any = None,
                    pos_label: Any = 1, sample_weight: Any = None,
                    min_share: float = DEFAULTS.min_share,
-                   exclude_small: bool = DEFAULTS.exclude_small, round_scores: int | None = None,
-                   ) -> pl.DataFrame:
+                   exclude_small: bool = DEFAULTS.exclude_small, classes: Any = None,
+                   round_scores: int | None = None) -> pl.DataFrame:
         # both objects have bias_audit: the rows' entry point picks counts or scores
         out = _ll144.bias_audit(
             factory(rows, round_scores), categories, y_pred=y_pred, y_score=y_score,
             pos_label=pos_label, sample_weight=sample_weight, min_share=min_share,
-            exclude_small=exclude_small).collect()
+            exclude_small=exclude_small, classes=classes).collect()
         assert isinstance(out, pl.DataFrame)
         return out
 
@@ -171,6 +174,42 @@ by : str, a {engine} column or a list of them, optional
     return continuous_report
 
 
+
+def _class_shortcut(name: str, factory: Factory, frame: str,
+                    engine: str) -> Callable[..., pl.DataFrame]:
+    """A multiclass analysis (:class:`~polars_fair.api.classes.FairClassCounts`) as a shortcut."""
+    method = getattr(FairClassCounts, name)
+    own = [p for p in inspect.signature(method).parameters.values()
+           if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in CLASS_ARGS]
+
+    def shortcut(rows: Any, by: Any = None, **kwargs: Any) -> pl.DataFrame:
+        table_args = {k: v for k, v in kwargs.items() if k in CLASS_ARGS}
+        options = {k: v for k, v in kwargs.items() if k not in CLASS_ARGS}
+        obj = class_counts(factory(rows), by, **table_args)
+        out = getattr(obj, name)(**options).collect()
+        assert isinstance(out, pl.DataFrame)
+        return out
+
+    kw = inspect.Parameter.KEYWORD_ONLY
+    lead = [inspect.Parameter(frame, inspect.Parameter.POSITIONAL_OR_KEYWORD),
+            inspect.Parameter("by", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)]
+    table_params = [inspect.Parameter(k, kw, default=v) for k, v in CLASS_ARGS.items()]
+    shortcut.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [*lead, *own, *table_params], return_annotation="pl.DataFrame")
+    shortcut.__name__ = shortcut.__qualname__ = name
+    shortcut.__doc__ = compose(
+        method.__doc__ or "", drop=("by", "classes"),
+        before=f"""{frame} : {engine} DataFrame
+    The rows; only the class table leaves {engine}.
+by : str, a {engine} column or a list of them, optional
+    The attributes.""",
+        after=CLASS_ARGS_DOC,
+        example=f""">>> {name}({frame}, "race", y_pred="risk")  # doctest: +SKIP""",
+        returns="pl.DataFrame",
+    )
+    return shortcut
+
+
 def make_shortcuts(factory: Factory, *, frame: str, engine: str, rounding: bool = False,
                    module: str | None = None) -> dict[str, Callable[..., pl.DataFrame]]:
     """One collected shortcut per analysis, for an engine's module.
@@ -210,6 +249,8 @@ def make_shortcuts(factory: Factory, *, frame: str, engine: str, rounding: bool 
     out["scores"] = _shortcut("frame", True, factory, frame, engine, rounding)
     out["bias_audit"] = _bias_audit(factory, frame, engine)
     out["continuous_report"] = _continuous_report(factory, frame, engine)
+    for name in ("multiclass_report", "multiclass_test"):
+        out[name] = _class_shortcut(name, factory, frame, engine)
     for name, fn in out.items():
         fn.__qualname__ = name
         if module is not None:

@@ -43,19 +43,25 @@ import typer
 
 from polars_fair import errors as E
 from polars_fair._docs import parse
+from polars_fair.api.classes import FairClassCounts
 from polars_fair.api.continuous import FairMoments
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.cli.group import ReadableCommand
 from polars_fair.cli.io import (
     FLAGS,
     FORMATS,
+    check_one_attribute,
     check_outputs,
+    check_rows,
     cli_message,
     column_or_sql,
     emit,
     parse_dtypes,
+    parse_reference,
+    parse_value,
     resolve_inputs,
     scan,
+    where_condition,
 )
 from polars_fair.cli.table import EXPORT_HELP, select_columns
 from polars_fair.core.options import DEFAULTS
@@ -67,6 +73,7 @@ from polars_fair.core.spec import (
     CountArgs,
     ScoreArgs,
 )
+from polars_fair.counting.classes import CLASS_ARGS, CLASS_ARGS_DOC, ClassArgs
 from polars_fair.counting.moments import MOMENT_ARGS, MOMENT_ARGS_DOC, MomentArgs
 
 __all__ = [
@@ -138,8 +145,9 @@ def analysis_methods() -> dict[str, tuple[type, str]]:
     Returns
     -------
     dict of str to (type, str)
-        Subcommand -> (:class:`FairCounts` or :class:`FairScores`, method name); a name both
-        classes declare (``bias_audit``) maps to :class:`FairCounts`.
+        Subcommand -> (:class:`FairCounts`, :class:`FairScores` or
+        :class:`~polars_fair.api.classes.FairClassCounts`, method name); a name several classes
+        declare (``bias_audit``) maps to :class:`FairCounts`.
 
     Examples
     --------
@@ -148,7 +156,8 @@ def analysis_methods() -> dict[str, tuple[type, str]]:
     ('abroca_test', 'FairCounts')
     """
     out: dict[str, tuple[type, str]] = {}
-    for cls in (FairCounts, FairScores, FairMoments):  # FairCounts first: it keeps a shared name
+    # FairCounts first: it keeps a shared name (bias_audit); then moments, the multiclass ones
+    for cls in (FairCounts, FairScores, FairMoments, FairClassCounts):
         for name, member in vars(cls).items():
             if not name.startswith("_") and inspect.isfunction(member):
                 out.setdefault(command_name(name), (cls, name))
@@ -322,8 +331,24 @@ def method_options(owner: type, method: str) -> list[Opt]:
     """
     if owner is FairCounts and method in ROWS_LEVEL:
         return list(_options_of(getattr(_namespace(), method), True, rows=True))
+    if owner is FairClassCounts:  # its own options, then the class-table arguments
+        own = [o for o in _options_of(getattr(owner, method), True) if o.target == "method"]
+        taken = {o.name for o in own}
+        return [*own, *[o for o in _class_options() if o.name not in taken]]
     return list(_options_of(getattr(owner, method), owner is FairCounts,
                             moments=owner is FairMoments))
+
+
+@functools.lru_cache(maxsize=1)
+def _class_options() -> tuple[Opt, ...]:
+    """The class-table arguments as options, read once from their declaration."""
+    hints = typing.get_type_hints(ClassArgs)
+    docs = param_help(CLASS_ARGS_DOC)
+    out = []
+    for name, default in CLASS_ARGS.items():
+        kind, choices, _ = _kind(hints[name], name)
+        out.append(Opt(name, kind, default, docs.get(name, ""), choices, target="count"))
+    return tuple(out)
 
 
 def namespace_options(method: str, counts: Sequence[str] = ()) -> list[Opt]:
@@ -677,6 +702,8 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
     counts, moments = owner is FairCounts, owner is FairMoments
     path: Path = values["path"]
     lf = scan(path, values.get("separator"), parse_dtypes(values.get("dtype")))
+    if owner is FairClassCounts:
+        return _run_classes(method, values, opts, lf)
     given = {o.name: convert(o, values.get(o.name, o.default)) for o in opts}
     y_true_text = given["y_true"]
     if moments:  # --y-pred is the continuous value; --y-true is optional
@@ -729,6 +756,46 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
     return frame, header
 
 
+def _run_classes(method: str, values: dict[str, Any], opts: list[Opt],
+                 lf: pl.LazyFrame) -> tuple[pl.DataFrame, str]:
+    """:func:`run_analysis` of a multiclass method: the class table, then the method.
+
+    ``--classes`` is read in the prediction's dtype (``--classes 0,1,2`` for an integer
+    column).
+    """
+    import polars_fair
+
+    path: Path = values["path"]
+    given = {o.name: convert(o, values.get(o.name, o.default)) for o in opts}
+    where = values.get("where")
+    if where:
+        lf = lf.filter(where_condition(lf, where))
+    schema = lf.collect_schema()
+    for b in values["by"]:
+        check_one_attribute(b, schema)
+    by = [column_or_sql(b, schema, "--by") for b in values["by"]]
+    table_kw: dict[str, Any] = {}
+    for o in opts:
+        if o.target != "count":
+            continue
+        value = given[o.name]
+        if o.kind == "column" and value is not None:
+            value = column_or_sql(value, schema, o.flag)
+        table_kw[o.name] = value
+    check_rows(lf, path.name)
+    if table_kw.get("classes") is not None:
+        dtype = lf.select(table_kw["y_pred"]).collect_schema().dtypes()[0]
+        table_kw["classes"] = [parse_value(c, dtype, "--classes") for c in table_kw["classes"]]
+    method_kw = {o.name: given[o.name] for o in opts if o.target == "method"}
+    if "reference" in method_kw:
+        method_kw["reference"] = parse_reference(method_kw["reference"], lf, by)
+    obj = polars_fair.class_counts(lf, by, **table_kw)
+    frame = getattr(obj, method)(**method_kw).collect()
+    rows = int(obj.frame.select(pl.col("n").sum()).collect().item())
+    return frame, (f"polars-fair {command_name(method)}: {frame.height} row(s); by "
+                   f"{list(obj.keys)}; {rows:,} rows counted")
+
+
 def _rows_counted(obj: Any) -> int:
     table = obj.frame
     if "n" in table.collect_schema():
@@ -756,10 +823,11 @@ def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..
     rows = cls is FairCounts and method in ROWS_LEVEL
     fn = getattr(_namespace() if rows else cls, method)
     head, _ = parse(fn.__doc__ or "")
-    what = {FairCounts: "count", FairScores: "score", FairMoments: "moment"}[cls]
+    what = {FairCounts: "counts", FairScores: "scores", FairMoments: "moments",
+            FairClassCounts: "class_counts"}[cls]
     api = (f"pl.scan_...(PATH).fair.{method}(--by ..., ...): the Python API's namespace method "
            f"lf.fair.{method}" if rows else
-           f"polars_fair.{what}s(PATH, --by ...).{method}(...): the Python API's "
+           f"polars_fair.{what}(PATH, --by ...).{method}(...): the Python API's "
            f"{cls.__name__}.{method}")
     command.__doc__ = (f"{_plain(head.split(chr(10) + chr(10))[0])}\n\n{api}, its options "
                        "generated from the declaration.")

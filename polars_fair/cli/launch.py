@@ -53,6 +53,10 @@ COMMANDS = {
     "roc-curves": "Every group's ROC curve as a table: one row per vertex.",
     "continuous-report": "Per group: the mean of a continuous outcome, its gap to a reference, "
                          "the SMD.",
+    "multiclass-report": "One row per (group, class): share in the class, impact ratio, "
+                         "verdicts.",
+    "multiclass-test": "Per attribute set, the chi-square test of independence of predicted "
+                       "class and group.",
     "bias-audit": "NYC Local Law 144 summary of results: rates and impact ratios per category.",
     "compare": "Compare a candidate model with its baseline per group, with paired intervals "
                "and tests.",

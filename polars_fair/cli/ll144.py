@@ -175,7 +175,8 @@ def ll144_summary(
         "--sample-weight": (sample_weight or "", weight),
     })
     label: Any = 1
-    if y_pred is not None:
+    classes = _classes_of(lf, outcome) if y_pred is not None and pos_label is None else None
+    if y_pred is not None and classes is None:
         dtype = lf.select(outcome).collect_schema().dtypes()[0]
         if pos_label is None:
             label = True if dtype == pl.Boolean else parse_value("1", dtype, "--pos-label")
@@ -185,6 +186,7 @@ def ll144_summary(
         lf, cats, y_pred=outcome if y_pred is not None else None,
         y_score=outcome if y_score is not None else None, pos_label=label,
         sample_weight=weight, min_share=min_share, exclude_small=exclude_small,
+        classes=classes,
     ).collect()
     rows_audited = int(lf.select(pl.len()).collect().item())
     keys = [c if isinstance(c, str) else c.meta.output_name() for c in cats]
@@ -196,12 +198,15 @@ def ll144_summary(
     }
     parameters = {
         "--category": categories, "--y-pred": y_pred, "--y-score": y_score,
-        "--pos-label": label if y_pred is not None else None, "--sample-weight": sample_weight,
+        "--pos-label": label if y_pred is not None and classes is None else None,
+        **({"classes": list(classes)} if classes is not None else {}),
+        "--sample-weight": sample_weight,
         "--min-share": min_share, "--exclude-small": exclude_small, "--where": where,
     }
     return {
         "law": LAW,
-        "outcome": "selection" if y_pred is not None else "scoring",
+        "outcome": ("scoring" if y_pred is None else "selection" if classes is None
+                    else "classification"),
         "rate": "selection_rate" if y_pred is not None else "scoring_rate",
         "categories": keys,
         "source": path.name,
@@ -214,6 +219,25 @@ def ll144_summary(
             title=title or "Bias audit: summary of results", model=model, note=note),
         "results": results,
     }
+
+
+def _classes_of(lf: pl.LazyFrame, outcome: Any) -> tuple[Any, ...] | None:
+    """The classes of a ``--y-pred`` with more than two values (a tool that classifies).
+
+    Read only without ``--pos-label``, for a text or integer column: one small query for the
+    distinct values. Two values or fewer is a selection, audited as before; more is a
+    classification, audited per class (6 RCNY § 5-301(b)(4)). A Boolean is a selection and a
+    float column is left to the selection audit, whose message tells a score (``--y-score``)
+    from a selection.
+    """
+    column = outcome if isinstance(outcome, pl.Expr) else pl.col(outcome)
+    dtype = lf.select(column).collect_schema().dtypes()[0]
+    if dtype == pl.Boolean or dtype.is_float() or not (
+            dtype.is_integer() or dtype == pl.String
+            or isinstance(dtype, (pl.Categorical, pl.Enum))):
+        return None
+    values = lf.select(column.drop_nulls().unique().sort()).collect().to_series()
+    return tuple(values.to_list()) if values.len() > 2 else None
 
 
 def _facts(summary: dict[str, Any]) -> list[tuple[str, str]]:
@@ -341,8 +365,11 @@ def ll144_html(summary: dict[str, Any]) -> str:
     facts = "".join(f"<tr><th>{esc(k)}</th><td>{esc(str(v))}</td></tr>"
                     for k, v in _facts(summary))
     sections = []
-    for (attributes,), group in results.group_by("attributes", maintain_order=True):
-        attrs = list(attributes)
+    per_class = "class" in results.columns
+    by = ["class", "attributes"] if per_class else ["attributes"]
+    for values, group in results.group_by(by, maintain_order=True):
+        attrs = list(values[-1])
+        heading = " × ".join(attrs) + (f" (class {values[0]})" if per_class else "")
         rows = []
         for r in group.iter_rows(named=True):
             notes = [n for n, flag in (("unknown category", r["unknown_category"]),
@@ -355,7 +382,7 @@ def ll144_html(summary: dict[str, Any]) -> str:
                 f"<td>{_fmt(r['impact_ratio'])}</td><td>{_fmt(r['share'])}</td>"
                 f"<td>{esc('; '.join(notes))}</td></tr>")
         sections.append(
-            f"<h2>{esc(' × '.join(attrs))}</h2><table><thead><tr><th>category</th>"
+            f"<h2>{esc(heading)}</h2><table><thead><tr><th>category</th>"
             f"<th>applicants</th><th>{count.replace('_', ' ')}</th>"
             f"<th>{rate.replace('_', ' ')}</th><th>impact ratio</th><th>share</th>"
             f"<th>notes</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
@@ -462,7 +489,7 @@ def register(app: Any, guard: Any) -> None:
             fmt = effective_format(fmt, output)
             frame = summary["results"]
             if fmt == "table" and v["columns"] is None:  # the figures first, flags after
-                first = ["attributes", *summary["categories"], "n", "selected",
+                first = ["class", "attributes", *summary["categories"], "n", "selected",
                          "scored_above_median", summary["rate"], "impact_ratio"]
                 frame = frame.select(*[c for c in first if c in frame.columns],
                                      *[c for c in frame.columns if c not in first])
@@ -487,7 +514,8 @@ def register(app: Any, guard: Any) -> None:
             "--category", help="A category attribute (sex, race/ethnicity): column or SQL; "
                                "repeat. Each is audited alone and all of them together.",
             metavar="COLUMN|SQL")]),
-        opt("y_pred", str | None, None, "The binary selection (column or SQL).", "COLUMN|SQL"),
+        opt("y_pred", str | None, None, "The selection (column or SQL); with more than two "
+            "values and no --pos-label, a classification audited per class.", "COLUMN|SQL"),
         opt("y_score", str | None, None, "A score instead: scoring rate = share above the "
             "sample's median.", "COLUMN|SQL"),
         opt("pos_label", str | None, None, "The --y-pred value meaning selected (default 1; "

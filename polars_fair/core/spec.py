@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal, TypedDict, TypeVar
@@ -927,6 +927,7 @@ def resolve(
     threshold: float | None = None,
     max_groups: int = DEFAULT_MAX_GROUPS,
     scores: bool = False,
+    classes: bool = False,
 ) -> Audit:
     """Check a call against a schema; raises before any data is read.
 
@@ -957,6 +958,10 @@ def resolve(
         The size limit of a count table whose groups are made (:data:`DEFAULT_MAX_GROUPS`).
     scores : bool, default False
         Resolve the arguments of a score table.
+    classes : bool, default False
+        Resolve the arguments of a class table (:mod:`polars_fair.counting.classes`): the label
+        and the prediction hold any number of classes, so ``pos_label`` is not read
+        (``pos_true`` and ``pos_pred`` stay ``None``).
 
     Returns
     -------
@@ -1006,7 +1011,7 @@ def resolve(
     if "__pf_p" in probe:
         assert y_pred is not None
         _check_label_dtype(probe["__pf_p"], name_of(y_pred), "y_pred")
-        if y_true is not None:
+        if y_true is not None and not classes:
             assert y_name is not None
             _check_label_kinds(probe["__pf_y"], probe["__pf_p"], y_name, name_of(y_pred),
                                pos_label)
@@ -1018,7 +1023,7 @@ def resolve(
     if y_true is not None:  # without labels (an LL 144 audit) only predictions are counted
         assert y_name is not None
         common.update(y_true=to_expr(y_true), y_true_name=y_name, true_dtype=probe["__pf_y"],
-                      pos_true=_pos_for(probe["__pf_y"], pos_label, y_name))
+                      pos_true=None if classes else _pos_for(probe["__pf_y"], pos_label, y_name))
     if sample_weight is not None:
         wname = name_of(sample_weight)
         if not probe["__pf_w"].is_numeric():
@@ -1043,7 +1048,7 @@ def resolve(
     assert y_pred is not None
     p_name = name_of(y_pred)
     return Audit(**common, y_pred=to_expr(y_pred), y_pred_name=p_name,
-                 pos_pred=_pos_for(probe["__pf_p"], pos_label, p_name),
+                 pos_pred=None if classes else _pos_for(probe["__pf_p"], pos_label, p_name),
                  pred_dtype=probe["__pf_p"])
 
 
@@ -1055,7 +1060,8 @@ BY_DOC = """by : str, pl.Expr or list of them
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def spell_out(method: F, scores: bool = False) -> F:
+def spell_out(method: F, scores: bool = False, *,
+              declared: tuple[Any, Mapping[str, Any]] | None = None) -> F:
     """Give ``method`` a runtime signature with its count (or score) arguments spelled out.
 
     The ``**count_args`` (or ``**score_args``) of a namespace method become keyword parameters,
@@ -1069,6 +1075,9 @@ def spell_out(method: F, scores: bool = False) -> F:
         A function taking ``**count_args`` or ``**score_args``.
     scores : bool, default False
         Spell out the score arguments instead of the count arguments.
+    declared : (TypedDict, mapping), optional
+        Other arguments: their ``TypedDict`` and their defaults (the class-table arguments of
+        :mod:`polars_fair.counting.classes`).
 
     Returns
     -------
@@ -1083,9 +1092,10 @@ def spell_out(method: F, scores: bool = False) -> F:
     """
     from polars_fair._docs import expand_signature
 
-    defaults = SCORE_ARGS if scores else COUNT_ARGS
+    typed, defaults = declared if declared is not None else (
+        (ScoreArgs, SCORE_ARGS) if scores else (CountArgs, COUNT_ARGS))
     hints = {k: getattr(v, "__forward_arg__", v)
-             for k, v in inspect.get_annotations(ScoreArgs if scores else CountArgs).items()}
+             for k, v in inspect.get_annotations(typed).items()}
     extra = {name: (hints[name], default) for name, default in defaults.items()}
     method.__signature__ = expand_signature(method, extra)  # type: ignore[attr-defined]
     return method

@@ -52,6 +52,8 @@ __all__ = [
     "P",
     "apply_group_policy",
     "bind_frame",
+    "check_missing_labels",
+    "check_weights",
     "checked",
     "counts_from_labels",
     "counts_from_sums",
@@ -272,10 +274,31 @@ def _others(df: pl.DataFrame, col: str, pos: Any) -> list[Any]:
         return found
 
 
-def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> Any:
-    """Check nulls, NaN and the values besides ``pos`` of one label column.
+def check_missing_labels(df: pl.DataFrame, col: str, name: str, role: str) -> None:
+    """Raise :class:`~polars_fair.errors.NullValuesError` for null or NaN labels or classes.
 
-    Returns the other value (or ``None`` when the column holds ``pos`` only).
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label or class table (``col`` and ``n``).
+    col : str
+        The class column of ``df``.
+    name : str
+        The column's name as the user gave it.
+    role : str
+        ``"y_true"`` or ``"y_pred"``.
+
+    Raises
+    ------
+    NullValuesError
+        The count of rows whose class is null, or NaN.
+
+    Examples
+    --------
+    >>> check_missing_labels(pl.DataFrame({"p": [None, 1], "n": [2, 1]}), "p", "risk", "y_pred")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.NullValuesError: column 'risk' (y_pred) holds 2 null value(s); ...
     """
     nulls = int(df.filter(pl.col(col).is_null())["n"].sum())
     if nulls:
@@ -284,6 +307,14 @@ def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> 
         nans = int(df.filter(pl.col(col).is_nan())["n"].sum())
         if nans:
             raise E.NullValuesError(E.NAN_LABELS.format(column=name, role=role, count=nans))
+
+
+def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> Any:
+    """Check nulls, NaN and the values besides ``pos`` of one label column.
+
+    Returns the other value (or ``None`` when the column holds ``pos`` only).
+    """
+    check_missing_labels(df, col, name, role)
     others = _others(df, col, pos)
     if len(others) > 1:
         numeric = all(isinstance(v, float) for v in others)
@@ -295,7 +326,7 @@ def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> 
     return others[0] if others else None
 
 
-def check_weights(df: pl.DataFrame, a: Audit) -> None:
+def _check_weight_values(df: pl.DataFrame, a: Audit) -> None:
     """Raise :class:`~polars_fair.errors.InvalidWeightError` from the weight counts."""
     if a.weight_name is None:
         return
@@ -354,6 +385,37 @@ def validate_labels(df: pl.DataFrame, a: Audit) -> None:
                 pos_label=a.pos_label, y_true=a.y_true_name, y_pred=a.y_pred_name,
                 values="[" + ", ".join(found) + "]"))
     check_weights(df, a)
+
+
+def check_weights(df: pl.DataFrame, a: Audit) -> None:
+    """Raise :class:`~polars_fair.errors.InvalidWeightError` from a label table's weight columns.
+
+    Null, NaN, infinite or negative weights (their counts), then a group's or the whole
+    population's weight sum that overflows to infinity.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label table (the keys, ``weight_sum`` and the weight checks' counts).
+    a : Audit
+        The resolved call (its ``weight_name`` and keys).
+
+    Raises
+    ------
+    InvalidWeightError
+        Bad weights, or a weight sum beyond the largest float.
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> schema = pl.Schema({"y_true": pl.Int64, "y_pred": pl.Int64, "w": pl.Float64})
+    >>> a = resolve(schema, None, sample_weight="w")
+    >>> check_weights(pl.DataFrame({"weight_sum": [1.0], "__pf_w_neg": [2]}), a)
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidWeightError: sample_weight column 'w' holds 0 null, 0 NaN or ...
+    """
+    _check_weight_values(df, a)
     if "weight_sum" in df.columns:
         w = df.group_by(a.keys).agg(pl.col("weight_sum").sum()) if a.keys else \
             df.select(pl.col("weight_sum").sum())

@@ -22,6 +22,7 @@ import typer
 from typer.testing import CliRunner
 
 import polars_fair
+from polars_fair.api.classes import FairClassCounts
 from polars_fair.api.continuous import FairMoments
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.cli.entry import app
@@ -33,7 +34,7 @@ COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
 
 
 def public_methods() -> list[tuple[type, str]]:
-    return [(cls, name) for cls in (FairCounts, FairScores, FairMoments)
+    return [(cls, name) for cls in (FairCounts, FairScores, FairMoments, FairClassCounts)
             for name, member in vars(cls).items()
             if not name.startswith("_") and inspect.isfunction(member)]
 
@@ -108,6 +109,8 @@ EXTRA: dict[str, tuple[list[str], dict[str, Any]]] = {
     "stratified": (["--strata", "sex"], {"strata": "sex"}),
     # the continuous value (y_score on the hiring data, the risk on COMPAS)
     "continuous-report": (["--y-pred", "y_score"], {}),
+    "multiclass-test": (["--seed", "0", "--n-permutations", "99"],
+                        {"seed": 0, "n_permutations": 99}),
     "availability": (["--benchmark", "sex=Male:0.5,Female:0.5"],
                      {"benchmark": {"sex": {"Male": 0.5, "Female": 0.5}}}),
 }
@@ -140,6 +143,14 @@ def test_each_generated_subcommand_equals_the_python_api_on_compas(
         args, cli_extra = ["--y-true", "two_year_recid", "--y-pred", "risk"], []
         obj: Any = polars_fair.moments(scored, ["race", "sex"], y_true="two_year_recid",
                                        y_pred="risk")
+    elif owner is FairClassCounts:  # COMPAS's risk levels of the decile score, and y_true's
+        args = ["--y-true", "CAST(two_year_recid AS INT) * 4", "--y-pred",
+                "CASE WHEN decile_score <= 4 THEN 0 WHEN decile_score <= 7 THEN 4 ELSE 8 END"]
+        d = pl.col("decile_score")
+        level = pl.when(d <= 4).then(0).when(d <= 7).then(4).otherwise(8)
+        obj = polars_fair.class_counts(
+            scored, ["race", "sex"], y_true=(pl.col("two_year_recid").cast(pl.Int32) * 4),
+            y_pred=level)
     elif owner is FairCounts:
         args = ["--y-true", "two_year_recid", "--y-pred", "y_pred"]
         obj = polars_fair.counts(scored, ["race", "sex"], y_true="two_year_recid",

@@ -35,7 +35,8 @@ FOLLOWED = {
     "TOO_MANY_GROUPS", "POS_LABEL_ABSENT", "THRESHOLD_NEEDS_SCORE", "NOT_ONE_COLUMN",
     "REFERENCE_NEEDS_MAPPING", "EMPTY_NAME", "THRESHOLD_BEYOND_FLOAT", "DTYPE_HINT",
     "OPTION_TOO_LARGE", "WORK_TOO_LARGE", "MONITOR_TIME_DTYPE", "MONITOR_EVERY",
-    "MONITOR_NEEDS_LABELS", "MONITOR_NO_REFERENCE",
+    "MONITOR_NEEDS_LABELS", "MONITOR_NO_REFERENCE", "ONE_CLASS", "CLASS_DTYPE", "CLASS_KINDS",
+    "ORDER_NEEDS_CLASSES",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {
@@ -395,3 +396,42 @@ def test_the_monitors_advice_works() -> None:
     with pytest.raises(E.InvalidArgumentError, match="use 'largest'"):
         df.fair.monitor("g", every="1w", reference="overall", **args)
     assert df.fair.monitor("g", every="1w", reference="largest", **args).height == 4
+
+
+# --------------------------------------------------- multiclass decisions (issue 22)
+def test_one_class_advice_runs() -> None:
+    df = pl.DataFrame({"g": ["a", "b"], "risk": ["Low", "Low"]})
+    with pytest.raises(E.InvalidLabelError) as err:
+        df.fair.class_counts("g", y_pred="risk").frame.collect()
+    assert "pass classes=" in str(err.value)
+    out = df.fair.multiclass_report("g", y_pred="risk", classes=["Low", "High"], min_support=1)
+    assert out["n_class"].to_list() == [1, 0, 1, 0]
+
+
+def test_class_dtype_advice_runs() -> None:
+    df = pl.DataFrame({"g": ["a", "b"], "risk": [0, 1]})
+    with pytest.raises(E.InvalidArgumentError, match="pass classes of the column's type"):
+        df.fair.class_counts("g", y_pred="risk", classes=["0", "1"])
+    assert df.fair.class_counts("g", y_pred="risk", classes=[0, 1]).classes == (0, 1)
+
+
+@pytest.mark.parametrize("numeric", ["y_true", "y_pred"])
+def test_class_kinds_advice_runs(numeric: str) -> None:
+    df = pl.DataFrame({"g": ["a", "b"], "t": ["0", "1"], "p": ["1", "1"]})
+    df = df.with_columns(pl.col("t" if numeric == "y_true" else "p").cast(pl.Int64))
+    with pytest.raises(E.InvalidLabelError) as err:
+        df.fair.class_counts("g", y_pred="p", y_true="t")
+    advice = re.search(r"for example (\w+)=(.+)$", str(err.value))
+    assert advice and advice.group(1) == numeric
+    expr = eval(advice.group(2), {"pl": pl})  # the advice as written
+    out = df.fair.class_counts("g", **{"y_pred": "p", "y_true": "t", numeric: expr})
+    assert out.frame.collect()["n"].sum() == 2
+
+
+def test_order_needs_classes_advice_runs() -> None:
+    df = pl.DataFrame({"g": ["a", "b"], "risk": ["Low", "High"]})
+    with pytest.raises(E.InvalidArgumentError) as err:
+        df.fair.multiclass_report("g", y_pred="risk", ordered=True)
+    assert "pass classes= in that order" in str(err.value)
+    out = df.fair.multiclass_report("g", y_pred="risk", ordered=True, classes=["Low", "High"])
+    assert out["selection_rate"].to_list() == [1.0, 0.0, 1.0, 1.0]

@@ -79,7 +79,10 @@ OPTIONS: dict[str, dict[str, Any]] = {
 #: the score table (``FairScores.frame``). ``confusion`` is also an accessor (the count table)
 #: but FairCounts has it as a method, rolling up to ``by``.
 ACCESSORS = {"counts": polars_fair.FairCounts, "score_counts": polars_fair.FairScores,
-             "scores": polars_fair.FairScores, "moments": polars_fair.FairMoments}
+             "scores": polars_fair.FairScores, "moments": polars_fair.FairMoments,
+             "class_counts": polars_fair.FairClassCounts}
+#: The multiclass analyses (their routes: test_engines_classes.py).
+CLASS_ANALYSES = public(polars_fair.FairClassCounts)
 #: Count and score arguments of each route (the second with weights, and a thresholded score).
 COUNT_CONFIGS: dict[str, dict[str, Any]] = {
     "plain": {}, "weighted-threshold": {"sample_weight": "w", "y_score": "y_score",
@@ -245,15 +248,17 @@ def test_every_namespace_method_exists_everywhere(name: str) -> None:
     assert list(eager.parameters) == list(lazy.parameters)
     if name in ACCESSORS:
         owner = ACCESSORS[name]
-        assert name in ("counts", "score_counts") or isinstance(owner.frame, property)
+        assert name in ("counts", "score_counts", "class_counts") \
+            or isinstance(owner.frame, property)
         assert getattr(pfs, name, None) is not None or name in ("counts", "score_counts",
-                                                                "moments")
+                                                                "moments", "class_counts")
         return
     if name in OWN_TABLES:  # rows-level analyses of their own tables (paired, by period)
         assert callable(getattr(OWN_TABLES[name], name))
         assert callable(getattr(pfs, name, None)) and name in pfs.__all__
         return
-    assert name in COUNT_ANALYSES or name in SCORE_ANALYSES or name in MOMENT_ANALYSES
+    assert name in COUNT_ANALYSES or name in SCORE_ANALYSES or name in MOMENT_ANALYSES \
+        or name in CLASS_ANALYSES
     assert callable(getattr(pfs, name, None)) and name in pfs.__all__
 
 

@@ -1,0 +1,484 @@
+"""Class tables: the counts of a multiclass audit, from one aggregation on any engine.
+
+A class table is the label table of :mod:`polars_fair.counting.boundary` with K classes instead
+of two values: one row per (keys, true class, predicted class), ``n`` rows in each cell (and the
+weight sum with ``sample_weight``). It is made by the engine's own ``label_table`` (Polars,
+Spark or DuckDB: one group-by, the rows never leave the engine) and checked here by the same
+rules as a binary audit: null or NaN labels, bad weights, the null-group policy and the level
+guards on attributes, with the same typed errors and messages. Every multiclass analysis
+(:mod:`polars_fair.analyses.multiclass`) reads this table, so it is also accepted from anywhere
+(:func:`polars_fair.from_class_counts`).
+
+Public schema: the keys, ``y_true`` (absent without labels), ``y_pred`` (the class, one dtype
+for both), ``n`` (Int64 rows), ``weight_sum`` (Float64, with weights), sorted by the keys
+(nulls last), ``y_true`` and ``y_pred``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypedDict, TypeVar
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.core.spec import (
+    DEFAULT_MAX_GROUPS,
+    Audit,
+    IntoExpr,
+    NullGroups,
+    parse_by,
+    resolve,
+    spell_out,
+)
+from polars_fair.counting import boundary
+from polars_fair.counting.tables import Engine, PolarsEngine, engine_of
+
+__all__ = ["CLASS_ARGS", "CLASS_ARGS_DOC", "CLASS_COLUMNS", "ClassArgs", "ClassTable",
+           "check_class_args", "check_class_values", "check_classes", "class_dtype",
+           "class_table", "classes_of", "derive_classes", "spell_out_classes"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+class ClassArgs(TypedDict, total=False):
+    """The arguments of a class table (:func:`class_table`), declared once.
+
+    Every way in (:func:`polars_fair.class_counts`, ``lf.fair.multiclass_report``, the Spark
+    shortcuts, the command line) takes these, with the defaults of :data:`CLASS_ARGS`.
+
+    Examples
+    --------
+    >>> sorted(ClassArgs.__annotations__) == sorted(CLASS_ARGS)
+    True
+    """
+
+    y_pred: IntoExpr
+    y_true: IntoExpr | None
+    classes: Sequence[Any] | None
+    sample_weight: IntoExpr | None
+    null_groups: NullGroups
+    max_groups: int
+
+
+#: The class-table arguments and their defaults.
+CLASS_ARGS: dict[str, Any] = {"y_pred": "y_pred", "y_true": None, "classes": None,
+                              "sample_weight": None, "null_groups": "keep",
+                              "max_groups": DEFAULT_MAX_GROUPS}
+#: Their documentation (numpydoc Parameters entries), for every method that takes them.
+CLASS_ARGS_DOC = """y_pred : str or pl.Expr, default "y_pred"
+    The predicted class.
+y_true : str or pl.Expr, optional
+    The true class (adds the one-vs-rest ``tpr``, ``fpr``, ``ppv`` to the report).
+classes : sequence, optional
+    Every class, in order (lowest first for ``ordered``): an unreceived class is a row of
+    zeros, a value outside them an error. Default: an Enum's categories, else those found.
+sample_weight : str or pl.Expr, optional
+    A numeric weight per row.
+null_groups : {"keep", "raise", "drop"}, default "keep"
+    Rows whose attribute is null: a group, an error, or dropped with a warning.
+max_groups : int, default 10000
+    The size limit of the tables made from it."""
+
+def spell_out_classes(method: F) -> F:
+    """Give ``method`` a runtime signature with its ``**class_args`` spelled out.
+
+    The class-table arguments become keyword parameters, typed (the text of :class:`ClassArgs`)
+    and with their defaults (:data:`CLASS_ARGS`), so ``help()``, ``inspect.signature``, doc
+    tools and the command line show them where the code declares them once.
+
+    Parameters
+    ----------
+    method : callable
+        A function taking ``**class_args``.
+
+    Returns
+    -------
+    callable
+        ``method`` itself, with ``__signature__`` set.
+
+    Examples
+    --------
+    >>> import inspect
+    >>> def f(by=None, **class_args): ...
+    >>> "y_pred" in str(inspect.signature(spell_out_classes(f)))
+    True
+    """
+    return spell_out(method, declared=(ClassArgs, CLASS_ARGS))
+
+
+def check_class_args(given: dict[str, Any]) -> dict[str, Any]:
+    """The class-table arguments of a call with their defaults; an unknown name is refused.
+
+    Parameters
+    ----------
+    given : dict of str to Any
+        The ``**class_args`` of a call.
+
+    Returns
+    -------
+    dict of str to Any
+        :data:`CLASS_ARGS` updated with ``given``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A name that is not a class-table argument (with the closest names).
+
+    Examples
+    --------
+    >>> check_class_args({"y_pred": "risk"})["y_true"] is None
+    True
+    >>> check_class_args({"y_prde": "risk"})
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: unexpected class argument(s) ['y_prde'] (did ...
+    """
+    unknown = [k for k in given if k not in CLASS_ARGS]
+    if unknown:
+        raise E.InvalidArgumentError(E.UNKNOWN_ARGUMENT.format(
+            names=unknown, what="class", valid=list(CLASS_ARGS),
+            hint=E.closest(unknown, CLASS_ARGS)))
+    return {**CLASS_ARGS, **given}
+
+
+#: The columns of a class table besides its keys (``weight_sum`` only with weights).
+CLASS_COLUMNS = ("y_true", "y_pred", "n", "weight_sum")
+#: Reserved: a key may not be named as a column of a class table or of its analyses.
+_RESERVED = (*CLASS_COLUMNS, "class")
+
+
+@dataclass(frozen=True)
+class ClassTable:
+    """A lazy class table and what its analyses need to read it.
+
+    Parameters
+    ----------
+    frame : pl.LazyFrame
+        The class table: keys, [``y_true``,] ``y_pred``, ``n`` (Int64) [, ``weight_sum``].
+    keys : list of str
+        The key columns.
+    classes : tuple, optional
+        The declared classes in order (given, or the categories of an Enum prediction);
+        ``None``: the classes found, sorted.
+    max_groups : int, default 10000
+        The size limit of the tables made from it.
+
+    Examples
+    --------
+    >>> t = ClassTable(pl.LazyFrame({"g": ["a"], "y_pred": ["x"], "n": [1]}), ["g"])
+    >>> t.labelled, t.weighted
+    (False, False)
+    """
+
+    frame: pl.LazyFrame
+    keys: list[str]
+    classes: tuple[Any, ...] | None = None
+    max_groups: int = DEFAULT_MAX_GROUPS
+
+    @property
+    def labelled(self) -> bool:
+        """Whether the table has true classes (``y_true``)."""
+        return "y_true" in self.frame.collect_schema().names()
+
+    @property
+    def weighted(self) -> bool:
+        """Whether the table has weight sums (``weight_sum``)."""
+        return "weight_sum" in self.frame.collect_schema().names()
+
+
+def _is_text(dtype: pl.DataType) -> bool:
+    return dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum))
+
+
+def class_dtype(true_dtype: pl.DataType | None, pred_dtype: pl.DataType) -> pl.DataType:
+    """The one dtype of the classes of a label and a prediction.
+
+    Parameters
+    ----------
+    true_dtype : pl.DataType, optional
+        The label's dtype (``None`` without labels).
+    pred_dtype : pl.DataType
+        The prediction's dtype.
+
+    Returns
+    -------
+    pl.DataType
+        The common dtype: the dtype itself when both agree; ``String`` for two different text
+        dtypes; ``Float64`` when either number is a float, else ``Int64``.
+
+    Examples
+    --------
+    >>> class_dtype(pl.Int32, pl.Int64), class_dtype(pl.Categorical(), pl.String)
+    (Int64, String)
+    """
+    if true_dtype is None or true_dtype == pred_dtype or true_dtype == pl.Null:
+        return pred_dtype
+    if pred_dtype == pl.Null:
+        return true_dtype
+    if _is_text(true_dtype) and _is_text(pred_dtype):
+        return pl.String()
+    return pl.Float64() if true_dtype.is_float() or pred_dtype.is_float() else pl.Int64()
+
+
+def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, ...] | None:
+    """The ``classes=`` argument as a tuple of values of the class dtype, or ``None``.
+
+    Parameters
+    ----------
+    classes : sequence, optional
+        At least two distinct, non-null classes, in order (lowest first for ``ordered``).
+    dtype : pl.DataType
+        The class dtype (:func:`class_dtype`).
+    column : str
+        The prediction's name, for the message.
+
+    Returns
+    -------
+    tuple or None
+        The classes (``None`` when not given).
+
+    Raises
+    ------
+    InvalidArgumentError
+        Fewer than two distinct classes, a null one, a string, or classes that cannot be
+        compared with the column.
+
+    Examples
+    --------
+    >>> check_classes(["Low", "High"], pl.String, "risk")
+    ('Low', 'High')
+    >>> check_classes([1, "a"], pl.Int64, "risk")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: classes= [1, 'a'] cannot be compared with ...
+    """
+    if classes is None:
+        return None
+    if isinstance(classes, (str, bytes)) or not isinstance(classes, Sequence | pl.Series):
+        raise E.InvalidArgumentError(E.FEW_CLASSES.format(values=E.show_values([classes])))
+    values = list(classes)
+    if len(values) < 2 or len(set(map(repr, values))) != len(values) or any(
+            v is None for v in values):
+        raise E.InvalidArgumentError(E.FEW_CLASSES.format(values=E.show_values(values)))
+    target = pl.String() if _is_text(dtype) else dtype
+    try:
+        series = pl.Series(values, strict=True).cast(target, strict=True)
+    except (pl.exceptions.PolarsError, TypeError, OverflowError):
+        series = None
+    same_kind = series is not None and all(
+        isinstance(v, str) == _is_text(dtype) for v in values)
+    if not same_kind or series is None or series.n_unique() != len(values):
+        raise E.InvalidArgumentError(E.CLASS_DTYPE.format(
+            values=E.show_values(values), column=column, dtype=dtype))
+    return tuple(series.to_list())
+
+
+def _resolve(engine: Engine, by: Any, args: dict[str, Any]) -> tuple[Engine, Audit]:
+    """Bind engine-native expressions, then resolve the call as a class table."""
+    engine, attrs, args = engine.bind(parse_by(by), args)
+    a = resolve(engine.schema(), attrs, classes=True, **args)
+    clash = [k for k in a.keys if k in _RESERVED]
+    if clash:
+        raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]))
+    if isinstance(engine, PolarsEngine):  # expressions mean what with_columns makes of them
+        lf, a = boundary.bind_frame(engine.lf, a)
+        engine = PolarsEngine(lf)
+    return engine, a
+
+
+def class_table(
+    frame: Any,
+    by: Any = None,
+    *,
+    y_pred: Any = "y_pred",
+    y_true: Any = None,
+    classes: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+    null_groups: NullGroups = "keep",
+    max_groups: int = DEFAULT_MAX_GROUPS,
+) -> ClassTable:
+    """The lazy class table of the rows of any engine (schema errors now, data errors later).
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame, duckdb.DuckDBPyRelation or Engine
+        The rows.
+    by : str, expression or list of them, optional
+        The attributes (several = their intersection).
+    y_pred : str or expression, default "y_pred"
+        The predicted class.
+    y_true : str or expression, optional
+        The true class (``None``: an audit of decisions only, as NYC LL 144's).
+    classes : sequence, optional
+        Every class, in order; a value outside them is an error. Default: the categories of an
+        Enum prediction, else the classes found.
+    sample_weight : str or expression, optional
+        A numeric weight per row.
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+        Rows whose attribute is null: a group of their own, an error, or dropped with a warning.
+    max_groups : int, default 10000
+        The size limit of the tables made from it.
+
+    Returns
+    -------
+    ClassTable
+        The lazy table (the keys, [``y_true``,] ``y_pred``, ``n`` Int64 [, ``weight_sum``
+        Float64], sorted), its keys and declared classes.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidArgumentError, InvalidLabelError, InvalidWeightError
+        At once: the schema errors of :func:`polars_fair.core.spec.resolve`; a label and a
+        prediction of different kinds; bad ``classes``; a key named like a class-table column.
+    NullValuesError, InvalidLabelError, InvalidWeightError, EmptyFrameError, NullGroupError
+        At collect time: see :func:`derive_classes`.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"g": ["a", "a", "b"], "y_pred": ["x", "y", "x"]})
+    >>> class_table(df, "g").frame.collect().rows()
+    [('a', 'x', 1), ('a', 'y', 1), ('b', 'x', 1)]
+    """
+    engine = engine_of(frame)
+    engine, a = _resolve(engine, by, dict(
+        y_true=y_true, y_pred=y_pred, sample_weight=sample_weight, null_groups=null_groups,
+        max_groups=max_groups))
+    assert a.pred_dtype is not None and a.y_pred_name is not None
+    if a.true_dtype is not None and a.y_true_name is not None and a.pred_dtype != pl.Null \
+            and a.true_dtype != pl.Null and _is_text(a.true_dtype) != _is_text(a.pred_dtype):
+        numeric = ("y_pred", a.y_pred_name) if _is_text(a.true_dtype) else \
+            ("y_true", a.y_true_name)
+        raise E.InvalidLabelError(E.CLASS_KINDS.format(
+            y_true=a.y_true_name, true_dtype=a.true_dtype, y_pred=a.y_pred_name,
+            pred_dtype=a.pred_dtype, role=numeric[0], column=numeric[1]))
+    dtype = class_dtype(a.true_dtype, a.pred_dtype)
+    declared = check_classes(classes, dtype, a.y_pred_name)
+    if declared is None and isinstance(a.pred_dtype, pl.Enum) and dtype == a.pred_dtype:
+        declared = tuple(a.pred_dtype.categories.to_list())
+    labels = engine.label_table(a)
+    schema_in = labels.collect_schema()
+    out = pl.Schema([*((k, schema_in[k]) for k in a.keys),
+                     *((("y_true", dtype),) if a.y_true is not None else ()),
+                     ("y_pred", dtype), ("n", pl.Int64()),
+                     *((("weight_sum", pl.Float64()),) if a.weight is not None else ())])
+    table = labels.map_batches(lambda df: derive_classes(df, a, dtype, declared), schema=out)
+    return ClassTable(table, a.keys, declared, a.max_groups)
+
+
+#: Null or NaN classes: the binary audit's check of a label column, shared.
+check_class_values = boundary.check_missing_labels
+
+
+def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
+               names: dict[str, str]) -> tuple[Any, ...]:
+    """The classes of a checked class table: the declared ones, or those found (sorted).
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A class table (``y_pred`` [, ``y_true``], ``n``).
+    declared : tuple, optional
+        The declared classes.
+    names : dict of str to str
+        ``y_pred`` [and ``y_true``] -> the column name the user gave, for the messages.
+
+    Returns
+    -------
+    tuple
+        The classes, in order.
+
+    Raises
+    ------
+    InvalidLabelError
+        A value outside the declared classes, or a single class found and none declared.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y_pred": ["b", "a"], "n": [1, 1]})
+    >>> classes_of(df, None, {"y_pred": "pred"})
+    ('a', 'b')
+    """
+    columns = [c for c in ("y_pred", "y_true") if c in df.columns]
+    if declared is not None:
+        allowed = pl.Series(list(declared)).cast(df.schema["y_pred"])
+        for c in columns:
+            extra = df.filter(~pl.col(c).is_in(allowed.implode()) & (pl.col("n") > 0))
+            if extra.height:
+                found = extra[c].unique(maintain_order=True).sort().to_list()
+                raise E.InvalidLabelError(E.UNKNOWN_CLASSES.format(
+                    column=names[c], role=c, count=int(extra["n"].sum()),
+                    classes=E.show_values(declared), values=E.show_values(found)))
+        return declared
+    seen = pl.concat([df.filter(pl.col("n") > 0)[c] for c in columns]).unique().sort()
+    if seen.len() < 2:
+        raise E.InvalidLabelError(E.ONE_CLASS.format(
+            column=names["y_pred"], role="y_pred", values=E.show_values(seen.to_list())))
+    return tuple(seen.to_list())
+
+
+def derive_classes(df: pl.DataFrame, a: Audit, dtype: pl.DataType,
+                   declared: tuple[Any, ...] | None) -> pl.DataFrame:
+    """Check an engine's label table and turn it into the class table (eager, small).
+
+    In the order of a binary audit: null and NaN labels and predictions, bad weights, then the
+    empty input, the null-group policy and the attribute level guards
+    (:func:`polars_fair.counting.boundary.apply_group_policy`), then the classes
+    (:func:`classes_of`).
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        The label table (keys, ``__pf_y``, ``__pf_p``, ``n`` [, weight columns]).
+    a : Audit
+        The resolved call (``resolve(..., classes=True)``).
+    dtype : pl.DataType
+        The class dtype (:func:`class_dtype`).
+    declared : tuple, optional
+        The declared classes.
+
+    Returns
+    -------
+    pl.DataFrame
+        The class table (see the module), sorted.
+
+    Raises
+    ------
+    NullValuesError
+        Null or NaN classes (the count of rows).
+    InvalidWeightError
+        Null, NaN, infinite or negative weights, or weight sums beyond a float.
+    EmptyFrameError, NullGroupError, TooManyLevelsError
+        See :func:`polars_fair.counting.boundary.apply_group_policy`.
+    InvalidLabelError
+        A class outside ``declared``, or one class only.
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> schema = pl.Schema({"g": pl.String, "p": pl.Int64})
+    >>> a = resolve(schema, "g", y_true=None, y_pred="p", classes=True)
+    >>> df = pl.DataFrame({"g": ["a", "a"], "__pf_p": [2, 0], "n": [3, 1]})
+    >>> derive_classes(df, a, pl.Int64(), None).rows()
+    [('a', 0, 1), ('a', 2, 3)]
+    """
+    names = {"y_pred": a.y_pred_name or "y_pred"}
+    if boundary.Y in df.columns:
+        names["y_true"] = a.y_true_name or "y_true"
+        check_class_values(df, boundary.Y, names["y_true"], "y_true")
+    check_class_values(df, boundary.P, names["y_pred"], a.y_pred_role)
+    boundary.check_weights(df, a)
+    df = boundary.apply_group_policy(df, a)
+    labels = [c for c in (boundary.Y, boundary.P) if c in df.columns]
+    df = df.with_columns(pl.col(c).cast(pl.String if _is_text(dtype) else dtype)
+                         .cast(dtype) for c in labels)
+    weighted = "weight_sum" in df.columns
+    sums = [pl.col("n").sum().cast(pl.Int64),
+            *([pl.col("weight_sum").sum().cast(pl.Float64)] if weighted else [])]
+    out = (df.group_by([*a.keys, *labels]).agg(sums)
+           .rename({boundary.Y: "y_true", boundary.P: "y_pred"}, strict=False))
+    order = [*a.keys, *(["y_true"] if boundary.Y in labels else []), "y_pred"]
+    out = out.sort(order, nulls_last=True).select(*order, "n", *(["weight_sum"] if weighted
+                                                                   else []))
+    classes_of(out, declared, names)
+    return out
