@@ -181,6 +181,15 @@ THRESHOLD_BEYOND_FLOAT = (
     "threshold {value!r} is an integer that a float cannot hold exactly (beyond 2**53); scores "
     "are compared as Float64: pass a threshold within 2**53"
 )
+SCORE_DECIMAL_DIGITS = (
+    "y_score column {column!r} ({dtype}) holds {count} decimal value(s) of more than 15 "
+    "significant digits, which a float cannot keep apart (two such scores could compare equal); "
+    "round the scores to 15 significant digits first"
+)
+THRESHOLD_DECIMAL_DIGITS = (
+    "threshold {value!r} has more than 15 significant digits and is not a float's exact value; "
+    "scores are compared as Float64: pass a threshold of at most 15 significant digits"
+)
 EMPTY_NAME = (
     "an attribute ({role}) has an empty name ('', as pandas writes an unnamed index), which "
     "cannot name a key column; rename it, for example df.rename({{'': 'index'}})"
@@ -305,6 +314,10 @@ TOO_MANY_SETS = (
     "combinations='all' over {attributes} attributes makes {sets:,} attribute sets, more than "
     "max_groups={limit:,}; pass max_order= a smaller value, or max_groups= a larger limit"
 )
+BEYOND_CEILING = (
+    "{what}: {size:,} {unit}, more than {option}= can be raised to (its ceiling {ceiling:,}); "
+    "{advice}"
+)
 OPTION_TOO_LARGE = (
     "{option}={size:,} is more than its limit {limit:,} ({why}); pass a smaller {option}"
 )
@@ -315,6 +328,10 @@ SQL_WHY_TOO_LARGE = "{what} is {size:,}, more than its limit {limit:,}"
 SQL_TOO_LARGE = (
     "{role}: {text!r} is refused before it is parsed: {why} (the size limits of SQL texts: "
     "polars_fair.core.limits.LIMITS; for many values write col IN ('a', 'b', ...))"
+)
+SQL_WHY_REPLACEMENT = (
+    "{name}() replaces with {replacement}; the replacement must be a string literal written in "
+    "the text (a column's value could be any length)"
 )
 SQL_WHY_PAD = (
     "{name}() pads to {length}; the length must be a number written in the text, at most "

@@ -61,7 +61,7 @@ from polars_fair.analyses.explain import shapley_values as shapley_values
 from polars_fair.analyses.explain import top_divergent as top_divergent
 from polars_fair.core import rules as R
 from polars_fair.core import stats
-from polars_fair.core.limits import check_size, with_limits
+from polars_fair.core.limits import check_ceiling, check_size, with_limits
 from polars_fair.core.options import DEFAULTS, BinStrategy, DivergenceAdjust, check
 from polars_fair.core.registry import METRICS, PROPORTIONS, Counts
 from polars_fair.core.spec import (
@@ -259,6 +259,11 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
     return lf.with_columns(exprs)
 
 
+def _patterns_ceiling(tested: int) -> None:
+    check_ceiling(tested, "max_patterns", "divergence: the search", "candidate patterns",
+                  "pass min_support= a larger share, or max_order= a smaller value")
+
+
 def _check_levels(df: pl.DataFrame, keys: Sequence[str], schema: pl.Schema) -> None:
     """A numeric attribute with many levels, or nearly one row per level, must be binned."""
     rows = int(df["n"].sum())
@@ -345,6 +350,7 @@ def _enumerate(df: pl.DataFrame, keys: list[str], top: int, threshold: int,
                 idx = np.flatnonzero(rows)
             uniq, inverse = _group([codes[i] for i in s], [sizes[i] for i in s], idx)
             tested += len(uniq)
+            _patterns_ceiling(tested)
             if tested > max_patterns:  # before this set's support is summed
                 raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
                     patterns=tested, size=size, limit=max_patterns))
@@ -721,6 +727,7 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
         threshold = _support_threshold(min_support, int(total[0]))
         freq: dict[tuple[str, ...], pl.DataFrame] = {}
         tested = sum(d.height for d in firsts_df)
+        _patterns_ceiling(tested)
         if tested > max_patterns:
             raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
                 patterns=tested, size=1, limit=max_patterns))
@@ -735,6 +742,7 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
             cands = {s: _apriori_gen(freq, s) for s in sets}
             cands = {s: cand for s, cand in cands.items() if cand.height}
             tested += sum(cand.height for cand in cands.values())
+            _patterns_ceiling(tested)
             if tested > max_patterns:  # before this level is counted
                 raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
                     patterns=tested, size=size, limit=max_patterns))

@@ -17,6 +17,7 @@ from polars_fair import errors as E
 from polars_fair.analyses.report import with_rates
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.core.labels import group_label
+from polars_fair.core.limits import check_ceiling
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import PAIR_METRICS
 from polars_fair.core.spec import check_int, names
@@ -173,6 +174,8 @@ def pairwise_from_counts(
 
     def bounded(df: pl.DataFrame) -> pl.DataFrame:
         k = df.height  # the small count table, before any pair is built
+        check_ceiling(k * (k - 1), "max_pairs", f"pairwise over {k:,} groups", "ordered pairs",
+                      "compare fewer groups")
         if k * (k - 1) > limit:
             raise E.SizeLimitError(E.TOO_MANY_PAIRS.format(groups=k, pairs=k * (k - 1),
                                                            limit=limit))

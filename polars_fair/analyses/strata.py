@@ -164,7 +164,9 @@ def stratified_from_counts(
     ------
     InvalidArgumentError
         No ``strata``, a stratum that is not a key, ``level`` outside (0, 1), a non-boolean
-        ``continuity_correction``, or ``reference="overall"``.
+        ``continuity_correction``, ``reference="overall"``, or a reference mapping that names
+        an attribute other than the compared ones (a stratum or a column not audited), as in
+        every analysis (:data:`polars_fair.errors.BAD_REFERENCE_MAPPING`).
     UnknownGroupError
         An explicit ``reference`` that is not a group.
 
@@ -187,7 +189,7 @@ def stratified_from_counts(
     groups = [k for k in keys if k not in names]
     level_t = check("level", level)
     correction = R.flag(continuity_correction, "continuity_correction")
-    if Reference.parse(reference).is_overall:
+    if Reference.parse(reference, groups).is_overall:  # a mapping names only the groups' keys
         raise E.InvalidArgumentError(E.BAD_REFERENCE_RULE.format(
             reference=reference, rules=["largest", "max_selection_rate"]))
     schema = counts.collect_schema()

@@ -20,6 +20,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import dense
+from polars_fair.core.limits import check_ceiling
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, check_int, threshold_in_dtype
 from polars_fair.counting.tables import complete_enums
@@ -111,6 +112,8 @@ def checked_grid(scores: pl.LazyFrame, thresholds: Sequence[float], default: Seq
     """
     limit = check_int(max_thresholds, "max_thresholds")
     given = _as_list(thresholds)
+    check_ceiling(len(given), "max_thresholds", f"{what}: thresholds=", "thresholds",
+                  "pass a coarser grid")
     if len(given) > limit:  # before the grid is built
         raise E.SizeLimitError(E.TOO_MANY_THRESHOLDS.format(what=what, size=len(given),
                                                             limit=limit))

@@ -19,10 +19,13 @@ from polars_fair import errors as E
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
+    FLOAT_DIGITS,
     FLOAT_EXACT_INT,
     check_int,
     check_key_dtype,
+    decimal_digits,
     names,
+    wide_decimal,
     wide_int,
 )
 from polars_fair.counting import tables
@@ -314,6 +317,11 @@ def from_scores(
                             *[(c, pl.Int64()) for c in rows]])
 
     def check(df: pl.DataFrame) -> pl.DataFrame:
+        if wide_decimal(schema["score"]):  # decimals a float cannot keep apart: as on the rows
+            big = int(df.select((decimal_digits(pl.col("score")) > FLOAT_DIGITS).sum()).item())
+            if big:
+                raise E.InvalidScoreError(E.SCORE_DECIMAL_DIGITS.format(
+                    column="score", dtype=schema["score"], count=big))
         if wide:  # integer scores a float cannot hold: refused as on the rows
             beyond = ~pl.col("score").is_between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT)
             big = int(df.select(beyond.sum()).item())

@@ -46,7 +46,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import parse, render
 from polars_fair._lazy import np
-from polars_fair.core.labels import MISSING_GROUP, group_label, text_of
+from polars_fair.core.labels import MISSING_GROUP, group_label, printable_spec, text_of
 from polars_fair.core.limits import check_size, with_limits
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import SCORE_RULES, Reference
@@ -1142,7 +1142,7 @@ def divergence_chart(
 def _spec(chart: Any) -> dict[str, Any]:
     spec = chart.to_dict() if hasattr(chart, "to_dict") else dict(chart)
     spec.setdefault("background", "white")
-    return spec
+    return cast("dict[str, Any]", printable_spec(spec))  # no text may abort the renderer
 
 
 def to_svg(chart: Any) -> str:

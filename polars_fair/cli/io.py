@@ -230,6 +230,9 @@ def scan(path: Path, separator: str | None = None,
     InvalidArgumentError
         The file does not exist or is a directory, its suffix names no known format, a
         ``--separator`` for a file that is not CSV, a ``--dtype`` column that is not in the file.
+    polars.exceptions.ComputeError
+        A CSV row with more fields than the header, whichever columns the command reads (the
+        command line reports it as ``InvalidInputError``: :func:`unreadable`).
 
     Examples
     --------
@@ -247,8 +250,12 @@ def scan(path: Path, separator: str | None = None,
     dtypes = dtypes or {}
     if suffix in _CSV_SUFFIXES:
         sep = parse_separator(separator, path)
-        names = pl.scan_csv(path, separator=sep, infer_schema_length=0).collect_schema().names()
-        _check_dtype_columns(dtypes, names)
+        text = pl.scan_csv(path, separator=sep, infer_schema_length=0)
+        _check_dtype_columns(dtypes, text.collect_schema().names())
+        # Polars checks a row's number of fields only when every column is read: a command
+        # that reads some columns would skip a row's extra field silently (bias-audit did), so
+        # every column is read once here, streaming; an extra field raises (InvalidInputError)
+        text.select(pl.all().null_count()).collect(engine="streaming")
         return blank_as_null(pl.scan_csv(path, separator=sep, infer_schema_length=None,
                                          schema_overrides=dtypes or None))
     if separator is not None:

@@ -6,6 +6,7 @@ threshold search (:mod:`polars_fair.analyses.thresholds`) and the audit page rea
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,7 +14,8 @@ import polars as pl
 
 from polars_fair import errors as E
 
-__all__ = ["MISSING_GROUP", "group_label", "text_of", "value_text"]
+__all__ = ["MISSING_GROUP", "group_label", "printable", "printable_spec", "text_of",
+           "value_text"]
 
 #: How a missing attribute value reads in a label (never "—", which means an undefined figure).
 MISSING_GROUP = "(missing)"
@@ -128,3 +130,69 @@ def text_of(value: Any, *, missing: str = MISSING_GROUP, ambiguous: Sequence[str
     if text.startswith('"') or text == missing or any(a in text for a in ambiguous):
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return text
+
+
+#: The characters XML 1.0 (so SVG) cannot hold: C0 controls but tab, line feed and carriage
+#: return, lone surrogates, U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    r"""A text every SVG/XML renderer can draw: characters XML cannot hold written as escapes.
+
+    A C0 control character other than tab, line feed and carriage return becomes ``\xNN``;
+    a lone surrogate, U+FFFE and U+FFFF become ``\uXXXX``. Every other character is kept.
+    Chart renderers (vl-convert) abort the process on the raw characters.
+
+    Parameters
+    ----------
+    text : str
+        A label, a title or any text of a chart.
+
+    Returns
+    -------
+    str
+        The text, with the characters XML 1.0 refuses escaped.
+
+    Examples
+    --------
+    >>> printable("B\x01"), printable("tab\tok"), printable("\uffff")
+    ('B\\x01', 'tab\tok', '\\uffff')
+    """
+    return _NOT_XML.sub(_escaped, text)
+
+
+def printable_spec(spec: Any) -> Any:
+    r"""A chart specification (nested dicts, lists, texts) with every text made :func:`printable`.
+
+    This is the one place where labels, titles and inline data enter a rendered chart
+    (:func:`polars_fair.audit.plot.to_svg`, :func:`polars_fair.audit.plot.save`): keys and
+    values alike are rewritten.
+
+    Parameters
+    ----------
+    spec : Any
+        A Vega-Lite specification as ``chart.to_dict()`` returns it.
+
+    Returns
+    -------
+    Any
+        The same structure; texts rewritten, other values unchanged.
+
+    Examples
+    --------
+    >>> printable_spec({"data": {"values": [{"g": "B\x1b", "n": 2}]}})
+    {'data': {'values': [{'g': 'B\\x1b', 'n': 2}]}}
+    """
+    if isinstance(spec, str):
+        return printable(spec)
+    if isinstance(spec, dict):
+        return {printable_spec(k): printable_spec(v) for k, v in spec.items()}
+    if isinstance(spec, (list, tuple)):
+        return [printable_spec(v) for v in spec]
+    return spec

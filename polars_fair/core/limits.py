@@ -28,8 +28,8 @@ from typing import Any, TypeVar
 from polars_fair import errors as E
 from polars_fair.datasets import MAX_HIRING_ROWS
 
-__all__ = ["LIMITS", "Limit", "check_size", "check_work", "limit", "limits_markdown",
-           "with_limits"]
+__all__ = ["LIMITS", "Limit", "check_ceiling", "check_size", "check_work", "limit",
+           "limits_markdown", "with_limits"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _PLACEHOLDER = re.compile(r"\|limit:(\w+)\|")
@@ -73,6 +73,10 @@ _TABLE = (
     Limit("power_work", 10_000_000_000,
           "`abroca_power`, `power_curve`: n_simulations x n_permutations x n, summed over cells",
           "the row draws of all randomization tests together"),
+    Limit("permutation_work", 10_000_000_000,
+          "`abroca_test`, `audit_html(n_permutations=)` (`--n-permutations`): n_permutations x "
+          "pooled rows (or cells, if fewer) of each tested group and the reference, summed",
+          "the rows (or cells) each randomization draw splits"),
     Limit("n_bins", 10_000, "`calibration`, `reliability` (`--n-bins`)",
           "one output row per group and bin"),
     Limit("bins", 10_000,
@@ -105,6 +109,10 @@ _TABLE = (
           "the padded length, which must be a number written in the text"),
     Limit("sql_replace", 4, "SQL `REPLACE`, `REGEXP_REPLACE`",
           "calls in one text (nested calls multiply a cell's length)"),
+    Limit("sql_growth", 1_000, "SQL `REPLACE`, `REGEXP_REPLACE`",
+          "how many times longer than its input a cell can become: the product over the calls "
+          "of ceil(replacement length / pattern length), or replacement length + 1 for an "
+          "empty pattern, a column as pattern or a regular expression"),
 )
 
 #: The limits by name.
@@ -202,6 +210,45 @@ def check_work(size: int, name: str, what: str) -> None:
     if size > entry.limit:
         raise E.SizeLimitError(E.WORK_TOO_LARGE.format(
             what=what, size=size, limit=entry.limit, why=entry.why))
+
+
+def check_ceiling(size: int, name: str, what: str, unit: str, advice: str) -> None:
+    """Refuse a size that no raisable limit (``max_groups=``, ...) can accept, before any work.
+
+    A raisable limit's error advises raising it; past the ceiling that advice cannot work, so
+    this error gives only ``advice``.
+
+    Parameters
+    ----------
+    size : int
+        The size asked for.
+    name : str
+        The raisable limit's key in :data:`LIMITS` (``max_thresholds``, ``max_groups``, ...).
+    what : str
+        What holds them, named in the message.
+    unit : str
+        What ``size`` counts (``"thresholds"``, ``"groups"``).
+    advice : str
+        What can be done instead (``"pass a coarser grid"``).
+
+    Raises
+    ------
+    SizeLimitError
+        ``size`` above the ceiling.
+
+    Examples
+    --------
+    >>> check_ceiling(2_000_000, "max_thresholds", "thresholds", "thresholds",
+    ...               "pass a coarser grid")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.SizeLimitError: thresholds: 2,000,000 thresholds, more than \
+max_thresholds= can be raised to (its ceiling 1,000,000); pass a coarser grid
+    """
+    ceiling = LIMITS[name].limit
+    if size > ceiling:
+        raise E.SizeLimitError(E.BEYOND_CEILING.format(
+            what=what, size=size, unit=unit, option=name, ceiling=ceiling, advice=advice))
 
 
 def limits_markdown() -> str:

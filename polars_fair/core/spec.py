@@ -25,7 +25,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._lazy import is_numpy, np
-from polars_fair.core.limits import LIMITS, check_size
+from polars_fair.core.limits import LIMITS, check_ceiling, check_size
 
 __all__ = [
     "Attributes",
@@ -51,7 +51,10 @@ __all__ = [
     "resolve",
     "threshold_in_dtype",
     "to_expr",
+    "FLOAT_DIGITS",
     "FLOAT_EXACT_INT",
+    "decimal_digits",
+    "wide_decimal",
     "wide_int",
 ]
 
@@ -444,6 +447,8 @@ def parse_by(
         base = normalize_by(by)
         top = len(base) if max_order is None else check_int(max_order, "max_order")
         n_sets = sum(math.comb(len(base), r) for r in range(1, min(top, len(base)) + 1))
+        check_ceiling(n_sets, "max_groups", f"combinations='all' over {len(base)} attributes",
+                      "attribute sets", "pass max_order= a smaller value")
         if n_sets > max_groups:
             raise E.SizeLimitError(E.TOO_MANY_SETS.format(
                 attributes=len(base), sets=n_sets, limit=max_groups))
@@ -564,10 +569,23 @@ def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:
                                         available=E.show_columns(schema.names()))
             )
     if isinstance(x, pl.Expr):
-        check_frame_wide(x, role)
+        check_frame_wide(x, role, schema)
 
 
-def check_frame_wide(expr: pl.Expr, role: str) -> None:
+#: The heights of the probe frames of :func:`check_frame_wide` (two primes: ``head(3)`` or
+#: ``gather_every(2)`` cannot give one value a row on both).
+_PROBES = (1021, 1031)
+
+
+def _probe_heights(expr: pl.Expr, schema: pl.Schema) -> list[int] | None:
+    """The heights of ``expr`` selected from frames of ``schema`` with :data:`_PROBES` null rows."""
+    try:
+        return [pl.DataFrame(schema=schema).clear(n).select(expr).height for n in _PROBES]
+    except (pl.exceptions.PolarsError, TypeError, ValueError):
+        return None  # Polars cannot evaluate it on nulls: with_columns decides on the data
+
+
+def check_frame_wide(expr: pl.Expr, role: str, schema: pl.Schema | None = None) -> None:
     """Raise unless ``expr`` can be a column of the frame, as in ``lf.with_columns(expr)``.
 
     An expression argument means what it means in Polars: it is evaluated over the whole frame
@@ -576,6 +594,13 @@ def check_frame_wide(expr: pl.Expr, role: str) -> None:
     an aggregate broadcast to every row (``pl.len() > 5``) keep their Polars meaning. Only an
     expression that changes the number of rows (a filter, ``unique``) cannot be a column.
 
+    Polars' static answer (``expr.meta.is_length_preserving()``) is False for generators that
+    do give one value a row, such as ``pl.int_range(pl.len())``; such an expression is then
+    tried on two small frames of ``schema`` (1,021 and 1,031 rows of nulls): one that gives
+    one value a row on both is accepted, and so is one of no column whose length does not
+    depend on the frame (``pl.lit(pl.Series([...]))``: ``with_columns`` checks its length
+    against the frame's). Only one whose length depends on the rows in another way is refused.
+
     Parameters
     ----------
     expr : pl.Expr
@@ -583,6 +608,8 @@ def check_frame_wide(expr: pl.Expr, role: str) -> None:
     role : str
         The argument's name (``by``, ``y_true``, ``y_pred``, ``y_score``, ``sample_weight``),
         named in the error.
+    schema : pl.Schema, optional
+        The frame's schema, for the probe; without it only Polars' static answer decides.
 
     Raises
     ------
@@ -592,6 +619,7 @@ def check_frame_wide(expr: pl.Expr, role: str) -> None:
     Examples
     --------
     >>> check_frame_wide(pl.col("s") >= pl.col("s").quantile(0.8), "y_pred")
+    >>> check_frame_wide(pl.int_range(pl.len()) % 2, "by", pl.Schema({"s": pl.Float64}))
     >>> check_frame_wide(pl.col("y").filter(pl.col("y") > 0), "y_true")
     Traceback (most recent call last):
     ...
@@ -603,6 +631,11 @@ def check_frame_wide(expr: pl.Expr, role: str) -> None:
             return  # a scalar is broadcast to every row, as with_columns does
     except pl.exceptions.PolarsError:
         return  # Polars cannot tell without the data (an opaque UDF): with_columns decides
+    heights = _probe_heights(expr, schema) if schema is not None else [0, 0]
+    if heights is None or heights == list(_PROBES):
+        return  # one value a row on the probes (pl.int_range(pl.len())), or no probe possible
+    if heights[0] == heights[1] and not meta.root_names():
+        return  # a literal Series: with_columns checks its length against the frame's
     raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(role=role, expr=expr,
                                                     why="changes the number of rows"))
 
@@ -821,6 +854,74 @@ def wide_int(dtype: pl.DataType | None) -> bool:
         pl.Int8, pl.Int16, pl.Int32, pl.UInt8, pl.UInt16, pl.UInt32)
 
 
+#: The significant digits a float keeps of any decimal number: two different decimals of at most
+#: 15 significant digits are two different floats, in the same order (C's ``DBL_DIG``). Decimal
+#: scores with more digits are refused (``SCORE_DECIMAL_DIGITS``): two could become one float.
+FLOAT_DIGITS = 15
+
+
+def wide_decimal(dtype: pl.DataType | None) -> bool:
+    """Whether a Decimal dtype can hold values with more significant digits than a float keeps.
+
+    Parameters
+    ----------
+    dtype : pl.DataType, optional
+        A score's dtype.
+
+    Returns
+    -------
+    bool
+        True for a ``Decimal`` of precision above :data:`FLOAT_DIGITS` (or unknown): its
+        scores are checked with :func:`decimal_digits`.
+
+    Examples
+    --------
+    >>> wide_decimal(pl.Decimal(38, 25)), wide_decimal(pl.Decimal(10, 4)), wide_decimal(pl.Float64)
+    (True, False, False)
+    """
+    if not isinstance(dtype, pl.Decimal):
+        return False
+    return dtype.precision is None or dtype.precision > FLOAT_DIGITS
+
+
+def decimal_digits(score: pl.Expr) -> pl.Expr:
+    """The significant digits of each value of a Decimal expression (UInt32).
+
+    The digits of its plain text, without sign, point, and zeros at either end.
+
+    Parameters
+    ----------
+    score : pl.Expr
+        A Decimal expression.
+
+    Returns
+    -------
+    pl.Expr
+        The number of significant digits (0 for zero).
+
+    Examples
+    --------
+    >>> from decimal import Decimal
+    >>> s = pl.Series([Decimal("0.1000000000000000000000001"), Decimal("-120.5")],
+    ...               dtype=pl.Decimal(38, 25))
+    >>> pl.select(decimal_digits(pl.lit(s))).to_series().to_list()
+    [25, 4]
+    """
+    return (score.cast(pl.String).str.replace_all(r"[-+.]", "").str.strip_chars("0")
+            .str.len_chars())
+
+
+def _decimal_threshold(threshold: Decimal) -> float:
+    """A Decimal threshold as a float, if a float compares with it exactly."""
+    if not threshold.is_finite():
+        raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
+    value = float(threshold)
+    digits = len(threshold.normalize().as_tuple().digits)
+    if digits > FLOAT_DIGITS and Decimal(value) != threshold:
+        raise E.InvalidArgumentError(E.THRESHOLD_DECIMAL_DIGITS.format(value=threshold))
+    return value
+
+
 def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
     """The threshold as the score's own dtype compares it.
 
@@ -844,8 +945,9 @@ def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
     Raises
     ------
     InvalidArgumentError
-        A threshold that is not a finite real number, or an integer beyond 2**53 that a float
-        cannot hold exactly (scores are compared as Float64).
+        A threshold that is not a finite real number, an integer beyond 2**53 that a float
+        cannot hold exactly (scores are compared as Float64), or a ``decimal.Decimal`` of more
+        than 15 significant digits that is not a float's exact value.
 
     Examples
     --------
@@ -854,6 +956,8 @@ def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
     """
     if is_numpy(threshold, "generic"):
         threshold = threshold.item()
+    if isinstance(threshold, Decimal):
+        threshold = _decimal_threshold(threshold)
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
         raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
     try:

@@ -24,8 +24,10 @@ through :func:`check_sql` first, which reads the text alone, token by token:
   and a few thousand end the process; write ``g IN ('a', 'b', ...)`` rather than a chain of
   ``OR``), its nesting of parentheses (``sql_depth``), the padded length of ``LPAD`` and
   ``RPAD`` (``sql_pad``: a number written in the text, so ``LPAD(g, 100000000, 'x')`` does not
-  build 100 MB per row) and the number of ``REPLACE``/``REGEXP_REPLACE`` calls (``sql_replace``:
-  nested calls multiply a cell's length).
+  build 100 MB per row), the number of ``REPLACE``/``REGEXP_REPLACE`` calls (``sql_replace``)
+  and how many times longer they can make a cell (``sql_growth``: nested calls multiply a
+  cell's length, so ``REPLACE(REPLACE(g, '', '<20,000 x>'), 'x', '<20,000 x>')`` is refused
+  before it asks for gigabytes); their replacement must be a string literal.
 
 Only then does :func:`sql_expr` call ``pl.sql_expr``, whose result is checked once more with
 :func:`polars_fair.core.spec.check_row_level`. Nothing is read before the text passes: no file, no
@@ -222,9 +224,10 @@ def _short(text: str) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _second_argument(tokens: list[Token], start: int) -> list[Token]:
-    """The tokens of the second argument of the call whose ``(`` is ``tokens[start]``."""
-    depth, arg, out = 0, 0, []
+def _arguments(tokens: list[Token], start: int) -> list[list[Token]]:
+    """The tokens of each argument of the call whose ``(`` is ``tokens[start]``."""
+    depth = 0
+    out: list[list[Token]] = [[]]
     for tok in tokens[start:]:
         if tok.kind == "punct" and tok.text in "([":
             depth += 1
@@ -235,11 +238,34 @@ def _second_argument(tokens: list[Token], start: int) -> list[Token]:
             if depth == 0:
                 break
         elif tok.kind == "punct" and tok.text == "," and depth == 1:
-            arg += 1
+            out.append([])
             continue
-        if arg == 1:
-            out.append(tok)
+        out[-1].append(tok)
     return out
+
+
+def _replace_growth(tokens: list[Token], idx: int, role: str, text: str) -> int:
+    """How many times longer than its input a ``REPLACE``/``REGEXP_REPLACE`` call can make a cell.
+
+    The replacement must be a string literal (a column's value could be any length). A literal
+    pattern of ``p`` characters replaced by ``r`` characters grows a cell at most
+    ``ceil(r / p)`` times; an empty pattern, a pattern that is not a literal and every regular
+    expression may match at each of the cell's positions, which grows it ``r + 1`` times, and
+    each ``$`` reference in a regular expression's replacement repeats the match once more.
+    """
+    name = tokens[idx].text.upper()
+    args = _arguments(tokens, idx + 1)
+    replacement = args[2] if len(args) > 2 else []
+    if len(replacement) != 1 or replacement[0].kind != "string":
+        shown = " ".join(t.text for t in replacement) or "nothing"
+        raise _refuse(role, text, E.SQL_WHY_REPLACEMENT.format(name=tokens[idx].text,
+                                                              replacement=shown))
+    r = len(replacement[0].text)
+    pattern = args[1] if len(args) > 1 else []
+    literal = len(pattern) == 1 and pattern[0].kind == "string" and pattern[0].text != ""
+    if name == "REPLACE" and literal:
+        return max(1, -(-r // len(pattern[0].text)))
+    return (r + 1) * (1 + replacement[0].text.count("$")) if name != "REPLACE" else r + 1
 
 
 def check_sql(text: str, columns: Collection[str], role: str) -> None:
@@ -339,7 +365,12 @@ def check_size(text: str, tokens: list[Token], role: str) -> None:
         ``XOR``, comparison and arithmetic signs) than ``sql_operators``, parentheses nested
         deeper than ``sql_depth``, an ``LPAD``/``RPAD`` whose length is not a number written in
         the text or is above ``sql_pad``, more ``REPLACE``/``REGEXP_REPLACE`` calls than
-        ``sql_replace``.
+        ``sql_replace``, or calls whose growth of a cell (the product over the calls of
+        ``ceil(len(replacement) / len(pattern))``, or ``len(replacement) + 1`` for an empty
+        pattern, a pattern that is not a literal or a regular expression) is above
+        ``sql_growth``.
+    SQLRefusedError
+        A ``REPLACE``/``REGEXP_REPLACE`` whose replacement is not a string literal.
 
     Examples
     --------
@@ -353,6 +384,7 @@ def check_size(text: str, tokens: list[Token], role: str) -> None:
     if len(text) > LIMITS["sql_length"].limit:
         raise _too_large(role, text, "sql_length", "its length in characters", len(text))
     operators = depth = deepest = replaces = 0
+    growth = 1
     previous_punct = False
     for idx, tok in enumerate(tokens):
         is_op = tok.kind == "punct" and tok.text in _OPERATOR_PUNCT
@@ -370,8 +402,10 @@ def check_size(text: str, tokens: list[Token], role: str) -> None:
                 and tokens[idx + 1].kind == "punct" and tokens[idx + 1].text == "(")
         if call and tok.text.upper() in _REPLACE:
             replaces += 1
+            growth *= _replace_growth(tokens, idx, role, text)
         if call and tok.text.upper() in _PAD:
-            arg = _second_argument(tokens, idx + 1)
+            args = _arguments(tokens, idx + 1)
+            arg = args[1] if len(args) > 1 else []
             pad = LIMITS["sql_pad"].limit
             number = arg[0].text if len(arg) == 1 and arg[0].kind == "number" else None
             if number is None:  # a column's value could be any length
@@ -385,7 +419,9 @@ def check_size(text: str, tokens: list[Token], role: str) -> None:
     checks = (("sql_operators", "the number of operators (AND, OR, NOT, comparisons, "
                "arithmetic)", operators),
               ("sql_depth", "the nesting of parentheses", deepest),
-              ("sql_replace", "the number of REPLACE and REGEXP_REPLACE calls", replaces))
+              ("sql_replace", "the number of REPLACE and REGEXP_REPLACE calls", replaces),
+              ("sql_growth", "how many times longer than its input a cell can grow through "
+               "REPLACE and REGEXP_REPLACE (the product of each call's growth)", growth))
     for name, what, size in checks:
         if size > LIMITS[name].limit:
             raise _too_large(role, text, name, what, size)

@@ -48,7 +48,15 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.core.spec import FLOAT_EXACT_INT, Attributes, Audit, parse_by, wide_int
+from polars_fair.core.spec import (
+    FLOAT_DIGITS,
+    FLOAT_EXACT_INT,
+    Attributes,
+    Audit,
+    parse_by,
+    wide_decimal,
+    wide_int,
+)
 from polars_fair.counting import boundary
 from polars_fair.counting.engine import Engine
 
@@ -313,6 +321,10 @@ class DuckDBEngine:
 
     def _big_scores(self, a: Audit) -> list[str]:
         """The count of integer scores beyond 2**53 (refused: a float cannot hold them)."""
+        if a.score_name is not None and wide_decimal(a.score_dtype):  # digits of its plain text
+            text = f"CAST({quote(a.score_name)} AS VARCHAR)"
+            digits = f"length(trim(regexp_replace({text}, '[-+.]', '', 'g'), '0'))"
+            return [f"{_count_if(f'{digits} > {FLOAT_DIGITS}')} AS {_V}s_big"]
         if a.score_name is None or not wide_int(a.score_dtype):
             return []
         big = f"NOT ({quote(a.score_name)} BETWEEN -{FLOAT_EXACT_INT} AND {FLOAT_EXACT_INT})"

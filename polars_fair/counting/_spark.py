@@ -21,7 +21,15 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.core.spec import FLOAT_EXACT_INT, Attributes, Audit, parse_by, wide_int
+from polars_fair.core.spec import (
+    FLOAT_DIGITS,
+    FLOAT_EXACT_INT,
+    Attributes,
+    Audit,
+    parse_by,
+    wide_decimal,
+    wide_int,
+)
 from polars_fair.counting import boundary
 from polars_fair.counting.engine import Engine
 
@@ -179,6 +187,10 @@ def _big_scores(a: Audit) -> list[Column]:
     """The count of integer scores beyond 2**53 (refused: a float cannot hold them)."""
     from pyspark.sql import functions as F
 
+    if a.score_name is not None and wide_decimal(a.score_dtype):  # digits of its plain text
+        text = F.regexp_replace(_col(a.score_name).cast("string"), "[-+.]", "")
+        digits = F.length(F.regexp_replace(text, "^0+|0+$", ""))
+        return [_count_if(digits > F.lit(FLOAT_DIGITS)).alias(f"{_V}s_big")]
     if a.score_name is None or not wide_int(a.score_dtype):
         return []
     s = _col(a.score_name)

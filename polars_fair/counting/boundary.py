@@ -42,7 +42,14 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.core.spec import FLOAT_EXACT_INT, Audit, wide_int
+from polars_fair.core.spec import (
+    FLOAT_DIGITS,
+    FLOAT_EXACT_INT,
+    Audit,
+    decimal_digits,
+    wide_decimal,
+    wide_int,
+)
 
 __all__ = [
     "COUNT_COLUMNS",
@@ -97,6 +104,8 @@ def _row_aggs(a: Audit) -> list[pl.Expr]:
 
 def _big_scores(a: Audit) -> list[pl.Expr]:
     """The count of integer scores a float cannot hold (:data:`FLOAT_EXACT_INT`), if any can be."""
+    if a.score is not None and wide_decimal(a.score_dtype):
+        return [(decimal_digits(a.score) > FLOAT_DIGITS).sum().cast(pl.Int64).alias(f"{_V}s_big")]
     if a.score is None or not wide_int(a.score_dtype):
         return []
     big = ~a.score.is_between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT)
@@ -340,7 +349,8 @@ def _check_weight_values(df: pl.DataFrame, a: Audit) -> None:
 def _check_scores(df: pl.DataFrame, a: Audit) -> None:
     big = _total(df, f"{_V}s_big")
     if big:
-        raise E.InvalidScoreError(E.SCORE_BEYOND_FLOAT.format(
+        template = E.SCORE_DECIMAL_DIGITS if wide_decimal(a.score_dtype) else E.SCORE_BEYOND_FLOAT
+        raise E.InvalidScoreError(template.format(
             column=a.score_name, dtype=a.score_dtype, count=big))
     if f"{_V}s_null" in df.columns:
         nulls, nans, infs = (_total(df, f"{_V}s_{x}") for x in ("null", "nan", "inf"))

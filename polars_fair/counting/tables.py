@@ -28,6 +28,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
+from polars_fair.core.limits import check_ceiling
 from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
     SCORE_ARGS,
@@ -63,6 +64,9 @@ __all__ = [
     "rollup",
     "score_table",
 ]
+
+#: What a count table above ``max_groups``' ceiling can do instead.
+_FEWER = "audit fewer attributes or categories"
 
 
 @dataclass(frozen=True)
@@ -384,6 +388,7 @@ def complete_enums(
     what = "the count table with every intersection of the Enum categories of " + ", ".join(
         repr(k) for k in enums)
     declared = math.prod(len(cast(pl.Enum, d).categories) for d in enums.values())
+    check_ceiling(declared, "max_groups", what, "groups", _FEWER)
     if declared > max_groups:  # before any row is read
         raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(what=what, size=declared,
                                                         limit=max_groups))
@@ -399,6 +404,7 @@ def complete_enums(
                 values = pl.concat([cats, values]).unique()
             levels.append(values)
         size = math.prod(v.height for v in levels)
+        check_ceiling(size, "max_groups", what, "groups", _FEWER)
         if size > max_groups:
             raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(what=what, size=size,
                                                             limit=max_groups))
@@ -592,6 +598,8 @@ def expand_sets(
                         detail=f" in attribute set {s} after dropping null groups"))
             inputs.append(part)
         size = sum(p.select(s).n_unique() if s else 1 for s, p in zip(sets, inputs, strict=True))
+        check_ceiling(size, "max_groups", f"the count table of {len(sets)} attribute sets",
+                      "groups", _FEWER)
         if size > max_groups:
             raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(
                 what=f"the count table of {len(sets)} attribute sets", size=size,

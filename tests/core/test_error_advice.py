@@ -37,6 +37,7 @@ FOLLOWED = {
     "OPTION_TOO_LARGE", "WORK_TOO_LARGE", "MONITOR_TIME_DTYPE", "MONITOR_EVERY",
     "MONITOR_NEEDS_LABELS", "MONITOR_NO_REFERENCE", "ONE_CLASS", "CLASS_DTYPE", "CLASS_KINDS",
     "ORDER_NEEDS_CLASSES",
+    "THRESHOLD_DECIMAL_DIGITS",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {
@@ -435,3 +436,19 @@ def test_order_needs_classes_advice_runs() -> None:
     assert "pass classes= in that order" in str(err.value)
     out = df.fair.multiclass_report("g", y_pred="risk", ordered=True, classes=["Low", "High"])
     assert out["selection_rate"].to_list() == [1.0, 0.0, 1.0, 1.0]
+
+
+def test_threshold_decimal_digits_advice_works() -> None:
+    # "pass a threshold of at most 15 significant digits": 0.5000000000000000000000001 has 25;
+    # rounded to 15 it is 0.5, and rows scored 0.2 / 0.9 are then cut as 0.5 cuts them
+    from decimal import Decimal
+
+    df = pl.DataFrame({"g": ["a", "a"], "y_true": [1, 0], "s": [0.9, 0.2]})
+    fine = Decimal("0.5000000000000000000000001")
+    with pytest.raises(E.InvalidArgumentError) as info:
+        df.fair.confusion("g", y_score="s", threshold=fine)
+    assert "at most 15 significant digits" in str(info.value)
+    rounded = round(fine, 15 - fine.adjusted() - 1)
+    assert len(rounded.normalize().as_tuple().digits) <= 15
+    out = df.fair.confusion("g", y_score="s", threshold=rounded)
+    assert out.select("tp", "fp", "fn", "tn").row(0) == (1, 0, 0, 1)

@@ -334,3 +334,16 @@ def test_spark_refuses_integer_scores_a_float_cannot_hold(spark: SparkSession) -
     with pytest.raises(E.InvalidScoreError) as info:
         polars_fair.counts(sdf, "g", y_score="s", threshold=4).confusion().collect()
     assert str(info.value) == expected
+
+
+def test_spark_refuses_decimal_scores_a_float_cannot_keep_apart(spark: SparkSession) -> None:
+    """Review of issue 19, defect 7 on Spark: 0.1000000000000000000000001 (25 significant
+    digits) and 0.1 are one double; 0.9 and 0.1 have one digit each."""
+    sdf = spark.sql("SELECT * FROM VALUES ('a', 1, CAST('0.1000000000000000000000001' AS "
+                    "DECIMAL(38,25))), ('a', 0, CAST('0.1' AS DECIMAL(38,25))), "
+                    "('b', 1, CAST('0.9' AS DECIMAL(38,25))), "
+                    "('b', 0, CAST('0.1' AS DECIMAL(38,25))) AS t(g, y_true, s)")
+    with pytest.raises(E.InvalidScoreError) as info:
+        pfs.abroca(sdf, "g", y_score="s")
+    assert str(info.value) == E.SCORE_DECIMAL_DIGITS.format(column="s", dtype=pl.Decimal(38, 25),
+                                                            count=1)

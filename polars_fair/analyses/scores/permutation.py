@@ -47,7 +47,7 @@ from polars_fair.analyses.scores.scoreview import (
     score_reference,
     score_view,
 )
-from polars_fair.core.limits import check_size, with_limits
+from polars_fair.core.limits import check_size, check_work, with_limits
 from polars_fair.core.options import DEFAULTS
 
 if TYPE_CHECKING:
@@ -429,6 +429,17 @@ tested groups.
 """
 
 
+#: How :func:`abroca_test_from_scores`'s work is counted (``permutation_work``).
+PERMUTATION_WORK = ("n_permutations x pooled size, summed over the tested groups (a pooled "
+                    "size: the rows of the group and the reference, or their (score, label) "
+                    "cells if fewer)")
+
+
+def _cell_count(groups: ScoreView, g: int) -> int:
+    _, pos, neg = groups.cells(g)
+    return int(np.count_nonzero(pos) + np.count_nonzero(neg))
+
+
 @with_limits
 @fill(ALGORITHM=ALGORITHM)
 def abroca_test_from_scores(
@@ -498,8 +509,9 @@ def abroca_test_from_scores(
     polars_fair.errors.SizeLimitError
         A tested group and the reference hold :data:`MAX_POOLED_ROWS` (10⁹) rows or more
         together: numpy's sampler cannot draw from them. Raised before any draw. Also
-        ``n_permutations`` above |limit:n_permutations|
-        (:data:`polars_fair.core.limits.LIMITS`).
+        ``n_permutations`` above |limit:n_permutations|, or ``n_permutations`` times the
+        pooled size summed over the tested groups (:data:`PERMUTATION_WORK`) above
+        |limit:permutation_work| (:data:`polars_fair.core.limits.LIMITS`).
 
     Examples
     --------
@@ -528,11 +540,15 @@ def abroca_test_from_scores(
     ref = score_reference(groups, reference)
     rng = np.random.default_rng(seed)
     tested = [g for g in range(len(groups)) if g != ref]
+    work = 0
     for g in tested:  # numpy's sampler refuses 10^9 rows: say so before any draw
         pooled = int(groups.n[g]) + (int(groups.n[ref]) if ref is not None else 0)
         if ref is not None and pooled >= MAX_POOLED_ROWS:
             raise E.SizeLimitError(E.TOO_LARGE_TO_PERMUTE.format(
                 group=groups.label(g), rows=pooled, limit=MAX_POOLED_ROWS))
+        if ref is not None:  # a draw costs the pooled rows, or cells if fewer
+            work += min(pooled, _cell_count(groups, g) + _cell_count(groups, ref))
+    check_work(int(n_permutations) * work, "permutation_work", PERMUTATION_WORK)
     observed: list[float | None] = []
     p_values: list[float | None] = []
     means: list[float | None] = []

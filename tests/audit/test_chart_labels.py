@@ -1,0 +1,97 @@
+"""Chart labels never crash the renderer (review of issue 19, defect 1).
+
+vl-convert aborts the whole process (a Rust panic, exit 134) on a character XML 1.0 cannot hold:
+a C0 control other than tab, line feed and carriage return, a lone surrogate, U+FFFE, U+FFFF.
+Every chart passes through :func:`polars_fair.core.labels.printable_spec` before it is rendered,
+which writes such characters as ``\\xNN`` / ``\\uXXXX``. Each way in runs in a subprocess here,
+since an abort would kill the test runner.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from polars_fair.core.labels import printable, printable_spec
+from tests.audit.test_plot import require_plot_extra
+
+#: Group B's value: SOH, ESC, VT, FF, U+FFFE and U+FFFF (each one aborted vl-convert).
+_FRAME = ('pl.DataFrame({"g": ["A"] * 40 + ["B\\x01\\x1b\\x0b\\x0c\\ufffe\\uffff"] * 40, '
+          '"y_true": [1, 0] * 40, "y_pred": [1, 1, 0, 0] * 20})')
+
+
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+def test_printable_escapes_exactly_what_xml_cannot_hold() -> None:
+    # by hand: \x00-\x08, \x0b, \x0c, \x0e-\x1f, surrogates, U+FFFE, U+FFFF are escaped;
+    # tab, LF, CR, DEL (\x7f), U+2028 and ordinary text are kept.
+    assert printable("B\x01") == "B\\x01"
+    assert printable("\x00\x08\x0b\x0c\x0e\x1f") == "\\x00\\x08\\x0b\\x0c\\x0e\\x1f"
+    assert printable("\ud800x\udfff") == "\\ud800x\\udfff"
+    assert printable("\ufffe\uffff") == "\\ufffe\\uffff"
+    assert printable("a\tb\nc\rd\x7fe\u2028f é") == "a\tb\nc\rd\x7fe\u2028f é"
+
+
+def test_printable_spec_rewrites_keys_values_and_lists_only() -> None:
+    spec = {"title": "t\x1b", "data": {"values": [{"g\x01": "B\x0b", "n": 3, "r": None}]},
+            "sort": ["x\x0c", 1.5]}
+    assert printable_spec(spec) == {
+        "title": "t\\x1b", "data": {"values": [{"g\\x01": "B\\x0b", "n": 3, "r": None}]},
+        "sort": ["x\\x0c", 1.5]}
+
+
+@pytest.fixture(autouse=True)
+def _plot_extra() -> None:
+    require_plot_extra()
+
+
+def test_the_html_audit_draws_a_group_with_control_characters() -> None:
+    out = _python(f"""
+import polars as pl
+from polars_fair.html import audit_html
+page = audit_html({_FRAME}, "g")
+print(page.count("B\\\\x01\\\\x1b\\\\x0b\\\\x0c\\\\ufffe\\\\uffff") > 0)
+""")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "True"  # the label is drawn, escaped, in the SVG
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".json"])
+def test_plot_save_writes_a_chart_of_a_group_with_control_characters(
+        tmp_path: Path, suffix: str) -> None:
+    target = tmp_path / f"chart{suffix}"
+    out = _python(f"""
+import polars as pl
+import polars_fair
+from polars_fair import plot
+plot.save(plot.rates_chart({_FRAME}.fair.metrics("g")), {str(target)!r})
+""")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert target.stat().st_size > 0
+    if suffix == ".svg":  # the label as text, escaped
+        assert "B\\x01\\x1b\\x0b\\x0c\\ufffe\\uffff" in target.read_text()
+    if suffix == ".json":  # the same text, in JSON (a backslash is written twice)
+        assert "B\\\\x01\\\\x1b" in target.read_text()
+    if suffix != ".png":
+        assert "\x01" not in target.read_text()
+
+
+def test_the_cli_report_html_survives_a_control_character(tmp_path: Path) -> None:
+    csv = tmp_path / "ctrl.csv"
+    rows = "".join(f"{g},{y},{p}\n" for g in ("A", "B\x01") for y, p in ((1, 1), (0, 1), (1, 0)))
+    csv.write_text("g,y_true,y_pred\n" + rows)
+    page = tmp_path / "a.html"
+    out = subprocess.run(
+        [sys.executable, "-m", "polars_fair.cli", "report", str(csv), "--by", "g", "--html",
+         str(page), "--format", "json"], capture_output=True, text=True, timeout=300,
+        check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "Traceback" not in out.stderr and "panicked" not in out.stderr
+    assert page.stat().st_size > 0
+    assert "B\\x01" in page.read_text()  # the chart's escaped label
