@@ -164,6 +164,18 @@ CLI_LEVELS_ADVICE = {
     "text": "leave --by {column} out (a name or an identifier marks a person or a record, not "
             "a group), or map its values to a few categories first with a CASE expression",
 }
+#: The advice of a level error on a count or score table made elsewhere: by= would be refused.
+TABLE_LEVELS_ADVICE = (
+    "bin it in the table before you build the object (for example group the table by "
+    "pl.col({column!r}).bin_intervals([...], labels=[...]) and sum its counts), or leave it "
+    "out of the keys"
+)
+#: The advice of a level error on a DuckDB or Spark relation: a pl.Expr is refused there.
+RELATION_LEVELS_ADVICE = (
+    "bin it in the relation first, for example with SQL CASE WHEN {sql} < 30 THEN 'under 30' "
+    "ELSE '30 or more' END AS binned (a cut-off of your choice), and audit by binned, "
+    "or leave it out of by="
+)
 BAD_WEIGHTS = (
     "sample_weight column {column!r} holds {nulls} null, {nans} NaN or infinite and {negatives} "
     "negative value(s); weights must be finite and non-negative"
@@ -573,7 +585,7 @@ class TooManyLevelsError(PolarsFairError):
 
 
 def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: str,
-                 float_limit: int | None = None) -> TooManyLevelsError:
+                 float_limit: int | None = None, way: str = "rows") -> TooManyLevelsError:
     """The error for an attribute refused for its number of levels: counts, never values.
 
     Parameters
@@ -590,6 +602,11 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
     float_limit : int, optional
         Set when a float attribute has more than this many levels (:data:`WHY_FLOAT_LEVELS`);
         ``None`` for nearly one row per level (:data:`WHY_ROW_LEVELS`).
+    way : {"rows", "table", "relation"}, default "rows"
+        How the data arrived, so the advice can be followed there: Polars rows (``by=`` an
+        expression, :data:`LEVELS_ADVICE`), a count or score table made elsewhere
+        (:data:`TABLE_LEVELS_ADVICE`) or a DuckDB/Spark relation
+        (:data:`RELATION_LEVELS_ADVICE`).
 
     Returns
     -------
@@ -608,6 +625,10 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
            else WHY_FLOAT_LEVELS.format(limit=float_limit))
     facts = {"column": column, "dtype": dtype, "levels": levels, "rows": rows, "why": why}
     sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
+    if way != "rows":
+        template = TABLE_LEVELS_ADVICE if way == "table" else RELATION_LEVELS_ADVICE
+        text = TOO_MANY_LEVELS.format(**facts, advice=template.format(column=column, sql=sql))
+        return TooManyLevelsError(text, cli_message=text)
     return TooManyLevelsError(
         TOO_MANY_LEVELS.format(**facts, advice=LEVELS_ADVICE[kind].format(column=column)),
         cli_message=TOO_MANY_LEVELS.format(**facts, advice=CLI_LEVELS_ADVICE[kind].format(

@@ -168,8 +168,8 @@ def _check_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
     refused exactly as on the rows (:func:`polars_fair.counting.boundary.check_float_levels`,
     :func:`polars_fair.counting.boundary.check_row_levels`), with the same message.
     """
-    check_float_levels(df, [k for k in keys if df.schema[k].is_float()])
-    check_row_levels(df, keys)
+    check_float_levels(df, [k for k in keys if df.schema[k].is_float()], way="table")
+    check_row_levels(df, keys, way="table")
 
 
 def from_counts(

@@ -524,6 +524,9 @@ class Audit:
         The dtypes of the label and of the prediction.
     max_groups : int, default 10000
         The most groups of the count table where groups are made (Enum completion).
+    way : {"rows", "relation"}, default "rows"
+        How the rows arrive: Polars rows, or a DuckDB/Spark relation (whose errors advise
+        what can be done there, :func:`polars_fair.errors.levels_error`).
 
     Examples
     --------
@@ -554,6 +557,7 @@ class Audit:
     true_dtype: pl.DataType | None = None
     pred_dtype: pl.DataType | None = None
     max_groups: int = DEFAULT_MAX_GROUPS
+    way: str = "rows"
 
 
 def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:

@@ -526,8 +526,8 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
         warnings.warn(E.DROPPED_NULL_GROUPS.format(rows=rows, counts=null_counts), stacklevel=2)
         if df.height == 0 or not df["n"].sum():
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" after dropping null groups"))
-    check_float_levels(df, a.float_keys)
-    check_row_levels(df, a.keys)
+    check_float_levels(df, a.float_keys, way=a.way)
+    check_row_levels(df, a.keys, way=a.way)
     return df
 
 
@@ -562,7 +562,7 @@ def level_kind(dtype: pl.DataType) -> str:
     return "text"
 
 
-def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str]) -> None:
+def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str], *, way: str = "rows") -> None:
     """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a float key with many levels.
 
     Many: more than :data:`MAX_FLOAT_LEVELS` distinct values in a grouped table. The message
@@ -574,6 +574,8 @@ def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str]) -> None:
         A label table (the keys and ``n``).
     float_keys : sequence of str
         The float attribute columns.
+    way : {"rows", "table", "relation"}, default "rows"
+        How the table arrived, which picks the advice (:func:`polars_fair.errors.levels_error`).
 
     Raises
     ------
@@ -593,10 +595,10 @@ def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str]) -> None:
         levels = present.n_unique()
         if levels > MAX_FLOAT_LEVELS:
             raise E.levels_error(k, df.schema[k], levels, int(df["n"].sum()),
-                                 kind="number", float_limit=MAX_FLOAT_LEVELS)
+                                 kind="number", float_limit=MAX_FLOAT_LEVELS, way=way)
 
 
-def check_row_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
+def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows") -> None:
     """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a key too fine to group.
 
     Nearly one row per level: at least :data:`MIN_LEVELS_PER_ROW_CHECK` distinct (non-null)
@@ -612,6 +614,8 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
         A label table (the keys and ``n``).
     keys : sequence of str
         The attribute columns, of any dtype.
+    way : {"rows", "table", "relation"}, default "rows"
+        How the table arrived, which picks the advice (:func:`polars_fair.errors.levels_error`).
 
     Raises
     ------
@@ -632,7 +636,7 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
         present = df.filter(pl.col(k).is_not_null() & (pl.col("n") > 0))[k]
         levels = present.n_unique()
         if levels >= MIN_LEVELS_PER_ROW_CHECK and 2 * levels > rows:
-            raise E.levels_error(k, dtype, levels, rows, kind=level_kind(dtype))
+            raise E.levels_error(k, dtype, levels, rows, kind=level_kind(dtype), way=way)
 
 
 def checked(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.LazyFrame:

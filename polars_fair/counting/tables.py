@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
 import polars as pl
@@ -222,6 +222,8 @@ def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool) -> tup
     if isinstance(engine, PolarsEngine):  # expressions mean what with_columns makes of them
         lf, a = boundary.bind_frame(engine.lf, a)
         engine = PolarsEngine(lf)
+    else:  # DuckDB, Spark: advice that can be followed there
+        a = replace(a, way="relation")
     return engine, a
 
 

@@ -1,0 +1,69 @@
+"""Level errors give advice that can be followed on each way in (review of issue 19, defect 10).
+
+A count table or score table made elsewhere (``from_counts``, ``from_scores``) cannot take
+``by=pl.col(...).bin_quantiles(...)``, and a DuckDB or Spark relation refuses a ``pl.Expr``:
+their errors say to bin the attribute in the table, or in the relation, instead. Each test
+follows the advice as written and checks that it works.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+import polars_fair
+from polars_fair import errors as E
+
+#: 60 float levels of x, 4 rows each (2 positives predicted positive, 2 negatives predicted
+#: negative): refused as more than 50 float levels.
+TABLE = pl.DataFrame({"x": [i / 10 for i in range(60)], "n": [4] * 60, "tp": [2] * 60,
+                      "fp": [0] * 60, "fn": [0] * 60, "tn": [2] * 60})
+
+
+def test_a_count_table_advises_binning_in_the_table_and_that_works() -> None:
+    with pytest.raises(E.TooManyLevelsError) as info:
+        polars_fair.from_counts(TABLE).report().collect()
+    message = str(info.value)
+    assert message.endswith(E.TABLE_LEVELS_ADVICE.format(column="x"))
+    assert "bin_quantiles" not in message and "by=" not in message
+    # followed: group the table by bins of x and sum the counts; x < 3 holds 30 levels
+    binned = (TABLE.group_by(pl.col("x").bin_intervals([3.0], labels=["low", "high"]))
+              .agg(pl.col("n", "tp", "fp", "fn", "tn").sum()))
+    out = polars_fair.from_counts(binned).report().collect().sort("x")
+    # each bin: 30 levels x 4 rows = 120 rows, 60 selected -> selection rate 0.5
+    assert out.select(pl.col("x").cast(pl.String), "n", "selection_rate").rows() == [
+        ("low", 120, 0.5), ("high", 120, 0.5)]
+
+
+def test_a_score_table_advises_binning_in_the_table() -> None:
+    scores = pl.DataFrame({"x": [i / 10 for i in range(60)] * 2, "score": [0.2] * 60 + [0.8] * 60,
+                           "positives": [0] * 60 + [2] * 60, "negatives": [2] * 60 + [0] * 60})
+    with pytest.raises(E.TooManyLevelsError) as info:
+        polars_fair.from_scores(scores).abroca().collect()
+    assert str(info.value).endswith(E.TABLE_LEVELS_ADVICE.format(column="x"))
+
+
+def test_duckdb_advises_binning_in_the_relation_and_that_works() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    rows = pl.DataFrame({"x": [float(i) for i in range(60) for _ in range(2)],
+                         "y_true": [1, 0] * 60, "y_pred": [1, 0] * 60})
+    rel = duckdb.from_arrow(rows.to_arrow())
+    with pytest.raises(E.TooManyLevelsError) as info:
+        polars_fair.counts(rel, "x").report().collect()
+    message = str(info.value)
+    assert message.endswith(E.RELATION_LEVELS_ADVICE.format(sql="x"))
+    assert "pl.col" not in message
+    # followed: the CASE expression of the message, as SQL on the relation
+    binned = duckdb.sql("SELECT *, CASE WHEN x < 30 THEN 'under 30' ELSE '30 or more' END AS "
+                        "binned FROM rel")
+    out = polars_fair.counts(binned, "binned").report().collect().sort("binned")
+    # x 0..29: 30 values x 2 rows = 60 rows, half selected
+    assert out.select("binned", "n", "selection_rate").rows() == [
+        ("30 or more", 60, 0.5), ("under 30", 60, 0.5)]
+
+
+def test_rows_keep_the_polars_advice() -> None:
+    rows = pl.DataFrame({"x": [float(i) for i in range(60) for _ in range(2)],
+                         "y_true": [1, 0] * 60, "y_pred": [1, 0] * 60})
+    with pytest.raises(E.TooManyLevelsError, match=r"by=pl.col\('x'\).bin_quantiles"):
+        rows.fair.report("x")
