@@ -10,6 +10,7 @@ place; it holds declarations, no logic.
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -697,7 +698,8 @@ def show_values(values: Iterable[Any], limit: int = 5, width: int = 40) -> str:
     Returns
     -------
     str
-        ``"[v1, v2, ...]"`` with each value's ``repr``, and ``", ... (k more)"`` past ``limit``.
+        ``"[v1, v2, ...]"`` with each value's ``repr`` (a date or time: the ``repr`` of its
+        ISO 8601 text), and ``", ... (k more)"`` past ``limit``.
 
     Examples
     --------
@@ -705,11 +707,15 @@ def show_values(values: Iterable[Any], limit: int = 5, width: int = 40) -> str:
     ("['a', 2, None]", '[0, 1, ... (3 more)]')
     >>> show_values(["x" * 50])
     "['xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...]"
+    >>> import datetime
+    >>> show_values([datetime.date(2024, 3, 30), datetime.datetime(2024, 3, 30, 13)])
+    "['2024-03-30', '2024-03-30 13:00:00']"
     """
     vals = list(values)
 
-    def cut(v: Any) -> str:
-        text = repr(v)
+    def cut(v: Any) -> str:  # a date or time as ISO 8601 text, as it is written on input
+        text = repr(v.isoformat(sep=" ") if isinstance(v, _dt.datetime) else v.isoformat()
+                    if isinstance(v, (_dt.date, _dt.time)) else v)
         return text if len(text) <= width else text[:width - 3] + "..."
 
     head = ", ".join(cut(v) for v in vals[:limit])

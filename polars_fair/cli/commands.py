@@ -63,6 +63,7 @@ from polars_fair.cli.io import (
     scan,
     where_condition,
 )
+from polars_fair.cli.quoting import QUOTING, split_items, split_name, unquote
 from polars_fair.cli.table import EXPORT_HELP, select_columns
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
@@ -496,6 +497,8 @@ def _parameter(opt: Opt) -> inspect.Parameter:
         help_text = help_text.split(":")[0].rstrip(".") + "."
     if opt.kind in LISTS:
         help_text += f" Takes {LISTS[opt.kind]}."
+    if opt.kind in ("mapping", "shares", "texts") or opt.name == "reference":
+        help_text += " " + QUOTING
     if opt.kind == "bool":
         typ: Any = bool
         # a flag off by default is just --flag (--no-flag would say the default again)
@@ -545,7 +548,8 @@ def _io_parameters(formats: Sequence[str] = FORMATS) -> list[inspect.Parameter]:
         inspect.Parameter("columns", kw, default=None, annotation=Annotated[
             str | None, typer.Option(help=(
                 "The columns to write, comma-separated (keys included when named); default: "
-                "every column, and in --format table as many as fit 120 characters."),
+                "every column, and in --format table as many as fit 120 characters. "
+                + QUOTING),
                 metavar="COL,..."),
         ]),
         inspect.Parameter("separator", kw, default=None, annotation=Annotated[
@@ -564,7 +568,8 @@ MAX_RANGE_VALUES = 1_000_000
 
 
 def _split(text: str, opt: Opt, cast: Callable[[str], Any]) -> list[Any]:
-    parts = [p.strip() for p in text.split(",") if p.strip()]
+    items = split_items(text)
+    parts = [unquote(p) for p in items if p] if cast is str else [p for p in items if p.strip()]
     try:
         if cast is float and len(parts) == 1 and parts[0].count(":") == 2:
             start, stop, step = (float(x) for x in parts[0].split(":"))
@@ -592,22 +597,28 @@ def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
     """
     out: dict[str, Any] = {}
     for item in items:
-        column, sep, spec = item.partition("=")
+        named = split_name(item)  # the quoting rule of every option (cli.quoting.QUOTING)
         try:
-            if not sep or not column.strip() or not spec.strip():
+            if named is None or not named[0] or not named[1].strip():
                 raise ValueError
-            parts = [x.strip() for x in spec.split(",")]
+            column, spec = named
+            parts = split_items(spec)
             if opt.kind == "shares":
                 pairs = [p.rpartition(":") for p in parts]
-                if any(not v.strip() or not c for v, c, _ in pairs):
+                if any(not v or not c for v, c, _ in pairs):
                     raise ValueError
-                out[column.strip()] = {_literal(v.strip()): float(x) for v, _, x in pairs}
+                out[column] = {_share_value(v): float(x) for v, _, x in pairs}
                 continue
-            out[column.strip()] = int(parts[0]) if len(parts) == 1 else [float(x) for x in parts]
+            out[column] = int(parts[0]) if len(parts) == 1 else [float(x) for x in parts]
         except ValueError:
             raise E.InvalidArgumentError(E.CLI_BAD_LIST.format(
                 flag=opt.flag, value=item, kind=LISTS[opt.kind])) from None
     return out
+
+
+def _share_value(text: str) -> Any:
+    """A value of ``--benchmark``: a quoted one as written, else a Python literal or the text."""
+    return unquote(text) if unquote(text) != text else _literal(text)
 
 
 def _literal(text: str) -> Any:

@@ -56,6 +56,7 @@ from polars_fair.cli.io import (
     scan,
     unreadable,
 )
+from polars_fair.cli.quoting import QUOTING
 from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
 from polars_fair.core.options import DEFAULTS
@@ -324,7 +325,7 @@ FormatOpt = Annotated[str, typer.Option(
     metavar="FORMAT")]
 ColumnsOpt = Annotated[str | None, typer.Option(
     help="The columns to write, comma-separated (default: the table's columns, or every "
-         "column in csv, json, parquet or markdown).", metavar="COL,...")]
+         "column in csv, json, parquet or markdown). " + QUOTING, metavar="COL,...")]
 #: The options of ``report`` read from ``FairCounts.report``'s declaration and the count
 #: arguments (the others are spelled out below, with the same names).
 REPORT_DECLARED = ("four_fifths", "ofi_threshold", "exclude_low_support", "threshold",
@@ -343,8 +344,8 @@ def report(
     pos_label: PosLabelOpt = None,
     reference: Annotated[
         str | None,
-        typer.Option(help="largest | max_selection_rate | overall | VALUE | attr=v,attr=v",
-                     metavar="REFERENCE"),
+        typer.Option(help="largest | max_selection_rate | overall | VALUE | attr=v,attr=v. "
+                     + QUOTING, metavar="REFERENCE"),
     ] = None,
     min_support: Annotated[
         int, typer.Option(help="Flag groups with fewer rows.")] = DEFAULTS.min_support,

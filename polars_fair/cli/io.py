@@ -34,6 +34,7 @@ import typer
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.cli.group import json_requested, usage_message
+from polars_fair.cli.quoting import unquote
 from polars_fair.cli.table import _flat, _table_text, to_csv, to_markdown
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference
@@ -205,6 +206,10 @@ def scan(path: Path, separator: str | None = None,
     A CSV column's type is inferred from every row (a column holding ``11``, ``12`` and, after
     many rows, ``12A`` is text), unless ``dtypes`` sets it.
 
+    **A date-time without an offset** read as a zoned ``--dtype`` (``datetime[ms,Europe/Paris]``)
+    is a wall-clock time in that zone, as ``--reference`` reads it; one with an offset is
+    converted to the zone.
+
     **Blank text is missing.** In every file and every text column (String, Categorical,
     Enum), a value that is empty or only whitespace is null (:func:`blank_as_null`): in a CSV
     an empty field and a quoted empty field ``""`` are the same missing value, so a blank
@@ -256,8 +261,10 @@ def scan(path: Path, separator: str | None = None,
         # that reads some columns would skip a row's extra field silently (bias-audit did), so
         # every column is read once here, streaming; an extra field raises (InvalidInputError)
         text.select(pl.all().null_count()).collect(engine="streaming")
-        return blank_as_null(pl.scan_csv(path, separator=sep, infer_schema_length=None,
-                                         schema_overrides=dtypes or None))
+        zoned = {c: pl.String() for c, t in dtypes.items() if _zoned(t)}  # read in their zone
+        lf = blank_as_null(pl.scan_csv(path, separator=sep, infer_schema_length=None,
+                                       schema_overrides={**dtypes, **zoned} or None))
+        return _as_dtypes(lf, {c: dtypes[c] for c in zoned})
     if separator is not None:
         raise E.InvalidArgumentError(E.CLI_SEPARATOR_NOT_CSV.format(path=path.name))
     if suffix in (".parquet", ".pq"):
@@ -270,8 +277,30 @@ def scan(path: Path, separator: str | None = None,
         )
     if dtypes:
         _check_dtype_columns(dtypes, lf.collect_schema().names())
-        lf = lf.with_columns(pl.col(c).cast(t) for c, t in dtypes.items())
-    return blank_as_null(lf)
+    return _as_dtypes(blank_as_null(lf), dtypes)
+
+
+def _zoned(dtype: pl.DataType) -> bool:
+    return isinstance(dtype, pl.Datetime) and dtype.time_zone is not None
+
+
+def _as_dtypes(lf: pl.LazyFrame, dtypes: dict[str, pl.DataType]) -> pl.LazyFrame:
+    """Each column cast to its ``--dtype``; text read as a zoned Datetime in its zone.
+
+    One policy for a date-time written without an offset, in the file and in ``--reference``
+    (:func:`parse_value`): it is a wall-clock time in the column's zone (``2024-03-30
+    12:00:00`` read as ``datetime[ms,Europe/Paris]`` is 12:00 in Paris, not 12:00 UTC); a text
+    with an offset is converted to the zone.
+    """
+    schema = lf.collect_schema()
+
+    def read(column: str, dtype: pl.DataType) -> pl.Expr:
+        if isinstance(dtype, pl.Datetime) and dtype.time_zone and schema[column] == pl.String:
+            return pl.col(column).str.to_datetime(time_unit=dtype.time_unit,
+                                                  time_zone=dtype.time_zone)
+        return pl.col(column).cast(dtype)
+
+    return lf.with_columns(read(c, t) for c, t in dtypes.items())
 
 
 def blank_as_null(lf: pl.LazyFrame) -> pl.LazyFrame:
@@ -402,7 +431,8 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
     Parameters
     ----------
     text : str
-        A column name or a SQL expression (``score_text <> 'Low'``).
+        A column name or a SQL expression (``score_text <> 'Low'``); a column's name in
+        double quotes is that column (``"g"``: the key column is named ``g``).
     schema : pl.Schema
         The data's schema.
     role : str, default "column"
@@ -431,6 +461,8 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
     """
     if text in schema:
         return text
+    if unquote(text) != text and unquote(text) in schema:  # a quoted name: the column itself
+        return unquote(text)
     expr = sql_expr(text, schema.names(), role).alias(text)
     try:  # types: evaluated on no rows, so "race > 5" over a text column fails here, named
         pl.LazyFrame(schema=schema).select(expr).collect()
@@ -547,9 +579,9 @@ def parse_value(text: str, dtype: pl.DataType, name: str = "value") -> Any:
         The value as typed.
     dtype : pl.DataType
         The column's dtype: Boolean (``true/1/yes``, ``false/0/no``), an integer, a float, a
-        Decimal, a Date (``2020-01-31``), a Datetime (ISO 8601; a naive time is read in the
-        column's time zone, an aware one converted to it), a Time, or anything else (kept as
-        text).
+        Decimal, a Date (``2020-01-31``), a Datetime (ISO 8601; a time without an offset is
+        read in the column's time zone, as :func:`scan` reads a file's text, one with an offset
+        converted to it), a Time, or anything else (kept as text).
     name : str, default "value"
         The flag it came from, for messages.
 
@@ -571,8 +603,8 @@ def parse_value(text: str, dtype: pl.DataType, name: str = "value") -> Any:
     (True, 3, 'x')
     >>> parse_value("2020-01-31", pl.Date), parse_value("1.50", pl.Decimal(5, 2))
     (datetime.date(2020, 1, 31), Decimal('1.50'))
-    >>> parse_value("2020-01-31 12:00", pl.Datetime("us", "UTC"))
-    datetime.datetime(2020, 1, 31, 12, 0, tzinfo=zoneinfo.ZoneInfo(key='UTC'))
+    >>> parse_value("2020-01-31 12:00", pl.Datetime("us", "Europe/Paris")).isoformat()
+    '2020-01-31T12:00:00+01:00'
     """
     def bad(kind: str) -> E.InvalidArgumentError:
         return E.InvalidArgumentError(
@@ -620,7 +652,7 @@ def parse_value(text: str, dtype: pl.DataType, name: str = "value") -> Any:
             return value
         from zoneinfo import ZoneInfo
 
-        tz = ZoneInfo(zone)
+        tz = ZoneInfo(zone)  # naive text: the column's wall clock, as a file's text (scan)
         return value.replace(tzinfo=tz) if value.tzinfo is None else value.astimezone(tz)
     if dtype == pl.Time:
         try:
@@ -642,7 +674,11 @@ def _dtype(lf: pl.LazyFrame, expr: str | pl.Expr, role: str = "column") -> pl.Da
 
 
 def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str]]:
-    """``attr=value,attr=value`` split before each ``,<attribute>=`` (a quoted value whole)."""
+    """``attr=value,attr=value`` split before each ``,<attribute>=`` (a quoted value whole).
+
+    Values are verbatim: ``g= x ,h=H1`` gives ``" x "``; only spaces around an attribute's
+    name (between a comma and the next ``=``) are not part of a value.
+    """
     keys = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     head = re.compile(rf"\s*({keys})\s*=")
     sep = re.compile(rf",(?=\s*(?:{keys})\s*=)")
@@ -653,7 +689,7 @@ def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str]]:
         if m is None:
             raise E.InvalidArgumentError(E.CLI_BAD_REFERENCE.format(value=text, names=names))
         pos = m.end()
-        rest = text[pos:].lstrip()
+        rest = text[pos:]
         if rest.startswith('"'):
             q = re.match(r'"((?:[^"]|"")*)"\s*(,|$)', rest)
             if q is None:
@@ -664,7 +700,7 @@ def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str]]:
                 return parts
             continue
         end = sep.search(text, pos)
-        parts.append((m.group(1), text[pos:end.start() if end else len(text)].strip()))
+        parts.append((m.group(1), text[pos:end.start() if end else len(text)]))
         if end is None:
             return parts
         pos = end.end()
@@ -678,9 +714,10 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     (:func:`parse_value`: numbers, decimals, dates and times included).
 
     In ``attr=value,attr=value`` the text is split only at a comma followed by an attribute of
-    ``--by`` and ``=``, so a value may hold commas: ``race=White, non-Hispanic,sex=M``. A value
-    in double quotes is taken as written (``race="a,sex=b"``; a doubled ``""`` is one quote),
-    for a value that itself holds ``,<attribute>=``.
+    ``--by`` and ``=``, so a value may hold commas: ``race=White, non-Hispanic,sex=M``. Values
+    are verbatim (``g= x ,h=H1`` names the group ``" x "``, never ``"x"``). A value in double
+    quotes is taken as written (``race="a,sex=b"``; a doubled ``""`` is one quote), for a value
+    that itself holds ``,<attribute>=`` (:data:`polars_fair.cli.quoting.QUOTING`).
 
     Parameters
     ----------

@@ -16,6 +16,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.audit.escape import csv_safe, markdown_cell
+from polars_fair.cli.quoting import split_items, unquote
 
 __all__ = ["EXPORT_HELP", "LOW_PRIORITY", "TABLE_WIDTH", "select_columns", "to_csv", "to_markdown"]
 
@@ -166,7 +167,7 @@ def select_columns(df: pl.DataFrame, columns: str | None, fmt: str,
     ['column_3', 'column_1']
     """
     if columns is not None:
-        names = [c.strip() for c in columns.split(",") if c.strip()]
+        names = [unquote(c.strip()) for c in split_items(columns) if c.strip()]  # QUOTING
         unknown = [c for c in names if c not in df.columns]
         if unknown or not names:
             raise E.InvalidArgumentError(E.CLI_UNKNOWN_COLUMNS.format(
