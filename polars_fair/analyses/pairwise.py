@@ -207,12 +207,13 @@ def pairwise_from_counts(
 
 
 def _label(columns: Sequence[str]) -> pl.Expr:
-    """A group's label: the value as text for one key, ``"v1 | v2"`` for several (null: "null").
+    """A group's label: the value as text for one key, ``"v1 | v2"`` for several.
 
-    :func:`polars_fair.core.labels.group_label`: a value that could read as another (the text
-    ``"null"``, one starting with ``"``, one holding ``" | "``) is quoted.
+    :func:`polars_fair.core.labels.group_label`, as every label: a missing value reads
+    ``(missing)``, and a value that could read as another (the text ``"(missing)"``, one
+    starting with ``"``, one holding ``" | "``) is quoted.
     """
-    return group_label(list(columns), missing="null")
+    return group_label(list(columns))
 
 
 def pairwise_matrix(pairs: pl.DataFrame, metric: str, keys: Sequence[str]) -> pl.DataFrame:

@@ -11,8 +11,10 @@ text. Each format has one function here, used by every writer (the command line'
 - **Markdown** (:func:`markdown_cell`): ``|`` and the characters Markdown gives a meaning
   (``\``, `````, ``*``, ``[``, ``]``, ``~``, and ``_`` outside a word) are escaped with a
   backslash, ``<``, ``>``
-  and ``&`` written as HTML entities, line breaks as spaces, so a cell neither breaks the table
-  nor injects HTML where the Markdown is rendered (a pull request, a model card).
+  and ``&`` written as HTML entities, control characters and line breaks as visible escapes
+  (``\n``, ``\r``, ``\u2028``: :func:`polars_fair.core.labels.visible`), so a cell neither
+  breaks the table nor injects HTML where the Markdown is rendered (a pull request, a model
+  card), and ``"\nx"``, ``" x"`` and ``"\u2028x"`` stay three different cells.
 - **JSON in a ``<script>`` block** (:func:`script_json`): ``<``, ``>``, ``&``, U+2028 and U+2029
   are written as ``\uXXXX`` escapes, so no text can close the element (``</script``), open a
   comment (``<!--``) or a script (``<script``), or end a JavaScript line; ``JSON.parse`` reads the
@@ -27,14 +29,15 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair.core.labels import visible
+
 __all__ = ["FORMULA_PREFIXES", "csv_safe", "markdown_cell", "script_json"]
 
 #: The first characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
 _MARKDOWN = {ch: "\\" + ch for ch in "\\`*[]|~"}
-_MARKDOWN.update({"<": "&lt;", ">": "&gt;", "&": "&amp;", "\n": " ", "\r": " ",
-                  "\u2028": " ", "\u2029": " "})
+_MARKDOWN.update({"<": "&lt;", ">": "&gt;", "&": "&amp;"})
 _MARKDOWN_TABLE = str.maketrans(_MARKDOWN)
 #: An underscore that can open or close emphasis (not inside a word: ``impact_ratio`` stays).
 _EDGE_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
@@ -90,14 +93,17 @@ def markdown_cell(value: Any) -> str:
     -------
     str
         The text with ``\ ` * [ ] | ~`` (and ``_`` outside a word) backslash-escaped,
-        ``< > &`` as entities and line breaks (``\n``, ``\r``, U+2028, U+2029) as spaces.
+        ``< > &`` as entities, and control characters and line breaks (``\n``, ``\r``,
+        U+2028, U+2029) written as escapes first (:func:`polars_fair.core.labels.visible`).
 
     Examples
     --------
     >>> markdown_cell("a|b <script>")
     'a\\|b &lt;script&gt;'
+    >>> markdown_cell("\nx"), markdown_cell(" x")
+    ('\\\\nx', ' x')
     """
-    return _EDGE_UNDERSCORE.sub(r"\\_", str(value).translate(_MARKDOWN_TABLE))
+    return _EDGE_UNDERSCORE.sub(r"\\_", visible(str(value)).translate(_MARKDOWN_TABLE))
 
 
 def script_json(data: Any, **dumps: Any) -> str:

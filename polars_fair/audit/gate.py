@@ -27,6 +27,7 @@ from polars_fair.analyses.runner import check_clash
 from polars_fair.api.external import from_counts, from_scores
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.core import rules as R
+from polars_fair.core.labels import named_label
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference, known
 
@@ -237,9 +238,10 @@ def gate_reference(
 
 
 def _labels(frame: pl.DataFrame, keys: list[str]) -> pl.Series:
-    names = [", ".join(f"{k}={MISSING if v is None else v}" for k, v in zip(keys, row, strict=True))
-             if keys else "all" for row in frame.select(keys).iter_rows()]
-    return pl.Series("group", names, dtype=pl.String)
+    """``race=Black, sex=Female``, quoted as every label is (core.labels.named_label)."""
+    if not keys:
+        return pl.Series("group", ["all"] * frame.height, dtype=pl.String)
+    return frame.select(named_label(keys, missing=MISSING)).to_series()
 
 
 def group_labels(frame: pl.DataFrame, keys: list[str]) -> pl.Series:

@@ -46,7 +46,13 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import parse, render
 from polars_fair._lazy import np
-from polars_fair.core.labels import MISSING_GROUP, group_label, printable_spec, text_of
+from polars_fair.core.labels import (
+    MISSING_GROUP,
+    group_label,
+    named_text,
+    printable_spec,
+    text_of,
+)
 from polars_fair.core.limits import check_size, with_limits
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import SCORE_RULES, Reference
@@ -991,8 +997,7 @@ def pattern_label(attributes: Sequence[str] | None, row: Mapping[str, Any]) -> s
     """
     if not attributes:
         return "(everyone)"
-    return ", ".join(
-        f"{a}={MISSING_GROUP if row.get(a) is None else row.get(a)}" for a in attributes)
+    return named_text({a: row.get(a) for a in attributes})  # quoted as every label is
 
 
 #: The colour categories of :func:`divergence_chart`: by harm when the metric's direction is

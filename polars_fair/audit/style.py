@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair.core.labels import named_text, value_text
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import METRICS, PAIR_METRICS, metric
 
@@ -136,9 +137,8 @@ def reference_label_of(report: pl.DataFrame, keys: Sequence[str] | None = None) 
     if rows.height == 0:
         return "the whole population (reference='overall')"
     row = rows.row(0, named=True)
-    return ", ".join(f"{k}={MISSING_GROUP if row[k] is None else row[k]}" for k in keys if not (
-        "attributes" in report.columns and row[k] is None
-    ))
+    return named_text({k: row[k] for k in keys if not (  # quoted as every label is
+        "attributes" in report.columns and row[k] is None)}, missing=MISSING_GROUP)
 
 
 def style_report(
@@ -280,7 +280,7 @@ def _report_frame(df: pl.DataFrame, keys: list[str], metrics: list[str], *,
         # a null key is the group of rows whose attribute is missing: "(missing)", never the
         # "—" of an undefined figure (with attribute sets a null key is "not in this set")
         *(pl.col(k).cast(pl.String) if prefix else
-          pl.col(k).cast(pl.String).fill_null(MISSING_GROUP) for k in keys),
+          value_text(k, missing=MISSING_GROUP) for k in keys),
         *shown,
         flags.alias("flags"),
         adverse.alias("__adverse"), ofi_over.alias("__ofi"), low.alias("__low"),

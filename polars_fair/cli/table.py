@@ -17,6 +17,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.audit.escape import csv_safe, markdown_cell
 from polars_fair.cli.quoting import split_items, unquote
+from polars_fair.core.labels import visible
 
 __all__ = ["EXPORT_HELP", "LOW_PRIORITY", "TABLE_WIDTH", "select_columns", "to_csv", "to_markdown"]
 
@@ -33,6 +34,14 @@ LOW_PRIORITY = ("numerator", "denominator", "ci_low", "ci_high", "null_", "undef
 
 
 def _table_text(df: pl.DataFrame) -> str:
+    r"""The text table of a (small) result.
+
+    Control characters in text cells are written as escapes (``\r``), so a raw carriage
+    return cannot corrupt a row (:func:`polars_fair.core.labels.visible`).
+    """
+    df = df.with_columns(pl.Series(c, [None if v is None else visible(v) for v in df[c]],
+                                   dtype=pl.String)
+                         for c, t in df.schema.items() if t == pl.String)
     with pl.Config(
         tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=60,
         float_precision=4, tbl_hide_dataframe_shape=True,

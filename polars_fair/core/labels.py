@@ -14,8 +14,8 @@ import polars as pl
 
 from polars_fair import errors as E
 
-__all__ = ["MISSING_GROUP", "group_label", "printable", "printable_spec", "text_of",
-           "value_text"]
+__all__ = ["MISSING_GROUP", "group_label", "named_label", "named_text", "printable",
+           "printable_spec", "text_of", "value_text", "visible"]
 
 #: How a missing attribute value reads in a label (never "—", which means an undefined figure).
 MISSING_GROUP = "(missing)"
@@ -196,3 +196,103 @@ def printable_spec(spec: Any) -> Any:
     if isinstance(spec, (list, tuple)):
         return [printable_spec(v) for v in spec]
     return spec
+
+
+def named_label(keys: Sequence[str], *, missing: str = MISSING_GROUP) -> pl.Expr:
+    """A group named with its attributes: ``"race=Black, sex=Female"`` (the gate, the summary).
+
+    Each value is written by :func:`value_text`: a missing value reads ``missing``, and a value
+    that could be read as another (equal to ``missing``, starting with ``"``, or, with several
+    keys, holding ``", "``) is quoted, so two groups never share a label.
+
+    Parameters
+    ----------
+    keys : sequence of str
+        The key columns (at least one).
+    missing : str, default "(missing)"
+        How a missing value reads.
+
+    Returns
+    -------
+    pl.Expr
+        A String expression named ``group``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``keys`` is empty.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"r": ["A, s=B", "A", None], "s": ["C", "B, s=C", "(missing)"]})
+    >>> df.select(named_label(["r", "s"]))["group"].to_list()
+    ['r="A, s=B", s=C', 'r=A, s="B, s=C"', 'r=(missing), s="(missing)"']
+    """
+    if not keys:
+        raise E.InvalidArgumentError("a group label needs at least one key column, got []")
+    several = (", ",) if len(keys) > 1 else ()
+    parts = [pl.concat_str(pl.lit(f"{k}="), value_text(k, missing=missing, ambiguous=several))
+             for k in keys]
+    return pl.concat_str(parts, separator=", ").alias("group")
+
+
+def named_text(values: dict[str, Any], *, missing: str = MISSING_GROUP) -> str:
+    """:func:`named_label` for one group given in Python, ``{key: value}``.
+
+    Parameters
+    ----------
+    values : dict
+        The group's key values, in order (``None``: missing).
+    missing : str, default "(missing)"
+        How a missing value reads.
+
+    Returns
+    -------
+    str
+        ``"k1=v1, k2=v2"``, each value as :func:`text_of` writes it.
+
+    Examples
+    --------
+    >>> named_text({"g": "(missing)"}), named_text({"g": None})
+    ('g="(missing)"', 'g=(missing)')
+    >>> named_text({"r": "a, s=b", "s": "c"})
+    'r="a, s=b", s=c'
+    """
+    several = (", ",) if len(values) > 1 else ()
+    return ", ".join(f"{k}={text_of(v, missing=missing, ambiguous=several)}"
+                     for k, v in values.items())
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f\u2028\u2029]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _visible(match: re.Match[str]) -> str:
+    ch = match.group()
+    return _NAMED.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+
+
+def visible(text: str) -> str:
+    r"""A text with every control character and line break written as an escape.
+
+    For a text table or a Markdown cell, where a raw carriage return corrupts the row and a
+    line break would read as a space: ``\n``, ``\r``, ``\t``, ``\x01``, ``\x7f``,
+    ``\u2028`` and ``\u2029`` are written as those escapes, so ``"\nx"``, ``" x"`` and
+    ``"\u2028x"`` read differently.
+
+    Parameters
+    ----------
+    text : str
+        A cell.
+
+    Returns
+    -------
+    str
+        The text with C0 controls, DEL, U+2028 and U+2029 escaped.
+
+    Examples
+    --------
+    >>> visible("a\rb"), visible("\nx"), visible("\u2028x"), visible(" x")
+    ('a\\rb', '\\nx', '\\u2028x', ' x')
+    """
+    return _CONTROL.sub(_visible, text)

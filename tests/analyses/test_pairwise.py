@@ -246,7 +246,9 @@ def test_matrix_two_keys_labels_nulls_and_undefined_cells() -> None:
     )
     pairs = pairwise(df, ["race", "sex"], metrics=["fpr_ratio", "tpr_difference"])
     m = pairwise_matrix(pairs, "fpr_ratio", ["race", "sex"])
-    assert m.columns == ["race", "sex", "1 | M", "2 | F", "null | F"]
+    # a missing race reads "(missing)", as in every label (review of issue 19, defect 17: the
+    # matrix said "null", the reverse of the convention)
+    assert m.columns == ["race", "sex", "1 | M", "2 | F", "(missing) | F"]
     assert m.schema["race"] == pl.Int64
     # FPR: (1, M) has one negative, FP 0 -> 0; (2, F) and (None, F) have no negatives -> null
     assert m.rows() == [

@@ -81,14 +81,18 @@ def test_markdown_escapes_pipes_and_html_so_the_table_keeps_its_shape(payload_da
     assert "<" not in text and ">" not in text  # no tag survives
     assert "&lt;img src=x onerror=alert(1)&gt;" in text
     assert "a\\|b" in text and "\\*\\*bold\\*\\* \\[link\\](http://x.test) \\`code\\`" in text
-    assert "\u2028" not in text and "\u2029" not in text and "line sep" in text
+    assert "\u2028" not in text and "\u2029" not in text
+    assert "line\\\\u2028sep" in text  # the escape, its backslash escaped for Markdown
 
 
 def test_markdown_cell_by_hand() -> None:
     assert markdown_cell("x|y") == "x\\|y"
     assert markdown_cell("<b>&") == "&lt;b&gt;&amp;"
     assert markdown_cell("impact_ratio _it_") == "impact_ratio \\_it\\_"
-    assert markdown_cell("a\nb\r\nc") == "a b  c"
+    # line breaks are written as escapes, \ then escaped for Markdown (review of issue 19,
+    # defect 17: as spaces, "\nx", " x" and "\u2028x" were the same cell)
+    assert markdown_cell("a\nb\r\nc") == "a\\\\nb\\\\r\\\\nc"
+    assert len({markdown_cell("\nx"), markdown_cell(" x"), markdown_cell("\u2028x")}) == 3
 
 
 def test_json_keeps_every_payload_exactly(payload_data) -> None:

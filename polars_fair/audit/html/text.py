@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from polars_fair import errors as E
+from polars_fair.core.labels import text_of
 from polars_fair.core.registry import METRICS, PAIR_METRICS
 
 # The public names are those of the package (polars_fair.audit.html.__all__).
@@ -233,12 +234,18 @@ def _describe(x: Any) -> str:
 
 
 def _key(v: Any) -> str:
-    """A group key value as the page writes it: a null key is the group of missing values."""
-    return MISSING if v is None else str(v)
+    """A group key value as the page writes it: a null key is the group of missing values.
+
+    Quoted as every label is (:func:`polars_fair.core.labels.text_of`): the text ``"(missing)"``
+    never reads as the missing group.
+    """
+    return text_of(v, missing=MISSING)
 
 
 def _group(row: Mapping[str, Any], keys: Sequence[str]) -> str:
-    return " | ".join(_key(row[k]) for k in keys) if keys else "everyone"
+    several = (" | ",) if len(keys) > 1 else ()  # as core.labels.group_label spells a group
+    return " | ".join(text_of(row[k], missing=MISSING, ambiguous=several)
+                      for k in keys) if keys else "everyone"
 
 
 def _p(x: Any) -> str:

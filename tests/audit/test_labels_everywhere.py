@@ -1,0 +1,99 @@
+"""One quoting rule wherever a group is named (review of issue 19, defects 5, 6 and 17).
+
+A missing value reads ``(missing)``; a value that could read as another (the text
+``"(missing)"``, one starting with ``"``, with several attributes one holding the separator) is
+quoted (``polars_fair.core.labels``). The gate and ``polars-fair check``, the HTML audit, the
+pairwise matrix, the text table and the Markdown export all follow it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import polars_fair  # noqa: F401  (registers .fair)
+from polars_fair.analyses.pairwise import pairwise_matrix
+from polars_fair.cli.entry import app
+from polars_fair.core.labels import named_label, named_text, visible
+
+runner = CliRunner()
+
+#: a missing group, the texts "null" and "(missing)", and x; 40 rows each. Selection rates:
+#: missing 20/40, "null" 10/40, "(missing)" 0/40, x 30/40.
+MISS = pl.DataFrame({
+    "g": [None] * 40 + ["null"] * 40 + ["(missing)"] * 40 + ["x"] * 40,
+    "y_true": [1, 0] * 80,
+    "y_pred": [1, 1, 0, 0] * 10 + [1, 0, 0, 0] * 10 + [0] * 40 + [1, 1, 1, 0] * 10,
+})
+#: two groups whose unquoted labels would both read r=A, s=B, s=C
+COLLIDE = pl.DataFrame({"r": ["A, s=B"] * 40 + ["A"] * 40, "s": ["C"] * 40 + ["B, s=C"] * 40,
+                        "y_true": [1, 0] * 40,
+                        "y_pred": [1, 1, 0, 0] * 10 + [1, 0, 0, 0] * 10})
+
+
+def test_named_labels_never_collide() -> None:
+    labels = COLLIDE.unique(["r", "s"]).select(named_label(["r", "s"]))["group"].to_list()
+    assert sorted(labels) == ['r="A, s=B", s=C', 'r=A, s="B, s=C"']
+    assert named_text({"g": None}) == "g=(missing)"
+    assert named_text({"g": "(missing)"}) == 'g="(missing)"'
+
+
+def _check(tmp_path: Path, frame: pl.DataFrame, *by: str) -> dict[str, object]:
+    path = tmp_path / "rows.parquet"
+    frame.write_parquet(path)
+    args = ["check", str(path), *(a for b in by for a in ("--by", b)), "--format", "json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.stdout
+    return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+
+def test_check_names_the_missing_group_and_the_text_apart(tmp_path: Path) -> None:
+    verdict = _check(tmp_path, MISS, "g")
+    # the four groups tie at 40 rows: "largest" takes the first in key order after the
+    # missing group, the text "(missing)"
+    assert verdict["reference"] == 'g="(missing)"'
+    groups = sorted(verdict["checked_groups"])  # type: ignore[arg-type]
+    assert groups == ['g="(missing)"', "g=(missing)", "g=null", "g=x"]
+    # impact ratios against the highest rate (x, 0.75): "(missing)" 0, missing 0.5 / 0.75
+    ratios = {v["group"]: v["value"] for v in verdict["violations"]  # type: ignore[attr-defined]
+              if v["metric"] == "impact_ratio"}
+    assert ratios['g="(missing)"'] == 0.0
+    assert ratios["g=(missing)"] == pytest.approx(2 / 3)
+
+
+def test_check_quotes_values_holding_the_separator(tmp_path: Path) -> None:
+    verdict = _check(tmp_path, COLLIDE, "r", "s")
+    assert sorted(verdict["checked_groups"]) == [  # type: ignore[arg-type]
+        'r="A, s=B", s=C', 'r=A, s="B, s=C"']
+
+
+def test_the_html_audit_quotes_the_text_group() -> None:
+    pytest.importorskip("altair")
+    from polars_fair.html import audit_html
+
+    page = audit_html(MISS, "g")
+    # the gate table names the text group quoted and the missing group plainly
+    assert "<td>g=&quot;(missing)&quot;</td>" in page and "<td>g=(missing)</td>" in page
+    # the rates table: the text group's key quoted, the missing group's not
+    assert "<td>&quot;(missing)&quot;</td>" in page and "<td>(missing)</td>" in page
+
+
+def test_the_pairwise_matrix_reads_missing_and_quotes_the_text() -> None:
+    pairs = MISS.fair.pairwise("g", metrics=["selection_rate_difference"])
+    matrix = pairwise_matrix(pairs, "selection_rate_difference", ["g"])
+    assert sorted(matrix.columns[1:]) == ['"(missing)"', "(missing)", "null", "x"]
+
+
+def test_the_text_table_shows_a_carriage_return_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "cr.parquet"
+    pl.DataFrame({"g": ["a\rb"] * 2 + ["c"] * 2, "y_true": [1, 0] * 2,
+                  "y_pred": [1, 0] * 2}).write_parquet(path)
+    result = runner.invoke(app, ["report", str(path), "--by", "g", "--format", "table"])
+    assert result.exit_code == 0, result.stdout
+    assert "\r" not in result.stdout
+    assert "a\\rb" in result.stdout
+    assert visible("a\rb") == "a\\rb"
