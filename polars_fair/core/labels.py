@@ -13,6 +13,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 
 __all__ = ["MISSING_GROUP", "group_label", "named_label", "named_text", "printable",
            "printable_spec", "text_of", "value_text", "visible"]
@@ -198,29 +199,13 @@ def printable_spec(spec: Any) -> Any:
     return spec
 
 
-def named_label(keys: Sequence[str], *, missing: str = MISSING_GROUP) -> pl.Expr:
+@borrow(group_label, params=("columns", "missing"), sections=("Returns", "Raises"))
+def named_label(columns: Sequence[str], *, missing: str = MISSING_GROUP) -> pl.Expr:
     """A group named with its attributes: ``"race=Black, sex=Female"`` (the gate, the summary).
 
     Each value is written by :func:`value_text`: a missing value reads ``missing``, and a value
     that could be read as another (equal to ``missing``, starting with ``"``, or, with several
     keys, holding ``", "``) is quoted, so two groups never share a label.
-
-    Parameters
-    ----------
-    keys : sequence of str
-        The key columns (at least one).
-    missing : str, default "(missing)"
-        How a missing value reads.
-
-    Returns
-    -------
-    pl.Expr
-        A String expression named ``group``.
-
-    Raises
-    ------
-    InvalidArgumentError
-        ``keys`` is empty.
 
     Examples
     --------
@@ -228,11 +213,11 @@ def named_label(keys: Sequence[str], *, missing: str = MISSING_GROUP) -> pl.Expr
     >>> df.select(named_label(["r", "s"]))["group"].to_list()
     ['r="A, s=B", s=C', 'r=A, s="B, s=C"', 'r=(missing), s="(missing)"']
     """
-    if not keys:
+    if not columns:
         raise E.InvalidArgumentError("a group label needs at least one key column, got []")
-    several = (", ",) if len(keys) > 1 else ()
+    several = (", ",) if len(columns) > 1 else ()
     parts = [pl.concat_str(pl.lit(f"{k}="), value_text(k, missing=missing, ambiguous=several))
-             for k in keys]
+             for k in columns]
     return pl.concat_str(parts, separator=", ").alias("group")
 
 

@@ -24,6 +24,7 @@ from typing import Any, Literal, TypedDict, TypeVar
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import is_numpy, np
 from polars_fair.core.limits import LIMITS, check_ceiling, check_size
 
@@ -864,13 +865,9 @@ def wide_int(dtype: pl.DataType | None) -> bool:
 FLOAT_DIGITS = 15
 
 
+@borrow(wide_int, params=("dtype",))
 def wide_decimal(dtype: pl.DataType | None) -> bool:
     """Whether a Decimal dtype can hold values with more significant digits than a float keeps.
-
-    Parameters
-    ----------
-    dtype : pl.DataType, optional
-        A score's dtype.
 
     Returns
     -------
