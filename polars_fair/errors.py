@@ -207,6 +207,18 @@ EMPTY_NAME = (
     "an attribute ({role}) has an empty name ('', as pandas writes an unnamed index), which "
     "cannot name a key column; rename it, for example df.rename({{'': 'index'}})"
 )
+#: :data:`EMPTY_NAME` on the command line, where a frame cannot be renamed in Python.
+CLI_EMPTY_NAME = (
+    "an attribute ({role}) has an empty name ('', as pandas writes an unnamed index), which "
+    "cannot name a key column; give the column a name in the file's header, or leave it out of "
+    "--by"
+)
+#: :data:`BAD_KEY_DTYPE` on the command line: a SQL --by cannot reach into a list or struct.
+CLI_BAD_KEY_DTYPE = (
+    "attribute {column!r} (--by) has dtype {dtype}, which cannot define groups; pass a column "
+    "of numbers, strings, categories, booleans or dates (write the file with one such value "
+    "per row in that column, or leave it out of --by)"
+)
 DTYPE_HINT = " (set the column's type with --dtype COLUMN=TYPE, for example str)"
 EXTRA_FIELDS_HINT = (
     " (a row has more fields than the header: check --separator, or quote a field that holds "

@@ -767,7 +767,9 @@ def check_key_dtype(dtype: pl.DataType, column: str) -> None:
     polars_fair.errors.InvalidArgumentError: attribute 'tags' (by) has dtype List(Int64), ...
     """
     if isinstance(dtype, _NESTED) or dtype == pl.Object:
-        raise E.InvalidArgumentError(E.BAD_KEY_DTYPE.format(column=column, dtype=dtype))
+        raise E.InvalidArgumentError(
+            E.BAD_KEY_DTYPE.format(column=column, dtype=dtype),
+            cli_message=E.CLI_BAD_KEY_DTYPE.format(column=column, dtype=dtype))
 
 
 def _check_label_dtype(dtype: pl.DataType, column: str, role: str) -> None:
@@ -1011,7 +1013,8 @@ def _check_keys(keys: list[str], scores: bool) -> list[str]:
     if len(set(keys)) != len(keys):
         raise E.InvalidArgumentError(f"by has repeated attribute names: {keys}")
     if "" in keys:  # Polars renames such a column in a new frame: it could not be a key
-        raise E.InvalidArgumentError(E.EMPTY_NAME.format(role="by"))
+        raise E.InvalidArgumentError(E.EMPTY_NAME.format(role="by"),
+                                     cli_message=E.CLI_EMPTY_NAME.format(role="--by"))
     table = SCORE_TABLE_COLUMNS if scores else COUNT_TABLE_COLUMNS
     clash = [k for k in keys if k.startswith("__pf_") or k in table]
     if clash:

@@ -8,6 +8,9 @@ follows the advice as written and checks that it works.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import polars as pl
 import pytest
 
@@ -67,3 +70,31 @@ def test_rows_keep_the_polars_advice() -> None:
                          "y_true": [1, 0] * 60, "y_pred": [1, 0] * 60})
     with pytest.raises(E.TooManyLevelsError, match=r"by=pl.col\('x'\).bin_quantiles"):
         rows.fair.report("x")
+
+
+def test_the_command_line_gives_flags_not_python(tmp_path: Path) -> None:
+    """A column named '' and a struct column: the CLI advice names --by, never df.rename or
+    pl.col(...); following it (leaving the column out of --by) works."""
+    from typer.testing import CliRunner
+
+    from polars_fair.cli.entry import app
+
+    runner = CliRunner()
+    csv = tmp_path / "idx.csv"
+    csv.write_text(",g,y_true,y_pred\n0,a,1,1\n1,b,0,1\n2,a,0,0\n3,b,1,0\n")
+    result = runner.invoke(app, ["report", str(csv), "--by", "", "--format", "json"])
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["message"] == E.CLI_EMPTY_NAME.format(role="--by")
+    nested = tmp_path / "st.parquet"
+    pl.DataFrame({"s": [{"a": 1}, {"a": 2}] * 4, "g": ["a", "b"] * 4, "y_true": [1, 0] * 4,
+                  "y_pred": [1, 1, 0, 0] * 2}).write_parquet(nested)
+    result = runner.invoke(app, ["report", str(nested), "--by", "s", "--format", "json"])
+    assert result.exit_code == 2
+    message = json.loads(result.stdout)["message"]
+    assert message == E.CLI_BAD_KEY_DTYPE.format(column="s", dtype=pl.Struct({"a": pl.Int64}))
+    assert "pl.col" not in message and "rename" not in message
+    # followed: leave them out of --by
+    for path, rows in ((csv, 2), (nested, 4)):  # g: a and b, half the rows each
+        ok = runner.invoke(app, ["report", str(path), "--by", "g", "--format", "json"])
+        assert ok.exit_code == 0, ok.stdout
+        assert [r["n"] for r in json.loads(ok.stdout)] == [rows, rows]

@@ -27,8 +27,8 @@ from polars_fair.cli.entry import app
 
 runner = CliRunner()
 
-#: Templates whose advice a test of this module follows (TABLE_LEVELS_ADVICE and
-#: RELATION_LEVELS_ADVICE: tests/api/test_level_advice.py).
+#: Templates whose advice a test of this module follows (TABLE_LEVELS_ADVICE,
+#: RELATION_LEVELS_ADVICE, CLI_EMPTY_NAME and CLI_BAD_KEY_DTYPE: tests/api/test_level_advice.py).
 FOLLOWED = {
     "LEVELS_ADVICE", "CLI_LEVELS_ADVICE", "NUMERIC_LEVELS", "LABEL_PREDICTION_KINDS",
     "CLI_LABEL_PREDICTION_KINDS", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
@@ -39,6 +39,7 @@ FOLLOWED = {
     "MONITOR_NEEDS_LABELS", "MONITOR_NO_REFERENCE", "ONE_CLASS", "CLASS_DTYPE", "CLASS_KINDS",
     "ORDER_NEEDS_CLASSES",
     "THRESHOLD_DECIMAL_DIGITS", "TABLE_LEVELS_ADVICE", "RELATION_LEVELS_ADVICE",
+    "CLI_EMPTY_NAME", "CLI_BAD_KEY_DTYPE",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {
