@@ -308,7 +308,7 @@ def test_audit_renders_offline_in_chromium(demo: pl.DataFrame, tmp_path: Path) -
     assert load_failures(stderr) == []
     assert 'id="pf-report"' in dom and "<table" in dom
     assert dom.count("<svg") == 5
-    assert "Definitions" in dom and "Verdicts" in dom
+    assert "Definitions" in dom and "Verdict: " in dom and "Summary metrics" in dom
     shot = tmp_path / "audit.png"
     _, stderr, requested = run_chromium(
         page, browser_tmp, "--window-size=1280,2400", f"--screenshot={shot}"
@@ -356,16 +356,21 @@ def test_audit_html_compares_report_and_abroca_with_one_group() -> None:
     page = audit_html(_one_class_largest(), "g", y_score="y_score")
     # a is the largest group but has no ROC curve: the page's one reference is b, for the
     # report (OFI), the ABROCA table and the ROC chart alike
-    assert "reference group: <b>g=b</b>" in page
+    assert "reference group: <b>b</b>" in page
     abroca = page[page.index("<h3>ABROCA against the reference</h3>"):]
-    assert re.search(r"<tr><td>b</td><td class=\"num\">40</td>.*?<td>reference</td></tr>",
-                     abroca)
+    # (grey: b's 20 positives and 20 negatives are fewer than 30, so nothing is tested)
+    assert re.search(r"<tr class=\"low\"><td>b</td><td class=\"num\">40</td>.*?"
+                     r"<td>reference</td></tr>", abroca)
+    assert "Not tested: no group other than the reference has at least 30 positives" in abroca
     assert "ABROCA(c vs reference b)" in page
-    # the gate's verdict: a's and c's impact ratios fail (1 is the highest selection rate)
-    gate = page[page.index("<h3>Gate"):page.index("<h2>Report")]
-    assert '<span class="fail">FAIL</span>: 3 group(s) with at least 30 rows' in gate
-    assert "<td>g=b</td><td>impact_ratio</td><td class=\"num\">0.7500</td>" in gate
-    assert "<td>g=c</td><td>impact_ratio</td><td class=\"num\">0.2857</td>" in gate
+    # the verdict (the gate): b's and c's impact ratios fail (a's 60/60 is the highest
+    # selection rate): b 30/40 = 0.750, c 10/35 = 0.286
+    verdict = page[page.index("<h2>Verdict: "):page.index("<h2>Headline")]
+    assert '<span class="fail">FAIL</span>' in verdict and "2 of 3 group(s) fail" in verdict
+    assert re.search(r"<td><b>b</b></td><td class=\"num\">40</td><td>impact ratio</td>"
+                     r"<td class=\"num\">0\.750</td>", verdict)
+    assert re.search(r"<td><b>c</b></td><td class=\"num\">35</td><td>impact ratio</td>"
+                     r"<td class=\"num\">0\.286</td>", verdict)
 
 
 def test_audit_html_overall_reference_says_which_group_abroca_uses() -> None:
@@ -434,7 +439,8 @@ def test_page_json_equals_the_python_api(demo: pl.DataFrame) -> None:
     assert tuple(data) == DATA_KEYS
     rows = demo.filter(pl.col("applicant_id") >= 100)
     # the page's reference is the largest group with both classes: White men, as 'largest'
-    assert data["provenance"]["parameters"]["reference_group"] == "race=White, sex=Male"
+    # one spelling of a group on the whole page, the provenance included (issue 20)
+    assert data["provenance"]["parameters"]["reference_group"] == "White | Male"
     assert data["report"] == _rows(rows.fair.report(by, min_support=25))
     assert data["metrics"] == _rows(rows.fair.metrics(by, min_support=25, level=0.9))
     assert data["disparity"] == _rows(pl.concat([
@@ -442,7 +448,14 @@ def test_page_json_equals_the_python_api(demo: pl.DataFrame) -> None:
     ]))
     assert data["summary"] == _rows(rows.fair.summary(by, min_support=25))
     assert data["abroca"] == _rows(rows.fair.abroca(by, y_score="y_score"))
-    assert data["abroca_test"] == _rows(rows.fair.abroca_test(
+    # the test covers the groups with at least min_support (25) positives and negatives, and
+    # the reference (issue 20: a smaller group's ABROCA is not a finding)
+    abroca = pl.DataFrame(data["abroca"])
+    testable = abroca.filter(((pl.col("positives") >= 25) & (pl.col("negatives") >= 25))
+                             | pl.col("is_reference")).select(by).cast(
+        {c: demo.schema[c] for c in by})
+    assert 2 <= testable.height < abroca.height
+    assert data["abroca_test"] == _rows(rows.join(testable, on=by, how="semi").fair.abroca_test(
         by, y_score="y_score", n_permutations=200, seed=3))
     assert all(r["n_permutations"] == 200 for r in data["abroca_test"])
     # the page shows the p-values it holds
@@ -484,7 +497,7 @@ def test_provenance_names_the_file_with_its_digest_not_its_directory(tmp_path: P
     assert (prov["title"], prov["model"], prov["note"]) == (
         "Screening audit", "screen v3", "quarterly review")
     assert prov["parameters"]["null_groups"] == "drop"
-    assert prov["parameters"]["reference_group"] == "race=White"
+    assert prov["parameters"]["reference_group"] == "White"
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", prov["generated_utc"])
     assert prov["versions"]["polars"] == pl.__version__
     assert "<h1>Screening audit</h1>" in page and "screen v3" in page
@@ -560,11 +573,16 @@ def test_abroca_headline_is_not_the_largest_abroca_of_a_tiny_group(demo: pl.Data
     from polars_fair.audit.html import audit_html, page_data
 
     page = audit_html(demo, ["race", "sex"], y_score="y_score", n_permutations=200)
-    tests = pl.DataFrame(page_data(page)["abroca_test"])
-    largest = tests.sort("abroca", descending=True).row(0, named=True)
-    assert largest["n"] < 30
-    supported = tests.filter(pl.col("n") >= 30).sort("abroca", descending=True).row(
-        0, named=True)
+    data = page_data(page)
+    abroca = pl.DataFrame(data["abroca"]).filter(pl.col("abroca").is_not_null())
+    largest = abroca.sort("abroca", descending=True).row(0, named=True)
+    assert largest["positives"] < 30 or largest["negatives"] < 30
+    # the headline's group has at least 30 positives and 30 negatives (issue 20), and only
+    # such groups are tested
+    tests = pl.DataFrame(data["abroca_test"]).filter(pl.col("p_value").is_not_null())
+    assert tests.join(abroca.filter((pl.col("positives") < 30) | (pl.col("negatives") < 30)),
+                      on=["race", "sex"], how="semi").height == 0
+    supported = tests.sort("abroca", descending=True).row(0, named=True)
     headline = page[page.index("<h2>Headline</h2>"):page.index("<h2>Provenance</h2>")]
     tiny = f"{largest['race']} | {largest['sex']}"
     assert f"The largest ABROCA overall, {tiny}" in headline and "not a finding" in headline
@@ -579,7 +597,7 @@ def test_the_page_reads_each_finding_with_the_label_caveat(demo: pl.DataFrame) -
     from polars_fair.audit.html import LABEL_BIAS_CAVEAT, audit_html
 
     page = audit_html(demo, ["race", "sex"])
-    reading = page[page.index("<h3>What the findings mean</h3>"):page.index("<h3>Gate")]
+    reading = page[page.index("<h3>What the findings mean</h3>"):page.index("<h2>Uncertainty")]
     assert '<span class="fail">algorithmic</span>: Black | Female:' in reading
     assert "too few rows</span>: " in reading and "Pacific Islander | Female" in reading
     assert html.escape(LABEL_BIAS_CAVEAT) in reading
@@ -691,7 +709,12 @@ def test_the_adult_audit_from_the_command_line_is_publishable(tmp_path: Path) ->
         [adult.fair.disparity(by, metric=m, **args) for m in ("selection_rate", "tpr", "fpr")]))
     assert data["abroca"] == _rows(adult.fair.abroca(by, y_score="y_score"))
     tested = [r for r in data["abroca_test"] if r["undefined_reason"] is None]
-    assert len(tested) == 9 and all(0 < r["p_value"] <= r["p_value_holm"] <= 1 for r in tested)
+    # tested: the groups with at least 30 positives and 30 negatives (Adult's counts: the
+    # Asian-Pac-Islander, Black and White women, the Asian-Pac-Islander and Black men)
+    assert {(r["race"], r["sex"]) for r in tested} == {
+        ("Asian-Pac-Islander", "Female"), ("Asian-Pac-Islander", "Male"), ("Black", "Female"),
+        ("Black", "Male"), ("White", "Female")}
+    assert all(0 < r["p_value"] <= r["p_value_holm"] <= 1 for r in tested)
     assert all(r["n_permutations"] == 1000 for r in tested)
     assert data["provenance"]["parameters"]["seed"] == 0
 
@@ -759,7 +782,7 @@ def test_zero_weight_group_is_never_the_reference() -> None:
                        "y_pred": [1, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 1],
                        "w": [1.0] * 7 + [0.0] * 5})
     page = audit_html(df, "g", sample_weight="w", min_support=1)
-    assert page_data(page)["provenance"]["parameters"]["reference_group"] == "g=A"
+    assert page_data(page)["provenance"]["parameters"]["reference_group"] == "A"
 
 
 def test_a_missing_group_reads_missing_in_the_verdicts_and_the_gate() -> None:
@@ -771,7 +794,7 @@ def test_a_missing_group_reads_missing_in_the_verdicts_and_the_gate() -> None:
     df = pl.DataFrame({"g": ["a"] * 4 + [None] * 4, "y_true": [1, 0, 1, 0] * 2,
                        "y_pred": [1, 0, 0, 0, 1, 1, 1, 1]})
     page = audit_html(df, "g", min_support=1)
-    verdicts = page.split("<h2>Verdicts</h2>")[1].split("<h2>Uncertainty")[0]
+    verdicts = page.split("<h2>Summary metrics</h2>")[1].split("<h2>Uncertainty")[0]
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", verdicts)
     assert "(missing)" in cells and "null" not in cells and "None" not in verdicts
     row = cells[cells.index("demographic_parity_difference"):][:4]

@@ -57,8 +57,8 @@ def test_the_audit_prints_to_pdf_with_the_verdict_table_whole(tmp_path: Path) ->
     width, height = (float(v) for v in reader.pages[0].mediabox[2:])
     assert width > height  # landscape
     text = " ".join(pages)
-    for heading in ("Headline", "Provenance", "Verdicts", "Uncertainty", "Report", "Charts",
-                    "Definitions"):
+    for heading in ("Verdict", "Headline", "Provenance", "Summary metrics", "Uncertainty",
+                    "Report", "Charts", "Definitions"):
         assert heading in text, heading
     # every verdict row is whole on one page: its metric, value and verdict together
     summary = data.fair.summary(["race", "sex"])

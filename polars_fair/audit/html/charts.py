@@ -8,6 +8,8 @@ which the page prints in its place.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import polars as pl
@@ -17,6 +19,24 @@ from polars_fair.audit.html.text import CHART_PAGE_GROUPS, _attempt, _group, _na
 
 #: One chart of the page: (heading, caption, the chart or the reason it was not drawn).
 Chart = tuple[str, str, Any]
+#: Points per ROC curve drawn on the page (the curves are drawn through this many FPR values;
+#: the ABROCA written is exact): enough for a chart 420 pixels wide.
+ROC_POINTS = 200
+
+
+@contextmanager
+def unvalidated() -> Iterator[None]:
+    """Build Altair charts without validating every object against the Vega-Lite schema.
+
+    Altair checks each object it builds against the JSON schema (about a second of an Adult
+    page, most of it in the inline data of the ROC curves). The charts are the tested charts of
+    :mod:`polars_fair.audit.plot`, whose own tests build them validated; the page renders them
+    with vl-convert, which still parses the spec.
+    """
+    from polars_fair.audit.plot import _altair
+
+    with _altair("the audit page's charts").utils.schemapi.debug_mode(False):
+        yield
 
 
 def page_charts(o: PageOptions, t: PageTables, g: PageGroups,
@@ -93,9 +113,10 @@ def _score_charts(o: PageOptions, t: PageTables, scores: pl.DataFrame, fs_page: 
             "ROC curves and ABROCA",
             ("ROC curve of each group; the shaded area between the reference's curve and "
              "the headline group's (the largest significant ABROCA among groups with at "
-             f"least {o.min_support} rows, else the largest) is that ABROCA." + drawn_note),
+             f"least {o.min_support} positives and negatives, else the largest) is that "
+             "ABROCA." + drawn_note),
             _attempt(lambda: roc_chart(fs_page, reference=t.ab_ref, min_support=o.min_support,
-                                       group=ab_group)),
+                                       group=ab_group, max_points=ROC_POINTS)),
         ))
     else:
         notes.append(f"No ROC chart: {t.roc_reason}.")

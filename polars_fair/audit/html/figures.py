@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair.audit.html.provenance import _plain
-from polars_fair.audit.html.text import _describe, _group
+from polars_fair.audit.html.text import _describe, _group, _reference_label
 from polars_fair.core.options import Adjust
 from polars_fair.core.reference import Reference
 from polars_fair.core.spec import IntoExpr, NullGroups
@@ -68,6 +68,7 @@ class PageTables:
     abroca: pl.DataFrame | None
     tests: pl.DataFrame | None
     roc_reason: str | None
+    untested: str | None
     divergence: pl.DataFrame | None
 
 
@@ -170,14 +171,14 @@ def compute_tables(audited: pl.LazyFrame, by: Any, o: PageOptions,
         ab_ref = resolve_gate_reference(fc, fs, "largest", min_support=o.min_support,
                                         exclude_low_support=o.exclude_low_support)
     roc_reason: str | None = None  # why no ROC curve comparison can be made, if none can
+    untested: str | None = None  # why the ABROCA test was not run, if it was not
     if fs is not None:
         from polars_fair.audit.html.tables import _roc_reason
 
         abroca = fs.abroca(reference=ab_ref).collect()
         roc_reason = _roc_reason(abroca, keys)
-        if o.sample_weight is None and roc_reason is None:  # weights are not exchangeable units
-            tests = fs.abroca_test(reference=ab_ref, n_permutations=o.n_permutations,
-                                   seed=o.seed, progress=False).collect()
+        if roc_reason is None and scores is not None:
+            tests, untested = _abroca_tests(o, scores, abroca, keys, ab_ref)
     divergence_table = None
     if divergence is True:
         divergence_table = fc.divergence(level=o.level, min_denominator=o.min_support).collect()
@@ -187,13 +188,47 @@ def compute_tables(audited: pl.LazyFrame, by: Any, o: PageOptions,
     return PageTables(counts=counts, keys=keys, fc=fc, fs=fs, scores=scores, ref=ref,
                       ab_ref=ab_ref, report=report, overall=overall, summary=summary,
                       metrics=metrics, disparity=disparity, abroca=abroca, tests=tests,
-                      roc_reason=roc_reason, divergence=divergence_table)
+                      roc_reason=roc_reason, untested=untested, divergence=divergence_table)
+
+
+def testable(min_support: float) -> pl.Expr:
+    """A group's ABROCA can be tested: at least ``min_support`` positives and negatives.
+
+    The one low-support rule of the metrics (a rate is low support when its own denominator is
+    below ``min_support``: :func:`polars_fair.analyses.uncertainty.metrics_table`) applied to
+    the two rates of a ROC curve, the TPR (over the positives) and the FPR (over the
+    negatives).
+    """
+    from polars_fair.core import rules as R
+
+    least = R.min_count(R.exact(min_support, "min_support"))
+    return (pl.col("positives") >= least) & (pl.col("negatives") >= least)
+
+
+def _abroca_tests(o: PageOptions, scores: pl.DataFrame, abroca: pl.DataFrame,
+                  keys: list[str], ab_ref: Any) -> tuple[pl.DataFrame | None, str | None]:
+    """The ABROCA test of the testable groups against the reference, or why it was not run.
+
+    Only the groups with at least ``min_support`` positives and negatives (:func:`testable`)
+    are tested, and Holm's adjustment is over them: a smaller group's ABROCA is not a finding,
+    and permuting it would only cost time.
+    """
+    from polars_fair.api.external import from_scores
+
+    if o.sample_weight is not None:
+        return None, ("the permutation test needs unweighted rows (sample weights are not "
+                      "exchangeable units)")
+    chosen = abroca.filter(testable(o.min_support) | pl.col("is_reference")).select(keys)
+    if chosen.height < 2:
+        return None, (f"no group other than the reference has at least {o.min_support} "
+                      f"positives and {o.min_support} negatives")
+    tested = from_scores(scores.join(chosen, on=keys, how="semi", nulls_equal=True), keys)
+    return tested.abroca_test(reference=ab_ref, n_permutations=o.n_permutations, seed=o.seed,
+                              progress=False).collect(), None
 
 
 def choose_groups(t: PageTables, page_groups: int) -> PageGroups:
     """The largest groups and the reference(s), at most ``page_groups`` of them."""
-    from polars_fair.audit.style import reference_label_of
-
     keys, report = t.keys, t.report
     n_groups = report.height
     must = [report.filter(pl.col("is_reference")).select(keys)]
@@ -208,7 +243,7 @@ def choose_groups(t: PageTables, page_groups: int) -> PageGroups:
         shown, on=keys, how="anti", nulls_equal=True).iter_rows(named=True)]
     groups = PageGroups(keys=keys, shown=shown, must=must, n_groups=n_groups,
                         left_out=left_out, left_names=left_names, report=report,
-                        metrics=t.metrics, ref_label=reference_label_of(report, keys))
+                        metrics=t.metrics, ref_label=_reference_label(report, keys))
     report_page = groups.on_page(report)
     # the one low-support rule (n < min_support of the group) for the rates chart's faint bars
     group_low = report_page.select(*keys, pl.col("low_support").alias("__pf_low"))
@@ -220,8 +255,6 @@ def choose_groups(t: PageTables, page_groups: int) -> PageGroups:
 
 def page_params(o: PageOptions, t: PageTables, ref_label: str) -> dict[str, Any]:
     """Every input of the numbers on the page, for the provenance (expressions as text)."""
-    from polars_fair.audit.style import reference_label_of
-
     threshold_text = (f"{_describe(o.y_score)} >= {o.threshold}" if o.threshold is not None
                       else None)
     params: dict[str, Any] = {
@@ -240,7 +273,7 @@ def page_params(o: PageOptions, t: PageTables, ref_label: str) -> dict[str, Any]
         "rates": list(o.rates), "max_groups": o.page_groups,
     }
     if t.fs is not None:
-        params.update(abroca_reference=reference_label_of(t.abroca, t.keys)
+        params.update(abroca_reference=_reference_label(t.abroca, t.keys)
                       if t.abroca is not None else None,
                       n_permutations=o.n_permutations, seed=o.seed)
     return params

@@ -9,14 +9,13 @@ this module only words them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from polars_fair.audit.html.text import (
     ADJUST_NAMES,
     LABEL_BIAS_CAVEAT,
-    MISSING,
     _classes,
     _esc,
     _group,
@@ -25,36 +24,11 @@ from polars_fair.audit.html.text import (
     _num,
     _p,
     _pct,
-    _table,
 )
 from polars_fair.core.registry import METRICS
 
-
-def _gate_html(checks: pl.DataFrame, keys: Sequence[str], min_support: int) -> str:
-    """The gate's frame (:func:`polars_fair.audit.gate.gate`) as a verdict and its failing rows."""
-    from polars_fair.audit.gate import verdict
-
-    groups = checks.filter(pl.col("metric") == "impact_ratio")
-    n_checked = groups.filter(pl.col("checked")).height
-    rules = " and ".join(
-        f"<code>{_esc(r if m == 'ofi' else f'{m} {r}')}</code>"
-        for m, r in checks.select("metric", "rule").unique(maintain_order=True).iter_rows()
-    )
-    head = "<h3>Gate (the checks of <code>polars-fair check</code>)</h3>"
-    if n_checked == 0:
-        return head + (f"<p class=\"warn\">No group has at least {min_support} rows: nothing "
-                       "was checked.</p>")
-    passed = verdict(checks)
-    text = (f'<p><span class="{"pass" if passed else "fail"}">{"PASS" if passed else "FAIL"}'
-            f"</span>: {n_checked} group(s) with at least {min_support} rows checked against "
-            f"{rules}; an undefined figure does not pass.</p>")
-    failing = checks.filter(pl.col("checked") & ~pl.col("passed"))
-    if failing.height == 0:
-        return head + text
-    rows = [[_esc(r["group"]), _esc(r["metric"]), _num(r["value"], "{:.4f}"),
-             _esc(r["rule"] if r["value"] is not None else f"undefined: {r['reason']}")]
-            for r in failing.iter_rows(named=True)]
-    return head + text + _table(["group", "metric", "value", "limit"], rows, numeric=[2])
+if TYPE_CHECKING:
+    from polars_fair.audit.html.figures import PageGroups, PageOptions, PageTables
 
 
 def _summary_labels(report: pl.DataFrame, keys: Sequence[str]) -> Callable[[Any], str]:
@@ -71,20 +45,99 @@ def _summary_labels(report: pl.DataFrame, keys: Sequence[str]) -> Callable[[Any]
 
     spelled: dict[str, set[str]] = {}
     for row in report.select(keys).iter_rows(named=True):
-        spelled.setdefault(spell(row, "null"), set()).add(spell(row, MISSING))
+        spelled.setdefault(spell(row, "null"), set()).add(_group(row, keys))
     names = {k: next(iter(v)) for k, v in spelled.items() if len(v) == 1}
     return lambda label: "" if label is None else names.get(str(label), str(label))
 
 
+def abroca_tests(t: PageTables, g: PageGroups, o: PageOptions) -> pl.DataFrame | None:
+    """ABROCA of each group on the page with its test's p-values (null where not tested).
+
+    ``None`` when the page has no ABROCA to state: no scores, no ROC curves to compare, or
+    weighted rows (the test is not run).
+    """
+    if t.abroca is None or t.roc_reason is not None or o.sample_weight is not None:
+        return None
+    keys = t.keys
+    p = (t.tests.select(*keys, "p_value", "p_value_holm") if t.tests is not None else
+         t.abroca.select(*keys, p_value=pl.lit(None, pl.Float64),
+                         p_value_holm=pl.lit(None, pl.Float64)))
+    return g.on_page(t.abroca.join(p, on=keys, how="left", nulls_equal=True,
+                                   maintain_order="left"))
+
+
+def _abroca_choice(rows: pl.DataFrame, *, level: float, min_support: float
+                   ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The testable groups, those significant, and the others, each the largest ABROCA first."""
+    from polars_fair.audit.html.figures import testable
+
+    rows = rows.filter(~pl.col("is_reference") & pl.col("abroca").is_not_null()).sort(
+        "abroca", descending=True, maintain_order=True)
+    supported = rows.filter(testable(min_support))
+    sig = supported.filter(pl.col("p_value_holm") <= 1 - level + 1e-12)
+    return supported, sig, rows.filter(~testable(min_support))
+
+
+def abroca_headline_group(t: PageTables, o: PageOptions, g: PageGroups
+                          ) -> dict[str, Any] | None:
+    """The headline's ABROCA group: the largest significant ABROCA among testable groups.
+
+    Else the largest ABROCA among the testable groups (at least ``min_support`` positives and
+    negatives: :func:`polars_fair.audit.html.figures.testable`); ``None`` when none is.
+    """
+    rows = abroca_tests(t, g, o)
+    if rows is None:
+        return None
+    supported, sig, _ = _abroca_choice(rows, level=o.level, min_support=o.min_support)
+    top = sig if sig.height else supported
+    return {k: top[k][0] for k in t.keys} if top.height else None
+
+
+def _abroca_item(rows: pl.DataFrame, keys: Sequence[str], *, level: float, min_support: int,
+                 n_permutations: int, seed: int | None) -> list[str]:
+    """The headline's ABROCA items: the testable group with the largest (significant) ABROCA."""
+    supported, sig, small = _abroca_choice(rows, level=level, min_support=min_support)
+    how = f"{n_permutations:,} permutations, seed {seed}, Holm-adjusted"
+    rule = f"at least {min_support} positives and {min_support} negatives"
+    items = []
+    if sig.height:
+        top = sig.row(0, named=True)
+        others = sig.height - 1
+        items.append(
+            f"<li>ABROCA: <b>{_esc(_group(top, keys))}</b> has the largest significant "
+            f"ABROCA among groups with {rule}, {top['abroca']:.4f} (n = {top['n']:,}"
+            f"{_classes(top)}; p = {_p(top['p_value_holm'])}, {how})"
+            + (f"; {others} other group(s) also significant" if others else "") + ".</li>")
+    elif supported.height:
+        top = supported.row(0, named=True)
+        items.append(
+            f"<li>ABROCA: no group's ABROCA is significant. The largest among groups with "
+            f"{rule}, {_esc(_group(top, keys))} ({top['abroca']:.4f}, "
+            f"n = {top['n']:,}{_classes(top)}), is <span class=\"undefined\">not "
+            f"significant (p = {_p(top['p_value_holm'])}, {how})</span>.</li>")
+    else:
+        items.append(
+            f"<li>ABROCA: no group besides the reference has {rule} (the TPR and the FPR "
+            "of a ROC curve each need that many rows of their class), so no ABROCA was tested "
+            "and none is a finding.</li>")
+    top_supported = supported["abroca"].max() if supported.height else None
+    if small.height and (top_supported is None or small["abroca"][0] > top_supported):
+        r = small.row(0, named=True)
+        items.append(
+            f"<li>The largest ABROCA overall, {_esc(_group(r, keys))} ({r['abroca']:.4f}), "
+            f"comes from n = {r['n']:,}{_classes(r)}, fewer than {min_support} positives or "
+            f"negatives (low support): not tested, not a finding.</li>")
+    return items
+
+
 def _headline(
-    disparity: pl.DataFrame, tests: pl.DataFrame | None, keys: Sequence[str], *,
+    disparity: pl.DataFrame, abroca: pl.DataFrame | None, keys: Sequence[str], *,
     rates: Sequence[str], level: float, adjust: str, min_support: int,
     n_permutations: int, seed: int | None, low: set[tuple[Any, ...]],
-) -> tuple[str, dict[str, Any] | None]:
+) -> str:
     """The headline: only differences significant after adjustment.
 
-    Anything else is labelled "not significant (p = ...)". Returns the HTML and the ABROCA
-    group to draw (or None).
+    Anything else is labelled "not significant (p = ...)".
     """
     method = ADJUST_NAMES.get(adjust, adjust)
     items: list[str] = []
@@ -119,42 +172,12 @@ def _headline(
                 f"{_pct(best['reference_value'])}), is <span class=\"undefined\">not "
                 f"significant (p = {_p(best['p_value_adjusted'])}, {method}-adjusted)"
                 "</span>.</li>")
-    chosen: dict[str, Any] | None = None
-    if tests is not None:
-        tested = tests.filter(pl.col("p_value_holm").is_not_null())
-        supported = tested.filter(pl.col("n") >= min_support)
-        sig = supported.filter(pl.col("p_value_holm") <= 1 - level + 1e-12).sort(
-            "abroca", descending=True)
-        how = f"{n_permutations:,} permutations, seed {seed}, Holm-adjusted"
-        if sig.height:
-            top = sig.row(0, named=True)
-            chosen = {k: top[k] for k in keys}
-            others = sig.height - 1
-            items.append(
-                f"<li>ABROCA: <b>{_esc(_group(top, keys))}</b> has the largest significant "
-                f"ABROCA, {top['abroca']:.4f} (n = {top['n']:,}{_classes(top)}; p = "
-                f"{_p(top['p_value_holm'])}, {how})"
-                + (f"; {others} other group(s) also significant" if others else "") + ".</li>")
-        elif supported.height:
-            top = supported.sort("abroca", descending=True).row(0, named=True)
-            chosen = {k: top[k] for k in keys}
-            items.append(
-                f"<li>ABROCA: no group's ABROCA is significant. The largest among groups with "
-                f"at least {min_support} rows, {_esc(_group(top, keys))} ({top['abroca']:.4f}, "
-                f"n = {top['n']:,}{_classes(top)}), is <span class=\"undefined\">not "
-                f"significant (p = {_p(top['p_value_holm'])}, {how})</span>.</li>")
-        small = tested.filter(pl.col("n") < min_support).sort("abroca", descending=True)
-        top_supported = supported["abroca"].max() if supported.height else None
-        if small.height and (top_supported is None
-                             or small["abroca"][0] > top_supported):
-            r = small.row(0, named=True)
-            items.append(
-                f"<li>The largest ABROCA overall, {_esc(_group(r, keys))} ({r['abroca']:.4f}), "
-                f"comes from {r['n']} rows (low support, p = {_p(r['p_value_holm'])}): not a "
-                "finding.</li>")
+    if abroca is not None:
+        items.extend(_abroca_item(abroca, keys, level=level, min_support=min_support,
+                                  n_permutations=n_permutations, seed=seed))
     if not items:
-        return "<p>No comparison could be tested.</p>", chosen
-    return '<ul class="headline">' + "".join(items) + "</ul>", chosen
+        return "<p>No comparison could be tested.</p>"
+    return '<ul class="headline">' + "".join(items) + "</ul>"
 
 
 def _reading(report: pl.DataFrame, keys: Sequence[str], *, ofi_threshold: float,

@@ -8,15 +8,15 @@ Each builder returns its HTML; :func:`polars_fair.audit.html.audit_html` joins t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
 
 from polars_fair import __version__
-from polars_fair.audit.html.charts import Chart
+from polars_fair.audit.html.context import PageContext
 from polars_fair.audit.html.figures import PageGroups, PageOptions, PageTables
-from polars_fair.audit.html.findings import _gate_html, _headline, _reading, _summary_labels
+from polars_fair.audit.html.findings import _headline, _reading, _summary_labels, abroca_tests
 from polars_fair.audit.html.provenance import _data_block, _json_rows
 from polars_fair.audit.html.tables import (
     _abroca_table,
@@ -45,9 +45,9 @@ from polars_fair.audit.html.text import (
 from polars_fair.core.registry import METRICS
 
 
-def header_section(title: str, model: str | None, note: str | None,
-                   prov: Mapping[str, Any]) -> str:
+def header_section(p: PageContext) -> str:
     """The title, one line of what was audited (input, model, time, version) and the note."""
+    title, model, note, prov = p.text.title, p.text.model, p.text.note, p.prov
     parts = [f"<h1>{_esc(title)}</h1>"]
     meta = [f"generated {prov['generated_utc']}", f"polars_fair {__version__}"]
     if model:
@@ -60,21 +60,14 @@ def header_section(title: str, model: str | None, note: str | None,
     return "\n".join(parts)
 
 
-def headline(o: PageOptions, t: PageTables, g: PageGroups) -> tuple[str, dict[str, Any] | None]:
-    """The headline's list (only what is significant after adjustment) and its ABROCA group."""
-    keys = t.keys
-    tests = None if t.tests is None or t.abroca is None else g.on_page(t.tests.join(
-        t.abroca.select(*keys, "positives", "negatives"), on=keys, how="left",
-        nulls_equal=True, maintain_order="left"))
-    low = {tuple(r[k] for k in keys)
-           for r in t.report.filter(pl.col("low_support")).iter_rows(named=True)}
-    return _headline(g.on_page(t.disparity), tests, keys, rates=o.rates, level=o.level,
-                     adjust=o.adjust, min_support=o.min_support,
-                     n_permutations=o.n_permutations, seed=o.seed, low=low)
-
-
-def headline_section(o: PageOptions, g: PageGroups, items: str) -> str:
+def headline_section(p: PageContext) -> str:
     """The headline: what is compared with what, and the findings beyond chance."""
+    o, t, g = p.o, p.t, p.g
+    low = {tuple(r[k] for k in t.keys)
+           for r in t.report.filter(pl.col("low_support")).iter_rows(named=True)}
+    items = _headline(g.on_page(t.disparity), abroca_tests(t, g, o), t.keys, rates=o.rates,
+                      level=o.level, adjust=o.adjust, min_support=o.min_support,
+                      n_permutations=o.n_permutations, seed=o.seed, low=low)
     return "\n".join([
         "<h2>Headline</h2>",
         f"<p>Against the reference group <b>{_esc(g.ref_label)}</b>; a difference is "
@@ -84,14 +77,15 @@ def headline_section(o: PageOptions, g: PageGroups, items: str) -> str:
     ])
 
 
-def provenance_section(prov: Mapping[str, Any]) -> str:
+def provenance_section(p: PageContext) -> str:
     """The provenance table (:func:`polars_fair.audit.html.provenance`)."""
-    return "<h2>Provenance</h2>\n" + _provenance_html(prov)
+    return "<h2>Provenance</h2>\n" + _provenance_html(p.prov)
 
 
-def data_section(o: PageOptions, t: PageTables, g: PageGroups, size: Mapping[str, int],
-                 n_columns: int, y_pred_text: str) -> str:
+def data_section(p: PageContext) -> str:
     """The data's size, every row excluded with the reason, the columns audited, low support."""
+    o, t, g, size, n_columns = p.o, p.t, p.g, p.size, p.n_columns
+    y_pred_text = p.prov["parameters"]["y_pred"]
     where_text = _describe(o.where) if o.where is not None else None
     null_note = {
         "keep": f"kept, audited as a group that reads {MISSING}",
@@ -135,24 +129,28 @@ def data_section(o: PageOptions, t: PageTables, g: PageGroups, size: Mapping[str
     return "\n".join(parts)
 
 
-def verdicts_section(o: PageOptions, t: PageTables, checks: pl.DataFrame) -> str:
-    """The summary verdicts, what each finding means, and the gate of ``polars-fair check``."""
+def verdicts_section(p: PageContext) -> str:
+    """The summary metrics with their verdicts, and what each finding means."""
+    o, t = p.o, p.t
     label_of = _summary_labels(t.report, t.keys)
     rows = []
     for r in t.summary.iter_rows(named=True):
-        verdict = r["verdict"]
-        cls = VERDICT_CLASSES.get(verdict, "")
-        rows.append([
-            _esc(r["metric"]), _num(r["value"], "{:.4f}"), _esc(label_of(r["group_1"])),
-            _esc(label_of(r["group_2"])), _num(r["threshold"], "{:g}"),
-            f'<span class="{cls}">{_esc(verdict)}</span>' if verdict else UNDEFINED,
-            "low support" if r.get("low_support") else "",
-        ])
-    parts = ["<h2>Verdicts</h2>",
-             _table(["metric", "value", "group 1", "group 2", "threshold", "verdict",
-                     "support"], rows, numeric=[1, 4]),
-             "<p>The verdicts apply the rules to point estimates; the headline and the "
-             "uncertainty tables say which differences are beyond chance.</p>"]
+        verdict, limit = r["verdict"], r["threshold"]
+        if verdict:  # a rule: its limit, and the verdict (low support said in the same cell)
+            rule = ("≥ " if r["metric"].startswith("min_") else "≤ ") + f"{limit:g}"
+            judged = (f'<span class="{VERDICT_CLASSES.get(verdict, "")}">{_esc(verdict)}</span>'
+                      + (" (low support)" if r.get("low_support") else ""))
+        else:
+            rule, judged = "no rule", "descriptive"
+        rows.append([_esc(r["metric"]), _num(r["value"], "{:.4f}"),
+                     _esc(label_of(r["group_1"])), _esc(label_of(r["group_2"])), rule, judged])
+    parts = ["<h2>Summary metrics</h2>",
+             _table(["metric", "value", "group 1", "group 2", "rule", "verdict"], rows,
+                    numeric=[1]),
+             "<p>Each metric compares the two groups named (the extremes over the groups); "
+             "\"no rule\": the metric is descriptive, no limit applies. The verdicts apply the "
+             "rules to point estimates; the headline and the uncertainty tables say which "
+             "differences are beyond chance.</p>"]
     excluded = t.summary["excluded_groups"].explode().drop_nulls().unique(maintain_order=True)
     if excluded.len():
         parts.append(f"<p>Left out of the summaries (low support): "
@@ -160,7 +158,6 @@ def verdicts_section(o: PageOptions, t: PageTables, checks: pl.DataFrame) -> str
     parts.append("<h3>What the findings mean</h3>")
     parts.append(_reading(t.report, t.keys, ofi_threshold=o.ofi_threshold,
                           four_fifths=o.four_fifths, min_support=o.min_support))
-    parts.append(_gate_html(checks, t.keys, o.min_support))
     return "\n".join(parts)
 
 
@@ -173,21 +170,21 @@ def abroca_section(o: PageOptions, t: PageTables, g: PageGroups) -> str:
                "(which compares the ROC curves of two groups) nor its permutation test is "
                "on this page.</p>")
     elif t.tests is None:
-        how = ("<p>Not tested: the permutation test needs unweighted rows (sample weights "
-               "are not exchangeable units), so no ABROCA is a finding here.</p>")
+        how = f"<p>Not tested: {_esc(t.untested)}, so no ABROCA is a finding here.</p>"
     else:
         p_text = PERMUTATION_P.format(n=f"{o.n_permutations:,}")
-        how = (f"<p>With the permutation test. p: {p_text} "
-               f"(seed {o.seed}); p (Holm): adjusted over the groups tested; significant: "
-               f"p (Holm) ≤ {1 - o.level:.2g}.</p>")
+        how = (f"<p>With the permutation test of the groups with at least {o.min_support} "
+               f"positives and {o.min_support} negatives (the others are not tested: their "
+               f"ABROCA is not a finding). p: {p_text} (seed {o.seed}); p (Holm): adjusted "
+               f"over the groups tested; significant: p (Holm) ≤ {1 - o.level:.2g}.</p>")
     return "<h3>ABROCA against the reference</h3>" + how + (
         "" if t.roc_reason is not None
         else _abroca_table(g.on_page(t.abroca), t.tests, t.keys, o.min_support, o.level))
 
 
-def uncertainty_section(o: PageOptions, t: PageTables, g: PageGroups,
-                        notes: Sequence[str]) -> str:
+def uncertainty_section(p: PageContext) -> str:
     """The rates with their intervals, each group against the reference, ABROCA and its test."""
+    o, t, g, notes = p.o, p.t, p.g, p.notes
     method = ADJUST_NAMES.get(o.adjust, o.adjust)
     parts = [
         "<h2>Uncertainty</h2>",
@@ -204,8 +201,9 @@ def uncertainty_section(o: PageOptions, t: PageTables, g: PageGroups,
     return "\n".join(parts)
 
 
-def report_section(o: PageOptions, g: PageGroups) -> str:
+def report_section(p: PageContext) -> str:
     """The styled report table (:func:`polars_fair.audit.style.style_report`)."""
+    o, g = p.o, p.g
     from polars_fair.audit.style import style_report
 
     parts = ["<h2>Report</h2>"]
@@ -219,24 +217,24 @@ def report_section(o: PageOptions, g: PageGroups) -> str:
     return "\n".join(parts)
 
 
-def divergence_section(t: PageTables, k: int) -> str:
-    """The ``k`` divergent patterns of largest |divergence|, when the page has divergence."""
-    if t.divergence is None:
+def divergence_section(p: PageContext) -> str:
+    """The divergent patterns of largest |divergence|, when the page has divergence."""
+    if p.t.divergence is None:
         return ""
-    return "<h2>Divergent patterns</h2>" + _divergence_table(t.divergence, k)
+    return "<h2>Divergent patterns</h2>" + _divergence_table(p.t.divergence, p.divergence_top)
 
 
-def charts_section(charts: Sequence[Chart]) -> str:
+def charts_section(p: PageContext) -> str:
     """Every chart as inline SVG with its caption, or the reason it was not drawn."""
     from polars_fair.audit.plot import to_svg
 
     parts = ["<h2>Charts</h2>"]
-    for number, (heading, caption, chart) in enumerate(charts, start=1):
+    for number, (heading, caption, chart) in enumerate(p.charts, start=1):
         if isinstance(chart, str):  # the chart could not be drawn: say why
             parts.append(f"<figure><h3>{_esc(heading)}</h3><p class=\"warn\">Not drawn: "
                          f"{_esc(chart)}.</p></figure>")
             continue
-        svg = svg_for_html(to_svg(chart), prefix=f"pf-chart{number}-")
+        svg = svg_for_html(to_svg(chart.to_dict(validate=False)), prefix=f"pf-chart{number}-")
         parts.append(
             f"<figure><h3>{_esc(heading)}</h3>{svg}"
             f"<figcaption>{_esc(caption)}</figcaption></figure>"
@@ -244,9 +242,9 @@ def charts_section(charts: Sequence[Chart]) -> str:
     return "\n".join(parts)
 
 
-def definitions_section(with_scores: bool) -> str:
+def definitions_section(p: PageContext) -> str:
     """Every quantity of the page with its definition and source, and how to read the page."""
-    defs = DEFINITIONS + (SCORE_DEFINITIONS if with_scores else ())
+    defs = DEFINITIONS + (SCORE_DEFINITIONS if p.o.y_score is not None else ())
     return "\n".join([
         "<h2>Definitions</h2>",
         _table(["quantity", "definition", "source"],
@@ -258,8 +256,9 @@ def definitions_section(with_scores: bool) -> str:
     ])
 
 
-def data_block_section(prov: Mapping[str, Any], t: PageTables) -> str:
+def data_block_section(p: PageContext) -> str:
     """The page's tables as JSON (keys of :data:`polars_fair.audit.html.DATA_KEYS`)."""
+    prov, t = p.prov, p.t
     page_json: dict[str, Any] = {
         "provenance": prov, "report": _json_rows(t.report), "metrics": _json_rows(t.metrics),
         "disparity": _json_rows(t.disparity), "summary": _json_rows(t.summary),

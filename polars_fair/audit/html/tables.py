@@ -21,6 +21,7 @@ from polars_fair.audit.html.text import (
     _num,
     _p,
     _pct,
+    _pct_interval,
     _table,
 )
 from polars_fair.core.registry import METRICS
@@ -68,7 +69,7 @@ def _rates_table(metrics: pl.DataFrame, report: pl.DataFrame, keys: Sequence[str
         for m in rates:
             c = cells.get(m)
             row.append(UNDEFINED if c is None or c["value"] is None else
-                       f"{_pct(c['value'])} {_interval(c['ci_low'], c['ci_high'], '{:.3f}')}"
+                       f"{_pct(c['value'])} {_pct_interval(c['ci_low'], c['ci_high'])}"
                        f" <small>({c['numerator']:,}/{c['denominator']:,})</small>")
         row.append("reference" if r["is_reference"] else
                    "low support" if r["low_support"] else "")
@@ -110,17 +111,24 @@ def _abroca_table(abroca: pl.DataFrame, tests: pl.DataFrame | None, keys: Sequen
                   min_support: int, level: float) -> str:
     if tests is None:  # not tested (weighted): the p columns read undefined
         joined = abroca.with_columns(p_value=pl.lit(None, pl.Float64),
-                                     p_value_holm=pl.lit(None, pl.Float64))
+                                     p_value_holm=pl.lit(None, pl.Float64),
+                                     __pf_tested=pl.lit(None, pl.Boolean))
     else:
-        joined = abroca.join(tests.select(*keys, "p_value", "p_value_holm"), on=list(keys),
+        joined = abroca.join(tests.select(*keys, "p_value", "p_value_holm",
+                                          __pf_tested=pl.lit(True)), on=list(keys),
                              how="left", nulls_equal=True, maintain_order="left")
+    from polars_fair.core import rules as R
+
+    least = R.min_count(R.exact(min_support, "min_support"))  # the rule of findings.testable
     rows, classes = [], []
     for r in joined.iter_rows(named=True):
-        small = r["n"] < min_support
+        small = (r["positives"] or 0) < least or (r["negatives"] or 0) < least
         if r["is_reference"]:
             note = "reference"
         elif r["undefined_reason"]:
             note = _esc(r["undefined_reason"])
+        elif not r["__pf_tested"]:
+            note = "not tested"
         elif r["p_value_holm"] is None:
             note = UNDEFINED
         else:
@@ -128,11 +136,12 @@ def _abroca_table(abroca: pl.DataFrame, tests: pl.DataFrame | None, keys: Sequen
             note = ('<span class="fail">significant</span>' if sig else
                     '<span class="undefined">not significant</span>')
         if small and not r["is_reference"]:
-            note += " (low support)"
+            note += f" (low support: fewer than {min_support} positives or negatives)"
         rows.append([*(_esc(_key(r[k])) for k in keys), _num(r["n"]),
                      f"{_num(r['positives'])} / {_num(r['negatives'])}",
                      _num(r["auc"], "{:.4f}"), _num(r["abroca"], "{:.4f}"),
-                     _p(r["p_value"]), _p(r["p_value_holm"]), note])
+                     *((_p(r["p_value"]), _p(r["p_value_holm"])) if r["__pf_tested"]
+                       else ("not tested", "not tested")), note])
         classes.append("low" if small else "")
     k = len(keys)
     return _table([*keys, "n", "positives / negatives", "AUC", "ABROCA", "p", "p (Holm)",

@@ -243,9 +243,24 @@ def _key(v: Any) -> str:
 
 
 def _group(row: Mapping[str, Any], keys: Sequence[str]) -> str:
-    several = (" | ",) if len(keys) > 1 else ()  # as core.labels.group_label spells a group
-    return " | ".join(text_of(row[k], missing=MISSING, ambiguous=several)
+    """A group as every part of the page spells it (:func:`polars_fair.core.labels.group_label`).
+
+    ``"White | Male"``; a null key reads "(missing)"; a value that could read as another is
+    quoted.
+    """
+    ambiguous = (" | ",) if len(keys) > 1 else ()
+    return " | ".join(text_of(row[k], missing=MISSING, ambiguous=ambiguous)
                       for k in keys) if keys else "everyone"
+
+
+#: How the page names the reference when it is the whole population.
+WHOLE_POPULATION = "the whole population (reference='overall')"
+
+
+def _reference_label(table: Any, keys: Sequence[str]) -> str:
+    """The reference group of a table with ``is_reference``, spelt as :func:`_group` does."""
+    rows = table.filter(table["is_reference"].fill_null(False))
+    return _group(rows.row(0, named=True), keys) if rows.height else WHOLE_POPULATION
 
 
 def _p(x: Any) -> str:
@@ -262,6 +277,13 @@ def _interval(low: Any, high: Any, fmt: str = "{:.3f}") -> str:
     if low is None or high is None:
         return UNDEFINED
     return f"[{fmt.format(low)}, {fmt.format(high)}]".replace("-", "−")
+
+
+def _pct_interval(low: Any, high: Any) -> str:
+    """An interval of rates in the unit of the rate beside it: ``[2.9%, 11.6%]``."""
+    if low is None or high is None:
+        return UNDEFINED
+    return f"[{100 * low:.1f}%, {100 * high:.1f}%]"
 
 
 def _names(groups: Sequence[str], limit: int = 12) -> str:

@@ -1,0 +1,119 @@
+"""Everything one audit page shows, computed once and handed to every section builder.
+
+:func:`page_context` runs the page's computations in order (the rows, the tables, the groups
+shown, the gate, the provenance, the headline's ABROCA group, the charts) and returns one
+:class:`PageContext`. A section of the page is a function ``PageContext -> str``
+(:data:`Section`); :data:`polars_fair.audit.html.page.SECTIONS` lists them in page order, so a
+new section is one builder and one entry in that list.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.audit.html.charts import Chart, divergence_chart_of, page_charts, unvalidated
+from polars_fair.audit.html.figures import (
+    PageGroups,
+    PageOptions,
+    PageTables,
+    choose_groups,
+    compute_tables,
+    page_params,
+    row_sizes,
+)
+from polars_fair.audit.html.findings import abroca_headline_group
+from polars_fair.audit.html.provenance import provenance
+from polars_fair.audit.html.text import _describe
+
+#: The divergent patterns the page shows (table and chart), the largest |divergence| first.
+DIVERGENCE_TOP = 15
+
+
+@dataclass(frozen=True)
+class PageText:
+    """The page's own words: its title, the model audited and a free note (each optional)."""
+
+    title: str
+    model: str | None
+    note: str | None
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """One page's options, tables, groups, gate, provenance and charts, for the builders."""
+
+    o: PageOptions
+    t: PageTables
+    g: PageGroups
+    checks: pl.DataFrame
+    prov: dict[str, Any]
+    size: dict[str, Any]
+    n_columns: int
+    text: PageText
+    ab_group: dict[str, Any] | None
+    charts: list[Chart]
+    notes: list[str]
+    divergence_top: int = DIVERGENCE_TOP
+
+
+#: A section of the page: the context in, its HTML out ("" leaves the section out).
+Section = Callable[[PageContext], str]
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What the caller says about the input: filters before the page, rows read, file, time."""
+
+    filters: Sequence[str]
+    rows_read: int | None
+    path: str | Path | None
+    generated: _dt.datetime | None
+
+
+def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: PageOptions,
+                 divergence: bool | pl.DataFrame | pl.LazyFrame | None, text: PageText,
+                 source: Provenance) -> PageContext:
+    """Compute everything the page shows, in order: rows, tables, groups, gate, charts."""
+    from polars_fair.audit.gate import gate
+
+    condition, size, n_columns = row_sizes(lf, by_exprs, o.where)
+    t = compute_tables(lf.filter(condition) if condition is not None else lf, by, o, divergence)
+    g = choose_groups(t, o.page_groups)
+    checks = gate(t.fc, reference=t.ref, min_impact_ratio=o.four_fifths,
+                  max_abs_ofi=o.ofi_threshold, min_support=o.min_support)
+    params = page_params(o, t, g.ref_label)
+    prov = _page_provenance(o, t, size, params, source, text)
+    ab_group = abroca_headline_group(t, o, g)
+    with unvalidated():
+        charts, notes = page_charts(o, t, g, ab_group)
+        if t.divergence is not None:
+            charts.append(divergence_chart_of(t.divergence, divergence, DIVERGENCE_TOP))
+    return PageContext(o=o, t=t, g=g, checks=checks, prov=prov, size=size,
+                       n_columns=n_columns, text=text, ab_group=ab_group, charts=charts,
+                       notes=notes)
+
+
+def _page_provenance(o: PageOptions, t: PageTables, size: dict[str, Any], params: dict[str, Any],
+                     source: Provenance, text: PageText) -> dict[str, Any]:
+    """The page's provenance: the input, the rows read, filtered and audited, every filter."""
+    where_text = _describe(o.where) if o.where is not None else None
+    dropped_null = size["null_rows"] if o.null_groups == "drop" else 0
+    rows_read = source.rows_read
+    if rows_read is not None and rows_read < size["total"]:
+        raise E.InvalidArgumentError(E.PAGE_ROWS_READ.format(value=rows_read, rows=size["total"]))
+    read = rows_read if rows_read is not None else size["total"]
+    audited = t.overall["n"]
+    return provenance(
+        source.path, rows_read=read, rows_filtered=read - audited, rows_audited=audited,
+        filters=[*source.filters, *([f"where {where_text}"] if where_text else []),
+                 *(["drop rows with a missing group value"] if dropped_null else [])],
+        params=params, title=text.title, model=text.model, note=text.note,
+        generated=source.generated,
+    )
