@@ -1,11 +1,16 @@
-"""The HTML audit printed to PDF by headless Chromium: pages, and the verdict table whole.
+"""The Adult audit printed to PDF by headless Chromium, checked from the PDF itself.
 
-Slow (Chromium): marked in tests/conftest.py. Skips without Chromium or pypdf, except on CI
-(``CI=true``) or with ``POLARS_FAIR_REQUIRE_DATA=1``, where it fails.
+No page ends with a heading (an orphan heading), every chart is whole on one page (its heading,
+its title drawn in the chart, its axis and its caption below it on the same page), and every
+verdict row is whole. The text and where it sits on each page are read with pypdf.
+
+Slow (Chromium): marked in tests/conftest.py. Skips without Chromium, pypdf or the shared data,
+except on CI (``CI=true``) or with ``POLARS_FAIR_REQUIRE_DATA=1``, where it fails.
 """
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import unicodedata
@@ -15,7 +20,6 @@ from typing import Any
 import polars as pl
 import pytest
 
-from polars_fair.datasets import make_hiring
 from tests.audit.test_html import chromium, load_failures, run_chromium
 from tests.audit.test_plot import require_plot_extra
 
@@ -31,19 +35,43 @@ def _pypdf() -> Any:
 
 
 def _flat(text: str) -> str:
-    """PDF text with ligatures undone and whitespace collapsed."""
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text))
+    """Text with ligatures undone (ﬁ -> fi) and whitespace collapsed."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
 
 
-def test_the_audit_prints_to_pdf_with_the_verdict_table_whole(tmp_path: Path) -> None:
+def _lines(page: Any) -> list[str]:
+    """The page's text lines, top to bottom (pieces at one height joined left to right)."""
+    pieces: list[tuple[float, float, str]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], *_: Any) -> None:
+        if text.strip():  # the piece's position on the page: the text matrix through the CTM
+            x = cm[0] * tm[4] + cm[2] * tm[5] + cm[4]
+            y = cm[1] * tm[4] + cm[3] * tm[5] + cm[5]
+            pieces.append((round(y), x, text))
+
+    page.extract_text(visitor_text=visit)
+    rows: dict[int, list[tuple[float, str]]] = {}
+    for y, x, text in pieces:
+        rows.setdefault(y, []).append((x, text))
+    return [_flat(" ".join(t for _, t in sorted(rows[y]))) for y in sorted(rows, reverse=True)]
+
+
+def _text(fragment: str) -> str:
+    return _flat(html.unescape(re.sub(r"<[^>]+>", " ", fragment)))
+
+
+def test_the_adult_audit_prints_with_no_orphan_heading_and_no_cut_chart(tmp_path: Path) -> None:
     require_plot_extra()
     chromium()  # skip early when absent
     pypdf = _pypdf()
     from polars_fair.audit.html import audit_html
+    from tests.conftest import ADULT_SCORED_CSV, require
 
-    data = make_hiring(3000, seed=0)
+    lf = pl.scan_csv(require(ADULT_SCORED_CSV)).select("race", "sex", "y_true", "y_score")
     page = tmp_path / "audit.html"
-    audit_html(data, ["race", "sex"], y_score="y_score", n_permutations=100, output=page)
+    audit_html(lf, ["race", "sex"], y_score="y_score", threshold=0.5, n_permutations=200,
+               output=page)
+    source = page.read_text(encoding="utf-8")
     pdf = tmp_path / "audit.pdf"
     browser_tmp = tmp_path / "chromium"
     browser_tmp.mkdir()
@@ -51,23 +79,40 @@ def test_the_audit_prints_to_pdf_with_the_verdict_table_whole(tmp_path: Path) ->
                                         f"--print-to-pdf={pdf}")
     assert requested == [] and load_failures(stderr) == []
     reader = pypdf.PdfReader(str(pdf))
-    pages = [_flat(p.extract_text()) for p in reader.pages]
-    # A4 landscape; a page of this size prints on a handful of pages, not one, not hundreds
-    assert 3 <= len(pages) <= 40, len(pages)
+    pages = [_lines(p) for p in reader.pages]
     width, height = (float(v) for v in reader.pages[0].mediabox[2:])
-    assert width > height  # landscape
-    text = " ".join(pages)
-    for heading in ("Verdict", "Headline", "Provenance", "Summary metrics", "Uncertainty",
-                    "Report", "Charts", "Definitions"):
-        assert heading in text, heading
-    # every verdict row is whole on one page: its metric, value and verdict together
-    summary = data.fair.summary(["race", "sex"])
-    for row in summary.iter_rows(named=True):
-        cells = [row["metric"], f"{row['value']:.4f}"] + (
-            [row["verdict"]] if row["verdict"] else [])
-        assert any(all(c in p for c in cells) for p in pages), (row["metric"], cells)
-    # the report's rows too: each group's name and its n on one page
-    report = data.fair.report(["race", "sex"])
-    for r in report.select("race", "sex", "n").iter_rows():
-        assert any(re.search(rf"{r[0]} {r[1]} {r[2]:,}\b", p) for p in pages), r
-    assert pl.__version__ in text  # the provenance printed
+    assert width > height  # A4 landscape
+    assert 4 <= len(pages) <= 40, len(pages)
+
+    # no page ends with a heading: the last line of every page is not one of the page's h1-h3
+    headings = {_text(h) for h in re.findall(r"<h[1-3][^>]*>(.*?)</h[1-3]>", source, re.S)}
+    assert {"Verdict: FAIL", "Headline", "Charts", "Calibration"} <= headings
+    for number, lines in enumerate(pages, start=1):
+        assert lines, number
+        assert lines[-1] not in headings, (number, lines[-1])
+
+    def page_of(text: str) -> list[int]:
+        return [i for i, lines in enumerate(pages) if any(text in line for line in lines)]
+
+    # every chart whole on one page: the figure's heading, the chart's own title and x axis
+    # (drawn by the SVG) and the caption's last words are all on the page that has the heading
+    figures = re.findall(r"<figure><h3>(.*?)</h3>(.*?)<figcaption>(.*?)</figcaption></figure>",
+                         source, re.S)
+    assert len(figures) == 5
+    for heading, svg, caption in figures:
+        [at] = [i for i, lines in enumerate(pages) if _text(heading) in lines]
+        title = _text(re.findall(r'role-title-text"[^>]*>(.*?)</text>', svg, re.S)[0])
+        axis = _text(re.findall(r'role-axis-title"[^>]*>(.*?)</text>', svg, re.S)[-1])
+        tail = " ".join(_text(caption).split()[-4:])
+        for part in (title, axis, tail):
+            assert at in page_of(part), (heading, part, at, page_of(part))
+
+    # every verdict row whole on one page: the group, its figure and its interval together
+    verdict = source[source.index("<h2>Verdict"):source.index("<h2>Headline")]
+    rows = re.findall(r"<tr><td><b>(.*?)</b></td>(.*?)</tr>", verdict)
+    assert rows
+    for group, cells in rows:
+        values = [_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", cells)]
+        line = " ".join([_text(group), *values[:4]])
+        assert any(line in joined for joined in (" ".join(lines) for lines in pages)), line
+    assert pl.__version__ in " ".join(" ".join(lines) for lines in pages)  # the provenance

@@ -145,17 +145,20 @@ table.prov td:first-child { color: #5f6368; white-space: nowrap; }
 table.prov td { word-break: break-word; }
 .mono { font-family: ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace;
         font-size: 0.85rem; }
-/* print: whole rows, repeated headers, no clipped charts */
+/* print: whole rows, repeated headers, a heading never last on a page, a chart never cut */
 tr { break-inside: avoid; page-break-inside: avoid; }
 thead { display: table-header-group; }
 @page { size: A4 landscape; margin: 12mm; }
 @media print {
   body { margin: 0; max-width: none; padding: 0; font-size: 9.5pt; }
-  h2 { break-after: avoid; page-break-after: avoid; }
-  h3 { break-after: avoid; page-break-after: avoid; }
+  h1, h2, h3 { break-after: avoid; page-break-after: avoid; break-inside: avoid; }
+  h2 + p, h3 + p { break-before: avoid; page-break-before: avoid; }
   figure { break-inside: avoid; page-break-inside: avoid; overflow: visible; }
   .report-table { overflow: visible; }
-  svg { max-width: 100%; height: auto; }
+  /* a chart fits a page: at most 140 mm high (A4 landscape holds 186 mm inside the margins,
+     with room for its heading and caption), scaled with its aspect ratio */
+  figure svg { max-width: 100%; max-height: 140mm; width: auto; height: auto; }
+  li, p, figcaption { break-inside: avoid; page-break-inside: avoid; }
   table.pf, .report-table table { font-size: 8.5pt; }
   table.nowrap td { white-space: normal; }
 }
