@@ -556,6 +556,7 @@ def check_gate(
     min_support: int = DEFAULTS.min_support,
     null_groups: str = "keep",
     max_groups: int = DEFAULT_MAX_GROUPS,
+    counts: Any = None,
 ) -> dict[str, Any]:
     """The decision of ``polars-fair check`` (:func:`polars_fair.audit.gate.gate`) as JSON data.
 
@@ -577,6 +578,8 @@ def check_gate(
         As ``df.fair.report``.
     max_groups : int, default 10000
         ``--max-groups``: the most groups the count table may make (Enum intersections).
+    counts : FairCounts, optional
+        The count table of ``args`` (:func:`gate_counts`), when the caller has it already.
 
     Returns
     -------
@@ -611,9 +614,8 @@ def check_gate(
     if max_abroca is not None and args.y_score is None:
         raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
     nulls: Any = null_groups
-    counts = polars_fair.counts(args.lf, args.by, y_true=args.y_true, y_pred=args.y_pred,
-                                pos_label=args.pos_label, null_groups=nulls,
-                                max_groups=max_groups)
+    if counts is None:
+        counts = gate_counts(args, null_groups=null_groups, max_groups=max_groups)
     scores = None
     if max_abroca is not None and args.y_score is not None:
         scores = polars_fair.scores(args.lf, args.by, y_true=args.y_true, y_score=args.y_score,
@@ -650,6 +652,41 @@ def check_gate(
         "undefined": undefined,
         "violations": violations,
     }
+
+
+def gate_counts(args: Inputs, *, null_groups: str = "keep",
+                max_groups: int = DEFAULT_MAX_GROUPS) -> Any:
+    """The count table of ``polars-fair check``: the rows of ``args`` counted once.
+
+    Parameters
+    ----------
+    args : Inputs
+        The resolved command-line inputs (:func:`resolve_inputs`).
+    null_groups : {"keep", "raise", "drop"}, default "keep"
+        As ``df.fair.report``.
+    max_groups : int, default 10000
+        ``--max-groups``.
+
+    Returns
+    -------
+    FairCounts
+        The count-table object (:func:`polars_fair.counts`).
+
+    Examples
+    --------
+    >>> from polars_fair.datasets import make_hiring
+    >>> args = resolve_inputs(make_hiring(300, seed=0).lazy(), ["sex"], y_true_text="y_true",
+    ...                       y_pred_text="y_pred", y_score_text=None, pos_label_text=None,
+    ...                       reference_text=None, where=None)
+    >>> gate_counts(args).keys
+    ['sex']
+    """
+    import polars_fair
+
+    nulls: Any = null_groups
+    return polars_fair.counts(args.lf, args.by, y_true=args.y_true, y_pred=args.y_pred,
+                              pos_label=args.pos_label, null_groups=nulls,
+                              max_groups=max_groups)
 
 
 def format_gate(result: dict[str, Any]) -> str:
@@ -747,10 +784,11 @@ def check(
             y_pred_text=y_pred, y_score_text=y_score, pos_label_text=pos_label,
             reference_text=reference, where=where, source=path.name,
         )
+        counts = gate_counts(args, null_groups=null_groups, max_groups=max_groups)
         result.update(check_gate(
             args, min_impact_ratio=min_impact_ratio, max_abs_ofi=max_abs_ofi,
             max_abroca=max_abroca, min_support=min_support, null_groups=null_groups,
-            max_groups=max_groups,
+            max_groups=max_groups, counts=counts,
         ))
         if baseline_pred is not None:
             result["change"] = check_change(
@@ -759,12 +797,18 @@ def check(
                 null_groups=null_groups)
             result["gate_passed"] = result["passed"]
             result["passed"] = result["passed"] and result["change"]["passed"]
+        if format == "text":  # the plain-language findings that `report` prints, the same
+            report = counts.report(reference=args.reference, min_support=min_support).collect()
+            summary.append(report_summary(report, list(counts.keys), min_support=min_support,
+                                          reference=args.reference))
 
+    summary: list[str] = []
     _guard(run, json_errors=format == "json")
     text = "" if format == "json" else format_gate(
         {**result, "passed": result.get("gate_passed", result["passed"])})
     if format != "json" and "change" in result:
         text += "\n" + format_change(result["change"])
+    text = "\n".join([text, *summary])
     typer.echo(json.dumps(result, indent=2, default=str) if format == "json" else text)
     if not result["passed"]:
         raise typer.Exit(code=1)

@@ -315,3 +315,20 @@ def test_gate_reference_max_auc_without_any_auc_falls_back_to_the_largest_group(
     s = from_scores(pl.DataFrame({"g": ["a", "b"], "score": [0.9, 0.2],
                                   "positives": [6, 4], "negatives": [0, 0]}))
     assert gate_reference(c, s, "max_auc") == {"g": "a"}
+
+
+def test_check_text_ends_with_the_findings_summary_of_report(hiring_csv: Path) -> None:
+    """Issue 20 item 4: under its verdict, `check` prints the plain-language summary that
+    `report` prints under its table (the same lines, from the same function), and the JSON
+    output is unchanged."""
+    code, out, _ = check(str(hiring_csv), "--by", "race")
+    report = runner.invoke(app, ["report", str(hiring_csv), "--by", "race"])
+    assert report.exit_code == 0, report.stdout
+    footer = report.stdout[report.stdout.index("reference group: "):].rstrip("\n")
+    assert footer.startswith("reference group: race=White")
+    assert "findings: " in footer
+    assert out.rstrip("\n").endswith("\n" + footer)
+    assert out.startswith("polars-fair check: ")
+    code_json, out_json, _ = check(str(hiring_csv), "--by", "race", "--format", "json")
+    assert code_json == code and "reference group:" not in out_json
+    assert json.loads(out_json)["passed"] is (code == 0)
