@@ -16,8 +16,9 @@ fixed so the pages change only when the code or the data do:
   only): ``race`` against Caucasian defendants, the favourable outcome positive
   (``pos_label=0``: predicted Low, not re-arrested), ``11 − decile_score`` as the score.
 
-The screenshot is the top of each page (headline, provenance, data, verdicts), 1280 × 2600
-pixels; the Adult audit takes about two minutes (the permutation test on 32,561 rows).
+The screenshot is the top of each page (the verdict, the headline, the provenance, the data),
+1280 × 2600 pixels; each page takes a few seconds (the Adult one runs the permutation test of
+its five testable groups on 32,561 rows).
 """
 
 from __future__ import annotations
