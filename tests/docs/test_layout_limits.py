@@ -16,8 +16,9 @@ PACKAGE = Path(__file__).resolve().parents[2] / "polars_fair"
 MAX_FUNCTION_LINES = 150
 MAX_MODULE_LINES = 600
 REASON_MARKER = "Why one module"
-#: Left out while another developer splits ``audit_html`` (240 lines) and rewrites the page.
-EXCLUDED = ("audit/html/",)
+#: Folders left out of the limits while they are being split (none: ``audit_html`` is split,
+#: and audit/html/ keeps both limits).
+EXCLUDED: tuple[str, ...] = ()
 
 
 def _modules(excluded: bool = False) -> list[Path]:
