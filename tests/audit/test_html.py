@@ -362,6 +362,9 @@ def test_audit_html_compares_report_and_abroca_with_one_group() -> None:
     assert re.search(r"<tr class=\"low\"><td>b</td><td class=\"num\">40</td>.*?"
                      r"<td>reference</td></tr>", abroca)
     assert "Not tested: no group other than the reference has at least 30 positives" in abroca
+    # and the ROC chart's shaded area (c against b) says it is not a finding
+    assert ("no group has at least 30 positives and 30 negatives, so it is not a finding"
+            in page)
     assert "ABROCA(c vs reference b)" in page
     # the verdict (the gate): b's and c's impact ratios fail (a's 60/60 is the highest
     # selection rate): b 30/40 = 0.750, c 10/35 = 0.286

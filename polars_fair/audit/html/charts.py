@@ -112,9 +112,12 @@ def _score_charts(o: PageOptions, t: PageTables, scores: pl.DataFrame, fs_page: 
         charts.append((
             "ROC curves and ABROCA",
             ("ROC curve of each group; the shaded area between the reference's curve and "
-             "the headline group's (the largest significant ABROCA among groups with at "
-             f"least {o.min_support} positives and negatives, else the largest) is that "
-             "ABROCA." + drawn_note),
+             + ("the headline group's (the largest significant ABROCA among groups with at "
+                f"least {o.min_support} positives and negatives, else the largest) is that "
+                "ABROCA." if ab_group is not None else
+                "another group's is that ABROCA; no group has at least "
+                f"{o.min_support} positives and {o.min_support} negatives, so it is not a "
+                "finding.") + drawn_note),
             _attempt(lambda: roc_chart(fs_page, reference=t.ab_ref, min_support=o.min_support,
                                        group=ab_group, max_points=ROC_POINTS)),
         ))
