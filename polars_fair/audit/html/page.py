@@ -20,7 +20,9 @@ charts as inline SVG (rates with intervals, the pairwise OFI and DI heatmaps, an
 ``y_score`` the ROC curves and the calibration small multiples); the definitions of every
 quantity with its source; and the tables as JSON in ``<script type="application/json"
 id="polars-fair-data">`` (keys :data:`polars_fair.audit.html.DATA_KEYS`, read back with
-:func:`polars_fair.audit.html.page_data`), equal to the Python API's results.
+:func:`polars_fair.audit.html.page_data`), equal to the Python API's results (``abroca_test``:
+the test of the groups with at least ``min_support`` positives and negatives, and the
+reference).
 
 One spelling of a group everywhere (:func:`polars_fair.core.labels.group_label`: ``"White |
 Male"``; a null key reads "(missing)"); "—" means an undefined figure (a zero denominator) and
