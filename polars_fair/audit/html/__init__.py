@@ -1,10 +1,11 @@
 """A fairness audit as ONE self-contained HTML document, publishable and printable.
 
 :func:`audit_html` scans the data (once for the count table, once more for the score table when
-``y_score`` is given, and one cheap count of the excluded rows) and writes a page with: its
-provenance (:func:`provenance`: the UTC time, the input's file name with its SHA-256 and size,
+``y_score`` is given, and one cheap count of the excluded rows) and writes a page that leads
+with its verdict (PASS or FAIL, each failing rule and group with its figure and interval), with:
+its provenance (:func:`provenance`: the UTC time, the input's file name with its SHA-256 and size,
 the rows read, filtered and audited, every parameter and the versions); the headline, which
-states only what is significant after adjustment for multiple comparisons; the summary verdicts
+states only what is significant after adjustment for multiple comparisons; the summary metrics
 and the plain-language reading of each finding; the rates with their Wilson intervals, every
 group's difference and ratio against the reference with intervals and adjusted p-values
 (``disparity``) and ABROCA with its permutation p-value (``abroca_test``); the styled report
@@ -23,8 +24,11 @@ page's words, styles and cell formats), :mod:`~polars_fair.audit.html.provenance
 numbers came from, and the JSON block), :mod:`~polars_fair.audit.html.figures` (the one scan
 and every table computed from it), :mod:`~polars_fair.audit.html.findings` (the headline and the
 reading of each finding), :mod:`~polars_fair.audit.html.tables` (the row tables),
-:mod:`~polars_fair.audit.html.charts`, :mod:`~polars_fair.audit.html.sections` (one builder per
-section) and :mod:`~polars_fair.audit.html.page` (:func:`audit_html`, which composes them).
+:mod:`~polars_fair.audit.html.charts`, :mod:`~polars_fair.audit.html.context` (everything a page
+shows, computed once), :mod:`~polars_fair.audit.html.verdict` (the first section),
+:mod:`~polars_fair.audit.html.sections` (one builder per other section) and
+:mod:`~polars_fair.audit.html.page` (:func:`audit_html`, and ``SECTIONS``: the builders in page
+order).
 """
 
 from __future__ import annotations
