@@ -76,8 +76,9 @@ def test_the_html_audit_quotes_the_text_group() -> None:
     from polars_fair.html import audit_html
 
     page = audit_html(MISS, "g")
-    # the gate table names the text group quoted and the missing group plainly
-    assert "<td>g=&quot;(missing)&quot;</td>" in page and "<td>g=(missing)</td>" in page
+    # the headline names the reference (the text group, first of the tied groups after the
+    # missing one) quoted, in the page's one spelling of a group (no "g=" prefix)
+    assert "Against the reference group <b>&quot;(missing)&quot;</b>" in page
     # the rates table: the text group's key quoted, the missing group's not
     assert "<td>&quot;(missing)&quot;</td>" in page and "<td>(missing)</td>" in page
 
