@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._lazy import np, sps
+from polars_fair.analyses.impact import exact, shortfall
 from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core.reference import check_value_type
 
-__all__ = ["AVAILABILITY_COLUMNS", "availability_from_counts", "benchmark_attributes"]
+__all__ = [
+    "AVAILABILITY_COLUMNS", "availability_from_counts", "benchmark_attributes",
+    "check_benchmark_columns",
+]
 
 #: The columns :func:`availability_from_counts` adds after the key.
 AVAILABILITY_COLUMNS = ("count", "share", "benchmark_share", "expected", "shortfall", "p_value",
@@ -81,6 +86,39 @@ def benchmark_attributes(benchmark: Any) -> list[str]:
     return list(benchmark)
 
 
+def check_benchmark_columns(attributes: Sequence[str], available: Sequence[str]) -> None:
+    """Check that every attribute of a benchmark is a column (or key), naming ``benchmark``.
+
+    One decision for every way in: the rows' columns (``df.fair.availability``), the keys of a
+    count table (``FairCounts.availability``, the command line, Spark, DuckDB).
+
+    Parameters
+    ----------
+    attributes : sequence of str
+        The benchmark's attributes (:func:`benchmark_attributes`).
+    available : sequence of str
+        The columns of the rows, or the keys of the count table.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        An attribute not in ``available`` (:data:`polars_fair.errors.MISSING_COLUMN`, role
+        ``benchmark``).
+
+    Examples
+    --------
+    >>> check_benchmark_columns(["sex"], ["sex", "race"])
+    >>> check_benchmark_columns(["age"], ["sex"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.ColumnNotFoundError: column 'age' (benchmark) not found; ...
+    """
+    for a in attributes:
+        if a not in available:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=a, role="benchmark", available=E.show_columns(available)))
+
+
 def availability_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
@@ -93,7 +131,10 @@ def availability_from_counts(
     :math:`v`, benchmark shares :math:`\pi_v`:
 
     * ``share`` :math:`= x_v/N`; ``expected`` :math:`= N\pi_v`; ``shortfall`` :math:`= N\pi_v -
-      x_v` (rows missing to the benchmark share; negative: over-represented);
+      x_v` (rows missing to the benchmark share; negative: over-represented), computed in
+      rationals with each share read as the decimal it is written as (0.07 is 7/100,
+      :func:`polars_fair.analyses.impact.exact`), so a value exactly at its share has a
+      shortfall of exactly 0 (and the goodness of fit below is computed the same way);
     * ``p_value``: the exact binomial test of :math:`x_v \sim \mathrm{Bin}(N, \pi_v)`, two-sided
       (:func:`scipy.stats.binomtest`: outcomes no more probable than the observed one), the
       per-group availability test of adverse-impact practice;
@@ -109,7 +150,8 @@ def availability_from_counts(
     Weighted counts: ``count`` is the weight sum and ``share`` the weighted share (the
     population the weights represent); the tests count rows, the weighted share times the row
     count, and since that is not whole the per-value test is the normal approximation
-    :math:`z = (\hat p - \pi_v)/\sqrt{\pi_v(1 - \pi_v)/N}`.
+    :math:`z = (\hat p - \pi_v)/\sqrt{\pi_v(1 - \pi_v)/N}`. Weights summing to 0 define no share:
+    ``share`` and every test are null.
 
     Parameters
     ----------
@@ -148,12 +190,14 @@ def availability_from_counts(
     """
     attributes = benchmark_attributes(benchmark)
     assert benchmark is not None
+    if len(keys) == 1 and keys[0] not in attributes:
+        check_benchmark_columns(attributes, keys)  # names the first attribute the keys lack
     if len(keys) != 1 or keys[0] not in attributes:
         raise E.InvalidArgumentError(NO_BENCHMARK.format(value=benchmark))
     column = keys[0]
     schema = counts.collect_schema()
     dtype = schema[column]
-    shares = {check_value_type(v, dtype, column, "benchmark"): float(s)
+    shares = {check_value_type(v, dtype, column, "benchmark"): s  # as given: exact() reads it
               for v, s in benchmark[column].items()}
     weighted = "weight_sum" in schema.names()
     c = count_exprs(schema.names())
@@ -176,10 +220,9 @@ def availability_from_counts(
         values = list(shares)
         total, total_rows = sum(size.values()), sum(rows.values())
         x = np.array([size[v] for v in values], dtype=np.float64)
-        pi = np.array([shares[v] for v in values])
+        pi = np.array([float(shares[v]) for v in values])
         share = x / total if total > 0 else np.full(len(values), np.nan)
         observed = share * total_rows  # in rows (the counts themselves when unweighted)
-        expected_rows = pi * total_rows
         p = np.full(len(values), np.nan)
         for i in range(len(values)):
             if total_rows == 0:
@@ -189,18 +232,20 @@ def availability_from_counts(
             elif 0 < pi[i] < 1:
                 z = (share[i] - pi[i]) / math.sqrt(pi[i] * (1 - pi[i]) / total_rows)
                 p[i] = 2 * sps.norm.sf(abs(z))
-            else:  # a share of 0 or 1: the observed share is either that or impossible
+            elif total > 0:  # a share of 0 or 1: the observed share is either that or impossible
                 p[i] = 1.0 if share[i] == pi[i] else 0.0
         positive = pi > 0
-        if total_rows == 0:
+        if total_rows == 0 or not total > 0:  # no rows, or weights summing to 0: no shares
             gof, gof_p = math.nan, math.nan
         elif np.any(observed[~positive] > 0):
             gof, gof_p = math.inf, 0.0
         else:
-            o, e = observed[positive], expected_rows[positive]
-            gof = float(((o - e) ** 2 / e).sum())
+            gof = _gof([size[v] for v in values], [exact(shares[v]) for v in values],
+                       total, total_rows)
             gof_p = float(sps.chi2.sf(gof, positive.sum() - 1)) if positive.sum() > 1 else 1.0
         k = len(values)
+        short = [shortfall(size[v], total, exact(shares[v]), 1) for v in values]
+        expected = [float(exact(shares[v]) * exact(total)) for v in values]
 
         def col(name: str, v: Any) -> pl.Series:
             return pl.Series(name, np.asarray(v, dtype=np.float64), nan_to_null=True)
@@ -208,9 +253,21 @@ def availability_from_counts(
         return pl.DataFrame([
             pl.Series(column, values, dtype=dtype),
             pl.Series("count", [size[v] for v in values], dtype=out_schema["count"]),
-            col("share", share), col("benchmark_share", pi), col("expected", pi * total),
-            col("shortfall", pi * total - x), col("p_value", p),
+            col("share", share), col("benchmark_share", pi), col("expected", expected),
+            col("shortfall", short), col("p_value", p),
             col("gof_statistic", np.full(k, gof)), col("gof_p_value", np.full(k, gof_p)),
         ])
 
     return table.map_batches(run, schema=out_schema)
+
+
+def _gof(counts: Sequence[Any], shares: Sequence[Fraction], total: Any, rows: Any) -> float:
+    r"""Pearson's statistic in rationals over the values with a positive share, in rows.
+
+    Observed :math:`x_v/N` times the rows, expected :math:`\pi_v` times the rows: exactly 0
+    when every share is met (the same as the counts themselves when unweighted).
+    """
+    n, r = exact(total), exact(rows)
+    stat = sum(((exact(x) / n - s) * r) ** 2 / (s * r)
+               for x, s in zip(counts, shares, strict=True) if s > 0)
+    return float(stat)

@@ -21,7 +21,7 @@ from polars_fair.core import stats
 from polars_fair.core.options import DEFAULTS, Practical, check
 from polars_fair.core.reference import Reference, known
 
-__all__ = ["IMPACT_COLUMNS", "PRACTICAL_RULES", "impact_from_counts"]
+__all__ = ["IMPACT_COLUMNS", "PRACTICAL_RULES", "exact", "impact_from_counts", "shortfall"]
 
 #: The practical-significance rules: the one-person flip (default) and SolasAI's difference rule.
 PRACTICAL_RULES = ("flip", "difference")
@@ -33,6 +33,65 @@ IMPACT_COLUMNS = (
     "reference_rate", "impact_ratio", "four_fifths_pass", "shortfall", "z", "p_value",
     "flip_impact_ratio", "practically_significant", "is_reference",
 )
+
+
+def exact(value: Any) -> Fraction:
+    """A count, weighted sum or share as an exact rational.
+
+    Integers and Fractions as they are; floats as the decimal they print as (``0.07`` is
+    7/100, the share a user wrote; a weighted sum is the sum it prints as), so that rates that
+    are equal as written give differences of exactly 0.
+
+    Parameters
+    ----------
+    value : int, float, Fraction or Decimal
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> exact(0.07), exact(3), exact(Fraction(1, 3))
+    (Fraction(7, 100), Fraction(3, 1), Fraction(1, 3))
+    """
+    if isinstance(value, (int, Fraction)):
+        return Fraction(value)
+    return Fraction(repr(float(value)))
+
+
+def shortfall(count: Any, size: Any, ref_count: Any, ref_size: Any) -> float | None:
+    r"""How many more of ``size`` must be counted to reach the rate ``ref_count / ref_size``.
+
+    :math:`n_g s_r/n_r - s_g = (n_g s_r - s_g n_r)/n_r`, computed in rationals (:func:`exact`)
+    and then rounded once to a float, so a group exactly at the reference's rate has a
+    shortfall of exactly 0 (a float product such as :math:`0.07 \times 100 - 7` is not). The
+    shortfall of :func:`impact_from_counts` (selections to the reference's rate) and of
+    :func:`polars_fair.analyses.availability.availability_from_counts` (rows to the benchmark
+    share, ``ref_size`` 1).
+
+    Parameters
+    ----------
+    count, size : int or float
+        The group's count (selections) and size (applicants).
+    ref_count, ref_size : int, float or Fraction
+        The reference's.
+
+    Returns
+    -------
+    float or None
+        Negative when the group is above the reference's rate; None when ``ref_size`` is not
+        positive (no reference rate).
+
+    Examples
+    --------
+    >>> shortfall(7, 100, 0.07, 1), shortfall(12, 40, 48, 80)
+    (0.0, 12.0)
+    """
+    if not ref_size > 0:
+        return None
+    num = exact(size) * exact(ref_count) - exact(count) * exact(ref_size)
+    return float(num / exact(ref_size))
 
 
 def impact_from_counts(
@@ -57,6 +116,8 @@ def impact_from_counts(
       every rule of :mod:`polars_fair.core.rules` (a ratio of exactly 4/5 passes).
     * ``shortfall`` :math:`= n \cdot s_r/n_r - s`: how many more selections the group needs to
       reach the reference's rate (negative: above it). SolasAI reports the same figure.
+      Computed in rationals (:func:`shortfall`), so a group exactly at the reference's rate
+      has a shortfall of exactly 0, and then also ``z`` is exactly 0.
     * ``z`` :math:`= (s/n - s_r/n_r)/\sqrt{\bar p(1 - \bar p)(1/n + 1/n_r)}`, the pooled
       two-proportion statistic (:func:`polars_fair.core.stats.pooled_z`), signed: the number of
       standard deviations of the EEOC and OFCCP's "two or three standard deviations".
@@ -87,7 +148,9 @@ def impact_from_counts(
     the weights are population weights). ``z`` and the test count rows: each side's weighted
     rate times its row count (as :func:`polars_fair.analyses.uncertainty.disparity_table`), and
     since those counts are not whole, ``p_value`` is the pooled z-test's (Fisher's test needs
-    whole counts). The flip moves one row of the group's mean weight.
+    whole counts). The flip moves one row of the group's mean weight. A group (or a reference,
+    or for ``"overall"`` a rest of the population) whose weights sum to 0 has no applicants:
+    its ``z`` and ``p_value`` are null, as every figure with a zero denominator.
 
     Parameters
     ----------
@@ -200,7 +263,7 @@ class _Decide:
             ref_rate = R.fraction(ref[0], ref[1])
             if ref_rate is None:
                 continue
-            short[i] = app[i] * ref_rate - sel[i]
+            short[i] = shortfall(sel[i], app[i], ref[0], ref[1])
             if ref_rate == 0:
                 continue
             ir[i] = sr[i] / ref_rate
@@ -219,6 +282,14 @@ class _Decide:
         a, m, b, n = self._samples(df, ref)
         compared = np.array([not x for x in is_ref], dtype=bool) & (m > 0) & (n > 0)
         z = np.where(compared, stats.pooled_z(a, m, b, n), np.nan)
+        for j in np.flatnonzero(compared):  # equal rates exactly: 0 standard deviations
+            i = int(j)
+            assert ref is not None
+            o_sel, o_app = exact(ref[0]), exact(ref[1])
+            if self.overall:  # the rest of the population
+                o_sel, o_app = o_sel - exact(sel[i]), o_app - exact(app[i])
+            if exact(sel[i]) * o_app == o_sel * exact(app[i]):
+                z[i] = 0.0
         p = np.full(k, np.nan)
         if compared.any():
             p[compared] = stats.two_proportion_test(
@@ -280,4 +351,6 @@ class _Decide:
             with np.errstate(divide="ignore", invalid="ignore"):
                 return np.where(size > 0, x / np.where(size > 0, size, 1) * n, 0.0)
 
-        return scaled(sel, app, rows), rows, scaled(ref_sel, ref_app, ref_rows), ref_rows
+        # a side whose weights sum to 0 has no applicants: no test (null z and p_value)
+        return (scaled(sel, app, rows), np.where(app > 0, rows, 0.0),
+                scaled(ref_sel, ref_app, ref_rows), np.where(ref_app > 0, ref_rows, 0.0))

@@ -17,13 +17,14 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._lazy import np, sps
+from polars_fair.analyses.impact import exact
 from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference, known
 from polars_fair.counting.tables import rollup
 
-__all__ = ["STRATIFIED_COLUMNS", "strata_names", "stratified_from_counts"]
+__all__ = ["STRATIFIED_COLUMNS", "check_strata", "strata_names", "stratified_from_counts"]
 
 #: The columns :func:`stratified_from_counts` adds after the group keys.
 STRATIFIED_COLUMNS = (
@@ -32,9 +33,9 @@ STRATIFIED_COLUMNS = (
     "breslow_day_p_value", "n_strata", "gap", "composition", "within", "is_reference",
 )
 NO_STRATA = "stratified needs strata=: one or more attributes to stratify by"
-STRATUM_NOT_A_KEY = (
-    "strata names {column!r}, which is not an attribute of the count table; its attributes "
-    "are {keys}"
+NO_GROUPS = (
+    "stratified compares groups within strata, but every attribute counted ({keys}) is a "
+    "stratum (strata={strata}): name the attributes to compare in by, apart from the strata"
 )
 STRATUM_IN_BY = (
     "{column!r} is both a group attribute (by) and a stratum (strata); name it in one of them"
@@ -73,6 +74,49 @@ def strata_names(strata: str | Sequence[str] | None, groups: Sequence[str] = ())
     if both:
         raise E.InvalidArgumentError(STRATUM_IN_BY.format(column=both[0]))
     return list(dict.fromkeys(names))
+
+
+def check_strata(names: Sequence[str], available: Sequence[str],
+                 groups: Sequence[str] | None = None) -> None:
+    """Check that every stratum is among ``available`` and that a group attribute is left.
+
+    One decision for every way in (rows, a count table, the command line, Spark, DuckDB):
+    a stratum that is not a column (or key) is :data:`polars_fair.errors.MISSING_COLUMN` with
+    the role ``strata``, and strata that leave no attribute to compare are :data:`NO_GROUPS`.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The strata (:func:`strata_names`).
+    available : sequence of str
+        The columns of the rows, or the keys of the count table.
+    groups : sequence of str, optional
+        The group attributes; default: the ``available`` names that are not strata (the keys
+        of a count table).
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A stratum that is not in ``available``.
+    InvalidArgumentError
+        No group attribute left (:data:`NO_GROUPS`).
+
+    Examples
+    --------
+    >>> check_strata(["dept"], ["sex", "dept"])
+    >>> check_strata(["dept"], ["dept"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: stratified compares groups within strata, but ...
+    """
+    for s in names:
+        if s not in available:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=s, role="strata", available=E.show_columns(available)))
+    left = [k for k in available if k not in names] if groups is None else list(groups)
+    if not left:
+        raise E.InvalidArgumentError(NO_GROUPS.format(
+            keys=list(available) if groups is None else list(names), strata=list(names)))
 
 
 def stratified_from_counts(
@@ -129,9 +173,11 @@ def stratified_from_counts(
       for integer counts). In a stratum where one side has no applicants its rate is taken as
       the other side's, so the stratum counts wholly as composition.
 
-    Weighted counts: the rates, the impact ratio and the decomposition use the weighted sums;
-    the odds ratio and the tests count rows, each side's weighted rate in a stratum times its
-    row count there (as :func:`polars_fair.analyses.uncertainty.disparity_table`).
+    Weighted counts: the rates, the impact ratio and the decomposition use the weighted sums
+    (in rationals of the sums as they print, so equal rates give a gap of exactly 0); the odds
+    ratio and the tests count rows, each side's weighted rate in a stratum times its row count
+    there (as :func:`polars_fair.analyses.uncertainty.disparity_table`). A side whose weights
+    sum to 0 in a stratum has no applicants there: the stratum is not informative.
 
     Parameters
     ----------
@@ -140,10 +186,13 @@ def stratified_from_counts(
     keys : sequence of str
         Its key columns.
     strata : str or sequence of str
-        The keys that define the strata (their combinations); the other keys are the groups.
+        The attributes whose values (combinations, for several) are the strata: keys of the
+        count table, the other keys being the groups; with rows, columns counted together with
+        the groups of ``by`` and not among them.
     reference : "largest", "max_selection_rate", scalar or mapping
-        The reference group (:mod:`polars_fair.core.reference`), chosen on the pooled counts.
-        ``"overall"`` is refused: the population contains the group.
+        The reference group: a value of the group attribute (a mapping over several), or a
+        rule applied to the pooled counts (:mod:`polars_fair.core.reference`). ``"overall"`` is
+        refused: the population contains the group.
     level : float, default 0.95
         Confidence level of the odds-ratio interval, in (0, 1).
     continuity_correction : bool, default False
@@ -163,10 +212,13 @@ def stratified_from_counts(
     Raises
     ------
     InvalidArgumentError
-        No ``strata``, a stratum that is not a key, ``level`` outside (0, 1), a non-boolean
-        ``continuity_correction``, ``reference="overall"``, or a reference mapping that names
-        an attribute other than the compared ones (a stratum or a column not audited), as in
-        every analysis (:data:`polars_fair.errors.BAD_REFERENCE_MAPPING`).
+        No ``strata``, strata that leave no group attribute (:data:`NO_GROUPS`), ``level``
+        outside (0, 1), a non-boolean ``continuity_correction``, ``reference="overall"``, or a
+        reference mapping that names an attribute other than the compared ones (a stratum or a
+        column not audited), as in every analysis
+        (:data:`polars_fair.errors.BAD_REFERENCE_MAPPING`).
+    ColumnNotFoundError
+        A stratum that is not a key (its role ``strata`` named, :func:`check_strata`).
     UnknownGroupError
         An explicit ``reference`` that is not a group.
 
@@ -183,9 +235,7 @@ def stratified_from_counts(
     [('F', 0.35135135135135137, 1.0, 0.48, 0.0), ('M', 1.0, None, None, None)]
     """
     names = strata_names(strata)
-    for s in names:
-        if s not in keys:
-            raise E.InvalidArgumentError(STRATUM_NOT_A_KEY.format(column=s, keys=list(keys)))
+    check_strata(names, keys)
     groups = [k for k in keys if k not in names]
     level_t = check("level", level)
     correction = R.flag(continuity_correction, "continuity_correction")
@@ -199,8 +249,6 @@ def stratified_from_counts(
     cells = counts.select(
         *keys, (pl.col("tp") + pl.col("fp")).alias("__sel"), c.n.alias("__size"),
         pl.col("n").alias("__rows"))
-    if not groups:  # every key is a stratum: no group to compare
-        return pl.LazyFrame(schema=out_schema)
     run = _Stratified(groups, names, reference, float(level_t), correction, weighted)
     return cells.map_batches(run, schema=out_schema)
 
@@ -259,7 +307,9 @@ class _Stratified:
             if self.weighted:  # in rows: each side's weighted rate times its row count
                 a = a_sel / a_size * a_rows if a_size > 0 else 0.0
                 c = c_sel / c_size * c_rows if c_size > 0 else 0.0
-                m, r = float(a_rows), float(c_rows)
+                # a side whose weights sum to 0 has no applicants in the stratum
+                m = float(a_rows) if a_size > 0 else 0.0
+                r = float(c_rows) if c_size > 0 else 0.0
             else:
                 a, c, m, r = a_sel, c_sel, a_rows, c_rows
             cells.append((a, m - a, c, r - c))
@@ -304,17 +354,19 @@ def _schema(schema: pl.Schema, groups: Sequence[str]) -> dict[str, pl.DataType]:
             "is_reference": pl.Boolean()}
 
 
-def _rate(sel: Any, size: Any) -> Fraction | float | None:
-    return R.fraction(sel, size)
+def _rate(sel: Any, size: Any) -> Fraction | None:
+    """A rate in rationals (weighted sums as they print, :func:`exact`): ties give exact 0s."""
+    return exact(sel) / exact(size) if size > 0 else None
 
 
 def _pooled_rates(own: Cells, ref: Cells | None) -> dict[str, Any]:
-    sel = sum(v[0] for v in own.values())
-    size = sum(v[1] for v in own.values())
+    sel = sum(exact(v[0]) for v in own.values())
+    size = sum(exact(v[1]) for v in own.values())
     rate = _rate(sel, size)
     out: dict[str, Any] = {"selection_rate": None if rate is None else float(rate)}
     if ref is not None:
-        ref_rate = _rate(sum(v[0] for v in ref.values()), sum(v[1] for v in ref.values()))
+        ref_rate = _rate(sum(exact(v[0]) for v in ref.values()),
+                         sum(exact(v[1]) for v in ref.values()))
         out["reference_rate"] = None if ref_rate is None else float(ref_rate)
         if rate is not None and ref_rate:
             out["impact_ratio"] = float(rate / ref_rate)
@@ -323,8 +375,8 @@ def _pooled_rates(own: Cells, ref: Cells | None) -> dict[str, Any]:
 
 def _kitagawa(own: Cells, ref: Cells) -> dict[str, Any]:
     """The symmetric Kitagawa decomposition of ``reference rate - group rate``."""
-    total_g = sum(v[1] for v in own.values())
-    total_r = sum(v[1] for v in ref.values())
+    total_g = sum(exact(v[1]) for v in own.values())  # in rationals: exact ties give 0
+    total_r = sum(exact(v[1]) for v in ref.values())
     if not total_g > 0 or not total_r > 0:
         return {}
     composition: Any = 0

@@ -19,7 +19,11 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, Unpack, overload
 import polars as pl
 
 from polars_fair._docs import borrow, compose
-from polars_fair.analyses.availability import availability_from_counts, benchmark_attributes
+from polars_fair.analyses.availability import (
+    availability_from_counts,
+    benchmark_attributes,
+    check_benchmark_columns,
+)
 from polars_fair.analyses.continuous import SmdSd, continuous_report_from_moments
 from polars_fair.analyses.impact import impact_from_counts
 from polars_fair.analyses.pairwise import pairwise_from_counts
@@ -30,7 +34,7 @@ from polars_fair.analyses.scores.abroca import (
     roc_curves_from_scores,
 )
 from polars_fair.analyses.scores.calibration import calibration_plan, reliability_plan
-from polars_fair.analyses.strata import strata_names, stratified_from_counts
+from polars_fair.analyses.strata import check_strata, strata_names, stratified_from_counts
 from polars_fair.analyses.summary import summary_from_counts
 from polars_fair.analyses.sweep import DEFAULT_MAX_THRESHOLDS, SWEEP_THRESHOLDS, sweep_from_scores
 from polars_fair.analyses.thresholds import THRESHOLD_GRID, thresholds_from_scores
@@ -253,9 +257,10 @@ class FairLazyFrame(ClassNamespace):
                    reference: Any = DEFAULTS.reference, level: float = DEFAULTS.level,
                    continuity_correction: bool = DEFAULTS.continuity_correction,
                    **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
-        groups = spec.normalize_by(by)
-        names = strata_names(strata, [spec.name_of(g) for g in groups])
-        return self.counts([*groups, *names], **count_args).stratified(
+        groups = [spec.name_of(g) for g in spec.normalize_by(by)]
+        names = strata_names(strata, groups)
+        check_strata(names, self._lf.collect_schema().names(), groups)
+        return self.counts([*spec.normalize_by(by), *names], **count_args).stratified(
             strata=names, reference=reference, level=level,
             continuity_correction=continuity_correction)
 
@@ -268,7 +273,10 @@ class FairLazyFrame(ClassNamespace):
                      benchmark: Mapping[str, Mapping[Any, float]] | None = None,
                      **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
         # by=None: the benchmark's attributes
-        attributes = benchmark_attributes(benchmark) if by is None else by
+        attributes: By = by
+        if by is None:
+            attributes = benchmark_attributes(benchmark)
+            check_benchmark_columns(attributes, self._lf.collect_schema().names())
         return self.counts(attributes, **count_args).availability(benchmark=benchmark)
 
     def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,

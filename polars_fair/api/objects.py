@@ -32,7 +32,11 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import compose
-from polars_fair.analyses.availability import availability_from_counts, benchmark_attributes
+from polars_fair.analyses.availability import (
+    availability_from_counts,
+    benchmark_attributes,
+    check_benchmark_columns,
+)
 from polars_fair.analyses.bias_audit import (
     bias_audit_from_counts,
     bias_audit_from_scores,
@@ -58,6 +62,7 @@ from polars_fair.analyses.scores.abroca import (
 from polars_fair.analyses.scores.calibration import calibration_plan, reliability_plan
 from polars_fair.analyses.strata import (
     STRATIFIED_COLUMNS,
+    check_strata,
     strata_names,
     stratified_from_counts,
 )
@@ -335,6 +340,7 @@ class FairCounts:
                    ) -> pl.LazyFrame:  # noqa: D102
         groups = None if by is None else list(parse_by(by).names)
         names = strata_names(strata, groups or ())
+        check_strata(names, self.keys, groups)
         counted = self._select(None if groups is None else [*groups, *names], None, None)
         check_clash([k for k in counted.keys if k not in names], STRATIFIED_COLUMNS,
                     "stratified")
@@ -350,12 +356,8 @@ class FairCounts:
                      benchmark: Mapping[str, Mapping[Any, float]] | None = None,
                      ) -> pl.LazyFrame:  # noqa: D102
         attributes = benchmark_attributes(benchmark)
-        if by is not None:  # the table is rolled up to by first: it must hold the attributes
-            names = list(parse_by(by).names)
-            for a in attributes:
-                if a not in names:
-                    raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                        column=a, role="benchmark", available=E.show_columns(names)))
+        # the table is rolled up to by first (when given): it must hold the attributes
+        check_benchmark_columns(attributes, self.keys if by is None else parse_by(by).names)
         counted = self._select([[a] for a in attributes] if len(attributes) > 1 else attributes,
                                None, None)
         return analyse(counted, lambda lf, keys: availability_from_counts(

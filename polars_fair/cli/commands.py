@@ -102,9 +102,17 @@ HAND_WRITTEN = {"report": "report", "bias_audit": "bias-audit"}
 SKIPPED = frozenset({"by"})
 #: Analyses whose command is read from the rows-level method of the ``lf.fair`` namespace
 #: (:class:`polars_fair.api.namespace.FairLazyFrame`) and runs it: options that work on the rows
-#: before counting (``divergence``'s ``bins=``, ``strategy=``) and only the count arguments
-#: that method takes (``divergence`` refuses ``combinations``; ``max_order`` is its own).
-ROWS_LEVEL = frozenset({"divergence"})
+#: before counting (``divergence``'s ``bins=``, ``strategy=``; ``stratified``'s ``strata``,
+#: counted with the ``--by`` groups but not one of them, so the command takes the arguments of
+#: ``df.fair.stratified``) and only the count arguments that method takes (``divergence``
+#: refuses ``combinations``; ``max_order`` is its own).
+ROWS_LEVEL = frozenset({"divergence", "stratified"})
+#: A command's example in its ``--help``, where its arguments differ from the other commands'.
+HELP_EXAMPLES = {
+    "stratified": "polars-fair stratified admissions.csv --by sex --strata dept --reference "
+                  "Male (the groups are the --by attributes, compared within the strata; a "
+                  "stratum is not also a --by)",
+}
 #: Options whose values come from a registry, listed in their ``--help``.
 LISTED = {"metric": "PROPORTIONS"}
 #: The ``--help`` type of each kind of option (no ``<bool>``-style annotation text).
@@ -440,8 +448,9 @@ def _options_of(fn: Callable[..., Any], counts: bool, rows: bool = False,
     out: list[Opt] = []
     signature = inspect.signature(fn).parameters
     for p in signature.values():
-        if p.name == "self" or p.name in SKIPPED or p.kind is not p.KEYWORD_ONLY:
-            continue
+        named = p.kind is p.KEYWORD_ONLY or (rows and p.kind is p.POSITIONAL_OR_KEYWORD)
+        if p.name == "self" or p.name in SKIPPED or not named:
+            continue  # rows: a second positional parameter (strata) is an option too
         if rows and p.name not in hints:
             continue  # a count argument the signature lists: declared in spec, added below
         kind, choices, _ = _kind(hints.get(p.name, Any), p.name)
@@ -840,8 +849,10 @@ def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..
            f"lf.fair.{method}" if rows else
            f"polars_fair.{what}(PATH, --by ...).{method}(...): the Python API's "
            f"{cls.__name__}.{method}")
+    example = HELP_EXAMPLES.get(command_name(method))
     command.__doc__ = (f"{_plain(head.split(chr(10) + chr(10))[0])}\n\n{api}, its options "
-                       "generated from the declaration.")
+                       "generated from the declaration."
+                       + (f"\n\nExample: {example}" if example else ""))
     params = _io_parameters()
     params += [_parameter(o) for o in method_options(cls, method)]
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]

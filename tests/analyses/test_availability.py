@@ -106,3 +106,39 @@ def test_three_shares_of_one_third_sum_to_one() -> None:
     out = df.fair.availability("race", {"race": {"White": third, "Black": third,
                                                  "Asian": third}})
     assert out.height == 3
+
+
+def test_a_value_at_its_benchmark_share_has_exactly_zero_shortfall() -> None:
+    """7 of 100 rows against a share of 0.07: by hand expected 100 * 7/100 = 7, shortfall 0 and
+    the chi-square 0 (the float 0.07 * 100 - 7 is 8.9e-16)."""
+    df = pl.DataFrame({"g": ["a"] * 7 + ["b"] * 93, "y_true": 1, "y_pred": 1})
+    out = rows_of(df.fair.availability("g", {"g": {"a": 0.07, "b": 0.93}}), "g")
+    assert (out["a"]["expected"], out["a"]["shortfall"], out["b"]["shortfall"]) == (7.0, 0.0, 0.0)
+    assert out["a"]["gof_statistic"] == 0.0 and out["a"]["gof_p_value"] == 1.0
+
+
+def test_weights_summing_to_zero_leave_shares_and_tests_null() -> None:
+    """Every weight 0: no share is defined (0/0), so no test either; the share-1 value's
+    p-value was 0.0 (a NaN share compared with 1)."""
+    df = pl.DataFrame({"g": ["a", "a", "b"], "y_true": 1, "y_pred": 1, "w": [0.0, 0.0, 0.0]})
+    out = rows_of(df.fair.availability("g", {"g": {"a": 1.0, "b": 0.0}}, sample_weight="w"),
+                  "g")
+    for v in ("a", "b"):
+        assert out[v]["share"] is None and out[v]["p_value"] is None
+        assert out[v]["gof_statistic"] is None and out[v]["gof_p_value"] is None
+
+
+def test_a_missing_benchmark_attribute_names_benchmark_on_every_way_in() -> None:
+    df = pool()
+    cols = E.show_columns(df.columns)
+    for call, available in (
+            (lambda: df.fair.availability(None, {"age": {1: 1.0}}), cols),
+            (lambda: df.lazy().fair.availability(benchmark={"age": {1: 1.0}}).collect(), cols),
+            (lambda: polars_fair.counts(df, "race").availability(
+                benchmark={"age": {1: 1.0}}).collect(), "['race']"),
+            (lambda: polars_fair.counts(df, ["race", "sex"]).availability(
+                "race", benchmark={"age": {1: 1.0}}).collect(), "['race']")):
+        with pytest.raises(E.ColumnNotFoundError) as err:  # was "(by)"
+            call()
+        assert str(err.value) == E.MISSING_COLUMN.format(column="age", role="benchmark",
+                                                         available=available)

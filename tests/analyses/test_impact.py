@@ -188,3 +188,36 @@ def test_bad_options_are_typed_errors() -> None:
         t.impact_analysis(four_fifths=1.5).collect()
     with pytest.raises(E.InvalidArgumentError, match="min_difference must lie in"):
         t.impact_analysis(min_difference=-0.1).collect()
+
+
+def weighted_table(groups: dict[str, tuple[float, float, int]]) -> pl.DataFrame:
+    """A weighted count table from {group: (selected weight, applicant weight, rows)}."""
+    return pl.DataFrame({
+        "g": list(groups), "n": [r for *_, r in groups.values()],
+        "tp": [s for s, _, _ in groups.values()], "fp": [0.0] * len(groups),
+        "fn": [a - s for s, a, _ in groups.values()], "tn": [0.0] * len(groups),
+        "weight_sum": [a for _, a, _ in groups.values()]})
+
+
+def test_a_group_whose_weights_sum_to_zero_has_no_test() -> None:
+    """b's 4 rows weigh 0: it has no applicants, so no rate, no z and no p-value (they were
+    z = -1.63 and p = 0.10 from its row count); against the whole population a's rest of the
+    population is b, with no applicants either: no test for a."""
+    t = polars_fair.from_counts(weighted_table({"a": (2.0, 4.0, 4), "b": (0.0, 0.0, 4)}))
+    b = by_group(t.impact_analysis(reference="a").collect())["b"]
+    assert b["selection_rate"] is None and b["shortfall"] is None
+    assert (b["z"], b["p_value"], b["practically_significant"]) == (None, None, None)
+    both = by_group(t.impact_analysis(reference="overall").collect())
+    assert both["a"]["impact_ratio"] == 1.0 and both["a"]["shortfall"] == 0.0
+    assert (both["a"]["z"], both["a"]["p_value"]) == (None, None)
+    assert both["a"]["practically_significant"] is None
+
+
+def test_a_group_at_the_reference_rate_has_exactly_zero_shortfall_and_z() -> None:
+    """b selects 0.1 of 0.3 weighted, a 0.7 of 2.1: both 1/3 as written. By hand shortfall =
+    (0.3 * 0.7 - 0.1 * 2.1)/2.1 = 0 and z = 0; the float product 0.3 * (0.7/2.1) - 0.1 was
+    -1.4e-17."""
+    t = polars_fair.from_counts(weighted_table({"a": (0.7, 2.1, 7), "b": (0.1, 0.3, 3)}))
+    b = by_group(t.impact_analysis(reference="a").collect())["b"]
+    assert b["shortfall"] == 0.0 and b["z"] == 0.0
+    assert b["impact_ratio"] == pytest.approx(1.0) and b["four_fifths_pass"] is True

@@ -14,7 +14,7 @@ from statsmodels.stats.contingency_tables import StratifiedTable
 
 import polars_fair
 from polars_fair import errors as E
-from polars_fair.analyses.strata import NO_STRATA, STRATUM_IN_BY, STRATUM_NOT_A_KEY
+from polars_fair.analyses.strata import NO_GROUPS, NO_STRATA, STRATUM_IN_BY
 from tests.conftest import ROOT, Runner, require
 
 # Bickel, Hammel & O'Connell (1975): admitted, rejected per department
@@ -200,10 +200,74 @@ def test_bad_calls_are_typed_errors() -> None:
     with pytest.raises(E.InvalidArgumentError) as err:
         rows.fair.stratified(["sex", "dept"], "dept")
     assert str(err.value) == STRATUM_IN_BY.format(column="dept")
-    with pytest.raises(E.InvalidArgumentError) as err:
+    # a stratum the count table lacks: the argument strata is named, as a missing column
+    # (was an InvalidArgumentError of its own while the rows' way in said "(by)")
+    with pytest.raises(E.ColumnNotFoundError) as missing:
         polars_fair.counts(rows, "sex").stratified(strata="dept").collect()
-    assert str(err.value) == STRATUM_NOT_A_KEY.format(column="dept", keys=["sex"])
+    assert str(missing.value) == E.MISSING_COLUMN.format(column="dept", role="strata",
+                                                         available="['sex']")
     with pytest.raises(E.InvalidArgumentError, match="reference"):
         rows.fair.stratified("sex", "dept", reference="overall")
     with pytest.raises(E.InvalidArgumentError, match="continuity_correction"):
         rows.fair.stratified("sex", "dept", continuity_correction="yes")  # type: ignore[arg-type]
+
+
+def test_strata_that_leave_no_group_raise_the_same_error_on_every_way_in() -> None:
+    """Every key a stratum: nothing to compare. Was an empty table on the count table (and the
+    command line, tests/cli); now the one typed error naming by and strata, whichever way in."""
+    rows = berkeley_rows()
+    want = NO_GROUPS.format(keys=["dept"], strata=["dept"])
+    for call in (lambda: rows.fair.stratified(None, "dept"),
+                 lambda: rows.lazy().fair.stratified(strata="dept").collect(),
+                 lambda: polars_fair.counts(rows, "dept").stratified(strata="dept").collect(),
+                 lambda: polars_fair.from_counts(polars_fair.counts(rows, "dept").frame)
+                 .stratified(strata="dept").collect()):
+        with pytest.raises(E.InvalidArgumentError) as err:
+            call()
+        assert str(err.value) == want
+
+
+def test_a_missing_stratum_names_strata_on_every_way_in() -> None:
+    rows = berkeley_rows()
+    cols = "['sex', 'dept', 'y_true', 'y_pred']"
+    for call, available in (
+            (lambda: rows.fair.stratified("sex", "year"), cols),
+            (lambda: rows.lazy().fair.stratified("sex", ["dept", "year"]).collect(), cols),
+            (lambda: polars_fair.counts(rows, ["sex", "dept"]).stratified(
+                strata="year").collect(), "['sex', 'dept']"),
+            (lambda: polars_fair.counts(rows, ["sex", "dept"]).stratified(
+                "sex", strata="year").collect(), "['sex', 'dept']")):
+        with pytest.raises(E.ColumnNotFoundError) as err:
+            call()
+        assert str(err.value) == E.MISSING_COLUMN.format(column="year", role="strata",
+                                                         available=available)
+
+
+def test_a_group_whose_weights_sum_to_zero_has_no_statistics() -> None:
+    """Female rows all weigh 0: she has no applicants in any stratum (weighted), so no stratum
+    is informative and every statistic of hers is null (was a CMH of 2.0 from her row count)."""
+    df = pl.DataFrame({"sex": ["F"] * 4 + ["M"] * 4, "dept": ["A", "B", "B", "B"] * 2,
+                       "y_true": [1] * 8, "y_pred": [1, 0, 0, 1, 1, 1, 0, 0],
+                       "w": [0.0] * 4 + [1.0] * 4})
+    f = female_row(df.fair.stratified("sex", "dept", reference="M", sample_weight="w"))
+    assert f["n"] == 4 and f["n_strata"] == 0
+    for column in ("selection_rate", "impact_ratio", "mh_odds_ratio", "mh_ci_low", "cmh_statistic",
+                   "cmh_p_value", "breslow_day_statistic", "gap", "composition", "within"):
+        assert f[column] is None, column
+
+
+def female_row(df: pl.DataFrame) -> dict[str, Any]:
+    return next(r for r in df.iter_rows(named=True) if r["sex"] == "F")
+
+
+def test_equal_rates_in_weights_give_a_gap_of_exactly_zero() -> None:
+    """Women weigh 0.1, men 0.3; in each department both sides select the same share (1 of 2
+    in A, 1 of 4 in B: weighted 0.1 of 0.2 against 0.3 of 0.6, 0.1 of 0.4 against 0.3 of 1.2)
+    and apply alike (a third in A), so by hand gap = composition = within = 0 exactly. In
+    floats the sums left 5.6e-17 in the gap; the rationals of the sums as they print do not."""
+    sel = [1, 0, 1, 0, 0, 0]  # dept A: 1 of 2, dept B: 1 of 4
+    df = pl.DataFrame({"sex": ["F"] * 6 + ["M"] * 6, "dept": ["A", "A", "B", "B", "B", "B"] * 2,
+                       "y_true": [1] * 12, "y_pred": sel * 2, "w": [0.1] * 6 + [0.3] * 6})
+    f = female_row(df.fair.stratified("sex", "dept", reference="M", sample_weight="w"))
+    assert f["selection_rate"] == pytest.approx(1 / 3) and f["impact_ratio"] == pytest.approx(1)
+    assert (f["gap"], f["composition"], f["within"]) == (0.0, 0.0, 0.0)

@@ -114,6 +114,10 @@ EXTRA: dict[str, tuple[list[str], dict[str, Any]]] = {
     "availability": (["--benchmark", "sex=Male:0.5,Female:0.5"],
                      {"benchmark": {"sex": {"Male": 0.5, "Female": 0.5}}}),
 }
+#: The --by of a command: stratified takes df.fair.stratified's arguments, so its stratum (sex)
+#: is not also a --by (it was: --by race --by sex --strata sex, which Python refuses).
+BY: dict[str, list[str]] = {"stratified": ["--by", "race"]}
+BOTH = ["--by", "race", "--by", "sex"]
 HAND = {"report", "bias-audit", "check", "demo",
         "compare", "monitor"}  # rows-level commands of their own tables: test_cli_compare.py
 GENERATED = sorted(n for n in COMMANDS if n not in HAND)
@@ -159,8 +163,8 @@ def test_each_generated_subcommand_equals_the_python_api_on_compas(
         args = ["--y-true", "two_year_recid", "--y-score", "risk"]
         obj = polars_fair.scores(scored, ["race", "sex"], y_true="two_year_recid",
                                  y_score="risk")
-    result = runner.invoke(app, [name, str(compas_file), "--by", "race", "--by", "sex",
-                                 *args, *cli_extra, "--format", "json"])
+    result = runner.invoke(app, [name, str(compas_file), *BY.get(name, BOTH), *args,
+                                 *cli_extra, "--format", "json"])
     assert result.exit_code == 0, result.output
     want = getattr(obj, method)(**py_extra).collect()
     assert_rows_equal(json.loads(result.stdout), want)
@@ -213,7 +217,7 @@ def hiring(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("name", GENERATED)
 def test_default_table_fits_120_characters(name: str, hiring: Path) -> None:
     extra = EXTRA.get(name, ([], {}))[0]
-    result = runner.invoke(app, [name, str(hiring), "--by", "race", "--by", "sex", *extra])
+    result = runner.invoke(app, [name, str(hiring), *BY.get(name, BOTH), *extra])
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.stdout.splitlines()) <= 120
 
@@ -502,3 +506,53 @@ def test_shares_options_read_a_number_per_value_and_refuse_a_value_without_one()
         convert(opt, ["sex=F"])
     assert str(err.value) == E.CLI_BAD_LIST.format(flag="--benchmark", value="sex=F",
                                                    kind=LISTS["shares"])
+
+
+# ------------------------------------------- stratified: the arguments of df.fair.stratified
+
+def admissions(tmp_path: Path) -> tuple[pl.DataFrame, Path]:
+    """Two departments as rows: women 8 of 10 in A and 18 of 90 in B, men 72 of 90 and 2 of
+    10: by hand the same rate in each department (0.8, 0.2), pooled 0.26 against 0.74."""
+    parts = []
+    for sex, dept, admitted, n in (("Female", "A", 8, 10), ("Female", "B", 18, 90),
+                                   ("Male", "A", 72, 90), ("Male", "B", 2, 10)):
+        parts.append(pl.DataFrame({"sex": [sex] * n, "dept": [dept] * n, "y_true": [1] * n,
+                                   "y_pred": [1] * admitted + [0] * (n - admitted)}))
+    path = tmp_path / "admissions.csv"
+    df = pl.concat(parts)
+    df.write_csv(path)
+    return df, path
+
+
+def test_stratified_help_example_runs_and_equals_python(tmp_path: Path) -> None:
+    """The --help example: the groups are --by, the strata --strata (not also a --by), the
+    reference a plain value of the group attribute (it needed --by sex --by dept --strata dept
+    --reference sex=Male, which --help did not say)."""
+    df, path = admissions(tmp_path)
+    help_text = " ".join(runner.invoke(app, ["stratified", "--help"],
+                                       env={"COLUMNS": "200"}).output.split())
+    example = ("polars-fair stratified admissions.csv --by sex --strata dept --reference Male")
+    assert f"Example: {example}" in help_text
+    args = [str(path) if a == "admissions.csv" else a for a in shlex.split(example)[1:]]
+    result = runner.invoke(app, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    got = json.loads(result.stdout)
+    assert_rows_equal(got, df.fair.stratified("sex", "dept", reference="Male"))
+    female = got[0]
+    assert (female["sex"], female["selection_rate"], female["reference_rate"]) == (
+        "Female", 0.26, 0.74)
+    assert female["within"] == 0.0 and female["gap"] == pytest.approx(0.48)
+    assert female["mh_odds_ratio"] == 1.0 and female["n_strata"] == 2
+
+
+def test_stratified_refuses_what_python_refuses_naming_the_flags(tmp_path: Path) -> None:
+    """A stratum that is also a --by (Python's STRATUM_IN_BY), a stratum that is not a column:
+    exit 2 with the flags named (the empty table of every key a stratum is gone with it)."""
+    _, path = admissions(tmp_path)
+    both = runner.invoke(app, ["stratified", str(path), "--by", "dept", "--strata", "dept"])
+    assert both.exit_code == 2
+    assert ("'dept' is both a group attribute (--by) and a stratum (--strata); name it in one "
+            "of them") in both.output
+    missing = runner.invoke(app, ["stratified", str(path), "--by", "sex", "--strata", "year"])
+    assert missing.exit_code == 2
+    assert "column 'year' (--strata) not found" in missing.output
