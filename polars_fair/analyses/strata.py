@@ -67,6 +67,8 @@ def strata_names(strata: str | Sequence[str] | None, groups: Sequence[str] = ())
     >>> strata_names("dept"), strata_names(["dept", "year"], groups=["sex"])
     (['dept'], ['dept', 'year'])
     """
+    if not isinstance(strata, (str, Sequence)) and strata is not None:  # 3, {"dept"}: typed
+        raise E.InvalidArgumentError(NO_STRATA)
     names = [strata] if isinstance(strata, str) else list(strata or [])
     if not names or not all(isinstance(s, str) for s in names):
         raise E.InvalidArgumentError(NO_STRATA)

@@ -384,6 +384,11 @@ def report(
     divergence: Annotated[bool, typer.Option(
         "--divergence", help="--html: add the worst-off subgroups section (divergence of "
                              "the FPR over every pattern of the --by attributes).")] = False,
+    strata: Annotated[list[str] | None, typer.Option(
+        "--strata", help="--html: add the strata section, the --by groups compared within "
+                         "these attributes (not also a --by; repeat, or A,B for their "
+                         "combinations), as df.fair.stratified(by, strata).",
+        metavar="COLUMN")] = None,
     separator: SeparatorOpt = None,
     dtype: DtypeOpt = None,
     max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
@@ -393,7 +398,8 @@ def report(
     options = {k: declared[k] for k in REPORT_DECLARED}
     page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note),
                                     ("n_permutations", n_permutations), ("seed", seed),
-                                    ("divergence", True if divergence else None))
+                                    ("divergence", True if divergence else None),
+                                    ("strata", _names_of(strata)))
                   if v is not None}
 
     def run() -> None:
@@ -426,6 +432,13 @@ def report(
             typer.echo(f"polars-fair: wrote the HTML audit to {html}", err=True)
 
     _guard(run, json_errors=format == "json")
+
+
+def _names_of(items: list[str] | None) -> list[str] | None:
+    """Repeated or comma-separated names (``--strata dept --strata year``, ``dept,year``)."""
+    if not items:
+        return None
+    return [n.strip() for item in items for n in item.split(",") if n.strip()]
 
 
 @app.command(cls=ReadableCommand)

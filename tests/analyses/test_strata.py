@@ -197,6 +197,10 @@ def test_bad_calls_are_typed_errors() -> None:
     with pytest.raises(E.InvalidArgumentError) as err:
         rows.fair.stratified("sex", [])
     assert str(err.value) == NO_STRATA
+    for bad in (3, {"dept"}, ["dept", 3]):  # 3 was a TypeError of Python's
+        with pytest.raises(E.InvalidArgumentError) as err:
+            rows.fair.stratified("sex", bad)  # type: ignore[arg-type]
+        assert str(err.value) == NO_STRATA
     with pytest.raises(E.InvalidArgumentError) as err:
         rows.fair.stratified(["sex", "dept"], "dept")
     assert str(err.value) == STRATUM_IN_BY.format(column="dept")

@@ -47,6 +47,7 @@ class PageOptions:
     seed: int
     sample_weight: IntoExpr | None
     page_groups: int
+    strata: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair.audit.html import sections as S
+from polars_fair.audit.html.adverse_impact import impact_verdicts, page_strata, strata_section
 from polars_fair.audit.html.context import PageContext, PageText, Provenance, Section, page_context
 from polars_fair.audit.html.figures import PageOptions
 from polars_fair.audit.html.text import DEFAULT_PAGE_GROUPS
@@ -73,6 +74,16 @@ ONE_SET = "audit_html audits one attribute set: by= names columns or expressions
 #: (:func:`polars_fair.analyses.divergence.divergence`).
 DIVERGENCE_COLUMNS = ("attributes", "n", "divergence", "ci_low", "ci_high", "significant")
 
+def impact_section(p: PageContext) -> str:
+    """The adverse-impact columns under the summary metrics (``impact_analysis``, no scan)."""
+    return impact_verdicts(p.o, p.t, p.g)
+
+
+def strata_page_section(p: PageContext) -> str:
+    """With ``strata=``, the groups compared within strata (``stratified``); else nothing."""
+    return strata_section(p.o, p.g, p.strata_table, list(p.o.strata) if p.o.strata else None)
+
+
 #: The sections of the page, in order: each a builder ``PageContext -> str``.
 SECTIONS: tuple[Section, ...] = (
     S.header_section,
@@ -81,6 +92,8 @@ SECTIONS: tuple[Section, ...] = (
     S.provenance_section,
     S.data_section,
     S.verdicts_section,
+    impact_section,
+    strata_page_section,
     S.uncertainty_section,
     S.report_section,
     S.divergence_section,
@@ -129,6 +142,7 @@ def audit_html(
     divergence: bool | pl.DataFrame | pl.LazyFrame | None = None,
     generated: _dt.datetime | None = None,
     sample_weight: IntoExpr | None = None,
+    strata: str | Sequence[str] | None = None,
 ) -> str:
     """Write a fairness audit as one self-contained, publishable HTML document.
 
@@ -193,6 +207,12 @@ def audit_html(
         The generation time recorded (default now, UTC).
     sample_weight : str or pl.Expr, optional
         A weight column: every count, rate, interval and test is weighted.
+    strata : str or sequence of str, optional
+        Attributes (not in ``by``) to compare the groups within, such as a department or a
+        job: adds the strata section, ``df.fair.stratified(by, strata)`` against the page's
+        reference (one more scan of the rows): the Mantel–Haenszel odds ratio with its
+        interval, the Cochran–Mantel–Haenszel and Breslow–Day tests, and the pooled gap split
+        into composition and within-stratum parts, with a reading of each group.
 
     Returns
     -------
@@ -204,7 +224,8 @@ def audit_html(
     ImportError
         Without the plot extra (``pip install "polars_fair[plot]"``).
     InvalidArgumentError
-        ``by`` is empty; an integer option is not an integer; ``rates`` is empty or names a
+        ``by`` is empty; ``strata`` names no attribute or one of ``by``; an integer option is
+        not an integer; ``rates`` is empty or names a
         metric ``disparity`` cannot compare; ``filters`` is not text; ``rows_read`` is fewer
         than the rows of ``data``; ``divergence`` lacks :data:`DIVERGENCE_COLUMNS`; ``output``
         is a directory, in a missing directory or not ``.html``/``.htm`` (before any read).
@@ -228,13 +249,15 @@ def audit_html(
     check_size(n_permutations, "n_permutations")  # before the first scan, not at the test
     rate_list, filter_list, out_path = _page_arguments(rates, filters, output, divergence,
                                                        rows_read)
+    strata_list = page_strata(strata, by)
     o = PageOptions(
         y_true=y_true, y_pred=y_pred, y_score=y_score, threshold=threshold, pos_label=pos_label,
         reference=Reference.parse(reference), min_support=min_support,
         ofi_threshold=ofi_threshold, four_fifths=four_fifths,
         exclude_low_support=exclude_low_support, where=where, null_groups=null_groups,
         rates=rate_list, level=level, adjust=adjust, n_permutations=n_permutations, seed=seed,
-        sample_weight=sample_weight, page_groups=page_groups)
+        sample_weight=sample_weight, page_groups=page_groups,
+        strata=tuple(strata_list) if strata_list else None)
     by_exprs = _by_exprs(by)
     context = page_context(
         data.lazy(), by, by_exprs, o, divergence, PageText(title, model, note),
