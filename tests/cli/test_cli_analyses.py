@@ -118,7 +118,7 @@ EXTRA: dict[str, tuple[list[str], dict[str, Any]]] = {
 #: is not also a --by (it was: --by race --by sex --strata sex, which Python refuses).
 BY: dict[str, list[str]] = {"stratified": ["--by", "race"]}
 BOTH = ["--by", "race", "--by", "sex"]
-HAND = {"report", "bias-audit", "check", "demo",
+HAND = {"report", "bias-audit", "check", "demo", "sample-size",
         "compare", "monitor"}  # rows-level commands of their own tables: test_cli_compare.py
 GENERATED = sorted(n for n in COMMANDS if n not in HAND)
 
@@ -556,3 +556,22 @@ def test_stratified_refuses_what_python_refuses_naming_the_flags(tmp_path: Path)
     missing = runner.invoke(app, ["stratified", str(path), "--by", "sex", "--strata", "year"])
     assert missing.exit_code == 2
     assert "column 'year' (--strata) not found" in missing.output
+
+
+# ------------------------------------------------------- sample-size: the one without a file
+
+def test_sample_size_command_equals_the_function_and_names_its_flags() -> None:
+    """The EEOC's rates (60 % and 30 %: impact ratio 0.5) need 42 per group by the normal
+    approximation and 48 by Fisher's exact test (the function's doctest); the command gives
+    the same numbers, and its errors name the flags."""
+    for method in ("normal", "fisher"):
+        result = runner.invoke(app, ["sample-size", "--reference-rate", "0.6", "--impact-ratio",
+                                     "0.5", "--method", method, "--format", "json"])
+        assert result.exit_code == 0, result.output
+        want = polars_fair.sample_size(reference_rate=0.6, impact_ratio=0.5, method=method)
+        assert json.loads(result.stdout) == [{"group": want.group, "reference": want.reference,
+                                              "power": want.power}]
+    assert want.group == 48
+    bad = runner.invoke(app, ["sample-size", "--reference-rate", "0.6", "--impact-ratio", "1"])
+    assert bad.exit_code == 2
+    assert "--impact-ratio 1.0 at --reference-rate 0.6 gives a group rate of 0.6" in bad.output
