@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from polars_fair import errors as E
 from polars_fair.analyses.strata import STRATUM_IN_BY
-from polars_fair.audit.html import audit_html
+from polars_fair.audit.html import audit_html, page_data
 from polars_fair.cli.entry import app
 from tests.analyses.test_strata import berkeley_rows
 from tests.audit.test_plot import require_plot_extra
@@ -48,6 +48,7 @@ def test_strata_section_shows_the_berkeley_figures_and_reads_them(berkeley_page:
             "strata; the stratified test finds no association within strata (CMH p = 0.217); "
             "but the strata differ (Breslow–Day p = 0.002): read them one by one.") in words
     assert "within each stratum of dept and the comparisons are pooled" in words
+    assert page_data(berkeley_page)["provenance"]["parameters"]["strata"] == ["dept"]
 
 
 def test_verdicts_gain_the_impact_columns(berkeley_page: str) -> None:
@@ -77,6 +78,7 @@ def test_eeoc_example_flip_by_hand_on_the_page() -> None:
     p = fisher_exact([[12, 28], [48, 32]]).pvalue
     assert f"b 12 / 40 30.0% 0.500 fails +12.0 −3.10 {p:.3f} 0.542 yes" in words
     assert "Within strata" not in page  # no strata given: no section
+    assert "strata" not in page_data(page)["provenance"]["parameters"]
 
 
 def test_page_strata_are_checked_before_the_rows_are_read() -> None:

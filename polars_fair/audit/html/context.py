@@ -94,6 +94,8 @@ def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: Page
     checks = gate(t.fc, reference=t.ref, min_impact_ratio=o.four_fifths,
                   max_abs_ofi=o.ofi_threshold, min_support=o.min_support)
     params = page_params(o, t, g.ref_label)
+    if o.strata:  # every input of the numbers is in the provenance
+        params["strata"] = list(o.strata)
     prov = _page_provenance(o, t, size, params, source, text)
     ab_group = abroca_headline_group(t, o, g)
     with unvalidated():
