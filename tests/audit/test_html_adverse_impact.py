@@ -49,6 +49,9 @@ def test_strata_section_shows_the_berkeley_figures_and_reads_them(berkeley_page:
             "but the strata differ (Breslow–Day p = 0.002): read them one by one.") in words
     assert "within each stratum of dept and the comparisons are pooled" in words
     assert page_data(berkeley_page)["provenance"]["parameters"]["strata"] == ["dept"]
+    # the section's table is in the JSON block, equal to the Python API's
+    want = berkeley_rows().fair.stratified("sex", "dept", reference="Male")
+    assert pl.DataFrame(page_data(berkeley_page)["stratified"]).equals(want)
 
 
 def test_verdicts_gain_the_impact_columns(berkeley_page: str) -> None:

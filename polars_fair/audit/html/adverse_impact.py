@@ -32,7 +32,7 @@ from polars_fair.audit.html.text import (
 )
 from polars_fair.core.spec import By
 
-__all__ = ["impact_verdicts", "page_strata", "strata_section", "stratified_table"]
+__all__ = ["impact_verdicts", "page_strata", "strata_data", "strata_section", "stratified_table"]
 
 #: The reading under the impact table: what each practitioner's column means.
 IMPACT_READING = (
@@ -134,6 +134,31 @@ def stratified_table(audited: pl.LazyFrame, by: By, strata: list[str] | None, o:
         y_score=o.y_score if o.threshold is not None else None, threshold=o.threshold,
         max_groups=max(o.page_groups, DEFAULT_MAX_GROUPS), sample_weight=o.sample_weight,
     ).collect()
+
+
+def strata_data(table: pl.DataFrame | None) -> dict[str, Any]:
+    """The strata table for the page's JSON block: ``{"stratified": rows}``, or nothing.
+
+    Parameters
+    ----------
+    table : pl.DataFrame or None
+        :func:`stratified_table`.
+
+    Returns
+    -------
+    dict
+        Empty without strata (the block then holds exactly its other keys).
+
+    Examples
+    --------
+    >>> strata_data(None)
+    {}
+    >>> strata_data(pl.DataFrame({"g": ["a"], "gap": [0.5]}))
+    {'stratified': [{'g': 'a', 'gap': 0.5}]}
+    """
+    from polars_fair.audit.html.provenance import _json_rows
+
+    return {} if table is None else {"stratified": _json_rows(table)}
 
 
 def impact_verdicts(o: PageOptions, t: PageTables, g: PageGroups) -> str:

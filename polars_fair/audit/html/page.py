@@ -212,7 +212,8 @@ def audit_html(
         job: adds the strata section, ``df.fair.stratified(by, strata)`` against the page's
         reference (one more scan of the rows): the Mantel–Haenszel odds ratio with its
         interval, the Cochran–Mantel–Haenszel and Breslow–Day tests, and the pooled gap split
-        into composition and within-stratum parts, with a reading of each group.
+        into composition and within-stratum parts, with a reading of each group; and the JSON
+        key ``stratified``.
 
     Returns
     -------

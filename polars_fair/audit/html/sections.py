@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import __version__
+from polars_fair.audit.html.adverse_impact import strata_data
 from polars_fair.audit.html.context import PageContext
 from polars_fair.audit.html.figures import PageGroups, PageOptions, PageTables
 from polars_fair.audit.html.findings import _headline, _reading, _summary_labels, abroca_tests
@@ -257,7 +258,7 @@ def definitions_section(p: PageContext) -> str:
 
 
 def data_block_section(p: PageContext) -> str:
-    """The page's tables as JSON (keys of :data:`polars_fair.audit.html.DATA_KEYS`)."""
+    """The page's tables as JSON (:data:`polars_fair.audit.html.DATA_KEYS`; ``stratified``)."""
     prov, t = p.prov, p.t
     page_json: dict[str, Any] = {
         "provenance": prov, "report": _json_rows(t.report), "metrics": _json_rows(t.metrics),
@@ -268,6 +269,7 @@ def data_block_section(p: PageContext) -> str:
         page_json["abroca_test"] = None if t.tests is None else _json_rows(t.tests)
     if t.divergence is not None:
         page_json["divergence"] = _json_rows(t.divergence)
+    page_json.update(strata_data(p.strata_table))  # with strata=: the key "stratified"
     return _data_block(page_json)
 
 
