@@ -33,6 +33,10 @@ STRATIFIED_COLUMNS = (
     "breslow_day_p_value", "n_strata", "gap", "composition", "within", "is_reference",
 )
 NO_STRATA = "stratified needs strata=: one or more attributes to stratify by"
+NO_SETS = (
+    "stratified compares the groups of one attribute set within strata; combinations= (several "
+    "attribute sets) does not apply: name the groups in by and the strata in strata"
+)
 NO_GROUPS = (
     "stratified compares groups within strata, but every attribute counted ({keys}) is a "
     "stratum (strata={strata}): name the attributes to compare in by, apart from the strata"
@@ -215,10 +219,11 @@ def stratified_from_counts(
     ------
     InvalidArgumentError
         No ``strata``, strata that leave no group attribute (:data:`NO_GROUPS`), ``level``
-        outside (0, 1), a non-boolean ``continuity_correction``, ``reference="overall"``, or a
+        outside (0, 1), a non-boolean ``continuity_correction``, ``reference="overall"``, a
         reference mapping that names an attribute other than the compared ones (a stratum or a
         column not audited), as in every analysis
-        (:data:`polars_fair.errors.BAD_REFERENCE_MAPPING`).
+        (:data:`polars_fair.errors.BAD_REFERENCE_MAPPING`), or a count table of several
+        attribute sets (``combinations=``, :data:`NO_SETS`).
     ColumnNotFoundError
         A stratum that is not a key (its role ``strata`` named, :func:`check_strata`).
     UnknownGroupError

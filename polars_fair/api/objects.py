@@ -61,6 +61,7 @@ from polars_fair.analyses.scores.abroca import (
 )
 from polars_fair.analyses.scores.calibration import calibration_plan, reliability_plan
 from polars_fair.analyses.strata import (
+    NO_SETS,
     STRATIFIED_COLUMNS,
     check_strata,
     strata_names,
@@ -338,6 +339,8 @@ class FairCounts:
                    reference: Any = DEFAULTS.reference, level: float = DEFAULTS.level,
                    continuity_correction: bool = DEFAULTS.continuity_correction,
                    ) -> pl.LazyFrame:  # noqa: D102
+        if self.sets is not None:  # a table of stacked attribute sets (combinations=)
+            raise E.InvalidArgumentError(NO_SETS)
         groups = None if by is None else list(parse_by(by).names)
         names = strata_names(strata, groups or ())
         check_strata(names, self.keys, groups)

@@ -14,7 +14,7 @@ from statsmodels.stats.contingency_tables import StratifiedTable
 
 import polars_fair
 from polars_fair import errors as E
-from polars_fair.analyses.strata import NO_GROUPS, NO_STRATA, STRATUM_IN_BY
+from polars_fair.analyses.strata import NO_GROUPS, NO_SETS, NO_STRATA, STRATUM_IN_BY
 from tests.conftest import ROOT, Runner, require
 
 # Bickel, Hammel & O'Connell (1975): admitted, rejected per department
@@ -210,6 +210,13 @@ def test_bad_calls_are_typed_errors() -> None:
         polars_fair.counts(rows, "sex").stratified(strata="dept").collect()
     assert str(missing.value) == E.MISSING_COLUMN.format(column="dept", role="strata",
                                                          available="['sex']")
+    # attribute sets: their keys mix groups and strata (it read 'dept' as a missing stratum)
+    for call in (lambda: rows.fair.stratified("sex", "dept", combinations="all"),
+                 lambda: polars_fair.counts(rows, ["sex", "dept"], combinations="all")
+                 .stratified(strata="dept").collect()):
+        with pytest.raises(E.InvalidArgumentError) as err:
+            call()
+        assert str(err.value) == NO_SETS
     with pytest.raises(E.InvalidArgumentError, match="reference"):
         rows.fair.stratified("sex", "dept", reference="overall")
     with pytest.raises(E.InvalidArgumentError, match="continuity_correction"):
