@@ -43,7 +43,8 @@ IMPACT_READING = (
     "exact test, two-sided{weighted}. <b>After one more selected</b>: the impact ratio had one "
     "more of the group's applicants been selected; a failure that one person reverses is a "
     "matter of sample size. <b>Practically significant</b>: fails the four-fifths rule, still "
-    "fails after the flip, and p ≤ {alpha:g}.</p>"
+    "fails after the flip, and p ≤ {alpha:g} (each group's own p, as practitioners read it, "
+    "not adjusted for the groups compared: the headline's tests are).</p>"
 )
 #: The reading above the strata table.
 STRATA_READING = (
@@ -60,7 +61,8 @@ STRATA_READING = (
     "<b>composition</b> (where each side applied) and <b>within</b> (different rates in the "
     "same stratum), Kitagawa's symmetric form (each side's shares and rates averaged). A "
     "stratum where either side is empty or the outcome is constant tells nothing about the "
-    "association and is left out of the tests (<b>informative</b> counts the others).</p>"
+    "association and is left out of the tests (<b>informative</b> counts the others). Each "
+    "p-value is the group's own, not adjusted for the number of groups compared.</p>"
 )
 
 
