@@ -257,10 +257,11 @@ class FairLazyFrame(ClassNamespace):
                    reference: Any = DEFAULTS.reference, level: float = DEFAULTS.level,
                    continuity_correction: bool = DEFAULTS.continuity_correction,
                    **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
-        groups = [spec.name_of(g) for g in spec.normalize_by(by)]
+        attrs = spec.normalize_by(by)
+        groups = [spec.name_of(g) for g in attrs]
         names = strata_names(strata, groups)
         check_strata(names, self._lf.collect_schema().names(), groups)
-        return self.counts([*spec.normalize_by(by), *names], **count_args).stratified(
+        return self.counts([*attrs, *names], **count_args).stratified(
             strata=names, reference=reference, level=level,
             continuity_correction=continuity_correction)
 
