@@ -16,8 +16,10 @@ from typing import Annotated, Any
 import polars as pl
 import typer
 
+from polars_fair._docs import borrow
 from polars_fair.analyses.sample_size import sample_size
 from polars_fair.cli.group import ReadableCommand
+from polars_fair.cli.ll144 import register as register_ll144
 
 __all__ = ["register", "sample_size_frame"]
 
@@ -53,15 +55,9 @@ def sample_size_frame(**options: Any) -> pl.DataFrame:
                         schema={"group": pl.Int64, "reference": pl.Int64, "power": pl.Float64})
 
 
+@borrow(register_ll144, params=("app", "guard"))
 def register(app: typer.Typer, guard: Callable[..., None]) -> None:
     """Add ``polars-fair sample-size`` to ``app``.
-
-    Parameters
-    ----------
-    app : typer.Typer
-        The command line.
-    guard : callable
-        Runs the command's body (one line and exit 2 for a failure).
 
     Examples
     --------
