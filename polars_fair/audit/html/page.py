@@ -64,7 +64,7 @@ from polars_fair.audit.html.verdict import verdict_section
 from polars_fair.core.limits import check_size, with_limits
 from polars_fair.core.options import DEFAULTS, Adjust
 from polars_fair.core.reference import Reference
-from polars_fair.core.spec import By, IntoExpr, NullGroups
+from polars_fair.core.spec import By, IntoExpr, NullGroups, check_int
 
 __all__ = ["DIVERGENCE_COLUMNS", "SECTIONS", "audit_html"]
 
@@ -161,8 +161,7 @@ def audit_html(
         The label column (default ``"y_true"``) and the prediction (default ``"y_pred"``, or
         ``y_score >= threshold`` when ``threshold`` is given).
     y_score : str or pl.Expr, optional
-        A score (higher = more likely positive): adds ABROCA with its test, the ROC and
-        calibration charts.
+        A score (higher = more likely positive): adds ABROCA, its test, ROC and calibration.
     threshold : float, optional
         Predictions are ``y_score >= threshold`` (``y_pred`` is then not given).
     pos_label : Any, default 1
@@ -171,8 +170,7 @@ def audit_html(
         The reference group, as in ``df.fair.report``.
     min_support, ofi_threshold, four_fifths : float, default 30, 0.3, 0.8
         The low-support rule (groups and calibration bins with fewer rows; an ABROCA finding
-        needs as many positives and negatives), the OFI flag and the four-fifths rule; the
-        verdict (the gate) checks the same limits.
+        needs as many positives and negatives), the OFI flag and the four-fifths rule.
     exclude_low_support : bool, default False
         Low-support groups are neither the reference nor the highest selection rate.
     where : str or pl.Expr, optional
@@ -184,14 +182,13 @@ def audit_html(
     title, model, note : str, optional
         The document's title (default "Fairness audit"), the model audited, a free note.
     source, path : str or pathlib.Path, optional
-        Where the data came from (shown by file name only) and the file or directory to
-        fingerprint (SHA-256, size; default ``source``).
+        The data's origin (file name only) and what to fingerprint (default ``source``).
     output : str or pathlib.Path, optional
         Also write the page there (UTF-8, ``.html`` or ``.htm``).
     max_groups : int, default 50
         The most groups the tables and charts show (the largest, and the reference).
     filters : str or sequence of str, default ()
-        Filters applied before ``data`` reached this function, recorded before ``where``.
+        Filters applied before ``data`` reached this function (recorded).
     rows_read : int, optional
         Rows in the input before ``filters`` (default: the rows of ``data``).
     level : float, default 0.95
@@ -208,12 +205,8 @@ def audit_html(
     sample_weight : str or pl.Expr, optional
         A weight column: every count, rate, interval and test is weighted.
     strata : str or sequence of str, optional
-        Attributes (not in ``by``) to compare the groups within, such as a department or a
-        job: adds the strata section, ``df.fair.stratified(by, strata)`` against the page's
-        reference (one more scan of the rows): the Mantel–Haenszel odds ratio with its
-        interval, the Cochran–Mantel–Haenszel and Breslow–Day tests, and the pooled gap split
-        into composition and within-stratum parts, with a reading of each group; and the JSON
-        key ``stratified``.
+        Attributes (not in ``by``) to compare the groups within: adds the strata section and
+        the JSON key ``stratified`` (``df.fair.stratified(by, strata)``; one more scan).
 
     Returns
     -------
@@ -226,10 +219,10 @@ def audit_html(
         Without the plot extra (``pip install "polars_fair[plot]"``).
     InvalidArgumentError
         ``by`` is empty; ``strata`` names no attribute or one of ``by``; an integer option is
-        not an integer; ``rates`` is empty or names a
-        metric ``disparity`` cannot compare; ``filters`` is not text; ``rows_read`` is fewer
-        than the rows of ``data``; ``divergence`` lacks :data:`DIVERGENCE_COLUMNS`; ``output``
-        is a directory, in a missing directory or not ``.html``/``.htm`` (before any read).
+        not an integer; ``rates`` is empty or names a metric ``disparity`` cannot compare;
+        ``filters`` is not text; ``rows_read`` is fewer than the rows of ``data``;
+        ``divergence`` lacks :data:`DIVERGENCE_COLUMNS`; ``output`` is a directory, in a
+        missing directory or not ``.html``/``.htm`` (before any read).
     SizeLimitError
         ``n_permutations`` above |limit:n_permutations| or ``max_groups`` above
         |limit:max_groups|, before any data is read.
@@ -244,8 +237,6 @@ def audit_html(
     >>> sorted(page_data(page)), "<h2>Verdict: " in page
     (['disparity', 'metrics', 'provenance', 'report', 'summary'], True)
     """
-    from polars_fair.core.spec import check_int
-
     page_groups = check_int(max_groups, "max_groups")
     check_size(n_permutations, "n_permutations")  # before the first scan, not at the test
     rate_list, filter_list, out_path = _page_arguments(rates, filters, output, divergence,
