@@ -12,6 +12,7 @@ so an attribute named like an output column (``ofi``, ``ece_gap``) is a typed er
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -163,15 +164,17 @@ def on_small_table(
 ) -> pl.LazyFrame:
     """Run ``build`` on the collected (small) table, in memory, as one step of a lazy plan.
 
-    The output schema is known without data.
+    The output schema is known without data: ``build`` is called once, on a stand-in frame
+    with ``lf``'s schema that reads the collected table when the step runs (:class:`_Slot`),
+    so the analysis' plan is built once per call and not again for every collect.
 
     Parameters
     ----------
     lf : pl.LazyFrame
         A small table (one row per group).
     build : callable
-        ``build(lazy_table) -> pl.LazyFrame``; called once on the empty frame for the schema,
-        and once on the collected table.
+        ``build(lazy_table) -> pl.LazyFrame``, a plan over its argument (built once; it must
+        not collect its argument while building).
 
     Returns
     -------
@@ -184,10 +187,37 @@ def on_small_table(
     >>> on_small_table(lf, lambda t: t.select(pl.col("n").max())).collect().item()
     5
     """
-    schema = build(lf).collect_schema()
-    return lf.map_batches(
-        lambda df: build(dense(df).lazy()).collect(engine="in-memory"), schema=schema
-    )
+    slot = _Slot(lf.collect_schema())
+    plan = build(slot.frame)
+    return lf.map_batches(lambda df: slot.run(plan, dense(df)), schema=plan.collect_schema())
+
+
+class _Slot:
+    """A stand-in for a small table: a lazy frame of a fixed schema whose rows are given later.
+
+    A plan built once over :attr:`frame` runs on any table of that schema through :meth:`run`
+    (one table at a time: a lock serialises runs of the same plan from several threads).
+    """
+
+    def __init__(self, schema: pl.Schema) -> None:
+        self._lock = threading.Lock()
+        self._table: pl.DataFrame | None = None
+        # nothing is pushed into the stand-in: it ignores its (empty) input
+        self.frame = pl.LazyFrame(schema=schema).map_batches(self._read, schema=schema)
+
+    def _read(self, _: pl.DataFrame) -> pl.DataFrame:
+        if self._table is None:  # pragma: no cover - only a plan collected outside run()
+            raise RuntimeError("a plan over a _Slot was collected outside _Slot.run")
+        return self._table
+
+    def run(self, plan: pl.LazyFrame, table: pl.DataFrame) -> pl.DataFrame:
+        """Collect ``plan`` (built over :attr:`frame`) on ``table``, in memory."""
+        with self._lock:
+            self._table = table
+            try:
+                return plan.collect(engine="in-memory")
+            finally:
+                self._table = None
 
 
 def analyse(counted: Counted, build: Builder) -> pl.LazyFrame:
@@ -236,9 +266,10 @@ def analyse(counted: Counted, build: Builder) -> pl.LazyFrame:
 
     # Each set's output schema, known without data; their union is the result's schema. Key
     # columns (and pairwise's <key>_i / <key>_j) come first, in the order of the attributes.
-    schemas = [
-        build(part_input(counted.frame, keys), keys).collect_schema() for keys in counted.sets
-    ]
+    # each set's plan is built once, over a stand-in for the collected table (_Slot)
+    slot = _Slot(schema)
+    plans = [build(part_input(slot.frame, keys), keys) for keys in counted.sets]
+    schemas = [plan.collect_schema() for plan in plans]
     dtypes: dict[str, pl.DataType] = {}
     for sch in schemas:
         for col, dtype in sch.items():
@@ -251,8 +282,9 @@ def analyse(counted: Counted, build: Builder) -> pl.LazyFrame:
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
         parts = []
-        for keys in counted.sets or []:
-            part = build(part_input(dense(df).lazy(), keys), keys).collect(engine="in-memory")
+        table = dense(df)
+        for keys, plan in zip(counted.sets or [], plans, strict=True):
+            part = slot.run(plan, table)
             parts.append(
                 part.with_columns(
                     pl.lit(keys, dtype=pl.List(pl.String)).alias("attributes"),
