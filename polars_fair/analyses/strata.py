@@ -343,8 +343,7 @@ class _Stratified:
         variance = (a + b) * (c + d) * (a + c) * (b + d) / (n**2 * (n - 1))
         if variance.sum() > 0:
             dev = abs((a - expected).sum()) - (0.5 if self.correction else 0.0)
-            stat = max(dev, 0.0) ** 2 / variance.sum() if self.correction else dev**2 / (
-                variance.sum())
+            stat = dev**2 / variance.sum()  # (|D| - c)^2 even when |D| < c, as documented
             out.update(cmh_statistic=float(stat), cmh_p_value=float(sps.chi2.sf(stat, 1)))
         if psi is not None and out["n_strata"] >= 2:
             bd = _breslow_day(a, b, c, d, float(psi))

@@ -107,3 +107,11 @@ def test_report_strata_writes_the_section(tmp_path: Path) -> None:
     alone = runner.invoke(app, ["report", str(path), "--by", "sex", "--strata", "dept"])
     assert alone.exit_code == 2
     assert "--strata applies to the HTML audit: pass --html FILE too" in alone.output
+
+
+def test_a_p_value_in_a_sentence_never_reads_equals_less_than() -> None:
+    from polars_fair.audit.html.adverse_impact import _p_words
+
+    # the review found "CMH p = < 0.001": the sentence takes "<" or "=", never both
+    assert _p_words(0.0004) == "&lt; 0.001"
+    assert _p_words(0.2169) == "= 0.217"

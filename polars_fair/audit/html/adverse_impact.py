@@ -293,10 +293,10 @@ def _read_group(r: dict[str, Any], keys: Sequence[str], level: float) -> str:
         alpha = 1 - level
         found = ("an association within strata" if r["cmh_p_value"] <= alpha
                  else "no association within strata")
-        parts.append(f"the stratified test finds {found} (CMH p = {_p(r['cmh_p_value'])})")
+        parts.append(f"the stratified test finds {found} (CMH p {_p_words(r['cmh_p_value'])})")
         bd = r["breslow_day_p_value"]
         if bd is not None and bd <= alpha:
-            parts.append(f"but the strata differ (Breslow–Day p = {_p(bd)}): read them one by "
+            parts.append(f"but the strata differ (Breslow–Day p {_p_words(bd)}): read them one by "
                          "one")
     return "; ".join(parts) + "."
 
@@ -307,6 +307,12 @@ def _reference_words(table: pl.DataFrame, keys: Sequence[str]) -> str:
         return "the whole population"
     return "the reference group " + _esc(_names([_group(r, keys) for r in ref.iter_rows(
         named=True)]))
+
+
+def _p_words(x: Any) -> str:
+    """A p-value in a sentence: "= 0.217" or "&lt; 0.001" (never "= &lt; 0.001")."""
+    text = _p(x)
+    return text if text.startswith("&lt;") else f"= {text}"
 
 
 def _signed(x: Any, fmt: str) -> str:
