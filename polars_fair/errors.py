@@ -199,6 +199,11 @@ SCORE_DECIMAL_DIGITS = (
     "significant digits, which a float cannot keep apart (two such scores could compare equal); "
     "round the scores to 15 significant digits first"
 )
+THRESHOLD_FLOAT_RANGE = (
+    "threshold {value!r} is outside the normal range of a Float64 and would be compared as "
+    "{read!r}; scores are compared as Float64: pass a threshold between 2.2250738585072014e-308 "
+    "and 1.7976931348623157e+308 in size, or 0"
+)
 THRESHOLD_DECIMAL_DIGITS = (
     "threshold {value!r} has more than 15 significant digits and is not a float's exact value; "
     "scores are compared as Float64: pass a threshold of at most 15 significant digits"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -919,8 +920,14 @@ def _decimal_threshold(threshold: Decimal) -> float:
     if not threshold.is_finite():
         raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
     value = float(threshold)
-    digits = len(threshold.normalize().as_tuple().digits)
-    if digits > FLOAT_DIGITS and Decimal(value) != threshold:
+    if Decimal(value) == threshold:
+        return value  # a float's exact value
+    if not math.isfinite(value) or abs(value) < sys.float_info.min:
+        # 1E-400 reads as 0.0 and 1E+400 as inf (1E-320 loses digits): the comparison with
+        # the scores would not be the one the user wrote
+        raise E.InvalidArgumentError(E.THRESHOLD_FLOAT_RANGE.format(value=threshold,
+                                                                    read=value))
+    if len(threshold.normalize().as_tuple().digits) > FLOAT_DIGITS:
         raise E.InvalidArgumentError(E.THRESHOLD_DECIMAL_DIGITS.format(value=threshold))
     return value
 

@@ -92,3 +92,22 @@ def test_a_decimal_threshold_a_float_cannot_compare_is_refused() -> None:
     with pytest.raises(E.InvalidArgumentError) as info:
         rounded.fair.confusion("g", y_score="s", threshold=FINE)
     assert str(info.value) == E.THRESHOLD_DECIMAL_DIGITS.format(value=FINE)
+
+
+def test_a_decimal_threshold_outside_the_float_range_is_refused_and_the_advice_works() -> None:
+    # Decimal("1E-400") reads as 0.0, so the scores of exactly 0 would be selected although
+    # 0 < 1E-400 (review of issue 19, kind 6); 1E+400 reads as inf, 1E-320 as a subnormal
+    # 9.99988671826831e-321 that is not the decimal written
+    zeros = pl.DataFrame({"g": ["a"] * 4, "y_true": [1, 0, 1, 0], "s": [0.0, 0.0, 1.0, 1.0]})
+    for bad, read in ((Decimal("1E-400"), 0.0), (Decimal("1E+400"), float("inf")),
+                      (Decimal("1E-320"), float(Decimal("1E-320")))):
+        with pytest.raises(E.InvalidArgumentError) as info:
+            zeros.fair.confusion("g", y_score="s", threshold=bad)
+        assert str(info.value) == E.THRESHOLD_FLOAT_RANGE.format(value=bad, read=read)
+    # the advice: a threshold in the normal range (or 0) is compared as written; at 1E-300
+    # the two scores of 0 are below (fn 1, tn 1) and the two of 1 above (tp 1, fp 1)
+    out = zeros.fair.confusion("g", y_score="s", threshold=Decimal("1E-300"))
+    assert out.select("tp", "fp", "fn", "tn").row(0) == (1, 1, 1, 1)
+    # 0 itself is a float's exact value: every score is at or above it (tp 2, fp 2)
+    out = zeros.fair.confusion("g", y_score="s", threshold=Decimal("0"))
+    assert out.select("tp", "fp", "fn", "tn").row(0) == (2, 2, 0, 0)
