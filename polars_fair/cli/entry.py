@@ -60,6 +60,7 @@ from polars_fair.cli.io import (
 from polars_fair.cli.quoting import QUOTING
 from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
+from polars_fair.core.labels import visible
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS
@@ -713,21 +714,22 @@ def format_gate(result: dict[str, Any]) -> str:
     head = (
         f"polars-fair check: {'PASS' if result['passed'] else 'FAIL'}: "
         f"{n_checked} group(s) by {result['by']} with n >= {lim['min_support']} checked "
-        f"({', '.join(rules)}; reference {result['reference'] or 'overall'}; "
+        f"({', '.join(rules)}; reference {visible(result['reference'] or 'overall')}; "
         f"{result['rows']:,} rows)"
     )
     lines = [head]
     violations = result["violations"]
     if violations:
         lines.append(f"{len(violations)} violation(s):")
-        width = max(len(v["group"]) for v in violations)
+        width = max(len(visible(v["group"])) for v in violations)
         for v in violations:
             value = "   n/a  " if v["value"] is None else f"{v['value']:>8.4f}"
             rule = v["rule"] if v["value"] is None else f"limit {v['rule']}"
-            lines.append(f"  {v['group']:<{width}}  {v['metric']:<12} {value}  {rule}")
+            lines.append(f"  {visible(v['group']):<{width}}  {v['metric']:<12} {value}  {rule}")
     if result["skipped_low_support"]:
         lines.append(
-            f"not checked (n < {lim['min_support']}): {'; '.join(result['skipped_low_support'])}"
+            f"not checked (n < {lim['min_support']}): "
+            f"{'; '.join(visible(g) for g in result['skipped_low_support'])}"
         )
     return "\n".join(lines)
 

@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair.analyses.report import FINDING_MEANINGS, FINDINGS
+from polars_fair.core.labels import named_text, visible
 from polars_fair.core.reference import Reference
 
 __all__ = ["group_name", "report_summary"]
@@ -42,7 +43,8 @@ def group_name(row: dict[str, Any], keys: Sequence[str]) -> str:
     >>> group_name({"race": "Asian", "sex": "Male", "n": 3}, ["race", "sex"])
     'race=Asian, sex=Male'
     """
-    return ", ".join(f"{k}={row[k]}" for k in keys) or "everyone"
+    # one quoting rule (core.labels.named_text), control characters escaped for a terminal
+    return visible(named_text({k: row[k] for k in keys})) if keys else "everyone"
 
 
 def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: float,

@@ -248,7 +248,11 @@ def named_text(values: dict[str, Any], *, missing: str = MISSING_GROUP) -> str:
                      for k, v in values.items())
 
 
-_CONTROL = re.compile("[\x00-\x1f\x7f\u2028\u2029]")
+#: C0 and C1 controls, DEL, the line and paragraph separators, and the invisible format
+#: characters that make two texts look alike or reorder a line (zero-width spaces and joiners,
+#: bidirectional embeddings, overrides and isolates, word joiners, the byte-order mark).
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -273,11 +277,14 @@ def visible(text: str) -> str:
     Returns
     -------
     str
-        The text with C0 controls, DEL, U+2028 and U+2029 escaped.
+        The text with C0 and C1 controls, DEL, U+2028 and U+2029 and the invisible format
+        characters (zero-width spaces, bidirectional overrides, the byte-order mark) escaped.
 
     Examples
     --------
     >>> visible("a\rb"), visible("\nx"), visible("\u2028x"), visible(" x")
     ('a\\rb', '\\nx', '\\u2028x', ' x')
+    >>> visible("x\u200by"), visible("x\u202ey"), visible("x\x85y")
+    ('x\\u200by', 'x\\u202ey', 'x\\x85y')
     """
     return _CONTROL.sub(_visible, text)

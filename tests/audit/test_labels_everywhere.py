@@ -98,3 +98,24 @@ def test_the_text_table_shows_a_carriage_return_escaped(tmp_path: Path) -> None:
     assert "\r" not in result.stdout
     assert "a\\rb" in result.stdout
     assert visible("a\rb") == "a\\rb"
+
+
+def test_the_lines_under_the_cli_tables_escape_control_and_invisible_characters(
+        tmp_path: Path) -> None:
+    # second review of issue 19: `check` and `report` wrote "A\x01b" and an ANSI escape raw
+    # under their tables (both read "g=Ab" on a terminal) and left U+200B invisible
+    groups = ["A\x01b", "A\x1b[31mb", "x\u200by", "xy"]
+    path = tmp_path / "ctl.parquet"
+    pl.DataFrame({"g": [g for g in groups for _ in range(40)],
+                  "y_true": [1, 0] * 80,
+                  "y_pred": [1, 0] * 20 + [1, 1, 0, 0] * 10 + [0] * 40 + [1] * 40,
+                  }).write_parquet(path)
+    for args in (["check", str(path), "--by", "g"],
+                 ["report", str(path), "--by", "g", "--format", "table"]):
+        out = runner.invoke(app, args).output
+        assert "\x01" not in out and "\x1b" not in out and "\u200b" not in out
+    out = runner.invoke(app, ["check", str(path), "--by", "g"]).output
+    # the four groups tie at 40 rows: "largest" takes the first in key order, "A\x01b"
+    assert "reference g=A\\x01b" in out
+    assert "g=A\\x1b[31mb" in out and "g=x\\u200by" in out
+    assert visible("x\u200by") == "x\\u200by"
