@@ -717,7 +717,8 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     ``--by`` and ``=``, so a value may hold commas: ``race=White, non-Hispanic,sex=M``. Values
     are verbatim (``g= x ,h=H1`` names the group ``" x "``, never ``"x"``). A value in double
     quotes is taken as written (``race="a,sex=b"``; a doubled ``""`` is one quote), for a value
-    that itself holds ``,<attribute>=`` (:data:`polars_fair.cli.quoting.QUOTING`).
+    that itself holds ``,<attribute>=`` (:data:`polars_fair.cli.quoting.QUOTING`); with one
+    attribute the whole text is the value, by the same rule (``'"c,d"'`` is ``c,d``).
 
     Parameters
     ----------
@@ -747,6 +748,8 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     ({'race': 'a', 'age': 30}, 30)
     >>> parse_reference("race=White, non-Hispanic,age=30", lf, ["race", "age"])
     {'race': 'White, non-Hispanic', 'age': 30}
+    >>> parse_reference('"a,b"', lf, ["race"])
+    'a,b'
     """
     if text is None:
         return DEFAULTS.reference
@@ -765,7 +768,8 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
         raise E.InvalidArgumentError(
             "with several --by attributes pass --reference as attr=value,attr=value"
         )
-    return parse_value(text, dtypes[names[0]], "--reference")
+    # one attribute: the whole text is the value, read by the one quoting rule ('"c,d"' is c,d)
+    return parse_value(unquote(text), dtypes[names[0]], "--reference")
 
 
 def effective_format(fmt: str, output: Path | None) -> str:

@@ -55,6 +55,16 @@ def test_reference_values_are_verbatim_with_several_attributes(k8: Path) -> None
     assert [(r["g"], r["h"]) for r in rows if r["is_reference"]] == [("x", "H1")]
 
 
+def test_a_single_attribute_reference_follows_the_quoting_rule(tmp_path: Path) -> None:
+    # second review of issue 19: with one --by, '"c,d"' was looked up with its quotes
+    path = tmp_path / "r.parquet"
+    pl.DataFrame({"h": ["c,d"] * 2 + ['q"q'] * 2 + ["z"] * 4, "y_true": [1, 0] * 4,
+                  "y_pred": [1, 0] * 4}).write_parquet(path)
+    for written, group in (('"c,d"', "c,d"), ('"q""q"', 'q"q'), ("c,d", "c,d"), ("z", "z")):
+        rows = _json(["report", str(path), "--by", "h", "--reference", written])
+        assert [r["h"] for r in rows if r["is_reference"]] == [group]
+
+
 def test_a_quoted_by_names_the_column(k8: Path) -> None:
     rows = _json(["report", str(k8), "--by", '"g"', "--by", "h", "--reference", "g=x,h=H1"])
     assert set(rows[0]) >= {"g", "h"} and '"g"' not in rows[0]
