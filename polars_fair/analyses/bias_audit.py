@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Unpack
 
 import polars as pl
 
@@ -42,7 +42,8 @@ from polars_fair._docs import borrow
 from polars_fair.analyses.multiclass import class_tables
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.core import rules as R
-from polars_fair.core.options import DEFAULTS, check
+from polars_fair.core.families import LL144Options, takes
+from polars_fair.core.options import check
 from polars_fair.core.registry import safe_div
 from polars_fair.core.spec import name_of
 from polars_fair.counting import tables
@@ -189,12 +190,11 @@ def _audit(
     )
 
 
+@takes(LL144Options)
 def bias_audit_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
-    *,
-    min_share: float = DEFAULTS.min_share,
-    exclude_small: bool = DEFAULTS.exclude_small,
+    **options: Unpack[LL144Options],
 ) -> pl.LazyFrame:
     """NYC Local Law 144 bias audit of a selection: selection rates and impact ratios.
 
@@ -298,18 +298,19 @@ def bias_audit_from_counts(
     └──────┴──────────┴────────────────┴──────────┴──────────────┴──────────────┘
     """
     keys = list(keys)
-    share = _check(keys, min_share)
+    share = _check(keys, options["min_share"])
     return _audit(counts, keys, outcome="selected", rate="selection_rate",
-                  min_share=share, exclude_small=bool(exclude_small))
+                  min_share=share, exclude_small=bool(options["exclude_small"]))
 
 
+@borrow(bias_audit_from_counts, params=("min_share", "exclude_small"))
+@takes(LL144Options)
 def bias_audit_from_classes(
     table: pl.LazyFrame,
     keys: Sequence[str],
     *,
     classes: Sequence[Any] | None = None,
-    min_share: float = DEFAULTS.min_share,
-    exclude_small: bool = DEFAULTS.exclude_small,
+    **options: Unpack[LL144Options],
 ) -> pl.LazyFrame:
     """NYC Local Law 144 bias audit of a tool that classifies: the selection table per class.
 
@@ -330,10 +331,6 @@ def bias_audit_from_classes(
     classes : sequence, optional
         The classes and their order (a class no one received has its rows, every rate 0).
         Default: those found, sorted.
-    min_share : float, default 0.02
-        A category with ``share < min_share`` is flagged ``small_category``.
-    exclude_small : bool, default False
-        Exclude small categories from the impact-ratio calculation.
 
     Returns
     -------
@@ -358,14 +355,13 @@ def bias_audit_from_classes(
     [('A', 'F', 3, 1.0), ('A', 'M', 2, 0.6666666666666666), ('B', 'F', 1, 0.5), ('B', 'M', 2, 1.0)]
     """
     keys = list(keys)
-    _check(keys, min_share)
+    _check(keys, options["min_share"])
     if "class" in keys:
         raise E.InvalidArgumentError(KEY_CLASH.format(names=["class"], outputs=["class"],
                                                       example="class"))
 
     def build(counts: pl.LazyFrame) -> pl.LazyFrame:
-        return bias_audit_from_counts(counts, keys, min_share=min_share,
-                                      exclude_small=exclude_small)
+        return bias_audit_from_counts(counts, keys, **options)
 
     return class_tables(table, keys, build, classes=classes)
 
@@ -384,12 +380,11 @@ def _median_expr(score: pl.Expr, weight: pl.Expr) -> pl.Expr:
 
 
 @borrow(bias_audit_from_counts, params=("keys", "min_share", "exclude_small"))
+@takes(LL144Options)
 def bias_audit_from_scores(
     scores: pl.LazyFrame,
     keys: Sequence[str],
-    *,
-    min_share: float = DEFAULTS.min_share,
-    exclude_small: bool = DEFAULTS.exclude_small,
+    **options: Unpack[LL144Options],
 ) -> pl.LazyFrame:
     """NYC Local Law 144 bias audit of a score: scoring rates and impact ratios.
 
@@ -459,7 +454,7 @@ def bias_audit_from_scores(
     └─────┴─────────────────────┴──────────────┴──────────────┴──────────────┘
     """
     keys = list(keys)
-    share = _check(keys, min_share)
+    share = _check(keys, options["min_share"])
     schema = scores.collect_schema()
     weighted = ("n_rows" in schema or schema["positives"].is_float()
                 or schema["negatives"].is_float())
@@ -485,7 +480,7 @@ def bias_audit_from_scores(
         *([mass.sum().alias("weight_sum")] if weighted else []),
     )
     out = _audit(counts, keys, outcome="scored_above_median", rate="scoring_rate",
-                 min_share=share, exclude_small=bool(exclude_small))
+                 min_share=share, exclude_small=bool(options["exclude_small"]))
     names = out.collect_schema().names()
     at = names.index("scoring_rate") + 1
     return out.join(median, how="cross", maintain_order="left").select(
@@ -493,13 +488,14 @@ def bias_audit_from_scores(
     )
 
 
+@borrow(bias_audit_from_counts, params=("min_share", "exclude_small"))
+@takes(LL144Options)
 def bias_audit_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
     *,
     scores: bool = False,
-    min_share: float = DEFAULTS.min_share,
-    exclude_small: bool = DEFAULTS.exclude_small,
+    **options: Unpack[LL144Options],
 ) -> pl.LazyFrame:
     """:func:`bias_audit_from_counts` (or :func:`bias_audit_from_scores`) as a lazy plan step.
 
@@ -514,10 +510,6 @@ def bias_audit_plan(
         Its key columns.
     scores : bool, default False
         ``table`` is a score table.
-    min_share : float, default 0.02
-        A category with ``share < min_share`` is flagged ``small_category``.
-    exclude_small : bool, default False
-        Exclude small categories from the impact-ratio calculation.
 
     Returns
     -------
@@ -539,9 +531,7 @@ def bias_audit_plan(
     """
     keys = list(keys)
     build = bias_audit_from_scores if scores else bias_audit_from_counts
-    return on_small_table(
-        table, lambda t: build(t, keys, min_share=min_share, exclude_small=exclude_small)
-    )
+    return on_small_table(table, lambda t: build(t, keys, **options))
 
 
 def _categories(categories: Any) -> list[Any]:
