@@ -125,6 +125,11 @@ def takes(family: type, *, after: str | None = None, **fields: str) -> Callable[
 
         del run.__wrapped__
         run.__signature__ = sig  # type: ignore[attr-defined]
+        # the annotations of the spelled-out signature (the command line reads them)
+        run.__annotations__ = {p.name: p.annotation for p in sig.parameters.values()
+                               if p.annotation is not p.empty}
+        if sig.return_annotation is not sig.empty:
+            run.__annotations__["return"] = sig.return_annotation
         return run  # type: ignore[return-value]
 
     return deco

@@ -8,15 +8,15 @@ weighted). Raw rows are never needed: binning a distinct score moves all of its 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Unpack
 
 import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import np, npt
+from polars_fair.core.families import BinOptions, takes
 from polars_fair.core.limits import check_size, with_limits
-from polars_fair.core.options import DEFAULTS, Strategy
 
 __all__ = [
     "CalibrationResult",
@@ -262,12 +262,11 @@ def _tables(base: pl.DataFrame, group_keys: list[str], edges: np.ndarray, n_bins
 
 
 @with_limits
+@takes(BinOptions)
 def calibration_from_scores(
     scores: pl.DataFrame | pl.LazyFrame,
     keys: list[str],
-    *,
-    n_bins: int = DEFAULTS.n_bins,
-    strategy: Strategy = DEFAULTS.strategy,
+    **options: Unpack[BinOptions],
 ) -> CalibrationResult:
     r"""Reliability table, expected calibration error by group, and the largest ECE gap.
 
@@ -372,6 +371,7 @@ def calibration_from_scores(
     """
     frame = scores.collect() if isinstance(scores, pl.LazyFrame) else scores
     keys = list(keys)
+    n_bins, strategy = options["n_bins"], options["strategy"]
     weighted = _validate(frame, keys, n_bins, strategy)
     count_dtype: pl.DataType = pl.Float64() if weighted else pl.Int64()
 
@@ -396,12 +396,11 @@ def calibration_from_scores(
 
 
 @with_limits
+@takes(BinOptions)
 def calibration_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
-    *,
-    n_bins: int = DEFAULTS.n_bins,
-    strategy: Strategy = DEFAULTS.strategy,
+    **options: Unpack[BinOptions],
 ) -> pl.LazyFrame:
     r"""Expected and maximum calibration error per group, as a step of a lazy plan.
 
@@ -459,21 +458,20 @@ def calibration_plan(
     )
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
-        groups = calibration_from_scores(df, keys, n_bins=n_bins, strategy=strategy).by_group
+        groups = calibration_from_scores(df, keys, **options).by_group
         return groups.with_columns((pl.col("ece") - pl.col("ece").min()).alias("ece_gap"))
 
-    check_size(n_bins, "n_bins")  # before any work, not at collect
+    check_size(options["n_bins"], "n_bins")  # before any work, not at collect
     return table.map_batches(run, schema=out_schema)
 
 
 @with_limits
 @borrow(calibration_plan, params=("table", "keys", "n_bins", "strategy"), sections=("Raises",))
+@takes(BinOptions)
 def reliability_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
-    *,
-    n_bins: int = DEFAULTS.n_bins,
-    strategy: Strategy = DEFAULTS.strategy,
+    **options: Unpack[BinOptions],
 ) -> pl.LazyFrame:
     r"""The reliability table (one row per group × bin) as a step of a lazy plan.
 
@@ -506,8 +504,8 @@ def reliability_plan(
            ("n", schema["positives"]), ("mean_score", pl.Float64),
            ("fraction_positive", pl.Float64)]
     )
-    check_size(n_bins, "n_bins")  # before any work, not at collect
+    check_size(options["n_bins"], "n_bins")  # before any work, not at collect
     return table.map_batches(
-        lambda df: calibration_from_scores(df, keys, n_bins=n_bins, strategy=strategy).reliability,
+        lambda df: calibration_from_scores(df, keys, **options).reliability,
         schema=out_schema,
     )
