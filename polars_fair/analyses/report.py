@@ -9,12 +9,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Unpack
 
 import polars as pl
 
 from polars_fair.core import rules as R
-from polars_fair.core.options import DEFAULTS, check
+from polars_fair.core.families import ReportOptions, takes
+from polars_fair.core.options import check
 from polars_fair.core.reference import Reference, known, prefer_supported
 from polars_fair.core.registry import METRICS, RATE_NAMES, Counts
 
@@ -139,15 +140,11 @@ def _validate_options(min_support: float, ofi_threshold: float, four_fifths: flo
     check("four_fifths", four_fifths)
 
 
+@takes(ReportOptions)
 def report_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
-    *,
-    reference: Any = DEFAULTS.reference,
-    min_support: float = DEFAULTS.min_support,
-    ofi_threshold: float = DEFAULTS.ofi_threshold,
-    four_fifths: float = DEFAULTS.four_fifths,
-    exclude_low_support: bool = DEFAULTS.exclude_low_support,
+    **options: Unpack[ReportOptions],
 ) -> pl.LazyFrame:
     """The per-group fairness report: counts, rates, disparity against a reference, flags.
 
@@ -231,15 +228,17 @@ def report_from_counts(
     >>> report_from_counts(c, ["g"], min_support=1).collect()["impact_ratio"].to_list()
     [1.0, 0.5]
     """
+    min_support, ofi_threshold = options["min_support"], options["ofi_threshold"]
+    four_fifths = options["four_fifths"]
     _validate_options(min_support, ofi_threshold, four_fifths)
-    ref = Reference.parse(reference).for_set(keys)
+    ref = Reference.parse(options["reference"]).for_set(keys)
     names = counts.collect_schema().names()
     c = count_exprs(names)
     base = with_rates(counts)
     sr = pl.col("selection_rate")
     is_known = known(keys)
     supported = pl.col("n") >= min_support
-    exclude_low_support = R.flag(exclude_low_support, "exclude_low_support")
+    exclude_low_support = R.flag(options["exclude_low_support"], "exclude_low_support")
     eligible = is_known & (c.n > 0) & (supported if exclude_low_support else pl.lit(True))
     base, flag = ref.flag(base, keys, eligible=eligible, score=sr, min_support=min_support)
     # "overall": the whole population is the reference, no row is (_Rules.decide sums it)

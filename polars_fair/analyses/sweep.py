@@ -12,7 +12,7 @@ reference rule, exact rules and findings), so every verdict is the one ``report`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import polars as pl
 
@@ -20,6 +20,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import dense
+from polars_fair.core.families import ReportOptions, takes
 from polars_fair.core.limits import check_ceiling
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, check_int, threshold_in_dtype
@@ -196,19 +197,16 @@ def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str], thresholds: Sequence
 
 
 @borrow(sweep_counts, params=("scores", "keys"))
+@takes(ReportOptions, after="thresholds")
 def sweep_from_scores(
     scores: pl.LazyFrame,
     keys: Sequence[str],
     *,
     thresholds: Sequence[float] = SWEEP_THRESHOLDS,
-    reference: Any = DEFAULTS.reference,
-    min_support: float = DEFAULTS.min_support,
-    ofi_threshold: float = DEFAULTS.ofi_threshold,
-    four_fifths: float = DEFAULTS.four_fifths,
-    exclude_low_support: bool = DEFAULTS.exclude_low_support,
     max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
     max_groups: int = DEFAULT_MAX_GROUPS,
     score_dtype: pl.DataType = _FLOAT64,
+    **options: Unpack[ReportOptions],
 ) -> pl.LazyFrame:
     r"""The report of every group at each threshold: ``y_pred = y_score >= threshold``.
 
@@ -287,13 +285,12 @@ def sweep_from_scores(
     """
     scores, ts = checked_grid(scores, thresholds, SWEEP_THRESHOLDS, score_dtype, max_thresholds,
                               "sweep")
-    return sweep_reports(scores, keys, ts, reference=reference, min_support=min_support,
-                         ofi_threshold=ofi_threshold, four_fifths=four_fifths,
-                         exclude_low_support=exclude_low_support, max_groups=max_groups)
+    return sweep_reports(scores, keys, ts, max_groups=max_groups, **options)
 
 
 def sweep_reports(scores: pl.LazyFrame, keys: Sequence[str], ts: list[float],
-                  *, max_groups: int = DEFAULT_MAX_GROUPS, **options: Any) -> pl.LazyFrame:
+                  *, max_groups: int = DEFAULT_MAX_GROUPS,
+                  **options: Unpack[ReportOptions]) -> pl.LazyFrame:
     """:func:`sweep_from_scores` on thresholds already checked (:func:`checked_grid`).
 
     Parameters
@@ -306,7 +303,7 @@ def sweep_reports(scores: pl.LazyFrame, keys: Sequence[str], ts: list[float],
         Sorted, distinct, finite, in the score's dtype.
     max_groups : int, default 10000
         The most groups of the Enum completion (:func:`sweep_counts`).
-    **options : Any
+    **options : ReportOptions
         The report's options (``reference``, ``min_support``, ``ofi_threshold``,
         ``four_fifths``, ``exclude_low_support``).
 

@@ -15,7 +15,7 @@ sex, or national origin".
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Unpack
 
 import polars as pl
 
@@ -28,8 +28,8 @@ from polars_fair.analyses.sweep import (
     sweep_from_scores,
     sweep_reports,
 )
+from polars_fair.core.families import ReportOptions, takes
 from polars_fair.core.labels import group_label
-from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS
 
 __all__ = ["THRESHOLD_GRID", "thresholds_from_scores"]
@@ -55,19 +55,16 @@ THRESHOLD_GRID: tuple[float, ...] = _Grid(round(i / 100, 2) for i in range(1, 10
 
 @borrow(sweep_from_scores, params=("scores", "keys", "max_thresholds", "max_groups", "score_dtype"),
         sections=("Raises",))
+@takes(ReportOptions, after="thresholds")
 def thresholds_from_scores(
     scores: pl.LazyFrame,
     keys: Sequence[str],
     *,
     thresholds: Sequence[float] = THRESHOLD_GRID,
-    reference: Any = DEFAULTS.reference,
-    min_support: float = DEFAULTS.min_support,
-    ofi_threshold: float = DEFAULTS.ofi_threshold,
-    four_fifths: float = DEFAULTS.four_fifths,
-    exclude_low_support: bool = DEFAULTS.exclude_low_support,
     max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
     max_groups: int = DEFAULT_MAX_GROUPS,
     score_dtype: pl.DataType = _FLOAT64,
+    **options: Unpack[ReportOptions],
 ) -> pl.LazyFrame:
     """Per threshold: the overall accuracy, TPR and selection rate, and the four-fifths verdict.
 
@@ -153,10 +150,7 @@ def thresholds_from_scores(
     keys = list(keys)
     scores, ts = checked_grid(scores, thresholds, THRESHOLD_GRID, score_dtype, max_thresholds,
                               "thresholds")
-    swept = sweep_reports(
-        scores, keys, ts, reference=reference, min_support=min_support,
-        ofi_threshold=ofi_threshold, four_fifths=four_fifths,
-        exclude_low_support=exclude_low_support, max_groups=max_groups)
+    swept = sweep_reports(scores, keys, ts, max_groups=max_groups, **options)
     weighted = "weight_sum" in swept.collect_schema().names()
     cells = ["n", "tp", "fp", "fn", "tn", *(["weight_sum"] if weighted else [])]
     supported = ~pl.col("low_support")

@@ -22,9 +22,29 @@ from typing import Any, TypedDict, TypeVar
 from polars_fair._docs import expand_signature
 from polars_fair.core.options import DEFAULTS, Strategy
 
-__all__ = ["BinOptions", "LL144Options", "takes"]
+__all__ = ["BinOptions", "LL144Options", "ReportOptions", "takes"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class ReportOptions(TypedDict, total=False):
+    """The options of the per-group report (``report``; ``sweep`` and ``thresholds`` per cut).
+
+    ``reference``, ``min_support``, ``ofi_threshold``, ``four_fifths`` and
+    ``exclude_low_support``, with the defaults of :class:`~polars_fair.core.options.Options`.
+
+    Examples
+    --------
+    >>> options: ReportOptions = {"reference": "a", "min_support": 1}
+    >>> list(ReportOptions.__annotations__)[:2]
+    ['reference', 'min_support']
+    """
+
+    reference: Any
+    min_support: float
+    ofi_threshold: float
+    four_fifths: float
+    exclude_low_support: bool
 
 
 class LL144Options(TypedDict, total=False):
