@@ -17,7 +17,7 @@ explicit group, a :class:`polars_fair.core.reference.Reference` which is then pa
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, Unpack
 
 import polars as pl
 
@@ -27,6 +27,7 @@ from polars_fair.analyses.runner import check_clash
 from polars_fair.api.external import from_counts, from_scores
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.core import rules as R
+from polars_fair.core.families import SupportOptions, takes
 from polars_fair.core.labels import named_label
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference, known
@@ -99,13 +100,12 @@ def _mapping(table: pl.DataFrame, keys: list[str], idx: int) -> Reference:
     return Reference.parse(dict(zip(keys, table.select(keys).row(idx), strict=True)))
 
 
+@takes(SupportOptions)
 def resolve_gate_reference(
     counts: FairCounts,
     scores: FairScores | None = None,
     reference: Any = DEFAULTS.reference,
-    *,
-    min_support: float = DEFAULTS.min_support,
-    exclude_low_support: bool = DEFAULTS.exclude_low_support,
+    **options: Unpack[SupportOptions],
 ) -> Reference:
     """The one reference group of a count table and (optionally) a score table.
 
@@ -171,7 +171,8 @@ def resolve_gate_reference(
         count_ok = known(keys) & (pl.col("n") > 0) & (pl.col("weight_sum") > 0).fill_null(False)
     else:
         count_ok = known(keys) & (pl.col("n") > 0)
-    if exclude_low_support:
+    min_support = options["min_support"]
+    if options["exclude_low_support"]:
         count_ok = count_ok & (pl.col("n") >= min_support)
     rules: tuple[str, ...] = COUNT_RULES
     score = pl.col("selection_rate")
@@ -203,13 +204,12 @@ MISSING = "(missing)"
 
 @borrow(resolve_gate_reference, params=("counts", "scores", "reference", "min_support",
                                          "exclude_low_support"), sections=("Raises",))
+@takes(SupportOptions)
 def gate_reference(
     counts: FairCounts,
     scores: FairScores | None = None,
     reference: Any = DEFAULTS.reference,
-    *,
-    min_support: float = DEFAULTS.min_support,
-    exclude_low_support: bool = DEFAULTS.exclude_low_support,
+    **options: Unpack[SupportOptions],
 ) -> Any:
     """The one reference group of a count table and (optionally) a score table, as an argument.
 
@@ -233,8 +233,7 @@ def gate_reference(
     >>> gate_reference(c), gate_reference(c, s)  # "a" is larger but has one class
     ({'g': 'a'}, {'g': 'b'})
     """
-    return resolve_gate_reference(counts, scores, reference, min_support=min_support,
-                                  exclude_low_support=exclude_low_support).argument
+    return resolve_gate_reference(counts, scores, reference, **options).argument
 
 
 def _labels(frame: pl.DataFrame, keys: list[str]) -> pl.Series:

@@ -22,7 +22,7 @@ from typing import Any, TypedDict, TypeVar
 from polars_fair._docs import expand_signature
 from polars_fair.core.options import DEFAULTS, Strategy
 
-__all__ = ["BinOptions", "LL144Options", "ReportOptions", "takes"]
+__all__ = ["BinOptions", "LL144Options", "ReportOptions", "SupportOptions", "takes"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,6 +44,23 @@ class ReportOptions(TypedDict, total=False):
     min_support: float
     ofi_threshold: float
     four_fifths: float
+    exclude_low_support: bool
+
+
+class SupportOptions(TypedDict, total=False):
+    """Which groups a rule may choose: ``min_support`` and ``exclude_low_support``.
+
+    Taken by the gate's reference resolver (:mod:`polars_fair.audit.gate`), with the defaults
+    of :class:`~polars_fair.core.options.Options`.
+
+    Examples
+    --------
+    >>> options: SupportOptions = {"exclude_low_support": True}
+    >>> list(SupportOptions.__annotations__)
+    ['min_support', 'exclude_low_support']
+    """
+
+    min_support: float
     exclude_low_support: bool
 
 
