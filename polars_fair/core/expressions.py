@@ -71,14 +71,41 @@ def _row_counts(
     )
 
 
-def confusion_counts(
-    y_true: IntoExpr = "y_true",
-    y_pred: IntoExpr = "y_pred",
-    *,
-    pos_label: Any = 1,
-    sample_weight: IntoExpr | None = None,
-) -> pl.Expr:
-    """Aggregation: a struct ``{n, tp, fp, fn, tn}`` of confusion counts.
+class RowMetric(Protocol):
+    """The signature of every generated row-level metric aggregation.
+
+    Each function of this module named after a metric of :data:`polars_fair.core.registry.METRICS`
+    (``tpr``, ``fdr``, ``false_omission_rate``, ...) and each count (``true_positives``, ...)
+    has this signature: label and prediction columns, ``pos_label`` and ``sample_weight``,
+    returning one aggregating expression.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.core.expressions import RowMetric, tpr
+    >>> metric: RowMetric = tpr
+    >>> df = pl.DataFrame({"y_true": [1, 1, 0], "y_pred": [1, 0, 1]})
+    >>> df.select(metric(pos_label=1)).item()
+    0.5
+    """
+
+    __name__: str
+
+    def __call__(
+        self,
+        y_true: IntoExpr = "y_true",
+        y_pred: IntoExpr = "y_pred",
+        *,
+        pos_label: Any = 1,
+        sample_weight: IntoExpr | None = None,
+    ) -> pl.Expr:
+        """Aggregate the metric over the rows."""
+        ...
+
+
+#: The docstring of :func:`confusion_counts`; its Parameters, Returns and Notes are every row
+#: metric's.
+_CONFUSION_DOC = """Aggregation: a struct ``{n, tp, fp, fn, tn}`` of confusion counts.
 
     Counts are Int64, or Float64 weighted sums when ``sample_weight`` is given.
 
@@ -116,47 +143,11 @@ def confusion_counts(
     │ b   ┆ 1   ┆ 0   ┆ 0   ┆ 1   ┆ 0   │
     └─────┴─────┴─────┴─────┴─────┴─────┘
     """
-    c = _row_counts(y_true, y_pred, pos_label, sample_weight)
-    return pl.struct(
-        c.n.alias("n"), c.tp.alias("tp"), c.fp.alias("fp"), c.fn.alias("fn"), c.tn.alias("tn")
-    )
-
-
-class RowMetric(Protocol):
-    """The signature of every generated row-level metric aggregation.
-
-    Each function of this module named after a metric of :data:`polars_fair.core.registry.METRICS`
-    (``tpr``, ``fdr``, ``false_omission_rate``, ...) and each count (``true_positives``, ...)
-    has this signature: label and prediction columns, ``pos_label`` and ``sample_weight``,
-    returning one aggregating expression.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from polars_fair.core.expressions import RowMetric, tpr
-    >>> metric: RowMetric = tpr
-    >>> df = pl.DataFrame({"y_true": [1, 1, 0], "y_pred": [1, 0, 1]})
-    >>> df.select(metric(pos_label=1)).item()
-    0.5
-    """
-
-    __name__: str
-
-    def __call__(
-        self,
-        y_true: IntoExpr = "y_true",
-        y_pred: IntoExpr = "y_pred",
-        *,
-        pos_label: Any = 1,
-        sample_weight: IntoExpr | None = None,
-    ) -> pl.Expr:
-        """Aggregate the metric over the rows."""
-        ...
 
 
 def _row_doc() -> str:
     """The Parameters, Returns and Notes of :func:`confusion_counts`, shared by every row metric."""
-    doc = confusion_counts.__doc__ or ""
+    doc = _CONFUSION_DOC
     shared = doc[doc.index("    Parameters"):doc.index("    Examples")].rstrip("\n")
     shared = shared.replace("An aggregating Struct expression", "An aggregating expression")
     return "\n" + shared + "\n"
@@ -180,6 +171,11 @@ def _row_metric(name: str, doc: str, of_counts: Callable[[Counts], pl.Expr]) -> 
     f.__module__ = __name__
     f.__doc__ = doc
     return f
+
+
+#: Aggregation: a struct ``{n, tp, fp, fn, tn}`` of confusion counts (see its docstring).
+confusion_counts = _row_metric("confusion_counts", _CONFUSION_DOC, lambda c: pl.struct(
+    c.n.alias("n"), c.tp.alias("tp"), c.fp.alias("fp"), c.fn.alias("fn"), c.tn.alias("tn")))
 
 
 def _count_expr(field: str, doc: str) -> RowMetric:
