@@ -20,6 +20,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import np, sps
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import dense
@@ -377,6 +378,7 @@ def _test_one(df: pl.DataFrame, keys: Sequence[str], n_draws: int, seed: int | N
             "method": method}
 
 
+@borrow(multiclass_report_from_classes, params=("table", "keys"))
 def multiclass_test_from_classes(
     table: pl.LazyFrame,
     keys: Sequence[str],
@@ -404,10 +406,6 @@ def multiclass_test_from_classes(
 
     Parameters
     ----------
-    table : pl.LazyFrame
-        A class table (:mod:`polars_fair.counting.classes`).
-    keys : sequence of str
-        Its keys.
     sets : sequence of sequence of str, optional
         The attribute sets to test, each a subset of ``keys`` (default: ``keys``, one set;
         an empty set is one group: no test).

@@ -15,6 +15,7 @@ from typing import Any, Unpack
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.analyses.bias_audit import bias_audit_from_classes
 from polars_fair.analyses.multiclass import (
     N_DRAWS,
@@ -23,6 +24,7 @@ from polars_fair.analyses.multiclass import (
 )
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.api.external import _check_levels, _key_list, _lazy, _widen
+from polars_fair.api.objects import counts
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, check_int, parse_by
 from polars_fair.counting import classes as C
@@ -245,6 +247,7 @@ def rollup_classes(frame: pl.LazyFrame, keys: Sequence[str], by: Sequence[str]) 
             .sort([*by, *labels], nulls_last=True))
 
 
+@borrow(counts, params=("frame", "by"))
 def class_counts(frame: Any, by: Any = None, **class_args: Unpack[C.ClassArgs]
                  ) -> FairClassCounts:
     """Count the rows of a Polars, Spark or DuckDB frame once, into a :class:`FairClassCounts`.
@@ -254,10 +257,6 @@ def class_counts(frame: Any, by: Any = None, **class_args: Unpack[C.ClassArgs]
 
     Parameters
     ----------
-    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
-        The rows.
-    by : str, expression or list of them, optional
-        The attributes (several = their intersection; ``None`` = the whole population).
     y_pred : str or expression, default "y_pred"
         The predicted class.
     y_true : str or expression, optional

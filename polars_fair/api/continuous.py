@@ -15,9 +15,10 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair._docs import compose
+from polars_fair._docs import borrow, compose
 from polars_fair.analyses.continuous import SmdSd, continuous_report_from_moments
 from polars_fair.api.external import _key_list, _lazy, _require
+from polars_fair.api.objects import counts
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import By, IntoExpr, NullGroups, parse_by
 from polars_fair.counting.moments import (
@@ -129,6 +130,7 @@ class FairMoments:
 [0.0, 1.0]""", returns="pl.LazyFrame")
 
 
+@borrow(counts, params=("frame", "by"))
 def moments(frame: Any, by: By = None, *, y_pred: IntoExpr | None = None,
             y_true: IntoExpr | None = None, sample_weight: IntoExpr | None = None,
             null_groups: NullGroups = "keep") -> FairMoments:
@@ -138,13 +140,6 @@ def moments(frame: Any, by: By = None, *, y_pred: IntoExpr | None = None,
     residual with ``y_true``), each from the engine's numerically stable aggregate, never from
     ``Σx² − (Σx)²/n`` (:mod:`polars_fair.counting.moments`). Expressions mean what they mean
     in ``lf.with_columns``; Spark takes ``Column`` objects, DuckDB column names.
-
-    Parameters
-    ----------
-    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
-        The rows.
-    by : str, expression or list of them, optional
-        The attributes (several = their intersection; ``None`` = the whole population).
 
     Returns
     -------

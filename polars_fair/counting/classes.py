@@ -23,6 +23,7 @@ from typing import Any, TypedDict, TypeVar
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
     Audit,
@@ -80,6 +81,7 @@ null_groups : {"keep", "raise", "drop"}, default "keep"
 max_groups : int, default 10000
     The size limit of the tables made from it."""
 
+@borrow(spell_out, sections=("Returns",))
 def spell_out_classes(method: F) -> F:
     """Give ``method`` a runtime signature with its ``**class_args`` spelled out.
 
@@ -91,11 +93,6 @@ def spell_out_classes(method: F) -> F:
     ----------
     method : callable
         A function taking ``**class_args``.
-
-    Returns
-    -------
-    callable
-        ``method`` itself, with ``__signature__`` set.
 
     Examples
     --------
