@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Unpack
 
 import polars as pl
 
@@ -18,7 +18,8 @@ from polars_fair._lazy import np
 from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core import stats
-from polars_fair.core.options import DEFAULTS, Practical, check
+from polars_fair.core.families import ImpactOptions, takes
+from polars_fair.core.options import check
 from polars_fair.core.reference import Reference, known
 
 __all__ = ["IMPACT_COLUMNS", "PRACTICAL_RULES", "exact", "impact_from_counts", "shortfall"]
@@ -94,15 +95,11 @@ def shortfall(count: Any, size: Any, ref_count: Any, ref_size: Any) -> float | N
     return float(num / exact(ref_size))
 
 
+@takes(ImpactOptions)
 def impact_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
-    *,
-    reference: Any = DEFAULTS.reference,
-    four_fifths: float = DEFAULTS.four_fifths,
-    level: float = DEFAULTS.level,
-    practical: Practical = DEFAULTS.practical,
-    min_difference: float = DEFAULTS.min_difference,
+    **options: Unpack[ImpactOptions],
 ) -> pl.LazyFrame:
     r"""The adverse-impact analysis of each group against a reference group.
 
@@ -201,16 +198,17 @@ def impact_from_counts(
     >>> t["practically_significant"].to_list()
     [None, True]
     """
-    t = check("four_fifths", four_fifths)
-    level_t = check("level", level)
-    min_diff = check("min_difference", min_difference)
+    t = check("four_fifths", options["four_fifths"])
+    level_t = check("level", options["level"])
+    min_diff = check("min_difference", options["min_difference"])
+    practical = options["practical"]
     if practical not in PRACTICAL_RULES:
         raise E.InvalidArgumentError(BAD_PRACTICAL.format(valid=list(PRACTICAL_RULES),
                                                           value=practical))
     names = counts.collect_schema().names()
     weighted = "weight_sum" in names
     c = count_exprs(names)
-    given = Reference.parse(reference).for_set(keys)
+    given = Reference.parse(options["reference"]).for_set(keys)
     base = counts.select(
         *keys, (pl.col("tp") + pl.col("fp")).alias("selected"), c.n.alias("applicants"),
         pl.col("n"),

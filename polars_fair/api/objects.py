@@ -71,12 +71,17 @@ from polars_fair.analyses.summary import summary_from_counts
 from polars_fair.analyses.sweep import DEFAULT_MAX_THRESHOLDS, SWEEP_THRESHOLDS, sweep_from_scores
 from polars_fair.analyses.thresholds import THRESHOLD_GRID, thresholds_from_scores
 from polars_fair.analyses.uncertainty import disparity_table, metrics_table
+from polars_fair.core.families import (
+    BinOptions,
+    ImpactOptions,
+    LL144Options,
+    ReportOptions,
+    takes,
+)
 from polars_fair.core.options import (
     DEFAULTS,
     Adjust,
     DivergenceAdjust,
-    Practical,
-    Strategy,
     SummaryMethod,
     Test,
 )
@@ -258,16 +263,11 @@ class FairCounts:
 
     @_doc(report_from_counts, """>>> from_counts(c).report().collect()["impact_ratio"].to_list()
 [1.0, 0.6]""")
-    def report(self, by: By = None, *, reference: Any = DEFAULTS.reference,
-               min_support: float = DEFAULTS.min_support,
-               ofi_threshold: float = DEFAULTS.ofi_threshold,
-               four_fifths: float = DEFAULTS.four_fifths,
-               exclude_low_support: bool = DEFAULTS.exclude_low_support,
-               combinations: Combinations = None,
-               max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
-        return self._run(report_from_counts, by, combinations, max_order, reference=reference,
-                         min_support=min_support, ofi_threshold=ofi_threshold,
-                         four_fifths=four_fifths, exclude_low_support=exclude_low_support)
+    @takes(ReportOptions, after="by")
+    def report(self, by: By = None, *, combinations: Combinations = None,
+               max_order: int | None = None,
+               **options: Unpack[ReportOptions]) -> pl.LazyFrame:  # noqa: D102
+        return self._run(report_from_counts, by, combinations, max_order, **options)
 
     @_doc(metrics_table, """>>> from_counts(c).metrics().collect().height  # 2 groups x 13 metrics
 26""")
@@ -320,16 +320,11 @@ class FairCounts:
 >>> t = from_counts(c).impact_analysis().collect()
 >>> t.select("g", "impact_ratio", "shortfall", "practically_significant").rows()
 [('a', 1.0, 0.0, None), ('b', 0.6, 10.0, False)]""")
-    def impact_analysis(self, by: By = None, *, reference: Any = DEFAULTS.reference,
-                        four_fifths: float = DEFAULTS.four_fifths,
-                        level: float = DEFAULTS.level,
-                        practical: Practical = DEFAULTS.practical,
-                        min_difference: float = DEFAULTS.min_difference,
-                        combinations: Combinations = None,
-                        max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
-        return self._run(impact_from_counts, by, combinations, max_order, reference=reference,
-                         four_fifths=four_fifths, level=level, practical=practical,
-                         min_difference=min_difference)
+    @takes(ImpactOptions, after="by")
+    def impact_analysis(self, by: By = None, *, combinations: Combinations = None,
+                        max_order: int | None = None,
+                        **options: Unpack[ImpactOptions]) -> pl.LazyFrame:  # noqa: D102
+        return self._run(impact_from_counts, by, combinations, max_order, **options)
 
     @_doc(stratified_from_counts, """>>> c = c.with_columns(dept=pl.lit("A"))
 >>> s = from_counts(c).stratified(strata="dept").collect()
@@ -369,13 +364,12 @@ class FairCounts:
     @_doc(bias_audit_from_counts, """
 >>> from_counts(c).bias_audit().collect()["impact_ratio"].to_list()
 [1.0, 0.6]""")
-    def bias_audit(self, by: By = None, *, min_share: float = DEFAULTS.min_share,
-                   exclude_small: bool = DEFAULTS.exclude_small,
-                   combinations: Combinations = None, max_order: int | None = None,
-                   ) -> pl.LazyFrame:  # noqa: D102
+    @takes(LL144Options, after="by")
+    def bias_audit(self, by: By = None, *, combinations: Combinations = None,
+                   max_order: int | None = None,
+                   **options: Unpack[LL144Options]) -> pl.LazyFrame:  # noqa: D102
         counted = self._select(by, combinations, max_order)  # sets: LL 144's unless given
-        return bias_audit_plan(counted.frame, counted.keys, min_share=min_share,
-                               exclude_small=exclude_small)
+        return bias_audit_plan(counted.frame, counted.keys, **options)
 
     def divergence(self, by: By = None, *, metric: str = DEFAULTS.divergence_metric,
                    max_order: int | None = None,
@@ -453,60 +447,48 @@ True""", counts_table=False)
     @_doc(calibration_plan, """
 >>> from_scores(t).calibration(n_bins=2).collect()["n"].to_list()
 [10, 10]""", counts_table=False)
-    def calibration(self, *, n_bins: int = DEFAULTS.n_bins,
-                    strategy: Strategy = DEFAULTS.strategy) -> pl.LazyFrame:  # noqa: D102
-        return self._run(calibration_plan, "calibration", n_bins=n_bins, strategy=strategy)
+    @takes(BinOptions)
+    def calibration(self, **options: Unpack[BinOptions]) -> pl.LazyFrame:  # noqa: D102
+        return self._run(calibration_plan, "calibration", **options)
 
     @_doc(reliability_plan, """>>> from_scores(t).reliability(n_bins=2).collect().height
 4""", counts_table=False)
-    def reliability(self, *, n_bins: int = DEFAULTS.n_bins,
-                    strategy: Strategy = DEFAULTS.strategy) -> pl.LazyFrame:  # noqa: D102
-        return self._run(reliability_plan, "reliability", n_bins=n_bins, strategy=strategy)
+    @takes(BinOptions)
+    def reliability(self, **options: Unpack[BinOptions]) -> pl.LazyFrame:  # noqa: D102
+        return self._run(reliability_plan, "reliability", **options)
 
     @_doc(sweep_from_scores, """
 >>> s = from_scores(t).sweep(thresholds=[0.5], min_support=1).collect()
 >>> s.select("g", "tp", "fp", "tpr", "impact_ratio").rows()
 [('a', 5, 0, 1.0, 1.0), ('b', 3, 2, 0.6, 1.0)]""", counts_table=False)
+    @takes(ReportOptions, after="thresholds")
     def sweep(self, *, thresholds: Sequence[float] = SWEEP_THRESHOLDS,
-              reference: Any = DEFAULTS.reference,
-              min_support: float = DEFAULTS.min_support,
-              ofi_threshold: float = DEFAULTS.ofi_threshold,
-              four_fifths: float = DEFAULTS.four_fifths,
-              exclude_low_support: bool = DEFAULTS.exclude_low_support,
               max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
-              max_groups: int = DEFAULT_MAX_GROUPS) -> pl.LazyFrame:  # noqa: D102
-        return self._run(sweep_from_scores, "sweep", thresholds=thresholds, reference=reference,
-                         min_support=min_support, ofi_threshold=ofi_threshold,
-                         four_fifths=four_fifths, exclude_low_support=exclude_low_support,
+              max_groups: int = DEFAULT_MAX_GROUPS,
+              **options: Unpack[ReportOptions]) -> pl.LazyFrame:  # noqa: D102
+        return self._run(sweep_from_scores, "sweep", thresholds=thresholds,
                          max_thresholds=max_thresholds, max_groups=max_groups,
-                         score_dtype=self.score_dtype)
+                         score_dtype=self.score_dtype, **options)
 
     @_doc(thresholds_from_scores, """
 >>> th = from_scores(t).thresholds(thresholds=[0.5, 0.9], min_support=1).collect()
 >>> th.select("threshold", "accuracy", "min_impact_ratio", "all_pass").rows()
 [(0.5, 0.8, 1.0, True), (0.9, 0.5, None, False)]""", counts_table=False)
+    @takes(ReportOptions, after="thresholds")
     def thresholds(self, *, thresholds: Sequence[float] = THRESHOLD_GRID,
-                   reference: Any = DEFAULTS.reference, min_support: float = DEFAULTS.min_support,
-                   ofi_threshold: float = DEFAULTS.ofi_threshold,
-                   four_fifths: float = DEFAULTS.four_fifths,
-                   exclude_low_support: bool = DEFAULTS.exclude_low_support,
                    max_thresholds: int = DEFAULT_MAX_THRESHOLDS,
-                   max_groups: int = DEFAULT_MAX_GROUPS) -> pl.LazyFrame:  # noqa: D102
+                   max_groups: int = DEFAULT_MAX_GROUPS,
+                   **options: Unpack[ReportOptions]) -> pl.LazyFrame:  # noqa: D102
         return self._run(thresholds_from_scores, "thresholds", thresholds=thresholds,
-                         reference=reference, min_support=min_support,
-                         ofi_threshold=ofi_threshold, four_fifths=four_fifths,
-                         exclude_low_support=exclude_low_support,
                          max_thresholds=max_thresholds, max_groups=max_groups,
-                         score_dtype=self.score_dtype)
+                         score_dtype=self.score_dtype, **options)
 
     @_doc(bias_audit_from_scores, """
 >>> from_scores(t).bias_audit().collect()["scoring_rate"].to_list()
 [0.5, 0.5]""", counts_table=False)
-    def bias_audit(self, *, min_share: float = DEFAULTS.min_share,
-                   exclude_small: bool = DEFAULTS.exclude_small,
-                   ) -> pl.LazyFrame:  # noqa: D102
-        return bias_audit_plan(self._table, self.keys, scores=True, min_share=min_share,
-                               exclude_small=exclude_small)
+    @takes(LL144Options)
+    def bias_audit(self, **options: Unpack[LL144Options]) -> pl.LazyFrame:  # noqa: D102
+        return bias_audit_plan(self._table, self.keys, scores=True, **options)
 
     @_doc(roc_curves_from_scores, """>>> roc = from_scores(t).roc_curves().collect()
 >>> roc.filter(pl.col("g") == "b")["tpr"].to_list()

@@ -16,13 +16,21 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Mapping
+import typing
+from collections.abc import Callable
 from typing import Any, TypedDict, TypeVar
 
 from polars_fair._docs import expand_signature
-from polars_fair.core.options import DEFAULTS, Strategy
+from polars_fair.core.options import DEFAULTS, Practical, Strategy
 
-__all__ = ["BinOptions", "LL144Options", "ReportOptions", "SupportOptions", "takes"]
+__all__ = [
+    "BinOptions",
+    "ImpactOptions",
+    "LL144Options",
+    "ReportOptions",
+    "SupportOptions",
+    "takes",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,6 +53,26 @@ class ReportOptions(TypedDict, total=False):
     ofi_threshold: float
     four_fifths: float
     exclude_low_support: bool
+
+
+class ImpactOptions(TypedDict, total=False):
+    """The options of the adverse-impact analysis (``impact_analysis``).
+
+    ``reference``, ``four_fifths``, ``level``, ``practical`` and ``min_difference``, with the
+    defaults of :class:`~polars_fair.core.options.Options`.
+
+    Examples
+    --------
+    >>> options: ImpactOptions = {"practical": "difference", "min_difference": 0.05}
+    >>> list(ImpactOptions.__annotations__)[-2:]
+    ['practical', 'min_difference']
+    """
+
+    reference: Any
+    four_fifths: float
+    level: float
+    practical: Practical
+    min_difference: float
 
 
 class SupportOptions(TypedDict, total=False):
@@ -98,39 +126,35 @@ class BinOptions(TypedDict, total=False):
     strategy: Strategy
 
 
-def _declared(family: type, fields: Mapping[str, str]) -> dict[str, tuple[Any, Any]]:
+def _declared(family: type) -> dict[str, tuple[Any, Any]]:
     """Option name -> (annotation text, default) of a family, in declaration order."""
-    hints = inspect.get_annotations(family)
-    return {name: (getattr(hint, "__forward_arg__", hint),
-                   getattr(DEFAULTS, fields.get(name, name)))
-            for name, hint in hints.items()}
+    return {name: (getattr(hint, "__forward_arg__", hint), getattr(DEFAULTS, name))
+            for name, hint in inspect.get_annotations(family).items()}
 
 
-def takes(family: type, *, after: str | None = None, **fields: str) -> Callable[[F], F]:
+def takes(family: type, *, after: str | None = None) -> Callable[[F], F]:
     """Declare that a function's ``**options`` are the options of ``family``.
 
     Parameters
     ----------
     family : TypedDict class
-        The options, as in the function's ``**options: Unpack[family]``.
+        The options, as in the function's ``**options: Unpack[family]``; each one's default is
+        the field of the same name of :class:`~polars_fair.core.options.Options`.
     after : str, optional
         The parameter after which the options stand in the signature (default: after the
         function's other parameters).
-    **fields : str
-        An option whose default is a field of :class:`~polars_fair.core.options.Options` of
-        another name (``min_support="divergence_min_support"``); the others have their own name.
 
     Returns
     -------
     callable
-        A decorator: the function, with the options spelled out in its ``__signature__``, called
-        with every option of the family (the defaults filled in).
+        A decorator: the function, with the options spelled out in its ``__signature__`` and
+        ``__annotations__``, called with every option of the family (the defaults filled in).
 
     Raises
     ------
     TypeError
-        At call time: an option the family does not hold, or a missing or extra positional
-        argument (the message of :meth:`inspect.Signature.bind`).
+        At call time, a keyword that is neither a parameter nor an option of the family, with
+        Python's own message for it.
 
     Examples
     --------
@@ -143,7 +167,9 @@ def takes(family: type, *, after: str | None = None, **fields: str) -> Callable[
     >>> f(None, n_bins=4)
     {'n_bins': 4, 'strategy': 'uniform'}
     """
-    declared = _declared(family, fields)
+    declared = _declared(family)
+    defaults = {name: default for name, (_, default) in declared.items()}
+    hints = typing.get_type_hints(family)
 
     def deco(fn: F) -> F:
         sig = expand_signature(fn, declared)
@@ -153,20 +179,28 @@ def takes(family: type, *, after: str | None = None, **fields: str) -> Callable[
             at = [p.name for p in own].index(after) + 1
             sig = sig.replace(parameters=[*own[:at], *(p for p in params if p.name in declared),
                                           *own[at:]])
+        named = {p.name for p in sig.parameters.values()
+                 if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
 
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> Any:
-            bound = sig.bind(*args, **kwargs)
-            bound.apply_defaults()
-            return fn(*bound.args, **bound.kwargs)
+            for name in kwargs:
+                if name not in named:  # **options would take it silently
+                    raise TypeError(
+                        f"{fn.__qualname__}() got an unexpected keyword argument {name!r}")
+            return fn(*args, **{**defaults, **kwargs})
 
         del run.__wrapped__
         run.__signature__ = sig  # type: ignore[attr-defined]
-        # the annotations of the spelled-out signature (the command line reads them)
-        run.__annotations__ = {p.name: p.annotation for p in sig.parameters.values()
-                               if p.annotation is not p.empty}
-        if sig.return_annotation is not sig.empty:
-            run.__annotations__["return"] = sig.return_annotation
+        # the spelled-out parameters' annotations (the command line reads them), evaluated
+        run.__annotations__ = {**{k: v for k, v in fn.__annotations__.items()
+                                  if k != _var_keyword(fn)}, **hints}
         return run  # type: ignore[return-value]
 
     return deco
+
+
+def _var_keyword(fn: Callable[..., Any]) -> str:
+    """The name of ``fn``'s ``**kwargs`` (its spelled-out signature has none)."""
+    return next(p.name for p in inspect.signature(fn).parameters.values()
+                if p.kind is p.VAR_KEYWORD)
