@@ -79,6 +79,19 @@ SLOW_TESTS = {
     "test_each_generated_subcommand_equals_the_python_api_on_compas",
     "test_report_html_takes_threshold_title_model_and_note",
     "test_each_readme_example_runs_on_adult",
+    # a fresh interpreter or the console script per test (seconds of imports each)
+    "test_a_sql_option_naming_a_file_never_opens_it_and_opens_no_socket",
+    "test_console_script_entry_point",
+    "test_help_and_an_unknown_command_build_no_command_and_load_no_numpy",
+    "test_a_command_runs_through_the_launcher_and_builds_only_itself",
+    "test_intervals_import_scipy_on_first_use_and_give_the_wilson_bounds",
+    "test_core_modules_import_without_the_plot_extra",
+    # a whole HTML audit, or every chart rendered to PNG/SVG (as test_html.py)
+    "test_the_html_audit_draws_a_group_with_control_characters",
+    "test_plot_save_writes_a_chart_of_a_group_with_control_characters",
+    "test_the_cli_report_html_survives_a_control_character",
+    "test_audit_html_escapes_its_data_block_and_draws_every_chart",
+    "test_every_chart_draws_a_label_with_a_javascript_line_end",
 }
 
 

@@ -23,7 +23,11 @@ from polars_fair import errors as E
 pytestmark = [
     pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
 ]
-ROUTES = ["eager", "lazy", "streaming", "table", "duckdb", "spark", "spark-shortcut"]
+#: Spark starts a JVM (half a minute, then seconds a test): its routes are slow, as every test
+#: that asks for the ``spark`` fixture by name (tests/conftest.py); CI runs them.
+SPARK = pytest.mark.slow
+ROUTES = ["eager", "lazy", "streaming", "table", "duckdb", pytest.param("spark", marks=SPARK),
+          pytest.param("spark-shortcut", marks=SPARK)]
 CONFIGS: dict[str, dict[str, Any]] = {
     "pred": {"y_pred": "rate"},
     "residual": {"y_pred": "rate", "y_true": "true_rate"},
@@ -128,7 +132,7 @@ CATALOGUE: dict[str, tuple[dict[str, Any], type[Exception], str]] = {
 }
 
 
-@pytest.mark.parametrize("engine", ["polars", "duckdb", "spark"])
+@pytest.mark.parametrize("engine", ["polars", "duckdb", pytest.param("spark", marks=SPARK)])
 @pytest.mark.parametrize("case", sorted(CATALOGUE))
 def test_the_same_error_on_every_engine(case: str, engine: str,
                                         request: pytest.FixtureRequest) -> None:
