@@ -108,10 +108,19 @@ class ClassNamespace:
     def multiclass_report(  # noqa: D102  (composed below from the analysis)
             self, by: By = None, *, ordered: bool = False, reference: Any = DEFAULTS.reference,
             min_support: float = DEFAULTS.min_support, four_fifths: float = DEFAULTS.four_fifths,
+            combinations: Any = None, max_order: int | None = None,
             **class_args: Unpack[ClassArgs]) -> pl.LazyFrame:
-        return self.class_counts(by, **class_args).multiclass_report(
-            ordered=ordered, reference=reference, min_support=min_support,
-            four_fifths=four_fifths)
+        nested = isinstance(by, (list, tuple)) and any(isinstance(b, (list, tuple)) for b in by)
+        if not nested:  # one scan at the finest groups; every set is a roll-up of it
+            return self.class_counts(by, **class_args).multiclass_report(
+                ordered=ordered, reference=reference, min_support=min_support,
+                four_fifths=four_fifths, combinations=combinations, max_order=max_order)
+        sets = spec.parse_by(by)  # several sets named: count their union once
+        table = self.class_counts(list(sets.items), **class_args)
+        return table.multiclass_report(
+            [list(s) for s in sets.sets or []], ordered=ordered,
+            reference=reference, min_support=min_support, four_fifths=four_fifths,
+            combinations=combinations, max_order=max_order)
 
     def multiclass_test(  # noqa: D102  (composed below from the analysis)
             self, by: By = None, *, combinations: Any = None, max_order: int | None = None,
@@ -126,7 +135,7 @@ class ClassNamespace:
 >>> lf = pl.LazyFrame({"g": ["a", "a", "b", "b"], "risk": ["Low", "High", "Low", "Low"]})
 >>> out = lf.fair.multiclass_report("g", y_pred="risk", min_support=1).collect()
 >>> out.select("g", "class", "selection_rate").rows()
-[('a', 'High', 0.5), ('a', 'Low', 0.5), ('b', 'High', 0.0), ('b', 'Low', 1.0)]""")
+[('a', 'High', 0.5), ('a', 'Low', 0.5), ('b', 'High', 0.0), ('b', 'Low', 1.0)]""", sets=True)
     multiclass_report = spell_out_classes(multiclass_report)
     multiclass_test.__doc__ = _class_doc(multiclass_test_from_classes, """\
 >>> import polars as pl, polars_fair

@@ -10,7 +10,7 @@ function of :mod:`polars_fair.analyses.multiclass`. The ways in: rows of any eng
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Unpack
+from typing import Any, Unpack, cast
 
 import polars as pl
 
@@ -22,15 +22,16 @@ from polars_fair.analyses.multiclass import (
     multiclass_report_from_classes,
     multiclass_test_from_classes,
 )
-from polars_fair.analyses.runner import on_small_table
+from polars_fair.analyses.runner import analyse, check_clash, on_small_table
 from polars_fair.api.external import _check_levels, _key_list, _lazy, _widen
 from polars_fair.api.objects import counts
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, check_int, parse_by
 from polars_fair.counting import classes as C
 from polars_fair.counting.boundary import missing_keys_as_null
+from polars_fair.counting.tables import Counted
 
-__all__ = ["FairClassCounts", "class_counts", "from_class_counts"]
+__all__ = ["FairClassCounts", "class_counts", "class_sets", "from_class_counts"]
 
 By = str | Sequence[str] | None
 
@@ -71,16 +72,25 @@ class FairClassCounts:
         names = list(dict.fromkeys(parse_by(by).names))
         return rollup_classes(self.frame, self.keys, names), names
 
-    def multiclass_report(self, by: By = None, *, classes: Sequence[Any] | None = None,
+    def multiclass_report(self, by: By | Sequence[Sequence[str]] = None, *,
+                          classes: Sequence[Any] | None = None,
                           ordered: bool = False, reference: Any = DEFAULTS.reference,
                           min_support: float = DEFAULTS.min_support,
-                          four_fifths: float = DEFAULTS.four_fifths) -> pl.LazyFrame:
+                          four_fifths: float = DEFAULTS.four_fifths,
+                          combinations: Any = None,
+                          max_order: int | None = None) -> pl.LazyFrame:
         """One row per (group, class): share in the class, impact ratio, verdicts.
+
+        With several attribute sets (``combinations="all"``, or ``by`` a list of lists) each
+        set is a roll-up of the same class table (summed cells, no second scan) and is
+        reported on its own (its own reference, highest rates and verdicts), the sets stacked
+        as ``report`` stacks them.
 
         Parameters
         ----------
-        by : str or list of str, optional
-            Roll the table up to these attributes (default: every key).
+        by : str, list of str or list of lists of str, optional
+            Roll the table up to these attributes (default: every key); a list of lists names
+            several attribute sets.
         classes : sequence, optional
             The classes in order (default: the table's declared classes, else those found).
         ordered : bool, default False
@@ -91,18 +101,29 @@ class FairClassCounts:
             Groups with fewer rows are flagged ``low_support``.
         four_fifths : float, default 0.8
             The impact-ratio threshold.
+        combinations : "all", optional
+            Every non-empty subset of ``by`` (intersections and single attributes), one
+            report each.
+        max_order : int, optional
+            The largest subset with ``combinations="all"``.
 
         Returns
         -------
         pl.LazyFrame
-            See :func:`polars_fair.analyses.multiclass.multiclass_report_from_classes`.
+            See :func:`polars_fair.analyses.multiclass.multiclass_report_from_classes`. With
+            several attribute sets: ``attributes`` (List(String), the set of each row) first,
+            every key (null outside its row's set), then the same columns; the sets in order.
 
         Raises
         ------
         ColumnNotFoundError
             ``by`` names a column that is not a key.
         InvalidArgumentError, InvalidLabelError, UnknownGroupError
-            See :func:`polars_fair.analyses.multiclass.multiclass_report_from_classes`.
+            See :func:`polars_fair.analyses.multiclass.multiclass_report_from_classes`; bad
+            ``combinations`` or ``max_order`` (:func:`polars_fair.core.spec.parse_by`); a key
+            named ``attributes`` with several sets.
+        SizeLimitError
+            The sets hold more than ``max_groups`` groups in all (at collect time).
 
         Examples
         --------
@@ -112,12 +133,28 @@ class FairClassCounts:
         >>> out = from_class_counts(t).multiclass_report(min_support=1).collect()
         >>> out["impact_ratio"].to_list()  # class y: a 1/2 (the highest), b 0/2
         [0.5, 1.0, 1.0, 0.0]
+        >>> t2 = t.with_columns(s=pl.Series(["m", "f", "f"]))
+        >>> sets = from_class_counts(t2).multiclass_report(["g", "s"], combinations="all",
+        ...                                               max_order=1, min_support=1)
+        >>> sets.collect().select("attributes", "g", "s", "class", "n").rows()[:3]
+        [(['g'], 'a', None, 'x', 2), (['g'], 'a', None, 'y', 2), (['g'], 'b', None, 'x', 2)]
         """
-        frame, keys = self._rolled(by)
         declared = self.classes if classes is None else classes
-        return multiclass_report_from_classes(
-            frame, keys, classes=declared, ordered=ordered, reference=reference,
-            min_support=min_support, four_fifths=four_fifths)
+
+        def report(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+            return multiclass_report_from_classes(
+                frame, keys, classes=declared, ordered=ordered, reference=reference,
+                min_support=min_support, four_fifths=four_fifths)
+
+        if combinations is None and max_order is None and not _nested(by):
+            frame, keys = self._rolled(cast("By", by))
+            return report(frame, keys)
+        counted = class_sets(self.frame, self.keys, by, combinations, max_order,
+                             max_groups=self._table.max_groups)
+        if counted.sets is None:
+            return report(counted.frame, counted.keys)
+        check_clash(counted.keys, ["attributes"], "multiclass_report")
+        return analyse(counted, report)
 
     def multiclass_test(self, by: By = None, *, combinations: Any = None,
                         max_order: int | None = None, n_permutations: int = N_DRAWS,
@@ -206,6 +243,88 @@ class FairClassCounts:
         return on_small_table(self.frame, lambda t: bias_audit_from_classes(
             t, self.keys, classes=self.classes, min_share=min_share,
             exclude_small=exclude_small))
+
+
+def _nested(by: Any) -> bool:
+    """``by`` names several attribute sets (a list of lists)."""
+    return isinstance(by, (list, tuple)) and any(isinstance(b, (list, tuple)) for b in by)
+
+
+def class_sets(frame: pl.LazyFrame, keys: Sequence[str], by: Any, combinations: Any,
+               max_order: int | None, *, max_groups: int = DEFAULT_MAX_GROUPS) -> Counted:
+    """A class table rolled up to each attribute set, stacked, from one collection of it.
+
+    The class table's cells are additive, so every set is a sum over the same small table:
+    the rows are not read again. The stack has the layout of
+    :func:`polars_fair.counting.tables.expand_sets` (``attributes``, every key, null outside
+    its row's set, then the class columns), so :func:`polars_fair.analyses.runner.analyse`
+    runs an analysis per set.
+
+    Parameters
+    ----------
+    frame : pl.LazyFrame
+        A class table.
+    keys : sequence of str
+        Its keys.
+    by : str, list of str or list of lists of str, optional
+        The attributes (default: every key) or the attribute sets.
+    combinations : "all", optional
+        Every non-empty subset of ``by``.
+    max_order : int, optional
+        The largest subset with ``combinations="all"``.
+    max_groups : int, default 10000
+        The most groups the stack may hold, over every set.
+
+    Returns
+    -------
+    polars_fair.counting.tables.Counted
+        One set: the table rolled up to it (``sets`` is None); several: the stack.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A set names a column that is not a key.
+    InvalidArgumentError
+        Bad ``by``, ``combinations`` or ``max_order`` (:func:`polars_fair.core.spec.parse_by`).
+    SizeLimitError
+        More than ``max_groups`` groups over the sets (at collect time).
+
+    Examples
+    --------
+    >>> t = pl.LazyFrame({"a": ["x", "y"], "b": [1, 1], "y_pred": [0, 1], "n": [2, 3]})
+    >>> c = class_sets(t, ["a", "b"], None, "all", None)
+    >>> c.sets, c.frame.collect().select("attributes", "a", "b", "y_pred", "n").rows()[2:4]
+    ([['a'], ['b'], ['a', 'b']], [(['b'], None, 1, 0, 2), (['b'], None, 1, 1, 3)])
+    """
+    attrs = parse_by(list(keys) if by is None else by, combinations, max_order,
+                     max_groups=max_groups)
+    names = list(dict.fromkeys(attrs.names))
+    for k in names:
+        if k not in keys:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=k, role="by", available=E.show_columns(list(keys))))
+    if attrs.sets is None:
+        return Counted(rollup_classes(frame, keys, names), names, max_groups=max_groups)
+    sets = [list(s) for s in attrs.sets]
+    union = [k for k in keys if any(k in s for s in sets)]
+    schema = frame.collect_schema()
+    cells = [c for c in ("y_true", "y_pred", "n", "weight_sum") if c in schema]
+    out_schema = pl.Schema([("attributes", pl.List(pl.String())),
+                            *[(c, schema[c]) for c in (*union, *cells)]])
+
+    def stack(df: pl.DataFrame) -> pl.DataFrame:
+        size = sum(df.select(s).n_unique() if s else 1 for s in sets)
+        if size > max_groups:
+            raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(
+                what=f"the class table of {len(sets)} attribute sets", size=size,
+                limit=max_groups))
+        parts = [rollup_classes(df.lazy(), keys, s).collect().with_columns(
+            pl.lit(s, dtype=pl.List(pl.String)).alias("attributes"),
+            *[pl.lit(None, dtype=schema[k]).alias(k) for k in union if k not in s],
+        ).select(out_schema.names()) for s in sets]
+        return pl.concat(parts, how="vertical") if parts else pl.DataFrame(schema=out_schema)
+
+    return Counted(frame.map_batches(stack, schema=out_schema), union, sets, max_groups)
 
 
 def rollup_classes(frame: pl.LazyFrame, keys: Sequence[str], by: Sequence[str]) -> pl.LazyFrame:
