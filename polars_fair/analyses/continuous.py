@@ -21,7 +21,7 @@ from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference, known
 from polars_fair.counting.moments import merge_moments
 
-__all__ = ["SMD_SD", "continuous_report_from_moments", "report_schema"]
+__all__ = ["SMD_SD", "continuous_report_from_moments", "mean_intervals", "report_schema"]
 
 SmdSd = Literal["pooled", "population"]
 #: The accepted ``smd_sd`` values.
@@ -246,3 +246,53 @@ def continuous_report_from_moments(
         return pl.DataFrame(out).select([pl.col(c).cast(d) for c, d in schema.items()])
 
     return moments.map_batches(build, schema=schema)
+
+
+def mean_intervals(report: pl.DataFrame, keys: Sequence[str], *,
+                   level: float = DEFAULTS.level) -> pl.DataFrame:
+    r"""Each group's mean with its Student t interval, from a continuous report.
+
+    :math:`\bar x \pm t_{(1+level)/2,\,N-1}\; s / \sqrt{N}`, with :math:`N` the rows (the
+    weight sum with frequency weights) and :math:`s` the report's ``std`` (ddof 1): the
+    textbook interval of one mean (Student 1908), null with fewer than 2 rows or no ``std``.
+    The comparisons with the reference keep Welch's interval of the difference
+    (:func:`continuous_report_from_moments`); this one draws each group's own uncertainty.
+
+    Parameters
+    ----------
+    report : pl.DataFrame
+        The output of :func:`continuous_report_from_moments` (keys, ``n``, [``weight_sum``,]
+        ``mean``, ``std``).
+    keys : sequence of str
+        Its keys.
+    level : float, default 0.95
+        The confidence level, in (0, 1).
+
+    Returns
+    -------
+    pl.DataFrame
+        The keys, ``mean``, ``mean_ci_low``, ``mean_ci_high`` (Float64), in the report's order.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``level`` outside (0, 1).
+
+    Examples
+    --------
+    >>> r = pl.DataFrame({"g": ["a", "b"], "n": [4, 1], "mean": [2.0, 5.0], "std": [2.0, None]})
+    >>> mean_intervals(r, ["g"]).with_columns(pl.col(pl.Float64).round(4)).rows()
+    [('a', 2.0, -1.1824, 5.1824), ('b', 5.0, None, None)]
+    """
+    lvl = float(check("level", level))
+    size_col = "weight_sum" if "weight_sum" in report.columns else "n"
+    size = report[size_col].cast(pl.Float64).to_numpy()
+    mean = report["mean"].cast(pl.Float64).to_numpy()
+    sd = report["std"].cast(pl.Float64).fill_null(float("nan")).to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ok = size > 1
+        half = np.where(ok, sps.t.ppf(0.5 + lvl / 2, np.where(ok, size - 1, 1)) * sd
+                        / np.sqrt(np.where(ok, size, 1)), np.nan)
+    return report.select(*keys, "mean").with_columns(
+        pl.Series("mean_ci_low", _nullable(mean - half), dtype=pl.Float64),
+        pl.Series("mean_ci_high", _nullable(mean + half), dtype=pl.Float64))

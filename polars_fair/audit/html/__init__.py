@@ -33,6 +33,8 @@ order).
 
 from __future__ import annotations
 
+from polars_fair.audit.html.continuous import continuous_html
+from polars_fair.audit.html.multiclass import multiclass_html
 from polars_fair.audit.html.page import DIVERGENCE_COLUMNS as DIVERGENCE_COLUMNS
 from polars_fair.audit.html.page import audit_html
 from polars_fair.audit.html.provenance import page_data, provenance
@@ -61,6 +63,8 @@ __all__ = [
     "MISSING",
     "UNDEFINED",
     "audit_html",
+    "continuous_html",
+    "multiclass_html",
     "page_data",
     "provenance",
     "svg_for_html",

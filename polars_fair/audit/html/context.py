@@ -110,13 +110,23 @@ def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: Page
 def _page_provenance(o: PageOptions, t: PageTables, size: dict[str, Any], params: dict[str, Any],
                      source: Provenance, text: PageText) -> dict[str, Any]:
     """The page's provenance: the input, the rows read, filtered and audited, every filter."""
-    where_text = _describe(o.where) if o.where is not None else None
-    dropped_null = size["null_rows"] if o.null_groups == "drop" else 0
+    return rows_provenance(o.where, o.null_groups, t.overall["n"], size, params, source, text)
+
+
+def rows_provenance(where: Any, null_groups: str, audited: int, size: dict[str, Any],
+                    params: dict[str, Any], source: Provenance, text: PageText
+                    ) -> dict[str, Any]:
+    """Any page's provenance: the input, the rows read, filtered and audited, every filter.
+
+    ``size`` is :func:`polars_fair.audit.html.figures.row_sizes`'s; ``audited`` the rows the
+    page's table counted.
+    """
+    where_text = _describe(where) if where is not None else None
+    dropped_null = size["null_rows"] if null_groups == "drop" else 0
     rows_read = source.rows_read
     if rows_read is not None and rows_read < size["total"]:
         raise E.InvalidArgumentError(E.PAGE_ROWS_READ.format(value=rows_read, rows=size["total"]))
     read = rows_read if rows_read is not None else size["total"]
-    audited = t.overall["n"]
     return provenance(
         source.path, rows_read=read, rows_filtered=read - audited, rows_audited=audited,
         filters=[*source.filters, *([f"where {where_text}"] if where_text else []),

@@ -270,6 +270,16 @@ def _by_exprs(by: By) -> list[pl.Expr]:
     return [pl.col(b) if isinstance(b, str) else b for b in items]
 
 
+def page_filters(filters: Any) -> tuple[str, ...]:
+    """The filters applied before the page, as a tuple of text (a str is one filter)."""
+    filter_list = (filters,) if isinstance(filters, str) else filters
+    if not isinstance(filter_list, Sequence) or not all(
+            isinstance(f, str) for f in filter_list):
+        raise E.InvalidArgumentError(E.PAGE_BAD_FILTERS.format(
+            value=filters, type=type(filters).__name__))
+    return tuple(filter_list)
+
+
 def _page_arguments(rates: Any, filters: Any, output: Any, divergence: Any,
                     rows_read: Any) -> tuple[tuple[str, ...], tuple[str, ...], Path | None]:
     """Check the page's own arguments before any data is read (typed errors naming each)."""
@@ -278,11 +288,7 @@ def _page_arguments(rates: Any, filters: Any, output: Any, divergence: Any,
     rate_list = (rates,) if isinstance(rates, str) else tuple(rates)
     if not rate_list:
         raise E.InvalidArgumentError(E.PAGE_NO_RATES.format(value=rates))
-    filter_list = (filters,) if isinstance(filters, str) else filters
-    if not isinstance(filter_list, Sequence) or not all(
-            isinstance(f, str) for f in filter_list):
-        raise E.InvalidArgumentError(E.PAGE_BAD_FILTERS.format(
-            value=filters, type=type(filters).__name__))
+    filter_list = page_filters(filters)
     if isinstance(divergence, (pl.DataFrame, pl.LazyFrame)):
         names = divergence.collect_schema().names()
         if any(c not in names for c in DIVERGENCE_COLUMNS):
@@ -293,8 +299,13 @@ def _page_arguments(rates: Any, filters: Any, output: Any, divergence: Any,
             needed=list(DIVERGENCE_COLUMNS), value=f"{divergence!r} ({type(divergence).__name__})"))
     if rows_read is not None:
         check_int(rows_read, "rows_read", low=0)
+    return rate_list, tuple(filter_list), page_output(output)
+
+
+def page_output(output: Any) -> Path | None:
+    """The page's output path, checked before any data is read (``None``: not written)."""
     if output is None:
-        return rate_list, tuple(filter_list), None
+        return None
     path = Path(output)
     if path.is_dir():
         raise E.InvalidArgumentError(E.PAGE_OUTPUT_IS_DIR.format(path=str(output)))
@@ -303,4 +314,4 @@ def _page_arguments(rates: Any, filters: Any, output: Any, divergence: Any,
     if not path.parent.is_dir():
         raise E.InvalidArgumentError(E.PAGE_OUTPUT_NO_DIR.format(
             path=str(output), parent=str(path.parent)))
-    return rate_list, tuple(filter_list), path
+    return path

@@ -48,7 +48,11 @@ from polars_fair.core.registry import METRICS
 
 def header_section(p: PageContext) -> str:
     """The title, one line of what was audited (input, model, time, version) and the note."""
-    title, model, note, prov = p.text.title, p.text.model, p.text.note, p.prov
+    return header_html(p.text.title, p.text.model, p.text.note, p.prov)
+
+
+def header_html(title: str, model: str | None, note: str | None, prov: dict[str, Any]) -> str:
+    """The header of any audit page: the title, the input, model, time and version, the note."""
     parts = [f"<h1>{_esc(title)}</h1>"]
     meta = [f"generated {prov['generated_utc']}", f"polars_fair {__version__}"]
     if model:
@@ -227,10 +231,15 @@ def divergence_section(p: PageContext) -> str:
 
 def charts_section(p: PageContext) -> str:
     """Every chart as inline SVG with its caption, or the reason it was not drawn."""
+    return charts_html(p.charts)
+
+
+def charts_html(charts: Sequence[tuple[str, str, Any]]) -> str:
+    """The charts section of any audit page: each (heading, caption, chart or reason)."""
     from polars_fair.audit.plot import to_svg
 
     parts = ["<h2>Charts</h2>"]
-    for number, (heading, caption, chart) in enumerate(p.charts, start=1):
+    for number, (heading, caption, chart) in enumerate(charts, start=1):
         if isinstance(chart, str):  # the chart could not be drawn: say why
             parts.append(f"<figure><h3>{_esc(heading)}</h3><p class=\"warn\">Not drawn: "
                          f"{_esc(chart)}.</p></figure>")

@@ -1,0 +1,327 @@
+"""What the audit pages of a multiclass and of a continuous outcome share.
+
+The binary page (:data:`polars_fair.audit.html.page.SECTIONS`) is built on a binary count
+table; a page of a multiclass decision (:mod:`polars_fair.audit.html.multiclass`) or of a
+continuous outcome (:mod:`polars_fair.audit.html.continuous`) is built on a class table or a
+moment table instead, with section builders of its own. They share with the binary page its
+header, provenance, charts, JSON block and document (the builders of
+:mod:`polars_fair.audit.html.sections`) and, from here: the rows read and filtered
+(:func:`outcome_rows`), the groups a table shows (:func:`shown_groups`), the data section
+(:func:`data_html`) and the definitions table (:func:`definitions_html`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from polars_fair.audit.html.context import PageText, Provenance, rows_provenance
+from polars_fair.audit.html.figures import row_sizes
+from polars_fair.audit.html.page import _by_exprs, page_filters, page_output
+from polars_fair.audit.html.provenance import _data_block
+from polars_fair.audit.html.tables import _provenance_html
+from polars_fair.audit.html.text import (
+    MISSING,
+    UNDEFINED,
+    _describe,
+    _esc,
+    _group,
+    _names,
+    _num,
+    _table,
+)
+from polars_fair.core.spec import By, NullGroups, check_int
+
+__all__ = ["OutcomeRows", "data_html", "definitions_html", "outcome_rows", "shown_groups"]
+
+
+@dataclass(frozen=True)
+class OutcomeRows:
+    """The rows an outcome page audits, with what the provenance and data section say of them.
+
+    Parameters
+    ----------
+    audited : pl.LazyFrame
+        The rows after ``where``.
+    size : dict
+        ``total``, ``kept`` and ``null_rows`` (:func:`polars_fair.audit.html.figures.row_sizes`).
+    n_columns : int
+        The input's columns.
+    filters : tuple of str
+        The filters applied before the page.
+    output : pathlib.Path or None
+        Where the page is written.
+    page_groups : int
+        The most groups a table shows.
+
+    Examples
+    --------
+    >>> r = outcome_rows(pl.LazyFrame({"g": ["a", None]}), "g", None, (), None, None, 50)
+    >>> r.size, r.n_columns
+    ({'total': 2, 'kept': 2, 'null_rows': 1}, 1)
+    """
+
+    audited: pl.LazyFrame
+    size: dict[str, Any]
+    n_columns: int
+    filters: tuple[str, ...]
+    output: Path | None
+    page_groups: int
+
+
+def outcome_rows(data: pl.DataFrame | pl.LazyFrame, by: By, where: str | pl.Expr | None,
+                 filters: str | Sequence[str], output: str | Path | None,
+                 rows_read: int | None, max_groups: int) -> OutcomeRows:
+    """Check a page's own arguments (before any data is read), then count its rows once.
+
+    Parameters
+    ----------
+    data : pl.DataFrame or pl.LazyFrame
+        The rows.
+    by : str, pl.Expr or list of them
+        One attribute set.
+    where : str or pl.Expr, optional
+        A row filter (SQL text or a Polars expression).
+    filters : str or sequence of str
+        Filters applied before the page (recorded).
+    output : str or pathlib.Path, optional
+        Where to write the page (``.html`` or ``.htm`` in an existing directory).
+    rows_read : int, optional
+        Rows in the input before ``filters``.
+    max_groups : int
+        The most groups a table shows.
+
+    Returns
+    -------
+    OutcomeRows
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``by`` empty or several sets, bad ``filters``, ``output`` or ``rows_read`` or
+        ``max_groups`` not an integer.
+    SizeLimitError
+        ``max_groups`` above its limit.
+
+    Examples
+    --------
+    >>> outcome_rows(pl.LazyFrame({"g": ["a"]}), "g", "g = 'b'", "x > 1", None, 3,
+    ...              50).size["kept"]
+    0
+    """
+    from polars_fair.core.limits import check_size
+
+    page_groups = check_size(check_int(max_groups, "max_groups"), "max_groups")
+    filter_list = page_filters(filters)
+    out_path = page_output(output)
+    if rows_read is not None:
+        check_int(rows_read, "rows_read", low=0)
+    lf = data.lazy()
+    condition, size, n_columns = row_sizes(lf, _by_exprs(by), where)
+    audited = lf.filter(condition) if condition is not None else lf
+    return OutcomeRows(audited, size, n_columns, filter_list, out_path, int(page_groups))
+
+
+def outcome_provenance(rows: OutcomeRows, where: Any, null_groups: str, audited: int,
+                       params: dict[str, Any], text: PageText, path: str | Path | None,
+                       rows_read: int | None, generated: _dt.datetime | None
+                       ) -> dict[str, Any]:
+    """The page's provenance (:func:`polars_fair.audit.html.context.rows_provenance`).
+
+    Parameters
+    ----------
+    rows : OutcomeRows
+        :func:`outcome_rows`.
+    where : str, pl.Expr or None
+        The row filter.
+    null_groups : str
+        The rule for rows with a missing attribute.
+    audited : int
+        The rows the page's table counted.
+    params : dict
+        Every parameter of the page.
+    text : PageText
+        Title, model and note.
+    path : str or pathlib.Path, optional
+        The input file to fingerprint.
+    rows_read : int, optional
+        Rows in the input before the filters.
+    generated : datetime, optional
+        The generation time (default now).
+
+    Returns
+    -------
+    dict
+        :func:`polars_fair.audit.html.provenance`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``rows_read`` is fewer than the rows of the data.
+
+    Examples
+    --------
+    >>> r = outcome_rows(pl.LazyFrame({"g": ["a"]}), "g", None, (), None, None, 50)
+    >>> outcome_provenance(r, None, "keep", 1, {}, PageText("t", None, None), None, None,
+    ...                    None)["rows"]
+    {'read': 1, 'filtered': 0, 'audited': 1}
+    """
+    return rows_provenance(where, null_groups, audited, rows.size, params,
+                           Provenance(rows.filters, rows_read, path, generated), text)
+
+
+def shown_groups(table: pl.DataFrame, keys: Sequence[str], page_groups: int
+                 ) -> tuple[pl.DataFrame, list[str]]:
+    """The groups a page's tables show: the reference, then the largest, at most ``page_groups``.
+
+    Parameters
+    ----------
+    table : pl.DataFrame
+        One row per group (or several: the first of each counts): keys, ``n``,
+        ``is_reference``.
+    keys : sequence of str
+        The keys.
+    page_groups : int
+        The most groups shown.
+
+    Returns
+    -------
+    shown : pl.DataFrame
+        The keys of the groups shown.
+    left_out : list of str
+        The other groups, spelt as the page spells a group.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"g": ["a", "b", "c"], "n": [1, 5, 3],
+    ...                   "is_reference": [True, False, False]})
+    >>> shown, left = shown_groups(t, ["g"], 2)
+    >>> shown["g"].to_list(), left
+    (['a', 'b'], ['c'])
+    """
+    groups = table.unique(list(keys), keep="first", maintain_order=True)
+    ranked = groups.with_row_index("__pf_row").sort(
+        ["is_reference", "n", "__pf_row"], descending=[True, True, False])
+    shown = ranked.head(page_groups).select(keys)
+    left = groups.join(shown, on=list(keys), how="anti", nulls_equal=True)
+    return shown, [_group(r, keys) for r in left.iter_rows(named=True)]
+
+
+def on_page(frame: pl.DataFrame, shown: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+    """The rows of ``frame`` whose group is shown, in ``frame``'s order."""
+    return frame.join(shown, on=list(keys), how="semi", nulls_equal=True,
+                      maintain_order="left")
+
+
+def data_html(rows: OutcomeRows, audited: int, keys: Sequence[str], n_groups: int,
+              left_out: Sequence[str], null_groups: NullGroups, where: Any,
+              columns: Sequence[tuple[str, str]], low: Sequence[str], min_support: int) -> str:
+    """The data section: the rows read, filtered and audited, the groups, the columns audited.
+
+    Parameters
+    ----------
+    rows : OutcomeRows
+        :func:`outcome_rows`.
+    audited : int
+        The rows the page's table counted.
+    keys : sequence of str
+        The attributes.
+    n_groups : int
+        The groups audited.
+    left_out : sequence of str
+        The groups the tables leave out.
+    null_groups : {"keep", "raise", "drop"}
+        The rule for a missing attribute.
+    where : str, pl.Expr or None
+        The row filter.
+    columns : sequence of (str, str)
+        What each audited column is (``("prediction", "band")``), shown as code.
+    low : sequence of str
+        The low-support groups.
+    min_support : int
+        The low-support rule.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> r = outcome_rows(pl.LazyFrame({"g": ["a"]}), "g", None, (), None, None, 50)
+    >>> "rows audited" in data_html(r, 1, ["g"], 1, [], "keep", None, [], [], 30)
+    True
+    """
+    size = rows.size
+    where_text = _describe(where) if where is not None else None
+    null_note = {
+        "keep": f"kept, audited as a group that reads {MISSING}",
+        "drop": "dropped (null_groups='drop')",
+        "raise": "none (null_groups='raise' allows none)",
+    }[null_groups]
+    table = [
+        ["rows in the input", _num(size["total"])],
+        ["columns in the input", _num(rows.n_columns)],
+        ["rows excluded by the filter"
+         + (f" <code>{_esc(where_text)}</code>" if where_text else " (no filter)"),
+         _num(size["total"] - size["kept"])],
+        [f"rows with a missing group value: {null_note}", _num(size["null_rows"])],
+        ["rows audited", _num(audited)],
+        ["groups (" + _esc(" × ".join(keys)) + ")", _num(n_groups)],
+    ]
+    if left_out:
+        table.append([f"groups left out of the tables and charts (max_groups="
+                      f"{rows.page_groups}: the reference and the largest groups are shown; the "
+                      "verdicts cover every group)", _num(len(left_out))])
+    parts = ["<h2>Data</h2>", _table(["", "count"], table, numeric=[1])]
+    if left_out:
+        parts.append(f"<p>Left out of the tables and charts: {_esc(_names(list(left_out), 30))}"
+                     ".</p>")
+    if columns:
+        parts.append("<p>" + "; ".join(f"{_esc(what)} <code>{_esc(name)}</code>"
+                                       for what, name in columns) + ".</p>")
+    if low:
+        parts.append(f"<p class=\"warn\">{len(low)} group(s) with fewer than {min_support} rows "
+                     f"(low support; their figures are not to be trusted): "
+                     f"{_esc(_names(list(low)))}.</p>")
+    return "\n".join(parts)
+
+
+def definitions_html(definitions: Sequence[tuple[str, str, str]]) -> str:
+    """The definitions section: every quantity of the page with its formula and source.
+
+    Parameters
+    ----------
+    definitions : sequence of (str, str, str)
+        (quantity, definition, source).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> definitions_html([("n", "rows", "-")]).count("<tr>")
+    2
+    """
+    return "\n".join([
+        "<h2>Definitions</h2>",
+        _table(["quantity", "definition", "source"],
+               [[_esc(a), _esc(b), _esc(c)] for a, b, c in definitions]),
+        f"<p>Figures with a zero denominator are undefined and shown as {UNDEFINED} (null), "
+        f"never 0; a group whose attribute is missing reads {MISSING}.</p>",
+    ])
+
+
+def provenance_html(prov: dict[str, Any]) -> str:
+    """The provenance section (the binary page's table)."""
+    return "<h2>Provenance</h2>\n" + _provenance_html(prov)
+
+
+def data_block_html(data: dict[str, Any]) -> str:
+    """The JSON block of the page's tables."""
+    return _data_block(data)
