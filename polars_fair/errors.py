@@ -493,6 +493,10 @@ CLI_BAD_DATE = "--data-date takes YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD, got {valu
 CLI_ONE_OUTCOME = "pass exactly one of --y-pred (a binary selection) or --y-score (a score)"
 CLI_PAGE_OPTION = "{flag} applies to the HTML audit: pass --html FILE too"
 CLI_PAGE_TAKES_NOT = "{flag} is not an option of the HTML audit (polars_fair.audit.html.audit_html)"
+CLI_PAGE_OF_TAKES_NOT = (
+    "{flag} is not an option of the HTML audit of {command} (polars_fair.audit.html.{page}): "
+    "the page audits one attribute set; run {command} without --html for that table"
+)
 CLI_MISSING_PARAMETER = "missing {kind} {name}"
 CLI_BY_COMMA = (
     "--by takes one attribute (a column or a SQL expression), got {text!r}; repeat --by for "

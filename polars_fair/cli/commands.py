@@ -63,6 +63,7 @@ from polars_fair.cli.io import (
     scan,
     where_condition,
 )
+from polars_fair.cli.pages import PAGE_FLAGS, PAGES, page_html, page_parameters
 from polars_fair.cli.quoting import QUOTING, split_items, split_name, unquote
 from polars_fair.cli.table import EXPORT_HELP, select_columns
 from polars_fair.core.options import DEFAULTS
@@ -816,6 +817,20 @@ def _run_classes(method: str, values: dict[str, Any], opts: list[Opt],
                    f"{list(obj.keys)}; {rows:,} rows counted")
 
 
+def _page(cls: type, method: str, values: dict[str, Any]) -> str | None:
+    """The command's HTML page with ``--html`` (:mod:`polars_fair.cli.pages`), else None."""
+    if method not in PAGES:
+        return None
+    if values.get("html") is None:
+        for flag in PAGE_FLAGS:
+            if values.get(flag) is not None:
+                raise E.InvalidArgumentError(E.CLI_PAGE_OPTION.format(flag=f"--{flag}"))
+        return None
+    opts = method_options(cls, method)
+    given = {o.name: convert(o, values.get(o.name, o.default)) for o in opts}
+    return page_html(method, values, given, {o.name: o for o in opts})
+
+
 def _rows_counted(obj: Any) -> int:
     table = obj.frame
     if "n" in table.collect_schema():
@@ -833,10 +848,16 @@ def _rows_counted(obj: Any) -> int:
 def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..., None]:
     def command(**values: Any) -> None:
         def run() -> None:
-            fmt = check_outputs(values["format"], values["output"], inputs=[values["path"]])
+            html = values.get("html")
+            fmt = check_outputs(values["format"], values["output"], html,
+                                inputs=[values["path"]])
+            page = _page(cls, method, values)  # everything computed before anything is written
             frame, header = run_analysis(cls, method, values)
             frame, header = select_columns(frame, values["columns"], fmt, header)
             emit(frame, fmt, values["output"], header)
+            if html is not None and page is not None:
+                html.write_text(page, encoding="utf-8")
+                typer.echo(f"polars-fair: wrote the HTML audit to {html}", err=True)
 
         guard(run, json_errors=values["format"] == "json")
 
@@ -855,6 +876,8 @@ def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..
                        + (f"\n\nExample: {example}" if example else ""))
     params = _io_parameters()
     params += [_parameter(o) for o in method_options(cls, method)]
+    if method in PAGES:  # a command with an audit page of its own: --html and its texts
+        params += page_parameters()
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__annotations__ = {}
     command.__name__ = method
