@@ -116,3 +116,70 @@ def test_the_adult_audit_prints_with_no_orphan_heading_and_no_cut_chart(tmp_path
         line = " ".join([_text(group), *values[:4]])
         assert any(line in joined for joined in (" ".join(lines) for lines in pages)), line
     assert pl.__version__ in " ".join(" ".join(lines) for lines in pages)  # the provenance
+
+
+def _printed(page: Path, tmp_path: Path) -> list[list[str]]:
+    """The page printed to PDF by headless Chromium, as each page's text lines."""
+    pypdf = _pypdf()
+    pdf = tmp_path / (page.stem + ".pdf")
+    browser_tmp = tmp_path / f"chromium-{page.stem}"
+    browser_tmp.mkdir()
+    _, stderr, requested = run_chromium(page, browser_tmp, "--no-pdf-header-footer",
+                                        f"--print-to-pdf={pdf}")
+    assert requested == [] and load_failures(stderr) == []
+    return [_lines(p) for p in pypdf.PdfReader(str(pdf)).pages]
+
+
+def _check_print(source: str, pages: list[list[str]], n_figures: int) -> None:
+    """No page ends with a heading; every chart whole on the page of its heading."""
+    headings = {_text(h) for h in re.findall(r"<h[1-3][^>]*>(.*?)</h[1-3]>", source, re.S)}
+    for number, lines in enumerate(pages, start=1):
+        assert lines, number
+        assert lines[-1] not in headings, (number, lines[-1])
+
+    def page_of(text: str) -> list[int]:  # a caption's words may wrap onto the next line
+        return [i for i, lines in enumerate(pages) if text in " ".join(lines)]
+
+    figures = re.findall(r"<figure><h3>(.*?)</h3>(.*?)<figcaption>(.*?)</figcaption></figure>",
+                         source, re.S)
+    assert len(figures) == n_figures
+    for heading, svg, caption in figures:
+        [at] = [i for i, lines in enumerate(pages) if _text(heading) in lines]
+        title = _text(re.findall(r'role-title-text"[^>]*>(.*?)</text>', svg, re.S)[0])
+        axis = _text(re.findall(r'role-axis-title"[^>]*>(.*?)</text>', svg, re.S)[-1])
+        tail = " ".join(_text(caption).split()[-4:])
+        for part in (title, axis, tail):
+            assert at in page_of(part), (heading, part, at, page_of(part))
+
+
+def test_the_multiclass_and_continuous_audits_print_whole(tmp_path: Path) -> None:
+    """The pages of issue 22 keep the print rules: no orphan heading, charts and rows whole."""
+    require_plot_extra()
+    chromium()
+    from polars_fair.audit.html import continuous_html, multiclass_html
+    from polars_fair.datasets import make_hiring
+
+    s = pl.col("y_score")
+    rows = make_hiring(4000, seed=2).with_columns(
+        pl.col(pl.Enum).cast(pl.String),
+        band=pl.when(s < 0.3).then(pl.lit("low")).when(s < 0.7).then(pl.lit("mid"))
+        .otherwise(pl.lit("high")),
+        rate=s * 10 + pl.col("applicant_id") % 7,
+    )
+    mc = tmp_path / "multiclass.html"
+    multiclass_html(rows, ["race", "sex"], y_pred="band", y_true="band",
+                    classes=["low", "mid", "high"], output=mc)
+    source = mc.read_text(encoding="utf-8")
+    pages = _printed(mc, tmp_path)
+    assert len(pages) >= 3
+    _check_print(source, pages, 2)
+    verdict = source[source.index("<h2>Verdict"):source.index("<h2>Provenance")]
+    joined = [" ".join(lines) for lines in pages]
+    for group, cells in re.findall(r"<tr><td><b>(.*?)</b></td>(.*?)</tr>", verdict):
+        values = [_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", cells)]
+        line = " ".join([_text(group), *values[:4]])
+        assert any(line in text for text in joined), line
+
+    ct = tmp_path / "continuous.html"
+    continuous_html(rows, ["race", "sex"], y_pred="rate", y_true="y_score", output=ct)
+    _check_print(ct.read_text(encoding="utf-8"), _printed(ct, tmp_path), 1)
