@@ -197,14 +197,9 @@ class FairClassCounts:
         >>> from_class_counts(t).multiclass_test().collect()["dof"].to_list()
         [1]
         """
-        attrs = parse_by(list(self.keys) if by is None else by, combinations, max_order,
-                         max_groups=self._table.max_groups)
-        names = list(dict.fromkeys(attrs.names))
-        for k in names:
-            if k not in self.keys:
-                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                    column=k, role="by", available=E.show_columns(self.keys)))
-        sets = [list(s) for s in attrs.sets] if attrs.sets is not None else [names]
+        names, found = _attribute_sets(self.keys, by, combinations, max_order,
+                                       self._table.max_groups)
+        sets = found if found is not None else [names]
         return multiclass_test_from_classes(self.frame, self.keys, sets=sets,
                                             n_permutations=n_permutations, seed=seed)
 
@@ -248,6 +243,19 @@ class FairClassCounts:
 def _nested(by: Any) -> bool:
     """``by`` names several attribute sets (a list of lists)."""
     return isinstance(by, (list, tuple)) and any(isinstance(b, (list, tuple)) for b in by)
+
+
+def _attribute_sets(keys: Sequence[str], by: Any, combinations: Any, max_order: int | None,
+                    max_groups: int) -> tuple[list[str], list[list[str]] | None]:
+    """``by`` parsed once (:func:`parse_by`): its attributes, each a key, and its sets."""
+    attrs = parse_by(list(keys) if by is None else by, combinations, max_order,
+                     max_groups=max_groups)
+    names = list(dict.fromkeys(attrs.names))
+    for k in names:
+        if k not in keys:
+            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
+                column=k, role="by", available=E.show_columns(list(keys))))
+    return names, None if attrs.sets is None else [list(s) for s in attrs.sets]
 
 
 def class_sets(frame: pl.LazyFrame, keys: Sequence[str], by: Any, combinations: Any,
@@ -296,16 +304,10 @@ def class_sets(frame: pl.LazyFrame, keys: Sequence[str], by: Any, combinations: 
     >>> c.sets, c.frame.collect().select("attributes", "a", "b", "y_pred", "n").rows()[2:4]
     ([['a'], ['b'], ['a', 'b']], [(['b'], None, 1, 0, 2), (['b'], None, 1, 1, 3)])
     """
-    attrs = parse_by(list(keys) if by is None else by, combinations, max_order,
-                     max_groups=max_groups)
-    names = list(dict.fromkeys(attrs.names))
-    for k in names:
-        if k not in keys:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=k, role="by", available=E.show_columns(list(keys))))
-    if attrs.sets is None:
+    names, found = _attribute_sets(keys, by, combinations, max_order, max_groups)
+    if found is None:
         return Counted(rollup_classes(frame, keys, names), names, max_groups=max_groups)
-    sets = [list(s) for s in attrs.sets]
+    sets = found
     union = [k for k in keys if any(k in s for s in sets)]
     schema = frame.collect_schema()
     cells = [c for c in ("y_true", "y_pred", "n", "weight_sum") if c in schema]

@@ -24,22 +24,26 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair._docs import borrow
 from polars_fair.analyses.continuous import SmdSd
 from polars_fair.audit.html.charts import Chart, unvalidated
 from polars_fair.audit.html.context import PageText
+from polars_fair.audit.html.multiclass import multiclass_html
 from polars_fair.audit.html.outcomes import (
     OutcomeRows,
     data_block_html,
     data_html,
     definitions_html,
     on_page,
+    outcome_params,
     outcome_provenance,
     outcome_rows,
     provenance_html,
     shown_groups,
+    written,
 )
 from polars_fair.audit.html.provenance import _json_rows
-from polars_fair.audit.html.sections import charts_html, document, header_html
+from polars_fair.audit.html.sections import charts_html, header_html
 from polars_fair.audit.html.text import (
     CHART_PAGE_GROUPS,
     DEFAULT_PAGE_GROUPS,
@@ -143,6 +147,8 @@ class MomentPage:
 MomentSection = Callable[[MomentPage], str]
 
 
+@borrow(multiclass_html, params=("null_groups", "where", "title, model, note", "source, path",
+                                "output", "filters", "rows_read", "generated"))
 @with_limits
 def continuous_html(
     data: pl.DataFrame | pl.LazyFrame,
@@ -197,24 +203,8 @@ def continuous_html(
         The sd that scales the SMD.
     sample_weight : str or pl.Expr, optional
         Frequency weights.
-    null_groups : {"keep", "raise", "drop"}, default "keep"
-        Rows with a missing attribute.
-    where : str or pl.Expr, optional
-        A row filter applied first (SQL text or a Polars expression), recorded.
-    title, model, note : str, optional
-        The page's title, the model audited, a free note.
-    source, path : str or pathlib.Path, optional
-        The data's origin (file name only) and what to fingerprint (default ``source``).
-    output : str or pathlib.Path, optional
-        Also write the page there (``.html`` or ``.htm``).
-    filters : str or sequence of str, default ()
-        Filters applied before ``data`` reached this function (recorded).
-    rows_read : int, optional
-        Rows in the input before ``filters``.
     max_groups : int, default 50
         The most groups the tables and chart show (the reference, then the largest).
-    generated : datetime, optional
-        The generation time recorded (default now, UTC).
 
     Returns
     -------
@@ -256,15 +246,8 @@ def continuous_html(
     means = mean_intervals(report, keys, level=level)
     shown, left_out = shown_groups(report, keys, rows.page_groups)
     ref_label = _reference_label(report, keys) if keys else "everyone"
-    params = {
-        "by": keys, "y_pred": _describe(y_pred),
-        "y_true": None if y_true is None else _describe(y_true),
-        "reference": reference if isinstance(reference, str) else str(reference),
-        "reference_group": ref_label, "min_support": min_support, "level": level,
-        "smd_sd": smd_sd,
-        "sample_weight": None if sample_weight is None else _describe(sample_weight),
-        "null_groups": null_groups, "max_groups": rows.page_groups,
-    }
+    params = outcome_params(keys, y_pred, y_true, reference, ref_label, min_support,
+                            sample_weight, null_groups, rows, level=level, smd_sd=smd_sd)
     text = PageText(title, model, note)
     prov = outcome_provenance(rows, where, null_groups, int(report["n"].sum()), params, text,
                               path if path is not None else source, rows_read, generated)
@@ -275,10 +258,7 @@ def continuous_html(
         y_true=None if y_true is None else _describe(y_true), charts=[])
     with unvalidated():
         page = _with_chart(page)
-    html = document(title, [h for build in CONTINUOUS_SECTIONS if (h := build(page))])
-    if rows.output is not None:
-        rows.output.write_text(html, encoding="utf-8")
-    return html
+    return written(rows, title, CONTINUOUS_SECTIONS, page)
 
 
 def _with_chart(p: MomentPage) -> MomentPage:

@@ -28,6 +28,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair._docs import borrow
 from polars_fair.audit.html.charts import Chart, unvalidated
 from polars_fair.audit.html.context import PageText
 from polars_fair.audit.html.outcomes import (
@@ -36,13 +37,16 @@ from polars_fair.audit.html.outcomes import (
     data_html,
     definitions_html,
     on_page,
+    outcome_params,
     outcome_provenance,
     outcome_rows,
     provenance_html,
     shown_groups,
+    written,
 )
+from polars_fair.audit.html.page import audit_html
 from polars_fair.audit.html.provenance import _json_rows
-from polars_fair.audit.html.sections import charts_html, document, header_html
+from polars_fair.audit.html.sections import charts_html, header_html
 from polars_fair.audit.html.text import (
     CHART_PAGE_GROUPS,
     DEFAULT_PAGE_GROUPS,
@@ -122,6 +126,8 @@ class ClassPage:
 ClassSection = Callable[[ClassPage], str]
 
 
+@borrow(audit_html, params=("null_groups", "where", "source, path", "output", "filters",
+                           "rows_read", "generated"))
 @with_limits
 def multiclass_html(
     data: pl.DataFrame | pl.LazyFrame,
@@ -181,26 +187,12 @@ def multiclass_html(
         The impact-ratio threshold.
     sample_weight : str or pl.Expr, optional
         Weights: the shares and ratios are weighted (the chi-square test counts rows).
-    null_groups : {"keep", "raise", "drop"}, default "keep"
-        Rows with a missing attribute.
-    where : str or pl.Expr, optional
-        A row filter applied first (SQL text or a Polars expression), recorded.
     n_permutations, seed : int, default 1000, 0
         The Monte-Carlo draws of the chi-square test (when an expected count is below 5).
     title, model, note : str, optional
         The page's title, the model audited, a free note.
-    source, path : str or pathlib.Path, optional
-        The data's origin (file name only) and what to fingerprint (default ``source``).
-    output : str or pathlib.Path, optional
-        Also write the page there (``.html`` or ``.htm``).
-    filters : str or sequence of str, default ()
-        Filters applied before ``data`` reached this function (recorded).
-    rows_read : int, optional
-        Rows in the input before ``filters``.
     max_groups : int, default 50
         The most groups the tables and charts show (the reference, then the largest).
-    generated : datetime, optional
-        The generation time recorded (default now, UTC).
 
     Returns
     -------
@@ -244,16 +236,10 @@ def multiclass_html(
     shown, left_out = shown_groups(report, keys, rows.page_groups)
     ref_label = _reference_label(report, keys) if keys else "everyone"
     class_list = report["class"].unique(maintain_order=True).to_list()
-    params: dict[str, Any] = {
-        "by": keys, "y_pred": _describe(y_pred),
-        "y_true": None if y_true is None else _describe(y_true),
-        "classes": class_list, "ordered": ordered,
-        "reference": reference if isinstance(reference, str) else str(reference),
-        "reference_group": ref_label, "min_support": min_support, "four_fifths": four_fifths,
-        "sample_weight": None if sample_weight is None else _describe(sample_weight),
-        "null_groups": null_groups, "n_permutations": n_permutations, "seed": seed,
-        "max_groups": rows.page_groups,
-    }
+    params = outcome_params(keys, y_pred, y_true, reference, ref_label, min_support,
+                            sample_weight, null_groups, rows, classes=class_list,
+                            ordered=ordered, four_fifths=four_fifths,
+                            n_permutations=n_permutations, seed=seed)
     audited = int(table["n"].sum())
     text = PageText(title, model, note)
     prov = outcome_provenance(rows, where, null_groups, audited, params, text,
@@ -267,10 +253,7 @@ def multiclass_html(
         y_true=None if y_true is None else _describe(y_true), charts=[])
     with unvalidated():
         page = _with_charts(page)
-    html = document(title, [h for build in MULTICLASS_SECTIONS if (h := build(page))])
-    if rows.output is not None:
-        rows.output.write_text(html, encoding="utf-8")
-    return html
+    return written(rows, title, MULTICLASS_SECTIONS, page)
 
 
 def _with_charts(p: ClassPage) -> ClassPage:

@@ -16,7 +16,7 @@ import datetime as _dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import polars as pl
 
@@ -24,6 +24,7 @@ from polars_fair.audit.html.context import PageText, Provenance, rows_provenance
 from polars_fair.audit.html.figures import row_sizes
 from polars_fair.audit.html.page import _by_exprs, page_filters, page_output
 from polars_fair.audit.html.provenance import _data_block
+from polars_fair.audit.html.sections import document
 from polars_fair.audit.html.tables import _provenance_html
 from polars_fair.audit.html.text import (
     MISSING,
@@ -37,7 +38,10 @@ from polars_fair.audit.html.text import (
 )
 from polars_fair.core.spec import By, NullGroups, check_int
 
-__all__ = ["OutcomeRows", "data_html", "definitions_html", "outcome_rows", "shown_groups"]
+__all__ = ["OutcomeRows", "data_html", "definitions_html", "outcome_params", "outcome_rows",
+           "shown_groups", "written"]
+
+P = TypeVar("P")
 
 
 @dataclass(frozen=True)
@@ -325,3 +329,79 @@ def provenance_html(prov: dict[str, Any]) -> str:
 def data_block_html(data: dict[str, Any]) -> str:
     """The JSON block of the page's tables."""
     return _data_block(data)
+
+
+def outcome_params(keys: Sequence[str], y_pred: Any, y_true: Any, reference: Any,
+                   ref_label: str, min_support: int, sample_weight: Any, null_groups: str,
+                   rows: OutcomeRows, **more: Any) -> dict[str, Any]:
+    """The parameters an outcome page records in its provenance (expressions as text).
+
+    Parameters
+    ----------
+    keys : sequence of str
+        The attributes.
+    y_pred, y_true, sample_weight : str, pl.Expr or None
+        The columns audited.
+    reference : Any
+        The reference rule or group, as given.
+    ref_label : str
+        The reference group it chose, as the page spells it.
+    min_support : int
+        The low-support rule.
+    null_groups : str
+        The rule for a missing attribute.
+    rows : OutcomeRows
+        :func:`outcome_rows` (``max_groups``).
+    **more
+        The page's own parameters, after these.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> r = outcome_rows(pl.LazyFrame({"g": ["a"]}), "g", None, (), None, None, 50)
+    >>> list(outcome_params(["g"], "v", None, "largest", "a", 30, None, "keep", r, level=0.9))
+    ['by', 'y_pred', 'y_true', 'reference', 'reference_group', 'min_support', \
+'sample_weight', 'null_groups', 'max_groups', 'level']
+    """
+    return {
+        "by": list(keys), "y_pred": _describe(y_pred),
+        "y_true": None if y_true is None else _describe(y_true),
+        "reference": reference if isinstance(reference, str) else str(reference),
+        "reference_group": ref_label, "min_support": min_support,
+        "sample_weight": None if sample_weight is None else _describe(sample_weight),
+        "null_groups": null_groups, "max_groups": rows.page_groups, **more,
+    }
+
+
+def written(rows: OutcomeRows, title: str, sections: Sequence[Any], page: P) -> str:
+    """The document of ``page``'s sections (each ``page -> str``), written to the output.
+
+    Parameters
+    ----------
+    rows : OutcomeRows
+        :func:`outcome_rows` (the output path).
+    title : str
+        The document's title.
+    sections : sequence of callable
+        The page's builders, in order; one that returns "" adds nothing.
+    page : Any
+        The page's context.
+
+    Returns
+    -------
+    str
+        The HTML document.
+
+    Examples
+    --------
+    >>> r = outcome_rows(pl.LazyFrame({"g": ["a"]}), "g", None, (), None, None, 50)
+    >>> "<p>x</p>" in written(r, "t", [lambda p: f"<p>{p}</p>", lambda p: ""], "x")
+    True
+    """
+    html = document(title, [h for build in sections if (h := build(page))])
+    if rows.output is not None:
+        rows.output.write_text(html, encoding="utf-8")
+    return html
