@@ -220,3 +220,23 @@ def test_the_cli_writes_the_same_page_as_python(command: str, tmp_path: Path) ->
     bad = CliRunner().invoke(app, [command, str(source), "--by", "g", "--y-pred", column,
                                    "--note", "n"])
     assert bad.exit_code == 2 and "--note applies to the HTML audit" in bad.output
+
+
+def test_weights_intersections_and_ordered_classes_read_as_the_report() -> None:
+    df = pl.DataFrame({"r": ["a", "a", "a", "b", "b", "b"], "s": ["m", "f", "m", "f", "f", "m"],
+                       "p": [1, 2, 3, 1, 3, 3], "w": [1.0, 2.0, 0.5, 1.0, 1.0, 2.0]})
+    page = multiclass_html(df, ["r", "s"], y_pred="p", sample_weight="w", ordered=True,
+                           classes=[1, 2, 3], min_support=1)
+    data = page_data(page)
+    want = df.fair.multiclass_report(["r", "s"], y_pred="p", sample_weight="w", ordered=True,
+                                     classes=[1, 2, 3], min_support=1)
+    assert data["multiclass_report"] == want.to_dicts()
+    three = _rows(_section(page, "<h3>Class 3", "<h2>Does the predicted"))
+    # at or above class 3, weighted: a|m: 0.5 of 1.5 -> 33.3%; b|m: 2 of 2 -> 100%
+    assert [(r[0], r[1], r[3], r[4]) for r in three if r[1] == "m"] == [
+        ("a", "m", "0.5", "33.3%"), ("b", "m", "2.0", "100.0%")]
+    assert "Weighted: counts are weight sums." in page
+    assert "the share at or above the class" in _text(_section(page, "<h2>Verdict",
+                                                                "<h2>Provenance"))
+    # the group of an intersection reads "a | m" in the verdict, as on every page
+    assert "<b>a | m</b>" in page or "<b>a | f</b>" in page
