@@ -36,6 +36,8 @@ for _d in declared():
 OTHER_OPTIONS = {
     ("audit_html", "max_groups"): "the groups the page shows, not a table's size limit",
     ("audit_html", "seed"): "the page is reproducible: its permutation test is seeded",
+    ("multiclass_html", "max_groups"): "the groups the page shows, not a table's size limit",
+    ("continuous_html", "max_groups"): "the groups the page shows, not a table's size limit",
     ("calibration_chart", "max_groups"): "the panels a chart draws",
     ("threshold_chart", "max_groups"): "the lines a chart draws",
     ("pairwise_heatmap", "metric"): "a pairwise metric, not a proportion",
