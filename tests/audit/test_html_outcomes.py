@@ -240,3 +240,17 @@ def test_weights_intersections_and_ordered_classes_read_as_the_report() -> None:
                                                                 "<h2>Provenance"))
     # the group of an intersection reads "a | m" in the verdict, as on every page
     assert "<b>a | m</b>" in page or "<b>a | f</b>" in page
+    assert page.count("<figure>") == 2 and "Not drawn" not in page  # integer classes drawn
+
+
+@pytest.mark.parametrize("kind", ["multiclass", "continuous"])
+def test_the_pages_are_self_contained(kind: str) -> None:
+    if kind == "multiclass":
+        page = multiclass_html(HAND, "g", y_pred="p", min_support=1)
+    else:
+        page = continuous_html(VALUES, "g", y_pred="v", min_support=1)
+    assert "http://" not in page and "https://" not in page
+    scripts = re.findall(r"<script[^>]*>", page)
+    assert scripts == ['<script type="application/json" id="polars-fair-data">']
+    assert "<link" not in page and "<img" not in page and "@import" not in page
+    assert "@media print" in page  # the binary page's print stylesheet

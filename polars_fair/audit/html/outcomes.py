@@ -23,7 +23,7 @@ import polars as pl
 from polars_fair.audit.html.context import PageText, Provenance, rows_provenance
 from polars_fair.audit.html.figures import row_sizes
 from polars_fair.audit.html.page import _by_exprs, page_filters, page_output
-from polars_fair.audit.html.provenance import _data_block
+from polars_fair.audit.html.provenance import _data_block, _plain
 from polars_fair.audit.html.sections import document
 from polars_fair.audit.html.tables import _provenance_html
 from polars_fair.audit.html.text import (
@@ -369,7 +369,7 @@ def outcome_params(keys: Sequence[str], y_pred: Any, y_true: Any, reference: Any
     return {
         "by": list(keys), "y_pred": _describe(y_pred),
         "y_true": None if y_true is None else _describe(y_true),
-        "reference": reference if isinstance(reference, str) else str(reference),
+        "reference": _plain(reference),
         "reference_group": ref_label, "min_support": min_support,
         "sample_weight": None if sample_weight is None else _describe(sample_weight),
         "null_groups": null_groups, "max_groups": rows.page_groups, **more,
