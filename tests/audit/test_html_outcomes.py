@@ -25,6 +25,10 @@ from polars_fair.audit.html import continuous_html, multiclass_html, page_data
 from polars_fair.cli.entry import app
 from tests.audit.test_plot import require_plot_extra
 
+#: Each test builds whole pages (charts rendered by vl-convert): slow, as test_html.py is
+#: (tests/conftest.py); the fast loop keeps the two functions' doctests, which build a page each.
+pytestmark = pytest.mark.slow
+
 WHEN = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
 
 # a: 5 Low, 4 Medium, 1 High; b: 4 Low, 6 Medium; c (low support at 6): 1 Low, 2 Medium, 2 High

@@ -35,7 +35,8 @@ def _report(route: str, df: pl.DataFrame, request: pytest.FixtureRequest) -> pl.
         **OPTIONS).collect()
 
 
-@pytest.mark.parametrize("route", ["lazy", "streaming", "table", "spark", "duckdb"])
+@pytest.mark.parametrize("route", ["lazy", "streaming", "table", "duckdb",
+                                   pytest.param("spark", marks=pytest.mark.slow)])
 def test_the_stacked_sets_are_the_same_on_every_route(rows: pl.DataFrame,  # noqa: F811
                                                       route: str,
                                                       request: pytest.FixtureRequest) -> None:
