@@ -401,7 +401,8 @@ def class_tables_section(p: ClassPage) -> str:
              "for the disparate impact; the impact ratio is against the highest share of the "
              "class." + (" Weighted: counts are weight sums." if p.weighted else "") + "</p>"]
     extra = ["tpr", "fpr", "ppv"] if p.labelled else []
-    header = [*p.keys, "n", "in the class", "share", "disparate impact", "impact ratio",
+    counted = "at or above the class" if p.ordered else "in the class"
+    header = [*p.keys, "n", counted, "share", "disparate impact", "impact ratio",
               f"four-fifths ({p.four_fifths:g})", *[m.upper() for m in extra], "note"]
     first = len(p.keys)
     for value in p.classes:
