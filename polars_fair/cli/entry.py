@@ -36,6 +36,7 @@ import typer
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.api import namespace as _ns  # noqa: F401  (registers .fair)
+from polars_fair.api.compare import FairPaired
 from polars_fair.api.namespace import fair
 from polars_fair.api.objects import FairCounts
 from polars_fair.cli import commands as cli_gen
@@ -734,7 +735,13 @@ def format_gate(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+#: The options of ``check`` read from a declaration: the paired intervals' ``level`` of
+#: ``FairPaired.compare``, which the change gate (``--baseline-pred``) reads.
+CHECK_DECLARED = ("level",)
+
+
 @app.command(cls=ReadableCommand)
+@declared(FairPaired, "compare", CHECK_DECLARED)
 def check(
     path: PathArg,
     by: ByOpt,
@@ -781,12 +788,13 @@ def check(
     max_ofi_increase: Annotated[
         float, typer.Option(help="With --baseline-pred: fail a real |OFI| rise above this.")
     ] = 0.05,
+    **declared: Any,
 ) -> None:
     """CI gate: exit 0 if every group with n >= --min-support passes, 1 with the violations.
 
     With --baseline-pred, a supported group also fails when its impact ratio drops, or its
-    |OFI| rises, against the baseline by more than the limit and the paired 95% interval of
-    the change excludes 0.
+    |OFI| rises, against the baseline by more than the limit and the paired interval of the
+    change at --level (default 0.95) excludes 0.
     """
     result: dict[str, Any] = {}
 
@@ -809,8 +817,8 @@ def check(
         if baseline_pred is not None:
             result["change"] = check_change(
                 args, baseline_pred, max_impact_ratio_drop=max_impact_ratio_drop,
-                max_ofi_increase=max_ofi_increase, min_support=min_support,
-                null_groups=null_groups)
+                max_ofi_increase=max_ofi_increase, level=declared["level"],
+                min_support=min_support, null_groups=null_groups)
             result["gate_passed"] = result["passed"]
             result["passed"] = result["passed"] and result["change"]["passed"]
         if format == "text":  # the plain-language findings that `report` prints, the same

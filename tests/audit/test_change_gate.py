@@ -124,3 +124,36 @@ def test_cli_check_without_a_baseline_is_unchanged(tmp_path: Path) -> None:
     result = runner.invoke(app, ["check", str(_csv(tmp_path)), "--by", "g", "--y-pred", "new",
                                  "--min-impact-ratio", "0", "--max-abs-ofi", "2"])
     assert result.exit_code == 0 and "change against" not in result.stdout
+
+
+def test_cli_check_level_sets_the_paired_interval_of_the_change(tmp_path: Path) -> None:
+    # a: 50 of 100 selected by both models; b: the baseline selects 40, the candidate 32 of
+    # them, so b's impact ratio falls from 0.4/0.5 = 0.8 to 0.32/0.5 = 0.64 (change -0.16).
+    # Its delta-method variance, groups independent and each group's two rates paired
+    # (Var p = p(1 - p)/n, Cov = (p11 - pc pb)/n), with d(ir_c)/d(c_b) = 2,
+    # d(ir_c)/d(c_a) = -1.28, d(ir_b)/d(b_b) = 2, d(ir_b)/d(b_a) = -1.6:
+    #   b: 4 * 0.002176 + 4 * 0.0024 - 8 * 0.00192 = 0.002944
+    #   a: (1.28^2 + 1.6^2 - 2 * 1.28 * 1.6) * 0.0025 = 0.000256; in all 0.0032, sd 0.056569
+    # 95%: -0.16 -+ 1.959964 * 0.056569 = [-0.270873, -0.049127] excludes 0: a real drop
+    # 99.9%: -0.16 -+ 3.290527 * 0.056569 = [-0.346141, 0.026141] does not
+    rows = ([("a", 1, 1, 1)] * 50 + [("a", 0, 0, 0)] * 50 + [("b", 1, 1, 1)] * 32
+            + [("b", 1, 0, 1)] * 8 + [("b", 0, 0, 0)] * 60)
+    path = tmp_path / "level.csv"
+    pl.DataFrame(rows, schema=["g", "y_true", "new", "old"], orient="row").write_csv(path)
+    args = ["check", str(path), "--by", "g", "--y-pred", "new", "--baseline-pred", "old",
+            "--min-impact-ratio", "0", "--max-abs-ofi", "2", "--max-ofi-increase", "2",
+            "--format", "json"]
+    strict = runner.invoke(app, args)
+    assert strict.exit_code == 1, strict.output
+    change = json.loads(strict.stdout)["change"]
+    assert change["limits"]["level"] == 0.95
+    [v] = change["violations"]
+    assert (v["change_low"], v["change_high"]) == pytest.approx((-0.270873, -0.049127), abs=1e-6)
+    assert "paired 95% interval" in v["message"]
+    loose = runner.invoke(app, [*args, "--level", "0.999"])
+    assert loose.exit_code == 0, loose.output
+    assert json.loads(loose.stdout)["change"]["limits"]["level"] == 0.999
+    text = runner.invoke(app, [*args[:-2], "--level", "0.999"]).stdout
+    assert "or not shown real by the paired 99.9% interval" in text
+    bad = runner.invoke(app, [*args, "--level", "1.5"])
+    assert bad.exit_code == 2 and "--level" in bad.stderr
