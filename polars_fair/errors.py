@@ -548,7 +548,9 @@ MONITOR_EVERY = (
 )
 MONITOR_WEIGHTS = (
     "monitor counts decisions: sample_weight is not supported (its e-values are likelihood "
-    "ratios of counts)"
+    "ratios of counts, and weighted sums are no counts); drop sample_weight to monitor the "
+    "decisions as made, one per row, or audit one period's weighted rows with "
+    "df.fair.disparity (a fixed-level test, not valid when repeated after every period)"
 )
 MONITOR_NO_REFERENCE = (
     "monitor compares each group with one reference group; reference={reference!r} names none "

@@ -17,6 +17,7 @@ import polars as pl
 
 from polars_fair._lazy import np, sps
 from polars_fair.analyses.report import report_from_counts
+from polars_fair.analyses.uncertainty import row_scale
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.stats import wilson_interval
 from polars_fair.counting.paired import cell
@@ -126,13 +127,18 @@ def paired_difference_interval(both: Any, first_only: Any, second_only: Any, nei
 
 
 def _pair_cov(df: pl.DataFrame) -> tuple[Any, Any, Any, Any]:
-    """Per group: the two selection rates, their variances and their covariance (multinomial)."""
-    n = df["__n"].to_numpy().astype(np.float64)
+    """Per group: the two selection rates, their variances and their covariance (multinomial).
+
+    The rates are weighted when the table is; the variances divide by the group's rows ``n``,
+    not by its weight sum (:func:`polars_fair.analyses.uncertainty.row_scale`).
+    """
+    total = df["__n"].to_numpy().astype(np.float64)
+    rows = df["n"].to_numpy().astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        c = df["__c"].to_numpy().astype(np.float64) / n
-        b = df["__b"].to_numpy().astype(np.float64) / n
-        both = df["__cb"].to_numpy().astype(np.float64) / n
-    return c, b, np.array([c * (1 - c) / n, b * (1 - b) / n]), (both - c * b) / n
+        c = df["__c"].to_numpy().astype(np.float64) / total
+        b = df["__b"].to_numpy().astype(np.float64) / total
+        both = df["__cb"].to_numpy().astype(np.float64) / total
+    return c, b, np.array([c * (1 - c) / rows, b * (1 - b) / rows]), (both - c * b) / rows
 
 
 def _wald(change: Any, var: Any, z: float) -> tuple[Any, Any]:
@@ -192,12 +198,14 @@ def _changes(df: pl.DataFrame, *, labelled: bool, level: float, mid_p: bool,
     """The change columns of the joined table (small, eager)."""
     z = float(sps.norm.ppf(0.5 + level / 2))
     weighted = "weight_sum" in df.columns
+    # weighted cells in rows: each group's weights normalised to mean 1 (1 unweighted)
+    scale = df.select(row_scale(df.columns)).to_series().to_numpy().astype(np.float64)
     out: dict[str, Any] = {}
     for metric, y in {"selection_rate": None, "tpr": 1, "fpr": 0}.items():
         if metric != "selection_rate" and not labelled:
             continue
         a, b, c, d = (df.select(cell(y, p, q)).to_series().to_numpy().astype(np.float64)
-                      for p, q in ((1, 1), (1, 0), (0, 1), (0, 0)))
+                      * scale for p, q in ((1, 1), (1, 0), (0, 1), (0, 0)))
         low, high = paired_difference_interval(a, b, c, d, level=level)
         out[f"{metric}_change_low"], out[f"{metric}_change_high"] = low, high
     ref = df["is_reference"].to_numpy()
@@ -265,6 +273,16 @@ def compare_from_counts(
     candidate wrong: :math:`y_1p_0b_1 + y_0p_1b_0`, against only the baseline wrong). The
     four-fifths verdict (``adverse_impact``: impact ratio below ``four_fifths``, exactly on the
     counts) is given for each model, and ``adverse_impact_changed`` says whether it differs.
+
+    **Weights** (a table with ``weight_sum``, from ``sample_weight``): every figure is weighted.
+    The intervals rescale each group's weighted cells to its ``n`` rows (weights normalised to
+    mean 1 within the group, as :func:`polars_fair.analyses.uncertainty.row_scale` does for
+    the other analyses), so they do not depend on the scale of the weights and equal the
+    unweighted ones when every weight is equal. They ignore the design effect of unequal
+    weights (Kish's effective sample size :math:`(\sum w)^2/\sum w^2` is smaller than
+    :math:`n`), so they are too narrow when the weights vary much. The McNemar p-values are
+    null: an exact test counts people, and weighted sums are no counts; the intervals (and the
+    change gate, which reads them) are the test.
 
     Parameters
     ----------

@@ -144,7 +144,8 @@ def monitor_from_counts(
     InvalidArgumentError
         An unknown ``metric``, ``alpha`` outside (0, 1), an option out of range, a reference
         that is no group (``"overall"``), ``tpr``/``fpr`` without labels (checked by the
-        rows' route).
+        rows' route), a weighted table (``weight_sum``: the e-values are likelihood ratios of
+        counts; :data:`polars_fair.errors.MONITOR_WEIGHTS`).
 
     Examples
     --------
@@ -163,6 +164,8 @@ def monitor_from_counts(
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
         raise E.InvalidArgumentError(E.MONITOR_ALPHA.format(value=alpha))
     check("four_fifths", four_fifths)
+    if "weight_sum" in periods.collect_schema().names():  # a weighted table made elsewhere
+        raise E.InvalidArgumentError(E.MONITOR_WEIGHTS)
     keys = list(keys)
     totals = rollup(periods.drop(PERIOD), keys)
     flags = report_from_counts(totals, keys, reference=reference, min_support=min_support) \

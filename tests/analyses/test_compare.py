@@ -216,3 +216,44 @@ def test_expressions_compare_two_thresholds_of_one_score() -> None:
     # a: new selects 0.7 (1/2), old 0.7 (1/2); b: new both (2/2), old 0.9 (1/2)
     assert out.select("g", "selection_rate", "selection_rate_baseline").rows() == [
         ("a", 0.5, 0.5), ("b", 1.0, 0.5)]
+
+
+def _weighted_rows() -> pl.DataFrame:
+    # Newcombe's (1998, Stat. Med. 17:2635, Table II) paired example, a = 36, b = 12, c = 2,
+    # d = 0, as 50 rows whose weights (half 1, half 3) sum to 100: the weighted cells are
+    # 72, 24, 4, 0, and rescaled to the 50 rows (x 50/100) they are Newcombe's table again
+    rows = []
+    for new, old, k in ((1, 1, 36), (1, 0, 12), (0, 1, 2)):
+        rows += [("a", new, old, 1.0)] * (k // 2) + [("a", new, old, 3.0)] * (k // 2)
+    # b: 50 rows, weight 2 each, the baseline selects 20, the candidate 10 of those
+    rows += ([("b", 1, 1, 2.0)] * 10 + [("b", 0, 1, 2.0)] * 10 + [("b", 0, 0, 2.0)] * 30)
+    return pl.DataFrame(rows, schema=["g", "new", "old", "w"], orient="row")
+
+
+def test_weighted_intervals_count_rows_not_weight_sums() -> None:
+    out = _weighted_rows().fair.compare("g", y_pred="new", baseline="old", sample_weight="w",
+                                        min_support=1)
+    a, b = out.rows(named=True)
+    assert a["selection_rate_change"] == pytest.approx((24 - 4) / 100)
+    # Newcombe's published method-10 interval for his table: 0.0569 to 0.3404
+    assert a["selection_rate_change_low"] == pytest.approx(0.0569, abs=5e-5)
+    assert a["selection_rate_change_high"] == pytest.approx(0.3404, abs=5e-5)
+    # b: equal weights, so exactly the unweighted interval of (10, 0, 10, 30)
+    low, high = paired_difference_interval([10], [0], [10], [30])
+    assert (b["selection_rate_change_low"], b["selection_rate_change_high"]) == pytest.approx(
+        (low[0], high[0]), abs=1e-12)
+    # exact tests count people: no p-value from weighted sums
+    assert out["mcnemar_p_value"].to_list() == [None, None]
+
+
+def test_weighted_intervals_do_not_depend_on_the_scale_of_the_weights() -> None:
+    rows = _weighted_rows()
+    args: dict = dict(y_pred="new", baseline="old", sample_weight="w", min_support=1)
+    one = rows.fair.compare("g", **args)
+    many = rows.with_columns(pl.col("w") * 1000).fair.compare("g", **args)
+    assert_frame_equal(one, many, rel_tol=1e-9)
+    # every weight equal: the intervals are the unweighted ones (the p-values aside)
+    even = rows.with_columns(w=pl.lit(7.0)).fair.compare("g", **args)
+    plain = rows.fair.compare("g", y_pred="new", baseline="old", min_support=1)
+    assert_frame_equal(even.drop("mcnemar_p_value"), plain.drop("mcnemar_p_value"),
+                       rel_tol=1e-9)

@@ -211,3 +211,13 @@ def test_the_null_point_is_the_root_scipy_finds() -> None:
                 + s_r * math.log(q_r / theta) + (n_r - s_r) * math.log((1 - q_r) / (1 - theta)))
         got = log_evalues([s_g], [n_g], [s_r], [n_r], [q_g], [q_r], [a], [b])[0, 0]
         assert got == pytest.approx(hand, rel=1e-7, abs=1e-7)
+
+
+def test_a_weighted_period_table_is_refused_not_truncated() -> None:
+    # weighted sums 2.5 and 1.5 are no counts: the e-values would read them as 2 and 1
+    t = pl.DataFrame({"period": [dt.date(2024, 1, 1)] * 2, "g": ["a", "b"], "n": [4, 4],
+                      "tp": [0.0, 0.0], "fp": [2.5, 1.5], "fn": [0.0, 0.0], "tn": [2.5, 3.5],
+                      "weight_sum": [5.0, 5.0]})
+    with pytest.raises(E.InvalidArgumentError) as weights:
+        polars_fair.from_period_counts(t, "g").monitor(min_support=1)
+    assert str(weights.value) == E.MONITOR_WEIGHTS

@@ -36,7 +36,8 @@ FOLLOWED = {
     "TOO_MANY_GROUPS", "POS_LABEL_ABSENT", "THRESHOLD_NEEDS_SCORE", "NOT_ONE_COLUMN",
     "REFERENCE_NEEDS_MAPPING", "EMPTY_NAME", "THRESHOLD_BEYOND_FLOAT", "DTYPE_HINT",
     "OPTION_TOO_LARGE", "WORK_TOO_LARGE", "MONITOR_TIME_DTYPE", "MONITOR_EVERY",
-    "MONITOR_NEEDS_LABELS", "MONITOR_NO_REFERENCE", "ONE_CLASS", "CLASS_DTYPE", "CLASS_KINDS",
+    "MONITOR_NEEDS_LABELS", "MONITOR_NO_REFERENCE", "MONITOR_WEIGHTS", "ONE_CLASS", "CLASS_DTYPE",
+    "CLASS_KINDS",
     "ORDER_NEEDS_CLASSES",
     "THRESHOLD_DECIMAL_DIGITS", "TABLE_LEVELS_ADVICE", "RELATION_LEVELS_ADVICE",
     "CLI_EMPTY_NAME", "CLI_BAD_KEY_DTYPE", "THRESHOLD_FLOAT_RANGE",
@@ -399,6 +400,18 @@ def test_the_monitors_advice_works() -> None:
     with pytest.raises(E.InvalidArgumentError, match="use 'largest'"):
         df.fair.monitor("g", every="1w", reference="overall", **args)
     assert df.fair.monitor("g", every="1w", reference="largest", **args).height == 4
+    weighted = df.with_columns(w=pl.Series([1.0, 2.0] * 4))
+    with pytest.raises(E.InvalidArgumentError, match="drop sample_weight"):
+        weighted.fair.monitor("g", every="1w", sample_weight="w", **args)
+    assert weighted.fair.monitor("g", every="1w", **args).height == 4  # MONITOR_WEIGHTS'
+    # its other way: one period's weighted rows with disparity. In the week of 2024-01-08,
+    # a selects rows of weight 1 and 3 of weight 4 (3/4); b rows of weight 1 and 1 of 4 (1/4)
+    rows = pl.DataFrame({"g": ["a", "a", "b", "b"], "p": [1, 0, 1, 0], "y": [1] * 4,
+                         "w": [3.0, 1.0, 1.0, 3.0],
+                         "t": [dt.date(2024, 1, 8), dt.date(2024, 1, 9)] * 2})
+    week = rows.filter(pl.col("t").dt.truncate("1w") == dt.date(2024, 1, 8))
+    out = week.fair.disparity("g", y_true="y", y_pred="p", sample_weight="w", reference="a")
+    assert out.filter(pl.col("g") == "b")["difference"].to_list() == [1 / 4 - 3 / 4]
 
 
 # --------------------------------------------------- multiclass decisions (issue 22)
