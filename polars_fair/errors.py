@@ -492,6 +492,7 @@ CLI_BAD_REFERENCE = (
 CLI_BAD_DATE = "--data-date takes YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD, got {value!r}"
 CLI_ONE_OUTCOME = "pass exactly one of --y-pred (a binary selection) or --y-score (a score)"
 CLI_PAGE_OPTION = "{flag} applies to the HTML audit: pass --html FILE too"
+CLI_CHANGE_LIMIT = "{flag} is a limit of the change gate, which needs --baseline-pred"
 CLI_PAGE_TAKES_NOT = "{flag} is not an option of the HTML audit (polars_fair.audit.html.audit_html)"
 CLI_PAGE_OF_TAKES_NOT = (
     "{flag} is not an option of the HTML audit of {command} (polars_fair.audit.html.{page}): "

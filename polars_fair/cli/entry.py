@@ -392,6 +392,16 @@ def report(
                          "these attributes (not also a --by; repeat, or A,B for their "
                          "combinations), as df.fair.stratified(by, strata).",
         metavar="COLUMN")] = None,
+    baseline_pred: Annotated[str | None, typer.Option(
+        help="--html: the baseline model's prediction (column or SQL) on the same rows: adds "
+             "the change gate's verdict and the comparison section (the page's prediction "
+             "is the candidate).", metavar="COLUMN|SQL")] = None,
+    max_impact_ratio_drop: Annotated[float | None, typer.Option(
+        help="--html with --baseline-pred: the change gate's limit on a real impact-ratio "
+             "drop (default 0.05).")] = None,
+    max_ofi_increase: Annotated[float | None, typer.Option(
+        help="--html with --baseline-pred: the change gate's limit on a real |OFI| rise "
+             "(default 0.05).")] = None,
     separator: SeparatorOpt = None,
     dtype: DtypeOpt = None,
     max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
@@ -402,7 +412,10 @@ def report(
     page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note),
                                     ("n_permutations", n_permutations), ("seed", seed),
                                     ("divergence", True if divergence else None),
-                                    ("strata", _names_of(strata)))
+                                    ("strata", _names_of(strata)),
+                                    ("baseline_pred", baseline_pred),
+                                    ("max_impact_ratio_drop", max_impact_ratio_drop),
+                                    ("max_ofi_increase", max_ofi_increase))
                   if v is not None}
 
     def run() -> None:
@@ -414,6 +427,10 @@ def report(
             first = next(iter(page_texts))
             raise E.InvalidArgumentError(
                 E.CLI_PAGE_OPTION.format(flag="--" + first.replace("_", "-")))
+        if baseline_pred is None and (max_impact_ratio_drop, max_ofi_increase) != (None, None):
+            flag = "--max-impact-ratio-drop" if max_impact_ratio_drop is not None \
+                else "--max-ofi-increase"
+            raise E.InvalidArgumentError(E.CLI_CHANGE_LIMIT.format(flag=flag))
         if html is not None:
             page = html_page(
                 lf, by, y_true_text=y_true, y_pred_text=y_pred, y_score_text=y_score,
@@ -499,7 +516,8 @@ def html_page(
     **options
         Further keyword arguments of :func:`polars_fair.audit.html.audit_html` (``threshold``,
         ``four_fifths``, ``ofi_threshold``, ``exclude_low_support``, ``sample_weight``,
-        ``title``, ``model``, ``note``, ``n_permutations``, ``seed``, ``divergence``);
+        ``title``, ``model``, ``note``, ``n_permutations``, ``seed``, ``divergence``,
+        ``strata``, ``baseline_pred``, ``max_impact_ratio_drop``, ``max_ofi_increase``);
         ``None`` values are
         left out. One the installed
         ``audit_html`` does not take is an error naming its flag.
@@ -545,9 +563,10 @@ def html_page(
         if name not in accepted:
             raise E.InvalidArgumentError(
                 E.CLI_PAGE_TAKES_NOT.format(flag="--" + name.replace("_", "-")))
-    if extra.get("sample_weight") is not None:
-        extra["sample_weight"] = column_or_sql(extra["sample_weight"], lf.collect_schema(),
-                                               "--sample-weight")
+    for name in ("sample_weight", "baseline_pred"):  # a column or a SQL expression
+        if extra.get(name) is not None:
+            extra[name] = column_or_sql(extra[name], lf.collect_schema(),
+                                        "--" + name.replace("_", "-"))
     try:
         return audit_html(
             lf, args.by, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,

@@ -20,6 +20,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair.audit.html.adverse_impact import stratified_table
 from polars_fair.audit.html.charts import Chart, divergence_chart_of, page_charts, unvalidated
+from polars_fair.audit.html.comparison import Baseline, PageComparison, page_comparison
 from polars_fair.audit.html.figures import (
     PageGroups,
     PageOptions,
@@ -63,6 +64,7 @@ class PageContext:
     notes: list[str]
     divergence_top: int = DIVERGENCE_TOP
     strata_table: pl.DataFrame | None = None
+    comparison: PageComparison | None = None
 
 
 #: A section of the page: the context in, its HTML out ("" leaves the section out).
@@ -81,8 +83,12 @@ class Provenance:
 
 def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: PageOptions,
                  divergence: bool | pl.DataFrame | pl.LazyFrame | None, text: PageText,
-                 source: Provenance) -> PageContext:
-    """Compute everything the page shows, in order: rows, tables, groups, gate, charts."""
+                 source: Provenance, baseline: Baseline | None = None) -> PageContext:
+    """Compute everything the page shows, in order: rows, tables, groups, gate, charts.
+
+    With a ``baseline``, also the comparison of the page's predictions with it
+    (:func:`polars_fair.audit.html.comparison.page_comparison`; one more scan).
+    """
     from polars_fair.audit.gate import gate
 
     condition, size, n_columns = row_sizes(lf, by_exprs, o.where)
@@ -96,6 +102,9 @@ def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: Page
     params = page_params(o, t, g.ref_label)
     if o.strata:  # every input of the numbers is in the provenance
         params["strata"] = list(o.strata)
+    comparison = page_comparison(audited, by, o, t, baseline)
+    if baseline is not None:
+        params.update(baseline.params())
     prov = _page_provenance(o, t, size, params, source, text)
     ab_group = abroca_headline_group(t, o, g)
     with unvalidated():
@@ -104,7 +113,7 @@ def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: Page
             charts.append(divergence_chart_of(t.divergence, divergence, DIVERGENCE_TOP))
     return PageContext(o=o, t=t, g=g, checks=checks, prov=prov, size=size,
                        n_columns=n_columns, text=text, ab_group=ab_group, charts=charts,
-                       notes=notes, strata_table=strata_table)
+                       notes=notes, strata_table=strata_table, comparison=comparison)
 
 
 def _page_provenance(o: PageOptions, t: PageTables, size: dict[str, Any], params: dict[str, Any],

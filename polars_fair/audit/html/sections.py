@@ -15,6 +15,7 @@ import polars as pl
 
 from polars_fair import __version__
 from polars_fair.audit.html.adverse_impact import strata_data
+from polars_fair.audit.html.comparison import comparison_data
 from polars_fair.audit.html.context import PageContext
 from polars_fair.audit.html.figures import PageGroups, PageOptions, PageTables
 from polars_fair.audit.html.findings import _headline, _reading, _summary_labels, abroca_tests
@@ -267,7 +268,7 @@ def definitions_section(p: PageContext) -> str:
 
 
 def data_block_section(p: PageContext) -> str:
-    """The page's tables as JSON (:data:`polars_fair.audit.html.DATA_KEYS`; ``stratified``)."""
+    """The page's tables as JSON (:data:`~polars_fair.audit.html.DATA_KEYS`, and the others)."""
     prov, t = p.prov, p.t
     page_json: dict[str, Any] = {
         "provenance": prov, "report": _json_rows(t.report), "metrics": _json_rows(t.metrics),
@@ -279,6 +280,7 @@ def data_block_section(p: PageContext) -> str:
     if t.divergence is not None:
         page_json["divergence"] = _json_rows(t.divergence)
     page_json.update(strata_data(p.strata_table))  # with strata=: the key "stratified"
+    page_json.update(comparison_data(p.comparison))  # baseline_pred=: compare, change_gate
     return _data_block(page_json)
 
 
