@@ -11,7 +11,11 @@ algorithmic bias; Pacific Islander groups have low support): the heatmaps, rates
 small multiples and FPR divergence by race × sex, ROC and the threshold sweep (0.10 to 0.90) by
 race and the power curve is
 ``polars_fair.power.power_curve`` on a small grid (sizes 250 to 2,000, ΔAUC 0.05 and
-0.10, 200 simulations of 200 permutations each; about half a minute).
+0.10, 200 simulations of 200 permutations each; about half a minute). With the shared COMPAS
+file (``--compas``, default ``../shared/data/compas/compas-scores-two-years.csv``; skipped when
+absent) also the charts of Comparing models: ``compare.png`` (a decile cut-off of 5 against 6,
+by race) and ``monitor.png`` (Caucasian against African-American flag rates by month), the code
+of ``docs/guide/compare-monitor.md``.
 """
 
 from __future__ import annotations
@@ -66,12 +70,39 @@ def main(out: Path) -> list[Path]:
     return [save_small(chart, out / name) for name, chart in charts.items()]
 
 
+def compas_charts(out: Path, path: Path) -> list[Path]:
+    """The charts of Comparing models (``compare.png``, ``monitor.png``) from COMPAS."""
+    import polars as pl
+
+    from polars_fair.audit.change_plot import compare_chart, monitor_chart
+    from polars_fair.datasets import COMPAS_FILTER
+
+    compas = pl.read_csv(path).filter(COMPAS_FILTER)
+    compas = compas.filter(pl.col("race").is_in(["African-American", "Caucasian", "Hispanic"]))
+    out_table = compas.fair.compare(
+        "race", y_pred=pl.col("decile_score") >= 5, baseline=pl.col("decile_score") >= 6,
+        y_true=pl.col("two_year_recid") == 1, pos_label=True)
+    lf = pl.scan_csv(path).filter(COMPAS_FILTER)
+    lf = lf.filter(pl.col("race").is_in(["African-American", "Caucasian"])).with_columns(
+        t=pl.col("screening_date").str.to_date(), flagged=pl.col("decile_score") >= 5)
+    m = lf.fair.monitor("race", time="t", every="1mo", y_pred="flagged", pos_label=True)
+    return [save_small(compare_chart(out_table), out / "compare.png"),
+            save_small(monitor_chart(m), out / "monitor.png")]
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent,
                         help="directory to write to (default: docs/)")
+    parser.add_argument("--compas", type=Path, default=Path(__file__).resolve().parents[2]
+                        / "shared/data/compas/compas-scores-two-years.csv",
+                        help="the COMPAS file of compare.png and monitor.png (skipped when "
+                             "absent)")
     start = time.perf_counter()
-    paths = main(parser.parse_args().out)
+    options = parser.parse_args()
+    paths = main(options.out)
+    if options.compas.is_file():
+        paths += compas_charts(options.out, options.compas)
     for p in paths:
         print(f"{p}  {p.stat().st_size / 1000:.0f} KB")
     print(f"done in {time.perf_counter() - start:.1f} s")

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from polars_fair.audit.html.figures import PageGroups, PageOptions, PageTables
 
 __all__ = ["Baseline", "PageComparison", "change_verdict_section", "comparison_data",
-           "comparison_section", "page_comparison"]
+           "comparison_section", "page_baseline", "page_comparison"]
 
 #: The reading under the comparison table.
 COMPARISON_READING = (
@@ -123,6 +123,47 @@ class PageComparison:
     table: pl.DataFrame
     gate: pl.DataFrame
     keys: list[str]
+
+
+def page_baseline(baseline_pred: IntoExpr | None = None, max_impact_ratio_drop: float = 0.05,
+                  max_ofi_increase: float = 0.05) -> Baseline | None:
+    """The page's baseline, its change gate's limits checked before any data is read.
+
+    Parameters
+    ----------
+    baseline_pred : str or pl.Expr, optional
+        A baseline model's prediction on the same rows (the page's prediction is then the
+        candidate): adds the change gate's verdict to the verdict block, the section
+        "Against the baseline model" (``df.fair.compare``: both models' rates, impact ratios
+        and OFI side by side, the paired changes with their intervals, McNemar's exact tests,
+        the chart) and the JSON keys ``compare`` and ``change_gate`` (one more scan).
+    max_impact_ratio_drop, max_ofi_increase : float, default 0.05
+        The change gate's limits, in [0, 1] and [0, 2]
+        (:func:`polars_fair.audit.change_gate.change_gate` at the page's ``level`` and
+        ``min_support``, as ``polars-fair check --baseline-pred``).
+
+    Returns
+    -------
+    Baseline or None
+        ``None`` without ``baseline_pred``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A limit out of its range.
+
+    Examples
+    --------
+    >>> page_baseline("old").max_ofi_increase, page_baseline() is None
+    (0.05, True)
+    """
+    if baseline_pred is None:
+        return None
+    from polars_fair.audit.gate import check_limit
+
+    check_limit("max_impact_ratio_drop", max_impact_ratio_drop, 0.0, 1.0)
+    check_limit("max_ofi_increase", max_ofi_increase, 0.0, 2.0)
+    return Baseline(baseline_pred, max_impact_ratio_drop, max_ofi_increase)
 
 
 class _Page(Protocol):

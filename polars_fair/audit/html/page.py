@@ -55,12 +55,13 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair.audit.html import sections as S
 from polars_fair.audit.html.adverse_impact import impact_verdicts, page_strata, strata_section
 from polars_fair.audit.html.comparison import (
-    Baseline,
     change_verdict_section,
     comparison_section,
+    page_baseline,
 )
 from polars_fair.audit.html.context import PageContext, PageText, Provenance, Section, page_context
 from polars_fair.audit.html.figures import PageOptions
@@ -116,6 +117,7 @@ def _compose(p: PageContext, sections: Sequence[Section] = SECTIONS) -> str:
 
 
 @with_limits
+@borrow(page_baseline, params=("baseline_pred", "max_impact_ratio_drop, max_ofi_increase"))
 def audit_html(
     data: pl.DataFrame | pl.LazyFrame,
     by: By,
@@ -151,8 +153,7 @@ def audit_html(
     sample_weight: IntoExpr | None = None,
     strata: str | Sequence[str] | None = None,
     baseline_pred: IntoExpr | None = None,
-    max_impact_ratio_drop: float = 0.05,
-    max_ofi_increase: float = 0.05,
+    max_impact_ratio_drop: float = 0.05, max_ofi_increase: float = 0.05,
 ) -> str:
     """Write a fairness audit as one self-contained, publishable HTML document.
 
@@ -217,15 +218,6 @@ def audit_html(
     strata : str or sequence of str, optional
         Attributes (not in ``by``) to compare the groups within: adds the strata section and
         the JSON key ``stratified`` (``df.fair.stratified(by, strata)``; one more scan).
-    baseline_pred : str or pl.Expr, optional
-        The baseline model's prediction on the same rows (the page's prediction is the
-        candidate): adds the change gate's verdict to the verdict block, the comparison
-        section (``df.fair.compare``: both models' rates and impact ratios, the paired
-        changes with their intervals, McNemar's exact tests, the chart) and the JSON keys
-        ``compare`` and ``change_gate`` (one more scan).
-    max_impact_ratio_drop, max_ofi_increase : float, default 0.05
-        The change gate's limits (:func:`polars_fair.audit.change_gate.change_gate`, at the
-        page's ``level`` and ``min_support``), as ``polars-fair check --baseline-pred``.
 
     Returns
     -------
@@ -241,8 +233,7 @@ def audit_html(
         not an integer; ``rates`` is empty or names a metric ``disparity`` cannot compare;
         ``filters`` is not text; ``rows_read`` is fewer than the rows of ``data``;
         ``divergence`` lacks :data:`DIVERGENCE_COLUMNS`; ``output`` is a directory, in a
-        missing directory or not ``.html``/``.htm``; a change gate limit out of its range
-        (before any read).
+        missing directory or not ``.html``/``.htm`` (before any read).
     SizeLimitError
         ``n_permutations`` above |limit:n_permutations| or ``max_groups`` above
         |limit:max_groups|, before any data is read.
@@ -262,7 +253,6 @@ def audit_html(
     rate_list, filter_list, out_path = _page_arguments(rates, filters, output, divergence,
                                                        rows_read)
     strata_list = page_strata(strata, by)
-    baseline = _baseline(baseline_pred, max_impact_ratio_drop, max_ofi_increase)
     o = PageOptions(
         y_true=y_true, y_pred=y_pred, y_score=y_score, threshold=threshold, pos_label=pos_label,
         reference=Reference.parse(reference), min_support=min_support,
@@ -271,27 +261,13 @@ def audit_html(
         rates=rate_list, level=level, adjust=adjust, n_permutations=n_permutations, seed=seed,
         sample_weight=sample_weight, page_groups=page_groups,
         strata=tuple(strata_list) if strata_list else None)
-    by_exprs = _by_exprs(by)
-    context = page_context(
-        data.lazy(), by, by_exprs, o, divergence, PageText(title, model, note),
+    page = _compose(page_context(
+        data.lazy(), by, _by_exprs(by), o, divergence, PageText(title, model, note),
         Provenance(filter_list, rows_read, path if path is not None else source, generated),
-        baseline)
-    page = _compose(context)
+        page_baseline(baseline_pred, max_impact_ratio_drop, max_ofi_increase)))
     if out_path is not None:
         out_path.write_text(page, encoding="utf-8")
     return page
-
-
-def _baseline(pred: IntoExpr | None, max_impact_ratio_drop: float,
-              max_ofi_increase: float) -> Baseline | None:
-    """The page's baseline with the change gate's limits checked (before any read)."""
-    if pred is None:
-        return None
-    from polars_fair.audit.gate import check_limit
-
-    check_limit("max_impact_ratio_drop", max_impact_ratio_drop, 0.0, 1.0)
-    check_limit("max_ofi_increase", max_ofi_increase, 0.0, 2.0)
-    return Baseline(pred, max_impact_ratio_drop, max_ofi_increase)
 
 
 def _by_exprs(by: By) -> list[pl.Expr]:
