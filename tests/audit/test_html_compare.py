@@ -7,7 +7,6 @@ the baseline selects the 40 positive labels and the candidate only 10 of them.
 from __future__ import annotations
 
 import html
-import re
 from pathlib import Path
 
 import polars as pl
@@ -19,6 +18,7 @@ from polars_fair import errors as E
 from polars_fair.audit.change_gate import change_gate
 from polars_fair.audit.html import audit_html, page_data
 from polars_fair.cli.entry import app
+from tests.audit.test_html_adverse_impact import text
 from tests.audit.test_plot import require_plot_extra
 
 pytestmark = pytest.mark.slow  # each page takes seconds (as test_html.py)
@@ -27,12 +27,6 @@ ROWS = ([("a", 1, 1, 1)] * 50 + [("a", 0, 0, 0)] * 50 + [("b", 1, 1, 1)] * 10
         + [("b", 1, 0, 1)] * 30 + [("b", 0, 0, 0)] * 60)
 DATA = pl.DataFrame(ROWS, schema=["g", "y_true", "new", "old"], orient="row")
 runner = CliRunner()
-
-
-def text(page: str, start: str, end: str) -> str:
-    """The page's words from ``start`` to ``end``, tags removed, spaces single."""
-    part = page[page.index(start):page.index(end, page.index(start))]
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", part)).split())
 
 
 @pytest.fixture(scope="module")

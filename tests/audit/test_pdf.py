@@ -60,10 +60,22 @@ def _text(fragment: str) -> str:
     return _flat(html.unescape(re.sub(r"<[^>]+>", " ", fragment)))
 
 
+def print_pdf(page: Path, tmp_path: Path) -> Any:
+    """Print an audit page to PDF with headless Chromium, offline; return the PdfReader."""
+    pypdf = _pypdf()
+    pdf = tmp_path / "audit.pdf"
+    browser_tmp = tmp_path / "chromium"
+    browser_tmp.mkdir()
+    _, stderr, requested = run_chromium(page, browser_tmp, "--no-pdf-header-footer",
+                                        f"--print-to-pdf={pdf}")
+    assert requested == [] and load_failures(stderr) == []
+    return pypdf.PdfReader(str(pdf))
+
+
 def test_the_adult_audit_prints_with_no_orphan_heading_and_no_cut_chart(tmp_path: Path) -> None:
     require_plot_extra()
     chromium()  # skip early when absent
-    pypdf = _pypdf()
+    _pypdf()
     from polars_fair.audit.html import audit_html
     from tests.conftest import ADULT_SCORED_CSV, require
 
@@ -72,13 +84,7 @@ def test_the_adult_audit_prints_with_no_orphan_heading_and_no_cut_chart(tmp_path
     audit_html(lf, ["race", "sex"], y_score="y_score", threshold=0.5, n_permutations=200,
                output=page)
     source = page.read_text(encoding="utf-8")
-    pdf = tmp_path / "audit.pdf"
-    browser_tmp = tmp_path / "chromium"
-    browser_tmp.mkdir()
-    _, stderr, requested = run_chromium(page, browser_tmp, "--no-pdf-header-footer",
-                                        f"--print-to-pdf={pdf}")
-    assert requested == [] and load_failures(stderr) == []
-    reader = pypdf.PdfReader(str(pdf))
+    reader = print_pdf(page, tmp_path)
     pages = [_lines(p) for p in reader.pages]
     width, height = (float(v) for v in reader.pages[0].mediabox[2:])
     assert width > height  # A4 landscape

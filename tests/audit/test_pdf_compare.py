@@ -12,8 +12,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tests.audit.test_html import chromium, load_failures, run_chromium
-from tests.audit.test_pdf import _lines, _pypdf, _text
+from tests.audit.test_html import chromium
+from tests.audit.test_pdf import _lines, _pypdf, _text, print_pdf
 from tests.audit.test_plot import require_plot_extra
 
 pytestmark = pytest.mark.slow  # Chromium
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow  # Chromium
 def test_the_compas_comparison_prints_whole(tmp_path: Path) -> None:
     require_plot_extra()
     chromium()
-    pypdf = _pypdf()
+    _pypdf()
     from polars_fair.audit.html import audit_html
     from polars_fair.datasets import COMPAS_FILTER
     from tests.conftest import COMPAS_CSV, require
@@ -36,13 +36,7 @@ def test_the_compas_comparison_prints_whole(tmp_path: Path) -> None:
                y_pred=pl.col("decile_score") >= 8, baseline_pred=pl.col("decile_score") >= 6,
                pos_label=True, output=page)
     source = page.read_text(encoding="utf-8")
-    pdf = tmp_path / "audit.pdf"
-    browser_tmp = tmp_path / "chromium"
-    browser_tmp.mkdir()
-    _, stderr, requested = run_chromium(page, browser_tmp, "--no-pdf-header-footer",
-                                        f"--print-to-pdf={pdf}")
-    assert requested == [] and load_failures(stderr) == []
-    pages = [_lines(p) for p in pypdf.PdfReader(str(pdf)).pages]
+    pages = [_lines(p) for p in print_pdf(page, tmp_path).pages]
 
     headings = {_text(h) for h in re.findall(r"<h[1-3][^>]*>(.*?)</h[1-3]>", source, re.S)}
     assert {"Against the baseline: FAIL", "Against the baseline model"} <= headings

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import polars as pl
 
+from polars_fair._docs import borrow
 from polars_fair.audit.html.text import (
     CHART_PAGE_GROUPS,
     UNDEFINED,
@@ -338,18 +339,9 @@ def _verdict_rows(gate: pl.DataFrame, failed: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(parts).drop("__worse")
 
 
+@borrow(change_verdict_section, params=("p",), sections=("Returns",))
 def comparison_section(p: _Page) -> str:
     """Per shown group, the two models side by side with paired changes, tests and the chart.
-
-    Parameters
-    ----------
-    p : PageContext
-        The page; without a baseline the section is empty.
-
-    Returns
-    -------
-    str
-        An HTML fragment (``""`` without a baseline).
 
     Examples
     --------
