@@ -84,6 +84,7 @@ def _monitor_table() -> pl.LazyFrame:
     return monitor_from_counts(t, ["g"], min_support=1)
 
 
+@pytest.mark.slow  # renders PNG and SVG (as test_html.py)
 def test_monitor_chart_draws_the_difference_its_sequence_and_the_first_alarm(
         tmp_path: Path) -> None:
     require_plot_extra()
@@ -111,6 +112,7 @@ def test_monitor_chart_draws_the_difference_its_sequence_and_the_first_alarm(
     assert save(chart, tmp_path / "monitor.svg").read_text().startswith("<svg")
 
 
+@pytest.mark.slow  # renders a PNG
 def test_compare_chart_renders_offline_to_png(tmp_path: Path) -> None:
     require_plot_extra()
     from polars_fair.plot import compare_chart, save
