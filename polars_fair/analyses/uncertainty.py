@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import polars as pl
 
@@ -22,6 +22,7 @@ from polars_fair._lazy import sps as sst
 from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core import stats
+from polars_fair.core.families import DisparityOptions, takes
 from polars_fair.core.options import DEFAULTS, Adjust, Test, check
 from polars_fair.core.reference import Reference, known
 from polars_fair.core.registry import (
@@ -248,15 +249,11 @@ FISHER_FOR_ODDS = (
 
 
 @borrow(metrics_table, params=("counts", "keys"))
+@takes(DisparityOptions)
 def disparity_table(
     counts: pl.LazyFrame,
     keys: Sequence[str],
-    *,
-    reference: Any = DEFAULTS.reference,
-    metric: str = DEFAULTS.metric,
-    level: float = DEFAULTS.level,
-    test: Test = DEFAULTS.test,
-    adjust: Adjust = DEFAULTS.adjust,
+    **options: Unpack[DisparityOptions],
 ) -> pl.LazyFrame:
     r"""Each group's rate against the reference's, with intervals and a multiplicity-adjusted test.
 
@@ -368,7 +365,8 @@ def disparity_table(
     >>> round(d["difference"][1], 4)
     -0.3
     """
-    level_t = _check_level(level)
+    metric, test, adjust = options["metric"], options["test"], options["adjust"]
+    level_t = _check_level(options["level"])
     level = float(level_t)
     alpha = R.alpha(level_t)
     if metric not in DISPARITY_METRICS:
@@ -382,7 +380,7 @@ def disparity_table(
     odds = metric in ODDS_METRICS
     if odds and test == "fisher":
         raise E.InvalidArgumentError(FISHER_FOR_ODDS.format(metric=metric))
-    framed, weighted, n_parts = _framed(counts, keys, metric, reference)
+    framed, weighted, n_parts = _framed(counts, keys, metric, options["reference"])
     compute = functools.partial(_compare, n_parts=n_parts, weighted=weighted, metric=metric,
                                 level=level, test=test, adjust=adjust, alpha=alpha)
 

@@ -73,17 +73,16 @@ from polars_fair.analyses.thresholds import THRESHOLD_GRID, thresholds_from_scor
 from polars_fair.analyses.uncertainty import disparity_table, metrics_table
 from polars_fair.core.families import (
     BinOptions,
+    DisparityOptions,
     ImpactOptions,
     LL144Options,
     ReportOptions,
+    SummaryOptions,
     takes,
 )
 from polars_fair.core.options import (
     DEFAULTS,
-    Adjust,
     DivergenceAdjust,
-    SummaryMethod,
-    Test,
 )
 from polars_fair.core.reference import Reference
 from polars_fair.core.spec import (
@@ -281,14 +280,11 @@ class FairCounts:
     @_doc(disparity_table, """
 >>> from_counts(c).disparity(reference="a").collect()["ratio"].to_list()
 [1.0, 0.6]""")
-    def disparity(self, by: By = None, *, reference: Any = DEFAULTS.reference,
-                  metric: str = DEFAULTS.metric, level: float = DEFAULTS.level,
-                  test: Test = DEFAULTS.test,
-                  adjust: Adjust = DEFAULTS.adjust,
-                  combinations: Combinations = None,
-                  max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
-        return self._run(disparity_table, by, combinations, max_order, reference=reference,
-                         metric=metric, level=level, test=test, adjust=adjust)
+    @takes(DisparityOptions, after="by")
+    def disparity(self, by: By = None, *, combinations: Combinations = None,
+                  max_order: int | None = None,
+                  **options: Unpack[DisparityOptions]) -> pl.LazyFrame:  # noqa: D102
+        return self._run(disparity_table, by, combinations, max_order, **options)
 
     @_doc(pairwise_from_counts, """
 >>> from_counts(c).pairwise(metrics="ofi").collect()["ofi"].to_list()
@@ -304,17 +300,11 @@ class FairCounts:
     @_doc(summary_from_counts, """>>> s = from_counts(c).summary().collect()
 >>> s.filter(pl.col("metric") == "demographic_parity_difference")["value"].item()
 0.2""")
-    def summary(self, by: By = None, *,
-                method: SummaryMethod = DEFAULTS.method,
-                reference: Any = DEFAULTS.reference, min_support: float = DEFAULTS.min_support,
-                exclude_low_support: bool = DEFAULTS.exclude_low_support,
-                four_fifths: float = DEFAULTS.four_fifths,
-                ofi_threshold: float = DEFAULTS.ofi_threshold, combinations: Combinations = None,
-                max_order: int | None = None) -> pl.LazyFrame:  # noqa: D102
-        return self._run(summary_from_counts, by, combinations, max_order, method=method,
-                         reference=reference, min_support=min_support,
-                         exclude_low_support=exclude_low_support, four_fifths=four_fifths,
-                         ofi_threshold=ofi_threshold)
+    @takes(SummaryOptions, after="by")
+    def summary(self, by: By = None, *, combinations: Combinations = None,
+                max_order: int | None = None,
+                **options: Unpack[SummaryOptions]) -> pl.LazyFrame:  # noqa: D102
+        return self._run(summary_from_counts, by, combinations, max_order, **options)
 
     @_doc(impact_from_counts, """
 >>> t = from_counts(c).impact_analysis().collect()

@@ -21,13 +21,22 @@ from collections.abc import Callable
 from typing import Any, TypedDict, TypeVar
 
 from polars_fair._docs import expand_signature
-from polars_fair.core.options import DEFAULTS, Practical, Strategy
+from polars_fair.core.options import (
+    DEFAULTS,
+    Adjust,
+    Practical,
+    Strategy,
+    SummaryMethod,
+    Test,
+)
 
 __all__ = [
     "BinOptions",
+    "DisparityOptions",
     "ImpactOptions",
     "LL144Options",
     "ReportOptions",
+    "SummaryOptions",
     "SupportOptions",
     "takes",
 ]
@@ -53,6 +62,47 @@ class ReportOptions(TypedDict, total=False):
     ofi_threshold: float
     four_fifths: float
     exclude_low_support: bool
+
+
+class SummaryOptions(TypedDict, total=False):
+    """The options of the fairness summaries (``summary``).
+
+    ``method``, ``reference``, ``min_support``, ``exclude_low_support``, ``four_fifths`` and
+    ``ofi_threshold``, with the defaults of :class:`~polars_fair.core.options.Options`.
+
+    Examples
+    --------
+    >>> options: SummaryOptions = {"method": "to_reference", "reference": "a"}
+    >>> list(SummaryOptions.__annotations__)[:2]
+    ['method', 'reference']
+    """
+
+    method: SummaryMethod
+    reference: Any
+    min_support: float
+    exclude_low_support: bool
+    four_fifths: float
+    ofi_threshold: float
+
+
+class DisparityOptions(TypedDict, total=False):
+    """The options of the disparity table (``disparity``).
+
+    ``reference``, ``metric``, ``level``, ``test`` and ``adjust``, with the defaults of
+    :class:`~polars_fair.core.options.Options`.
+
+    Examples
+    --------
+    >>> options: DisparityOptions = {"metric": "tpr", "test": "fisher"}
+    >>> list(DisparityOptions.__annotations__)
+    ['reference', 'metric', 'level', 'test', 'adjust']
+    """
+
+    reference: Any
+    metric: str
+    level: float
+    test: Test
+    adjust: Adjust
 
 
 class ImpactOptions(TypedDict, total=False):
