@@ -86,6 +86,7 @@ SLOW_TESTS = {
     "test_a_command_runs_through_the_launcher_and_builds_only_itself",
     "test_intervals_import_scipy_on_first_use_and_give_the_wilson_bounds",
     "test_core_modules_import_without_the_plot_extra",
+    "test_a_shell_block_that_exits_non_zero_fails_the_page",
     # a whole HTML audit, or every chart rendered to PNG/SVG (as test_html.py)
     "test_the_html_audit_draws_a_group_with_control_characters",
     "test_plot_save_writes_a_chart_of_a_group_with_control_characters",
