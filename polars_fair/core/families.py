@@ -21,14 +21,7 @@ from collections.abc import Callable
 from typing import Any, TypedDict, TypeVar
 
 from polars_fair._docs import expand_signature
-from polars_fair.core.options import (
-    DEFAULTS,
-    Adjust,
-    Practical,
-    Strategy,
-    SummaryMethod,
-    Test,
-)
+from polars_fair.core.options import DEFAULTS, Adjust, Practical, Strategy, SummaryMethod, Test
 
 __all__ = [
     "BinOptions",
