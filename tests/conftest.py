@@ -60,7 +60,8 @@ def compas() -> pl.DataFrame:
 #: single tests that take seconds (simulations, oracles over many frames). ``pytest -m "not
 #: slow"`` runs the rest in well under a minute; CI runs everything.
 SLOW_MODULES = {"test_spark.py", "test_engines.py", "test_benchmarks_smoke.py", "test_html.py",
-                "test_pdf.py", "test_engines_classes.py"}
+                "test_pdf.py", "test_engines_classes.py",
+                "test_duckdb.py"}  # every analysis on DuckDB against Polars, as test_engines.py
 SLOW_TESTS = {
     "test_power_reaches_080_for_delta_auc_010_with_1000_rows",
     "test_power_stays_below_080_for_delta_auc_005_with_2000_rows",
