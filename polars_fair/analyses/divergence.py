@@ -49,7 +49,7 @@ import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import polars as pl
 
@@ -61,6 +61,7 @@ from polars_fair.analyses.explain import shapley_values as shapley_values
 from polars_fair.analyses.explain import top_divergent as top_divergent
 from polars_fair.core import rules as R
 from polars_fair.core import stats
+from polars_fair.core.families import takes
 from polars_fair.core.limits import check_ceiling, check_size, with_limits
 from polars_fair.core.options import DEFAULTS, BinStrategy, DivergenceAdjust, check
 from polars_fair.core.registry import METRICS, PROPORTIONS, Counts
@@ -96,6 +97,35 @@ DIVERGENCE_COLUMNS = (
 )
 
 Adjust = DivergenceAdjust
+
+
+class DivergenceOptions(TypedDict, total=False):
+    """The options of the divergence search, with their defaults :data:`DIVERGENCE_DEFAULTS`.
+
+    Taken by :func:`divergence_from_counts` and the functions that hand them on.
+
+    Examples
+    --------
+    >>> options: DivergenceOptions = {"metric": "tpr", "min_support": 0.05}
+    >>> list(DivergenceOptions.__annotations__)[:3]
+    ['metric', 'max_order', 'min_support']
+    """
+
+    metric: str
+    max_order: int | None
+    min_support: float
+    min_denominator: float
+    level: float
+    adjust: Adjust
+
+
+#: The defaults of :class:`DivergenceOptions`: the divergence's own fields of
+#: :class:`~polars_fair.core.options.Options` (its ``min_support`` is a share of the rows).
+DIVERGENCE_DEFAULTS: dict[str, Any] = {
+    "metric": DEFAULTS.divergence_metric, "max_order": None,
+    "min_support": DEFAULTS.divergence_min_support, "min_denominator": DEFAULTS.min_denominator,
+    "level": DEFAULTS.level, "adjust": DEFAULTS.divergence_adjust,
+}
 Strategy = BinStrategy
 
 
@@ -407,17 +437,13 @@ def _snap(v: np.ndarray) -> np.ndarray:
     return np.clip(np.where(near, np.round(v), v), 0.0, None)
 
 
+@takes(DivergenceOptions, after="keys", defaults=DIVERGENCE_DEFAULTS)
 def divergence_from_counts(
     counts: pl.LazyFrame,
     keys: Sequence[str],
     *,
-    metric: str = DEFAULTS.divergence_metric,
-    max_order: int | None = None,
-    min_support: float = DEFAULTS.divergence_min_support,
-    min_denominator: float = DEFAULTS.min_denominator,
-    level: float = DEFAULTS.level,
-    adjust: Adjust = DEFAULTS.divergence_adjust,
     max_patterns: int = DEFAULT_MAX_PATTERNS,
+    **options: Unpack[DivergenceOptions],
 ) -> pl.LazyFrame:
     r"""Every frequent pattern's divergence, with its interval, test and adjusted p-value.
 
@@ -516,6 +542,8 @@ def divergence_from_counts(
     (['race'], 'a', None, 0.5, 0.125)
     (['sex'], None, 'F', 0.5, 0.125)
     """
+    metric, max_order, min_support = options["metric"], options["max_order"], options["min_support"]
+    level, adjust = options["level"], options["adjust"]
     if metric not in PROPORTIONS:
         raise E.InvalidArgumentError(E.DIVERGENCE_METRIC.format(
             metric=metric, valid=list(PROPORTIONS)))
@@ -525,7 +553,7 @@ def divergence_from_counts(
     top = len(keys) if max_order is None else min(check_int(max_order, "max_order"), len(keys))
     limit = check_int(max_patterns, "max_patterns")
     check("divergence_min_support", min_support)
-    den_t = check("min_denominator", min_denominator)
+    den_t = check("min_denominator", options["min_denominator"])
     level_t = check("level", level)
     alpha = R.alpha(level_t)
     if adjust not in ADJUSTMENTS:
@@ -769,17 +797,13 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
 
 @borrow(divergence_from_counts, params=("metric", "max_order", "min_support",
                                          "min_denominator", "level", "adjust", "max_patterns"))
+@takes(DivergenceOptions, after="by", defaults=DIVERGENCE_DEFAULTS)
 def divergence_of_counts(
     fair_counts: Any,
     by: By = None,
     *,
-    metric: str = DEFAULTS.divergence_metric,
-    max_order: int | None = None,
-    min_support: float = DEFAULTS.divergence_min_support,
-    min_denominator: float = DEFAULTS.min_denominator,
-    level: float = DEFAULTS.level,
-    adjust: Adjust = DEFAULTS.divergence_adjust,
     max_patterns: int = DEFAULT_MAX_PATTERNS,
+    **options: Unpack[DivergenceOptions],
 ) -> pl.LazyFrame:
     """``FairCounts.divergence``: roll the count table up to ``by``, then search its patterns.
 
@@ -814,11 +838,10 @@ def divergence_of_counts(
     if fair_counts.sets is not None:
         raise E.InvalidArgumentError(E.DIVERGENCE_OF_SETS)
     counted = fair_counts._select(by, None, None)
-    options: dict[str, Any] = dict(
-        metric=metric, max_order=max_order, min_support=min_support,
-        min_denominator=min_denominator, level=level, adjust=adjust, max_patterns=max_patterns)
-    check_outputs(counted.frame, counted.keys, divergence_from_counts, "divergence", **options)
-    return divergence_from_counts(counted.frame, counted.keys, **options)
+    check_outputs(counted.frame, counted.keys, divergence_from_counts, "divergence",
+                  max_patterns=max_patterns, **options)
+    return divergence_from_counts(counted.frame, counted.keys, max_patterns=max_patterns,
+                                  **options)
 
 
 _COUNTS_EXAMPLE = """>>> import polars as pl

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypedDict, TypeVar
 
 from polars_fair._docs import expand_signature
@@ -169,13 +169,16 @@ class BinOptions(TypedDict, total=False):
     strategy: Strategy
 
 
-def _declared(family: type) -> dict[str, tuple[Any, Any]]:
+def _declared(family: type, defaults: Mapping[str, Any] | None) -> dict[str, tuple[Any, Any]]:
     """Option name -> (annotation text, default) of a family, in declaration order."""
-    return {name: (getattr(hint, "__forward_arg__", hint), getattr(DEFAULTS, name))
+    given = defaults or {}
+    return {name: (getattr(hint, "__forward_arg__", hint),
+                   given[name] if name in given else getattr(DEFAULTS, name))
             for name, hint in inspect.get_annotations(family).items()}
 
 
-def takes(family: type, *, after: str | None = None) -> Callable[[F], F]:
+def takes(family: type, *, after: str | None = None,
+          defaults: Mapping[str, Any] | None = None) -> Callable[[F], F]:
     """Declare that a function's ``**options`` are the options of ``family``.
 
     Parameters
@@ -186,6 +189,10 @@ def takes(family: type, *, after: str | None = None) -> Callable[[F], F]:
     after : str, optional
         The parameter after which the options stand in the signature (default: after the
         function's other parameters).
+    defaults : mapping, optional
+        The defaults of options that are not fields of the same name of
+        :class:`~polars_fair.core.options.Options` (the divergence's ``metric`` is the field
+        ``divergence_metric``), declared once beside their family.
 
     Returns
     -------
@@ -210,7 +217,7 @@ def takes(family: type, *, after: str | None = None) -> Callable[[F], F]:
     >>> f(None, n_bins=4)
     {'n_bins': 4, 'strategy': 'uniform'}
     """
-    declared = _declared(family)
+    declared = _declared(family, defaults)
     defaults = {name: default for name, (_, default) in declared.items()}
     hints = typing.get_type_hints(family)
 
