@@ -33,6 +33,7 @@ __all__ = [
     "levels_error",
     "show_values",
     "InvalidInputError",
+    "InvalidMembershipError",
 ]
 
 MISSING_COLUMN = "column {column!r} ({role}) not found; the frame has columns: {available}"
@@ -560,6 +561,70 @@ MONITOR_NO_REFERENCE = (
 MONITOR_NEEDS_LABELS = "metric={metric!r} needs labels: pass y_true"
 MONITOR_ALPHA = "alpha must lie strictly between 0 and 1; got {value!r}"
 
+#: Estimated membership (:mod:`polars_fair.counting.membership`, issue 24). Messages name the
+#: probability columns and count rows; they never show a probability.
+MEMBERSHIP_SHAPE = (
+    "membership must map one attribute name to a mapping of group value -> probability column "
+    "(for example membership={{'race': {{'White': 'p_white', 'Black': 'p_black'}}}}), got {value}"
+)
+MEMBERSHIP_ONE_ATTRIBUTE = (
+    "membership takes one attribute per call, got {count}: {names}; audit each one in its own "
+    "call (combine one with ordinary by= attributes instead)"
+)
+MEMBERSHIP_GROUPS = (
+    "membership attribute {attribute!r} must list at least one group, with distinct non-null "
+    "values; got {groups}"
+)
+MEMBERSHIP_ESTIMATOR = (
+    "membership_estimator must be 'weighted', 'argmax' or 'regression', got {value!r}"
+)
+MEMBERSHIP_NEEDS_MEMBERSHIP = (
+    "{name}={value!r} applies to membership probabilities only: pass membership= too"
+)
+MEMBERSHIP_REGRESSION = (
+    "membership_estimator='regression' gives per-group rates, not a count table: use "
+    "df.fair.proxy_report(by, membership=...), which shows it beside 'weighted' and 'argmax'"
+)
+MEMBERSHIP_KEY_CLASH = (
+    "membership attribute {attribute!r} is also a by= attribute or a reserved name; name it "
+    "differently"
+)
+MEMBERSHIP_NOT_NUMERIC = (
+    "membership probability column(s) of attribute {attribute!r} are not numeric: {columns}"
+)
+MEMBERSHIP_ENGINE = (
+    "membership probabilities on {engine} must be column names, got {value!r}"
+)
+MEMBERSHIP_NOT_FINITE = (
+    "membership probability columns of {attribute!r} hold NaN or infinite values in {count} "
+    "row(s) ({columns}); probabilities must be finite numbers in [0, 1]"
+)
+MEMBERSHIP_RANGE = (
+    "membership probability columns of {attribute!r} hold values outside {range} in {count} "
+    "row(s) ({columns})"
+)
+MEMBERSHIP_SUM = (
+    "{count} row(s) of the membership probabilities of {attribute!r} ({columns}) do not sum to 1 "
+    "within {tolerance:g}; fix them, or pass normalize=True to divide each row by its sum"
+)
+MEMBERSHIP_ZERO_SUM = (
+    "{count} row(s) of the membership probabilities of {attribute!r} ({columns}) sum to 0, so "
+    "normalize=True cannot divide them by their sum"
+)
+MEMBERSHIP_NULLS = (
+    "membership probability columns of {attribute!r} hold nulls in {count} row(s) ({columns}). "
+    "Pass null_groups='keep' to audit those rows as the missing group, or null_groups='drop' to "
+    "drop them with a warning"
+)
+DROPPED_NULL_MEMBERSHIP = (
+    "dropped {count} row(s) whose membership probabilities of {attribute!r} hold a null "
+    "({columns}) because null_groups='drop'"
+)
+MEMBERSHIP_ROLLUP = (
+    "a membership count table (with n_effective) cannot be rolled up to other attributes: its "
+    "effective sizes are not sums; count again with the coarser by= instead"
+)
+
 
 class PolarsFairError(ValueError):
     """Base class of every error polars_fair raises for bad input.
@@ -693,6 +758,10 @@ class InvalidInputError(PolarsFairError):
 
     Raised by the command line for the errors Polars reports while reading the file.
     """
+
+
+class InvalidMembershipError(PolarsFairError):
+    """Membership probabilities that are not numbers in [0, 1] summing to 1 on each row."""
 
 
 class SizeLimitError(PolarsFairError):
