@@ -621,8 +621,9 @@ DROPPED_NULL_MEMBERSHIP = (
     "({columns}) because null_groups='drop'"
 )
 MEMBERSHIP_ROLLUP = (
-    "a membership count table (with n_effective) cannot be rolled up to other attributes: its "
-    "effective sizes are not sums; count again with the coarser by= instead"
+    "a membership count table (with n_effective) cannot be rolled up to other attributes or "
+    "attribute sets (combinations): its effective sizes are not sums; count again with the "
+    "coarser by= instead"
 )
 
 

@@ -18,6 +18,7 @@ from polars_fair.core.families import ReportOptions, takes
 from polars_fair.core.options import check
 from polars_fair.core.reference import Reference, known, prefer_supported
 from polars_fair.core.registry import METRICS, RATE_NAMES, Counts
+from polars_fair.counting.membership_counts import MEMBERSHIP_COLUMNS, support_size
 
 __all__ = ["FINDINGS", "FINDING_MEANINGS", "count_exprs", "rates_from_counts",
            "report_from_counts", "with_rates"]
@@ -191,7 +192,8 @@ def report_from_counts(
         whole population (no row is the reference), or an explicit group, a value for one
         attribute or ``{attribute: value}`` for several.
     min_support : float, default 30
-        Groups with fewer rows are flagged ``low_support``.
+        Groups with fewer rows are flagged ``low_support`` (fewer effective rows,
+        ``n_effective``, for a count table of estimated membership).
     ofi_threshold : float, default 0.3
         |OFI| above this is flagged.
     four_fifths : float, default 0.8
@@ -207,7 +209,9 @@ def report_from_counts(
     -------
     pl.LazyFrame
         One row per group sorted by the keys: keys; ``n, tp, fp, fn, tn`` (Int64; with
-        weights the cells are Float64 followed by ``weight_sum``); every rate of the registry
+        weights the cells are Float64 followed by ``weight_sum``, and for estimated membership
+        by ``n_effective`` and ``attenuation``, Float64:
+        :mod:`polars_fair.counting.membership_counts`); every rate of the registry
         (Float64); ``is_reference`` (Boolean); ``disparate_impact``, ``impact_ratio``
         (Float64, ratios ≥ 0); ``adverse_impact`` (Boolean); ``ofi`` (Float64 in [−2, 2]);
         ``ofi_flag``, ``low_support``, ``reference_low_support`` (Boolean); ``finding``
@@ -237,7 +241,7 @@ def report_from_counts(
     base = with_rates(counts)
     sr = pl.col("selection_rate")
     is_known = known(keys)
-    supported = pl.col("n") >= min_support
+    supported = pl.col(support_size(names)) >= min_support
     exclude_low_support = R.flag(options["exclude_low_support"], "exclude_low_support")
     eligible = is_known & (c.n > 0) & (supported if exclude_low_support else pl.lit(True))
     base, flag = ref.flag(base, keys, eligible=eligible, score=sr, min_support=min_support)
@@ -246,7 +250,7 @@ def report_from_counts(
     # the highest selection rate: among the supported groups, as the reference (one rule)
     in_max = (is_known & supported if exclude_low_support
               else prefer_supported(is_known & (c.n > 0), min_support))
-    weight = ["weight_sum"] if "weight_sum" in names else []
+    weight = [c for c in ("weight_sum", *MEMBERSHIP_COLUMNS) if c in names]
     framed = base.with_columns(
         is_ref.alias("is_reference"), in_max.alias("__pf_in_max"),
         pl.lit(None, dtype=pl.Float64).alias("disparate_impact"),
@@ -298,7 +302,8 @@ class _Rules:
         """Fill the decision columns row by row with exact fractions (any count table)."""
         weighted = "weight_sum" in df.columns
         size = df["weight_sum"] if weighted else df["n"]
-        rows = list(zip(df["tp"], df["fp"], df["fn"], df["tn"], size, df["n"],
+        rows = list(zip(df["tp"], df["fp"], df["fn"], df["tn"], size,
+                        df[support_size(df.columns)],
                         df["is_reference"], df["__pf_in_max"], strict=True))
         sr = [R.fraction(tp + fp, m) for tp, fp, _, _, m, *_ in rows]
         mb = [R.fraction(fp - fn, m) for _, fp, fn, _, m, *_ in rows]

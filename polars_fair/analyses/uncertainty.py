@@ -33,6 +33,7 @@ from polars_fair.core.registry import (
     Counts,
     safe_div,
 )
+from polars_fair.counting.membership_counts import support_size
 
 
 def row_scale(names: Sequence[str]) -> pl.Expr:
@@ -42,10 +43,19 @@ def row_scale(names: Sequence[str]) -> pl.Expr:
     sums are therefore rescaled to the group's row count (weights normalised to mean 1 within
     the group), so the results do not depend on the scale of the weights. This ignores the
     design effect of unequal weights (Kish's effective sample size is smaller); 1 unweighted.
+    A count table of estimated membership (issue 24) carries Kish's size, ``n_effective``:
+    its sums are rescaled to ``n_effective`` instead (``n_effective / weight_sum`` rows per
+    unit of weight), since a person counted with probability 0.3 is not a whole row.
+
+    Examples
+    --------
+    >>> c = pl.DataFrame({"n": [4], "weight_sum": [2.0], "n_effective": [1.5]})
+    >>> c.select(row_scale(c.columns)).item(), c.select(row_scale(["n", "weight_sum"])).item()
+    (0.75, 2.0)
     """
     if "weight_sum" not in names:
         return pl.lit(1.0)
-    return safe_div(pl.col("n"), pl.col("weight_sum")).fill_null(0.0)
+    return safe_div(pl.col(support_size(names)), pl.col("weight_sum")).fill_null(0.0)
 
 
 def _check_level(level: Any) -> Fraction:
@@ -95,7 +105,7 @@ def _tidy_part(counts: pl.LazyFrame, keys: Sequence[str], c: Counts, cell: Any, 
         den.cast(cell).alias("denominator"),
         m.value(c).alias("__value"),
         (c.fp + c.fn).cast(pl.Float64).alias("__fpfn"),
-        pl.col("n").cast(pl.Float64).alias("__rows"),
+        pl.col(support_size(counts.collect_schema().names())).cast(pl.Float64).alias("__rows"),
         c.n.cast(pl.Float64).alias("__wsum"),
         *halves,
     )
@@ -419,7 +429,7 @@ def _framed(counts: pl.LazyFrame, keys: Sequence[str], metric: str, reference: A
     given = Reference.parse(reference).for_set(keys)
     base = counts.select(
         *keys, *part_cols,
-        c.n.alias("__size"), pl.col("n").alias("__rows"), pl.col("n"),
+        c.n.alias("__size"), pl.col(support_size(names)).alias("__rows"), pl.col("n"),
         METRICS["selection_rate"].value(c).alias("__sr"),
     )
     eligible = known(keys) & (pl.col("__size") > 0)

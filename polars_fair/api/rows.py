@@ -36,6 +36,7 @@ from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
     COUNT_ARGS,
     COUNT_ARGS_DOC,
+    MEMBERSHIP_ARGS,
     By,
     IntoExpr,
     RowArgs,
@@ -312,4 +313,4 @@ strategy : {"auto", "finest", "levels"}, default "auto"
 namespace_divergence.__doc__ = _method_doc()
 namespace_divergence.__signature__ = expand_signature(  # type: ignore[attr-defined]
     namespace_divergence, {k: (Any, v) for k, v in COUNT_ARGS.items()
-                           if k not in ("combinations", "max_order")})
+                           if k not in ("combinations", "max_order", *MEMBERSHIP_ARGS)})

@@ -34,6 +34,7 @@ __all__ = [
     "Audit",
     "By",
     "COUNT_ARGS",
+    "MEMBERSHIP_ARGS",
     "CountArgs",
     "IntoExpr",
     "NullGroups",
@@ -127,8 +128,14 @@ class CountArgs(RowArgs, total=False):
 
     combinations: Literal["all"] | None
     max_order: int | None
+    membership: Mapping[str, Mapping[Any, IntoExpr]] | None
+    membership_estimator: Literal["weighted", "argmax", "regression"]
+    normalize: bool
 
 
+#: The count arguments of estimated membership (issue 24): read by the count table
+#: (:func:`polars_fair.counting.tables.count_table`), not by :func:`resolve`.
+MEMBERSHIP_ARGS = ("membership", "membership_estimator", "normalize")
 #: The columns of a count table and of a score table besides the keys.
 COUNT_TABLE_COLUMNS = ("n", "tp", "fp", "fn", "tn", "weight_sum")
 SCORE_TABLE_COLUMNS = ("score", "positives", "negatives", "n_rows")
@@ -141,7 +148,8 @@ DEFAULT_MAX_GROUPS = 10_000
 COUNT_ARGS: dict[str, Any] = {
     "y_true": "y_true", "y_pred": None, "pos_label": 1, "sample_weight": None,
     "null_groups": "keep", "y_score": None, "threshold": None, "combinations": None,
-    "max_order": None, "max_groups": DEFAULT_MAX_GROUPS,
+    "max_order": None, "membership": None, "membership_estimator": "weighted",
+    "normalize": False, "max_groups": DEFAULT_MAX_GROUPS,
 }
 #: name -> default of every score argument, in signature order.
 SCORE_ARGS: dict[str, Any] = {
@@ -177,6 +185,24 @@ combinations : "all", optional
     outside the row's set; each analysis runs within its set.
 max_order : int, optional
     The largest intersection with ``combinations="all"``.
+membership : mapping of str to mapping of group value to str or pl.Expr, optional
+    Estimated membership instead of a crisp attribute: one attribute name -> (group value ->
+    the column or expression holding each row's probability of that group), for example
+    ``{"race": {"White": "p_white", "Black": "p_black"}}``. The attribute becomes the first
+    key (intersected with ``by``); one scan over the wide rows
+    (:mod:`polars_fair.counting.membership`). Probabilities must be finite, in [0, 1] and sum
+    to 1 on each row within 1e-6; a row with a null probability follows ``null_groups``
+    (``"keep"``: counted in the attribute's missing group).
+membership_estimator : {"weighted", "argmax", "regression"}, default "weighted"
+    ``"weighted"``: each row counts its probability in every group (Float64 cells,
+    ``weight_sum``, and the columns ``n_effective``, Kish's (Σ w·p)² / Σ (w·p)², used by
+    support flags and intervals, and ``attenuation``, Var(p) / (μ(1 − μ)), the factor by which
+    the estimator shrinks a difference); ``n`` counts the rows with a probability above 0.
+    ``"argmax"``: each row in its most likely group (ties to the group listed first), a crisp
+    count table. ``"regression"``: see ``proxy_report``.
+normalize : bool, default False
+    With ``membership``: divide each row's probabilities by their sum (values need only be
+    finite and non-negative; a row summing to 0 is an error).
 max_groups : int, default 10000
     The most groups the count table may hold where groups are made rather than observed: the
     empty intersections of ``pl.Enum`` attributes and the stacked attribute sets of

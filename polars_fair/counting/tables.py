@@ -44,6 +44,8 @@ from polars_fair.core.spec import (
 from polars_fair.counting import boundary
 from polars_fair.counting.boundary import COUNT_COLUMNS, checked
 from polars_fair.counting.engine import Engine
+from polars_fair.counting.membership import parse_membership
+from polars_fair.counting.membership_counts import membership_counts
 
 __all__ = [
     "COUNT_COLUMNS",
@@ -274,7 +276,12 @@ def count_table(
     (['g'], [('a', 1, 1, 0, 0, 0), ('b', 1, 0, 1, 0, 0)])
     """
     engine = engine_of(engine) if isinstance(engine, (pl.LazyFrame, pl.DataFrame)) else engine
+    m = parse_membership(args.pop("membership", None),
+                         args.pop("membership_estimator", "weighted"),
+                         args.pop("normalize", False))
     engine, a = _resolve(engine, by, args, scores=False)
+    if m is not None:  # estimated membership: its own scan (counting.membership)
+        return membership_counts(engine, a, m)
     if isinstance(engine, PolarsEngine) and boundary.sums_plan(a):  # 0/1 labels: sums per key
         out = boundary.counts_from_sums(engine.lf, a)
     else:
@@ -514,6 +521,8 @@ def count_tables(
     """
     limit = check_int(max_groups, "max_groups")
     attrs = parse_by(by, combinations, max_order, max_groups=limit)
+    if attrs.sets is not None and kwargs.get("membership") is not None:
+        raise E.InvalidArgumentError(E.MEMBERSHIP_ROLLUP)
     if attrs.sets is None:
         frame, keys = count_table(engine, attrs, max_groups=limit, **kwargs)
         return Counted(frame, keys, max_groups=limit)
@@ -667,6 +676,12 @@ def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
         The keys, then the summed ``n, tp, fp, fn, tn`` [, ``weight_sum``] (the dtypes of
         ``counts``), sorted by the keys (nulls last).
 
+    Raises
+    ------
+    InvalidArgumentError
+        A membership count table (with ``n_effective``) summed to other keys: effective sizes
+        are not sums.
+
     Examples
     --------
     >>> c = pl.LazyFrame({"a": [1, 1], "b": ["x", "y"], "n": [3, 2], "tp": [1, 1],
@@ -675,6 +690,8 @@ def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     (1, 5, 2, 1, 1, 1)
     """
     names = counts.collect_schema().names()
+    if "n_effective" in names and list(keys) != names[:names.index("n")]:
+        raise E.InvalidArgumentError(E.MEMBERSHIP_ROLLUP)  # Kish's sizes are not sums
     sums = [c for c in (*COUNT_COLUMNS, "weight_sum") if c in names]
     if not keys:
         return counts.select([pl.col(c).sum() for c in sums])

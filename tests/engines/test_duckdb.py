@@ -228,7 +228,8 @@ def test_only_the_label_table_leaves_duckdb(hiring: pl.DataFrame, con: Any) -> N
     rel = con.from_arrow(hiring.to_arrow())
     engine = DuckDBEngine(rel)
     _, by, args = engine.bind(["race", "sex"], dict(polars_fair.core.spec.COUNT_ARGS))
-    args = {k: v for k, v in args.items() if k not in ("combinations", "max_order")}
+    args = {k: v for k, v in args.items() if k not in (
+        "combinations", "max_order", *polars_fair.core.spec.MEMBERSHIP_ARGS)}
     audit = polars_fair.core.spec.resolve(engine.schema(), by, **args)
     labels = engine.label_table(audit).collect()
     assert labels.columns == ["race", "sex", "__pf_y", "__pf_p", "n"]

@@ -1,0 +1,274 @@
+"""Count tables from the membership table: the weighted and the argmax estimators (issue 24).
+
+Both read the membership table of :mod:`polars_fair.counting.membership` (one scan of the
+rows) and give a count table, so every classification analysis, engine and ``from_counts``
+works on them unchanged.
+
+``"weighted"`` (the default; SolasAI's estimator): each row counts its probability in every
+group. For group k within a cell of the ``by`` keys, ``tp = Σ w·p_k`` over the rows with
+``y_true = 1`` and ``y_pred = 1`` (``fp``, ``fn``, ``tn`` likewise), ``weight_sum = Σ w·p_k``,
+``n`` the rows with ``p_k > 0`` (Int64), and two columns follow ``weight_sum``:
+
+* ``n_effective`` = (Σ w·p_k)² / Σ (w·p_k)², Kish's effective sample size (Float64). Support
+  flags and intervals read it instead of ``n`` (:func:`polars_fair.analyses.uncertainty.
+  row_scale`): a person counted with probability 0.3 is not a whole observation.
+* ``attenuation`` = Var(p_k) / (μ_k (1 − μ_k)), with μ_k = Σ w·p_k / Σ w and Var(p_k) =
+  Σ w·p_k² / Σ w − μ_k² over the rows of the cell (Float64; null when μ_k is 0 or 1). Chen,
+  Kallus, Mao, Svacha & Udell (FAT* 2019) show that, when the outcome depends on the true group
+  only, the weighted estimate of a difference between two groups is the true difference
+  shrunk by about this factor (1 for crisp, 0/1 memberships; near 0 for uninformative ones).
+
+Rows whose probabilities hold a null form the attribute's missing group (``null_groups=
+"keep"``): counted as a crisp group, ``n_effective`` = (Σ w)² / Σ w², ``attenuation`` null.
+A group no row has a probability of (every ``p_k`` 0 in a cell) is left out, as an unobserved
+crisp group is.
+
+``"argmax"`` (Jurity without surrogates): each row in its most likely group (ties to the group
+declared first), the crisp count table of ``__pf_argmax`` renamed to the attribute.
+
+The attribute is the first key, then the ``by`` keys; rows sorted by the keys, nulls last.
+
+Why a module of its own: the estimators are the one place where the membership table becomes a
+count table; the scan and its schema stay in :mod:`polars_fair.counting.membership`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.core.spec import Audit
+from polars_fair.counting._membership_sql import sql_membership_label_table
+from polars_fair.counting.boundary import count_schema
+from polars_fair.counting.membership import (
+    ARGMAX,
+    Membership,
+    membership_from_labels,
+    membership_label_table,
+    resolve_membership,
+)
+
+__all__ = ["MEMBERSHIP_COLUMNS", "argmax_counts", "membership_counts", "support_size",
+           "weighted_counts"]
+
+#: The columns the weighted estimator adds after ``weight_sum``.
+MEMBERSHIP_COLUMNS = ("n_effective", "attenuation")
+_CELLS = {"tp": (1, 1), "fp": (0, 1), "fn": (1, 0), "tn": (0, 0)}
+
+
+def support_size(names: Sequence[str]) -> str:
+    """The column support flags compare with ``min_support``: ``n_effective`` or ``n``.
+
+    Parameters
+    ----------
+    names : sequence of str
+        A count table's columns.
+
+    Returns
+    -------
+    str
+        ``"n_effective"`` for a count table of estimated membership, else ``"n"`` (rows).
+
+    Examples
+    --------
+    >>> support_size(["g", "n", "tp", "fp", "fn", "tn", "weight_sum", "n_effective"])
+    'n_effective'
+    """
+    return "n_effective" if "n_effective" in names else "n"
+
+
+def _cell(value: pl.Expr, labelled: bool, y: int, p: int) -> pl.Expr:
+    """``value`` summed over the membership-table rows of one confusion cell."""
+    yes = pl.col("y_pred") == p
+    if labelled:
+        yes = yes & (pl.col("y_true") == y)
+    elif y == 1:  # without labels every row is a negative label
+        return pl.lit(0.0)
+    return value.filter(yes).sum()
+
+
+def _weighted_schema(table: pl.Schema, m: Membership, keys: list[str]) -> pl.Schema:
+    out = count_schema([(m.attribute, m.key_dtype), *((k, table[k]) for k in keys)], True)
+    return pl.Schema([*out.items(), *((c, pl.Float64()) for c in MEMBERSHIP_COLUMNS)])
+
+
+def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.DataFrame:
+    """The weighted estimator's count table from a membership table (see the module).
+
+    Parameters
+    ----------
+    table : pl.DataFrame
+        A membership table with the families ``c``, ``s``, ``g``, ``h``
+        (:func:`polars_fair.counting.membership.membership_from_labels`).
+    m : Membership
+        The attribute and its groups.
+    keys : list of str
+        The ``by`` keys.
+
+    Returns
+    -------
+    pl.DataFrame
+        The attribute, the keys, ``n`` (Int64 rows with p > 0), ``tp, fp, fn, tn`` and
+        ``weight_sum`` (Float64 sums of w·p), ``n_effective`` and ``attenuation`` (Float64),
+        sorted by the keys (nulls last).
+
+    Examples
+    --------
+    >>> from polars_fair.counting.membership import parse_membership
+    >>> t = pl.DataFrame({"__pf_argmax": [0, 1], "y_true": [1, 0], "y_pred": [1, 1],
+    ...                   "n": [1, 1], "w": [1.0, 1.0], "w2": [1.0, 1.0], "c_0": [1, 1],
+    ...                   "c_1": [0, 1], "s_0": [1.0, 0.25], "s_1": [0.0, 0.75],
+    ...                   "g_0_0": [1.0, 0.0625], "g_1_1": [0.0, 0.5625],
+    ...                   "h_0_0": [1.0, 0.0625], "h_1_1": [0.0, 0.5625]})
+    >>> m = parse_membership({"g": {"a": "pa", "b": "pb"}})
+    >>> weighted_counts(t, m, []).select("g", "n", "tp", "fp", "n_effective").rows()
+    [('a', 2, 1.0, 0.25, 1.4705882352941178), ('b', 1, 0.0, 0.75, 1.0)]
+    """
+    schema = _weighted_schema(table.schema, m, keys)
+    labelled = "y_true" in table.columns
+    known = table.filter(pl.col(ARGMAX).is_not_null())
+    parts = []
+    for i, group in enumerate(m.groups):
+        s, w = pl.col(f"s_{i}"), pl.col("w")
+        aggs = [pl.col(f"c_{i}").sum().alias("n"),
+                *(_cell(s, labelled, y, p).alias(c) for c, (y, p) in _CELLS.items()),
+                s.sum().alias("weight_sum"),
+                (s.sum() ** 2 / pl.col(f"h_{i}_{i}").sum()).alias("n_effective"),
+                (s.sum() / w.sum()).alias("__mu"), (pl.col(f"g_{i}_{i}").sum() / w.sum())
+                .alias("__m2")]
+        part = known.group_by(keys).agg(aggs) if keys else known.select(aggs)
+        mu = pl.col("__mu")
+        parts.append(part.with_columns(
+            pl.lit(group, dtype=m.key_dtype).alias(m.attribute),
+            ((pl.col("__m2") - mu * mu) / (mu * (1 - mu))).alias("attenuation")))
+    missing = table.filter(pl.col(ARGMAX).is_null())
+    if missing.height:
+        w = pl.col("w")
+        aggs = [pl.col("n").sum(), *(_cell(w, labelled, y, p).alias(c)
+                                     for c, (y, p) in _CELLS.items()),
+                w.sum().alias("weight_sum"), (w.sum() ** 2 / pl.col("w2").sum())
+                .alias("n_effective")]
+        part = missing.group_by(keys).agg(aggs) if keys else missing.select(aggs)
+        parts.append(part.with_columns(pl.lit(None, dtype=m.key_dtype).alias(m.attribute),
+                                       pl.lit(None, dtype=pl.Float64).alias("attenuation")))
+    names = schema.names()
+    out = pl.concat([p.with_columns(
+        pl.col(c).cast(t) for c, t in schema.items()).select(names) for p in parts])
+    undefined = (pl.col("attenuation").is_nan() | pl.col("attenuation").is_infinite())
+    out = out.filter(pl.col("n") > 0).with_columns(
+        pl.when(undefined).then(None).otherwise(pl.col("attenuation")).alias("attenuation"))
+    return out.sort([m.attribute, *keys], nulls_last=True)
+
+
+def argmax_counts(table: pl.DataFrame, m: Membership, keys: list[str],
+                  weighted: bool) -> pl.DataFrame:
+    """The argmax estimator's count table: each row in its most likely group.
+
+    Parameters
+    ----------
+    table : pl.DataFrame
+        A membership table (``n``, ``w`` suffice).
+    m : Membership
+        The attribute and its groups.
+    keys : list of str
+        The ``by`` keys.
+    weighted : bool
+        Whether the call gave ``sample_weight`` (Float64 cells and ``weight_sum``).
+
+    Returns
+    -------
+    pl.DataFrame
+        A crisp count table: the attribute (the most likely group; null for the missing
+        group), the keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``], sorted by the keys.
+
+    Examples
+    --------
+    >>> from polars_fair.counting.membership import parse_membership
+    >>> t = pl.DataFrame({"__pf_argmax": [0, 1, 1], "y_true": [1, 0, 1], "y_pred": [1, 1, 0],
+    ...                   "n": [2, 1, 3], "w": [2.0, 1.0, 3.0]})
+    >>> m = parse_membership({"g": {"a": "pa", "b": "pb"}})
+    >>> argmax_counts(t, m, [], weighted=False).rows()
+    [('a', 2, 2, 0, 0, 0), ('b', 4, 0, 1, 3, 0)]
+    """
+    schema = count_schema([(m.attribute, m.key_dtype), *((k, table.schema[k]) for k in keys)],
+                          weighted)
+    labelled = "y_true" in table.columns
+    value = pl.col("w") if weighted else pl.col("n")
+    group = pl.col(ARGMAX).replace_strict(list(range(len(m.groups))), list(m.groups),
+                                          return_dtype=m.key_dtype)
+    aggs = [pl.col("n").sum(), *(_cell(value, labelled, y, p).alias(c)
+                                 for c, (y, p) in _CELLS.items()),
+            *([pl.col("w").sum().alias("weight_sum")] if weighted else [])]
+    out = table.with_columns(group.alias(m.attribute)).group_by([m.attribute, *keys]).agg(aggs)
+    return out.with_columns(pl.col(c).cast(t) for c, t in schema.items()).select(
+        schema.names()).sort([m.attribute, *keys], nulls_last=True)
+
+
+def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFrame, list[str]]:
+    """The lazy count table of an estimator, from one scan of the rows by ``engine``.
+
+    Parameters
+    ----------
+    engine : Engine
+        Where the rows live: Polars (:func:`polars_fair.counting.membership.
+        membership_label_table`), DuckDB or Spark (the same sums in one SQL aggregation).
+    a : Audit
+        The resolved call (its ``by`` keys, labels, weights).
+    m : Membership
+        The parsed membership arguments (``"weighted"`` or ``"argmax"``).
+
+    Returns
+    -------
+    counts : pl.LazyFrame
+        :func:`weighted_counts` or :func:`argmax_counts`, validated at collect time.
+    keys : list of str
+        The attribute, then the ``by`` keys.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``membership_estimator="regression"`` (``proxy_report`` gives it).
+    ColumnNotFoundError, InvalidMembershipError
+        At once: :func:`polars_fair.counting.membership.resolve_membership`.
+    InvalidMembershipError, NullGroupError, InvalidLabelError, InvalidWeightError
+        At collect time: :func:`polars_fair.counting.membership.membership_from_labels`.
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> from polars_fair.counting.membership import parse_membership
+    >>> from polars_fair.counting.tables import PolarsEngine
+    >>> lf = pl.LazyFrame({"y_true": [1, 0], "y_pred": [1, 1], "pa": [0.25, 1.0],
+    ...                    "pb": [0.75, 0.0]})
+    >>> m = parse_membership({"g": {"a": "pa", "b": "pb"}}, "argmax")
+    >>> counts, keys = membership_counts(PolarsEngine(lf), resolve(lf.collect_schema(), None), m)
+    >>> keys, counts.collect().rows()
+    (['g'], [('a', 1, 0, 1, 0, 0), ('b', 1, 1, 0, 0, 0)])
+    """
+    if m.estimator == "regression":
+        raise E.InvalidArgumentError(E.MEMBERSHIP_REGRESSION)
+    resolve_membership(engine.schema(), m, a)
+    weighted = m.estimator == "weighted"
+    families = ("c", "s", "g", "h") if weighted else ()
+    lf = getattr(engine, "lf", None)  # Polars; DuckDB and Spark run the same sums in SQL
+    if isinstance(lf, pl.LazyFrame):
+        labels = membership_label_table(lf, m, a, families)
+    else:
+        labels = sql_membership_label_table(engine, a, m, families)
+    key_schema = labels.collect_schema()
+    if weighted:
+        schema = _weighted_schema(key_schema, m, a.keys)
+    else:
+        schema = count_schema([(m.attribute, m.key_dtype),
+                               *((k, key_schema[k]) for k in a.keys)], a.weight is not None)
+
+    def derive(df: pl.DataFrame) -> pl.DataFrame:
+        table = membership_from_labels(df, m, a, families)
+        if weighted:
+            return weighted_counts(table, m, a.keys)
+        return argmax_counts(table, m, a.keys, a.weight is not None)
+
+    return labels.map_batches(derive, schema=schema), [m.attribute, *a.keys]

@@ -1,0 +1,185 @@
+"""The weighted and argmax estimators of estimated membership (issue 24): SolasAI's and Jurity's
+frozen figures, hand computations, and the crisp attribute reproduced bit for bit by one-hot
+probabilities."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+import polars_fair
+from polars_fair import errors as E
+from tests.conftest import ROOT
+
+ORACLES = ROOT.parent / "shared" / "oracles"
+MEMBERSHIP = {"g": {"a": "p_a", "b": "p_b"}}
+
+
+def _fixture() -> pl.DataFrame:
+    path = ORACLES / "fixture_membership.csv"
+    if not path.exists():
+        pytest.skip(f"{path} is absent")
+    # SolasAI's E1w weights: 1, 2, 3, 1, 2, 3, ... in row order
+    return pl.read_csv(path).with_row_index("i").with_columns(
+        sw=(pl.col("i") % 3 + 1).cast(pl.Float64))
+
+
+def _peer(section: str) -> dict:
+    return json.loads((ORACLES / "peer-figures.json").read_text())[section]
+
+
+@pytest.mark.parametrize(("entry", "estimator", "weight"), [
+    ("E1 AIR membership (p_a, p_b)", "weighted", None),
+    ("E1w AIR membership with sample_weight 1,2,3,...", "weighted", "sw"),
+    ("E1h AIR membership argmax 0/1", "argmax", None),
+])
+def test_solasai_air_with_membership_probabilities(entry: str, estimator: str,
+                                                   weight: str | None) -> None:
+    df = _fixture()
+    report = df.fair.report(y_true=None, membership=MEMBERSHIP, membership_estimator=estimator,
+                            sample_weight=weight, reference="b")
+    rows = {r["g"]: r for r in report.to_dicts()}
+    for want in _peer("solasai_fixtures")[entry]["summary"]:
+        got = rows[want["Group"]]
+        total = got["weight_sum"] if estimator == "weighted" else got["n"]
+        assert math.isclose(total, want["Total"], rel_tol=1e-12)
+        assert math.isclose(got["fp"], want["Favorable"], rel_tol=1e-12)  # no labels: fp
+        assert math.isclose(got["selection_rate"], want["Percent Favorable"], rel_tol=1e-12)
+        if want["AIR"] is not None:
+            assert math.isclose(got["disparate_impact"], want["AIR"], rel_tol=1e-12)
+
+
+def test_jurity_argmax_statistical_parity() -> None:
+    # Jurity: memberships [[p_b, p_a]], labels default [1] (-> a): rate(a) - rate(b) by argmax
+    df = _fixture()
+    want = _peer("jurity")["argmax [[p_b,p_a]], labels default (=[1] -> a)"]
+    rates = dict(df.fair.rates(y_true=None, membership=MEMBERSHIP,
+                               membership_estimator="argmax").select("g", "selection_rate")
+                 .iter_rows())
+    assert math.isclose(rates["a"] - rates["b"], want, rel_tol=1e-12)
+
+
+def test_weighted_counts_n_effective_and_attenuation_by_hand() -> None:
+    # p_a = 0.25, 1.0, 0.5 with y_pred 1, 1, 0 and no labels
+    df = pl.DataFrame({"y_pred": [1, 1, 0], "pa": [0.25, 1.0, 0.5], "pb": [0.75, 0.0, 0.5]})
+    c = polars_fair.counts(df, y_true=None, membership={"g": {"a": "pa", "b": "pb"}}).frame
+    a, b = c.collect().to_dicts()
+    assert (a["n"], a["fp"], a["tn"], a["weight_sum"]) == (3, 1.25, 0.5, 1.75)
+    assert a["n_effective"] == 1.75 ** 2 / (0.0625 + 1 + 0.25)
+    mu = 1.75 / 3
+    var = (0.0625 + 1 + 0.25) / 3 - mu * mu
+    assert math.isclose(a["attenuation"], var / (mu * (1 - mu)), rel_tol=1e-12)
+    assert (b["n"], b["fp"], b["weight_sum"]) == (2, 0.75, 1.25)  # p_b = 0 on one row
+
+
+def test_the_missing_group_counts_rows_with_a_null_probability() -> None:
+    df = pl.DataFrame({"y_pred": [1, 1, 0], "pa": [None, 1.0, 0.5], "pb": [0.5, 0.0, 0.5],
+                       "w": [2.0, 1.0, 1.0]})
+    c = polars_fair.counts(df, y_true=None, sample_weight="w",
+                           membership={"g": {"a": "pa", "b": "pb"}}).frame.collect()
+    missing = c.filter(pl.col("g").is_null()).to_dicts()[0]
+    assert (missing["n"], missing["fp"], missing["weight_sum"], missing["n_effective"],
+            missing["attenuation"]) == (1, 2.0, 2.0, 1.0, None)
+
+
+def test_support_flags_and_intervals_use_n_effective() -> None:
+    # group a: 10 rows at p = 1 and 30 at p = 0.1: 40 rows, Kish's size 13² / 10.3 = 16.4
+    pa = [1.0] * 10 + [0.1] * 30
+    df = pl.DataFrame({"y_true": [1, 0] * 20, "y_pred": [1, 1, 0, 0] * 10, "pa": pa,
+                       "pb": [1 - p for p in pa]})
+    membership = {"g": {"a": "pa", "b": "pb"}}
+    report = df.fair.report(membership=membership, reference="b")
+    a = report.row(0, named=True)
+    assert (a["g"], a["n"]) == ("a", 40)
+    assert math.isclose(a["n_effective"], 13.0 ** 2 / 10.3, rel_tol=1e-12)
+    assert a["low_support"] is True  # 16.4 effective rows < 30, although 40 rows
+    # the Wilson interval of the selection rate on n_effective rows (statsmodels, an oracle)
+    from statsmodels.stats.proportion import proportion_confint
+
+    got = df.fair.metrics(membership=membership).filter(
+        (pl.col("metric") == "selection_rate") & (pl.col("g") == "a")).row(0, named=True)
+    scale = a["n_effective"] / a["weight_sum"]
+    low, high = proportion_confint((a["tp"] + a["fp"]) * scale, a["n_effective"],
+                                   method="wilson")
+    assert math.isclose(got["ci_low"], low, rel_tol=1e-9)
+    assert math.isclose(got["ci_high"], high, rel_tol=1e-9)
+    assert got["low_support"] is True
+
+
+def test_regression_points_to_proxy_report_and_sets_cannot_roll_up() -> None:
+    df = pl.DataFrame({"y_true": [1], "y_pred": [1], "pa": [1.0], "pb": [0.0]})
+    with pytest.raises(E.InvalidArgumentError) as info:
+        df.fair.report(membership={"g": {"a": "pa", "b": "pb"}},
+                       membership_estimator="regression")
+    assert str(info.value) == E.MEMBERSHIP_REGRESSION
+    df = df.with_columns(s=pl.lit("x"), t=pl.lit("y"))
+    with pytest.raises(E.InvalidArgumentError) as info:
+        df.fair.report(["s", "t"], membership={"g": {"a": "pa", "b": "pb"}},
+                       combinations="all")
+    assert str(info.value) == E.MEMBERSHIP_ROLLUP
+
+
+def test_intersections_with_by_attributes() -> None:
+    df = pl.DataFrame({"s": ["x", "x", "y"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0],
+                       "pa": [1.0, 0.5, 0.0], "pb": [0.0, 0.5, 1.0]})
+    c = polars_fair.counts(df, "s", membership={"g": {"a": "pa", "b": "pb"}}).frame.collect()
+    assert c.select("g", "s", "n", "tp", "fp", "fn").rows() == [
+        ("a", "x", 2, 1.0, 0.5, 0.0), ("b", "x", 1, 0.0, 0.5, 0.0), ("b", "y", 1, 0.0, 0.0, 1.0)]
+
+
+# ---------------------------------------------------------------- one-hot = the crisp attribute
+ANALYSES = [("report", {"min_support": 1}), ("rates", {}), ("confusion", {}),
+            ("pairwise", {}), ("summary", {}), ("disparity", {}), ("metrics", {})]
+
+
+@st.composite
+def frames(draw: st.DrawFn) -> pl.DataFrame:
+    n = draw(st.integers(4, 40))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    g = rng.choice(["a", "b", "c"], n)
+    y = rng.integers(0, 2, n)
+    y[0], y[1] = 0, 1
+    return pl.DataFrame({"g": g, "s": rng.choice(["x", "y"], n), "y_true": y,
+                         "y_pred": rng.integers(0, 2, n),
+                         "w": rng.integers(1, 5, n).astype(float),
+                         **{f"p_{v}": (g == v).astype(float) for v in ("a", "b", "c")}})
+
+
+ONE_HOT = {"g": {"a": "p_a", "b": "p_b", "c": "p_c"}}
+
+
+def _same(got: pl.DataFrame, want: pl.DataFrame) -> None:
+    got = got.drop([c for c in ("n_effective", "attenuation") if c in got.columns])
+    assert_frame_equal(got, want, check_exact=True)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(frames())
+def test_one_hot_argmax_reproduces_the_crisp_attribute_bit_for_bit(df: pl.DataFrame) -> None:
+    for method, options in ANALYSES:
+        for by, weight in (([], None), (["s"], "w")):
+            want = getattr(df.fair, method)(["g", *by], sample_weight=weight, **options)
+            got = getattr(df.fair, method)(by, membership=ONE_HOT, sample_weight=weight,
+                                           membership_estimator="argmax", **options)
+            _same(got, want)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(frames())
+def test_one_hot_weighted_reproduces_the_crisp_attribute_with_unit_weights(
+        df: pl.DataFrame) -> None:
+    # the weighted estimator's cells are weighted sums: the crisp twin is weighted by 1.0
+    df = df.with_columns(one=pl.lit(1.0))
+    for method, options in ANALYSES:
+        for by in ([], ["s"]):
+            want = getattr(df.fair, method)(["g", *by], sample_weight="one", **options)
+            got = getattr(df.fair, method)(by, membership=ONE_HOT, **options)
+            _same(got, want)
