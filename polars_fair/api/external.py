@@ -34,6 +34,7 @@ from polars_fair.counting.boundary import (
     check_row_levels,
     missing_keys_as_null,
 )
+from polars_fair.counting.membership_counts import MEMBERSHIP_COLUMNS
 
 __all__ = ["from_counts", "from_scores"]
 
@@ -181,8 +182,10 @@ def from_counts(
     The count table (the schema ``df.fair.confusion`` returns) holds the key columns, then
     ``n, tp, fp, fn, tn``; with sample weights the four cells are weighted sums and
     ``weight_sum`` follows. Rows with equal keys are summed (counts are additive), so
-    concatenated partial tables are valid. Every analysis gives exactly the result it gives on
-    the rows.
+    concatenated partial tables are valid. The table of estimated membership (``membership=``,
+    :mod:`polars_fair.counting.membership_counts`) keeps its ``n_effective`` and
+    ``attenuation`` columns; they are not sums, so such a table may not repeat a group. Every
+    analysis gives exactly the result it gives on the rows.
 
     Counts of any integer dtype (``UInt32``, ``Int8``, ...) are widened to Int64 before any
     check, so a narrow sum cannot wrap around; a column whose total over the rows exceeds Int64
@@ -211,8 +214,9 @@ def from_counts(
         A count column or key is missing.
     InvalidArgumentError
         A non-numeric count column, a key of a nested or object dtype or named ``""`` (at
-        once); at collect time: negative, NaN or infinite counts, non-integer unweighted
-        counts (or ``n``), counts or totals beyond Int64, an infinite weighted total,
+        once); at collect time: a membership table that repeats a group; negative, NaN or
+        infinite counts, non-integer unweighted counts (or ``n``), counts or totals beyond
+        Int64, an infinite weighted total,
         unweighted rows whose cells do not add up to ``n``, weighted rows whose cells do not
         add up to ``weight_sum``.
     NullValuesError
@@ -239,7 +243,8 @@ def from_counts(
     cells = [*CELLS, *(["weight_sum"] if weighted else [])]
     if weighted:
         _require(schema, ["weight_sum"], "count table")
-    key_list = _key_list(keys, schema, cells)
+    extra = [c for c in MEMBERSHIP_COLUMNS if c in schema]  # estimated membership (issue 24)
+    key_list = _key_list(keys, schema, [*cells, *extra])
     limit = check_int(max_groups, "max_groups")
     raw = lf.select(*key_list, *cells)
     cell = pl.Float64() if weighted else pl.Int64()
@@ -248,8 +253,26 @@ def from_counts(
                             *([("weight_sum", pl.Float64())] if weighted else [])])
     checked = raw.map_batches(lambda df: _check_count_table(df, key_list, cells, weighted),
                               schema=out_schema)
-    return FairCounts(tables.Counted(tables.rollup(checked, key_list), key_list,
-                                     max_groups=limit))
+    frame = tables.rollup(checked, key_list)
+    if extra:
+        frame = _with_membership(frame, lf.select(*key_list, *extra), key_list)
+    return FairCounts(tables.Counted(frame, key_list, max_groups=limit))
+
+
+def _with_membership(frame: pl.LazyFrame, side: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """``n_effective`` and ``attenuation`` of a membership count table, kept beside its rows.
+
+    They are not sums, so the table may not repeat a group (partial tables cannot be added).
+    """
+    def unique(df: pl.DataFrame) -> pl.DataFrame:
+        if (df.select(keys).is_duplicated().any() if keys else df.height > 1):
+            raise E.InvalidArgumentError(E.MEMBERSHIP_ROLLUP)
+        return df
+
+    side = side.map_batches(unique, schema=side.collect_schema())
+    if not keys:
+        return pl.concat([frame, side], how="horizontal")
+    return frame.join(side, on=keys, how="left", nulls_equal=True, maintain_order="left")
 
 
 def from_scores(

@@ -120,13 +120,14 @@ LISTED = {"metric": "PROPORTIONS"}
 METAVARS = {
     "column": "COLUMN|SQL", "text": "TEXT", "int": "INTEGER", "float": "NUMBER",
     "value": "VALUE", "texts": "TEXT,...", "floats": "X,...", "ints": "N,...",
-    "mapping": "COLUMN=SPEC", "shares": "COLUMN=V:X,...",
+    "mapping": "COLUMN=SPEC", "shares": "COLUMN=V:X,...", "groups": "A=G:C,...",
 }
 #: What a list option takes, for ``--help`` and messages.
 LISTS = {"texts": "names A,B,...", "floats": "numbers X,Y,... or START:STOP:STEP",
          "ints": "integers N,M,...",
     "mapping": "COLUMN=N (N quantile bins) or COLUMN=E1,E2,... (the edges); repeat",
-    "shares": "COLUMN=V1:X1,V2:X2,... (a number per value of the column); repeat"}
+    "shares": "COLUMN=V1:X1,V2:X2,... (a number per value of the column); repeat",
+    "groups": "A=G1:C1,G2:C2,... (attribute A, probability column C of group G)"}
 
 
 def command_name(method: str) -> str:
@@ -186,7 +187,8 @@ class Opt:
         ``column`` (a column or SQL text), ``text``, ``int``, ``float``, ``bool``, ``choice``,
         ``value`` (any value, read as a Python literal or kept as text), ``texts``, ``floats``
         or ``ints`` (repeatable, or comma-separated), ``mapping`` (``COLUMN=SPEC``, repeatable)
-        or ``shares`` (``COLUMN=V1:X1,V2:X2``: a number per value, repeatable).
+        , ``shares`` (``COLUMN=V1:X1,V2:X2``: a number per value, repeatable) or ``groups``
+        (``ATTRIBUTE=G1:COLUMN1,G2:COLUMN2``: a probability column per group, ``membership``).
     default : Any
         The declared default (``None`` when optional).
     help : str
@@ -283,6 +285,8 @@ def _kind(annotation: Any, name: str) -> tuple[str, tuple[str, ...], bool]:
     if origin is Literal:
         return "choice", tuple(str(a) for a in args), optional
     if origin is Mapping and args and typing.get_origin(args[-1]) is Mapping:
+        if typing.get_args(args[-1])[-1] is not float:  # {attribute: {group: column}}
+            return "groups", (), optional  # (membership's probability columns)
         return "shares", (), optional  # {column: {value: number}} (availability's benchmark)
     if origin is Mapping or annotation is Mapping:
         return "mapping", (), optional
@@ -503,11 +507,11 @@ def _help(text: str) -> str:
 def _parameter(opt: Opt) -> inspect.Parameter:
     """A typer option for ``opt``, as a keyword parameter of a generated signature."""
     help_text = _help(opt.help)  # parameter names read as their flags
-    if opt.kind in ("mapping", "shares"):  # the declaration's example is Python ({"age": 5})
+    if opt.kind in ("mapping", "shares", "groups"):  # the declaration's example is Python
         help_text = help_text.split(":")[0].rstrip(".") + "."
     if opt.kind in LISTS:
         help_text += f" Takes {LISTS[opt.kind]}."
-    if opt.kind in ("mapping", "shares", "texts") or opt.name == "reference":
+    if opt.kind in ("mapping", "shares", "groups", "texts") or opt.name == "reference":
         help_text += " " + QUOTING
     if opt.kind == "bool":
         typ: Any = bool
@@ -516,7 +520,7 @@ def _parameter(opt: Opt) -> inspect.Parameter:
         info = typer.Option(names, help=help_text)
         if opt.default is None:
             typ = bool | None
-    elif opt.kind in ("mapping", "shares"):
+    elif opt.kind in ("mapping", "shares", "groups"):
         typ = list[str] | None
         info = typer.Option(opt.flag, help=help_text, metavar=METAVARS[opt.kind])
     elif opt.kind == "choice":
@@ -613,11 +617,12 @@ def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
                 raise ValueError
             column, spec = named
             parts = split_items(spec)
-            if opt.kind == "shares":
+            if opt.kind in ("shares", "groups"):
                 pairs = [p.rpartition(":") for p in parts]
-                if any(not v or not c for v, c, _ in pairs):
+                if any(not v or not c or not x for v, c, x in pairs):
                     raise ValueError
-                out[column] = {_share_value(v): float(x) for v, _, x in pairs}
+                out[column] = {_share_value(v): unquote(x) if opt.kind == "groups" else float(x)
+                               for v, _, x in pairs}
                 continue
             out[column] = int(parts[0]) if len(parts) == 1 else [float(x) for x in parts]
         except ValueError:
@@ -672,7 +677,7 @@ def convert(opt: Opt, value: Any) -> Any:
         return _split(value, opt, str)
     if opt.kind in ("floats", "ints"):
         return _split(value, opt, float if opt.kind == "floats" else int)
-    if opt.kind in ("mapping", "shares"):
+    if opt.kind in ("mapping", "shares", "groups"):
         return _mapping(value, opt) or None
     if opt.kind == "value" and isinstance(value, str):
         return _literal(value)
