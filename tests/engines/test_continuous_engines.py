@@ -9,7 +9,6 @@ peers. Engines sum floats in their own order: figures agree to 1e-9 relative, co
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -32,14 +31,6 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "pred": {"y_pred": "rate"},
     "residual": {"y_pred": "rate", "y_true": "true_rate"},
 }
-
-
-@pytest.fixture(scope="module")
-def duck() -> Iterator[Any]:
-    duckdb = pytest.importorskip("duckdb")
-    con = duckdb.connect()
-    yield con
-    con.close()
 
 
 @pytest.fixture(scope="module")

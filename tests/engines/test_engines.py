@@ -24,7 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import inspect
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,14 +94,6 @@ ROUTES = ["eager", "lazy", "streaming", "table", "spark", "duckdb"]
 # ---------------------------------------------------------------------------------------------
 # engines
 # ---------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def duck() -> Iterator[Any]:
-    duckdb = pytest.importorskip("duckdb")
-    con = duckdb.connect()
-    yield con
-    con.close()
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ import polars_fair
 import polars_fair.spark as pfs
 from polars_fair import errors as E
 from polars_fair.datasets import make_hiring
-from tests.engines.test_engines import duck, frame_on, outcome  # noqa: F401  (duck: a fixture)
+from tests.engines.test_engines import frame_on, outcome
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),

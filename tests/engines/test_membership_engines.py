@@ -7,7 +7,6 @@ peers' frozen figures. Engines sum floats in their own order: figures agree to 1
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -23,14 +22,6 @@ pytestmark = [
 ]
 ROUTES = ["eager", "lazy", "streaming", "duckdb", "spark"]
 MEMBERSHIP = {"race": {"A": "p_a", "B": "p_b", "C": "p_c"}}
-
-
-@pytest.fixture(scope="module")
-def duck() -> Iterator[Any]:
-    duckdb = pytest.importorskip("duckdb")
-    con = duckdb.connect()
-    yield con
-    con.close()
 
 
 @pytest.fixture(scope="module")
