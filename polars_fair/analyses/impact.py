@@ -21,6 +21,7 @@ from polars_fair.core import stats
 from polars_fair.core.families import ImpactOptions, takes
 from polars_fair.core.options import check
 from polars_fair.core.reference import Reference, known
+from polars_fair.counting.membership_counts import support_size
 
 __all__ = ["IMPACT_COLUMNS", "PRACTICAL_RULES", "exact", "impact_from_counts", "shortfall"]
 
@@ -211,7 +212,7 @@ def impact_from_counts(
     given = Reference.parse(options["reference"]).for_set(keys)
     base = counts.select(
         *keys, (pl.col("tp") + pl.col("fp")).alias("selected"), c.n.alias("applicants"),
-        pl.col("n"),
+        pl.col(support_size(names)).alias("n"),  # rows (Kish's size for estimated membership)
     )
     rate = pl.when(pl.col("applicants") > 0).then(pl.col("selected") / pl.col("applicants"))
     eligible = known(keys) & (pl.col("applicants") > 0)

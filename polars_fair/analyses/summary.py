@@ -87,6 +87,7 @@ from polars_fair.core.labels import value_text
 from polars_fair.core.options import DEFAULTS, SummaryMethod, check
 from polars_fair.core.reference import Reference, known
 from polars_fair.core.registry import METRICS
+from polars_fair.counting.membership_counts import support_size
 
 __all__ = ["METHODS", "RULE_VERDICTS", "SUMMARY_METRICS", "summary_from_counts"]
 
@@ -371,7 +372,8 @@ def _summarise(df: pl.DataFrame, rule: _Rule) -> pl.DataFrame:
 def _build(lf: pl.LazyFrame, keys: list[str], ref: Reference, rule: _Rule, support: Fraction,
            explicit: bool, by_rule: bool, exclude_low_support: bool) -> pl.LazyFrame:
     """The summary plan: labels, support, reference and exclusion flags, then :func:`_summarise`."""
-    c = count_exprs(lf.collect_schema().names())
+    names = lf.collect_schema().names()
+    c = count_exprs(names)
     table = lf.sort(keys, nulls_last=True, maintain_order=True) if keys else lf
     parts: list[pl.Expr] = []
     for r in _RATES_USED:
@@ -379,6 +381,8 @@ def _build(lf: pl.LazyFrame, keys: list[str], ref: Reference, rule: _Rule, suppo
         assert num is not None and den is not None
         parts += [num(c).alias(f"{_P}num_{r}"), den(c).alias(f"{_P}den_{r}")]
     low = pl.col("n") < R.min_count(support)  # rows: an exact integer comparison
+    if support_size(names) != "n":  # estimated membership: Kish's effective size (Float64)
+        low = pl.col(support_size(names)) < float(support)
     table = table.with_columns(
         _label(keys).alias(_LABEL), low.alias(_LOW), *parts,
         METRICS["selection_rate"].value(c).alias(f"{_P}sr"),

@@ -183,3 +183,18 @@ def test_one_hot_weighted_reproduces_the_crisp_attribute_with_unit_weights(
             want = getattr(df.fair, method)(["g", *by], sample_weight="one", **options)
             got = getattr(df.fair, method)(by, membership=ONE_HOT, **options)
             _same(got, want)
+
+
+def test_summary_reads_n_effective() -> None:
+    # group a: 40 rows with p_a > 0 but 16.4 effective ones; b: 30 rows, 30 effective ones.
+    # With min_support=20, rows (40, 30) would be supported, effective sizes are not.
+    pa = [1.0] * 10 + [0.1] * 30
+    df = pl.DataFrame({"y_true": [1, 0] * 20, "y_pred": [1, 1, 0, 0] * 10, "pa": pa,
+                       "pb": [1 - p for p in pa]})
+    membership = {"g": {"a": "pa", "b": "pb"}}
+    counts = polars_fair.counts(df, membership=membership).frame.collect()
+    assert counts["n"].to_list() == [40, 30]
+    assert counts["n_effective"][1] == pytest.approx(30.0, rel=1e-12)
+    for support, low in ((20, True), (16, False)):
+        summary = df.fair.summary(membership=membership, min_support=support)
+        assert set(summary["low_support"].to_list()) == {low}
