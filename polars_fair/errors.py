@@ -601,7 +601,8 @@ MEMBERSHIP_NOT_FINITE = (
 )
 MEMBERSHIP_RANGE = (
     "membership probability columns of {attribute!r} hold values outside {range} in {count} "
-    "row(s) ({columns})"
+    "row(s) ({columns}); for non-negative values of another scale, pass normalize=True to "
+    "divide each row by its sum"
 )
 MEMBERSHIP_SUM = (
     "{count} row(s) of the membership probabilities of {attribute!r} ({columns}) do not sum to 1 "

@@ -151,3 +151,32 @@ def test_membership_arguments_are_checked() -> None:
         parse_membership(None, "argmax")
     assert str(info.value) == E.MEMBERSHIP_NEEDS_MEMBERSHIP.format(
         name="membership_estimator", value="argmax")
+
+
+def test_the_advice_of_membership_errors_works() -> None:
+    """The advice of MEMBERSHIP_RANGE, MEMBERSHIP_SUM, MEMBERSHIP_NULLS and
+    MEMBERSHIP_ONE_ATTRIBUTE, followed."""
+    import polars_fair
+
+    df = pl.DataFrame({"y_true": [1, 0], "y_pred": [1, 1], "pa": [1.0, None], "pb": [3.0, 0.5]})
+    one = {"g": {"a": "pa", "b": "pb"}}
+    halves = df.drop_nulls().with_columns(pl.col("pa", "pb") / 8)  # summing to 1/2
+    for data in (df.drop_nulls(), halves):  # outside [0, 1]; not summing to 1
+        with pytest.raises(E.InvalidMembershipError, match="pass normalize=True"):
+            polars_fair.counts(data, membership=one).frame.collect()
+        ok = polars_fair.counts(data, membership=one, normalize=True).frame.collect()
+        assert ok["weight_sum"].to_list() == [0.25, 0.75]
+    with pytest.raises(E.NullGroupError, match="Pass null_groups='keep'"):
+        polars_fair.counts(df, membership=one, normalize=True, null_groups="raise").frame.collect()
+    kept = polars_fair.counts(df, membership=one, normalize=True, null_groups="keep")
+    assert kept.frame.collect()["g"].to_list() == ["a", "b", None]
+    with pytest.warns(UserWarning, match="dropped 1 row"):
+        dropped = polars_fair.counts(df, membership=one, normalize=True, null_groups="drop")
+        assert dropped.frame.collect()["g"].to_list() == ["a", "b"]
+    two = {"g": {"a": "pa"}, "h": {"b": "pb"}}
+    with pytest.raises(E.InvalidArgumentError, match="audit each one in its own call"):
+        polars_fair.counts(df, membership=two)
+    for name, groups in two.items():  # each one in its own call
+        table = polars_fair.counts(df.drop_nulls(), membership={name: groups},
+                                   normalize=True).frame.collect()
+        assert table[name].to_list() == list(groups)
