@@ -172,8 +172,13 @@ def resolve_gate_reference(
     else:
         count_ok = known(keys) & (pl.col("n") > 0)
     min_support = options["min_support"]
+    size = "n"
+    if "n_effective" in counts.frame.collect_schema().names():  # estimated membership
+        size = "n_effective"
+        table = table.join(counts.frame.select(*keys, size).collect(), on=keys, how="left",
+                           nulls_equal=True, maintain_order="left")
     if options["exclude_low_support"]:
-        count_ok = count_ok & (pl.col("n") >= min_support)
+        count_ok = count_ok & (pl.col(size) >= min_support)
     rules: tuple[str, ...] = COUNT_RULES
     score = pl.col("selection_rate")
     candidates = [count_ok]
@@ -272,6 +277,8 @@ def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule:
           skip_reference: bool) -> pl.DataFrame:
     value = pl.col("value")
     supported = pl.col("n") >= R.min_count(min_support)  # rows: an exact integer comparison
+    if "n_effective" in frame.columns:  # estimated membership: Kish's effective size
+        supported = pl.col("n_effective") >= float(min_support)
     checked = (supported & ~pl.col("is_reference")) if skip_reference else supported
     return frame.with_columns(_labels(frame, keys)).select(
         pl.lit(metric, dtype=pl.String).alias("metric"),
@@ -317,7 +324,8 @@ def gate(
       curve and the reference's (Gardner, Brooks & Baker 2019); the reference's own row is not
       checked.
 
-    Groups with fewer than ``min_support`` rows are listed but not checked. An undefined figure
+    Groups with fewer than ``min_support`` rows (effective rows, ``n_effective``, for estimated
+    membership) are listed but not checked. An undefined figure
     (null: a zero denominator, or a group or reference with one class) never passes.
 
     Every check is decided exactly (:mod:`polars_fair.core.rules`; the documentation's

@@ -198,3 +198,16 @@ def test_summary_reads_n_effective() -> None:
     for support, low in ((20, True), (16, False)):
         summary = df.fair.summary(membership=membership, min_support=support)
         assert set(summary["low_support"].to_list()) == {low}
+
+
+def test_the_gate_checks_only_groups_with_enough_effective_rows() -> None:
+    from polars_fair.audit.gate import gate
+
+    pa = [1.0] * 10 + [0.1] * 30  # a: 40 rows, 16.4 effective; b: 30 rows, 30 effective
+    df = pl.DataFrame({"y_true": [1, 0] * 20, "y_pred": [1, 1, 0, 0] * 10, "pa": pa,
+                       "pb": [1 - p for p in pa]})
+    table = gate(polars_fair.counts(df, membership={"g": {"a": "pa", "b": "pb"}}),
+                 min_support=20)
+    checked = dict(table.filter(pl.col("metric") == "impact_ratio")
+                   .select("group", "checked").iter_rows())
+    assert checked == {"g=a": False, "g=b": True}  # 40 rows, but 16.4 effective ones
