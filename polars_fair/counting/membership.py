@@ -436,6 +436,8 @@ def membership_label_table(lf: pl.LazyFrame, m: Membership, a: Audit,
     aggs = [*_sum_aggs(len(m.exprs), families, a.weight is not None), *_check_aggs(m)]
     if a.weight is not None:
         aggs += getattr(boundary, "_weight_aggs")(a.weight)  # noqa: B009 - the one weight check
+    if a.score is not None:  # a thresholded score: its null, NaN and infinite values counted
+        aggs += getattr(boundary, "_score_aggs")(a)  # noqa: B009 - the one score check
     return prepared.group_by([*keys, ARGMAX, *labels, a.y_pred.alias(P)]).agg(aggs)
 
 

@@ -245,7 +245,8 @@ def count_table(
         population), parsed once (:func:`polars_fair.core.spec.parse_by`) or raw.
     **args : Any
         The count arguments but ``combinations``/``max_order`` (``y_true``, ``y_pred``,
-        ``pos_label``, ``sample_weight``, ``null_groups``, ``y_score``, ``threshold``; see
+        ``pos_label``, ``sample_weight``, ``null_groups``, ``y_score``, ``threshold``,
+        ``membership``, ``membership_estimator``, ``normalize``; see
         :class:`polars_fair.core.spec.CountArgs`).
 
     Returns
@@ -253,9 +254,12 @@ def count_table(
     counts : pl.LazyFrame
         The count table: the keys, ``n`` (Int64 rows), ``tp, fp, fn, tn`` (Int64; Float64
         weighted sums with ``sample_weight``, then ``weight_sum`` Float64), sorted by the keys
-        (nulls last), with the empty intersections of Enum keys as zero rows.
+        (nulls last), with the empty intersections of Enum keys as zero rows. With
+        ``membership`` the estimator's table
+        (:func:`polars_fair.counting.membership_counts.membership_counts`): the attribute
+        first, and for ``"weighted"`` the columns ``n_effective`` and ``attenuation``.
     keys : list of str
-        The key names.
+        The key names (with ``membership``, the attribute then the ``by`` keys).
 
     Raises
     ------
@@ -267,6 +271,9 @@ def count_table(
     SizeLimitError
         The Enum completion would exceed the count argument ``max_groups`` (at once when the
         declared categories alone do, else at collect time).
+    InvalidMembershipError, NullGroupError
+        With ``membership``: the errors of
+        :func:`polars_fair.counting.membership.membership_from_labels` (at collect time).
 
     Examples
     --------

@@ -116,3 +116,20 @@ def test_an_expression_is_refused_where_it_cannot_run(route: str,
         polars_fair.counts(_on(route, df, request),
                            membership={"g": {"a": pl.col("p_a"), "b": 1 - pl.col("p_a")}}
                            ).frame.collect()
+
+
+@pytest.mark.parametrize("route", ["eager", "duckdb", "spark"])
+def test_a_thresholded_score_and_its_bad_values(route: str,
+                                                request: pytest.FixtureRequest) -> None:
+    df = pl.DataFrame({"y_true": [1, 0, 1], "s": [0.9, 0.2, 0.7], "p_a": [1.0, 0.5, 0.0],
+                       "p_b": [0.0, 0.5, 1.0]})
+    membership = {"g": {"a": "p_a", "b": "p_b"}}
+    table = polars_fair.counts(_on(route, df, request), y_score="s", threshold=0.5,
+                               membership=membership).frame.collect()
+    assert table.select("g", "tp", "fp", "tn").rows() == [("a", 1.0, 0.0, 0.5),
+                                                          ("b", 1.0, 0.0, 0.5)]
+    bad = df.with_columns(s=pl.Series([0.9, float("nan"), None]))
+    with pytest.raises(E.InvalidScoreError) as info:
+        polars_fair.counts(_on(route, bad, request), y_score="s", threshold=0.5,
+                           membership=membership).frame.collect()
+    assert str(info.value) == E.BAD_SCORES.format(column="s", nulls=1, nans=1, infinite=0)
