@@ -48,7 +48,8 @@ def _products(k: int, families: Sequence[str], weighted: bool) -> list[tuple[str
             for t in index_tuples(k, FAMILIES[f])]
 
 
-def _duckdb(engine: Any, a: Audit, m: Membership, families: Sequence[str]) -> pl.LazyFrame:
+def _duckdb(engine: Any, a: Audit, m: Membership, families: Sequence[str],
+            detail: bool) -> pl.LazyFrame:
     from dataclasses import replace
 
     from polars_fair.counting._duckdb import _count_if, _double, _Group, quote
@@ -76,11 +77,11 @@ def _duckdb(engine: Any, a: Audit, m: Membership, families: Sequence[str]) -> pl
         return f"({x} < 0.0)" if m.normalize else f"({x} < 0.0 OR {x} > 1.0)"
 
     off = f"{_V}total = 0.0" if m.normalize else f"abs({_V}total - 1.0) > {_double(TOLERANCE)}"
-    checks = [*(f"{_count_if(f'{x} IS NULL')} AS {_V}null_{i}" for i, x in enumerate(r)),
-              *(f"{_count_if(f'isnan({x}) OR isinf({x})')} AS {_V}nan_{i}"
-                for i, x in enumerate(r)),
+    each = list(enumerate(r)) if detail else []
+    checks = [*(f"{_count_if(f'{x} IS NULL')} AS {_V}null_{i}" for i, x in each),
+              *(f"{_count_if(f'isnan({x}) OR isinf({x})')} AS {_V}nan_{i}" for i, x in each),
               *(f"{_count_if(f'isfinite({x}) AND {outside(x)}')} AS {_V}range_{i}"
-                for i, x in enumerate(r)),
+                for i, x in each),
               f"{_count_if(f'NOT {_V}miss AND {finite} AND {off}')} AS {_V}sum",
               f"{_count_if(f'NOT {_V}miss AND NOT {finite}')} AS {_V}nanrows",
               _count_if(f"NOT {_V}miss AND {finite} AND ("
@@ -114,7 +115,8 @@ def _duckdb(engine: Any, a: Audit, m: Membership, families: Sequence[str]) -> pl
     return out
 
 
-def _spark(engine: Any, a: Audit, m: Membership, families: Sequence[str]) -> pl.LazyFrame:
+def _spark(engine: Any, a: Audit, m: Membership, families: Sequence[str],
+           detail: bool) -> pl.LazyFrame:
     import math
     from functools import reduce
 
@@ -150,11 +152,11 @@ def _spark(engine: Any, a: Audit, m: Membership, families: Sequence[str]) -> pl.
 
     finite = reduce(lambda x, y: x & y, [finite1(x) for x in rc])
     off = (tc == F.lit(0.0)) if m.normalize else (F.abs(tc - F.lit(1.0)) > F.lit(TOLERANCE))
-    checks = [*(_count_if(x.isNull()).alias(f"{_V}null_{i}") for i, x in enumerate(rc)),
+    each = list(enumerate(rc)) if detail else []
+    checks = [*(_count_if(x.isNull()).alias(f"{_V}null_{i}") for i, x in each),
               *(_count_if(F.isnan(x) | (F.abs(x) == F.lit(math.inf))).alias(f"{_V}nan_{i}")
-                for i, x in enumerate(rc)),
-              *(_count_if(finite1(x) & outside(x)).alias(f"{_V}range_{i}")
-                for i, x in enumerate(rc)),
+                for i, x in each),
+              *(_count_if(finite1(x) & outside(x)).alias(f"{_V}range_{i}") for i, x in each),
               _count_if(~mc & finite & off).alias(f"{_V}sum"),
               _count_if(~mc & ~finite).alias(f"{_V}nanrows"),
               _count_if(~mc & finite & reduce(lambda x, y: x | y, [outside(x) for x in rc]))
@@ -185,7 +187,7 @@ def _spark(engine: Any, a: Audit, m: Membership, families: Sequence[str]) -> pl.
 
 
 def sql_membership_label_table(engine: Any, a: Audit, m: Membership,
-                               families: Sequence[str]) -> pl.LazyFrame:
+                               families: Sequence[str], *, detail: bool = True) -> pl.LazyFrame:
     """The membership table's scan of a DuckDB relation or a Spark DataFrame, by one query.
 
     Parameters
@@ -198,6 +200,9 @@ def sql_membership_label_table(engine: Any, a: Audit, m: Membership,
         The parsed membership arguments; its probabilities must be column names.
     families : sequence of str
         The sum families to compute.
+    detail : bool, default True
+        Also count bad values per probability column (see
+        :func:`polars_fair.counting.membership.membership_label_table`).
 
     Returns
     -------
@@ -224,5 +229,5 @@ def sql_membership_label_table(engine: Any, a: Audit, m: Membership,
     [(1, 1, 0.25, 0.75)]
     """
     if type(engine).__name__.startswith("Spark"):
-        return _spark(engine, a, m, families)
-    return _duckdb(engine, a, m, families)
+        return _spark(engine, a, m, families, detail)
+    return _duckdb(engine, a, m, families, detail)

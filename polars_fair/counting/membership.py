@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -344,15 +344,16 @@ def _outside(x: pl.Expr, normalize: bool) -> pl.Expr:
     return (x < 0) if normalize else ((x < 0) | (x > 1))
 
 
-def _check_aggs(m: Membership) -> list[pl.Expr]:
+def _check_aggs(m: Membership, detail: bool = True) -> list[pl.Expr]:
     """The validation counts, summed in the scan.
 
-    Per column nulls, non-finite and out-of-range values; rows with a non-finite or
-    out-of-range value; rows whose sum is off 1 (or, normalizing, is 0).
+    Rows with a non-finite or out-of-range value; rows whose sum is off 1 (or, normalizing,
+    is 0); with ``detail``, per column nulls, non-finite and out-of-range values (which
+    columns an error names: without them a second scan finds them, on the error path only).
     """
     k = len(m.exprs)
     out: list[pl.Expr] = []
-    for i in range(k):
+    for i in range(k if detail else 0):
         x = pl.col(f"{_V}r{i}")
         out += [x.is_null().sum().cast(pl.Int64).alias(f"{_V}null_{i}"),
                 (x.is_nan() | x.is_infinite()).sum().cast(pl.Int64).alias(f"{_V}nan_{i}"),
@@ -396,7 +397,8 @@ def _sum_aggs(k: int, families: Sequence[str], weighted: bool) -> list[pl.Expr]:
 
 
 def membership_label_table(lf: pl.LazyFrame, m: Membership, a: Audit,
-                           families: Sequence[str] = tuple(FAMILIES)) -> pl.LazyFrame:
+                           families: Sequence[str] = tuple(FAMILIES), *,
+                           detail: bool = True) -> pl.LazyFrame:
     """The Polars scan of the membership table: one ``group_by`` over the wide rows.
 
     Parameters
@@ -409,6 +411,10 @@ def membership_label_table(lf: pl.LazyFrame, m: Membership, a: Audit,
         The resolved call (keys, labels, weights).
     families : sequence of str, default every family
         The sum families to compute (``("c", "s", "g", "h")`` for the weighted estimator).
+    detail : bool, default True
+        Also count nulls, non-finite and out-of-range values per probability column (the
+        columns an error names). ``False`` counts rows only (cheaper); then
+        :func:`membership_from_labels` needs ``rescan`` to name the columns of an error.
 
     Returns
     -------
@@ -417,7 +423,7 @@ def membership_label_table(lf: pl.LazyFrame, m: Membership, a: Audit,
         ``__pf_argmax``, ``__pf_y`` and ``__pf_p`` (the label and prediction as stored), the
         sums of :func:`sum_columns`, the weight checks of
         :mod:`polars_fair.counting.boundary` (``weight_sum``, ``__pf_w_*``) with weights, and
-        the Int64 validation counts ``__pf_m_*``.
+        the Int64 validation counts ``__pf_m_*`` (per column ones with ``detail``).
 
     Examples
     --------
@@ -433,7 +439,7 @@ def membership_label_table(lf: pl.LazyFrame, m: Membership, a: Audit,
     prepared = _prepared(lf, m, a)
     labels = [a.y_true.alias(Y)] if a.y_true is not None else []
     keys = [e.alias(k) for e, k in zip(a.key_exprs, a.keys, strict=True)]
-    aggs = [*_sum_aggs(len(m.exprs), families, a.weight is not None), *_check_aggs(m)]
+    aggs = [*_sum_aggs(len(m.exprs), families, a.weight is not None), *_check_aggs(m, detail)]
     if a.weight is not None:
         aggs += getattr(boundary, "_weight_aggs")(a.weight)  # noqa: B009 - the one weight check
     if a.score is not None:  # a thresholded score: its null, NaN and infinite values counted
@@ -441,15 +447,22 @@ def membership_label_table(lf: pl.LazyFrame, m: Membership, a: Audit,
     return prepared.group_by([*keys, ARGMAX, *labels, a.y_pred.alias(P)]).agg(aggs)
 
 
-def _validate(df: pl.DataFrame, m: Membership, a: Audit) -> pl.DataFrame:
+def _validate(df: pl.DataFrame, m: Membership, a: Audit,
+              rescan: Callable[[], pl.DataFrame] | None) -> pl.DataFrame:
     """The membership checks on the scanned table, then the null-membership policy."""
     k = len(m.exprs)
+    detailed: list[pl.DataFrame] = []
 
-    def total(col: str) -> int:
-        return int(df[col].sum()) if col in df.columns and df.height else 0
+    def total(col: str, frame: pl.DataFrame = df) -> int:
+        return int(frame[col].sum()) if col in frame.columns and frame.height else 0
 
     def cols(kind: str) -> list[bool]:
-        return [total(f"{_V}{kind}_{i}") > 0 for i in range(k)]
+        frame = df
+        if f"{_V}{kind}_0" not in df.columns and rescan is not None:  # the error path only
+            if not detailed:
+                detailed.append(rescan())
+            frame = detailed[0]
+        return [total(f"{_V}{kind}_{i}", frame) > 0 for i in range(k)]
 
     facts = {"attribute": m.attribute}
     if total(f"{_V}nanrows"):
@@ -479,7 +492,8 @@ def _validate(df: pl.DataFrame, m: Membership, a: Audit) -> pl.DataFrame:
 
 
 def membership_from_labels(labels: pl.DataFrame, m: Membership, a: Audit,
-                           families: Sequence[str] = tuple(FAMILIES)) -> pl.DataFrame:
+                           families: Sequence[str] = tuple(FAMILIES), *,
+                           rescan: Callable[[], pl.DataFrame] | None = None) -> pl.DataFrame:
     """Validate a scanned membership table and give its public form (eager, small).
 
     Parameters
@@ -492,6 +506,9 @@ def membership_from_labels(labels: pl.DataFrame, m: Membership, a: Audit,
         The resolved call.
     families : sequence of str, default every family
         The sum families the scan computed.
+    rescan : callable, optional
+        For a scan without ``detail``: runs the scan again with it (collected), to name the
+        columns of an error or warning; called only then.
 
     Returns
     -------
@@ -526,7 +543,7 @@ def membership_from_labels(labels: pl.DataFrame, m: Membership, a: Audit,
     """
     boundary.validate_labels(labels, a)
     df = boundary.apply_group_policy(labels, a)
-    df = _validate(df, m, a)
+    df = _validate(df, m, a, rescan)
     k = len(m.exprs)
     sums = sum_columns(k, families)
     if a.weight is None and "h" in families and "g" in families:  # w = 1: h = g (one scan)

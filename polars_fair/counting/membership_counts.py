@@ -254,10 +254,15 @@ def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFram
     weighted = m.estimator == "weighted"
     families = ("c", "s", "g", "h") if weighted else ()
     lf = getattr(engine, "lf", None)  # Polars; DuckDB and Spark run the same sums in SQL
-    if isinstance(lf, pl.LazyFrame):
-        labels = membership_label_table(lf, m, a, families)
-    else:
-        labels = sql_membership_label_table(engine, a, m, families)
+
+    def scan(sums: Sequence[str], detail: bool) -> pl.LazyFrame:
+        if isinstance(lf, pl.LazyFrame):
+            return membership_label_table(lf, m, a, sums, detail=detail)
+        return sql_membership_label_table(engine, a, m, sums, detail=detail)
+
+    # the per-column counts of bad values only name an error's columns: a second scan on
+    # the error path finds them, so the one scan of a valid input stays lean
+    labels = scan(families, False)
     key_schema = labels.collect_schema()
     if weighted:
         schema = _weighted_schema(key_schema, m, a.keys)
@@ -266,7 +271,8 @@ def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFram
                                *((k, key_schema[k]) for k in a.keys)], a.weight is not None)
 
     def derive(df: pl.DataFrame) -> pl.DataFrame:
-        table = membership_from_labels(df, m, a, families)
+        table = membership_from_labels(df, m, a, families,
+                                       rescan=lambda: scan((), True).collect())
         if weighted:
             return weighted_counts(table, m, a.keys)
         return argmax_counts(table, m, a.keys, a.weight is not None)
