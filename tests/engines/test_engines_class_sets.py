@@ -13,7 +13,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_fair
-from tests.engines.test_engines import duck, frame_on  # noqa: F401  (duck: a fixture)
+from tests.engines.test_engines import frame_on
 from tests.engines.test_engines_classes import rows  # noqa: F401  (a fixture)
 
 pytestmark = [
