@@ -12,6 +12,7 @@ from polars_fair.api.classes import FairClassCounts, class_counts, from_class_co
 from polars_fair.api.compare import FairPaired, from_paired_counts, paired_counts
 from polars_fair.api.continuous import FairMoments, from_moments, moments
 from polars_fair.api.external import from_counts, from_scores
+from polars_fair.api.membership_calibration import membership_calibration
 from polars_fair.api.monitor import FairPeriods, from_period_counts, period_counts
 from polars_fair.api.namespace import FairDataFrame, FairLazyFrame, fair
 from polars_fair.api.objects import FairCounts, FairScores, counts, scores
@@ -58,6 +59,7 @@ __all__ = [
     "from_period_counts",
     "period_counts",
     "FairPeriods",
+    "membership_calibration",
     "class_counts",
     "from_class_counts",
     "FairClassCounts",

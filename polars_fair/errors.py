@@ -626,6 +626,20 @@ MEMBERSHIP_ROLLUP = (
     "attribute sets (combinations): its effective sizes are not sums; count again with the "
     "coarser by= instead"
 )
+# the calibration check of membership (analyses/membership_calibration.py)
+KNOWN_OUTSIDE_GROUPS = (
+    "known column {column!r} holds {count} row(s) whose value is not a declared group of "
+    "{attribute!r} {groups}: values {values} with row counts {counts}; make it null where the "
+    "group is unknown"
+)
+KNOWN_GROUP_CLASH = (
+    "membership group values of {attribute!r} must differ as text, since the known column "
+    "{column!r} is compared with them as text; {values} coincide"
+)
+CALIBRATION_BINS_LIMIT = (
+    "bins={bins} is more than {limit} for membership_calibration (one sum per group and bin in "
+    "the scan); pass a smaller bins"
+)
 
 
 class PolarsFairError(ValueError):

@@ -45,6 +45,7 @@ from polars_fair.api import rows as _ll144
 from polars_fair.api.class_namespace import ClassNamespace
 from polars_fair.api.compare import namespace_compare
 from polars_fair.api.continuous import FairMoments
+from polars_fair.api.membership_calibration import namespace_membership_calibration
 from polars_fair.api.monitor import namespace_monitor
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.api.rows import namespace_divergence
@@ -467,6 +468,8 @@ True""", scores=True)
 [('a', 2.0, 0.0, 0.0), ('b', 3.0, 1.0, 1.0)]""", returns="pl.LazyFrame")
 
     compare = namespace_compare  # rows -> the paired count table -> the comparison
+    # rows -> the membership calibration table -> reliability and ECE per group
+    membership_calibration = namespace_membership_calibration
     monitor = namespace_monitor  # rows -> the period count table -> the sequences
 
 
@@ -549,6 +552,7 @@ class FairDataFrame:
     continuous_report = _collected(FairLazyFrame.continuous_report)
     compare = _collected(FairLazyFrame.compare)
     monitor = _collected(FairLazyFrame.monitor)
+    membership_calibration = _collected(FairLazyFrame.membership_calibration)
 
     class_counts = _delegated(FairLazyFrame.class_counts)
     multiclass_report = _collected(FairLazyFrame.multiclass_report)
