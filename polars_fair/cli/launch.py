@@ -62,6 +62,8 @@ COMMANDS = {
                "and tests.",
     "monitor": "Each group against the reference, period by period, with anytime-valid "
                "sequences.",
+    "membership-calibration": "Reliability of membership probabilities against the known "
+                              "groups, with the ECE.",
     "sample-size": "Applicants per group to detect an impact ratio with a two-sided "
                    "two-proportion test.",
 }

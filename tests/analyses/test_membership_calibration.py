@@ -103,7 +103,7 @@ def _simulation(seed: int, n: int = 20_000) -> tuple[pl.DataFrame, np.ndarray]:
     known = np.array(["A", "B", "C"], dtype=object)[truth]
     known[rng.random(n) < 0.3] = None
     df = pl.DataFrame({"p_a": p[:, 0], "p_b": p[:, 1], "p_c": p[:, 2],
-                       "self": pl.Series(known, dtype=pl.String)})
+                       "self": pl.Series(known.tolist(), dtype=pl.String)})
     return df, p
 
 

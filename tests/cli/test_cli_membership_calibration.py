@@ -1,0 +1,76 @@
+"""polars-fair membership-calibration equals the Python API (issue 24 item 4).
+
+The Python results are checked against a hand computation and scikit-learn in
+tests/analyses/test_membership_calibration.py; here the claim is that the command line reaches
+the same analysis with the same options, and refuses bad input with exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import polars_fair  # noqa: F401  (registers .fair)
+from polars_fair import errors as E
+from polars_fair.cli.entry import app
+from polars_fair.cli.membership import MEMBERSHIP_FORM
+from tests.analyses.test_membership_calibration import HAND, MEMBERSHIP, _simulation
+from tests.cli.test_cli_analyses import assert_rows_equal
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def people(tmp_path: Path) -> Path:
+    df, _ = _simulation(3, n=2_000)
+    path = tmp_path / "people.csv"
+    df.with_columns(w=(pl.int_range(pl.len()) % 3 + 1).cast(pl.Float64)).write_csv(path)
+    return path
+
+
+def test_the_command_equals_the_python_api(people: Path) -> None:
+    result = runner.invoke(app, [
+        "membership-calibration", str(people), "--membership", "race=A:p_a,B:p_b,C:p_c",
+        "--known", "self", "--bins", "7", "--sample-weight", "w", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    want = pl.read_csv(people).fair.membership_calibration(
+        membership=MEMBERSHIP, known="self", bins=7, sample_weight="w")
+    assert_rows_equal(json.loads(result.stdout), want)
+
+
+def test_sql_columns_quoted_groups_and_where(tmp_path: Path) -> None:
+    path = tmp_path / "hand.csv"
+    HAND.with_columns(pl.col("self").replace({"A": "a:1"})).write_csv(path)
+    result = runner.invoke(app, [
+        "membership-calibration", str(path), "--membership",
+        'race="a:1":p_a,B:1 - p_a - p_c,C:p_c', "--known", "self", "--bins", "2",
+        "--where", "p_a < 0.65", "--normalize", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    want = HAND.filter(pl.col("p_a") < 0.65).with_columns(
+        pl.col("self").replace({"A": "a:1"})).fair.membership_calibration(
+        membership={"race": {"a:1": "p_a", "B": (1 - pl.col("p_a") - pl.col("p_c")),
+                             "C": "p_c"}}, known="self", bins=2, normalize=True)
+    assert_rows_equal(json.loads(result.stdout), want)
+
+
+def test_a_malformed_membership_is_exit_2_naming_the_form(tmp_path: Path) -> None:
+    path = tmp_path / "hand.csv"
+    HAND.write_csv(path)
+    result = runner.invoke(app, ["membership-calibration", str(path), "--membership",
+                                 "race=A", "--known", "self"])
+    assert result.exit_code == 2
+    assert E.CLI_BAD_LIST.format(flag="--membership", kind=MEMBERSHIP_FORM,
+                                 value="race=A") in " ".join(result.stderr.split())
+
+
+def test_known_values_outside_the_groups_are_exit_2_with_counts(tmp_path: Path) -> None:
+    path = tmp_path / "hand.csv"
+    HAND.with_columns(pl.col("self").replace({"C": "X"})).write_csv(path)
+    result = runner.invoke(app, ["membership-calibration", str(path), "--membership",
+                                 "race=A:p_a,B:p_b,C:p_c", "--known", "self"])
+    assert result.exit_code == 2
+    assert "values ['X'] with row counts [1]" in result.stderr
