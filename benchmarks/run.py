@@ -28,6 +28,7 @@ from benchmarks import (
     html_audit,
     import_time,
     many_groups,
+    membership_bench,
     moments_bench,
     multiclass_bench,
     parquet_stream,
@@ -48,6 +49,7 @@ BENCHMARKS: dict[str, Callable[[Config], list[Row]]] = {
     "moments": moments_bench.run,  # continuous moments (issue 22)
     "multiclass": multiclass_bench.run,  # issue 22: the class table and its report
     "html": html_audit.run,  # the Adult HTML audit, in a session and from the command line
+    "membership": membership_bench.run,  # issue 24: estimated membership, one scan
 }
 
 
@@ -123,6 +125,10 @@ TARGETS = [
            "moments/1e7/pred", _ratio, "<=", 1.3, "× floor"),
     Target("issue 22: moments with residuals at 1e7 ≤ 1.3× the floor", "moments/1e7/residual",
            _ratio, "<=", 1.3, "× floor"),
+    Target("issue 24: a membership audit of 1e7 rows, 5 probability columns ≤ 1.5× a floor "
+           "group-by of the same sums", "membership/1e7/report", _ratio, "<=", 1.5, "× floor"),
+    Target("issue 24: the membership table (every sum family) at 1e7 ≤ 1.5× the floor",
+           "membership/1e7/table", _ratio, "<=", 1.5, "× floor"),
 ]
 
 
@@ -280,6 +286,12 @@ DESCRIPTIONS = {
     "venv on one combined column a|b (Parquet read and column build not timed). 5 repeats; 3 for "
     "the peers at 1e6; one warm-up run each.",
     "many_groups": "two String attributes with 100 levels each (10,000 groups), report vs floor.",
+    "membership": "the audit frame's b (2 levels), y_true, y_pred and five Dirichlet "
+    "membership probabilities per row (BISG-like, summing to 1), 1e6 and 1e7 rows; ours is the "
+    "membership table of the schema (every sum family, validation included) and the audit "
+    "lf.fair.report(b, membership=...) (weighted estimator); each floor is one Polars "
+    "group_by(b, argmax, y_true, y_pred) summing the same products with no checks; 5 rounds, "
+    "interleaved.",
     "multiclass": "the audit frame's a (6 levels) and b (2) with a three-class Int8 truth and "
     "decision, 1e7 rows; ours is lf.fair.multiclass_report([a, b], y_pred, y_true).collect() (the "
     "class table's group-by, its checks, one-vs-rest tables and exact decisions); the floor is "

@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = {"ok", "skipped", "not run", "not available yet"}
 BENCHMARKS = {"import", "cli", "report", "many_groups", "combinations", "parquet", "abroca",
-              "abroca_test", "power", "moments", "multiclass", "html"}
+              "abroca_test", "power", "moments", "multiclass", "html", "membership"}
 
 
 @pytest.fixture(scope="module")
