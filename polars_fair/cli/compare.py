@@ -9,6 +9,7 @@ input and output options are the generated commands' own.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -34,7 +35,7 @@ from polars_fair.cli.io import (
 )
 from polars_fair.cli.table import select_columns
 
-__all__ = ["COUNT_OPTIONS", "register", "run_rows_command"]
+__all__ = ["COUNT_OPTIONS", "namespace_command", "register", "run_rows_command"]
 
 #: The count arguments each command takes, beside its own options.
 COUNT_OPTIONS = ("pos_label", "null_groups", "max_groups")
@@ -100,24 +101,53 @@ def run_rows_command(method: str, values: dict[str, Any]) -> tuple[pl.DataFrame,
     return frame, f"polars-fair {method}: {frame.height} row(s); by {keys}"
 
 
-def _callback(method: str, guard: Callable[..., None]) -> Callable[..., None]:
+def namespace_command(method: str, guard: Callable[..., None],
+                      run: Callable[[dict[str, Any]], tuple[pl.DataFrame, str]],
+                      params: list[inspect.Parameter], call: str) -> Callable[..., None]:
+    """The typer callback of a command that runs a namespace method on a file.
+
+    Parameters
+    ----------
+    method : str
+        The :class:`polars_fair.api.namespace.FairLazyFrame` method (its docstring's summary is
+        the command's help).
+    guard : callable
+        Runs the command's body (:func:`polars_fair.cli.entry._guard`).
+    run : callable
+        ``run(values) -> (frame, header)``: the command's work on its parsed options.
+    params : list of inspect.Parameter
+        The command's parameters (input and output options, then its own).
+    call : str
+        The arguments shown in the help's ``pl.scan_...(PATH).fair.METHOD(CALL)`` line.
+
+    Returns
+    -------
+    callable
+        The callback, with ``params`` as its signature.
+
+    Examples
+    --------
+    >>> from polars_fair.cli.entry import _guard
+    >>> cb = namespace_command("monitor", _guard, lambda v: run_rows_command("monitor", v),
+    ...                        io_parameters(), "--by ..., ...")
+    >>> cb.__name__, cb.__doc__.splitlines()[0]
+    ('monitor', 'Each group against the reference, period by period, with anytime-valid sequences.')
+    """
     from polars_fair.api.namespace import FairLazyFrame
 
     def command(**values: Any) -> None:
-        def run() -> None:
+        def body() -> None:
             fmt = check_outputs(values["format"], values["output"], inputs=[values["path"]])
-            frame, header = run_rows_command(method, values)
+            frame, header = run(values)
             frame, header = select_columns(frame, values["columns"], fmt, header)
             emit(frame, fmt, values["output"], header)
 
-        guard(run, json_errors=values["format"] == "json")
+        guard(body, json_errors=values["format"] == "json")
 
     head, _ = parse(getattr(FairLazyFrame, method).__doc__ or "")
     command.__doc__ = (f"{head.split(chr(10) + chr(10))[0]}\n\npl.scan_...(PATH).fair.{method}"
-                       f"(--by ..., ...): the Python API's namespace method lf.fair.{method}, "
+                       f"({call}): the Python API's namespace method lf.fair.{method}, "
                        "its options generated from the declaration.")
-    params = io_parameters() + [option_parameter(o)
-                                for o in namespace_options(method, COUNT_OPTIONS)]
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__annotations__ = {}
     command.__name__ = method
@@ -146,5 +176,9 @@ def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
     ['compare', 'monitor']
     """
     for method in _COMMANDS:
-        app.command(name=method, cls=ReadableCommand)(_callback(method, guard))
+        params = io_parameters() + [option_parameter(o)
+                                    for o in namespace_options(method, COUNT_OPTIONS)]
+        app.command(name=method, cls=ReadableCommand)(namespace_command(
+            method, guard, functools.partial(run_rows_command, method), params,
+            "--by ..., ..."))
     return list(_COMMANDS)

@@ -18,19 +18,11 @@ import polars as pl
 import typer
 
 from polars_fair import errors as E
-from polars_fair._docs import parse
 from polars_fair.cli.commands import convert, io_parameters, namespace_options, option_parameter
+from polars_fair.cli.compare import namespace_command
 from polars_fair.cli.group import ReadableCommand
-from polars_fair.cli.io import (
-    check_outputs,
-    column_or_sql,
-    emit,
-    parse_dtypes,
-    scan,
-    where_condition,
-)
+from polars_fair.cli.io import column_or_sql, parse_dtypes, scan, where_condition
 from polars_fair.cli.quoting import QUOTING, split_items, split_name, unquote
-from polars_fair.cli.table import select_columns
 
 __all__ = ["MEMBERSHIP_FORM", "parse_membership_option", "register", "run_calibration"]
 
@@ -144,33 +136,15 @@ def run_calibration(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
                    f"({shown} of the rows); groups {groups}")
 
 
-def _callback(guard: Callable[..., None]) -> Callable[..., None]:
-    from polars_fair.api.namespace import FairLazyFrame
-
-    def command(**values: Any) -> None:
-        def run() -> None:
-            fmt = check_outputs(values["format"], values["output"], inputs=[values["path"]])
-            frame, header = run_calibration(values)
-            frame, header = select_columns(frame, values["columns"], fmt, header)
-            emit(frame, fmt, values["output"], header)
-
-        guard(run, json_errors=values["format"] == "json")
-
-    head, _ = parse(getattr(FairLazyFrame, _METHOD).__doc__ or "")
-    command.__doc__ = (f"{head.split(chr(10) + chr(10))[0]}\n\npl.scan_...(PATH).fair."
-                       f"{_METHOD}(--membership ..., --known ...): the Python API's namespace "
-                       "method, its options generated from the declaration.")
+def _parameters() -> list[inspect.Parameter]:
+    """The input and output options without ``--by``, ``--membership``, the method's options."""
     membership = inspect.Parameter(
         "membership", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[str, typer.Option(
             "--membership", metavar="ATTRIBUTE=GROUP:COLUMN,...",
             help="The probability column of each group of one attribute: "
                  f"{MEMBERSHIP_FORM}, for example race=White:p_white,Black:p_black. " + QUOTING)])
-    params = [p for p in io_parameters() if p.name != "by"] + [membership] + [
+    return [p for p in io_parameters() if p.name != "by"] + [membership] + [
         option_parameter(o) for o in namespace_options(_METHOD) if o.name != "membership"]
-    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    command.__annotations__ = {}
-    command.__name__ = _METHOD
-    return command
 
 
 def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
@@ -194,5 +168,6 @@ def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
     >>> register(typer.Typer(), _guard)
     ['membership-calibration']
     """
-    app.command(name="membership-calibration", cls=ReadableCommand)(_callback(guard))
+    app.command(name="membership-calibration", cls=ReadableCommand)(namespace_command(
+        _METHOD, guard, run_calibration, _parameters(), "--membership ..., --known ..."))
     return ["membership-calibration"]
