@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+import polars_fair  # noqa: F401  (registers .fair)
 from benchmarks.common import Config, Row, audit_frame, fmt_n, guarded, measure, median
 
 K = 5

@@ -28,11 +28,11 @@ CALIBRATION_COLUMNS = ("bin", "bin_low", "bin_high", "n", "mean_probability", "o
                        "classwise_ece")
 
 
-def _output_schema(attribute: str, weighted: bool) -> pl.Schema:
+def _output_schema(attribute: str, group_dtype: pl.DataType, weighted: bool) -> pl.Schema:
     count = pl.Float64() if weighted else pl.Int64()
     dtypes = [pl.Int64(), pl.Float64(), pl.Float64(), count, pl.Float64(), pl.Float64(),
               pl.Int64(), pl.Float64(), pl.Float64(), pl.Float64(), pl.Float64()]
-    return pl.Schema([(attribute, pl.String()), *zip(CALIBRATION_COLUMNS, dtypes, strict=True)])
+    return pl.Schema([(attribute, group_dtype), *zip(CALIBRATION_COLUMNS, dtypes, strict=True)])
 
 
 def _cells(df: pl.DataFrame, t: CalibrationTable) -> pl.DataFrame:
@@ -54,13 +54,12 @@ def _cells(df: pl.DataFrame, t: CalibrationTable) -> pl.DataFrame:
             n = float(known[f"n_{k}_{b}"].sum())
             s = float(known[f"s_{k}_{b}"].sum())
             pos = float(own[f"n_{k}_{b}"].sum())
-            cells["group"].append(str(group))
+            cells["group"].append(group)
             cells["bin"].append(b)
             cells["score"].append(s / n if n > 0 else 0.0)
             cells["positives"].append(pos)
             cells["negatives"].append(n - pos)
-    order = pl.Enum([str(g) for g in m.groups])
-    return pl.DataFrame(cells, schema={"group": order, "bin": pl.Int64, "score": pl.Float64,
+    return pl.DataFrame(cells, schema={"group": m.key_dtype, "bin": pl.Int64, "score": pl.Float64,
                                        "positives": pl.Float64, "negatives": pl.Float64},
                         ).with_columns(pl.col("positives", "negatives").cast(dtype))
 
@@ -84,7 +83,7 @@ def _calibrate(df: pl.DataFrame, t: CalibrationTable) -> pl.DataFrame:
         reliability.join(by_group.drop("n"), on="group", how="left")
         .sort("group", "bin")
         .select(
-            pl.col("group").cast(pl.String).alias(attribute),
+            pl.col("group").alias(attribute),
             "bin", "bin_low", "bin_high", "n",
             pl.col("mean_score").alias("mean_probability"),
             pl.col("fraction_positive").alias("observed_share"),
@@ -127,9 +126,10 @@ def membership_calibration_from_table(table: CalibrationTable) -> pl.LazyFrame:
     Returns
     -------
     pl.LazyFrame
-        One row per group and bin (``K * bins`` rows), groups in declared order, then bins:
+        One row per group and bin (``K * bins`` rows), sorted by group, then bin (as the
+        membership count table is sorted):
 
-        - the attribute (String): the group, as text;
+        - the attribute: the group values (their dtype, as in the membership count table);
         - ``bin`` (Int64, 0-based), ``bin_low``, ``bin_high`` (Float64: the bin
           ``(bin_low, bin_high]``);
         - ``n`` (Int64 rows with a known group in the bin; Float64 weight sum when weighted);
@@ -181,5 +181,5 @@ def membership_calibration_from_table(table: CalibrationTable) -> pl.LazyFrame:
     if attribute in CALIBRATION_COLUMNS:
         raise E.InvalidArgumentError(E.COLUMN_CLASH.format(
             names=[attribute], analysis="membership_calibration", example=attribute))
-    schema = _output_schema(attribute, table.weighted)
+    schema = _output_schema(attribute, table.membership.key_dtype, table.weighted)
     return table.frame.map_batches(lambda df: _calibrate(df, table), schema=schema)

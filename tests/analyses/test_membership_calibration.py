@@ -75,10 +75,16 @@ def test_hand_worked_frame_on_every_way_a_frame_arrives(run: Runner) -> None:
         assert row["share_known"] == pytest.approx(5 / 6, abs=1e-15)
 
 
-def test_groups_keep_their_declared_order_not_the_alphabet() -> None:
+def test_groups_are_sorted_by_value_as_in_the_membership_count_table() -> None:
     membership = {"race": {"C": "p_c", "A": "p_a", "B": "p_b"}}
     out = HAND.fair.membership_calibration(membership=membership, known="self", bins=2)
-    assert out["race"].to_list() == ["C", "C", "A", "A", "B", "B"]
+    assert out["race"].to_list() == ["A", "A", "B", "B", "C", "C"]
+    numbers = HAND.with_columns(pl.col("self").replace({"A": "10", "B": "9", "C": "1"}))
+    out = numbers.fair.membership_calibration(
+        membership={"race": {10: "p_a", 9: "p_b", 1: "p_c"}}, known="self", bins=2)
+    assert out["race"].dtype == pl.Int64  # the group values' dtype; compared with known as text
+    assert out["race"].to_list() == [1, 1, 9, 9, 10, 10]
+    assert out.filter(pl.col("race") == 10)["n"].to_list() == [3, 2]  # group A's bins
 
 
 def test_function_form_equals_the_namespace() -> None:
