@@ -81,7 +81,8 @@ def floor_aggs(families: Sequence[str]) -> list[pl.Expr]:
 
 def floor(df: pl.DataFrame, families: Sequence[str]) -> pl.DataFrame:
     """The floor: one plain Polars group-by of the same sums, no validation."""
-    return (df.lazy().group_by("b", _argmax(), "y_true", "y_pred")
+    # the key as a column first: grouping by the when/then expression itself is 2-3x slower
+    return (df.lazy().with_columns(_argmax()).group_by("b", "__pf_argmax", "y_true", "y_pred")
             .agg(floor_aggs(families)).collect())
 
 

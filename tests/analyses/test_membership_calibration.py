@@ -279,3 +279,24 @@ def test_the_bins_limit_advice_works_when_followed() -> None:
                                            bins=100)  # the limit itself
     assert out.height == 3 * 100
     assert out["n"].sum() == 3 * 5
+
+
+def test_the_calibration_table_is_additive_over_parts_of_the_rows() -> None:
+    from polars_fair.counting.membership_calibration import calibration_table
+
+    df, _ = _simulation(11, n=3_000)
+    df = df.with_columns(w=pl.int_range(pl.len()) % 4 + 0.5)
+    args = {"membership": MEMBERSHIP, "known": "self", "bins": 7, "sample_weight": "w"}
+    keys = ["known", "__pf_argmax"]
+
+    def table(part: pl.DataFrame) -> pl.DataFrame:
+        return calibration_table(part, **args).frame.collect()
+
+    whole = table(df).sort(keys, nulls_last=True)
+    halves = pl.concat([table(df.head(1_234)), table(df.tail(3_000 - 1_234))])
+    summed = halves.group_by(keys).agg(pl.exclude(keys).sum()).sort(keys, nulls_last=True)
+    assert summed.select(keys).equals(whole.select(keys))
+    for column in whole.columns:
+        if column not in keys:
+            np.testing.assert_allclose(summed[column].to_numpy(), whole[column].to_numpy(),
+                                       rtol=1e-12, err_msg=column)
