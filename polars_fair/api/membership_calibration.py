@@ -11,6 +11,7 @@ in one call.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import polars as pl
@@ -19,6 +20,9 @@ from polars_fair._docs import compose
 from polars_fair.analyses.membership_calibration import membership_calibration_from_table
 from polars_fair.core.spec import IntoExpr, NullGroups
 from polars_fair.counting.membership_calibration import CalibrationTable, calibration_table
+
+#: The ``membership=`` argument: one attribute -> (group value -> probability column).
+Memberships = Mapping[str, Mapping[Any, IntoExpr]]
 
 __all__ = ["FairCalibrationCounts", "calibration_counts", "membership_calibration",
            "namespace_membership_calibration"]
@@ -102,7 +106,7 @@ class FairCalibrationCounts:
 
 
 def calibration_counts(frame: pl.DataFrame | pl.LazyFrame, *,  # noqa: D103
-                       membership: Any, known: IntoExpr, bins: int = 10,
+                       membership: Memberships, known: IntoExpr, bins: int = 10,
                        sample_weight: IntoExpr | None = None, normalize: bool = False,
                        null_groups: NullGroups = "keep") -> FairCalibrationCounts:
     return FairCalibrationCounts(calibration_table(
@@ -120,7 +124,7 @@ calibration_counts.__doc__ = compose(
 
 
 def membership_calibration(frame: pl.DataFrame | pl.LazyFrame, *,  # noqa: D103
-                           membership: Any, known: IntoExpr, bins: int = 10,
+                           membership: Memberships, known: IntoExpr, bins: int = 10,
                            sample_weight: IntoExpr | None = None,
                            normalize: bool = False,
                            null_groups: NullGroups = "keep") -> pl.LazyFrame:
@@ -143,7 +147,8 @@ membership_calibration.__doc__ = compose(
 [('A', 0, 2, 0.0), ('A', 1, 2, 0.5), ('B', 0, 2, 0.5), ('B', 1, 2, 1.0)]""")
 
 
-def namespace_membership_calibration(self: Any, /, *, membership: Any, known: IntoExpr,  # noqa: D103
+def namespace_membership_calibration(self: Any, /, *, membership: Memberships,  # noqa: D103
+                                     known: IntoExpr,
                                      bins: int = 10, sample_weight: IntoExpr | None = None,
                                      normalize: bool = False,
                                      null_groups: NullGroups = "keep") -> pl.LazyFrame:

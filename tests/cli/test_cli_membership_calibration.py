@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 import polars_fair  # noqa: F401  (registers .fair)
 from polars_fair import errors as E
+from polars_fair.cli.commands import LISTS
 from polars_fair.cli.entry import app
-from polars_fair.cli.membership import MEMBERSHIP_FORM
 from tests.analyses.test_membership_calibration import HAND, MEMBERSHIP, _simulation
 from tests.cli.test_cli_analyses import assert_rows_equal
 
@@ -42,18 +42,18 @@ def test_the_command_equals_the_python_api(people: Path) -> None:
     assert_rows_equal(json.loads(result.stdout), want)
 
 
-def test_sql_columns_quoted_groups_and_where(tmp_path: Path) -> None:
+def test_quoted_groups_sql_known_and_where(tmp_path: Path) -> None:
     path = tmp_path / "hand.csv"
     HAND.with_columns(pl.col("self").replace({"A": "a:1"})).write_csv(path)
     result = runner.invoke(app, [
         "membership-calibration", str(path), "--membership",
-        'race="a:1":p_a,B:1 - p_a - p_c,C:p_c', "--known", "self", "--bins", "2",
-        "--where", "p_a < 0.65", "--normalize", "--format", "json"])
+        'race="a:1":p_a,B:p_b,C:p_c', "--known", "CASE WHEN p_c < 0.5 THEN self END",
+        "--bins", "2", "--where", "p_a < 0.65", "--format", "json"])
     assert result.exit_code == 0, result.output
     want = HAND.filter(pl.col("p_a") < 0.65).with_columns(
         pl.col("self").replace({"A": "a:1"})).fair.membership_calibration(
-        membership={"race": {"a:1": "p_a", "B": (1 - pl.col("p_a") - pl.col("p_c")),
-                             "C": "p_c"}}, known="self", bins=2, normalize=True)
+        membership={"race": {"a:1": "p_a", "B": "p_b", "C": "p_c"}},
+        known=pl.when(pl.col("p_c") < 0.5).then(pl.col("self")), bins=2)
     assert_rows_equal(json.loads(result.stdout), want)
 
 
@@ -63,8 +63,8 @@ def test_a_malformed_membership_is_exit_2_naming_the_form(tmp_path: Path) -> Non
     result = runner.invoke(app, ["membership-calibration", str(path), "--membership",
                                  "race=A", "--known", "self"])
     assert result.exit_code == 2
-    assert E.CLI_BAD_LIST.format(flag="--membership", kind=MEMBERSHIP_FORM,
-                                 value="race=A") in " ".join(result.stderr.split())
+    assert E.CLI_BAD_LIST.format(flag="--membership", value="race=A",
+                                 kind=LISTS["groups"]) in " ".join(result.stderr.split())
 
 
 def test_known_values_outside_the_groups_are_exit_2_with_counts(tmp_path: Path) -> None:
