@@ -636,6 +636,10 @@ KNOWN_GROUP_CLASH = (
     "membership group values of {attribute!r} must differ as text, since the known column "
     "{column!r} is compared with them as text; {values} coincide"
 )
+CALIBRATION_POLARS_ONLY = (
+    "membership_calibration reads a polars DataFrame or LazyFrame (not yet a Spark DataFrame or "
+    "a DuckDB relation), got {type}"
+)
 CALIBRATION_BINS_LIMIT = (
     "bins={bins} is more than {limit} for membership_calibration (one sum per group and bin in "
     "the scan); pass a smaller bins"

@@ -48,7 +48,8 @@ null_groups : {"keep", "raise", "drop"}, default "keep"
 
 #: The errors raised before the plan runs, beside those of the analysis.
 ROWS_ERRORS_DOC = """InvalidArgumentError
-    ``membership`` is not one attribute mapping distinct groups to columns or expressions,
+    The rows are not a polars frame (Spark and DuckDB are not read yet), ``membership`` is not
+    one attribute mapping distinct groups to columns or expressions,
     ``bins`` is not an integer >= 1, two groups are the same text, a bad ``null_groups``.
 ColumnNotFoundError
     A probability, the ``known`` or the ``sample_weight`` column is absent.

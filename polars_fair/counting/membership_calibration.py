@@ -159,8 +159,8 @@ def calibration_table(frame: pl.DataFrame | pl.LazyFrame, *, membership: Any, kn
     Raises
     ------
     InvalidArgumentError
-        ``membership`` malformed, ``bins`` not an integer >= 1, two groups the same text, a bad
-        ``null_groups``.
+        ``frame`` not a polars frame, ``membership`` malformed, ``bins`` not an integer >= 1,
+        two groups the same text, a bad ``null_groups``.
     ColumnNotFoundError
         A probability, the known or the weight column is absent.
     InvalidMembershipError
@@ -177,6 +177,8 @@ def calibration_table(frame: pl.DataFrame | pl.LazyFrame, *, membership: Any, kn
     >>> t.frame.collect().sort("known").select("known", "rows", "n_0_0", "n_0_1", "s_0_1").rows()
     [(None, 1, 0, 1, 0.6), ('A', 1, 0, 1, 0.9), ('B', 1, 1, 0, 0.0)]
     """
+    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
+        raise E.InvalidArgumentError(E.CALIBRATION_POLARS_ONLY.format(type=type(frame).__name__))
     m = parse_membership(membership, normalize=normalize)
     assert m is not None  # a mapping was given: parse_membership raised otherwise
     bins = check_int(bins, "bins")

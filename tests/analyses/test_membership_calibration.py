@@ -300,3 +300,11 @@ def test_the_calibration_table_is_additive_over_parts_of_the_rows() -> None:
         if column not in keys:
             np.testing.assert_allclose(summed[column].to_numpy(), whole[column].to_numpy(),
                                        rtol=1e-12, err_msg=column)
+
+
+def test_other_engines_are_refused_by_a_typed_error_not_yet_read() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    relation = duckdb.from_arrow(HAND.to_arrow())
+    with pytest.raises(E.InvalidArgumentError) as info:
+        polars_fair.membership_calibration(relation, membership=MEMBERSHIP, known="self")
+    assert str(info.value) == E.CALIBRATION_POLARS_ONLY.format(type="DuckDBPyRelation")
