@@ -28,8 +28,7 @@ from polars_fair.cli.entry import app
 runner = CliRunner()
 
 #: Templates whose advice a test of this module follows (TABLE_LEVELS_ADVICE,
-#: RELATION_LEVELS_ADVICE, CLI_EMPTY_NAME and CLI_BAD_KEY_DTYPE: tests/api/test_level_advice.py;
-#: CALIBRATION_BINS_LIMIT: tests/analyses/test_membership_calibration.py).
+#: RELATION_LEVELS_ADVICE, CLI_EMPTY_NAME and CLI_BAD_KEY_DTYPE: tests/api/test_level_advice.py).
 FOLLOWED = {
     "LEVELS_ADVICE", "CLI_LEVELS_ADVICE", "NUMERIC_LEVELS", "LABEL_PREDICTION_KINDS",
     "CLI_LABEL_PREDICTION_KINDS", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
