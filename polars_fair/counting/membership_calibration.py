@@ -109,15 +109,24 @@ class CalibrationTable(NamedTuple):
         return self.audit.weight is not None
 
 
-def _bin_sums(k: int, edges: np.ndarray, weighted: bool) -> list[pl.Expr]:
-    """Each (group, bin) cell: its rows (weights) and its sum of ``w * p``."""
+def _bins(k: int, edges: np.ndarray) -> list[pl.Expr]:
+    """Each group's bin as a column of the row (``searchsorted`` over the inner edges)."""
     inner = pl.lit(pl.Series(edges[1:-1], dtype=pl.Float64))
+    return [inner.search_sorted(pl.col(f"__pf_m_p{i}"), side="left").cast(pl.Int64)
+            .alias(f"__pf_c_bin{i}") for i in range(k)]
+
+
+def _bin_sums(k: int, bins: int, weighted: bool) -> list[pl.Expr]:
+    """Each (group, bin) cell: its rows (weights) and its sum of ``w * p``.
+
+    The bins are columns made before the group-by (:func:`_bins`): comparing an integer column
+    in each cell is about five times faster than binning the probability there.
+    """
     w = pl.col("__pf_m_w")
     aggs = []
     for i in range(k):
-        p = pl.col(f"__pf_m_p{i}")
-        bin_i = inner.search_sorted(p, side="left")
-        for b in range(edges.size - 1):
+        p, bin_i = pl.col(f"__pf_m_p{i}"), pl.col(f"__pf_c_bin{i}")
+        for b in range(bins):
             cell = bin_i == b
             n = w.filter(cell).sum() if weighted else cell.sum().cast(pl.Int64)
             aggs += [n.alias(f"n_{i}_{b}"), (w * p).filter(cell).sum().alias(f"s_{i}_{b}")]
@@ -203,11 +212,12 @@ def calibration_table(frame: pl.DataFrame | pl.LazyFrame, *, membership: Any, kn
             values=E.show_values(sorted({t for t in texts if texts.count(t) > 1}))))
     edges = np.linspace(0.0, 1.0, bins + 1)
     aggs = [pl.len().cast(pl.Int64).alias("rows"),
-            *_bin_sums(len(m.exprs), edges, weight is not None),
+            *_bin_sums(len(m.exprs), bins, weight is not None),
             *getattr(scan, "_check_aggs")(m)]  # noqa: B009 - the one membership check
     if weight is not None:
         aggs += getattr(boundary, "_weight_aggs")(weight)  # noqa: B009 - the one weight check
-    prepared = getattr(scan, "_prepared")(lf, m, a)  # noqa: B009 - the one preparation
+    prepared = getattr(scan, "_prepared")(lf, m, a).with_columns(  # noqa: B009 - the one
+        _bins(len(m.exprs), edges))  # preparation of membership columns, then the bins
     table = prepared.group_by(to_expr(known).cast(pl.String).alias("known"), ARGMAX).agg(aggs)
     return CalibrationTable(table, m, name_of(known), tuple(float(e) for e in edges), a)
 
