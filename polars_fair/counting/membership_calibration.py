@@ -213,7 +213,7 @@ def calibration_table(frame: pl.DataFrame | pl.LazyFrame, *, membership: Any, kn
     edges = np.linspace(0.0, 1.0, bins + 1)
     aggs = [pl.len().cast(pl.Int64).alias("rows"),
             *_bin_sums(len(m.exprs), bins, weight is not None),
-            *getattr(scan, "_check_aggs")(m)]  # noqa: B009 - the one membership check
+            *getattr(scan, "_check_aggs")(m, True)]  # noqa: B009 - the one check, per column
     if weight is not None:
         aggs += getattr(boundary, "_weight_aggs")(weight)  # noqa: B009 - the one weight check
     prepared = getattr(scan, "_prepared")(lf, m, a).with_columns(  # noqa: B009 - the one
@@ -264,7 +264,7 @@ def check_calibration_table(df: pl.DataFrame, t: CalibrationTable) -> pl.DataFra
     polars_fair.errors.UnknownGroupError: known column 'self' holds 1 row(s) whose value is ...
     """
     m = t.membership
-    df = getattr(scan, "_validate")(df.rename({"rows": "n"}), m, t.audit)  # noqa: B009
+    df = getattr(scan, "_validate")(df.rename({"rows": "n"}), m, t.audit, None)  # noqa: B009
     df = df.rename({"n": "rows"})
     if t.weighted:
         boundary.check_weights(df, t.audit)
