@@ -1,0 +1,383 @@
+r"""The linear (regression) estimator of each group's rates when membership is estimated.
+
+When the data hold, for each row, the probabilities :math:`p_{i1}, \dots, p_{iK}` that it belongs
+to each of K groups (BISG and the like), and an outcome :math:`Y_i` is independent of the
+probabilities given the true group, :math:`E[Y_i \mid p_i] = \sum_k p_{ik}\mu_k`: the least-squares
+regression of the outcome on the probabilities (no intercept; they sum to 1) estimates every
+group's mean :math:`\mu_k` without bias (Chen, Kallus, Mao, Svacha & Udell, "Fairness Under
+Unawareness", FAT* 2019, the linear estimator; Jurity's surrogate method fits it on cell means).
+
+Here it is fitted on rows, from the additive sums of the membership table
+(:mod:`polars_fair.counting.membership`, one scan), never from the rows themselves: with
+sample weights :math:`w_i` (1 when none) the weighted least-squares estimate is
+
+.. math::
+
+    \hat\beta = G^{-1} c,\qquad G = \sum_i w_i p_i p_i^\top \;(\texttt{g}),\qquad
+    c = \sum_{i: Y_i = 1} w_i p_i \;(\texttt{s}),
+
+and its heteroskedasticity-robust (sandwich, HC0; White 1980) covariance is
+:math:`V = G^{-1} M G^{-1}` with :math:`M = \sum_i w_i^2 p_i p_i^\top (Y_i - p_i^\top\hat\beta)^2`.
+For indicator outcomes the meat expands into sums the table holds: for two outcomes
+:math:`Y_a, Y_b` (indicators of sets :math:`A, B` of label cells) with estimates :math:`a, b`,
+
+.. math::
+
+    M_{ab} = H_{A\cap B} - T_A\,b - T_B\,a + U(a, b),
+
+with :math:`H_S = \sum_{i\in S} w_i^2 p_i p_i^\top` (``h``), :math:`T_S = \sum_{i\in S} w_i^2
+p_i\otimes p_i\otimes p_i` (``t``) and :math:`U = \sum_i w_i^2 p_i^{\otimes 4}` (``u``).
+
+Rates: ``selection_rate`` is the estimate for :math:`Y = \hat y`; ``tpr`` and ``fpr`` are ratios
+of two estimates, :math:`P(y=1, \hat y=1 \mid k) / P(y=1 \mid k)` and
+:math:`P(y=0, \hat y=1 \mid k) / P(y=0 \mid k)`, whose variance is the delta method's
+:math:`(V_{aa} - 2rV_{ab} + r^2V_{bb}) / b^2` from the joint sandwich. Intervals are Wald
+intervals, estimate :math:`\pm z\,\text{se}`, at ``level``.
+
+Undefined and unreliable values, one rule each:
+
+- A cell whose Gram matrix is singular or ill-conditioned (condition number above
+  :data:`MAX_CONDITION`: a group nobody is likely to be in, or probabilities that do not vary)
+  gives null estimates for every group of the cell, with ``regression_singular`` true. Never a
+  number from a near-singular solve.
+- A ratio (tpr, fpr) whose denominator estimate is not positive is null.
+- An estimate outside [0, 1] (possible: the estimator is linear and unbiased, not bounded) is
+  returned as it is here, with ``regression_out_of_range`` true;
+  :func:`polars_fair.analyses.proxy_report.proxy_report_from_membership` clips it for display
+  and keeps the flag. Intervals are not clipped here.
+
+Why one module: the estimate, its sandwich and the delta method share the tensors of one cell.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from polars_fair._lazy import np, sps
+from polars_fair.core.options import check
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    FloatArray = npt.NDArray[np.float64]
+
+__all__ = [
+    "MAX_CONDITION",
+    "REGRESSION_RATES",
+    "CellFit",
+    "fit_cells",
+    "normal_quantile",
+    "regression_from_membership",
+]
+
+#: Gram matrices with a larger condition number give null estimates (``regression_singular``).
+MAX_CONDITION = 1e10
+
+#: Each rate as (numerator cells, denominator cells), a cell being ``(y_true, y_pred)`` with
+#: ``None`` for "any"; a denominator of ``None`` is every row (the rate is one regression).
+REGRESSION_RATES: dict[str, tuple[tuple[Any, Any], tuple[Any, Any] | None]] = {
+    "selection_rate": ((None, 1), None),
+    "tpr": ((1, 1), (1, None)),
+    "fpr": ((0, 1), (0, None)),
+}
+
+_ORDERS = {"s": 1, "g": 2, "h": 2, "t": 3, "u": 4}
+
+
+def _sym_index(k: int, order: int) -> tuple[list[str], Any]:
+    """Column suffixes for ``j ≤ k ≤ ...`` and, per full index, the position of its column."""
+    combos = list(itertools.combinations_with_replacement(range(k), order))
+    where = {c: i for i, c in enumerate(combos)}
+    full = np.empty((k,) * order, dtype=np.int64)
+    for idx in itertools.product(range(k), repeat=order):
+        full[idx] = where[tuple(sorted(idx))]
+    return ["_".join(str(j) for j in c) for c in combos], full
+
+
+@dataclass(frozen=True)
+class _Sums:
+    """One cell of the ``by`` attributes: per label cell ``(y_true, y_pred)`` its sums."""
+
+    labels: list[tuple[Any, Any]]
+    s: dict[tuple[Any, Any], FloatArray]
+    h: dict[tuple[Any, Any], FloatArray]
+    t: dict[tuple[Any, Any], FloatArray]
+    g: FloatArray
+    u: FloatArray
+
+    def over(self, cells: tuple[Any, Any] | None, part: str) -> FloatArray:
+        """The sum of ``part`` over the label cells matching ``cells`` (None: every cell)."""
+        table = {"s": self.s, "h": self.h, "t": self.t}[part]
+        chosen = [c for c in self.labels if cells is None or all(
+            want is None or want == have for want, have in zip(cells, c, strict=True))]
+        zero = np.zeros_like(next(iter(table.values())))
+        return sum((table[c] for c in chosen), zero)
+
+
+@dataclass(frozen=True)
+class CellFit:
+    """The regression estimates of one cell of the ``by`` attributes.
+
+    Parameters
+    ----------
+    key : tuple
+        The cell's values of the ``by`` attributes (``()`` without them).
+    rates : dict of str to (numpy.ndarray, numpy.ndarray)
+        Per rate, the K estimates and their K × K covariance (NaN where undefined).
+    singular : bool
+        The Gram matrix is singular or ill-conditioned: every estimate is NaN.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> CellFit((), {}, True).singular
+    True
+    """
+
+    key: tuple[Any, ...]
+    rates: dict[str, tuple[FloatArray, FloatArray]]
+    singular: bool
+
+
+def _meat(sums: _Sums, a: tuple[Any, Any] | None, b: tuple[Any, Any] | None,
+          ea: FloatArray, eb: FloatArray) -> FloatArray:
+    """:math:`M_{ab} = H_{A∩B} - T_A b - T_B a + U(a, b)` for label-cell sets ``a``, ``b``."""
+    both = _intersect(a, b)
+    out: FloatArray = (sums.over(both, "h") - np.einsum("jkl,l->jk", sums.over(a, "t"), eb)
+            - np.einsum("jkl,l->jk", sums.over(b, "t"), ea)
+            + np.einsum("jklm,l,m->jk", sums.u, ea, eb))
+    return out
+
+
+def _intersect(a: tuple[Any, Any] | None, b: tuple[Any, Any] | None) -> tuple[Any, Any] | None:
+    """The label cells in both sets (sets given as ``(y_true, y_pred)`` patterns)."""
+    if a is None or b is None:
+        return b if a is None else a
+    out = []
+    for x, y in zip(a, b, strict=True):
+        if x is not None and y is not None and x != y:  # disjoint: an impossible pattern
+            return (-1, -1)
+        out.append(x if x is not None else y)
+    return (out[0], out[1])
+
+
+def _fit(sums: _Sums, rates: Sequence[str], k: int, key: tuple[Any, ...]) -> CellFit:
+    """Estimates and sandwich covariances of the ``rates`` in one cell."""
+    nan_fit = {r: (np.full(k, np.nan), np.full((k, k), np.nan)) for r in rates}
+    g = sums.g
+    if not np.all(np.isfinite(g)) or np.trace(g) <= 0 or np.linalg.cond(g) > MAX_CONDITION:
+        return CellFit(key, nan_fit, True)
+    gi = np.linalg.inv(g)
+    out: dict[str, tuple[FloatArray, FloatArray]] = {}
+    for r in rates:
+        num, den = REGRESSION_RATES[r]
+        a = gi @ sums.over(num, "s")
+        v_aa = gi @ _meat(sums, num, num, a, a) @ gi
+        if den is None:
+            out[r] = (a, v_aa)
+            continue
+        b = gi @ sums.over(den, "s")
+        v_bb = gi @ _meat(sums, den, den, b, b) @ gi
+        v_ab = gi @ _meat(sums, num, den, a, b) @ gi
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(b > 0, a / b, np.nan)
+            # delta method: the gradient of a_k / b_k is (1 / b_k, -r_k / b_k)
+            jac_a = np.diag(np.where(b > 0, 1.0 / b, np.nan))
+            jac_b = np.diag(np.where(b > 0, -ratio / b, np.nan))
+            cov = (jac_a @ v_aa @ jac_a.T + jac_b @ v_bb @ jac_b.T
+                   + jac_a @ v_ab @ jac_b.T + jac_b @ v_ab.T @ jac_a.T)
+        out[r] = (ratio, cov)
+    return CellFit(key, out, False)
+
+
+def fit_cells(table: pl.DataFrame | pl.LazyFrame, keys: Sequence[str], n_groups: int,
+              *, rates: Sequence[str] | None = None) -> list[CellFit]:
+    """The regression fits of every cell of ``keys``, from a membership table.
+
+    Parameters
+    ----------
+    table : pl.DataFrame or pl.LazyFrame
+        A membership table (:mod:`polars_fair.counting.membership`): ``keys``, ``y_pred``
+        [, ``y_true``] [, ``__pf_argmax``] and the sums ``s_{k}``, ``g_{j}_{k}``, ``h_{j}_{k}``,
+        ``t_{j}_{k}_{l}``, ``u_{j}_{k}_{l}_{m}`` over the K groups in declared order.
+    keys : sequence of str
+        The ``by`` attributes: one fit per cell of them.
+    n_groups : int
+        K, the number of membership groups.
+    rates : sequence of str, optional
+        Rates of :data:`REGRESSION_RATES` (default: ``selection_rate``, and ``tpr``, ``fpr``
+        when the table has ``y_true``).
+
+    Returns
+    -------
+    list of CellFit
+        One per cell, sorted by ``keys`` (nulls first).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> t = pl.DataFrame({"y_pred": [0, 1], "s_0": [1.0, 1.0], "s_1": [0.0, 1.0],
+    ...     "g_0_0": [1.0, 1.0], "g_0_1": [0.0, 1.0], "g_1_1": [0.0, 1.0],
+    ...     "h_0_0": [1.0, 1.0], "h_0_1": [0.0, 1.0], "h_1_1": [0.0, 1.0],
+    ...     "t_0_0_0": [1.0, 1.0], "t_0_0_1": [0.0, 1.0], "t_0_1_1": [0.0, 1.0],
+    ...     "t_1_1_1": [0.0, 1.0], "u_0_0_0_0": [1.0, 1.0], "u_0_0_0_1": [0.0, 1.0],
+    ...     "u_0_0_1_1": [0.0, 1.0], "u_0_1_1_1": [0.0, 1.0], "u_1_1_1_1": [0.0, 1.0]})
+    >>> fit_cells(t, [], 2)[0].rates["selection_rate"][0].tolist()  # rows p=(1,0) y=0; p=(1,1) y=1
+    [0.0, 1.0]
+    """
+    df = table.collect() if isinstance(table, pl.LazyFrame) else table
+    labels = [c for c in ("y_true", "y_pred") if c in df.columns]
+    if rates is None:
+        rates = ["selection_rate", "tpr", "fpr"] if "y_true" in labels else ["selection_rate"]
+    names: dict[str, tuple[list[str], Any]] = {
+        p: _sym_index(n_groups, o) for p, o in _ORDERS.items()}
+    sum_cols = [f"{p}_{s}" for p, (suffixes, _) in names.items() for s in suffixes]
+    per = (df.group_by([*keys, *labels]).agg(pl.col(sum_cols).sum())
+           .sort([*keys, *labels], nulls_last=False))
+    fits: list[CellFit] = []
+    for key, part in _cells(per, keys):
+        tensors: dict[str, dict[tuple[Any, Any], FloatArray]] = {p: {} for p in _ORDERS}
+        label_cells = []
+        for row in part.iter_rows(named=True):
+            cell = (row.get("y_true"), row.get("y_pred"))
+            label_cells.append(cell)
+            for p, (suffixes, full) in names.items():
+                flat = np.array([row[f"{p}_{s}"] for s in suffixes], dtype=np.float64)
+                tensors[p][cell] = flat[full]
+        total = {p: sum(tensors[p].values(), np.zeros((n_groups,) * _ORDERS[p]))
+                 for p in ("g", "u")}
+        sums = _Sums(label_cells, tensors["s"], tensors["h"], tensors["t"],
+                     total["g"], total["u"])
+        fits.append(_fit(sums, rates, n_groups, key))
+    return fits
+
+
+def _cells(per: pl.DataFrame, keys: Sequence[str]) -> list[tuple[tuple[Any, ...], pl.DataFrame]]:
+    """The table split by the cells of ``keys`` (one part without keys), in sorted order."""
+    if not keys:
+        return [((), per)]
+    parts = per.partition_by(list(keys), maintain_order=True, as_dict=True)
+    return [(tuple(k), v) for k, v in parts.items()]
+
+
+def regression_from_membership(
+    table: pl.DataFrame | pl.LazyFrame,
+    keys: Sequence[str],
+    attribute: str,
+    groups: Sequence[Any],
+    *,
+    level: float = 0.95,
+) -> pl.DataFrame:
+    r"""Each group's rates by the regression (linear) estimator, with sandwich intervals.
+
+    Per cell of ``keys`` the weighted least-squares estimate :math:`G^{-1}c` of every group's
+    rate from the membership table's sums, its HC0 sandwich standard error, and a Wald
+    interval at ``level``; ``tpr`` and ``fpr`` by the delta method (formulas and sources:
+    :mod:`polars_fair.analyses.membership_regression`). Rows are never read again.
+
+    Parameters
+    ----------
+    table : pl.DataFrame or pl.LazyFrame
+        A membership table (:mod:`polars_fair.counting.membership`).
+    keys : sequence of str
+        The ordinary ``by`` attributes (one regression per cell of them).
+    attribute : str
+        The membership attribute's name (the group column of the result).
+    groups : sequence
+        Its group values in declared order (the order of ``s_0, s_1, ...``).
+    level : float, default 0.95
+        The confidence level of the intervals, in (0, 1).
+
+    Returns
+    -------
+    pl.DataFrame
+        One row per cell × group, sorted by ``keys`` then the declared group order: ``keys``,
+        ``attribute``, then for each rate (``selection_rate``; ``tpr``, ``fpr`` when the table
+        has ``y_true``) ``{rate}_regression``, ``{rate}_regression_se``,
+        ``{rate}_regression_ci_low``, ``{rate}_regression_ci_high`` (Float64, null where
+        undefined; not clipped, so possibly outside [0, 1]), and the Booleans
+        ``regression_singular`` (the cell's Gram matrix is singular or ill-conditioned: every
+        estimate null) and ``regression_out_of_range`` (a rate estimate outside [0, 1]).
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``level`` outside (0, 1).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> t = pl.DataFrame({"y_pred": [0, 1], "s_0": [1.0, 1.0], "s_1": [0.0, 1.0],
+    ...     "g_0_0": [1.0, 1.0], "g_0_1": [0.0, 1.0], "g_1_1": [0.0, 1.0],
+    ...     "h_0_0": [1.0, 1.0], "h_0_1": [0.0, 1.0], "h_1_1": [0.0, 1.0],
+    ...     "t_0_0_0": [1.0, 1.0], "t_0_0_1": [0.0, 1.0], "t_0_1_1": [0.0, 1.0],
+    ...     "t_1_1_1": [0.0, 1.0], "u_0_0_0_0": [1.0, 1.0], "u_0_0_0_1": [0.0, 1.0],
+    ...     "u_0_0_1_1": [0.0, 1.0], "u_0_1_1_1": [0.0, 1.0], "u_1_1_1_1": [0.0, 1.0]})
+    >>> r = regression_from_membership(t, [], "race", ["a", "b"])
+    >>> r.select("race", "selection_rate_regression", "regression_singular").rows()
+    [('a', 0.0, False), ('b', 1.0, False)]
+    """
+    z = normal_quantile(level)
+    df = table.collect() if isinstance(table, pl.LazyFrame) else table
+    k = len(groups)
+    fits = fit_cells(df, keys, k)
+    rates = list(fits[0].rates) if fits else (
+        ["selection_rate", "tpr", "fpr"] if "y_true" in df.columns else ["selection_rate"])
+    cols: dict[str, list[Any]] = {c: [] for c in (*keys, attribute)}
+    for r in rates:
+        for suffix in ("", "_se", "_ci_low", "_ci_high"):
+            cols[f"{r}_regression{suffix}"] = []
+    cols["regression_singular"], cols["regression_out_of_range"] = [], []
+    for fit in fits:
+        outside = np.zeros(k, dtype=bool)
+        for r in rates:
+            est, cov = fit.rates[r]
+            se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+            outside |= np.isfinite(est) & ((est < 0.0) | (est > 1.0))
+            for suffix, values in (("", est), ("_se", se), ("_ci_low", est - z * se),
+                                   ("_ci_high", est + z * se)):
+                cols[f"{r}_regression{suffix}"] += _nullable(values)
+        for i, key in enumerate(keys):
+            cols[key] += [fit.key[i]] * k
+        cols[attribute] += list(groups)
+        cols["regression_singular"] += [fit.singular] * k
+        cols["regression_out_of_range"] += outside.tolist()
+    schema: dict[str, pl.DataType] = {**{c: df.schema[c] for c in keys},
+              **{c: pl.Float64() for c in cols if c.startswith(tuple(rates))}}
+    return pl.DataFrame(cols, schema_overrides=schema, strict=False)
+
+
+def normal_quantile(level: float) -> float:
+    r"""The two-sided normal quantile of a confidence ``level`` (checked as the option ``level``).
+
+    Parameters
+    ----------
+    level : float
+        In (0, 1).
+
+    Returns
+    -------
+    float
+        :math:`\Phi^{-1}(1/2 + \text{level}/2)`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``level`` outside (0, 1).
+
+    Examples
+    --------
+    >>> round(normal_quantile(0.95), 4)
+    1.96
+    """
+    return float(sps.norm.ppf(0.5 + float(check("level", level)) / 2.0))
+
+
+def _nullable(x: Any) -> list[float | None]:
+    """Floats with NaN and infinities as None (undefined is null)."""
+    return [float(v) if np.isfinite(v) else None for v in np.asarray(x, dtype=np.float64)]

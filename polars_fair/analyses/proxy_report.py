@@ -1,0 +1,408 @@
+r"""The proxy report: three estimators of each group's rates side by side, and a verdict.
+
+When group membership is estimated (a probability per group and row, BISG and the like) no
+single estimator is trustworthy alone (Chen, Kallus, Mao, Svacha & Udell, "Fairness Under
+Unawareness", FAT* 2019): the probability-weighted estimator attenuates a difference toward
+zero, the most-likely-group (argmax) estimator tends to exaggerate it, and the linear
+(regression) estimator is unbiased when the outcome is independent of the probabilities given
+the true group, at the price of a wider interval. This report shows the three from one
+membership table (:mod:`polars_fair.counting.membership`, one scan of the rows) and reads the
+four-fifths rule only where they agree.
+
+Why one module: the three estimators, the reference and the verdict are read per group from
+the same small table, and the verdict needs all three.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair._lazy import np
+from polars_fair.analyses.membership_regression import CellFit, fit_cells, normal_quantile
+from polars_fair.core import stats
+from polars_fair.core.options import DEFAULTS, check
+from polars_fair.core.reference import Reference, known
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    FloatArray = npt.NDArray[np.float64]
+
+__all__ = ["ESTIMATORS", "VERDICTS", "proxy_report_from_membership", "proxy_report_schema"]
+
+#: The estimators, in column order.
+ESTIMATORS = ("weighted", "argmax", "regression")
+#: The values of the ``verdict`` column.
+VERDICTS = ("pass", "fail", "indeterminate")
+
+# each rate's (numerator, denominator) label cells, (y_true, y_pred) with None for "any"
+_CELLS: dict[str, tuple[tuple[Any, Any], tuple[Any, Any]]] = {
+    "selection_rate": ((None, 1), (None, None)),
+    "tpr": ((1, 1), (1, None)),
+    "fpr": ((0, 1), (0, None)),
+}
+
+
+def _rates(schema: pl.Schema) -> list[str]:
+    return ["selection_rate", "tpr", "fpr"] if "y_true" in schema else ["selection_rate"]
+
+
+def proxy_report_schema(table_schema: pl.Schema, keys: Sequence[str], attribute: str,
+                        group_dtype: pl.DataType) -> pl.Schema:
+    """The report's fixed schema for a membership table's schema.
+
+    Parameters
+    ----------
+    table_schema : pl.Schema
+        The membership table's schema.
+    keys : sequence of str
+        The ordinary ``by`` attributes.
+    attribute : str
+        The membership attribute's name.
+    group_dtype : pl.DataType
+        The dtype of its group values.
+
+    Returns
+    -------
+    pl.Schema
+        See :func:`proxy_report_from_membership`.
+
+    Examples
+    --------
+    >>> s = pl.Schema({"y_pred": pl.Int64, "s_0": pl.Float64})
+    >>> proxy_report_schema(s, [], "race", pl.String()).names()[:5]
+    ['race', 'weight_sum', 'n_effective', 'n_argmax', 'selection_rate_weighted']
+    """
+    cols: list[tuple[str, pl.DataType]] = [(k, table_schema[k]) for k in keys]
+    cols += [(attribute, group_dtype), ("weight_sum", pl.Float64()),
+             ("n_effective", pl.Float64()), ("n_argmax", pl.Int64())]
+    for name in (*_rates(table_schema), "impact_ratio"):
+        for e in ESTIMATORS:
+            cols += [(f"{name}_{e}{s}", pl.Float64()) for s in ("", "_ci_low", "_ci_high")]
+    cols += [(c, pl.Boolean()) for c in ("regression_singular", "regression_clipped",
+                                         "low_support", "is_reference")]
+    cols.append(("verdict", pl.String()))
+    return pl.Schema(cols)
+
+
+def proxy_report_from_membership(
+    table: pl.LazyFrame,
+    keys: Sequence[str],
+    attribute: str,
+    groups: Sequence[Any],
+    *,
+    group_dtype: pl.DataType | None = None,
+    reference: Any = DEFAULTS.reference,
+    level: float = DEFAULTS.level,
+    four_fifths: float = DEFAULTS.four_fifths,
+    min_support: float = DEFAULTS.min_support,
+) -> pl.LazyFrame:
+    r"""Per group, each rate and the impact ratio by three estimators, with a four-fifths verdict.
+
+    The groups are the cells of the ordinary attributes ``keys`` crossed with the membership
+    attribute's groups. For a group k (a cell of ``keys``, membership probability
+    :math:`p_{ik}`, sample weight :math:`w_i`, 1 when none) and a rate x/d (selection rate
+    :math:`\hat y = 1` over all rows; ``tpr``: :math:`y = 1, \hat y = 1` over :math:`y = 1`;
+    ``fpr``: :math:`y = 0, \hat y = 1` over :math:`y = 0`):
+
+    - ``_weighted``: :math:`\sum_{x} w_i p_{ik} / \sum_{d} w_i p_{ik}`, each row counted with its
+      probability (SolasAI's estimator with probabilities); Wilson interval on Kish's
+      effective size of the denominator's rows,
+      :math:`n_\text{eff} = (\sum w_i p_{ik})^2 / \sum (w_i p_{ik})^2` (``n_effective`` for the
+      selection rate). It attenuates differences toward zero when the probabilities are
+      uncertain: its interval covers the attenuated rate, not the group's.
+    - ``_argmax``: each row counted in its most likely group (ties to the group declared first;
+      Jurity without surrogates); Wilson interval on the rows (weighted sums rescaled to rows).
+    - ``_regression``: the linear estimator, :math:`G^{-1}c` from the membership sums, with its
+      HC0 sandwich Wald interval (delta method for ``tpr``, ``fpr``;
+      :mod:`polars_fair.analyses.membership_regression`). Unbiased when the outcome is
+      independent of the probabilities given the true group. **Outside [0, 1]** (it is linear,
+      not bounded) the estimate and its bounds are clipped to [0, 1] and
+      ``regression_clipped`` is true. A singular or ill-conditioned fit gives nulls and
+      ``regression_singular``.
+
+    The impact ratio is the group's selection rate over the reference's, per estimator:
+    weighted and argmax with Katz's log interval on their effective counts
+    (:func:`polars_fair.core.stats.ratio_interval`); regression by the delta method on the log
+    ratio of the unclipped estimates, with their covariance when both groups are in the same
+    cell of ``keys`` (independent otherwise), null unless both estimates are positive.
+
+    The verdict (four-fifths rule at ``four_fifths``), for every group but the reference:
+    ``"pass"`` when all three impact-ratio intervals lie at or above the threshold (so the
+    three estimates do too); ``"fail"`` when all three lie below it; ``"indeterminate"``
+    otherwise, that is when the estimators disagree, when an interval straddles the threshold,
+    or when an estimate is null. The reference's verdict is null. A miscalibrated proxy that
+    makes the weighted estimate pass while the regression fails reads "indeterminate", never
+    "pass".
+
+    Parameters
+    ----------
+    table : pl.LazyFrame
+        A membership table (:mod:`polars_fair.counting.membership`).
+    keys : sequence of str
+        The ordinary ``by`` attributes.
+    attribute : str
+        The membership attribute's name.
+    groups : sequence
+        Its group values in declared order (the order of ``s_0, s_1, ...``).
+    group_dtype : pl.DataType, optional
+        The dtype of the group column (default: inferred from ``groups``).
+    reference : "largest", "max_selection_rate", scalar or mapping, default "largest"
+        The reference group (:mod:`polars_fair.core.reference`): ``"largest"`` is the group with
+        the largest estimated size :math:`\sum w_i p_{ik}`, ``"max_selection_rate"`` the one
+        with the highest weighted selection rate; ``"overall"`` is not accepted.
+    level : float, default 0.95
+        The confidence level of every interval, in (0, 1).
+    four_fifths : float, default 0.8
+        The threshold of the impact ratio, in (0, 1].
+    min_support : float, default 30
+        Groups with ``n_effective`` below it are flagged ``low_support``; a rule prefers a
+        reference with at least this estimated size.
+
+    Returns
+    -------
+    pl.LazyFrame
+        One row per group, sorted by ``keys`` then the declared group order: ``keys``,
+        ``attribute``; ``weight_sum`` (Float64, :math:`\sum w_i p_{ik}`), ``n_effective``
+        (Float64), ``n_argmax`` (Int64, rows whose most likely group it is); for each of
+        ``selection_rate`` (and ``tpr``, ``fpr`` when the table has ``y_true``) and
+        ``impact_ratio``, per estimator ``{name}_{weighted|argmax|regression}`` with
+        ``_ci_low``, ``_ci_high`` (Float64; rates in [0, 1], null where undefined); the
+        Booleans ``regression_singular``, ``regression_clipped``, ``low_support``,
+        ``is_reference``; ``verdict`` (String: "pass", "fail", "indeterminate"; null for the
+        reference). The plan collects the small table when it runs (numpy), not before.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``level``, ``four_fifths`` or ``min_support`` out of range, the rule ``"overall"``.
+    UnknownGroupError
+        An explicit ``reference`` that is not a group (when the plan runs).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> t = pl.LazyFrame({"__pf_argmax": [0, 1], "y_pred": [1, 0], "n": [1, 1],
+    ...     "w": [1.0, 1.0], "s_0": [1.0, 0.0], "s_1": [0.0, 1.0],
+    ...     "g_0_0": [1.0, 0.0], "g_0_1": [0.0, 0.0], "g_1_1": [0.0, 1.0],
+    ...     "h_0_0": [1.0, 0.0], "h_0_1": [0.0, 0.0], "h_1_1": [0.0, 1.0],
+    ...     "t_0_0_0": [1.0, 0.0], "t_0_0_1": [0.0, 0.0], "t_0_1_1": [0.0, 0.0],
+    ...     "t_1_1_1": [0.0, 1.0], "u_0_0_0_0": [1.0, 0.0], "u_0_0_0_1": [0.0, 0.0],
+    ...     "u_0_0_1_1": [0.0, 0.0], "u_0_1_1_1": [0.0, 0.0], "u_1_1_1_1": [0.0, 1.0]})
+    >>> r = proxy_report_from_membership(t, [], "g", ["a", "b"], reference="a",
+    ...                                  min_support=0).collect()
+    >>> r.select("g", "selection_rate_weighted", "selection_rate_regression", "verdict").rows()
+    [('a', 1.0, 1.0, None), ('b', 0.0, 0.0, 'indeterminate')]
+    """
+    for name, value in (("level", level), ("four_fifths", four_fifths),
+                        ("min_support", min_support)):
+        check(name, value)
+    given = Reference.parse(reference).for_set([*keys, attribute])
+    given.check_attributes([*keys, attribute])
+    if given.is_overall:
+        raise E.InvalidArgumentError(E.BAD_REFERENCE_RULE.format(
+            reference="overall", rules=["largest", "max_selection_rate"]))
+    dtype = group_dtype if group_dtype is not None else pl.Series(list(groups)).dtype
+    schema = proxy_report_schema(table.collect_schema(), keys, attribute, dtype)
+    build = _Build(list(keys), attribute, list(groups), dtype, given, float(level),
+                   float(four_fifths), float(min_support), schema)
+    return table.map_batches(build, schema=schema)
+
+
+class _Build:
+    """The report on the collected membership table (map_batches)."""
+
+    def __init__(self, keys: list[str], attribute: str, groups: list[Any], dtype: pl.DataType,
+                 reference: Reference, level: float, threshold: float, min_support: float,
+                 schema: pl.Schema) -> None:
+        self.keys, self.attribute, self.groups, self.dtype = keys, attribute, groups, dtype
+        self.reference, self.level, self.threshold = reference, level, threshold
+        self.min_support, self.schema = min_support, schema
+
+    def __call__(self, table: pl.DataFrame) -> pl.DataFrame:
+        k = len(self.groups)
+        rates = _rates(table.schema)
+        fits = fit_cells(table, self.keys, k, rates=rates)
+        base = _base(table, self.keys, self.attribute, self.groups, self.dtype, fits)
+        cols: dict[str, Any] = {}
+        for rate in rates:
+            cols.update(self._rate(table, base, fits, rate))
+        ref = self._reference(base, cols)
+        cols.update(self._impact(base, cols, fits, ref))
+        clipped = np.zeros(base.height, dtype=bool)
+        for rate in rates:
+            est = cols[f"{rate}_regression"]
+            clipped |= np.isfinite(est) & ((est < 0.0) | (est > 1.0))
+        out = base.with_columns(
+            **{c: pl.Series(c, _clip(v) if c.startswith(tuple(rates)) and "regression" in c
+                            else v, dtype=pl.Float64, nan_to_null=True)
+               for c, v in cols.items()},
+            regression_singular=pl.Series([f.singular for f in fits for _ in self.groups],
+                                          dtype=pl.Boolean),
+            regression_clipped=pl.Series(clipped),
+            low_support=pl.col("n_effective").fill_null(0.0) < self.min_support,
+            is_reference=pl.Series([i == ref for i in range(base.height)], dtype=pl.Boolean),
+            verdict=pl.Series(self._verdicts(cols, ref, base.height), dtype=pl.String),
+        )
+        return out.select(self.schema.names()).cast(dict(self.schema))  # type: ignore[arg-type]
+
+    def _rate(self, table: pl.DataFrame, base: pl.DataFrame, fits: list[CellFit],
+              rate: str) -> dict[str, FloatArray]:
+        num, den = _CELLS[rate]
+        x, d, n_eff = (_weighted_part(table, self.keys, len(self.groups), cells, what)
+                       for cells, what in ((num, "s"), (den, "s"), (den, "n_eff")))
+        ax, ad, rows = (_argmax_part(table, self.keys, len(self.groups), cells, what)
+                        for cells, what in ((num, "w"), (den, "w"), (den, "n")))
+        out: dict[str, FloatArray] = {}
+        for e, (xs, ds, size) in (("weighted", (x, d, n_eff)), ("argmax", (ax, ad, rows))):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                est = np.where(ds > 0, xs / ds, np.nan)
+                scale = np.where(ds > 0, size / ds, 0.0)
+            low, high = stats.wilson_interval(np.minimum(xs * scale, size), size,
+                                              level=self.level)
+            out[f"{rate}_{e}"], out[f"{rate}_{e}_ci_low"], out[f"{rate}_{e}_ci_high"] = (
+                est, low, high)
+        est = np.concatenate([f.rates[rate][0] for f in fits])
+        se = np.sqrt(np.clip(np.concatenate([np.diag(f.rates[rate][1]) for f in fits]), 0, None))
+        z = normal_quantile(self.level)
+        out[f"{rate}_regression"] = est
+        out[f"{rate}_regression_ci_low"] = est - z * se
+        out[f"{rate}_regression_ci_high"] = est + z * se
+        return out
+
+    def _reference(self, base: pl.DataFrame, cols: dict[str, FloatArray]) -> int | None:
+        eligible = known([*self.keys, self.attribute]) & (pl.col("n") > 0)
+        per = base.select(*self.keys, self.attribute, pl.col("weight_sum").alias("n"))
+        score = pl.Series(cols["selection_rate_weighted"], nan_to_null=True)
+        return self.reference.index(per, [*self.keys, self.attribute], eligible=eligible,
+                                    score=score, rules=("largest", "max_selection_rate"),
+                                    min_support=self.min_support)
+
+    def _impact(self, base: pl.DataFrame, cols: dict[str, FloatArray], fits: list[CellFit],
+                ref: int | None) -> dict[str, FloatArray]:
+        h = base.height
+        out: dict[str, FloatArray] = {}
+        if ref is None:
+            for e in ESTIMATORS:
+                for s in ("", "_ci_low", "_ci_high"):
+                    out[f"impact_ratio_{e}{s}"] = np.full(h, np.nan)
+            return out
+        for e in ("weighted", "argmax"):
+            rate = cols[f"selection_rate_{e}"]
+            size = base["n_effective" if e == "weighted" else "n_argmax"].to_numpy().astype(float)
+            x = np.nan_to_num(rate) * size
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out[f"impact_ratio_{e}"] = np.where(rate[ref] > 0, rate / rate[ref], np.nan)
+            low, high = stats.ratio_interval(x, size, x[ref], size[ref], level=self.level)
+            out[f"impact_ratio_{e}_ci_low"], out[f"impact_ratio_{e}_ci_high"] = low, high
+        out.update(_regression_ratio(cols["selection_rate_regression"], fits, ref,
+                                     normal_quantile(self.level)))
+        return out
+
+    def _verdicts(self, cols: dict[str, FloatArray], ref: int | None, h: int) -> list[str | None]:
+        lows = np.array([cols[f"impact_ratio_{e}_ci_low"] for e in ESTIMATORS])
+        highs = np.array([cols[f"impact_ratio_{e}_ci_high"] for e in ESTIMATORS])
+        points = np.array([cols[f"impact_ratio_{e}"] for e in ESTIMATORS])
+        out: list[str | None] = []
+        for i in range(h):
+            if ref is None or i == ref:
+                out.append(None if i == ref else "indeterminate")
+                continue
+            lo, hi, pt = lows[:, i], highs[:, i], points[:, i]
+            if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))
+                    and np.all(np.isfinite(pt))):
+                out.append("indeterminate")
+            elif np.all(lo >= self.threshold):
+                out.append("pass")
+            elif np.all(hi < self.threshold):
+                out.append("fail")
+            else:
+                out.append("indeterminate")
+        return out
+
+
+def _regression_ratio(est: FloatArray, fits: list[CellFit], ref: int,
+                      z: float) -> dict[str, FloatArray]:
+    """The delta-method log interval of each group's regression rate over the reference's."""
+    k = len(fits[0].rates["selection_rate"][0]) if fits else 0
+    cov = [f.rates["selection_rate"][1] for f in fits]
+    ref_cell, ref_k = divmod(ref, k)
+    var = np.concatenate([np.diag(c) for c in cov])
+    cross = np.concatenate([c[:, ref_k] if i == ref_cell else np.zeros(k)
+                            for i, c in enumerate(cov)])
+    r = est[ref]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ok = (est > 0) & (r > 0)
+        ratio = np.where(ok, est / r, np.nan)
+        se = np.sqrt(np.clip(var / est**2 + var[ref] / r**2 - 2 * cross / (est * r), 0, None))
+        low = np.where(ok, ratio * np.exp(-z * se), np.nan)
+        high = np.where(ok, ratio * np.exp(z * se), np.nan)
+    return {"impact_ratio_regression": ratio, "impact_ratio_regression_ci_low": low,
+            "impact_ratio_regression_ci_high": high}
+
+
+def _match(cells: tuple[Any, Any]) -> pl.Expr:
+    """Rows of the membership table in the label cells ``(y_true, y_pred)`` (None: any)."""
+    parts = [pl.col(c) == v for c, v in zip(("y_true", "y_pred"), cells, strict=True)
+             if v is not None]
+    return pl.all_horizontal(parts) if parts else pl.lit(True)
+
+
+def _weighted_part(table: pl.DataFrame, keys: list[str], k: int, cells: tuple[Any, Any],
+                   what: str) -> FloatArray:
+    """Per (cell of ``keys``, group): Σ w·p_k over ``cells``, or Kish's n_eff over them."""
+    part = table.filter(_match(cells))
+    agg = [pl.col(f"s_{j}").sum() for j in range(k)] + [pl.col(f"h_{j}_{j}").sum()
+                                                         for j in range(k)]
+    per = _per_cell(table, part, keys, agg)
+    s = per.select([f"s_{j}" for j in range(k)]).to_numpy().ravel()
+    if what == "s":
+        return s
+    hh = per.select([f"h_{j}_{j}" for j in range(k)]).to_numpy().ravel()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(hh > 0, s * s / hh, 0.0)
+
+
+def _argmax_part(table: pl.DataFrame, keys: list[str], k: int, cells: tuple[Any, Any],
+                 what: str) -> FloatArray:
+    """Per (cell of ``keys``, group): rows (``n``) or weight (``w``) most likely in it."""
+    part = table.filter(_match(cells))
+    agg = [pl.col(what).filter(pl.col("__pf_argmax") == j).sum().alias(f"__a{j}")
+           for j in range(k)]
+    per = _per_cell(table, part, keys, agg)
+    return per.select([f"__a{j}" for j in range(k)]).to_numpy().ravel().astype(np.float64)
+
+
+def _per_cell(table: pl.DataFrame, part: pl.DataFrame, keys: list[str],
+              agg: list[pl.Expr]) -> pl.DataFrame:
+    """``agg`` per cell of ``keys`` of ``part``, with every cell of ``table`` (zeros), sorted."""
+    if not keys:
+        return part.select(agg).fill_null(0)
+    cells = table.select(keys).unique().sort(keys, nulls_last=False)
+    per = part.group_by(keys).agg(agg)
+    return cells.join(per, on=keys, how="left", nulls_equal=True).fill_null(0).sort(
+        keys, nulls_last=False)
+
+
+def _base(table: pl.DataFrame, keys: list[str], attribute: str, groups: list[Any],
+          dtype: pl.DataType, fits: list[CellFit]) -> pl.DataFrame:
+    """One row per (cell, group) with the sizes: ``weight_sum``, ``n_effective``, ``n_argmax``."""
+    k = len(groups)
+    key_rows = [f.key for f in fits]
+    cols: dict[str, Any] = {key: pl.Series(key, [c[i] for c in key_rows for _ in range(k)],
+                                           dtype=table.schema[key]) for i, key in enumerate(keys)}
+    cols[attribute] = pl.Series(attribute, groups * len(fits), dtype=dtype)
+    every = (None, None)
+    return pl.DataFrame(cols).with_columns(
+        weight_sum=pl.Series(_weighted_part(table, keys, k, every, "s")),
+        n_effective=pl.Series(_weighted_part(table, keys, k, every, "n_eff")),
+        n_argmax=pl.Series(_argmax_part(table, keys, k, every, "n")).cast(pl.Int64),
+    )
+
+
+def _clip(values: FloatArray) -> FloatArray:
+    return np.clip(values, 0.0, 1.0)

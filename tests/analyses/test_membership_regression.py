@@ -1,0 +1,134 @@
+"""The regression estimator from membership sums, against row-level fits.
+
+Every expected value is computed from the rows in the test: statsmodels' WLS with its HC0
+covariance (an independent library, test-only) for the selection rate, and the row-level
+influence functions of the two regressions for the delta-method ratios (tpr, fpr).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from polars_fair.analyses.membership_regression import (
+    MAX_CONDITION,
+    fit_cells,
+    regression_from_membership,
+)
+from tests.membership_reference import membership_sums
+
+sm = pytest.importorskip("statsmodels.api")
+
+
+def _rows(n: int, k: int, seed: int, *, weighted: bool = False) -> pl.DataFrame:
+    """Rows with K membership probabilities, a latent group, labels and predictions."""
+    rng = np.random.default_rng(seed)
+    p = rng.dirichlet(np.full(k, 0.7), size=n)
+    g = np.array([rng.choice(k, p=row) for row in p])
+    base = np.linspace(0.3, 0.7, k)
+    y_true = (rng.random(n) < base[g]).astype(np.int64)
+    y_pred = (rng.random(n) < np.where(y_true == 1, 0.8, 0.2) * base[g] / 0.5).astype(np.int64)
+    cols = {f"p{j}": p[:, j] for j in range(k)}
+    out = pl.DataFrame({"cell": rng.choice(["x", "y"], size=n), **cols,
+                        "y_true": y_true, "y_pred": y_pred})
+    if weighted:
+        out = out.with_columns(w=pl.Series(rng.uniform(0.5, 3.0, size=n)))
+    return out
+
+
+def _table(rows: pl.DataFrame, k: int, by: list[str], weight: str | None = None) -> pl.DataFrame:
+    return membership_sums(rows, by, [f"g{j}" for j in range(k)], [f"p{j}" for j in range(k)],
+                           "y_true", "y_pred", weight)
+
+
+def _wls(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    fit = sm.WLS(y, p, weights=w).fit(cov_type="HC0")
+    return np.asarray(fit.params), np.asarray(fit.cov_params())
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_selection_rate_equals_row_level_wls_with_hc0(weighted: bool) -> None:
+    rows = _rows(600, 3, seed=1, weighted=weighted)
+    table = _table(rows, 3, ["cell"], "w" if weighted else None)
+    fits = fit_cells(table, ["cell"], 3)
+    assert [f.key for f in fits] == [("x",), ("y",)]
+    for fit in fits:
+        part = rows.filter(pl.col("cell") == fit.key[0])
+        p = part.select("p0", "p1", "p2").to_numpy()
+        w = part["w"].to_numpy() if weighted else np.ones(part.height)
+        beta, cov = _wls(p, part["y_pred"].to_numpy().astype(float), w)
+        est, v = fit.rates["selection_rate"]
+        assert not fit.singular
+        np.testing.assert_allclose(est, beta, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(v, cov, rtol=1e-8, atol=1e-14)
+
+
+@pytest.mark.parametrize("rate", ["tpr", "fpr"])
+def test_ratio_rates_equal_row_level_delta_method(rate: str) -> None:
+    rows = _rows(800, 2, seed=2, weighted=True)
+    table = _table(rows, 2, [], "w")
+    (fit,) = fit_cells(table, [], 2)
+    p = rows.select("p0", "p1").to_numpy()
+    w = rows["w"].to_numpy()
+    y, yhat = rows["y_true"].to_numpy(), rows["y_pred"].to_numpy()
+    positive = y if rate == "tpr" else 1 - y
+    ya, yb = (positive * yhat).astype(float), positive.astype(float)
+    gi = np.linalg.inv((p * w[:, None]).T @ p)
+    a = gi @ (p * w[:, None]).T @ ya
+    b = gi @ (p * w[:, None]).T @ yb
+    # influence functions of each row on a and b; the covariances are their cross-products
+    psi_a = (gi @ (p * (w * (ya - p @ a))[:, None]).T).T
+    psi_b = (gi @ (p * (w * (yb - p @ b))[:, None]).T).T
+    r = a / b
+    grad_var = np.array([
+        np.var(psi_a[:, k] / b[k] - r[k] * psi_b[:, k] / b[k], ddof=0) * len(w) for k in range(2)
+    ])
+    # the mean of each influence function is 0 at the estimate (normal equations), so
+    # n * var(ddof=0) is the sum of squares
+    est, cov = fit.rates[rate]
+    np.testing.assert_allclose(est, r, rtol=1e-10)
+    np.testing.assert_allclose(np.diag(cov), grad_var, rtol=1e-7)
+
+
+def test_frame_has_wald_intervals_and_declared_group_order() -> None:
+    rows = _rows(500, 2, seed=3)
+    out = regression_from_membership(_table(rows, 2, []), [], "race", ["w", "b"], level=0.9)
+    assert out["race"].to_list() == ["w", "b"]
+    z = 1.6448536269514722  # the 0.95 normal quantile (a 90% two-sided interval)
+    est, se = out["selection_rate_regression"], out["selection_rate_regression_se"]
+    assert (out["selection_rate_regression_ci_low"] - (est - z * se)).abs().max() < 1e-12
+    assert (out["selection_rate_regression_ci_high"] - (est + z * se)).abs().max() < 1e-12
+    assert out.schema["tpr_regression"] == pl.Float64
+    assert out["regression_singular"].to_list() == [False, False]
+
+
+def test_group_nobody_is_in_gives_null_estimates_with_a_flag() -> None:
+    rows = _rows(300, 2, seed=4).with_columns(p2=pl.lit(0.0))  # a third group of probability 0
+    table = membership_sums(rows, [], ["a", "b", "c"], ["p0", "p1", "p2"], "y_true", "y_pred",
+                            None)
+    out = regression_from_membership(table, [], "g", ["a", "b", "c"])
+    assert out["regression_singular"].to_list() == [True, True, True]
+    assert out["selection_rate_regression"].null_count() == 3
+    assert out["tpr_regression_ci_high"].null_count() == 3
+
+
+def test_near_constant_probabilities_are_ill_conditioned() -> None:
+    rows = _rows(300, 2, seed=5).with_columns(
+        p0=0.5 + pl.int_range(pl.len()).cast(pl.Float64) * 1e-9,
+    ).with_columns(p1=1.0 - pl.col("p0"))
+    p = rows.select("p0", "p1").to_numpy()
+    assert np.linalg.cond(p.T @ p) > MAX_CONDITION  # the premise: the fit is unidentified
+    out = regression_from_membership(_table(rows, 2, []), [], "g", ["a", "b"])
+    assert out["regression_singular"].all()
+    assert out["selection_rate_regression"].null_count() == 2
+
+
+def test_estimate_outside_unit_interval_is_flagged_not_hidden() -> None:
+    # two rows of two groups: selected with p = (0.6, 0.4), not with p = (0.4, 0.6): the exact
+    # fit is beta = (3, -2) (0.6*3 - 0.4*2 = 1; 0.4*3 - 0.6*2 = 0)
+    rows = pl.DataFrame({"p0": [0.6, 0.4], "p1": [0.4, 0.6], "y_true": [1, 0],
+                         "y_pred": [1, 0]})
+    out = regression_from_membership(_table(rows, 2, []), [], "g", ["a", "b"])
+    assert out["selection_rate_regression"].to_list() == pytest.approx([3.0, -2.0])
+    assert out["regression_out_of_range"].to_list() == [True, True]
