@@ -1,0 +1,201 @@
+"""The proxy report: three estimators side by side, frozen peer figures, seeded simulations.
+
+Expected values come from SolasAI's and Jurity's frozen outputs on the shared fixture
+(``../shared/oracles/peer-figures.json``), from sums over the rows written in the tests, and from
+the known truth of seeded simulations (the true group of every row is drawn, then hidden).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+
+from polars_fair import errors as E
+from polars_fair.analyses.membership_regression import fit_cells
+from polars_fair.analyses.proxy_report import proxy_report_from_membership
+from tests.conftest import require
+from tests.membership_reference import membership_sums
+
+ORACLES = Path(__file__).resolve().parents[2].parent / "shared" / "oracles"
+
+
+def _peer() -> dict[str, Any]:
+    figures: dict[str, Any] = json.loads(require(ORACLES / "peer-figures.json").read_text())
+    return figures
+
+
+@pytest.fixture(scope="module")
+def fixture_rows() -> pl.DataFrame:
+    return pl.read_csv(require(ORACLES / "fixture_membership.csv"))
+
+
+def _report(rows: pl.DataFrame, probs: list[str], groups: list[Any], *, y_true: str | None = None,
+            weight: str | None = None, by: list[str] | None = None, **kw: Any) -> pl.DataFrame:
+    table = membership_sums(rows, by or [], groups, probs, y_true, "y_pred", weight)
+    kw.setdefault("min_support", 0)
+    return proxy_report_from_membership(table.lazy(), by or [], "g", groups, **kw).collect()
+
+
+def _solas(name: str) -> dict[str, dict[str, Any]]:
+    return {r["Group"]: r for r in _peer()["solasai_fixtures"][name]["summary"]}
+
+
+@pytest.mark.parametrize(("name", "weight"), [("E1 AIR membership (p_a, p_b)", None),
+                                              ("E1w AIR membership with sample_weight 1,2,3,...",
+                                               "w")])
+def test_weighted_estimator_matches_solasai_frozen_air(fixture_rows: pl.DataFrame, name: str,
+                                                       weight: str | None) -> None:
+    # SolasAI's weights cycle 1, 2, 3 (their total, 1999, is 333 cycles and a 1)
+    rows = fixture_rows.with_columns(w=(pl.int_range(pl.len()) % 3 + 1).cast(pl.Float64))
+    out = _report(rows, ["p_a", "p_b"], ["a", "b"], weight=weight, reference="b")
+    solas = _solas(name)
+    assert out["selection_rate_weighted"][0] == pytest.approx(
+        solas["a"]["Percent Favorable"], abs=1e-12)
+    assert out["selection_rate_weighted"][1] == pytest.approx(
+        solas["b"]["Percent Favorable"], abs=1e-12)
+    assert out["impact_ratio_weighted"][0] == pytest.approx(solas["a"]["AIR"], abs=1e-12)
+    assert out["weight_sum"].to_list() == pytest.approx([solas["a"]["Total"],
+                                                         solas["b"]["Total"]], abs=1e-9)
+
+
+def test_argmax_estimator_matches_solasai_frozen_air_on_0_1_columns(
+        fixture_rows: pl.DataFrame) -> None:
+    out = _report(fixture_rows, ["p_a", "p_b"], ["a", "b"], reference="b")
+    solas = _solas("E1h AIR membership argmax 0/1")
+    assert out["n_argmax"].to_list() == [int(solas["a"]["Total"]), int(solas["b"]["Total"])]
+    assert out["impact_ratio_argmax"][0] == pytest.approx(solas["a"]["AIR"], abs=1e-12)
+    # Jurity's argmax statistical parity (frozen): rate of a minus rate of b
+    jurity = _peer()["jurity"]["argmax [[p_b,p_a]], labels default (=[1] -> a)"]
+    diff = out["selection_rate_argmax"][0] - out["selection_rate_argmax"][1]
+    assert diff == pytest.approx(jurity, abs=1e-12)
+
+
+def test_regression_estimate_lies_within_jurity_frozen_bootstrap_spread(
+        fixture_rows: pl.DataFrame) -> None:
+    out = _report(fixture_rows, ["p_a", "p_b"], ["a", "b"], reference="b")
+    spread = _peer()["jurity"]["sp_surrogate_50seeds"]
+    ours = out["selection_rate_regression"][0] - out["selection_rate_regression"][1]
+    # Jurity fits the same linear estimator on surrogate cells, averaged over bootstraps
+    assert abs(ours - spread["mean"]) <= 3 * spread["sd"]
+    assert spread["min"] - spread["sd"] <= ours <= spread["max"] + spread["sd"]
+
+
+def test_rates_by_hand_with_labels_and_a_by_attribute() -> None:
+    rows = pl.DataFrame({
+        "cell": ["x", "x", "x", "x", "y", "y", "y"],
+        "p0": [0.9, 0.2, 0.6, 0.3, 1.0, 0.5, 0.0],
+        "y_true": [1, 1, 0, 0, 1, 0, 1],
+        "y_pred": [1, 0, 1, 0, 1, 1, 0],
+    }).with_columns(p1=1.0 - pl.col("p0"))
+    out = _report(rows, ["p0", "p1"], ["a", "b"], y_true="y_true", by=["cell"],
+                  reference={"cell": "x", "g": "b"})
+    assert out.select("cell", "g").rows() == [("x", "a"), ("x", "b"), ("y", "a"), ("y", "b")]
+    # cell x, group a: tpr = (0.9) / (0.9 + 0.2); fpr = 0.6 / (0.6 + 0.3); selection 1.5 / 2.0
+    assert out["tpr_weighted"][0] == pytest.approx(0.9 / 1.1, abs=1e-15)
+    assert out["fpr_weighted"][0] == pytest.approx(0.6 / 0.9, abs=1e-15)
+    assert out["selection_rate_weighted"][0] == pytest.approx(1.5 / 2.0, abs=1e-15)
+    # n_effective of (x, a): (0.9 + 0.2 + 0.6 + 0.3)^2 / (0.81 + 0.04 + 0.36 + 0.09)
+    assert out["n_effective"][0] == pytest.approx(4.0 / 1.3, abs=1e-12)
+    # argmax: x has rows 0 and 2 in a (selected both), rows 1 and 3 in b (none selected)
+    assert out["selection_rate_argmax"].to_list()[:2] == [1.0, 0.0]
+    # y: p0 = 1.0 and the tie 0.5 go to a (ties to the first declared), 0.0 to b
+    assert out["n_argmax"].to_list() == [2, 2, 2, 1]
+    assert out["is_reference"].to_list() == [False, True, False, False]
+    assert out["verdict"][1] is None
+    assert set(out["verdict"].drop_nulls()) <= {"pass", "fail", "indeterminate"}
+
+
+def _two_groups(n: int, rates: tuple[float, float], sharpness: float, seed: int
+                ) -> pl.DataFrame:
+    """Calibrated memberships: p_a ~ Beta(s, s), true group drawn from it, y_pred from the rate."""
+    rng = np.random.default_rng(seed)
+    p_a = rng.beta(sharpness, sharpness, size=n)
+    truth = rng.random(n) < p_a  # a with probability p_a: the probabilities are calibrated
+    y_pred = rng.random(n) < np.where(truth, rates[0], rates[1])
+    return pl.DataFrame({"p_a": p_a, "p_b": 1.0 - p_a, "y_pred": y_pred.astype(np.int64),
+                         "truth": np.where(truth, "a", "b")})
+
+
+def test_clear_pass_and_clear_fail_read_as_such() -> None:
+    same = _report(_two_groups(20_000, (0.5, 0.5), 0.1, seed=1), ["p_a", "p_b"], ["a", "b"],
+                   reference="a")
+    assert same["verdict"].to_list() == [None, "pass"]
+    gap = _report(_two_groups(20_000, (0.6, 0.2), 0.1, seed=2), ["p_a", "p_b"], ["a", "b"],
+                  reference="a")
+    assert gap["verdict"].to_list() == [None, "fail"]
+
+
+def test_reference_rules_and_errors() -> None:
+    rows = _two_groups(500, (0.5, 0.4), 0.5, seed=3)
+    largest = _report(rows, ["p_a", "p_b"], ["a", "b"])
+    sizes = largest["weight_sum"].to_list()
+    assert largest["is_reference"].to_list() == [sizes[0] >= sizes[1], sizes[0] < sizes[1]]
+    top = _report(rows, ["p_a", "p_b"], ["a", "b"], reference="max_selection_rate")
+    best = int(np.argmax(top["selection_rate_weighted"].to_numpy()))
+    assert top["is_reference"].to_list() == [best == 0, best == 1]
+    with pytest.raises(E.UnknownGroupError, match="'c'"):
+        _report(rows, ["p_a", "p_b"], ["a", "b"], reference="c")
+    with pytest.raises(E.InvalidArgumentError, match="overall"):
+        _report(rows, ["p_a", "p_b"], ["a", "b"], reference="overall")
+
+
+# -- seeded simulations: the truth is known ------------------------------------------------------
+
+@pytest.mark.slow
+def test_regression_is_unbiased_and_its_interval_covers_near_nominal() -> None:
+    rates, reps, n = (0.55, 0.30), 400, 1500
+    est, covered = np.empty((reps, 2)), np.zeros((reps, 2), dtype=bool)
+    for r in range(reps):
+        rows = _two_groups(n, rates, 0.6, seed=1000 + r)
+        table = membership_sums(rows, [], ["a", "b"], ["p_a", "p_b"], None, "y_pred", None)
+        (fit,) = fit_cells(table, [], 2)
+        beta, cov = fit.rates["selection_rate"]
+        se = np.sqrt(np.diag(cov))
+        est[r] = beta
+        covered[r] = np.abs(beta - np.array(rates)) <= 1.959963984540054 * se
+    mc_se = est.std(axis=0, ddof=1) / np.sqrt(reps)
+    assert np.all(np.abs(est.mean(axis=0) - np.array(rates)) <= 4 * mc_se)
+    # 400 draws of a 95% interval: the coverage has sd 0.011; accept within 3 sd
+    assert np.all(np.abs(covered.mean(axis=0) - 0.95) <= 3 * np.sqrt(0.95 * 0.05 / reps))
+
+
+@pytest.mark.slow
+def test_weighted_estimator_equals_its_closed_form_expectation() -> None:
+    rates, reps, n = np.array([0.55, 0.30]), 300, 2000
+    rng = np.random.default_rng(7)
+    p = np.column_stack([rng.beta(0.6, 0.6, size=n)] * 1)
+    p = np.column_stack([p[:, 0], 1.0 - p[:, 0]])
+    # given the probabilities, E[y_pred_i] = p_i . rates, so the weighted rate of group k has
+    # expectation sum_i p_ik (p_i . rates) / sum_i p_ik (its denominator is fixed)
+    expected = (p * (p @ rates)[:, None]).sum(axis=0) / p.sum(axis=0)
+    draws = np.empty((reps, 2))
+    for r in range(reps):
+        truth = rng.random(n) < p[:, 0]
+        y_pred = (rng.random(n) < np.where(truth, rates[0], rates[1])).astype(np.int64)
+        rows = pl.DataFrame({"p_a": p[:, 0], "p_b": p[:, 1], "y_pred": y_pred})
+        draws[r] = _report(rows, ["p_a", "p_b"], ["a", "b"], reference="a")[
+            "selection_rate_weighted"].to_numpy()
+    mc_se = draws.std(axis=0, ddof=1) / np.sqrt(reps)
+    assert np.all(np.abs(draws.mean(axis=0) - expected) <= 4 * mc_se)
+    # and it is attenuated: the expected gap is smaller than the true one
+    assert expected[0] - expected[1] < rates[0] - rates[1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_issue_case_miscalibrated_proxy_is_never_pass(seed: int) -> None:
+    # true impact ratio 0.33 / 0.50 = 0.66; the proxy scores are shrunk toward 1/2 (too little
+    # confident) and used as if they were probabilities: the weighted ratio rises above 0.8
+    rows = _two_groups(200_000, (0.50, 0.33), 0.8, seed=seed)
+    truth = rows.group_by("truth").agg(pl.col("y_pred").mean()).sort("truth")["y_pred"]
+    assert truth[1] / truth[0] == pytest.approx(0.66, abs=0.02)
+    shrunk = rows.with_columns(p_a=0.5 + 0.35 * (pl.col("p_a") - 0.5)).with_columns(
+        p_b=1.0 - pl.col("p_a"))
+    out = _report(shrunk, ["p_a", "p_b"], ["a", "b"], reference="a")
+    assert out["impact_ratio_weighted"][1] > 0.8  # the trap: the weighted estimate passes
+    assert out["verdict"][1] != "pass"
