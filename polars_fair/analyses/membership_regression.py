@@ -216,7 +216,7 @@ def fit_cells(table: pl.DataFrame | pl.LazyFrame, keys: Sequence[str], n_groups:
     Returns
     -------
     list of CellFit
-        One per cell, sorted by ``keys`` (nulls first).
+        One per cell, sorted by ``keys`` (nulls last).
 
     Examples
     --------
@@ -238,7 +238,7 @@ def fit_cells(table: pl.DataFrame | pl.LazyFrame, keys: Sequence[str], n_groups:
         p: _sym_index(n_groups, o) for p, o in _ORDERS.items()}
     sum_cols = [f"{p}_{s}" for p, (suffixes, _) in names.items() for s in suffixes]
     per = (df.group_by([*keys, *labels]).agg(pl.col(sum_cols).sum())
-           .sort([*keys, *labels], nulls_last=False))
+           .sort([*keys, *labels], nulls_last=True))
     fits: list[CellFit] = []
     for key, part in _cells(per, keys):
         tensors: dict[str, dict[tuple[Any, Any], FloatArray]] = {p: {} for p in _ORDERS}

@@ -382,10 +382,10 @@ def _per_cell(table: pl.DataFrame, part: pl.DataFrame, keys: list[str],
     """``agg`` per cell of ``keys`` of ``part``, with every cell of ``table`` (zeros), sorted."""
     if not keys:
         return part.select(agg).fill_null(0)
-    cells = table.select(keys).unique().sort(keys, nulls_last=False)
+    cells = table.select(keys).unique().sort(keys, nulls_last=True)
     per = part.group_by(keys).agg(agg)
     return cells.join(per, on=keys, how="left", nulls_equal=True).fill_null(0).sort(
-        keys, nulls_last=False)
+        keys, nulls_last=True)
 
 
 def _base(table: pl.DataFrame, keys: list[str], attribute: str, groups: list[Any],

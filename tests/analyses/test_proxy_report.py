@@ -18,8 +18,13 @@ import pytest
 from polars_fair import errors as E
 from polars_fair.analyses.membership_regression import fit_cells
 from polars_fair.analyses.proxy_report import proxy_report_from_membership
+from polars_fair.core.spec import resolve
+from polars_fair.counting.membership import (
+    membership_from_labels,
+    membership_label_table,
+    parse_membership,
+)
 from tests.conftest import require
-from tests.membership_reference import membership_sums
 
 ORACLES = Path(__file__).resolve().parents[2].parent / "shared" / "oracles"
 
@@ -34,9 +39,19 @@ def fixture_rows() -> pl.DataFrame:
     return pl.read_csv(require(ORACLES / "fixture_membership.csv"))
 
 
+def _table(rows: pl.DataFrame, probs: list[str], groups: list[Any], *, y_true: str | None,
+           weight: str | None = None, by: list[str] | None = None) -> pl.DataFrame:
+    """The membership table by the package's scan (tested against the numpy reference in
+    tests/counting/test_membership.py)."""
+    m = parse_membership({"g": dict(zip(groups, probs, strict=True))})
+    assert m is not None
+    a = resolve(rows.schema, by or None, y_true=y_true, y_pred="y_pred", sample_weight=weight)
+    return membership_from_labels(membership_label_table(rows.lazy(), m, a).collect(), m, a)
+
+
 def _report(rows: pl.DataFrame, probs: list[str], groups: list[Any], *, y_true: str | None = None,
             weight: str | None = None, by: list[str] | None = None, **kw: Any) -> pl.DataFrame:
-    table = membership_sums(rows, by or [], groups, probs, y_true, "y_pred", weight)
+    table = _table(rows, probs, groups, y_true=y_true, weight=weight, by=by)
     kw.setdefault("min_support", 0)
     return proxy_report_from_membership(table.lazy(), by or [], "g", groups, **kw).collect()
 
@@ -152,8 +167,7 @@ def test_regression_is_unbiased_and_its_interval_covers_near_nominal() -> None:
     est, covered = np.empty((reps, 2)), np.zeros((reps, 2), dtype=bool)
     for r in range(reps):
         rows = _two_groups(n, rates, 0.6, seed=1000 + r)
-        table = membership_sums(rows, [], ["a", "b"], ["p_a", "p_b"], None, "y_pred", None)
-        (fit,) = fit_cells(table, [], 2)
+        (fit,) = fit_cells(_table(rows, ["p_a", "p_b"], ["a", "b"], y_true=None), [], 2)
         beta, cov = fit.rates["selection_rate"]
         se = np.sqrt(np.diag(cov))
         est[r] = beta
