@@ -16,6 +16,7 @@ from polars_fair.api.membership_calibration import membership_calibration
 from polars_fair.api.monitor import FairPeriods, from_period_counts, period_counts
 from polars_fair.api.namespace import FairDataFrame, FairLazyFrame, fair
 from polars_fair.api.objects import FairCounts, FairScores, counts, scores
+from polars_fair.api.proxy_report import FairProxyCounts, proxy_counts, proxy_report
 from polars_fair.core import expressions
 from polars_fair.core.expressions import (
     accuracy,
@@ -60,6 +61,9 @@ __all__ = [
     "period_counts",
     "FairPeriods",
     "membership_calibration",
+    "proxy_counts",
+    "proxy_report",
+    "FairProxyCounts",
     "class_counts",
     "from_class_counts",
     "FairClassCounts",

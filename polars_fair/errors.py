@@ -585,6 +585,19 @@ MEMBERSHIP_REGRESSION = (
     "membership_estimator='regression' gives per-group rates, not a count table: use "
     "df.fair.proxy_report(by, membership=...), which shows it beside 'weighted' and 'argmax'"
 )
+# the proxy report (analyses/proxy_report.py, counting/proxy_table.py)
+PROXY_NEEDS_MEMBERSHIP = (
+    "proxy_report needs membership={{attribute: {{group: probability column, ...}}}}; got "
+    "{value!r}"
+)
+PROXY_POLARS_ONLY = (
+    "proxy_report reads Polars frames (DataFrame, LazyFrame) for now, not {engine}: select the "
+    "probability, label and prediction columns into Polars first"
+)
+PROXY_REFERENCE_RULE = (
+    "proxy_report compares groups with one of them: reference must be 'largest', "
+    "'max_selection_rate' or a group, not {reference!r}"
+)
 MEMBERSHIP_KEY_CLASH = (
     "membership attribute {attribute!r} is also a by= attribute or a reserved name; name it "
     "differently"

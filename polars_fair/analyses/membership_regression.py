@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._lazy import np, sps
-from polars_fair.core.options import check
+from polars_fair.core.options import DEFAULTS, check
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -271,7 +271,7 @@ def regression_from_membership(
     attribute: str,
     groups: Sequence[Any],
     *,
-    level: float = 0.95,
+    level: float = DEFAULTS.level,
 ) -> pl.DataFrame:
     r"""Each group's rates by the regression (linear) estimator, with sandwich intervals.
 
@@ -296,9 +296,9 @@ def regression_from_membership(
     Returns
     -------
     pl.DataFrame
-        One row per cell × group, sorted by ``keys`` then the declared group order: ``keys``,
-        ``attribute``, then for each rate (``selection_rate``; ``tpr``, ``fpr`` when the table
-        has ``y_true``) ``{rate}_regression``, ``{rate}_regression_se``,
+        One row per group × cell, sorted by ``attribute`` then ``keys`` (nulls last):
+        ``attribute``, ``keys``, then for each rate (``selection_rate``; ``tpr``, ``fpr`` when
+        the table has ``y_true``) ``{rate}_regression``, ``{rate}_regression_se``,
         ``{rate}_regression_ci_low``, ``{rate}_regression_ci_high`` (Float64, null where
         undefined; not clipped, so possibly outside [0, 1]), and the Booleans
         ``regression_singular`` (the cell's Gram matrix is singular or ill-conditioned: every
@@ -328,7 +328,7 @@ def regression_from_membership(
     fits = fit_cells(df, keys, k)
     rates = list(fits[0].rates) if fits else (
         ["selection_rate", "tpr", "fpr"] if "y_true" in df.columns else ["selection_rate"])
-    cols: dict[str, list[Any]] = {c: [] for c in (*keys, attribute)}
+    cols: dict[str, list[Any]] = {c: [] for c in (attribute, *keys)}
     for r in rates:
         for suffix in ("", "_se", "_ci_low", "_ci_high"):
             cols[f"{r}_regression{suffix}"] = []
@@ -349,7 +349,8 @@ def regression_from_membership(
         cols["regression_out_of_range"] += outside.tolist()
     schema: dict[str, pl.DataType] = {**{c: df.schema[c] for c in keys},
               **{c: pl.Float64() for c in cols if c.startswith(tuple(rates))}}
-    return pl.DataFrame(cols, schema_overrides=schema, strict=False)
+    return pl.DataFrame(cols, schema_overrides=schema, strict=False).sort(
+        [attribute, *keys], nulls_last=True, maintain_order=True)
 
 
 def normal_quantile(level: float) -> float:

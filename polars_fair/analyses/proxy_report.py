@@ -26,6 +26,7 @@ from polars_fair.analyses.membership_regression import CellFit, fit_cells, norma
 from polars_fair.core import stats
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference, known
+from polars_fair.counting.membership import MembershipTable
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -62,7 +63,7 @@ def proxy_report_schema(table_schema: pl.Schema, keys: Sequence[str], attribute:
     keys : sequence of str
         The ordinary ``by`` attributes.
     attribute : str
-        The membership attribute's name.
+        The membership attribute's name (the first key).
     group_dtype : pl.DataType
         The dtype of its group values.
 
@@ -77,8 +78,9 @@ def proxy_report_schema(table_schema: pl.Schema, keys: Sequence[str], attribute:
     >>> proxy_report_schema(s, [], "race", pl.String()).names()[:5]
     ['race', 'weight_sum', 'n_effective', 'n_argmax', 'selection_rate_weighted']
     """
-    cols: list[tuple[str, pl.DataType]] = [(k, table_schema[k]) for k in keys]
-    cols += [(attribute, group_dtype), ("weight_sum", pl.Float64()),
+    cols: list[tuple[str, pl.DataType]] = [(attribute, group_dtype)]
+    cols += [(k, table_schema[k]) for k in keys]
+    cols += [("weight_sum", pl.Float64()),
              ("n_effective", pl.Float64()), ("n_argmax", pl.Int64())]
     for name in (*_rates(table_schema), "impact_ratio"):
         for e in ESTIMATORS:
@@ -90,12 +92,8 @@ def proxy_report_schema(table_schema: pl.Schema, keys: Sequence[str], attribute:
 
 
 def proxy_report_from_membership(
-    table: pl.LazyFrame,
-    keys: Sequence[str],
-    attribute: str,
-    groups: Sequence[Any],
+    table: MembershipTable,
     *,
-    group_dtype: pl.DataType | None = None,
     reference: Any = DEFAULTS.reference,
     level: float = DEFAULTS.level,
     four_fifths: float = DEFAULTS.four_fifths,
@@ -103,8 +101,8 @@ def proxy_report_from_membership(
 ) -> pl.LazyFrame:
     r"""Per group, each rate and the impact ratio by three estimators, with a four-fifths verdict.
 
-    The groups are the cells of the ordinary attributes ``keys`` crossed with the membership
-    attribute's groups. For a group k (a cell of ``keys``, membership probability
+    The groups are the membership attribute's groups crossed with the cells of the ordinary
+    ``by`` attributes (the table's ``keys``). For a group k (a cell of the keys, probability
     :math:`p_{ik}`, sample weight :math:`w_i`, 1 when none) and a rate x/d (selection rate
     :math:`\hat y = 1` over all rows; ``tpr``: :math:`y = 1, \hat y = 1` over :math:`y = 1`;
     ``fpr``: :math:`y = 0, \hat y = 1` over :math:`y = 0`):
@@ -129,7 +127,7 @@ def proxy_report_from_membership(
     weighted and argmax with Katz's log interval on their effective counts
     (:func:`polars_fair.core.stats.ratio_interval`); regression by the delta method on the log
     ratio of the unclipped estimates, with their covariance when both groups are in the same
-    cell of ``keys`` (independent otherwise), null unless both estimates are positive.
+    cell of the keys (independent otherwise), null unless both estimates are positive.
 
     The verdict (four-fifths rule at ``four_fifths``), for every group but the reference:
     ``"pass"`` when all three impact-ratio intervals lie at or above the threshold (so the
@@ -139,18 +137,14 @@ def proxy_report_from_membership(
     makes the weighted estimate pass while the regression fails reads "indeterminate", never
     "pass".
 
+    Rows whose probabilities are null (``null_groups="keep"``) belong to no group here: they
+    add nothing to any estimate.
+
     Parameters
     ----------
-    table : pl.LazyFrame
-        A membership table (:mod:`polars_fair.counting.membership`).
-    keys : sequence of str
-        The ordinary ``by`` attributes.
-    attribute : str
-        The membership attribute's name.
-    groups : sequence
-        Its group values in declared order (the order of ``s_0, s_1, ...``).
-    group_dtype : pl.DataType, optional
-        The dtype of the group column (default: inferred from ``groups``).
+    table : MembershipTable
+        The membership table and its metadata (:mod:`polars_fair.counting.membership`), with
+        every sum family.
     reference : "largest", "max_selection_rate", scalar or mapping, default "largest"
         The reference group (:mod:`polars_fair.core.reference`): ``"largest"`` is the group with
         the largest estimated size :math:`\sum w_i p_{ik}`, ``"max_selection_rate"`` the one
@@ -166,8 +160,8 @@ def proxy_report_from_membership(
     Returns
     -------
     pl.LazyFrame
-        One row per group, sorted by ``keys`` then the declared group order: ``keys``,
-        ``attribute``; ``weight_sum`` (Float64, :math:`\sum w_i p_{ik}`), ``n_effective``
+        One row per group, sorted by the attribute then the ``by`` keys (nulls last): the
+        attribute, the keys; ``weight_sum`` (Float64, :math:`\sum w_i p_{ik}`), ``n_effective``
         (Float64), ``n_argmax`` (Int64, rows whose most likely group it is); for each of
         ``selection_rate`` (and ``tpr``, ``fpr`` when the table has ``y_true``) and
         ``impact_ratio``, per estimator ``{name}_{weighted|argmax|regression}`` with
@@ -186,6 +180,7 @@ def proxy_report_from_membership(
     Examples
     --------
     >>> import polars as pl
+    >>> from polars_fair.counting.membership import MembershipTable, parse_membership
     >>> t = pl.LazyFrame({"__pf_argmax": [0, 1], "y_pred": [1, 0], "n": [1, 1],
     ...     "w": [1.0, 1.0], "s_0": [1.0, 0.0], "s_1": [0.0, 1.0],
     ...     "g_0_0": [1.0, 0.0], "g_0_1": [0.0, 0.0], "g_1_1": [0.0, 1.0],
@@ -193,24 +188,25 @@ def proxy_report_from_membership(
     ...     "t_0_0_0": [1.0, 0.0], "t_0_0_1": [0.0, 0.0], "t_0_1_1": [0.0, 0.0],
     ...     "t_1_1_1": [0.0, 1.0], "u_0_0_0_0": [1.0, 0.0], "u_0_0_0_1": [0.0, 0.0],
     ...     "u_0_0_1_1": [0.0, 0.0], "u_0_1_1_1": [0.0, 0.0], "u_1_1_1_1": [0.0, 1.0]})
-    >>> r = proxy_report_from_membership(t, [], "g", ["a", "b"], reference="a",
-    ...                                  min_support=0).collect()
+    >>> m = parse_membership({"g": {"a": "p_a", "b": "p_b"}})
+    >>> r = proxy_report_from_membership(MembershipTable(t, [], m, False, False),
+    ...                                  reference="a", min_support=0).collect()
     >>> r.select("g", "selection_rate_weighted", "selection_rate_regression", "verdict").rows()
     [('a', 1.0, 1.0, None), ('b', 0.0, 0.0, 'indeterminate')]
     """
     for name, value in (("level", level), ("four_fifths", four_fifths),
                         ("min_support", min_support)):
         check(name, value)
-    given = Reference.parse(reference).for_set([*keys, attribute])
-    given.check_attributes([*keys, attribute])
+    m = table.membership
+    attribute, keys = m.attribute, list(table.keys)
+    given = Reference.parse(reference).for_set([attribute, *keys])
+    given.check_attributes([attribute, *keys])
     if given.is_overall:
-        raise E.InvalidArgumentError(E.BAD_REFERENCE_RULE.format(
-            reference="overall", rules=["largest", "max_selection_rate"]))
-    dtype = group_dtype if group_dtype is not None else pl.Series(list(groups)).dtype
-    schema = proxy_report_schema(table.collect_schema(), keys, attribute, dtype)
-    build = _Build(list(keys), attribute, list(groups), dtype, given, float(level),
+        raise E.InvalidArgumentError(E.PROXY_REFERENCE_RULE.format(reference="overall"))
+    schema = proxy_report_schema(table.frame.collect_schema(), keys, attribute, m.key_dtype)
+    build = _Build(keys, attribute, list(m.groups), m.key_dtype, given, float(level),
                    float(four_fifths), float(min_support), schema)
-    return table.map_batches(build, schema=schema)
+    return table.frame.map_batches(build, schema=schema)
 
 
 class _Build:
@@ -248,7 +244,8 @@ class _Build:
             is_reference=pl.Series([i == ref for i in range(base.height)], dtype=pl.Boolean),
             verdict=pl.Series(self._verdicts(cols, ref, base.height), dtype=pl.String),
         )
-        return out.select(self.schema.names()).cast(dict(self.schema))  # type: ignore[arg-type]
+        out = out.select(self.schema.names()).cast(dict(self.schema))  # type: ignore[arg-type]
+        return out.sort([self.attribute, *self.keys], nulls_last=True, maintain_order=True)
 
     def _rate(self, table: pl.DataFrame, base: pl.DataFrame, fits: list[CellFit],
               rate: str) -> dict[str, FloatArray]:
@@ -275,12 +272,18 @@ class _Build:
         return out
 
     def _reference(self, base: pl.DataFrame, cols: dict[str, FloatArray]) -> int | None:
-        eligible = known([*self.keys, self.attribute]) & (pl.col("n") > 0)
-        per = base.select(*self.keys, self.attribute, pl.col("weight_sum").alias("n"))
-        score = pl.Series(cols["selection_rate_weighted"], nan_to_null=True)
-        return self.reference.index(per, [*self.keys, self.attribute], eligible=eligible,
-                                    score=score, rules=("largest", "max_selection_rate"),
-                                    min_support=self.min_support)
+        """The reference's row in ``base``, chosen in the report's (sorted) order."""
+        group = [self.attribute, *self.keys]
+        eligible = known(group) & (pl.col("n") > 0)
+        per = base.select(*group, pl.col("weight_sum").alias("n"),
+                          pl.Series("__pf_score", cols["selection_rate_weighted"],
+                                    nan_to_null=True)).with_row_index("__pf_row")
+        per = per.sort(group, nulls_last=True, maintain_order=True)
+        i = self.reference.index(per.drop("__pf_row"), group, eligible=eligible,
+                                 score=per["__pf_score"],
+                                 rules=("largest", "max_selection_rate"),
+                                 min_support=self.min_support)
+        return None if i is None else int(per["__pf_row"][i])
 
     def _impact(self, base: pl.DataFrame, cols: dict[str, FloatArray], fits: list[CellFit],
                 ref: int | None) -> dict[str, FloatArray]:

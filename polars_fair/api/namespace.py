@@ -48,6 +48,7 @@ from polars_fair.api.continuous import FairMoments
 from polars_fair.api.membership_calibration import namespace_membership_calibration
 from polars_fair.api.monitor import namespace_monitor
 from polars_fair.api.objects import FairCounts, FairScores
+from polars_fair.api.proxy_report import namespace_proxy_report
 from polars_fair.api.rows import namespace_divergence
 from polars_fair.core import spec
 from polars_fair.core.options import (
@@ -471,6 +472,8 @@ True""", scores=True)
     # rows -> the membership calibration table -> reliability and ECE per group
     membership_calibration = namespace_membership_calibration
     monitor = namespace_monitor  # rows -> the period count table -> the sequences
+    # rows -> the membership table -> three estimators and the verdict
+    proxy_report = namespace_proxy_report
 
 
 def _delegated(
@@ -553,6 +556,7 @@ class FairDataFrame:
     compare = _collected(FairLazyFrame.compare)
     monitor = _collected(FairLazyFrame.monitor)
     membership_calibration = _collected(FairLazyFrame.membership_calibration)
+    proxy_report = _collected(FairLazyFrame.proxy_report)
 
     class_counts = _delegated(FairLazyFrame.class_counts)
     multiclass_report = _collected(FairLazyFrame.multiclass_report)

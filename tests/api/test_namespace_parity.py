@@ -21,6 +21,7 @@ from polars_fair.api.membership_calibration import FairCalibrationCounts
 from polars_fair.api.monitor import FairPeriods
 from polars_fair.api.namespace import FairDataFrame, FairLazyFrame
 from polars_fair.api.objects import FairCounts, FairScores
+from polars_fair.api.proxy_report import FairProxyCounts
 
 #: Object methods whose namespace method reads the rows, not the table, so that its options
 #: are not the object method's: ``bias_audit`` takes LL 144 categories and ``y_pred`` or
@@ -80,7 +81,7 @@ def test_the_namespace_has_no_analysis_the_objects_lack() -> None:
              if not n.startswith("_")}
     extra = names.difference(
         *(_public(c) for c in OBJECTS.values()), _public(FairPaired), _public(FairPeriods),
-        _public(FairCalibrationCounts))
+        _public(FairCalibrationCounts), _public(FairProxyCounts))
     # the ways in: the count table object, the score table object, the score table itself, the
     # moment table object, the class table object
     assert extra == {"counts", "score_counts", "scores", "moments", "class_counts"}

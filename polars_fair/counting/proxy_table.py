@@ -1,0 +1,101 @@
+"""The membership table of the proxy report: every sum family, from one scan of the rows.
+
+The proxy report (:mod:`polars_fair.analyses.proxy_report`) reads the three estimators off one
+membership table (:mod:`polars_fair.counting.membership`) with all its families (``s``, ``g``,
+``h`` for the weighted and regression estimates, ``t``, ``u`` for the regression's sandwich
+variance). This module makes that table from the rows: the call is resolved once (the count
+arguments of :func:`polars_fair.counting.tables.count_table`), the membership arguments are
+checked against the schema, and the scan is :func:`polars_fair.counting.membership.
+membership_label_table`, validated at collect time by :func:`polars_fair.counting.membership.
+membership_from_labels`.
+
+Why a module of its own: the scan and its schema belong to
+:mod:`polars_fair.counting.membership`; this is only the way from rows to the table with every
+family that the proxy report needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from polars_fair import errors as E
+from polars_fair.core.spec import By
+from polars_fair.counting import tables
+from polars_fair.counting.membership import (
+    ARGMAX,
+    FAMILIES,
+    MembershipTable,
+    membership_from_labels,
+    membership_label_table,
+    parse_membership,
+    resolve_membership,
+    sum_columns,
+)
+
+__all__ = ["proxy_table"]
+
+
+def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool = False,
+                **args: Any) -> MembershipTable:
+    """The lazy membership table of the rows with every sum family (one scan).
+
+    Parameters
+    ----------
+    frame : pl.DataFrame or pl.LazyFrame
+        The rows.
+    by : str, expression or list of them, optional
+        The ordinary attributes crossed with the membership groups.
+    membership : mapping
+        One attribute name -> (group value -> probability column or expression).
+    normalize : bool, default False
+        Divide each row's probabilities by their sum.
+    **args : Any
+        The count arguments ``y_true``, ``y_pred``, ``pos_label``, ``sample_weight``,
+        ``null_groups`` (:class:`polars_fair.core.spec.CountArgs`).
+
+    Returns
+    -------
+    MembershipTable
+        The lazy table (validated when collected) and its metadata.
+
+    Raises
+    ------
+    InvalidArgumentError
+        No ``membership``, a malformed one, more than one attribute; a bad count argument; a
+        Spark or DuckDB frame (the proxy report reads Polars frames for now).
+    ColumnNotFoundError, InvalidMembershipError
+        A missing or non-numeric probability column (at once); invalid probabilities, labels
+        or weights when the table is collected.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y_pred": [1, 0], "p_a": [0.25, 1.0], "p_b": [0.75, 0.0]})
+    >>> t = proxy_table(df, membership={"g": {"a": "p_a", "b": "p_b"}}, y_true=None)
+    >>> t.frame.collect().select("__pf_argmax", "y_pred", "s_0", "u_1_1_1_1").rows()
+    [(0, 0, 1.0, 0.0), (1, 1, 0.25, 0.31640625)]
+    """
+    m = parse_membership(membership, "weighted", normalize)
+    if m is None:
+        raise E.InvalidArgumentError(E.PROXY_NEEDS_MEMBERSHIP.format(value=membership))
+    engine, a = getattr(tables, "_resolve")(  # noqa: B009 - the one resolution of a count call
+        tables.engine_of(frame), by, args, False)
+    resolve_membership(engine.schema(), m, a)
+    lf = getattr(engine, "lf", None)
+    if not isinstance(lf, pl.LazyFrame):
+        raise E.InvalidArgumentError(E.PROXY_POLARS_ONLY.format(engine=type(engine).__name__))
+    labels = membership_label_table(lf, m, a)
+    key_schema = labels.collect_schema()
+    keys = [*a.keys, ARGMAX, *(["y_true"] if a.y_true is not None else []), "y_pred"]
+    schema = pl.Schema({
+        **{k: key_schema[k] for k in a.keys}, ARGMAX: pl.Int64(),
+        **({"y_true": pl.Int8()} if a.y_true is not None else {}), "y_pred": pl.Int8(),
+        **{c: pl.Int64() if c == "n" or c.startswith("c_") else pl.Float64()
+           for c in sum_columns(len(m.groups))},
+    })
+    assert list(schema)[:len(keys)] == keys
+    table = labels.map_batches(lambda df: membership_from_labels(df, m, a), schema=schema)
+    return MembershipTable(table, list(a.keys), m, a.weight is not None, a.y_true is not None,
+                           tuple(FAMILIES))
+
