@@ -590,10 +590,6 @@ PROXY_NEEDS_MEMBERSHIP = (
     "proxy_report needs membership={{attribute: {{group: probability column, ...}}}}; got "
     "{value!r}"
 )
-PROXY_POLARS_ONLY = (
-    "proxy_report reads Polars frames (DataFrame, LazyFrame) for now, not {engine}: select the "
-    "probability, label and prediction columns into Polars first"
-)
 PROXY_REFERENCE_RULE = (
     "proxy_report compares groups with one of them: reference must be 'largest', "
     "'max_selection_rate' or a group, not {reference!r}"

@@ -26,7 +26,8 @@ from polars_fair.analyses.membership_regression import CellFit, fit_cells, norma
 from polars_fair.core import stats
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference, known
-from polars_fair.counting.membership import MembershipTable
+from polars_fair.counting.membership import Membership, MembershipTable
+from polars_fair.counting.membership_counts import argmax_counts, weighted_counts
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -39,14 +40,6 @@ __all__ = ["ESTIMATORS", "VERDICTS", "proxy_report_from_membership", "proxy_repo
 ESTIMATORS = ("weighted", "argmax", "regression")
 #: The values of the ``verdict`` column.
 VERDICTS = ("pass", "fail", "indeterminate")
-
-# each rate's (numerator, denominator) label cells, (y_true, y_pred) with None for "any"
-_CELLS: dict[str, tuple[tuple[Any, Any], tuple[Any, Any]]] = {
-    "selection_rate": ((None, 1), (None, None)),
-    "tpr": ((1, 1), (1, None)),
-    "fpr": ((0, 1), (0, None)),
-}
-
 
 def _rates(schema: pl.Schema) -> list[str]:
     return ["selection_rate", "tpr", "fpr"] if "y_true" in schema else ["selection_rate"]
@@ -76,12 +69,13 @@ def proxy_report_schema(table_schema: pl.Schema, keys: Sequence[str], attribute:
     --------
     >>> s = pl.Schema({"y_pred": pl.Int64, "s_0": pl.Float64})
     >>> proxy_report_schema(s, [], "race", pl.String()).names()[:5]
-    ['race', 'weight_sum', 'n_effective', 'n_argmax', 'selection_rate_weighted']
+    ['race', 'weight_sum', 'n_effective', 'attenuation', 'n_argmax']
     """
     cols: list[tuple[str, pl.DataType]] = [(attribute, group_dtype)]
     cols += [(k, table_schema[k]) for k in keys]
     cols += [("weight_sum", pl.Float64()),
-             ("n_effective", pl.Float64()), ("n_argmax", pl.Int64())]
+             ("n_effective", pl.Float64()), ("attenuation", pl.Float64()),
+             ("n_argmax", pl.Int64())]
     for name in (*_rates(table_schema), "impact_ratio"):
         for e in ESTIMATORS:
             cols += [(f"{name}_{e}{s}", pl.Float64()) for s in ("", "_ci_low", "_ci_high")]
@@ -108,13 +102,16 @@ def proxy_report_from_membership(
     ``fpr``: :math:`y = 0, \hat y = 1` over :math:`y = 0`):
 
     - ``_weighted``: :math:`\sum_{x} w_i p_{ik} / \sum_{d} w_i p_{ik}`, each row counted with its
-      probability (SolasAI's estimator with probabilities); Wilson interval on Kish's
-      effective size of the denominator's rows,
-      :math:`n_\text{eff} = (\sum w_i p_{ik})^2 / \sum (w_i p_{ik})^2` (``n_effective`` for the
-      selection rate). It attenuates differences toward zero when the probabilities are
-      uncertain: its interval covers the attenuated rate, not the group's.
+      probability (SolasAI's estimator with probabilities; the count table of
+      ``membership_estimator="weighted"``, :mod:`polars_fair.counting.membership_counts`);
+      Wilson interval on the sums rescaled to Kish's effective size
+      :math:`n_\text{eff} = (\sum w_i p_{ik})^2 / \sum (w_i p_{ik})^2` (``n_effective``), as
+      the intervals of that count table are. It attenuates differences toward zero by about
+      ``attenuation`` when the probabilities are uncertain: its interval covers the attenuated
+      rate, not the group's.
     - ``_argmax``: each row counted in its most likely group (ties to the group declared first;
-      Jurity without surrogates); Wilson interval on the rows (weighted sums rescaled to rows).
+      Jurity without surrogates; ``membership_estimator="argmax"``); Wilson interval on the rows
+      (weighted sums rescaled to rows).
     - ``_regression``: the linear estimator, :math:`G^{-1}c` from the membership sums, with its
       HC0 sandwich Wald interval (delta method for ``tpr``, ``fpr``;
       :mod:`polars_fair.analyses.membership_regression`). Unbiased when the outcome is
@@ -162,10 +159,11 @@ def proxy_report_from_membership(
     pl.LazyFrame
         One row per group, sorted by the attribute then the ``by`` keys (nulls last): the
         attribute, the keys; ``weight_sum`` (Float64, :math:`\sum w_i p_{ik}`), ``n_effective``
-        (Float64), ``n_argmax`` (Int64, rows whose most likely group it is); for each of
-        ``selection_rate`` (and ``tpr``, ``fpr`` when the table has ``y_true``) and
-        ``impact_ratio``, per estimator ``{name}_{weighted|argmax|regression}`` with
-        ``_ci_low``, ``_ci_high`` (Float64; rates in [0, 1], null where undefined); the
+        and ``attenuation`` (Float64, as in the weighted count table), ``n_argmax`` (Int64,
+        rows whose most likely group it is); for each of ``selection_rate`` (and ``tpr``,
+        ``fpr`` when the table has ``y_true``) and ``impact_ratio``, per estimator
+        ``{name}_{weighted|argmax|regression}`` with ``_ci_low``, ``_ci_high`` (Float64; rates
+        in [0, 1], null where undefined); the
         Booleans ``regression_singular``, ``regression_clipped``, ``low_support``,
         ``is_reference``; ``verdict`` (String: "pass", "fail", "indeterminate"; null for the
         reference). The plan collects the small table when it runs (numpy), not before.
@@ -182,7 +180,8 @@ def proxy_report_from_membership(
     >>> import polars as pl
     >>> from polars_fair.counting.membership import MembershipTable, parse_membership
     >>> t = pl.LazyFrame({"__pf_argmax": [0, 1], "y_pred": [1, 0], "n": [1, 1],
-    ...     "w": [1.0, 1.0], "s_0": [1.0, 0.0], "s_1": [0.0, 1.0],
+    ...     "w": [1.0, 1.0], "w2": [1.0, 1.0], "c_0": [1, 0], "c_1": [0, 1],
+    ...     "s_0": [1.0, 0.0], "s_1": [0.0, 1.0],
     ...     "g_0_0": [1.0, 0.0], "g_0_1": [0.0, 0.0], "g_1_1": [0.0, 1.0],
     ...     "h_0_0": [1.0, 0.0], "h_0_1": [0.0, 0.0], "h_1_1": [0.0, 1.0],
     ...     "t_0_0_0": [1.0, 0.0], "t_0_0_1": [0.0, 0.0], "t_0_1_1": [0.0, 0.0],
@@ -204,18 +203,18 @@ def proxy_report_from_membership(
     if given.is_overall:
         raise E.InvalidArgumentError(E.PROXY_REFERENCE_RULE.format(reference="overall"))
     schema = proxy_report_schema(table.frame.collect_schema(), keys, attribute, m.key_dtype)
-    build = _Build(keys, attribute, list(m.groups), m.key_dtype, given, float(level),
-                   float(four_fifths), float(min_support), schema)
+    build = _Build(table, given, float(level), float(four_fifths), float(min_support), schema)
     return table.frame.map_batches(build, schema=schema)
 
 
 class _Build:
     """The report on the collected membership table (map_batches)."""
 
-    def __init__(self, keys: list[str], attribute: str, groups: list[Any], dtype: pl.DataType,
-                 reference: Reference, level: float, threshold: float, min_support: float,
-                 schema: pl.Schema) -> None:
-        self.keys, self.attribute, self.groups, self.dtype = keys, attribute, groups, dtype
+    def __init__(self, table: MembershipTable, reference: Reference, level: float,
+                 threshold: float, min_support: float, schema: pl.Schema) -> None:
+        self.membership, self.weighted = table.membership, table.weighted
+        self.keys, self.attribute = list(table.keys), table.membership.attribute
+        self.groups = list(table.membership.groups)
         self.reference, self.level, self.threshold = reference, level, threshold
         self.min_support, self.schema = min_support, schema
 
@@ -223,10 +222,10 @@ class _Build:
         k = len(self.groups)
         rates = _rates(table.schema)
         fits = fit_cells(table, self.keys, k, rates=rates)
-        base = _base(table, self.keys, self.attribute, self.groups, self.dtype, fits)
+        base = _base(table, self.membership, self.keys, self.weighted, fits)
         cols: dict[str, Any] = {}
         for rate in rates:
-            cols.update(self._rate(table, base, fits, rate))
+            cols.update(self._rate(base, fits, rate))
         ref = self._reference(base, cols)
         cols.update(self._impact(base, cols, fits, ref))
         clipped = np.zeros(base.height, dtype=bool)
@@ -247,19 +246,23 @@ class _Build:
         out = out.select(self.schema.names()).cast(dict(self.schema))  # type: ignore[arg-type]
         return out.sort([self.attribute, *self.keys], nulls_last=True, maintain_order=True)
 
-    def _rate(self, table: pl.DataFrame, base: pl.DataFrame, fits: list[CellFit],
+    def _rate(self, base: pl.DataFrame, fits: list[CellFit],
               rate: str) -> dict[str, FloatArray]:
-        num, den = _CELLS[rate]
-        x, d, n_eff = (_weighted_part(table, self.keys, len(self.groups), cells, what)
-                       for cells, what in ((num, "s"), (den, "s"), (den, "n_eff")))
-        ax, ad, rows = (_argmax_part(table, self.keys, len(self.groups), cells, what)
-                        for cells, what in ((num, "w"), (den, "w"), (den, "n")))
+        weight = base["weight_sum"].to_numpy().astype(np.float64)
+        rows = base["__a_n"].to_numpy().astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # weighted sums become effective rows (Kish), as row_scale does for intervals
+            scales = {"weighted": np.where(weight > 0, base["n_effective"].to_numpy() / weight,
+                                           0.0),
+                      "argmax": np.where(base["__a_w"].to_numpy() > 0,
+                                         rows / base["__a_w"].to_numpy(), 0.0)}
         out: dict[str, FloatArray] = {}
-        for e, (xs, ds, size) in (("weighted", (x, d, n_eff)), ("argmax", (ax, ad, rows))):
+        for e, prefix in (("weighted", ""), ("argmax", "__a_")):
+            xs, ds = _fractions(base, rate, prefix)
             with np.errstate(divide="ignore", invalid="ignore"):
                 est = np.where(ds > 0, xs / ds, np.nan)
-                scale = np.where(ds > 0, size / ds, 0.0)
-            low, high = stats.wilson_interval(np.minimum(xs * scale, size), size,
+            size = ds * scales[e]
+            low, high = stats.wilson_interval(np.minimum(xs * scales[e], size), size,
                                               level=self.level)
             out[f"{rate}_{e}"], out[f"{rate}_{e}_ci_low"], out[f"{rate}_{e}_ci_high"] = (
                 est, low, high)
@@ -297,7 +300,7 @@ class _Build:
         for e in ("weighted", "argmax"):
             rate = cols[f"selection_rate_{e}"]
             size = base["n_effective" if e == "weighted" else "n_argmax"].to_numpy().astype(float)
-            x = np.nan_to_num(rate) * size
+            x = np.minimum(np.nan_to_num(rate) * size, size)
             with np.errstate(divide="ignore", invalid="ignore"):
                 out[f"impact_ratio_{e}"] = np.where(rate[ref] > 0, rate / rate[ref], np.nan)
             low, high = stats.ratio_interval(x, size, x[ref], size[ref], level=self.level)
@@ -348,63 +351,44 @@ def _regression_ratio(est: FloatArray, fits: list[CellFit], ref: int,
             "impact_ratio_regression_ci_high": high}
 
 
-def _match(cells: tuple[Any, Any]) -> pl.Expr:
-    """Rows of the membership table in the label cells ``(y_true, y_pred)`` (None: any)."""
-    parts = [pl.col(c) == v for c, v in zip(("y_true", "y_pred"), cells, strict=True)
-             if v is not None]
-    return pl.all_horizontal(parts) if parts else pl.lit(True)
+def _base(table: pl.DataFrame, m: Membership, keys: list[str], weighted: bool,
+          fits: list[CellFit]) -> pl.DataFrame:
+    """One row per (cell, group) in the fits' order, with both estimators' count tables.
 
-
-def _weighted_part(table: pl.DataFrame, keys: list[str], k: int, cells: tuple[Any, Any],
-                   what: str) -> FloatArray:
-    """Per (cell of ``keys``, group): Σ w·p_k over ``cells``, or Kish's n_eff over them."""
-    part = table.filter(_match(cells))
-    agg = [pl.col(f"s_{j}").sum() for j in range(k)] + [pl.col(f"h_{j}_{j}").sum()
-                                                         for j in range(k)]
-    per = _per_cell(table, part, keys, agg)
-    s = per.select([f"s_{j}" for j in range(k)]).to_numpy().ravel()
-    if what == "s":
-        return s
-    hh = per.select([f"h_{j}_{j}" for j in range(k)]).to_numpy().ravel()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(hh > 0, s * s / hh, 0.0)
-
-
-def _argmax_part(table: pl.DataFrame, keys: list[str], k: int, cells: tuple[Any, Any],
-                 what: str) -> FloatArray:
-    """Per (cell of ``keys``, group): rows (``n``) or weight (``w``) most likely in it."""
-    part = table.filter(_match(cells))
-    agg = [pl.col(what).filter(pl.col("__pf_argmax") == j).sum().alias(f"__a{j}")
-           for j in range(k)]
-    per = _per_cell(table, part, keys, agg)
-    return per.select([f"__a{j}" for j in range(k)]).to_numpy().ravel().astype(np.float64)
-
-
-def _per_cell(table: pl.DataFrame, part: pl.DataFrame, keys: list[str],
-              agg: list[pl.Expr]) -> pl.DataFrame:
-    """``agg`` per cell of ``keys`` of ``part``, with every cell of ``table`` (zeros), sorted."""
-    if not keys:
-        return part.select(agg).fill_null(0)
-    cells = table.select(keys).unique().sort(keys, nulls_last=True)
-    per = part.group_by(keys).agg(agg)
-    return cells.join(per, on=keys, how="left", nulls_equal=True).fill_null(0).sort(
-        keys, nulls_last=True)
-
-
-def _base(table: pl.DataFrame, keys: list[str], attribute: str, groups: list[Any],
-          dtype: pl.DataType, fits: list[CellFit]) -> pl.DataFrame:
-    """One row per (cell, group) with the sizes: ``weight_sum``, ``n_effective``, ``n_argmax``."""
-    k = len(groups)
+    The weighted count table (``tp, fp, fn, tn, weight_sum, n_effective, attenuation``) and the
+    argmax one (``__a_n, __a_tp, ...``, ``__a_w``) of :mod:`polars_fair.counting.
+    membership_counts`, the one definition of those estimators; 0 where a group has no rows.
+    """
+    k = len(m.groups)
     key_rows = [f.key for f in fits]
-    cols: dict[str, Any] = {key: pl.Series(key, [c[i] for c in key_rows for _ in range(k)],
-                                           dtype=table.schema[key]) for i, key in enumerate(keys)}
-    cols[attribute] = pl.Series(attribute, groups * len(fits), dtype=dtype)
-    every = (None, None)
-    return pl.DataFrame(cols).with_columns(
-        weight_sum=pl.Series(_weighted_part(table, keys, k, every, "s")),
-        n_effective=pl.Series(_weighted_part(table, keys, k, every, "n_eff")),
-        n_argmax=pl.Series(_argmax_part(table, keys, k, every, "n")).cast(pl.Int64),
-    )
+    cols: dict[str, Any] = {m.attribute: pl.Series(m.attribute, list(m.groups) * len(fits),
+                                                   dtype=m.key_dtype)}
+    for i, key in enumerate(keys):
+        cols[key] = pl.Series(key, [c[i] for c in key_rows for _ in range(k)],
+                              dtype=table.schema[key])
+    group = [m.attribute, *keys]
+    cells = ("tp", "fp", "fn", "tn")
+    w = weighted_counts(table, m, keys).select(
+        *group, *cells, "weight_sum", "n_effective", "attenuation")
+    a = argmax_counts(table, m, keys, weighted).select(
+        *group, *(pl.col(c).alias(f"__a_{c}") for c in ("n", *cells)),
+        (pl.col("weight_sum") if weighted else pl.col("n").cast(pl.Float64)).alias("__a_w"))
+    out = (pl.DataFrame(cols)
+           .join(w, on=group, how="left", nulls_equal=True, maintain_order="left")
+           .join(a, on=group, how="left", nulls_equal=True, maintain_order="left"))
+    zero = [c for c in out.columns if c not in (*group, "attenuation")]
+    return out.with_columns(pl.col(zero).fill_null(0)).with_columns(
+        pl.col("__a_n").cast(pl.Int64).alias("n_argmax"))
+
+
+def _fractions(base: pl.DataFrame, rate: str, prefix: str) -> tuple[FloatArray, FloatArray]:
+    """A rate's numerator and denominator from a count table's cells (``prefix``: argmax)."""
+    col = {c: base[f"{prefix}{c}"].to_numpy().astype(np.float64)
+           for c in ("tp", "fp", "fn", "tn")}
+    every: FloatArray = col["tp"] + col["fp"] + col["fn"] + col["tn"]
+    return {"selection_rate": (col["tp"] + col["fp"], every),
+            "tpr": (col["tp"], col["tp"] + col["fn"]),
+            "fpr": (col["fp"], col["fp"] + col["tn"])}[rate]
 
 
 def _clip(values: FloatArray) -> FloatArray:

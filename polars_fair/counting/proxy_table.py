@@ -23,6 +23,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair.core.spec import By
 from polars_fair.counting import tables
+from polars_fair.counting._membership_sql import sql_membership_label_table
 from polars_fair.counting.membership import (
     ARGMAX,
     FAMILIES,
@@ -43,8 +44,9 @@ def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool =
 
     Parameters
     ----------
-    frame : pl.DataFrame or pl.LazyFrame
-        The rows.
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The rows (:func:`polars_fair.counting.tables.engine_of`); on Spark and DuckDB the same
+        sums run in one SQL aggregation.
     by : str, expression or list of them, optional
         The ordinary attributes crossed with the membership groups.
     membership : mapping
@@ -64,7 +66,7 @@ def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool =
     ------
     InvalidArgumentError
         No ``membership``, a malformed one, more than one attribute; a bad count argument; a
-        Spark or DuckDB frame (the proxy report reads Polars frames for now).
+        probability given as an expression on Spark or DuckDB (column names there).
     ColumnNotFoundError, InvalidMembershipError
         A missing or non-numeric probability column (at once); invalid probabilities, labels
         or weights when the table is collected.
@@ -82,10 +84,9 @@ def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool =
     engine, a = getattr(tables, "_resolve")(  # noqa: B009 - the one resolution of a count call
         tables.engine_of(frame), by, args, False)
     resolve_membership(engine.schema(), m, a)
-    lf = getattr(engine, "lf", None)
-    if not isinstance(lf, pl.LazyFrame):
-        raise E.InvalidArgumentError(E.PROXY_POLARS_ONLY.format(engine=type(engine).__name__))
-    labels = membership_label_table(lf, m, a)
+    lf = getattr(engine, "lf", None)  # Polars; DuckDB and Spark run the same sums in SQL
+    labels = (membership_label_table(lf, m, a) if isinstance(lf, pl.LazyFrame)
+              else sql_membership_label_table(engine, a, m, tuple(FAMILIES)))
     key_schema = labels.collect_schema()
     keys = [*a.keys, ARGMAX, *(["y_true"] if a.y_true is not None else []), "y_pred"]
     schema = pl.Schema({

@@ -66,11 +66,14 @@ def test_errors_are_typed(rows: pl.DataFrame) -> None:
         polars_fair.proxy_report(rows, membership=MEMBERSHIP, level=1.5)
 
 
-def test_duckdb_relation_is_refused_with_advice(rows: pl.DataFrame) -> None:
+def test_duckdb_relation_gives_the_polars_frame(rows: pl.DataFrame) -> None:
     duckdb = pytest.importorskip("duckdb")
     relation = duckdb.from_arrow(rows.to_arrow())
-    with pytest.raises(E.InvalidArgumentError, match="Polars frames"):
-        polars_fair.proxy_report(relation, membership=MEMBERSHIP)
+    got = polars_fair.proxy_report(relation, "c", membership=MEMBERSHIP,
+                                   sample_weight="p_a").collect()
+    expected = polars_fair.proxy_report(rows, "c", membership=MEMBERSHIP,
+                                        sample_weight="p_a").collect()
+    assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-15)
 
 
 def test_normalize_divides_each_row_by_its_sum(rows: pl.DataFrame) -> None:
