@@ -7,6 +7,9 @@ dispatch) so IDEs and type checkers see it; its count arguments are declared onc
 signature and docstring, which are composed from the analysis' module function. A LazyFrame
 method builds a lazy plan and never collects; the DataFrame method runs the same plan and
 collects it.
+
+Why one module: the namespace is one surface, every analysis written out once on the LazyFrame
+and its DataFrame twin generated beside it; split, a method and its twin could drift apart.
 """
 
 from __future__ import annotations
@@ -472,8 +475,7 @@ True""", scores=True)
     # rows -> the membership calibration table -> reliability and ECE per group
     membership_calibration = namespace_membership_calibration
     monitor = namespace_monitor  # rows -> the period count table -> the sequences
-    # rows -> the membership table -> three estimators and the verdict
-    proxy_report = namespace_proxy_report
+    proxy_report = namespace_proxy_report  # rows -> the membership table -> three estimators
 
 
 def _delegated(

@@ -43,6 +43,7 @@ from polars_fair.cli import commands as cli_gen
 from polars_fair.cli import compare as cli_compare
 from polars_fair.cli import ll144 as cli_ll144
 from polars_fair.cli import membership as cli_membership
+from polars_fair.cli import proxy as cli_proxy
 from polars_fair.cli import sample_size as cli_sample_size
 from polars_fair.cli.change import check_change, format_change
 from polars_fair.cli.commands import declared
@@ -919,6 +920,7 @@ GENERATED = cli_gen.register(app, _guard)
 cli_ll144.register(app, _guard)
 cli_compare.register(app, _guard)
 cli_membership.register(app, _guard)
+cli_proxy.register(app, _guard)
 cli_sample_size.register(app, _guard)
 
 

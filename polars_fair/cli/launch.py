@@ -64,6 +64,8 @@ COMMANDS = {
                "sequences.",
     "membership-calibration": "Reliability of membership probabilities against the known "
                               "groups, with the ECE.",
+    "proxy-report": "Per group, each rate and the impact ratio by three estimators, with a "
+                    "four-fifths verdict.",
     "sample-size": "Applicants per group to detect an impact ratio with a two-sided "
                    "two-proportion test.",
 }

@@ -120,7 +120,8 @@ BY: dict[str, list[str]] = {"stratified": ["--by", "race"]}
 BOTH = ["--by", "race", "--by", "sex"]
 HAND = {"report", "bias-audit", "check", "demo", "sample-size",
         "compare", "monitor",  # rows-level commands of their own tables: test_cli_compare.py
-        "membership-calibration"}  # tests/cli/test_cli_membership_calibration.py
+        "membership-calibration",  # tests/cli/test_cli_membership_calibration.py
+        "proxy-report"}  # tests/cli/test_cli_proxy.py
 GENERATED = sorted(n for n in COMMANDS if n not in HAND)
 
 

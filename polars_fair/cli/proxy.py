@@ -1,0 +1,148 @@
+"""``polars-fair proxy-report``: each group's rates by three estimators of estimated membership.
+
+The command is the namespace method ``lf.fair.proxy_report``: its options are read from that
+declaration (:func:`polars_fair.cli.commands.namespace_options`) as a generated command's are,
+except ``--membership``, read as ``membership-calibration`` reads it
+(:func:`polars_fair.cli.membership.parse_membership_option`). The input and output options,
+``--by`` included (optional here: the groups alone without it), are the generated commands'
+own; ``--reference`` names a group of the attribute, or ``attribute=value,by=value`` with
+``--by``. Without ``--y-true``, the column ``y_true`` is the label when the file has one;
+otherwise the report has no ``tpr``/``fpr``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import polars as pl
+import typer
+
+from polars_fair.cli.commands import convert, io_parameters, namespace_options, option_parameter
+from polars_fair.cli.compare import namespace_command
+from polars_fair.cli.group import ReadableCommand
+from polars_fair.cli.io import (
+    column_or_sql,
+    parse_dtypes,
+    parse_reference,
+    resolve_inputs,
+    scan,
+)
+from polars_fair.cli.membership import MEMBERSHIP_FORM, parse_membership_option
+from polars_fair.cli.quoting import QUOTING
+
+__all__ = ["register", "run_proxy_report"]
+
+_METHOD = "proxy_report"
+_RESOLVED = ("y_true", "y_pred", "pos_label", "reference")
+
+
+def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
+    """Run ``polars-fair proxy-report``: scan, resolve, call the namespace method.
+
+    Parameters
+    ----------
+    values : dict
+        The command's parsed options.
+
+    Returns
+    -------
+    frame : pl.DataFrame
+        The method's result.
+    header : str
+        A line describing the run.
+
+    Raises
+    ------
+    PolarsFairError
+        Bad input, as :func:`polars_fair.cli.io.resolve_inputs`,
+        :func:`polars_fair.cli.membership.parse_membership_option` and the method.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "people.csv"
+    >>> pl.DataFrame({"p_a": [0.9, 0.8, 0.3, 0.1], "p_b": [0.1, 0.2, 0.7, 0.9],
+    ...               "y_pred": [1, 1, 0, 1]}).write_csv(path)
+    >>> values = {o.name: o.default for o in namespace_options(_METHOD)}
+    >>> values.update(path=path, by=[], where=None, separator=None, dtype=None,
+    ...               membership="g=a:p_a,b:p_b", reference="a", min_support=0)
+    >>> frame, header = run_proxy_report(values)
+    >>> frame["selection_rate_argmax"].to_list(), header
+    ([1.0, 0.5], "polars-fair proxy-report: 2 row(s); groups of 'g' ['a', 'b']; by []")
+    """
+    from polars_fair.api.namespace import FairLazyFrame
+
+    opts = [o for o in namespace_options(_METHOD) if o.name != "membership"]
+    given = {o.name: convert(o, values.get(o.name, o.default)) for o in opts}
+    lf = scan(values["path"], values.get("separator"), parse_dtypes(values.get("dtype")))
+    y_pred = given["y_pred"] or "y_pred"
+    labels = given["y_true"]
+    if labels == "y_true" and "y_true" not in lf.collect_schema():
+        labels = None  # the default label column is used when the file has one
+    # without labels the prediction's dtype decides pos_label's (1, 1.0, '1' or true)
+    args = resolve_inputs(
+        lf, values.get("by") or [], y_true_text=labels or y_pred, y_pred_text=y_pred,
+        y_score_text=None, pos_label_text=given["pos_label"], reference_text=None,
+        where=values.get("where"), source=values["path"].name)
+    schema = args.lf.collect_schema()
+    membership = parse_membership_option(values["membership"], schema)
+    (attribute, groups), = membership.items()
+    # the groups are the attribute's (text) crossed with --by: --reference names them all
+    with_groups = args.lf.with_columns(pl.lit(None, dtype=pl.String).alias(attribute))
+    resolved = {"y_true": args.y_true if labels else None, "y_pred": args.y_pred,
+                "pos_label": args.pos_label,
+                "reference": parse_reference(given["reference"], with_groups,
+                                             [attribute, *args.by])}
+    kw: dict[str, Any] = {o.name: resolved[o.name] if o.name in _RESOLVED else
+          column_or_sql(given[o.name], schema, o.flag)
+          if o.kind == "column" and given[o.name] is not None else given[o.name]
+          for o in opts}
+    frame = FairLazyFrame(args.lf).proxy_report(args.by, membership=membership, **kw).collect()
+    keys = [k for k in frame.columns if k != attribute and k in set(schema.names()) | {
+        b.meta.output_name() for b in args.by if isinstance(b, pl.Expr)}]
+    return frame, (f"polars-fair proxy-report: {frame.height} row(s); groups of "
+                   f"{attribute!r} {list(groups)}; by {keys}")
+
+
+def _parameters() -> list[inspect.Parameter]:
+    """The input and output options, ``--membership``, then the method's options."""
+    membership = inspect.Parameter(
+        "membership", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[str, typer.Option(
+            "--membership", metavar="ATTRIBUTE=GROUP:COLUMN,...",
+            help="The probability column of each group of one attribute: "
+                 f"{MEMBERSHIP_FORM}, for example race=White:p_white,Black:p_black. " + QUOTING)])
+    by = inspect.Parameter("by", inspect.Parameter.KEYWORD_ONLY, default=[], annotation=Annotated[
+        list[str], typer.Option("--by", metavar="COLUMN|SQL", help=(
+            "Attribute column or SQL expression crossed with the membership groups; repeat for "
+            "intersections (default: the groups alone)."))])
+    io = [by if p.name == "by" else p for p in io_parameters()]
+    return [*io, membership, *(
+        option_parameter(o) for o in namespace_options(_METHOD) if o.name != "membership")]
+
+
+def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
+    """Add ``proxy-report`` to ``app``.
+
+    Parameters
+    ----------
+    app : typer.Typer
+        The command line.
+    guard : callable
+        Runs a command's body (:func:`polars_fair.cli.entry._guard`).
+
+    Returns
+    -------
+    list of str
+        The commands added.
+
+    Examples
+    --------
+    >>> from polars_fair.cli.entry import _guard
+    >>> register(typer.Typer(), _guard)
+    ['proxy-report']
+    """
+    app.command(name="proxy-report", cls=ReadableCommand)(namespace_command(
+        _METHOD, guard, run_proxy_report, _parameters(), "--by ..., --membership ..."))
+    return ["proxy-report"]
