@@ -221,14 +221,13 @@ def fit_cells(table: pl.DataFrame | pl.LazyFrame, keys: Sequence[str], n_groups:
     Examples
     --------
     >>> import polars as pl
-    >>> t = pl.DataFrame({"y_pred": [0, 1], "s_0": [1.0, 1.0], "s_1": [0.0, 1.0],
-    ...     "g_0_0": [1.0, 1.0], "g_0_1": [0.0, 1.0], "g_1_1": [0.0, 1.0],
-    ...     "h_0_0": [1.0, 1.0], "h_0_1": [0.0, 1.0], "h_1_1": [0.0, 1.0],
-    ...     "t_0_0_0": [1.0, 1.0], "t_0_0_1": [0.0, 1.0], "t_0_1_1": [0.0, 1.0],
-    ...     "t_1_1_1": [0.0, 1.0], "u_0_0_0_0": [1.0, 1.0], "u_0_0_0_1": [0.0, 1.0],
-    ...     "u_0_0_1_1": [0.0, 1.0], "u_0_1_1_1": [0.0, 1.0], "u_1_1_1_1": [0.0, 1.0]})
-    >>> fit_cells(t, [], 2)[0].rates["selection_rate"][0].tolist()  # rows p=(1,0) y=0; p=(1,1) y=1
-    [0.0, 1.0]
+    >>> from polars_fair.counting.proxy_table import proxy_table
+    >>> rows = pl.DataFrame({"y_pred": [0, 1, 1], "p_a": [1.0, 0.0, 0.5],
+    ...                      "p_b": [0.0, 1.0, 0.5]})
+    >>> t = proxy_table(rows, membership={"race": {"a": "p_a", "b": "p_b"}}, y_true=None).frame
+    >>> # G = [[1.25, 0.25], [0.25, 1.25]], c = (0.5, 1.5): G⁻¹c = (1/6, 7/6)
+    >>> fit_cells(t, [], 2)[0].rates["selection_rate"][0].round(4).tolist()
+    [0.1667, 1.1667]
     """
     df = table.collect() if isinstance(table, pl.LazyFrame) else table
     labels = [c for c in ("y_true", "y_pred") if c in df.columns]
@@ -312,15 +311,14 @@ def regression_from_membership(
     Examples
     --------
     >>> import polars as pl
-    >>> t = pl.DataFrame({"y_pred": [0, 1], "s_0": [1.0, 1.0], "s_1": [0.0, 1.0],
-    ...     "g_0_0": [1.0, 1.0], "g_0_1": [0.0, 1.0], "g_1_1": [0.0, 1.0],
-    ...     "h_0_0": [1.0, 1.0], "h_0_1": [0.0, 1.0], "h_1_1": [0.0, 1.0],
-    ...     "t_0_0_0": [1.0, 1.0], "t_0_0_1": [0.0, 1.0], "t_0_1_1": [0.0, 1.0],
-    ...     "t_1_1_1": [0.0, 1.0], "u_0_0_0_0": [1.0, 1.0], "u_0_0_0_1": [0.0, 1.0],
-    ...     "u_0_0_1_1": [0.0, 1.0], "u_0_1_1_1": [0.0, 1.0], "u_1_1_1_1": [0.0, 1.0]})
+    >>> from polars_fair.counting.proxy_table import proxy_table
+    >>> rows = pl.DataFrame({"y_pred": [0, 1, 1], "p_a": [1.0, 0.0, 0.5],
+    ...                      "p_b": [0.0, 1.0, 0.5]})
+    >>> t = proxy_table(rows, membership={"race": {"a": "p_a", "b": "p_b"}}, y_true=None).frame
     >>> r = regression_from_membership(t, [], "race", ["a", "b"])
-    >>> r.select("race", "selection_rate_regression", "regression_singular").rows()
-    [('a', 0.0, False), ('b', 1.0, False)]
+    >>> r.select("race", pl.col("selection_rate_regression").round(4),
+    ...          "regression_out_of_range").rows()  # linear, not bounded: b is above 1
+    [('a', 0.1667, False), ('b', 1.1667, True)]
     """
     z = normal_quantile(level)
     df = table.collect() if isinstance(table, pl.LazyFrame) else table

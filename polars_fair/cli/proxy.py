@@ -29,8 +29,7 @@ from polars_fair.cli.io import (
     resolve_inputs,
     scan,
 )
-from polars_fair.cli.membership import MEMBERSHIP_FORM, parse_membership_option
-from polars_fair.cli.quoting import QUOTING
+from polars_fair.cli.membership import membership_parameter, parse_membership_option
 
 __all__ = ["register", "run_proxy_report"]
 
@@ -108,17 +107,12 @@ def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
 
 def _parameters() -> list[inspect.Parameter]:
     """The input and output options, ``--membership``, then the method's options."""
-    membership = inspect.Parameter(
-        "membership", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[str, typer.Option(
-            "--membership", metavar="ATTRIBUTE=GROUP:COLUMN,...",
-            help="The probability column of each group of one attribute: "
-                 f"{MEMBERSHIP_FORM}, for example race=White:p_white,Black:p_black. " + QUOTING)])
     by = inspect.Parameter("by", inspect.Parameter.KEYWORD_ONLY, default=[], annotation=Annotated[
         list[str], typer.Option("--by", metavar="COLUMN|SQL", help=(
             "Attribute column or SQL expression crossed with the membership groups; repeat for "
             "intersections (default: the groups alone)."))])
     io = [by if p.name == "by" else p for p in io_parameters()]
-    return [*io, membership, *(
+    return [*io, membership_parameter(), *(
         option_parameter(o) for o in namespace_options(_METHOD) if o.name != "membership")]
 
 

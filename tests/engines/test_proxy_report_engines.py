@@ -8,7 +8,6 @@ counts and flags exactly.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -17,6 +16,7 @@ import pytest
 
 import polars_fair
 from polars_fair import errors as E
+from tests.engines.test_continuous_engines import _assert_same, duck  # noqa: F401 (a fixture)
 
 pytestmark = [
     pytest.mark.slow,
@@ -24,14 +24,6 @@ pytestmark = [
 ]
 ROUTES = ["eager", "lazy", "streaming", "duckdb", "spark"]
 MEMBERSHIP = {"race": {"A": "p_a", "B": "p_b", "C": "p_c"}}
-
-
-@pytest.fixture(scope="module")
-def duck() -> Iterator[Any]:
-    duckdb = pytest.importorskip("duckdb")
-    con = duckdb.connect()
-    yield con
-    con.close()
 
 
 @pytest.fixture(scope="module")
@@ -64,19 +56,6 @@ def _run(route: str, df: pl.DataFrame, by: Any, args: dict[str, Any],
         lf = df.lazy().fair.proxy_report(by, **args)
         return lf.collect(engine="streaming" if route == "streaming" else "auto")
     return polars_fair.proxy_report(_on(route, df, request), by, **args).collect()
-
-
-def _assert_same(got: pl.DataFrame, want: pl.DataFrame) -> None:
-    assert got.schema == want.schema
-    assert got.height == want.height
-    for c in want.columns:
-        if want.schema[c] == pl.Float64:
-            g, w = got[c].to_list(), want[c].to_list()
-            assert [x is None for x in g] == [x is None for x in w], c
-            assert [x for x in g if x is not None] == pytest.approx(
-                [x for x in w if x is not None], rel=1e-9, abs=1e-12), c
-        else:
-            assert got[c].to_list() == want[c].to_list(), c
 
 
 @pytest.mark.parametrize("route", ROUTES)
