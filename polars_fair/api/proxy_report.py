@@ -15,6 +15,7 @@ import polars as pl
 
 from polars_fair._docs import compose
 from polars_fair.analyses.proxy_report import proxy_report_from_membership
+from polars_fair.api.membership_calibration import Memberships
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import By, IntoExpr, NullGroups
 from polars_fair.counting.membership import MembershipTable
@@ -96,7 +97,7 @@ class FairProxyCounts:
 
 
 def proxy_counts(frame: Any, by: By = None, *,  # noqa: D103
-                 membership: Any, y_true: IntoExpr | None = "y_true",
+                 membership: Memberships, y_true: IntoExpr | None = "y_true",
                  y_pred: IntoExpr | None = None, pos_label: Any = 1,
                  sample_weight: IntoExpr | None = None, normalize: bool = False,
                  null_groups: NullGroups = "keep") -> FairProxyCounts:
@@ -119,7 +120,7 @@ proxy_counts.__doc__ = compose(
 
 
 def proxy_report(frame: Any, by: By = None, *,  # noqa: D103
-                 membership: Any, y_true: IntoExpr | None = "y_true",
+                 membership: Memberships, y_true: IntoExpr | None = "y_true",
                  y_pred: IntoExpr | None = None, pos_label: Any = 1,
                  sample_weight: IntoExpr | None = None, normalize: bool = False,
                  null_groups: NullGroups = "keep", reference: Any = DEFAULTS.reference,
@@ -142,7 +143,7 @@ proxy_report.__doc__ = compose(
 [('a', 0.6333, 0.6667), ('b', 0.3667, 0.3333)]""")
 
 
-def namespace_proxy_report(self: Any, /, by: By = None, *, membership: Any,  # noqa: D103
+def namespace_proxy_report(self: Any, /, by: By = None, *, membership: Memberships,  # noqa: D103
                            y_true: IntoExpr | None = "y_true", y_pred: IntoExpr | None = None,
                            pos_label: Any = 1, sample_weight: IntoExpr | None = None,
                            normalize: bool = False, null_groups: NullGroups = "keep",

@@ -2,12 +2,12 @@
 
 The command is the namespace method ``lf.fair.proxy_report``: its options are read from that
 declaration (:func:`polars_fair.cli.commands.namespace_options`) as a generated command's are,
-except ``--membership``, read as ``membership-calibration`` reads it
-(:func:`polars_fair.cli.membership.parse_membership_option`). The input and output options,
-``--by`` included (optional here: the groups alone without it), are the generated commands'
-own; ``--reference`` names a group of the attribute, or ``attribute=value,by=value`` with
-``--by``. Without ``--y-true``, the column ``y_true`` is the label when the file has one;
-otherwise the report has no ``tpr``/``fpr``.
+``--membership`` included (the option kind of the count argument on every command:
+``ATTRIBUTE=GROUP:COLUMN,...``). The input and output options, ``--by`` included (optional
+here: the groups alone without it), are the generated commands' own; ``--reference`` names a
+group of the attribute, or ``attribute=value,by=value`` with ``--by``. Without ``--y-true``,
+the column ``y_true`` is the label when the file has one; otherwise the report has no
+``tpr``/``fpr``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from polars_fair.cli.io import (
     resolve_inputs,
     scan,
 )
-from polars_fair.cli.membership import membership_parameter, parse_membership_option
 
 __all__ = ["register", "run_proxy_report"]
 
@@ -55,8 +54,8 @@ def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
     Raises
     ------
     PolarsFairError
-        Bad input, as :func:`polars_fair.cli.io.resolve_inputs`,
-        :func:`polars_fair.cli.membership.parse_membership_option` and the method.
+        Bad input, as :func:`polars_fair.cli.io.resolve_inputs`, the options' conversion
+        (:func:`polars_fair.cli.commands.convert`) and the method.
 
     Examples
     --------
@@ -66,14 +65,14 @@ def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
     ...               "y_pred": [1, 1, 0, 1]}).write_csv(path)
     >>> values = {o.name: o.default for o in namespace_options(_METHOD)}
     >>> values.update(path=path, by=[], where=None, separator=None, dtype=None,
-    ...               membership="g=a:p_a,b:p_b", reference="a", min_support=0)
+    ...               membership=["g=a:p_a,b:p_b"], reference="a", min_support=0)
     >>> frame, header = run_proxy_report(values)
     >>> frame["selection_rate_argmax"].to_list(), header
     ([1.0, 0.5], "polars-fair proxy-report: 2 row(s); groups of 'g' ['a', 'b']; by []")
     """
     from polars_fair.api.namespace import FairLazyFrame
 
-    opts = [o for o in namespace_options(_METHOD) if o.name != "membership"]
+    opts = namespace_options(_METHOD)
     given = {o.name: convert(o, values.get(o.name, o.default)) for o in opts}
     lf = scan(values["path"], values.get("separator"), parse_dtypes(values.get("dtype")))
     y_pred = given["y_pred"] or "y_pred"
@@ -86,8 +85,8 @@ def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
         y_score_text=None, pos_label_text=given["pos_label"], reference_text=None,
         where=values.get("where"), source=values["path"].name)
     schema = args.lf.collect_schema()
-    membership = parse_membership_option(values["membership"], schema)
-    (attribute, groups), = membership.items()
+    membership = given["membership"] or {}
+    attribute = next(iter(membership), "")
     # the groups are the attribute's (text) crossed with --by: --reference names them all
     with_groups = args.lf.with_columns(pl.lit(None, dtype=pl.String).alias(attribute))
     resolved = {"y_true": args.y_true if labels else None, "y_pred": args.y_pred,
@@ -98,22 +97,21 @@ def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
           column_or_sql(given[o.name], schema, o.flag)
           if o.kind == "column" and given[o.name] is not None else given[o.name]
           for o in opts}
-    frame = FairLazyFrame(args.lf).proxy_report(args.by, membership=membership, **kw).collect()
+    frame = FairLazyFrame(args.lf).proxy_report(args.by, **kw).collect()
     keys = [k for k in frame.columns if k != attribute and k in set(schema.names()) | {
         b.meta.output_name() for b in args.by if isinstance(b, pl.Expr)}]
     return frame, (f"polars-fair proxy-report: {frame.height} row(s); groups of "
-                   f"{attribute!r} {list(groups)}; by {keys}")
+                   f"{attribute!r} {list(membership[attribute])}; by {keys}")
 
 
 def _parameters() -> list[inspect.Parameter]:
-    """The input and output options, ``--membership``, then the method's options."""
+    """The input and output options (``--by`` optional), then the method's options."""
     by = inspect.Parameter("by", inspect.Parameter.KEYWORD_ONLY, default=[], annotation=Annotated[
         list[str], typer.Option("--by", metavar="COLUMN|SQL", help=(
             "Attribute column or SQL expression crossed with the membership groups; repeat for "
             "intersections (default: the groups alone)."))])
     io = [by if p.name == "by" else p for p in io_parameters()]
-    return [*io, membership_parameter(), *(
-        option_parameter(o) for o in namespace_options(_METHOD) if o.name != "membership")]
+    return [*io, *(option_parameter(o) for o in namespace_options(_METHOD))]
 
 
 def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
