@@ -124,7 +124,9 @@ def proxy_report_from_membership(
     weighted and argmax with Katz's log interval on their effective counts
     (:func:`polars_fair.core.stats.ratio_interval`); regression by the delta method on the log
     ratio of the unclipped estimates, with their covariance when both groups are in the same
-    cell of the keys (independent otherwise), null unless both estimates are positive.
+    cell of the keys (independent otherwise), null unless both estimates are positive. The
+    reference's own ratio is 1 with the interval [1, 1] (it is not compared with itself as an
+    independent sample).
 
     The verdict (four-fifths rule at ``four_fifths``), for every group but the reference:
     ``"pass"`` when all three impact-ratio intervals lie at or above the threshold (so the
@@ -304,6 +306,8 @@ class _Build:
             with np.errstate(divide="ignore", invalid="ignore"):
                 out[f"impact_ratio_{e}"] = np.where(rate[ref] > 0, rate / rate[ref], np.nan)
             low, high = stats.ratio_interval(x, size, x[ref], size[ref], level=self.level)
+            if np.isfinite(out[f"impact_ratio_{e}"][ref]):  # the reference over itself: exactly 1
+                low[ref] = high[ref] = 1.0
             out[f"impact_ratio_{e}_ci_low"], out[f"impact_ratio_{e}_ci_high"] = low, high
         out.update(_regression_ratio(cols["selection_rate_regression"], fits, ref,
                                      normal_quantile(self.level)))

@@ -134,6 +134,10 @@ def test_clear_pass_and_clear_fail_read_as_such() -> None:
     same = _report(_two_groups(20_000, (0.5, 0.5), 0.1, seed=1), ["p_a", "p_b"], ["a", "b"],
                    reference="a")
     assert same["verdict"].to_list() == [None, "pass"]
+    # the reference over itself is exactly 1, not a ratio of two independent samples
+    for e in ("weighted", "argmax", "regression"):
+        assert same.row(0, named=True)[f"impact_ratio_{e}_ci_low"] == 1.0
+        assert same.row(0, named=True)[f"impact_ratio_{e}_ci_high"] == 1.0
     gap = _report(_two_groups(20_000, (0.6, 0.2), 0.1, seed=2), ["p_a", "p_b"], ["a", "b"],
                   reference="a")
     assert gap["verdict"].to_list() == [None, "fail"]
