@@ -10,6 +10,8 @@ Every contender gets the same synthetic frame: :func:`benchmarks.common.audit_fr
   hand-written Polars ``group_by(b, argmax, y_true, y_pred)`` summing the same products (``n``,
   ``c_k``, ``s_k``, ``g_j_k``, ``t_j_k_l``, ``u_j_k_l_m``; without weights ``w`` and ``h`` equal
   ``n`` and ``g``), with no checks: the least work any Polars implementation must do.
+* ``membership/N/proxy``: ours is ``lf.fair.proxy_report("b", membership=...)`` (the three
+  estimators, the regression's sandwich variance), against the same floor as ``table``.
 * ``membership/N/report``: ours is the audit a user runs,
   ``lf.fair.report("b", membership={"race": {...}}).collect()`` (the weighted estimator), against
   the floor of the sums that estimator reads (``n``, ``c_k``, ``s_k``, ``g_j_k``). Until the
@@ -112,6 +114,13 @@ def ours_report(df: pl.DataFrame) -> pl.DataFrame:
     return result
 
 
+def ours_proxy(df: pl.DataFrame) -> pl.DataFrame:
+    """The proxy report (three estimators, the regression's sandwich) on the rows."""
+    fair: Any = df.lazy().fair
+    result: pl.DataFrame = fair.proxy_report("b", membership=MEMBERSHIP, min_support=1).collect()
+    return result
+
+
 def _available(fn: Callable[[pl.DataFrame], pl.DataFrame]) -> str | None:
     """None when ``fn`` runs on a tiny frame, else why not (the feature is not on the branch)."""
     try:
@@ -128,6 +137,9 @@ CASES: dict[str, tuple[Callable[[pl.DataFrame], pl.DataFrame], tuple[str, ...], 
     "report": (ours_report, ("c", "s", "g"),
                'lf.fair.report("b", membership=5 probability columns).collect()',
                "floor: Polars group_by of the sums the weighted estimator reads"),
+    "proxy": (ours_proxy, ("c", "s", "g", "t", "u"),
+              'lf.fair.proxy_report("b", membership=5 probability columns).collect()',
+              "floor: Polars group_by of the same 131 sums, no checks"),
 }
 
 
