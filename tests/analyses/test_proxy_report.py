@@ -178,6 +178,28 @@ def test_regression_is_unbiased_and_its_interval_covers_near_nominal() -> None:
 
 
 @pytest.mark.slow
+def test_regression_tpr_is_unbiased_and_its_delta_interval_covers_near_nominal() -> None:
+    tpr, base, reps, n = np.array([0.8, 0.6]), np.array([0.5, 0.3]), 300, 3000
+    est, covered = np.empty((reps, 2)), np.zeros((reps, 2), dtype=bool)
+    for r in range(reps):
+        rng = np.random.default_rng(5000 + r)
+        p_a = rng.beta(0.5, 0.5, n)
+        g = (rng.random(n) >= p_a).astype(np.int64)  # 0 (a) with probability p_a
+        y_true = (rng.random(n) < base[g]).astype(np.int64)
+        y_pred = (rng.random(n) < np.where(y_true == 1, tpr[g], 0.1)).astype(np.int64)
+        rows = pl.DataFrame({"p_a": p_a, "p_b": 1 - p_a, "y_true": y_true, "y_pred": y_pred})
+        table = _table(rows, ["p_a", "p_b"], ["a", "b"], y_true="y_true").frame
+        (fit,) = fit_cells(table, [], 2)
+        value, cov = fit.rates["tpr"]
+        est[r] = value
+        covered[r] = np.abs(value - tpr) <= 1.959963984540054 * np.sqrt(np.diag(cov))
+    mc_se = est.std(axis=0, ddof=1) / np.sqrt(reps)
+    # a ratio estimator: unbiased to first order, its O(1/n) bias far below the MC error
+    assert np.all(np.abs(est.mean(axis=0) - tpr) <= 4 * mc_se)
+    assert np.all(np.abs(covered.mean(axis=0) - 0.95) <= 3 * np.sqrt(0.95 * 0.05 / reps))
+
+
+@pytest.mark.slow
 def test_weighted_estimator_equals_its_closed_form_expectation() -> None:
     rates, reps, n = np.array([0.55, 0.30]), 300, 2000
     rng = np.random.default_rng(7)
@@ -212,3 +234,30 @@ def test_issue_case_miscalibrated_proxy_is_never_pass(seed: int) -> None:
     out = _report(shrunk, ["p_a", "p_b"], ["a", "b"], reference="a")
     assert out["impact_ratio_weighted"][1] > 0.8  # the trap: the weighted estimate passes
     assert out["verdict"][1] != "pass"
+
+
+def test_one_hot_membership_gives_the_crisp_rates_by_all_three_estimators() -> None:
+    rng = np.random.default_rng(21)
+    n = 3_000
+    group = rng.choice(3, n, p=[0.5, 0.3, 0.2])
+    y_true = (rng.random(n) < np.array([0.5, 0.4, 0.3])[group]).astype(np.int64)
+    y_pred = (rng.random(n) < np.where(y_true == 1, 0.7, 0.2)).astype(np.int64)
+    rows = pl.DataFrame({f"p{k}": (group == k).astype(np.float64) for k in range(3)}).with_columns(
+        y_true=pl.Series(y_true), y_pred=pl.Series(y_pred), g=pl.Series(group))
+    out = _report(rows, ["p0", "p1", "p2"], [0, 1, 2], y_true="y_true", reference=0)
+    crisp = rows.group_by("g").agg(
+        n=pl.len(), selection_rate=pl.col("y_pred").mean(),
+        tpr=pl.col("y_pred").filter(pl.col("y_true") == 1).mean(),
+        fpr=pl.col("y_pred").filter(pl.col("y_true") == 0).mean()).sort("g")
+    for rate in ("selection_rate", "tpr", "fpr"):
+        for e in ("weighted", "argmax", "regression"):
+            assert out[f"{rate}_{e}"].to_list() == pytest.approx(crisp[rate].to_list(),
+                                                                 rel=1e-12), (rate, e)
+    # HC0 with 0/1 memberships is the binomial variance mu (1 - mu) / n: a Wald interval
+    mu, size = crisp["selection_rate"].to_numpy(), crisp["n"].to_numpy()
+    half = 1.959963984540054 * np.sqrt(mu * (1 - mu) / size)
+    assert out["selection_rate_regression_ci_low"].to_list() == pytest.approx(mu - half, rel=1e-9)
+    assert out["selection_rate_regression_ci_high"].to_list() == pytest.approx(mu + half,
+                                                                                rel=1e-9)
+    assert out["n_effective"].to_list() == pytest.approx(size.tolist(), rel=1e-12)
+    assert out["attenuation"].to_list() == pytest.approx([1.0, 1.0, 1.0], rel=1e-12)
