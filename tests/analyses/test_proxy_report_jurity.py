@@ -25,9 +25,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from polars_fair.analyses.proxy_report import proxy_report_from_membership
+import polars_fair
 from tests.conftest import require
-from tests.membership_reference import membership_sums
 
 pytestmark = pytest.mark.slow
 
@@ -77,9 +76,8 @@ def jurity() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def ours() -> pl.DataFrame:
     rows = pl.read_csv(require(FIXTURE))
-    table = membership_sums(rows, [], ["a", "b"], ["p_a", "p_b"], None, "y_pred", None)
-    return proxy_report_from_membership(table.lazy(), [], "g", ["a", "b"],
-                                        reference="b").collect()
+    return polars_fair.proxy_report(rows, membership={"g": {"a": "p_a", "b": "p_b"}},
+                                    y_true=None, reference="b").collect()
 
 
 def _difference(report: pl.DataFrame, estimator: str) -> float:

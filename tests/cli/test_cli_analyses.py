@@ -27,7 +27,7 @@ from polars_fair.api.continuous import FairMoments
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.cli.entry import app
 from polars_fair.datasets import make_hiring
-from tests.conftest import ADULT_SCORED_CSV, require
+from tests.conftest import ADULT_SCORED_CSV, SHARED_DATA, require
 
 runner = CliRunner()
 COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
@@ -406,8 +406,10 @@ def test_the_readme_lists_every_subcommand_with_an_example() -> None:
 @pytest.mark.parametrize("name", sorted(readme_examples()))
 def test_each_readme_example_runs_on_adult(name: str, tmp_path: Path) -> None:
     adult = require(ADULT_SCORED_CSV)
-    args = shlex.split(readme_examples()[name])[1:]
-    args = [str(adult) if a == "adult-scored.csv" else a for a in args]
+    # the estimated-membership commands run on the shared fixture with probability columns
+    people = require(SHARED_DATA.parent / "oracles" / "fixture_membership.csv")
+    files = {"adult-scored.csv": str(adult), "fixture_membership.csv": str(people)}
+    args = [files.get(a, a) for a in shlex.split(readme_examples()[name])[1:]]
     if "--output" in args:
         i = args.index("--output") + 1
         args[i] = str(tmp_path / args[i])
