@@ -272,6 +272,11 @@ NOT_ROW_LEVEL = (
     "{role}={expr} is not a row-level expression: it {why}; pass an expression that gives one "
     "value per row from that row"
 )
+FRAME_LENGTH = (
+    "{role}={expr} gives {got} for a frame of {rows:,} rows: an expression argument is a column "
+    "of the frame, as in lf.with_columns(...); pass an expression with one value per row (a "
+    "pl.lit(Series) of the frame's length) or a single value"
+)
 NOT_A_FINITE_NUMBER = "{name} must be a finite number, got {value!r}"
 OPTION_NOT_A_NUMBER = "{name} must be a number, got {value!r} ({type})"
 OPTION_OUT_OF_RANGE = "{name} must lie in {interval}, got {value!r}"

@@ -49,6 +49,7 @@ __all__ = [
     "parse_by",
     "BY_DOC",
     "check_frame_wide",
+    "length_follows_frame",
     "check_row_level",
     "spell_out",
     "resolve",
@@ -615,6 +616,47 @@ def _probe_heights(expr: pl.Expr, schema: pl.Schema) -> list[int] | None:
         return [pl.DataFrame(schema=schema).clear(n).select(expr).height for n in _PROBES]
     except (pl.exceptions.PolarsError, TypeError, ValueError):
         return None  # Polars cannot evaluate it on nulls: with_columns decides on the data
+
+
+def length_follows_frame(expr: pl.Expr, schema: pl.Schema) -> bool:
+    """Whether ``expr`` gives one value a row of every frame of ``schema`` (or one value).
+
+    True for a scalar (broadcast to every row, as ``with_columns`` does) and for an expression
+    that gives one value a row on both probe frames of :func:`check_frame_wide` (1,021 and
+    1,031 null rows). False for one whose length does not follow the frame (``pl.lit(
+    pl.Series([...]))``, ``pl.int_range(3)``, ``pl.col("x") + pl.lit(pl.Series([...]))``) or
+    that Polars cannot evaluate without the data (an opaque UDF): its length is compared with
+    the frame's when the rows are read (:func:`polars_fair.counting.boundary.bind_frame`), so
+    a wrong length is the typed ``NotRowLevelError`` naming the argument, on eager and lazy
+    frames alike.
+
+    Parameters
+    ----------
+    expr : pl.Expr
+        An expression argument.
+    schema : pl.Schema
+        The frame's schema.
+
+    Returns
+    -------
+    bool
+        Whether ``lf.with_columns(expr)`` cannot fail for the length of ``expr``.
+
+    Examples
+    --------
+    >>> schema = pl.Schema({"s": pl.Float64})
+    >>> length_follows_frame(pl.col("s") >= pl.col("s").quantile(0.8), schema)
+    True
+    >>> length_follows_frame(pl.int_range(3), schema), length_follows_frame(pl.lit(1), schema)
+    (False, True)
+    """
+    try:
+        if expr.meta.is_scalar():
+            return True
+        expr.meta.is_length_preserving()  # raises for what Polars cannot inspect (a UDF)
+    except pl.exceptions.PolarsError:
+        return False
+    return _probe_heights(expr, schema) == list(_PROBES)
 
 
 def check_frame_wide(expr: pl.Expr, role: str, schema: pl.Schema | None = None) -> None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -47,6 +47,7 @@ from polars_fair.core.spec import (
     FLOAT_EXACT_INT,
     Audit,
     decimal_digits,
+    length_follows_frame,
     wide_decimal,
     wide_int,
 )
@@ -135,7 +136,8 @@ def _is_column(expr: pl.Expr) -> bool:
         return False
 
 
-def bind_frame(lf: pl.LazyFrame, a: Audit) -> tuple[pl.LazyFrame, Audit]:
+def bind_frame(lf: pl.LazyFrame, a: Audit,
+               key_roles: Mapping[str, str] | None = None) -> tuple[pl.LazyFrame, Audit]:
     """Evaluate every expression argument over the whole frame, before the grouping.
 
     An expression given as ``by``, ``y_true``, ``y_pred``, ``y_score`` or ``sample_weight``
@@ -153,11 +155,18 @@ def bind_frame(lf: pl.LazyFrame, a: Audit) -> tuple[pl.LazyFrame, Audit]:
         The rows.
     a : Audit
         The resolved call.
+    key_roles : mapping of str to str, optional
+        The argument that gave a key, by key name, when it is not ``by`` (``time`` of a
+        monitor, ``baseline`` of a comparison): the name an error gives it.
 
     Returns
     -------
     lf : pl.LazyFrame
         ``lf`` with the bound columns added (``lf`` itself when every argument is a column).
+        An expression whose length may differ from the frame's (a ``pl.lit(pl.Series(...))``,
+        ``pl.int_range(3)``: :func:`polars_fair.core.spec.length_follows_frame`) is bound
+        on the rows at collect time, where another length raises ``NotRowLevelError`` naming
+        the argument (on a lazy frame too, instead of Polars' ``ShapeError``).
     a : Audit
         ``a`` whose expressions read the bound columns.
 
@@ -171,28 +180,65 @@ def bind_frame(lf: pl.LazyFrame, a: Audit) -> tuple[pl.LazyFrame, Audit]:
     ([1, 1, 1], 'literal')
     """
     new: dict[str, pl.Expr] = {}
+    roles: dict[str, str] = {}  # the bound columns whose length must be checked on the rows
+    schema = lf.collect_schema()
 
-    def column(e: pl.Expr) -> pl.Expr:
+    def column(e: pl.Expr, role: str) -> pl.Expr:
         if _is_column(e):
             return e
         name = f"{_V}b{len(new)}"
         new[name] = e
+        if not length_follows_frame(e, schema):
+            roles[name] = role
         return pl.col(name)
 
-    def bind(e: pl.Expr | None) -> pl.Expr | None:
-        return None if e is None else column(e)
+    def bind(e: pl.Expr | None, role: str) -> pl.Expr | None:
+        return None if e is None else column(e, role)
 
-    keys = [column(e) for e in a.key_exprs]
-    y_true, score, weight = bind(a.y_true), bind(a.score), bind(a.weight)
+    keys = [column(e, (key_roles or {}).get(k, "by")) for e, k in
+            zip(a.key_exprs, a.keys, strict=True)]
+    y_true, weight = bind(a.y_true, "y_true"), bind(a.weight, "sample_weight")
+    score = bind(a.score, "y_score")
     if a.y_pred_role == "y_score" and a.threshold is not None:
         assert score is not None
         y_pred: pl.Expr | None = score >= pl.lit(a.threshold)
     else:
-        y_pred = bind(a.y_pred)
+        y_pred = bind(a.y_pred, a.y_pred_role)
     if not new:
         return lf, a
-    return lf.with_columns(**new), replace(
+    bound = lf.with_columns(**new)
+    if roles:  # a length that does not follow the frame's: checked on the rows, typed
+        bound = lf.map_batches(lambda df: _with_lengths_checked(df, new, roles),
+                               schema=bound.collect_schema())
+    return bound, replace(
         a, key_exprs=keys, y_true=y_true, score=score, weight=weight, y_pred=y_pred)
+
+
+def _with_lengths_checked(df: pl.DataFrame, new: dict[str, pl.Expr],
+                          roles: dict[str, str]) -> pl.DataFrame:
+    """``df.with_columns(**new)``; a column of another length than ``df`` is NotRowLevelError.
+
+    Runs on the rows at collect time (:func:`bind_frame`), only for the expressions whose
+    length Polars cannot promise (:func:`polars_fair.core.spec.length_follows_frame`), so the
+    error names the argument on a lazy frame too, where Polars' own error (``ShapeError``,
+    ``InvalidOperationError``) would surface from ``collect()``.
+    """
+    try:
+        return df.with_columns(**new)
+    except pl.exceptions.PolarsError as error:
+        for name, role in roles.items():
+            try:
+                height: int | None = df.select(new[name]).height
+            except pl.exceptions.ShapeError:
+                height = None  # its own parts differ in length (pl.col("x") + a Series)
+            except pl.exceptions.PolarsError:
+                continue  # an error of its own, not of its length: Polars' message says it
+            if height != df.height:
+                got = "parts of different lengths" if height is None else \
+                    f"{height:,} value{'' if height == 1 else 's'}"
+                raise E.NotRowLevelError(E.FRAME_LENGTH.format(
+                    role=role, expr=new[name], got=got, rows=df.height)) from None
+        raise error
 
 
 def label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:

@@ -171,7 +171,7 @@ def paired_table(frame: Any, by: By, *, baseline: IntoExpr,
         raise E.InvalidArgumentError(E.BASELINE_IS_KEY.format(column=b.y_pred_name))
     both = replace(a, keys=[*a.keys, b.y_pred_name], key_exprs=[*a.key_exprs, b.y_pred])
     if isinstance(engine, PolarsEngine):
-        lf, both = boundary.bind_frame(engine.lf, both)
+        lf, both = boundary.bind_frame(engine.lf, both, {b.y_pred_name: "baseline"})
         engine = PolarsEngine(lf)
     labels = engine.label_table(both).rename({b.y_pred_name: Q})
     key_schema = labels.collect_schema()

@@ -137,7 +137,7 @@ def period_table(frame: Any, by: By, *, time: IntoExpr, every: str,
     items = normalize_by(by)
     if polars:
         period = to_expr(time).cast(pl.Date).dt.truncate(every).alias(PERIOD)
-        table, keys = count_table(engine, [period, *items], **args)
+        table, keys = count_table(engine, [period, *items], key_roles={PERIOD: "time"}, **args)
         return table, keys[1:]
     assert isinstance(time, str)
     table, keys = count_table(_with_day(engine, time), [PERIOD, *items], **args)

@@ -211,7 +211,8 @@ def _is_empty(engine: Engine) -> bool:
     return bool(check()) if callable(check) else False
 
 
-def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool) -> tuple[Engine, Audit]:
+def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool,
+             key_roles: dict[str, str] | None = None) -> tuple[Engine, Audit]:
     engine, by, args = engine.bind(parse_by(by), args)  # parsed once: identity on the route
     try:
         a = resolve(engine.schema(), by, scores=scores, **args)
@@ -222,7 +223,7 @@ def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool) -> tup
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail="")) from None
         raise
     if isinstance(engine, PolarsEngine):  # expressions mean what with_columns makes of them
-        lf, a = boundary.bind_frame(engine.lf, a)
+        lf, a = boundary.bind_frame(engine.lf, a, key_roles)
         engine = PolarsEngine(lf)
     else:  # DuckDB, Spark: advice that can be followed there
         a = replace(a, way="relation")
@@ -230,7 +231,8 @@ def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool) -> tup
 
 
 def count_table(
-    engine: Engine | pl.LazyFrame | pl.DataFrame, by: By | Attributes, **args: Any
+    engine: Engine | pl.LazyFrame | pl.DataFrame, by: By | Attributes, *,
+    key_roles: dict[str, str] | None = None, **args: Any
 ) -> tuple[pl.LazyFrame, list[str]]:
     """The lazy count table of the rows and its key names (the public contract above).
 
@@ -243,6 +245,9 @@ def count_table(
     by : Attributes, or str, pl.Expr, list of them, or None
         The attributes of one set (several = their intersection; ``None``: the whole
         population), parsed once (:func:`polars_fair.core.spec.parse_by`) or raw.
+    key_roles : dict of str to str, optional
+        The argument that gave a key, by key name, when it is not ``by`` (``time`` of a
+        monitor), named in errors.
     **args : Any
         The count arguments but ``combinations``/``max_order`` (``y_true``, ``y_pred``,
         ``pos_label``, ``sample_weight``, ``null_groups``, ``y_score``, ``threshold``,
@@ -268,6 +273,9 @@ def count_table(
     InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError, TooManyLevelsError
         At collect time: the data errors of
         :func:`polars_fair.counting.boundary.counts_from_labels`.
+    NotRowLevelError
+        At collect time: an expression argument whose length is not the frame's
+        (:func:`polars_fair.counting.boundary.bind_frame`).
     SizeLimitError
         The Enum completion would exceed the count argument ``max_groups`` (at once when the
         declared categories alone do, else at collect time).
@@ -286,7 +294,7 @@ def count_table(
     m = parse_membership(args.pop("membership", None),
                          args.pop("membership_estimator", "weighted"),
                          args.pop("normalize", False))
-    engine, a = _resolve(engine, by, args, scores=False)
+    engine, a = _resolve(engine, by, args, scores=False, key_roles=key_roles)
     if m is not None:  # estimated membership: its own scan (counting.membership)
         return membership_counts(engine, a, m)
     if isinstance(engine, PolarsEngine) and boundary.sums_plan(a):  # 0/1 labels: sums per key
@@ -337,6 +345,9 @@ def score_table(
     InvalidLabelError, NullValuesError, InvalidScoreError, EmptyFrameError
         At collect time: the data errors of
         :func:`polars_fair.counting.boundary.scores_from_labels`.
+    NotRowLevelError
+        At collect time: an expression argument whose length is not the frame's
+        (:func:`polars_fair.counting.boundary.bind_frame`).
 
     Examples
     --------

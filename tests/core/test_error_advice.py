@@ -28,7 +28,8 @@ from polars_fair.cli.entry import app
 runner = CliRunner()
 
 #: Templates whose advice a test of this module follows (TABLE_LEVELS_ADVICE,
-#: RELATION_LEVELS_ADVICE, CLI_EMPTY_NAME and CLI_BAD_KEY_DTYPE: tests/api/test_level_advice.py).
+#: RELATION_LEVELS_ADVICE, CLI_EMPTY_NAME and CLI_BAD_KEY_DTYPE: tests/api/test_level_advice.py;
+#: FRAME_LENGTH: tests/counting/test_generators.py).
 FOLLOWED = {
     "LEVELS_ADVICE", "CLI_LEVELS_ADVICE", "NUMERIC_LEVELS", "LABEL_PREDICTION_KINDS",
     "CLI_LABEL_PREDICTION_KINDS", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
@@ -40,7 +41,7 @@ FOLLOWED = {
     "CLASS_KINDS",
     "ORDER_NEEDS_CLASSES",
     "THRESHOLD_DECIMAL_DIGITS", "TABLE_LEVELS_ADVICE", "RELATION_LEVELS_ADVICE",
-    "CLI_EMPTY_NAME", "CLI_BAD_KEY_DTYPE", "THRESHOLD_FLOAT_RANGE",
+    "CLI_EMPTY_NAME", "CLI_BAD_KEY_DTYPE", "THRESHOLD_FLOAT_RANGE", "FRAME_LENGTH",
     # tests/counting/test_membership.py::test_the_advice_of_membership_errors_works
     "MEMBERSHIP_SUM", "MEMBERSHIP_NULLS", "MEMBERSHIP_ONE_ATTRIBUTE", "MEMBERSHIP_RANGE",
     # tests/analyses/test_membership_calibration.py::test_the_bins_limit_advice_works_when_followed

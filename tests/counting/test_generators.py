@@ -73,3 +73,71 @@ def test_what_changes_the_number_of_rows_is_still_refused(expr: pl.Expr) -> None
         ROWS.fair.confusion("g", y_pred=expr)
     assert str(info.value) == E.NOT_ROW_LEVEL.format(role="y_pred", expr=expr,
                                                      why="changes the number of rows")
+
+
+# ------------------------------------------------ a length that is not the frame's (second review)
+#: ROWS has 8 rows; each argument below gives another number of values.
+WRONG_LENGTH = [
+    ("confusion", {"y_pred": pl.int_range(3)}, "y_pred", "3 values"),
+    ("confusion", {"y_true": pl.lit(pl.Series([1, 0]))}, "y_true", "2 values"),
+    ("confusion", {"sample_weight": pl.lit(pl.Series([1.0, 2.0, 3.0]))}, "sample_weight",
+     "3 values"),
+    ("confusion", {"y_pred": (pl.col("y_pred") + pl.lit(pl.Series([1, 2, 3]))) > 1}, "y_pred",
+     "parts of different lengths"),
+    ("confusion", {"y_pred": pl.col("y_pred").map_batches(lambda s: s.head(2))}, "y_pred",
+     "2 values"),
+    ("abroca", {"y_score": pl.int_range(5) / 5, "reference": "a"}, "y_score", "5 values"),
+    ("confusion", {"y_score": pl.int_range(5) / 5, "threshold": 0.5}, "y_score", "5 values"),
+    ("multiclass_report", {"y_pred": pl.int_range(3)}, "y_pred", "3 values"),
+    ("continuous_report", {"y_pred": pl.int_range(3).cast(pl.Float64)}, "y_pred", "3 values"),
+]
+
+
+def _wrong_length(role: str, expr: pl.Expr, got: str) -> str:
+    return E.FRAME_LENGTH.format(role=role, expr=expr, got=got, rows=8)
+
+
+@pytest.mark.parametrize(("method", "kw", "role", "got"), WRONG_LENGTH)
+def test_an_argument_of_another_length_is_not_row_level_on_every_way_in(
+        run: Runner, method: str, kw: dict[str, object], role: str, got: str) -> None:
+    # eager, lazy and streaming: the typed error names the argument, never Polars' ShapeError
+    kw = {"min_support": 1, **kw} if method in ("multiclass_report",) else kw
+    with pytest.raises(E.NotRowLevelError) as info:
+        run(ROWS, method, "g", **kw)
+    expr = kw.get(role) if role in kw else kw["y_score"]
+    assert str(info.value) == _wrong_length(role, expr, got)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("by", "got"), [(pl.lit(pl.Series("h", ["a", "b", "c"])), "3 values"),
+                                         (pl.lit(pl.Series("h", ["a"])), "1 value")])
+def test_an_attribute_of_another_length_is_not_row_level(run: Runner, by: pl.Expr,
+                                                         got: str) -> None:
+    # a Series of 3 values, or of one (Polars broadcasts no Series, only a scalar)
+    with pytest.raises(E.NotRowLevelError) as info:
+        run(ROWS, "confusion", by)
+    assert str(info.value) == _wrong_length("by", by, got)
+
+
+def test_time_and_baseline_of_another_length_are_named() -> None:
+    import datetime as dt
+
+    time = pl.lit(pl.Series([dt.date(2024, 1, 1)] * 3))
+    with pytest.raises(E.NotRowLevelError) as info:
+        ROWS.lazy().fair.monitor("g", time=time, every="1mo", y_pred="y_pred").collect()
+    assert str(info.value).startswith("time=") and "gives 3 values for a frame of 8 rows" in \
+        str(info.value)
+    with pytest.raises(E.NotRowLevelError) as info:
+        ROWS.lazy().fair.compare("g", y_pred="y_pred", baseline=pl.int_range(3)).collect()
+    assert str(info.value) == _wrong_length("baseline", pl.int_range(3), "3 values")
+
+
+def test_the_advice_of_a_wrong_length_works_when_followed(run: Runner) -> None:
+    # FRAME_LENGTH: pass a pl.lit(Series) of the frame's length, or a single value.
+    # Predictions 1,0,1,0 | 1,0,1,0 against labels 1,0,1,0 | 1,1,0,0: a tp 2 tn 2;
+    # b (1,1) (1,0) (0,1) (0,0): tp 1, fn 1, fp 1, tn 1
+    pred = pl.lit(pl.Series([1, 0, 1, 0, 1, 0, 1, 0]))
+    out = run(ROWS, "confusion", "g", y_pred=pred)
+    assert out.select("g", *COLS).rows() == [("a", 4, 2, 0, 0, 2), ("b", 4, 1, 1, 1, 1)]
+    # a single value: every row predicted positive: a tp 2 fp 2, b tp 2 fp 2
+    out = run(ROWS, "confusion", "g", y_pred=pl.lit(1))
+    assert out.select("g", *COLS).rows() == [("a", 4, 2, 2, 0, 0), ("b", 4, 2, 2, 0, 0)]
