@@ -209,6 +209,11 @@ THRESHOLD_DECIMAL_DIGITS = (
     "threshold {value!r} has more than 15 significant digits and is not a float's exact value; "
     "scores are compared as Float64: pass a threshold of at most 15 significant digits"
 )
+THRESHOLD_NOT_DECIMAL = (
+    "threshold {value!r} has no finite decimal expansion and is not a float's exact value; "
+    "scores are compared as Float64, where it would read as {read!r}: pass a decimal of at most "
+    "15 significant digits, for example {example}"
+)
 EMPTY_NAME = (
     "an attribute ({role}) has an empty name ('', as pandas writes an unnamed index), which "
     "cannot name a key column; rename it, for example df.rename({{'': 'index'}})"

@@ -337,7 +337,7 @@ def compare_from_counts(
     >>> round(out["mcnemar_p_value"][1], 4)  # 2 * P(X <= 0), X ~ Bin(4, 1/2)
     0.125
     """
-    check("level", level)
+    level = float(check("level", level))  # a Decimal or Fraction level too (core.numbers)
     keys = list(keys)
     names = paired.collect_schema().names()
     weighted = "weight_sum" in names

@@ -63,6 +63,7 @@ from polars_fair.core import rules as R
 from polars_fair.core import stats
 from polars_fair.core.families import takes
 from polars_fair.core.limits import check_ceiling, check_size, with_limits
+from polars_fair.core.numbers import real
 from polars_fair.core.options import DEFAULTS, BinStrategy, DivergenceAdjust, check
 from polars_fair.core.registry import METRICS, PROPORTIONS, Counts
 from polars_fair.core.spec import (
@@ -277,14 +278,15 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
                 # before the edges are read: range(10**9) is a Sequence too
                 check_size(len(spec_), "bins", f"bins[{column!r}] (edges)")
                 edges = list(spec_)
-            ok = edges is not None and len(edges) > 0 and all(
-                isinstance(e, (int, float, np.integer, np.floating)) and not isinstance(e, bool)
-                and math.isfinite(float(e)) for e in edges) and all(
-                float(a) < float(b) for a, b in itertools.pairwise(edges))
+            read = [real(e) for e in edges] if edges is not None else []
+            ok = len(read) > 0 and all(e is not None and math.isfinite(e) for e in read) and all(
+                a < b for a, b in itertools.pairwise(read))  # type: ignore[operator]
             if not ok:
                 raise E.InvalidArgumentError(E.BAD_BIN_SPEC.format(column=column, value=spec_))
-            assert edges is not None
-            struct = col.bin_intervals(edges, labels=False, include_intervals=True)
+            # whole numbers stay integers (labels "[25, 45)"); any other edge makes them floats
+            whole = all(isinstance(e, int) for e in read)
+            cuts = [e if whole else float(e) for e in read if e is not None]
+            struct = col.bin_intervals(cuts, labels=False, include_intervals=True)
         exprs.append(_bin_label(struct).alias(column))
     return lf.with_columns(exprs)
 

@@ -18,6 +18,7 @@ from polars_fair import errors as E
 from polars_fair._lazy import np
 from polars_fair.analyses.evalues import sequences
 from polars_fair.analyses.report import report_from_counts
+from polars_fair.core.numbers import real
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.counting.periods import PERIOD
 from polars_fair.counting.tables import rollup
@@ -161,7 +162,8 @@ def monitor_from_counts(
     if metric not in MONITOR_METRICS:
         raise E.InvalidArgumentError(E.MONITOR_METRIC.format(
             allowed=list(MONITOR_METRICS), value=metric))
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+    number = real(alpha)  # numpy scalars of any width, Fraction, Decimal
+    if number is None or not 0 < number < 1:
         raise E.InvalidArgumentError(E.MONITOR_ALPHA.format(value=alpha))
     check("four_fifths", four_fifths)
     if "weight_sum" in periods.collect_schema().names():  # a weighted table made elsewhere

@@ -9,6 +9,7 @@ it shares.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -37,8 +38,8 @@ def change_gate(
     paired: FairPaired,
     *,
     reference: Any = DEFAULTS.reference,
-    max_impact_ratio_drop: float = 0.05,
-    max_ofi_increase: float = 0.05,
+    max_impact_ratio_drop: float | Decimal = 0.05,
+    max_ofi_increase: float | Decimal = 0.05,
     level: float = DEFAULTS.level,
     min_support: float = DEFAULTS.min_support,
 ) -> pl.DataFrame:

@@ -16,8 +16,9 @@ explicit group, a :class:`polars_fair.core.reference.Reference` which is then pa
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Unpack
+from typing import Any, Unpack, cast
 
 import polars as pl
 
@@ -305,9 +306,9 @@ def gate(
     scores: FairScores | None = None,
     *,
     reference: Any = DEFAULTS.reference,
-    min_impact_ratio: float = DEFAULTS.four_fifths,
-    max_abs_ofi: float = DEFAULTS.ofi_threshold,
-    max_abroca: float | None = None,
+    min_impact_ratio: float | Decimal = DEFAULTS.four_fifths,
+    max_abs_ofi: float | Decimal = DEFAULTS.ofi_threshold,
+    max_abroca: float | Decimal | None = None,
     min_support: float = DEFAULTS.min_support,
 ) -> pl.DataFrame:
     """The CI gate: each group with at least ``min_support`` rows against fairness limits.
@@ -426,8 +427,9 @@ def gate(
     # (polars_fair.core.rules): adverse_impact is impact_ratio < limit, ofi_flag |ofi| > limit.
     # min_impact_ratio=0 (the check off) is no four-fifths threshold: every defined ratio passes
     report = counts.report(reference=ref, min_support=support, exclude_low_support=True,
-                           four_fifths=float(t_ir) if t_ir > 0 else 0.8,
-                           ofi_threshold=float(t_ofi)).collect()
+                           # exact Fractions, never through a float (report reads them so)
+                           four_fifths=cast(float, t_ir if t_ir > 0 else Fraction(4, 5)),
+                           ofi_threshold=cast(float, t_ofi)).collect()
     report = report.with_row_index("__pf_order")
     zero = pl.lit(ZERO_DENOMINATOR)
     ir_passes = ~pl.col("adverse_impact") if t_ir > 0 else pl.lit(True)
@@ -448,8 +450,8 @@ def gate(
             .drop("__pf_order"))
 
 
-def _limits(counts: FairCounts, scores: FairScores | None, min_impact_ratio: float,
-            max_abs_ofi: float, max_abroca: float | None, min_support: float,
+def _limits(counts: FairCounts, scores: FairScores | None, min_impact_ratio: float | Decimal,
+            max_abs_ofi: float | Decimal, max_abroca: float | Decimal | None, min_support: float,
             ) -> tuple[Fraction, Fraction, Fraction, Fraction | None]:
     """:func:`gate`'s limits checked, as exact fractions (``max_abroca``: None when absent)."""
     t_ir = _check_limit("min_impact_ratio", min_impact_ratio, 0.0, 1.0)

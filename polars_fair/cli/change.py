@@ -7,12 +7,14 @@ formats the gate's frame, beside the absolute gate of ``check``.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import polars as pl
 
 from polars_fair.api.compare import paired_counts
 from polars_fair.cli.io import Inputs, column_or_sql
+from polars_fair.cli.numbers import json_number
 from polars_fair.core.options import DEFAULTS
 
 __all__ = ["check_change", "format_change"]
@@ -22,8 +24,8 @@ def check_change(
     args: Inputs,
     baseline_text: str,
     *,
-    max_impact_ratio_drop: float = 0.05,
-    max_ofi_increase: float = 0.05,
+    max_impact_ratio_drop: float | Decimal = 0.05,
+    max_ofi_increase: float | Decimal = 0.05,
     level: float = DEFAULTS.level,
     min_support: int = DEFAULTS.min_support,
     null_groups: str = "keep",
@@ -37,7 +39,7 @@ def check_change(
         ``y_pred`` is the candidate.
     baseline_text : str
         ``--baseline-pred``: the baseline's prediction, a column or a SQL expression.
-    max_impact_ratio_drop, max_ofi_increase : float, default 0.05
+    max_impact_ratio_drop, max_ofi_increase : float or Decimal, default 0.05
         The limits of :func:`polars_fair.audit.change_gate.change_gate`.
     level : float, default 0.95
         The level of the paired intervals.
@@ -85,8 +87,8 @@ def check_change(
     return {
         "passed": failed.height == 0,
         "baseline": baseline_text,
-        "limits": {"max_impact_ratio_drop": max_impact_ratio_drop,
-                   "max_ofi_increase": max_ofi_increase, "level": level},
+        "limits": {"max_impact_ratio_drop": json_number(max_impact_ratio_drop),
+                   "max_ofi_increase": json_number(max_ofi_increase), "level": level},
         "violations": [{"group": r["group"], "metric": r["metric"], "baseline": r["baseline"],
                         "value": r["value"], "change_low": r["change_low"],
                         "change_high": r["change_high"], "message": r["reason"]}

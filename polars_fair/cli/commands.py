@@ -29,12 +29,12 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
-import math
 import re
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -63,6 +63,7 @@ from polars_fair.cli.io import (
     scan,
     where_condition,
 )
+from polars_fair.cli.numbers import NUMBER, read_number
 from polars_fair.cli.pages import PAGE_FLAGS, PAGES, page_html, page_parameters
 from polars_fair.cli.quoting import QUOTING, split_items, split_name, unquote
 from polars_fair.cli.table import EXPORT_HELP, select_columns
@@ -528,8 +529,11 @@ def _parameter(opt: Opt) -> inspect.Parameter:
         if opt.default is None:
             typ = typ | None
         info = typer.Option(opt.flag, help=help_text, metavar=f"[{'|'.join(opt.choices)}]")
+    elif opt.kind == "float":  # the decimal written, decided by the Python rule (cli.numbers)
+        typ = Decimal | None if opt.default is None else Decimal
+        info = typer.Option(opt.flag, help=help_text, metavar=NUMBER, parser=read_number)
     else:
-        base = {"int": int, "float": float}.get(opt.kind, str)
+        base = int if opt.kind == "int" else str
         typ = base | None if opt.default is None else base
         shown: bool | str = True
         if isinstance(opt.default, str) and len(opt.default) > 24 and opt.kind in LISTS:
@@ -585,20 +589,22 @@ def _split(text: str, opt: Opt, cast: Callable[[str], Any]) -> list[Any]:
     items = split_items(text)
     parts = [unquote(p) for p in items if p] if cast is str else [p for p in items if p.strip()]
     try:
-        if cast is float and len(parts) == 1 and parts[0].count(":") == 2:
-            start, stop, step = (float(x) for x in parts[0].split(":"))
-            if not all(map(math.isfinite, (start, stop, step))) or step <= 0 or stop < start:
+        if cast is read_number and len(parts) == 1 and parts[0].count(":") == 2:
+            start, stop, step = (read_number(x) for x in parts[0].split(":"))
+            if not all(x.is_finite() for x in (start, stop, step)) or step <= 0 \
+                    or stop < start:
                 raise ValueError
-            count = int(round((stop - start) / step)) + 1
+            count = int((stop - start) // step) + 1  # exact: decimals, both ends included
             if count > MAX_RANGE_VALUES:  # refused before any value is built
                 raise E.SizeLimitError(E.CLI_RANGE_TOO_LONG.format(
                     flag=opt.flag, text=text, size=count, limit=MAX_RANGE_VALUES))
-            return [round(start + i * step, 12) for i in range(count)
-                    if start + i * step <= stop + step * 1e-9]
+            with localcontext() as ctx:
+                ctx.prec = 60  # exact for any written decimals: no step rounds
+                return [start + i * step for i in range(count)]
         return [cast(p) for p in parts]
     except E.SizeLimitError:
         raise
-    except ValueError:
+    except (ValueError, ArithmeticError):
         raise E.InvalidArgumentError(E.CLI_BAD_LIST.format(
             flag=opt.flag, value=text, kind=LISTS[opt.kind])) from None
 
@@ -621,10 +627,10 @@ def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
                 pairs = [p.rpartition(":") for p in parts]
                 if any(not v or not c or not x for v, c, x in pairs):
                     raise ValueError
-                out[column] = {_share_value(v): unquote(x) if opt.kind == "groups" else float(x)
+                out[column] = {_share_value(v): unquote(x) if opt.kind == "groups" else read_number(x)
                                for v, _, x in pairs}
                 continue
-            out[column] = int(parts[0]) if len(parts) == 1 else [float(x) for x in parts]
+            out[column] = int(parts[0]) if len(parts) == 1 else [read_number(x) for x in parts]
         except ValueError:
             raise E.InvalidArgumentError(E.CLI_BAD_LIST.format(
                 flag=opt.flag, value=item, kind=LISTS[opt.kind])) from None
@@ -669,14 +675,14 @@ def convert(opt: Opt, value: Any) -> Any:
     Examples
     --------
     >>> convert(Opt("thresholds", "floats", None, ""), "0.2:0.4:0.1")
-    [0.2, 0.3, 0.4]
+    [Decimal('0.2'), Decimal('0.3'), Decimal('0.4')]
     """
     if value is None:
         return None
     if opt.kind == "texts":
         return _split(value, opt, str)
     if opt.kind in ("floats", "ints"):
-        return _split(value, opt, float if opt.kind == "floats" else int)
+        return _split(value, opt, read_number if opt.kind == "floats" else int)
     if opt.kind in ("mapping", "shares", "groups"):
         return _mapping(value, opt) or None
     if opt.kind == "value" and isinstance(value, str):

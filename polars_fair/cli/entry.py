@@ -26,6 +26,7 @@ import json
 import textwrap
 import warnings
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -60,6 +61,7 @@ from polars_fair.cli.io import (
     scan,
     unreadable,
 )
+from polars_fair.cli.numbers import NUMBER_OPTION, json_number
 from polars_fair.cli.quoting import QUOTING
 from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
@@ -587,9 +589,9 @@ def html_page(
 def check_gate(
     args: Inputs,
     *,
-    min_impact_ratio: float = DEFAULTS.four_fifths,
-    max_abs_ofi: float = DEFAULTS.ofi_threshold,
-    max_abroca: float | None = None,
+    min_impact_ratio: float | Decimal = DEFAULTS.four_fifths,
+    max_abs_ofi: float | Decimal = DEFAULTS.ofi_threshold,
+    max_abroca: float | Decimal | None = None,
     min_support: int = DEFAULTS.min_support,
     null_groups: str = "keep",
     max_groups: int = DEFAULT_MAX_GROUPS,
@@ -605,9 +607,9 @@ def check_gate(
     ----------
     args : Inputs
         The resolved command-line inputs (:func:`resolve_inputs`).
-    min_impact_ratio, max_abs_ofi : float
+    min_impact_ratio, max_abs_ofi : float or Decimal
         The limits; ``min_impact_ratio=0`` or ``max_abs_ofi=2`` switch a check off.
-    max_abroca : float, optional
+    max_abroca : float or Decimal, optional
         Checked only when given; needs ``args.y_score``.
     min_support : int, default 30
         Rows a group needs to be checked.
@@ -682,8 +684,9 @@ def check_gate(
         "rows": int(groups["n"].sum()),
         "by": keys,
         "reference": reference[0] if reference else None,
-        "limits": {"min_impact_ratio": min_impact_ratio, "max_abs_ofi": max_abs_ofi,
-                   "max_abroca": max_abroca, "min_support": min_support},
+        "limits": {"min_impact_ratio": json_number(min_impact_ratio),
+                   "max_abs_ofi": json_number(max_abs_ofi),
+                   "max_abroca": json_number(max_abroca), "min_support": min_support},
         "checked_groups": checked,
         "skipped_low_support": skipped,
         "undefined": undefined,
@@ -759,6 +762,10 @@ def format_gate(result: dict[str, Any]) -> str:
 #: The options of ``check`` read from a declaration: the paired intervals' ``level`` of
 #: ``FairPaired.compare``, which the change gate (``--baseline-pred``) reads.
 CHECK_DECLARED = ("level",)
+#: ``check``'s number defaults as the decimals written (cli.numbers reads the typed ones so).
+_FOUR_FIFTHS = Decimal(repr(DEFAULTS.four_fifths))
+_OFI_THRESHOLD = Decimal(repr(DEFAULTS.ofi_threshold))
+_CHANGE_LIMIT = Decimal("0.05")
 
 
 @app.command(cls=ReadableCommand)
@@ -780,13 +787,16 @@ def check(
     where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.",
                                               metavar="SQL")] = None,
     min_impact_ratio: Annotated[
-        float, typer.Option(help="Fail a group whose impact ratio is below this.")
-    ] = DEFAULTS.four_fifths,
+        Decimal,
+        typer.Option(help="Fail a group whose impact ratio is below this.", **NUMBER_OPTION)
+    ] = _FOUR_FIFTHS,
     max_abs_ofi: Annotated[
-        float, typer.Option(help="Fail a group whose |OFI| exceeds this.")
-    ] = DEFAULTS.ofi_threshold,
+        Decimal, typer.Option(help="Fail a group whose |OFI| exceeds this.",
+                                      **NUMBER_OPTION)
+    ] = _OFI_THRESHOLD,
     max_abroca: Annotated[
-        float | None, typer.Option(help="Fail a group whose ABROCA exceeds this (needs --y-score).")
+        Decimal | None, typer.Option(help="Fail a group whose ABROCA exceeds this (needs "
+                                           "--y-score).", **NUMBER_OPTION)
     ] = None,
     min_support: Annotated[
         int, typer.Option(help="Check only groups with at least this many rows.")
@@ -803,12 +813,13 @@ def check(
                                       "fail a real worsening against it.")
     ] = None,
     max_impact_ratio_drop: Annotated[
-        float, typer.Option(help="With --baseline-pred: fail a real impact-ratio drop above "
-                                 "this.")
-    ] = 0.05,
+        Decimal, typer.Option(help="With --baseline-pred: fail a real impact-ratio drop "
+                                           "above this.", **NUMBER_OPTION)
+    ] = _CHANGE_LIMIT,
     max_ofi_increase: Annotated[
-        float, typer.Option(help="With --baseline-pred: fail a real |OFI| rise above this.")
-    ] = 0.05,
+        Decimal, typer.Option(
+            help="With --baseline-pred: fail a real |OFI| rise above this.", **NUMBER_OPTION)
+    ] = _CHANGE_LIMIT,
     **declared: Any,
 ) -> None:
     """CI gate: exit 0 if every group with n >= --min-support passes, 1 with the violations.

@@ -941,6 +941,8 @@ _QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)""")
 #: error whose advice is Python code carries its command-line text instead
 #: (``PolarsFairError.cli_message``, printed by :func:`polars_fair.cli.entry.error_message`).
 _PYTHON_ADVICE = (
+    # a number option arrives as the Decimal of its text (cli.numbers): shown as typed
+    (re.compile(r"(?:np\.)?Decimal\('([^']*)'\)"), r"\1"),
     (re.compile(r"bins=\{'([^']*)': \[edges\]\}"), r"--bins \1=E1,E2,..."),
     (re.compile(r"bins=\{'([^']*)': ([^{}]*)\}"), r"--bins \1=\2"),
 )
@@ -962,6 +964,8 @@ def _flag_patterns(flags: tuple[tuple[str, str], ...]) -> list[tuple[re.Pattern[
         # a one-word option as the subject of a rule: "level must lie in (0, 1)"
         (single, r"(?<![\w-])({})(?= must )", "{}"),
         (single, r"^({})(?= names )", "{}"),  # "bins names 'age', which is not ..."
+        # a one-word option and its value as the subject: "threshold 1E-400 is outside ..."
+        (single, r"^({})(?= \S+ (?:is|has) )", "{}"),
     ]
     return [(re.compile(regex.format(alternatives)), template)
             for alternatives, regex, template in patterns if alternatives]
@@ -1027,6 +1031,8 @@ def cli_message(message: str) -> str:
     "column 'pos_label' (--y-pred) holds nulls; --pos-label 1, --min-support >= 0"
     >>> cli_message("pass bins={'age': 5} or bins={'age': [edges]}")
     'pass --bins age=5 or --bins age=E1,E2,...'
+    >>> cli_message("threshold Decimal('1E-400') is outside the normal range of a Float64")
+    '--threshold 1E-400 is outside the normal range of a Float64'
     """
     for pattern, template in _PYTHON_ADVICE:  # Python syntax in advice: the flags instead
         message = pattern.sub(template, message)

@@ -57,6 +57,7 @@ from typing import Any
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import is_numpy, np
+from polars_fair.core.numbers import real
 
 __all__ = [
     "WEIGHTED_TOLERANCE",
@@ -110,8 +111,7 @@ def exact(threshold: Any, name: str = "threshold") -> Fraction:
         # the decimal written: np.float32(0.8) prints as 0.8 (its shortest round trip in
         # float32), though as a float64 it is 0.800000011920929
         return Fraction(str(threshold))
-    if is_numpy(threshold, "generic"):
-        threshold = threshold.item()
+    threshold = number if (number := real(threshold)) is not None else threshold
     if isinstance(threshold, Fraction):
         return threshold
     if isinstance(threshold, Decimal) and threshold.is_finite():
@@ -272,7 +272,8 @@ def option(
     Every threshold of a rule (``min_support``, ``four_fifths``, ``ofi_threshold``, ``level``,
     ``min_share``, the gate's limits) goes through here, so that NaN, an infinity, a string or
     a bool is refused with the option's name instead of silently deciding every group. numpy
-    scalars and :class:`~decimal.Decimal` are accepted.
+    scalars of any width (``np.longdouble``), :class:`~fractions.Fraction` and
+    :class:`~decimal.Decimal` are accepted (:func:`polars_fair.core.numbers.real`).
 
     Parameters
     ----------
@@ -308,15 +309,14 @@ def option(
     polars_fair.errors.InvalidArgumentError: ofi_threshold must lie in [0, 2], got nan
     """
     raw = value
-    if is_numpy(value, "generic"):
-        value = value.item()
+    value = real(value)  # numpy scalars of any width, Fraction, Decimal (core.numbers)
     lo = None if low is None else exact(low, name)
     hi = None if high is None else exact(high, name)
     interval = (
         ("(" if low_open or lo is None else "[") + ("-inf" if lo is None else _bound(lo))
         + ", " + _bound(hi) + (")" if high_open or hi is None else "]")
     )
-    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction, Decimal)):
+    if value is None:
         raise E.InvalidArgumentError(
             E.OPTION_NOT_A_NUMBER.format(name=name, value=raw, type=type(raw).__name__))
     finite = value.is_finite() if isinstance(value, Decimal) else (

@@ -19,7 +19,8 @@ import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import Decimal, localcontext
+from fractions import Fraction
 from typing import Any, Literal, TypedDict, TypeVar
 
 import polars as pl
@@ -28,6 +29,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import is_numpy, np
 from polars_fair.core.limits import LIMITS, check_ceiling, check_size
+from polars_fair.core.numbers import real
 
 __all__ = [
     "Attributes",
@@ -983,6 +985,30 @@ def decimal_digits(score: pl.Expr) -> pl.Expr:
             .str.len_chars())
 
 
+def _fraction_threshold(threshold: Fraction) -> float:
+    """A Fraction threshold as a float: a float's exact value, or a decimal the Decimal rule reads.
+
+    A Fraction with a finite decimal expansion (``Fraction(2, 5)`` is 0.4) is that decimal,
+    decided by :func:`_decimal_threshold`; one without (``Fraction(1, 3)``) has no decimal a
+    float could stand for, and is refused with the 15-digit decimal to pass instead.
+    """
+    value = float(threshold)
+    if Fraction(value) == threshold:
+        return value
+    den, twos_fives = threshold.denominator, 0
+    for p in (2, 5):
+        while den % p == 0:
+            den //= p
+            twos_fives += 1
+    if den != 1:
+        raise E.InvalidArgumentError(E.THRESHOLD_NOT_DECIMAL.format(
+            value=threshold, read=value, example=f"{value:.15g}"))
+    digits = len(str(abs(threshold.numerator))) + twos_fives + 2
+    with localcontext() as ctx:
+        ctx.prec = digits  # exact: the numerator's digits and one per factor of the denominator
+        return _decimal_threshold(Decimal(threshold.numerator) / Decimal(threshold.denominator))
+
+
 def _decimal_threshold(threshold: Decimal) -> float:
     """A Decimal threshold as a float, if a float compares with it exactly."""
     if not threshold.is_finite():
@@ -1010,7 +1036,9 @@ def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
     Parameters
     ----------
     threshold : float
-        A finite real number (a Python or numpy scalar; not a bool).
+        A finite real number (an int, float, ``Decimal``, ``Fraction`` or numpy scalar of any
+        width; not a bool): a float's exact value, or a decimal of at most 15 significant
+        digits (a ``Fraction`` with a finite decimal expansion is that decimal).
     dtype : pl.DataType
         The score's dtype.
 
@@ -1024,20 +1052,24 @@ def threshold_in_dtype(threshold: Any, dtype: pl.DataType) -> float:
     ------
     InvalidArgumentError
         A threshold that is not a finite real number, an integer beyond 2**53 that a float
-        cannot hold exactly (scores are compared as Float64), or a ``decimal.Decimal`` of more
-        than 15 significant digits that is not a float's exact value.
+        cannot hold exactly (scores are compared as Float64), a ``decimal.Decimal`` (or
+        ``Fraction``) of more than 15 significant digits that is not a float's exact value, a
+        ``Fraction`` with no finite decimal expansion (``Fraction(1, 3)``) that is not one
+        either.
 
     Examples
     --------
     >>> threshold_in_dtype(0.7, pl.Float32) == float(np.float32(0.7))
     True
     """
-    if is_numpy(threshold, "generic"):
-        threshold = threshold.item()
-    if isinstance(threshold, Decimal):
-        threshold = _decimal_threshold(threshold)
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+    number = real(threshold)  # numpy scalars of any width, Fraction, Decimal (core.numbers)
+    if number is None:
         raise E.InvalidArgumentError(E.BAD_THRESHOLD.format(value=threshold))
+    if isinstance(number, Decimal):
+        number = _decimal_threshold(number)
+    elif isinstance(number, Fraction):
+        number = _fraction_threshold(number)
+    threshold = number
     try:
         value = float(threshold)
     except OverflowError:  # an int beyond any float

@@ -33,6 +33,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import np
 from polars_fair._lazy import sps as _sps
+from polars_fair.core.numbers import real
 from polars_fair.core.options import DEFAULTS, Adjust, Test
 
 if TYPE_CHECKING:
@@ -73,7 +74,8 @@ _SHOW = 5
 
 def _z_value(level: float) -> float:
     """Two-sided standard normal quantile for a confidence ``level`` in (0, 1)."""
-    if not isinstance(level, (int, float)) or not 0.0 < float(level) < 1.0:
+    number = real(level)  # numpy scalars of any width, Fraction, Decimal
+    if number is None or not 0 < number < 1:
         raise E.InvalidArgumentError(LEVEL_MESSAGE.format(level=level))
     return float(_sps.norm.ppf(0.5 + float(level) / 2.0))
 

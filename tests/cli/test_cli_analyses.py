@@ -13,6 +13,7 @@ import json
 import math
 import re
 import shlex
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -381,7 +382,9 @@ def test_a_method_added_to_the_library_gets_its_subcommand(monkeypatch: pytest.M
     result = runner.invoke(probe, ["novel", str(hiring), "--by", "sex", "--gamma", "0.7",
                                    "--mode", "exact", "--format", "csv"])
     assert result.exit_code == 0, result.output
-    assert seen == {"gamma": 0.7, "mode": "exact"}
+    # a number option reaches the method as the decimal written (cli.numbers), never rounded
+    # through a float: Decimal("0.7"), which the method's own rule reads (issue 19, item 2)
+    assert seen == {"gamma": Decimal("0.7"), "mode": "exact"}
     assert result.stdout.startswith("sex,n,selection_rate")
 
 
@@ -578,4 +581,5 @@ def test_sample_size_command_equals_the_function_and_names_its_flags() -> None:
     assert want.group == 48
     bad = runner.invoke(app, ["sample-size", "--reference-rate", "0.6", "--impact-ratio", "1"])
     assert bad.exit_code == 2
-    assert "--impact-ratio 1.0 at --reference-rate 0.6 gives a group rate of 0.6" in bad.output
+    # the value as typed (the CLI reads numbers as their decimal, issue 19 item 2), not 1.0
+    assert "--impact-ratio 1 at --reference-rate 0.6 gives a group rate of 0.6" in bad.output

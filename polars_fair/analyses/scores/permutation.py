@@ -48,6 +48,7 @@ from polars_fair.analyses.scores.scoreview import (
     score_view,
 )
 from polars_fair.core.limits import check_size, check_work, with_limits
+from polars_fair.core.numbers import real
 from polars_fair.core.options import DEFAULTS
 
 if TYPE_CHECKING:
@@ -386,11 +387,10 @@ def _check_options(n_permutations: Any, tolerance: Any, seed: Any, return_draws:
             or n_permutations < 1):
         raise E.InvalidArgumentError(BAD_PERMUTATIONS.format(value=n_permutations))
     check_size(n_permutations, "n_permutations")
-    if isinstance(tolerance, np.generic):
-        tolerance = tolerance.item()
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) \
-            or not math.isfinite(tolerance) or tolerance < 0:
+    number = real(tolerance)  # numpy scalars of any width, Fraction, Decimal
+    if number is None or not math.isfinite(number) or number < 0:
         raise E.InvalidArgumentError(BAD_TOLERANCE.format(value=tolerance))
+    tolerance = float(number)
     if not (seed is None or isinstance(seed, (np.random.Generator, np.random.SeedSequence))
             or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
                 and seed >= 0)):

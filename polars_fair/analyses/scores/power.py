@@ -23,6 +23,7 @@ from polars_fair import errors as E
 from polars_fair._progress import show_progress
 from polars_fair.analyses.scores.permutation import GridCache, permutation_null
 from polars_fair.core.limits import check_size, check_work, with_limits
+from polars_fair.core.numbers import real
 from polars_fair.core.options import DEFAULTS
 
 if TYPE_CHECKING:
@@ -94,17 +95,17 @@ def _check_args(
     n_permutations: int, n_simulations: int, alpha: float,
 ) -> None:
     for name, value in (("auc_a", auc_a), ("auc_b", auc_b)):
-        if not (isinstance(value, (int, float)) and 0.0 < value < 1.0):
+        if not ((number := real(value)) is not None and 0 < number < 1):
             raise E.InvalidArgumentError(BAD_AUC.format(name=name, value=value))
     for name, value in (("group_ratio", group_ratio), ("positive_ratio", positive_ratio)):
-        if not (isinstance(value, (int, float)) and 0.0 < value < 1.0):
+        if not ((number := real(value)) is not None and 0 < number < 1):
             raise E.InvalidArgumentError(BAD_RATIO.format(name=name, value=value))
     counts = (("n", n), ("n_permutations", n_permutations), ("n_simulations", n_simulations))
     for name, count in counts:
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
             raise E.InvalidArgumentError(BAD_COUNT.format(name=name, value=count))
         check_size(count, name)
-    if not (isinstance(alpha, (int, float)) and 0.0 < alpha < 1.0):
+    if not ((number := real(alpha)) is not None and 0 < number < 1):
         raise E.InvalidArgumentError(BAD_ALPHA.format(value=alpha))
 
 

@@ -1,0 +1,86 @@
+"""The command line's numbers: read as the decimal written, then decided by the Python rules.
+
+A float option (``--threshold``, ``--level``, ``--four-fifths``, ``--min-impact-ratio``, ...),
+each item of a list (``--thresholds``) and each number of a mapping (``--bins`` edges,
+``--benchmark`` shares) is read by :func:`read_number` as the :class:`~decimal.Decimal` of its
+text, never through a float: ``--threshold 0.4000000000000000000001`` and ``1e-400`` reach
+:func:`polars_fair.core.spec.threshold_in_dtype` as written, which refuses them exactly as it
+refuses the same ``Decimal`` in Python, and ``--four-fifths 0.8`` is 4/5 as
+``four_fifths=Decimal("0.8")`` is. There is one rule per option, the Python one; this module
+only keeps the text from being rounded before that rule sees it.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+__all__ = ["NUMBER", "NUMBER_OPTION", "json_number", "read_number"]
+
+#: The metavar of a number option in ``--help``.
+NUMBER = "NUMBER"
+
+
+def read_number(text: Any) -> Any:
+    """An option's text as the exact decimal it spells (a default that is no text as it is).
+
+    Parameters
+    ----------
+    text : str or Any
+        What was typed (``"0.8"``, ``"1e-400"``, ``"nan"``), or the option's Python default.
+
+    Returns
+    -------
+    decimal.Decimal or Any
+        The decimal; NaN and infinities too (``Decimal("NaN")``), which the option's rule
+        refuses with its own message, as in Python.
+
+    Raises
+    ------
+    ValueError
+        A text that is no number (``"abc"``): the command line's usage error, naming the flag.
+
+    Examples
+    --------
+    >>> read_number("0.4000000000000000000001"), read_number(" 1e-400 "), read_number(0.95)
+    (Decimal('0.4000000000000000000001'), Decimal('1E-400'), 0.95)
+    >>> read_number("abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'abc' is not a number
+    """
+    if not isinstance(text, str):
+        return text
+    try:
+        return Decimal(text.strip())
+    except InvalidOperation:
+        raise ValueError(f"{text!r} is not a number") from None
+
+
+#: The ``typer.Option`` keywords of a number option: ``typer.Option(help=..., **NUMBER_OPTION)``.
+NUMBER_OPTION: dict[str, Any] = {"parser": read_number, "metavar": NUMBER}
+
+
+def json_number(value: Any) -> Any:
+    """A number option as JSON shows it: a number, or the decimal's text if no float spells it.
+
+    Parameters
+    ----------
+    value : Any
+        An option's value (a :class:`~decimal.Decimal` read by :func:`read_number`, a default).
+
+    Returns
+    -------
+    Any
+        The float of a decimal a float spells as written (``0.8``), the text of one it does
+        not (``"0.8000000000000000000001"``, so JSON does not round it); anything else as it is.
+
+    Examples
+    --------
+    >>> json_number(Decimal("0.8")), json_number(Decimal("0.8000000000000000000001"))
+    (0.8, '0.8000000000000000000001')
+    """
+    if isinstance(value, Decimal) and value.is_finite():
+        f = float(value)
+        return f if Decimal(repr(f)) == value else str(value)
+    return value

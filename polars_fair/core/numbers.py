@@ -1,0 +1,73 @@
+"""What counts as a number: one reading of a numeric option's value on every way in.
+
+A numeric option (``threshold``, ``four_fifths``, ``level``, ``tolerance``, a bin edge, ...)
+accepts every value that represents a real number: a Python ``int`` or ``float``, a
+:class:`~fractions.Fraction`, a :class:`~decimal.Decimal`, a numpy scalar of any width
+(``np.int8`` to ``np.longdouble``) and any other :class:`numbers.Rational`. :func:`real`
+turns each into the Python value that holds it exactly, so the option's own rule decides it
+(exactly where the option is decided exactly, :func:`polars_fair.core.rules.exact`; as a
+float where it is compared as one, :func:`polars_fair.core.spec.threshold_in_dtype`), and a
+number is never refused as "not a number". The command line reads its numeric options as
+:class:`~decimal.Decimal` (the text as written) and hands them to the same rules.
+"""
+
+from __future__ import annotations
+
+import numbers
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from polars_fair._lazy import is_numpy
+
+__all__ = ["Real", "real"]
+
+#: A real number as :func:`real` returns it.
+Real = int | float | Fraction | Decimal
+
+
+def real(value: Any) -> Real | None:
+    """``value`` as the Python number that holds it exactly, or None if it is no number.
+
+    numpy integers become ``int``; numpy floats of 16 to 64 bits the ``float`` of their exact
+    value; a wider numpy float (``np.longdouble``, which no ``float`` holds) the
+    :class:`~decimal.Decimal` of the decimal it prints as (``np.longdouble("0.4")`` is 0.4, as
+    :func:`polars_fair.core.rules.exact` reads every numpy float); any other
+    :class:`numbers.Rational` a :class:`~fractions.Fraction`. A bool (Python's or numpy's) is
+    not a number. NaN and infinities are returned as floats (a Decimal NaN too, which would raise
+    when compared): each option's rule refuses them with its own message.
+
+    Parameters
+    ----------
+    value : Any
+        An option's value.
+
+    Returns
+    -------
+    int, float, Fraction, Decimal or None
+        The number, or None for anything else (a string, a bool, None, an array).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> real(np.int8(3)), real(np.float32(0.5)), real(np.longdouble("0.4"))
+    (3, 0.5, Decimal('0.4'))
+    >>> real(Fraction(1, 3)), real(True), real("0.5")
+    (Fraction(1, 3), None, None)
+    """
+    if isinstance(value, bool) or is_numpy(value, "bool_"):
+        return None
+    if is_numpy(value, "generic"):
+        item = value.item()
+        if isinstance(item, (int, float)) and not isinstance(item, bool):
+            return item
+        if is_numpy(value, "floating"):
+            return Decimal(str(value))  # np.longdouble: the decimal it prints as
+        return None
+    if isinstance(value, Decimal) and not value.is_finite():
+        return float(value)  # NaN, inf: compared as floats (a Decimal NaN raises when compared)
+    if isinstance(value, (int, float, Fraction, Decimal)):
+        return value
+    if isinstance(value, numbers.Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    return None
