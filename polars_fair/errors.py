@@ -315,6 +315,8 @@ TOO_MANY_THRESHOLDS = (
 )
 BAD_NULL_GROUPS = "null_groups must be 'keep', 'raise' or 'drop', got {value!r}"
 BAD_COMBINATIONS = "combinations must be 'all' or None, got {value!r}"
+#: :data:`BAD_COMBINATIONS` on the command line: leaving the option out is its None.
+CLI_BAD_COMBINATIONS = "combinations must be 'all' or left out, got {value!r}"
 COMBINATIONS_FLAT = "combinations='all' takes a flat list of attributes in by="
 MAX_ORDER_ALONE = "max_order= goes with combinations='all'"
 THRESHOLD_NEEDS_SCORE = (
@@ -346,6 +348,8 @@ BAD_LABEL_DTYPE = (
 BAD_POS_LABEL = "pos_label must be a value of the label's type, not null or NaN, got {value!r}"
 BAD_INT_OPTION = "{name} must be an integer >= {low}, got {value!r}"
 BAD_SEED = "seed must be an integer >= 0, a numpy Generator or None, got {value!r}"
+#: :data:`BAD_SEED` on the command line, where only an integer can be typed.
+CLI_BAD_SEED = "seed must be an integer >= 0, got {value!r}"
 NOT_A_BOOL = "{name} must be True or False, got {value!r}"
 TOO_MANY_GROUPS = (
     "{what} would hold {size:,} groups, more than max_groups={limit:,}; pass max_groups= a "
@@ -553,6 +557,11 @@ MONITOR_METRIC = "metric must be one of {allowed}; got {value!r}"
 MONITOR_TIME_DTYPE = (
     "time column {column!r} must be a Date or Datetime column, got {dtype}; parse it first, "
     "for example pl.col({column!r}).str.to_date()"
+)
+#: :data:`MONITOR_TIME_DTYPE` on the command line: the column's type is set when it is read.
+CLI_MONITOR_TIME_DTYPE = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; read it as one, for "
+    "example --dtype {dtype_option}"
 )
 MONITOR_EVERY = (
     "every={value!r} must be a Polars duration string of whole days, weeks, months, quarters "

@@ -24,6 +24,7 @@ from polars_fair._docs import borrow
 from polars_fair._lazy import np, sps
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import dense
+from polars_fair.core.numbers import check_seed
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference
 from polars_fair.core.spec import check_int
@@ -426,7 +427,8 @@ def multiclass_test_from_classes(
     Raises
     ------
     InvalidArgumentError
-        ``n_permutations`` not an integer >= 1.
+        ``n_permutations`` not an integer >= 1; ``seed`` not an integer >= 0 or None
+        (:func:`polars_fair.core.numbers.check_seed`, checked at once as in ``abroca_test``).
 
     Examples
     --------
@@ -437,6 +439,7 @@ def multiclass_test_from_classes(
     (5.333333, 1, 'chi-square')
     """
     n_permutations = check_int(n_permutations, "n_permutations")
+    check_seed(seed)
     todo = [list(s) for s in sets] if sets is not None else [list(keys)]
     schema = pl.Schema({"attributes": pl.List(pl.String()), "n": pl.Int64(),
                         "chi2": pl.Float64(), "dof": pl.Int64(), "p_value": pl.Float64(),

@@ -944,6 +944,8 @@ _PYTHON_ADVICE = (
     # a number option arrives as the Decimal of its text (cli.numbers): shown as typed
     (re.compile(r"(?:np\.)?Decimal\('([^']*)'\)"), r"\1"),
     (re.compile(r"bins=\{'([^']*)': \[edges\]\}"), r"--bins \1=E1,E2,..."),
+    # a reference over several attributes is attr=value,attr=value on the command line
+    (re.compile(r"a mapping \{attribute: value\}"), "attr=value,attr=value"),
     (re.compile(r"bins=\{'([^']*)': ([^{}]*)\}"), r"--bins \1=\2"),
 )
 _SCORE_ADVICE = re.compile(

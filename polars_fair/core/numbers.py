@@ -18,9 +18,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from polars_fair._lazy import is_numpy
+from polars_fair import errors as E
+from polars_fair._lazy import is_numpy, np
 
-__all__ = ["Real", "real"]
+__all__ = ["Real", "check_seed", "real"]
 
 #: A real number as :func:`real` returns it.
 Real = int | float | Fraction | Decimal
@@ -71,3 +72,47 @@ def real(value: Any) -> Real | None:
     if isinstance(value, numbers.Rational):
         return Fraction(int(value.numerator), int(value.denominator))
     return None
+
+
+def check_seed(seed: Any) -> Any:
+    """A random seed checked once for every analysis that draws: an integer >= 0, or None.
+
+    A numpy ``Generator`` or ``SeedSequence`` is accepted as it is. The command line, where only
+    an integer can be typed, gets advice of its own (no numpy Generator there).
+
+    Parameters
+    ----------
+    seed : Any
+        The ``seed`` option.
+
+    Returns
+    -------
+    Any
+        ``seed``, unchanged (a numpy integer as a Python int).
+
+    Raises
+    ------
+    InvalidArgumentError
+        Anything else: a negative integer, a float, a bool, text
+        (:data:`polars_fair.errors.BAD_SEED`; on the command line
+        :data:`polars_fair.errors.CLI_BAD_SEED`).
+
+    Examples
+    --------
+    >>> check_seed(7), check_seed(None)
+    (7, None)
+    >>> check_seed(-5)
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: seed must be an integer >= 0, a numpy Generator or \
+None, got -5
+    """
+    if seed is None or (type(seed).__module__.startswith("numpy.random") and isinstance(
+            seed, (np.random.Generator, np.random.SeedSequence))):
+        return seed
+    if is_numpy(seed, "integer"):
+        seed = int(seed)
+    if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0:
+        return seed
+    raise E.InvalidArgumentError(E.BAD_SEED.format(value=seed),
+                                 cli_message=E.CLI_BAD_SEED.format(value=seed))

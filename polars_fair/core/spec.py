@@ -469,7 +469,8 @@ def parse_by(
     if isinstance(by, Attributes) and combinations is None and max_order is None:
         return by
     if combinations is not None and combinations != "all":
-        raise E.InvalidArgumentError(E.BAD_COMBINATIONS.format(value=combinations))
+        raise E.InvalidArgumentError(E.BAD_COMBINATIONS.format(value=combinations),
+                                     cli_message=E.CLI_BAD_COMBINATIONS.format(value=combinations))
     entries = list(by) if isinstance(by, Sequence) and not isinstance(by, str) else None
     nested = entries is not None and any(isinstance(b, (list, tuple)) for b in entries)
     if combinations == "all":

@@ -12,6 +12,7 @@ summed here, so every engine gives the same table.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import replace
 from typing import Any
 
@@ -132,8 +133,10 @@ def period_table(frame: Any, by: By, *, time: IntoExpr, every: str,
             column=time, role="time", available=schema.names()))
     dtype = pl.LazyFrame(schema=schema).select(to_expr(time)).collect_schema().dtypes()[0]
     if not (dtype == pl.Date or isinstance(dtype, pl.Datetime)):
-        raise E.InvalidArgumentError(E.MONITOR_TIME_DTYPE.format(column=name_of(time),
-                                                                 dtype=dtype))
+        column = name_of(time)
+        raise E.InvalidArgumentError(E.MONITOR_TIME_DTYPE.format(column=column, dtype=dtype),
+                                     cli_message=E.CLI_MONITOR_TIME_DTYPE.format(
+            column=column, dtype=dtype, dtype_option=shlex.quote(f"{column}=date")))
     items = normalize_by(by)
     if polars:
         period = to_expr(time).cast(pl.Date).dt.truncate(every).alias(PERIOD)

@@ -30,7 +30,8 @@ runner = CliRunner()
 #: Templates whose advice a test of this module follows (TABLE_LEVELS_ADVICE,
 #: RELATION_LEVELS_ADVICE, CLI_EMPTY_NAME and CLI_BAD_KEY_DTYPE: tests/api/test_level_advice.py;
 #: FRAME_LENGTH: tests/counting/test_generators.py;
-#: THRESHOLD_NOT_DECIMAL: tests/core/test_numbers.py).
+#: THRESHOLD_NOT_DECIMAL: tests/core/test_numbers.py; CLI_MONITOR_TIME_DTYPE:
+#: tests/cli/test_cli_advice.py).
 FOLLOWED = {
     "LEVELS_ADVICE", "CLI_LEVELS_ADVICE", "NUMERIC_LEVELS", "LABEL_PREDICTION_KINDS",
     "CLI_LABEL_PREDICTION_KINDS", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
@@ -48,6 +49,7 @@ FOLLOWED = {
     # tests/analyses/test_membership_calibration.py::test_the_bins_limit_advice_works_when_followed
     "CALIBRATION_BINS_LIMIT",
     "THRESHOLD_NOT_DECIMAL",
+    "THRESHOLD_NOT_DECIMAL", "CLI_MONITOR_TIME_DTYPE",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {

@@ -48,7 +48,7 @@ from polars_fair.analyses.scores.scoreview import (
     score_view,
 )
 from polars_fair.core.limits import check_size, check_work, with_limits
-from polars_fair.core.numbers import real
+from polars_fair.core.numbers import check_seed, real
 from polars_fair.core.options import DEFAULTS
 
 if TYPE_CHECKING:
@@ -391,10 +391,7 @@ def _check_options(n_permutations: Any, tolerance: Any, seed: Any, return_draws:
     if number is None or not math.isfinite(number) or number < 0:
         raise E.InvalidArgumentError(BAD_TOLERANCE.format(value=tolerance))
     tolerance = float(number)
-    if not (seed is None or isinstance(seed, (np.random.Generator, np.random.SeedSequence))
-            or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
-                and seed >= 0)):
-        raise E.InvalidArgumentError(E.BAD_SEED.format(value=seed))
+    check_seed(seed)
     for flag, value in (("return_draws", return_draws), ("progress", progress)):
         if not (isinstance(value, (bool, np.bool_)) or (flag == "progress" and value is None)):
             raise E.InvalidArgumentError(E.NOT_A_BOOL.format(name=flag, value=value))

@@ -23,7 +23,7 @@ from polars_fair import errors as E
 from polars_fair._progress import show_progress
 from polars_fair.analyses.scores.permutation import GridCache, permutation_null
 from polars_fair.core.limits import check_size, check_work, with_limits
-from polars_fair.core.numbers import real
+from polars_fair.core.numbers import check_seed, real
 from polars_fair.core.options import DEFAULTS
 
 if TYPE_CHECKING:
@@ -188,7 +188,7 @@ def binormal_test_set(
     _check_args(auc_a, auc_b, n, group_ratio, positive_ratio, 1, 1, 0.05)
     counts = split_counts(int(n), group_ratio, positive_ratio)
     label, in_a, mean = _binormal_design(auc_a, auc_b, counts)
-    score = np.random.default_rng(seed).normal(mean, 1.0)
+    score = np.random.default_rng(check_seed(seed)).normal(mean, 1.0)
     return pl.DataFrame({
         "group": pl.Series(np.where(in_a, "a", "b"), dtype=pl.String),
         "y_true": pl.Series(label.astype(np.int64), dtype=pl.Int64),
@@ -308,7 +308,7 @@ def abroca_power(
     _check_args(auc_a, auc_b, n, group_ratio, positive_ratio, n_permutations, n_simulations, alpha)
     check_work(int(n_simulations) * int(n_permutations) * int(n), "power_work", _WORK)
     counts = split_counts(int(n), group_ratio, positive_ratio)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     with tqdm(total=int(n_simulations), disable=not _show_progress(progress), file=sys.stderr,
               desc=f"ABROCA power n={n}") as bar:
         p = _simulate_p_values(rng, auc_a, auc_b, counts, int(n_permutations),

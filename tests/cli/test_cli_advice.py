@@ -1,0 +1,88 @@
+"""Every command-line error gives command-line advice (issue 19, item 4, second review).
+
+``--seed -5`` advised "a numpy Generator or None", which cannot be typed; ``--combinations``
+"or None"; a text ``--time`` column ``pl.col('t').str.to_date()``; a reference rule another
+analysis does not take "a mapping {attribute: value}". Each now gets its command-line twin
+(``cli_message`` of the error, or the one translation in :func:`polars_fair.cli.io.cli_message`),
+the Python messages stay Python, and the advice given is followed here and works.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import polars_fair  # noqa: F401  (registers .fair)
+from polars_fair import errors as E
+from polars_fair.cli.entry import app
+
+runner = CliRunner()
+
+#: Words of Python advice that cannot be typed on the command line.
+PYTHON_WORDS = ("numpy", "Generator", " None", "pl.", "{attribute", "df.", ".alias(", "True or")
+
+
+@pytest.fixture()
+def rows(tmp_path: Path) -> Path:
+    # a: 4 rows, b: 4 rows; scores 0.1..0.8; a time column written as text in the CSV
+    path = tmp_path / "rows.csv"
+    pl.DataFrame({
+        "g": ["a", "b"] * 4, "k": [0, 1, 2, 0, 1, 2, 0, 1], "y_true": [1, 0, 1, 1, 0, 0, 1, 0],
+        "y_pred": [1, 0, 0, 1, 1, 0, 1, 0], "s": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
+        "t": [dt.date(2024, 1, 1) + dt.timedelta(days=10 * i) for i in range(8)],
+    }).write_csv(path)
+    return path
+
+
+def _error(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 2, result.output
+    return result.output.strip().removeprefix("polars-fair: error: ")
+
+
+@pytest.mark.parametrize(("args", "want"), [
+    (["abroca-test", "--y-score", "s", "--seed", "-5"],
+     "--" + E.CLI_BAD_SEED.format(value=-5)),
+    (["multiclass-test", "--y-pred", "k", "--y-true", "k", "--seed", "-1"],
+     "--" + E.CLI_BAD_SEED.format(value=-1)),
+    (["multiclass-test", "--y-pred", "k", "--y-true", "k", "--combinations", "foo"],
+     "--" + E.CLI_BAD_COMBINATIONS.format(value="foo")),
+    (["monitor", "--y-pred", "y_pred", "--time", "t", "--every", "1mo"],
+     E.CLI_MONITOR_TIME_DTYPE.format(column="t", dtype=pl.String, dtype_option="t=date")),
+    (["abroca", "--y-score", "s", "--reference", "max_selection_rate"],
+     "--reference 'max_selection_rate' is not a reference of this analysis; pass one of "
+     "['largest', 'max_auc'], a group value (one attribute) or attr=value,attr=value"),
+])
+def test_a_cli_error_gives_cli_advice(rows: Path, args: list[str], want: str) -> None:
+    message = _error(args[0], str(rows), "--by", "g", *args[1:])
+    assert message == want
+    assert not [w for w in PYTHON_WORDS if w in message], message
+
+
+def test_python_keeps_its_own_advice() -> None:
+    df = pl.DataFrame({"g": ["a", "b"], "y_true": [1, 0], "y_score": [0.2, 0.7]})
+    with pytest.raises(E.InvalidArgumentError) as info:
+        df.fair.abroca_test("g", seed=-5)
+    assert str(info.value) == E.BAD_SEED.format(value=-5)  # a Generator can be passed there
+
+
+def test_the_cli_advice_works_when_followed(rows: Path) -> None:
+    # --dtype t=date, as the monitor's error advises: the eight dates fall in January (4 rows:
+    # days 1, 11, 21, 31) and February (4 rows), so 2 periods x 2 groups
+    result = runner.invoke(app, ["monitor", str(rows), "--by", "g", "--y-pred", "y_pred",
+                                 "--time", "t", "--every", "1mo", "--dtype", "t=date",
+                                 "--min-support", "1", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("\n2024-01-01,") == 2 and result.stdout.count("\n2024-02-01,") == 2
+    # an integer >= 0 for --seed, as the advice says
+    ok = runner.invoke(app, ["abroca-test", str(rows), "--by", "g", "--y-score", "s", "--seed",
+                             "5", "--n-permutations", "20", "--format", "csv"])
+    assert ok.exit_code == 0, ok.output
+    # attr=value,attr=value for a reference: g=a names group a
+    ok = runner.invoke(app, ["abroca", str(rows), "--by", "g", "--y-score", "s", "--reference",
+                             "g=a", "--format", "csv"])
+    assert ok.exit_code == 0, ok.output
