@@ -48,6 +48,12 @@ RESERVED_NAME = (
     "attribute name(s) {names} clash with output columns of polars_fair; rename them, for "
     "example by=pl.col({example!r}).alias({example!r} + '_attr')"
 )
+#: :data:`RESERVED_NAME` of an expression's output name (``pl.col("g").alias("n")``): the
+#: expression is named again, there may be no column of that name to read.
+RESERVED_NAME_EXPR = (
+    "attribute name(s) {names} clash with output columns of polars_fair; name the expression "
+    "otherwise, for example by=<the expression>.alias({example!r})"
+)
 NOT_A_COLUMN = "{role} must be a column name or a polars expression, got {value!r} ({type})"
 NOT_ONE_COLUMN = (
     "expression {expr} does not give one named column (a selector or several columns); pass one "
@@ -217,6 +223,12 @@ THRESHOLD_NOT_DECIMAL = (
 EMPTY_NAME = (
     "an attribute ({role}) has an empty name ('', as pandas writes an unnamed index), which "
     "cannot name a key column; rename it, for example df.rename({{'': 'index'}})"
+)
+#: :data:`EMPTY_NAME` of an expression (an unnamed ``pl.lit(pl.Series([...]))``): no column to
+#: rename, the expression is named.
+EMPTY_NAME_EXPR = (
+    "an attribute ({role}) is an expression whose name is empty ({expr}), which cannot name a "
+    "key column; name it with .alias(), for example {role}=<the expression>.alias('group')"
 )
 #: :data:`EMPTY_NAME` on the command line, where a frame cannot be renamed in Python.
 CLI_EMPTY_NAME = (

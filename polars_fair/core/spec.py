@@ -1116,16 +1116,38 @@ def _check_roles(schema: pl.Schema, by_list: list[Any], y_true: IntoExpr | None,
     return y_pred, pos_label
 
 
-def _check_keys(keys: list[str], scores: bool) -> list[str]:
-    """:func:`resolve`'s key names, refused when repeated, empty or reserved."""
+def _is_column_expr(expr: pl.Expr) -> bool:
+    """Whether ``expr`` reads one column as it is (``pl.col("")``, aliased or not)."""
+    try:
+        return expr.meta.undo_aliases().meta.is_column()
+    except pl.exceptions.PolarsError:  # pragma: no cover - an expression Polars cannot inspect
+        return False
+
+
+def _check_keys(keys: list[str], scores: bool, items: Sequence[Any] = ()) -> list[str]:
+    """:func:`resolve`'s key names, refused when repeated, empty or reserved.
+
+    An empty name's advice fits the attribute's form (``items``: the ``by`` items the names
+    come from): a column named ``""`` is renamed in the frame, an expression whose output name
+    is ``""`` (an unnamed ``pl.lit(pl.Series([...]))``) is named with ``.alias``.
+    """
     if len(set(keys)) != len(keys):
         raise E.InvalidArgumentError(f"by has repeated attribute names: {keys}")
     if "" in keys:  # Polars renames such a column in a new frame: it could not be a key
+        item = items[keys.index("")] if len(items) == len(keys) else ""
+        if isinstance(item, pl.Expr) and not (_is_column_expr(item)
+                                              and item.meta.root_names() == [""]):
+            raise E.InvalidArgumentError(E.EMPTY_NAME_EXPR.format(role="by", expr=item))
         raise E.InvalidArgumentError(E.EMPTY_NAME.format(role="by"),
                                      cli_message=E.CLI_EMPTY_NAME.format(role="--by"))
     table = SCORE_TABLE_COLUMNS if scores else COUNT_TABLE_COLUMNS
     clash = [k for k in keys if k.startswith("__pf_") or k in table]
     if clash:
+        item = items[keys.index(clash[0])] if len(items) == len(keys) else clash[0]
+        if isinstance(item, pl.Expr) and not (_is_column_expr(item)
+                                              and item.meta.root_names() == [clash[0]]):
+            raise E.InvalidArgumentError(E.RESERVED_NAME_EXPR.format(
+                names=clash, example=clash[0] + "_attr"))
         raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]))
     return keys
 
@@ -1210,7 +1232,7 @@ def resolve(
     y_pred, pos_label = _check_roles(schema, by_list, y_true, y_pred, pos_label, sample_weight,
                                      y_score, threshold, scores)
     key_exprs = [to_expr(b) for b in by_list]
-    keys = _check_keys([name_of(b) for b in by_list], scores)
+    keys = _check_keys([name_of(b) for b in by_list], scores, by_list)
     probe = pl.LazyFrame(schema=schema).select(
         *[e.alias(k) for e, k in zip(key_exprs, keys, strict=True)],
         **({"__pf_y": to_expr(y_true)} if y_true is not None else {}),

@@ -98,3 +98,42 @@ def test_the_command_line_gives_flags_not_python(tmp_path: Path) -> None:
         ok = runner.invoke(app, ["report", str(path), "--by", "g", "--format", "json"])
         assert ok.exit_code == 0, ok.stdout
         assert [r["n"] for r in json.loads(ok.stdout)] == [rows, rows]
+
+
+# ------------------------------------- advice that fits the argument's form (issue 19, item 5)
+_ROWS = pl.DataFrame({"g": ["a", "b"] * 6, "y_true": [1, 0, 0, 1] * 3,
+                      "y_pred": [1, 1, 0, 0] * 3})
+
+
+def test_an_unnamed_series_attribute_is_advised_alias_and_the_advice_works() -> None:
+    by = pl.lit(pl.Series(["x", "y", "y"] * 4))  # an unnamed Series: its output name is ""
+    with pytest.raises(E.InvalidArgumentError) as info:
+        _ROWS.fair.confusion(by)
+    assert str(info.value) == E.EMPTY_NAME_EXPR.format(role="by", expr=by)
+    assert "df.rename" not in str(info.value)  # no column to rename
+    # followed: the expression named with .alias('group').
+    # rows 0..11: y_true 1,0,0,1 repeated; y_pred 1,1,0,0 repeated; x = rows 0, 3, 6, 9:
+    # (y, p) = (1,1) (1,0) (0,0) (0,1) -> tp 1, fn 1, tn 1, fp 1; y = rows 1,2,4,5,7,8,10,11:
+    # (0,1) (0,0) (1,1) (0,1) (1,0) (1,1) (0,0) (1,0) -> tp 2, fp 2, fn 2, tn 2
+    out = _ROWS.fair.confusion(by.alias("group"))
+    assert out.select("group", "n", "tp", "fp", "fn", "tn").rows() == [
+        ("x", 4, 1, 1, 1, 1), ("y", 8, 2, 2, 2, 2)]
+
+
+def test_an_empty_column_name_is_advised_rename_and_the_advice_works() -> None:
+    df = _ROWS.with_columns(pl.col("g").alias(""))
+    with pytest.raises(E.InvalidArgumentError) as info:
+        df.fair.confusion("")
+    assert str(info.value) == E.EMPTY_NAME.format(role="by")
+    out = df.rename({"": "index"}).fair.confusion("index")  # the advice, as written
+    assert out["n"].to_list() == [6, 6]
+
+
+def test_an_expression_named_like_an_output_column_is_advised_alias_and_it_works() -> None:
+    by = pl.col("g").alias("n")
+    with pytest.raises(E.InvalidArgumentError) as info:
+        _ROWS.fair.confusion(by)
+    assert str(info.value) == E.RESERVED_NAME_EXPR.format(names=["n"], example="n_attr")
+    # followed (the old advice, by=pl.col('n').alias(...), named a column that does not exist)
+    out = _ROWS.fair.confusion(by.alias("n_attr"))
+    assert out.columns[0] == "n_attr" and out["n"].to_list() == [6, 6]

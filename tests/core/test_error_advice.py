@@ -31,7 +31,8 @@ runner = CliRunner()
 #: RELATION_LEVELS_ADVICE, CLI_EMPTY_NAME and CLI_BAD_KEY_DTYPE: tests/api/test_level_advice.py;
 #: FRAME_LENGTH: tests/counting/test_generators.py;
 #: THRESHOLD_NOT_DECIMAL: tests/core/test_numbers.py; CLI_MONITOR_TIME_DTYPE:
-#: tests/cli/test_cli_advice.py).
+#: tests/cli/test_cli_advice.py; EMPTY_NAME_EXPR and RESERVED_NAME_EXPR:
+#: tests/api/test_level_advice.py).
 FOLLOWED = {
     "LEVELS_ADVICE", "CLI_LEVELS_ADVICE", "NUMERIC_LEVELS", "LABEL_PREDICTION_KINDS",
     "CLI_LABEL_PREDICTION_KINDS", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
@@ -50,6 +51,7 @@ FOLLOWED = {
     "CALIBRATION_BINS_LIMIT",
     "THRESHOLD_NOT_DECIMAL",
     "THRESHOLD_NOT_DECIMAL", "CLI_MONITOR_TIME_DTYPE",
+    "THRESHOLD_NOT_DECIMAL", "CLI_MONITOR_TIME_DTYPE", "EMPTY_NAME_EXPR", "RESERVED_NAME_EXPR",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {
