@@ -29,9 +29,9 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair.core.labels import visible
+from polars_fair.core.labels import NOT_IN_MARKUP, markup_safe, visible
 
-__all__ = ["FORMULA_PREFIXES", "csv_safe", "markdown_cell", "script_json"]
+__all__ = ["FORMULA_PREFIXES", "csv_safe", "markdown_cell", "page_safe", "script_json"]
 
 #: The first characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -43,6 +43,50 @@ _MARKDOWN_TABLE = str.maketrans(_MARKDOWN)
 _EDGE_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
 _SCRIPT_TABLE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
                                "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+#: A ``<script>`` element of a page, its content apart (group 2).
+_SCRIPT = re.compile(r"(<script\b[^>]*>)(.*?)(</script>)", re.DOTALL | re.IGNORECASE)
+
+
+def _json_escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def page_safe(page: str) -> str:
+    r"""An HTML page in which no character a page must not carry appears raw (NUL above all).
+
+    Outside ``<script>`` blocks each such character
+    (:data:`polars_fair.core.labels.NOT_IN_MARKUP`: C0 controls but tab, line feed and carriage
+    return, DEL, C1 controls, lone surrogates, noncharacters) is written as the charts write it
+    (:func:`polars_fair.core.labels.markup_safe`: ``\x00``, ``\x7f``, ``\ufffe``), so a group
+    reads the same in the verdict, the headline, the provenance, the tables and the charts.
+    Inside a ``<script>`` block (the page's JSON data) it becomes the JSON escape ``\uXXXX``,
+    which ``JSON.parse`` reads back as the value itself. Used once, on the whole page, by the
+    HTML audit and the LL 144 document.
+
+    Parameters
+    ----------
+    page : str
+        The HTML document.
+
+    Returns
+    -------
+    str
+        The same document, those characters escaped.
+
+    Examples
+    --------
+    >>> page_safe('<td>A\x00</td><script type="application/json">{"g": "A\x7f"}</script>')
+    '<td>A\\x00</td><script type="application/json">{"g": "A\\u007f"}</script>'
+    """
+    out, last = [], 0
+    for m in _SCRIPT.finditer(page):
+        out += [markup_safe(page[last:m.start()]), m.group(1),
+                NOT_IN_MARKUP.sub(_json_escaped, m.group(2)), m.group(3)]
+        last = m.end()
+    out.append(markup_safe(page[last:]))
+    return "".join(out)
 
 
 def _formula_safe(text: str) -> str:

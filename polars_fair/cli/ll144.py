@@ -24,7 +24,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.audit.escape import script_json
+from polars_fair.audit.escape import page_safe, script_json
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
 from polars_fair.core.options import DEFAULTS
 
@@ -387,7 +387,7 @@ def ll144_html(summary: dict[str, Any]) -> str:
             f"<th>{rate.replace('_', ' ')}</th><th>impact ratio</th><th>share</th>"
             f"<th>notes</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
     data = script_json(_jsonable(summary), default=str)
-    return (
+    return page_safe(  # no raw NUL or control character from the data reaches the page
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{esc(title)} (NYC Local Law 144)</title><style>"
         "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;color:#222}"

@@ -15,8 +15,8 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 
-__all__ = ["MISSING_GROUP", "group_label", "named_label", "named_text", "printable",
-           "printable_spec", "text_of", "value_text", "visible"]
+__all__ = ["MISSING_GROUP", "NOT_IN_MARKUP", "group_label", "markup_safe", "named_label",
+           "named_text", "printable", "printable_spec", "text_of", "value_text", "visible"]
 
 #: How a missing attribute value reads in a label (never "—", which means an undefined figure).
 MISSING_GROUP = "(missing)"
@@ -166,6 +166,39 @@ def printable(text: str) -> str:
     ('B\\x01', 'tab\tok', '\\uffff')
     """
     return _NOT_XML.sub(_escaped, text)
+
+
+#: The characters an HTML page (and the SVG inside it) must not carry: C0 controls but tab,
+#: line feed and carriage return (NUL above all), DEL, C1 controls, lone surrogates and the
+#: noncharacters U+FDD0-U+FDEF, U+FFFE and U+FFFF (WHATWG HTML: parse errors; XML 1.0).
+NOT_IN_MARKUP = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+
+
+def markup_safe(text: str) -> str:
+    r"""A page's text with every character :data:`NOT_IN_MARKUP` written as :func:`printable` does.
+
+    The spelling is the charts' (``\x0b``, ``\x7f``, ``\ufffe``), so a group reads the same in
+    the tables, the verdict, the provenance and the charts of one page; markup itself (tags,
+    line breaks, tabs) is untouched. :func:`polars_fair.audit.escape.page_safe` applies it to a
+    whole page.
+
+    Parameters
+    ----------
+    text : str
+        HTML text outside a ``<script>`` block.
+
+    Returns
+    -------
+    str
+        The text without any raw :data:`NOT_IN_MARKUP` character.
+
+    Examples
+    --------
+    >>> markup_safe("<td>A\x00nul</td><td>C\x7fdel</td><td>D\ufffe</td>")
+    '<td>A\\x00nul</td><td>C\\x7fdel</td><td>D\\ufffe</td>'
+    """
+    return NOT_IN_MARKUP.sub(_escaped, text)
 
 
 def printable_spec(spec: Any) -> Any:

@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import __version__
+from polars_fair.audit.escape import page_safe
 from polars_fair.audit.html.adverse_impact import strata_data
 from polars_fair.audit.html.comparison import comparison_data
 from polars_fair.audit.html.context import PageContext
@@ -285,8 +286,13 @@ def data_block_section(p: PageContext) -> str:
 
 
 def document(title: str, sections: Sequence[str]) -> str:
-    """The HTML5 document around the sections, with the page's one stylesheet."""
-    return (
+    """The HTML5 document around the sections, with the page's one stylesheet.
+
+    Written once through :func:`polars_fair.audit.escape.page_safe`: no raw NUL, control
+    character, DEL or noncharacter from the data reaches the page, and a group reads the same
+    in every section and chart.
+    """
+    return page_safe(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         f"<title>{_esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"

@@ -27,6 +27,21 @@ from polars_fair.audit.html.text import (
 from polars_fair.core.registry import METRICS
 
 
+def _shown(value: Any) -> str:
+    r"""A parameter as the page shows it: JSON, its texts left to the page's one spelling.
+
+    A text's characters are not JSON-escaped here: :func:`polars_fair.audit.escape.page_safe`
+    spells them as the tables and charts do (``"A\x00nul"``, not JSON's ``"A\u0000nul"``).
+    """
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_shown(str(k))}: {_shown(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _provenance_html(prov: Mapping[str, Any]) -> str:
     rows: list[list[str]] = []
     for label, key in (("title", "title"), ("model", "model"), ("note", "note")):
@@ -47,7 +62,7 @@ def _provenance_html(prov: Mapping[str, Any]) -> str:
     rows.append(["filters", "; ".join(f"<code>{_esc(f)}</code>" for f in prov["filters"])
                  or "none"])
     rows.append(["parameters", " ".join(
-        f"<code>{_esc(name)}={_esc(json.dumps(value, ensure_ascii=False))}</code>"
+        f"<code>{_esc(name)}={_esc(_shown(value))}</code>"
         for name, value in prov["parameters"].items()) or "none"])
     v = prov["versions"]
     rows.append(["versions", _esc(f"polars_fair {v['polars_fair']}, Polars {v['polars']}, "
