@@ -41,6 +41,11 @@ NULL_LABELS = (
     "column {column!r} ({role}) holds {count} null value(s); labels and predictions may not be "
     "null"
 )
+#: :data:`NULL_LABELS` on the command line, where a blank field of the file is missing too.
+CLI_NULL_LABELS = (
+    "column {column!r} ({role}) holds {count} missing value(s) (null, or an empty or blank field "
+    "of the file); labels and predictions may not be missing"
+)
 NAN_LABELS = (
     "column {column!r} ({role}) holds {count} NaN value(s); labels and predictions may not be NaN"
 )

@@ -214,7 +214,9 @@ def scan(path: Path, separator: str | None = None,
     Enum), a value that is empty or only whitespace is null (:func:`blank_as_null`): in a CSV
     an empty field and a quoted empty field ``""`` are the same missing value, so a blank
     category is never a group or a reference of its own; missing groups then follow
-    ``--null-groups`` (raise, keep or drop), and a blank label or prediction is a null one.
+    ``--null-groups`` (raise, keep or drop), and a blank label or prediction is a null one. In
+    a CSV the blanks are missing before the types are inferred: a label column of ``1``, ``0``
+    and ``" "`` is an integer column with a missing label (``NullValuesError``), not text.
 
     Parameters
     ----------
@@ -260,10 +262,17 @@ def scan(path: Path, separator: str | None = None,
         # Polars checks a row's number of fields only when every column is read: a command
         # that reads some columns would skip a row's extra field silently (bias-audit did), so
         # every column is read once here, streaming; an extra field raises (InvalidInputError)
-        text.select(pl.all().null_count()).collect(engine="streaming")
+        # The same pass finds the blank values (" ", a quoted ""): they are missing before the
+        # types are inferred, so a label column holding 1, 0 and " " is an integer column with
+        # a missing label (NullValuesError), not text that differs in kind from the prediction
+        found = text.select(pl.col(c).filter(pl.col(c).str.strip_chars() == "").unique()
+                            .implode() for c in text.collect_schema().names()
+                            ).collect(engine="streaming")
+        blanks = sorted({v for column in found.row(0) for v in column})
         zoned = {c: pl.String() for c, t in dtypes.items() if _zoned(t)}  # read in their zone
         lf = blank_as_null(pl.scan_csv(path, separator=sep, infer_schema_length=None,
-                                       schema_overrides={**dtypes, **zoned} or None))
+                                       schema_overrides={**dtypes, **zoned} or None,
+                                       null_values=blanks or None))
         return _as_dtypes(lf, {c: dtypes[c] for c in zoned})
     if separator is not None:
         raise E.InvalidArgumentError(E.CLI_SEPARATOR_NOT_CSV.format(path=path.name))

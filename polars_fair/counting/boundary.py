@@ -357,7 +357,9 @@ def check_missing_labels(df: pl.DataFrame, col: str, name: str, role: str) -> No
     """
     nulls = int(df.filter(pl.col(col).is_null())["n"].sum())
     if nulls:
-        raise E.NullValuesError(E.NULL_LABELS.format(column=name, role=role, count=nulls))
+        raise E.NullValuesError(E.NULL_LABELS.format(column=name, role=role, count=nulls),
+                                cli_message=E.CLI_NULL_LABELS.format(column=name, role=role,
+                                                                     count=nulls))
     if df.schema[col].is_float():
         nans = int(df.filter(pl.col(col).is_nan())["n"].sum())
         if nans:

@@ -108,3 +108,27 @@ def test_bias_audit_counts_every_blank_category_as_unknown(blanks: Path) -> None
     assert code == 0 and isinstance(doc, dict)
     assert doc["unknown_category"] == {"g": 4}
     assert [r["g"] for r in doc["results"] if r["g"] is not None] == ["a"]
+
+
+# ------------------------------------------ a blank label is a missing label (issue 19 item 7)
+@pytest.mark.parametrize("blank", [" ", '""', "   "])
+def test_a_blank_label_in_a_csv_is_a_missing_label(tmp_path: Path, blank: str) -> None:
+    # y_true 1, <blank>, 0, 1 against integer predictions: the label column is an integer
+    # column with one missing value, not text of another kind than the prediction
+    path = tmp_path / "blank.csv"
+    path.write_text(f"g,y_true,y_pred\na,1,1\nb,{blank},1\na,0,0\nb,1,0\n")
+    assert scan(path).collect_schema()["y_true"] == pl.Int64
+    result = runner.invoke(app, ["report", str(path), "--by", "g"])
+    assert result.exit_code == 2
+    assert result.output.strip() == "polars-fair: error: " + E.CLI_NULL_LABELS.format(
+        column="y_true", role="--y-true", count=1)
+    assert "different kinds" not in result.output
+
+
+def test_blank_values_elsewhere_keep_their_column_types(tmp_path: Path) -> None:
+    # a blank category is missing (one group "(missing)"), the labels stay integers
+    path = tmp_path / "blank_group.csv"
+    path.write_text("g,y_true,y_pred\na,1,1\n ,0,1\na,0,0\n\"\",1,0\n")
+    lf = scan(path)
+    assert lf.collect_schema()["y_true"] == pl.Int64
+    assert lf.collect()["g"].to_list() == ["a", None, "a", None]
