@@ -435,10 +435,10 @@ def gate(
     ir_passes = ~pl.col("adverse_impact") if t_ir > 0 else pl.lit(True)
     blocks = [
         _rows(report.with_columns(value=pl.col("impact_ratio")), keys, "impact_ratio",
-              float(t_ir), f">= {float(t_ir):g}", ir_passes, zero, t_support,
+              float(t_ir), f">= {_limit_text(t_ir)}", ir_passes, zero, t_support,
               skip_reference=False),
         _rows(report.with_columns(value=pl.col("ofi")), keys, "ofi", float(t_ofi),
-              f"|ofi| <= {float(t_ofi):g}", ~pl.col("ofi_flag"), zero, t_support,
+              f"|ofi| <= {_limit_text(t_ofi)}", ~pl.col("ofi_flag"), zero, t_support,
               skip_reference=False),
     ]
     if fs is not None and t_abroca is not None:
@@ -448,6 +448,13 @@ def gate(
     return (pl.concat(blocks, how="vertical")
             .sort([pl.col("__pf_order"), metric_order], maintain_order=True)
             .drop("__pf_order"))
+
+
+def _limit_text(limit: Fraction) -> str:
+    """A limit as its rule shows it: ``0.8``, or every digit of one no float spells."""
+    if Fraction(f"{float(limit):g}") == limit:
+        return f"{float(limit):g}"
+    return str(Decimal(limit.numerator) / Decimal(limit.denominator))  # a decimal: exact
 
 
 def _limits(counts: FairCounts, scores: FairScores | None, min_impact_ratio: float | Decimal,
@@ -480,7 +487,7 @@ def _abroca_rows(fs: FairScores, ref: Any, report: pl.DataFrame, keys: list[str]
     )
     # ABROCA is an area computed in floating point, not a ratio of counts: compared as
     # the float it is with the limit rounded once (rules.float_at_most)
-    return _rows(abroca, keys, "abroca", float(t_abroca), f"<= {float(t_abroca):g}",
+    return _rows(abroca, keys, "abroca", float(t_abroca), f"<= {_limit_text(t_abroca)}",
                  pl.col("value") <= float(t_abroca), pl.col("undefined_reason"), t_support,
                  skip_reference=True)
 

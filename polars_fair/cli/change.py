@@ -14,7 +14,7 @@ import polars as pl
 
 from polars_fair.api.compare import paired_counts
 from polars_fair.cli.io import Inputs, column_or_sql
-from polars_fair.cli.numbers import json_number
+from polars_fair.cli.numbers import json_number, number_text
 from polars_fair.core.options import DEFAULTS
 
 __all__ = ["check_change", "format_change"]
@@ -120,6 +120,7 @@ def format_change(result: dict[str, Any]) -> str:
     lim = result["limits"]
     head = (f"change against baseline {result['baseline']}: "
             f"{'PASS' if result['passed'] else 'FAIL'} (impact ratio drop <= "
-            f"{lim['max_impact_ratio_drop']:g}, |ofi| increase <= {lim['max_ofi_increase']:g}, "
+            f"{number_text(lim['max_impact_ratio_drop'])}, |ofi| increase <= "
+            f"{number_text(lim['max_ofi_increase'])}, "
             f"or not shown real by the paired {100 * lim['level']:g}% interval)")
     return "\n".join([head, *(f"  {v['message']}" for v in result["violations"])])

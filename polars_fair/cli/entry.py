@@ -61,7 +61,7 @@ from polars_fair.cli.io import (
     scan,
     unreadable,
 )
-from polars_fair.cli.numbers import NUMBER_OPTION, json_number
+from polars_fair.cli.numbers import NUMBER_OPTION, json_number, number_text
 from polars_fair.cli.quoting import QUOTING
 from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
@@ -732,9 +732,10 @@ def gate_counts(args: Inputs, *, null_groups: str = "keep",
 def format_gate(result: dict[str, Any]) -> str:
     """The human-readable text of ``polars-fair check``."""
     lim = result["limits"]
-    rules = [f"impact_ratio >= {lim['min_impact_ratio']:g}", f"|ofi| <= {lim['max_abs_ofi']:g}"]
+    rules = [f"impact_ratio >= {number_text(lim['min_impact_ratio'])}",
+             f"|ofi| <= {number_text(lim['max_abs_ofi'])}"]
     if lim["max_abroca"] is not None:
-        rules.append(f"abroca <= {lim['max_abroca']:g}")
+        rules.append(f"abroca <= {number_text(lim['max_abroca'])}")
     n_checked = len(result["checked_groups"])
     head = (
         f"polars-fair check: {'PASS' if result['passed'] else 'FAIL'}: "

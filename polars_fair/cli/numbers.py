@@ -15,7 +15,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-__all__ = ["NUMBER", "NUMBER_OPTION", "json_number", "read_number"]
+__all__ = ["NUMBER", "NUMBER_OPTION", "json_number", "number_text", "read_number"]
 
 #: The metavar of a number option in ``--help``.
 NUMBER = "NUMBER"
@@ -84,3 +84,24 @@ def json_number(value: Any) -> Any:
         f = float(value)
         return f if Decimal(repr(f)) == value else str(value)
     return value
+
+
+def number_text(value: Any) -> str:
+    """A number option as text shows it: ``0.8``, or the decimal's text no float spells.
+
+    Parameters
+    ----------
+    value : Any
+        A number, or :func:`json_number`'s text.
+
+    Returns
+    -------
+    str
+        ``f"{value:g}"`` for a number, the text itself otherwise.
+
+    Examples
+    --------
+    >>> number_text(0.8), number_text(json_number(Decimal("0.5000000000000000000001")))
+    ('0.8', '0.5000000000000000000001')
+    """
+    return value if isinstance(value, str) else f"{value:g}"

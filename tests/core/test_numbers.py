@@ -184,6 +184,19 @@ def test_the_cli_gate_reads_its_limit_exactly(tmp_path: Path) -> None:
     code, out = check("0.5000000000000000000001")
     assert code == 1
     assert out["limits"]["min_impact_ratio"] == "0.5000000000000000000001"  # type: ignore[index]
+    # the text shows the limit as typed, in the header and in the violation's rule
+    text = runner.invoke(app, ["check", str(path), "--by", "g", "--min-support", "1",
+                               "--max-abs-ofi", "2", "--min-impact-ratio",
+                               "0.5000000000000000000001"])
+    assert text.exit_code == 1
+    assert "(impact_ratio >= 0.5000000000000000000001, |ofi| <= 2;" in text.stdout
+    assert "limit >= 0.5000000000000000000001" in text.stdout
+    # with a baseline, the change limits are shown as typed too
+    text = runner.invoke(app, ["check", str(path), "--by", "g", "--min-support", "1",
+                               "--max-abs-ofi", "2", "--baseline-pred", "y_true",
+                               "--max-impact-ratio-drop", "0.0500000000000000000001"])
+    assert text.exit_code in (0, 1), text.output
+    assert "0.0500000000000000000001" in text.stdout
 
 
 def test_the_cli_range_of_thresholds_is_exact_decimals() -> None:

@@ -141,3 +141,18 @@ def test_the_advice_of_a_wrong_length_works_when_followed(run: Runner) -> None:
     # a single value: every row predicted positive: a tp 2 fp 2, b tp 2 fp 2
     out = run(ROWS, "confusion", "g", y_pred=pl.lit(1))
     assert out.select("g", *COLS).rows() == [("a", 4, 2, 2, 0, 0), ("b", 4, 2, 2, 0, 0)]
+
+
+def test_a_wrong_length_is_typed_through_counts_and_the_html_audit() -> None:
+    # the count-table way in (polars_fair.counts on a LazyFrame, collected later) and the HTML
+    # audit (which counts the rows itself) raise the same typed error
+    import polars_fair
+    from polars_fair.audit.html import audit_html
+
+    want = _wrong_length("y_pred", pl.int_range(3), "3 values")
+    with pytest.raises(E.NotRowLevelError) as info:
+        polars_fair.counts(ROWS.lazy(), "g", y_pred=pl.int_range(3)).report().collect()
+    assert str(info.value) == want
+    with pytest.raises(E.NotRowLevelError) as info:
+        audit_html(ROWS, "g", y_pred=pl.int_range(3))
+    assert str(info.value) == want
