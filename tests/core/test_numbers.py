@@ -210,3 +210,38 @@ def test_a_number_option_that_is_no_number_is_a_usage_error(scored_csv: Path) ->
     result = runner.invoke(app, ["disparity", str(scored_csv), "--by", "g", "--level", "abc"])
     assert result.exit_code == 2
     assert result.output.strip() == "polars-fair: error: --level: 'abc' is not a number"
+
+
+# ------------------------------------------ every number option of every analysis, every kind
+def _float_options() -> list[tuple[str, str, str, float]]:
+    """(class, method, option, value) for every float option of the count and score tables."""
+    from polars_fair.cli.commands import analysis_methods, method_options
+
+    values = {"threshold": 0.5, "tolerance": 0.25, "min_support": 2.0, "min_denominator": 2.0,
+              "level": 0.9, "min_difference": 0.1, "min_share": 0.5}
+    out = []
+    for cls, method in analysis_methods().values():
+        if cls.__name__ not in ("FairCounts", "FairScores") or method == "stratified":
+            continue
+        for o in method_options(cls, method):
+            if o.kind == "float" and o.target == "method":
+                value = o.default if o.default is not None else values.get(o.name, 0.5)
+                out.append((cls.__name__, method, o.name, float(value)))
+    return out
+
+
+@pytest.mark.parametrize(("owner", "method", "option", "value"), _float_options())
+def test_every_float_option_takes_every_kind_of_the_same_number(
+        owner: str, method: str, option: str, value: float) -> None:
+    # Decimal, Fraction and numpy's widest float of the value give the float's result
+    table = polars_fair.counts(SCORED, "g") if owner == "FairCounts" else \
+        polars_fair.scores(SCORED, "g", y_score="s")
+    extra: dict[str, object] = {"n_permutations": 20, "seed": 0} if method == "abroca_test" \
+        else {"thresholds": [0.3, 0.5]} if method in ("sweep", "thresholds") else {}
+
+    def run(v: object) -> pl.DataFrame:
+        return getattr(table, method)(**{option: v}, **extra).collect()
+
+    want = run(value)
+    for kind in (Decimal(repr(value)), Fraction(repr(value)), np.longdouble(repr(value))):
+        assert run(kind).equals(want), (option, kind)
