@@ -15,6 +15,8 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from polars_fair.core.numbers import plain_number
+
 __all__ = ["NUMBER", "NUMBER_OPTION", "json_number", "number_text", "read_number"]
 
 #: The metavar of a number option in ``--help``.
@@ -81,8 +83,7 @@ def json_number(value: Any) -> Any:
     (0.8, '0.8000000000000000000001')
     """
     if isinstance(value, Decimal) and value.is_finite():
-        f = float(value)
-        return f if Decimal(repr(f)) == value else str(value)
+        return plain_number(value)  # the one rule (core.numbers), also the HTML page's
     return value
 
 

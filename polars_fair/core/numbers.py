@@ -21,7 +21,7 @@ from typing import Any
 from polars_fair import errors as E
 from polars_fair._lazy import is_numpy, np
 
-__all__ = ["Real", "check_seed", "real"]
+__all__ = ["Real", "check_seed", "plain_number", "real"]
 
 #: A real number as :func:`real` returns it.
 Real = int | float | Fraction | Decimal
@@ -116,3 +116,30 @@ None, got -5
         return seed
     raise E.InvalidArgumentError(E.BAD_SEED.format(value=seed),
                                  cli_message=E.CLI_BAD_SEED.format(value=seed))
+
+
+def plain_number(value: Decimal | Fraction) -> float | str:
+    """An exact number as JSON or a page shows it: the float that spells it, else its text.
+
+    Parameters
+    ----------
+    value : Decimal or Fraction
+        An option's value as read exactly (the command line's ``Decimal``).
+
+    Returns
+    -------
+    float or str
+        The float when its shortest text is the number (``Decimal("0.8")``: 0.8), else the
+        number's own text (``"0.8000000000000000000001"``, ``"1/3"``), so nothing is rounded.
+
+    Examples
+    --------
+    >>> plain_number(Decimal("0.8")), plain_number(Decimal("0.8000000000000000000001"))
+    (0.8, '0.8000000000000000000001')
+    >>> plain_number(Fraction(1, 4)), plain_number(Fraction(1, 3))
+    (0.25, '1/3')
+    """
+    if isinstance(value, Decimal) and not value.is_finite():
+        return str(value)
+    f = float(value)
+    return f if Fraction(repr(f)) == Fraction(value) else str(value)

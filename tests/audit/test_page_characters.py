@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -74,7 +75,9 @@ class _Collect(HTMLParser):
 
 @pytest.fixture(scope="module")
 def page() -> str:
-    return audit_html(_rows(), "g", y_score="s", n_permutations=20, reference="A\x00nul")
+    # exact numbers, as the command line passes them (cli.numbers)
+    return audit_html(_rows(), "g", y_score="s", n_permutations=20, reference="A\x00nul",
+                      four_fifths=Decimal("0.8"), ofi_threshold=Decimal("0.3000000000000000000001"))
 
 
 def test_no_character_a_page_must_not_carry_is_raw(page: str) -> None:
@@ -125,3 +128,10 @@ def test_the_ll144_page_carries_no_raw_control_character(tmp_path: Path) -> None
     assert NOT_IN_MARKUP.search(html) is None
     for spelled in GROUPS.values():
         assert spelled in html
+
+
+def test_exact_numbers_stay_numbers_in_the_data_block(page: str) -> None:
+    # Decimal("0.8") is the float 0.8; a decimal no float spells is kept as its text
+    params = page_data(page)["provenance"]["parameters"]
+    assert params["four_fifths"] == 0.8
+    assert params["ofi_threshold"] == "0.3000000000000000000001"

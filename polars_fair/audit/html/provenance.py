@@ -15,6 +15,8 @@ import math
 import platform
 import re
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from polars_fair import __version__
 from polars_fair import errors as E
 from polars_fair.audit.escape import script_json
 from polars_fair.audit.html.text import DATA_ID
+from polars_fair.core.numbers import plain_number
 
 __all__ = ["page_data", "provenance"]
 
@@ -66,6 +69,8 @@ def _plain(x: Any) -> Any:
         if math.isfinite(x):
             return x
         return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    if isinstance(x, (Decimal, Fraction)):  # the command line's exact numbers: not rounded
+        return plain_number(x)
     if isinstance(x, Mapping):
         return {str(k): _plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
