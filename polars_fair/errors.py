@@ -59,6 +59,9 @@ RESERVED_NAME_EXPR = (
     "attribute name(s) {names} clash with output columns of polars_fair; name the expression "
     "otherwise, for example by=<the expression>.alias({example!r})"
 )
+#: The command line's advice of :data:`RESERVED_NAME` and :data:`KEY_SUFFIX_CLASH`: a SQL
+#: ``--by`` is named by its text, so the column read under another text has another key name.
+CLI_RENAME_ADVICE = "pass it as SQL named otherwise, for example --by {example}"
 NOT_A_COLUMN = "{role} must be a column name or a polars expression, got {value!r} ({type})"
 NOT_ONE_COLUMN = (
     "expression {expr} does not give one named column (a selector or several columns); pass one "

@@ -95,6 +95,7 @@ from polars_fair.core.spec import (
     CountArgs,
     ScoreArgs,
     check_int,
+    cli_rename,
     parse_by,
     spell_out,
 )
@@ -211,8 +212,9 @@ class FairCounts:
         paired = [k for k in counted.keys
                   if any(k == o + side for o in counted.keys for side in ("_i", "_j"))]
         if paired:
-            raise E.InvalidArgumentError(E.KEY_SUFFIX_CLASH.format(names=paired,
-                                                                   example=paired[0]))
+            raise E.InvalidArgumentError(
+                E.KEY_SUFFIX_CLASH.format(names=paired, example=paired[0]),
+                cli_message=cli_rename(E.KEY_SUFFIX_CLASH, paired))
         if counted.sets is not None:
             check_clash(counted.keys, ["attributes"], fn.__name__)
             table = table.drop("attributes")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
+import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -51,6 +52,7 @@ __all__ = [
     "parse_by",
     "BY_DOC",
     "check_frame_wide",
+    "cli_rename",
     "length_follows_frame",
     "check_row_level",
     "spell_out",
@@ -1148,8 +1150,38 @@ def _check_keys(keys: list[str], scores: bool, items: Sequence[Any] = ()) -> lis
                                               and item.meta.root_names() == [clash[0]]):
             raise E.InvalidArgumentError(E.RESERVED_NAME_EXPR.format(
                 names=clash, example=clash[0] + "_attr"))
-        raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]))
+        raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]),
+                                     cli_message=cli_rename(E.RESERVED_NAME, clash))
     return keys
+
+
+def cli_rename(template: str, names: list[str]) -> str:
+    """A name-clash message with the command line's advice in place of the Python one.
+
+    The advice is :data:`~polars_fair.errors.CLI_RENAME_ADVICE`: a SQL ``--by`` is named by
+    its text, so the column read under another text gets another key name.
+
+    Parameters
+    ----------
+    template : str
+        :data:`~polars_fair.errors.RESERVED_NAME` or
+        :data:`~polars_fair.errors.KEY_SUFFIX_CLASH`, whose advice follows ``"; "``.
+    names : list of str
+        The clashing names; the first one is the example.
+
+    Returns
+    -------
+    str
+        The facts of ``template`` and the command line's advice.
+
+    Examples
+    --------
+    >>> print(cli_rename(E.RESERVED_NAME, ["n"]).split("; ")[1])
+    pass it as SQL named otherwise, for example --by '"n" AS n_attr'
+    """
+    facts = template.split("; ")[0].format(names=names)
+    example = shlex.quote(f'"{names[0]}" AS {names[0]}_attr')
+    return f"{facts}; " + E.CLI_RENAME_ADVICE.format(example=example)
 
 
 def resolve(

@@ -86,3 +86,27 @@ def test_the_cli_advice_works_when_followed(rows: Path) -> None:
     ok = runner.invoke(app, ["abroca", str(rows), "--by", "g", "--y-score", "s", "--reference",
                              "g=a", "--format", "csv"])
     assert ok.exit_code == 0, ok.output
+
+
+@pytest.mark.parametrize(("header", "by", "template", "name"), [
+    ("n", ["n"], E.RESERVED_NAME, "n"),          # a column named like an output column
+    ("g_i", ["g", "g_i"], E.KEY_SUFFIX_CLASH, "g_i"),  # one read as g's pair column (pairwise)
+])
+def test_a_name_clash_gives_cli_advice_that_works(tmp_path: Path, header: str, by: list[str],
+                                                  template: str, name: str) -> None:
+    import shlex
+
+    from polars_fair.core.spec import cli_rename
+
+    path = tmp_path / "clash.csv"
+    # g: a, b, a, b; the clashing column: x, y, y, x; labels 1, 0, 1, 1; predictions 1, 1, 0, 1
+    pl.DataFrame({"g": ["a", "b", "a", "b"], header: ["x", "y", "y", "x"],
+                  "y_true": [1, 0, 1, 1], "y_pred": [1, 1, 0, 1]}).write_csv(path)
+    flags = [a for b in by for a in ("--by", b)]
+    message = _error("pairwise", str(path), *flags)
+    assert message == cli_rename(template, [name])
+    assert not [w for w in PYTHON_WORDS if w in message], message
+    advice = shlex.split(message.rsplit("for example ", 1)[1])  # ['--by', '"n" AS n_attr']
+    flags = [a for b in by for a in (("--by", b) if b != name else advice)]
+    result = runner.invoke(app, ["pairwise", str(path), *flags, "--format", "csv"])
+    assert result.exit_code == 0, result.output

@@ -32,7 +32,7 @@ runner = CliRunner()
 #: FRAME_LENGTH: tests/counting/test_generators.py;
 #: THRESHOLD_NOT_DECIMAL: tests/core/test_numbers.py; CLI_MONITOR_TIME_DTYPE:
 #: tests/cli/test_cli_advice.py; EMPTY_NAME_EXPR and RESERVED_NAME_EXPR:
-#: tests/api/test_level_advice.py).
+#: tests/api/test_level_advice.py; CLI_RENAME_ADVICE: tests/cli/test_cli_advice.py).
 FOLLOWED = {
     "LEVELS_ADVICE", "CLI_LEVELS_ADVICE", "NUMERIC_LEVELS", "LABEL_PREDICTION_KINDS",
     "CLI_LABEL_PREDICTION_KINDS", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
@@ -52,6 +52,7 @@ FOLLOWED = {
     "THRESHOLD_NOT_DECIMAL",
     "THRESHOLD_NOT_DECIMAL", "CLI_MONITOR_TIME_DTYPE",
     "THRESHOLD_NOT_DECIMAL", "CLI_MONITOR_TIME_DTYPE", "EMPTY_NAME_EXPR", "RESERVED_NAME_EXPR",
+    "CLI_RENAME_ADVICE",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {
