@@ -88,7 +88,8 @@ def check_change(
         "passed": failed.height == 0,
         "baseline": baseline_text,
         "limits": {"max_impact_ratio_drop": json_number(max_impact_ratio_drop),
-                   "max_ofi_increase": json_number(max_ofi_increase), "level": level},
+                   "max_ofi_increase": json_number(max_ofi_increase),
+                   "level": json_number(level)},
         "violations": [{"group": r["group"], "metric": r["metric"], "baseline": r["baseline"],
                         "value": r["value"], "change_low": r["change_low"],
                         "change_high": r["change_high"], "message": r["reason"]}
@@ -122,5 +123,10 @@ def format_change(result: dict[str, Any]) -> str:
             f"{'PASS' if result['passed'] else 'FAIL'} (impact ratio drop <= "
             f"{number_text(lim['max_impact_ratio_drop'])}, |ofi| increase <= "
             f"{number_text(lim['max_ofi_increase'])}, "
-            f"or not shown real by the paired {100 * lim['level']:g}% interval)")
+            f"or not shown real by the paired {_percent(lim['level'])} interval)")
     return "\n".join([head, *(f"  {v['message']}" for v in result["violations"])])
+
+
+def _percent(level: Any) -> str:
+    """A level as a percentage (``90%``); one no float spells as its own text (``level 0.9...``)."""
+    return f"level {level}" if isinstance(level, str) else f"{100 * level:g}%"
