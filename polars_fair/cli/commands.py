@@ -627,8 +627,8 @@ def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
                 pairs = [p.rpartition(":") for p in parts]
                 if any(not v or not c or not x for v, c, x in pairs):
                     raise ValueError
-                out[column] = {_share_value(v): unquote(x) if opt.kind == "groups" else read_number(x)
-                               for v, _, x in pairs}
+                read = unquote if opt.kind == "groups" else read_number
+                out[column] = {_share_value(v): read(x) for v, _, x in pairs}
                 continue
             out[column] = int(parts[0]) if len(parts) == 1 else [read_number(x) for x in parts]
         except ValueError:
