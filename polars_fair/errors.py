@@ -129,7 +129,7 @@ ORDER_NEEDS_CLASSES = (
     "'Medium', 'High'])"
 )
 UNKNOWN_GROUP = "reference group {group!r} does not exist; the groups are: {groups}"
-EMPTY_REFERENCE = "reference group {group!r} has no rows ({size} = 0): it cannot be a reference"
+EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
 VALUE_DTYPE = (
     "{role} value {value!r} ({type}) cannot be compared with attribute {column!r} of dtype "
     "{dtype}; pass a value of the attribute's type"
@@ -691,6 +691,58 @@ CALIBRATION_POLARS_ONLY = (
 CALIBRATION_BINS_LIMIT = (
     "bins={bins} is more than {limit} for membership_calibration (one sum per group and bin in "
     "the scan); pass a smaller bins"
+)
+
+# the adverse-impact analyses (polars_fair.analyses.impact, strata, availability)
+BAD_PRACTICAL = "practical must be one of {valid}, got {value!r}"
+NO_STRATA = (
+    "stratified needs strata: one or more attribute names to stratify by (a list for several)"
+)
+STRATA_EXPRESSION = "strata takes attributes by name, not expressions ({value}): {advice}"
+#: The advice of :data:`STRATA_EXPRESSION` for a bare column and for a computed expression.
+STRATA_BY_NAME = "pass strata={name!r}"
+STRATA_COMPUTED = (
+    "add it as a column first, for example df.with_columns(stratum=...), and pass "
+    "strata='stratum'"
+)
+NO_SETS = (
+    "stratified compares the groups of one attribute set within strata; combinations= (several "
+    "attribute sets) does not apply: name the groups in by and the strata in strata"
+)
+NO_GROUPS = (
+    "stratified compares groups within strata, but every attribute counted ({keys}) is a "
+    "stratum (strata={strata}): name the attributes to compare in by, apart from the strata"
+)
+STRATUM_IN_BY = (
+    "{column!r} is both a group attribute (by) and a stratum (strata); name it in one of them"
+)
+REFERENCE_IS_STRATUM = (
+    "reference names {column!r}, which is a stratum (strata), not a group attribute: the "
+    "reference is a group of {groups}, compared with in every stratum; name it by {groups} only"
+)
+NO_BENCHMARK = (
+    "availability needs benchmark={{attribute: {{value: share}}}}, the benchmark population's "
+    "shares; got {value!r}"
+)
+BENCHMARK_SUM = (
+    "benchmark[{column!r}]: the shares must sum to 1 (the whole benchmark population), they sum "
+    "to {total}"
+)
+BENCHMARK_UNKNOWN = (
+    "benchmark[{column!r}] names {values}, which no row has; the values of {column!r} are "
+    "{groups} (make the attribute an Enum to audit a value that has no rows)"
+)
+BENCHMARK_MISSING = (
+    "benchmark[{column!r}] has no share for {values}, which the rows have; give every value a "
+    "share (0 for one that the benchmark population lacks)"
+)
+BENCHMARK_NOT_IN_BY = (
+    "benchmark names {column!r}, which is not among the attributes of by ({by}); add it to by, "
+    "or leave by out to audit the benchmark's attributes"
+)
+AVAILABILITY_SETS = (
+    "availability compares each attribute of the benchmark with its shares on its own (several "
+    "are read as attribute sets already); combinations= does not apply: leave it out"
 )
 
 

@@ -31,22 +31,10 @@ __all__ = [
 #: The columns :func:`availability_from_counts` adds after the key.
 AVAILABILITY_COLUMNS = ("count", "share", "benchmark_share", "expected", "shortfall", "p_value",
                         "gof_statistic", "gof_p_value")
-NO_BENCHMARK = (
-    "availability needs benchmark={{attribute: {{value: share}}}}, the benchmark population's "
-    "shares; got {value!r}"
-)
-BENCHMARK_SUM = (
-    "benchmark[{column!r}]: the shares must sum to 1 (the whole benchmark population), they sum "
-    "to {total!r}"
-)
-BENCHMARK_UNKNOWN = (
-    "benchmark[{column!r}] names {values}, which no row has; the values of {column!r} are "
-    "{groups} (make the attribute an Enum to audit a value that has no rows)"
-)
-BENCHMARK_MISSING = (
-    "benchmark[{column!r}] has no share for {values}, which the rows have; give every value a "
-    "share (0 for one that the benchmark population lacks)"
-)
+NO_BENCHMARK = E.NO_BENCHMARK
+BENCHMARK_SUM = E.BENCHMARK_SUM
+BENCHMARK_UNKNOWN = E.BENCHMARK_UNKNOWN
+BENCHMARK_MISSING = E.BENCHMARK_MISSING
 #: Shares summing to 1 within this (floats such as three shares of 1/3 sum to 0.9999999999999999)
 SUM_TOLERANCE = 1e-9
 
@@ -82,15 +70,19 @@ def benchmark_attributes(benchmark: Any) -> list[str]:
             R.option(share, f"benchmark[{column!r}][{value!r}]", low=0, high=1)
         total = math.fsum(float(s) for s in shares.values())
         if abs(total - 1.0) > SUM_TOLERANCE:
-            raise E.InvalidArgumentError(BENCHMARK_SUM.format(column=column, total=total))
+            written = sum((exact(s) for s in shares.values()), Fraction(0))
+            raise E.InvalidArgumentError(BENCHMARK_SUM.format(column=column,
+                                                              total=_decimal(written)))
     return list(benchmark)
 
 
-def check_benchmark_columns(attributes: Sequence[str], available: Sequence[str]) -> None:
-    """Check that every attribute of a benchmark is a column (or key), naming ``benchmark``.
+def check_benchmark_columns(attributes: Sequence[str], available: Sequence[str],
+                            by: Sequence[str] | None = None) -> None:
+    """Check that every attribute of a benchmark is counted, naming ``benchmark``.
 
     One decision for every way in: the rows' columns (``df.fair.availability``), the keys of a
-    count table (``FairCounts.availability``, the command line, Spark, DuckDB).
+    count table (``FairCounts.availability``, the command line, Spark, DuckDB), or the
+    attributes of a ``by`` given with the benchmark.
 
     Parameters
     ----------
@@ -98,12 +90,17 @@ def check_benchmark_columns(attributes: Sequence[str], available: Sequence[str])
         The benchmark's attributes (:func:`benchmark_attributes`).
     available : sequence of str
         The columns of the rows, or the keys of the count table.
+    by : sequence of str, optional
+        The names of ``by`` when it is given: each attribute must be one of them.
 
     Raises
     ------
     ColumnNotFoundError
         An attribute not in ``available`` (:data:`polars_fair.errors.MISSING_COLUMN`, role
         ``benchmark``).
+    InvalidArgumentError
+        An attribute that is available but not in ``by``
+        (:data:`polars_fair.errors.BENCHMARK_NOT_IN_BY`).
 
     Examples
     --------
@@ -112,11 +109,17 @@ def check_benchmark_columns(attributes: Sequence[str], available: Sequence[str])
     Traceback (most recent call last):
     ...
     polars_fair.errors.ColumnNotFoundError: column 'age' (benchmark) not found; ...
+    >>> check_benchmark_columns(["sex"], ["sex", "race"], by=["race"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: benchmark names 'sex', which is not among ...
     """
     for a in attributes:
         if a not in available:
             raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
                 column=a, role="benchmark", available=E.show_columns(available)))
+        if by is not None and a not in by:
+            raise E.InvalidArgumentError(E.BENCHMARK_NOT_IN_BY.format(column=a, by=list(by)))
 
 
 def availability_from_counts(
@@ -271,3 +274,21 @@ def _gof(counts: Sequence[Any], shares: Sequence[Fraction], total: Any, rows: An
     stat = sum(((exact(x) / n - s) * r) ** 2 / (s * r)
                for x, s in zip(counts, shares, strict=True) if s > 0)
     return float(stat)
+
+
+def _decimal(value: Fraction) -> str:
+    """A sum of shares as the decimal it is when written out.
+
+    0.333 x 3 is 0.999, not the float 0.9990000000000001; a sum with no finite decimal is
+    shown as its nearest float.
+    """
+    places, d = 0, value.denominator
+    while d % 10 == 0 or d % 2 == 0 or d % 5 == 0:  # 2^a 5^b: max(a, b) decimal places
+        d //= 10 if d % 10 == 0 else 2 if d % 2 == 0 else 5
+        places += 1
+    if d != 1:
+        return repr(float(value))
+    scaled = abs(value.numerator) * 10**places // value.denominator
+    whole, frac = divmod(scaled, 10**places)
+    text = f"{whole}.{frac:0{places}d}".rstrip("0").rstrip(".") if places else str(whole)
+    return ("-" if value < 0 else "") + text

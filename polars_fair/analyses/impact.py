@@ -23,26 +23,41 @@ from polars_fair.core.options import check
 from polars_fair.core.reference import Reference, known
 from polars_fair.counting.membership_counts import support_size
 
-__all__ = ["IMPACT_COLUMNS", "PRACTICAL_RULES", "exact", "impact_from_counts", "shortfall"]
+__all__ = [
+    "IMPACT_COLUMNS", "PASSED_OVER_NOTE", "PRACTICAL_RULES", "exact", "impact_from_counts",
+    "passed_over", "rate", "shortfall",
+]
 
 #: The practical-significance rules: the one-person flip (default) and SolasAI's difference rule.
 PRACTICAL_RULES = ("flip", "difference")
-BAD_PRACTICAL = "practical must be one of {valid}, got {value!r}"
+BAD_PRACTICAL = E.BAD_PRACTICAL
+
+#: What a surface writes under the table when :func:`passed_over` names groups (the HTML audit,
+#: the command line): the groups, then ``min_support``.
+PASSED_OVER_NOTE = (
+    "not the reference despite a higher selection rate: {groups}, with fewer than "
+    "{min_support:g} rows (min_support={min_support:g}); pass min_support=0 to allow them"
+)
 
 #: The columns :func:`impact_from_counts` adds after the keys.
 IMPACT_COLUMNS = (
     "selected", "applicants", "reference_selected", "reference_applicants", "selection_rate",
     "reference_rate", "impact_ratio", "four_fifths_pass", "shortfall", "z", "p_value",
-    "flip_impact_ratio", "practically_significant", "is_reference",
+    "flip_impact_ratio", "practically_significant", "low_support", "is_reference",
 )
 
 
 def exact(value: Any) -> Fraction:
     """A count, weighted sum or share as an exact rational.
 
-    Integers and Fractions as they are; floats as the decimal they print as (``0.07`` is
-    7/100, the share a user wrote; a weighted sum is the sum it prints as), so that rates that
-    are equal as written give differences of exactly 0.
+    Integers and Fractions as they are; a float as the decimal it stands for, read to 15
+    significant digits (``DBL_DIG``: every decimal of up to 15 significant digits survives the
+    trip through a double, so ``0.07`` is 7/100, the share a user wrote). A weighted sum is read
+    the same way, so the residue that summing decimal weights in binary leaves past the 15th
+    digit (``0.1 + 0.2`` is ``0.30000000000000004``) is dropped and it is the sum of the weights
+    as written (3/10): rates that are equal as written give differences of exactly 0, whether
+    the sums were taken over a whole group or stratum by stratum. A float that is a whole number
+    below :math:`2^{53}` is that integer.
 
     Parameters
     ----------
@@ -56,10 +71,42 @@ def exact(value: Any) -> Fraction:
     --------
     >>> exact(0.07), exact(3), exact(Fraction(1, 3))
     (Fraction(7, 100), Fraction(3, 1), Fraction(1, 3))
+    >>> exact(0.1 + 0.2), exact(2.0**52 + 1.0)
+    (Fraction(3, 10), Fraction(4503599627370497, 1))
     """
     if isinstance(value, (int, Fraction)):
         return Fraction(value)
-    return Fraction(repr(float(value)))
+    x = float(value)
+    if x.is_integer() and abs(x) < 2.0**53:
+        return Fraction(int(x))
+    return Fraction(format(x, ".15g"))
+
+
+def rate(count: Any, size: Any) -> Fraction | None:
+    """``count / size`` in rationals (:func:`exact`), or None when ``size`` is not positive.
+
+    The one computation of a rate (and, of two rates, a ratio) of the adverse-impact analyses:
+    :func:`impact_from_counts`, :func:`polars_fair.analyses.strata.stratified_from_counts`, so
+    a weighted rate of 0.3 over 0.6 is exactly 1/2 on every way in, and equal rates give a gap
+    of exactly 0.
+
+    Parameters
+    ----------
+    count, size : int, float or Fraction
+        Counts, or weighted sums.
+
+    Returns
+    -------
+    Fraction or None
+
+    Examples
+    --------
+    >>> rate(0.1 + 0.2, 0.6000000000000001), rate(3, 0), rate(2, 4)
+    (Fraction(1, 2), None, Fraction(1, 2))
+    """
+    if size is None or count is None or not size > 0:
+        return None
+    return exact(count) / exact(size)
 
 
 def shortfall(count: Any, size: Any, ref_count: Any, ref_size: Any) -> float | None:
@@ -121,7 +168,11 @@ def impact_from_counts(
       standard deviations of the EEOC and OFCCP's "two or three standard deviations".
     * ``p_value``: Fisher's exact test, two-sided (:func:`scipy.stats.fisher_exact`), on
       :math:`[[s, n - s], [s_r, n_r - s_r]]`. SolasAI uses Fisher only when a cell is at most
-      100 and Yates' chi-square otherwise; Fisher is exact at every size, so it is used always.
+      100 and Yates' chi-square otherwise; Fisher is exact at every size, so it is used up to
+      :math:`10^9` applicants in the two groups
+      (:data:`polars_fair.core.stats.FISHER_MAX_TOTAL`). Above that, where scipy's computation
+      overflows, ``p_value`` is the pooled z-test's, :math:`2(1 - \Phi(|z|))` (within 0.1 %
+      relative of Fisher's at :math:`10^{10}` for :math:`|z| \le 20`).
     * ``flip_impact_ratio``: the impact ratio after one of the group's applicants who was not
       selected is selected, :math:`((s + 1)/n)/(s_r/n_r)` (capped at :math:`s = n`). The
       "one-person rule" of adverse-impact practice (OFCCP; Biddle's toolkit): a failure that
@@ -135,6 +186,15 @@ def impact_from_counts(
       - ``"difference"``: SolasAI's rule, the AIR below ``four_fifths``, ``p_value <= 1 -
         level`` and the rate difference :math:`s_r/n_r - s/n` above ``min_difference`` (0 in
         SolasAI's documented example).
+
+    ``low_support`` = :math:`n <` ``min_support`` rows, as in the report: too few rows to
+    trust the group's figures. A rule-chosen reference is a group with at least ``min_support``
+    rows whenever one exists (:func:`polars_fair.core.reference.prefer_supported`, as every
+    analysis): with ``reference="max_selection_rate"`` a group with a higher selection rate but
+    fewer rows is passed over, and the result says so: that group has ``low_support`` true and
+    a ``selection_rate`` above ``reference_rate`` (:func:`passed_over` names them; the HTML
+    audit and the command line write it under the table). ``min_support=0`` lets every group
+    be chosen.
 
     ``reference="overall"`` compares with the whole population (SolasAI's ``to_combined_mean``):
     its rate sets the ratio and the shortfall, the flip adds the person to the population too,
@@ -166,6 +226,9 @@ def impact_from_counts(
         The practical-significance rule (see above).
     min_difference : float, default 0.0
         The rate difference SolasAI's rule (``practical="difference"``) must exceed, in [0, 1].
+    min_support : float, default 30
+        Groups with fewer rows are flagged ``low_support`` and a rule chooses the reference
+        among the others while there are any (see above); >= 0.
 
     Returns
     -------
@@ -174,8 +237,8 @@ def impact_from_counts(
         ``reference_selected``, ``reference_applicants`` (Int64; Float64 weighted);
         ``selection_rate``, ``reference_rate`` (Float64 in [0, 1]), ``impact_ratio`` (Float64,
         null when the reference rate is 0); ``four_fifths_pass`` (Boolean); ``shortfall``,
-        ``z``, ``p_value``, ``flip_impact_ratio`` (Float64); ``practically_significant``
-        (Boolean); ``is_reference`` (Boolean). The reference row has null ``z``,
+        ``z``, ``p_value``, ``flip_impact_ratio`` (Float64); ``practically_significant``,
+        ``low_support``, ``is_reference`` (Boolean). The reference row has null ``z``,
         ``p_value``, ``flip_impact_ratio`` and ``practically_significant`` (it is not a second
         sample); a group without applicants has null rates and verdicts.
 
@@ -203,6 +266,7 @@ def impact_from_counts(
     level_t = check("level", options["level"])
     min_diff = check("min_difference", options["min_difference"])
     practical = options["practical"]
+    support = check("min_support", options["min_support"])
     if practical not in PRACTICAL_RULES:
         raise E.InvalidArgumentError(BAD_PRACTICAL.format(valid=list(PRACTICAL_RULES),
                                                           value=practical))
@@ -214,9 +278,11 @@ def impact_from_counts(
         *keys, (pl.col("tp") + pl.col("fp")).alias("selected"), c.n.alias("applicants"),
         pl.col(support_size(names)).alias("n"),  # rows (Kish's size for estimated membership)
     )
-    rate = pl.when(pl.col("applicants") > 0).then(pl.col("selected") / pl.col("applicants"))
+    sel_rate = pl.when(pl.col("applicants") > 0).then(
+        pl.col("selected") / pl.col("applicants"))
     eligible = known(keys) & (pl.col("applicants") > 0)
-    base, flag = given.flag(base, keys, eligible=eligible, score=rate, size="applicants")
+    base, flag = given.flag(base, keys, eligible=eligible, score=sel_rate,
+                            min_support=options["min_support"])
     is_ref = pl.repeat(False, pl.len()) if flag is None else flag
     framed = base.with_columns(is_ref.alias("is_reference"))
     cell = pl.Float64 if weighted else pl.Int64
@@ -226,9 +292,10 @@ def impact_from_counts(
         "reference_applicants": cell, "selection_rate": pl.Float64, "reference_rate": pl.Float64,
         "impact_ratio": pl.Float64, "four_fifths_pass": pl.Boolean, "shortfall": pl.Float64,
         "z": pl.Float64, "p_value": pl.Float64, "flip_impact_ratio": pl.Float64,
-        "practically_significant": pl.Boolean, "is_reference": pl.Boolean,
+        "practically_significant": pl.Boolean, "low_support": pl.Boolean,
+        "is_reference": pl.Boolean,
     })
-    decide = _Decide(t, R.alpha(level_t), practical, min_diff, overall=flag is None,
+    decide = _Decide(t, R.alpha(level_t), practical, min_diff, support, overall=flag is None,
                      weighted=weighted, keys=list(keys))
     return framed.map_batches(decide, schema=schema)
 
@@ -236,9 +303,11 @@ def impact_from_counts(
 class _Decide:
     """The per-group figures of :func:`impact_from_counts` on the collected small table."""
 
-    def __init__(self, t: Fraction, alpha: Fraction, practical: str, min_diff: Fraction, *,
-                 overall: bool, weighted: bool, keys: list[str]) -> None:
+    def __init__(self, t: Fraction, alpha: Fraction, practical: str, min_diff: Fraction,
+                 min_support: Fraction, *, overall: bool, weighted: bool, keys: list[str],
+                 ) -> None:
         self.t, self.alpha, self.practical, self.min_diff = t, alpha, practical, min_diff
+        self.min_support = min_support
         self.overall, self.weighted, self.keys = overall, weighted, keys
 
     def __call__(self, df: pl.DataFrame) -> pl.DataFrame:
@@ -255,28 +324,26 @@ class _Decide:
         none: list[Any] = [None] * k
         sr, ir, passes, short, flip, practical = (list(none) for _ in range(6))
         fails_flip: list[bool | None] = list(none)
+        ref_rate = None if ref is None else rate(ref[0], ref[1])
         for i in range(k):
-            sr[i] = R.fraction(sel[i], app[i])
-            if ref is None or sr[i] is None:
-                continue
-            ref_rate = R.fraction(ref[0], ref[1])
-            if ref_rate is None:
+            sr[i] = rate(sel[i], app[i])
+            if ref is None or sr[i] is None or ref_rate is None:
                 continue
             short[i] = shortfall(sel[i], app[i], ref[0], ref[1])
             if ref_rate == 0:
                 continue
             ir[i] = sr[i] / ref_rate
-            passes[i] = not R.below(ir[i], self.t)
+            passes[i] = not R.below(self._decided(ir[i]), self.t)
             if is_ref[i]:
                 continue
             unit = app[i] / rows[i] if self.weighted else 1  # one row of the mean weight
             moved = min(sel[i] + unit, app[i])
-            flip_rate = R.fraction(moved, app[i])
-            flip_ref = R.fraction(ref[0] + (moved - sel[i]), ref[1]) if self.overall \
+            flip_rate = rate(moved, app[i])
+            flip_ref = rate(ref[0] + (moved - sel[i]), ref[1]) if self.overall \
                 else ref_rate
             assert flip_rate is not None and flip_ref is not None
             flip[i] = flip_rate / flip_ref
-            fails_flip[i] = R.below(flip[i], self.t)
+            fails_flip[i] = R.below(self._decided(flip[i]), self.t)
         # the tests, in rows: the reference (or, for "overall", the rest of the population)
         a, m, b, n = self._samples(df, ref)
         compared = np.array([not x for x in is_ref], dtype=bool) & (m > 0) & (n > 0)
@@ -301,10 +368,10 @@ class _Decide:
             if self.practical == "flip":
                 practical[i] = (not passes[i]) and bool(fails_flip[i]) and significant
             else:
-                assert ref is not None
-                gap = R.fraction(ref[0], ref[1]) - sr[i]
+                assert ref_rate is not None
+                gap = ref_rate - sr[i]
                 practical[i] = (not passes[i]) and significant and bool(
-                    R.above(gap, self.min_diff))
+                    R.above(self._decided(gap), self.min_diff))
 
         def floats(values: Sequence[Any]) -> pl.Series:
             return pl.Series([None if v is None else float(v) for v in values],
@@ -313,7 +380,7 @@ class _Decide:
         cell = pl.Float64 if self.weighted else pl.Int64
         ref_sel = [None if ref is None else ref[0]] * k
         ref_app = [None if ref is None else ref[1]] * k
-        ref_rates = [None if ref is None else R.fraction(ref[0], ref[1])] * k
+        ref_rates = [ref_rate] * k
         return pl.DataFrame([
             *(df[key] for key in self.keys),
             df["selected"].cast(cell), df["applicants"].cast(cell),
@@ -327,8 +394,18 @@ class _Decide:
             pl.Series("p_value", p, dtype=pl.Float64, nan_to_null=True),
             floats(flip).alias("flip_impact_ratio"),
             pl.Series("practically_significant", practical, dtype=pl.Boolean),
+            pl.Series("low_support", [bool(R.below(x, self.min_support)) for x in rows],
+                      dtype=pl.Boolean),
             df["is_reference"],
         ])
+
+    def _decided(self, value: Fraction) -> Fraction | float:
+        """A ratio as the rules decide it.
+
+        Exact on counts; on weighted sums a float, decided with the weighted tolerance of
+        :mod:`polars_fair.core.rules` as the report's four-fifths rule.
+        """
+        return float(value) if self.weighted else value
 
     def _samples(self, df: pl.DataFrame, ref: tuple[Any, Any, int] | None,
                  ) -> tuple[Any, Any, Any, Any]:
@@ -353,3 +430,37 @@ class _Decide:
         # a side whose weights sum to 0 has no applicants: no test (null z and p_value)
         return (scaled(sel, app, rows), np.where(app > 0, rows, 0.0),
                 scaled(ref_sel, ref_app, ref_rows), np.where(ref_app > 0, ref_rows, 0.0))
+
+
+def passed_over(table: pl.DataFrame, reference: Any) -> pl.DataFrame:
+    """The groups ``reference="max_selection_rate"`` passed over for their low support.
+
+    The rows of an :func:`impact_from_counts` result with ``low_support`` and a selection rate
+    above the reference's, when the rule was ``"max_selection_rate"``: the groups whose higher
+    rate was not taken as the benchmark because they have fewer than ``min_support`` rows.
+
+    Parameters
+    ----------
+    table : pl.DataFrame
+        A collected :func:`impact_from_counts` result.
+    reference : rule name, group or Reference
+        The ``reference`` it was computed with; any other than ``"max_selection_rate"`` passes
+        nobody over for a higher rate.
+
+    Returns
+    -------
+    pl.DataFrame
+        Its rows that were passed over, in key order (empty for any other reference).
+
+    Examples
+    --------
+    >>> c = pl.LazyFrame({"g": ["a", "b"], "n": [100, 5], "tp": [50, 5], "fp": [0, 0],
+    ...                   "fn": [50, 0], "tn": [0, 0]})
+    >>> t = impact_from_counts(c, ["g"], reference="max_selection_rate").collect()
+    >>> passed_over(t, "max_selection_rate")["g"].to_list(), t.filter("is_reference")["g"][0]
+    (['b'], 'a')
+    """
+    if Reference.parse(reference).rule != "max_selection_rate":
+        return table.clear()
+    return table.filter(pl.col("low_support") & ~pl.col("is_reference")
+                        & (pl.col("selection_rate") > pl.col("reference_rate")))

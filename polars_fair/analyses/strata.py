@@ -10,14 +10,13 @@ strata attributes together: the rows are counted once at that level.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
 import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._lazy import np, sps
-from polars_fair.analyses.impact import exact
+from polars_fair.analyses.impact import exact, rate
 from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core.options import DEFAULTS, check
@@ -32,18 +31,10 @@ STRATIFIED_COLUMNS = (
     "mh_ci_high", "cmh_statistic", "cmh_p_value", "breslow_day_statistic",
     "breslow_day_p_value", "n_strata", "gap", "composition", "within", "is_reference",
 )
-NO_STRATA = "stratified needs strata=: one or more attributes to stratify by"
-NO_SETS = (
-    "stratified compares the groups of one attribute set within strata; combinations= (several "
-    "attribute sets) does not apply: name the groups in by and the strata in strata"
-)
-NO_GROUPS = (
-    "stratified compares groups within strata, but every attribute counted ({keys}) is a "
-    "stratum (strata={strata}): name the attributes to compare in by, apart from the strata"
-)
-STRATUM_IN_BY = (
-    "{column!r} is both a group attribute (by) and a stratum (strata); name it in one of them"
-)
+NO_STRATA = E.NO_STRATA
+NO_SETS = E.NO_SETS
+NO_GROUPS = E.NO_GROUPS
+STRATUM_IN_BY = E.STRATUM_IN_BY
 
 
 def strata_names(strata: str | Sequence[str] | None, groups: Sequence[str] = ()) -> list[str]:
@@ -63,18 +54,31 @@ def strata_names(strata: str | Sequence[str] | None, groups: Sequence[str] = ())
     Raises
     ------
     InvalidArgumentError
-        No attribute given (:data:`NO_STRATA`), or one that is also in ``groups``
-        (:data:`STRATUM_IN_BY`).
+        No attribute given (:data:`NO_STRATA`), an expression instead of a name
+        (:data:`polars_fair.errors.STRATA_EXPRESSION`, with the name to pass for
+        ``pl.col("dept")``), or one that is also in ``groups`` (:data:`STRATUM_IN_BY`).
 
     Examples
     --------
     >>> strata_names("dept"), strata_names(["dept", "year"], groups=["sex"])
     (['dept'], ['dept', 'year'])
+    >>> strata_names(pl.col("dept"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: strata takes ... (col("dept")): pass strata='dept'
     """
-    if not isinstance(strata, (str, Sequence)) and strata is not None:  # 3, {"dept"}: typed
+    single = isinstance(strata, (str, pl.Expr))
+    items = [strata] if single else strata
+    if not isinstance(items, Sequence) and items is not None:  # 3, {"dept"}: typed
         raise E.InvalidArgumentError(NO_STRATA)
-    names = [strata] if isinstance(strata, str) else list(strata or [])
-    if not names or not all(isinstance(s, str) for s in names):
+    for item in items or []:
+        if isinstance(item, pl.Expr):
+            column = item.meta.is_column()
+            advice = (E.STRATA_BY_NAME.format(name=item.meta.output_name()) if column
+                      else E.STRATA_COMPUTED)
+            raise E.InvalidArgumentError(E.STRATA_EXPRESSION.format(value=item, advice=advice))
+    names = [s for s in items or [] if isinstance(s, str)]
+    if not names or len(names) != len(items or []):
         raise E.InvalidArgumentError(NO_STRATA)
     both = [g for g in groups if g in names]
     if both:
@@ -218,7 +222,8 @@ def stratified_from_counts(
     Raises
     ------
     InvalidArgumentError
-        No ``strata``, strata that leave no group attribute (:data:`NO_GROUPS`), ``level``
+        No ``strata``, strata that leave no group attribute (:data:`NO_GROUPS`), a reference
+        mapping that names a stratum (:data:`polars_fair.errors.REFERENCE_IS_STRATUM`), ``level``
         outside (0, 1), a non-boolean ``continuity_correction``, ``reference="overall"``, a
         reference mapping that names an attribute other than the compared ones (a stratum or a
         column not audited), as in every analysis
@@ -246,7 +251,12 @@ def stratified_from_counts(
     groups = [k for k in keys if k not in names]
     level_t = check("level", level)
     correction = R.flag(continuity_correction, "continuity_correction")
-    if Reference.parse(reference, groups).is_overall:  # a mapping names only the groups' keys
+    ref = Reference.parse(reference)
+    stratum = next((a for a in ref.attributes or () if a in names), None)
+    if stratum is not None:  # {"dept": "A"}: a stratum, not a group (said it was not one)
+        raise E.InvalidArgumentError(E.REFERENCE_IS_STRATUM.format(column=stratum,
+                                                                   groups=groups))
+    if Reference.parse(ref, groups).is_overall:  # a mapping names only the groups' keys
         raise E.InvalidArgumentError(E.BAD_REFERENCE_RULE.format(
             reference=reference, rules=["largest", "max_selection_rate"]))
     schema = counts.collect_schema()
@@ -360,22 +370,17 @@ def _schema(schema: pl.Schema, groups: Sequence[str]) -> dict[str, pl.DataType]:
             "is_reference": pl.Boolean()}
 
 
-def _rate(sel: Any, size: Any) -> Fraction | None:
-    """A rate in rationals (weighted sums as they print, :func:`exact`): ties give exact 0s."""
-    return exact(sel) / exact(size) if size > 0 else None
-
-
 def _pooled_rates(own: Cells, ref: Cells | None) -> dict[str, Any]:
     sel = sum(exact(v[0]) for v in own.values())
     size = sum(exact(v[1]) for v in own.values())
-    rate = _rate(sel, size)
-    out: dict[str, Any] = {"selection_rate": None if rate is None else float(rate)}
+    own_rate = rate(sel, size)
+    out: dict[str, Any] = {"selection_rate": None if own_rate is None else float(own_rate)}
     if ref is not None:
-        ref_rate = _rate(sum(exact(v[0]) for v in ref.values()),
+        ref_rate = rate(sum(exact(v[0]) for v in ref.values()),
                          sum(exact(v[1]) for v in ref.values()))
         out["reference_rate"] = None if ref_rate is None else float(ref_rate)
-        if rate is not None and ref_rate:
-            out["impact_ratio"] = float(rate / ref_rate)
+        if own_rate is not None and ref_rate:
+            out["impact_ratio"] = float(own_rate / ref_rate)
     return out
 
 
@@ -390,12 +395,12 @@ def _kitagawa(own: Cells, ref: Cells) -> dict[str, Any]:
     for s in set(own) | set(ref):
         sel_g, size_g, _ = own.get(s, (0, 0, 0))
         sel_r, size_r, _ = ref.get(s, (0, 0, 0))
-        rg, rr = _rate(sel_g, size_g), _rate(sel_r, size_r)
+        rg, rr = rate(sel_g, size_g), rate(sel_r, size_r)
         if rg is None and rr is None:
             continue
         rg = rr if rg is None else rg  # an empty side takes the other's rate: all composition
         rr = rg if rr is None else rr
-        wg, wr = _rate(size_g, total_g), _rate(size_r, total_r)
+        wg, wr = rate(size_g, total_g), rate(size_r, total_r)
         assert rg is not None and rr is not None and wg is not None and wr is not None
         composition += (wr - wg) * (rr + rg) / 2
         within += (rr - rg) * (wr + wg) / 2

@@ -247,10 +247,11 @@ class FairLazyFrame(ClassNamespace):
                         level: float = DEFAULTS.level,
                         practical: Practical = DEFAULTS.practical,
                         min_difference: float = DEFAULTS.min_difference,
+                        min_support: float = DEFAULTS.min_support,
                         **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
         return self.counts(by, **count_args).impact_analysis(
             reference=reference, four_fifths=four_fifths, level=level, practical=practical,
-            min_difference=min_difference)
+            min_difference=min_difference, min_support=min_support)
 
     @_over(stratified_from_counts, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"sex": ["F"] * 4 + ["M"] * 4, "dept": ["A", "B", "B", "B"] * 2,
@@ -278,11 +279,16 @@ class FairLazyFrame(ClassNamespace):
     def availability(self, by: By = None,
                      benchmark: Mapping[str, Mapping[Any, float]] | None = None,
                      **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
-        # by=None: the benchmark's attributes
+        # by=None: the benchmark's attributes; by given: each of them must be in by
         attributes: By = by
+        names = self._lf.collect_schema().names()
         if by is None:
             attributes = benchmark_attributes(benchmark)
-            check_benchmark_columns(attributes, self._lf.collect_schema().names())
+            check_benchmark_columns(attributes, names)
+        else:
+            by_names = [spec.name_of(b) for b in spec.normalize_by(by)]
+            check_benchmark_columns(benchmark_attributes(benchmark), [*names, *by_names],
+                                    by_names)  # by may name a computed attribute
         return self.counts(attributes, **count_args).availability(benchmark=benchmark)
 
     def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,

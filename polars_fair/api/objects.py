@@ -322,7 +322,7 @@ class FairCounts:
 >>> s = from_counts(c).stratified(strata="dept").collect()
 >>> s.select("g", "n_strata", "mh_odds_ratio").rows()
 [('a', None, None), ('b', 1, 0.42857142857142855)]""", sets=False)
-    def stratified(self, by: By = None, *, strata: str | Sequence[str] | None = None,
+    def stratified(self, by: By = None, strata: str | Sequence[str] | None = None, *,
                    reference: Any = DEFAULTS.reference, level: float = DEFAULTS.level,
                    continuity_correction: bool = DEFAULTS.continuity_correction,
                    ) -> pl.LazyFrame:  # noqa: D102
@@ -342,12 +342,15 @@ class FairCounts:
 >>> a = from_counts(c).availability(benchmark={"g": {"a": 0.4, "b": 0.6}}).collect()
 >>> a.select("g", "count", "expected", "shortfall").rows()
 [('a', 50, 40.0, -10.0), ('b', 50, 60.0, 10.0)]""", sets=False)
-    def availability(self, by: By = None, *,
+    def availability(self, by: By = None,
                      benchmark: Mapping[str, Mapping[Any, float]] | None = None,
                      ) -> pl.LazyFrame:  # noqa: D102
         attributes = benchmark_attributes(benchmark)
+        if self.sets is not None:  # a table of stacked attribute sets (combinations=)
+            raise E.InvalidArgumentError(E.AVAILABILITY_SETS)
         # the table is rolled up to by first (when given): it must hold the attributes
-        check_benchmark_columns(attributes, self.keys if by is None else parse_by(by).names)
+        check_benchmark_columns(attributes, self.keys,
+                                None if by is None else list(parse_by(by).names))
         counted = self._select([[a] for a in attributes] if len(attributes) > 1 else attributes,
                                None, None)
         return analyse(counted, lambda lf, keys: availability_from_counts(

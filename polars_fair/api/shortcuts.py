@@ -80,9 +80,10 @@ def _shortcut(name: str, on_scores: bool, factory: Factory, frame: str, engine: 
 
     public = {"frame": "scores" if on_scores else "confusion"}.get(name, name)
     kw = inspect.Parameter.KEYWORD_ONLY
-    own = [p for p in inspect.signature(getattr(owner, name)).parameters.values()
-           if p.kind is kw and p.name not in ("combinations", "max_order")] \
-        if name != "frame" else []
+    # a second positional option of the method (strata, benchmark) is a keyword here
+    own = [p.replace(kind=kw) for p in inspect.signature(getattr(owner, name)).parameters.values()
+           if (p.kind is kw or (p.kind is p.POSITIONAL_OR_KEYWORD and p.name not in ("self", "by")))
+           and p.name not in ("combinations", "max_order")] if name != "frame" else []
     table_params = [inspect.Parameter(k, kw, default=v) for k, v in declared.items()]
     rounds = [inspect.Parameter("round_scores", kw, default=None)] if on_scores and rounding \
         else []

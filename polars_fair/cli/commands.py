@@ -66,6 +66,7 @@ from polars_fair.cli.io import (
 from polars_fair.cli.numbers import NUMBER, read_number
 from polars_fair.cli.pages import PAGE_FLAGS, PAGES, page_html, page_parameters
 from polars_fair.cli.quoting import QUOTING, split_items, split_name, unquote
+from polars_fair.cli.summary import impact_note
 from polars_fair.cli.table import EXPORT_HELP, select_columns
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
@@ -454,9 +455,9 @@ def _options_of(fn: Callable[..., Any], counts: bool, rows: bool = False,
     out: list[Opt] = []
     signature = inspect.signature(fn).parameters
     for p in signature.values():
-        named = p.kind is p.KEYWORD_ONLY or (rows and p.kind is p.POSITIONAL_OR_KEYWORD)
+        named = p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
         if p.name == "self" or p.name in SKIPPED or not named:
-            continue  # rows: a second positional parameter (strata) is an option too
+            continue  # a second positional parameter (strata, benchmark) is an option too
         if rows and p.name not in hints:
             continue  # a count argument the signature lists: declared in spec, added below
         kind, choices, _ = _kind(hints.get(p.name, Any), p.name)
@@ -747,11 +748,16 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
         y_pred_text = "y_pred"
     else:
         y_pred_text = given.get("y_pred") if counts else None
-    args = resolve_inputs(
-        lf, values["by"], y_true_text=y_true_text, y_pred_text=y_pred_text,
-        y_score_text=given.get("y_score"), pos_label_text=given.get("pos_label"),
-        reference_text=given.get("reference"), where=values.get("where"), source=path.name,
-    )
+    try:
+        args = resolve_inputs(
+            lf, values["by"], y_true_text=y_true_text, y_pred_text=y_pred_text,
+            y_score_text=given.get("y_score"), pos_label_text=given.get("pos_label"),
+            reference_text=given.get("reference"), where=values.get("where"),
+            source=path.name,
+        )
+    except E.InvalidArgumentError:  # --reference dept=A,sex=F naming a stratum (several --by)
+        _stratum_as_reference(given.get("reference"), given.get("strata"), values["by"])
+        raise
     schema = args.lf.collect_schema()
     count_kw: dict[str, Any] = {}
     for o in opts:
@@ -770,7 +776,11 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
         method_kw["reference"] = args.reference
     if counts and method in ROWS_LEVEL:  # the namespace's method, on the rows
         fair: Any = _namespace()(args.lf)
-        frame = getattr(fair, method)(args.by, **method_kw, **count_kw).collect()
+        try:
+            frame = getattr(fair, method)(args.by, **method_kw, **count_kw).collect()
+        except (E.UnknownGroupError, E.InvalidArgumentError):  # as read: no such group
+            _stratum_as_reference(given.get("reference"), method_kw.get("strata"), args.by)
+            raise
         keys = [k for k in frame.columns if k in set(schema.names()) | {
             b.meta.output_name() for b in args.by if isinstance(b, pl.Expr)}]
         return frame, (f"polars-fair {command_name(method)}: {frame.height} row(s); by "
@@ -785,7 +795,26 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
     rows = _rows_counted(obj)
     header = (f"polars-fair {command_name(method)}: {frame.height} row(s); by "
               f"{list(obj.keys)}; {rows:,} rows counted")
+    if method == "impact_analysis":  # no silent choice of the benchmark
+        header += impact_note(frame, list(obj.keys), method_kw["reference"],
+                              method_kw["min_support"])
     return frame, header
+
+
+def _stratum_as_reference(text: str | None, strata: Any, by: list[str | pl.Expr]) -> None:
+    """Raise :data:`polars_fair.errors.REFERENCE_IS_STRATUM` when ``--reference`` names a stratum.
+
+    Called once the reference was refused (``--reference dept=A`` with ``dept`` a stratum):
+    with one ``--by`` the text was read as a group value the groups lack (the message said the
+    group does not exist), with several as a mapping over another attribute.
+    """
+    names = [strata] if isinstance(strata, str) else list(strata or [])
+    for item in split_items(text) if text and names else []:
+        split = split_name(item)
+        if split is not None and split[0] in names:
+            groups = [b if isinstance(b, str) else b.meta.output_name() for b in by]
+            raise E.InvalidArgumentError(E.REFERENCE_IS_STRATUM.format(column=split[0],
+                                                                       groups=groups))
 
 
 def _run_classes(method: str, values: dict[str, Any], opts: list[Opt],

@@ -13,11 +13,12 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair.analyses.impact import PASSED_OVER_NOTE, passed_over
 from polars_fair.analyses.report import FINDING_MEANINGS, FINDINGS
 from polars_fair.core.labels import named_text, visible
 from polars_fair.core.reference import Reference
 
-__all__ = ["group_name", "report_summary"]
+__all__ = ["group_name", "impact_note", "report_summary"]
 
 #: The groups named per finding; the rest are counted.
 NAMED_GROUPS = 4
@@ -126,3 +127,45 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
     return "\n".join(textwrap.fill(line, width=width, subsequent_indent="    ",
                                    break_on_hyphens=False) if not line.startswith("  ")
                      else line for line in lines)
+
+
+def impact_note(table: pl.DataFrame, keys: Sequence[str], reference: Any,
+                min_support: float) -> str:
+    """The line under ``impact-analysis`` naming the groups passed over as the reference.
+
+    Parameters
+    ----------
+    table : pl.DataFrame
+        The ``impact_analysis`` result.
+    keys : sequence of str
+        Its group keys.
+    reference : Any
+        The ``reference`` it was computed with.
+    min_support : float
+        Its ``min_support``.
+
+    Returns
+    -------
+    str
+        ``""`` when nobody was passed over, else a newline and
+        :data:`polars_fair.analyses.impact.PASSED_OVER_NOTE` with the groups named.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.analyses.impact import impact_from_counts
+    >>> c = pl.LazyFrame({"g": ["a", "b"], "n": [100, 5], "tp": [50, 5], "fp": [0, 0],
+    ...                   "fn": [50, 0], "tn": [0, 0]})
+    >>> t = impact_from_counts(c, ["g"], reference="max_selection_rate").collect()
+    >>> print(impact_note(t, ["g"], "max_selection_rate", 30).strip())
+    not the reference despite a higher selection rate: g=b, with fewer than 30 rows
+    (min_support=30); pass min_support=0 to allow them
+    """
+    skipped = passed_over(table, reference)
+    if not skipped.height:
+        return ""
+    groups = [group_name(r, keys) for r in skipped.iter_rows(named=True)]
+    named = "; ".join(groups[:NAMED_GROUPS]) + (
+        f"; and {len(groups) - NAMED_GROUPS} more" if len(groups) > NAMED_GROUPS else "")
+    return "\n" + textwrap.fill(PASSED_OVER_NOTE.format(groups=named, min_support=min_support),
+                                width=88, break_on_hyphens=False)

@@ -101,14 +101,14 @@ class DisparityOptions(TypedDict, total=False):
 class ImpactOptions(TypedDict, total=False):
     """The options of the adverse-impact analysis (``impact_analysis``).
 
-    ``reference``, ``four_fifths``, ``level``, ``practical`` and ``min_difference``, with the
-    defaults of :class:`~polars_fair.core.options.Options`.
+    ``reference``, ``four_fifths``, ``level``, ``practical``, ``min_difference`` and
+    ``min_support``, with the defaults of :class:`~polars_fair.core.options.Options`.
 
     Examples
     --------
     >>> options: ImpactOptions = {"practical": "difference", "min_difference": 0.05}
-    >>> list(ImpactOptions.__annotations__)[-2:]
-    ['practical', 'min_difference']
+    >>> list(ImpactOptions.__annotations__)[-3:]
+    ['practical', 'min_difference', 'min_support']
     """
 
     reference: Any
@@ -116,6 +116,7 @@ class ImpactOptions(TypedDict, total=False):
     level: float
     practical: Practical
     min_difference: float
+    min_support: float
 
 
 class SupportOptions(TypedDict, total=False):

@@ -488,7 +488,9 @@ class Reference:
         score : pl.Expr, optional
             What ``"max_selection_rate"``/``"max_auc"`` maximise.
         size : str, default "n"
-            The column whose zero makes an explicit reference empty.
+            The column of row counts whose zero makes an explicit reference empty. Rows, not
+            weights: a group with rows whose weights sum to 0 is a valid explicit reference
+            (it has no applicants, so every comparison with it is null).
         rules : sequence of str
             The rules this analysis accepts.
         min_support : float, default ``DEFAULTS.min_support`` (30)
@@ -545,7 +547,7 @@ class Reference:
                     E.UNKNOWN_GROUP.format(group=group, groups=E.show_values(groups, limit=50))
                 )
             if size in df.columns and not chosen[size].sum():
-                raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=group, size=size))
+                raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=group))
             return df
 
         return frame.map_batches(check, schema=schema), mask

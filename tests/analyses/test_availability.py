@@ -95,9 +95,17 @@ def test_benchmark_errors_are_typed_and_name_the_attribute() -> None:
     assert str(err.value) == NO_BENCHMARK.format(value={})
     with pytest.raises(E.InvalidArgumentError, match="must lie in"):
         df.fair.availability("race", {"race": {"White": 1.5, "Black": -0.5, "Asian": 0.0}})
-    with pytest.raises(E.ColumnNotFoundError, match="benchmark"):
-        polars_fair.counts(df, ["race", "sex"]).availability(
-            "race", benchmark={"sex": {"F": 0.5, "M": 0.5}})
+    # sex is counted but not in by: said "column 'sex' (benchmark) not found" (second review)
+    for call in (lambda: polars_fair.counts(df, ["race", "sex"]).availability(
+                     "race", benchmark={"sex": {"F": 0.5, "M": 0.5}}),
+                 lambda: df.fair.availability("race", {"sex": {"F": 0.5, "M": 0.5}})):
+        with pytest.raises(E.InvalidArgumentError) as err:
+            call()
+        assert str(err.value) == E.BENCHMARK_NOT_IN_BY.format(column="sex", by=["race"])
+    # its advice followed: sex added to by, or by left out
+    both = df.fair.availability(["race", "sex"], {"sex": {"F": 0.5, "M": 0.5}})
+    assert both.equals(df.fair.availability(None, {"sex": {"F": 0.5, "M": 0.5}}))
+    assert both["count"].to_list() == [50, 50]
 
 
 def test_three_shares_of_one_third_sum_to_one() -> None:
@@ -136,9 +144,44 @@ def test_a_missing_benchmark_attribute_names_benchmark_on_every_way_in() -> None
             (lambda: df.lazy().fair.availability(benchmark={"age": {1: 1.0}}).collect(), cols),
             (lambda: polars_fair.counts(df, "race").availability(
                 benchmark={"age": {1: 1.0}}).collect(), "['race']"),
+            # the table's keys (it listed by's ['race'] as the frame's columns)
             (lambda: polars_fair.counts(df, ["race", "sex"]).availability(
-                "race", benchmark={"age": {1: 1.0}}).collect(), "['race']")):
+                "race", benchmark={"age": {1: 1.0}}).collect(), "['race', 'sex']")):
         with pytest.raises(E.ColumnNotFoundError) as err:  # was "(by)"
             call()
         assert str(err.value) == E.MISSING_COLUMN.format(column="age", role="benchmark",
                                                          available=available)
+
+
+def test_a_count_table_takes_the_benchmark_by_position_as_the_rows_do() -> None:
+    table = polars_fair.counts(pool(), "race")
+    want = pool().fair.availability("race", {"race": RACE})
+    assert table.availability("race", {"race": RACE}).collect().equals(want)
+    assert table.availability(None, {"race": RACE}).collect().equals(want)
+
+
+def test_shares_that_do_not_sum_to_one_are_shown_as_written() -> None:
+    """0.333 three times sums to 0.999 as written (the float sum 0.9990000000000001 was shown),
+    0.3 + 0.6 to 0.9 (0.8999999999999999)."""
+    df = pl.DataFrame({"g": ["a", "b", "c"] * 3, "y_true": 1, "y_pred": 1})
+    for shares, total in (({"a": 0.333, "b": 0.333, "c": 0.333}, "0.999"),
+                          ({"a": 0.3, "b": 0.6, "c": 0.0}, "0.9"),
+                          ({"a": 0.1, "b": 0.2, "c": 0.3}, "0.6")):
+        with pytest.raises(E.InvalidArgumentError) as err:
+            df.fair.availability("g", {"g": shares})
+        assert str(err.value) == BENCHMARK_SUM.format(column="g", total=total)
+        assert str(err.value).endswith(f"they sum to {total}")
+
+
+def test_combinations_are_refused_in_availabilitys_own_words_on_every_way_in() -> None:
+    """On rows the refusal spoke of a count table ('this table already holds several attribute
+    sets; pass by=/combinations= when it is made')."""
+    df = pool()
+    for call in (lambda: df.fair.availability("race", {"race": RACE}, combinations="all"),
+                 lambda: polars_fair.counts(df, ["race", "sex"], combinations="all")
+                 .availability(benchmark={"race": RACE}).collect()):
+        with pytest.raises(E.InvalidArgumentError) as err:
+            call()
+        assert str(err.value) == E.AVAILABILITY_SETS
+    # its advice followed: leave combinations out
+    assert df.fair.availability("race", {"race": RACE}).height == 3

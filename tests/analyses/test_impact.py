@@ -221,3 +221,151 @@ def test_a_group_at_the_reference_rate_has_exactly_zero_shortfall_and_z() -> Non
     b = by_group(t.impact_analysis(reference="a").collect())["b"]
     assert b["shortfall"] == 0.0 and b["z"] == 0.0
     assert b["impact_ratio"] == pytest.approx(1.0) and b["four_fifths_pass"] is True
+
+
+# ------------------------------------------------------- second fresh-user review (issue 23)
+#: b's four rows weigh 0: it has rows (so it can be named) but no applicants
+ZERO_WEIGHT_REFERENCE = pl.DataFrame({
+    "g": ["a"] * 4 + ["b"] * 4, "y_true": [1] * 8, "y_pred": [1, 1, 1, 0, 1, 0, 0, 0],
+    "w": [1.0] * 4 + [0.0] * 4})
+NO_REFERENCE_RATE = ("reference_rate", "impact_ratio", "four_fifths_pass", "shortfall", "z",
+                     "p_value", "flip_impact_ratio", "practically_significant")
+
+
+def test_a_reference_whose_weights_sum_to_zero_gives_null_statistics(run: Runner) -> None:
+    """By hand: a selects 3 of 4 (weight 1 each), rate 0.75; b has 4 rows of weight 0, so no
+    applicants and no rate: every comparison with it is null, as the docstring promises (it
+    raised UnknownGroupError 'has no rows (applicants = 0)', and disparity named '__size')."""
+    out = by_group(run(ZERO_WEIGHT_REFERENCE, "impact_analysis", "g", sample_weight="w",
+                       reference="b"))
+    a, b = out["a"], out["b"]
+    assert b["is_reference"] and not a["is_reference"]
+    assert (a["selected"], a["applicants"], a["selection_rate"]) == (3.0, 4.0, 0.75)
+    assert (b["applicants"], b["selection_rate"]) == (0.0, None)
+    for column in NO_REFERENCE_RATE:
+        assert a[column] is None, column
+    # the count table (any engine's way in) and disparity, on the same reference
+    t = polars_fair.counts(ZERO_WEIGHT_REFERENCE, "g", sample_weight="w")
+    assert by_group(t.impact_analysis(reference="b").collect())["a"]["z"] is None
+    d = by_group(t.disparity(reference="b").collect())["a"]
+    assert (d["value"], d["reference_value"], d["ratio"], d["p_value"]) == (0.75, None, None,
+                                                                             None)
+
+
+def test_a_reference_without_rows_is_refused_naming_no_internal_column() -> None:
+    """A group of an Enum with no rows at all is still no reference; the message says n = 0
+    on every analysis (disparity said '__size = 0', impact_analysis 'applicants = 0')."""
+    df = ZERO_WEIGHT_REFERENCE.with_columns(pl.col("g").cast(pl.Enum(["a", "b", "c"])))
+    t = polars_fair.counts(df, "g", sample_weight="w")
+    for call in (lambda: t.impact_analysis(reference="c").collect(),
+                 lambda: t.disparity(reference="c").collect(),
+                 lambda: t.report(reference="c").collect()):
+        with pytest.raises(E.UnknownGroupError) as err:
+            call()
+        assert str(err.value) == E.EMPTY_REFERENCE.format(group="c")
+        assert "(n = 0)" in str(err.value) and "__" not in str(err.value)
+
+
+def test_weighted_rates_tie_exactly_as_in_the_stratified_analysis(run: Runner) -> None:
+    """Weights as written: F selects 0.1 + 0.2 of 0.1 + 0.2 + 0.3 in A and 0.7 of 1.4 in B, M
+    0.3 of 0.6 and 0.7 of 1.4: both 1/2 pooled, so by hand the rates are exactly 0.5, z and
+    the shortfall exactly 0; stratified on the same rows gives the same rates (it read 0.1 +
+    0.2 as 0.30000000000000004 stratum by stratum and left a gap of 5e-18)."""
+    df = pl.DataFrame({"sex": ["F"] * 5 + ["M"] * 4,
+                       "dept": ["A", "A", "A", "B", "B", "A", "A", "B", "B"],
+                       "y_true": [1] * 9, "y_pred": [1, 1, 0, 1, 0, 1, 0, 1, 0],
+                       "w": [0.1, 0.2, 0.3, 0.7, 0.7, 0.3, 0.3, 0.7, 0.7]})
+    f = by_group(run(df, "impact_analysis", "sex", reference="M", sample_weight="w"), "sex")["F"]
+    assert (f["selection_rate"], f["reference_rate"], f["impact_ratio"]) == (0.5, 0.5, 1.0)
+    assert (f["z"], f["shortfall"]) == (0.0, 0.0)
+    s = by_group(run(df, "stratified", "sex", "dept", reference="M", sample_weight="w"),
+                 "sex")["F"]
+    assert (s["selection_rate"], s["reference_rate"], s["impact_ratio"]) == (0.5, 0.5, 1.0)
+    assert (s["gap"], s["composition"], s["within"]) == (0.0, 0.0, 0.0)
+
+
+def test_exact_reads_a_float_sum_as_the_decimal_it_stands_for() -> None:
+    from polars_fair.analyses.impact import exact, rate
+
+    assert exact(0.1 + 0.2) == Fraction(3, 10)  # 0.30000000000000004 in binary
+    assert exact(0.07) == Fraction(7, 100) and exact(1 / 3) == Fraction(333333333333333,
+                                                                         10**15)
+    assert exact(2.0**52 + 1) == 2**52 + 1  # a whole float is its integer, all digits kept
+    assert rate(0.1 + 0.2, 0.6000000000000001) == Fraction(1, 2) and rate(1, 0) is None
+
+
+def fisher_log_space(a: int, m: int, b: int, n: int, width: float = 80.0) -> float:
+    """Fisher's exact two-sided p, test-only and independent of scipy: the hypergeometric
+    probabilities by the ratio of neighbours P(k+1)/P(k) = (m-k)(K-k)/((k+1)(n-K+k+1)) summed
+    in log space around the mode (beyond ``width`` standard deviations they underflow), the
+    tables no more probable than the observed one (relative tolerance 1e-7, as scipy)."""
+    import math
+
+    import numpy as np
+
+    total, k_sel = m + n, a + b
+    lo, hi = max(0, k_sel - n), min(m, k_sel)
+    mean = m * k_sel / total
+    sd = math.sqrt(mean * (total - k_sel) / total * (total - m) / (total - 1))
+    left = min(max(lo, int(mean - width * sd)), a)
+    right = max(min(hi, int(mean + width * sd) + 1), a)
+    k = np.arange(left, right, dtype=np.float64)
+    log_ratio = (np.log(m - k) + np.log(k_sel - k) - np.log(k + 1)
+                 - np.log(n - k_sel + k + 1))
+    log_p = np.concatenate([[0.0], np.cumsum(log_ratio)])
+    weights = np.exp(log_p - log_p.max())
+    return float(weights[log_p <= log_p[a - left] + 1e-7].sum() / weights.sum())
+
+
+def test_fisher_log_space_oracle_agrees_with_scipy_where_scipy_works() -> None:
+    for a, m, b, n in ((12, 40, 48, 80), (4_990_000, 10**7, 5_000_000, 10**7)):
+        want = fisher_exact([[a, m - a], [b, n - b]]).pvalue
+        assert fisher_log_space(a, m, b, n) == pytest.approx(want, rel=1e-6)
+
+
+@pytest.mark.parametrize("z_target", [0.5, 2.0, 5.0, 20.0])
+def test_p_value_at_ten_billion_applicants_is_sound(z_target: float) -> None:
+    """5e9 applicants a side, rates 1/2 -+ d for a z of z_target: scipy's fisher_exact
+    overflowed here (p 0.98 at z = -2, 1.0 at z = -20); above 10^9 applicants the z-test's p is
+    given, within 0.1 % of Fisher's exact p computed in log space."""
+    half = 5 * 10**9
+    d = z_target * (0.25 * 2 / half) ** 0.5 / 2
+    a, b = round((0.5 - d) * half), round((0.5 + d) * half)
+    t = polars_fair.from_counts(table({"a": (b, half), "b": (a, half)}))
+    got = by_group(t.impact_analysis(reference="a").collect())["b"]
+    assert got["z"] == pytest.approx(-z_target, rel=1e-3)
+    assert got["p_value"] == pytest.approx(2 * norm.sf(abs(got["z"])), rel=1e-9)
+    assert got["p_value"] == pytest.approx(fisher_log_space(a, half, b, half), rel=1e-3)
+
+
+def test_p_value_far_out_at_ten_billion_applicants_is_zero_not_one() -> None:
+    """The review's table: z = -11,572 with about 10^10 applicants gave p = 1.0. By the normal
+    tail bound p <= 2 phi(z)/|z| = exp(-z^2/2 - ...) ~ 10^-29,000,000: 0.0 in floats."""
+    half = 5 * 10**9
+    t = polars_fair.from_counts(table({"a": (3 * 10**9, half), "b": (2 * 10**9, half)}))
+    b = by_group(t.impact_analysis(reference="a").collect())["b"]
+    assert b["z"] < -10_000 and b["p_value"] == 0.0
+    assert b["practically_significant"] is True
+
+
+def test_max_selection_rate_says_which_small_group_it_passed_over(run: Runner) -> None:
+    """b selects 5 of 5 (rate 1) but has 5 < 30 rows: the reference is a (50 of 100), the
+    highest rate among the groups with 30 rows or more, and b is flagged low_support with a
+    rate above the reference's; with min_support=5 b is supported and the reference."""
+    df = rows({"a": (50, 100), "b": (5, 5), "c": (10, 40)})
+    out = by_group(run(df, "impact_analysis", "g", reference="max_selection_rate"))
+    assert [g for g, r in out.items() if r["is_reference"]] == ["a"]
+    assert [g for g, r in out.items() if r["low_support"]] == ["b"]
+    assert out["b"]["selection_rate"] > out["b"]["reference_rate"]
+    assert out["c"]["impact_ratio"] == 0.5  # (10/40)/(50/100)
+    from polars_fair.analyses.impact import passed_over
+
+    assert passed_over(pl.DataFrame(list(out.values())), "max_selection_rate")["g"].to_list() \
+        == ["b"]
+    five = by_group(run(df, "impact_analysis", "g", reference="max_selection_rate",
+                        min_support=5))
+    assert [g for g, r in five.items() if r["is_reference"]] == ["b"]
+    assert not any(r["low_support"] for r in five.values())
+    assert five["c"]["impact_ratio"] == 0.25  # (10/40)/(5/5)
+    with pytest.raises(E.InvalidArgumentError, match="min_support"):
+        polars_fair.from_counts(table({"a": (1, 2)})).impact_analysis(min_support=-1).collect()

@@ -285,3 +285,45 @@ def test_equal_rates_in_weights_give_a_gap_of_exactly_zero() -> None:
     f = female_row(df.fair.stratified("sex", "dept", reference="M", sample_weight="w"))
     assert f["selection_rate"] == pytest.approx(1 / 3) and f["impact_ratio"] == pytest.approx(1)
     assert (f["gap"], f["composition"], f["within"]) == (0.0, 0.0, 0.0)
+
+
+def test_a_count_table_takes_strata_by_position_as_the_rows_do() -> None:
+    """df.fair.stratified("sex", "dept") and counts(...).stratified("sex", "dept"): one
+    signature on both ways in (the count table wanted strata= by keyword)."""
+    rows = berkeley_rows()
+    table = polars_fair.counts(rows, ["sex", "dept"])
+    assert table.stratified("sex", "dept").collect().equals(rows.fair.stratified("sex", "dept"))
+    assert table.stratified(None, "dept").collect().equals(rows.fair.stratified("sex", "dept"))
+
+
+def test_a_strata_expression_is_refused_with_the_name_to_pass() -> None:
+    """strata=pl.col("dept") said 'stratified needs strata=' though strata was given."""
+    rows = berkeley_rows()
+    for strata in (pl.col("dept"), [pl.col("dept")]):
+        with pytest.raises(E.InvalidArgumentError) as err:
+            rows.fair.stratified("sex", strata)  # type: ignore[arg-type]
+        assert str(err.value) == E.STRATA_EXPRESSION.format(
+            value=pl.col("dept"), advice=E.STRATA_BY_NAME.format(name="dept"))
+        assert str(err.value).endswith("pass strata='dept'")
+    computed = pl.col("dept").is_in(["A", "B"])
+    with pytest.raises(E.InvalidArgumentError) as err:
+        polars_fair.counts(rows, ["sex", "dept"]).stratified(
+            strata=computed)  # type: ignore[arg-type]
+    assert str(err.value) == E.STRATA_EXPRESSION.format(value=computed,
+                                                        advice=E.STRATA_COMPUTED)
+    # both advices followed: the name, and the computed stratum added as a column first
+    assert rows.fair.stratified("sex", strata="dept").equals(rows.fair.stratified("sex", "dept"))
+    added = rows.with_columns(stratum=computed).fair.stratified("sex", strata="stratum")
+    assert added["n_strata"].to_list() == [2, None]  # A-or-B against the rest, for Female
+
+
+def test_a_reference_naming_a_stratum_says_it_is_a_stratum() -> None:
+    """{"dept": "A"} said 'reference mapping must name exactly the attributes ['sex']'."""
+    rows = berkeley_rows()
+    for reference in ({"dept": "A"}, {"sex": "Male", "dept": "A"}):
+        with pytest.raises(E.InvalidArgumentError) as err:
+            rows.fair.stratified("sex", "dept", reference=reference)
+        assert str(err.value) == E.REFERENCE_IS_STRATUM.format(column="dept", groups=["sex"])
+    # its advice followed: the reference named by the group attribute only
+    assert rows.fair.stratified("sex", "dept", reference={"sex": "Male"}).equals(
+        rows.fair.stratified("sex", "dept", reference="Male"))

@@ -49,9 +49,11 @@ def test_every_public_method_of_the_objects_is_on_the_namespace(
     assert callable(getattr(namespace, method, None)), f"{namespace.__name__}.{method} missing"
 
 
-def _options(fn: Any) -> dict[str, tuple[Any, Any]]:
-    # an option the namespace also takes by position (df.fair.stratified(by, strata)) counts
-    return {p.name: (p.default, p.annotation) for p in inspect.signature(fn).parameters.values()
+def _options(fn: Any) -> dict[str, tuple[Any, Any, Any]]:
+    # an option taken by position (df.fair.stratified(by, strata)) counts, and its kind with it:
+    # a count table takes by position what the rows take by position (issue 23, second review)
+    return {p.name: (p.default, p.annotation, p.kind)
+            for p in inspect.signature(fn).parameters.values()
             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
             and p.name not in ("self", *COUNT_OPTIONS)}
 

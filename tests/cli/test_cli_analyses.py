@@ -47,8 +47,10 @@ def test_every_public_method_has_a_subcommand_with_its_keyword_options(cls: type
     command = COMMANDS.get(name.replace("_", "-"))
     assert command is not None, f"no subcommand for {cls.__name__}.{name}"
     flags = {opt for p in command.params for opt in p.opts}
+    # a second positional parameter (strata, benchmark) is an option too; by is --by
     method_params = [p.name for p in inspect.signature(getattr(cls, name)).parameters.values()
-                     if p.kind is p.KEYWORD_ONLY]
+                     if p.kind is p.KEYWORD_ONLY
+                     or (p.kind is p.POSITIONAL_OR_KEYWORD and p.name not in ("self", "by"))]
     for param in method_params:
         if name in ("report", "bias_audit") and param in ("combinations", "max_order"):
             continue  # the hand-written commands audit their own sets
@@ -563,6 +565,64 @@ def test_stratified_refuses_what_python_refuses_naming_the_flags(tmp_path: Path)
     missing = runner.invoke(app, ["stratified", str(path), "--by", "sex", "--strata", "year"])
     assert missing.exit_code == 2
     assert "column 'year' (--strata) not found" in missing.output
+
+
+def test_a_stratum_given_as_the_reference_is_named_a_stratum(tmp_path: Path) -> None:
+    """--reference dept=A said "reference group 'dept=A' does not exist" with one --by, and
+    "pass --reference as attr=value,attr=value" with several (second review of issue 23)."""
+    df, path = admissions(tmp_path)
+    path2 = tmp_path / "two.csv"
+    df.with_columns(band=pl.lit("x")).write_csv(path2)
+    for args, groups in ((["--by", "sex", "--reference", "dept=A"], "['sex']"),
+                         (["--by", "sex", "--by", "band", "--reference", "dept=A,sex=Male"],
+                          "['sex', 'band']"),
+                         (["--by", "sex", "--by", "band", "--reference", "sex=Male,dept=A"],
+                          "['sex', 'band']")):
+        result = runner.invoke(app, ["stratified", str(path2), *args, "--strata", "dept"])
+        assert result.exit_code == 2, result.output
+        assert (f"--reference names 'dept', which is a stratum (--strata), not a group "
+                f"attribute: the reference is a group of {groups}") in " ".join(
+                    result.output.split())
+    # a value that is not a group is still "does not exist"
+    other = runner.invoke(app, ["stratified", str(path), "--by", "sex", "--strata", "dept",
+                                "--reference", "Other"])
+    assert other.exit_code == 2 and "does not exist" in other.output
+
+
+def test_impact_analysis_says_which_group_it_passed_over(tmp_path: Path) -> None:
+    """b selects 5 of 5 but has 5 < 30 rows: max_selection_rate takes a (50 of 100), and the
+    command says so under the header; --min-support 5 makes b the reference, and no line."""
+    parts = [pl.DataFrame({"g": [g] * n, "y_true": [1] * n, "y_pred": [1] * s + [0] * (n - s)})
+             for g, s, n in (("a", 50, 100), ("b", 5, 5), ("c", 10, 40))]
+    path = tmp_path / "small.csv"
+    pl.concat(parts).write_csv(path)
+    base = ["impact-analysis", str(path), "--by", "g", "--reference", "max_selection_rate"]
+    result = runner.invoke(app, base)
+    assert result.exit_code == 0, result.output
+    words = " ".join(result.output.split())
+    assert ("not the reference despite a higher selection rate: g=b, with fewer than 30 rows "
+            "(min_support=30); pass min_support=0 to allow them") in words
+    table = json.loads(runner.invoke(app, [*base, "--format", "json"]).stdout)
+    assert [r["g"] for r in table if r["is_reference"]] == ["a"]
+    assert [r["g"] for r in table if r["low_support"]] == ["b"]
+    five = runner.invoke(app, [*base, "--min-support", "5", "--format", "json"])
+    assert [r["g"] for r in json.loads(five.stdout) if r["is_reference"]] == ["b"]
+    plain = runner.invoke(app, [*base, "--min-support", "5"])
+    assert "not the reference" not in plain.output
+
+
+def test_a_zero_weight_reference_gives_nulls_on_the_command_line(tmp_path: Path) -> None:
+    """b's rows weigh 0: against it every figure is null (was exit 2, 'has no rows')."""
+    df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y_true": [1] * 8,
+                       "y_pred": [1, 1, 1, 0, 1, 0, 0, 0], "w": [1.0] * 4 + [0.0] * 4})
+    path = tmp_path / "w.csv"
+    df.write_csv(path)
+    result = runner.invoke(app, ["impact-analysis", str(path), "--by", "g", "--sample-weight",
+                                 "w", "--reference", "b", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    a = json.loads(result.stdout)[0]
+    assert (a["g"], a["selection_rate"], a["impact_ratio"], a["z"], a["p_value"]) == (
+        "a", 0.75, None, None, None)
 
 
 # ------------------------------------------------------- sample-size: the one without a file

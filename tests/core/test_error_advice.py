@@ -32,7 +32,9 @@ runner = CliRunner()
 #: FRAME_LENGTH: tests/counting/test_generators.py;
 #: THRESHOLD_NOT_DECIMAL: tests/core/test_numbers.py; CLI_MONITOR_TIME_DTYPE:
 #: tests/cli/test_cli_advice.py; EMPTY_NAME_EXPR and RESERVED_NAME_EXPR:
-#: tests/api/test_level_advice.py; CLI_RENAME_ADVICE: tests/cli/test_cli_advice.py).
+#: tests/api/test_level_advice.py; CLI_RENAME_ADVICE: tests/cli/test_cli_advice.py;
+#: BENCHMARK_NOT_IN_BY, AVAILABILITY_SETS: tests/analyses/test_availability.py; STRATA_BY_NAME,
+#: STRATA_COMPUTED: tests/analyses/test_strata.py).
 FOLLOWED = {
     "LEVELS_ADVICE", "CLI_LEVELS_ADVICE", "NUMERIC_LEVELS", "LABEL_PREDICTION_KINDS",
     "CLI_LABEL_PREDICTION_KINDS", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
@@ -51,6 +53,7 @@ FOLLOWED = {
     "CALIBRATION_BINS_LIMIT",
     "THRESHOLD_NOT_DECIMAL", "CLI_MONITOR_TIME_DTYPE", "EMPTY_NAME_EXPR", "RESERVED_NAME_EXPR",
     "CLI_RENAME_ADVICE",
+    "BENCHMARK_NOT_IN_BY", "AVAILABILITY_SETS", "STRATA_BY_NAME", "STRATA_COMPUTED",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {

@@ -17,6 +17,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair.analyses.impact import PASSED_OVER_NOTE, passed_over
 from polars_fair.audit.html.figures import PageGroups, PageOptions, PageTables
 from polars_fair.audit.html.text import (
     UNDEFINED,
@@ -40,7 +41,8 @@ IMPACT_READING = (
     "(applicants × the reference's rate − selections; negative: above it). <b>z</b>: the "
     "difference of the rates in standard deviations (the pooled two-proportion statistic; the "
     "“two or three standard deviations” of the EEOC and OFCCP), signed. <b>p</b>: Fisher's "
-    "exact test, two-sided{weighted}. <b>After one more selected</b>: the impact ratio had one "
+    "exact test, two-sided (the z-test above 10<sup>9</sup> applicants){weighted}. <b>After "
+    "one more selected</b>: the impact ratio had one "
     "more of the group's applicants been selected; a failure that one person reverses is a "
     "matter of sample size. <b>Practically significant</b>: fails the four-fifths rule, still "
     "fails after the flip, and p ≤ {alpha:g} (each group's own p, as practitioners read it, "
@@ -187,8 +189,9 @@ def impact_verdicts(o: PageOptions, t: PageTables, g: PageGroups) -> str:
     >>> "Adverse impact per group" in audit_html(make_hiring(300, seed=0), "sex")
     True
     """
-    table = g.on_page(t.fc.impact_analysis(
-        reference=t.ref, four_fifths=o.four_fifths, level=o.level).collect())
+    full = t.fc.impact_analysis(reference=t.ref, four_fifths=o.four_fifths, level=o.level,
+                                min_support=o.min_support).collect()
+    table = g.on_page(full)
     keys = t.keys
     rows = []
     for r in table.filter(~pl.col("is_reference")).iter_rows(named=True):
@@ -212,8 +215,12 @@ def impact_verdicts(o: PageOptions, t: PageTables, g: PageGroups) -> str:
     weighted = (", here the pooled z-test: weighted counts are not whole"
                 if o.sample_weight is not None else "")
     first = len(keys)
+    skipped = passed_over(full, o.reference)  # the rule asked; t.ref is the group it chose
+    words = PASSED_OVER_NOTE.format(groups=_names(
+        [_group(r, keys) for r in skipped.iter_rows(named=True)]), min_support=o.min_support)
+    note = f"<p>{_esc(words[:1].upper() + words[1:])}.</p>" if skipped.height else ""
     return "\n".join([
-        f"<h3>Adverse impact per group</h3><p>Against {against}.</p>",
+        f"<h3>Adverse impact per group</h3><p>Against {against}.</p>{note}",
         _table(header, rows, numeric=[first, first + 1, first + 2, first + 4, first + 5,
                                       first + 6, first + 7], nowrap=True)
         if rows else "<p>No group besides the reference.</p>",
