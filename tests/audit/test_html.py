@@ -450,6 +450,9 @@ def test_page_json_equals_the_python_api(demo: pl.DataFrame) -> None:
         rows.fair.disparity(by, metric=m, level=0.9) for m in ("selection_rate", "tpr", "fpr")
     ]))
     assert data["summary"] == _rows(rows.fair.summary(by, min_support=25))
+    # the verdicts' impact-analysis columns, against the page's reference (second review)
+    assert data["impact_analysis"] == _rows(rows.fair.impact_analysis(
+        by, reference={"race": "White", "sex": "Male"}, min_support=25))
     assert data["abroca"] == _rows(rows.fair.abroca(by, y_score="y_score"))
     # the test covers the groups with at least min_support (25) positives and negatives, and
     # the reference (issue 20: a smaller group's ABROCA is not a finding)
@@ -467,7 +470,7 @@ def test_page_json_equals_the_python_api(demo: pl.DataFrame) -> None:
     p = black_women["p_value_holm"]
     assert (f"{p:.3f}" if p >= 0.001 else "&lt; 0.001") in page
     # without scores there are no ABROCA tables
-    assert tuple(page_data(audit_html(demo, "sex"))) == DATA_KEYS[:5]
+    assert tuple(page_data(audit_html(demo, "sex"))) == DATA_KEYS[:6]  # impact_analysis too
 
 
 def test_provenance_names_the_file_with_its_digest_not_its_directory(tmp_path: Path) -> None:

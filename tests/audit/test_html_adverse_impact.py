@@ -115,3 +115,32 @@ def test_a_p_value_in_a_sentence_never_reads_equals_less_than() -> None:
     # the review found "CMH p = < 0.001": the sentence takes "<" or "=", never both
     assert _p_words(0.0004) == "&lt; 0.001"
     assert _p_words(0.2169) == "= 0.217"
+
+
+def test_a_zero_weight_reference_reads_undefined_and_names_no_internal_column() -> None:
+    """b's rows weigh 0: the page is built (it raised "has no rows (__size = 0)"), a's row
+    against b reads 75.0% with every comparison undefined, and the JSON block holds the same
+    nulls (second review of issue 23)."""
+    require_plot_extra()
+    df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y_true": [1] * 8,
+                       "y_pred": [1, 1, 1, 0, 1, 0, 0, 0], "w": [1.0] * 4 + [0.0] * 4})
+    page = audit_html(df, "g", sample_weight="w", reference="b", min_support=1)
+    words = text(page, "<h3>Adverse impact per group</h3>", "<h2>")
+    assert "a 3.0 / 4.0 75.0% — — — — — — —" in words
+    a = next(r for r in page_data(page)["impact_analysis"] if r["g"] == "a")
+    assert (a["impact_ratio"], a["z"], a["p_value"]) == (None, None, None)
+
+
+def test_the_page_names_the_group_max_selection_rate_passed_over() -> None:
+    """b selects 5 of 5 with 5 < 30 rows: the reference is a (50 of 100), and the page says
+    b was passed over and why; the JSON block flags b low_support."""
+    require_plot_extra()
+    parts = [pl.DataFrame({"g": [g] * n, "y_true": [1] * n, "y_pred": [1] * s + [0] * (n - s)})
+             for g, s, n in (("a", 50, 100), ("b", 5, 5), ("c", 10, 40))]
+    page = audit_html(pl.concat(parts), "g", reference="max_selection_rate")
+    words = text(page, "<h3>Adverse impact per group</h3>", "<h2>")
+    assert ("Against the reference group a. Not the reference despite a higher selection rate: "
+            "b, with fewer than 30 rows (min_support=30); pass min_support=0 to allow them.") \
+        in words
+    data = {r["g"]: r for r in page_data(page)["impact_analysis"]}
+    assert data["b"]["low_support"] and data["a"]["is_reference"]

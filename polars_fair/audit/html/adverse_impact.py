@@ -33,7 +33,10 @@ from polars_fair.audit.html.text import (
 )
 from polars_fair.core.spec import By
 
-__all__ = ["impact_verdicts", "page_strata", "strata_data", "strata_section", "stratified_table"]
+__all__ = [
+    "impact_table", "impact_verdicts", "page_strata", "strata_data", "strata_section",
+    "stratified_table",
+]
 
 #: The reading under the impact table: what each practitioner's column means.
 IMPACT_READING = (
@@ -165,7 +168,38 @@ def strata_data(table: pl.DataFrame | None) -> dict[str, Any]:
     return {} if table is None else {"stratified": _json_rows(table)}
 
 
-def impact_verdicts(o: PageOptions, t: PageTables, g: PageGroups) -> str:
+def impact_table(o: PageOptions, t: PageTables) -> pl.DataFrame:
+    """``impact_analysis`` of the page's count table against its reference (no scan).
+
+    The table behind :func:`impact_verdicts` and the JSON block's ``impact_analysis`` key.
+
+    Parameters
+    ----------
+    o : PageOptions
+        ``four_fifths``, ``level``, ``min_support``.
+    t : PageTables
+        The page's count table and reference.
+
+    Returns
+    -------
+    pl.DataFrame
+        One row per group, the columns of
+        :func:`polars_fair.analyses.impact.impact_from_counts`.
+
+    Examples
+    --------
+    >>> from polars_fair.audit.html import audit_html, page_data
+    >>> from polars_fair.datasets import make_hiring
+    >>> data = page_data(audit_html(make_hiring(300, seed=0), "sex"))
+    >>> [r["is_reference"] for r in data["impact_analysis"]]
+    [False, True]
+    """
+    return t.fc.impact_analysis(reference=t.ref, four_fifths=o.four_fifths, level=o.level,
+                                min_support=o.min_support).collect()
+
+
+def impact_verdicts(o: PageOptions, t: PageTables, g: PageGroups,
+                    full: pl.DataFrame | None = None) -> str:
     """The impact-analysis columns of the verdicts: one row per shown group but the reference.
 
     Parameters
@@ -176,6 +210,8 @@ def impact_verdicts(o: PageOptions, t: PageTables, g: PageGroups) -> str:
         The page's count table and reference.
     g : PageGroups
         The groups shown.
+    full : pl.DataFrame, optional
+        :func:`impact_table`, when the page has it already (computed here otherwise).
 
     Returns
     -------
@@ -189,8 +225,7 @@ def impact_verdicts(o: PageOptions, t: PageTables, g: PageGroups) -> str:
     >>> "Adverse impact per group" in audit_html(make_hiring(300, seed=0), "sex")
     True
     """
-    full = t.fc.impact_analysis(reference=t.ref, four_fifths=o.four_fifths, level=o.level,
-                                min_support=o.min_support).collect()
+    full = impact_table(o, t) if full is None else full
     table = g.on_page(full)
     keys = t.keys
     rows = []

@@ -18,7 +18,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.audit.html.adverse_impact import stratified_table
+from polars_fair.audit.html.adverse_impact import impact_table, stratified_table
 from polars_fair.audit.html.charts import Chart, divergence_chart_of, page_charts, unvalidated
 from polars_fair.audit.html.comparison import Baseline, PageComparison, page_comparison
 from polars_fair.audit.html.figures import (
@@ -65,6 +65,7 @@ class PageContext:
     divergence_top: int = DIVERGENCE_TOP
     strata_table: pl.DataFrame | None = None
     comparison: PageComparison | None = None
+    impact_table: pl.DataFrame | None = None
 
 
 #: A section of the page: the context in, its HTML out ("" leaves the section out).
@@ -96,6 +97,7 @@ def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: Page
     t = compute_tables(audited, by, o, divergence)
     strata = list(o.strata) if o.strata else None
     strata_table = stratified_table(audited, by, strata, o, t)
+    impact = impact_table(o, t)  # the verdicts' impact columns and the JSON block's
     g = choose_groups(t, o.page_groups)
     checks = gate(t.fc, reference=t.ref, min_impact_ratio=o.four_fifths,
                   max_abs_ofi=o.ofi_threshold, min_support=o.min_support)
@@ -113,7 +115,8 @@ def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: Page
             charts.append(divergence_chart_of(t.divergence, divergence, DIVERGENCE_TOP))
     return PageContext(o=o, t=t, g=g, checks=checks, prov=prov, size=size,
                        n_columns=n_columns, text=text, ab_group=ab_group, charts=charts,
-                       notes=notes, strata_table=strata_table, comparison=comparison)
+                       notes=notes, strata_table=strata_table, comparison=comparison,
+                       impact_table=impact)
 
 
 def _page_provenance(o: PageOptions, t: PageTables, size: dict[str, Any], params: dict[str, Any],

@@ -82,7 +82,7 @@ DIVERGENCE_COLUMNS = ("attributes", "n", "divergence", "ci_low", "ci_high", "sig
 
 def impact_section(p: PageContext) -> str:
     """The adverse-impact columns under the summary metrics (``impact_analysis``, no scan)."""
-    return impact_verdicts(p.o, p.t, p.g)
+    return impact_verdicts(p.o, p.t, p.g, p.impact_table)
 
 
 def strata_page_section(p: PageContext) -> str:

@@ -275,6 +275,8 @@ def data_block_section(p: PageContext) -> str:
         "provenance": prov, "report": _json_rows(t.report), "metrics": _json_rows(t.metrics),
         "disparity": _json_rows(t.disparity), "summary": _json_rows(t.summary),
     }
+    if p.impact_table is not None:  # the verdicts' impact-analysis columns
+        page_json["impact_analysis"] = _json_rows(p.impact_table)
     if t.abroca is not None:
         page_json["abroca"] = _json_rows(t.abroca)
         page_json["abroca_test"] = None if t.tests is None else _json_rows(t.tests)

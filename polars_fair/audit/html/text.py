@@ -25,7 +25,8 @@ MISSING = "(missing)"
 UNDEFINED = "—"
 #: The keys of the page's JSON block (``abroca`` and ``abroca_test`` only with scores;
 #: ``divergence`` only when given).
-DATA_KEYS = ("provenance", "report", "metrics", "disparity", "summary", "abroca", "abroca_test")
+DATA_KEYS = ("provenance", "report", "metrics", "disparity", "summary", "impact_analysis",
+             "abroca", "abroca_test")
 #: The id of the page's ``<script type="application/json">`` block.
 DATA_ID = "polars-fair-data"
 #: The most groups a chart of the page draws (a heatmap grows with the square of the groups;
