@@ -204,13 +204,13 @@ def availability_from_counts(
               for v, s in benchmark[column].items()}
     weighted = "weight_sum" in schema.names()
     c = count_exprs(schema.names())
-    table = counts.select(column, c.n.alias("__size"), pl.col("n").alias("__rows"))
+    table = counts.select(column, c.n.alias("__pf_size"), pl.col("n").alias("__pf_rows"))
     out_schema = pl.Schema({column: dtype, "count": pl.Float64 if weighted else pl.Int64,
                             **{k: pl.Float64 for k in AVAILABILITY_COLUMNS[1:]}})
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
-        size = dict(zip(df[column].to_list(), df["__size"].to_list(), strict=True))
-        rows = dict(zip(df[column].to_list(), df["__rows"].to_list(), strict=True))
+        size = dict(zip(df[column].to_list(), df["__pf_size"].to_list(), strict=True))
+        rows = dict(zip(df[column].to_list(), df["__pf_rows"].to_list(), strict=True))
         missing = [v for v in size if v not in shares]
         if missing:
             raise E.InvalidArgumentError(BENCHMARK_MISSING.format(

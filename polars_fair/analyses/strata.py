@@ -264,8 +264,8 @@ def stratified_from_counts(
     out_schema = pl.Schema(_schema(schema, groups))
     c = count_exprs(schema.names())
     cells = counts.select(
-        *keys, (pl.col("tp") + pl.col("fp")).alias("__sel"), c.n.alias("__size"),
-        pl.col("n").alias("__rows"))
+        *keys, (pl.col("tp") + pl.col("fp")).alias("__pf_sel"), c.n.alias("__pf_size"),
+        pl.col("n").alias("__pf_rows"))
     run = _Stratified(groups, names, reference, float(level_t), correction, weighted)
     return cells.map_batches(run, schema=out_schema)
 
@@ -284,9 +284,9 @@ class _Stratified:
 
     def __call__(self, df: pl.DataFrame) -> pl.DataFrame:
         pooled = rollup(df.lazy().select(
-            *self.groups, *self.strata, pl.col("__rows").alias("n"),
-            pl.col("__sel").alias("tp"), pl.lit(0).alias("fp"), pl.lit(0).alias("fn"),
-            pl.lit(0).alias("tn"), pl.col("__size").alias("weight_sum"),
+            *self.groups, *self.strata, pl.col("__pf_rows").alias("n"),
+            pl.col("__pf_sel").alias("tp"), pl.lit(0).alias("fp"), pl.lit(0).alias("fn"),
+            pl.lit(0).alias("tn"), pl.col("__pf_size").alias("weight_sum"),
         ), self.groups).collect()
         size, sel = pooled["weight_sum"], pooled["tp"]
         rate = (sel.cast(pl.Float64) / size.cast(pl.Float64)).set(size == 0, None)
@@ -298,7 +298,7 @@ class _Stratified:
         for cell in df.iter_rows(named=True):
             g = tuple(cell[k] for k in self.groups)
             s = tuple(cell[k] for k in self.strata)
-            by_group.setdefault(g, {})[s] = (cell["__sel"], cell["__size"], cell["__rows"])
+            by_group.setdefault(g, {})[s] = (cell["__pf_sel"], cell["__pf_size"], cell["__pf_rows"])
         keys = [tuple(r) for r in pooled.select(self.groups).iter_rows()]
         ref_cells = by_group.get(keys[ref], {}) if ref is not None else None
         out: list[dict[str, Any]] = []

@@ -94,19 +94,19 @@ def _tidy_part(counts: pl.LazyFrame, keys: Sequence[str], c: Counts, cell: Any, 
             r = METRICS[MEAN_OF_RATES[name][k]]
             assert r.numerator is not None and r.denominator is not None
             x_k, n_k = r.numerator(c), r.denominator(c)
-        halves += [x_k.cast(cell).alias(f"__x{k}"), n_k.cast(cell).alias(f"__n{k}")]
+        halves += [x_k.cast(cell).alias(f"__pf_x{k}"), n_k.cast(cell).alias(f"__pf_n{k}")]
     kind = "mover" if name in MEAN_OF_RATES else (m.interval or "")
     return counts.select(
         *keys,
         pl.lit(name).alias("metric"),
-        pl.lit(order).alias("__order"),
-        pl.lit(kind).alias("__interval"),
+        pl.lit(order).alias("__pf_order"),
+        pl.lit(kind).alias("__pf_interval"),
         num.cast(cell).alias("numerator"),
         den.cast(cell).alias("denominator"),
-        m.value(c).alias("__value"),
-        (c.fp + c.fn).cast(pl.Float64).alias("__fpfn"),
-        pl.col(support_size(counts.collect_schema().names())).cast(pl.Float64).alias("__rows"),
-        c.n.cast(pl.Float64).alias("__wsum"),
+        m.value(c).alias("__pf_value"),
+        (c.fp + c.fn).cast(pl.Float64).alias("__pf_fpfn"),
+        pl.col(support_size(counts.collect_schema().names())).cast(pl.Float64).alias("__pf_rows"),
+        c.n.cast(pl.Float64).alias("__pf_wsum"),
         *halves,
     )
 
@@ -191,25 +191,25 @@ def metrics_table(
         e = e.cast(pl.Float64)
         if "weight_sum" not in names:
             return e
-        return pl.when(pl.col("__wsum") > 0).then(e / pl.col("__wsum") * pl.col("__rows")) \
-            .otherwise(0.0)
+        return pl.when(pl.col("__pf_wsum") > 0).then(
+            e / pl.col("__pf_wsum") * pl.col("__pf_rows")).otherwise(0.0)
 
     x = scaled(pl.col("numerator"))
     n = scaled(pl.col("denominator"))
-    interval = pl.col("__interval")
+    interval = pl.col("__pf_interval")
     mover = interval == "mover"
-    value = (pl.when(interval.is_in(["", "mover"])).then(pl.col("__value"))
+    value = (pl.when(interval.is_in(["", "mover"])).then(pl.col("__pf_value"))
              .when(n > 0).then(x / n))
     lo, hi = stats.wilson_exprs(x, n, level=level)
     # Wald interval of B = (FP-FN)/n, a difference of two multinomial shares:
     # Var(B) = (p_FP + p_FN - B^2) / n
-    share = scaled(pl.col("__fpfn")) / n
+    share = scaled(pl.col("__pf_fpfn")) / n
     se = (share - value.pow(2)).clip(lower_bound=0.0).sqrt() / n.sqrt()
     wald = interval == "wald"
     # MOVER interval of a mean of two independent proportions (Zou & Donner 2008): each half's
     # Wilson distances combined in quadrature, halved; null when either half is undefined
-    x0, n0 = scaled(pl.col("__x0")), scaled(pl.col("__n0"))
-    x1, n1 = scaled(pl.col("__x1")), scaled(pl.col("__n1"))
+    x0, n0 = scaled(pl.col("__pf_x0")), scaled(pl.col("__pf_n0"))
+    x1, n1 = scaled(pl.col("__pf_x1")), scaled(pl.col("__pf_n1"))
     l0, u0 = stats.wilson_exprs(x0, n0, level=level)
     l1, u1 = stats.wilson_exprs(x1, n1, level=level)
     p0, p1 = x0 / n0, x1 / n1
@@ -222,7 +222,7 @@ def metrics_table(
         low_support = support.map_batches(lambda v: _below(v, support_t),
                                           return_dtype=pl.Boolean, is_elementwise=True)
     else:
-        support = pl.when(mover).then(pl.min_horizontal("__n0", "__n1")).otherwise(
+        support = pl.when(mover).then(pl.min_horizontal("__pf_n0", "__pf_n1")).otherwise(
             pl.col("denominator"))
         low_support = support < R.min_count(support_t)
     out = tidy.with_columns(
@@ -235,7 +235,7 @@ def metrics_table(
         .when(mover).then(mover_hi).alias("ci_high"),
         low_support.alias("low_support"),
     )
-    return out.sort([*keys, "__order"], nulls_last=True).select(
+    return out.sort([*keys, "__pf_order"], nulls_last=True).select(
         *keys, "metric", "numerator", "denominator", "value", "ci_low", "ci_high", "low_support"
     )
 
@@ -427,33 +427,33 @@ def _framed(counts: pl.LazyFrame, keys: Sequence[str], metric: str, reference: A
     part_cols: list[pl.Expr] = []
     for k, p in enumerate(parts):
         assert p.numerator is not None and p.denominator is not None
-        part_cols += [p.numerator(c).alias(f"__x{k}"), p.denominator(c).alias(f"__m{k}")]
+        part_cols += [p.numerator(c).alias(f"__pf_x{k}"), p.denominator(c).alias(f"__pf_m{k}")]
     given = Reference.parse(reference).for_set(keys)
     base = counts.select(
         *keys, *part_cols,
-        c.n.alias("__size"), pl.col(support_size(names)).alias("__rows"), pl.col("n"),
-        METRICS["selection_rate"].value(c).alias("__sr"),
+        c.n.alias("__pf_size"), pl.col(support_size(names)).alias("__pf_rows"), pl.col("n"),
+        METRICS["selection_rate"].value(c).alias("__pf_sr"),
     )
-    eligible = known(keys) & (pl.col("__size") > 0)
-    base, flag = given.flag(base, keys, eligible=eligible, score=pl.col("__sr"))
+    eligible = known(keys) & (pl.col("__pf_size") > 0)
+    base, flag = given.flag(base, keys, eligible=eligible, score=pl.col("__pf_sr"))
 
     def ref(e: pl.Expr) -> pl.Expr:
         # "overall": each group against the rest of the population
         return e.sum() - e if flag is None else e.filter(flag).first()
 
-    ref_cols = [ref(pl.col(f"__{v}{k}")).alias(f"__ref_{v}{k}")
+    ref_cols = [ref(pl.col(f"__pf_{v}{k}")).alias(f"__pf_ref_{v}{k}")
                 for k in range(len(parts)) for v in ("x", "m")]
     is_ref = pl.repeat(False, pl.len()) if flag is None else flag
     framed = base.with_columns(
-        *ref_cols, is_ref.alias("is_reference"), ref(pl.col("__rows")).alias("__ref_rows"),
-        ref(pl.col("__size")).alias("__ref_size"),
+        *ref_cols, is_ref.alias("is_reference"), ref(pl.col("__pf_rows")).alias("__pf_ref_rows"),
+        ref(pl.col("__pf_size")).alias("__pf_ref_size"),
     )
     none = pl.lit(None, dtype=cell)
     framed = framed.with_columns(
-        (none if odds else pl.col("__x0")).alias("numerator"),
-        (none if odds else pl.col("__m0")).alias("denominator"),
-        (none if odds else pl.col("__ref_x0")).alias("reference_numerator"),
-        (none if odds else pl.col("__ref_m0")).alias("reference_denominator"),
+        (none if odds else pl.col("__pf_x0")).alias("numerator"),
+        (none if odds else pl.col("__pf_m0")).alias("denominator"),
+        (none if odds else pl.col("__pf_ref_x0")).alias("reference_numerator"),
+        (none if odds else pl.col("__pf_ref_m0")).alias("reference_denominator"),
     )
 
     return framed, weighted, len(parts)
@@ -480,17 +480,17 @@ def _in_rows(df: pl.DataFrame, n_parts: int, weighted: bool
     def own(name: str) -> np.ndarray:
         if not weighted:
             return arr(name)
-        return snap(rescale(arr(name), "__size", "__rows"))
+        return snap(rescale(arr(name), "__pf_size", "__pf_rows"))
 
     def other(name: str) -> np.ndarray:
         if not weighted:
             return arr(name)
-        return snap(rescale(arr(name), "__ref_size", "__ref_rows"))
+        return snap(rescale(arr(name), "__pf_ref_size", "__pf_ref_rows"))
 
-    a = [own(f"__x{k}") for k in range(n_parts)]
-    m = [own(f"__m{k}") for k in range(n_parts)]
-    b = [other(f"__ref_x{k}") for k in range(n_parts)]
-    r = [other(f"__ref_m{k}") for k in range(n_parts)]
+    a = [own(f"__pf_x{k}") for k in range(n_parts)]
+    m = [own(f"__pf_m{k}") for k in range(n_parts)]
+    b = [other(f"__pf_ref_x{k}") for k in range(n_parts)]
+    r = [other(f"__pf_ref_m{k}") for k in range(n_parts)]
     return a, m, b, r
 
 

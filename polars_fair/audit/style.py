@@ -230,7 +230,7 @@ def style_report(
     metrics = _shown_metrics(df, rates)
     table, shown = _report_frame(df, keys, metrics, ofi_threshold=ofi_threshold,
                                  four_fifths=four_fifths)
-    hidden = ["__adverse", "__ofi", "__low", "__ref"]
+    hidden = ["__pf_adverse", "__pf_ofi", "__pf_low", "__pf_ref"]
     g = gt.GT(table, id="pf-report").cols_hide(hidden)
     if title:
         g = g.tab_header(title=title, subtitle=f"reference group: {reference_label}")
@@ -283,8 +283,8 @@ def _report_frame(df: pl.DataFrame, keys: list[str], metrics: list[str], *,
           value_text(k, missing=MISSING_GROUP) for k in keys),
         *shown,
         flags.alias("flags"),
-        adverse.alias("__adverse"), ofi_over.alias("__ofi"), low.alias("__low"),
-        ref.alias("__ref"),
+        adverse.alias("__pf_adverse"), ofi_over.alias("__pf_ofi"), low.alias("__pf_low"),
+        ref.alias("__pf_ref"),
     )
     return table, shown
 
@@ -317,18 +317,18 @@ def _highlights(gt: Any, g: Any, shown: list[str], keys: list[str]) -> Any:
     if "impact_ratio" in shown:
         g = g.tab_style(
             [style.fill(ADVERSE_FILL), style.text(weight="bold")],
-            loc.body(columns="impact_ratio", rows=pl.col("__adverse")),
+            loc.body(columns="impact_ratio", rows=pl.col("__pf_adverse")),
         )
     if "ofi" in shown:
         g = g.tab_style(
             [style.fill(OFI_FILL), style.text(weight="bold")],
-            loc.body(columns="ofi", rows=pl.col("__ofi")),
+            loc.body(columns="ofi", rows=pl.col("__pf_ofi")),
         )
-    g = g.tab_style(style.fill(LOW_SUPPORT_FILL), loc.body(columns="n", rows=pl.col("__low")))
+    g = g.tab_style(style.fill(LOW_SUPPORT_FILL), loc.body(columns="n", rows=pl.col("__pf_low")))
     g = g.tab_style(
-        style.text(color="#5F6368", style="italic"), loc.body(rows=pl.col("__low"))
+        style.text(color="#5F6368", style="italic"), loc.body(rows=pl.col("__pf_low"))
     )
-    g = g.tab_style(style.text(weight="bold"), loc.body(columns=keys, rows=pl.col("__ref")))
+    g = g.tab_style(style.text(weight="bold"), loc.body(columns=keys, rows=pl.col("__pf_ref")))
     if "finding" in shown:
         g = g.tab_style(
             style.text(color="#B3261E", weight="bold"),

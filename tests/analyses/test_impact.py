@@ -369,3 +369,20 @@ def test_max_selection_rate_says_which_small_group_it_passed_over(run: Runner) -
     assert five["c"]["impact_ratio"] == 0.25  # (10/40)/(5/5)
     with pytest.raises(E.InvalidArgumentError, match="min_support"):
         polars_fair.from_counts(table({"a": (1, 2)})).impact_analysis(min_support=-1).collect()
+
+
+@pytest.mark.parametrize("name", ["__sel", "__size", "__rows", "__x0", "__wsum", "__sr"])
+def test_an_attribute_named_like_a_former_internal_column_is_just_an_attribute(
+        name: str) -> None:
+    """Internal columns were __sel, __size, ... : an attribute of that name gave Polars'
+    DuplicateError naming it. They are __pf_* now, a reserved prefix refused by name."""
+    df = ZERO_WEIGHT_REFERENCE.rename({"g": name}).with_columns(d=pl.Series(["x", "y"] * 4))
+    plain = {r["g"]: r["impact_ratio"] for r in ZERO_WEIGHT_REFERENCE.fair.impact_analysis(
+        "g", reference="a").iter_rows(named=True)}
+    got = {r[name]: r["impact_ratio"] for r in df.fair.impact_analysis(
+        name, reference="a").iter_rows(named=True)}
+    assert got == plain == {"a": 1.0, "b": 1 / 3}  # (1/4)/(3/4) by hand
+    assert df.fair.stratified(name, "d", reference="a").height == 2
+    assert df.fair.availability(name, {name: {"a": 0.5, "b": 0.5}})["count"].to_list() == [4, 4]
+    assert df.fair.disparity(name, reference="a").filter(pl.col(name) == "b")["ratio"].item() \
+        == pytest.approx(1 / 3)

@@ -144,3 +144,15 @@ def test_the_page_names_the_group_max_selection_rate_passed_over() -> None:
         in words
     data = {r["g"]: r for r in page_data(page)["impact_analysis"]}
     assert data["b"]["low_support"] and data["a"]["is_reference"]
+
+
+@pytest.mark.parametrize("name", ["__size", "__ref", "__low", "__adverse"])
+def test_a_page_by_an_attribute_named_like_an_internal_column(name: str) -> None:
+    """The page's own columns (the styled report's __ref, __low, ...; disparity's __size) were
+    not prefixed: such an attribute gave Polars' DuplicateError naming the internal column."""
+    require_plot_extra()
+    df = pl.DataFrame({name: ["a"] * 40 + ["b"] * 40, "y_true": [1, 0] * 40,
+                       "y_pred": [1, 1, 1, 0] * 20})
+    data = page_data(audit_html(df, name))
+    # by hand: a selects 30 of 40 and b 30 of 40 (the pattern repeats): impact ratio 1
+    assert [r["impact_ratio"] for r in data["impact_analysis"]] == [1.0, 1.0]
