@@ -740,6 +740,11 @@ BENCHMARK_NOT_IN_BY = (
     "benchmark names {column!r}, which is not among the attributes of by ({by}); add it to by, "
     "or leave by out to audit the benchmark's attributes"
 )
+#: :data:`BENCHMARK_NOT_IN_BY` as the command line prints it (``--by`` is required there).
+CLI_BENCHMARK_NOT_IN_BY = (
+    "--benchmark names {column!r}, which is not among the attributes of --by ({by}); add it "
+    "to them: {flags}"
+)
 AVAILABILITY_SETS = (
     "availability compares each attribute of the benchmark with its shares on its own (several "
     "are read as attribute sets already); combinations= does not apply: leave it out"

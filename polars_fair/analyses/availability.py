@@ -10,6 +10,7 @@ attribute, read from the count table.
 from __future__ import annotations
 
 import math
+import shlex
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -119,7 +120,11 @@ def check_benchmark_columns(attributes: Sequence[str], available: Sequence[str],
             raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
                 column=a, role="benchmark", available=E.show_columns(available)))
         if by is not None and a not in by:
-            raise E.InvalidArgumentError(E.BENCHMARK_NOT_IN_BY.format(column=a, by=list(by)))
+            flags = " ".join(f"--by {shlex.quote(b)}" for b in [*by, a])
+            raise E.InvalidArgumentError(
+                E.BENCHMARK_NOT_IN_BY.format(column=a, by=list(by)),
+                cli_message=E.CLI_BENCHMARK_NOT_IN_BY.format(column=a, by=list(by),
+                                                             flags=flags))
 
 
 def availability_from_counts(

@@ -107,9 +107,10 @@ SKIPPED = frozenset({"by"})
 #: (:class:`polars_fair.api.namespace.FairLazyFrame`) and runs it: options that work on the rows
 #: before counting (``divergence``'s ``bins=``, ``strategy=``; ``stratified``'s ``strata``,
 #: counted with the ``--by`` groups but not one of them, so the command takes the arguments of
-#: ``df.fair.stratified``) and only the count arguments that method takes (``divergence``
-#: refuses ``combinations``; ``max_order`` is its own).
-ROWS_LEVEL = frozenset({"divergence", "stratified"})
+#: ``df.fair.stratified``; ``availability``'s ``benchmark``, checked against ``--by`` and the
+#: file's columns as ``df.fair.availability`` checks it) and only the count arguments that
+#: method takes (``divergence`` refuses ``combinations``; ``max_order`` is its own).
+ROWS_LEVEL = frozenset({"divergence", "stratified", "availability"})
 #: A command's example in its ``--help``, where its arguments differ from the other commands'.
 HELP_EXAMPLES = {
     "stratified": "polars-fair stratified admissions.csv --by sex --strata dept --reference "

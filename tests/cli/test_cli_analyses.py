@@ -643,3 +643,25 @@ def test_sample_size_command_equals_the_function_and_names_its_flags() -> None:
     assert bad.exit_code == 2
     # the value as typed (the CLI reads numbers as their decimal, issue 19 item 2), not 1.0
     assert "--impact-ratio 1 at --reference-rate 0.6 gives a group rate of 0.6" in bad.output
+
+
+def test_availability_names_a_benchmark_attribute_outside_by_and_its_advice_works(
+        tmp_path: Path) -> None:
+    """--benchmark sex=... with --by race said "column 'sex' (--benchmark) not found; the frame
+    has columns: ['race']" though the file has sex (second review of issue 23)."""
+    df = make_hiring(200, seed=0)
+    path = tmp_path / "h.csv"
+    df.write_csv(path)
+    bad = runner.invoke(app, ["availability", str(path), "--by", "race", "--benchmark",
+                              "sex=Male:0.5,Female:0.5"])
+    assert bad.exit_code == 2
+    words = " ".join(bad.output.split())
+    assert ("--benchmark names 'sex', which is not among the attributes of --by (['race']); add "
+            "it to them: --by race --by sex") in words
+    advice = words.split("add it to them: ")[1]
+    good = runner.invoke(app, ["availability", str(path), *shlex.split(advice), "--benchmark",
+                               "sex=Male:0.5,Female:0.5", "--format", "json"])
+    assert good.exit_code == 0, good.output
+    want = df.fair.availability(["race", "sex"], {"sex": {"Male": 0.5, "Female": 0.5}})
+    assert [r["count"] for r in json.loads(good.stdout)] == want["count"].to_list()
+    assert sum(r["count"] for r in json.loads(good.stdout)) == 200
