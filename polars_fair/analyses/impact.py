@@ -187,14 +187,10 @@ def impact_from_counts(
         level`` and the rate difference :math:`s_r/n_r - s/n` above ``min_difference`` (0 in
         SolasAI's documented example).
 
-    ``low_support`` = :math:`n <` ``min_support`` rows, as in the report: too few rows to
-    trust the group's figures. A rule-chosen reference is a group with at least ``min_support``
-    rows whenever one exists (:func:`polars_fair.core.reference.prefer_supported`, as every
-    analysis): with ``reference="max_selection_rate"`` a group with a higher selection rate but
-    fewer rows is passed over, and the result says so: that group has ``low_support`` true and
-    a ``selection_rate`` above ``reference_rate`` (:func:`passed_over` names them; the HTML
-    audit and the command line write it under the table). ``min_support=0`` lets every group
-    be chosen.
+    ``low_support`` = :math:`n <` ``min_support`` rows, as in the report. A rule chooses a
+    reference with at least ``min_support`` rows while one exists (as every analysis): a group
+    ``"max_selection_rate"`` passes over has ``low_support`` and a ``selection_rate`` above
+    ``reference_rate`` (:func:`passed_over`; the HTML audit and the CLI say it in words).
 
     ``reference="overall"`` compares with the whole population (SolasAI's ``to_combined_mean``):
     its rate sets the ratio and the shortfall, the flip adds the person to the population too,
