@@ -276,9 +276,8 @@ def disparity_table(
       the log (Katz et al. 1978) interval; null when the reference rate is 0;
     * ``p_value``: two-sided test of equal rates, the pooled two-proportion z-test, or Fisher's
       exact test (``test="auto"`` uses Fisher when an expected cell is below 5, decided exactly
-      on integers: :func:`polars_fair.core.stats.small_expected_cell`; on a table of more than
-      :math:`10^9` rows Fisher's test gives way to the z-test,
-      :data:`polars_fair.core.stats.FISHER_MAX_TOTAL`);
+      on integers: :func:`polars_fair.core.stats.small_expected_cell`; the z-test above
+      :math:`10^9` rows, :data:`polars_fair.core.stats.FISHER_MAX_TOTAL`);
     * ``p_value_adjusted``: Holm's step-down (default) or Benjamini–Hochberg across the groups
       compared, for the many intersectional groups of an audit; ``significant`` =
       ``p_value_adjusted <= alpha`` with ``alpha = 1 − level`` computed exactly (1/20 for
