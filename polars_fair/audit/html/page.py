@@ -246,7 +246,7 @@ def audit_html(
     >>> from polars_fair.audit.html import audit_html, page_data
     >>> page = audit_html(make_hiring(600, seed=0), "sex", model="screen-v1")
     >>> sorted(page_data(page)), "<h2>Verdict: " in page
-    (['disparity', 'metrics', 'provenance', 'report', 'summary'], True)
+    (['disparity', 'impact_analysis', 'metrics', 'provenance', 'report', 'summary'], True)
     """
     page_groups = check_int(max_groups, "max_groups")
     check_size(n_permutations, "n_permutations")  # before the first scan, not at the test
