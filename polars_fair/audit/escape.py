@@ -58,7 +58,8 @@ def page_safe(page: str) -> str:
 
     Outside ``<script>`` blocks each such character
     (:data:`polars_fair.core.labels.NOT_IN_MARKUP`: C0 controls but tab, line feed and carriage
-    return, DEL, C1 controls, lone surrogates, noncharacters) is written as the charts write it
+    return, DEL, C1 controls, lone surrogates, noncharacters, and the invisible format characters
+    :data:`polars_fair.core.labels.INVISIBLE`) is written as the charts write it
     (:func:`polars_fair.core.labels.markup_safe`: ``\x00``, ``\x7f``, ``\ufffe``), so a group
     reads the same in the verdict, the headline, the provenance, the tables and the charts.
     Inside a ``<script>`` block (the page's JSON data) it becomes the JSON escape ``\uXXXX``,

@@ -15,8 +15,9 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 
-__all__ = ["MISSING_GROUP", "NOT_IN_MARKUP", "group_label", "markup_safe", "named_label",
-           "named_text", "printable", "printable_spec", "text_of", "value_text", "visible"]
+__all__ = ["INVISIBLE", "MISSING_GROUP", "NOT_IN_MARKUP", "group_label", "markup_safe",
+           "named_label", "named_text", "printable", "printable_spec", "text_of", "value_text",
+           "visible"]
 
 #: How a missing attribute value reads in a label (never "—", which means an undefined figure).
 MISSING_GROUP = "(missing)"
@@ -168,11 +169,20 @@ def printable(text: str) -> str:
     return _NOT_XML.sub(_escaped, text)
 
 
-#: The characters an HTML page (and the SVG inside it) must not carry: C0 controls but tab,
+#: The invisible format characters a reader cannot see but that change what a label reads as:
+#: zero-width spaces and joiners, bidirectional marks, embeddings, overrides and isolates, the
+#: line and paragraph separators U+2028/U+2029, the word joiner and invisible operators, the
+#: byte-order mark. :func:`visible` (text, Markdown) and :data:`NOT_IN_MARKUP` (HTML) escape them
+#: alike, so ``"ZW"`` and ``"Z\u200bW"`` never read the same on any way out.
+INVISIBLE = "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+
+#: The characters an HTML page (and the SVG inside it) must not carry raw: C0 controls but tab,
 #: line feed and carriage return (NUL above all), DEL, C1 controls, lone surrogates and the
-#: noncharacters U+FDD0-U+FDEF, U+FFFE and U+FFFF (WHATWG HTML: parse errors; XML 1.0).
+#: noncharacters U+FDD0-U+FDEF, U+FFFE and U+FFFF (WHATWG HTML: parse errors; XML 1.0), and the
+#: :data:`INVISIBLE` format characters (a bidirectional override reverses the text after it).
 NOT_IN_MARKUP = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
+    + INVISIBLE + "]")
 
 
 def markup_safe(text: str) -> str:
@@ -197,6 +207,8 @@ def markup_safe(text: str) -> str:
     --------
     >>> markup_safe("<td>A\x00nul</td><td>C\x7fdel</td><td>D\ufffe</td>")
     '<td>A\\x00nul</td><td>C\\x7fdel</td><td>D\\ufffe</td>'
+    >>> markup_safe("<td>Z\u200bW</td><td>\u202eevil</td>")
+    '<td>Z\\u200bW</td><td>\\u202eevil</td>'
     """
     return NOT_IN_MARKUP.sub(_escaped, text)
 
@@ -284,8 +296,7 @@ def named_text(values: dict[str, Any], *, missing: str = MISSING_GROUP) -> str:
 #: C0 and C1 controls, DEL, the line and paragraph separators, and the invisible format
 #: characters that make two texts look alike or reorder a line (zero-width spaces and joiners,
 #: bidirectional embeddings, overrides and isolates, word joiners, the byte-order mark).
-_CONTROL = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f" + INVISIBLE + "]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 

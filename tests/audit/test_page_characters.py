@@ -26,8 +26,13 @@ from polars_fair.cli.entry import app
 from polars_fair.core.labels import NOT_IN_MARKUP
 
 #: Group names holding what a page must not carry, and how every section spells them.
+#: The invisible format characters (a zero-width space, a bidirectional override that reverses
+#: the text after it, a line separator, the byte-order mark) are spelled as the text table and
+#: Markdown spell them (core.labels.visible), so "EZW" and "EZ\u200bW" never read alike (third
+#: review of issue 19: they were raw on the page while the command line escaped them).
 GROUPS = {"A\x00nul": r"A\x00nul", "B\x0bvt": r"B\x0bvt", "C\x7fdel": r"C\x7fdel",
-          "D\ufffeff": r"D\ufffeff"}
+          "D\ufffeff": r"D\ufffeff", "EZ\u200bW": r"EZ\u200bW", "F\u202eevil": r"F\u202eevil",
+          "G\u2028ls": r"G\u2028ls", "H\ufeffbom": r"H\ufeffbom"}
 
 
 def _rows() -> pl.DataFrame:
@@ -135,3 +140,12 @@ def test_exact_numbers_stay_numbers_in_the_data_block(page: str) -> None:
     params = page_data(page)["provenance"]["parameters"]
     assert params["four_fifths"] == 0.8
     assert params["ofi_threshold"] == "0.3000000000000000000001"
+
+
+def test_the_page_spells_an_invisible_character_as_the_command_line_does() -> None:
+    # hand-written: the text table's spelling (visible) and the page's (page_safe) are the same
+    from polars_fair.core.labels import visible
+
+    for raw in ("EZ\u200bW", "F\u202eevil", "G\u2028ls", "H\ufeffbom"):
+        assert page_safe(f"<td>{raw}</td>") == f"<td>{visible(raw)}</td>"
+    assert page_safe("<td>EZW</td>") != page_safe("<td>EZ\u200bW</td>")
