@@ -71,6 +71,15 @@ TOO_MANY_VALUES = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
     "found other values {values}"
 )
+#: TOO_MANY_VALUES of a prediction, with the way to audit more than two classes.
+TOO_MANY_CLASSES = TOO_MANY_VALUES + (
+    "; a prediction of more than two classes is audited per class: multiclass_report, or "
+    "bias_audit(..., classes={classes}) for NYC LL 144 (one selection table per class)"
+)
+CLI_TOO_MANY_CLASSES = TOO_MANY_VALUES + (
+    "; a prediction of more than two classes is audited per class: polars-fair "
+    "multiclass-report, or bias-audit with classes={classes} (one selection table per class)"
+)
 LOOKS_LIKE_SCORES = (
     "column {column!r} ({role}) holds values between {low} and {high} besides "
     "pos_label={pos_label!r}: it looks like a score, not a binary prediction. Pass it as "
@@ -122,6 +131,32 @@ CLASS_KINDS = (
     "y_true column {y_true!r} ({true_dtype}) and y_pred column {y_pred!r} ({pred_dtype}) hold "
     "different kinds of values, so their classes cannot match; turn the numbers into text, for "
     "example {role}=pl.col({column!r}).cast(pl.String)"
+)
+CLI_CLASS_KINDS = (
+    "--y-true column {y_true!r} ({true_dtype}) and --y-pred column {y_pred!r} ({pred_dtype}) "
+    "hold different kinds of values, so their classes cannot match; turn the numbers into "
+    "text, for example {flag} \"CAST({sql} AS VARCHAR)\""
+)
+NO_COMMON_CLASSES = (
+    "y_true column {y_true!r} holds the classes {true_values} and y_pred column {y_pred!r} the "
+    "classes {pred_values}: none in common, so no prediction can be right; map both columns to "
+    "the same classes first"
+)
+TEST_WEIGHTS = (
+    "multiclass_test counts rows: a chi-square test on weight sums is not valid for sampling "
+    "weights (their scale is not a number of observations), so sample_weight={weight!r} is "
+    "refused; build the class table without sample_weight for the test (the report reads the "
+    "weights)"
+)
+CLASSES_CONFLICT = (
+    "classes= is for a y_pred column of classes (one selection table per class) and cannot be "
+    "combined with {other}; {advice}"
+)
+MANY_CLASSES_LL144 = (
+    "y_pred column {column!r} holds more than two values ({values}): a binary selection is "
+    "pos_label and one other value; for a tool that classifies (6 RCNY 5-301(b)(4)) pass "
+    "classes={classes} (one selection table per class), or map the column to selected / not "
+    "selected first"
 )
 ORDER_NEEDS_CLASSES = (
     "ordered=True reads the classes from the lowest to the highest, but column {column!r} of dtype "

@@ -31,7 +31,7 @@ half of the lines are the docstrings the law's definitions need.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Unpack
 
@@ -310,6 +310,7 @@ def bias_audit_from_classes(
     keys: Sequence[str],
     *,
     classes: Sequence[Any] | None = None,
+    names: Mapping[str, str] | None = None,
     **options: Unpack[LL144Options],
 ) -> pl.LazyFrame:
     """NYC Local Law 144 bias audit of a tool that classifies: the selection table per class.
@@ -331,6 +332,8 @@ def bias_audit_from_classes(
     classes : sequence, optional
         The classes and their order (a class no one received has its rows, every rate 0).
         Default: those found, sorted.
+    names : mapping of str to str, optional
+        ``y_pred`` -> the column the user named, for the messages.
 
     Returns
     -------
@@ -363,7 +366,7 @@ def bias_audit_from_classes(
     def build(counts: pl.LazyFrame) -> pl.LazyFrame:
         return bias_audit_from_counts(counts, keys, **options)
 
-    return class_tables(table, keys, build, classes=classes)
+    return class_tables(table, keys, build, classes=classes, names=names)
 
 
 def _median_expr(score: pl.Expr, weight: pl.Expr) -> pl.Expr:

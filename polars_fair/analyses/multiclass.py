@@ -14,7 +14,7 @@ multiclass report equals the binary report of either class.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import polars as pl
@@ -28,7 +28,7 @@ from polars_fair.core.numbers import check_seed
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference
 from polars_fair.core.spec import check_int
-from polars_fair.counting.classes import check_classes, classes_of
+from polars_fair.counting.classes import TABLE_NAMES, check_classes, classes_of
 
 __all__ = ["MIN_EXPECTED", "N_DRAWS", "REPORT_COLUMNS", "TEST_COLUMNS", "class_tables",
            "multiclass_report_from_classes", "multiclass_test_from_classes", "one_vs_rest"]
@@ -116,9 +116,10 @@ def one_vs_rest(df: pl.DataFrame, keys: Sequence[str], classes: Sequence[Any],
     return out.sort([_C, *keys], nulls_last=True)
 
 
-def _classes(df: pl.DataFrame, classes: Sequence[Any] | None) -> tuple[Any, ...]:
+def _classes(df: pl.DataFrame, classes: Sequence[Any] | None,
+             names: Mapping[str, str] | None) -> tuple[Any, ...]:
     declared = None if classes is None else tuple(classes)
-    return classes_of(df, declared, {"y_pred": "y_pred", "y_true": "y_true"})
+    return classes_of(df, declared, {**TABLE_NAMES, **(names or {})})
 
 
 def _report_schema(schema: pl.Schema, keys: Sequence[str]) -> pl.Schema:
@@ -144,6 +145,7 @@ def multiclass_report_from_classes(
     reference: Any = DEFAULTS.reference,
     min_support: float = DEFAULTS.min_support,
     four_fifths: float = DEFAULTS.four_fifths,
+    names: Mapping[str, str] | None = None,
 ) -> pl.LazyFrame:
     """Per group and class: the share placed in the class, its impact ratio and verdicts.
 
@@ -177,6 +179,9 @@ def multiclass_report_from_classes(
         while a supported group exists.
     four_fifths : float, default 0.8
         The impact-ratio threshold.
+    names : mapping of str to str, optional
+        ``y_pred`` [and ``y_true``] -> the column the user named, for the messages (default:
+        the table's column names).
 
     Returns
     -------
@@ -212,7 +217,8 @@ def multiclass_report_from_classes(
     schema = table.collect_schema()
     dtype = schema["y_pred"]
     if ordered and classes is None and _is_text(dtype):
-        raise E.InvalidArgumentError(E.ORDER_NEEDS_CLASSES.format(column="y_pred", dtype=dtype))
+        raise E.InvalidArgumentError(E.ORDER_NEEDS_CLASSES.format(
+            column={**TABLE_NAMES, **(names or {})}["y_pred"], dtype=dtype))
     ref = Reference.parse(reference, keys)
     out_schema = _report_schema(schema, keys)
 
@@ -221,7 +227,8 @@ def multiclass_report_from_classes(
                                   four_fifths=four_fifths).with_columns(
             (pl.col("tp") + pl.col("fp")).alias("n_class"))
 
-    stacked = class_tables(table, keys, build, classes=classes, ordered=ordered, by_keys=True)
+    stacked = class_tables(table, keys, build, classes=classes, ordered=ordered, by_keys=True,
+                           names=names)
     return stacked.select(out_schema.names())
 
 
@@ -233,6 +240,7 @@ def class_tables(
     classes: Sequence[Any] | None = None,
     ordered: bool = False,
     by_keys: bool = False,
+    names: Mapping[str, str] | None = None,
 ) -> pl.LazyFrame:
     """Run a count-table analysis on each class's one-vs-rest table, stacked under ``class``.
 
@@ -256,6 +264,9 @@ def class_tables(
     by_keys : bool, default False
         Sort the result by the keys (then the classes in order), with ``class`` after the keys;
         otherwise ``class`` comes first and the classes' outputs follow each other.
+    names : mapping of str to str, optional
+        ``y_pred`` [and ``y_true``] -> the column the user named, for the messages (default:
+        the table's column names).
 
     Returns
     -------
@@ -277,7 +288,8 @@ def class_tables(
     """
     schema = table.collect_schema()
     dtype = schema["y_pred"]
-    declared = None if classes is None else check_classes(classes, dtype, "y_pred")
+    declared = None if classes is None else check_classes(
+        classes, dtype, {**TABLE_NAMES, **(names or {})}["y_pred"])
     cell = pl.Float64() if "weight_sum" in schema.names() else pl.Int64()
     counts = pl.LazyFrame(schema=pl.Schema(
         [*((k, schema[k]) for k in keys), ("n", pl.Int64()),
@@ -294,7 +306,7 @@ def class_tables(
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
         df = dense(df)
-        order = _classes(df, declared)
+        order = _classes(df, declared, names)
         ovr = one_vs_rest(df, keys, order, ordered)
         parts = []
         for i, value in enumerate(order):

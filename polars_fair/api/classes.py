@@ -144,7 +144,7 @@ class FairClassCounts:
         def report(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
             return multiclass_report_from_classes(
                 frame, keys, classes=declared, ordered=ordered, reference=reference,
-                min_support=min_support, four_fifths=four_fifths)
+                min_support=min_support, four_fifths=four_fifths, names=self._table.names)
 
         if combinations is None and max_order is None and not _nested(by):
             frame, keys = self._rolled(cast("By", by))
@@ -181,12 +181,16 @@ class FairClassCounts:
             :func:`polars_fair.analyses.multiclass.multiclass_test_from_classes`, one row per
             attribute set.
 
+        The test counts rows: a table with weight sums (``sample_weight``) is refused, since
+        Pearson's chi-square on weight sums is not valid for sampling weights. True classes
+        (``y_true``) are not read: the test is of predicted class against group.
+
         Raises
         ------
         ColumnNotFoundError
             ``by`` names a column that is not a key.
         InvalidArgumentError
-            Bad ``combinations``, ``max_order`` or ``n_permutations``.
+            Bad ``combinations``, ``max_order`` or ``n_permutations``; a weighted table.
 
         Examples
         --------
@@ -197,6 +201,9 @@ class FairClassCounts:
         >>> from_class_counts(t).multiclass_test().collect()["dof"].to_list()
         [1]
         """
+        if self._table.weighted:
+            raise E.InvalidArgumentError(E.TEST_WEIGHTS.format(weight=self._table.names.get(
+                "sample_weight", "weight_sum")))
         names, found = _attribute_sets(self.keys, by, combinations, max_order,
                                        self._table.max_groups)
         sets = found if found is not None else [names]
@@ -236,7 +243,7 @@ class FairClassCounts:
         [3, 2, 1, 2]
         """
         return on_small_table(self.frame, lambda t: bias_audit_from_classes(
-            t, self.keys, classes=self.classes, min_share=min_share,
+            t, self.keys, classes=self.classes, names=self._table.names, min_share=min_share,
             exclude_small=exclude_small))
 
 

@@ -292,7 +292,7 @@ class FairLazyFrame(ClassNamespace):
         return self.counts(attributes, **count_args).availability(benchmark=benchmark)
 
     def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,
-                   y_score: IntoExpr | None = None, pos_label: Any = 1,
+                   y_score: IntoExpr | None = None, pos_label: Any = None,
                    sample_weight: IntoExpr | None = None, min_share: float = DEFAULTS.min_share,
                    exclude_small: bool = DEFAULTS.exclude_small,
                    classes: Sequence[Any] | None = None) -> pl.LazyFrame:  # noqa: D102

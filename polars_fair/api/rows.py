@@ -54,7 +54,7 @@ def bias_audit(
     *,
     y_pred: IntoExpr | None = None,
     y_score: IntoExpr | None = None,
-    pos_label: Any = 1,
+    pos_label: Any = None,
     sample_weight: IntoExpr | None = None,
     min_share: float = DEFAULTS.min_share,
     exclude_small: bool = DEFAULTS.exclude_small,
@@ -93,9 +93,11 @@ def bias_audit(
     y_score : str or pl.Expr, optional
         A numeric score (finite; higher = more favourable). Exactly one of ``y_pred`` /
         ``y_score`` must be given.
-    pos_label : Any, default 1
-        The value of ``y_pred`` meaning "selected", of its dtype (``1``, ``"yes"``, ``True``).
-        Ignored with ``y_score``.
+    pos_label : Any, optional
+        The value of ``y_pred`` meaning "selected", of its dtype (``1``, ``"yes"``, ``True``);
+        default ``1``. Not with ``classes`` (an error); ignored with ``y_score``. When the
+        default does not fit a ``y_pred`` of more than two values, the error lists them and
+        advises ``classes=``.
     sample_weight : str or pl.Expr, optional
         Non-negative row weights. ``selected`` / ``scored_above_median`` become Float64 weighted
         sums, ``weight_sum`` (Float64) is added after ``n``, rates divide by ``weight_sum`` and
@@ -110,7 +112,7 @@ def bias_audit(
         stacked under a ``class`` column
         (:func:`~polars_fair.analyses.bias_audit.bias_audit_from_classes`). An Enum
         ``y_pred`` with more than two categories is audited per class without it.
-        ``pos_label`` is then not read.
+        Refused with ``y_score`` or ``pos_label`` (``InvalidArgumentError``).
 
     Returns
     -------
@@ -129,11 +131,13 @@ def bias_audit(
     ColumnNotFoundError
         A named column is missing (lists the columns). Raised at once.
     InvalidArgumentError
-        Neither or both of ``y_pred`` / ``y_score``; no categories; repeated or reserved
-        attribute names; ``min_share`` not a number in [0, 1] (NaN included). Raised at once.
+        Neither or both of ``y_pred`` / ``y_score``; ``classes`` with ``y_score`` or
+        ``pos_label``; no categories; repeated or reserved attribute names; ``min_share`` not
+        a number in [0, 1] (NaN included). Raised at once.
     InvalidLabelError
-        ``pos_label`` of the wrong dtype (at once); ``y_pred`` holding ``pos_label`` and more
-        than one other value (at collect time).
+        ``pos_label`` of the wrong dtype (at once; without ``pos_label``, a ``y_pred`` of more
+        than two values is named with them and the advice ``classes=``); ``y_pred`` holding
+        ``pos_label`` and more than one other value (at collect time, advising ``classes=``).
     NullValuesError
         Nulls or NaN in ``y_pred`` (at collect time).
     InvalidScoreError
@@ -170,18 +174,44 @@ def bias_audit(
     if (y_pred is None) == (y_score is None):
         raise E.InvalidArgumentError(ONE_OUTCOME)
     _check_categories(frame, cats)
+    if classes is not None and (y_score is not None or pos_label is not None):
+        raise E.InvalidArgumentError(E.CLASSES_CONFLICT.format(
+            other="y_score= (a score)" if y_score is not None else
+            f"pos_label={pos_label!r} (a binary selection)",
+            advice="pass y_pred= a class column with classes=, or leave classes= out"))
     if y_pred is not None and (classes is not None or _many_classes(frame, y_pred)):
         return class_counts(frame, cats, y_pred=y_pred, classes=classes,
                             sample_weight=sample_weight, null_groups="keep").bias_audit(
             min_share=min_share, exclude_small=exclude_small)
     if y_pred is not None:
-        counted = counts(frame, cats, y_true=None, y_pred=y_pred, pos_label=pos_label,
-                         sample_weight=sample_weight, null_groups="keep")
+        try:
+            counted = counts(frame, cats, y_true=None, y_pred=y_pred,
+                             pos_label=1 if pos_label is None else pos_label,
+                             sample_weight=sample_weight, null_groups="keep")
+        except E.InvalidLabelError as err:  # pos_label=1 does not fit: classes, perhaps
+            if pos_label is not None:
+                raise
+            raise _classes_advice(frame, cats, y_pred) or err from err
         return counted.bias_audit(min_share=min_share, exclude_small=exclude_small)
     assert y_score is not None
     scored = scores(frame, cats, y_true=None, y_score=y_score,
                     sample_weight=sample_weight, null_groups="keep")
     return scored.bias_audit(min_share=min_share, exclude_small=exclude_small)
+
+
+def _classes_advice(frame: Any, cats: list[Any], y_pred: Any) -> E.InvalidLabelError | None:
+    """The advice to pass ``classes=`` for a prediction of more than two values, else None.
+
+    Read on the error path only: one scan into the class table, whose classes are few.
+    """
+    found = class_counts(frame, cats, y_pred=y_pred, null_groups="keep").frame.select(
+        pl.col("y_pred").unique().sort()).collect()["y_pred"].to_list()
+    if len(found) <= 2:
+        return None
+    name = y_pred if isinstance(y_pred, str) else to_expr(y_pred).meta.output_name()
+    return E.InvalidLabelError(E.MANY_CLASSES_LL144.format(
+        column=name, values=E.show_values(found, limit=8),
+        classes=E.show_values(found, limit=8)))
 
 
 def _many_classes(frame: Any, y_pred: Any) -> bool:

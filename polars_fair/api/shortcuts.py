@@ -115,7 +115,7 @@ by : str, a {engine} column or a list of them, optional
 
 def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.DataFrame]:
     def bias_audit(rows: Any, categories: Any, *, y_pred: Any = None, y_score: Any = None,
-                   pos_label: Any = 1, sample_weight: Any = None,
+                   pos_label: Any = None, sample_weight: Any = None,
                    min_share: float = DEFAULTS.min_share,
                    exclude_small: bool = DEFAULTS.exclude_small, classes: Any = None,
                    round_scores: int | None = None) -> pl.DataFrame:

@@ -845,10 +845,11 @@ def _run_classes(method: str, values: dict[str, Any], opts: list[Opt],
             value = column_or_sql(value, schema, o.flag)
         table_kw[o.name] = value
     check_rows(lf, path.name)
-    if table_kw.get("classes") is not None:
-        dtype = lf.select(table_kw["y_pred"]).collect_schema().dtypes()[0]
-        table_kw["classes"] = [parse_value(c, dtype, "--classes") for c in table_kw["classes"]]
     method_kw = {o.name: given[o.name] for o in opts if o.target == "method"}
+    dtype = lf.select(table_kw["y_pred"]).collect_schema().dtypes()[0]
+    for kw in (table_kw, method_kw):  # read as --pos-label is: in the prediction's dtype
+        if kw.get("classes") is not None:
+            kw["classes"] = [parse_value(c, dtype, "--classes") for c in kw["classes"]]
     if "reference" in method_kw:
         method_kw["reference"] = parse_reference(method_kw["reference"], lf, by)
     obj = polars_fair.class_counts(lf, by, **table_kw)

@@ -956,6 +956,11 @@ _PYTHON_ADVICE = (
     # a reference over several attributes is attr=value,attr=value on the command line
     (re.compile(r"a mapping \{attribute: value\}"), "attr=value,attr=value"),
     (re.compile(r"bins=\{'([^']*)': ([^{}]*)\}"), r"--bins \1=\2"),
+    # classes=['Low', 'High'] -> --classes Low,High (a list flag is comma-separated)
+    (re.compile(r"(?<![\w-])classes=\[([^\]]*)\]"),
+     lambda m: "--classes " + ",".join(re.sub(r"^'(.*)'$|^\"(.*)\"$", r"\1\2", v.strip())
+                                       for v in m.group(1).split(","))),
+    (re.compile(r"(?<![\w-])ordered=True\b"), "--ordered"),  # a switch, not a value
 )
 _SCORE_ADVICE = re.compile(
     r"Pass it as --y-score=?\s*('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\") "
@@ -1044,6 +1049,8 @@ def cli_message(message: str) -> str:
     'pass --bins age=5 or --bins age=E1,E2,...'
     >>> cli_message("threshold Decimal('1E-400') is outside the normal range of a Float64")
     '--threshold 1E-400 is outside the normal range of a Float64'
+    >>> cli_message("ordered=True needs classes=['Low', 'High']")
+    '--ordered needs --classes Low,High'
     """
     for pattern, template in _PYTHON_ADVICE:  # Python syntax in advice: the flags instead
         message = pattern.sub(template, message)

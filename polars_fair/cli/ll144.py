@@ -96,6 +96,7 @@ def ll144_summary(
     title: str | None = None,
     model: str | None = None,
     note: str | None = None,
+    classes: str | None = None,
 ) -> dict[str, Any]:
     """The LL 144 summary of results of a file, from :func:`polars_fair.api.rows.bias_audit`.
 
@@ -124,6 +125,10 @@ def ll144_summary(
         ``--data-date`` (:func:`parse_data_date`).
     title, model, note : str, optional
         ``--title``, ``--model`` (the tool audited), ``--note``: recorded in the provenance.
+    classes : str, optional
+        ``--classes``: the classes of ``y_pred`` in order, comma-separated, read in its dtype
+        as ``--pos-label`` is (a per-class audit with a fixed set and order; a class no one
+        received has its rows). Default: more than two values found make a per-class audit.
 
     Returns
     -------
@@ -174,9 +179,11 @@ def ll144_summary(
                                                                       strict=True))},
         "--sample-weight": (sample_weight or "", weight),
     })
-    label: Any = 1
-    classes = _classes_of(lf, outcome) if y_pred is not None and pos_label is None else None
-    if y_pred is not None and classes is None:
+    label: Any = None if y_score is None else 1
+    found = _classes_given(lf, outcome, y_pred, y_score, pos_label, classes)
+    if found is None and y_pred is not None and pos_label is None:
+        found = _classes_of(lf, outcome)
+    if y_pred is not None and found is None:
         dtype = lf.select(outcome).collect_schema().dtypes()[0]
         if pos_label is None:
             label = True if dtype == pl.Boolean else parse_value("1", dtype, "--pos-label")
@@ -186,7 +193,7 @@ def ll144_summary(
         lf, cats, y_pred=outcome if y_pred is not None else None,
         y_score=outcome if y_score is not None else None, pos_label=label,
         sample_weight=weight, min_share=min_share, exclude_small=exclude_small,
-        classes=classes,
+        classes=found,
     ).collect()
     rows_audited = int(lf.select(pl.len()).collect().item())
     keys = [c if isinstance(c, str) else c.meta.output_name() for c in cats]
@@ -198,14 +205,14 @@ def ll144_summary(
     }
     parameters = {
         "--category": categories, "--y-pred": y_pred, "--y-score": y_score,
-        "--pos-label": label if y_pred is not None and classes is None else None,
-        **({"classes": list(classes)} if classes is not None else {}),
+        "--pos-label": label if y_pred is not None and found is None else None,
+        **({"--classes": list(found)} if found is not None else {}),
         "--sample-weight": sample_weight,
         "--min-share": min_share, "--exclude-small": exclude_small, "--where": where,
     }
     return {
         "law": LAW,
-        "outcome": ("scoring" if y_pred is None else "selection" if classes is None
+        "outcome": ("scoring" if y_pred is None else "selection" if found is None
                     else "classification"),
         "rate": "selection_rate" if y_pred is not None else "scoring_rate",
         "categories": keys,
@@ -219,6 +226,20 @@ def ll144_summary(
             title=title or "Bias audit: summary of results", model=model, note=note),
         "results": results,
     }
+
+
+def _classes_given(lf: pl.LazyFrame, outcome: Any, y_pred: str | None, y_score: str | None,
+                   pos_label: str | None, classes: str | None) -> tuple[Any, ...] | None:
+    """``--classes`` in the prediction's dtype (as ``--pos-label`` is read), or None."""
+    if classes is None:
+        return None
+    if y_score is not None or pos_label is not None:
+        raise E.InvalidArgumentError(E.CLASSES_CONFLICT.format(
+            other="--y-score" if y_score is not None else f"--pos-label {pos_label}",
+            advice="pass --y-pred with --classes, or leave --classes out"))
+    assert y_pred is not None
+    dtype = lf.select(outcome).collect_schema().dtypes()[0]
+    return tuple(parse_value(c.strip(), dtype, "--classes") for c in classes.split(","))
 
 
 def _classes_of(lf: pl.LazyFrame, outcome: Any) -> tuple[Any, ...] | None:
@@ -471,7 +492,8 @@ def register(app: Any, guard: Any) -> None:
             summary = ll144_summary(
                 v["path"], scan(v["path"], v["separator"], parse_dtypes(v["dtype"])),
                 v["category"], y_pred=v["y_pred"], y_score=v["y_score"],
-                pos_label=v["pos_label"], sample_weight=v["sample_weight"], where=v["where"],
+                pos_label=v["pos_label"], classes=v["classes"],
+                sample_weight=v["sample_weight"], where=v["where"],
                 data_date=v["data_date"], title=v["title"], model=v["model"], note=v["note"],
                 **{o.name: v[o.name] for o in declared},
             )
@@ -520,6 +542,9 @@ def register(app: Any, guard: Any) -> None:
             "sample's median.", "COLUMN|SQL"),
         opt("pos_label", str | None, None, "The --y-pred value meaning selected (default 1; "
             "true for a boolean).", "VALUE"),
+        opt("classes", str | None, None, "The classes of --y-pred in order, comma-separated: "
+            "one selection table per class, a class no one received included (not with "
+            "--pos-label or --y-score).", "A,B,..."),
         opt("sample_weight", str | None, None, "Row weights (column or SQL).", "COLUMN|SQL"),
         opt("where", str | None, None, "SQL filter applied before the audit.", "SQL"),
         opt("data_date", str | None, None, "The date of the data: YYYY-MM-DD or "

@@ -378,6 +378,13 @@ def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> 
         if role == "y_pred" and numeric and min(others) >= 0 and max(others) <= 1:
             raise E.InvalidLabelError(E.LOOKS_LIKE_SCORES.format(
                 column=name, role=role, low=min(others), high=max(others), pos_label=pos))
+        if role == "y_pred":
+            held = df.filter(pl.col(col) == pos)["n"].sum() > 0
+            found = sorted([*([pos] if held else []), *others], key=lambda v: (str(type(v)), v))
+            facts = {"column": name, "role": role, "pos_label": pos,
+                     "values": E.show_values(others), "classes": E.show_values(found, limit=8)}
+            raise E.InvalidLabelError(E.TOO_MANY_CLASSES.format(**facts),
+                                      cli_message=E.CLI_TOO_MANY_CLASSES.format(**facts))
         raise E.InvalidLabelError(E.TOO_MANY_VALUES.format(
             column=name, role=role, pos_label=pos, values=E.show_values(others)))
     return others[0] if others else None

@@ -17,7 +17,7 @@ for both), ``n`` (Int64 rows), ``weight_sum`` (Float64, with weights), sorted by
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeVar
 
 import polars as pl
@@ -141,6 +141,8 @@ def check_class_args(given: dict[str, Any]) -> dict[str, Any]:
 
 #: The columns of a class table besides its keys (``weight_sum`` only with weights).
 CLASS_COLUMNS = ("y_true", "y_pred", "n", "weight_sum")
+#: The class columns named by themselves (a table made elsewhere).
+TABLE_NAMES = {"y_pred": "y_pred", "y_true": "y_true"}
 #: Reserved: a key may not be named as a column of a class table or of its analyses.
 _RESERVED = (*CLASS_COLUMNS, "class")
 
@@ -160,6 +162,9 @@ class ClassTable:
         ``None``: the classes found, sorted.
     max_groups : int, default 10000
         The size limit of the tables made from it.
+    names : dict of str to str, optional
+        ``y_pred`` [, ``y_true``, ``sample_weight``] -> the column the user named, for the
+        messages of the analyses (default: the table's own column names).
 
     Examples
     --------
@@ -172,6 +177,7 @@ class ClassTable:
     keys: list[str]
     classes: tuple[Any, ...] | None = None
     max_groups: int = DEFAULT_MAX_GROUPS
+    names: dict[str, str] = field(default_factory=lambda: dict(TABLE_NAMES))
 
     @property
     def labelled(self) -> bool:
@@ -346,9 +352,14 @@ def class_table(
             and a.true_dtype != pl.Null and _is_text(a.true_dtype) != _is_text(a.pred_dtype):
         numeric = ("y_pred", a.y_pred_name) if _is_text(a.true_dtype) else \
             ("y_true", a.y_true_name)
-        raise E.InvalidLabelError(E.CLASS_KINDS.format(
-            y_true=a.y_true_name, true_dtype=a.true_dtype, y_pred=a.y_pred_name,
-            pred_dtype=a.pred_dtype, role=numeric[0], column=numeric[1]))
+        facts = {"y_true": a.y_true_name, "true_dtype": a.true_dtype, "y_pred": a.y_pred_name,
+                 "pred_dtype": a.pred_dtype}
+        sql = numeric[1] if numeric[1].isidentifier() else \
+            '"' + numeric[1].replace('"', '""') + '"'
+        raise E.InvalidLabelError(
+            E.CLASS_KINDS.format(**facts, role=numeric[0], column=numeric[1]),
+            cli_message=E.CLI_CLASS_KINDS.format(
+                **facts, flag="--" + numeric[0].replace("_", "-"), sql=sql))
     dtype = class_dtype(a.true_dtype, a.pred_dtype)
     declared = check_classes(classes, dtype, a.y_pred_name)
     if declared is None and isinstance(a.pred_dtype, pl.Enum) and dtype == a.pred_dtype:
@@ -360,7 +371,9 @@ def class_table(
                      ("y_pred", dtype), ("n", pl.Int64()),
                      *((("weight_sum", pl.Float64()),) if a.weight is not None else ())])
     table = labels.map_batches(lambda df: derive_classes(df, a, dtype, declared), schema=out)
-    return ClassTable(table, a.keys, declared, a.max_groups)
+    names = {"y_pred": a.y_pred_name, **({"y_true": a.y_true_name} if a.y_true_name else {}),
+             **({"sample_weight": a.weight_name} if a.weight_name else {})}
+    return ClassTable(table, a.keys, declared, a.max_groups, names)
 
 
 #: Null or NaN classes: the binary audit's check of a label column, shared.
@@ -388,7 +401,8 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     Raises
     ------
     InvalidLabelError
-        A value outside the declared classes, or a single class found and none declared.
+        A value outside the declared classes, a single class found and none declared, or
+        true and predicted classes with none in common.
 
     Examples
     --------
@@ -397,6 +411,8 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     ('a', 'b')
     """
     columns = [c for c in ("y_pred", "y_true") if c in df.columns]
+    if "y_true" in columns:
+        _check_overlap(df, names)
     if declared is not None:
         allowed = pl.Series(list(declared)).cast(df.schema["y_pred"])
         for c in columns:
@@ -412,6 +428,18 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
         raise E.InvalidLabelError(E.ONE_CLASS.format(
             column=names["y_pred"], role="y_pred", values=E.show_values(seen.to_list())))
     return tuple(seen.to_list())
+
+
+def _check_overlap(df: pl.DataFrame, names: dict[str, str]) -> None:
+    """Refuse true and predicted classes with none in common (every cell off the diagonal)."""
+    found = {c: df.filter(pl.col("n") > 0)[c].unique().sort(nulls_last=True)
+             for c in ("y_true", "y_pred")}
+    if found["y_true"].len() and found["y_pred"].len() and \
+            not found["y_true"].is_in(found["y_pred"].implode()).any():
+        raise E.InvalidLabelError(E.NO_COMMON_CLASSES.format(
+            y_true=names.get("y_true", "y_true"), y_pred=names["y_pred"],
+            true_values=E.show_values(found["y_true"].to_list()),
+            pred_values=E.show_values(found["y_pred"].to_list())))
 
 
 def derive_classes(df: pl.DataFrame, a: Audit, dtype: pl.DataType,

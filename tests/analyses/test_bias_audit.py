@@ -335,8 +335,10 @@ def test_null_predictions_raise_at_collect() -> None:
 def test_non_binary_prediction_raises_at_collect() -> None:
     lf = HIRING.lazy().with_columns(hired=pl.Series([1, 0, 2, 1, 0, 2, 3, 0, 1, 3]))
     plan = bias_audit(lf, ["sex"], y_pred="hired")  # M: 0, 2 besides 1; F: 0, 3
-    _raises_at_collect(plan, E.InvalidLabelError, E.TOO_MANY_VALUES.format(
-        column="hired", role="y_pred", pos_label=1, values="[0, 2, 3]"))
+    # the advice names every value found, 1 included: the classes of a per-class audit
+    _raises_at_collect(plan, E.InvalidLabelError, E.TOO_MANY_CLASSES.format(
+        column="hired", role="y_pred", pos_label=1, values="[0, 2, 3]",
+        classes="[0, 1, 2, 3]"))
 
 
 def test_bad_scores_raise_at_collect_with_counts() -> None:

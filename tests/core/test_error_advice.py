@@ -34,7 +34,8 @@ runner = CliRunner()
 #: tests/cli/test_cli_advice.py; EMPTY_NAME_EXPR and RESERVED_NAME_EXPR:
 #: tests/api/test_level_advice.py; CLI_RENAME_ADVICE: tests/cli/test_cli_advice.py;
 #: BENCHMARK_NOT_IN_BY, AVAILABILITY_SETS: tests/analyses/test_availability.py; STRATA_BY_NAME,
-#: STRATA_COMPUTED: tests/analyses/test_strata.py).
+#: STRATA_COMPUTED: tests/analyses/test_strata.py;
+#: CLI_CLASS_KINDS and MANY_CLASSES_LL144: tests/analyses/test_multiclass_review.py).
 FOLLOWED = {
     "LEVELS_ADVICE", "CLI_LEVELS_ADVICE", "NUMERIC_LEVELS", "LABEL_PREDICTION_KINDS",
     "CLI_LABEL_PREDICTION_KINDS", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
@@ -44,7 +45,7 @@ FOLLOWED = {
     "OPTION_TOO_LARGE", "WORK_TOO_LARGE", "MONITOR_TIME_DTYPE", "MONITOR_EVERY",
     "MONITOR_NEEDS_LABELS", "MONITOR_NO_REFERENCE", "MONITOR_WEIGHTS", "ONE_CLASS", "CLASS_DTYPE",
     "CLASS_KINDS",
-    "ORDER_NEEDS_CLASSES",
+    "ORDER_NEEDS_CLASSES", "CLI_CLASS_KINDS", "MANY_CLASSES_LL144",
     "THRESHOLD_DECIMAL_DIGITS", "TABLE_LEVELS_ADVICE", "RELATION_LEVELS_ADVICE",
     "CLI_EMPTY_NAME", "CLI_BAD_KEY_DTYPE", "THRESHOLD_FLOAT_RANGE", "FRAME_LENGTH",
     # tests/counting/test_membership.py::test_the_advice_of_membership_errors_works

@@ -231,7 +231,10 @@ def multiclass_html(
     fc = from_class_counts(table, counted.keys, classes=counted.classes)
     report = fc.multiclass_report(ordered=ordered, reference=reference,
                                   min_support=min_support, four_fifths=four_fifths).collect()
-    test = fc.multiclass_test(n_permutations=n_permutations, seed=seed).collect()
+    # the test counts rows, not weights (multiclass_test refuses a weighted table)
+    test = from_class_counts(table.drop("weight_sum", strict=False), counted.keys,
+                             classes=counted.classes).multiclass_test(
+        n_permutations=n_permutations, seed=seed).collect()
     keys = list(fc.keys)
     shown, left_out = shown_groups(report, keys, rows.page_groups)
     ref_label = _reference_label(report, keys) if keys else "everyone"
@@ -433,7 +436,7 @@ def class_test_section(p: ClassPage) -> str:
             for r in p.test.iter_rows(named=True)]
     return "\n".join([
         "<h2>Does the predicted class depend on the group?</h2>",
-        f"<p>{chi_square_sentence(p)} The test counts rows (weights are not read); a small p "
+        f"<p>{chi_square_sentence(p)} The test counts rows, not weights; a small p "
         "says the classes are not shared alike, not which group is disadvantaged: the "
         "tables per class say that.</p>",
         _table(["rows", "χ²", "dof", "p", "Cramér's V", "smallest expected count", "p-value"],
