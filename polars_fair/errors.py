@@ -303,6 +303,10 @@ BAD_CONTINUOUS = (
 BAD_MOMENTS = (
     "moment table column {column!r} holds {count} {problem} value(s): {values}"
 )
+IMPOSSIBLE_MOMENTS = (
+    "moment table holds {count} row(s) whose residual moments no set of values can have: "
+    "{rule} fails (for example {example}); the sums must come from one set of rows"
+)
 MOMENTS_RESIDUALS_PARTIAL = (
     "a moment table holds all of the residual columns {columns} or none; it lacks {missing}"
 )

@@ -180,13 +180,40 @@ def _check_moments(df: pl.DataFrame, size: str, columns: Sequence[str]) -> pl.Da
             checks.append(("NaN or infinite", v.is_nan() | v.is_infinite()))
         if nonneg:
             checks.append(("negative", v < 0))
+        if c == "n" and df.schema[c].is_float():  # a row count, as in from_class_counts
+            checks.append(("non-integer", v != v.floor()))
         for problem, cond in checks:
             bad = df.filter(cond)[c]
             if bad.len():
                 raise E.InvalidArgumentError(E.BAD_MOMENTS.format(
                     column=c, count=bad.len(), problem=problem,
                     values=E.show_values(bad.head(3).to_list())))
+    if "sum_abs_residual" in columns:
+        _check_residuals(df, size)
     return df
+
+
+#: The relative tolerance of the residual-moment inequalities (rounding in the sums).
+_MOMENT_TOLERANCE = 1e-9
+
+
+def _check_residuals(df: pl.DataFrame, size: str) -> None:
+    """Refuse residual moments that no values can have: |mean| <= mae <= rmse per row."""
+    w = pl.col(size).cast(pl.Float64)
+    mae = pl.col("sum_abs_residual") / w
+    rmse = ((pl.col("m2_residual") / w) + pl.col("mean_residual") ** 2).sqrt()
+    slack = 1 + _MOMENT_TOLERANCE
+    rules = [("mae >= |mean_residual|", pl.col("mean_residual").abs() > mae * slack + 1e-300),
+             ("rmse >= mae", mae > rmse * slack + 1e-300)]
+    rows = df.filter(w > 0).with_columns(mae.alias("__pf_mae"), rmse.alias("__pf_rmse"))
+    for rule, cond in rules:
+        bad = rows.filter(cond)
+        if bad.height:
+            r = bad.row(0, named=True)
+            example = (f"mean_residual={r['mean_residual']!r}, mae={r['__pf_mae']!r}, "
+                       f"rmse={r['__pf_rmse']!r}")
+            raise E.InvalidArgumentError(E.IMPOSSIBLE_MOMENTS.format(
+                count=bad.height, rule=rule, example=example))
 
 
 def from_moments(table: pl.DataFrame | pl.LazyFrame,
@@ -216,8 +243,9 @@ def from_moments(table: pl.DataFrame | pl.LazyFrame,
         A required column is missing.
     InvalidArgumentError
         A non-numeric moment column, residual columns given in part (at once); null, NaN,
-        infinite or negative counts, sums of squares or weights, a null mean of a non-empty
-        group (at collect time).
+        infinite or negative counts, sums of squares or weights, a non-integer ``n``, a null
+        mean of a non-empty group, residual moments no values can have (``mae`` below
+        ``|mean_residual|`` or above ``rmse``, within 1e-9 relative) (at collect time).
 
     Examples
     --------

@@ -317,6 +317,38 @@ def test_from_moments_is_validated() -> None:
                                                    problem="negative", values="[-0.5]")
 
 
+def test_from_moments_refuses_a_fractional_count() -> None:
+    table = pl.DataFrame({"g": ["a", "b"], "n": [10.5, 3.0], "mean_pred": [1.0, 2.0],
+                          "m2_pred": [1.0, 1.0]})
+    with pytest.raises(E.InvalidArgumentError) as info:
+        polars_fair.from_moments(table).frame.collect()
+    assert str(info.value) == E.BAD_MOMENTS.format(column="n", count=1,
+                                                   problem="non-integer", values="[10.5]")
+
+
+def test_from_moments_refuses_residual_moments_no_values_can_have() -> None:
+    base = {"g": ["a", "b"], "n": [4, 4], "mean_pred": [1.0, 2.0], "m2_pred": [1.0, 1.0],
+            "mean_true": [1.0, 2.0], "m2_residual": [1.0, 1.0]}
+    # a: mean residual 0.5 but mae 1 / 4 = 0.25 (|mean| <= mean of |r| always)
+    low_mae = {**base, "mean_residual": [0.5, 0.0], "sum_abs_residual": [1.0, 2.0]}
+    with pytest.raises(E.InvalidArgumentError) as info:
+        polars_fair.from_moments(pl.DataFrame(low_mae)).frame.collect()
+    assert str(info.value) == E.IMPOSSIBLE_MOMENTS.format(
+        count=1, rule="mae >= |mean_residual|",
+        example=f"mean_residual=0.5, mae=0.25, rmse={0.5 ** 0.5!r}")  # sqrt(1/4 + 0.5²)
+    # a: mae 3 / 4 = 0.75 but rmse sqrt(1 / 4 + 0) = 0.5 (mean of |r| <= root mean square)
+    high_mae = {**base, "mean_residual": [0.0, 0.0], "sum_abs_residual": [3.0, 2.0]}
+    with pytest.raises(E.InvalidArgumentError) as info:
+        polars_fair.from_moments(pl.DataFrame(high_mae)).frame.collect()
+    assert str(info.value) == E.IMPOSSIBLE_MOMENTS.format(
+        count=1, rule="rmse >= mae", example="mean_residual=0.0, mae=0.75, rmse=0.5")
+    # possible: residuals -0.5, -0.5, 0.5, 0.5 (m2 = 4 * 0.25 = 1, mae = 0.5 = rmse)
+    fine = {**base, "mean_residual": [0.0, 0.0], "sum_abs_residual": [2.0, 2.0]}
+    out = polars_fair.from_moments(pl.DataFrame(fine)).continuous_report(
+        min_support=1).collect()
+    assert out["mae"].to_list() == [0.5, 0.5]
+
+
 def test_no_reference_leaves_every_comparison_null() -> None:
     df = pl.DataFrame({"g": [None, None], "x": [1.0, 2.0]}, schema={"g": pl.String,
                                                                      "x": pl.Float64})
