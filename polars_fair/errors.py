@@ -305,7 +305,7 @@ BAD_MOMENTS = (
 )
 IMPOSSIBLE_MOMENTS = (
     "moment table holds {count} row(s) whose residual moments no set of values can have: "
-    "{rule} fails (for example {example}); the sums must come from one set of rows"
+    "{rule} fails (first such row: {example}); the sums must come from one set of rows"
 )
 MOMENTS_RESIDUALS_PARTIAL = (
     "a moment table holds all of the residual columns {columns} or none; it lacks {missing}"

@@ -81,7 +81,7 @@ def test_cli_bias_audit_takes_classes_with_a_fixed_set_and_order(tmp_path: Path)
     assert rows[:4] == [(3, "a", 0, 0.0, None), (3, "b", 0, 0.0, None),
                         (0, "a", 1, 1 / 3, 0.5), (0, "b", 2, 2 / 3, 1.0)]
     assert [r[0] for r in rows[4:]] == [1, 1, 2, 2]
-    assert doc["provenance"]["parameters"]["--classes"] == [3, 0, 1, 2]
+    assert doc["provenance"]["parameters"]["classes"] == [3, 0, 1, 2]
     code, out = _cli("bias-audit", path, "--category", "g", "--y-pred", "p",
                      "--classes", "0,1,2", "--pos-label", "1")
     assert code == 2
