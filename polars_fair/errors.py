@@ -303,6 +303,13 @@ BAD_CONTINUOUS = (
 BAD_MOMENTS = (
     "moment table column {column!r} holds {count} {problem} value(s): {values}"
 )
+ONE_SET_ONLY = (
+    "{function} reports one attribute set (the intersection of by=), so combinations={value!r} "
+    "is refused; {advice}"
+)
+#: The ``combinations=`` entry of a function that reports one attribute set (refused).
+ONE_SET_DOC = """combinations : None
+    Not supported: one attribute set per call (``InvalidArgumentError`` otherwise)."""
 IMPOSSIBLE_MOMENTS = (
     "moment table holds {count} row(s) whose residual moments no set of values can have: "
     "{rule} fails (first such row: {example}); the sums must come from one set of rows"

@@ -30,7 +30,8 @@ from polars_fair.counting.moments import (
     moment_table,
 )
 
-__all__ = ["FairMoments", "from_moments", "moments", "MOMENT_ARGS_DOC", "MOMENT_ERRORS_DOC"]
+__all__ = ["FairMoments", "from_moments", "moments", "MOMENT_ARGS_DOC", "MOMENT_ERRORS_DOC",
+           "refuse_sets"]
 
 #: The input errors of building a moment table from rows (numpydoc Raises entries).
 MOMENT_ERRORS_DOC = """ColumnNotFoundError
@@ -113,8 +114,9 @@ class FairMoments:
     def continuous_report(self, by: By = None, *, reference: Any = DEFAULTS.reference,
                           min_support: float = DEFAULTS.min_support,
                           level: float = DEFAULTS.level,
-                          smd_sd: SmdSd = "pooled") -> pl.LazyFrame:
+                          smd_sd: SmdSd = "pooled", combinations: None = None) -> pl.LazyFrame:
         """The continuous report (composed below from its analysis' docstring)."""
+        refuse_sets("continuous_report", combinations)
         m = self._rollup(by)
         return continuous_report_from_moments(m.frame, m.keys, reference=reference,
                                               min_support=min_support, level=level,
@@ -123,11 +125,37 @@ class FairMoments:
     continuous_report.__doc__ = compose(
         continuous_report_from_moments.__doc__ or "", drop=("moments", "keys"),
         before="""by : str or list of str, optional
-    Merge the table to these keys first (default: every key).""",
+    Merge the table to these keys first (default: every key).""", after=E.ONE_SET_DOC,
         example=_EXAMPLE + """
 >>> m = polars_fair.moments(df, "g", y_pred="rate")
 >>> m.continuous_report(reference="a", min_support=1).collect()["smd"].to_list()
 [0.0, 1.0]""", returns="pl.LazyFrame")
+
+
+def refuse_sets(function: str, combinations: Any) -> None:
+    """Refuse ``combinations=`` where one attribute set is reported per call.
+
+    Parameters
+    ----------
+    function : str
+        The function's name, for the message.
+    combinations : Any
+        The argument; ``None`` passes.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``combinations`` given.
+
+    Examples
+    --------
+    >>> refuse_sets("continuous_report", None) is None
+    True
+    """
+    if combinations is not None:
+        raise E.InvalidArgumentError(E.ONE_SET_ONLY.format(
+            function=function, value=combinations,
+            advice="call it once per attribute set, for example by='race', then by='sex'"))
 
 
 @borrow(counts, params=("frame", "by"))

@@ -21,6 +21,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, Unpack, overload
 
 import polars as pl
 
+from polars_fair import errors as E
 from polars_fair._docs import borrow, compose
 from polars_fair.analyses.availability import (
     availability_from_counts,
@@ -461,14 +462,16 @@ True""", scores=True)
                           min_support: float = DEFAULTS.min_support,
                           level: float = DEFAULTS.level, smd_sd: SmdSd = "pooled",
                           sample_weight: IntoExpr | None = None,
-                          null_groups: spec.NullGroups = "keep") -> pl.LazyFrame:  # noqa: D102
+                          null_groups: spec.NullGroups = "keep",
+                          combinations: None = None) -> pl.LazyFrame:  # noqa: D102
+        _continuous.refuse_sets("continuous_report", combinations)
         return self.moments(by, y_pred=y_pred, y_true=y_true, sample_weight=sample_weight,
                             null_groups=null_groups).continuous_report(
             reference=reference, min_support=min_support, level=level, smd_sd=smd_sd)
 
     continuous_report.__doc__ = compose(
         continuous_report_from_moments.__doc__ or "", drop=("moments", "keys"),
-        before=spec.BY_DOC, after=_continuous.MOMENT_ARGS_DOC,
+        before=spec.BY_DOC, after=_continuous.MOMENT_ARGS_DOC + "\n" + E.ONE_SET_DOC,
         raises=_continuous.MOMENT_ERRORS_DOC,
         example=""">>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "a", "b", "b", "b"],

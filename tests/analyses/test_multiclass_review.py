@@ -205,3 +205,30 @@ def test_bias_audit_of_three_values_advises_classes_with_the_values_found() -> N
                                min_share=0.0).collect()
     low = out.filter(pl.col("class") == "Low")
     assert low.select("g", "selected", "impact_ratio").rows() == [("a", 1, 0.5), ("b", 2, 1.0)]
+
+
+def test_combinations_is_refused_by_name_where_one_set_is_reported() -> None:
+    from polars_fair.audit.html import continuous_html, multiclass_html
+
+    df = pl.DataFrame({"g": ["a", "b", "a", "b"], "s": ["x", "y", "y", "x"],
+                       "risk": ["Low", "High", "Low", "Low"], "v": [1.0, 2.0, 3.0, 4.0]})
+    calls = {
+        "continuous_report": lambda: df.lazy().fair.continuous_report(
+            ["g", "s"], y_pred="v", combinations="all"),
+        "multiclass_html": lambda: multiclass_html(df, ["g", "s"], y_pred="risk",
+                                                   combinations="all"),
+        "continuous_html": lambda: continuous_html(df, ["g", "s"], y_pred="v",
+                                                   combinations="all"),
+    }
+    advice = "call it once per attribute set, for example by='race', then by='sex'"
+    for function, call in calls.items():
+        with pytest.raises(E.InvalidArgumentError) as err:
+            call()
+        assert str(err.value) == E.ONE_SET_ONLY.format(function=function, value="all",
+                                                       advice=advice)
+    with pytest.raises(E.InvalidArgumentError):
+        polars_fair.moments(df, "g", y_pred="v").continuous_report(combinations="all")
+    # following the advice: one call per set, each its own report (means by hand)
+    by_g = df.lazy().fair.continuous_report("g", y_pred="v", min_support=1).collect()
+    by_s = df.lazy().fair.continuous_report("s", y_pred="v", min_support=1).collect()
+    assert by_g["mean"].to_list() == [2.0, 3.0] and by_s["mean"].to_list() == [2.5, 2.5]

@@ -173,6 +173,7 @@ def continuous_html(
     rows_read: int | None = None,
     max_groups: int = DEFAULT_PAGE_GROUPS,
     generated: _dt.datetime | None = None,
+    combinations: None = None,
 ) -> str:
     """Write the audit of a continuous outcome as one self-contained HTML document.
 
@@ -206,6 +207,9 @@ def continuous_html(
     max_groups : int, default 50
         The most groups the tables and chart show (the reference, then the largest).
 
+    combinations : None
+        Not supported: a page audits one attribute set (``InvalidArgumentError`` otherwise).
+
     Returns
     -------
     str
@@ -233,6 +237,9 @@ def continuous_html(
     >>> sorted(page_data(page)), "No pass/fail rule is applied" in page
     (['continuous_report', 'mean_intervals', 'provenance'], True)
     """
+    from polars_fair.api.continuous import refuse_sets
+
+    refuse_sets("continuous_html", combinations)
     rows = outcome_rows(data, by, where, filters, output, rows_read, max_groups)
     from polars_fair.analyses.continuous import mean_intervals
     from polars_fair.api.continuous import from_moments, moments

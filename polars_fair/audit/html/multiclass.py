@@ -155,6 +155,7 @@ def multiclass_html(
     rows_read: int | None = None,
     max_groups: int = DEFAULT_PAGE_GROUPS,
     generated: _dt.datetime | None = None,
+    combinations: None = None,
 ) -> str:
     """Write the audit of a multiclass decision as one self-contained HTML document.
 
@@ -194,6 +195,9 @@ def multiclass_html(
     max_groups : int, default 50
         The most groups the tables and charts show (the reference, then the largest).
 
+    combinations : None
+        Not supported: a page audits one attribute set (``InvalidArgumentError`` otherwise).
+
     Returns
     -------
     str
@@ -222,6 +226,9 @@ def multiclass_html(
     >>> sorted(page_data(page)), "<h2>Verdict: FAIL</h2>" in page
     (['multiclass_report', 'multiclass_test', 'provenance'], True)
     """
+    from polars_fair.api.continuous import refuse_sets
+
+    refuse_sets("multiclass_html", combinations)
     rows = outcome_rows(data, by, where, filters, output, rows_read, max_groups)
     from polars_fair.api.classes import class_counts, from_class_counts
 
