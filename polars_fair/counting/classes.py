@@ -402,7 +402,7 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     ------
     InvalidLabelError
         A value outside the declared classes, a single class found and none declared, or
-        true and predicted classes with none in common.
+        (none declared) true and predicted classes with none in common.
 
     Examples
     --------
@@ -411,7 +411,7 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     ('a', 'b')
     """
     columns = [c for c in ("y_pred", "y_true") if c in df.columns]
-    if "y_true" in columns:
+    if "y_true" in columns and declared is None:  # declared classes: the set is the user's
         _check_overlap(df, names)
     if declared is not None:
         allowed = pl.Series(list(declared)).cast(df.schema["y_pred"])
