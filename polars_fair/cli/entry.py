@@ -62,6 +62,7 @@ from polars_fair.cli.io import (
     unreadable,
 )
 from polars_fair.cli.numbers import NUMBER_OPTION, json_number, number_text
+from polars_fair.cli.pages import page_html
 from polars_fair.cli.quoting import QUOTING
 from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
@@ -490,6 +491,7 @@ def demo(
 
 @borrow(run_report, params=("lf", "by_text", "y_true_text, y_pred_text",
                            "pos_label_text, reference_text", "min_support", "where"))
+@borrow(page_html, sections=("Returns",))
 def html_page(
     lf: pl.LazyFrame,
     by_text: list[str],
@@ -525,11 +527,6 @@ def html_page(
         ``None`` values are
         left out. One the installed
         ``audit_html`` does not take is an error naming its flag.
-
-    Returns
-    -------
-    str
-        The HTML document.
 
     Raises
     ------

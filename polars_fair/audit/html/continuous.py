@@ -148,7 +148,8 @@ MomentSection = Callable[[MomentPage], str]
 
 
 @borrow(multiclass_html, params=("null_groups", "where", "title, model, note", "source, path",
-                                "output", "filters", "rows_read", "generated"))
+                                "output", "filters", "rows_read", "generated"),
+        sections=("Returns",))
 @with_limits
 def continuous_html(
     data: pl.DataFrame | pl.LazyFrame,
@@ -209,11 +210,6 @@ def continuous_html(
 
     combinations : None
         Not supported: a page audits one attribute set (``InvalidArgumentError`` otherwise).
-
-    Returns
-    -------
-    str
-        The HTML document.
 
     Raises
     ------

@@ -127,7 +127,7 @@ ClassSection = Callable[[ClassPage], str]
 
 
 @borrow(audit_html, params=("null_groups", "where", "source, path", "output", "filters",
-                           "rows_read", "generated"))
+                           "rows_read", "generated"), sections=("Returns",))
 @with_limits
 def multiclass_html(
     data: pl.DataFrame | pl.LazyFrame,
@@ -197,11 +197,6 @@ def multiclass_html(
 
     combinations : None
         Not supported: a page audits one attribute set (``InvalidArgumentError`` otherwise).
-
-    Returns
-    -------
-    str
-        The HTML document.
 
     Raises
     ------
