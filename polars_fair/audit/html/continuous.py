@@ -30,7 +30,7 @@ from polars_fair.audit.html.charts import Chart, unvalidated
 from polars_fair.audit.html.context import PageText
 from polars_fair.audit.html.multiclass import multiclass_html
 from polars_fair.audit.html.outcomes import (
-    OutcomeRows,
+    OutcomePage,
     data_block_html,
     data_html,
     definitions_html,
@@ -121,26 +121,12 @@ def smd_size(smd: float | None) -> str:
 
 
 @dataclass(frozen=True)
-class MomentPage:
+class MomentPage(OutcomePage):
     """Everything the continuous page shows, computed once, for the section builders."""
 
-    text: PageText
-    prov: dict[str, Any]
-    rows: OutcomeRows
-    keys: list[str]
-    report: pl.DataFrame
     means: pl.DataFrame
-    shown: pl.DataFrame
-    left_out: list[str]
-    ref_label: str
     level: float
-    min_support: int
     smd_sd: SmdSd
-    null_groups: NullGroups
-    where: Any
-    y_pred: str
-    y_true: str | None
-    charts: list[Chart]
 
 
 #: A section of the continuous page: the context in, its HTML out ("" leaves it out).

@@ -32,7 +32,7 @@ from polars_fair._docs import borrow
 from polars_fair.audit.html.charts import Chart, unvalidated
 from polars_fair.audit.html.context import PageText
 from polars_fair.audit.html.outcomes import (
-    OutcomeRows,
+    OutcomePage,
     data_block_html,
     data_html,
     definitions_html,
@@ -97,29 +97,15 @@ MULTICLASS_DEFINITIONS: tuple[tuple[str, str, str], ...] = (
 
 
 @dataclass(frozen=True)
-class ClassPage:
+class ClassPage(OutcomePage):
     """Everything the multiclass page shows, computed once, for the section builders."""
 
-    text: PageText
-    prov: dict[str, Any]
-    rows: OutcomeRows
-    keys: list[str]
     classes: list[Any]
-    report: pl.DataFrame
     test: pl.DataFrame
-    shown: pl.DataFrame
-    left_out: list[str]
-    ref_label: str
     four_fifths: float
-    min_support: int
     ordered: bool
     labelled: bool
     weighted: bool
-    null_groups: NullGroups
-    where: Any
-    y_pred: str
-    y_true: str | None
-    charts: list[Chart]
 
 
 #: A section of the multiclass page: the context in, its HTML out ("" leaves it out).

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import polars as pl
 
+from polars_fair.audit.html.charts import Chart
 from polars_fair.audit.html.context import PageText, Provenance, rows_provenance
 from polars_fair.audit.html.figures import row_sizes
 from polars_fair.audit.html.page import _by_exprs, page_filters, page_output
@@ -38,8 +39,8 @@ from polars_fair.audit.html.text import (
 )
 from polars_fair.core.spec import By, NullGroups, check_int
 
-__all__ = ["OutcomeRows", "data_html", "definitions_html", "outcome_params", "outcome_rows",
-           "shown_groups", "written"]
+__all__ = ["OutcomePage", "OutcomeRows", "data_html", "definitions_html", "outcome_params",
+           "outcome_rows", "shown_groups", "written"]
 
 P = TypeVar("P")
 
@@ -76,6 +77,63 @@ class OutcomeRows:
     filters: tuple[str, ...]
     output: Path | None
     page_groups: int
+
+
+@dataclass(frozen=True)
+class OutcomePage:
+    """What every outcome page's context holds, computed once, for its section builders.
+
+    A page's own context (:class:`polars_fair.audit.html.multiclass.ClassPage`,
+    :class:`polars_fair.audit.html.continuous.MomentPage`) adds its tables and options.
+
+    Parameters
+    ----------
+    text : PageText
+        The page's title, model and note.
+    prov : dict
+        The provenance (:func:`outcome_provenance`).
+    rows : OutcomeRows
+        The rows audited (:func:`outcome_rows`).
+    keys : list of str
+        The group columns.
+    report : pl.DataFrame
+        The page's report, one row per group (with ``is_reference`` and ``low_support``).
+    shown, left_out : pl.DataFrame, list of str
+        The groups the tables show and those left out (:func:`shown_groups`).
+    ref_label : str
+        The reference group, spelt for the page.
+    min_support : int
+        Groups with fewer rows are low support.
+    null_groups : {"keep", "raise", "drop"}
+        What is done with null group values.
+    where : str, pl.Expr or None
+        The filter applied.
+    y_pred, y_true : str, str or None
+        The outcome and the observed value, described.
+    charts : list of Chart
+        The page's charts.
+
+    Examples
+    --------
+    >>> from polars_fair.audit.html.multiclass import ClassPage
+    >>> issubclass(ClassPage, OutcomePage), "charts" in OutcomePage.__dataclass_fields__
+    (True, True)
+    """
+
+    text: PageText
+    prov: dict[str, Any]
+    rows: OutcomeRows
+    keys: list[str]
+    report: pl.DataFrame
+    shown: pl.DataFrame
+    left_out: list[str]
+    ref_label: str
+    min_support: int
+    null_groups: NullGroups
+    where: Any
+    y_pred: str
+    y_true: str | None
+    charts: list[Chart]
 
 
 def outcome_rows(data: pl.DataFrame | pl.LazyFrame, by: By, where: str | pl.Expr | None,
