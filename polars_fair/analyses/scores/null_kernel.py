@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from polars_fair._docs import borrow
 from polars_fair._lazy import np
 
 if TYPE_CHECKING:
@@ -608,6 +609,7 @@ def draw_cells(
     return out[:, :k], out[:, k:]
 
 
+@borrow(split_abroca, sections=("Returns",))
 def cell_abroca(
     pool_pos: NDArray[np.int64],
     pool_neg: NDArray[np.int64],
@@ -646,11 +648,6 @@ def cell_abroca(
     grp_pos, grp_neg : numpy.ndarray of int64, shape (B, K)
         Group a's part of them in each split: ``0 <= grp <= pool``, and both groups hold both
         classes (``0 < P_a < P``, ``0 < N_a < N``).
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (B,)
-        ABROCA in [0, 1] per split.
 
     Examples
     --------

@@ -20,10 +20,11 @@ from typing import Any, TypeVar
 
 import polars as pl
 
+from polars_fair._docs import borrow
 from polars_fair.audit.html.charts import Chart
 from polars_fair.audit.html.context import PageText, Provenance, rows_provenance
 from polars_fair.audit.html.figures import row_sizes
-from polars_fair.audit.html.page import _by_exprs, page_filters, page_output
+from polars_fair.audit.html.page import _by_exprs, audit_html, page_filters, page_output
 from polars_fair.audit.html.provenance import _data_block, _plain
 from polars_fair.audit.html.sections import document
 from polars_fair.audit.html.tables import _provenance_html
@@ -434,6 +435,7 @@ def outcome_params(keys: Sequence[str], y_pred: Any, y_true: Any, reference: Any
     }
 
 
+@borrow(audit_html, sections=("Returns",))
 def written(rows: OutcomeRows, title: str, sections: Sequence[Any], page: P) -> str:
     """The document of ``page``'s sections (each ``page -> str``), written to the output.
 
@@ -447,11 +449,6 @@ def written(rows: OutcomeRows, title: str, sections: Sequence[Any], page: P) -> 
         The page's builders, in order; one that returns "" adds nothing.
     page : Any
         The page's context.
-
-    Returns
-    -------
-    str
-        The HTML document.
 
     Examples
     --------
