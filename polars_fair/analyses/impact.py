@@ -14,8 +14,10 @@ from typing import Any, Unpack
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import np
 from polars_fair.analyses.report import count_exprs
+from polars_fair.analyses.uncertainty import metrics_table
 from polars_fair.core import rules as R
 from polars_fair.core import stats
 from polars_fair.core.families import ImpactOptions, takes
@@ -143,6 +145,7 @@ def shortfall(count: Any, size: Any, ref_count: Any, ref_size: Any) -> float | N
     return float(num / exact(ref_size))
 
 
+@borrow(metrics_table, params=("counts", "keys"))
 @takes(ImpactOptions)
 def impact_from_counts(
     counts: pl.LazyFrame,
@@ -208,10 +211,6 @@ def impact_from_counts(
 
     Parameters
     ----------
-    counts : pl.LazyFrame
-        A count table (keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]).
-    keys : sequence of str
-        Its key columns.
     reference : "largest", "max_selection_rate", "overall", scalar or mapping
         The reference group (:mod:`polars_fair.core.reference`).
     four_fifths : float, default 0.8

@@ -445,6 +445,7 @@ def pooled_z(
     return np.where((m > 0) & (r > 0), np.where(se == 0, 0.0, z), np.nan)
 
 
+@borrow(pooled_z, params=("x1, n1", "x2, n2"))
 def two_proportion_test(
     x1: npt.ArrayLike,
     n1: npt.ArrayLike,
@@ -478,10 +479,6 @@ def two_proportion_test(
 
     Parameters
     ----------
-    x1, n1 : array_like of int or float
-        Successes and trials of the first group.
-    x2, n2 : array_like of int or float
-        Successes and trials of the second group.
     method : {"auto", "z", "fisher"}, default "auto"
         Test to run, see above.
 
