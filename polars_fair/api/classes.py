@@ -24,7 +24,7 @@ from polars_fair.analyses.multiclass import (
 )
 from polars_fair.analyses.runner import analyse, check_clash, on_small_table
 from polars_fair.api.external import _check_levels, _key_list, _lazy, _widen
-from polars_fair.api.objects import counts
+from polars_fair.api.objects import FairCounts, counts
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, check_int, parse_by
 from polars_fair.counting import classes as C
@@ -336,15 +336,13 @@ def class_sets(frame: pl.LazyFrame, keys: Sequence[str], by: Any, combinations: 
     return Counted(frame.map_batches(stack, schema=out_schema), union, sets, max_groups)
 
 
+@borrow(class_sets, params=("frame", "keys"))
+@borrow(FairCounts.confusion, sections=("Raises",))
 def rollup_classes(frame: pl.LazyFrame, keys: Sequence[str], by: Sequence[str]) -> pl.LazyFrame:
     """Sum a class table over the keys not in ``by`` (cells are additive).
 
     Parameters
     ----------
-    frame : pl.LazyFrame
-        A class table.
-    keys : sequence of str
-        Its keys.
     by : sequence of str
         The keys to keep.
 
@@ -352,11 +350,6 @@ def rollup_classes(frame: pl.LazyFrame, keys: Sequence[str], by: Sequence[str]) 
     -------
     pl.LazyFrame
         The class table over ``by``, sorted.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        ``by`` names a column that is not a key.
 
     Examples
     --------

@@ -89,13 +89,9 @@ def _over(source: Callable[..., Any], example: str, *, scores: bool = False) -> 
     return deco
 
 
+@borrow(ClassNamespace, params=("lf",))
 class FairLazyFrame(ClassNamespace):
     """``lf.fair``: fairness audits of a LazyFrame. Every method returns a LazyFrame.
-
-    Parameters
-    ----------
-    lf : pl.LazyFrame
-        The rows to audit.
 
     Examples
     --------
