@@ -19,8 +19,10 @@ from typing import Annotated, Any
 import polars as pl
 import typer
 
+from polars_fair._docs import borrow
 from polars_fair.cli.commands import convert, io_parameters, namespace_options, option_parameter
 from polars_fair.cli.compare import namespace_command
+from polars_fair.cli.compare import register as register_compare
 from polars_fair.cli.group import ReadableCommand
 from polars_fair.cli.io import (
     column_or_sql,
@@ -114,20 +116,9 @@ def _parameters() -> list[inspect.Parameter]:
     return [*io, *(option_parameter(o) for o in namespace_options(_METHOD))]
 
 
+@borrow(register_compare, params=("app", "guard"), sections=("Returns",))
 def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
     """Add ``proxy-report`` to ``app``.
-
-    Parameters
-    ----------
-    app : typer.Typer
-        The command line.
-    guard : callable
-        Runs a command's body (:func:`polars_fair.cli.entry._guard`).
-
-    Returns
-    -------
-    list of str
-        The commands added.
 
     Examples
     --------
