@@ -21,7 +21,7 @@ import typer
 
 from polars_fair._docs import borrow
 from polars_fair.cli.commands import convert, io_parameters, namespace_options, option_parameter
-from polars_fair.cli.compare import namespace_command
+from polars_fair.cli.compare import namespace_command, run_rows_command
 from polars_fair.cli.compare import register as register_compare
 from polars_fair.cli.group import ReadableCommand
 from polars_fair.cli.io import (
@@ -38,20 +38,9 @@ _METHOD = "proxy_report"
 _RESOLVED = ("y_true", "y_pred", "pos_label", "reference")
 
 
+@borrow(run_rows_command, params=("values",), sections=("Returns",))
 def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
     """Run ``polars-fair proxy-report``: scan, resolve, call the namespace method.
-
-    Parameters
-    ----------
-    values : dict
-        The command's parsed options.
-
-    Returns
-    -------
-    frame : pl.DataFrame
-        The method's result.
-    header : str
-        A line describing the run.
 
     Raises
     ------
