@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import np
 from polars_fair.core.spec import (
     Audit,
@@ -222,6 +223,7 @@ def calibration_table(frame: pl.DataFrame | pl.LazyFrame, *, membership: Any, kn
     return CalibrationTable(table, m, name_of(known), tuple(float(e) for e in edges), a)
 
 
+@borrow(scan.membership_from_labels, sections=("Warns",))
 def check_calibration_table(df: pl.DataFrame, t: CalibrationTable) -> pl.DataFrame:
     """Raise the typed error of the first problem the scan counted; apply ``null_groups``.
 
@@ -248,11 +250,6 @@ def check_calibration_table(df: pl.DataFrame, t: CalibrationTable) -> pl.DataFra
         A weight null, NaN, infinite or negative.
     UnknownGroupError
         A known value that is not a declared group (the values and their row counts).
-
-    Warns
-    -----
-    UserWarning
-        With ``null_groups="drop"``: the rows dropped for a null probability.
 
     Examples
     --------
