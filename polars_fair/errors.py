@@ -643,6 +643,18 @@ MONITOR_NO_REFERENCE = (
     "monitor compares each group with one reference group; reference={reference!r} names none "
     "(use 'largest', 'max_selection_rate' or a group value)"
 )
+MONITOR_NULL_TIME = (
+    "column {column!r} (time) holds {count} null value(s); a decision without a time has no "
+    "period: drop or fill those rows before monitoring"
+)
+MONITOR_NULL_PERIOD = (
+    "period count table column 'period' holds {count} null value(s); every row needs its "
+    "period's first day"
+)
+MONITOR_NOT_A_TABLE = (
+    "{function} takes the count table as a polars DataFrame or LazyFrame; got a {type}: pass "
+    "its .frame"
+)
 MONITOR_NEEDS_LABELS = "metric={metric!r} needs labels: pass y_true"
 MONITOR_ALPHA = "alpha must lie strictly between 0 and 1; got {value!r}"
 

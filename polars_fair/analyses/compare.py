@@ -220,6 +220,10 @@ def _changes(df: pl.DataFrame, *, labelled: bool, level: float, mid_p: bool,
         worse = df.select(cell(1, 0, 1) + cell(0, 1, 0)).to_series().to_numpy()
         better = df.select(cell(1, 1, 0) + cell(0, 0, 1)).to_series().to_numpy()
         out["error_mcnemar_p_value"] = mcnemar_exact(worse, better, mid_p=mid_p)
+    empty = df["n"].to_numpy() == 0  # no pairs: no test (as the rates are null)
+    for name in ("mcnemar_p_value", "error_mcnemar_p_value"):
+        if name in out:
+            out[name] = np.where(empty, np.nan, np.asarray(out[name], dtype=np.float64))
     frame = pl.DataFrame({k: pl.Series(k, v, dtype=pl.Float64, nan_to_null=True)
                           for k, v in out.items()})
     if weighted:  # exact tests count people; weighted sums are no counts

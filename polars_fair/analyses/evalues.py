@@ -208,7 +208,9 @@ class Sequences:
     p_anytime : numpy.ndarray
         :math:`\min(1, 1/\max_{t \le T} \prod e_t(0))`.
     alarm, four_fifths_alarm : numpy.ndarray of bool
-        The sequence has excluded 0 / lain wholly below ``four_fifths`` at some period so far.
+        The sequence (the running intersection) excludes 0 / lies wholly below
+        ``four_fifths``: ``alarm`` is ``cs_high <= 0 or cs_low >= 0`` (the bounds are open),
+        ``four_fifths_alarm`` is ``ir_cs_high < four_fifths``; once true, true.
 
     Examples
     --------
@@ -270,13 +272,18 @@ def sequences(s_g: Any, n_g: Any, s_r: Any, n_r: Any, *, alpha: float,
     m_d = np.cumsum(log_evalues(s_g, n_g, s_r, n_r, q_g, q_r, d_grid, np.ones_like(d_grid)), 0)
     m_r = np.cumsum(log_evalues(s_g, n_g, s_r, n_r, q_g, q_r, np.zeros_like(r_grid), r_grid), 0)
     bar = np.log(1 / alpha)
+    # the running intersection of the sequences: a null rejected once stays rejected, so the
+    # shown bounds, the alarms and p_anytime are the same sequence
+    m_d, m_r = np.maximum.accumulate(m_d, 0), np.maximum.accumulate(m_r, 0)
     cs_low, cs_high = _bounds(m_d < bar, d_grid, -1.0, 1.0)
     ir_low, ir_high = _bounds(m_r < bar, r_grid, 0.0, np.inf)
-    at_zero = m_d[:, int(np.flatnonzero(d_grid == 0.0)[0])]
-    best = np.maximum.accumulate(at_zero)
+    best = m_d[:, int(np.flatnonzero(d_grid == 0.0)[0])]
     p_anytime = np.minimum(1.0, np.exp(-best))
-    above = r_grid >= four_fifths
-    below = np.maximum.accumulate((m_r[:, above] >= bar).all(1))
+    # from the last grid ratio below four_fifths up: rejected exactly when ir_cs_high (the
+    # first rejected grid ratio above the accepted ones) is below four_fifths
+    under = np.flatnonzero(r_grid < four_fifths)
+    above = r_grid >= (r_grid[under[-1]] if under.size else -np.inf)
+    below = (m_r[:, above] >= bar).all(1)
     both = (n_g > 0) & (n_r > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         big_n = np.where(both, n_g + n_r, 1.0)

@@ -100,13 +100,15 @@ def monitor_from_counts(
     * ``cs_low``, ``cs_high``: the confidence sequence for the difference at level
       :math:`1 - \alpha` (every difference whose e-value product is below :math:`1/\alpha`;
       :mod:`polars_fair.analyses.evalues`), and ``ir_cs_low``, ``ir_cs_high`` the one for the
-      impact ratio; each is read on a grid (steps of 0.005 for the difference, a factor
-      :math:`10^{1/100}` for the ratio, from 0.01 to 100) and widened by one grid step;
+      impact ratio; each is the running intersection over the periods so far (a value rejected
+      once stays rejected), read on a grid (steps of 0.005 for the difference, a factor
+      :math:`10^{1/100}` for the ratio, from 0.01 to 100) and widened by one grid step: each
+      bound is the nearest rejected grid value, an open end;
     * ``p_anytime`` :math:`\min(1, 1/\max_{t \le T}\prod e_t(0))`, valid at every period
-      however often it is read; ``alarm``: the sequence has excluded 0 (``p_anytime <=
-      alpha``), true from the first such period on; ``four_fifths_alarm``: the impact-ratio
-      sequence has lain wholly below ``four_fifths`` (every grid ratio from ``four_fifths`` up
-      rejected), likewise.
+      however often it is read; ``alarm``: the sequence excludes 0 (``p_anytime <= alpha``,
+      equivalently ``cs_high <= 0`` or ``cs_low >= 0``), true from the first such period on;
+      ``four_fifths_alarm``: the impact-ratio sequence lies wholly below ``four_fifths``
+      (``ir_cs_high < four_fifths``), likewise.
 
     A false alarm has probability at most :math:`\alpha` per group over the whole monitoring
     (Ville's inequality), assuming decisions independent within a period given the group

@@ -14,11 +14,19 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair import errors as E
 from polars_fair._docs import compose
 from polars_fair.analyses.compare import compare_from_counts
+from polars_fair.api.external import _require as require
+from polars_fair.api.external import _widen as widen
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import BY_DOC, INPUT_ERRORS_DOC, By, IntoExpr
-from polars_fair.counting.paired import check_paired, paired_table
+from polars_fair.counting.paired import (
+    PAIRED_CELLS,
+    check_negative_cells,
+    check_paired,
+    paired_table,
+)
 
 __all__ = ["FairPaired", "from_paired_counts", "namespace_compare", "paired_counts"]
 
@@ -132,8 +140,9 @@ def paired_counts(frame: Any, by: By = None, *, y_pred: IntoExpr, baseline: Into
     return FairPaired(table, keys, labels=y_true is not None)
 
 
-def from_paired_counts(table: pl.DataFrame | pl.LazyFrame, keys: str | Sequence[str] | None = None,
-                       *, labels: bool = True) -> FairPaired:
+def from_paired_counts(table: pl.DataFrame | pl.LazyFrame | FairPaired,
+                       keys: str | Sequence[str] | None = None, *,
+                       labels: bool = True) -> FairPaired:
     """Compare two models from a paired count table made anywhere.
 
     The table holds the key columns, ``n`` and the eight cells ``y{l}_p{c}_b{b}`` (label,
@@ -144,8 +153,9 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame, keys: str | Sequence[
 
     Parameters
     ----------
-    table : pl.DataFrame or pl.LazyFrame
-        The paired count table.
+    table : pl.DataFrame, pl.LazyFrame or FairPaired
+        The paired count table; or what :func:`paired_counts` returned (its ``.frame`` is
+        used, and its keys and labels by default).
     keys : str or sequence of str, optional
         The key columns; default every column that is not a count.
     labels : bool, default True
@@ -160,6 +170,12 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame, keys: str | Sequence[
     ------
     ColumnNotFoundError
         A cell or key column missing.
+    InvalidArgumentError
+        ``table`` is no polars frame nor :class:`FairPaired`; a cell is not numeric, or is
+        negative, NaN or infinite; ``n`` (or, without ``weight_sum``, a cell) is not a whole
+        number (weighted cells need a ``weight_sum`` column), as :func:`polars_fair.from_counts`.
+    NullValuesError
+        A null cell.
     InvalidInputError
         When collected: negative counts, or ``n`` not the sum of the cells (unweighted).
 
@@ -173,7 +189,21 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame, keys: str | Sequence[
     ...     "selection_rate", "selection_rate_baseline").collect().row(0)
     (1.0, 0.0)
     """
-    lf = table.lazy() if isinstance(table, pl.DataFrame) else table
+    if isinstance(table, FairPaired):
+        if keys is None:
+            keys, labels = table.keys, table.labels
+        table = table.frame
+    if not isinstance(table, (pl.DataFrame, pl.LazyFrame)):
+        raise E.InvalidArgumentError(E.MONITOR_NOT_A_TABLE.format(
+            function="from_paired_counts", type=type(table).__name__))
+    df = table.collect() if isinstance(table, pl.LazyFrame) else table
+    weighted = "weight_sum" in df.columns
+    cells = [c for c in ("n", *PAIRED_CELLS, "weight_sum") if c in df.columns]
+    require(df.schema, cells, "paired count table")
+    if not {"n", *PAIRED_CELLS} - set(df.columns):  # else check_paired names the missing one
+        check_negative_cells(df)
+    lf = widen(df, cells, ["n"] if weighted else ["n", *PAIRED_CELLS],
+               " (weighted cells need a weight_sum column)").lazy()
     checked, key_list = check_paired(lf, [keys] if isinstance(keys, str) else keys)
     return FairPaired(checked, key_list, labels)
 

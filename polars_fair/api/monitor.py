@@ -144,7 +144,7 @@ def period_counts(frame: Any, by: By = None, *, time: IntoExpr, every: str, y_pr
     return FairPeriods(table, keys, labels=y_true is not None)
 
 
-def from_period_counts(table: pl.DataFrame | pl.LazyFrame,
+def from_period_counts(table: pl.DataFrame | pl.LazyFrame | FairPeriods,
                        keys: str | Sequence[str] | None = None, *,
                        labels: bool = True) -> FairPeriods:
     """Monitor from a period count table made anywhere (``period``, keys, the count cells).
@@ -154,8 +154,9 @@ def from_period_counts(table: pl.DataFrame | pl.LazyFrame,
 
     Parameters
     ----------
-    table : pl.DataFrame or pl.LazyFrame
-        ``period``, the keys, ``n, tp, fp, fn, tn``.
+    table : pl.DataFrame, pl.LazyFrame or FairPeriods
+        ``period`` (no nulls), the keys, ``n, tp, fp, fn, tn``; or what :func:`period_counts`
+        returned (its ``.frame`` is used, and its keys and labels by default).
     keys : str or sequence of str, optional
         The attribute keys; default every column that is neither ``period`` nor a count.
     labels : bool, default True
@@ -170,6 +171,10 @@ def from_period_counts(table: pl.DataFrame | pl.LazyFrame,
     ------
     ColumnNotFoundError, InvalidInputError
         As :func:`polars_fair.from_counts`.
+    NullValuesError
+        ``period`` holds nulls (with their count).
+    InvalidArgumentError
+        ``table`` is neither a polars frame nor a :class:`FairPeriods`.
 
     Examples
     --------
@@ -179,12 +184,23 @@ def from_period_counts(table: pl.DataFrame | pl.LazyFrame,
     >>> from_period_counts(t, "g").monitor(min_support=1).select("g", "rate").collect().rows()
     [('a', 0.5), ('b', 0.25)]
     """
+    if isinstance(table, FairPeriods):
+        if keys is None:
+            keys, labels = table.keys, table.labels
+        table = table.frame
+    if not isinstance(table, (pl.DataFrame, pl.LazyFrame)):
+        raise E.InvalidArgumentError(E.MONITOR_NOT_A_TABLE.format(
+            function="from_period_counts", type=type(table).__name__))
     names = table.collect_schema().names()
     if keys is None:
         counted = {"n", "tp", "fp", "fn", "tn", "weight_sum", PERIOD}
         key_list = [c for c in names if c not in counted]
     else:
         key_list = [keys] if isinstance(keys, str) else list(keys)
+    if PERIOD in names:  # else from_counts names the missing key
+        nulls = table.lazy().select(pl.col(PERIOD).null_count()).collect().item()
+        if nulls:
+            raise E.NullValuesError(E.MONITOR_NULL_PERIOD.format(count=nulls))
     checked = from_counts(table, [PERIOD, *key_list])
     return FairPeriods(checked.frame, key_list, labels)
 

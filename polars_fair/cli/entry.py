@@ -811,13 +811,13 @@ def check(
                                       "fail a real worsening against it.")
     ] = None,
     max_impact_ratio_drop: Annotated[
-        Decimal, typer.Option(help="With --baseline-pred: fail a real impact-ratio drop "
-                                           "above this.", **NUMBER_OPTION)
-    ] = _CHANGE_LIMIT,
+        Decimal | None, typer.Option(help="With --baseline-pred: fail a real impact-ratio "
+                                          "drop above this (default 0.05).", **NUMBER_OPTION)
+    ] = None,
     max_ofi_increase: Annotated[
-        Decimal, typer.Option(
-            help="With --baseline-pred: fail a real |OFI| rise above this.", **NUMBER_OPTION)
-    ] = _CHANGE_LIMIT,
+        Decimal | None, typer.Option(help="With --baseline-pred: fail a real |OFI| rise above "
+                                          "this (default 0.05).", **NUMBER_OPTION)
+    ] = None,
     **declared: Any,
 ) -> None:
     """CI gate: exit 0 if every group with n >= --min-support passes, 1 with the violations.
@@ -833,6 +833,10 @@ def check(
             raise E.InvalidArgumentError(f"--format must be text or json, got {format!r}")
         if max_abroca is not None and y_score is None:
             raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
+        if baseline_pred is None and (max_impact_ratio_drop, max_ofi_increase) != (None, None):
+            flag = "--max-impact-ratio-drop" if max_impact_ratio_drop is not None \
+                else "--max-ofi-increase"
+            raise E.InvalidArgumentError(E.CLI_CHANGE_LIMIT.format(flag=flag))
         args = resolve_inputs(
             scan(path, separator, parse_dtypes(dtype)), by, y_true_text=y_true,
             y_pred_text=y_pred, y_score_text=y_score, pos_label_text=pos_label,
@@ -846,8 +850,12 @@ def check(
         ))
         if baseline_pred is not None:
             result["change"] = check_change(
-                args, baseline_pred, max_impact_ratio_drop=max_impact_ratio_drop,
-                max_ofi_increase=max_ofi_increase, level=declared["level"],
+                args, baseline_pred,
+                max_impact_ratio_drop=_CHANGE_LIMIT if max_impact_ratio_drop is None
+                else max_impact_ratio_drop,
+                max_ofi_increase=_CHANGE_LIMIT if max_ofi_increase is None
+                else max_ofi_increase,
+                level=declared["level"],
                 min_support=min_support, null_groups=null_groups)
             result["gate_passed"] = result["passed"]
             result["passed"] = result["passed"] and result["change"]["passed"]

@@ -441,7 +441,8 @@ def validate_labels(df: pl.DataFrame, a: Audit) -> None:
                 and neg_true != neg_pred:
             raise E.InvalidLabelError(E.NEGATIVES_DIFFER.format(
                 y_true=a.y_true_name, y_pred=a.y_pred_name, neg_true=neg_true,
-                neg_pred=neg_pred, pos_label=a.pos_label))
+                neg_pred=neg_pred, pos_label=a.pos_label).replace(
+                    "y_pred column", f"{a.y_pred_role} column"))  # a baseline: its argument
         labelled = (pl.col(Y) == pl.lit(a.pos_true)) if Y in df.columns else pl.lit(False)
         present = df.filter(labelled | (pl.col(P) == pl.lit(a.pos_pred)))
         if df["n"].sum() and present.height == 0 and a.score is None and Y in df.columns:

@@ -28,7 +28,8 @@ from polars_fair.core.spec import Attributes, Audit, By, IntoExpr, normalize_by,
 from polars_fair.counting import boundary
 from polars_fair.counting.tables import PolarsEngine, engine_of
 
-__all__ = ["PAIRED_CELLS", "Q", "cell", "check_paired", "paired_schema", "paired_table"]
+__all__ = ["PAIRED_CELLS", "Q", "cell", "check_negative_cells", "check_paired", "paired_schema",
+           "paired_table"]
 
 #: The baseline prediction's column in the paired label table.
 Q = "__pf_q"
@@ -90,8 +91,7 @@ def paired_schema(key_schema: Sequence[tuple[str, pl.DataType]], weighted: bool)
 def _derive(df: pl.DataFrame, a: Audit, b: Audit) -> pl.DataFrame:
     """Validate a paired label table and sum it into the paired count table (small, eager)."""
     boundary.validate_labels(df.drop(Q), a)
-    boundary.validate_labels(df.drop(boundary.P).rename({Q: boundary.P}),
-                             replace(b, y_pred_role="baseline"))
+    boundary.validate_labels(df.drop(boundary.P).rename({Q: boundary.P}), b)
     df = boundary.apply_group_policy(df, a)
     weighted = a.weight is not None
     kind = pl.Float64 if weighted else pl.Int64
@@ -110,7 +110,7 @@ def _derive(df: pl.DataFrame, a: Audit, b: Audit) -> pl.DataFrame:
     return out.sort(a.keys, nulls_last=True) if a.keys else out
 
 
-def paired_table(frame: Any, by: By, *, baseline: IntoExpr,
+def paired_table(frame: Any, by: By, *, baseline: IntoExpr, baseline_role: str = "baseline",
                  **args: Any) -> tuple[pl.LazyFrame, list[str], Audit]:
     """The lazy paired count table of the rows: one aggregation, validated at collect time.
 
@@ -128,6 +128,9 @@ def paired_table(frame: Any, by: By, *, baseline: IntoExpr,
         The attributes (several = their intersection).
     baseline : str or pl.Expr
         The baseline model's prediction (a column name on DuckDB; a Spark ``Column`` on Spark).
+    baseline_role : str, default "baseline"
+        The argument the baseline came from, as the errors name it (``"baseline_pred"`` for
+        the HTML audit).
     **args : Any
         The count arguments of the candidate (``y_true``, ``y_pred``, ``pos_label``,
         ``sample_weight``, ``null_groups``, ``y_score`` with ``threshold``, ``max_groups``).
@@ -165,7 +168,15 @@ def paired_table(frame: Any, by: By, *, baseline: IntoExpr,
     schema = engine.schema()
     a = resolve(schema, by_attrs, **args)
     plain = {k: v for k, v in args.items() if k not in ("y_pred", "y_score", "threshold")}
-    b = resolve(schema, by_attrs, **plain, y_pred=bound)
+    try:
+        b = resolve(schema, by_attrs, **plain, y_pred=bound)
+    except E.PolarsFairError as exc:  # the baseline is resolved as a y_pred: name its argument
+        message = str(exc)
+        for said, meant in (("(y_pred)", f"({baseline_role})"), ("y_pred=", f"{baseline_role}="),
+                            ("y_pred column", f"{baseline_role} column")):
+            message = message.replace(said, meant)
+        raise type(exc)(message) from None
+    b = replace(b, y_pred_role=baseline_role)
     assert b.y_pred is not None and b.y_pred_name is not None
     if b.y_pred_name in a.keys:
         raise E.InvalidArgumentError(E.BASELINE_IS_KEY.format(column=b.y_pred_name))
@@ -179,6 +190,34 @@ def paired_table(frame: Any, by: By, *, baseline: IntoExpr,
     table = labels.map_batches(lambda df: _derive(df, a, b).select(schema_out.names()),
                                schema=schema_out)
     return table, a.keys, a
+
+
+def check_negative_cells(df: pl.DataFrame) -> None:
+    """Raise for a negative ``n`` or paired cell, naming the column and a few values.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A paired count table (numeric ``n`` and :data:`PAIRED_CELLS`).
+
+    Raises
+    ------
+    InvalidInputError
+        The first column (``n``, then the cells in order) with a negative value.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"n": [1], **{c: [0] for c in PAIRED_CELLS}})
+    >>> check_negative_cells(t.with_columns(y1_p1_b1=-1))
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidInputError: paired count table: column 'y1_p1_b1' holds ...
+    """
+    for col in ("n", *PAIRED_CELLS):
+        bad = df.filter(pl.col(col) < 0)[col]
+        if bad.len():
+            raise E.InvalidInputError(E.NEGATIVE_PAIRED_COUNT.format(
+                column=col, values=E.show_values(bad.to_list())))
 
 
 def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tuple[pl.LazyFrame,
@@ -232,11 +271,7 @@ def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tupl
                         *([pl.col("weight_sum").cast(pl.Float64)] if weighted else []))
 
     def check(df: pl.DataFrame) -> pl.DataFrame:
-        for col in ("n", *PAIRED_CELLS):
-            bad = df.filter(pl.col(col) < 0)[col]
-            if bad.len():
-                raise E.InvalidInputError(E.NEGATIVE_PAIRED_COUNT.format(
-                    column=col, values=E.show_values(bad.to_list())))
+        check_negative_cells(df)
         if not weighted:
             bad_n = df.filter(pl.col("n") != pl.sum_horizontal(PAIRED_CELLS))["n"]
             if bad_n.len():

@@ -3,7 +3,11 @@
 A monitor reads fairness over time (DESIGN.md, "The label table generalises": a period key).
 The period of a row is its ``time`` (a Date or Datetime column) as a date, truncated to
 ``every`` (a Polars duration of whole days, weeks, months, quarters or years: ``"1w"`` starts
-on Monday, ``"1mo"`` on the first of the month, as ``pl.Expr.dt.truncate``). On Polars the
+on Monday, ``"1mo"`` on the first of the month, as ``pl.Expr.dt.truncate``). A time-zone-aware
+Datetime falls on its local date in its own zone (``pl.Expr.dt.date``), not on the UTC date
+(DuckDB and Spark keep no zone per column: their session's time zone decides).
+A null time raises :class:`~polars_fair.errors.NullValuesError` with the count of such rows
+(a decision without a time has no period), as a null prediction does. On Polars the
 period is one more key expression of the count table's own group-by; Spark and DuckDB group by
 the row's date (one more key column, made by the engine) and the small table is truncated and
 summed here, so every engine gives the same table.
@@ -23,7 +27,7 @@ from polars_fair.core.spec import By, IntoExpr, name_of, normalize_by, to_expr
 from polars_fair.counting.boundary import COUNT_COLUMNS
 from polars_fair.counting.tables import PolarsEngine, count_table, engine_of
 
-__all__ = ["PERIOD", "check_every", "period_table"]
+__all__ = ["PERIOD", "check_every", "check_null_periods", "period_table"]
 
 #: The period key's name in the period count table.
 PERIOD = "period"
@@ -60,6 +64,41 @@ def check_every(every: Any) -> str:
     if not isinstance(every, str) or not _EVERY.match(every):
         raise E.InvalidArgumentError(E.MONITOR_EVERY.format(value=every))
     return every
+
+
+def check_null_periods(df: pl.DataFrame, time: str) -> pl.DataFrame:
+    """``df`` (a period count table) when no row has a null period, else the typed error.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A period count table (``period``, keys, ``n`` and the cells).
+    time : str
+        The time column's name as the user gave it.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``df``.
+
+    Raises
+    ------
+    NullValuesError
+        Some rows have a null time: names ``time`` and counts the rows.
+
+    Examples
+    --------
+    >>> import datetime as dt
+    >>> t = pl.DataFrame({"period": [dt.date(2024, 1, 1), None], "n": [3, 2]})
+    >>> check_null_periods(t, "t")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.NullValuesError: column 't' (time) holds 2 null value(s); ...
+    """
+    nulls = int(df.filter(pl.col(PERIOD).is_null())["n"].sum())
+    if nulls:
+        raise E.NullValuesError(E.MONITOR_NULL_TIME.format(column=time, count=nulls))
+    return df
 
 
 def _with_day(engine: Any, time: str) -> Any:
@@ -105,6 +144,8 @@ def period_table(frame: Any, by: By, *, time: IntoExpr, every: str,
     ------
     ColumnNotFoundError
         ``time`` is no column.
+    NullValuesError
+        At collect time: ``time`` is null in some rows (with their count).
     InvalidArgumentError
         ``time`` is not a Date or Datetime column, ``every`` is not a whole-day duration,
         ``sample_weight`` is given (the sequences count decisions); the errors of
@@ -138,16 +179,20 @@ def period_table(frame: Any, by: By, *, time: IntoExpr, every: str,
                                      cli_message=E.CLI_MONITOR_TIME_DTYPE.format(
             column=column, dtype=dtype, dtype_option=shlex.quote(f"{column}=date")))
     items = normalize_by(by)
-    if polars:
-        period = to_expr(time).cast(pl.Date).dt.truncate(every).alias(PERIOD)
+    if polars:  # dt.date: a zoned time's local date, not its UTC date
+        day = to_expr(time) if dtype == pl.Date else to_expr(time).dt.date()
+        period = day.dt.truncate(every).alias(PERIOD)
         table, keys = count_table(engine, [period, *items], key_roles={PERIOD: "time"}, **args)
-        return table, keys[1:]
+        checked = table.map_batches(lambda df: check_null_periods(df, name_of(time)),
+                                    schema=table.collect_schema())
+        return checked, keys[1:]
     assert isinstance(time, str)
     table, keys = count_table(_with_day(engine, time), [PERIOD, *items], **args)
     keys = keys[1:]
 
     def truncate(df: pl.DataFrame) -> pl.DataFrame:
-        df = df.with_columns(pl.col(PERIOD).cast(pl.Date).dt.truncate(every))
+        df = check_null_periods(df, time).with_columns(
+            pl.col(PERIOD).cast(pl.Date).dt.truncate(every))
         return df.group_by([PERIOD, *keys]).agg(pl.col(c).sum() for c in COUNT_COLUMNS) \
             .sort([PERIOD, *keys], nulls_last=True)
 

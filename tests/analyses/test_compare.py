@@ -180,6 +180,10 @@ def test_impact_ratio_change_interval_holds_the_change_and_is_zero_on_the_top_gr
     assert top and top[0]["impact_ratio_change_low"] == 0.0 == top[0]["impact_ratio_change_high"]
 
 
+#: The baseline with 5 for its negative where the label has 0: the negatives differ.
+FIVE = pl.when(pl.col("old") == 1).then(1).otherwise(5).alias("old")
+
+
 def test_a_bad_baseline_is_named_with_its_role() -> None:
     bad = HAND.with_columns(old=pl.when(pl.col("g") == "a").then(2).otherwise(pl.col("old")))
     with pytest.raises(E.InvalidLabelError) as err:
@@ -192,8 +196,20 @@ def test_a_bad_baseline_is_named_with_its_role() -> None:
     with pytest.raises(E.InvalidArgumentError) as key:
         HAND.fair.compare(["g", "old"], y_pred="new", baseline="old")
     assert str(key.value) == E.BASELINE_IS_KEY.format(column="old")
-    with pytest.raises(E.ColumnNotFoundError, match="'older' \\(y_pred\\)"):
+    # the argument given is named (it said "(y_pred)" before: wrong, issue 25 review)
+    with pytest.raises(E.ColumnNotFoundError, match="'older' \\(baseline\\)"):
         HAND.fair.compare("g", y_pred="new", baseline="older")
+    with pytest.raises(E.InvalidLabelError, match="and baseline column 'old'"):
+        HAND.fair.compare("g", y_pred="new", baseline=FIVE, y_true="y_true")
+
+
+def test_the_html_audit_names_baseline_pred() -> None:
+    from polars_fair.audit.html import audit_html
+
+    with pytest.raises(E.ColumnNotFoundError, match="'older' \\(baseline_pred\\)"):
+        audit_html(HAND, "g", y_pred="new", baseline_pred="older")
+    with pytest.raises(E.InvalidLabelError, match="and baseline_pred column 'old'"):
+        audit_html(HAND, "g", y_pred="new", baseline_pred=FIVE)
 
 
 def test_a_bad_paired_table_is_refused() -> None:
@@ -257,3 +273,40 @@ def test_weighted_intervals_do_not_depend_on_the_scale_of_the_weights() -> None:
     plain = rows.fair.compare("g", y_pred="new", baseline="old", min_support=1)
     assert_frame_equal(even.drop("mcnemar_p_value"), plain.drop("mcnemar_p_value"),
                        rel_tol=1e-9)
+
+
+def test_from_paired_counts_checks_cells_as_from_counts_does() -> None:
+    table = polars_fair.paired_counts(HAND, "g", y_pred="new", baseline="old").frame.collect()
+    half = table.with_columns(pl.col("y0_p0_b0") + 0.5, pl.col("n") + 0.5)
+    with pytest.raises(E.InvalidArgumentError, match="'n' holds 2 non-integer"):
+        polars_fair.from_paired_counts(half)
+    # n whole, a cell not: the cell is named (weighted cells need weight_sum)
+    cell = table.with_columns(pl.col("y0_p0_b0").cast(pl.Float64) + 0.5)
+    with pytest.raises(E.InvalidArgumentError, match="'y0_p0_b0' holds 2 non-integer"):
+        polars_fair.from_paired_counts(cell)
+    with pytest.raises(E.InvalidArgumentError, match="'y1_p1_b0' .* must be numeric"):
+        polars_fair.from_paired_counts(table.with_columns(pl.col("y1_p1_b0").cast(pl.String)))
+    with pytest.raises(E.NullValuesError, match="'y1_p1_b0' holds 2 null"):
+        polars_fair.from_paired_counts(table.with_columns(y1_p1_b0=pl.lit(None, pl.Int64)))
+
+
+def test_from_paired_counts_takes_what_paired_counts_returns() -> None:
+    paired = polars_fair.paired_counts(HAND, "g", y_pred="new", baseline="old",
+                                       y_true="y_true")
+    got = polars_fair.from_paired_counts(paired).compare(min_support=1).collect()
+    assert_frame_equal(got, _compare())
+    with pytest.raises(E.InvalidArgumentError, match="pass its .frame"):
+        polars_fair.from_paired_counts({"g": ["a"]})  # type: ignore[arg-type]
+
+
+def test_an_empty_group_has_no_mcnemar_p_value() -> None:
+    table = polars_fair.paired_counts(HAND, "g", y_pred="new", baseline="old",
+                                      y_true="y_true").frame.collect()
+    empty = table.head(1).with_columns(g=pl.lit("z"), **{c: pl.lit(0, pl.Int64)
+                                                         for c in ("n", *PAIRED_CELLS)})
+    out = polars_fair.from_paired_counts(pl.concat([table, empty])).compare(
+        min_support=1).collect()
+    z = out.filter(pl.col("g") == "z").row(0, named=True)
+    # no pairs: the rates are null, and so are the tests (not 1.0)
+    assert (z["selection_rate"], z["mcnemar_p_value"], z["error_mcnemar_p_value"]) == (
+        None, None, None)

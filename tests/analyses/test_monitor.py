@@ -221,3 +221,65 @@ def test_a_weighted_period_table_is_refused_not_truncated() -> None:
     with pytest.raises(E.InvalidArgumentError) as weights:
         polars_fair.from_period_counts(t, "g").monitor(min_support=1)
     assert str(weights.value) == E.MONITOR_WEIGHTS
+
+
+def test_a_null_time_is_an_error_not_a_period() -> None:
+    # 3 rows of b lose their time: no hidden null period, a typed error naming time and 3
+    df = _hand_rows().with_row_index().with_columns(
+        t=pl.when(pl.col("index").is_in([25, 26, 27])).then(None).otherwise(pl.col("t")))
+    with pytest.raises(E.NullValuesError) as err:
+        df.fair.monitor("g", time="t", every="1w", y_pred="y_pred", min_support=1)
+    assert str(err.value) == E.MONITOR_NULL_TIME.format(column="t", count=3)
+    duckdb = pytest.importorskip("duckdb")
+    with pytest.raises(E.NullValuesError) as on_duckdb:
+        polars_fair.period_counts(duckdb.from_arrow(df.drop("index").to_arrow()), "g",
+                                  time="t", every="1w", y_pred="y_pred").frame.collect()
+    assert str(on_duckdb.value) == str(err.value)
+
+
+def test_from_period_counts_refuses_a_null_period_and_takes_fair_periods() -> None:
+    periods = polars_fair.period_counts(_hand_rows(), "g", time="t", every="1w",
+                                        y_pred="y_pred")
+    table = periods.frame.collect()
+    with pytest.raises(E.NullValuesError) as err:
+        polars_fair.from_period_counts(table.with_columns(
+            period=pl.when(pl.col("g") == "b").then(None).otherwise(pl.col("period"))), "g")
+    assert str(err.value) == E.MONITOR_NULL_PERIOD.format(count=3)  # b's three weeks
+    again = polars_fair.from_period_counts(periods).monitor(min_support=1).collect()
+    assert_frame_equal(again, periods.monitor(min_support=1).collect())
+    with pytest.raises(E.InvalidArgumentError, match="pass its .frame"):
+        polars_fair.from_period_counts([1, 2])  # type: ignore[arg-type]
+
+
+def test_a_zoned_time_falls_on_its_local_date() -> None:
+    # 2024-01-31 23:30 UTC is 2024-02-01 00:30 in Paris: the February period, as
+    # pl.Expr.dt.date and dt.truncate("1mo") give in the column's zone
+    utc = dt.datetime(2024, 1, 31, 23, 30, tzinfo=dt.timezone.utc)
+    df = pl.DataFrame({"g": ["a", "b"], "y_pred": [1, 0], "t": [utc, utc]}).with_columns(
+        pl.col("t").dt.convert_time_zone("Europe/Paris"))
+    assert df["t"].dt.truncate("1mo").dt.date().to_list() == [dt.date(2024, 2, 1)] * 2
+    table = polars_fair.period_counts(df, "g", time="t", every="1mo",
+                                      y_pred="y_pred").frame.collect()
+    assert table["period"].to_list() == [dt.date(2024, 2, 1)] * 2
+    # the same instant in UTC stays in January
+    table = polars_fair.period_counts(df.with_columns(pl.col("t").dt.convert_time_zone("UTC")),
+                                      "g", time="t", every="1mo", y_pred="y_pred").frame
+    assert table.collect()["period"].to_list() == [dt.date(2024, 1, 1)] * 2
+
+
+def test_the_shown_sequences_are_what_the_alarms_read() -> None:
+    # random streams near the four-fifths line: the alarms are read off the columns (the
+    # bounds are open ends: the nearest rejected grid values), and once true stay true
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        n_g, n_r = rng.poisson(40, 25) + 1, rng.poisson(80, 25) + 1
+        s_g, s_r = rng.binomial(n_g, 0.24), rng.binomial(n_r, 0.3)
+        seq = sequences(s_g, n_g, s_r, n_r, alpha=0.05, four_fifths=0.8)
+        shown = ~np.isnan(seq.cs_low)
+        assert (seq.alarm[shown] == ((seq.cs_high <= 0) | (seq.cs_low >= 0))[shown]).all()
+        bounded = ~np.isnan(seq.ir_cs_low) & ~np.isnan(seq.ir_cs_high)
+        assert (seq.four_fifths_alarm[bounded] == (seq.ir_cs_high < 0.8)[bounded]).all()
+        for flag in (seq.alarm, seq.four_fifths_alarm):
+            assert (np.maximum.accumulate(flag) == flag).all()
+        # running intersections: the bounds only narrow
+        assert (np.diff(seq.cs_low[shown]) >= 0).all() and (np.diff(seq.cs_high[shown]) <= 0).all()

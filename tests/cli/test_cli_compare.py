@@ -63,3 +63,13 @@ def test_the_required_options_are_required(tmp_path: Path) -> None:
     result = runner.invoke(app, ["monitor", str(path), "--by", "g", "--y-pred", "p",
                                  "--time", "g"])
     assert result.exit_code == 2 and "--every" in result.output
+
+
+@pytest.mark.parametrize("flag", ["--max-impact-ratio-drop", "--max-ofi-increase"])
+def test_a_change_limit_without_a_baseline_is_a_usage_error(tmp_path: Path, flag: str) -> None:
+    # it was silently ignored (issue 25 review): the gate on change needs --baseline-pred
+    path = tmp_path / "x.csv"
+    pl.DataFrame({"g": ["a", "b"], "y_true": [1, 0], "y_pred": [1, 0]}).write_csv(path)
+    result = runner.invoke(app, ["check", str(path), "--by", "g", flag, "0.01"])
+    assert result.exit_code == 2, result.output
+    assert flag in result.output and "--baseline-pred" in result.output

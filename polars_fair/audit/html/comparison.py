@@ -222,19 +222,20 @@ def page_comparison(audited: pl.LazyFrame, by: By, o: PageOptions, t: PageTables
     """
     if baseline is None:
         return None
-    from polars_fair.api.compare import FairPaired, paired_counts
+    from polars_fair.api.compare import FairPaired
     from polars_fair.audit.change_gate import change_gate
     from polars_fair.core.spec import DEFAULT_MAX_GROUPS
+    from polars_fair.counting.paired import paired_table
 
     # the candidate as the page counts it: y_pred, or y_score >= threshold (y_pred None)
     candidate: dict[str, Any] = {"y_pred": o.y_pred, "threshold": o.threshold,
                                  "y_score": o.y_score if o.threshold is not None else None}
-    rows = paired_counts(
-        audited, by, baseline=baseline.pred, y_true=o.y_true, pos_label=o.pos_label,
-        null_groups=o.null_groups, sample_weight=o.sample_weight,
+    rows, keys, _ = paired_table(
+        audited, by, baseline=baseline.pred, baseline_role="baseline_pred", y_true=o.y_true,
+        pos_label=o.pos_label, null_groups=o.null_groups, sample_weight=o.sample_weight,
         max_groups=max(o.page_groups, DEFAULT_MAX_GROUPS), **candidate)
     # one scan: the comparison and the gate both read the small paired table
-    paired = FairPaired(rows.frame.collect().lazy(), rows.keys, rows.labels)
+    paired = FairPaired(rows.collect().lazy(), keys, o.y_true is not None)
     table = paired.compare(reference=t.ref, level=o.level, min_support=o.min_support,
                            four_fifths=o.four_fifths).collect()
     gate = change_gate(paired, reference=t.ref, level=o.level, min_support=o.min_support,
