@@ -224,12 +224,16 @@ def test_a_weighted_period_table_is_refused_not_truncated() -> None:
 
 
 def test_a_null_time_is_an_error_not_a_period() -> None:
-    # 3 rows of b lose their time: no hidden null period, a typed error naming time and 3
+    # 3 rows of a (week 2) lose their time: no hidden null period, a typed error naming time, 3
     df = _hand_rows().with_row_index().with_columns(
         t=pl.when(pl.col("index").is_in([25, 26, 27])).then(None).otherwise(pl.col("t")))
     with pytest.raises(E.NullValuesError) as err:
         df.fair.monitor("g", time="t", every="1w", y_pred="y_pred", min_support=1)
     assert str(err.value) == E.MONITOR_NULL_TIME.format(column="t", count=3)
+    # the advice followed: the rows without a time dropped, the monitor runs on the rest
+    kept = df.drop_nulls("t").fair.monitor("g", time="t", every="1w", y_pred="y_pred",
+                                           min_support=1)
+    assert kept.filter(pl.col("g") == "a")["denominator"].to_list() == [10, 17, 10]
     duckdb = pytest.importorskip("duckdb")
     with pytest.raises(E.NullValuesError) as on_duckdb:
         polars_fair.period_counts(duckdb.from_arrow(df.drop("index").to_arrow()), "g",
@@ -249,6 +253,9 @@ def test_from_period_counts_refuses_a_null_period_and_takes_fair_periods() -> No
     assert_frame_equal(again, periods.monitor(min_support=1).collect())
     with pytest.raises(E.InvalidArgumentError, match="pass its .frame"):
         polars_fair.from_period_counts([1, 2])  # type: ignore[arg-type]
+    # the advice followed: its .frame
+    by_frame = polars_fair.from_period_counts(periods.frame, "g").monitor(min_support=1)
+    assert_frame_equal(by_frame.collect(), again)
 
 
 def test_a_zoned_time_falls_on_its_local_date() -> None:
