@@ -40,6 +40,9 @@ Undefined and unreliable values, one rule each:
   :data:`MAX_CONDITION`: a group nobody is likely to be in, or probabilities that do not vary)
   gives null estimates for every group of the cell, with ``regression_singular`` true. Never a
   number from a near-singular solve.
+- A group nobody is in within a cell (its probabilities sum to 0 there) is left out of that
+  cell's fit: it gets null estimates with ``regression_singular`` true, and the other groups
+  are fitted without its column.
 - A ratio (tpr, fpr) whose denominator estimate is not positive is null.
 - An estimate outside [0, 1] (possible: the estimator is linear and unbiased, not bounded) is
   returned as it is here, with ``regression_out_of_range`` true;
@@ -118,6 +121,14 @@ class _Sums:
         zero = np.zeros_like(next(iter(table.values())))
         return sum((table[c] for c in chosen), zero)
 
+    def restrict(self, keep: Any) -> _Sums:
+        """The sums of the groups at the indices ``keep`` only (every tensor axis sliced)."""
+        def cut(a: FloatArray) -> FloatArray:
+            return np.asarray(a[np.ix_(*([keep] * a.ndim))], dtype=np.float64)
+        return _Sums(self.labels, {c: cut(v) for c, v in self.s.items()},
+                     {c: cut(v) for c, v in self.h.items()},
+                     {c: cut(v) for c, v in self.t.items()}, cut(self.g), cut(self.u))
+
 
 @dataclass(frozen=True)
 class CellFit:
@@ -131,6 +142,9 @@ class CellFit:
         Per rate, the K estimates and their K × K covariance (NaN where undefined).
     singular : bool
         The Gram matrix is singular or ill-conditioned: every estimate is NaN.
+    empty : tuple of bool, optional
+        Per group, nobody is in it (its probabilities sum to 0 in the cell): it is left out
+        of the fit and its estimates are NaN. Empty: no such group.
 
     Examples
     --------
@@ -142,6 +156,29 @@ class CellFit:
     key: tuple[Any, ...]
     rates: dict[str, tuple[FloatArray, FloatArray]]
     singular: bool
+    empty: tuple[bool, ...] = ()
+
+    def flags(self, k: int) -> list[bool]:
+        """Per group, the ``regression_singular`` flag: the cell's fit failed or nobody is in it.
+
+        Parameters
+        ----------
+        k : int
+            The number of groups K.
+
+        Returns
+        -------
+        list of bool
+            K flags, in the order of the groups.
+
+        Examples
+        --------
+        >>> CellFit((), {}, False, (False, True)).flags(2)
+        [False, True]
+        >>> CellFit((), {}, True).flags(2)
+        [True, True]
+        """
+        return [self.singular or e for e in (self.empty or (False,) * k)]
 
 
 def _meat(sums: _Sums, a: tuple[Any, Any] | None, b: tuple[Any, Any] | None,
@@ -167,7 +204,28 @@ def _intersect(a: tuple[Any, Any] | None, b: tuple[Any, Any] | None) -> tuple[An
 
 
 def _fit(sums: _Sums, rates: Sequence[str], k: int, key: tuple[Any, ...]) -> CellFit:
-    """Estimates and sandwich covariances of the ``rates`` in one cell."""
+    """Estimates and sandwich covariances of the ``rates`` in one cell.
+
+    A group nobody is in (a zero diagonal of the Gram matrix: its probabilities sum to 0) is
+    left out; the others are fitted without its column and it gets NaN estimates.
+    """
+    diag = np.diag(sums.g)
+    empty = np.isfinite(diag) & (diag <= 0.0)
+    if empty.any() and not empty.all():
+        keep = np.flatnonzero(~empty)
+        sub = _fit(sums.restrict(keep), rates, len(keep), key)
+        out: dict[str, tuple[FloatArray, FloatArray]] = {}
+        for r, (est, cov) in sub.rates.items():
+            full_est, full_cov = np.full(k, np.nan), np.full((k, k), np.nan)
+            full_est[keep] = est
+            full_cov[np.ix_(keep, keep)] = cov
+            out[r] = (full_est, full_cov)
+        return CellFit(key, out, sub.singular, tuple(empty.tolist()))
+    return _fit_all(sums, rates, k, key)
+
+
+def _fit_all(sums: _Sums, rates: Sequence[str], k: int, key: tuple[Any, ...]) -> CellFit:
+    """Estimates and sandwich covariances of the ``rates`` in one cell, every group fitted."""
     nan_fit = {r: (np.full(k, np.nan), np.full((k, k), np.nan)) for r in rates}
     g = sums.g
     if not np.all(np.isfinite(g)) or np.trace(g) <= 0 or np.linalg.cond(g) > MAX_CONDITION:
@@ -343,7 +401,7 @@ def regression_from_membership(
         for i, key in enumerate(keys):
             cols[key] += [fit.key[i]] * k
         cols[attribute] += list(groups)
-        cols["regression_singular"] += [fit.singular] * k
+        cols["regression_singular"] += fit.flags(k)
         cols["regression_out_of_range"] += outside.tolist()
     schema: dict[str, pl.DataType] = {**{c: df.schema[c] for c in keys},
               **{c: pl.Float64() for c in cols if c.startswith(tuple(rates))}}

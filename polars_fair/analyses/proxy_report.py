@@ -118,7 +118,7 @@ def proxy_report_from_membership(
       independent of the probabilities given the true group. **Outside [0, 1]** (it is linear,
       not bounded) the estimate and its bounds are clipped to [0, 1] and
       ``regression_clipped`` is true. A singular or ill-conditioned fit gives nulls and
-      ``regression_singular``.
+      ``regression_singular``; so does a group nobody is in, which is left out of the fit.
 
     The impact ratio is the group's selection rate over the reference's, per estimator:
     weighted and argmax with Katz's log interval on their effective counts
@@ -238,7 +238,7 @@ class _Build:
             **{c: pl.Series(c, _clip(v) if c.startswith(tuple(rates)) and "regression" in c
                             else v, dtype=pl.Float64, nan_to_null=True)
                for c, v in cols.items()},
-            regression_singular=pl.Series([f.singular for f in fits for _ in self.groups],
+            regression_singular=pl.Series([x for f in fits for x in f.flags(len(self.groups))],
                                           dtype=pl.Boolean),
             regression_clipped=pl.Series(clipped),
             low_support=pl.col("n_effective").fill_null(0.0) < self.min_support,

@@ -103,14 +103,37 @@ def test_frame_has_wald_intervals_and_is_sorted_by_group_value() -> None:
     assert out["regression_singular"].to_list() == [False, False]
 
 
-def test_group_nobody_is_in_gives_null_estimates_with_a_flag() -> None:
+def test_group_nobody_is_in_is_left_out_of_the_fit_and_flagged() -> None:
+    # Formerly a group of probability 0 made the Gram matrix singular and nulled every group's
+    # estimate (issue 24 review): now only that group is null and flagged, the others are fitted
+    # without its column.
     rows = _rows(300, 2, seed=4).with_columns(p2=pl.lit(0.0))  # a third group of probability 0
     table = membership_sums(rows, [], ["a", "b", "c"], ["p0", "p1", "p2"], "y_true", "y_pred",
                             None)
     out = regression_from_membership(table, [], "g", ["a", "b", "c"])
-    assert out["regression_singular"].to_list() == [True, True, True]
-    assert out["selection_rate_regression"].null_count() == 3
-    assert out["tpr_regression_ci_high"].null_count() == 3
+    assert out["regression_singular"].to_list() == [False, False, True]
+    assert out["selection_rate_regression"].null_count() == 1
+    assert out["tpr_regression_ci_high"].null_count() == 1
+    p = rows.select("p0", "p1").to_numpy()
+    beta, cov = _wls(p, rows["y_pred"].to_numpy().astype(float), np.ones(len(p)))
+    got = out.filter(pl.col("g") != "c")
+    assert np.allclose(got["selection_rate_regression"].to_numpy(), beta, atol=1e-10)
+    assert np.allclose(got["selection_rate_regression_se"].to_numpy(), np.sqrt(np.diag(cov)),
+                       atol=1e-10)
+
+
+def test_group_nobody_is_in_hand_worked() -> None:
+    # p = (1, 0, 0), (0, 1, 0), (.5, .5, 0), y_pred = 1, 0, 1. Without c: G = [[1.25, .25],
+    # [.25, 1.25]], c = (1.5, .5), det G = 1.5, so a = (1.25*1.5 - .25*.5) / 1.5 = 7/6 and
+    # b = (-.25*1.5 + 1.25*.5) / 1.5 = 1/6.
+    rows = pl.DataFrame({"p0": [1.0, 0.0, 0.5], "p1": [0.0, 1.0, 0.5], "p2": [0.0] * 3,
+                         "y_true": [1, 0, 1], "y_pred": [1, 0, 1]})
+    table = membership_sums(rows, [], ["a", "b", "c"], ["p0", "p1", "p2"], "y_true", "y_pred",
+                            None)
+    out = regression_from_membership(table, [], "g", ["a", "b", "c"])
+    est = out["selection_rate_regression"].to_list()
+    assert est[0] == pytest.approx(7 / 6) and est[1] == pytest.approx(1 / 6) and est[2] is None
+    assert out["regression_singular"].to_list() == [False, False, True]
 
 
 def test_near_constant_probabilities_are_ill_conditioned() -> None:
