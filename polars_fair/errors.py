@@ -727,6 +727,11 @@ DROPPED_NULL_MEMBERSHIP = (
     "dropped {count} row(s) whose membership probabilities of {attribute!r} hold a null "
     "({columns}) because null_groups='drop'"
 )
+EMPTY_MEMBERSHIP_GROUPS = (
+    "{attribute!r}: declared group(s) {groups} have no member (no row with a positive "
+    "probability, or none most likely in them for membership_estimator='argmax'); they "
+    "have no row in the report"
+)
 MEMBERSHIP_ROLLUP = (
     "a membership count table (with n_effective) cannot be rolled up to other attributes or "
     "attribute sets (combinations): its effective sizes are not sums; count again with the "

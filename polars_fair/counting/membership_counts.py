@@ -21,7 +21,7 @@ group. For group k within a cell of the ``by`` keys, ``tp = Σ w·p_k`` over the
 Rows whose probabilities hold a null form the attribute's missing group (``null_groups=
 "keep"``): counted as a crisp group, ``n_effective`` = (Σ w)² / Σ w², ``attenuation`` null.
 A group no row has a probability of (every ``p_k`` 0 in a cell) is left out, as an unobserved
-crisp group is.
+crisp group is; a declared group with no row in the whole table is named in a warning.
 
 ``"argmax"`` (Jurity without surrogates): each row in its most likely group (ties to the group
 declared first), the crisp count table of ``__pf_argmax`` renamed to the attribute.
@@ -34,6 +34,7 @@ count table; the scan and its schema stay in :mod:`polars_fair.counting.membersh
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -207,6 +208,15 @@ def argmax_counts(table: pl.DataFrame, m: Membership, keys: list[str],
         schema.names()).sort([m.attribute, *keys], nulls_last=True)
 
 
+def _warn_empty_groups(counts: pl.DataFrame, m: Membership) -> None:
+    """Warn naming the declared groups with no row in ``counts`` (a count table has no n=0 row)."""
+    present = set(counts.get_column(m.attribute).drop_nulls().to_list())
+    empty = [g for g in m.groups if g not in present]
+    if empty:
+        warnings.warn(E.EMPTY_MEMBERSHIP_GROUPS.format(
+            attribute=m.attribute, groups=E.show_values(empty)), stacklevel=2)
+
+
 def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFrame, list[str]]:
     """The lazy count table of an estimator, from one scan of the rows by ``engine``.
 
@@ -273,8 +283,9 @@ def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFram
     def derive(df: pl.DataFrame) -> pl.DataFrame:
         table = membership_from_labels(df, m, a, families,
                                        rescan=lambda: scan((), True).collect())
-        if weighted:
-            return weighted_counts(table, m, a.keys)
-        return argmax_counts(table, m, a.keys, a.weight is not None)
+        out = (weighted_counts(table, m, a.keys) if weighted
+               else argmax_counts(table, m, a.keys, a.weight is not None))
+        _warn_empty_groups(out, m)
+        return out
 
     return labels.map_batches(derive, schema=schema), [m.attribute, *a.keys]

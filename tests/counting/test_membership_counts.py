@@ -161,6 +161,7 @@ def _same(got: pl.DataFrame, want: pl.DataFrame) -> None:
     assert_frame_equal(got, want, check_exact=True)
 
 
+@pytest.mark.filterwarnings("ignore:.*have no member")  # a group absent from a frame
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(frames())
 def test_one_hot_argmax_reproduces_the_crisp_attribute_bit_for_bit(df: pl.DataFrame) -> None:
@@ -172,6 +173,7 @@ def test_one_hot_argmax_reproduces_the_crisp_attribute_bit_for_bit(df: pl.DataFr
             _same(got, want)
 
 
+@pytest.mark.filterwarnings("ignore:.*have no member")  # a group absent from a frame
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(frames())
 def test_one_hot_weighted_reproduces_the_crisp_attribute_with_unit_weights(
@@ -211,3 +213,19 @@ def test_the_gate_checks_only_groups_with_enough_effective_rows() -> None:
     checked = dict(table.filter(pl.col("metric") == "impact_ratio")
                    .select("group", "checked").iter_rows())
     assert checked == {"g=a": False, "g=b": True}  # 40 rows, but 16.4 effective ones
+
+
+@pytest.mark.parametrize("estimator", ["weighted", "argmax"])
+def test_a_declared_group_nobody_is_in_is_named_in_a_warning(estimator: str) -> None:
+    # Group c has probability 0 on every row: neither estimator can give it a row (a count
+    # table holds no n = 0 row), so the report warns naming it instead of dropping it silently.
+    rows = pl.DataFrame({"p_a": [1.0, 0.25], "p_b": [0.0, 0.75], "p_c": [0.0, 0.0],
+                         "y_pred": [1, 0]})
+    with pytest.warns(UserWarning, match=r"'g'.*'c'.*no member"):
+        out = rows.fair.report(membership={"g": {"a": "p_a", "b": "p_b", "c": "p_c"}},
+                               membership_estimator=estimator, y_true=None, y_pred="y_pred",
+                               reference="a")
+    assert out["g"].to_list() == ["a", "b"]
+    # weighted: a = 1 + .25 = 1.25 and selection 1 / 1.25 = .8; argmax: a holds row 1 only
+    expected = 0.8 if estimator == "weighted" else 1.0
+    assert out["selection_rate"][0] == pytest.approx(expected)
