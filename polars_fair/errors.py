@@ -672,6 +672,10 @@ MEMBERSHIP_GROUPS = (
     "membership attribute {attribute!r} must list at least one group, with distinct non-null "
     "values; got {groups}"
 )
+MEMBERSHIP_GROUP_TYPES = (
+    "membership attribute {attribute!r}: its groups must be values of one type (all strings "
+    "or all numbers); got {groups}"
+)
 MEMBERSHIP_ESTIMATOR = (
     "membership_estimator must be 'weighted', 'argmax' or 'regression', got {value!r}"
 )

@@ -227,8 +227,9 @@ def parse_membership(membership: Any, estimator: Any = "weighted",
     Raises
     ------
     InvalidArgumentError
-        A malformed mapping, more than one attribute, repeated or null groups, an unknown
-        estimator, ``normalize``/``membership_estimator`` without ``membership``.
+        A malformed mapping, more than one attribute, repeated or null groups, groups of
+        mixed types, an unknown estimator, ``normalize``/``membership_estimator`` without
+        ``membership``.
 
     Examples
     --------
@@ -261,6 +262,11 @@ def parse_membership(membership: Any, estimator: Any = "weighted",
     if not groups or any(g is None for g in groups) or len(set(groups)) != len(groups):
         raise E.InvalidArgumentError(E.MEMBERSHIP_GROUPS.format(
             attribute=attribute, groups=E.show_values(groups)))
+    try:
+        pl.Series(list(groups))
+    except (TypeError, pl.exceptions.PolarsError):
+        raise E.InvalidArgumentError(E.MEMBERSHIP_GROUP_TYPES.format(
+            attribute=attribute, groups=E.show_values(groups))) from None
     for column in spec.values():
         if not isinstance(column, (str, pl.Expr)):
             raise E.InvalidArgumentError(E.NOT_A_COLUMN.format(

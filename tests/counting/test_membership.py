@@ -180,3 +180,10 @@ def test_the_advice_of_membership_errors_works() -> None:
         table = polars_fair.counts(df.drop_nulls(), membership={name: groups},
                                    normalize=True).frame.collect()
         assert table[name].to_list() == list(groups)
+
+
+def test_group_keys_of_mixed_types_are_a_typed_error_naming_membership() -> None:
+    # {1: ..., "b": ...} formerly raised a builtin TypeError from Series construction
+    df = pl.DataFrame({"p_a": [0.5], "p_b": [0.5], "y_pred": [1]})
+    with pytest.raises(E.InvalidArgumentError, match=r"membership attribute 'g'.*one type"):
+        df.fair.report(membership={"g": {1: "p_a", "b": "p_b"}}, y_true=None, y_pred="y_pred")
