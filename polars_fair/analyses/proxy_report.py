@@ -23,6 +23,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._lazy import np
 from polars_fair.analyses.membership_regression import CellFit, fit_cells, normal_quantile
+from polars_fair.analyses.runner import check_clash
 from polars_fair.core import stats
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference, known
@@ -82,6 +83,7 @@ def proxy_report_schema(table_schema: pl.Schema, keys: Sequence[str], attribute:
     cols += [(c, pl.Boolean()) for c in ("regression_singular", "regression_clipped",
                                          "low_support", "is_reference")]
     cols.append(("verdict", pl.String()))
+    check_clash([attribute, *keys], [c for c, _ in cols[1 + len(keys):]], "proxy_report")
     return pl.Schema(cols)
 
 
@@ -173,7 +175,8 @@ def proxy_report_from_membership(
     Raises
     ------
     InvalidArgumentError
-        ``level``, ``four_fifths`` or ``min_support`` out of range, the rule ``"overall"``.
+        ``level``, ``four_fifths`` or ``min_support`` out of range, the rule ``"overall"``, an
+        attribute or key named like an output column (``verdict``, ``n_argmax``...).
     UnknownGroupError
         An explicit ``reference`` that is not a group (when the plan runs).
 

@@ -261,3 +261,11 @@ def test_one_hot_membership_gives_the_crisp_rates_by_all_three_estimators() -> N
                                                                                 rel=1e-9)
     assert out["n_effective"].to_list() == pytest.approx(size.tolist(), rel=1e-12)
     assert out["attenuation"].to_list() == pytest.approx([1.0, 1.0, 1.0], rel=1e-12)
+
+
+def test_attribute_named_like_an_output_column_is_the_clash_error() -> None:
+    # formerly a raw Polars DuplicateError from the output schema (issue 24 review)
+    df = pl.DataFrame({"p_a": [0.5, 1.0], "p_b": [0.5, 0.0], "y_pred": [1, 0]})
+    with pytest.raises(E.InvalidArgumentError, match=r"\['verdict'\] clash .*proxy_report"):
+        df.fair.proxy_report(membership={"verdict": {"a": "p_a", "b": "p_b"}}, y_true=None,
+                             y_pred="y_pred")
