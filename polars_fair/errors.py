@@ -711,8 +711,12 @@ MEMBERSHIP_NOT_FINITE = (
 )
 MEMBERSHIP_RANGE = (
     "membership probability columns of {attribute!r} hold values outside {range} in {count} "
-    "row(s) ({columns}); for non-negative values of another scale, pass normalize=True to "
-    "divide each row by its sum"
+    "row(s) ({columns}){advice}"
+)
+#: MEMBERSHIP_RANGE's advice when normalize=True was not passed (with it, only negatives fail).
+MEMBERSHIP_RANGE_ADVICE = (
+    "; for non-negative values of another scale, pass normalize=True to divide each row by "
+    "its sum"
 )
 MEMBERSHIP_SUM = (
     "{count} row(s) of the membership probabilities of {attribute!r} ({columns}) do not sum to 1 "

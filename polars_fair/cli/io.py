@@ -961,6 +961,7 @@ _PYTHON_ADVICE = (
      lambda m: "--classes " + ",".join(re.sub(r"^'(.*)'$|^\"(.*)\"$", r"\1\2", v.strip())
                                        for v in m.group(1).split(","))),
     (re.compile(r"(?<![\w-])ordered=True\b"), "--ordered"),  # a switch, not a value
+    (re.compile(r"(?<![\w-])normalize=True\b"), "--normalize"),  # a switch, not a value
 )
 _SCORE_ADVICE = re.compile(
     r"Pass it as --y-score=?\s*('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\") "

@@ -262,8 +262,9 @@ def parse_membership(membership: Any, estimator: Any = "weighted",
     if not groups or any(g is None for g in groups) or len(set(groups)) != len(groups):
         raise E.InvalidArgumentError(E.MEMBERSHIP_GROUPS.format(
             attribute=attribute, groups=E.show_values(groups)))
-    try:
-        pl.Series(list(groups))
+    try:  # groups equal as text ({1, '1'}) are left to the callers' own message
+        if len({str(g) for g in groups}) == len(groups):
+            pl.Series(list(groups))
     except (TypeError, pl.exceptions.PolarsError):
         raise E.InvalidArgumentError(E.MEMBERSHIP_GROUP_TYPES.format(
             attribute=attribute, groups=E.show_values(groups))) from None
@@ -477,6 +478,7 @@ def _validate(df: pl.DataFrame, m: Membership, a: Audit,
     if total(f"{_V}rangerows"):
         raise E.InvalidMembershipError(E.MEMBERSHIP_RANGE.format(
             **facts, range="[0, inf)" if m.normalize else "[0, 1]",
+            advice="" if m.normalize else E.MEMBERSHIP_RANGE_ADVICE,
             count=total(f"{_V}rangerows"), columns=m.shown(cols("range"))))
     if total(f"{_V}sum"):
         template = E.MEMBERSHIP_ZERO_SUM if m.normalize else E.MEMBERSHIP_SUM

@@ -184,7 +184,8 @@ def test_probabilities_outside_0_1_are_refused_with_their_count(value: float) ->
     with pytest.raises(E.InvalidMembershipError) as info:
         df.fair.membership_calibration(membership=MEMBERSHIP, known="self")
     assert str(info.value) == E.MEMBERSHIP_RANGE.format(attribute="race", range="[0, 1]",
-                                                        count=1, columns="['p_b']")
+                                                        count=1, columns="['p_b']",
+                                                        advice=E.MEMBERSHIP_RANGE_ADVICE)
 
 
 def test_nan_probabilities_are_refused() -> None:

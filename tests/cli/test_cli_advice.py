@@ -110,3 +110,11 @@ def test_a_name_clash_gives_cli_advice_that_works(tmp_path: Path, header: str, b
     flags = [a for b in by for a in (("--by", b) if b != name else advice)]
     result = runner.invoke(app, ["pairwise", str(path), *flags, "--format", "csv"])
     assert result.exit_code == 0, result.output
+
+
+def test_normalize_is_advised_as_the_flag_it_is() -> None:
+    # formerly "pass --normalize True" (issue 24 review): --normalize takes no value
+    from polars_fair.cli.io import cli_message
+    text = cli_message(E.MEMBERSHIP_SUM.format(count=1, attribute="g", columns="['p_a']",
+                                               tolerance=1e-6))
+    assert text.endswith("fix them, or pass --normalize to divide each row by its sum")

@@ -49,7 +49,8 @@ FOLLOWED = {
     "THRESHOLD_DECIMAL_DIGITS", "TABLE_LEVELS_ADVICE", "RELATION_LEVELS_ADVICE",
     "CLI_EMPTY_NAME", "CLI_BAD_KEY_DTYPE", "THRESHOLD_FLOAT_RANGE", "FRAME_LENGTH",
     # tests/counting/test_membership.py::test_the_advice_of_membership_errors_works
-    "MEMBERSHIP_SUM", "MEMBERSHIP_NULLS", "MEMBERSHIP_ONE_ATTRIBUTE", "MEMBERSHIP_RANGE",
+    "MEMBERSHIP_SUM", "MEMBERSHIP_NULLS", "MEMBERSHIP_ONE_ATTRIBUTE",
+    "MEMBERSHIP_RANGE_ADVICE",
     # tests/analyses/test_membership_calibration.py::test_the_bins_limit_advice_works_when_followed
     "CALIBRATION_BINS_LIMIT",
     "THRESHOLD_NOT_DECIMAL", "CLI_MONITOR_TIME_DTYPE", "EMPTY_NAME_EXPR", "RESERVED_NAME_EXPR",

@@ -102,9 +102,10 @@ def test_each_violation_is_a_typed_error_naming_the_columns_and_counting_rows() 
         attribute="g", count=2, columns=cols))
     out = pl.DataFrame({**base, "pa": [1.5, 0.5, 0.5], "pb": [-0.5, 0.5, 0.5]})
     _raises(out, E.InvalidMembershipError, E.MEMBERSHIP_RANGE.format(
-        attribute="g", range="[0, 1]", count=1, columns=cols))
+        attribute="g", range="[0, 1]", count=1, columns=cols, advice=E.MEMBERSHIP_RANGE_ADVICE))
     _raises(out, E.InvalidMembershipError, E.MEMBERSHIP_RANGE.format(
-        attribute="g", range="[0, inf)", count=1, columns="['pb']"), normalize=True)
+        attribute="g", range="[0, inf)", count=1, columns="['pb']", advice=""),
+        normalize=True)  # no advice to pass normalize=True when it was passed (issue 24 review)
     off = pl.DataFrame({**base, "pa": [0.5, 0.5, 0.5], "pb": [0.5, 0.5 + 2 * TOLERANCE, 0.4]})
     _raises(off, E.InvalidMembershipError, E.MEMBERSHIP_SUM.format(
         attribute="g", count=2, columns=cols, tolerance=TOLERANCE))

@@ -88,7 +88,8 @@ _BAD = {
     "sum": ({"p_b": [0.5, 0.2]}, E.MEMBERSHIP_SUM, {"count": 1, "tolerance": 1e-6,
                                                     "columns": "['p_a', 'p_b', 'p_c']"}),
     "range": ({"p_a": [1.5, 0.5], "p_b": [-0.5, 0.5]}, E.MEMBERSHIP_RANGE,
-              {"range": "[0, 1]", "count": 1, "columns": "['p_a', 'p_b']"}),
+              {"range": "[0, 1]", "count": 1, "columns": "['p_a', 'p_b']",
+               "advice": E.MEMBERSHIP_RANGE_ADVICE}),
     "nan": ({"p_c": [float("nan"), 0.0]}, E.MEMBERSHIP_NOT_FINITE,
             {"count": 1, "columns": "['p_c']"}),
 }

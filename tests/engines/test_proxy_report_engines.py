@@ -78,7 +78,8 @@ def test_bad_probabilities_raise_the_same_error(people: pl.DataFrame, route: str
         _run("eager", bad, [], {"membership": MEMBERSHIP}, request)
     outside = int((bad["p_c"] > 1).sum())
     assert str(polars_info.value) == E.MEMBERSHIP_RANGE.format(
-        attribute="race", range="[0, 1]", count=outside, columns="['p_c']")
+        attribute="race", range="[0, 1]", count=outside, columns="['p_c']",
+        advice=E.MEMBERSHIP_RANGE_ADVICE)
     with pytest.raises(E.InvalidMembershipError) as info:
         _run(route, bad, [], {"membership": MEMBERSHIP}, request)
     assert str(info.value) == str(polars_info.value)
