@@ -619,6 +619,16 @@ PAIRED_N_MISMATCH = (
     "paired count table: n must be the sum of the eight cells y*_p*_b*; rows with n {values} "
     "differ"
 )
+PAIRED_POSITIVE_ROWS = (
+    "paired count table: a weighted table (weight_sum) needs n_positive_weight, the rows whose "
+    "weight is above 0 (in SQL: SUM(CASE WHEN w > 0 THEN 1 ELSE 0 END)); the intervals count "
+    "those rows, as a row of weight 0 is no observation"
+)
+PAIRED_POSITIVE_RANGE = (
+    "paired count table: n_positive_weight must lie between 0 and n (rows of positive weight "
+    "among the rows), and be above 0 where weight_sum is; rows with n_positive_weight {values} "
+    "do not"
+)
 MONITOR_METRIC = "metric must be one of {allowed}; got {value!r}"
 MONITOR_TIME_DTYPE = (
     "time column {column!r} must be a Date or Datetime column, got {dtype}; parse it first, "

@@ -17,10 +17,10 @@ import polars as pl
 
 from polars_fair._lazy import np, sps
 from polars_fair.analyses.report import report_from_counts
-from polars_fair.analyses.uncertainty import row_scale
 from polars_fair.core.options import DEFAULTS, check
+from polars_fair.core.registry import safe_div
 from polars_fair.core.stats import wilson_interval
-from polars_fair.counting.paired import cell
+from polars_fair.counting.paired import POSITIVE_ROWS, cell
 
 __all__ = ["CHANGE_METRICS", "compare_from_counts", "mcnemar_exact", "paired_difference_interval"]
 
@@ -129,16 +129,25 @@ def paired_difference_interval(both: Any, first_only: Any, second_only: Any, nei
 def _pair_cov(df: pl.DataFrame) -> tuple[Any, Any, Any, Any]:
     """Per group: the two selection rates, their variances and their covariance (multinomial).
 
-    The rates are weighted when the table is; the variances divide by the group's rows ``n``,
-    not by its weight sum (:func:`polars_fair.analyses.uncertainty.row_scale`).
+    The rates are weighted when the table is; the variances divide by the group's rows of
+    positive weight (``n`` unweighted), not by its weight sum (:func:`_rows`).
     """
     total = df["__n"].to_numpy().astype(np.float64)
-    rows = df["n"].to_numpy().astype(np.float64)
+    rows = df.select(_rows(df.columns)).to_series().to_numpy().astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         c = df["__c"].to_numpy().astype(np.float64) / total
         b = df["__b"].to_numpy().astype(np.float64) / total
         both = df["__cb"].to_numpy().astype(np.float64) / total
     return c, b, np.array([c * (1 - c) / rows, b * (1 - b) / rows]), (both - c * b) / rows
+
+
+def _rows(names: Sequence[str]) -> pl.Expr:
+    """The rows an interval counts: ``n_positive_weight`` of a weighted table, else ``n``.
+
+    A row of weight 0 adds nothing to any weighted figure, so it is no observation: counting
+    it would narrow the intervals and let it lift a group over ``min_support``.
+    """
+    return pl.col(POSITIVE_ROWS if "weight_sum" in names and POSITIVE_ROWS in names else "n")
 
 
 def _wald(change: Any, var: Any, z: float) -> tuple[Any, Any]:
@@ -198,8 +207,9 @@ def _changes(df: pl.DataFrame, *, labelled: bool, level: float, mid_p: bool,
     """The change columns of the joined table (small, eager)."""
     z = float(sps.norm.ppf(0.5 + level / 2))
     weighted = "weight_sum" in df.columns
-    # weighted cells in rows: each group's weights normalised to mean 1 (1 unweighted)
-    scale = df.select(row_scale(df.columns)).to_series().to_numpy().astype(np.float64)
+    # weighted cells in rows: each group's positive weights normalised to mean 1 (1 unweighted)
+    scale = df.select(safe_div(_rows(df.columns), pl.col("weight_sum")).fill_null(0.0)
+                      if weighted else pl.lit(1.0)).to_series().to_numpy().astype(np.float64)
     out: dict[str, Any] = {}
     for metric, y in {"selection_rate": None, "tpr": 1, "fpr": 0}.items():
         if metric != "selection_rate" and not labelled:
@@ -279,10 +289,11 @@ def compare_from_counts(
     counts) is given for each model, and ``adverse_impact_changed`` says whether it differs.
 
     **Weights** (a table with ``weight_sum``, from ``sample_weight``): every figure is weighted.
-    The intervals rescale each group's weighted cells to its ``n`` rows (weights normalised to
-    mean 1 within the group, as :func:`polars_fair.analyses.uncertainty.row_scale` does for
-    the other analyses), so they do not depend on the scale of the weights and equal the
-    unweighted ones when every weight is equal. They ignore the design effect of unequal
+    The intervals rescale each group's weighted cells to its ``n_positive_weight`` rows of
+    positive weight (weights normalised to mean 1 among them), so they do not depend on the
+    scale of the weights, equal the unweighted ones when every weight is equal, and do not
+    change when rows of weight 0 are added (such a row is no observation; ``low_support``
+    counts the same rows). They ignore the design effect of unequal
     weights (Kish's effective sample size :math:`(\sum w)^2/\sum w^2` is smaller than
     :math:`n`), so they are too narrow when the weights vary much. The McNemar p-values are
     null: an exact test counts people, and weighted sums are no counts; the intervals (and the
@@ -350,7 +361,8 @@ def compare_from_counts(
         pick = {"p": 1} if which == "p" else {"b": 1}
         skip = {"p": 0} if which == "p" else {"b": 0}
         return paired.select(
-            *keys, "n", cell(1, **pick).alias("tp"), cell(0, **pick).alias("fp"),
+            *keys, _rows(names).alias("n"), cell(1, **pick).alias("tp"),
+            cell(0, **pick).alias("fp"),
             cell(1, **skip).alias("fn"), cell(0, **skip).alias("tn"),
             *(["weight_sum"] if weighted else []))
 

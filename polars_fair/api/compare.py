@@ -23,6 +23,7 @@ from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import BY_DOC, INPUT_ERRORS_DOC, By, IntoExpr
 from polars_fair.counting.paired import (
     PAIRED_CELLS,
+    POSITIVE_ROWS,
     check_negative_cells,
     check_paired,
     paired_table,
@@ -148,8 +149,10 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame | FairPaired,
     The table holds the key columns, ``n`` and the eight cells ``y{l}_p{c}_b{b}`` (label,
     candidate, baseline; 1 = the positive value), for example from SQL: ``SUM(CASE WHEN
     y = 1 AND new = 1 AND old = 0 THEN 1 ELSE 0 END) AS y1_p1_b0``; with weights the cells are
-    weighted sums followed by ``weight_sum``. Rows with equal keys are summed (the counts are
-    additive).
+    weighted sums followed by ``weight_sum`` and ``n_positive_weight``, the rows whose weight
+    is above 0 (``SUM(CASE WHEN w > 0 THEN 1 ELSE 0 END)``): the intervals and the support
+    rule count those rows, since a row of weight 0 is no observation. Rows with equal keys are
+    summed (the counts are additive).
 
     Parameters
     ----------
@@ -169,15 +172,17 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame | FairPaired,
     Raises
     ------
     ColumnNotFoundError
-        A cell or key column missing.
+        A cell or key column missing; ``weight_sum`` without ``n_positive_weight``.
     InvalidArgumentError
         ``table`` is no polars frame nor :class:`FairPaired`; a cell is not numeric, or is
-        negative, NaN or infinite; ``n`` (or, without ``weight_sum``, a cell) is not a whole
-        number (weighted cells need a ``weight_sum`` column), as :func:`polars_fair.from_counts`.
+        negative, NaN or infinite; ``n``, ``n_positive_weight`` (or, without ``weight_sum``,
+        a cell) is not a whole number (weighted cells need a ``weight_sum`` column), as
+        :func:`polars_fair.from_counts`.
     NullValuesError
         A null cell.
     InvalidInputError
-        When collected: negative counts, or ``n`` not the sum of the cells (unweighted).
+        When collected: negative counts, ``n`` not the sum of the cells (unweighted), or
+        ``n_positive_weight`` above ``n`` (or 0 where ``weight_sum`` is positive).
 
     Examples
     --------
@@ -198,11 +203,13 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame | FairPaired,
             function="from_paired_counts", type=type(table).__name__))
     df = table.collect() if isinstance(table, pl.LazyFrame) else table
     weighted = "weight_sum" in df.columns
-    cells = [c for c in ("n", *PAIRED_CELLS, "weight_sum") if c in df.columns]
+    if weighted and POSITIVE_ROWS not in df.columns:
+        raise E.ColumnNotFoundError(E.PAIRED_POSITIVE_ROWS)
+    cells = [c for c in ("n", *PAIRED_CELLS, "weight_sum", POSITIVE_ROWS) if c in df.columns]
     require(df.schema, cells, "paired count table")
     if not {"n", *PAIRED_CELLS} - set(df.columns):  # else check_paired names the missing one
         check_negative_cells(df)
-    lf = widen(df, cells, ["n"] if weighted else ["n", *PAIRED_CELLS],
+    lf = widen(df, cells, ["n", POSITIVE_ROWS] if weighted else ["n", *PAIRED_CELLS],
                " (weighted cells need a weight_sum column)").lazy()
     checked, key_list = check_paired(lf, [keys] if isinstance(keys, str) else keys)
     return FairPaired(checked, key_list, labels)

@@ -46,7 +46,8 @@ def change_gate(
     """The gate on change: whether the candidate treats a supported group worse than the baseline.
 
     From :meth:`polars_fair.api.compare.FairPaired.compare` (both models on the same rows), a
-    group with at least ``min_support`` rows fails when
+    group with at least ``min_support`` rows (weighted: rows of positive weight, as the
+    comparison's ``low_support``) fails when
 
     * its impact ratio **drops** by more than ``max_impact_ratio_drop`` (``impact_ratio_baseline
       − impact_ratio > limit``, :func:`polars_fair.core.rules.worse_beyond`) **and** the paired
@@ -83,7 +84,7 @@ def change_gate(
         :func:`polars_fair.audit.gate.gate`), ``n`` (Int64), ``baseline`` and ``value``
         (Float64: the baseline's and the candidate's figure), ``change``, ``change_low``,
         ``change_high`` (Float64: candidate − baseline and its paired interval), ``limit``
-        (Float64), ``rule`` (String), ``checked`` (Boolean: n >= min_support and both figures
+        (Float64), ``rule`` (String), ``checked`` (Boolean: not ``low_support`` and both figures
         defined), ``passed`` (Boolean, null when not checked), ``reason`` (String: why a row
         is not checked, why a large change passes (:data:`NOT_REAL`), or the failure
         (:data:`CHANGE_FAILED`)).
@@ -134,8 +135,8 @@ def change_gate(
                    "limit": float(limit),
                    "rule": (f"|ofi| - |ofi_baseline| <= {float(limit):g} or not real"
                             if absolute else f"drop <= {float(limit):g} or not real")}
-            row.update(_change_verdict(r["n"], before, after, low, high, limit, absolute,
-                                       t_support, pct, metric, labels[i]))
+            row.update(_change_verdict(bool(r["low_support"]), before, after, low, high,
+                                       limit, absolute, t_support, pct, metric, labels[i]))
             rows.append(row)
     schema: dict[str, Any] = {
               "metric": pl.String, **{k: out.schema[k] for k in keys}, "group": pl.String,
@@ -146,11 +147,11 @@ def change_gate(
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
-def _change_verdict(n: int, before: float | None, after: float | None, low: float | None,
+def _change_verdict(low_support: bool, before: float | None, after: float | None, low: float | None,
                     high: float | None, limit: Fraction, absolute: bool, t_support: Fraction,
                     pct: float, metric: str, group: str) -> dict[str, Any]:
     """``checked``, ``passed`` and ``reason`` of one change check (exact on the limit)."""
-    if n < R.min_count(t_support):
+    if low_support:  # the comparison's flag: rows (of positive weight) < min_support
         return {"checked": False, "passed": None,
                 "reason": LOW_SUPPORT.format(min_support=float(t_support))}
     if before is None or after is None or low is None or high is None:

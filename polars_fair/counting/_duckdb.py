@@ -317,6 +317,7 @@ class DuckDBEngine:
             f"{_count_if(f'{w} IS NULL')} AS {_V}w_null",
             f"{_count_if(f'isnan({w}) OR isinf({w})')} AS {_V}w_nan",
             f"{_count_if(f'{w} < 0.0')} AS {_V}w_neg",
+            f"{_count_if(f'{w} > 0.0')} AS {_V}w_pos",
         ]
 
     def _big_scores(self, a: Audit) -> list[str]:

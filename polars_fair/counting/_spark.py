@@ -210,6 +210,7 @@ def _aggs(a: Audit) -> list[Column]:
             _count_if(w.isNull()).alias(f"{_V}w_null"),
             _count_if(F.isnan(w) | (F.abs(w) == F.lit(math.inf))).alias(f"{_V}w_nan"),
             _count_if(w < F.lit(0.0)).alias(f"{_V}w_neg"),
+            _count_if(w > F.lit(0.0)).alias(f"{_V}w_pos"),
         ]
     return aggs
 

@@ -12,7 +12,9 @@ Every engine (Polars here, Spark in :mod:`polars_fair.counting._spark`, DuckDB i
   label column ``__pf_y`` is absent: every row counts as a negative label in a count table
   (``fp`` = selected, ``tn`` = not selected) and as a positive in a score table;
 * with ``sample_weight``, ``weight_sum`` (Float64) and the counts of null (``__pf_w_null``),
-  NaN or infinite (``__pf_w_nan``) and negative (``__pf_w_neg``) weights;
+  NaN or infinite (``__pf_w_nan``) and negative (``__pf_w_neg``) weights, and of rows with a
+  positive weight (``__pf_w_pos``: the rows an interval counts, as a row of weight 0 is no
+  observation);
 * for a thresholded score, the counts of null, NaN and infinite scores (``__pf_s_null``,
   ``__pf_s_nan``, ``__pf_s_inf``).
 
@@ -58,6 +60,7 @@ __all__ = [
     "level_kind",
     "Y",
     "P",
+    "W_POS",
     "apply_group_policy",
     "bind_frame",
     "check_missing_labels",
@@ -84,6 +87,8 @@ MAX_FLOAT_LEVELS = 50
 MIN_LEVELS_PER_ROW_CHECK = 8
 Y, P = "__pf_y", "__pf_p"
 _V = "__pf_"
+#: The label table's count of rows with a positive weight (weighted only).
+W_POS = f"{_V}w_pos"
 
 
 # ------------------------------------------------------------------ Polars: rows -> label table
@@ -94,6 +99,7 @@ def _weight_aggs(weight: pl.Expr) -> list[pl.Expr]:
         w.is_null().sum().cast(pl.Int64).alias(f"{_V}w_null"),
         (w.is_nan() | w.is_infinite()).sum().cast(pl.Int64).alias(f"{_V}w_nan"),
         (w < 0).sum().cast(pl.Int64).alias(f"{_V}w_neg"),
+        (w > 0).sum().cast(pl.Int64).alias(W_POS),
     ]
 
 
@@ -260,9 +266,10 @@ def label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
         Unsorted, one row per (keys, label value, prediction value): the keys, ``__pf_y`` (the
         label as stored; absent when ``a.y_true`` is ``None``), ``__pf_p`` (the prediction as
         stored, or Boolean ``score >= threshold``), ``n`` (Int64 rows); with weights
-        ``weight_sum`` (Float64) and ``__pf_w_null``, ``__pf_w_nan``, ``__pf_w_neg`` (Int64
-        counts of null, NaN or infinite, and negative weights); for a thresholded score
-        ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf`` (Int64 counts of bad scores).
+        ``weight_sum`` (Float64) and ``__pf_w_null``, ``__pf_w_nan``, ``__pf_w_neg``,
+        ``__pf_w_pos`` (Int64 counts of null, NaN or infinite, negative and positive
+        weights); for a thresholded score ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf``
+        (Int64 counts of bad scores).
 
     Examples
     --------

@@ -97,8 +97,8 @@ class Engine(Protocol):
             ``__pf_y`` (the label as stored; absent without labels), ``__pf_p`` (the
             prediction as stored, or Boolean ``score >= threshold``), ``n`` (Int64 rows), with
             weights ``weight_sum`` (Float64) and the Int64 counts ``__pf_w_null``,
-            ``__pf_w_nan``, ``__pf_w_neg``, for a thresholded score the Int64 counts
-            ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf``.
+            ``__pf_w_nan``, ``__pf_w_neg``, ``__pf_w_pos`` (rows of positive weight), for a
+            thresholded score the Int64 counts ``__pf_s_null``, ``__pf_s_nan``, ``__pf_s_inf``.
 
         Examples
         --------
@@ -125,7 +125,7 @@ class Engine(Protocol):
             The label table of a score table: the keys, ``score`` (Float64), ``__pf_y`` (the
             label as stored; absent without labels), ``n`` (Int64 rows), with weights
             ``weight_sum`` (Float64) and the Int64 counts ``__pf_w_null``, ``__pf_w_nan``,
-            ``__pf_w_neg``.
+            ``__pf_w_neg``, ``__pf_w_pos``.
 
         Examples
         --------

@@ -12,7 +12,10 @@ anywhere) holds the key columns, ``n`` (Int64 rows), then eight cells ``y{l}_p{c
 the rows whose label is ``l``, whose candidate prediction is ``c`` and whose baseline
 prediction is ``b`` (1 = ``pos_label``, 0 = the other value). Without labels every row counts
 as a negative label (the ``y0_*`` cells), as in the count table. The cells are Int64, or
-Float64 weighted sums followed by ``weight_sum`` with ``sample_weight``.
+Float64 weighted sums followed by ``weight_sum`` and ``n_positive_weight`` with
+``sample_weight``: ``n_positive_weight`` (Int64) counts the rows whose weight is above 0, the
+rows the intervals count (a row of weight 0 adds nothing to any figure, so it is no
+observation; rescaling the weighted cells to ``n`` would narrow every interval for it).
 """
 
 from __future__ import annotations
@@ -28,13 +31,15 @@ from polars_fair.core.spec import Attributes, Audit, By, IntoExpr, normalize_by,
 from polars_fair.counting import boundary
 from polars_fair.counting.tables import PolarsEngine, engine_of
 
-__all__ = ["PAIRED_CELLS", "Q", "cell", "check_negative_cells", "check_paired", "paired_schema",
-           "paired_table"]
+__all__ = ["PAIRED_CELLS", "POSITIVE_ROWS", "Q", "cell", "check_negative_cells", "check_paired",
+           "paired_schema", "paired_table"]
 
 #: The baseline prediction's column in the paired label table.
 Q = "__pf_q"
 #: The eight cells, label x candidate x baseline (1 = pos_label).
 PAIRED_CELLS = tuple(f"y{y}_p{p}_b{b}" for y in (1, 0) for p in (1, 0) for b in (1, 0))
+#: A weighted paired table's rows of positive weight (the intervals' sample size).
+POSITIVE_ROWS = "n_positive_weight"
 
 
 def cell(y: int | None = None, p: int | None = None, b: int | None = None) -> pl.Expr:
@@ -63,7 +68,7 @@ def cell(y: int | None = None, p: int | None = None, b: int | None = None) -> pl
 
 
 def paired_schema(key_schema: Sequence[tuple[str, pl.DataType]], weighted: bool) -> pl.Schema:
-    """The paired count table's schema: keys, ``n``, the eight cells [, ``weight_sum``].
+    """The paired count table's schema: keys, ``n``, the eight cells [, weights].
 
     Parameters
     ----------
@@ -76,7 +81,7 @@ def paired_schema(key_schema: Sequence[tuple[str, pl.DataType]], weighted: bool)
     -------
     pl.Schema
         Keys, ``n`` (Int64), :data:`PAIRED_CELLS` (Int64, Float64 weighted) [, ``weight_sum``
-        Float64].
+        Float64, ``n_positive_weight`` Int64 (:data:`POSITIVE_ROWS`)].
 
     Examples
     --------
@@ -85,7 +90,8 @@ def paired_schema(key_schema: Sequence[tuple[str, pl.DataType]], weighted: bool)
     """
     c = pl.Float64() if weighted else pl.Int64()
     return pl.Schema([*key_schema, ("n", pl.Int64()), *((x, c) for x in PAIRED_CELLS),
-                      *([("weight_sum", pl.Float64())] if weighted else [])])
+                      *([("weight_sum", pl.Float64()), (POSITIVE_ROWS, pl.Int64())]
+                        if weighted else [])])
 
 
 def _derive(df: pl.DataFrame, a: Audit, b: Audit) -> pl.DataFrame:
@@ -105,7 +111,8 @@ def _derive(df: pl.DataFrame, a: Audit, b: Audit) -> pl.DataFrame:
             (qb if name[7] == "1" else ~qb)
         sums.append(v.filter(y & p & q).sum().cast(kind).alias(name))
     if weighted:
-        sums.append(pl.col("weight_sum").sum().alias("weight_sum"))
+        sums += [pl.col("weight_sum").sum().alias("weight_sum"),
+                 pl.col(boundary.W_POS).sum().cast(pl.Int64).alias(POSITIVE_ROWS)]
     out = df.group_by(a.keys).agg(sums) if a.keys else df.select(sums)
     return out.sort(a.keys, nulls_last=True) if a.keys else out
 
@@ -227,7 +234,8 @@ def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tupl
     Parameters
     ----------
     table : pl.LazyFrame
-        Keys, ``n`` and the eight cells :data:`PAIRED_CELLS` [, ``weight_sum``].
+        Keys, ``n`` and the eight cells :data:`PAIRED_CELLS` [, ``weight_sum`` and
+        ``n_positive_weight``, the rows of positive weight: both or neither].
     keys : sequence of str, optional
         The key columns; default every column that is not a count.
 
@@ -242,10 +250,12 @@ def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tupl
     Raises
     ------
     ColumnNotFoundError
-        A cell or key missing.
+        A cell or key missing; ``weight_sum`` without ``n_positive_weight``
+        (:data:`polars_fair.errors.PAIRED_POSITIVE_ROWS`).
     InvalidInputError
-        A negative count, or (unweighted) an ``n`` that is not the sum of the cells; the
-        message names the column and shows a few values.
+        A negative count, (unweighted) an ``n`` that is not the sum of the cells, or
+        (weighted) an ``n_positive_weight`` above ``n``, or 0 with a positive ``weight_sum``;
+        the message names the column and shows a few values.
 
     Examples
     --------
@@ -259,7 +269,9 @@ def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tupl
             raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
                 column=col, role="paired count table", available=names))
     weighted = "weight_sum" in names
-    counted = {"n", *PAIRED_CELLS, "weight_sum"}
+    if weighted and POSITIVE_ROWS not in names:
+        raise E.ColumnNotFoundError(E.PAIRED_POSITIVE_ROWS)
+    counted = {"n", *PAIRED_CELLS, "weight_sum", POSITIVE_ROWS}
     keys = [c for c in names if c not in counted] if keys is None else list(keys)
     for k in keys:
         if k not in names:
@@ -268,7 +280,8 @@ def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tupl
     kind = pl.Float64 if weighted else pl.Int64
     cast = table.select(*keys, pl.col("n").cast(pl.Int64),
                         *(pl.col(c).cast(kind) for c in PAIRED_CELLS),
-                        *([pl.col("weight_sum").cast(pl.Float64)] if weighted else []))
+                        *([pl.col("weight_sum").cast(pl.Float64),
+                           pl.col(POSITIVE_ROWS).cast(pl.Int64)] if weighted else []))
 
     def check(df: pl.DataFrame) -> pl.DataFrame:
         check_negative_cells(df)
@@ -277,6 +290,13 @@ def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tupl
             if bad_n.len():
                 raise E.InvalidInputError(E.PAIRED_N_MISMATCH.format(
                     values=E.show_values(bad_n.to_list())))
+        else:
+            pos = pl.col(POSITIVE_ROWS)
+            bad_pos = df.filter((pos < 0) | (pos > pl.col("n"))
+                                | ((pos == 0) & (pl.col("weight_sum") > 0)))[POSITIVE_ROWS]
+            if bad_pos.len():
+                raise E.InvalidInputError(E.PAIRED_POSITIVE_RANGE.format(
+                    values=E.show_values(bad_pos.to_list())))
         aggs = [pl.col(c).sum() for c in df.columns if c not in keys]
         out = df.group_by(keys).agg(aggs) if keys else df.select(aggs)
         return out.sort(keys, nulls_last=True) if keys else out
