@@ -22,7 +22,8 @@ from polars_fair.core.registry import safe_div
 from polars_fair.core.stats import wilson_interval
 from polars_fair.counting.paired import POSITIVE_ROWS, cell
 
-__all__ = ["CHANGE_METRICS", "compare_from_counts", "mcnemar_exact", "paired_difference_interval"]
+__all__ = ["CHANGE_METRICS", "adjusted_pairs", "compare_from_counts", "mcnemar_exact",
+           "paired_difference_interval"]
 
 #: The metrics compared, without and with labels.
 CHANGE_METRICS = {False: ("selection_rate", "impact_ratio"),
@@ -126,19 +127,50 @@ def paired_difference_interval(both: Any, first_only: Any, second_only: Any, nei
     return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
 
 
-def _pair_cov(df: pl.DataFrame) -> tuple[Any, Any, Any, Any]:
-    """Per group: the two selection rates, their variances and their covariance (multinomial).
+def adjusted_pairs(both: Any, first_only: Any, second_only: Any, neither: Any) -> tuple[
+        Any, Any, Any, Any]:
+    r"""Two paired rates from Agresti and Min's adjusted cells, with their (co)variances.
 
-    The rates are weighted when the table is; the variances divide by the group's rows of
-    positive weight (``n`` unweighted), not by its weight sum (:func:`_rows`).
+    Each of the four cells gains 1/2 (Agresti & Min 2005, *Stat. Med.* 24:729, "Simple
+    improved confidence intervals for comparing matched proportions"; Bonett & Price 2012,
+    *J. Educ. Behav. Stat.* 37:479, study such adjusted Wald intervals), so
+    :math:`\tilde n = n + 2` and
+    :math:`\tilde p_1 = (a + b + 1)/\tilde n`, :math:`\tilde p_2 = (a + c + 1)/\tilde n`,
+    with the multinomial :math:`\mathrm{Var}(\tilde p_i) = \tilde p_i(1 - \tilde p_i)/\tilde n`
+    and :math:`\mathrm{Cov} = (\tilde p_{11} - \tilde p_1\tilde p_2)/\tilde n`. The variance of
+    the difference, :math:`(\tilde p_{12} + \tilde p_{21} - (\tilde p_{12} - \tilde p_{21})^2)
+    /\tilde n`, is above 0 for every finite table (each discordant cell holds at least 1/2),
+    so a delta-method interval built on these never collapses to a point, even when the two
+    models agree on every row; and no rate is 0, so no ratio divides by 0.
+
+    Parameters
+    ----------
+    both, first_only, second_only, neither : array_like of float
+        The paired cells :math:`a, b, c, d` (rows, or weighted sums rescaled to rows).
+
+    Returns
+    -------
+    p1, p2 : numpy.ndarray of float64
+        The adjusted rates, in (0, 1).
+    var : numpy.ndarray of float64, shape (2, k)
+        Their variances.
+    cov : numpy.ndarray of float64
+        Their covariance.
+
+    Examples
+    --------
+    Two models that agree on all 8 rows (4 selected by both): the adjusted difference has
+    variance (1/2 + 1/2)/10/10 = 0.01, not 0.
+
+    >>> p1, p2, var, cov = adjusted_pairs([4], [0], [0], [4])
+    >>> float(p1[0]), float(p2[0]), round(float(var[0][0] + var[1][0] - 2 * cov[0]), 12)
+    (0.5, 0.5, 0.01)
     """
-    total = df["__n"].to_numpy().astype(np.float64)
-    rows = df.select(_rows(df.columns)).to_series().to_numpy().astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        c = df["__c"].to_numpy().astype(np.float64) / total
-        b = df["__b"].to_numpy().astype(np.float64) / total
-        both = df["__cb"].to_numpy().astype(np.float64) / total
-    return c, b, np.array([c * (1 - c) / rows, b * (1 - b) / rows]), (both - c * b) / rows
+    a, b, c, d = (np.asarray(x, dtype=np.float64) + 0.5 for x in (both, first_only,
+                                                                  second_only, neither))
+    n = a + b + c + d
+    p1, p2 = (a + b) / n, (a + c) / n
+    return p1, p2, np.array([p1 * (1 - p1) / n, p2 * (1 - p2) / n]), (a / n - p1 * p2) / n
 
 
 def _rows(names: Sequence[str]) -> pl.Expr:
@@ -155,15 +187,23 @@ def _wald(change: Any, var: Any, z: float) -> tuple[Any, Any]:
     return change - z * se, change + z * se
 
 
-def _ratio_interval(df: pl.DataFrame, z: float) -> tuple[Any, Any]:
-    """Delta-method interval of impact_ratio − impact_ratio_baseline (groups independent)."""
-    c, b, var, cov = _pair_cov(df)
+def _ratio_interval(df: pl.DataFrame, cells: tuple[Any, ...], z: float) -> tuple[Any, Any]:
+    r"""Delta-method interval of impact_ratio − impact_ratio_baseline on adjusted cells.
+
+    Each group's two selection rates are paired (:func:`adjusted_pairs`), groups independent;
+    the interval is centred on the adjusted change and clipped to the change's range
+    :math:`[-\max(1, IR_b), \max(1, IR_c)]` (a ratio is at least 0, and at most 1 but for a
+    low-support group above the supported ones).
+    """
+    c, b, var, cov = adjusted_pairs(*cells)
     ir_c, ir_b = df["impact_ratio"].to_numpy(), df["impact_ratio_baseline"].to_numpy()
     m_c, m_b = _top(ir_c), _top(ir_b)
     out_low, out_high = np.full(len(c), np.nan), np.full(len(c), np.nan)
     if m_c is None or m_b is None:
         return out_low, out_high
     for g in range(len(c)):
+        if not (np.isfinite(ir_c[g]) and np.isfinite(ir_b[g])):
+            continue
         grad = np.zeros((len(c), 2))  # d(change)/d(rate of group i, model)
         if g != m_c:
             grad[g, 0] += 1 / c[m_c]
@@ -173,7 +213,9 @@ def _ratio_interval(df: pl.DataFrame, z: float) -> tuple[Any, Any]:
             grad[m_b, 1] += b[g] / b[m_b] ** 2
         v = float(np.nansum(grad[:, 0] ** 2 * var[0] + grad[:, 1] ** 2 * var[1]
                             + 2 * grad[:, 0] * grad[:, 1] * cov))
-        out_low[g], out_high[g] = _wald(ir_c[g] - ir_b[g], v, z)
+        low, high = _wald(c[g] / c[m_c] - b[g] / b[m_b], v, z)
+        out_low[g] = max(low, -max(1.0, ir_b[g]))
+        out_high[g] = min(high, max(1.0, ir_c[g]))
     return out_low, out_high
 
 
@@ -183,23 +225,28 @@ def _top(ratios: Any) -> int | None:
     return int(hits[0]) if hits.size else None
 
 
-def _ofi_interval(df: pl.DataFrame, reference: int | None, overall: bool,
-                  z: float) -> tuple[Any, Any]:
-    """Wald interval of ofi − ofi_baseline = Δsel_g − Δsel_ref (paired within each group)."""
-    c, b, var, cov = _pair_cov(df)
+def _ofi_interval(df: pl.DataFrame, cells: tuple[Any, ...], reference: int | None,
+                  overall: bool, z: float) -> tuple[Any, Any]:
+    """Wald interval of ofi − ofi_baseline = Δsel_g − Δsel_ref on adjusted cells, in [-2, 2]."""
+    c, b, var, cov = adjusted_pairs(*cells)
     var_change = var[0] + var[1] - 2 * cov  # Var(Δ selection rate) of each group
+    delta = c - b
     n = df["__n"].to_numpy().astype(np.float64)
-    change = df["ofi"].to_numpy() - df["ofi_baseline"].to_numpy()
     k = len(c)
     if overall:
         weights = n / n.sum()
         v = np.array([np.sum((np.eye(k)[g] - weights) ** 2 * var_change) for g in range(k)])
+        change = delta - np.sum(weights * delta)
     elif reference is not None:
         v = var_change + var_change[reference]
         v[reference] = 0.0
+        change = delta - delta[reference]
     else:
         return np.full(k, np.nan), np.full(k, np.nan)
-    return _wald(change, v, z)
+    low, high = _wald(change, v, z)
+    defined = np.isfinite(df["ofi"].to_numpy() - df["ofi_baseline"].to_numpy())
+    return (np.where(defined, np.clip(low, -2.0, 2.0), np.nan),
+            np.where(defined, np.clip(high, -2.0, 2.0), np.nan))
 
 
 def _changes(df: pl.DataFrame, *, labelled: bool, level: float, mid_p: bool,
@@ -211,18 +258,22 @@ def _changes(df: pl.DataFrame, *, labelled: bool, level: float, mid_p: bool,
     scale = df.select(safe_div(_rows(df.columns), pl.col("weight_sum")).fill_null(0.0)
                       if weighted else pl.lit(1.0)).to_series().to_numpy().astype(np.float64)
     out: dict[str, Any] = {}
+    selections: tuple[Any, ...] = ()
     for metric, y in {"selection_rate": None, "tpr": 1, "fpr": 0}.items():
         if metric != "selection_rate" and not labelled:
             continue
         a, b, c, d = (df.select(cell(y, p, q)).to_series().to_numpy().astype(np.float64)
                       * scale for p, q in ((1, 1), (1, 0), (0, 1), (0, 0)))
+        selections = selections or (a, b, c, d)
         low, high = paired_difference_interval(a, b, c, d, level=level)
         out[f"{metric}_change_low"], out[f"{metric}_change_high"] = low, high
     ref = df["is_reference"].to_numpy()
     reference = int(np.flatnonzero(ref)[0]) if ref.any() else None
-    out["impact_ratio_change_low"], out["impact_ratio_change_high"] = _ratio_interval(df, z)
+    out["impact_ratio_change_low"], out["impact_ratio_change_high"] = _ratio_interval(
+        df, selections, z)
     if labelled:
-        out["ofi_change_low"], out["ofi_change_high"] = _ofi_interval(df, reference, overall, z)
+        out["ofi_change_low"], out["ofi_change_high"] = _ofi_interval(
+            df, selections, reference, overall, z)
     sel_b = df.select(cell(p=1, b=0)).to_series().to_numpy()
     sel_c = df.select(cell(p=0, b=1)).to_series().to_numpy()
     out["mcnemar_p_value"] = mcnemar_exact(sel_b, sel_c, mid_p=mid_p)
@@ -280,7 +331,20 @@ def compare_from_counts(
     * ``ofi_change``: OFI is :math:`B_g - B_{ref}` with :math:`B = \text{selection} -
       \text{base rate}`, and the base rate is the same for both models, so the change is
       :math:`\Delta\text{sel}_g - \Delta\text{sel}_{ref}`, with a Wald interval from the paired
-      variances :math:`((b + c) - (b - c)^2/n)/n^2` of each group (0 on the reference row).
+      variances :math:`(p_{12} + p_{21} - (p_{12} - p_{21})^2)/n` of each group.
+
+    Both are computed on **adjusted cells**: each group's four selection cells gain 1/2
+    (Agresti & Min 2005, *Stat. Med.* 24:729; see Bonett & Price 2012, *J. Educ. Behav.
+    Stat.* 37:479, on adjusted Wald intervals of paired proportions; :func:`adjusted_pairs`),
+    and the interval is centred on the adjusted change. The plain delta method collapses to a
+    point when the two models agree on every row (no discordant pair: variance 0) and can
+    leave the range at small :math:`n`; on adjusted cells every discordant cell holds at least
+    1/2, so the interval has positive width from any finite sample and contains 0 when the
+    models agree; it is then clipped to the change's range (OFI change in [−2, 2];
+    impact-ratio change in :math:`[-\max(1, IR_b), \max(1, IR_c)]`). Its width is 0 only
+    where the change is 0 by definition: the OFI of the reference row, the impact ratio of the
+    group with the highest rate under both models. At large :math:`n` it agrees with the
+    plain delta method (the adjustment moves each rate by less than :math:`1/n`).
 
     ``mcnemar_p_value`` tests the change in selection (:func:`mcnemar_exact` on the pairs
     where only one model selects); ``error_mcnemar_p_value`` the change in errors (only the
@@ -372,7 +436,7 @@ def compare_from_counts(
     base = report_from_counts(model("b"), keys, **options)
     total = pl.col("weight_sum") if weighted else pl.col("n").cast(pl.Float64)
     joined = pl.concat([
-        paired.with_columns(__n=total, __c=cell(p=1), __b=cell(b=1), __cb=cell(p=1, b=1)),
+        paired.with_columns(__n=total),
         cand.select(*metrics, "adverse_impact", "is_reference", "low_support"),
         base.select(pl.col(m).alias(f"{m}_baseline") for m in (*metrics, "adverse_impact")),
     ], how="horizontal").with_columns(

@@ -36,12 +36,22 @@ def _table(n: int, a_sel: int, b_old: int, b_new_only_old: int) -> pl.DataFrame:
 def test_a_real_drop_beyond_the_limit_fails_with_group_values_and_interval() -> None:
     g = change_gate(from_paired_counts(_table(100, 50, 40, 30), labels=False))
     b = g.row(1, named=True)
-    # impact ratio of b: 40/50 = 0.8 -> 10/50 = 0.2. Delta method (worked in
-    # change_gate's docstring): variance 0.012, so the 95% interval is -0.6 -/+ 1.96 * 0.1095
-    se = math.sqrt(0.012)
+    # impact ratio of b: 40/50 = 0.8 -> 10/50 = 0.2. The interval is the delta method on
+    # Agresti-Min's adjusted cells (1/2 added to each, n = 102; issue 25 review item 2; the
+    # plain delta method's -0.6 -/+ 1.96 * sqrt(0.012) was replaced because it collapses to a
+    # point when the models agree): a (50.5, 0.5, 0.5, 50.5) rates 1/2 and 1/2, b
+    # (10.5, 0.5, 30.5, 60.5) rates 11/102 (candidate) and 41/102 (baseline); centre
+    # (11 - 41)/102 / (1/2) = -60/102. Gradients: b's rates +2 and -2, a's -(11/102)/(1/4)
+    # = -44/102 and +164/102; Var p = p(1 - p)/102, Cov = (p11 - pc pb)/102.
+    n = 102
+    var_a, cov_a = 0.25 / n, (50.5 / n - 0.25) / n
+    cb, bb = 11 / n, 41 / n
+    var = (4 * cb * (1 - cb) / n + 4 * bb * (1 - bb) / n - 8 * (10.5 / n - cb * bb) / n
+           + (44 / n) ** 2 * var_a + (164 / n) ** 2 * var_a - 2 * (44 / n) * (164 / n) * cov_a)
+    se = math.sqrt(var)
     assert (b["baseline"], b["value"], b["passed"]) == (0.8, 0.2, False)
-    assert b["change_low"] == pytest.approx(-0.6 - 1.959963984540054 * se)
-    assert b["change_high"] == pytest.approx(-0.6 + 1.959963984540054 * se)
+    assert b["change_low"] == pytest.approx(-60 / n - 1.959963984540054 * se)
+    assert b["change_high"] == pytest.approx(-60 / n + 1.959963984540054 * se)
     assert b["reason"] == CHANGE_FAILED.format(
         group="g=b", metric="impact_ratio", before=0.8, after=0.2, worse=0.6, limit=0.05,
         level=95.0, low=b["change_low"], high=b["change_high"])
@@ -77,11 +87,15 @@ def test_a_real_ofi_rise_fails_with_labels() -> None:
         {"g": "b", "n": 100, **ZERO, "y0_p1_b1": 10, "y0_p1_b0": 30, "y0_p0_b0": 60}])
     g = change_gate(from_paired_counts(t), max_impact_ratio_drop=1)
     ofi = g.filter((pl.col("metric") == "ofi") & (pl.col("g") == "b")).row(0, named=True)
-    # OFI of b = B_b - B_a = FP/n: 0.1 -> 0.4; the change 0.3 has variance (Δsel_b only):
-    # ((b + c) - (b - c)^2 / n) / n^2 = (30 - 9) / 10^4
+    # OFI of b = B_b - B_a = FP/n: 0.1 -> 0.4. On Agresti-Min's adjusted cells (1/2 added to
+    # each, n = 102) the change is Δsel_b - Δsel_a = (30.5 - 0.5)/102 - 0 = 30/102, and each
+    # group's Var(Δsel) = (p12 + p21 - (p12 - p21)^2)/102: b (31 - 30^2/102)/102^2, a (1 -
+    # 0)/102^2 (the models agree on a, yet a adds variance: no interval collapses)
     assert (ofi["baseline"], ofi["value"], ofi["passed"]) == (0.1, 0.4, False)
-    half = 1.959963984540054 * math.sqrt(21 / 10_000)
-    assert ofi["change_low"] == pytest.approx(0.3 - half)
+    var = ((31 - 30**2 / 102) + 1) / 102**2
+    half = 1.959963984540054 * math.sqrt(var)
+    assert ofi["change_low"] == pytest.approx(30 / 102 - half)
+    assert ofi["change_high"] == pytest.approx(30 / 102 + half)
 
 
 def test_limits_are_checked() -> None:
@@ -129,13 +143,18 @@ def test_cli_check_without_a_baseline_is_unchanged(tmp_path: Path) -> None:
 def test_cli_check_level_sets_the_paired_interval_of_the_change(tmp_path: Path) -> None:
     # a: 50 of 100 selected by both models; b: the baseline selects 40, the candidate 32 of
     # them, so b's impact ratio falls from 0.4/0.5 = 0.8 to 0.32/0.5 = 0.64 (change -0.16).
-    # Its delta-method variance, groups independent and each group's two rates paired
-    # (Var p = p(1 - p)/n, Cov = (p11 - pc pb)/n), with d(ir_c)/d(c_b) = 2,
-    # d(ir_c)/d(c_a) = -1.28, d(ir_b)/d(b_b) = 2, d(ir_b)/d(b_a) = -1.6:
-    #   b: 4 * 0.002176 + 4 * 0.0024 - 8 * 0.00192 = 0.002944
-    #   a: (1.28^2 + 1.6^2 - 2 * 1.28 * 1.6) * 0.0025 = 0.000256; in all 0.0032, sd 0.056569
-    # 95%: -0.16 -+ 1.959964 * 0.056569 = [-0.270873, -0.049127] excludes 0: a real drop
-    # 99.9%: -0.16 -+ 3.290527 * 0.056569 = [-0.346141, 0.026141] does not
+    # The interval is the delta method on Agresti-Min's adjusted selection cells (1/2 added to
+    # each, n = 102; issue 25 review item 2 replaced the plain delta method, which collapses
+    # when the models agree): a (50.5, 0.5, 0.5, 50.5) rates 1/2 and 1/2; b (32.5, 0.5, 8.5,
+    # 60.5) rates 33/102 (candidate) and 41/102 (baseline), both 32.5/102; centre
+    # (33 - 41)/102 / (1/2) = -16/102 = -0.156863. Groups independent, each group's two rates
+    # paired (Var p = p(1 - p)/102, Cov = (p11 - pc pb)/102), gradients b +2 and -2, a
+    # -(33/102)/(1/4) = -132/102 and +164/102:
+    #   b: 4 * 0.0021457 + 4 * 0.0023567 - 8 * 0.0018488 = 0.0032190
+    #   a: ((132^2 + 164^2 - 2 * 132 * 164 * 0.980392) / 102^2) * 0.0024510 = 0.0004412
+    #   in all 0.0036602, sd 0.060500
+    # 95%: -0.156863 -+ 1.959964 * 0.060500 = [-0.275440, -0.038286] excludes 0: a real drop
+    # 99.9%: -0.156863 -+ 3.290527 * 0.060500 = [-0.355938, 0.042213] does not
     rows = ([("a", 1, 1, 1)] * 50 + [("a", 0, 0, 0)] * 50 + [("b", 1, 1, 1)] * 32
             + [("b", 1, 0, 1)] * 8 + [("b", 0, 0, 0)] * 60)
     path = tmp_path / "level.csv"
@@ -148,7 +167,7 @@ def test_cli_check_level_sets_the_paired_interval_of_the_change(tmp_path: Path) 
     change = json.loads(strict.stdout)["change"]
     assert change["limits"]["level"] == 0.95
     [v] = change["violations"]
-    assert (v["change_low"], v["change_high"]) == pytest.approx((-0.270873, -0.049127), abs=1e-6)
+    assert (v["change_low"], v["change_high"]) == pytest.approx((-0.275440, -0.038286), abs=1e-6)
     assert "paired 95% interval" in v["message"]
     loose = runner.invoke(app, [*args, "--level", "0.999"])
     assert loose.exit_code == 0, loose.output
