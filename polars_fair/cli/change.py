@@ -29,6 +29,7 @@ def check_change(
     level: float = DEFAULTS.level,
     min_support: int = DEFAULTS.min_support,
     null_groups: str = "keep",
+    sample_weight: Any = None,
 ) -> dict[str, Any]:
     """The change gate of ``polars-fair check --baseline-pred`` as JSON data.
 
@@ -47,6 +48,9 @@ def check_change(
         Rows a group needs to be checked.
     null_groups : {"keep", "raise", "drop"}, default "keep"
         As ``df.fair.report``.
+    sample_weight : str or pl.Expr, optional
+        ``--sample-weight``, resolved: the paired table is weighted (the intervals count the
+        rows of positive weight).
 
     Returns
     -------
@@ -79,7 +83,8 @@ def check_change(
     baseline = column_or_sql(baseline_text, args.lf.collect_schema(), "--baseline-pred")
     nulls: Any = null_groups
     paired = paired_counts(args.lf, args.by, y_pred=args.y_pred, baseline=baseline,
-                           y_true=args.y_true, pos_label=args.pos_label, null_groups=nulls)
+                           y_true=args.y_true, pos_label=args.pos_label, null_groups=nulls,
+                           sample_weight=sample_weight)
     table = change_gate(paired, reference=args.reference, level=level,
                         max_impact_ratio_drop=max_impact_ratio_drop,
                         max_ofi_increase=max_ofi_increase, min_support=min_support)

@@ -48,6 +48,7 @@ from polars_fair.api.continuous import FairMoments
 from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.cli.group import ReadableCommand
 from polars_fair.cli.io import (
+    BASELINE_FLAGS,
     FLAGS,
     FORMATS,
     check_one_attribute,
@@ -178,6 +179,11 @@ def analysis_methods() -> dict[str, tuple[type, str]]:
     return out
 
 
+#: Options whose flags are not the parameter's name with dashes: the flag shown (and named in
+#: errors) first, then its aliases.
+OPTION_FLAGS = {"baseline": BASELINE_FLAGS}
+
+
 @dataclass(frozen=True)
 class Opt:
     """One option of a generated command, read from a declaration.
@@ -216,8 +222,13 @@ class Opt:
 
     @property
     def flag(self) -> str:
-        """The option's flag: the name with dashes."""
-        return "--" + self.name.replace("_", "-")
+        """The option's flag: the name with dashes (:data:`OPTION_FLAGS` where it differs)."""
+        return self.flags[0]
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The flag, then its aliases (:data:`OPTION_FLAGS`)."""
+        return OPTION_FLAGS.get(self.name, ("--" + self.name.replace("_", "-"),))
 
 
 def param_help(doc: str) -> dict[str, str]:
@@ -390,7 +401,7 @@ def namespace_options(method: str, counts: Sequence[str] = ()) -> list[Opt]:
     Examples
     --------
     >>> [o.flag for o in namespace_options("compare", ["pos_label"])][:3]
-    ['--y-pred', '--baseline', '--y-true']
+    ['--y-pred', '--baseline-pred', '--y-true']
     """
     own = [o for o in _options_of(getattr(_namespace(), method), True, rows=True)
            if o.target == "method"]
@@ -541,7 +552,7 @@ def _parameter(opt: Opt) -> inspect.Parameter:
         if isinstance(opt.default, str) and len(opt.default) > 24 and opt.kind in LISTS:
             parts = opt.default.split(",")  # a long grid: its ends (help stays readable)
             shown = f"{parts[0]},{parts[1]},...,{parts[-1]}" if len(parts) > 3 else True
-        info = typer.Option(opt.flag, help=help_text, metavar=METAVARS.get(opt.kind, "TEXT"),
+        info = typer.Option(*opt.flags, help=help_text, metavar=METAVARS.get(opt.kind, "TEXT"),
                             show_default=shown)
     return inspect.Parameter(opt.name, inspect.Parameter.KEYWORD_ONLY, default=opt.default,
                              annotation=Annotated[typ, info])

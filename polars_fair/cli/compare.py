@@ -35,11 +35,36 @@ from polars_fair.cli.io import (
 )
 from polars_fair.cli.table import select_columns
 
-__all__ = ["COUNT_OPTIONS", "namespace_command", "register", "run_rows_command"]
+__all__ = ["COUNT_OPTIONS", "OWN_COUNT_OPTIONS", "count_options", "namespace_command",
+           "register", "run_rows_command"]
 
 #: The count arguments each command takes, beside its own options.
 COUNT_OPTIONS = ("pos_label", "null_groups", "max_groups")
+#: The count arguments of one command only: compare weighs rows (``--sample-weight``), while
+#: monitor's e-values count decisions and refuse weights.
+OWN_COUNT_OPTIONS = {"compare": ("sample_weight",), "monitor": ()}
 _COMMANDS = ("compare", "monitor")
+
+
+def count_options(method: str) -> tuple[str, ...]:
+    """The count arguments of ``polars-fair compare`` or ``monitor``.
+
+    Parameters
+    ----------
+    method : {"compare", "monitor"}
+        The command.
+
+    Returns
+    -------
+    tuple of str
+        :data:`COUNT_OPTIONS`, then the command's own (:data:`OWN_COUNT_OPTIONS`).
+
+    Examples
+    --------
+    >>> count_options("compare")
+    ('pos_label', 'null_groups', 'max_groups', 'sample_weight')
+    """
+    return (*COUNT_OPTIONS, *OWN_COUNT_OPTIONS[method])
 
 
 def run_rows_command(method: str, values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
@@ -69,7 +94,8 @@ def run_rows_command(method: str, values: dict[str, Any]) -> tuple[pl.DataFrame,
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "two.csv"
     >>> pl.DataFrame({"g": ["a", "b"] * 20, "new": [1, 0] * 20, "old": [1, 1] * 20}).write_csv(path)
-    >>> values = {o.name: o.default for o in namespace_options("compare", COUNT_OPTIONS)}
+    >>> values = {o.name: o.default for o in namespace_options("compare",
+    ...                                                         count_options("compare"))}
     >>> values.update(path=path, by=["g"], where=None, separator=None, dtype=None,
     ...               y_pred="new", baseline="old")
     >>> frame, header = run_rows_command("compare", values)
@@ -78,7 +104,7 @@ def run_rows_command(method: str, values: dict[str, Any]) -> tuple[pl.DataFrame,
     """
     from polars_fair.api.namespace import FairLazyFrame
 
-    opts = namespace_options(method, COUNT_OPTIONS)
+    opts = namespace_options(method, count_options(method))
     given = {o.name: convert(o, values.get(o.name, o.default)) for o in opts}
     lf = scan(values["path"], values.get("separator"), parse_dtypes(values.get("dtype")))
     labels = given["y_true"]
@@ -177,7 +203,7 @@ def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
     """
     for method in _COMMANDS:
         params = io_parameters() + [option_parameter(o)
-                                    for o in namespace_options(method, COUNT_OPTIONS)]
+                                    for o in namespace_options(method, count_options(method))]
         app.command(name=method, cls=ReadableCommand)(namespace_command(
             method, guard, functools.partial(run_rows_command, method), params,
             "--by ..., ..."))

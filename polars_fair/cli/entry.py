@@ -50,6 +50,7 @@ from polars_fair.cli.change import check_change, format_change
 from polars_fair.cli.commands import declared
 from polars_fair.cli.group import ReadableCommand, ReadableGroup
 from polars_fair.cli.io import (
+    BASELINE_FLAGS,
     Inputs,
     check_outputs,
     cli_message,
@@ -398,6 +399,7 @@ def report(
                          "combinations), as df.fair.stratified(by, strata).",
         metavar="COLUMN")] = None,
     baseline_pred: Annotated[str | None, typer.Option(
+        *BASELINE_FLAGS,
         help="--html: the baseline model's prediction (column or SQL) on the same rows: adds "
              "the change gate's verdict and the comparison section (the page's prediction "
              "is the candidate).", metavar="COLUMN|SQL")] = None,
@@ -593,6 +595,7 @@ def check_gate(
     null_groups: str = "keep",
     max_groups: int = DEFAULT_MAX_GROUPS,
     counts: Any = None,
+    sample_weight: Any = None,
 ) -> dict[str, Any]:
     """The decision of ``polars-fair check`` (:func:`polars_fair.audit.gate.gate`) as JSON data.
 
@@ -616,6 +619,8 @@ def check_gate(
         ``--max-groups``: the most groups the count table may make (Enum intersections).
     counts : FairCounts, optional
         The count table of ``args`` (:func:`gate_counts`), when the caller has it already.
+    sample_weight : str or pl.Expr, optional
+        ``--sample-weight``, resolved: the counts and scores are weighted.
 
     Returns
     -------
@@ -651,11 +656,13 @@ def check_gate(
         raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
     nulls: Any = null_groups
     if counts is None:
-        counts = gate_counts(args, null_groups=null_groups, max_groups=max_groups)
+        counts = gate_counts(args, null_groups=null_groups, max_groups=max_groups,
+                             sample_weight=sample_weight)
     scores = None
     if max_abroca is not None and args.y_score is not None:
         scores = polars_fair.scores(args.lf, args.by, y_true=args.y_true, y_score=args.y_score,
-                                    pos_label=args.pos_label, null_groups=nulls)
+                                    pos_label=args.pos_label, null_groups=nulls,
+                                    sample_weight=sample_weight)
     table = gate(counts, scores, reference=args.reference, min_impact_ratio=min_impact_ratio,
                  max_abs_ofi=max_abs_ofi, max_abroca=max_abroca, min_support=min_support)
     keys = list(counts.keys)
@@ -692,7 +699,7 @@ def check_gate(
 
 
 def gate_counts(args: Inputs, *, null_groups: str = "keep",
-                max_groups: int = DEFAULT_MAX_GROUPS) -> Any:
+                max_groups: int = DEFAULT_MAX_GROUPS, sample_weight: Any = None) -> Any:
     """The count table of ``polars-fair check``: the rows of ``args`` counted once.
 
     Parameters
@@ -703,6 +710,8 @@ def gate_counts(args: Inputs, *, null_groups: str = "keep",
         As ``df.fair.report``.
     max_groups : int, default 10000
         ``--max-groups``.
+    sample_weight : str or pl.Expr, optional
+        ``--sample-weight``, resolved (:func:`polars_fair.cli.io.column_or_sql`).
 
     Returns
     -------
@@ -723,7 +732,7 @@ def gate_counts(args: Inputs, *, null_groups: str = "keep",
     nulls: Any = null_groups
     return polars_fair.counts(args.lf, args.by, y_true=args.y_true, y_pred=args.y_pred,
                               pos_label=args.pos_label, null_groups=nulls,
-                              max_groups=max_groups)
+                              max_groups=max_groups, sample_weight=sample_weight)
 
 
 def format_gate(result: dict[str, Any]) -> str:
@@ -758,8 +767,9 @@ def format_gate(result: dict[str, Any]) -> str:
 
 
 #: The options of ``check`` read from a declaration: the paired intervals' ``level`` of
-#: ``FairPaired.compare``, which the change gate (``--baseline-pred``) reads.
-CHECK_DECLARED = ("level",)
+#: ``FairPaired.compare``, which the change gate (``--baseline-pred``) reads, and the count
+#: argument ``sample_weight`` (both gates weigh the rows).
+CHECK_DECLARED = ("level", "sample_weight")
 #: ``check``'s number defaults as the decimals written (cli.numbers reads the typed ones so).
 _FOUR_FIFTHS = Decimal(repr(DEFAULTS.four_fifths))
 _OFI_THRESHOLD = Decimal(repr(DEFAULTS.ofi_threshold))
@@ -807,7 +817,8 @@ def check(
     dtype: DtypeOpt = None,
     max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
     baseline_pred: Annotated[
-        str | None, typer.Option(help="The baseline model's prediction (column or SQL): also "
+        str | None, typer.Option(*BASELINE_FLAGS,
+                                 help="The baseline model's prediction (column or SQL): also "
                                       "fail a real worsening against it.")
     ] = None,
     max_impact_ratio_drop: Annotated[
@@ -842,11 +853,15 @@ def check(
             y_pred_text=y_pred, y_score_text=y_score, pos_label_text=pos_label,
             reference_text=reference, where=where, source=path.name,
         )
-        counts = gate_counts(args, null_groups=null_groups, max_groups=max_groups)
+        weight = (column_or_sql(declared["sample_weight"], args.lf.collect_schema(),
+                                "--sample-weight")
+                  if declared["sample_weight"] is not None else None)
+        counts = gate_counts(args, null_groups=null_groups, max_groups=max_groups,
+                             sample_weight=weight)
         result.update(check_gate(
             args, min_impact_ratio=min_impact_ratio, max_abs_ofi=max_abs_ofi,
             max_abroca=max_abroca, min_support=min_support, null_groups=null_groups,
-            max_groups=max_groups, counts=counts,
+            max_groups=max_groups, counts=counts, sample_weight=weight,
         ))
         if baseline_pred is not None:
             result["change"] = check_change(
@@ -855,7 +870,7 @@ def check(
                 else max_impact_ratio_drop,
                 max_ofi_increase=_CHANGE_LIMIT if max_ofi_increase is None
                 else max_ofi_increase,
-                level=declared["level"],
+                level=declared["level"], sample_weight=weight,
                 min_support=min_support, null_groups=null_groups)
             result["gate_passed"] = result["passed"]
             result["passed"] = result["passed"] and result["change"]["passed"]

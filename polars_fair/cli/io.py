@@ -41,6 +41,7 @@ from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference
 from polars_fair.core.sql import sql_expr
 
 __all__ = [
+    "BASELINE_FLAGS",
     "DTYPES",
     "FLAGS",
     "FORMATS",
@@ -68,8 +69,13 @@ __all__ = [
     "where_condition",
 ]
 
+#: The flags of the baseline model's prediction, on every command that takes one (``check``,
+#: ``report --html``, ``compare``): ``--baseline-pred``, and ``--baseline``, ``compare``'s first
+#: spelling, as an alias. The one declaration of that spelling.
+BASELINE_FLAGS = ("--baseline-pred", "--baseline")
 #: The library's parameter names and the command line's flags for them (:func:`cli_message`).
 FLAGS = {
+    "baseline": BASELINE_FLAGS[0], "baseline_pred": BASELINE_FLAGS[0],
     "by": "--by", "y_true": "--y-true", "y_pred": "--y-pred", "y_score": "--y-score",
     "pos_label": "--pos-label", "reference": "--reference", "min_support": "--min-support",
     "where": "--where", "null_groups": "--null-groups", "max_groups": "--max-groups",

@@ -39,8 +39,10 @@ def test_the_verdict_block_holds_the_change_gates_failures(page: str) -> None:
     words = text(page, "<h3>Against the baseline", "<h2>Headline")
     assert words.startswith("Against the baseline: FAIL 1 of 2 group(s) fail the change gate")
     # b's impact ratio: 40/50 = 0.8 under the baseline, 10/50 = 0.2 under the candidate; its
-    # paired delta-method interval (change_gate's docstring): [-0.8147, -0.3853]
-    assert "b 100 impact ratio 0.800 0.200 −0.600 [−0.815, −0.385] drop <= 0.05" in words
+    # paired delta-method interval on Agresti-Min's adjusted cells, worked by hand in
+    # tests/audit/test_change_gate.py (the same table): [-0.8028, -0.3737] (issue 25 review
+    # item 2; the plain delta method's [-0.8147, -0.3853] was replaced)
+    assert "b 100 impact ratio 0.800 0.200 −0.600 [−0.803, −0.374] drop <= 0.05" in words
     # OFI: B = (FP - FN)/n; b: 0 under the baseline, (0 - 30)/100 under the candidate; a: 0
     assert "b 100 OFI +0.000 −0.300 −0.300" in words
     # the gate on levels fails b too (0.2 < 0.8): the two verdicts stand side by side
@@ -55,7 +57,7 @@ def test_the_comparison_section_sets_the_models_side_by_side(page: str) -> None:
     # candidate alone is wrong on 30 rows, the baseline alone on none: p < 0.001
     low, high = polars_fair.analyses.compare.paired_difference_interval([10], [0], [30], [60])
     rate_ci = f"[{low[0]:.3f}, {high[0]:.3f}]".replace("-", "−")
-    assert (f"b 100 40.0% → 10.0% {rate_ci} < 0.001 0.800 → 0.200 [−0.815, −0.385] "
+    assert (f"b 100 40.0% → 10.0% {rate_ci} < 0.001 0.800 → 0.200 [−0.803, −0.374] "
             "passes → fails (changed) +0.000 → −0.300") in words
     assert words.count("< 0.001") == 2 + 0  # b's two tests (the reading has none)
     # a, the reference: nothing changed, both p-values 1 (Newcombe's interval of no
