@@ -91,7 +91,7 @@ class Baseline:
         Examples
         --------
         >>> Baseline(pl.col("old") == 1, 0.1, 0.05).params()["baseline_pred"]
-        '[(col("old")) == (dyn int: 1)]'
+        'pl.col("old") == 1'
         """
         return {"baseline_pred": _describe(self.pred),
                 "max_impact_ratio_drop": self.max_impact_ratio_drop,

@@ -233,8 +233,51 @@ def _table(
     return f'<table class="pf"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
+#: Polars' expression text and the Python the user typed for it (:func:`_describe`).
+_SPELLING = (
+    (re.compile(r"dyn \w+: "), ""),  # the type tag of a literal: (dyn int: 1) -> (1)
+    (re.compile(r'(?<![\w.])col\("'), 'pl.col("'),  # col("a") -> pl.col("a")
+    (re.compile(r'\((pl\.col\("[^"]*"\))\)'), r"\1"),  # (pl.col("a")) -> pl.col("a")
+    # a bare literal in parentheses, not a call's argument: (1) -> 1, ("yes") -> "yes"
+    (re.compile(r"(?<![\w.])\(([^()\[\]]*)\)"), r"\1"),
+    (re.compile(r"\(\[([^\[\]]*)\]\)"), r"(\1)"),  # a call's literal: fill_null([0]) -> (0)
+    (re.compile(r"\(\["), "("),  # a comparison inside another: ([a > 1]) -> (a > 1)
+    (re.compile(r"\]\)"), ")"),
+)
+
+
 def _describe(x: Any) -> str:
-    return x if isinstance(x, str) else str(x)
+    """A column or expression as the page names it: the user's name or spelling, never a plan.
+
+    A column name is itself; ``pl.col("old")`` is ``old``; an aliased expression is its alias
+    (the command line aliases its SQL to the text typed: ``old = 1``); any other expression is
+    written as the Python that builds it (``pl.col("old") == 1``), not as Polars' plan text
+    (``[(col("old")) == (dyn int: 1)]``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> _describe("old"), _describe(pl.col("old")), _describe((pl.col("s") >= 0.5).alias("s5"))
+    ('old', 'old', 's5')
+    >>> _describe(pl.col("old") == 1)
+    'pl.col("old") == 1'
+    >>> _describe((pl.col("a") > 1) & (pl.col("b") == "yes"))
+    '(pl.col("a") > 1) & (pl.col("b") == "yes")'
+    """
+    if isinstance(x, str):
+        return x
+    import polars as pl
+
+    if isinstance(x, pl.Expr):
+        if x.meta.is_column() or not x.meta.eq(x.meta.undo_aliases()):
+            name = x.meta.output_name(raise_if_undetermined=False)
+            if name is not None:
+                return name
+        text = str(x)
+        for pattern, spelled in _SPELLING:
+            text = pattern.sub(spelled, text)
+        return text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    return str(x)
 
 
 def _key(v: Any) -> str:
