@@ -619,6 +619,18 @@ PAIRED_N_MISMATCH = (
     "paired count table: n must be the sum of the eight cells y*_p*_b*; rows with n {values} "
     "differ"
 )
+BASELINE_DTYPE = (
+    "{role} column {column!r} is {dtype} while y_pred {pred!r} is {pred_dtype}: one "
+    "pos_label={pos_label!r} decides both models' positives, so both predictions need the same "
+    "dtype; cast the baseline to {pred_dtype} (in Polars pl.col({column!r}).cast(pl.{pred_dtype}), "
+    "in SQL CAST({column} AS ...))"
+)
+CLI_BASELINE_DTYPE = (
+    "--baseline-pred column {column!r} is {dtype} while --y-pred {pred!r} is {pred_dtype}: one "
+    "--pos-label {pos_label!r} decides both models' positives, so both predictions need the "
+    "same dtype; cast the baseline to the prediction's type in SQL, for example "
+    "--baseline-pred \"CAST({column} AS INTEGER)\" for an integer --y-pred"
+)
 PAIRED_POSITIVE_ROWS = (
     "paired count table: a weighted table (weight_sum) needs n_positive_weight, the rows whose "
     "weight is above 0 (in SQL: SUM(CASE WHEN w > 0 THEN 1 ELSE 0 END)); the intervals count "

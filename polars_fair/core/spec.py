@@ -554,6 +554,9 @@ class Audit:
         The policy for rows whose attribute is null.
     float_keys : list of str
         The keys of a float dtype (their number of levels is checked).
+    not_attributes : tuple of str, default ()
+        Keys that are no attribute (a monitor's ``period``): a key with one row per level is
+        no identifier there, so :func:`polars_fair.counting.boundary.check_row_levels` skips it.
     true_dtype, pred_dtype : pl.DataType, optional
         The dtypes of the label and of the prediction.
     max_groups : int, default 10000
@@ -588,6 +591,7 @@ class Audit:
     weight_name: str | None = None
     null_groups: NullGroups = "keep"
     float_keys: list[str] = field(default_factory=list)
+    not_attributes: tuple[str, ...] = ()
     true_dtype: pl.DataType | None = None
     pred_dtype: pl.DataType | None = None
     max_groups: int = DEFAULT_MAX_GROUPS

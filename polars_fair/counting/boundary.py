@@ -590,7 +590,7 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
         if df.height == 0 or not df["n"].sum():
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" after dropping null groups"))
     check_float_levels(df, a.float_keys, way=a.way)
-    check_row_levels(df, a.keys, way=a.way)
+    check_row_levels(df, [k for k in a.keys if k not in a.not_attributes], way=a.way)
     return df
 
 

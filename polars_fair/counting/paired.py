@@ -27,7 +27,17 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.core.spec import Attributes, Audit, By, IntoExpr, normalize_by, parse_by, resolve
+from polars_fair.core.spec import (
+    Attributes,
+    Audit,
+    By,
+    IntoExpr,
+    name_of,
+    normalize_by,
+    parse_by,
+    resolve,
+    to_expr,
+)
 from polars_fair.counting import boundary
 from polars_fair.counting.tables import PolarsEngine, engine_of
 
@@ -117,6 +127,49 @@ def _derive(df: pl.DataFrame, a: Audit, b: Audit) -> pl.DataFrame:
     return out.sort(a.keys, nulls_last=True) if a.keys else out
 
 
+def _resolve_baseline(schema: pl.Schema, by: Attributes, args: dict[str, Any], bound: Any,
+                      a: Audit, role: str) -> Audit:
+    """The baseline resolved as a ``y_pred`` beside the candidate ``a``, its errors naming it."""
+    if isinstance(bound, (str, pl.Expr)) and name_of(bound) in a.keys:
+        raise E.InvalidArgumentError(E.BASELINE_IS_KEY.format(column=name_of(bound)))
+    plain = {k: v for k, v in args.items() if k not in ("y_pred", "y_score", "threshold")}
+    try:
+        b = resolve(schema, by, **plain, y_pred=bound)
+    except E.InvalidLabelError as exc:
+        dtype = _dtype(schema, bound)
+        if dtype is not None and a.pred_dtype is not None and dtype != a.pred_dtype:
+            # one pos_label decides both models' positives: the two dtypes must agree
+            fields = dict(role=role, column=name_of(bound), dtype=dtype,
+                          pred=a.y_pred_name, pred_dtype=a.pred_dtype, pos_label=a.pos_label)
+            raise E.InvalidLabelError(E.BASELINE_DTYPE.format(**fields), cli_message=(
+                E.CLI_BASELINE_DTYPE.format(**fields))) from None
+        raise _renamed(exc, role) from None
+    except E.PolarsFairError as exc:  # the baseline is resolved as a y_pred: name its argument
+        raise _renamed(exc, role) from None
+    b = replace(b, y_pred_role=role)
+    assert b.y_pred is not None and b.y_pred_name is not None
+    if b.y_pred_name in a.keys:
+        raise E.InvalidArgumentError(E.BASELINE_IS_KEY.format(column=b.y_pred_name))
+    return b
+
+
+def _renamed(exc: E.PolarsFairError, role: str) -> E.PolarsFairError:
+    """``exc`` about ``y_pred`` as an error about the baseline's argument ``role``."""
+    message = str(exc)
+    for said, meant in (("(y_pred)", f"({role})"), ("y_pred=", f"{role}="),
+                        ("y_pred column", f"{role} column")):
+        message = message.replace(said, meant)
+    return type(exc)(message)
+
+
+def _dtype(schema: pl.Schema, x: Any) -> pl.DataType | None:
+    """The dtype of a column name or expression over ``schema`` (``None`` if it has none)."""
+    try:
+        return pl.LazyFrame(schema=schema).select(to_expr(x)).collect_schema().dtypes()[0]
+    except Exception:  # noqa: BLE001 (a message about the baseline follows either way)
+        return None
+
+
 def paired_table(frame: Any, by: By, *, baseline: IntoExpr, baseline_role: str = "baseline",
                  **args: Any) -> tuple[pl.LazyFrame, list[str], Audit]:
     """The lazy paired count table of the rows: one aggregation, validated at collect time.
@@ -170,23 +223,18 @@ def paired_table(frame: Any, by: By, *, baseline: IntoExpr, baseline_role: str =
     """
     engine = engine_of(frame)
     items = normalize_by(by)
-    engine, attrs, args = engine.bind(parse_by([*items, baseline]), args)
+    try:
+        engine, attrs, args = engine.bind(parse_by([*items, baseline]), args)
+    except E.InvalidArgumentError as exc:  # DuckDB, Spark: the baseline is bound as a `by`
+        if isinstance(baseline, str) or not all(isinstance(i, str) for i in items) \
+                or not str(exc).startswith("by "):
+            raise
+        raise type(exc)(baseline_role + str(exc)[2:]) from None
     by_attrs, bound = Attributes(items=attrs.items[:-1]), attrs.items[-1]
     schema = engine.schema()
     a = resolve(schema, by_attrs, **args)
-    plain = {k: v for k, v in args.items() if k not in ("y_pred", "y_score", "threshold")}
-    try:
-        b = resolve(schema, by_attrs, **plain, y_pred=bound)
-    except E.PolarsFairError as exc:  # the baseline is resolved as a y_pred: name its argument
-        message = str(exc)
-        for said, meant in (("(y_pred)", f"({baseline_role})"), ("y_pred=", f"{baseline_role}="),
-                            ("y_pred column", f"{baseline_role} column")):
-            message = message.replace(said, meant)
-        raise type(exc)(message) from None
-    b = replace(b, y_pred_role=baseline_role)
+    b = _resolve_baseline(schema, by_attrs, args, bound, a, baseline_role)
     assert b.y_pred is not None and b.y_pred_name is not None
-    if b.y_pred_name in a.keys:
-        raise E.InvalidArgumentError(E.BASELINE_IS_KEY.format(column=b.y_pred_name))
     both = replace(a, keys=[*a.keys, b.y_pred_name], key_exprs=[*a.key_exprs, b.y_pred])
     if isinstance(engine, PolarsEngine):
         lf, both = boundary.bind_frame(engine.lf, both, {b.y_pred_name: "baseline"})

@@ -187,7 +187,8 @@ def period_table(frame: Any, by: By, *, time: IntoExpr, every: str,
                                     schema=table.collect_schema())
         return checked, keys[1:]
     assert isinstance(time, str)
-    table, keys = count_table(_with_day(engine, time), [PERIOD, *items], **args)
+    table, keys = count_table(_with_day(engine, time), [PERIOD, *items],
+                              key_roles={PERIOD: "time"}, **args)
     keys = keys[1:]
 
     def truncate(df: pl.DataFrame) -> pl.DataFrame:

@@ -222,6 +222,8 @@ def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool,
         if _is_empty(engine):
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail="")) from None
         raise
+    if key_roles:  # keys of another role (a period) are no attributes: no level check
+        a = replace(a, not_attributes=tuple(key_roles))
     if isinstance(engine, PolarsEngine):  # expressions mean what with_columns makes of them
         lf, a = boundary.bind_frame(engine.lf, a, key_roles)
         engine = PolarsEngine(lf)
