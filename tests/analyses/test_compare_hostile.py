@@ -83,3 +83,14 @@ def test_monitor_on_duckdb_takes_one_row_a_day() -> None:
     assert_frame_equal(got, want)
     # 40 days from Monday 2024-01-01: five full weeks and five days of a sixth
     assert got["period"].n_unique() == 6
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_monitor_on_spark_takes_one_row_a_day(spark: object) -> None:
+    days = [dt.date(2024, 1, 1) + dt.timedelta(days=i) for i in range(40)]
+    rows = pl.DataFrame({"g": ["a", "b"] * 20, "p": [1, 0, 0, 1] * 10, "t": days})
+    want = rows.fair.monitor("g", time="t", every="1w", y_pred="p", min_support=1)
+    sdf = spark.createDataFrame(rows.to_pandas())  # type: ignore[attr-defined]
+    got = polars_fair.period_counts(sdf, "g", time="t", every="1w", y_pred="p").monitor(
+        min_support=1).collect()
+    assert_frame_equal(got, want)
