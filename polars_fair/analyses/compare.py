@@ -333,18 +333,12 @@ def compare_from_counts(
       :math:`\Delta\text{sel}_g - \Delta\text{sel}_{ref}`, with a Wald interval from the paired
       variances :math:`(p_{12} + p_{21} - (p_{12} - p_{21})^2)/n` of each group.
 
-    Both are computed on **adjusted cells**: each group's four selection cells gain 1/2
-    (Agresti & Min 2005, *Stat. Med.* 24:729; see Bonett & Price 2012, *J. Educ. Behav.
-    Stat.* 37:479, on adjusted Wald intervals of paired proportions; :func:`adjusted_pairs`),
-    and the interval is centred on the adjusted change. The plain delta method collapses to a
-    point when the two models agree on every row (no discordant pair: variance 0) and can
-    leave the range at small :math:`n`; on adjusted cells every discordant cell holds at least
-    1/2, so the interval has positive width from any finite sample and contains 0 when the
-    models agree; it is then clipped to the change's range (OFI change in [−2, 2];
-    impact-ratio change in :math:`[-\max(1, IR_b), \max(1, IR_c)]`). Its width is 0 only
-    where the change is 0 by definition: the OFI of the reference row, the impact ratio of the
-    group with the highest rate under both models. At large :math:`n` it agrees with the
-    plain delta method (the adjustment moves each rate by less than :math:`1/n`).
+    Both run on **adjusted cells** (each selection cell + 1/2: Agresti & Min 2005, *Stat.
+    Med.* 24:729; :func:`adjusted_pairs`), centred on the adjusted change and clipped to the
+    change's range (OFI [−2, 2]; impact ratio :math:`[-\max(1, IR_b), \max(1, IR_c)]`): unlike
+    the plain delta method they never collapse to a point when the models agree (width 0 only
+    where the change is 0 by definition: the reference's OFI, the top group's impact ratio),
+    never leave the range at small :math:`n`, and agree with it at large :math:`n`.
 
     ``mcnemar_p_value`` tests the change in selection (:func:`mcnemar_exact` on the pairs
     where only one model selects); ``error_mcnemar_p_value`` the change in errors (only the

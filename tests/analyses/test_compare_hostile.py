@@ -4,6 +4,7 @@ that names the baseline, or the right table."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import polars as pl
@@ -32,13 +33,18 @@ def test_a_baseline_of_another_dtype_names_both_dtypes() -> None:
 
 def test_the_command_line_advises_sql_for_a_baseline_of_another_dtype(tmp_path: Path) -> None:
     path = tmp_path / "x.csv"
-    ROWS.with_columns(old=pl.col("old").replace_strict({1: "yes", 0: "no"})).write_csv(path)
-    result = CliRunner().invoke(app, ["compare", str(path), "--by", "g", "--y-pred", "new",
-                                      "--baseline-pred", "old"])
+    ROWS.write_csv(path)
+    args = ["compare", str(path), "--by", "g", "--y-pred", "new", "--dtype", "old=str",
+            "--format", "json"]
+    result = CliRunner().invoke(app, [*args, "--baseline-pred", "old"])
     assert result.exit_code != 0
     assert "--baseline-pred column 'old' is String while --y-pred 'new' is Int64" in \
         result.output
+    # the advice, followed, works
     assert 'CAST(old AS INTEGER)' in result.output
+    followed = CliRunner().invoke(app, [*args, "--baseline-pred", "CAST(old AS INTEGER)"])
+    assert followed.exit_code == 0, followed.output
+    assert [r["selection_rate_baseline"] for r in json.loads(followed.stdout)] == [0.5, 0.5]
 
 
 def test_a_baseline_that_is_an_attribute_is_refused_first() -> None:
