@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-import pytest
+#: Bytecode caches (``__pycache__``, git-ignored) are written even under
+#: ``PYTHONDONTWRITEBYTECODE=1``: else every xdist worker compiles the package and rewrites the
+#: asserts of every test module again, and every subprocess a test starts compiles the package,
+#: on each run (half of the collection time). Set before the package is imported below.
+sys.dont_write_bytecode = False
 
-import polars_fair  # noqa: F401  (registers .fair)
+import polars as pl  # noqa: E402
+import pytest  # noqa: E402
+
+import polars_fair  # noqa: E402, F401  (registers .fair)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
@@ -58,7 +65,8 @@ def compas() -> pl.DataFrame:
 
 #: Modules whose every test is slow (a Spark session, Chromium, the benchmark smoke run) and
 #: single tests that take seconds (simulations, oracles over many frames). ``pytest -m "not
-#: slow"`` runs the rest in well under a minute; CI runs everything.
+#: slow"`` runs the rest in under a minute (docs/development.md); CI runs everything. Each
+#: entry names the test of the fast loop that runs the same code.
 SLOW_MODULES = {"test_spark.py", "test_engines.py", "test_benchmarks_smoke.py", "test_html.py",
                 "test_pdf.py", "test_engines_classes.py",
                 "test_duckdb.py"}  # every analysis on DuckDB against Polars, as test_engines.py
@@ -94,19 +102,46 @@ SLOW_TESTS = {
     "test_the_cli_report_html_survives_a_control_character",
     "test_audit_html_escapes_its_data_block_and_draws_every_chart",
     "test_every_chart_draws_a_label_with_a_javascript_line_end",
+    # the peer library run live in its own venv (holisticai imports pandas and scikit-learn, two
+    # seconds a run); the fast loop compares the same figures with the peer's frozen ones:
+    # test_holisticai_frozen_figures and test_the_figures_equal_holisticais_frozen_figures
+    "test_holisticai_regression_bias_metrics",
+    "test_the_figures_equal_holisticai_run_live",
 }
+
+
+def _starts_spark(item: pytest.Item) -> bool:
+    """A ``spark`` fixture, or a route parameter ``"spark"`` (``request.getfixturevalue``):
+    the JVM starts in half a minute. Each such test has the same case on DuckDB and Polars
+    (the other values of its parameter) in the fast loop."""
+    if "spark" in getattr(item, "fixturenames", ()):
+        return True
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return any(isinstance(v, str) and v == "spark" for v in params.values())
+
+
+def _fast_loop(config: pytest.Config) -> bool:
+    return " ".join(str(config.getoption("markexpr", "")).split()) == "not slow"
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under ``-m "not slow"``, :data:`SLOW_MODULES` are not even imported (their tests would
+    all be deselected): each worker saves their import and assertion rewriting."""
+    if _fast_loop(config) and collection_path.name in SLOW_MODULES:
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the slow tests: :data:`SLOW_MODULES`, :data:`SLOW_TESTS`, every test that starts
-    Spark (a ``spark`` fixture) and every hypothesis property (hundreds of examples each); the
-    fast loop keeps the hand-worked examples, the oracles and the doctests."""
+    Spark (:func:`_starts_spark`) and every hypothesis property (hundreds of examples each); the
+    fast loop keeps the hand-worked examples, the frozen oracle figures and the doctests."""
     for item in items:
         name = getattr(item, "originalname", item.name)
         fn = getattr(item, "function", None)
-        uses_spark = "spark" in getattr(item, "fixturenames", ())
         is_property = getattr(fn, "is_hypothesis_test", False)
-        if item.path.name in SLOW_MODULES or name in SLOW_TESTS or uses_spark or is_property:
+        if (item.path.name in SLOW_MODULES or name in SLOW_TESTS or _starts_spark(item)
+                or is_property):
             item.add_marker(pytest.mark.slow)
 
 
