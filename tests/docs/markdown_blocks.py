@@ -21,6 +21,12 @@ The conventions (also on the site's Development page):
   (``Path(sys.executable).parent``, which holds ``polars-fair``) first on ``PATH``; its output
   is standard output and standard error together. A non-zero exit fails the test (write
   ``cmd || echo "exit $?"`` to show a failure).
+- In the fast loop (``slow=False``) a shell block that is one ``polars-fair`` command (lines
+  joined by a backslash, optionally ending in ``|| echo "exit code $?"``) runs in this interpreter,
+  through :func:`polars_fair.cli.launch.main` as the console script does, saving a fresh
+  interpreter a block. It stands only when it exits as the block allows, warns nothing and
+  prints the block's output; else the block runs in bash, which decides. The page's slow test
+  runs every shell block in bash.
 - A block that raises, exits non-zero or prints something else than its output block fails the
   test, naming the page and the block's line.
 - An HTML comment on the line right before a block marks it: ``<!-- docs: skip -->`` never runs
@@ -39,6 +45,7 @@ import contextlib
 import io
 import os
 import re
+import shlex
 import subprocess
 import sys
 import warnings
@@ -69,6 +76,8 @@ OUTPUT = {"text"}
 MARKER = re.compile(r"^\s*<!--\s*docs:\s*(?P<marks>[a-z ,-]+?)\s*-->\s*$")
 FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+|~~~+)\s*(?P<lang>[\w+-]*)[^\n]*$")
 KNOWN_MARKS = {"skip", "slow"}
+_ECHO_EXIT = '|| echo "exit code $?"'
+_PUNCTUATION = "();<>|&"
 
 
 class DocBlockError(AssertionError):
@@ -94,6 +103,29 @@ class Block:
     @property
     def where(self) -> str:
         return f"{self.path.name}:{self.line}"
+
+    @property
+    def cli_argv(self) -> tuple[list[str], bool] | None:
+        """``(argv after polars-fair, whether it ends in || echo "exit code $?")`` when the
+        block is one ``polars-fair`` command with no other shell syntax; else ``None``."""
+        if self.lang not in SHELL or "$" in self.code.replace(_ECHO_EXIT, ""):
+            return None
+        line = self.code.replace("\\\n", " ").strip()
+        if "\n" in line or "`" in line:
+            return None
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        try:
+            words = list(lexer)
+        except ValueError:
+            return None
+        echo = words[-3:] == ["||", "echo", "exit code $?"]
+        if echo:
+            words = words[:-3]
+        if (len(words) < 2 or words[0] != "polars-fair"
+                or any(set(w) <= set(_PUNCTUATION) or set(w) & set("*?~[") for w in words)):
+            return None
+        return words[1:], echo
 
 
 def parse(path: Path) -> list[Block]:
@@ -169,17 +201,62 @@ def _chdir(path: Path) -> Iterator[None]:
 
 
 class Session:
-    """The shared state of one page: a Python namespace and a working directory."""
+    """The shared state of one page: a Python namespace and a working directory.
 
-    def __init__(self, workdir: Path) -> None:
+    ``in_process=True`` runs a shell block that is one ``polars-fair`` command in this
+    interpreter when that gives the block's output (see the module's conventions).
+    """
+
+    def __init__(self, workdir: Path, *, in_process: bool = False) -> None:
         self.workdir = workdir
         self.namespace: dict[str, Any] = {"__name__": "__docs__"}
+        self.in_process = in_process
 
     def run(self, block: Block) -> str:
         """Run one block; what it printed (raises :class:`DocBlockError` on failure)."""
         if block.lang in PYTHON:
             return self._python(block)
+        if self.in_process and (got := self._cli(block)) is not None:
+            return got
         return self._shell(block)
+
+    def _cli(self, block: Block) -> str | None:
+        """What the block printed when run in this interpreter, or ``None`` when bash must
+        decide: not one command, an exit the block does not allow, a warning, or an output
+        other than the block's."""
+        parsed = block.cli_argv
+        if parsed is None:
+            return None
+        from polars_fair.cli.launch import main
+
+        argv, echo = parsed
+        out = io.StringIO()
+        saved = sys.argv, os.environ.get("COLUMNS")
+        os.environ["COLUMNS"] = saved[1] or "120"
+        code: object = 0
+        try:
+            with (
+                _chdir(self.workdir),
+                warnings.catch_warnings(record=True) as caught,
+                contextlib.redirect_stdout(out),
+                contextlib.redirect_stderr(out),
+            ):
+                warnings.simplefilter("always")
+                try:
+                    main(argv)
+                except SystemExit as done:
+                    code = done.code or 0
+        finally:
+            sys.argv = saved[0]
+            if saved[1] is None:
+                del os.environ["COLUMNS"]
+        if echo and code != 0:
+            out.write(f"exit code {code}\n")
+        got = out.getvalue()
+        if caught or (code != 0 and not echo) or not isinstance(code, int) or (
+                block.expected is not None and not matches(block.expected, got)):
+            return None
+        return got
 
     def _python(self, block: Block) -> str:
         try:
@@ -229,13 +306,15 @@ class Session:
 def run_page(path: Path, workdir: Path, *, slow: bool) -> list[tuple[Block, str]]:
     """Run the page's blocks in order in ``workdir``; each block with what it printed.
 
-    ``slow=False`` leaves out the blocks marked ``slow``. Raises :class:`DocBlockError` at the
+    ``slow=False`` leaves out the blocks marked ``slow`` and runs a ``polars-fair`` command in
+    this interpreter where it can (:meth:`Session._cli`); ``slow=True`` runs every block, each
+    shell block in bash. Raises :class:`DocBlockError` at the
     first block that fails or prints something else than its output block.
     """
     shared = workdir.parent / "shared"
     if not shared.exists() and SHARED.exists():
         shared.symlink_to(SHARED, target_is_directory=True)
-    session = Session(workdir)
+    session = Session(workdir, in_process=not slow)
     done: list[tuple[Block, str]] = []
     for block in parse(path):
         if not block.runs or ("slow" in block.marks and not slow):

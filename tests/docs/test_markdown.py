@@ -1,8 +1,9 @@
 """Every Python and shell block of README.md and docs/ runs, and prints its output block.
 
 The conventions are in :mod:`tests.docs.markdown_blocks` and on the site's Development page.
-Each page is one test (its blocks share state, in order); a page with blocks marked ``slow``
-has a second, slow test that runs them too.
+Each page is one test (its blocks share state, in order); a page with blocks marked ``slow``,
+or with a ``polars-fair`` command that the fast test runs in-process, has a second, slow test
+that runs every block, each shell block in bash.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import pytest
 from tests.conftest import SHARED_DATA, require
 from tests.docs.markdown_blocks import (
     ROOT,
+    Block,
     DocBlockError,
+    Session,
     matches,
     pages,
     parse,
@@ -32,7 +35,9 @@ def _params() -> list[object]:
         name = str(path.relative_to(ROOT))
         data = [pytest.mark.data] if uses_data(blocks) else []
         params.append(pytest.param(path, False, id=name, marks=data))
-        if any("slow" in b.marks for b in blocks):
+        # the slow test runs the slow blocks, and each shell block in bash where the fast one
+        # ran its polars-fair command in-process
+        if any("slow" in b.marks or b.cli_argv is not None for b in blocks):
             params.append(pytest.param(path, True, id=f"{name}::slow",
                                        marks=[*data, pytest.mark.slow]))
     return params
@@ -77,6 +82,45 @@ def test_a_shell_block_that_exits_non_zero_fails_the_page(tmp_path: Path) -> Non
     page, work = _page(tmp_path, "```bash\npolars-fair report --no-such-flag\n```\n")
     with pytest.raises(DocBlockError, match=r"page\.md:1: the shell block exited 2"):
         run_page(page, work, slow=False)
+
+
+@pytest.mark.parametrize(("code", "argv"), [
+    ("polars-fair demo --n 500", (["demo", "--n", "500"], False)),
+    ("polars-fair report a.csv \\\n  --y-pred \"s <> 'Low'\"  # why",
+     (["report", "a.csv", "--y-pred", "s <> 'Low'"], False)),
+    ('polars-fair check a.csv || echo "exit code $?"', (["check", "a.csv"], True)),
+    ("polars-fair check a.csv | head -3", None),
+    ("polars-fair demo > out.txt", None),
+    ("polars-fair demo && ls", None),
+    ("set -o pipefail\npolars-fair demo", None),
+    ("polars-fair report $FILE", None),
+    ("polars-fair report *.csv", None),
+    ("python -c 'print(1)'", None),
+])
+def test_only_one_plain_polars_fair_command_may_run_in_process(
+        code: str, argv: tuple[list[str], bool] | None) -> None:
+    assert Block(Path("page.md"), 1, "bash", code).cli_argv == argv
+
+
+def test_a_polars_fair_command_runs_in_process_in_the_fast_loop_and_in_bash_in_the_slow(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    page, work = _page(tmp_path, "```bash\npolars-fair demo --n 500 --format csv\n```\n\n"
+                                 "```text\nrace,sex,n,tp,fp,fn,tn,...\n```\n")
+    shells: list[str] = []
+    monkeypatch.setattr(Session, "_shell", lambda self, block: shells.append(block.code) or "")
+    [(_, got)] = run_page(page, work, slow=False)
+    assert got.startswith("race,sex,n,tp,fp,fn,tn,") and shells == []
+    with pytest.raises(DocBlockError, match="the output differs"):  # bash's "" is not the output
+        run_page(page, work, slow=True)
+    assert shells == ["polars-fair demo --n 500 --format csv"]
+
+
+def test_bash_decides_when_the_in_process_run_prints_something_else(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    page, work = _page(tmp_path, "```bash\npolars-fair demo --n 500 --format csv\n```\n\n"
+                                 "```text\nfrom bash\n```\n")
+    monkeypatch.setattr(Session, "_shell", lambda self, block: "from bash\n")
+    assert [got for _, got in run_page(page, work, slow=False)] == ["from bash\n"]
 
 
 def test_an_output_that_differs_fails_the_page(tmp_path: Path) -> None:
