@@ -107,6 +107,10 @@ SLOW_TESTS = {
     # test_holisticai_frozen_figures and test_the_figures_equal_holisticais_frozen_figures
     "test_holisticai_regression_bias_metrics",
     "test_the_figures_equal_holisticai_run_live",
+    # 36,000 permutation draws and a two-sample test (two seconds); the fast loop checks each
+    # kernel's law and result: test_draw_cells_hold_the_sample_size_and_the_hypergeometric_mean,
+    # test_observed_abroca_is_the_same_double_whichever_kernel_draws_the_null
+    "test_cell_and_row_kernels_draw_the_same_null_two_sample",
 }
 
 

@@ -22,7 +22,7 @@ The conventions (also on the site's Development page):
   is standard output and standard error together. A non-zero exit fails the test (write
   ``cmd || echo "exit $?"`` to show a failure).
 - In the fast loop (``slow=False``) a shell block that is one ``polars-fair`` command (lines
-  joined by a backslash, optionally ending in ``|| echo "exit code $?"``) runs in this interpreter,
+  joined by a backslash, optionally ending in ``|| echo "exit $?"``) runs in this interpreter,
   through :func:`polars_fair.cli.launch.main` as the console script does, saving a fresh
   interpreter a block. It stands only when it exits as the block allows, warns nothing and
   prints the block's output; else the block runs in bash, which decides. The page's slow test
@@ -76,7 +76,6 @@ OUTPUT = {"text"}
 MARKER = re.compile(r"^\s*<!--\s*docs:\s*(?P<marks>[a-z ,-]+?)\s*-->\s*$")
 FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+|~~~+)\s*(?P<lang>[\w+-]*)[^\n]*$")
 KNOWN_MARKS = {"skip", "slow"}
-_ECHO_EXIT = '|| echo "exit code $?"'
 _PUNCTUATION = "();<>|&"
 
 
@@ -105,13 +104,12 @@ class Block:
         return f"{self.path.name}:{self.line}"
 
     @property
-    def cli_argv(self) -> tuple[list[str], bool] | None:
-        """``(argv after polars-fair, whether it ends in || echo "exit code $?")`` when the
-        block is one ``polars-fair`` command with no other shell syntax; else ``None``."""
-        if self.lang not in SHELL or "$" in self.code.replace(_ECHO_EXIT, ""):
-            return None
+    def cli_argv(self) -> tuple[list[str], str | None] | None:
+        """``(argv after polars-fair, echo)`` when the block is one ``polars-fair`` command
+        with no other shell syntax, ``echo`` the text before ``$?`` of a trailing
+        ``|| echo "exit code $?"`` (else ``None``); ``None`` for any other block."""
         line = self.code.replace("\\\n", " ").strip()
-        if "\n" in line or "`" in line:
+        if self.lang not in SHELL or "\n" in line or "`" in line:
             return None
         lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
         lexer.whitespace_split = True
@@ -119,10 +117,10 @@ class Block:
             words = list(lexer)
         except ValueError:
             return None
-        echo = words[-3:] == ["||", "echo", "exit code $?"]
-        if echo:
-            words = words[:-3]
-        if (len(words) < 2 or words[0] != "polars-fair"
+        echo = None
+        if words[-3:-1] == ["||", "echo"] and words[-1].endswith("$?"):
+            echo, words = words[-1][:-2], words[:-3]
+        if (len(words) < 2 or words[0] != "polars-fair" or "$" in "".join([*words, echo or ""])
                 or any(set(w) <= set(_PUNCTUATION) or set(w) & set("*?~[") for w in words)):
             return None
         return words[1:], echo
@@ -250,10 +248,10 @@ class Session:
             sys.argv = saved[0]
             if saved[1] is None:
                 del os.environ["COLUMNS"]
-        if echo and code != 0:
-            out.write(f"exit code {code}\n")
+        if echo is not None and code != 0:
+            out.write(f"{echo}{code}\n")
         got = out.getvalue()
-        if caught or (code != 0 and not echo) or not isinstance(code, int) or (
+        if caught or (code != 0 and echo is None) or not isinstance(code, int) or (
                 block.expected is not None and not matches(block.expected, got)):
             return None
         return got
