@@ -762,6 +762,12 @@ EMPTY_MEMBERSHIP_GROUPS = (
     "probability, or none most likely in them for membership_estimator='argmax'); they "
     "have no row in the report"
 )
+#: A count command given neither --by nor --membership (--help says --by is optional with it):
+#: the same words as any missing option.
+CLI_BY_OR_MEMBERSHIP = "missing option --by"
+CLI_MEMBERSHIP_TWICE = (
+    "--membership names {what} {name!r} twice ({given!r}); give each {what} once"
+)
 MEMBERSHIP_ROLLUP = (
     "a membership count table (with n_effective) cannot be rolled up to other attributes or "
     "attribute sets (combinations): its effective sizes are not sums; count again with the "
@@ -1065,7 +1071,10 @@ def closest(names: Iterable[str], valid: Iterable[str]) -> str:
 
 
 def show_columns(columns: Sequence[str]) -> str:
-    """Render the available columns of a frame.
+    """Render the available columns of a frame, without the internal ``__pf_`` columns.
+
+    A working column of polars_fair (named with the reserved prefix ``__pf_``) is never one
+    the user can name, so no "not found" message lists it, whatever the flag or argument.
 
     Parameters
     ----------
@@ -1075,11 +1084,11 @@ def show_columns(columns: Sequence[str]) -> str:
     Returns
     -------
     str
-        :func:`show_values` of up to 60 names.
+        :func:`show_values` of up to 60 names, internal ones left out.
 
     Examples
     --------
-    >>> show_columns(["race", "y_true"])
+    >>> show_columns(["race", "__pf_argmax", "y_true"])
     "['race', 'y_true']"
     """
-    return show_values(columns, limit=60)
+    return show_values([c for c in columns if not str(c).startswith("__pf_")], limit=60)

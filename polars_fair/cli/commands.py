@@ -92,7 +92,10 @@ __all__ = [
     "namespace_options",
     "option_parameter",
     "io_parameters",
+    "by_parameter",
     "param_help",
+    "read_against",
+    "rows_text",
     "register",
     "run_analysis",
 ]
@@ -131,7 +134,8 @@ LISTS = {"texts": "names A,B,...", "floats": "numbers X,Y,... or START:STOP:STEP
          "ints": "integers N,M,...",
     "mapping": "COLUMN=N (N quantile bins) or COLUMN=E1,E2,... (the edges); repeat",
     "shares": "COLUMN=V1:X1,V2:X2,... (a number per value of the column); repeat",
-    "groups": "A=G1:C1,G2:C2,... (attribute A, probability column C of group G)"}
+    "groups": "A=G1:C1,G2:C2,... (attribute A; C, the probability of group G, a column or a "
+              "SQL expression over the columns)"}
 
 
 def command_name(method: str) -> str:
@@ -430,8 +434,14 @@ def option_parameter(opt: Opt) -> inspect.Parameter:
     return _parameter(opt)
 
 
-def io_parameters() -> list[inspect.Parameter]:
+def io_parameters(by_optional: bool = False) -> list[inspect.Parameter]:
     """The input and output parameters every generated command takes (PATH, ``--by``, ...).
+
+    Parameters
+    ----------
+    by_optional : bool, default False
+        ``--by`` may be left out (a command with ``--membership``, whose groups are then the
+        attribute audited); the command checks that one of the two is given.
 
     Returns
     -------
@@ -444,7 +454,7 @@ def io_parameters() -> list[inspect.Parameter]:
     >>> [p.name for p in io_parameters()][:3]
     ['path', 'by', 'where']
     """
-    return _io_parameters()
+    return _io_parameters(by_optional=by_optional)
 
 
 def _namespace() -> type:
@@ -523,6 +533,8 @@ def _parameter(opt: Opt) -> inspect.Parameter:
     help_text = _help(opt.help)  # parameter names read as their flags
     if opt.kind in ("mapping", "shares", "groups"):  # the declaration's example is Python
         help_text = help_text.split(":")[0].rstrip(".") + "."
+    if opt.kind == "groups":  # what a probability may be is said once, in LISTS (SQL here)
+        help_text = re.sub(r"\s*\([^()]*expression\)", "", help_text)
     if opt.kind in LISTS:
         help_text += f" Takes {LISTS[opt.kind]}."
     if opt.kind in ("mapping", "shares", "groups", "texts") or opt.name == "reference":
@@ -559,15 +571,14 @@ def _parameter(opt: Opt) -> inspect.Parameter:
 
 
 #: The input and output options every generated command takes (beside PATH and ``--by``).
-def _io_parameters(formats: Sequence[str] = FORMATS) -> list[inspect.Parameter]:
+def _io_parameters(formats: Sequence[str] = FORMATS,
+                   by_optional: bool = False) -> list[inspect.Parameter]:
     kw = inspect.Parameter.KEYWORD_ONLY
     return [
         inspect.Parameter("path", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
             Path, typer.Argument(help="CSV, Parquet or NDJSON file (read lazily).",
                                  metavar="PATH")]),
-        inspect.Parameter("by", kw, annotation=Annotated[list[str], typer.Option(
-            "--by", help="Attribute column or SQL expression; repeat for intersections.",
-            metavar="COLUMN|SQL")]),
+        by_parameter(by_optional),
         inspect.Parameter("where", kw, default=None, annotation=Annotated[str | None, typer.Option(
             help="SQL filter applied before the audit.", metavar="SQL")]),
         inspect.Parameter("format", kw, default="table", annotation=Annotated[str, typer.Option(
@@ -591,6 +602,35 @@ def _io_parameters(formats: Sequence[str] = FORMATS) -> list[inspect.Parameter]:
                 "COLUMN=TYPE: read a column as str, int64, float64, bool, date, datetime, "
                 "decimal(P,S), ...; repeat."), metavar="COLUMN=TYPE")]),
     ]
+
+
+def by_parameter(optional: bool = False) -> inspect.Parameter:
+    """The ``--by`` option: required, or optional beside ``--membership``.
+
+    Parameters
+    ----------
+    optional : bool, default False
+        The command takes ``--membership``: ``--by`` defaults to no attribute (the membership
+        groups alone) and the command requires one of the two
+        (:data:`polars_fair.errors.CLI_BY_OR_MEMBERSHIP`).
+
+    Returns
+    -------
+    inspect.Parameter
+        The keyword parameter ``by``.
+
+    Examples
+    --------
+    >>> by_parameter(True).default, by_parameter().default is inspect.Parameter.empty
+    ([], True)
+    """
+    text = "Attribute column or SQL expression; repeat for intersections."
+    if optional:
+        text += (" Optional with --membership (crossed with its groups; default: the groups "
+                 "alone).")
+    return inspect.Parameter(
+        "by", inspect.Parameter.KEYWORD_ONLY, default=[] if optional else inspect.Parameter.empty,
+        annotation=Annotated[list[str], typer.Option("--by", help=text, metavar="COLUMN|SQL")])
 
 
 #: The most values a ``START:STOP:STEP`` range may expand to; the analysis' own size limit
@@ -641,13 +681,28 @@ def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
                 if any(not v or not c or not x for v, c, x in pairs):
                     raise ValueError
                 read = unquote if opt.kind == "groups" else read_number
+                if opt.kind == "groups":
+                    _once(opt, item, "attribute", [*out, column])
+                    _once(opt, item, "group", [_share_value(v) for v, _, _ in pairs])
                 out[column] = {_share_value(v): read(x) for v, _, x in pairs}
                 continue
             out[column] = int(parts[0]) if len(parts) == 1 else [read_number(x) for x in parts]
+        except E.InvalidArgumentError:  # a name given twice (_once): its own message
+            raise
         except ValueError:
             raise E.InvalidArgumentError(E.CLI_BAD_LIST.format(
                 flag=opt.flag, value=item, kind=LISTS[opt.kind])) from None
     return out
+
+
+def _once(opt: Opt, item: str, what: str, names: Sequence[Any]) -> None:
+    """Refuse a name given twice in ``--membership`` (a later one would replace the first)."""
+    seen: set[Any] = set()
+    for name in names:
+        if name in seen:
+            raise E.InvalidArgumentError(E.CLI_MEMBERSHIP_TWICE.format(
+                what=what, name=name, given=item))
+        seen.add(name)
 
 
 def _share_value(text: str) -> Any:
@@ -765,7 +820,7 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
             lf, values["by"], y_true_text=y_true_text, y_pred_text=y_pred_text,
             y_score_text=given.get("y_score"), pos_label_text=given.get("pos_label"),
             reference_text=given.get("reference"), where=values.get("where"),
-            source=path.name,
+            source=path.name, membership=given.get("membership"),
         )
     except E.InvalidArgumentError:  # --reference dept=A,sex=F naming a stratum (several --by)
         _stratum_as_reference(given.get("reference"), given.get("strata"), values["by"])
@@ -778,9 +833,11 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
         value = given[o.name]
         if o.name in ("y_true", "y_pred", "y_score", "pos_label"):
             value = getattr(args, o.name)
-        elif o.kind == "column" and value is not None:
-            value = column_or_sql(value, schema, o.flag)
+        else:
+            value = read_against(o, value, schema)
         count_kw[o.name] = value
+    if counts and not values["by"] and count_kw.get("membership") is None:
+        raise E.InvalidArgumentError(E.CLI_BY_OR_MEMBERSHIP)
     if moments and given["y_true"] is None:
         count_kw["y_true"] = None
     method_kw = {o.name: given[o.name] for o in opts if o.target == "method"}
@@ -804,13 +861,56 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
     else:
         obj = polars_fair.scores(args.lf, args.by, **count_kw)
     frame = getattr(obj, method)(**method_kw).collect()
-    rows = _rows_counted(obj)
+    rows = rows_text(obj.frame, count_kw.get("sample_weight") is not None)
     header = (f"polars-fair {command_name(method)}: {frame.height} row(s); by "
-              f"{list(obj.keys)}; {rows:,} rows counted")
+              f"{list(obj.keys)}; {rows} counted")
     if method == "impact_analysis":  # no silent choice of the benchmark
         header += impact_note(frame, list(obj.keys), method_kw["reference"],
                               method_kw["min_support"])
     return frame, header
+
+
+def read_against(opt: Opt, value: Any, schema: pl.Schema) -> Any:
+    """A converted option read against the input's columns (after :func:`convert`).
+
+    Parameters
+    ----------
+    opt : Opt
+        The option.
+    value : Any
+        Its converted value.
+    schema : pl.Schema
+        The input's schema.
+
+    Returns
+    -------
+    Any
+        For a ``column`` option, the column or a SQL expression over the columns
+        (:func:`polars_fair.cli.io.column_or_sql`); for ``groups`` (``--membership``), the same
+        for each group's probability (``g=a:p_a,b:1 - p_a``); any other value as it is.
+
+    Raises
+    ------
+    ColumnNotFoundError, SQLRefusedError, NotRowLevelError
+        As :func:`polars_fair.cli.io.column_or_sql`, naming the flag.
+
+    Examples
+    --------
+    >>> schema = pl.Schema({"p_a": pl.Float64})
+    >>> opt = Opt("membership", "groups", None, "")
+    >>> got = read_against(opt, {"g": {"a": "p_a", "b": "1 - p_a"}}, schema)
+    >>> got["g"]["a"], got["g"]["b"].meta.output_name()
+    ('p_a', '1 - p_a')
+    """
+    if value is None:
+        return None
+    if opt.kind == "column":
+        return column_or_sql(value, schema, opt.flag)
+    if opt.kind == "groups":
+        return {attribute: {group: column_or_sql(text, schema, opt.flag)
+                            for group, text in groups.items()}
+                for attribute, groups in value.items()}
+    return value
 
 
 def _stratum_as_reference(text: str | None, strata: Any, by: list[str | pl.Expr]) -> None:
@@ -884,8 +984,41 @@ def _page(cls: type, method: str, values: dict[str, Any]) -> str | None:
     return page_html(method, values, given, {o.name: o for o in opts})
 
 
+def rows_text(table: pl.DataFrame | pl.LazyFrame, weighted: bool = False) -> str:
+    """How many rows a count table counted, as a header says it.
+
+    A crisp table's ``n`` sums to the rows. A weighted membership table (with ``n_effective``)
+    counts a row in every group it may belong to, so its ``n`` does not: each row's
+    probabilities sum to 1, so ``weight_sum`` summed over the groups is the number of rows
+    (the sum of the weights with ``--sample-weight``, then said as such).
+
+    Parameters
+    ----------
+    table : pl.DataFrame or pl.LazyFrame
+        The count table.
+    weighted : bool, default False
+        ``--sample-weight`` was given.
+
+    Returns
+    -------
+    str
+        ``"1,000 rows"`` or ``"a weight of 812.5"``.
+
+    Examples
+    --------
+    >>> rows_text(pl.DataFrame({"g": ["a", "b"], "n": [4, 4], "tp": [1.5, 0.5],
+    ...                         "weight_sum": [2.5, 1.5], "n_effective": [2.0, 1.0]}))
+    '4 rows'
+    """
+    lazy = table.lazy()
+    if "n_effective" not in lazy.collect_schema():
+        return f"{_rows_counted(lazy):,} rows"
+    total = lazy.select(pl.col("weight_sum").sum()).collect().item()
+    return f"a weight of {total:,.4g}" if weighted else f"{round(total):,} rows"
+
+
 def _rows_counted(obj: Any) -> int:
-    table = obj.frame
+    table = obj if isinstance(obj, pl.LazyFrame) else obj.frame
     if "n" in table.collect_schema():
         col = "n"
     elif "n_rows" in table.collect_schema():
@@ -927,8 +1060,9 @@ def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..
     command.__doc__ = (f"{_plain(head.split(chr(10) + chr(10))[0])}\n\n{api}, its options "
                        "generated from the declaration."
                        + (f"\n\nExample: {example}" if example else ""))
-    params = _io_parameters()
-    params += [_parameter(o) for o in method_options(cls, method)]
+    opts = method_options(cls, method)
+    params = _io_parameters(by_optional=any(o.kind == "groups" for o in opts))
+    params += [_parameter(o) for o in opts]
     if method in PAGES:  # a command with an audit page of its own: --html and its texts
         params += page_parameters()
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]

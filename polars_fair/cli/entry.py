@@ -70,7 +70,7 @@ from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
 from polars_fair.core.labels import visible
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
-from polars_fair.core.spec import DEFAULT_MAX_GROUPS
+from polars_fair.core.spec import DEFAULT_MAX_GROUPS, MEMBERSHIP_ARGS
 
 __all__ = ["app", "main"]
 
@@ -166,6 +166,9 @@ def run_report(
     ofi_threshold: float = DEFAULTS.ofi_threshold,
     exclude_low_support: bool = DEFAULTS.exclude_low_support,
     columns: str | None = None,
+    membership: Any = None,
+    membership_estimator: str = "weighted",
+    normalize: bool = False,
 ) -> None:
     """Build the report of the ``report`` and ``demo`` commands and emit it.
 
@@ -212,6 +215,13 @@ def run_report(
         ``--exclude-low-support``.
     columns : str, optional
         ``--columns``: the columns to write (:func:`polars_fair.cli.table.select_columns`).
+    membership : dict, optional
+        ``--membership`` as converted (``{attribute: {group: column or SQL text}}``), read
+        against the columns by :func:`polars_fair.cli.commands.read_against`.
+    membership_estimator : {"weighted", "argmax"}, default "weighted"
+        ``--membership-estimator``.
+    normalize : bool, default False
+        ``--normalize``.
 
     Raises
     ------
@@ -234,16 +244,21 @@ def run_report(
         lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text,
         y_score_text=y_score_text if thresholded else None,
         pos_label_text=pos_label_text, reference_text=reference_text, where=where,
-        source=source,
+        source=source, membership=membership,
     )
     pos_label, reference = args.pos_label, args.reference
-    weight = (column_or_sql(sample_weight_text, args.lf.collect_schema(), "--sample-weight")
+    schema = args.lf.collect_schema()
+    weight = (column_or_sql(sample_weight_text, schema, "--sample-weight")
               if sample_weight_text is not None else None)
+    groups_opt = cli_gen.Opt("membership", "groups", None, "")
     # one scan: the count table, collected once; everything else reads it
     counts = fair(args.lf).confusion(
         args.by, y_true=args.y_true, y_pred=args.y_pred, pos_label=pos_label,
         null_groups=null_groups, max_groups=max_groups,  # type: ignore[arg-type]
         y_score=args.y_score, threshold=threshold, sample_weight=weight,
+        membership=cli_gen.read_against(groups_opt, membership, schema),
+        membership_estimator=membership_estimator,  # type: ignore[arg-type]
+        normalize=normalize,
     ).collect()
     from polars_fair.analyses.report import report_from_counts
     from polars_fair.counting.tables import keys_of, rollup
@@ -254,10 +269,14 @@ def run_report(
         four_fifths=four_fifths, ofi_threshold=ofi_threshold,
         exclude_low_support=exclude_low_support,
     ).collect()
-    overall = report_from_counts(rollup(counts.lazy(), []), [], reference="overall").collect()
+    # the overall line reads the cells summed over the groups: with estimated membership
+    # (weighted) each row's probabilities sum to 1, so these are the rows' own cells
+    cells = counts.lazy().drop("n_effective", "attenuation", strict=False)
+    overall = report_from_counts(rollup(cells, []), [], reference="overall").collect()
     total = overall.row(0, named=True)
     header = (
-        f"polars-fair report: {total['n']:,} rows, {report.height} groups by {keys}; "
+        f"polars-fair report: {cli_gen.rows_text(counts, weight is not None)}, "
+        f"{report.height} groups by {keys}; "
         f"y_true={y_true_text!r}, "
         + (f"y_pred={y_score_text} >= {threshold}" if thresholded else f"y_pred={y_pred_text!r}")
         + f", pos_label={pos_label!r}; "
@@ -338,14 +357,17 @@ ColumnsOpt = Annotated[str | None, typer.Option(
 #: The options of ``report`` read from ``FairCounts.report``'s declaration and the count
 #: arguments (the others are spelled out below, with the same names).
 REPORT_DECLARED = ("four_fifths", "ofi_threshold", "exclude_low_support", "threshold",
-                   "sample_weight")
+                   "sample_weight", *MEMBERSHIP_ARGS)
 
 
 @app.command(cls=ReadableCommand)
 @declared(FairCounts, "report", REPORT_DECLARED)
 def report(
     path: PathArg,
-    by: ByOpt,
+    by: Annotated[list[str], typer.Option(
+        "--by", help="Attribute column or SQL expression; repeat for intersections. Optional "
+        "with --membership (crossed with its groups; default: the groups alone).",
+        metavar="COLUMN|SQL")] = [],  # noqa: B006  (typer's default; never mutated)
     y_true: YTrueOpt = "y_true",
     y_pred: Annotated[str | None, typer.Option(
         help="Prediction column or SQL expression (default: the column y_pred, unless "
@@ -415,7 +437,10 @@ def report(
     **declared: Any,
 ) -> None:
     """Audit a file: one row per group with counts, rates, DI, impact ratio and OFI."""
-    options = {k: declared[k] for k in REPORT_DECLARED}
+    opts = {o.name: o for o in cli_gen.method_options(FairCounts, "report")}
+    options = {k: cli_gen.convert(opts[k], declared[k]) if k in MEMBERSHIP_ARGS else declared[k]
+               for k in REPORT_DECLARED}
+    member = {k: options.pop(k) for k in MEMBERSHIP_ARGS}
     page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note),
                                     ("n_permutations", n_permutations), ("seed", seed),
                                     ("divergence", True if divergence else None),
@@ -428,6 +453,10 @@ def report(
     def run() -> None:
         # every argument is checked and every result computed before anything is written
         fmt = check_outputs(format, output, html, inputs=[path])
+        if not by and member["membership"] is None:
+            raise E.InvalidArgumentError(E.CLI_BY_OR_MEMBERSHIP)
+        if html is not None and member["membership"] is not None:
+            raise E.InvalidArgumentError(E.CLI_PAGE_TAKES_NOT.format(flag="--membership"))
         lf = scan(path, separator, parse_dtypes(dtype))
         page = None
         if html is None and page_texts:
@@ -452,7 +481,7 @@ def report(
             max_groups=max_groups, source=path.name, y_score_text=y_score,
             sample_weight_text=options["sample_weight"], threshold=options["threshold"],
             four_fifths=options["four_fifths"], ofi_threshold=options["ofi_threshold"],
-            exclude_low_support=options["exclude_low_support"], columns=columns,
+            exclude_low_support=options["exclude_low_support"], columns=columns, **member,
         )
         if html is not None and page is not None:
             html.write_text(page, encoding="utf-8")

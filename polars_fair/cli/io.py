@@ -23,7 +23,7 @@ import decimal
 import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -1126,6 +1126,7 @@ def resolve_inputs(
     reference_text: str | None,
     where: str | None,
     source: str = "the input",
+    membership: Mapping[str, Mapping[Any, Any]] | None = None,
 ) -> Inputs:
     """Parse the columns/SQL of the command line against ``lf`` (filtered by ``where``).
 
@@ -1151,6 +1152,10 @@ def resolve_inputs(
         ``--where``: a SQL filter applied first.
     source : str, default "the input"
         The file's name, for the message of an empty input.
+    membership : mapping, optional
+        ``--membership`` as converted (``{attribute: {group: column}}``): its attribute is a
+        key before the ``--by`` ones, so ``--reference`` names its groups (a bare value with
+        no ``--by``, else ``attr=value,...``), read in the type of the group values.
 
     Returns
     -------
@@ -1205,5 +1210,11 @@ def resolve_inputs(
         if isinstance(pos_label, decimal.Decimal):  # compared with a Decimal column as a number
             pos_label = int(pos_label) if pos_label == pos_label.to_integral_value() \
                 else float(pos_label)
-    reference = Reference.parse(parse_reference(reference_text, lf, by))
+    keyed, keys = lf, list(by)
+    if membership:  # the attribute's groups are values of the type they are written in
+        attribute, groups = next(iter(membership.items()))
+        dtype = pl.Series(list(groups), strict=False).dtype
+        keyed, keys = lf.with_columns(pl.lit(None, dtype=dtype).alias(attribute)), [
+            attribute, *by]
+    reference = Reference.parse(parse_reference(reference_text, keyed, keys))
     return Inputs(lf, by, y_true, y_pred, y_score, pos_label, reference)

@@ -17,11 +17,17 @@ import polars as pl
 import typer
 
 from polars_fair._docs import borrow
-from polars_fair.cli.commands import convert, io_parameters, namespace_options, option_parameter
+from polars_fair.cli.commands import (
+    convert,
+    io_parameters,
+    namespace_options,
+    option_parameter,
+    read_against,
+)
 from polars_fair.cli.compare import namespace_command, run_rows_command
 from polars_fair.cli.compare import register as register_compare
 from polars_fair.cli.group import ReadableCommand
-from polars_fair.cli.io import column_or_sql, parse_dtypes, scan, where_condition
+from polars_fair.cli.io import parse_dtypes, scan, where_condition
 
 __all__ = ["register", "run_calibration"]
 
@@ -60,10 +66,8 @@ def run_calibration(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
     schema = lf.collect_schema()
     given = {o.name: convert(o, values.get(o.name, o.default))
              for o in namespace_options(_METHOD)}
-    kw: dict[str, Any] = {
-        name: column_or_sql(value, schema, "--" + name.replace("_", "-"))
-        if name in ("known", "sample_weight") and value is not None else value
-        for name, value in given.items()}
+    kw: dict[str, Any] = {o.name: read_against(o, given[o.name], schema)
+                          for o in namespace_options(_METHOD)}
     frame = FairLazyFrame(lf).membership_calibration(**kw).collect()
     known = frame["n_known"][0] if frame.height else 0
     share = frame["share_known"][0] if frame.height else None

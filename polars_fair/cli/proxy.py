@@ -14,20 +14,24 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
 import polars as pl
 import typer
 
 from polars_fair._docs import borrow
-from polars_fair.cli.commands import convert, io_parameters, namespace_options, option_parameter
+from polars_fair.cli.commands import (
+    convert,
+    io_parameters,
+    namespace_options,
+    option_parameter,
+    read_against,
+)
 from polars_fair.cli.compare import namespace_command, run_rows_command
 from polars_fair.cli.compare import register as register_compare
 from polars_fair.cli.group import ReadableCommand
 from polars_fair.cli.io import (
-    column_or_sql,
     parse_dtypes,
-    parse_reference,
     resolve_inputs,
     scan,
 )
@@ -73,21 +77,16 @@ def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
     # without labels the prediction's dtype decides pos_label's (1, 1.0, '1' or true)
     args = resolve_inputs(
         lf, values.get("by") or [], y_true_text=labels or y_pred, y_pred_text=y_pred,
-        y_score_text=None, pos_label_text=given["pos_label"], reference_text=None,
-        where=values.get("where"), source=values["path"].name)
+        y_score_text=None, pos_label_text=given["pos_label"],
+        reference_text=given["reference"], where=values.get("where"),
+        source=values["path"].name, membership=given["membership"])
     schema = args.lf.collect_schema()
     membership = given["membership"] or {}
     attribute = next(iter(membership), "")
-    # the groups are the attribute's (text) crossed with --by: --reference names them all
-    with_groups = args.lf.with_columns(pl.lit(None, dtype=pl.String).alias(attribute))
     resolved = {"y_true": args.y_true if labels else None, "y_pred": args.y_pred,
-                "pos_label": args.pos_label,
-                "reference": parse_reference(given["reference"], with_groups,
-                                             [attribute, *args.by])}
+                "pos_label": args.pos_label, "reference": args.reference.argument}
     kw: dict[str, Any] = {o.name: resolved[o.name] if o.name in _RESOLVED else
-          column_or_sql(given[o.name], schema, o.flag)
-          if o.kind == "column" and given[o.name] is not None else given[o.name]
-          for o in opts}
+                          read_against(o, given[o.name], schema) for o in opts}
     frame = FairLazyFrame(args.lf).proxy_report(args.by, **kw).collect()
     keys = [k for k in frame.columns if k != attribute and k in set(schema.names()) | {
         b.meta.output_name() for b in args.by if isinstance(b, pl.Expr)}]
@@ -97,12 +96,8 @@ def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
 
 def _parameters() -> list[inspect.Parameter]:
     """The input and output options (``--by`` optional), then the method's options."""
-    by = inspect.Parameter("by", inspect.Parameter.KEYWORD_ONLY, default=[], annotation=Annotated[
-        list[str], typer.Option("--by", metavar="COLUMN|SQL", help=(
-            "Attribute column or SQL expression crossed with the membership groups; repeat for "
-            "intersections (default: the groups alone)."))])
-    io = [by if p.name == "by" else p for p in io_parameters()]
-    return [*io, *(option_parameter(o) for o in namespace_options(_METHOD))]
+    return [*io_parameters(by_optional=True),
+            *(option_parameter(o) for o in namespace_options(_METHOD))]
 
 
 @borrow(register_compare, params=("app", "guard"), sections=("Returns",))
