@@ -148,7 +148,8 @@ def proxy_report_from_membership(
         every sum family.
     reference : "largest", "max_selection_rate", scalar or mapping, default "largest"
         The reference group (:mod:`polars_fair.core.reference`): ``"largest"`` is the group with
-        the largest estimated size :math:`\sum w_i p_{ik}`, ``"max_selection_rate"`` the one
+        the largest effective size ``n_effective`` (ties to the first group in the report's
+        order), as in every analysis of a membership table; ``"max_selection_rate"`` the one
         with the highest weighted selection rate; ``"overall"`` is not accepted.
     level : float, default 0.95
         The confidence level of every interval, in (0, 1).
@@ -156,7 +157,7 @@ def proxy_report_from_membership(
         The threshold of the impact ratio, in (0, 1].
     min_support : float, default 30
         Groups with ``n_effective`` below it are flagged ``low_support``; a rule prefers a
-        reference with at least this estimated size.
+        reference with at least this effective size.
 
     Returns
     -------
@@ -283,7 +284,7 @@ class _Build:
         """The reference's row in ``base``, chosen in the report's (sorted) order."""
         group = [self.attribute, *self.keys]
         eligible = known(group) & (pl.col("n") > 0)
-        per = base.select(*group, pl.col("weight_sum").alias("n"),
+        per = base.select(*group, pl.col("weight_sum").alias("n"), "n_effective",
                           pl.Series("__pf_score", cols["selection_rate_weighted"],
                                     nan_to_null=True)).with_row_index("__pf_row")
         per = per.sort(group, nulls_last=True, maintain_order=True)

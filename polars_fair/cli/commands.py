@@ -870,6 +870,10 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
     return frame, header
 
 
+#: The ``--membership`` option as :func:`read_against` reads it (for a hand-written command).
+GROUPS = Opt("membership", "groups", None, "")
+
+
 def read_against(opt: Opt, value: Any, schema: pl.Schema) -> Any:
     """A converted option read against the input's columns (after :func:`convert`).
 

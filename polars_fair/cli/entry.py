@@ -215,12 +215,9 @@ def run_report(
         ``--exclude-low-support``.
     columns : str, optional
         ``--columns``: the columns to write (:func:`polars_fair.cli.table.select_columns`).
-    membership : dict, optional
-        ``--membership`` as converted (``{attribute: {group: column or SQL text}}``), read
-        against the columns by :func:`polars_fair.cli.commands.read_against`.
-    membership_estimator : {"weighted", "argmax"}, default "weighted"
-        ``--membership-estimator``.
-    normalize : bool, default False
+    membership, membership_estimator, normalize : optional
+        ``--membership`` as converted (``{attribute: {group: column or SQL}}``, read by
+        :func:`polars_fair.cli.commands.read_against`), ``--membership-estimator``,
         ``--normalize``.
 
     Raises
@@ -250,18 +247,16 @@ def run_report(
     schema = args.lf.collect_schema()
     weight = (column_or_sql(sample_weight_text, schema, "--sample-weight")
               if sample_weight_text is not None else None)
-    groups_opt = cli_gen.Opt("membership", "groups", None, "")
     # one scan: the count table, collected once; everything else reads it
     counts = fair(args.lf).confusion(
         args.by, y_true=args.y_true, y_pred=args.y_pred, pos_label=pos_label,
         null_groups=null_groups, max_groups=max_groups,  # type: ignore[arg-type]
         y_score=args.y_score, threshold=threshold, sample_weight=weight,
-        membership=cli_gen.read_against(groups_opt, membership, schema),
+        membership=cli_gen.read_against(cli_gen.GROUPS, membership, schema), normalize=normalize,
         membership_estimator=membership_estimator,  # type: ignore[arg-type]
-        normalize=normalize,
     ).collect()
     from polars_fair.analyses.report import report_from_counts
-    from polars_fair.counting.tables import keys_of, rollup
+    from polars_fair.counting.tables import keys_of
 
     keys = keys_of(counts)
     report = report_from_counts(
@@ -269,21 +264,13 @@ def run_report(
         four_fifths=four_fifths, ofi_threshold=ofi_threshold,
         exclude_low_support=exclude_low_support,
     ).collect()
-    # the overall line reads the cells summed over the groups: with estimated membership
-    # (weighted) each row's probabilities sum to 1, so these are the rows' own cells
-    cells = counts.lazy().drop("n_effective", "attenuation", strict=False)
-    overall = report_from_counts(rollup(cells, []), [], reference="overall").collect()
-    total = overall.row(0, named=True)
     header = (
         f"polars-fair report: {cli_gen.rows_text(counts, weight is not None)}, "
         f"{report.height} groups by {keys}; "
         f"y_true={y_true_text!r}, "
         + (f"y_pred={y_score_text} >= {threshold}" if thresholded else f"y_pred={y_pred_text!r}")
         + f", pos_label={pos_label!r}; "
-        f"reference={reference.argument!r}\n"
-        f"overall: selection_rate={total['selection_rate']:.4f} base_rate={total['base_rate']:.4f} "
-        f"tpr={_fmt(total['tpr'])} fpr={_fmt(total['fpr'])} ppv={_fmt(total['ppv'])} "
-        f"accuracy={_fmt(total['accuracy'])}"
+        f"reference={reference.argument!r}\n" + _overall_line(counts)
     )
     fmt = effective_format(fmt, output)
     footer = ""
@@ -304,6 +291,23 @@ def run_report(
                                               break_on_hyphens=False)
                                 for line in header.splitlines())
     emit(report, fmt, output, header, footer)
+
+def _overall_line(counts: pl.DataFrame) -> str:
+    """The header's overall rates: the report of the cells summed over the groups.
+
+    With estimated membership (weighted) each row's probabilities sum to 1, so the cells summed
+    over the groups are the rows' own cells (``n_effective`` is not a sum and is left out).
+    """
+    from polars_fair.analyses.report import report_from_counts
+    from polars_fair.counting.tables import rollup
+
+    cells = rollup(counts.lazy().drop("n_effective", "attenuation", strict=False), [])
+    total = report_from_counts(cells, [], reference="overall").collect().row(0, named=True)
+    return (f"overall: selection_rate={total['selection_rate']:.4f} "
+            f"base_rate={total['base_rate']:.4f} tpr={_fmt(total['tpr'])} "
+            f"fpr={_fmt(total['fpr'])} ppv={_fmt(total['ppv'])} "
+            f"accuracy={_fmt(total['accuracy'])}")
+
 
 def _fmt(x: float | None) -> str:
     return "null" if x is None else f"{x:.4f}"

@@ -7,6 +7,9 @@ Rules
 -----
 ``"largest"``
     The eligible group with the most rows (``n``); ties go to the first group in key order.
+    On a table of estimated membership (with ``n_effective``), the group with the largest
+    effective size: Kish's n_eff = (Σ w·p)² / Σ (w·p)², not ``n``, which counts every row
+    with a positive probability (ties as above).
 ``"max_selection_rate"`` / ``"max_auc"``
     The eligible group with the highest selection rate (count analyses) or AUC (score
     analyses); ties go to the first group in key order.
@@ -31,7 +34,8 @@ no group is eligible there is no reference: every comparison is null and ``is_re
 false on every row.
 
 Support, stated once (:func:`prefer_supported`): a rule never makes a low-support group the
-benchmark while a group with enough rows is eligible. Among the eligible groups a rule chooses
+benchmark while a group with enough rows is eligible (``n_effective`` rows on a table of
+estimated membership, as its ``low_support`` flag reads). Among the eligible groups a rule chooses
 from those with at least ``min_support`` rows (the declared default,
 ``polars_fair.core.options.DEFAULTS.min_support``, 30, unless the analysis is given another);
 only when no eligible group has that many does it choose among them all (the report then flags
@@ -494,8 +498,9 @@ class Reference:
         rules : sequence of str
             The rules this analysis accepts.
         min_support : float, default ``DEFAULTS.min_support`` (30)
-            A rule chooses among the eligible groups with at least this many rows (``n``) when
-            there are any (:func:`prefer_supported`).
+            A rule chooses among the eligible groups with at least this many rows (``n``;
+            ``n_effective`` when ``frame`` has it: estimated membership) when there are any
+            (:func:`prefer_supported`).
 
         Returns
         -------
@@ -518,6 +523,10 @@ class Reference:
         >>> t2, flag = Reference.parse("largest").flag(t, ["g"], eligible=pl.lit(True))
         >>> t2.select(flag).collect().to_series().to_list()
         [False, True, False]
+        >>> t = pl.LazyFrame({"g": ["a", "b"], "n": [9, 5], "n_effective": [4.0, 4.5]})
+        >>> t2, flag = Reference.parse("largest").flag(t, ["g"], eligible=pl.lit(True))
+        >>> t2.select(flag).collect().to_series().to_list()  # estimated: the larger n_eff
+        [False, True]
         """
         if self.rule is not None:
             if self.rule not in rules:
@@ -525,9 +534,10 @@ class Reference:
                     reference=self.rule, rules=list(rules)))
             if self.rule == "overall":
                 return frame, None
-            value = pl.col("n") if self.rule == "largest" else score
+            rows = "n_effective" if "n_effective" in frame.collect_schema() else "n"
+            value = pl.col(rows) if self.rule == "largest" else score
             assert value is not None
-            chosen = prefer_supported(eligible, min_support)
+            chosen = prefer_supported(eligible, min_support, rows=rows)
             idx = first_max_index(pl.when(chosen).then(value))
             flag = (pl.int_range(pl.len(), dtype=pl.UInt32) == idx.cast(pl.UInt32)
                     ).fill_null(False)
