@@ -757,11 +757,6 @@ DROPPED_NULL_MEMBERSHIP = (
     "dropped {count} row(s) whose membership probabilities of {attribute!r} hold a null "
     "({columns}) because null_groups='drop'"
 )
-EMPTY_MEMBERSHIP_GROUPS = (
-    "{attribute!r}: declared group(s) {groups} have no member (no row with a positive "
-    "probability, or none most likely in them for membership_estimator='argmax'); they "
-    "have no row in the report"
-)
 #: A count command given neither --by nor --membership (--help says --by is optional with it):
 #: the same words as any missing option.
 CLI_BY_OR_MEMBERSHIP = "missing option --by"

@@ -205,7 +205,9 @@ def impact_from_counts(
     the weights are population weights). ``z`` and the test count rows: each side's weighted
     rate times its row count (as :func:`polars_fair.analyses.uncertainty.disparity_table`), and
     since those counts are not whole, ``p_value`` is the pooled z-test's (Fisher's test needs
-    whole counts). The flip moves one row of the group's mean weight. A group (or a reference,
+    whole counts); with unit weights (every weight sum equal to its row count, as a one-hot
+    membership gives) they are the counts themselves and the test is Fisher's, as unweighted.
+    The flip moves one row of the group's mean weight. A group (or a reference,
     or for ``"overall"`` a rest of the population) whose weights sum to 0 has no applicants:
     its ``z`` and ``p_value`` are null, as every figure with a zero denominator.
 
@@ -340,7 +342,7 @@ class _Decide:
             flip[i] = flip_rate / flip_ref
             fails_flip[i] = R.below(self._decided(flip[i]), self.t)
         # the tests, in rows: the reference (or, for "overall", the rest of the population)
-        a, m, b, n = self._samples(df, ref)
+        a, m, b, n, whole = self._samples(df, ref)
         compared = np.array([not x for x in is_ref], dtype=bool) & (m > 0) & (n > 0)
         z = np.where(compared, stats.pooled_z(a, m, b, n), np.nan)
         for j in np.flatnonzero(compared):  # equal rates exactly: 0 standard deviations
@@ -355,7 +357,7 @@ class _Decide:
         if compared.any():
             p[compared] = stats.two_proportion_test(
                 a[compared], m[compared], b[compared], n[compared],
-                method="z" if self.weighted else "fisher")
+                method="fisher" if whole else "z")
         for i in range(k):
             significant = R.float_at_most(float(p[i]), self.alpha)
             if passes[i] is None or significant is None or is_ref[i]:
@@ -403,20 +405,26 @@ class _Decide:
         return float(value) if self.weighted else value
 
     def _samples(self, df: pl.DataFrame, ref: tuple[Any, Any, int] | None,
-                 ) -> tuple[Any, Any, Any, Any]:
-        """Successes and trials of each group and of what it is tested against, in rows."""
+                 ) -> tuple[Any, Any, Any, Any, bool]:
+        """Successes and trials of each group and of what it is tested against, in rows.
+
+        The last value says whether they are whole counts (Fisher's test applies): always
+        unweighted, and weighted when every weight sum equals its row count (unit weights; a
+        one-hot membership), where the row-scaled sums are the sums themselves.
+        """
         sel = df["selected"].cast(pl.Float64).to_numpy()
         app = df["applicants"].cast(pl.Float64).to_numpy()
         rows = df["n"].cast(pl.Float64).to_numpy()
         if ref is None:
             nan = np.full(df.height, np.nan)
-            return nan, nan, nan, nan
+            return nan, nan, nan, nan, not self.weighted
         ref_sel, ref_app = np.full_like(sel, float(ref[0])), np.full_like(sel, float(ref[1]))
         ref_rows = np.full_like(sel, float(ref[2]))
         if self.overall:  # the rest of the population
             ref_sel, ref_app, ref_rows = ref_sel - sel, ref_app - app, ref_rows - rows
-        if not self.weighted:
-            return sel, app, ref_sel, ref_app
+        unit = np.array_equal(app, rows) and np.array_equal(ref_app, ref_rows)
+        if not self.weighted or unit:
+            return sel, app, ref_sel, ref_app, True
 
         def scaled(x: Any, size: Any, n: Any) -> Any:  # weighted sums as row counts
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -424,7 +432,7 @@ class _Decide:
 
         # a side whose weights sum to 0 has no applicants: no test (null z and p_value)
         return (scaled(sel, app, rows), np.where(app > 0, rows, 0.0),
-                scaled(ref_sel, ref_app, ref_rows), np.where(ref_app > 0, ref_rows, 0.0))
+                scaled(ref_sel, ref_app, ref_rows), np.where(ref_app > 0, ref_rows, 0.0), False)
 
 
 def passed_over(table: pl.DataFrame, reference: Any) -> pl.DataFrame:

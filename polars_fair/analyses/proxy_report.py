@@ -349,7 +349,8 @@ def _regression_ratio(est: FloatArray, fits: list[CellFit], ref: int,
     cross = np.concatenate([c[:, ref_k] if i == ref_cell else np.zeros(k)
                             for i, c in enumerate(cov)])
     r = est[ref]
-    with np.errstate(divide="ignore", invalid="ignore"):
+    # a group nobody is in has no estimate (not ok): its infinite se is never shown
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ok = (est > 0) & (r > 0)
         ratio = np.where(ok, est / r, np.nan)
         se = np.sqrt(np.clip(var / est**2 + var[ref] / r**2 - 2 * cross / (est * r), 0, None))

@@ -127,6 +127,9 @@ def exact(threshold: Any, name: str = "threshold") -> Fraction:
 def fraction(numerator: Number, denominator: Number = 1) -> Fraction | float | None:
     """An exact value from counts: a Fraction for integers, the float itself for weighted sums.
 
+    Whole weighted sums (unit weights, a one-hot membership) are read as the integers they
+    are, so a ratio of two such rates is rounded once, exactly as from Int64 counts.
+
     Parameters
     ----------
     numerator, denominator : int, float or Fraction
@@ -139,12 +142,16 @@ def fraction(numerator: Number, denominator: Number = 1) -> Fraction | float | N
 
     Examples
     --------
-    >>> fraction(3, 5), fraction(1.5, 3.0), fraction(1, 0)
-    (Fraction(3, 5), 0.5, None)
+    >>> fraction(3, 5), fraction(1.5, 3.0), fraction(1, 0), fraction(3.0, 5.0)
+    (Fraction(3, 5), 0.5, None, Fraction(3, 5))
     """
     if denominator is None or numerator is None or not denominator > 0:
         return None
     if isinstance(numerator, float) or isinstance(denominator, float):
+        if float(numerator).is_integer() and float(denominator).is_integer():
+            # whole weighted sums (unit weights, one-hot membership): the exact fraction, so a
+            # ratio of two rates is rounded once, as from integer counts
+            return Fraction(int(numerator)) / Fraction(int(denominator))
         return float(numerator) / float(denominator)
     return Fraction(numerator) / Fraction(denominator)
 

@@ -20,8 +20,10 @@ group. For group k within a cell of the ``by`` keys, ``tp = Σ w·p_k`` over the
 
 Rows whose probabilities hold a null form the attribute's missing group (``null_groups=
 "keep"``): counted as a crisp group, ``n_effective`` = (Σ w)² / Σ w², ``attenuation`` null.
-A group no row has a probability of (every ``p_k`` 0 in a cell) is left out, as an unobserved
-crisp group is; a declared group with no row in the whole table is named in a warning.
+A declared group no row may belong to in a cell of the ``by`` keys (every ``p_k`` 0 there; for
+``"argmax"`` no row most likely in it) keeps its row, as a declared ``pl.Enum`` level of a
+crisp attribute does (:func:`with_empty_groups`): ``n`` 0, zero cells, ``weight_sum`` and
+``n_effective`` 0, so its rates are null.
 
 ``"argmax"`` (Jurity without surrogates): each row in its most likely group (ties to the group
 declared first), the crisp count table of ``__pf_argmax`` renamed to the attribute.
@@ -34,7 +36,6 @@ count table; the scan and its schema stay in :mod:`polars_fair.counting.membersh
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,7 +54,7 @@ from polars_fair.counting.membership import (
 )
 
 __all__ = ["MEMBERSHIP_COLUMNS", "argmax_counts", "membership_counts", "support_size",
-           "weighted_counts"]
+           "weighted_counts", "with_empty_groups"]
 
 #: The columns the weighted estimator adds after ``weight_sum``.
 MEMBERSHIP_COLUMNS = ("n_effective", "attenuation")
@@ -159,9 +160,56 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
     out = pl.concat([p.with_columns(
         pl.col(c).cast(t) for c, t in schema.items()).select(names) for p in parts])
     undefined = (pl.col("attenuation").is_nan() | pl.col("attenuation").is_infinite())
-    out = out.filter(pl.col("n") > 0).with_columns(
-        pl.when(undefined).then(None).otherwise(pl.col("attenuation")).alias("attenuation"))
-    return out.sort([m.attribute, *keys], nulls_last=True)
+    out = out.with_columns(
+        pl.when(undefined).then(None).otherwise(pl.col("attenuation")).alias("attenuation"),
+        pl.when(pl.col("n") > 0).then(pl.col("n_effective")).otherwise(0.0)
+        .alias("n_effective"))
+    return with_empty_groups(out, table, m, keys)
+
+
+def with_empty_groups(out: pl.DataFrame, table: pl.DataFrame, m: Membership,
+                      keys: list[str]) -> pl.DataFrame:
+    """Every declared group in every cell of the ``by`` keys, as a crisp ``pl.Enum`` level is.
+
+    A group no row may belong to in a cell (every probability 0; for ``"argmax"`` no row most
+    likely in it) has the row a declared crisp level has: ``n`` 0, zero cells, ``weight_sum``
+    and ``n_effective`` 0, ``attenuation`` null; so every rate of it is null (a zero
+    denominator) and no rule chooses it as the reference.
+
+    Parameters
+    ----------
+    out : pl.DataFrame
+        A count table of :func:`weighted_counts` or :func:`argmax_counts`.
+    table : pl.DataFrame
+        The membership table it was made from (its cells of the ``by`` keys).
+    m : Membership
+        The attribute and its declared groups.
+    keys : list of str
+        The ``by`` keys.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``out`` with the missing (group, cell) rows, sorted by the keys (nulls last).
+
+    Examples
+    --------
+    >>> from polars_fair.counting.membership import parse_membership
+    >>> m = parse_membership({"g": {"a": "pa", "b": "pb"}}, "argmax")
+    >>> out = pl.DataFrame({"g": ["a"], "n": [2], "tp": [1], "fp": [0], "fn": [1], "tn": [0]})
+    >>> with_empty_groups(out, pl.DataFrame({"n": [2]}), m, []).rows()
+    [('a', 2, 1, 0, 1, 0), ('b', 0, 0, 0, 0, 0)]
+    """
+    grid = pl.DataFrame({m.attribute: pl.Series(list(m.groups), dtype=m.key_dtype)})
+    if keys:
+        grid = grid.join(table.select(keys).unique(), how="cross")
+    empty = grid.join(out, on=[m.attribute, *keys], how="anti", nulls_equal=True)
+    counted = [c for c in out.columns if c not in (m.attribute, *keys)]
+    zeros = empty.with_columns(
+        pl.lit(None if c == "attenuation" else 0, dtype=out.schema[c]).alias(c)
+        for c in counted)
+    return pl.concat([out, zeros.select(out.columns)]).sort([m.attribute, *keys],
+                                                            nulls_last=True)
 
 
 def argmax_counts(table: pl.DataFrame, m: Membership, keys: list[str],
@@ -204,17 +252,8 @@ def argmax_counts(table: pl.DataFrame, m: Membership, keys: list[str],
                                  for c, (y, p) in _CELLS.items()),
             *([pl.col("w").sum().alias("weight_sum")] if weighted else [])]
     out = table.with_columns(group.alias(m.attribute)).group_by([m.attribute, *keys]).agg(aggs)
-    return out.with_columns(pl.col(c).cast(t) for c, t in schema.items()).select(
-        schema.names()).sort([m.attribute, *keys], nulls_last=True)
-
-
-def _warn_empty_groups(counts: pl.DataFrame, m: Membership) -> None:
-    """Warn naming the declared groups with no row in ``counts`` (a count table has no n=0 row)."""
-    present = set(counts.get_column(m.attribute).drop_nulls().to_list())
-    empty = [g for g in m.groups if g not in present]
-    if empty:
-        warnings.warn(E.EMPTY_MEMBERSHIP_GROUPS.format(
-            attribute=m.attribute, groups=E.show_values(empty)), stacklevel=2)
+    return with_empty_groups(out.with_columns(pl.col(c).cast(t) for c, t in schema.items())
+                             .select(schema.names()), table, m, keys)
 
 
 def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFrame, list[str]]:
@@ -283,9 +322,7 @@ def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFram
     def derive(df: pl.DataFrame) -> pl.DataFrame:
         table = membership_from_labels(df, m, a, families,
                                        rescan=lambda: scan((), True).collect())
-        out = (weighted_counts(table, m, a.keys) if weighted
-               else argmax_counts(table, m, a.keys, a.weight is not None))
-        _warn_empty_groups(out, m)
-        return out
+        return (weighted_counts(table, m, a.keys) if weighted
+                else argmax_counts(table, m, a.keys, a.weight is not None))
 
     return labels.map_batches(derive, schema=schema), [m.attribute, *a.keys]

@@ -130,13 +130,17 @@ def test_intersections_with_by_attributes() -> None:
     df = pl.DataFrame({"s": ["x", "x", "y"], "y_true": [1, 0, 1], "y_pred": [1, 1, 0],
                        "pa": [1.0, 0.5, 0.0], "pb": [0.0, 0.5, 1.0]})
     c = polars_fair.counts(df, "s", membership={"g": {"a": "pa", "b": "pb"}}).frame.collect()
+    # nobody in cell y may be in a (p_a = 0 there): its row is kept with zeros, as a declared
+    # pl.Enum level's is (issue 24 review item 2; the row was missing)
     assert c.select("g", "s", "n", "tp", "fp", "fn").rows() == [
-        ("a", "x", 2, 1.0, 0.5, 0.0), ("b", "x", 1, 0.0, 0.5, 0.0), ("b", "y", 1, 0.0, 0.0, 1.0)]
+        ("a", "x", 2, 1.0, 0.5, 0.0), ("a", "y", 0, 0.0, 0.0, 0.0), ("b", "x", 1, 0.0, 0.5, 0.0),
+        ("b", "y", 1, 0.0, 0.0, 1.0)]
 
 
 # ---------------------------------------------------------------- one-hot = the crisp attribute
 ANALYSES = [("report", {"min_support": 1}), ("rates", {}), ("confusion", {}),
-            ("pairwise", {}), ("summary", {}), ("disparity", {}), ("metrics", {})]
+            ("pairwise", {}), ("summary", {}), ("disparity", {}), ("metrics", {}),
+            ("impact_analysis", {"min_support": 1})]
 
 
 @st.composite
@@ -158,22 +162,27 @@ ONE_HOT = {"g": {"a": "p_a", "b": "p_b", "c": "p_c"}}
 
 def _same(got: pl.DataFrame, want: pl.DataFrame) -> None:
     got = got.drop([c for c in ("n_effective", "attenuation") if c in got.columns])
-    assert_frame_equal(got, want, check_exact=True)
+    # the crisp twin declares the groups as a pl.Enum (every group has a row, as with
+    # membership); compared as text
+    assert_frame_equal(got, want.with_columns(pl.col(pl.Enum).cast(pl.String)), check_exact=True)
 
 
-@pytest.mark.filterwarnings("ignore:.*have no member")  # a group absent from a frame
+def _crisp(df: pl.DataFrame) -> pl.DataFrame:
+    return df.with_columns(pl.col("g").cast(pl.Enum(["a", "b", "c"])))
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(frames())
 def test_one_hot_argmax_reproduces_the_crisp_attribute_bit_for_bit(df: pl.DataFrame) -> None:
     for method, options in ANALYSES:
         for by, weight in (([], None), (["s"], "w")):
-            want = getattr(df.fair, method)(["g", *by], sample_weight=weight, **options)
+            want = getattr(_crisp(df).fair, method)(["g", *by], sample_weight=weight,
+                                                    **options)
             got = getattr(df.fair, method)(by, membership=ONE_HOT, sample_weight=weight,
                                            membership_estimator="argmax", **options)
             _same(got, want)
 
 
-@pytest.mark.filterwarnings("ignore:.*have no member")  # a group absent from a frame
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(frames())
 def test_one_hot_weighted_reproduces_the_crisp_attribute_with_unit_weights(
@@ -182,9 +191,33 @@ def test_one_hot_weighted_reproduces_the_crisp_attribute_with_unit_weights(
     df = df.with_columns(one=pl.lit(1.0))
     for method, options in ANALYSES:
         for by in ([], ["s"]):
-            want = getattr(df.fair, method)(["g", *by], sample_weight="one", **options)
+            want = getattr(_crisp(df).fair, method)(["g", *by], sample_weight="one", **options)
             got = getattr(df.fair, method)(by, membership=ONE_HOT, **options)
             _same(got, want)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(frames())
+def test_one_hot_weighted_equals_the_unweighted_crisp_attribute_bit_for_bit(
+        df: pl.DataFrame) -> None:
+    # issue 24 review item 9: one-hot probabilities give the crisp report's numbers exactly
+    # (rates, ratios, verdicts, intervals, tests). The dtype rule: the weighted estimator's
+    # cells are Float64 whatever the values (the schema is fixed before a row is read), so
+    # the crisp Int64 counts are compared as Float64; the values are the same bits.
+    for method, options in ANALYSES:
+        for by in ([], ["s"]):
+            want = getattr(_crisp(df).fair, method)(["g", *by], **options)
+            got = getattr(df.fair, method)(by, membership=ONE_HOT, **options)
+            got = got.drop([c for c in ("weight_sum", "n_effective", "attenuation")
+                            if c in got.columns])
+            assert got.columns == want.columns
+            counts = [c for c in want.columns
+                      if want.schema[c] == pl.Int64 and got.schema[c] == pl.Float64]
+            assert set(counts) <= {"n", "tp", "fp", "fn", "tn", "numerator", "denominator",
+                                   "selected", "applicants", "reference_selected",
+                                   "reference_applicants", "reference_numerator",
+                                   "reference_denominator", "n_i", "n_j"}, counts
+            _same(got, want.with_columns(pl.col(counts).cast(pl.Float64)))
 
 
 def test_summary_reads_n_effective() -> None:
@@ -216,16 +249,47 @@ def test_the_gate_checks_only_groups_with_enough_effective_rows() -> None:
 
 
 @pytest.mark.parametrize("estimator", ["weighted", "argmax"])
-def test_a_declared_group_nobody_is_in_is_named_in_a_warning(estimator: str) -> None:
-    # Group c has probability 0 on every row: neither estimator can give it a row (a count
-    # table holds no n = 0 row), so the report warns naming it instead of dropping it silently.
+def test_a_declared_group_nobody_is_in_has_its_row(estimator: str) -> None:
+    # Group c has probability 0 on every row. It keeps its row, as a declared pl.Enum level
+    # of a crisp attribute does: n = 0, n_effective = 0, every rate null (a zero denominator).
+    # (It was missing, named only in a warning: issue 24 review item 2.)
     rows = pl.DataFrame({"p_a": [1.0, 0.25], "p_b": [0.0, 0.75], "p_c": [0.0, 0.0],
-                         "y_pred": [1, 0]})
-    with pytest.warns(UserWarning, match=r"'g'.*'c'.*no member"):
-        out = rows.fair.report(membership={"g": {"a": "p_a", "b": "p_b", "c": "p_c"}},
-                               membership_estimator=estimator, y_true=None, y_pred="y_pred",
-                               reference="a")
-    assert out["g"].to_list() == ["a", "b"]
-    # weighted: a = 1 + .25 = 1.25 and selection 1 / 1.25 = .8; argmax: a holds row 1 only
-    expected = 0.8 if estimator == "weighted" else 1.0
-    assert out["selection_rate"][0] == pytest.approx(expected)
+                         "y_true": [1, 1], "y_pred": [1, 0]})
+    member = {"membership": {"g": {"a": "p_a", "b": "p_b", "c": "p_c"}},
+              "membership_estimator": estimator}
+    out = rows.fair.report(**member, reference="a", min_support=0)
+    assert out["g"].to_list() == ["a", "b", "c"]
+    # weighted: a = 1 + .25 = 1.25 people, 1 selected: .8; argmax: a holds row 1 only
+    assert out["selection_rate"][0] == pytest.approx(0.8 if estimator == "weighted" else 1.0)
+    c = out.row(2, named=True)
+    assert c["n"] == 0 and c["tp"] == 0 and c["fp"] == 0
+    if estimator == "weighted":
+        assert (c["weight_sum"], c["n_effective"], c["attenuation"]) == (0.0, 0.0, None)
+    for column in ("selection_rate", "tpr", "fpr", "ppv", "disparate_impact",
+                   "impact_ratio", "ofi"):
+        assert c[column] is None, column
+    assert c["is_reference"] is False
+    tidy = rows.fair.metrics(**member).filter(pl.col("g") == "c")
+    assert tidy["value"].null_count() == tidy.height
+    gaps = rows.fair.disparity(**member, reference="a").filter(pl.col("g") == "c")
+    assert gaps["difference"].null_count() == gaps.height
+    pairs = rows.fair.pairwise(**member).filter(pl.col("g_i") == "c")
+    assert pairs["disparate_impact"].null_count() == pairs.height == 2
+    impact = rows.fair.impact_analysis(**member, reference="a").filter(pl.col("g") == "c")
+    assert (impact["applicants"].item(), impact["impact_ratio"].item(),
+            impact["p_value"].item()) == (0, None, None)
+    # the summary reads the groups with rows: min impact ratio a/b as without c
+    summary = rows.fair.summary(**member).filter(pl.col("metric") == "min_impact_ratio")
+    assert summary["value"].item() == 0.0  # b selects nobody: 0 / a's rate
+
+
+def test_the_proxy_report_shows_a_group_nobody_is_in() -> None:
+    rows = pl.DataFrame({"p_a": [1.0, 0.25, 0.5], "p_b": [0.0, 0.75, 0.5],
+                         "p_c": [0.0, 0.0, 0.0], "y_pred": [1, 0, 1]})
+    proxy = rows.fair.proxy_report(None, membership={"g": {"a": "p_a", "b": "p_b", "c": "p_c"}},
+                                   y_true=None, y_pred="y_pred", reference="a", min_support=0)
+    c = proxy.row(2, named=True)
+    assert (c["g"], c["weight_sum"], c["n_effective"], c["n_argmax"]) == ("c", 0.0, 0.0, 0)
+    for e in ("weighted", "argmax", "regression"):
+        assert c[f"selection_rate_{e}"] is None and c[f"impact_ratio_{e}"] is None
+    assert c["regression_singular"] is True and c["verdict"] == "indeterminate"
