@@ -91,3 +91,82 @@ monitor = _own_table(
     options="``time``, ``every``, ``y_pred``, ...",
     example='time="day", every="1w", y_pred="p"')
 __all__ += ["compare", "monitor"]
+
+
+def proxy_report(spark_df: Any, by: By = None, **options: Any) -> pl.DataFrame:
+    """``df.fair.proxy_report`` on a Spark DataFrame: the three estimators side by side, collected.
+
+    The membership table is one Spark aggregation (:func:`polars_fair.proxy_counts`); see
+    :func:`polars_fair.analyses.proxy_report.proxy_report_from_membership` for the columns.
+    On Spark the probabilities must be column names.
+
+    Parameters
+    ----------
+    spark_df : pyspark.sql.DataFrame
+        The rows.
+    by : str or list of str, optional
+        The attributes crossed with the membership groups.
+    **options : Any
+        The options of ``df.fair.proxy_report`` (``membership``, ``y_pred``, ``reference``,
+        ...).
+
+    Returns
+    -------
+    pl.DataFrame
+        The proxy report.
+
+    Raises
+    ------
+    PolarsFairError
+        As ``df.fair.proxy_report``.
+
+    Examples
+    --------
+    >>> polars_fair.spark.proxy_report(sdf, membership={"g": {"a": "p_a", "b": "p_b"}},
+    ...                                y_true=None, y_pred="y_pred")  # doctest: +SKIP
+    """
+    from polars_fair.api.proxy_report import proxy_report as rows_proxy_report
+
+    return rows_proxy_report(spark_df, by, **options).collect()
+
+
+def membership_calibration(spark_df: Any, **options: Any) -> pl.DataFrame:
+    """``df.fair.membership_calibration`` on a Spark DataFrame: refused, with the reason.
+
+    The calibration check counts its table with Polars only (its bins are cut on the rows);
+    a Spark DataFrame is refused with a typed error naming its type, so the shortcut exists
+    where every analysis has one and says why it cannot run.
+
+    Parameters
+    ----------
+    spark_df : pyspark.sql.DataFrame
+        The rows.
+    **options : Any
+        The options of ``df.fair.membership_calibration``.
+
+    Returns
+    -------
+    pl.DataFrame
+        Never: the call raises.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Always, for a Spark DataFrame (:data:`polars_fair.errors.CALIBRATION_POLARS_ONLY`);
+        collect the rows to Polars first (``pl.from_arrow(spark_df.toArrow())``).
+
+    Examples
+    --------
+    >>> polars_fair.spark.membership_calibration(sdf, membership={"g": {"a": "p_a"}},
+    ...                                          known="g_self")  # doctest: +SKIP
+    Traceback (most recent call last):
+    polars_fair.errors.InvalidArgumentError: membership_calibration reads a polars DataFrame ...
+    """
+    from polars_fair.api.membership_calibration import (
+        membership_calibration as rows_membership_calibration,
+    )
+
+    return rows_membership_calibration(spark_df, **options).collect()
+
+
+__all__ += ["proxy_report", "membership_calibration"]

@@ -226,10 +226,6 @@ def test_the_analyses_are_found() -> None:
 OWN_TABLES = {"compare": polars_fair.FairPaired, "monitor": polars_fair.FairPeriods,
               "proxy_report": polars_fair.FairProxyCounts,
               "membership_calibration": FairCalibrationCounts}
-#: Issue 24's analyses without a polars_fair.spark shortcut yet (a known gap, in the closing
-#: note): proxy_report runs on Spark through polars_fair.proxy_report(spark_df, ...);
-#: membership_calibration is Polars only (DuckDB and Spark get a typed refusal).
-NO_SPARK_SHORTCUT = {"proxy_report", "membership_calibration"}
 
 
 @pytest.mark.parametrize("name", NAMESPACE)
@@ -254,8 +250,7 @@ def test_every_namespace_method_exists_everywhere(name: str) -> None:
         return
     if name in OWN_TABLES:  # rows-level analyses of their own tables (paired, by period)
         assert callable(getattr(OWN_TABLES[name], name))
-        assert (callable(getattr(pfs, name, None)) and name in pfs.__all__) \
-            or name in NO_SPARK_SHORTCUT
+        assert callable(getattr(pfs, name, None)) and name in pfs.__all__
         return
     assert name in COUNT_ANALYSES or name in SCORE_ANALYSES or name in MOMENT_ANALYSES \
         or name in CLASS_ANALYSES

@@ -83,3 +83,16 @@ def test_bad_probabilities_raise_the_same_error(people: pl.DataFrame, route: str
     with pytest.raises(E.InvalidMembershipError) as info:
         _run(route, bad, [], {"membership": MEMBERSHIP}, request)
     assert str(info.value) == str(polars_info.value)
+
+
+def test_the_spark_shortcuts(people: pl.DataFrame, request: pytest.FixtureRequest) -> None:
+    """polars_fair.spark.proxy_report is the Polars report, collected; membership_calibration
+    is refused on Spark with its typed reason (issue 24 review item 8: there was no shortcut)."""
+    import polars_fair.spark as pfs
+
+    sdf = _on("spark", people.with_columns(known=pl.lit("A")), request)
+    args = {"membership": MEMBERSHIP, "reference": "A"}
+    _assert_same(pfs.proxy_report(sdf, **args), polars_fair.proxy_report(people, **args).collect())
+    with pytest.raises(E.InvalidArgumentError) as info:
+        pfs.membership_calibration(sdf, membership=MEMBERSHIP, known="known")
+    assert str(info.value) == E.CALIBRATION_POLARS_ONLY.format(type="DataFrame")
