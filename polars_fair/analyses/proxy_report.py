@@ -23,6 +23,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._lazy import np
 from polars_fair.analyses.membership_regression import CellFit, fit_cells, normal_quantile
+from polars_fair.analyses.proxy_missing import missing_group
 from polars_fair.analyses.runner import check_clash
 from polars_fair.core import stats
 from polars_fair.core.options import DEFAULTS, check
@@ -138,8 +139,11 @@ def proxy_report_from_membership(
     makes the weighted estimate pass while the regression fails reads "indeterminate", never
     "pass".
 
-    Rows whose probabilities are null (``null_groups="keep"``) belong to no group here: they
-    add nothing to any estimate.
+    Rows whose probabilities hold a null follow ``null_groups`` as in ``report``: with
+    ``"keep"`` they are the attribute's missing group (its key null, one row per cell of
+    ``by``), each row wholly in it, so the three estimators give its crisp figures
+    (:mod:`polars_fair.analyses.proxy_missing`); they add nothing to the known groups'
+    estimates. ``"drop"`` drops them with a warning giving the count, ``"raise"`` refuses them.
 
     Parameters
     ----------
@@ -250,7 +254,30 @@ class _Build:
             verdict=pl.Series(self._verdicts(cols, ref, base.height), dtype=pl.String),
         )
         out = out.select(self.schema.names()).cast(dict(self.schema))  # type: ignore[arg-type]
+        missing = missing_group(table, self.membership, self.keys, self.weighted, rates,
+                                self.level, self._reference_figures(base, cols, fits, ref),
+                                self._verdicts)
+        if missing is not None:  # null_groups="keep": the rows with a null probability
+            rows, extra = missing
+            out = pl.concat([out, rows.with_columns(
+                **{c: pl.Series(c, v, dtype=pl.Float64, nan_to_null=True)
+                   for c, v in extra.items() if c != "verdict"},
+                regression_singular=pl.lit(False), regression_clipped=pl.lit(False),
+                low_support=pl.col("n_effective") < self.min_support,
+                is_reference=pl.lit(False),
+                verdict=pl.Series(extra["verdict"], dtype=pl.String),
+            ).select(self.schema.names()).cast(dict(self.schema))])  # type: ignore[arg-type]
         return out.sort([self.attribute, *self.keys], nulls_last=True, maintain_order=True)
+
+    def _reference_figures(self, base: pl.DataFrame, cols: dict[str, FloatArray],
+                           fits: list[CellFit], ref: int | None) -> dict[str, Any] | None:
+        """The reference's rates, sizes and regression variance (for the missing group)."""
+        if ref is None:
+            return None
+        cell, k = divmod(ref, len(self.groups))
+        return {**{f"selection_rate_{e}": cols[f"selection_rate_{e}"][ref] for e in ESTIMATORS},
+                "size_weighted": base["n_effective"][ref], "size_argmax": base["n_argmax"][ref],
+                "var_regression": fits[cell].rates["selection_rate"][1][k, k]}
 
     def _rate(self, base: pl.DataFrame, fits: list[CellFit],
               rate: str) -> dict[str, FloatArray]:

@@ -269,3 +269,45 @@ def test_attribute_named_like_an_output_column_is_the_clash_error() -> None:
     with pytest.raises(E.InvalidArgumentError, match=r"\['verdict'\] clash .*proxy_report"):
         df.fair.proxy_report(membership={"verdict": {"a": "p_a", "b": "p_b"}}, y_true=None,
                              y_pred="y_pred")
+
+
+def test_null_probabilities_follow_null_groups_as_in_report() -> None:
+    # issue 24 review item 3: under null_groups="keep" the rows with a null probability were
+    # dropped uncounted. Four one-hot rows (a: both selected; b: one of two) and four rows
+    # whose probabilities are null, one of them selected.
+    df = pl.DataFrame({"pa": [1.0, 0.0, 1.0, 0.0, None, None, None, None],
+                       "pb": [0.0, 1.0, 0.0, 1.0, None, None, None, None],
+                       "y_pred": [1, 0, 1, 1, 1, 0, 0, 0]})
+    args: dict[str, Any] = {"membership": {"g": {"a": "pa", "b": "pb"}}, "y_true": None,
+                            "reference": "a", "min_support": 0}
+    r = df.fair.proxy_report(**args)
+    assert r["g"].to_list() == ["a", "b", None]
+    missing = r.row(2, named=True)
+    # the missing group is a crisp group of 4 rows: weight 4, n_eff 16 / 4 = 4, rate 1/4
+    assert (missing["weight_sum"], missing["n_effective"], missing["n_argmax"]) == (4.0, 4.0, 4)
+    assert missing["attenuation"] is None and missing["is_reference"] is False
+    z = 1.959963984540054  # the 0.975 normal quantile
+    p, n = 0.25, 4.0
+    center = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    for e in ("weighted", "argmax", "regression"):
+        assert missing[f"selection_rate_{e}"] == 0.25
+        assert missing[f"selection_rate_{e}_ci_low"] == pytest.approx(center - half, abs=1e-12)
+        assert missing[f"selection_rate_{e}_ci_high"] == pytest.approx(center + half, abs=1e-12)
+        assert missing[f"impact_ratio_{e}"] == 0.25  # against a's rate, 1 by every estimator
+    # regression: a's rate is fitted exactly (one-hot, no residual), so its variance is 0 and
+    # the log interval's se is the missing group's own: sqrt(p (1 - p) / n) / p
+    se = np.sqrt(p * (1 - p) / n) / p
+    assert missing["impact_ratio_regression_ci_low"] == pytest.approx(0.25 * np.exp(-z * se),
+                                                                      rel=1e-12)
+    assert missing["impact_ratio_regression_ci_high"] == pytest.approx(0.25 * np.exp(z * se),
+                                                                       rel=1e-12)
+    assert missing["verdict"] == "indeterminate"  # its intervals straddle 4/5
+    # the known groups' estimates are those of the four rows with probabilities
+    assert r["selection_rate_weighted"].to_list()[:2] == [1.0, 0.5]
+    with pytest.warns(UserWarning, match=r"dropped 4 row\(s\)"):
+        dropped = df.fair.proxy_report(**args, null_groups="drop")
+    assert dropped["g"].to_list() == ["a", "b"]
+    assert dropped.drop("verdict").equals(r.head(2).drop("verdict"))
+    with pytest.raises(E.NullGroupError):
+        df.fair.proxy_report(**args, null_groups="raise")
