@@ -764,9 +764,10 @@ CLI_MEMBERSHIP_TWICE = (
     "--membership names {what} {name!r} twice ({given!r}); give each {what} once"
 )
 MEMBERSHIP_ROLLUP = (
-    "a membership count table (with n_effective) cannot be rolled up to other attributes or "
-    "attribute sets (combinations): its effective sizes are not sums; count again with the "
-    "coarser by= instead"
+    "a membership count table (with n_effective) rolls up only to by= keys that keep its "
+    "membership attribute (without it, the rows' own effective size is not in the table), and "
+    "takes neither attribute sets (combinations) nor repeated groups (partial tables); count "
+    "again with the coarser by= instead"
 )
 # the calibration check of membership (analyses/membership_calibration.py)
 KNOWN_OUTSIDE_GROUPS = (

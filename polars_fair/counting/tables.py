@@ -64,6 +64,7 @@ __all__ = [
     "expand_sets",
     "keys_of",
     "rollup",
+    "membership_rollup",
     "score_table",
 ]
 
@@ -699,8 +700,13 @@ def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     Raises
     ------
     InvalidArgumentError
-        A membership count table (with ``n_effective``) summed to other keys: effective sizes
-        are not sums.
+        A membership count table (with ``n_effective``) summed to keys without its attribute
+        (its first key): the rows' own Σ w² is not in the table.
+
+    Notes
+    -----
+    A membership count table (weighted estimator) rolls up to any keys that keep its attribute
+    (:func:`membership_rollup`): Kish's n_eff is not a sum, but the sums it is made of are.
 
     Examples
     --------
@@ -711,10 +717,75 @@ def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     """
     names = counts.collect_schema().names()
     if "n_effective" in names and list(keys) != names[:names.index("n")]:
-        raise E.InvalidArgumentError(E.MEMBERSHIP_ROLLUP)  # Kish's sizes are not sums
+        if names[0] not in keys:  # the membership attribute, always the first key
+            raise E.InvalidArgumentError(E.MEMBERSHIP_ROLLUP)
+        return membership_rollup(counts, keys)
     sums = [c for c in (*COUNT_COLUMNS, "weight_sum") if c in names]
     if not keys:
         return counts.select([pl.col(c).sum() for c in sums])
     return counts.group_by(list(keys)).agg([pl.col(c).sum() for c in sums]).sort(
         list(keys), nulls_last=True
     )
+
+
+def membership_rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+    r"""Roll a weighted membership count table up to coarser keys that keep its attribute.
+
+    ``n_effective`` and ``attenuation`` are not sums, but every sum they are made of is
+    additive over the other attributes and is recovered from each finer row:
+    :math:`S = \sum w p` (``weight_sum``), :math:`Q = \sum (w p)^2 = S^2 / n_{eff}` (0 for an
+    empty group), the cell's weight :math:`W = \sum w` (``weight_sum`` summed over the declared
+    groups of the cell, whose probabilities sum to 1 on each row) and
+    :math:`M = \sum w p^2 = (a\,\mu(1 - \mu) + \mu^2) W` with :math:`\mu = S / W` and
+    ``attenuation`` :math:`a` (:math:`M = 0` when :math:`\mu = 0`, :math:`W` when
+    :math:`\mu = 1`). The coarser row takes :math:`n_{eff} = (\sum S)^2 / \sum Q` and
+    :math:`a = (\sum M / \sum W - \mu^2) / (\mu (1 - \mu))`, exactly the values a count at
+    the coarser level gives (up to rounding); the missing group (null attribute) keeps
+    ``attenuation`` null.
+
+    Parameters
+    ----------
+    counts : pl.LazyFrame
+        A weighted membership count table (:mod:`polars_fair.counting.membership_counts`).
+    keys : sequence of str
+        Its attribute, then a subset of its other keys.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The keys, the summed ``n, tp, fp, fn, tn, weight_sum``, then ``n_effective`` and
+        ``attenuation`` (Float64), sorted by the keys (nulls last).
+
+    Examples
+    --------
+    >>> c = pl.LazyFrame({"g": ["a", "a", "b", "b"], "s": ["x", "y", "x", "y"],
+    ...                   "n": [2, 1, 1, 1], "tp": [1.0, 0.5, 0.5, 0.5], "fp": 0.0,
+    ...                   "fn": 0.0, "tn": [0.5, 0.0, 0.0, 0.0], "weight_sum": [1.5, 0.5,
+    ...                   0.5, 0.5], "n_effective": [1.8, 1.0, 1.0, 1.0],
+    ...                   "attenuation": [1 / 3, None, 1 / 3, None]})
+    >>> rollup(c, ["g"]).collect().select("g", "weight_sum", "n_effective").rows()
+    [('a', 2.0, 2.6666666666666665), ('b', 1.0, 2.0)]
+    """
+    names = counts.collect_schema().names()
+    attribute, finer = names[0], names[1:names.index("n")]
+    s, n_eff, att = pl.col("weight_sum"), pl.col("n_effective"), pl.col("attenuation")
+    cell = pl.when(pl.col(attribute).is_not_null()).then(s).otherwise(0.0).sum()
+    w = cell.over(finer) if finer else cell
+    mu = s / w
+    m2 = (pl.when(att.is_not_null()).then(att * mu * (1 - mu) + mu * mu)
+          .when(mu >= 1).then(1.0).otherwise(0.0) * w)
+    parts = counts.with_columns(
+        pl.when(n_eff > 0).then(s * s / n_eff).otherwise(0.0).alias("__pf_q"),
+        pl.when(pl.col(attribute).is_not_null()).then(m2).alias("__pf_m"),
+        pl.when(pl.col(attribute).is_not_null()).then(w).alias("__pf_w"))
+    sums = [c for c in (*COUNT_COLUMNS, "weight_sum", "__pf_q", "__pf_m", "__pf_w")]
+    out = parts.group_by(list(keys)).agg(pl.col(c).sum() for c in sums)
+    mu = s / pl.col("__pf_w")
+    attenuation = (pl.col("__pf_m") / pl.col("__pf_w") - mu * mu) / (mu * (1 - mu))
+    return out.with_columns(
+        pl.when(pl.col("__pf_q") > 0).then(s * s / pl.col("__pf_q")).otherwise(0.0)
+        .alias("n_effective"),
+        pl.when(pl.col(attribute).is_not_null() & attenuation.is_finite()).then(attenuation)
+        .cast(pl.Float64).alias("attenuation"),
+    ).select(*keys, *COUNT_COLUMNS, "weight_sum", "n_effective", "attenuation").sort(
+        list(keys), nulls_last=True)

@@ -293,3 +293,31 @@ def test_the_proxy_report_shows_a_group_nobody_is_in() -> None:
     for e in ("weighted", "argmax", "regression"):
         assert c[f"selection_rate_{e}"] is None and c[f"impact_ratio_{e}"] is None
     assert c["regression_singular"] is True and c["verdict"] == "indeterminate"
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_a_roll_up_keeping_the_attribute_equals_the_direct_count(weight: str | None) -> None:
+    # issue 24 review item 10: Σ w·p, Σ (w·p)² = weight_sum² / n_eff, Σ w (the cell's weight
+    # sums over the groups) and Σ w·p² (from attenuation) are additive over the other keys,
+    # so n_effective and attenuation of a coarser set are those of a count at that level
+    rng = np.random.default_rng(3)
+    n = 300
+    p = rng.dirichlet([1.0, 1.0, 0.5], n)
+    p[rng.random(n) < 0.1] = np.nan  # the missing group too
+    df = pl.DataFrame({"s": rng.choice(["x", "y"], n), "t": rng.choice(["u", "v", "w"], n),
+                       "y_true": rng.integers(0, 2, n), "y_pred": rng.integers(0, 2, n),
+                       "w": rng.integers(1, 4, n).astype(float), "pa": p[:, 0],
+                       "pb": p[:, 1], "pc": p[:, 2]}).with_columns(
+        pl.col("pa", "pb", "pc").fill_nan(None))
+    member = {"g": {"a": "pa", "b": "pb", "c": "pc"}}
+    fine = polars_fair.counts(df, ["s", "t"], membership=member, sample_weight=weight)
+    for by in (["g", "s"], ["g"]):
+        want = polars_fair.counts(df, by[1:], membership=member, sample_weight=weight)
+        got = fine.confusion(by=by).collect()
+        assert_frame_equal(got, want.frame.collect(), check_exact=False, rel_tol=1e-12,
+                           abs_tol=1e-12)
+        assert_frame_equal(fine.report(by=by).collect(), want.report().collect(),
+                           check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+    with pytest.raises(E.InvalidArgumentError) as info:  # without the attribute: refused
+        fine.confusion(by=["s"]).collect()
+    assert str(info.value) == E.MEMBERSHIP_ROLLUP
