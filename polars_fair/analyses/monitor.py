@@ -16,7 +16,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._lazy import np
-from polars_fair.analyses.evalues import sequences
+from polars_fair.analyses.evalues import sequences_many
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.core.numbers import real
 from polars_fair.core.options import DEFAULTS, check
@@ -58,22 +58,29 @@ def _run(df: pl.DataFrame, keys: list[str], metric: str, alpha: float,
     if ref.height == 0:
         raise E.InvalidArgumentError("__no_reference__")
     s_r, n_r = ref["numerator"].to_numpy(), ref["denominator"].to_numpy()
-    out: dict[str, list[Any]] = {c: [] for c in (*_FLOATS, "alarm", "four_fifths_alarm")}
-    for _, part in full.group_by(keys, maintain_order=True):
-        if part["is_reference"][0]:
-            for c in out:
-                out[c].extend([None] * part.height)
-            continue
-        seq = sequences(part["numerator"].to_numpy(), part["denominator"].to_numpy(), s_r,
-                        n_r, alpha=alpha, four_fifths=four_fifths)
-        for c in out:
-            values = getattr(seq, c)
-            out[c].extend(values.tolist() if c in ("alarm", "four_fifths_alarm") else
-                          [None if not np.isfinite(v) else float(v) for v in values])
+    # each group's rows are one run of ``full`` (sorted by keys): solve every tested group in
+    # one batch, then write its figures into its run
+    parts = full.group_by(keys, maintain_order=True).agg(pl.len(), pl.col("is_reference").first())
+    ends = parts["len"].cast(pl.Int64).cum_sum().to_numpy()
+    runs = [(int(end - n), int(end)) for end, n, is_ref in
+            zip(ends, parts["len"].to_list(), parts["is_reference"].to_list(), strict=True)
+            if not is_ref]
+    numerator, denominator = full["numerator"].to_numpy(), full["denominator"].to_numpy()
+    seqs = sequences_many([(numerator[i:j], denominator[i:j]) for i, j in runs], s_r, n_r,
+                          alpha=alpha, four_fifths=four_fifths)
+    out = {c: np.full(full.height, np.nan) for c in _FLOATS}
+    out |= {c: np.zeros(full.height, dtype=bool) for c in ("alarm", "four_fifths_alarm")}
+    for (i, j), seq in zip(runs, seqs, strict=True):
+        for c, values in out.items():
+            values[i:j] = getattr(seq, c)
+    for c in _FLOATS:  # an undefined figure (nan, an unbounded end) is null
+        out[c][~np.isfinite(out[c])] = np.nan
+    columns = [pl.Series(c, out[c], nan_to_null=True) for c in _FLOATS] + [
+        pl.when(pl.col("is_reference")).then(None).otherwise(pl.Series(out[c])).alias(c)
+        for c in ("alarm", "four_fifths_alarm")]
     rate = pl.when(pl.col("denominator") > 0).then(
         pl.col("numerator") / pl.col("denominator")).cast(pl.Float64).alias("rate")
-    result = full.with_columns(rate, *(pl.Series(c, v, dtype=pl.Boolean if "alarm" in c
-                                                 else pl.Float64) for c, v in out.items()))
+    result = full.with_columns(rate, *columns)
     return result.sort([PERIOD, *keys], nulls_last=True)
 
 
