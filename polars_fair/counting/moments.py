@@ -237,6 +237,12 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     digits below 10⁻⁷). ``mean_true`` and the residual moments use the plain grouped ``mean``
     (relative error about 10⁻¹⁵): they are not differenced between groups at an offset.
 
+    The scan counts each value column's nulls but not its NaN and infinite values: finite
+    moments prove every value finite (a NaN or an infinity makes the sum, hence the mean, NaN
+    or infinite), so the finite counts are then the non-null rows. When a moment is not finite
+    (an input error, or finite values whose squares overflow) the rows are aggregated again
+    with the finite counts, for the error's exact count.
+
     Parameters
     ----------
     lf : pl.LazyFrame
@@ -261,21 +267,58 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     """
     assert a.y_pred is not None
     x = a.y_pred.cast(pl.Float64)
-    w = a.weight.cast(pl.Float64) if a.weight is not None else None
-    dx = pl.col(f"{_V}dx")
     # the frame's first value (a null or non-finite one is an input error, raised on the checks)
     lf = lf.with_columns((x - x.first()).alias(f"{_V}dx"))
-    aggs = [pl.len().cast(pl.Int64).alias("n"), *_checks(x, "pred")]
+    keys = [e.alias(k) for e, k in zip(a.key_exprs, a.keys, strict=True)]
+
+    def table(checks: bool) -> pl.LazyFrame:
+        aggs = _moment_aggs(a, checks)
+        return lf.group_by(keys).agg(aggs) if keys else lf.select(aggs)
+
+    checked = table(True)
+    schema = checked.collect_schema()
+    values = [c for c in schema.names() if c.startswith(("mean_", "m2_", "sum_abs"))]
+
+    def complete(df: pl.DataFrame) -> pl.DataFrame:
+        # finite moments hold no NaN or infinite value: the finite counts are the non-null
+        # rows; else (an input error, or moments that overflow) count them on the rows
+        if all(v is None or math.isfinite(v) for c in values for v in df[c].to_list()):
+            return df.with_columns(
+                (pl.col("n") - pl.col(f"{_V}{tag}_null")).alias(f"{_V}{tag}_finite")
+                for tag in _tags(a)).select(schema.names())
+        return checked.collect(engine="in-memory")
+
+    return table(False).map_batches(complete, schema=schema)
+
+
+def _tags(a: Audit) -> list[str]:
+    """The checked columns' tags: ``pred``, and ``true`` with ``y_true``."""
+    return ["pred", *(["true"] if a.y_true is not None else [])]
+
+
+def _moment_aggs(a: Audit, checks: bool) -> list[pl.Expr]:
+    """The aggregations of :func:`moment_label_table` over the rows with ``__pf_dx``.
+
+    Without ``checks`` the finite counts (a scan of each value column) are left out.
+    """
+    assert a.y_pred is not None
+    x = a.y_pred.cast(pl.Float64)
+    w = a.weight.cast(pl.Float64) if a.weight is not None else None
+    dx = pl.col(f"{_V}dx")
+
+    def counts(v: pl.Expr, tag: str) -> list[pl.Expr]:
+        return _checks(v, tag) if checks else _checks(v, tag)[:1]
+
+    aggs = [pl.len().cast(pl.Int64).alias("n"), *counts(x, "pred")]
     if w is not None:
         aggs += getattr(boundary, "_weight_aggs")(w)  # noqa: B009 - the one weight check
     aggs += _mean_m2(dx, w, "pred", shift=x.first() - dx.first())
     if a.y_true is not None:
         y = a.y_true.cast(pl.Float64)
         r = x - y
-        aggs += [*_checks(y, "true"), _mean_m2(y, w, "true")[0], *_mean_m2(r, w, "residual"),
+        aggs += [*counts(y, "true"), _mean_m2(y, w, "true")[0], *_mean_m2(r, w, "residual"),
                  (r.abs() if w is None else w * r.abs()).sum().alias("sum_abs_residual")]
-    keys = [e.alias(k) for e, k in zip(a.key_exprs, a.keys, strict=True)]
-    return lf.group_by(keys).agg(aggs) if keys else lf.select(aggs)
+    return aggs
 
 
 def merge_moments(table: pl.DataFrame | pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:

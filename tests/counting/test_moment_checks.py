@@ -1,0 +1,47 @@
+"""The moment scan counts NaN and infinite values only when a moment is not finite.
+
+Finite means and sums of squares prove every value finite, so the scan leaves out the finite
+counts, and counts them on the rows only when a moment is NaN or infinite (an input error, or
+finite values whose squares overflow). Expected values are hand computations.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+
+import polars_fair
+from polars_fair import errors as E
+
+
+def test_finite_values_whose_squares_overflow_are_no_error() -> None:
+    # (1e200 - 0)^2 overflows: m2 is infinite, yet every value is finite (the frame's first
+    # value, the shift, is 1.0: a's shifted values are ±1e200, b's 0)
+    df = pl.DataFrame({"g": ["b", "a", "a"], "x": [1.0, 1e200, -1e200]})
+    t = polars_fair.moments(df, "g", y_pred="x").frame.collect()
+    assert t["n"].to_list() == [2, 1]
+    assert t["mean_pred"].to_list() == [0.0, 1.0]
+    assert math.isinf(t["m2_pred"][0]) and t["m2_pred"][1] == 0.0
+
+
+@pytest.mark.parametrize(("values", "message"), [
+    ([1.0, float("nan"), float("inf"), 2.0, 3.0],
+     E.BAD_CONTINUOUS.format(column="x", role="y_pred", count=2)),
+    ([1.0, None, None, float("nan"), 3.0],  # nulls are reported first
+     E.NULL_CONTINUOUS.format(column="x", role="y_pred", count=2)),
+])
+def test_bad_values_are_counted_on_the_rows(values: list[float | None], message: str) -> None:
+    df = pl.DataFrame({"g": ["a", "a", "b", "b", "b"], "x": values})
+    with pytest.raises(E.PolarsFairError) as info:
+        polars_fair.moments(df, "g", y_pred="x").frame.collect()
+    assert str(info.value) == message
+
+
+def test_a_bad_observed_value_is_counted_with_clean_predictions() -> None:
+    df = pl.DataFrame({"g": ["a", "a", "b"], "x": [1.0, 2.0, 3.0],
+                       "y": [1.0, float("-inf"), 3.0]})
+    with pytest.raises(E.InvalidScoreError) as info:
+        polars_fair.moments(df, "g", y_pred="x", y_true="y").frame.collect()
+    assert str(info.value) == E.BAD_CONTINUOUS.format(column="y", role="y_true", count=1)
