@@ -59,6 +59,7 @@ from polars_fair.core import rules as R
 from polars_fair.core.spec import Audit, name_of, to_expr
 from polars_fair.counting import boundary
 from polars_fair.counting.boundary import P, Y
+from polars_fair.counting.membership_bounds import bound_aggs, proven
 
 __all__ = [
     "ARGMAX",
@@ -328,19 +329,20 @@ def _prepared(lf: pl.LazyFrame, m: Membership, a: Audit) -> pl.LazyFrame:
 
     The raw probabilities ``__pf_m_r{k}``, the used ones ``__pf_m_p{k}`` (0 on a row with a
     null, divided by the row's sum with ``normalize``), ``__pf_argmax`` and the weight
-    ``__pf_m_w``.
+    ``__pf_m_w``, and each row's largest probability ``__pf_m_top``.
     """
     raw = [e.cast(pl.Float64) for e in m.exprs]
     r = [pl.col(f"{_V}r{i}") for i in range(len(raw))]
     missing = pl.any_horizontal(x.is_null() for x in r)
     total = pl.sum_horizontal(r)
     used = [pl.when(missing).then(0.0).otherwise(x / total if m.normalize else x) for x in r]
-    top = pl.max_horizontal(r)
+    top = pl.col(f"{_V}top")
     argmax: Any = pl.when(missing).then(None)
     for i, x in enumerate(r):
         argmax = argmax.when(x == top).then(pl.lit(i, dtype=pl.Int64))
     w = a.weight.cast(pl.Float64) if a.weight is not None else pl.lit(1.0)
     return (lf.with_columns(*(x.alias(f"{_V}r{i}") for i, x in enumerate(raw)), w.alias(f"{_V}w"))
+            .with_columns(pl.max_horizontal(r).alias(f"{_V}top"))
             .with_columns(*(u.alias(f"{_V}p{i}") for i, u in enumerate(used)),
                           argmax.otherwise(None).alias(ARGMAX), missing.alias(f"{_V}miss"),
                           total.alias(f"{_V}total")))
@@ -446,12 +448,29 @@ def membership_label_table(lf: pl.LazyFrame, m: Membership, a: Audit,
     prepared = _prepared(lf, m, a)
     labels = [a.y_true.alias(Y)] if a.y_true is not None else []
     keys = [e.alias(k) for e, k in zip(a.key_exprs, a.keys, strict=True)]
-    aggs = [*_sum_aggs(len(m.exprs), families, a.weight is not None), *_check_aggs(m, detail)]
+    sums = _sum_aggs(len(m.exprs), families, a.weight is not None)
+    extra: list[pl.Expr] = []
     if a.weight is not None:
-        aggs += getattr(boundary, "_weight_aggs")(a.weight)  # noqa: B009 - the one weight check
+        extra += getattr(boundary, "_weight_aggs")(a.weight)  # noqa: B009 - the one weight check
     if a.score is not None:  # a thresholded score: its null, NaN and infinite values counted
-        aggs += getattr(boundary, "_score_aggs")(a)  # noqa: B009 - the one score check
-    return prepared.group_by([*keys, ARGMAX, *labels, a.y_pred.alias(P)]).agg(aggs)
+        extra += getattr(boundary, "_score_aggs")(a)  # noqa: B009 - the one score check
+    group = [*keys, ARGMAX, *labels, a.y_pred.alias(P)]
+    checked = prepared.group_by(group).agg([*sums, *_check_aggs(m, detail), *extra])
+    schema = checked.collect_schema()
+    checks = [c for c in schema.names() if c.startswith(_V) and c not in
+              {e.meta.output_name() for e in extra}]
+
+    def complete(df: pl.DataFrame) -> pl.DataFrame:
+        # the bounds prove every count of a bad value 0; else count them on the rows
+        if not proven(df, m.normalize, detail, argmax=ARGMAX, prefix=_V,
+                      tolerance=TOLERANCE):
+            return checked.collect(engine="in-memory")
+        return df.with_columns(pl.lit(0, dtype=pl.Int64).alias(c) for c in checks) \
+            .select(schema.names())
+
+    fast = prepared.group_by(group).agg([*sums, *bound_aggs(len(m.exprs), m.normalize, _V),
+                                         *extra])
+    return fast.map_batches(complete, schema=schema)
 
 
 def _validate(df: pl.DataFrame, m: Membership, a: Audit,
