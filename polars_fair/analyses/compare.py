@@ -254,16 +254,23 @@ def _changes(df: pl.DataFrame, *, labelled: bool, level: float, mid_p: bool,
     """The change columns of the joined table (small, eager)."""
     z = float(sps.norm.ppf(0.5 + level / 2))
     weighted = "weight_sum" in df.columns
-    # weighted cells in rows: each group's positive weights normalised to mean 1 (1 unweighted)
-    scale = df.select(safe_div(_rows(df.columns), pl.col("weight_sum")).fill_null(0.0)
-                      if weighted else pl.lit(1.0)).to_series().to_numpy().astype(np.float64)
+    metrics = {"selection_rate": None, **({"tpr": 1, "fpr": 0} if labelled else {})}
+    pairs = ((1, 1), (1, 0), (0, 1), (0, 0))
+    # every sum of cells read here, in one query: weighted cells in rows (each group's positive
+    # weights normalised to mean 1; 1 unweighted), the discordant pairs of selection and errors
+    sums = df.select(
+        (safe_div(_rows(df.columns), pl.col("weight_sum")).fill_null(0.0) if weighted
+         else pl.lit(1.0)).alias("scale"),
+        *(cell(y, p, q).alias(f"{m}_{p}{q}") for m, y in metrics.items() for p, q in pairs),
+        cell(p=1, b=0).alias("sel_b"), cell(p=0, b=1).alias("sel_c"),
+        *([(cell(1, 0, 1) + cell(0, 1, 0)).alias("worse"),
+           (cell(1, 1, 0) + cell(0, 0, 1)).alias("better")] if labelled else []))
+    scale = sums["scale"].to_numpy().astype(np.float64)
     out: dict[str, Any] = {}
     selections: tuple[Any, ...] = ()
-    for metric, y in {"selection_rate": None, "tpr": 1, "fpr": 0}.items():
-        if metric != "selection_rate" and not labelled:
-            continue
-        a, b, c, d = (df.select(cell(y, p, q)).to_series().to_numpy().astype(np.float64)
-                      * scale for p, q in ((1, 1), (1, 0), (0, 1), (0, 0)))
+    for metric in metrics:
+        a, b, c, d = (sums[f"{metric}_{p}{q}"].to_numpy().astype(np.float64) * scale
+                      for p, q in pairs)
         selections = selections or (a, b, c, d)
         low, high = paired_difference_interval(a, b, c, d, level=level)
         out[f"{metric}_change_low"], out[f"{metric}_change_high"] = low, high
@@ -274,13 +281,11 @@ def _changes(df: pl.DataFrame, *, labelled: bool, level: float, mid_p: bool,
     if labelled:
         out["ofi_change_low"], out["ofi_change_high"] = _ofi_interval(
             df, selections, reference, overall, z)
-    sel_b = df.select(cell(p=1, b=0)).to_series().to_numpy()
-    sel_c = df.select(cell(p=0, b=1)).to_series().to_numpy()
-    out["mcnemar_p_value"] = mcnemar_exact(sel_b, sel_c, mid_p=mid_p)
+    out["mcnemar_p_value"] = mcnemar_exact(sums["sel_b"].to_numpy(), sums["sel_c"].to_numpy(),
+                                           mid_p=mid_p)
     if labelled:  # errors: candidate wrong and baseline right, and the reverse
-        worse = df.select(cell(1, 0, 1) + cell(0, 1, 0)).to_series().to_numpy()
-        better = df.select(cell(1, 1, 0) + cell(0, 0, 1)).to_series().to_numpy()
-        out["error_mcnemar_p_value"] = mcnemar_exact(worse, better, mid_p=mid_p)
+        out["error_mcnemar_p_value"] = mcnemar_exact(
+            sums["worse"].to_numpy(), sums["better"].to_numpy(), mid_p=mid_p)
     empty = df["n"].to_numpy() == 0  # no pairs: no test (as the rates are null)
     for name in ("mcnemar_p_value", "error_mcnemar_p_value"):
         if name in out:
