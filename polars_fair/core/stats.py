@@ -25,6 +25,7 @@ their documented sources.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -85,7 +86,13 @@ def _z_value(level: float) -> float:
     number = real(level)  # numpy scalars of any width, Fraction, Decimal
     if number is None or not 0 < number < 1:
         raise E.InvalidArgumentError(LEVEL_MESSAGE.format(level=level))
-    return float(_sps.norm.ppf(0.5 + float(level) / 2.0))
+    return _normal_quantile(0.5 + float(level) / 2.0)
+
+
+@functools.lru_cache(maxsize=64)
+def _normal_quantile(p: float) -> float:
+    """``scipy.stats.norm.ppf(p)``, remembered: each call into scipy costs about 0.1 ms."""
+    return float(_sps.norm.ppf(p))
 
 
 def _show(values: FloatArray) -> str:

@@ -373,11 +373,48 @@ def check_missing_labels(df: pl.DataFrame, col: str, name: str, role: str) -> No
             raise E.NullValuesError(E.NAN_LABELS.format(column=name, role=role, count=nans))
 
 
+_UNKNOWN = object()
+
+
+def _plain_values(df: pl.DataFrame, col: str, pos: Any) -> list[Any] | None:
+    """The values of ``col`` as Python values, when Python's ``==`` is Polars' (else None).
+
+    Integer columns with an integer ``pos``, strings with a string, Booleans with a Boolean:
+    no NaN, no signed zero, no cast between kinds.
+    """
+    dtype = df.schema[col]
+    kind = bool if dtype == pl.Boolean else str if dtype == pl.String else \
+        int if dtype.is_integer() else None
+    if kind is None or type(pos) is not kind:
+        return None
+    return df[col].to_list()
+
+
+def _quick_other(df: pl.DataFrame, col: str, pos: Any) -> Any:
+    """:func:`_check_label`'s answer read from the values in Python, when it is no error.
+
+    A small table's column without nulls and with at most one value besides ``pos`` passes
+    every check of :func:`_check_label`; its other value (or ``None``) is returned without a
+    query. Anything else (a null, more values, a float or another kind) is :data:`_UNKNOWN`:
+    the checks run, and raise.
+    """
+    values = _plain_values(df, col, pos)
+    if values is None or None in values:
+        return _UNKNOWN
+    others = {v for v in values if v != pos}
+    if len(others) > 1:
+        return _UNKNOWN
+    return others.pop() if others else None
+
+
 def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> Any:
     """Check nulls, NaN and the values besides ``pos`` of one label column.
 
     Returns the other value (or ``None`` when the column holds ``pos`` only).
     """
+    quick = _quick_other(df, col, pos)
+    if quick is not _UNKNOWN:
+        return quick
     check_missing_labels(df, col, name, role)
     others = _others(df, col, pos)
     if len(others) > 1:
@@ -450,14 +487,22 @@ def validate_labels(df: pl.DataFrame, a: Audit) -> None:
                 y_true=a.y_true_name, y_pred=a.y_pred_name, neg_true=neg_true,
                 neg_pred=neg_pred, pos_label=a.pos_label).replace(
                     "y_pred column", f"{a.y_pred_role} column"))  # a baseline: its argument
-        labelled = (pl.col(Y) == pl.lit(a.pos_true)) if Y in df.columns else pl.lit(False)
-        present = df.filter(labelled | (pl.col(P) == pl.lit(a.pos_pred)))
-        if df["n"].sum() and present.height == 0 and a.score is None and Y in df.columns:
+        if a.score is None and Y in df.columns and df["n"].sum() \
+                and not _holds_positive(df, a):
             found = sorted({repr(v) for v in (neg_true, neg_pred) if v is not None})
             raise E.InvalidLabelError(E.POS_LABEL_ABSENT.format(
                 pos_label=a.pos_label, y_true=a.y_true_name, y_pred=a.y_pred_name,
                 values="[" + ", ".join(found) + "]"))
     check_weights(df, a)
+
+
+def _holds_positive(df: pl.DataFrame, a: Audit) -> bool:
+    """Whether some row of a label table has the positive label or the positive prediction."""
+    labels, preds = _plain_values(df, Y, a.pos_true), _plain_values(df, P, a.pos_pred)
+    if labels is not None and preds is not None:
+        return a.pos_true in labels or a.pos_pred in preds
+    held = df.filter((pl.col(Y) == pl.lit(a.pos_true)) | (pl.col(P) == pl.lit(a.pos_pred)))
+    return held.height > 0
 
 
 def check_weights(df: pl.DataFrame, a: Audit) -> None:
