@@ -148,6 +148,24 @@ def measure(
     return times
 
 
+def record_cpu(row: Row, contenders: dict[str, Callable[[], Any]], repeats: int) -> None:
+    """A second interleaved pass of ``ours`` and ``floor`` in CPU time, recorded on ``row``.
+
+    The process CPU time (``time.process_time``, every thread) is less disturbed than wall time
+    when other work shares the machine: ``ours_cpu_s``, ``baseline_cpu_s`` (medians) and
+    ``cpu_ratio``, the median of the rounds' ratios.
+    """
+    cpu: dict[str, list[float]] = {k: [] for k in contenders}
+    for _ in range(repeats):
+        for name, fn in contenders.items():
+            t0 = time.process_time()
+            fn()
+            cpu[name].append(time.process_time() - t0)
+    row.extra.update(ours_cpu_s=median(cpu["ours"]), baseline_cpu_s=median(cpu["floor"]),
+                     cpu_ratio=median([a / max(b, 1e-9) for a, b in
+                                       zip(cpu["ours"], cpu["floor"], strict=True)]))
+
+
 def guarded(row: Row, fn: Callable[[Row], None]) -> Row:
     """Fill ``row`` with ``fn``; an exception becomes status ``"error"`` with its message."""
     try:

@@ -7,7 +7,9 @@ Run from the project root::
     python -m benchmarks.compare_monitor_bench --simulate 1000  # the docs' simulation table
 
 **Speed.** Rows with one attribute of 4 levels, a label, two 0/1 predictions and a date over
-100 weeks. Each contender runs after one warm-up, interleaved round robin, medians shown:
+100 weeks. Each contender runs after one warm-up, interleaved round robin; each ratio is the
+median of the rounds' ratios to the floor timed in the same round, by wall time and by the
+process's CPU time (all threads), and the load average is printed:
 
 * ``compare``: ``df.lazy().fair.compare("g", y_pred="new", baseline="old", y_true="y").collect()``
   against its floor, one Polars ``group_by(["g", "y", "new", "old"]).len()`` (the paired
@@ -27,6 +29,7 @@ cumulative counts at every look.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -51,13 +54,19 @@ def make_rows(n: int, seed: int = 0) -> pl.DataFrame:
                          "t": pl.Series(days).cast(pl.Date)})
 
 
-def _time(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
+def _time(fn: Callable[[], Any]) -> tuple[float, float]:
+    """Wall and CPU time (the process, every thread) of one call, in seconds."""
+    start, cpu = time.perf_counter(), time.process_time()
     fn()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def speed(rows: int, repeats: int) -> list[dict[str, Any]]:
+    """Each contender and its floor timed one after the other in every round (interleaved).
+
+    ``ratio`` is the median of the rounds' wall-time ratios to the floor of the same round,
+    ``cpu_ratio`` that of their CPU-time ratios (less disturbed by other work on the machine).
+    """
     df = make_rows(rows)
     lf = df.lazy()
     runs: dict[str, Callable[[], Any]] = {
@@ -70,15 +79,26 @@ def speed(rows: int, repeats: int) -> list[dict[str, Any]]:
     }
     for fn in runs.values():  # warm-up
         fn()
-    times: dict[str, list[float]] = {k: [] for k in runs}
+    wall: dict[str, list[float]] = {k: [] for k in runs}
+    cpu: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(repeats):
         for name, fn in runs.items():
-            times[name].append(_time(fn))
-    med = {k: statistics.median(v) for k, v in times.items()}
-    return [{"what": k, "rows": rows, "median_s": round(med[k], 4),
-             "ratio": round(med[k] / med[f"{k} floor"], 2)} for k in ("compare", "monitor")] + \
-        [{"what": f"{k} floor", "rows": rows, "median_s": round(med[f"{k} floor"], 4),
-          "ratio": 1.0} for k in ("compare", "monitor")]
+            w, c = _time(fn)
+            wall[name].append(w)
+            cpu[name].append(c)
+
+    def ratio(times: dict[str, list[float]], k: str) -> float:
+        return statistics.median(a / b for a, b in zip(times[k], times[f"{k} floor"],
+                                                       strict=True))
+
+    out = []
+    for k in ("compare", "monitor", "compare floor", "monitor floor"):
+        floor = k.endswith("floor")
+        out.append({"what": k, "rows": rows, "median_s": round(statistics.median(wall[k]), 4),
+                    "cpu_s": round(statistics.median(cpu[k]), 4),
+                    "ratio": 1.0 if floor else round(ratio(wall, k), 2),
+                    "cpu_ratio": 1.0 if floor else round(ratio(cpu, k), 2)})
+    return out
 
 
 def _z_alarms(s_g: Any, n_g: Any, s_r: Any, n_r: Any) -> Any:
@@ -136,7 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--rows", type=int, default=10_000_000)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--simulate", type=int, default=0, metavar="STREAMS")
     args = parser.parse_args(argv)
     if args.simulate or args.smoke:
@@ -148,10 +168,12 @@ def main(argv: list[str] | None = None) -> None:
                   f"{100 * r['anytime_alarms']:.1f} % | {100 * r['z_test_alarms']:.1f} % | "
                   f"{week} |")
     if not args.simulate or args.smoke:
-        print("| what | rows | median s | ratio to its floor |")
-        print("| --- | --- | --- | --- |")
+        print("| what | rows | median s | CPU s | ratio to its floor | CPU-time ratio |")
+        print("| --- | --- | --- | --- | --- | --- |")
         for r in speed(10_000 if args.smoke else args.rows, 1 if args.smoke else args.repeats):
-            print(f"| {r['what']} | {r['rows']:,} | {r['median_s']} | {r['ratio']} |")
+            print(f"| {r['what']} | {r['rows']:,} | {r['median_s']} | {r['cpu_s']} | "
+                  f"{r['ratio']} | {r['cpu_ratio']} |")
+        print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

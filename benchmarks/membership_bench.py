@@ -31,7 +31,16 @@ import numpy as np
 import polars as pl
 
 import polars_fair  # noqa: F401  (registers .fair)
-from benchmarks.common import Config, Row, audit_frame, fmt_n, guarded, measure, median
+from benchmarks.common import (
+    Config,
+    Row,
+    audit_frame,
+    fmt_n,
+    guarded,
+    measure,
+    median,
+    record_cpu,
+)
 
 K = 5
 GROUPS = ["White", "Black", "Hispanic", "Asian", "Other"]
@@ -170,5 +179,6 @@ def _one(cfg: Config, df: pl.DataFrame, n: int, name: str, missing: str | None) 
         r.ours_s, r.ours_repeats = median(times["ours"]), len(times["ours"])
         r.baseline_s, r.baseline_repeats = median(times["floor"]), len(times["floor"])
         r.extra["ours_times"], r.extra["baseline_times"] = times["ours"], times["floor"]
+        record_cpu(r, contenders, cfg.repeats)
 
     return guarded(row, timed)

@@ -19,7 +19,16 @@ import numpy as np
 import polars as pl
 
 import polars_fair
-from benchmarks.common import Config, Row, audit_frame, fmt_n, guarded, measure, median
+from benchmarks.common import (
+    Config,
+    Row,
+    audit_frame,
+    fmt_n,
+    guarded,
+    measure,
+    median,
+    record_cpu,
+)
 
 BY = ["a", "b"]
 FULL_SIZES = [1_000_000, 10_000_000]
@@ -77,5 +86,6 @@ def _one(cfg: Config, df: pl.DataFrame, n: int, residuals: bool) -> Row:
         r.ours_s, r.ours_repeats = median(times["ours"]), len(times["ours"])
         r.baseline_s, r.baseline_repeats = median(times["floor"]), len(times["floor"])
         r.extra["ours_times"], r.extra["baseline_times"] = times["ours"], times["floor"]
+        record_cpu(r, contenders, cfg.repeats)
 
     return guarded(row, timed)
