@@ -16,40 +16,29 @@ tables as JSON (keys :data:`CONTINUOUS_DATA_KEYS`).
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import polars as pl
 
 from polars_fair._docs import borrow
 from polars_fair.analyses.continuous import SmdSd
+from polars_fair.audit.html import outcomes
 from polars_fair.audit.html.charts import Chart, unvalidated
-from polars_fair.audit.html.context import PageText
 from polars_fair.audit.html.multiclass import multiclass_html
 from polars_fair.audit.html.outcomes import (
     OutcomePage,
+    PageArgs,
     data_block_html,
     data_html,
-    definitions_html,
     on_page,
-    outcome_params,
-    outcome_provenance,
-    outcome_rows,
-    provenance_html,
-    shown_groups,
-    written,
 )
 from polars_fair.audit.html.provenance import _json_rows
-from polars_fair.audit.html.sections import charts_html, header_html
 from polars_fair.audit.html.text import (
     CHART_PAGE_GROUPS,
-    DEFAULT_PAGE_GROUPS,
     UNDEFINED,
     _attempt,
-    _describe,
     _esc,
     _group,
     _interval,
@@ -57,7 +46,6 @@ from polars_fair.audit.html.text import (
     _names,
     _num,
     _p,
-    _reference_label,
     _table,
 )
 from polars_fair.core.limits import with_limits
@@ -134,9 +122,11 @@ MomentSection = Callable[[MomentPage], str]
 
 
 @borrow(multiclass_html, params=("null_groups", "where", "title, model, note", "source, path",
-                                "output", "filters", "rows_read", "generated"),
+                                "output", "filters", "rows_read", "max_groups", "generated",
+                                "combinations"),
         sections=("Returns",))
 @with_limits
+@outcomes.page_args("Continuous outcome audit")
 def continuous_html(
     data: pl.DataFrame | pl.LazyFrame,
     by: By,
@@ -150,17 +140,7 @@ def continuous_html(
     sample_weight: IntoExpr | None = None,
     null_groups: NullGroups = "keep",
     where: str | pl.Expr | None = None,
-    title: str = "Continuous outcome audit",
-    model: str | None = None,
-    note: str | None = None,
-    source: str | Path | None = None,
-    path: str | Path | None = None,
-    output: str | Path | None = None,
-    filters: str | Sequence[str] = (),
-    rows_read: int | None = None,
-    max_groups: int = DEFAULT_PAGE_GROUPS,
-    generated: _dt.datetime | None = None,
-    combinations: None = None,
+    **page: Unpack[PageArgs],
 ) -> str:
     """Write the audit of a continuous outcome as one self-contained HTML document.
 
@@ -191,21 +171,14 @@ def continuous_html(
         The sd that scales the SMD.
     sample_weight : str or pl.Expr, optional
         Frequency weights.
-    max_groups : int, default 50
-        The most groups the tables and chart show (the reference, then the largest).
-
-    combinations : None
-        Not supported: a page audits one attribute set (``InvalidArgumentError`` otherwise).
 
     Raises
     ------
-    ImportError
-        Without the plot extra.
     InvalidArgumentError
-        Bad page arguments (``by``, ``output``, ``filters``, ``rows_read``, ``max_groups``),
-        before any read; bad options, as ``continuous_report``.
-    SizeLimitError
-        ``max_groups`` above |limit:max_groups|.
+        Bad page arguments, as :func:`multiclass_html` (before any read); bad options, as
+        ``continuous_report``.
+    ImportError, SizeLimitError
+        As :func:`multiclass_html`.
     PolarsFairError
         Bad input, as :func:`polars_fair.moments` (a missing or non-numeric column, NaN or
         infinite values, ...).
@@ -219,10 +192,7 @@ def continuous_html(
     >>> sorted(page_data(page)), "No pass/fail rule is applied" in page
     (['continuous_report', 'mean_intervals', 'provenance'], True)
     """
-    from polars_fair.api.continuous import refuse_sets
-
-    refuse_sets("continuous_html", combinations)
-    rows = outcome_rows(data, by, where, filters, output, rows_read, max_groups)
+    rows = outcomes.page_rows("continuous_html", data, by, where, page)
     from polars_fair.analyses.continuous import mean_intervals
     from polars_fair.api.continuous import from_moments, moments
 
@@ -232,22 +202,15 @@ def continuous_html(
     keys = list(counted.keys)
     report = from_moments(table, keys).continuous_report(
         reference=reference, min_support=min_support, level=level, smd_sd=smd_sd).collect()
-    means = mean_intervals(report, keys, level=level)
-    shown, left_out = shown_groups(report, keys, rows.page_groups)
-    ref_label = _reference_label(report, keys) if keys else "everyone"
-    params = outcome_params(keys, y_pred, y_true, reference, ref_label, min_support,
-                            sample_weight, null_groups, rows, level=level, smd_sd=smd_sd)
-    text = PageText(title, model, note)
-    prov = outcome_provenance(rows, where, null_groups, int(report["n"].sum()), params, text,
-                              path if path is not None else source, rows_read, generated)
-    page = MomentPage(
-        text=text, prov=prov, rows=rows, keys=keys, report=report, means=means, shown=shown,
-        left_out=left_out, ref_label=ref_label, level=level, min_support=min_support,
-        smd_sd=smd_sd, null_groups=null_groups, where=where, y_pred=_describe(y_pred),
-        y_true=None if y_true is None else _describe(y_true), charts=[])
+    context = outcomes.outcome_page(
+        MomentPage, rows, page, report, keys,
+        {"y_pred": y_pred, "y_true": y_true, "reference": reference, "min_support": min_support,
+         "sample_weight": sample_weight, "null_groups": null_groups, "where": where},
+        {"level": level, "smd_sd": smd_sd}, int(report["n"].sum()),
+        means=mean_intervals(report, keys, level=level), level=level, smd_sd=smd_sd)
     with unvalidated():
-        page = _with_chart(page)
-    return written(rows, title, CONTINUOUS_SECTIONS, page)
+        context = _with_chart(context)
+    return outcomes.written(rows, page["title"], CONTINUOUS_SECTIONS, context)
 
 
 def _with_chart(p: MomentPage) -> MomentPage:
@@ -287,11 +250,6 @@ def _p_words(x: Any) -> str:
     return f"p {text}" if text.startswith("&lt;") else f"p = {text}"
 
 
-def moment_header_section(p: MomentPage) -> str:
-    """The page's title, input, model, time and version, note."""
-    return header_html(p.text.title, p.text.model, p.text.note, p.prov)
-
-
 def moment_verdict_section(p: MomentPage) -> str:
     """No rule applied, said first; then each group's gap, its interval and its SMD."""
     alpha = 1 - p.level
@@ -326,11 +284,6 @@ def moment_verdict_section(p: MomentPage) -> str:
 def _ref_mean(p: MomentPage) -> Any:
     ref = p.report.filter(pl.col("is_reference"))
     return ref["mean"][0] if ref.height else None
-
-
-def moment_provenance_section(p: MomentPage) -> str:
-    """The provenance table."""
-    return provenance_html(p.prov)
 
 
 def moment_data_section(p: MomentPage) -> str:
@@ -394,16 +347,6 @@ def _residual_table(p: MomentPage, report: pl.DataFrame) -> str:
                numeric=range(first, first + 10), row_classes=classes, nowrap=True)])
 
 
-def moment_charts_section(p: MomentPage) -> str:
-    """The chart as inline SVG."""
-    return charts_html(p.charts)
-
-
-def moment_definitions_section(p: MomentPage) -> str:
-    """Every figure of the page with its definition and source."""
-    return definitions_html(CONTINUOUS_DEFINITIONS)
-
-
 def moment_data_block_section(p: MomentPage) -> str:
     """The page's tables as JSON (:data:`CONTINUOUS_DATA_KEYS`)."""
     return data_block_html({"provenance": p.prov, "continuous_report": _json_rows(p.report),
@@ -412,12 +355,12 @@ def moment_data_block_section(p: MomentPage) -> str:
 
 #: The sections of the continuous page, in order.
 CONTINUOUS_SECTIONS: tuple[MomentSection, ...] = (
-    moment_header_section,
+    outcomes.outcome_header_section,
     moment_verdict_section,
-    moment_provenance_section,
+    outcomes.outcome_provenance_section,
     moment_data_section,
     moment_tables_section,
-    moment_charts_section,
-    moment_definitions_section,
+    outcomes.outcome_charts_section,
+    outcomes.definitions_section(CONTINUOUS_DEFINITIONS),
     moment_data_block_section,
 )

@@ -20,39 +20,28 @@ page's.
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import polars as pl
 
 from polars_fair._docs import borrow
+from polars_fair.audit.html import outcomes
 from polars_fair.audit.html.charts import Chart, unvalidated
-from polars_fair.audit.html.context import PageText
 from polars_fair.audit.html.outcomes import (
     OutcomePage,
+    PageArgs,
     data_block_html,
     data_html,
-    definitions_html,
     on_page,
-    outcome_params,
-    outcome_provenance,
-    outcome_rows,
-    provenance_html,
-    shown_groups,
-    written,
 )
 from polars_fair.audit.html.page import audit_html
 from polars_fair.audit.html.provenance import _json_rows
-from polars_fair.audit.html.sections import charts_html, header_html
 from polars_fair.audit.html.text import (
     CHART_PAGE_GROUPS,
-    DEFAULT_PAGE_GROUPS,
     UNDEFINED,
     _attempt,
-    _describe,
     _esc,
     _group,
     _key,
@@ -60,7 +49,6 @@ from polars_fair.audit.html.text import (
     _num,
     _p,
     _pct,
-    _reference_label,
     _table,
 )
 from polars_fair.core.labels import text_of
@@ -115,6 +103,7 @@ ClassSection = Callable[[ClassPage], str]
 @borrow(audit_html, params=("null_groups", "where", "source, path", "output", "filters",
                            "rows_read", "generated"), sections=("Returns",))
 @with_limits
+@outcomes.page_args("Multiclass fairness audit")
 def multiclass_html(
     data: pl.DataFrame | pl.LazyFrame,
     by: By,
@@ -131,17 +120,7 @@ def multiclass_html(
     where: str | pl.Expr | None = None,
     n_permutations: int = DEFAULTS.n_permutations,
     seed: int = 0,
-    title: str = "Multiclass fairness audit",
-    model: str | None = None,
-    note: str | None = None,
-    source: str | Path | None = None,
-    path: str | Path | None = None,
-    output: str | Path | None = None,
-    filters: str | Sequence[str] = (),
-    rows_read: int | None = None,
-    max_groups: int = DEFAULT_PAGE_GROUPS,
-    generated: _dt.datetime | None = None,
-    combinations: None = None,
+    **page: Unpack[PageArgs],
 ) -> str:
     """Write the audit of a multiclass decision as one self-contained HTML document.
 
@@ -207,10 +186,7 @@ def multiclass_html(
     >>> sorted(page_data(page)), "<h2>Verdict: FAIL</h2>" in page
     (['multiclass_report', 'multiclass_test', 'provenance'], True)
     """
-    from polars_fair.api.continuous import refuse_sets
-
-    refuse_sets("multiclass_html", combinations)
-    rows = outcome_rows(data, by, where, filters, output, rows_read, max_groups)
+    rows = outcomes.page_rows("multiclass_html", data, by, where, page)
     from polars_fair.api.classes import class_counts, from_class_counts
 
     counted = class_counts(rows.audited, by, y_pred=y_pred, y_true=y_true, classes=classes,
@@ -223,28 +199,18 @@ def multiclass_html(
     test = from_class_counts(table.drop("weight_sum", strict=False), counted.keys,
                              classes=counted.classes).multiclass_test(
         n_permutations=n_permutations, seed=seed).collect()
-    keys = list(fc.keys)
-    shown, left_out = shown_groups(report, keys, rows.page_groups)
-    ref_label = _reference_label(report, keys) if keys else "everyone"
     class_list = report["class"].unique(maintain_order=True).to_list()
-    params = outcome_params(keys, y_pred, y_true, reference, ref_label, min_support,
-                            sample_weight, null_groups, rows, classes=class_list,
-                            ordered=ordered, four_fifths=four_fifths,
-                            n_permutations=n_permutations, seed=seed)
-    audited = int(table["n"].sum())
-    text = PageText(title, model, note)
-    prov = outcome_provenance(rows, where, null_groups, audited, params, text,
-                              path if path is not None else source, rows_read, generated)
-    page = ClassPage(
-        text=text, prov=prov, rows=rows, keys=keys, classes=class_list, report=report,
-        test=test, shown=shown, left_out=left_out, ref_label=ref_label,
-        four_fifths=four_fifths, min_support=min_support, ordered=ordered,
-        labelled="tpr" in report.columns, weighted="weight_sum" in report.columns,
-        null_groups=null_groups, where=where, y_pred=_describe(y_pred),
-        y_true=None if y_true is None else _describe(y_true), charts=[])
+    context = outcomes.outcome_page(
+        ClassPage, rows, page, report, list(fc.keys),
+        {"y_pred": y_pred, "y_true": y_true, "reference": reference, "min_support": min_support,
+         "sample_weight": sample_weight, "null_groups": null_groups, "where": where},
+        {"classes": class_list, "ordered": ordered, "four_fifths": four_fifths,
+         "n_permutations": n_permutations, "seed": seed}, int(table["n"].sum()),
+        classes=class_list, test=test, four_fifths=four_fifths, ordered=ordered,
+        labelled="tpr" in report.columns, weighted="weight_sum" in report.columns)
     with unvalidated():
-        page = _with_charts(page)
-    return written(rows, title, MULTICLASS_SECTIONS, page)
+        context = _with_charts(context)
+    return outcomes.written(rows, page["title"], MULTICLASS_SECTIONS, context)
 
 
 def _with_charts(p: ClassPage) -> ClassPage:
@@ -308,11 +274,6 @@ def chi_square_sentence(p: ClassPage) -> str:
             f"freedom, {p_words} by {_esc(law)}; Cramér's V = {r['v']:.3f}.")
 
 
-def class_header_section(p: ClassPage) -> str:
-    """The page's title, input, model, time and version, note."""
-    return header_html(p.text.title, p.text.model, p.text.note, p.prov)
-
-
 def class_verdict_section(p: ClassPage) -> str:
     """PASS or FAIL of the four-fifths rule in every class, each failure with its figures."""
     checked = p.report.filter(~pl.col("low_support"))
@@ -367,11 +328,6 @@ def _low_groups(p: ClassPage) -> list[str]:
     low = p.report.filter(pl.col("low_support")).unique(p.keys, keep="first",
                                                         maintain_order=True)
     return [_group(r, p.keys) for r in low.iter_rows(named=True)] if p.keys else []
-
-
-def class_provenance_section(p: ClassPage) -> str:
-    """The provenance table."""
-    return provenance_html(p.prov)
 
 
 def class_data_section(p: ClassPage) -> str:
@@ -432,16 +388,6 @@ def class_test_section(p: ClassPage) -> str:
     ])
 
 
-def class_charts_section(p: ClassPage) -> str:
-    """The charts as inline SVG."""
-    return charts_html(p.charts)
-
-
-def class_definitions_section(p: ClassPage) -> str:
-    """Every figure of the page with its definition and source."""
-    return definitions_html(MULTICLASS_DEFINITIONS)
-
-
 def class_data_block_section(p: ClassPage) -> str:
     """The page's tables as JSON (:data:`MULTICLASS_DATA_KEYS`)."""
     return data_block_html({"provenance": p.prov, "multiclass_report": _json_rows(p.report),
@@ -450,13 +396,13 @@ def class_data_block_section(p: ClassPage) -> str:
 
 #: The sections of the multiclass page, in order.
 MULTICLASS_SECTIONS: tuple[ClassSection, ...] = (
-    class_header_section,
+    outcomes.outcome_header_section,
     class_verdict_section,
-    class_provenance_section,
+    outcomes.outcome_provenance_section,
     class_data_section,
     class_tables_section,
     class_test_section,
-    class_charts_section,
-    class_definitions_section,
+    outcomes.outcome_charts_section,
+    outcomes.definitions_section(MULTICLASS_DEFINITIONS),
     class_data_block_section,
 )

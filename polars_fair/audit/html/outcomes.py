@@ -7,16 +7,20 @@ moment table instead, with section builders of its own. They share with the bina
 header, provenance, charts, JSON block and document (the builders of
 :mod:`polars_fair.audit.html.sections`) and, from here: the rows read and filtered
 (:func:`outcome_rows`), the groups a table shows (:func:`shown_groups`), the data section
-(:func:`data_html`) and the definitions table (:func:`definitions_html`).
+(:func:`data_html`) and the definitions table (:func:`definitions_html`); the page's own
+arguments (:class:`PageArgs`, taken by :func:`page_args`), checked and read by
+:func:`page_rows` and :func:`outcome_page`; and the sections that read only what every page
+holds (:func:`outcome_header_section`, :func:`outcome_provenance_section`,
+:func:`outcome_charts_section`, :func:`definitions_section`).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 import polars as pl
 
@@ -26,9 +30,10 @@ from polars_fair.audit.html.context import PageText, Provenance, rows_provenance
 from polars_fair.audit.html.figures import row_sizes
 from polars_fair.audit.html.page import _by_exprs, audit_html, page_filters, page_output
 from polars_fair.audit.html.provenance import _data_block, _plain
-from polars_fair.audit.html.sections import document
+from polars_fair.audit.html.sections import charts_html, document, header_html
 from polars_fair.audit.html.tables import _provenance_html
 from polars_fair.audit.html.text import (
+    DEFAULT_PAGE_GROUPS,
     MISSING,
     UNDEFINED,
     _describe,
@@ -36,14 +41,79 @@ from polars_fair.audit.html.text import (
     _group,
     _names,
     _num,
+    _reference_label,
     _table,
 )
+from polars_fair.core.families import takes
 from polars_fair.core.spec import By, NullGroups, check_int
 
-__all__ = ["OutcomePage", "OutcomeRows", "data_html", "definitions_html", "outcome_params",
-           "outcome_rows", "shown_groups", "written"]
+__all__ = ["OutcomePage", "OutcomeRows", "PageArgs", "data_html", "definitions_html",
+           "definitions_section", "outcome_params", "outcome_rows", "page_args", "shown_groups",
+           "written"]
 
 P = TypeVar("P")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class PageArgs(TypedDict, total=False):
+    """The arguments of an outcome page besides its data, its columns and its options.
+
+    Taken by :func:`polars_fair.audit.html.multiclass_html` and
+    :func:`polars_fair.audit.html.continuous_html` as ``**page: Unpack[PageArgs]``, spelled
+    out in their signatures by :func:`page_args` (each page its own ``title``); they mean what
+    the parameters of the same names of :func:`polars_fair.audit.html.audit_html` mean.
+
+    Examples
+    --------
+    >>> list(PageArgs.__annotations__)[:3]
+    ['title', 'model', 'note']
+    """
+
+    title: str
+    model: str | None
+    note: str | None
+    source: str | Path | None
+    path: str | Path | None
+    output: str | Path | None
+    filters: str | Sequence[str]
+    rows_read: int | None
+    max_groups: int
+    generated: _dt.datetime | None
+    combinations: None
+
+
+#: The defaults of :class:`PageArgs` (``title`` is each page's own, :func:`page_args`).
+PAGE_DEFAULTS: dict[str, Any] = {
+    "model": None, "note": None, "source": None, "path": None, "output": None, "filters": (),
+    "rows_read": None, "max_groups": DEFAULT_PAGE_GROUPS, "generated": None,
+    "combinations": None,
+}
+
+
+def page_args(title: str) -> Callable[[F], F]:
+    """Declare that a page function's ``**page`` are :class:`PageArgs`, titled ``title``.
+
+    Parameters
+    ----------
+    title : str
+        The page's default title.
+
+    Returns
+    -------
+    callable
+        :func:`polars_fair.core.families.takes` of :class:`PageArgs` with
+        :data:`PAGE_DEFAULTS` and ``title``.
+
+    Examples
+    --------
+    >>> from typing import Unpack
+    >>> @page_args("A page")
+    ... def f(data, **page: Unpack[PageArgs]):
+    ...     return page["title"], page["max_groups"]
+    >>> f(None)
+    ('A page', 50)
+    """
+    return takes(PageArgs, defaults={"title": title, **PAGE_DEFAULTS})
 
 
 @dataclass(frozen=True)
@@ -92,7 +162,7 @@ class OutcomePage:
     text : PageText
         The page's title, model and note.
     prov : dict
-        The provenance (:func:`outcome_provenance`).
+        The provenance (:func:`polars_fair.audit.html.context.rows_provenance`).
     rows : OutcomeRows
         The rows audited (:func:`outcome_rows`).
     keys : list of str
@@ -190,52 +260,14 @@ def outcome_rows(data: pl.DataFrame | pl.LazyFrame, by: By, where: str | pl.Expr
     return OutcomeRows(audited, size, n_columns, filter_list, out_path, int(page_groups))
 
 
-def outcome_provenance(rows: OutcomeRows, where: Any, null_groups: str, audited: int,
-                       params: dict[str, Any], text: PageText, path: str | Path | None,
-                       rows_read: int | None, generated: _dt.datetime | None
-                       ) -> dict[str, Any]:
-    """The page's provenance (:func:`polars_fair.audit.html.context.rows_provenance`).
+def page_rows(function: str, data: pl.DataFrame | pl.LazyFrame, by: By,
+              where: str | pl.Expr | None, page: PageArgs) -> OutcomeRows:
+    """Refuse ``combinations`` (naming ``function``), then :func:`outcome_rows` of ``page``."""
+    from polars_fair.api.continuous import refuse_sets
 
-    Parameters
-    ----------
-    rows : OutcomeRows
-        :func:`outcome_rows`.
-    where : str, pl.Expr or None
-        The row filter.
-    null_groups : str
-        The rule for rows with a missing attribute.
-    audited : int
-        The rows the page's table counted.
-    params : dict
-        Every parameter of the page.
-    text : PageText
-        Title, model and note.
-    path : str or pathlib.Path, optional
-        The input file to fingerprint.
-    rows_read : int, optional
-        Rows in the input before the filters.
-    generated : datetime, optional
-        The generation time (default now).
-
-    Returns
-    -------
-    dict
-        :func:`polars_fair.audit.html.provenance`.
-
-    Raises
-    ------
-    InvalidArgumentError
-        ``rows_read`` is fewer than the rows of the data.
-
-    Examples
-    --------
-    >>> r = outcome_rows(pl.LazyFrame({"g": ["a"]}), "g", None, (), None, None, 50)
-    >>> outcome_provenance(r, None, "keep", 1, {}, PageText("t", None, None), None, None,
-    ...                    None)["rows"]
-    {'read': 1, 'filtered': 0, 'audited': 1}
-    """
-    return rows_provenance(where, null_groups, audited, rows.size, params,
-                           Provenance(rows.filters, rows_read, path, generated), text)
+    refuse_sets(function, page["combinations"])
+    return outcome_rows(data, by, where, page["filters"], page["output"], page["rows_read"],
+                        page["max_groups"])
 
 
 def shown_groups(table: pl.DataFrame, keys: Sequence[str], page_groups: int
@@ -433,6 +465,75 @@ def outcome_params(keys: Sequence[str], y_pred: Any, y_true: Any, reference: Any
         "sample_weight": None if sample_weight is None else _describe(sample_weight),
         "null_groups": null_groups, "max_groups": rows.page_groups, **more,
     }
+
+
+def outcome_page(kind: Callable[..., P], rows: OutcomeRows, page: PageArgs,
+                 report: pl.DataFrame, keys: list[str], columns: Mapping[str, Any],
+                 recorded: Mapping[str, Any], audited: int, **own: Any) -> P:
+    """A page's context (``kind``, an :class:`OutcomePage`), without charts.
+
+    What every outcome page holds, from the rows (:func:`page_rows`), the page's arguments,
+    its ``report`` (one row per group, with ``is_reference``) and its ``keys``: ``columns``
+    holds ``y_pred``, ``y_true``, ``reference``, ``min_support``, ``sample_weight``,
+    ``null_groups`` and ``where`` as given; the provenance records them, then ``recorded``
+    (:func:`outcome_params`), and ``audited`` rows; ``own`` are ``kind``'s other fields.
+    """
+    c = columns
+    shown, left_out = shown_groups(report, keys, rows.page_groups)
+    ref_label = _reference_label(report, keys) if keys else "everyone"
+    params = outcome_params(keys, c["y_pred"], c["y_true"], c["reference"], ref_label,
+                            c["min_support"], c["sample_weight"], c["null_groups"], rows,
+                            **recorded)
+    text = PageText(page["title"], page["model"], page["note"])
+    source = page["path"] if page["path"] is not None else page["source"]
+    prov = rows_provenance(c["where"], c["null_groups"], audited, rows.size, params,
+                           Provenance(rows.filters, page["rows_read"], source, page["generated"]),
+                           text)
+    return kind(text=text, prov=prov, rows=rows, keys=keys, report=report, shown=shown,
+                left_out=left_out, ref_label=ref_label, min_support=c["min_support"],
+                null_groups=c["null_groups"], where=c["where"], y_pred=_describe(c["y_pred"]),
+                y_true=None if c["y_true"] is None else _describe(c["y_true"]), charts=[],
+                **own)
+
+
+def outcome_header_section(p: OutcomePage) -> str:
+    """The page's title, input, model, time and version, note."""
+    return header_html(p.text.title, p.text.model, p.text.note, p.prov)
+
+
+def outcome_provenance_section(p: OutcomePage) -> str:
+    """The provenance table."""
+    return provenance_html(p.prov)
+
+
+def outcome_charts_section(p: OutcomePage) -> str:
+    """The page's charts as inline SVG."""
+    return charts_html(p.charts)
+
+
+def definitions_section(definitions: Sequence[tuple[str, str, str]]
+                        ) -> Callable[[OutcomePage], str]:
+    """The section builder of a page's definitions (:func:`definitions_html`).
+
+    Parameters
+    ----------
+    definitions : sequence of (str, str, str)
+        (quantity, definition, source) of every figure of the page.
+
+    Returns
+    -------
+    callable
+        ``page -> str``: the definitions section, whatever the page.
+
+    Examples
+    --------
+    >>> definitions_section([("n", "rows", "-")])(None).count("<tr>")  # type: ignore[arg-type]
+    2
+    """
+    def section(p: OutcomePage) -> str:
+        return definitions_html(definitions)
+
+    return section
 
 
 @borrow(audit_html, sections=("Returns",))
