@@ -14,11 +14,11 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair import errors as E
 from polars_fair._docs import compose
 from polars_fair.analyses.compare import compare_from_counts
 from polars_fair.api.external import _require as require
 from polars_fair.api.external import _widen as widen
+from polars_fair.api.own_table import OwnTable, unwrap_table
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import BY_DOC, INPUT_ERRORS_DOC, By, IntoExpr
 from polars_fair.counting.paired import (
@@ -32,7 +32,7 @@ from polars_fair.counting.paired import (
 __all__ = ["FairPaired", "from_paired_counts", "namespace_compare", "paired_counts"]
 
 
-class FairPaired:
+class FairPaired(OwnTable):
     """A paired count table (two models on the same rows) with its comparison.
 
     Parameters
@@ -52,11 +52,6 @@ class FairPaired:
     >>> p.keys, p.frame.select("g", "y1_p1_b0").collect().rows()
     (['g'], [('a', 1), ('b', 0)])
     """
-
-    def __init__(self, table: pl.LazyFrame, keys: Sequence[str], labels: bool) -> None:
-        self.frame = table
-        self.keys = list(keys)
-        self.labels = labels
 
     def compare(self, *, reference: Any = DEFAULTS.reference, level: float = DEFAULTS.level,
                 mid_p: bool = False, min_support: float = DEFAULTS.min_support,
@@ -194,13 +189,7 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame | FairPaired,
     ...     "selection_rate", "selection_rate_baseline").collect().row(0)
     (1.0, 0.0)
     """
-    if isinstance(table, FairPaired):
-        if keys is None:
-            keys, labels = table.keys, table.labels
-        table = table.frame
-    if not isinstance(table, (pl.DataFrame, pl.LazyFrame)):
-        raise E.InvalidArgumentError(E.MONITOR_NOT_A_TABLE.format(
-            function="from_paired_counts", type=type(table).__name__))
+    table, keys, labels = unwrap_table(table, keys, labels, FairPaired, "from_paired_counts")
     df = table.collect() if isinstance(table, pl.LazyFrame) else table
     weighted = "weight_sum" in df.columns
     if weighted and POSITIVE_ROWS not in df.columns:

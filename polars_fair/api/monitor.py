@@ -16,9 +16,11 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair._docs import compose
+from polars_fair._docs import borrow, compose
 from polars_fair.analyses.monitor import monitor_from_counts
+from polars_fair.api.compare import paired_counts
 from polars_fair.api.external import from_counts
+from polars_fair.api.own_table import OwnTable, unwrap_table
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import BY_DOC, INPUT_ERRORS_DOC, By, IntoExpr
 from polars_fair.counting.periods import PERIOD, period_table
@@ -27,7 +29,7 @@ __all__ = ["FairPeriods", "from_period_counts", "namespace_monitor", "own_table_
            "period_counts"]
 
 
-class FairPeriods:
+class FairPeriods(OwnTable):
     """A period count table (``period``, keys, ``n, tp, fp, fn, tn``) with its monitor.
 
     Parameters
@@ -47,11 +49,6 @@ class FairPeriods:
     >>> period_counts(df, "g", time="t", every="1w", y_pred="y_pred").keys
     ['g']
     """
-
-    def __init__(self, table: pl.LazyFrame, keys: Sequence[str], labels: bool) -> None:
-        self.frame = table
-        self.keys = list(keys)
-        self.labels = labels
 
     def monitor(self, *, metric: str = DEFAULTS.metric, reference: Any = DEFAULTS.reference,
                 alpha: float = 0.05, four_fifths: float = DEFAULTS.four_fifths,
@@ -98,6 +95,7 @@ class FairPeriods:
                                    min_support=min_support)
 
 
+@borrow(paired_counts, params=("by",))
 def period_counts(frame: Any, by: By = None, *, time: IntoExpr, every: str, y_pred: IntoExpr,
                   y_true: IntoExpr | None = None, **count_args: Any) -> FairPeriods:
     """Count the rows once into the period count table (:func:`.counting.periods.period_table`).
@@ -106,8 +104,6 @@ def period_counts(frame: Any, by: By = None, *, time: IntoExpr, every: str, y_pr
     ----------
     frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
         The decisions, one row each, with a time column.
-    by : str, pl.Expr or list of them, optional
-        The attributes (several = their intersection).
     time : str or pl.Expr
         A Date or Datetime column (a name on Spark and DuckDB).
     every : str
@@ -184,13 +180,7 @@ def from_period_counts(table: pl.DataFrame | pl.LazyFrame | FairPeriods,
     >>> from_period_counts(t, "g").monitor(min_support=1).select("g", "rate").collect().rows()
     [('a', 0.5), ('b', 0.25)]
     """
-    if isinstance(table, FairPeriods):
-        if keys is None:
-            keys, labels = table.keys, table.labels
-        table = table.frame
-    if not isinstance(table, (pl.DataFrame, pl.LazyFrame)):
-        raise E.InvalidArgumentError(E.MONITOR_NOT_A_TABLE.format(
-            function="from_period_counts", type=type(table).__name__))
+    table, keys, labels = unwrap_table(table, keys, labels, FairPeriods, "from_period_counts")
     names = table.collect_schema().names()
     if keys is None:
         counted = {"n", "tp", "fp", "fn", "tn", "weight_sum", PERIOD}
@@ -240,7 +230,7 @@ def own_table_analysis(frame: Any, method: str, by: By = None, **options: Any) -
     ...                    min_support=1)["selection_rate_change"].to_list()
     [0.0, -1.0]
     """
-    from polars_fair.api.compare import FairPaired, paired_counts
+    from polars_fair.api.compare import FairPaired
 
     owners: dict[str, tuple[type, Any]] = {"compare": (FairPaired, paired_counts),
                                            "monitor": (FairPeriods, period_counts)}
