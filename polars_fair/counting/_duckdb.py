@@ -48,17 +48,10 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.core.spec import (
-    FLOAT_DIGITS,
-    FLOAT_EXACT_INT,
-    Attributes,
-    Audit,
-    parse_by,
-    wide_decimal,
-    wide_int,
-)
+from polars_fair.core.spec import Attributes, Audit, parse_by
 from polars_fair.counting import boundary
 from polars_fair.counting.engine import Engine
+from polars_fair.counting.score_bounds import big_score_check
 
 if TYPE_CHECKING:
     from duckdb import DuckDBPyRelation
@@ -321,15 +314,15 @@ class DuckDBEngine:
         ]
 
     def _big_scores(self, a: Audit) -> list[str]:
-        """The count of integer scores beyond 2**53 (refused: a float cannot hold them)."""
-        if a.score_name is not None and wide_decimal(a.score_dtype):  # digits of its plain text
-            text = f"CAST({quote(a.score_name)} AS VARCHAR)"
-            digits = f"length(trim(regexp_replace({text}, '[-+.]', '', 'g'), '0'))"
-            return [f"{_count_if(f'{digits} > {FLOAT_DIGITS}')} AS {_V}s_big"]
-        if a.score_name is None or not wide_int(a.score_dtype):
+        """The count of scores a float cannot hold (:func:`.score_bounds.big_score_check`)."""
+        check = big_score_check(a)
+        if check is None:
             return []
-        big = f"NOT ({quote(a.score_name)} BETWEEN -{FLOAT_EXACT_INT} AND {FLOAT_EXACT_INT})"
-        return [f"{_count_if(big)} AS {_V}s_big"]
+        s, bound = quote(check.name), check.bound
+        if check.kind == "digits":  # the significant digits of its plain text
+            digits = f"length(trim(regexp_replace(CAST({s} AS VARCHAR), '[-+.]', '', 'g'), '0'))"
+            return [f"{_count_if(f'{digits} > {bound}')} AS {_V}s_big"]
+        return [f"{_count_if(f'NOT ({s} BETWEEN -{bound} AND {bound})')} AS {_V}s_big"]
 
     def _group(self, column: str, name: str) -> _Group:
         """Group by a column of the relation; the output takes its dtype in the schema."""

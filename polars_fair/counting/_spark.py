@@ -21,17 +21,10 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.core.spec import (
-    FLOAT_DIGITS,
-    FLOAT_EXACT_INT,
-    Attributes,
-    Audit,
-    parse_by,
-    wide_decimal,
-    wide_int,
-)
+from polars_fair.core.spec import Attributes, Audit, parse_by
 from polars_fair.counting import boundary
 from polars_fair.counting.engine import Engine
+from polars_fair.counting.score_bounds import big_score_check
 
 if TYPE_CHECKING:
     from pyspark.sql import Column
@@ -184,17 +177,18 @@ def _count_if(cond: Column) -> Column:
 
 
 def _big_scores(a: Audit) -> list[Column]:
-    """The count of integer scores beyond 2**53 (refused: a float cannot hold them)."""
+    """The count of scores a float cannot hold (:func:`.score_bounds.big_score_check`)."""
     from pyspark.sql import functions as F
 
-    if a.score_name is not None and wide_decimal(a.score_dtype):  # digits of its plain text
-        text = F.regexp_replace(_col(a.score_name).cast("string"), "[-+.]", "")
-        digits = F.length(F.regexp_replace(text, "^0+|0+$", ""))
-        return [_count_if(digits > F.lit(FLOAT_DIGITS)).alias(f"{_V}s_big")]
-    if a.score_name is None or not wide_int(a.score_dtype):
+    check = big_score_check(a)
+    if check is None:
         return []
-    s = _col(a.score_name)
-    big = (s > F.lit(FLOAT_EXACT_INT)) | (s < F.lit(-FLOAT_EXACT_INT))
+    s, bound = _col(check.name), F.lit(check.bound)
+    if check.kind == "digits":  # the significant digits of its plain text
+        text = F.regexp_replace(s.cast("string"), "[-+.]", "")
+        big = F.length(F.regexp_replace(text, "^0+|0+$", "")) > bound
+    else:
+        big = (s > bound) | (s < -bound)
     return [_count_if(big).alias(f"{_V}s_big")]
 
 

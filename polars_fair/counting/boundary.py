@@ -44,15 +44,8 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.core.spec import (
-    FLOAT_DIGITS,
-    FLOAT_EXACT_INT,
-    Audit,
-    decimal_digits,
-    length_follows_frame,
-    wide_decimal,
-    wide_int,
-)
+from polars_fair.core.spec import Audit, decimal_digits, length_follows_frame, wide_decimal
+from polars_fair.counting.score_bounds import big_score_check
 
 __all__ = [
     "COUNT_COLUMNS",
@@ -110,12 +103,13 @@ def _row_aggs(a: Audit) -> list[pl.Expr]:
 
 
 def _big_scores(a: Audit) -> list[pl.Expr]:
-    """The count of integer scores a float cannot hold (:data:`FLOAT_EXACT_INT`), if any can be."""
-    if a.score is not None and wide_decimal(a.score_dtype):
-        return [(decimal_digits(a.score) > FLOAT_DIGITS).sum().cast(pl.Int64).alias(f"{_V}s_big")]
-    if a.score is None or not wide_int(a.score_dtype):
+    """The count of scores a float cannot hold (:func:`.score_bounds.big_score_check`)."""
+    check = big_score_check(a)
+    if check is None or a.score is None:
         return []
-    big = ~a.score.is_between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT)
+    bound = check.bound
+    big = (decimal_digits(a.score) > bound if check.kind == "digits"
+           else ~a.score.is_between(-bound, bound))
     return [big.sum().cast(pl.Int64).alias(f"{_V}s_big")]
 
 
