@@ -3,6 +3,8 @@
 :func:`make_hiring` generates a seeded synthetic hiring screen with real intersectional
 disparities and a deliberately tiny subgroup. :func:`scan_compas` applies ProPublica's standard
 filter to a COMPAS CSV the user has (polars_fair ships no third-party data).
+:func:`example_file` writes a frame to a new temporary file, for the examples of the commands
+that read a file.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import polars as pl
 
 from polars_fair import errors as E
 
-__all__ = ["make_hiring", "scan_compas", "COMPAS_FILTER"]
+__all__ = ["make_hiring", "scan_compas", "example_file", "COMPAS_FILTER"]
 
 #: The most rows :func:`make_hiring` makes (listed in :data:`polars_fair.core.limits.LIMITS`).
 MAX_HIRING_ROWS = 10_000_000
@@ -144,3 +146,37 @@ def scan_compas(path: str | Path) -> pl.LazyFrame:
             y_pred=(pl.col("score_text") != "Low").cast(pl.Int64),
         )
     )
+
+
+def example_file(frame: pl.DataFrame, name: str = "hiring.parquet") -> Path:
+    """Write ``frame`` to a new temporary directory as ``name`` and return its path.
+
+    For examples of what reads a file (the command line, provenance): the directory is made by
+    :func:`tempfile.mkdtemp` and left for the system to clean.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame
+        The rows.
+    name : str, default "hiring.parquet"
+        The file's name: Parquet for a ``.parquet`` suffix, else CSV.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Examples
+    --------
+    >>> p = example_file(make_hiring(100, seed=0))
+    >>> p.name, pl.read_parquet(p).height
+    ('hiring.parquet', 100)
+    """
+    import tempfile
+
+    path = Path(tempfile.mkdtemp()) / name
+    if path.suffix == ".parquet":
+        frame.write_parquet(path)
+    else:
+        frame.write_csv(path)
+    return path

@@ -786,10 +786,8 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
 
     Examples
     --------
-    >>> import tempfile, pathlib
-    >>> from polars_fair.datasets import make_hiring
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "h.parquet"
-    >>> make_hiring(600, seed=0).write_parquet(path)
+    >>> from polars_fair.datasets import example_file, make_hiring
+    >>> path = example_file(make_hiring(600, seed=0))
     >>> values = {o.name: o.default for o in method_options(FairCounts, "rates")}
     >>> df, header = run_analysis(FairCounts, "rates", {**values, "path": path, "by": ["sex"],
     ...                           "where": None, "separator": None, "dtype": None})

@@ -149,10 +149,8 @@ def ll144_summary(
 
     Examples
     --------
-    >>> import tempfile, pathlib
-    >>> from polars_fair.datasets import make_hiring
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "h.parquet"
-    >>> make_hiring(800, seed=0).write_parquet(p)
+    >>> from polars_fair.datasets import example_file, make_hiring
+    >>> p = example_file(make_hiring(800, seed=0))
     >>> s = ll144_summary(p, pl.scan_parquet(p), ["sex"], y_pred="y_pred", y_score=None)
     >>> s["applicants"], s["results"]["n"].to_list(), s["data_date"]
     (800, [380, 420], 'not given')
@@ -369,10 +367,8 @@ def ll144_html(summary: dict[str, Any]) -> str:
 
     Examples
     --------
-    >>> import tempfile, pathlib
-    >>> from polars_fair.datasets import make_hiring
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "h.parquet"
-    >>> make_hiring(800, seed=0).write_parquet(p)
+    >>> from polars_fair.datasets import example_file, make_hiring
+    >>> p = example_file(make_hiring(800, seed=0))
     >>> page = ll144_html(ll144_summary(p, pl.scan_parquet(p), ["sex"], y_pred="y_pred",
     ...                                 y_score=None))
     >>> page.startswith("<!DOCTYPE html>"), 'id="polars-fair-data"' in page
