@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from polars_fair._docs import borrow
 from polars_fair._lazy import np, sps
 from polars_fair.core.options import DEFAULTS, check
 
@@ -322,6 +323,33 @@ def _cells(per: pl.DataFrame, keys: Sequence[str]) -> list[tuple[tuple[Any, ...]
     return [(tuple(k), v) for k, v in parts.items()]
 
 
+def normal_quantile(level: float) -> float:
+    r"""The two-sided normal quantile of a confidence ``level`` (checked as the option ``level``).
+
+    Parameters
+    ----------
+    level : float
+        In (0, 1).
+
+    Returns
+    -------
+    float
+        :math:`\Phi^{-1}(1/2 + \text{level}/2)`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``level`` outside (0, 1).
+
+    Examples
+    --------
+    >>> round(normal_quantile(0.95), 4)
+    1.96
+    """
+    return float(sps.norm.ppf(0.5 + float(check("level", level)) / 2.0))
+
+
+@borrow(normal_quantile, sections=("Raises",))
 def regression_from_membership(
     table: pl.DataFrame | pl.LazyFrame,
     keys: Sequence[str],
@@ -360,11 +388,6 @@ def regression_from_membership(
         undefined; not clipped, so possibly outside [0, 1]), and the Booleans
         ``regression_singular`` (the cell's Gram matrix is singular or ill-conditioned: every
         estimate null) and ``regression_out_of_range`` (a rate estimate outside [0, 1]).
-
-    Raises
-    ------
-    InvalidArgumentError
-        ``level`` outside (0, 1).
 
     Examples
     --------
@@ -407,32 +430,6 @@ def regression_from_membership(
               **{c: pl.Float64() for c in cols if c.startswith(tuple(rates))}}
     return pl.DataFrame(cols, schema_overrides=schema, strict=False).sort(
         [attribute, *keys], nulls_last=True, maintain_order=True)
-
-
-def normal_quantile(level: float) -> float:
-    r"""The two-sided normal quantile of a confidence ``level`` (checked as the option ``level``).
-
-    Parameters
-    ----------
-    level : float
-        In (0, 1).
-
-    Returns
-    -------
-    float
-        :math:`\Phi^{-1}(1/2 + \text{level}/2)`.
-
-    Raises
-    ------
-    InvalidArgumentError
-        ``level`` outside (0, 1).
-
-    Examples
-    --------
-    >>> round(normal_quantile(0.95), 4)
-    1.96
-    """
-    return float(sps.norm.ppf(0.5 + float(check("level", level)) / 2.0))
 
 
 def _nullable(x: Any) -> list[float | None]:
