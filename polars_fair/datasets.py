@@ -3,6 +3,7 @@
 :func:`make_hiring` generates a seeded synthetic hiring screen with real intersectional
 disparities and a deliberately tiny subgroup. :func:`scan_compas` applies ProPublica's standard
 filter to a COMPAS CSV the user has (polars_fair ships no third-party data).
+:func:`example_counts` is a four-group count table for the examples of the analyses of counts;
 :func:`example_file` writes a frame to a new temporary file, for the examples of the commands
 that read a file.
 """
@@ -15,7 +16,7 @@ import polars as pl
 
 from polars_fair import errors as E
 
-__all__ = ["make_hiring", "scan_compas", "example_file", "COMPAS_FILTER"]
+__all__ = ["make_hiring", "scan_compas", "example_counts", "example_file", "COMPAS_FILTER"]
 
 #: The most rows :func:`make_hiring` makes (listed in :data:`polars_fair.core.limits.LIMITS`).
 MAX_HIRING_ROWS = 10_000_000
@@ -146,6 +147,30 @@ def scan_compas(path: str | Path) -> pl.LazyFrame:
             y_pred=(pl.col("score_text") != "Low").cast(pl.Int64),
         )
     )
+
+
+def example_counts() -> pl.DataFrame:
+    """A count table of four groups with a false-positive gap at one intersection.
+
+    Attributes ``race`` (a, b) and ``sex`` (F, M); 50 rows per group, 10 true positives and no
+    false negatives each (TPR 1); the group (a, F) has 30 false positives of 40 negatives (FPR
+    0.75), the others 10 (FPR 0.25). Made for the examples of the pattern analyses
+    (:mod:`polars_fair.analyses.explain`): the gap is the intersection's, half of it seen in
+    ``race=a`` or ``sex=F`` alone.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``race``, ``sex`` (String), ``n, tp, fp, fn, tn`` (Int64).
+
+    Examples
+    --------
+    >>> example_counts().select("race", "sex", "fp").rows()
+    [('a', 'F', 30), ('a', 'M', 10), ('b', 'F', 10), ('b', 'M', 10)]
+    """
+    return pl.DataFrame({"race": ["a", "a", "b", "b"], "sex": ["F", "M", "F", "M"],
+                         "n": [50] * 4, "tp": [10] * 4, "fp": [30, 10, 10, 10],
+                         "fn": [0] * 4, "tn": [10, 30, 30, 30]})
 
 
 def example_file(frame: pl.DataFrame, name: str = "hiring.parquet") -> Path:

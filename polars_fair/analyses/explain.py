@@ -201,12 +201,9 @@ def shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 
     Examples
     --------
-    >>> import polars as pl
     >>> from polars_fair.analyses.divergence import divergence_from_counts
-    >>> c = pl.LazyFrame({"race": ["a", "a", "b", "b"], "sex": ["F", "M", "F", "M"],
-    ...                   "n": [50] * 4, "tp": [10] * 4, "fp": [30, 10, 10, 10],
-    ...                   "fn": [0] * 4, "tn": [10, 30, 30, 30]})
-    >>> d = divergence_from_counts(c, ["race", "sex"], min_support=0.25)
+    >>> from polars_fair.datasets import example_counts
+    >>> d = divergence_from_counts(example_counts().lazy(), ["race", "sex"], min_support=0.25)
     >>> shapley_values(d).head(2).select("item", "shapley").rows()
     [('race=a', 0.1875), ('sex=F', 0.1875)]
     """
@@ -258,12 +255,10 @@ def global_shapley_values(patterns: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame
 
     Examples
     --------
-    >>> import polars as pl
     >>> from polars_fair.analyses.divergence import divergence_from_counts
-    >>> c = pl.LazyFrame({"race": ["a", "a", "b", "b"], "sex": ["F", "M", "F", "M"],
-    ...                   "n": [50] * 4, "tp": [10] * 4, "fp": [30, 10, 10, 10],
-    ...                   "fn": [0] * 4, "tn": [10, 30, 30, 30]})
-    >>> g = global_shapley_values(divergence_from_counts(c, ["race", "sex"], min_support=0.25))
+    >>> from polars_fair.datasets import example_counts
+    >>> d = divergence_from_counts(example_counts().lazy(), ["race", "sex"], min_support=0.25)
+    >>> g = global_shapley_values(d)
     >>> g.select("item", "global_shapley").head(1).rows()
     [('race=a', 0.0625)]
     """
