@@ -36,6 +36,9 @@ from polars_fair._lazy import np
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    #: Positions into arrays, and counts that index them (numpy's ``intp``).
+    Positions = NDArray[np.intp]
+
 __all__ = [
     "CELL_BLOCK",
     "GRID_CACHE_CELLS",
@@ -177,15 +180,15 @@ class PooledCells:
 
     n_pos: int
     n_neg: int
-    above: NDArray[np.intp]
-    mixed: NDArray[np.intp]
-    cell: NDArray[np.intp]
-    first: NDArray[np.intp]
-    last: NDArray[np.intp]
-    start_p: NDArray[np.intp]
-    end_p: NDArray[np.intp]
-    start_n: NDArray[np.intp]
-    end_n: NDArray[np.intp]
+    above: Positions
+    mixed: Positions
+    cell: Positions
+    first: Positions
+    last: Positions
+    start_p: Positions
+    end_p: Positions
+    start_n: Positions
+    end_n: Positions
     above32: NDArray[np.int32]
 
 
@@ -255,11 +258,11 @@ class MergedGrid:
     """
 
     z: NDArray[np.int64]
-    ia: NDArray[np.intp]
-    ib: NDArray[np.intp]
+    ia: Positions
+    ib: Positions
     w: NDArray[np.float64]
-    start_a: NDArray[np.intp]
-    start_b: NDArray[np.intp]
+    start_a: Positions
+    start_b: Positions
 
 
 def merged_grid(n_a: int, n_b: int) -> MergedGrid:
@@ -459,7 +462,7 @@ def observed_abroca(
 
 def _sloped(
     pool: PooledCells, grid: MergedGrid, sizes: tuple[int, int, int, int],
-    cum_a: NDArray[np.int32], mem_n: NDArray[np.bool_], at_a: NDArray[np.intp],
+    cum_a: NDArray[np.int32], mem_n: NDArray[np.bool_], at_a: Positions,
     h_a: NDArray[np.int32], h_b: NDArray[np.int32], area: NDArray[np.float64],
 ) -> None:
     """Overwrite the areas of the merged intervals on a sloped step of either curve."""
@@ -516,14 +519,14 @@ def _sloped(
 
 
 _Steps = tuple[
-    "NDArray[np.intp]", "NDArray[np.intp]", "NDArray[np.float64]", "NDArray[np.float64]",
-    "NDArray[np.intp]", "NDArray[np.intp]", "NDArray[np.intp]",
+    "Positions", "Positions", "NDArray[np.float64]", "NDArray[np.float64]",
+    "Positions", "Positions", "Positions",
 ]
 
 
 def _steps(
     keep: NDArray[np.bool_], t: NDArray[np.int64], p: NDArray[np.int64], o: NDArray[np.int64],
-    n: NDArray[np.int64], idx: NDArray[np.int64], start: NDArray[np.intp], width: int,
+    n: NDArray[np.int64], idx: NDArray[np.int64], start: Positions, width: int,
 ) -> _Steps:
     """One curve's sloped steps, in row then step order.
 
@@ -539,7 +542,7 @@ def _steps(
 
 
 def _lookup(
-    steps: _Steps, r: NDArray[np.intp], j: NDArray[np.intp], h: NDArray[np.int32]
+    steps: _Steps, r: Positions, j: Positions, h: NDArray[np.int32]
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Start value and slope of step ``j`` of a curve in row ``r``.
 
