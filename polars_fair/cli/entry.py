@@ -340,6 +340,10 @@ DtypeOpt = Annotated[
                                  "date, datetime, decimal(P,S), ...; repeat.",
                  metavar="COLUMN=TYPE"),
 ]
+WhereOpt = Annotated[str | None, typer.Option(help="SQL filter applied before the audit.",
+                                              metavar="SQL")]
+NullGroupsOpt = Annotated[str, typer.Option(help="keep | raise | drop",
+                                            metavar="[keep|raise|drop]")]
 MaxGroupsOpt = Annotated[
     int, typer.Option(help="The most groups the audit may make (Enum intersections); a larger "
                            "audit is refused.")
@@ -384,10 +388,8 @@ def report(
     ] = None,
     min_support: Annotated[
         int, typer.Option(help="Flag groups with fewer rows.")] = DEFAULTS.min_support,
-    where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.",
-                                              metavar="SQL")] = None,
-    null_groups: Annotated[str, typer.Option(help="keep | raise | drop",
-                                             metavar="[keep|raise|drop]")] = "keep",
+    where: WhereOpt = None,
+    null_groups: NullGroupsOpt = "keep",
     format: FormatOpt = "table",
     output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
     all_columns: Annotated[
@@ -825,8 +827,7 @@ def check(
         typer.Option(help="Reference of OFI/ABROCA: largest | max_selection_rate | overall | "
                           "VALUE | attr=v,attr=v"),
     ] = None,
-    where: Annotated[str | None, typer.Option(help="SQL filter applied before the audit.",
-                                              metavar="SQL")] = None,
+    where: WhereOpt = None,
     min_impact_ratio: Annotated[
         Decimal,
         typer.Option(help="Fail a group whose impact ratio is below this.", **NUMBER_OPTION)
@@ -842,8 +843,7 @@ def check(
     min_support: Annotated[
         int, typer.Option(help="Check only groups with at least this many rows.")
     ] = DEFAULTS.min_support,
-    null_groups: Annotated[str, typer.Option(help="keep | raise | drop",
-                                             metavar="[keep|raise|drop]")] = "keep",
+    null_groups: NullGroupsOpt = "keep",
     format: Annotated[str, typer.Option("--format", help="text | json",
                                         metavar="[text|json]")] = "text",
     separator: SeparatorOpt = None,
