@@ -232,6 +232,7 @@ def multiclass_report_from_classes(
     return stacked.select(out_schema.names())
 
 
+@borrow(multiclass_report_from_classes, params=("names",))
 def class_tables(
     table: pl.LazyFrame,
     keys: Sequence[str],
@@ -264,9 +265,6 @@ def class_tables(
     by_keys : bool, default False
         Sort the result by the keys (then the classes in order), with ``class`` after the keys;
         otherwise ``class`` comes first and the classes' outputs follow each other.
-    names : mapping of str to str, optional
-        ``y_pred`` [and ``y_true``] -> the column the user named, for the messages (default:
-        the table's column names).
 
     Returns
     -------

@@ -79,24 +79,11 @@ class FairMoments:
         return self._table
 
     def _rollup(self, by: By = None) -> FairMoments:
-        """The moment table merged to fewer keys (Chan et al.'s formula).
+        """The moment table merged to the keys ``by`` (Chan et al.'s formula).
 
-        Parameters
-        ----------
-        by : str or list of str, optional
-            The keys to keep (default: all; ``[]`` merges every group into one row).
+        ``by`` defaults to every key; ``[]`` merges every group into one row. A name that is
+        not a key raises ``ColumnNotFoundError``.
 
-        Returns
-        -------
-        FairMoments
-
-        Raises
-        ------
-        ColumnNotFoundError
-            A name that is not a key.
-
-        Examples
-        --------
         >>> import polars as pl, polars_fair
         >>> df = pl.DataFrame({"g": ["a", "b"], "rate": [1.0, 3.0]})
         >>> polars_fair.moments(df, "g", y_pred="rate")._rollup([]).frame.collect().rows()
