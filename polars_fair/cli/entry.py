@@ -63,7 +63,7 @@ from polars_fair.cli.io import (
     unreadable,
 )
 from polars_fair.cli.numbers import NUMBER_OPTION, json_number, number_text
-from polars_fair.cli.pages import page_html
+from polars_fair.cli.pages import ModelOpt, NoteOpt, TitleOpt, page_html
 from polars_fair.cli.quoting import QUOTING
 from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
@@ -408,10 +408,9 @@ def report(
                           "are score >= threshold; adds ROC/ABROCA and calibration charts to "
                           "--html."),
     ] = None,
-    title: Annotated[str | None, typer.Option(help="--html: the page's title.")] = None,
-    model: Annotated[str | None, typer.Option(help="--html: the model audited (name, "
-                                                   "version).")] = None,
-    note: Annotated[str | None, typer.Option(help="--html: a note shown on the page.")] = None,
+    title: TitleOpt = None,
+    model: ModelOpt = None,
+    note: NoteOpt = None,
     n_permutations: Annotated[int | None, typer.Option(
         help="--html (with --y-score): permutations of the page's ABROCA test (default "
              "1000).")] = None,

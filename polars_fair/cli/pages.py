@@ -29,7 +29,8 @@ from polars_fair.cli.io import (
     scan,
 )
 
-__all__ = ["PAGES", "PAGE_FLAGS", "page_html", "page_parameters"]
+__all__ = ["PAGES", "PAGE_FLAGS", "ModelOpt", "NoteOpt", "TitleOpt", "page_html",
+           "page_parameters"]
 
 #: The generated commands' methods that have a page: method -> page function (in
 #: :mod:`polars_fair.audit.html`).
@@ -38,6 +39,10 @@ PAGES = {"multiclass_report": "multiclass_html", "continuous_report": "continuou
 PAGE_FLAGS = ("title", "model", "note")
 #: Options of the table that the page ignores on purpose (the count's size limit).
 _NOT_PAGE = ("max_groups",)
+#: The page's texts, as every command with ``--html`` takes them (``report`` too).
+TitleOpt = Annotated[str | None, typer.Option(help="--html: the page's title.")]
+ModelOpt = Annotated[str | None, typer.Option(help="--html: the model audited (name, version).")]
+NoteOpt = Annotated[str | None, typer.Option(help="--html: a note shown on the page.")]
 
 
 def page_parameters() -> list[inspect.Parameter]:
@@ -58,12 +63,9 @@ def page_parameters() -> list[inspect.Parameter]:
         inspect.Parameter("html", kw, default=None, annotation=Annotated[Path | None, typer.Option(
             help="Also write the audit as one self-contained HTML file (needs the plot "
                  "extra).", metavar="FILE")]),
-        inspect.Parameter("title", kw, default=None, annotation=Annotated[
-            str | None, typer.Option(help="--html: the page's title.")]),
-        inspect.Parameter("model", kw, default=None, annotation=Annotated[
-            str | None, typer.Option(help="--html: the model audited (name, version).")]),
-        inspect.Parameter("note", kw, default=None, annotation=Annotated[
-            str | None, typer.Option(help="--html: a note shown on the page.")]),
+        inspect.Parameter("title", kw, default=None, annotation=TitleOpt),
+        inspect.Parameter("model", kw, default=None, annotation=ModelOpt),
+        inspect.Parameter("note", kw, default=None, annotation=NoteOpt),
     ]
 
 
