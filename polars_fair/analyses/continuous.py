@@ -16,7 +16,9 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import np, sps
+from polars_fair.analyses.membership_regression import normal_quantile
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference, known
 from polars_fair.counting.moments import merge_moments
@@ -248,6 +250,7 @@ def continuous_report_from_moments(
     return moments.map_batches(build, schema=schema)
 
 
+@borrow(normal_quantile, sections=("Raises",))  # the same check of level
 def mean_intervals(report: pl.DataFrame, keys: Sequence[str], *,
                    level: float = DEFAULTS.level) -> pl.DataFrame:
     r"""Each group's mean with its Student t interval, from a continuous report.
@@ -272,11 +275,6 @@ def mean_intervals(report: pl.DataFrame, keys: Sequence[str], *,
     -------
     pl.DataFrame
         The keys, ``mean``, ``mean_ci_low``, ``mean_ci_high`` (Float64), in the report's order.
-
-    Raises
-    ------
-    InvalidArgumentError
-        ``level`` outside (0, 1).
 
     Examples
     --------
