@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from polars_fair._docs import borrow
 from polars_fair._lazy import np
 from polars_fair.analyses.scores.permutation import (
     BAD_PERMUTATIONS,
@@ -237,6 +238,7 @@ def _pairwise(
 
 
 
+@borrow(abroca_from_scores, params=("keys", "reference", "pairwise"))
 def abroca_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
@@ -250,12 +252,6 @@ def abroca_plan(
     ----------
     table : pl.LazyFrame
         A score table (see :func:`polars_fair.counting.tables.score_table`).
-    keys : sequence of str
-        As in :func:`abroca_from_scores`.
-    reference : {"largest", "max_auc"}, group value, mapping or tuple, default "largest"
-        As in :func:`abroca_from_scores`.
-    pairwise : bool, default False
-        As in :func:`abroca_from_scores`.
 
     Returns
     -------
@@ -383,6 +379,7 @@ def roc_curves_from_scores(scores: pl.DataFrame, keys: Sequence[str]) -> pl.Data
     )
 
 
+@borrow(roc_curves_from_scores, params=("keys",))
 def roc_curves_plan(table: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     """:func:`roc_curves_from_scores` as a step of a lazy plan, with its output schema declared.
 
@@ -390,8 +387,6 @@ def roc_curves_plan(table: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     ----------
     table : pl.LazyFrame
         A score table (see :func:`polars_fair.counting.tables.score_table`).
-    keys : sequence of str
-        As in :func:`roc_curves_from_scores`.
 
     Returns
     -------

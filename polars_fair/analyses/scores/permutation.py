@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair._docs import fill
+from polars_fair._docs import borrow, fill
 from polars_fair._lazy import np
 from polars_fair._progress import progress_bar
 from polars_fair.analyses.scores.null_kernel import (
@@ -590,6 +590,8 @@ def abroca_test_from_scores(
 
 
 @with_limits
+@borrow(abroca_test_from_scores, params=("keys", "reference", "n_permutations", "seed",
+                                        "tolerance", "return_draws", "progress"))
 def abroca_test_plan(
     table: pl.LazyFrame,
     keys: Sequence[str],
@@ -607,20 +609,6 @@ def abroca_test_plan(
     ----------
     table : pl.LazyFrame
         A score table with integer counts.
-    keys : sequence of str
-        As in :func:`abroca_test_from_scores`.
-    reference : {"largest", "max_auc"}, group value, mapping or tuple, default "largest"
-        As in :func:`abroca_test_from_scores`.
-    n_permutations : int, default 1000
-        As in :func:`abroca_test_from_scores`.
-    seed : int or None
-        As in :func:`abroca_test_from_scores`.
-    tolerance : float, default 1e-12
-        As in :func:`abroca_test_from_scores`.
-    return_draws : bool, default False
-        As in :func:`abroca_test_from_scores`.
-    progress : bool or None, default None
-        As in :func:`abroca_test_from_scores`.
 
     Returns
     -------
