@@ -20,6 +20,7 @@ from scipy.stats import norm
 from tqdm.auto import tqdm
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._progress import show_progress
 from polars_fair.analyses.scores.permutation import GridCache, permutation_null
 from polars_fair.core.limits import check_size, check_work, with_limits
@@ -345,6 +346,8 @@ def _summary(
 
 
 @with_limits
+@borrow(abroca_power, params=("group_ratio", "positive_ratio", "n_permutations", "n_simulations",
+                              "alpha"))
 def power_curve(
     *,
     sizes: Iterable[int],
@@ -376,12 +379,6 @@ def power_curve(
         AUC differences added to ``base_auc`` for group a. Give exactly one of the two.
     base_auc : float, default 0.7
         AUC of group b when ``delta_aucs`` is used.
-    group_ratio, positive_ratio : float, default 0.5
-        As in :func:`abroca_power`.
-    n_permutations, n_simulations : int, default 200
-        As in :func:`abroca_power`.
-    alpha : float, default 0.05
-        As in :func:`abroca_power`.
     seed : int or None
         Root seed.
     progress : bool or None, default None
