@@ -346,8 +346,7 @@ def _summary(
 
 
 @with_limits
-@borrow(abroca_power, params=("group_ratio", "positive_ratio", "n_permutations", "n_simulations",
-                              "alpha"))
+@borrow(abroca_power, params=("group_ratio", "positive_ratio", "alpha"))
 def power_curve(
     *,
     sizes: Iterable[int],
@@ -379,6 +378,8 @@ def power_curve(
         AUC differences added to ``base_auc`` for group a. Give exactly one of the two.
     base_auc : float, default 0.7
         AUC of group b when ``delta_aucs`` is used.
+    n_permutations, n_simulations : int, default 200
+        As in :func:`abroca_power` (its permutations per simulated test set, and the sets).
     seed : int or None
         Root seed.
     progress : bool or None, default None
