@@ -12,12 +12,13 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 import typer
 
-from polars_fair._docs import parse
+from polars_fair._docs import borrow, parse
 from polars_fair.cli.commands import (
     convert,
     io_parameters,
@@ -35,8 +36,8 @@ from polars_fair.cli.io import (
 )
 from polars_fair.cli.table import select_columns
 
-__all__ = ["COUNT_OPTIONS", "OWN_COUNT_OPTIONS", "count_options", "namespace_command",
-           "register", "run_rows_command"]
+__all__ = ["COUNT_OPTIONS", "NamespaceCommand", "OWN_COUNT_OPTIONS", "count_options",
+           "namespace_command", "register", "run_rows_command"]
 
 #: The count arguments each command takes, beside its own options.
 COUNT_OPTIONS = ("pos_label", "null_groups", "max_groups")
@@ -44,6 +45,65 @@ COUNT_OPTIONS = ("pos_label", "null_groups", "max_groups")
 #: monitor's e-values count decisions and refuse weights.
 OWN_COUNT_OPTIONS = {"compare": ("sample_weight",), "monitor": ()}
 _COMMANDS = ("compare", "monitor")
+
+
+@dataclass(frozen=True)
+class NamespaceCommand:
+    """A command that runs one namespace method on a file, as the command line registers it.
+
+    Parameters
+    ----------
+    method : str
+        The :class:`polars_fair.api.namespace.FairLazyFrame` method; the command is its name
+        with dashes.
+    run : callable
+        ``run(values) -> (frame, header)`` (:func:`namespace_command`).
+    parameters : callable
+        ``parameters() -> list of inspect.Parameter``: the command's parameters, made when it
+        is registered.
+    call : str
+        The arguments shown in the help's call line (:func:`namespace_command`).
+
+    Examples
+    --------
+    >>> import functools
+    >>> c = NamespaceCommand("monitor", functools.partial(run_rows_command, "monitor"),
+    ...                      io_parameters, "--by ..., ...")
+    >>> c.method
+    'monitor'
+    """
+
+    method: str
+    run: Callable[[dict[str, Any]], tuple[pl.DataFrame, str]]
+    parameters: Callable[[], list[inspect.Parameter]]
+    call: str
+
+    def register(self, app: typer.Typer, guard: Callable[..., None]) -> list[str]:
+        """Add the command to ``app``.
+
+        Parameters
+        ----------
+        app : typer.Typer
+            The command line.
+        guard : callable
+            Runs a command's body (:func:`polars_fair.cli.entry._guard`).
+
+        Returns
+        -------
+        list of str
+            The commands added.
+
+        Examples
+        --------
+        >>> from polars_fair.cli.entry import _guard
+        >>> NamespaceCommand("monitor", functools.partial(run_rows_command, "monitor"),
+        ...                  io_parameters, "--by ...").register(typer.Typer(), _guard)
+        ['monitor']
+        """
+        name = self.method.replace("_", "-")
+        app.command(name=name, cls=ReadableCommand)(namespace_command(
+            self.method, guard, self.run, self.parameters(), self.call))
+        return [name]
 
 
 def count_options(method: str) -> tuple[str, ...]:
@@ -180,20 +240,9 @@ def namespace_command(method: str, guard: Callable[..., None],
     return command
 
 
+@borrow(NamespaceCommand.register, params=("app", "guard"), sections=("Returns",))
 def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
     """Add ``compare`` and ``monitor`` to ``app``.
-
-    Parameters
-    ----------
-    app : typer.Typer
-        The command line.
-    guard : callable
-        Runs a command's body (:func:`polars_fair.cli.entry._guard`).
-
-    Returns
-    -------
-    list of str
-        The commands added.
 
     Examples
     --------
@@ -201,10 +250,12 @@ def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
     >>> register(typer.Typer(), _guard)
     ['compare', 'monitor']
     """
-    for method in _COMMANDS:
-        params = io_parameters() + [option_parameter(o)
-                                    for o in namespace_options(method, count_options(method))]
-        app.command(name=method, cls=ReadableCommand)(namespace_command(
-            method, guard, functools.partial(run_rows_command, method), params,
-            "--by ..., ..."))
-    return list(_COMMANDS)
+    return [name for method in _COMMANDS for name in NamespaceCommand(
+        method, functools.partial(run_rows_command, method),
+        functools.partial(_rows_parameters, method), "--by ..., ...").register(app, guard)]
+
+
+def _rows_parameters(method: str) -> list[inspect.Parameter]:
+    """The input and output options, then the method's options and the count arguments."""
+    return io_parameters() + [option_parameter(o)
+                              for o in namespace_options(method, count_options(method))]

@@ -10,11 +10,9 @@ without ``--by``.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
 from typing import Any
 
 import polars as pl
-import typer
 
 from polars_fair._docs import borrow
 from polars_fair.cli.commands import (
@@ -24,9 +22,7 @@ from polars_fair.cli.commands import (
     option_parameter,
     read_against,
 )
-from polars_fair.cli.compare import namespace_command, run_rows_command
-from polars_fair.cli.compare import register as register_compare
-from polars_fair.cli.group import ReadableCommand
+from polars_fair.cli.compare import NamespaceCommand, run_rows_command
 from polars_fair.cli.io import parse_dtypes, scan, where_condition
 
 __all__ = ["register", "run_calibration"]
@@ -83,16 +79,6 @@ def _parameters() -> list[inspect.Parameter]:
         option_parameter(o) for o in namespace_options(_METHOD)]
 
 
-@borrow(register_compare, params=("app", "guard"), sections=("Returns",))
-def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
-    """Add ``membership-calibration`` to ``app``.
-
-    Examples
-    --------
-    >>> from polars_fair.cli.entry import _guard
-    >>> register(typer.Typer(), _guard)
-    ['membership-calibration']
-    """
-    app.command(name="membership-calibration", cls=ReadableCommand)(namespace_command(
-        _METHOD, guard, run_calibration, _parameters(), "--membership ..., --known ..."))
-    return ["membership-calibration"]
+#: ``polars-fair membership-calibration``; ``register(app, guard)`` adds it to the command line.
+register = NamespaceCommand(_METHOD, run_calibration, _parameters,
+                            "--membership ..., --known ...").register

@@ -13,11 +13,9 @@ the column ``y_true`` is the label when the file has one; otherwise the report h
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
 from typing import Any
 
 import polars as pl
-import typer
 
 from polars_fair._docs import borrow
 from polars_fair.cli.commands import (
@@ -27,9 +25,7 @@ from polars_fair.cli.commands import (
     option_parameter,
     read_against,
 )
-from polars_fair.cli.compare import namespace_command, run_rows_command
-from polars_fair.cli.compare import register as register_compare
-from polars_fair.cli.group import ReadableCommand
+from polars_fair.cli.compare import NamespaceCommand, run_rows_command
 from polars_fair.cli.io import (
     parse_dtypes,
     resolve_inputs,
@@ -100,16 +96,6 @@ def _parameters() -> list[inspect.Parameter]:
             *(option_parameter(o) for o in namespace_options(_METHOD))]
 
 
-@borrow(register_compare, params=("app", "guard"), sections=("Returns",))
-def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
-    """Add ``proxy-report`` to ``app``.
-
-    Examples
-    --------
-    >>> from polars_fair.cli.entry import _guard
-    >>> register(typer.Typer(), _guard)
-    ['proxy-report']
-    """
-    app.command(name="proxy-report", cls=ReadableCommand)(namespace_command(
-        _METHOD, guard, run_proxy_report, _parameters(), "--by ..., --membership ..."))
-    return ["proxy-report"]
+#: ``polars-fair proxy-report``; ``register(app, guard)`` adds it to the command line.
+register = NamespaceCommand(_METHOD, run_proxy_report, _parameters,
+                            "--by ..., --membership ...").register
