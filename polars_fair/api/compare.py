@@ -14,6 +14,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair import errors as E
 from polars_fair._docs import compose
 from polars_fair.analyses.compare import compare_from_counts
 from polars_fair.api.external import _require as require
