@@ -2,10 +2,11 @@
 
 ``import polars_fair`` registers the ``fair`` namespace and must cost little after ``import
 polars`` (issue 13: at most 0.1 s). numpy (about 50 ms), scipy.stats (about 0.5 s) and tqdm are
-needed only by some calls, so the modules import them from here: ``from polars_fair._lazy import
-np`` is the numpy module for the type checker, and at run time a stand-in that imports numpy on
-the first attribute read (``np.asarray``), then behaves as the module (each attribute is read
-from the real module once and cached).
+needed only by some calls (scipy.special, about 0.2 s, holds the normal quantile and tail
+that the intervals and z-tests need without scipy.stats), so the modules import them from
+here: ``from polars_fair._lazy import np`` is the numpy module for the type checker, and at
+run time a stand-in that imports numpy on the first attribute read (``np.asarray``), then
+behaves as the module (each attribute is read from the real module once and cached).
 
 Polars itself imports numpy lazily too, and it checks ``sys.modules`` to learn whether numpy
 is loaded; the stand-ins are never put in ``sys.modules``, so that check stays true.
@@ -18,7 +19,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["LazyModule", "is_numpy", "np", "npt", "sps"]
+__all__ = ["LazyModule", "is_numpy", "np", "npt", "special", "sps"]
 
 
 class LazyModule(types.ModuleType):
@@ -76,8 +77,10 @@ def is_numpy(value: object, kind: str = "generic") -> bool:
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+    import scipy.special as special
     import scipy.stats as sps
 else:
     np = LazyModule("numpy")
     npt = LazyModule("numpy.typing")
+    special = LazyModule("scipy.special")
     sps = LazyModule("scipy.stats")

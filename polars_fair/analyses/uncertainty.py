@@ -17,8 +17,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair._lazy import np
-from polars_fair._lazy import sps as sst
+from polars_fair._lazy import np, special
 from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core import stats
@@ -542,7 +541,7 @@ def _compare_odds(metric: str, a: list[np.ndarray], m: list[np.ndarray], b: list
             pooled = [(a[k] + b[k]) / (m[k] + r[k]) for k in range(2)]
             var = sum(pk * (1 - pk) * (1 / m[k] + 1 / r[k]) for k, pk in enumerate(pooled))
             stat = np.where(var == 0, 0.0, (d[0] + d[1]) / np.sqrt(var))
-        p[usable] = 2 * sst.norm.sf(np.abs(stat[usable]))
+        p[usable] = 2 * special.ndtr(-np.abs(stat[usable]))  # scipy.stats.norm.sf, bit for bit
     else:
         value, ref_value = nan, nan
         diff = (np.abs(d[0]) + np.abs(d[1])) / 2

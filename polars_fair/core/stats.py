@@ -33,7 +33,9 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import np
+from polars_fair._lazy import special as _special
 from polars_fair._lazy import sps as _sps
+from polars_fair.core.fisher import MAX_TABLES, fisher_exact_pvalue, fisher_tables
 from polars_fair.core.numbers import real
 from polars_fair.core.options import DEFAULTS, Adjust, Test
 
@@ -91,8 +93,8 @@ def _z_value(level: float) -> float:
 
 @functools.lru_cache(maxsize=64)
 def _normal_quantile(p: float) -> float:
-    """``scipy.stats.norm.ppf(p)``, remembered: each call into scipy costs about 0.1 ms."""
-    return float(_sps.norm.ppf(p))
+    """``scipy.stats.norm.ppf(p)`` (as ``scipy.special.ndtri``, the same double), remembered."""
+    return float(_special.ndtri(p))
 
 
 def _show(values: FloatArray) -> str:
@@ -334,7 +336,7 @@ def ratio_interval(
 
 
 def _fisher_pvalues(a: FloatArray, m: FloatArray, b: FloatArray, n: FloatArray) -> FloatArray:
-    """Two-sided Fisher exact p-values, one scipy call per distinct 2x2 table.
+    """Two-sided Fisher exact p-values, one computation per distinct 2x2 table.
 
     Tables of more than :data:`FISHER_MAX_TOTAL` applicants get the z-test's p-value.
     """
@@ -354,15 +356,21 @@ def _fisher_pvalues(a: FloatArray, m: FloatArray, b: FloatArray, n: FloatArray) 
         return out
     tables = np.stack([a[ok], m[ok] - a[ok], b[ok], n[ok] - b[ok]], axis=1).astype(np.int64)
     unique, inverse = np.unique(tables, axis=0, return_inverse=True)
-    pvals = np.array(
-        [
-            _sps.fisher_exact([[int(t[0]), int(t[1])], [int(t[2]), int(t[3])]]).pvalue
-            for t in unique
-        ],
-        dtype=np.float64,
-    )
+    pvals = np.array([_fisher_one(*(int(v) for v in t)) for t in unique], dtype=np.float64)
     out[ok] = pvals[inverse.ravel()]
     return out
+
+
+def _fisher_one(a: int, b: int, c: int, d: int) -> float:
+    """One table's two-sided Fisher p-value, without scipy.stats unless the table is large.
+
+    :func:`polars_fair.core.fisher.fisher_exact_pvalue` (scipy's rule) up to
+    :data:`polars_fair.core.fisher.MAX_TABLES` tables with the observed margins, else
+    :func:`scipy.stats.fisher_exact`.
+    """
+    if fisher_tables(a, b, c, d) <= MAX_TABLES:
+        return fisher_exact_pvalue(a, b, c, d)
+    return float(_sps.fisher_exact([[a, b], [c, d]]).pvalue)
 
 
 def _z_pvalues(a: FloatArray, m: FloatArray, b: FloatArray, n: FloatArray) -> FloatArray:
@@ -371,7 +379,7 @@ def _z_pvalues(a: FloatArray, m: FloatArray, b: FloatArray, n: FloatArray) -> Fl
         pooled = (a + b) / (m + n)
         se = np.sqrt(pooled * (1.0 - pooled) * (1.0 / m + 1.0 / n))
         stat = (a / m - b / n) / se
-        p = 2.0 * _sps.norm.sf(np.abs(stat))
+        p = 2.0 * _special.ndtr(-np.abs(stat))  # = scipy.stats.norm.sf, bit for bit
     # Pooled rate 0 or 1: both groups show the same rate, the difference is exactly 0.
     p = np.where(se == 0, 1.0, p)
     return np.where((m == 0) | (n == 0), np.nan, p)
@@ -473,7 +481,10 @@ def two_proportion_test(
     ``"fisher"``: Fisher's exact test on the 2x2 table
     :math:`[[x_1, n_1 - x_1], [x_2, n_2 - x_2]]`, two-sided as in
     :func:`scipy.stats.fisher_exact` (tables no more probable than the observed one), on
-    tables of up to :data:`FISHER_MAX_TOTAL` (:math:`10^9`) applicants :math:`n_1 + n_2`.
+    tables of up to :data:`FISHER_MAX_TOTAL` (:math:`10^9`) applicants :math:`n_1 + n_2`;
+    computed by :func:`polars_fair.core.fisher.fisher_exact_pvalue` (scipy's rule, to 50
+    significant digits), by scipy where the margins allow more than
+    :data:`polars_fair.core.fisher.MAX_TABLES` tables.
     Above that size the z-test's p-value is given: scipy's computation overflows on tables of
     about :math:`10^{10}` (it returned 1.0 at :math:`z = -11{,}572`), and at such sizes the two
     tests agree closely (within 0.1 % relative at :math:`10^{10}` for :math:`|z| \le 20`).
@@ -603,7 +614,8 @@ def wilson_exprs(
     r"""Wilson score bounds as Polars expressions, for lazy plans.
 
     The same formula as :func:`wilson_interval`; :math:`z` is computed once in Python with
-    :func:`scipy.stats.norm.ppf`, everything else runs in Polars. Works in ``select``,
+    :func:`scipy.stats.norm.ppf` (as ``scipy.special.ndtri``, the same double), everything
+    else runs in Polars. Works in ``select``,
     ``with_columns``, ``group_by().agg`` and ``over``.
 
     Parameters
