@@ -13,7 +13,7 @@ import datetime as _dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -33,6 +33,10 @@ from polars_fair.audit.html.figures import (
 from polars_fair.audit.html.findings import abroca_headline_group
 from polars_fair.audit.html.provenance import provenance
 from polars_fair.audit.html.text import _describe
+from polars_fair.audit.svg_process import render_ahead
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 #: The divergent patterns the page shows (table and chart), the largest |divergence| first.
 DIVERGENCE_TOP = 15
@@ -66,6 +70,9 @@ class PageContext:
     strata_table: pl.DataFrame | None = None
     comparison: PageComparison | None = None
     impact_table: pl.DataFrame | None = None
+    #: The charts' SVGs sent to the helper process as soon as built
+    #: (:func:`polars_fair.audit.svg_process.render_ahead`); None: sent when written.
+    svgs: list[Future[str] | None] | None = None
 
 
 #: A section of the page: the context in, its HTML out ("" leaves the section out).
@@ -113,10 +120,12 @@ def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: Page
         charts, notes = page_charts(o, t, g, ab_group)
         if t.divergence is not None:
             charts.append(divergence_chart_of(t.divergence, divergence, DIVERGENCE_TOP))
+    # rendered by the helper process while the page writes its other sections
+    svgs = render_ahead([chart for _, _, chart in charts])
     return PageContext(o=o, t=t, g=g, checks=checks, prov=prov, size=size,
                        n_columns=n_columns, text=text, ab_group=ab_group, charts=charts,
                        notes=notes, strata_table=strata_table, comparison=comparison,
-                       impact_table=impact)
+                       impact_table=impact, svgs=svgs)
 
 
 def _page_provenance(o: PageOptions, t: PageTables, size: dict[str, Any], params: dict[str, Any],

@@ -9,7 +9,7 @@ Each builder returns its HTML; :func:`polars_fair.audit.html.audit_html` joins t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -46,6 +46,9 @@ from polars_fair.audit.html.text import (
     svg_for_html,
 )
 from polars_fair.core.registry import METRICS
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 
 def header_section(p: PageContext) -> str:
@@ -233,20 +236,29 @@ def divergence_section(p: PageContext) -> str:
 
 def charts_section(p: PageContext) -> str:
     """Every chart as inline SVG with its caption, or the reason it was not drawn."""
-    return charts_html(p.charts)
+    return charts_html(p.charts, p.svgs)
 
 
-def charts_html(charts: Sequence[tuple[str, str, Any]]) -> str:
-    """The charts section of any audit page: each (heading, caption, chart or reason)."""
-    from polars_fair.audit.plot import to_svg
+def charts_html(charts: Sequence[tuple[str, str, Any]],
+                pending: Sequence[Future[str] | None] | None = None) -> str:
+    """The charts section of any audit page: each (heading, caption, chart or reason).
 
+    ``pending``: the charts' SVGs already sent to the helper process
+    (:func:`polars_fair.audit.svg_process.render_ahead`); without it they are sent now, all
+    at once, and each is rendered here if the helper cannot.
+    """
+    from polars_fair.audit.svg_process import render_ahead, svg_of
+
+    if pending is None:
+        pending = render_ahead([chart for _, _, chart in charts])
     parts = ["<h2>Charts</h2>"]
-    for number, (heading, caption, chart) in enumerate(charts, start=1):
+    for number, ((heading, caption, chart), svg_text) in enumerate(
+            zip(charts, pending, strict=True), start=1):
         if isinstance(chart, str):  # the chart could not be drawn: say why
             parts.append(f"<figure><h3>{_esc(heading)}</h3><p class=\"warn\">Not drawn: "
                          f"{_esc(chart)}.</p></figure>")
             continue
-        svg = svg_for_html(to_svg(chart.to_dict(validate=False)), prefix=f"pf-chart{number}-")
+        svg = svg_for_html(svg_of(chart, svg_text), prefix=f"pf-chart{number}-")
         parts.append(
             f"<figure><h3>{_esc(heading)}</h3>{svg}"
             f"<figcaption>{_esc(caption)}</figcaption></figure>"

@@ -502,3 +502,20 @@ def test_the_data_choose_the_kernel_and_the_row_kernel_keeps_its_stream() -> Non
     assert np.array_equal(auto.draws, rows.draws) and auto.p_value == rows.p_value
     with pytest.raises(E.InvalidArgumentError, match=re.escape(BAD_KERNEL.format(value="row"))):
         permutation_null(pos, neg, gp, gn, 5, rng, 1e-12, kernel="row")  # type: ignore[arg-type]
+
+
+def test_row_kernel_in_slices_is_one_block_bit_for_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20: evaluating a block of draws in slices of EVAL_CELLS changes no double."""
+    import polars_fair.analyses.scores.permutation as perm
+
+    rng = np.random.default_rng(20)
+    pos, neg = rng.integers(0, 2, 3_000), rng.integers(0, 3, 3_000)  # continuous-like, ties
+    gp, gn = rng.binomial(pos, 0.3), rng.binomial(neg, 0.3)
+    monkeypatch.setattr(perm, "EVAL_CELLS", 1)  # one draw per slice
+    sliced = permutation_null(pos, neg, gp, gn, 300, np.random.default_rng(4), 1e-12,
+                              kernel="rows")
+    monkeypatch.setattr(perm, "EVAL_CELLS", 10**12)  # the whole block at once, as before
+    whole = permutation_null(pos, neg, gp, gn, 300, np.random.default_rng(4), 1e-12,
+                             kernel="rows")
+    assert np.array_equal(sliced.draws, whole.draws) and sliced.p_value == whole.p_value
+    assert perm.BLOCK_CELLS // max(int(pos.sum()), int(neg.sum())) > 1  # blocks of many draws
