@@ -8,11 +8,14 @@ Two rows, each against a baseline measured in the same run, alternating with our
 * ``html/adult/cli``: ``polars-fair report ... --html audit.html`` as a fresh process (start-up,
   imports, the page), against the same command without ``--html``.
 
-Each row also records the CPU time of ours (``ours_cpu_s``: the process's own, all threads, for
-the call; the child's user + system time for the command), which a shared machine's load
-inflates far less than the wall time. Target (issue 20): the page is written in under 4 s. The
-page runs the ABROCA permutation test (1,000 permutations, seed 0) of every group with at least
-30 positives and 30 negatives.
+Each row also records the CPU time of ours (``ours_cpu_s``: for the call, the process's own, all
+threads, plus the chart-rendering helper process's (``helper_cpu_s``, from ``/proc``); for the
+command, the child's user + system time, its helper included), which a shared machine's load
+inflates far less than the wall time. The page renders its charts in a helper process
+(:mod:`polars_fair.audit.svg_process`) that works on the second core while the page computes,
+so on a quiet machine the wall time can be below the CPU time. Target (issue 20): the page is
+written in under 4 s. The page runs the ABROCA permutation test (1,000 permutations, seed 0)
+of every group with at least 30 positives and 30 negatives.
 Skipped without the shared data (``../shared/data/adult``); the smoke run uses a small
 generated table and 20 permutations.
 """
@@ -53,6 +56,19 @@ def _command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "polars_fair.cli"]
 
 
+def _helper_cpu() -> float:
+    """CPU seconds (user + system) of this process's chart helpers so far (Linux; else 0)."""
+    from polars_fair.audit import svg_process
+
+    total = 0.0
+    for helper in svg_process._SHARED:
+        stat = Path(f"/proc/{helper._proc.pid}/stat")
+        if helper.alive and stat.exists():  # fields 14 and 15: utime, stime (clock ticks)
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def _call_row(cfg: Config, path: Path) -> Row:
     import polars_fair  # noqa: F401  (registers .fair)
     from polars_fair.audit.html import audit_html
@@ -67,12 +83,15 @@ def _call_row(cfg: Config, path: Path) -> Row:
         lf = pl.scan_csv(path).select("race", "sex", "y_true", "y_score")
         r.n = lf.select(pl.len()).collect().item()
         cpu: list[float] = []
+        helper: list[float] = []
 
         def page() -> None:
-            c0 = time.process_time()  # every thread of this process (Polars, vl-convert)
+            c0 = time.process_time()  # every thread of this process (Polars, numpy)
+            h0 = _helper_cpu()  # the chart helper's renders, on the other core
             audit_html(lf, ["race", "sex"], y_score="y_score", threshold=0.5,
                        n_permutations=n_permutations)
-            cpu.append(time.process_time() - c0)
+            helper.append(_helper_cpu() - h0)
+            cpu.append(time.process_time() - c0 + helper[-1])
 
         times = measure({
             "ours": page,
@@ -82,7 +101,8 @@ def _call_row(cfg: Config, path: Path) -> Row:
         r.ours_s, r.ours_repeats = median(times["ours"]), len(times["ours"])
         r.baseline_s, r.baseline_repeats = median(times["baseline"]), len(times["baseline"])
         r.extra.update(ours_times=times["ours"], baseline_times=times["baseline"],
-                       ours_cpu_s=median(cpu[1:] or cpu), load_average=os.getloadavg())
+                       ours_cpu_s=median(cpu[1:] or cpu),
+                       helper_cpu_s=median(helper[1:] or helper), load_average=os.getloadavg())
 
     return guarded(row, body)
 
