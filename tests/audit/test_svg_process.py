@@ -4,6 +4,7 @@ same page as rendering in this process, and a fallback that renders here when it
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sys
 
 import pytest
@@ -63,5 +64,9 @@ def test_the_page_is_the_same_with_and_without_the_helper(monkeypatch: pytest.Mo
     with_helper = audit_html(df, "sex", **kwargs)
     assert sp.svg_process() is not None
     monkeypatch.setattr(sp, "svg_process", lambda: None)  # every chart rendered here
-    assert audit_html(df, "sex", **kwargs) == with_helper
-    assert with_helper.count("<svg") >= 4
+    here = audit_html(df, "sex", **kwargs)
+    assert with_helper.count("<svg") >= 4 and "gradient_" in here
+    # vl-convert numbers a colour gradient's id by the renderer's count of gradients so far,
+    # which differs between two renderers (and between two calls on one): the rest is equal
+    assert re.sub(r"gradient_\d+", "gradient_", here) == re.sub(r"gradient_\d+", "gradient_",
+                                                                  with_helper)
