@@ -33,7 +33,7 @@ from polars_fair.audit.html.figures import (
 from polars_fair.audit.html.findings import abroca_headline_group
 from polars_fair.audit.html.provenance import provenance
 from polars_fair.audit.html.text import _describe
-from polars_fair.audit.svg_process import render_ahead
+from polars_fair.audit.svg_process import render_ahead, svg_process
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -99,6 +99,7 @@ def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: Page
     """
     from polars_fair.audit.gate import gate
 
+    svg_process()  # the chart renderer starts now, on the other core, while the page computes
     condition, size, n_columns = row_sizes(lf, by_exprs, o.where)
     audited = lf.filter(condition) if condition is not None else lf
     t = compute_tables(audited, by, o, divergence)

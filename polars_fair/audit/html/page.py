@@ -67,7 +67,6 @@ from polars_fair.audit.html.context import PageContext, PageText, Provenance, Se
 from polars_fair.audit.html.figures import PageOptions
 from polars_fair.audit.html.text import DEFAULT_PAGE_GROUPS
 from polars_fair.audit.html.verdict import verdict_section
-from polars_fair.audit.svg_process import svg_process
 from polars_fair.core.limits import check_size, with_limits
 from polars_fair.core.options import DEFAULTS, Adjust
 from polars_fair.core.reference import Reference
@@ -254,7 +253,6 @@ def audit_html(
     rate_list, filter_list, out_path = _page_arguments(rates, filters, output, divergence,
                                                        rows_read)
     strata_list = page_strata(strata, by)
-    svg_process()  # the chart renderer starts now, on the other core, while the page computes
     o = PageOptions(
         y_true=y_true, y_pred=y_pred, y_score=y_score, threshold=threshold, pos_label=pos_label,
         reference=Reference.parse(reference), min_support=min_support,
