@@ -134,7 +134,8 @@ def _readable_get_params(self: click.Command, ctx: Any) -> Any:
     """The parameters of a command or of the group, each showing a readable type in ``--help``.
 
     The ``get_params`` of :class:`ReadableGroup` and :class:`ReadableCommand`: a flag shows no
-    type, an option its metavar, a plain name or its choices.
+    type, an option its metavar, a plain name or its choices; each converts its value without
+    pydantic when it can (:func:`polars_fair.cli.coercion.install`).
 
     Parameters
     ----------
@@ -158,11 +159,14 @@ def _readable_get_params(self: click.Command, ctx: Any) -> Any:
     ...     level.display_type_rich(ctx)
     'NUMBER'
     """
+    from polars_fair.cli.coercion import install
+
     params = click.Command.get_params(self, ctx)
     for p in params:
         if not getattr(p, "_pf_readable", False):
             p.display_type_rich = _readable(p)  # type: ignore[attr-defined]
             p._pf_readable = True  # type: ignore[attr-defined]
+            install(p)
     return params
 
 
