@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-__all__ = ["COMMANDS", "HELP", "main"]
+__all__ = ["COMMANDS", "HELP", "answer", "main"]
 
 #: The app's help line (:data:`polars_fair.cli.entry.app`).
 HELP = "Fairness audits of binary classifiers on Polars: one scan, exact metrics."
@@ -78,6 +78,43 @@ def _answers_alone(args: Sequence[str]) -> bool:
     return not args[0].startswith("-") and args[0] not in COMMANDS
 
 
+def answer(args: Sequence[str]) -> None:
+    """Answer the top-level help or an unknown command, if that is what ``args`` ask.
+
+    Imports Typer and :mod:`polars_fair.cli.group` only, so the console script
+    (:mod:`_polars_fair_cli`) calls it before the package (and Polars) is imported.
+
+    Parameters
+    ----------
+    args : sequence of str
+        The arguments after the program's name.
+
+    Raises
+    ------
+    SystemExit
+        0 after the help, 2 for no command or an unknown one; returns (without output) when the
+        arguments name a command, which :func:`main` runs.
+
+    Examples
+    --------
+    >>> answer(["report", "data.csv"]) is None
+    True
+    """
+    if not _answers_alone(args):
+        return
+    from typer._click import Command
+    from typer.core import TyperCommand
+
+    from polars_fair.cli.group import ReadableGroup
+
+    # the help lines only: a command here is never run (an unknown one is a usage error)
+    commands: dict[str, Command] = {name: TyperCommand(name, help=text, callback=None)
+                                    for name, text in COMMANDS.items()}
+    group = ReadableGroup(name="polars-fair", commands=commands, help=HELP,
+                          no_args_is_help=True)
+    group.main(list(args), prog_name="polars-fair")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line: the top-level help and unknown commands here, the rest in entry.
 
@@ -104,20 +141,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     exit code 2
     """
     args = list(sys.argv[1:] if argv is None else argv)
-    if not _answers_alone(args):
-        from polars_fair.cli.entry import main as run
+    answer(args)
+    from polars_fair.cli.entry import main as run
 
-        sys.argv = [sys.argv[0], *args]
-        run()
-        return
-    from typer._click import Command
-    from typer.core import TyperCommand
-
-    from polars_fair.cli.group import ReadableGroup
-
-    # the help lines only: a command here is never run (an unknown one is a usage error)
-    commands: dict[str, Command] = {name: TyperCommand(name, help=text, callback=None)
-                                    for name, text in COMMANDS.items()}
-    group = ReadableGroup(name="polars-fair", commands=commands, help=HELP,
-                          no_args_is_help=True)
-    group.main(args, prog_name="polars-fair")
+    sys.argv = [sys.argv[0], *args]
+    run()

@@ -80,3 +80,40 @@ def test_a_command_runs_through_the_launcher_and_builds_only_itself() -> None:
                           "header": out.getvalue().splitlines()[0][:12]}))
     """)
     assert got == {"code": 0, "built": ["demo"], "header": "race,sex,n,t"}
+
+
+def test_the_console_script_answers_help_without_polars_then_runs_commands_in_the_package(
+) -> None:
+    got = _fresh("""
+        import contextlib, io, json, sys
+        import _polars_fair_cli
+        seen = {}
+        for name, argv in (("help", ["--help"]), ("unknown", ["raport"])):
+            sys.argv = ["polars-fair", *argv]
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    _polars_fair_cli.main()
+                except SystemExit as done:
+                    code = done.code
+            seen[name] = [code, "polars" in sys.modules,
+                          sorted(m for m in sys.modules if m.startswith("polars_fair")),
+                          (out.getvalue() + err.getvalue()).strip().splitlines()[-1]]
+        sys.argv = ["polars-fair", "demo", "--n", "500", "--format", "csv"]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            try:
+                _polars_fair_cli.main()
+            except SystemExit as done:
+                code = done.code
+        import polars as pl
+        seen["demo"] = [code, out.getvalue().splitlines()[0][:12],
+                        hasattr(pl.DataFrame, "fair"), sys.modules["polars_fair"].__file__
+                        is not None]
+        print(json.dumps(seen))
+    """)
+    help_code, help_polars, help_modules, _ = got["help"]  # type: ignore[misc]
+    assert (help_code, help_polars, help_modules) == (0, False, [])
+    assert got["unknown"] == [2, False, [], "polars-fair: error: no such command 'raport'. "
+                                            "Did you mean 'report'?"]
+    assert got["demo"] == [0, "race,sex,n,t", True, True]
