@@ -7,7 +7,10 @@ person at a terminal waits for them. Bytecode is cached as for an installed pack
 process writes it under a temporary ``PYTHONPYCACHEPREFIX``, outside the repository).
 
 The baseline is ``python -c "import polars"``, measured the same way in the same run,
-alternating with ours, so a loaded machine slows both.
+alternating with ours, so a loaded machine slows both. Each process's CPU time (user + system,
+from ``getrusage(RUSAGE_CHILDREN)``) is recorded beside its wall time (``ours_cpu_s``,
+``baseline_cpu_s`` and their ratio ``cpu_ratio``, in the row's notes): a machine shared with
+other work lengthens the wall time far more than the CPU time.
 
 * ``cli/help``: ``polars-fair --help`` (target < 0.3 s);
 * ``cli/usage_error``: ``polars-fair report data.csv`` without ``--by`` (exit 2; target < 0.3 s);
@@ -18,6 +21,7 @@ alternating with ours, so a loaded machine slows both.
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -36,14 +40,20 @@ def _command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "polars_fair.cli"]
 
 
-def _timed(argv: list[str], env: dict[str, str], codes: tuple[int, ...]) -> float:
-    t0 = time.perf_counter()
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(argv: list[str], env: dict[str, str], codes: tuple[int, ...]) -> tuple[float, float]:
+    """The wall time and the CPU time (user + system) of one process."""
+    c0, t0 = _cpu(), time.perf_counter()
     out = subprocess.run(argv, env=env, cwd=ROOT.parent, capture_output=True, text=True,
                          timeout=300, check=False)
-    elapsed = time.perf_counter() - t0
+    elapsed, cpu = time.perf_counter() - t0, _cpu() - c0
     if out.returncode not in codes:
         raise RuntimeError(f"{argv[1:3]} exited {out.returncode}: {out.stderr[-500:]}")
-    return elapsed
+    return elapsed, cpu
 
 
 def _cases(tmp: Path) -> list[tuple[str, str, list[str], tuple[int, ...]]]:
@@ -86,13 +96,19 @@ def run(cfg: Config) -> list[Row]:
                 argv = [*_command(), *args]
                 _timed(argv, env, codes)  # writes the bytecode
                 _timed(baseline, env, (0,))
-                ours, base = [], []
+                ours, base, ours_cpu, base_cpu = [], [], [], []
                 for _ in range(repeats):
-                    ours.append(_timed(argv, env, codes))
-                    base.append(_timed(baseline, env, (0,)))
+                    for times, cpus, cmd, ok in ((ours, ours_cpu, argv, codes),
+                                                 (base, base_cpu, baseline, (0,))):
+                        wall, cpu = _timed(cmd, env, ok)
+                        times.append(wall)
+                        cpus.append(cpu)
                 r.ours_s, r.ours_repeats = median(ours), len(ours)
                 r.baseline_s, r.baseline_repeats = median(base), len(base)
-                r.extra.update(ours_times=ours, baseline_times=base)
+                r.extra.update(ours_times=ours, baseline_times=base, ours_cpu_times=ours_cpu,
+                               baseline_cpu_times=base_cpu, ours_cpu_s=median(ours_cpu),
+                               baseline_cpu_s=median(base_cpu),
+                               cpu_ratio=median(ours_cpu) / median(base_cpu))
 
             rows.append(guarded(row, body))
     return rows
