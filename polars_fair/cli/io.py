@@ -276,16 +276,21 @@ def scan(path: Path, separator: str | None = None,
                             ).collect(engine="streaming")
         blanks = sorted({v for column in found.row(0) for v in column})
         zoned = {c: pl.String() for c, t in dtypes.items() if _zoned(t)}  # read in their zone
-        lf = blank_as_null(pl.scan_csv(path, separator=sep, infer_schema_length=None,
-                                       schema_overrides={**dtypes, **zoned} or None,
+        inferred = pl.scan_csv(path, separator=sep, infer_schema_length=None,
+                               schema_overrides={**dtypes, **zoned} or None,
+                               null_values=blanks or None).collect_schema()
+        # the types, inferred from every row once, are given to the scan: a scan that infers
+        # them reads the whole file again at each query the command runs
+        lf = blank_as_null(pl.scan_csv(path, separator=sep, schema=inferred,
                                        null_values=blanks or None))
         return _as_dtypes(lf, {c: dtypes[c] for c in zoned})
     if separator is not None:
         raise E.InvalidArgumentError(E.CLI_SEPARATOR_NOT_CSV.format(path=path.name))
     if suffix in (".parquet", ".pq"):
         lf = pl.scan_parquet(path)
-    elif suffix in (".ndjson", ".jsonl"):
-        lf = pl.scan_ndjson(path, infer_schema_length=None)
+    elif suffix in (".ndjson", ".jsonl"):  # the types inferred once, as for a CSV
+        lf = pl.scan_ndjson(path, schema=pl.scan_ndjson(path, infer_schema_length=None)
+                            .collect_schema())
     else:
         raise E.InvalidArgumentError(
             f"cannot tell the format of {path.name!r}: use .csv, .tsv, .parquet or .ndjson"
