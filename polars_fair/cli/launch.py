@@ -2,7 +2,9 @@
 
 ``polars-fair --help`` (or no arguments) prints the command list from :data:`COMMANDS`, and an
 unknown command is a one-line usage error with "did you mean", both in a few tens of
-milliseconds: neither imports Polars, numpy or the analyses. Every other command line goes to
+milliseconds: neither imports Polars, numpy or the analyses. A usage error of a command (a
+missing ``--by``, an unknown flag) is told the same way from the parameter table that the first
+full run wrote (:mod:`polars_fair.cli.usage`). Every other command line goes to
 :func:`polars_fair.cli.entry.main`, which builds only the command it runs.
 
 :data:`COMMANDS` is the command table of :data:`polars_fair.cli.entry.app` written out (its names
@@ -79,10 +81,11 @@ def _answers_alone(args: Sequence[str]) -> bool:
 
 
 def answer(args: Sequence[str]) -> None:
-    """Answer the top-level help or an unknown command, if that is what ``args`` ask.
+    """Answer the top-level help, an unknown command or a usage error it can tell alone.
 
-    Imports Typer and :mod:`polars_fair.cli.group` only, so the console script
-    (:mod:`_polars_fair_cli`) calls it before the package (and Polars) is imported.
+    Imports Typer, :mod:`polars_fair.cli.group` and :mod:`polars_fair.cli.usage` only, so the
+    console script (:mod:`_polars_fair_cli`) calls it before the package (and Polars) is
+    imported.
 
     Parameters
     ----------
@@ -92,15 +95,19 @@ def answer(args: Sequence[str]) -> None:
     Raises
     ------
     SystemExit
-        0 after the help, 2 for no command or an unknown one; returns (without output) when the
-        arguments name a command, which :func:`main` runs.
+        0 after the help, 2 for no command or an unknown one, or for a usage error that the
+        cached parameter table tells (:func:`polars_fair.cli.usage.check`); returns (without
+        output) when the arguments name a command, which :func:`main` runs.
 
     Examples
     --------
-    >>> answer(["report", "data.csv"]) is None
+    >>> answer(["report", "data.csv", "--by", "race"]) is None  # a command to run
     True
     """
     if not _answers_alone(args):
+        from polars_fair.cli.usage import check
+
+        check(args)  # a usage error it can tell from the cached parameter table
         return
     from typer._click import Command
     from typer.core import TyperCommand
@@ -142,7 +149,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     """
     args = list(sys.argv[1:] if argv is None else argv)
     answer(args)
+    from polars_fair.cli.entry import app
     from polars_fair.cli.entry import main as run
+    from polars_fair.cli.usage import remember
 
+    remember(app)  # the parameter table of answer's usage errors, once per installation
     sys.argv = [sys.argv[0], *args]
     run()

@@ -1,0 +1,142 @@
+"""Usage errors told from the cached parameter table read exactly as the full command line's.
+
+:func:`polars_fair.cli.usage.check` answers a usage error before Polars is imported, from the
+table that :func:`polars_fair.cli.usage.remember` wrote. The reference is the full command line
+(:func:`polars_fair.cli.entry.main`) on the same arguments: whenever the table answers, the exit
+code, stdout and stderr must be the full command line's; and it must answer the common
+mistakes (a missing required option or argument, an unknown flag, a flag without its value, an
+extra argument), or it would never save anything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+
+from polars_fair.cli import usage
+from polars_fair.cli.entry import app
+from polars_fair.cli.entry import main as full_main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    monkeypatch.setenv(usage.CACHE_ENV, str(tmp_path))
+    usage.remember(app)
+    written: dict[str, Any] = json.loads(usage.cache_file().read_text())
+    return written
+
+
+def _run(fn: Any, args: list[str]) -> tuple[Any, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code: Any = None
+    argv = sys.argv
+    sys.argv = ["polars-fair", *args]
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            fn(args)
+    except SystemExit as done:
+        code = done.code
+    finally:
+        sys.argv = argv
+    return code, out.getvalue(), err.getvalue()
+
+
+def _full(args: list[str]) -> None:
+    full_main()
+
+
+def _lines(table: dict[str, Any]) -> list[list[str]]:
+    """Mistaken command lines for every command, and a few of each kind of value."""
+    lines = []
+    for name, params in table.items():
+        path = ["data.csv"] if any(p["class"] == "argument" for p in params) else []
+        lines += [[name], [name, *path], [name, *path, "--bogus"], [name, *path, "--bogus=1"],
+                  [name, *path, "--hlp"],
+                  [name, *path, "x", "y", "z"], [name, *path, "--format", "json", "--bogus"]]
+        for p in params:
+            if p["class"] != "option" or p.get("is_flag"):
+                continue
+            flag = p["opts"][0]
+            lines.append([name, *path, flag])  # the value is missing
+            if p["kind"] == "int":
+                lines += [[name, *path, flag, "abc"], [name, *path, flag, "12"]]
+            if p["kind"] == "choice":
+                lines += [[name, *path, flag, "bogus"], [name, *path, flag, p["choices"][0]]]
+    return lines
+
+
+def test_the_tables_usage_errors_are_the_full_command_lines(table: dict[str, Any]) -> None:
+    answered = set()
+    for args in _lines(table):
+        light = _run(usage.check, args)
+        if light == (None, "", ""):
+            continue  # the table left it to the full command line
+        assert light == _run(_full, args), args
+        assert light[0] == 2
+        answered.add((args[0], tuple(a if a.startswith("-") else "V" for a in args[1:])))
+    assert ("report", ("V",)) in answered  # missing --by
+    assert ("report", ()) in answered  # missing PATH
+    assert ("report", ("V", "--bogus")) in answered
+    assert ("report", ("V", "--hlp")) in answered  # did you mean --help
+    assert ("report", ("V", "--by")) in answered  # --by without its value
+    assert ("report", ("V", "--format", "V", "--bogus")) in answered  # with the JSON error
+    assert ("abroca", ("V",)) in answered  # a generated command
+
+
+def test_a_valid_line_help_and_no_table_go_to_the_full_command_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: dict[str, Any]) -> None:
+    assert _run(usage.check, ["report", "d.csv", "--by", "g"]) == (None, "", "")
+    assert _run(usage.check, ["report", "--help"]) == (None, "", "")
+    assert _run(usage.check, ["report", "d.csv", "--min-support", "1e3"]) == (None, "", "")
+    monkeypatch.setenv(usage.CACHE_ENV, str(tmp_path / "empty"))
+    assert _run(usage.check, ["report", "d.csv"]) == (None, "", "")
+
+
+def test_the_table_names_the_installation(tmp_path: Path, table: dict[str, Any]) -> None:
+    before = usage.cache_file()
+    module = Path(usage.__file__)
+    stat = module.stat()
+    try:
+        module.touch()  # any module of the package changed: another table
+        assert usage.cache_file() != before
+    finally:
+        import os
+
+        os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert usage.cache_file() == before
+    assert set(table) == set(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+def test_the_console_script_tells_a_usage_error_without_polars(tmp_path: Path) -> None:
+    code = f"""
+        import contextlib, io, json, os, sys
+        os.environ["POLARS_FAIR_CACHE_DIR"] = {str(tmp_path)!r}
+        import _polars_fair_cli
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            try:
+                _polars_fair_cli.main()
+            except SystemExit as done:
+                code = done.code
+        print(json.dumps([code, err.getvalue().strip(), "polars" in sys.modules]))
+    """
+    results = []
+    for argv in (["report", "data.csv"], ["demo", "--n", "200", "--format", "csv"],
+                 ["report", "data.csv"]):
+        out = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *argv], cwd=ROOT,
+                             capture_output=True, text=True, check=True)
+        results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    missing = "polars-fair: error: missing option --by"
+    # no table yet: the full command line tells it (and writes the table); then the table does
+    assert results == [[2, missing, True], [0, "", True], [2, missing, False]]
