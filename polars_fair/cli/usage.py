@@ -153,7 +153,10 @@ def remember(app: Any) -> None:
     >>> cache_file().exists() or not os.access(cache_file().parent, os.W_OK)
     True
     """
-    path = cache_file()
+    try:
+        path = cache_file()
+    except (OSError, RuntimeError):  # no home directory, an unreadable package
+        return
     if path.exists():
         return
     import tempfile
@@ -176,7 +179,7 @@ def remember(app: Any) -> None:
 def _read() -> dict[str, list[dict[str, Any]]] | None:
     try:
         table: dict[str, list[dict[str, Any]]] = json.loads(cache_file().read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):  # none yet, half-written, no home directory
         return None
     return table
 
