@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from polars_fair.cli.coercion import FLOAT_TEXT, INT_TEXT
 
 __all__ = ["CACHE_ENV", "cache_file", "check", "describe", "remember"]
 
@@ -29,8 +30,6 @@ __all__ = ["CACHE_ENV", "cache_file", "check", "describe", "remember"]
 #: or ``~/.cache/polars-fair``).
 CACHE_ENV = "POLARS_FAIR_CACHE_DIR"
 
-_INT = re.compile(r"-?[0-9]{1,18}")
-_FLOAT = re.compile(r"-?[0-9]{1,15}(?:\.[0-9]{1,15})?")
 
 
 class _Unsure(Exception):
@@ -197,8 +196,8 @@ def _judge(spec: dict[str, Any]) -> Any:
             choices = spec.get("choices", [])
             ok = isinstance(value, bool) or isinstance(value, str) and (
                 kind == "str"
-                or (kind == "int" and _INT.fullmatch(value) is not None)
-                or (kind == "float" and _FLOAT.fullmatch(value) is not None)
+                or (kind == "int" and INT_TEXT.fullmatch(value) is not None)
+                or (kind == "float" and FLOAT_TEXT.fullmatch(value) is not None)
                 or (kind == "path" and value != "")
                 or (kind == "choice" and (value in choices if spec["case_sensitive"]
                                           else value.lower() in [c.lower() for c in choices])))
