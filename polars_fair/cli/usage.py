@@ -211,8 +211,10 @@ def _judge(spec: dict[str, Any]) -> Any:
 def _command(name: str, specs: list[dict[str, Any]]) -> Any:
     """A command with the table's parameters whose callback raises :class:`_Parsed`."""
     from typer._coercion import resolve_type_descriptor
-    from typer.core import TyperArgument, TyperCommand, TyperOption
+    from typer.core import TyperArgument, TyperOption
     from typer.models import OptionInfo
+
+    from polars_fair.cli.group import ReadableCommand
 
     def parsed(**values: Any) -> None:
         raise _Parsed
@@ -234,7 +236,8 @@ def _command(name: str, specs: list[dict[str, Any]]) -> Any:
                                 default=False if flag else None, **common)
         param._runtime_param = _judge(s)
         params.append(param)
-    return TyperCommand(name, params=params, callback=parsed)  # --help: for 'did you mean'
+    # ReadableCommand: its --help (kept for "did you mean --help") converts without pydantic
+    return ReadableCommand(name, params=params, callback=parsed)
 
 
 def check(args: Sequence[str]) -> None:
