@@ -11,6 +11,7 @@ drops the shell and runs the command in the real package (:func:`polars_fair.cli
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 import types
 from collections.abc import Iterator
@@ -35,7 +36,7 @@ def _shell() -> Iterator[None]:
     spec = importlib.util.find_spec("polars_fair")
     assert spec is not None and spec.submodule_search_locations is not None
     root = list(spec.submodule_search_locations)
-    for name, path in zip(_SHELLED, (root, [p + "/cli" for p in root]), strict=True):
+    for name, path in zip(_SHELLED, (root, [os.path.join(p, "cli") for p in root]), strict=True):
         shell = types.ModuleType(name)
         shell.__path__ = path
         shell.__package__ = name
