@@ -93,6 +93,10 @@ SLOW_TESTS = {
     "test_console_script_entry_point",
     "test_help_and_an_unknown_command_build_no_command_and_load_no_numpy",
     "test_a_command_runs_through_the_launcher_and_builds_only_itself",
+    "test_the_console_script_answers_help_without_polars_then_runs_commands_in_the_package",
+    "test_the_console_script_tells_a_usage_error_without_polars",
+    "test_a_report_on_rows_imports_no_pydantic",
+    "test_the_tables_usage_errors_are_the_full_command_lines",  # every command's mistakes
     "test_intervals_import_scipy_on_first_use_and_give_the_wilson_bounds",
     "test_core_modules_import_without_the_plot_extra",
     "test_a_shell_block_that_exits_non_zero_fails_the_page",
