@@ -45,11 +45,15 @@ def _fingerprint() -> str:
 
     import typer
 
-    root = Path(__file__).resolve().parents[1]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     h = hashlib.sha1(f"{sys.version}|{typer.__version__}|{root}".encode())
-    for path in sorted(root.rglob("*.py")):
-        st = path.stat()
-        h.update(f"{path.relative_to(root)}|{st.st_size}|{st.st_mtime_ns};".encode())
+    modules = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        modules += [os.path.join(folder, f) for f in files if f.endswith(".py")]
+    for path in sorted(modules):
+        st = os.stat(path)
+        h.update(f"{path[len(root):]}|{st.st_size}|{st.st_mtime_ns};".encode())
     return h.hexdigest()[:16]
 
 
