@@ -139,7 +139,7 @@ def describe(group: Any) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def remember(app: Any) -> None:
+def remember(app: Any) -> bool:
     """Write the parameter table (:func:`describe`) unless this installation's file exists.
 
     A cache that cannot be written is left alone: the table only makes usage errors faster.
@@ -149,19 +149,23 @@ def remember(app: Any) -> None:
     app : typer.Typer
         The app (:data:`polars_fair.cli.entry.app`).
 
+    Returns
+    -------
+    bool
+        Whether this installation's table is in the cache now.
+
     Examples
     --------
     >>> from polars_fair.cli.entry import app
-    >>> remember(app)
-    >>> cache_file().exists() or not os.access(cache_file().parent, os.W_OK)
+    >>> remember(app) == cache_file().exists()
     True
     """
     try:
         path = cache_file()
     except (OSError, RuntimeError):  # no home directory, an unreadable package
-        return
+        return False
     if path.exists():
-        return
+        return True
     import tempfile
 
     import typer
@@ -176,7 +180,8 @@ def remember(app: Any) -> None:
             json.dump(table, tmp)
         os.replace(tmp.name, path)
     except OSError:
-        return
+        return False
+    return True
 
 
 def _read() -> dict[str, list[dict[str, Any]]] | None:
@@ -264,7 +269,7 @@ def check(args: Sequence[str]) -> None:
     Examples
     --------
     >>> from polars_fair.cli.entry import app
-    >>> remember(app)
+    >>> _ = remember(app)
     >>> import contextlib
     >>> try:
     ...     with contextlib.redirect_stderr(sys.stdout):
