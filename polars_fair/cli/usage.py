@@ -119,8 +119,8 @@ def describe(group: Any) -> dict[str, list[dict[str, Any]]]:
     >>> import typer
     >>> from polars_fair.cli.entry import app
     >>> by = [p for p in describe(typer.main.get_command(app))["report"] if p["name"] == "by"]
-    >>> by[0]["opts"], by[0]["required"], by[0]["multiple"], by[0]["kind"]
-    (['--by'], True, True, 'str')
+    >>> by[0]["opts"], by[0]["multiple"], by[0]["kind"]
+    (['--by'], True, 'str')
     """
     out: dict[str, list[dict[str, Any]]] = {}
     for name, cmd in group.commands.items():
@@ -273,10 +273,10 @@ def check(args: Sequence[str]) -> None:
     >>> import contextlib
     >>> try:
     ...     with contextlib.redirect_stderr(sys.stdout):
-    ...         check(["report", "data.csv"])
+    ...         check(["report", "data.csv", "--by", "race", "--no-such-flag"])
     ... except SystemExit as done:
-    ...     print("exit code", done.code)
-    polars-fair: error: missing option --by
+    ...     print("exit code", done.code)  # doctest: +ELLIPSIS
+    polars-fair: error: no such option: --no-such-flag...
     exit code 2
     """
     table = _read()
