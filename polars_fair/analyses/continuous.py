@@ -75,9 +75,15 @@ def _nullable(x: Any) -> Any:
     return [None if not np.isfinite(v) else float(v) for v in out]
 
 
-def _welch(diff: Any, v1: Any, s1: Any, v0: float, s0: float, level: float) -> tuple[Any, ...]:
-    """Welch's t: interval half-width and two-sided p-value, elementwise (NaN where undefined)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
+def _welch(diff: Any, v1: Any, s1: Any, v0: Any, s0: Any, level: float) -> tuple[Any, ...]:
+    """Welch's t: interval half-width and two-sided p-value, elementwise (NaN where undefined).
+
+    ``v0`` and ``s0`` (the reference's variance and size) are NumPy floats, never Python ones:
+    a reference of size 1 or less divides by ``s0 - 1 <= 0``, which NumPy makes NaN or
+    infinite (masked below) where Python raises ``ZeroDivisionError``.
+    """
+    v0, s0 = np.float64(v0), np.float64(s0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         a, b = v1 / s1, v0 / s0
         se = np.sqrt(a + b)
         df = (a + b) ** 2 / (a ** 2 / (s1 - 1) + b ** 2 / (s0 - 1))
@@ -104,10 +110,11 @@ def _compare(df: pl.DataFrame, size: Any, ref: int | None, name: str, smd_sd: Sm
         return {"mean": mean, "std": np.sqrt(var), "diff": nan, "low": nan, "high": nan,
                 "p": nan, "smd": nan}
     diff = mean - mean[ref]
-    low, high, p = _welch(diff, var, size, float(var[ref]), float(size[ref]), level)
+    low, high, p = _welch(diff, var, size, var[ref], size[ref], level)
     if smd_sd == "pooled":  # Cohen's d: the pooled sd of the group and the reference
+        dof = size + size[ref] - 2  # 0 or below (sizes of 1, weights under 1): undefined
         with np.errstate(divide="ignore", invalid="ignore"):
-            sd = np.sqrt((m2 + m2[ref]) / (size + size[ref] - 2))
+            sd = np.where(dof > 0, np.sqrt((m2 + m2[ref]) / np.where(dof > 0, dof, 1)), np.nan)
     else:  # the sd over every audited row
         sd = np.full(df.height, float(_sd_of(total[f"m2_{name}"].to_numpy(),
                                               total["__size"].to_numpy())[0]))
