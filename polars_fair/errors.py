@@ -314,6 +314,10 @@ IMPOSSIBLE_MOMENTS = (
     "moment table holds {count} row(s) whose residual moments no set of values can have: "
     "{rule} fails (first such row: {example}); the sums must come from one set of rows"
 )
+IMPOSSIBLE_MOMENT_SIZE = (
+    "moment table column {column!r} holds {count} row(s) that no set of values can have: "
+    "{rule} (first values: {values})"
+)
 MOMENTS_RESIDUALS_PARTIAL = (
     "a moment table holds all of the residual columns {columns} or none; it lacks {missing}"
 )

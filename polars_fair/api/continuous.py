@@ -203,9 +203,39 @@ def _check_moments(df: pl.DataFrame, size: str, columns: Sequence[str]) -> pl.Da
                 raise E.InvalidArgumentError(E.BAD_MOMENTS.format(
                     column=c, count=bad.len(), problem=problem,
                     values=E.show_values(bad.head(3).to_list())))
+    _check_sizes(df, size, columns)
     if "sum_abs_residual" in columns:
         _check_residuals(df, size)
     return df
+
+
+def _check_sizes(df: pl.DataFrame, size: str, columns: Sequence[str]) -> None:
+    """Refuse moments that no zero or one rows can have.
+
+    No rows (``n = 0``): every sum (``weight_sum``, ``m2_*``, ``sum_abs_residual``) is 0 and
+    every mean null or 0. One row (``n = 1``): every centred sum of squares is 0, within
+    ``1e-9·W·mean²`` (a weighted mean ``w·x / w`` may differ from ``x`` in the last place).
+    """
+    n = pl.col("n")
+    w = pl.col(size).cast(pl.Float64)
+    for c in columns:
+        v = pl.col(c)
+        if c.startswith("mean_"):
+            rules = [("n = 0 (no rows) needs a null or zero mean", (n == 0) & (v != 0))]
+        elif c.startswith("m2_"):
+            spread = v.abs() > _MOMENT_TOLERANCE * w * pl.col(f"mean_{c[3:]}") ** 2
+            rules = [("n = 0 (no rows) needs 0", (n == 0) & (v != 0)),
+                     ("n = 1 (one value) has no spread, so M2 = 0", (n == 1) & spread)]
+        elif c in ("weight_sum", "sum_abs_residual"):
+            rules = [("n = 0 (no rows) needs 0", (n == 0) & (v != 0))]
+        else:
+            continue
+        for rule, cond in rules:
+            bad = df.filter(cond.fill_null(False))[c]
+            if bad.len():
+                raise E.InvalidArgumentError(E.IMPOSSIBLE_MOMENT_SIZE.format(
+                    column=c, count=bad.len(), rule=rule,
+                    values=E.show_values(bad.head(3).to_list())))
 
 
 #: The relative tolerance of the residual-moment inequalities (rounding in the sums).
@@ -259,7 +289,9 @@ def from_moments(table: pl.DataFrame | pl.LazyFrame,
     InvalidArgumentError
         A non-numeric moment column, residual columns given in part (at once); null, NaN,
         infinite or negative counts, sums of squares or weights, a non-integer ``n``, a null
-        mean of a non-empty group, residual moments no values can have (``mae`` below
+        mean of a non-empty group, moments no zero or one rows can have (with ``n = 0`` a
+        non-zero mean, ``weight_sum``, ``m2_*`` or ``sum_abs_residual``; with ``n = 1`` a
+        non-zero ``m2_*``), residual moments no values can have (``mae`` below
         ``|mean_residual|`` or above ``rmse``, within 1e-9 relative) (at collect time).
 
     Examples

@@ -8,8 +8,10 @@ from __future__ import annotations
 import math
 
 import polars as pl
+import pytest
 
 import polars_fair
+from polars_fair import errors as E
 
 
 def _check(r: pl.DataFrame, rows: list[tuple[object, ...]]) -> None:
@@ -48,3 +50,44 @@ def test_weights_normalised_per_group() -> None:
                                   min_support=1)
     _check(r, [("a", 1.5, None, 0.0, None, None, None, None),
                ("b", 4.0, None, 2.5, None, None, None, None)])
+
+
+def _refused(t: pl.DataFrame) -> str:
+    with pytest.raises(E.InvalidArgumentError) as info:
+        polars_fair.from_moments(t).continuous_report(min_support=1).collect()
+    return str(info.value)
+
+
+def test_from_moments_refuses_impossible_sizes() -> None:
+    base = {"g": ["a", "b", "c"], "n": [3, 0, 0], "mean_pred": [2.0, None, 0.0],
+            "m2_pred": [2.0, 0.0, 0.0]}
+    # b and c have no rows: a null or zero mean and M2 = 0 are the only moments they can have
+    assert polars_fair.from_moments(pl.DataFrame(base)).continuous_report(
+        reference="a", min_support=1).collect()["n"].to_list() == [3, 0, 0]
+    # no rows with a mean of 5 (two such rows: b and c)
+    t = pl.DataFrame(base).with_columns(mean_pred=pl.Series([2.0, 5.0, 5.0]))
+    assert _refused(t) == E.IMPOSSIBLE_MOMENT_SIZE.format(
+        column="mean_pred", count=2, rule="n = 0 (no rows) needs a null or zero mean",
+        values="[5.0, 5.0]")
+    # no rows with a spread
+    t = pl.DataFrame(base).with_columns(m2_pred=pl.Series([2.0, 1.0, 0.0]))
+    assert _refused(t) == E.IMPOSSIBLE_MOMENT_SIZE.format(
+        column="m2_pred", count=1, rule="n = 0 (no rows) needs 0", values="[1.0]")
+    # one value has M2 = 0: here 0.5 (a 1-row group with the spread of 2, 3)
+    t = pl.DataFrame({"g": ["a", "b"], "n": [3, 1], "mean_pred": [2.0, 2.5],
+                      "m2_pred": [2.0, 0.5]})
+    assert _refused(t) == E.IMPOSSIBLE_MOMENT_SIZE.format(
+        column="m2_pred", count=1, rule="n = 1 (one value) has no spread, so M2 = 0",
+        values="[0.5]")
+
+
+def test_from_moments_accepts_its_own_one_row_weighted_groups() -> None:
+    # a weighted one-row group: its mean Σw·x / Σw may differ from x in the last place, so its
+    # M2 is a rounding residue (here about 2.6e-33, not 0); the table that moments() made is
+    # accepted back as it is
+    df = pl.DataFrame({"g": ["a", "b"], "y": [1.0, 1.34], "w": [1.0, 0.85]})
+    t = polars_fair.moments(df, "g", y_pred="y", sample_weight="w").frame.collect()
+    assert 0 < t["m2_pred"][1] < 1e-30
+    back = polars_fair.from_moments(t).continuous_report(reference="a", min_support=1)
+    # b: mean 1.34, a: mean 1, so the difference is 0.34
+    assert math.isclose(back.collect()["mean_difference"][1], 0.34, rel_tol=1e-12)
