@@ -127,6 +127,10 @@ CLASS_DTYPE = (
     "classes= {values} cannot be compared with column {column!r} of dtype {dtype}; pass classes "
     "of the column's type"
 )
+ENUM_CLASSES = (
+    "classes= {values} holds {bad} that the Enum column {column!r} cannot hold; its categories "
+    "are {categories}: list only those, or cast the column to an Enum that has them"
+)
 CLASS_KINDS = (
     "y_true column {y_true!r} ({true_dtype}) and y_pred column {y_pred!r} ({pred_dtype}) hold "
     "different kinds of values, so their classes cannot match; turn the numbers into text, for "

@@ -244,8 +244,8 @@ def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, .
     Raises
     ------
     InvalidArgumentError
-        Fewer than two distinct classes, a null one, a string, or classes that cannot be
-        compared with the column.
+        Fewer than two distinct classes, a null one, a string, classes that cannot be
+        compared with the column, or (an Enum column) a class outside its categories.
 
     Examples
     --------
@@ -264,6 +264,13 @@ def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, .
     if len(values) < 2 or len(set(map(repr, values))) != len(values) or any(
             v is None for v in values):
         raise E.InvalidArgumentError(E.FEW_CLASSES.format(values=E.show_values(values)))
+    if isinstance(dtype, pl.Enum):  # a value outside the categories: no row can hold it
+        categories = dtype.categories.to_list()
+        bad = [v for v in values if not isinstance(v, str) or v not in categories]
+        if bad:
+            raise E.InvalidArgumentError(E.ENUM_CLASSES.format(
+                values=E.show_values(values), bad=E.show_values(bad), column=column,
+                categories=E.show_values(categories, limit=10)))
     target = pl.String() if _is_text(dtype) else dtype
     try:
         series = pl.Series(values, strict=True).cast(target, strict=True)
