@@ -422,7 +422,8 @@ C.spell_out_classes(class_counts)
 
 
 def _check_class_table(df: pl.DataFrame, keys: list[str], labels: list[str],
-                       cells: list[str], declared: tuple[Any, ...] | None) -> pl.DataFrame:
+                       cells: list[str], declared: tuple[Any, ...] | None,
+                       dtype: pl.DataType) -> pl.DataFrame:
     df = missing_keys_as_null(_widen(df, cells, ["n"]), keys)
     for c in labels:
         C.check_class_values(df, c, c, c)
@@ -431,8 +432,8 @@ def _check_class_table(df: pl.DataFrame, keys: list[str], labels: list[str],
     _check_levels(df, keys)
     out = (df.group_by([*keys, *labels]).agg(pl.col(c).sum() for c in cells)
            .sort([*keys, *labels], nulls_last=True))
-    C.classes_of(out, declared, {c: c for c in labels})
-    return out
+    return C.finish_classes(out, labels, [*keys, *labels], dtype, declared,
+                            {c: c for c in labels})
 
 
 def from_class_counts(
@@ -506,8 +507,9 @@ def from_class_counts(
     out_schema = pl.Schema([*[(k, schema[k]) for k in key_list],
                             *[(c, dtype) for c in labels], ("n", pl.Int64()),
                             *([("weight_sum", pl.Float64())] if weighted else [])])
-    raw = lf.select(*key_list, *[pl.col(c).cast(dtype) for c in labels], *cells)
+    raw = lf.select(*key_list, *[pl.col(c).cast(C.staging_dtype(dtype)) for c in labels], *cells)
     checked = raw.map_batches(
-        lambda df: _check_class_table(df, key_list, labels, cells, declared), schema=out_schema)
+        lambda df: _check_class_table(df, key_list, labels, cells, declared, dtype),
+        schema=out_schema)
     return FairClassCounts(C.ClassTable(checked, key_list, declared,
                                         check_int(max_groups, "max_groups")))

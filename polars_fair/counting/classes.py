@@ -38,7 +38,8 @@ from polars_fair.counting.tables import Engine, PolarsEngine, engine_of
 
 __all__ = ["CLASS_ARGS", "CLASS_ARGS_DOC", "CLASS_COLUMNS", "ClassArgs", "ClassTable",
            "check_class_args", "check_class_values", "check_classes", "class_dtype",
-           "class_table", "classes_of", "derive_classes", "spell_out_classes"]
+           "class_table", "classes_of", "derive_classes", "finish_classes", "spell_out_classes",
+           "staging_dtype"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -207,8 +208,10 @@ def class_dtype(true_dtype: pl.DataType | None, pred_dtype: pl.DataType) -> pl.D
     Returns
     -------
     pl.DataType
-        The common dtype: the dtype itself when both agree; ``String`` for two different text
-        dtypes; ``Float64`` when either number is a float, else ``Int64``.
+        The common dtype: the dtype itself when both agree; an Enum prediction's Enum with a
+        String or Categorical label (the classes are its categories, in its order); ``String``
+        for two other different text dtypes; ``Float64`` when either number is a float, else
+        ``Int64``.
 
     Examples
     --------
@@ -219,6 +222,9 @@ def class_dtype(true_dtype: pl.DataType | None, pred_dtype: pl.DataType) -> pl.D
         return pred_dtype
     if pred_dtype == pl.Null:
         return true_dtype
+    if isinstance(pred_dtype, pl.Enum) and (true_dtype == pl.String
+                                            or isinstance(true_dtype, pl.Categorical)):
+        return pred_dtype
     if _is_text(true_dtype) and _is_text(pred_dtype):
         return pl.String()
     return pl.Float64() if true_dtype.is_float() or pred_dtype.is_float() else pl.Int64()
@@ -387,6 +393,74 @@ def class_table(
 check_class_values = boundary.check_missing_labels
 
 
+def staging_dtype(dtype: pl.DataType) -> pl.DataType:
+    """The dtype a class table is counted in before its classes are checked.
+
+    String for an Enum class dtype (a label outside its categories is then a typed
+    :func:`classes_of` error, not a failed cast), else the class dtype itself.
+
+    Parameters
+    ----------
+    dtype : pl.DataType
+        The class dtype (:func:`class_dtype`).
+
+    Returns
+    -------
+    pl.DataType
+
+    Examples
+    --------
+    >>> staging_dtype(pl.Enum(["lo", "hi"])), staging_dtype(pl.Int64())
+    (String, Int64)
+    """
+    return pl.String() if isinstance(dtype, pl.Enum) else dtype
+
+
+def finish_classes(out: pl.DataFrame, labels: Sequence[str], order: Sequence[str],
+                   dtype: pl.DataType, declared: tuple[Any, ...] | None,
+                   names: dict[str, str]) -> pl.DataFrame:
+    """Check the classes of a class table counted in :func:`staging_dtype`, give it ``dtype``.
+
+    Parameters
+    ----------
+    out : pl.DataFrame
+        The class table, sorted by ``order``, its ``labels`` in the staging dtype.
+    labels : sequence of str
+        The class columns (``y_true``, ``y_pred``).
+    order : sequence of str
+        The sort columns (the keys, then the labels).
+    dtype : pl.DataType
+        The class dtype.
+    declared : tuple, optional
+        The declared classes.
+    names : dict of str to str
+        As :func:`classes_of`.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``out`` with the labels cast to ``dtype`` and sorted by ``order`` again (an Enum sorts
+        in its categories' order).
+
+    Raises
+    ------
+    InvalidLabelError
+        As :func:`classes_of`.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y_pred": ["hi", "lo"], "n": [1, 2]})
+    >>> finish_classes(df, ["y_pred"], ["y_pred"], pl.Enum(["lo", "hi"]), ("lo", "hi"),
+    ...                {"y_pred": "p"}).rows()
+    [('lo', 2), ('hi', 1)]
+    """
+    classes_of(out, declared, names)
+    if dtype == out.schema[labels[0]]:
+        return out
+    return out.with_columns(pl.col(c).cast(dtype) for c in labels).sort(
+        list(order), nulls_last=True)
+
+
 def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
                names: dict[str, str]) -> tuple[Any, ...]:
     """The classes of a checked class table: the declared ones, or those found (sorted).
@@ -503,7 +577,7 @@ def derive_classes(df: pl.DataFrame, a: Audit, dtype: pl.DataType,
     df = boundary.apply_group_policy(df, a)
     labels = [c for c in (boundary.Y, boundary.P) if c in df.columns]
     df = df.with_columns(pl.col(c).cast(pl.String if _is_text(dtype) else dtype)
-                         .cast(dtype) for c in labels)
+                         .cast(staging_dtype(dtype)) for c in labels)
     weighted = "weight_sum" in df.columns
     sums = [pl.col("n").sum().cast(pl.Int64),
             *([pl.col("weight_sum").sum().cast(pl.Float64)] if weighted else [])]
@@ -512,5 +586,5 @@ def derive_classes(df: pl.DataFrame, a: Audit, dtype: pl.DataType,
     order = [*a.keys, *(["y_true"] if boundary.Y in labels else []), "y_pred"]
     out = out.sort(order, nulls_last=True).select(*order, "n", *(["weight_sum"] if weighted
                                                                    else []))
-    classes_of(out, declared, names)
-    return out
+    return finish_classes(out, ["y_true", "y_pred"][-len(labels):], order, dtype, declared,
+                          names)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-import polars_fair  # noqa: F401 - registers df.fair
+import polars_fair
 from polars_fair import errors as E
 
 RISK = pl.Enum(["Low", "Medium", "High", "VeryHigh"])
@@ -26,3 +26,44 @@ def test_unknown_class_of_an_enum_is_a_typed_error() -> None:
     assert str(info.value) == E.ENUM_CLASSES.format(
         values="['Low', 'Zzz']", bad="['Zzz']", column="p",
         categories="['Low', 'Medium', 'High', 'VeryHigh']")
+
+
+def test_enum_prediction_keeps_its_classes_with_a_string_label() -> None:
+    # a: predicted Low, High (true Low, Medium); b: predicted Low, Medium (true Low, Medium).
+    # The classes are the Enum's, in its order, VeryHigh (no one) a row of zeros.
+    r = _frame().fair.multiclass_report("g", y_pred="p", y_true="y", min_support=1)
+    assert r.schema["class"] == RISK
+    assert r.select("g", pl.col("class").cast(pl.String), "n_class", "selection_rate", "tpr",
+                    "fpr").rows() == [
+        # Low: a's one true Low predicted Low (tpr 1); its true Medium predicted High (fpr 0)
+        ("a", "Low", 1, 0.5, 1.0, 0.0),
+        # Medium: a's true Medium predicted High (tpr 0), nobody predicted Medium (fpr 0)
+        ("a", "Medium", 0, 0.0, 0.0, 0.0),
+        # High: nobody truly High (tpr null); of a's 2 rows not High, 1 predicted High
+        ("a", "High", 1, 0.5, None, 0.5),
+        ("a", "VeryHigh", 0, 0.0, None, 0.0),
+        ("b", "Low", 1, 0.5, 1.0, 0.0),
+        ("b", "Medium", 1, 0.5, 1.0, 0.0),
+        ("b", "High", 0, 0.0, None, 0.0),
+        ("b", "VeryHigh", 0, 0.0, None, 0.0)]
+    # ordered: the share at or above each class in the Enum's order (a: Low, High; b: Low,
+    # Medium), where the String label used to make the class column String and refuse it
+    o = _frame().fair.multiclass_report("g", y_pred="p", y_true="y", min_support=1,
+                                        ordered=True)
+    assert o["selection_rate"].to_list() == [1.0, 0.5, 0.5, 0.0, 1.0, 0.5, 0.0, 0.0]
+    # the same counts handed in as a table: the classes are the Enum's too
+    t = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": ["Low", "Medium", "Low", "Medium"],
+                      "y_pred": ["Low", "High", "Low", "Medium"], "n": [1, 1, 1, 1]}
+                     ).with_columns(y_pred=pl.col("y_pred").cast(RISK))
+    f = polars_fair.from_class_counts(t).multiclass_report(min_support=1).collect()
+    assert f.schema["class"] == RISK
+    assert f["n_class"].to_list() == [1, 0, 1, 0, 1, 1, 0, 0]
+
+
+def test_label_outside_the_enum_is_a_typed_error() -> None:
+    with pytest.raises(E.InvalidLabelError) as info:
+        _frame().with_columns(y=pl.lit("Zzz")).fair.multiclass_report("g", y_pred="p",
+                                                                      y_true="y")
+    assert str(info.value) == E.UNKNOWN_CLASSES.format(
+        column="y", role="y_true", count=4,
+        classes="['Low', 'Medium', 'High', 'VeryHigh']", values="['Zzz']")
