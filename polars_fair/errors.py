@@ -304,6 +304,11 @@ BAD_CONTINUOUS = (
     "column {column!r} ({role}) holds {count} NaN or infinite value(s); continuous "
     "values must be finite numbers"
 )
+CONTINUOUS_BEYOND_FLOAT = (
+    "column {column!r} ({role}, {dtype}) holds {count} integer value(s) beyond 2**53 in "
+    "magnitude, which a float cannot hold exactly (means and sums of squares are Float64); "
+    "subtract an offset (for example the column's minimum) or rescale first"
+)
 BAD_MOMENTS = (
     "moment table column {column!r} holds {count} {problem} value(s): {values}"
 )

@@ -20,7 +20,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair.core.spec import Audit
+from polars_fair.core.spec import FLOAT_EXACT_INT, Audit, wide_int
 
 __all__ = ["sql_moment_label_table"]
 
@@ -34,8 +34,12 @@ def _duckdb(engine: Any, a: Audit) -> pl.LazyFrame:
 
     def parts(column: str, tag: str) -> list[str]:
         x = f"CAST({quote(column)} AS DOUBLE)"
-        return [f"{_count_if(f'{x} IS NULL')} AS {_V}{tag}_null",
-                f"{_count_if(f'isfinite({x})')} AS {_V}{tag}_finite"]
+        out = [f"{_count_if(f'{x} IS NULL')} AS {_V}{tag}_null",
+               f"{_count_if(f'isfinite({x})')} AS {_V}{tag}_finite"]
+        if wide_int(a.pred_dtype if tag == "pred" else a.true_dtype):
+            inside = f"{quote(column)} BETWEEN -{FLOAT_EXACT_INT} AND {FLOAT_EXACT_INT}"
+            out.append(f"{_count_if(f'NOT ({inside})')} AS {_V}{tag}_big")
+        return out
 
     over = f"OVER (PARTITION BY {', '.join(quote(k) for k in a.keys)})" if a.keys else "OVER ()"
     w = f"CAST({quote(a.weight_name)} AS DOUBLE)" if a.weight_name is not None else None
@@ -81,9 +85,13 @@ def _spark(engine: Any, a: Audit) -> pl.LazyFrame:
 
     def parts(column: str, tag: str) -> list[Any]:
         x = _col(column).cast("double")
-        return [_count_if(x.isNull()).alias(f"{_V}{tag}_null"),
-                _count_if(~F.isnan(x) & (F.abs(x) != F.lit(float("inf"))))
-                .alias(f"{_V}{tag}_finite")]
+        out = [_count_if(x.isNull()).alias(f"{_V}{tag}_null"),
+               _count_if(~F.isnan(x) & (F.abs(x) != F.lit(float("inf"))))
+               .alias(f"{_V}{tag}_finite")]
+        if wide_int(a.pred_dtype if tag == "pred" else a.true_dtype):
+            out.append(_count_if(~_col(column).between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT))
+                       .alias(f"{_V}{tag}_big"))
+        return out
 
     window = Window.partitionBy(*[_col(k) for k in a.keys])
     w = _col(a.weight_name).cast("double") if a.weight_name is not None else None

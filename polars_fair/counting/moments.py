@@ -44,7 +44,16 @@ from typing import Any, TypedDict
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.core.spec import Audit, IntoExpr, NullGroups, name_of, resolve, to_expr
+from polars_fair.core.spec import (
+    FLOAT_EXACT_INT,
+    Audit,
+    IntoExpr,
+    NullGroups,
+    name_of,
+    resolve,
+    to_expr,
+    wide_int,
+)
 from polars_fair.counting import boundary
 from polars_fair.counting.tables import Engine, PolarsEngine, engine_of
 
@@ -202,10 +211,20 @@ def resolve_moments(engine: Engine, by: Any, args: dict[str, Any]) -> tuple[Engi
     return engine, a
 
 
-def _checks(x: pl.Expr, tag: str) -> list[pl.Expr]:
-    """The nulls and the finite values of ``x`` (NaN and infinite = the rest of the non-null)."""
-    return [x.null_count().cast(pl.Int64).alias(f"{_V}{tag}_null"),
-            x.is_finite().sum().cast(pl.Int64).alias(f"{_V}{tag}_finite")]
+def _checks(x: pl.Expr, tag: str, raw: pl.Expr | None = None,
+            dtype: pl.DataType | None = None) -> list[pl.Expr]:
+    """The nulls and the finite values of ``x`` (NaN and infinite = the rest of the non-null).
+
+    With a 64-bit or wider integer ``dtype``, also the count of ``raw`` values beyond
+    :data:`~polars_fair.core.spec.FLOAT_EXACT_INT` (``__pf_{tag}_big``), which the Float64
+    cast would round.
+    """
+    out = [x.null_count().cast(pl.Int64).alias(f"{_V}{tag}_null"),
+           x.is_finite().sum().cast(pl.Int64).alias(f"{_V}{tag}_finite")]
+    if raw is not None and wide_int(dtype):
+        big = ~raw.is_between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT)
+        out.append(big.sum().cast(pl.Int64).alias(f"{_V}{tag}_big"))
+    return out
 
 
 def _mean_m2(x: pl.Expr, w: pl.Expr | None, name: str,
@@ -306,17 +325,20 @@ def _moment_aggs(a: Audit, checks: bool) -> list[pl.Expr]:
     w = a.weight.cast(pl.Float64) if a.weight is not None else None
     dx = pl.col(f"{_V}dx")
 
-    def counts(v: pl.Expr, tag: str) -> list[pl.Expr]:
-        return _checks(v, tag) if checks else _checks(v, tag)[:1]
+    def counts(v: pl.Expr, tag: str, raw: pl.Expr, dtype: pl.DataType | None) -> list[pl.Expr]:
+        # the count of integers beyond a float stays in both: those values are finite
+        every = _checks(v, tag, raw, dtype)
+        return every if checks else [every[0], *every[2:]]
 
-    aggs = [pl.len().cast(pl.Int64).alias("n"), *counts(x, "pred")]
+    aggs = [pl.len().cast(pl.Int64).alias("n"), *counts(x, "pred", a.y_pred, a.pred_dtype)]
     if w is not None:
         aggs += getattr(boundary, "_weight_aggs")(w)  # noqa: B009 - the one weight check
     aggs += _mean_m2(dx, w, "pred", shift=x.first() - dx.first())
     if a.y_true is not None:
         y = a.y_true.cast(pl.Float64)
         r = x - y
-        aggs += [*counts(y, "true"), _mean_m2(y, w, "true")[0], *_mean_m2(r, w, "residual"),
+        aggs += [*counts(y, "true", a.y_true, a.true_dtype), _mean_m2(y, w, "true")[0],
+                 *_mean_m2(r, w, "residual"),
                  (r.abs() if w is None else w * r.abs()).sum().alias("sum_abs_residual")]
     return aggs
 
@@ -388,6 +410,11 @@ def _validate(df: pl.DataFrame, a: Audit) -> None:
         if f"{_V}{tag}_null" not in df.columns:
             continue
         name = a.y_pred_name if tag == "pred" else a.y_true_name
+        big = int(df[f"{_V}{tag}_big"].sum()) if f"{_V}{tag}_big" in df.columns else 0
+        if big:
+            raise E.InvalidScoreError(E.CONTINUOUS_BEYOND_FLOAT.format(
+                column=name, role=role, count=big,
+                dtype=a.pred_dtype if tag == "pred" else a.true_dtype))
         nulls, finite = (int(df[f"{_V}{tag}_{x}"].sum()) for x in ("null", "finite"))
         bad = int(df["n"].sum()) - nulls - finite
         if nulls:
@@ -421,7 +448,8 @@ def moments_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     NullValuesError
         Null values in ``y_pred`` or ``y_true`` (at collect time).
     InvalidScoreError
-        NaN or infinite values in ``y_pred`` or ``y_true`` (at collect time).
+        Integer values beyond 2**53 in magnitude (which a float cannot hold), NaN or infinite
+        values in ``y_pred`` or ``y_true`` (at collect time).
     InvalidWeightError
         Null, NaN, infinite or negative weights, or weights whose sum overflows.
     EmptyFrameError, NullGroupError, TooManyLevelsError

@@ -91,3 +91,37 @@ def test_from_moments_accepts_its_own_one_row_weighted_groups() -> None:
     back = polars_fair.from_moments(t).continuous_report(reference="a", min_support=1)
     # b: mean 1.34, a: mean 1, so the difference is 0.34
     assert math.isclose(back.collect()["mean_difference"][1], 0.34, rel_tol=1e-12)
+
+
+def test_integers_beyond_a_float_are_refused() -> None:
+    import duckdb
+
+    # 10**16 + 1 and 10**16 + 3 are one float apart at most: as floats the std of a would be
+    # wrong, so the values are refused (4 of them beyond 2**53), on Polars and DuckDB alike
+    df = pl.DataFrame({"g": ["a", "a", "b", "b"],
+                       "y": [10**16 + 1, 10**16 + 3, 10**16 + 2, 10**16 + 6]})
+    want = E.CONTINUOUS_BEYOND_FLOAT.format(column="y", role="y_pred", dtype=pl.Int64,
+                                            count=4)
+    rel = duckdb.sql("SELECT * FROM df")
+    for frame in (df, df.lazy(), rel):
+        with pytest.raises(E.InvalidScoreError) as info:
+            polars_fair.moments(frame, "g", y_pred="y").frame.collect()
+        assert str(info.value) == want
+    with pytest.raises(E.InvalidScoreError) as info:
+        df.with_columns(p=pl.lit(0)).fair.continuous_report("g", y_pred="p", y_true="y")
+    assert str(info.value) == want.replace("y_pred", "y_true")
+    # the advised offset: y - 10**16 is 1, 3 (mean 2, sd √2) and 2, 6 (mean 4, sd √8);
+    # pooled sd √((2 + 8) / 2) = √5, smd = (4 - 2) / √5
+    r = df.fair.continuous_report("g", y_pred=pl.col("y") - 10**16, reference="a",
+                                  min_support=1)
+    assert r["mean"].to_list() == [2.0, 4.0]
+    assert r["std"].to_list() == [math.sqrt(2), math.sqrt(8)]
+    assert math.isclose(r["smd"][1], 2 / math.sqrt(5), rel_tol=1e-12)
+    # 2**53 itself is a float: accepted. a: 2**53, 2**53 - 2 (mean 2**53 - 1, sd √2);
+    # b: 2**53 - 4, 2**53 - 6 (mean 2**53 - 5, sd √2), so the difference is -4
+    edge = pl.DataFrame({"g": ["a", "a", "b", "b"],
+                         "y": [2**53, 2**53 - 2, 2**53 - 4, 2**53 - 6]})
+    e = edge.fair.continuous_report("g", y_pred="y", reference="a", min_support=1)
+    assert e["mean"].to_list() == [2.0**53 - 1, 2.0**53 - 5]
+    assert e["std"].to_list() == [math.sqrt(2), math.sqrt(2)]
+    assert e["mean_difference"].to_list() == [0.0, -4.0]

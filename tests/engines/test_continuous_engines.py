@@ -109,7 +109,8 @@ def test_weighted_report_on_every_route(rates: pl.DataFrame, route: str, by: lis
 
 BAD = pl.DataFrame({"g": ["a", "a", "b", "b"], "x": [1.0, 2.0, 3.0, 4.0],
                     "nulls": [1.0, None, 3.0, None], "nans": [1.0, float("nan"), 3.0, 4.0],
-                    "infs": [1.0, float("inf"), float("-inf"), 4.0], "text": ["1", "2", "3", "4"]})
+                    "infs": [1.0, float("inf"), float("-inf"), 4.0], "text": ["1", "2", "3", "4"],
+                    "big": [1, 2**53 + 1, 3, -(2**53) - 2]})  # 2 integers a float cannot hold
 CATALOGUE: dict[str, tuple[dict[str, Any], type[Exception], str]] = {
     "null values": ({"y_pred": "nulls"}, E.NullValuesError,
                     E.NULL_CONTINUOUS.format(column="nulls", role="y_pred", count=2)),
@@ -120,6 +121,9 @@ CATALOGUE: dict[str, tuple[dict[str, Any], type[Exception], str]] = {
     "text values": ({"y_pred": "text"}, E.InvalidScoreError,
                     E.NOT_NUMERIC.format(column="text", role="y_pred", dtype=pl.String)),
     "no y_pred": ({}, E.InvalidArgumentError, E.CONTINUOUS_NEEDS_Y_PRED),
+    "integers beyond 2**53": ({"y_pred": "big"}, E.InvalidScoreError,
+                              E.CONTINUOUS_BEYOND_FLOAT.format(column="big", role="y_pred",
+                                                               dtype=pl.Int64, count=2)),
 }
 
 
