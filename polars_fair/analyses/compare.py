@@ -37,8 +37,9 @@ def mcnemar_exact(candidate_only: Any, baseline_only: Any, *, mid_p: bool = Fals
     baseline does, under no change :math:`b \sim \mathrm{Binomial}(b + c, 1/2)`, and
     :math:`p = \min(1, 2\,P(X \le \min(b, c)))` (McNemar 1947, *Psychometrika* 12:153; the
     exact form of Agresti, *Categorical Data Analysis*, 3rd ed., §11.1.1). The mid-p value
-    subtracts :math:`P(X = \min(b, c))` (Fagerland, Lydersen & Laake 2013, *BMC Med. Res.
-    Methodol.* 13:91), which keeps the level closely without the exact test's conservatism.
+    is :math:`\min(1, 2\,P(X \le k) - P(X = k))` with :math:`k = \min(b, c)` (Fagerland,
+    Lydersen & Laake 2013, *BMC Med. Res. Methodol.* 13:91), 1 when :math:`b = c`; it keeps
+    the level closely without the exact test's conservatism.
 
     Parameters
     ----------
@@ -58,14 +59,18 @@ def mcnemar_exact(candidate_only: Any, baseline_only: Any, *, mid_p: bool = Fals
     array([0.109375])
     >>> mcnemar_exact([8], [2], mid_p=True)  # 0.109375 - 45 / 1024
     array([0.06542969])
+    >>> mcnemar_exact([5], [5], mid_p=True)  # 2 * 638 / 1024 - 252 / 1024 = 1
+    array([1.])
     """
     b = np.asarray(candidate_only, dtype=np.float64)
     c = np.asarray(baseline_only, dtype=np.float64)
     k, n = np.minimum(b, c), b + c
-    p = np.minimum(1.0, 2.0 * sps.binom.cdf(k, n, 0.5))
+    p = 2.0 * sps.binom.cdf(k, n, 0.5)
     if mid_p:
-        p = np.where(n > 0, p - sps.binom.pmf(k, n, 0.5), 1.0)
-    return np.where(n > 0, p, 1.0)
+        # Fagerland et al.'s mid-p: 2 P(X <= k) - P(X = k), capped after the subtraction
+        # (capping first gave 1 - P(X = k) < 1 when b == c, where the mid-p is exactly 1).
+        p = p - sps.binom.pmf(k, n, 0.5)
+    return np.where(n > 0, np.minimum(1.0, p), 1.0)
 
 
 def paired_difference_interval(both: Any, first_only: Any, second_only: Any, neither: Any, *,

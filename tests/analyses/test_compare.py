@@ -12,6 +12,7 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+import scipy.stats as sps
 from polars.testing import assert_frame_equal
 from statsmodels.stats.contingency_tables import mcnemar
 
@@ -84,6 +85,22 @@ def test_mcnemar_p_values_by_hand() -> None:
     # mid-p: exact minus P(X = min): a 10/16 - 4/16, b 1/4 - 1/8
     assert mid[0]["mcnemar_p_value"] == pytest.approx(6 / 16)
     assert mid[1]["mcnemar_p_value"] == pytest.approx(1 / 8)
+
+
+def test_mid_p_is_one_when_the_discordant_counts_are_equal() -> None:
+    # Fagerland, Lydersen & Laake (2013): mid-p = 2 P(X <= k) - P(X = k), k = min(b, c).
+    # b = c = 1, X ~ Bin(2, 1/2): 2 * 3/4 - 2/4 = 1 (capping 2 P(X <= k) first gave 1/2).
+    # b = c = 5, X ~ Bin(10, 1/2): 2 * 638/1024 - 252/1024 = 1 (it gave 0.754).
+    got = mcnemar_exact([1, 5], [1, 5], mid_p=True)
+    assert got[0] == pytest.approx(2 * 3 / 4 - 2 / 4)
+    assert got[1] == pytest.approx(2 * 638 / 1024 - 252 / 1024)
+    assert got[1] == pytest.approx(1.0)
+    # b = 7, c = 3 (and the mirror), X ~ Bin(10, 1/2): 2 * 176/1024 - 120/1024 = 232/1024.
+    assert mcnemar_exact([7, 3], [3, 7], mid_p=True) == pytest.approx([232 / 1024] * 2)
+    for b, c in [(1, 1), (5, 5), (7, 3), (0, 4), (12, 9)]:
+        k, n = min(b, c), b + c
+        expected = min(1.0, 2 * sps.binom.cdf(k, n, 0.5) - sps.binom.pmf(k, n, 0.5))
+        assert mcnemar_exact([b], [c], mid_p=True)[0] == pytest.approx(expected, rel=1e-12)
 
 
 def test_mcnemar_equals_statsmodels_exact_on_random_paired_tables() -> None:
