@@ -686,6 +686,11 @@ MONITOR_NULL_PERIOD = (
     "period count table column 'period' holds {count} null value(s); every row needs its "
     "period's first day"
 )
+MONITOR_PERIOD_DTYPE = (
+    "period count table column 'period' must be a Date or Datetime column (each period's "
+    "first day), got {dtype}; a text or integer period would be ordered by its text or number, "
+    "not by time: cast it first, for example pl.col('period').str.to_date()"
+)
 MONITOR_NOT_A_TABLE = (
     "{function} takes the count table as a polars DataFrame or LazyFrame; got a {type}: pass "
     "its .frame"

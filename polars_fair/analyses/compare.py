@@ -17,12 +17,14 @@ import polars as pl
 
 from polars_fair._lazy import np, sps
 from polars_fair.analyses.report import report_from_counts
+from polars_fair.analyses.runner import check_clash
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.registry import safe_div
 from polars_fair.core.stats import wilson_interval
-from polars_fair.counting.paired import POSITIVE_ROWS, cell
+from polars_fair.counting.paired import PAIRED_CELLS, POSITIVE_ROWS, cell
 
-__all__ = ["CHANGE_METRICS", "adjusted_pairs", "compare_from_counts", "mcnemar_exact",
+__all__ = ["CHANGE_METRICS", "adjusted_pairs", "compare_from_counts", "compare_outputs",
+           "mcnemar_exact",
            "paired_difference_interval"]
 
 #: The metrics compared, without and with labels.
@@ -312,6 +314,22 @@ def _columns(keys: Sequence[str], labelled: bool) -> list[str]:
     return cols
 
 
+def compare_outputs() -> list[str]:
+    """Every column :func:`compare_from_counts` adds, with labels (a key may not be named so).
+
+    Returns
+    -------
+    list of str
+        The output columns without the keys, and the paired cells the computation reads.
+
+    Examples
+    --------
+    >>> "mcnemar_p_value" in compare_outputs() and "low_support" in compare_outputs()
+    True
+    """
+    return [*_columns([], True), "__n", *PAIRED_CELLS, "weight_sum", POSITIVE_ROWS]
+
+
 def compare_from_counts(
     paired: pl.LazyFrame,
     keys: Sequence[str],
@@ -403,7 +421,8 @@ def compare_from_counts(
     Raises
     ------
     InvalidArgumentError
-        An option outside its range.
+        An option outside its range; a key named like an output column
+        (:func:`compare_outputs`).
     UnknownGroupError
         An explicit ``reference`` that is not a group.
 
@@ -422,6 +441,7 @@ def compare_from_counts(
     """
     level = float(check("level", level))  # a Decimal or Fraction level too (core.numbers)
     keys = list(keys)
+    check_clash(keys, compare_outputs(), "compare")
     names = paired.collect_schema().names()
     weighted = "weight_sum" in names
 

@@ -18,12 +18,13 @@ from polars_fair import errors as E
 from polars_fair._lazy import np
 from polars_fair.analyses.evalues import sequences_many
 from polars_fair.analyses.report import report_from_counts
+from polars_fair.analyses.runner import check_clash
 from polars_fair.core.numbers import real
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.counting.periods import PERIOD
 from polars_fair.counting.tables import rollup
 
-__all__ = ["MONITOR_METRICS", "monitor_from_counts"]
+__all__ = ["MONITOR_METRICS", "monitor_from_counts", "monitor_outputs"]
 
 #: The monitored rates: (numerator, denominator) over the count cells.
 MONITOR_METRICS = {
@@ -40,6 +41,23 @@ def _schema(table: pl.Schema, keys: Sequence[str]) -> pl.Schema:
                       "numerator": pl.Int64(), "denominator": pl.Int64(), "rate": pl.Float64(),
                       "is_reference": pl.Boolean(), **{c: pl.Float64() for c in _FLOATS},
                       "alarm": pl.Boolean(), "four_fifths_alarm": pl.Boolean()})
+
+
+def monitor_outputs() -> list[str]:
+    """Every column :func:`monitor_from_counts` adds or reads (a key may not be named so).
+
+    Returns
+    -------
+    list of str
+        ``period``, the count cells and the output columns without the keys.
+
+    Examples
+    --------
+    >>> "alarm" in monitor_outputs() and "period" in monitor_outputs()
+    True
+    """
+    return [*_schema(pl.Schema({PERIOD: pl.Date()}), []).names(), "n", "tp", "fp", "fn", "tn",
+            "weight_sum"]
 
 
 def _run(df: pl.DataFrame, keys: list[str], metric: str, alpha: float,
@@ -60,10 +78,11 @@ def _run(df: pl.DataFrame, keys: list[str], metric: str, alpha: float,
     s_r, n_r = ref["numerator"].to_numpy(), ref["denominator"].to_numpy()
     # each group's rows are one run of ``full`` (sorted by keys): solve every tested group in
     # one batch, then write its figures into its run
-    parts = full.group_by(keys, maintain_order=True).agg(pl.len(), pl.col("is_reference").first())
-    ends = parts["len"].cast(pl.Int64).cum_sum().to_numpy()
+    parts = full.group_by(keys, maintain_order=True).agg(
+        pl.len().alias("__len"), pl.col("is_reference").first())
+    ends = parts["__len"].cast(pl.Int64).cum_sum().to_numpy()
     runs = [(int(end - n), int(end)) for end, n, is_ref in
-            zip(ends, parts["len"].to_list(), parts["is_reference"].to_list(), strict=True)
+            zip(ends, parts["__len"].to_list(), parts["is_reference"].to_list(), strict=True)
             if not is_ref]
     numerator, denominator = full["numerator"].to_numpy(), full["denominator"].to_numpy()
     seqs = sequences_many([(numerator[i:j], denominator[i:j]) for i, j in runs], s_r, n_r,
@@ -155,7 +174,8 @@ def monitor_from_counts(
         An unknown ``metric``, ``alpha`` outside (0, 1), an option out of range, a reference
         that is no group (``"overall"``), ``tpr``/``fpr`` without labels (checked by the
         rows' route), a weighted table (``weight_sum``: the e-values are likelihood ratios of
-        counts; :data:`polars_fair.errors.MONITOR_WEIGHTS`).
+        counts; :data:`polars_fair.errors.MONITOR_WEIGHTS`); a key named like an output
+        column (:func:`monitor_outputs`).
 
     Examples
     --------
@@ -178,6 +198,7 @@ def monitor_from_counts(
     if "weight_sum" in periods.collect_schema().names():  # a weighted table made elsewhere
         raise E.InvalidArgumentError(E.MONITOR_WEIGHTS)
     keys = list(keys)
+    check_clash(keys, monitor_outputs(), "monitor")
     totals = rollup(periods.drop(PERIOD), keys)
     flags = report_from_counts(totals, keys, reference=reference, min_support=min_support) \
         .select(*keys, "is_reference")

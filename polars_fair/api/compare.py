@@ -16,7 +16,8 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import compose
-from polars_fair.analyses.compare import compare_from_counts
+from polars_fair.analyses.compare import compare_from_counts, compare_outputs
+from polars_fair.analyses.runner import check_clash
 from polars_fair.api.external import _require as require
 from polars_fair.api.external import _widen as widen
 from polars_fair.api.own_table import OwnTable, unwrap_table
@@ -173,7 +174,8 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame | FairPaired,
         ``table`` is no polars frame nor :class:`FairPaired`; a cell is not numeric, or is
         negative, NaN or infinite; ``n``, ``n_positive_weight`` (or, without ``weight_sum``,
         a cell) is not a whole number (weighted cells need a ``weight_sum`` column), as
-        :func:`polars_fair.from_counts`.
+        :func:`polars_fair.from_counts`; a key named like a column the comparison adds or
+        reads (``n``, ``selection_rate``, ``low_support``, ...).
     NullValuesError
         A null cell.
     InvalidInputError
@@ -191,6 +193,8 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame | FairPaired,
     (1.0, 0.0)
     """
     table, keys, labels = unwrap_table(table, keys, labels, FairPaired, "from_paired_counts")
+    if keys is not None:
+        check_clash([keys] if isinstance(keys, str) else list(keys), compare_outputs(), "compare")
     df = table.collect() if isinstance(table, pl.LazyFrame) else table
     weighted = "weight_sum" in df.columns
     if weighted and POSITIVE_ROWS not in df.columns:

@@ -17,7 +17,8 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow, compose
-from polars_fair.analyses.monitor import monitor_from_counts
+from polars_fair.analyses.monitor import monitor_from_counts, monitor_outputs
+from polars_fair.analyses.runner import check_clash
 from polars_fair.api.compare import paired_counts
 from polars_fair.api.external import from_counts
 from polars_fair.api.own_table import OwnTable, unwrap_table
@@ -170,7 +171,9 @@ def from_period_counts(table: pl.DataFrame | pl.LazyFrame | FairPeriods,
     NullValuesError
         ``period`` holds nulls (with their count).
     InvalidArgumentError
-        ``table`` is neither a polars frame nor a :class:`FairPeriods`.
+        ``table`` is neither a polars frame nor a :class:`FairPeriods`; ``period`` is not a
+        Date or Datetime column (a text period would be ordered alphabetically); a key is
+        named like a column the monitor adds (``rate``, ``alarm``, ...).
 
     Examples
     --------
@@ -187,7 +190,11 @@ def from_period_counts(table: pl.DataFrame | pl.LazyFrame | FairPeriods,
         key_list = [c for c in names if c not in counted]
     else:
         key_list = [keys] if isinstance(keys, str) else list(keys)
+    check_clash(key_list, monitor_outputs(), "monitor")
     if PERIOD in names:  # else from_counts names the missing key
+        dtype = table.collect_schema()[PERIOD]
+        if not (dtype == pl.Date or isinstance(dtype, pl.Datetime)):
+            raise E.InvalidArgumentError(E.MONITOR_PERIOD_DTYPE.format(dtype=dtype))
         nulls = table.lazy().select(pl.col(PERIOD).null_count()).collect().item()
         if nulls:
             raise E.NullValuesError(E.MONITOR_NULL_PERIOD.format(count=nulls))

@@ -179,6 +179,10 @@ def period_table(frame: Any, by: By, *, time: IntoExpr, every: str,
                                      cli_message=E.CLI_MONITOR_TIME_DTYPE.format(
             column=column, dtype=dtype, dtype_option=shlex.quote(f"{column}=date")))
     items = normalize_by(by)
+    clash = [name_of(i) for i in items if name_of(i) == PERIOD]
+    if clash:  # the period key is added under this name (else "repeated attribute names")
+        raise E.InvalidArgumentError(E.COLUMN_CLASH.format(
+            names=clash, analysis="monitor", example=PERIOD))
     if polars:  # dt.date: a zoned time's local date, not its UTC date
         day = to_expr(time) if dtype == pl.Date else to_expr(time).dt.date()
         period = day.dt.truncate(every).alias(PERIOD)
