@@ -71,6 +71,14 @@ TOO_MANY_VALUES = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
     "found other values {values}"
 )
+#: :data:`TOO_MANY_VALUES` of a label column whose values may identify people (text with
+#: :data:`~polars_fair.counting.boundary.MIN_LEVELS_PER_ROW_CHECK` or more values, or nearly
+#: one row per value of any dtype: a name, a date of birth, an id): counts and the dtype only.
+TOO_MANY_VALUES_HIDDEN = (
+    "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
+    "it is a {dtype} column with {levels:,} distinct values in {rows:,} rows (values not shown: "
+    "such a column can identify people); is it the right column?"
+)
 #: TOO_MANY_VALUES of a prediction, with the way to audit more than two classes.
 TOO_MANY_CLASSES = TOO_MANY_VALUES + (
     "; a prediction of more than two classes is audited per class: multiclass_report, or "

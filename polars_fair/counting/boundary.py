@@ -401,6 +401,21 @@ def _quick_other(df: pl.DataFrame, col: str, pos: Any) -> Any:
     return others.pop() if others else None
 
 
+def _hide_identifying_values(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> None:
+    """Raise the label error without values for a column whose values may identify people.
+
+    The rule of attributes (:func:`check_row_levels`): nearly one row per value (at least
+    :data:`MIN_LEVELS_PER_ROW_CHECK` values, fewer than two rows each) of any dtype, and also
+    text with that many values (a name column of a large table repeats some names).
+    """
+    present = df.filter(pl.col(col).is_not_null() & (pl.col("n") > 0))[col]
+    levels, rows, dtype = present.n_unique(), int(df["n"].sum()), df.schema[col]
+    text = dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
+    if levels >= MIN_LEVELS_PER_ROW_CHECK and (text or 2 * levels > rows):
+        raise E.InvalidLabelError(E.TOO_MANY_VALUES_HIDDEN.format(
+            column=name, role=role, pos_label=pos, dtype=dtype, levels=levels, rows=rows))
+
+
 def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> Any:
     """Check nulls, NaN and the values besides ``pos`` of one label column.
 
@@ -416,6 +431,7 @@ def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> 
         if role == "y_pred" and numeric and min(others) >= 0 and max(others) <= 1:
             raise E.InvalidLabelError(E.LOOKS_LIKE_SCORES.format(
                 column=name, role=role, low=min(others), high=max(others), pos_label=pos))
+        _hide_identifying_values(df, col, name, role, pos)
         if role == "y_pred":
             held = df.filter(pl.col(col) == pos)["n"].sum() > 0
             found = sorted([*([pos] if held else []), *others], key=lambda v: (str(type(v)), v))
