@@ -694,6 +694,11 @@ MONITOR_NULL_PERIOD = (
     "period count table column 'period' holds {count} null value(s); every row needs its "
     "period's first day"
 )
+#: A ``baseline`` that is no column: its type only (a Series or list holds the data's values).
+BASELINE_NOT_A_COLUMN = (
+    "{role} must be a column name or a polars expression (a Column on Spark), got {type}; pass "
+    "the baseline model's predictions as a column of the frame, for example {role}='old_pred'"
+)
 MONITOR_PERIOD_DTYPE = (
     "period count table column 'period' must be a Date or Datetime column (each period's "
     "first day), got {dtype}; a text or integer period would be ordered by its text or number, "

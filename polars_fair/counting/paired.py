@@ -153,6 +153,15 @@ def _resolve_baseline(schema: pl.Schema, by: Attributes, args: dict[str, Any], b
     return b
 
 
+def _check_baseline_type(baseline: Any, role: str) -> None:
+    """Refuse a baseline that is no column (None, a Series, a list, a number), naming ``role``."""
+    values = (pl.Series, list, tuple, set, dict, int, float, bytes)
+    if baseline is None or isinstance(baseline, values) or \
+            type(baseline).__module__.split(".")[0] == "numpy":
+        raise E.InvalidArgumentError(E.BASELINE_NOT_A_COLUMN.format(
+            role=role, type=type(baseline).__name__))
+
+
 def _renamed(exc: E.PolarsFairError, role: str) -> E.PolarsFairError:
     """``exc`` about ``y_pred`` as an error about the baseline's argument ``role``."""
     message = str(exc)
@@ -208,7 +217,8 @@ def paired_table(frame: Any, by: By, *, baseline: IntoExpr, baseline_role: str =
     ------
     ColumnNotFoundError, InvalidArgumentError, InvalidLabelError
         At once: as :func:`polars_fair.core.spec.resolve`, for the candidate and the baseline;
-        the baseline's name may not be an attribute's.
+        the baseline's name may not be an attribute's; a baseline that is no column (``None``,
+        a Series, a list, a number) names ``baseline`` and its type, never its values.
     InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError, TooManyLevelsError
         At collect time: as :func:`polars_fair.counting.boundary.counts_from_labels`, the
         baseline's errors naming it with the role ``baseline``.
@@ -221,6 +231,7 @@ def paired_table(frame: Any, by: By, *, baseline: IntoExpr, baseline_role: str =
     >>> t.select("g", "n", "y1_p1_b1", "y0_p1_b0", "y1_p0_b0").collect().rows()
     [('a', 2, 1, 1, 0), ('b', 1, 0, 0, 1)]
     """
+    _check_baseline_type(baseline, baseline_role)
     engine = engine_of(frame)
     items = normalize_by(by)
     try:

@@ -80,3 +80,16 @@ def test_from_period_counts_refuses_a_non_temporal_period(period: list[object]) 
     dated = table.with_columns(pl.Series("period", [dt.date(2024, 1, 8),
                                                     dt.date(2024, 1, 15)] * 2))
     assert polars_fair.from_period_counts(dated, "g").keys == ["g"]
+
+
+@pytest.mark.parametrize(("baseline", "kind"), [("series", "Series"), (None, "NoneType"),
+                                                ([0, 1], "list"), (1, "int"), (True, "bool")])
+def test_a_baseline_that_is_no_column_is_named_baseline(baseline: object, kind: str) -> None:
+    df = _rows("g")
+    value = df["z"] if baseline == "series" else baseline
+    with pytest.raises(E.InvalidArgumentError) as err:
+        df.fair.compare("g", y_pred="y", baseline=value, min_support=1)  # type: ignore[arg-type]
+    text = str(err.value)
+    assert text.startswith(f"baseline must be a column name or a polars expression (a Column "
+                           f"on Spark), got {kind};")
+    assert "y_pred" not in text and "[" not in text
