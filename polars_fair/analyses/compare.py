@@ -20,6 +20,7 @@ from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import check_clash
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.registry import safe_div
+from polars_fair.core.rules import flag
 from polars_fair.core.stats import wilson_interval
 from polars_fair.counting.paired import PAIRED_CELLS, POSITIVE_ROWS, cell
 
@@ -421,8 +422,8 @@ def compare_from_counts(
     Raises
     ------
     InvalidArgumentError
-        An option outside its range; a key named like an output column
-        (:func:`compare_outputs`).
+        An option outside its range; ``mid_p`` or ``labels`` not a boolean; a key named like
+        an output column (:func:`compare_outputs`).
     UnknownGroupError
         An explicit ``reference`` that is not a group.
 
@@ -442,6 +443,7 @@ def compare_from_counts(
     level = float(check("level", level))  # a Decimal or Fraction level too (core.numbers)
     keys = list(keys)
     check_clash(keys, compare_outputs(), "compare")
+    mid_p, labels = flag(mid_p, "mid_p"), flag(labels, "labels")  # "no" would read as true
     names = paired.collect_schema().names()
     weighted = "weight_sum" in names
 

@@ -93,3 +93,10 @@ def test_a_baseline_that_is_no_column_is_named_baseline(baseline: object, kind: 
     assert text.startswith(f"baseline must be a column name or a polars expression (a Column "
                            f"on Spark), got {kind};")
     assert "y_pred" not in text and "[" not in text
+
+
+@pytest.mark.parametrize("value", ["no", 0, None])
+def test_mid_p_must_be_a_boolean(value: object) -> None:
+    # "no" is truthy: it used to give the mid-p value silently
+    with pytest.raises(E.InvalidArgumentError, match=r"^mid_p must be True or False, got "):
+        _rows("g").fair.compare("g", y_pred="y", baseline="z", mid_p=value)  # type: ignore[arg-type]
