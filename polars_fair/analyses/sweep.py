@@ -22,6 +22,7 @@ from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import dense
 from polars_fair.core.families import ReportOptions, takes
 from polars_fair.core.limits import check_ceiling
+from polars_fair.core.numbers import number_items
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, check_int, threshold_in_dtype
 from polars_fair.counting.tables import complete_enums
@@ -39,13 +40,8 @@ _FLOAT64 = pl.Float64()
 
 
 def _as_list(thresholds: Sequence[float]) -> list[Any]:
-    if isinstance(thresholds, pl.Series):
-        return thresholds.to_list()
-    if hasattr(thresholds, "tolist") and not isinstance(thresholds, (str, bytes)):
-        thresholds = thresholds.tolist()  # a numpy array (np.linspace) or scalar
-    if isinstance(thresholds, (str, bytes)) or not isinstance(thresholds, Sequence):
-        return [thresholds]
-    return list(thresholds)
+    # numpy float32 items stay numpy scalars: each is the decimal it prints as (core.numbers)
+    return number_items(thresholds)
 
 
 def _on_probability_scale(scores: pl.LazyFrame, what: str, grid: Sequence[float]) -> pl.LazyFrame:

@@ -14,6 +14,7 @@ number is never refused as "not a number". The command line reads its numeric op
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from polars_fair import errors as E
 from polars_fair._lazy import is_numpy, np
 
-__all__ = ["Real", "check_seed", "plain_number", "real"]
+__all__ = ["Real", "check_seed", "number_items", "plain_number", "real"]
 
 #: A real number as :func:`real` returns it.
 Real = int | float | Fraction | Decimal
@@ -30,10 +31,12 @@ Real = int | float | Fraction | Decimal
 def real(value: Any) -> Real | None:
     """``value`` as the Python number that holds it exactly, or None if it is no number.
 
-    numpy integers become ``int``; numpy floats of 16 to 64 bits the ``float`` of their exact
-    value; a wider numpy float (``np.longdouble``, which no ``float`` holds) the
-    :class:`~decimal.Decimal` of the decimal it prints as (``np.longdouble("0.4")`` is 0.4, as
-    :func:`polars_fair.core.rules.exact` reads every numpy float); any other
+    One rule for numpy floats of every width: the decimal it prints as. ``np.float16`` and
+    ``np.float32`` become the ``float`` of that decimal (``np.float32(0.3)`` is 0.3, not its
+    binary value 0.30000001192092896); a ``np.float64`` is its ``float`` (which prints as
+    itself); a wider numpy float (``np.longdouble``, which no ``float`` holds) the
+    :class:`~decimal.Decimal` of the decimal it prints as (``np.longdouble("0.4")`` is 0.4).
+    numpy integers become ``int``; any other
     :class:`numbers.Rational` a :class:`~fractions.Fraction`. A bool (Python's or numpy's) is
     not a number. NaN and infinities are returned as floats (a Decimal NaN too, which would raise
     when compared): each option's rule refuses them with its own message.
@@ -51,13 +54,17 @@ def real(value: Any) -> Real | None:
     Examples
     --------
     >>> import numpy as np
-    >>> real(np.int8(3)), real(np.float32(0.5)), real(np.longdouble("0.4"))
-    (3, 0.5, Decimal('0.4'))
+    >>> real(np.int8(3)), real(np.float32(0.3)), real(np.longdouble("0.4"))
+    (3, 0.3, Decimal('0.4'))
     >>> real(Fraction(1, 3)), real(True), real("0.5")
     (Fraction(1, 3), None, None)
     """
     if isinstance(value, bool) or is_numpy(value, "bool_"):
         return None
+    if is_numpy(value, "floating") and value.dtype.itemsize < 8:
+        # float16/float32: the decimal it prints as (np.float32(0.3) is 0.3, its shortest
+        # round trip in float32), never its binary value 0.30000001192092896
+        return float(str(value)) if np.isfinite(value) else float(value)
     if is_numpy(value, "generic"):
         item = value.item()
         if isinstance(item, (int, float)) and not isinstance(item, bool):
@@ -72,6 +79,43 @@ def real(value: Any) -> Real | None:
     if isinstance(value, numbers.Rational):
         return Fraction(int(value.numerator), int(value.denominator))
     return None
+
+
+def number_items(values: Any) -> list[Any]:
+    """A list of numeric options (``thresholds=``) as items :func:`real` reads one by one.
+
+    A numpy array or a Polars Series of ``float32`` keeps its items as numpy ``float32``
+    scalars, so each is the decimal it prints as (``np.array([0.3], dtype=np.float32)`` holds
+    0.3), as a single ``np.float32(0.3)`` is; ``.tolist()`` would give their binary values
+    (0.30000001192092896). A scalar (a number, a numpy scalar, a string) is a list of one.
+
+    Parameters
+    ----------
+    values : Any
+        A sequence, a numpy array, a Polars Series or a scalar.
+
+    Returns
+    -------
+    list
+        The items, unread (each option's own rule reads and checks them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> [real(t) for t in number_items(np.array([0.3, 0.7], dtype=np.float32))]
+    [0.3, 0.7]
+    >>> number_items(0.5), number_items([0.1, "a"])
+    ([0.5], [0.1, 'a'])
+    """
+    import polars as pl
+
+    if isinstance(values, pl.Series):
+        return list(values.to_numpy()) if values.dtype == pl.Float32 else values.to_list()
+    if is_numpy(values, "ndarray"):
+        return list(values.ravel())  # numpy scalars of the array's width
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        return [values]
+    return list(values)
 
 
 def check_seed(seed: Any) -> Any:

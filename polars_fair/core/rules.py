@@ -56,7 +56,7 @@ from typing import Any
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair._lazy import is_numpy, np
+from polars_fair._lazy import is_numpy
 from polars_fair.core.numbers import real
 
 __all__ = [
@@ -107,10 +107,7 @@ def exact(threshold: Any, name: str = "threshold") -> Fraction:
     >>> exact(0.8), exact(0.05), exact(30)
     (Fraction(4, 5), Fraction(1, 20), Fraction(30, 1))
     """
-    if is_numpy(threshold, "floating") and np.isfinite(threshold):
-        # the decimal written: np.float32(0.8) prints as 0.8 (its shortest round trip in
-        # float32), though as a float64 it is 0.800000011920929
-        return Fraction(str(threshold))
+    # numpy floats of every width as the decimal they print as (core.numbers.real)
     threshold = number if (number := real(threshold)) is not None else threshold
     if isinstance(threshold, Fraction):
         return threshold
@@ -425,6 +422,7 @@ def flag(value: Any, name: str) -> bool:
 
     Examples
     --------
+    >>> import numpy as np
     >>> flag(np.True_, "pairwise")
     True
     """

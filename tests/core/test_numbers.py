@@ -15,6 +15,7 @@ import json
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -23,8 +24,10 @@ from typer.testing import CliRunner
 
 import polars_fair
 from polars_fair import errors as E
+from polars_fair.audit.gate import gate
 from polars_fair.cli.entry import app
 from polars_fair.cli.io import cli_message
+from polars_fair.core import rules
 from polars_fair.core.numbers import real
 
 runner = CliRunner()
@@ -245,3 +248,63 @@ def test_every_float_option_takes_every_kind_of_the_same_number(
     want = run(value)
     for kind in (Decimal(repr(value)), Fraction(repr(value)), np.longdouble(repr(value))):
         assert run(kind).equals(want), (option, kind)
+
+
+# ------------------------------------------- numpy floats of every width: the decimal printed
+# (issue 19, third review, item 2). Scores 0.00, 0.05, ..., 0.95 (20 rows, alternating a/b);
+# score >= 0.3 holds 0.30, 0.35, ..., 0.95: 14 rows (7 of a: 0.30, 0.40, ..., 0.90; 7 of b).
+# np.float32(0.3) read as its binary value 0.30000001192092896 left 0.30 out: 13 rows.
+TWENTY = pl.DataFrame({"g": ["a", "b"] * 10, "y_true": [1, 0, 0, 1] * 5,
+                       "s": [round(0.05 * i, 2) for i in range(20)]})
+NARROW_03 = [np.float32(0.3), np.float16(0.3), np.array([0.3], dtype=np.float32)[0]]
+
+
+@pytest.mark.parametrize("value", [np.float32(0.3), np.float16(0.3), np.float32(0.8),
+                                   np.float16(0.1), np.float32(1 / 3)])
+def test_a_narrow_numpy_float_is_the_decimal_it_prints_as(value: Any) -> None:
+    printed = Fraction(str(value))  # 0.3, 0.3, 0.8, 0.1, 0.33333334
+    assert real(value) == float(str(value))
+    assert rules.exact(value) == printed
+
+
+@pytest.mark.parametrize("threshold", NARROW_03)
+@pytest.mark.parametrize("kind", ["eager", "lazy", "streaming"])
+def test_a_float32_threshold_selects_the_rows_at_the_printed_decimal(threshold: Any,
+                                                                    kind: str) -> None:
+    frame = TWENTY if kind == "eager" else TWENTY.lazy()
+    out = frame.fair.confusion("g", y_score="s", threshold=threshold)
+    if kind != "eager":
+        out = out.collect(engine="streaming" if kind == "streaming" else "auto")
+    assert int((out["tp"] + out["fp"]).sum()) == 14
+
+
+@pytest.mark.parametrize("threshold", NARROW_03)
+def test_a_float32_threshold_on_duckdb_selects_the_same_rows(threshold: Any) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    relation = con.from_arrow(TWENTY.to_arrow())
+    out = polars_fair.counts(relation, "g", y_score="s", threshold=threshold).confusion().collect()
+    assert int((out["tp"] + out["fp"]).sum()) == 14
+
+
+def test_a_float32_grid_of_sweep_and_thresholds_is_read_item_by_item() -> None:
+    grid = np.array([0.3, 0.35], dtype=np.float32)  # >= 0.35: 13 rows
+    swept = TWENTY.fair.sweep("g", y_score="s", thresholds=grid, min_support=1)
+    selected = swept.group_by("threshold").agg((pl.col("tp") + pl.col("fp")).sum()).sort(
+        "threshold")
+    assert selected.rows() == [(0.3, 14), (0.35, 13)]
+    table = TWENTY.fair.thresholds("g", y_score="s", thresholds=grid)
+    assert table["selection_rate"].to_list() == [14 / 20, 13 / 20]
+    scored = polars_fair.scores(TWENTY, "g", y_score="s")
+    assert scored.thresholds(thresholds=pl.Series([0.3], dtype=pl.Float32)).collect()[
+        "selection_rate"].to_list() == [14 / 20]
+
+
+@pytest.mark.parametrize("four_fifths", [np.float32(0.8), np.float16(0.8)])
+def test_a_float32_rule_threshold_is_4_5_on_every_way_in(four_fifths: Any) -> None:
+    # A selects 60/100, B 75/100: A's impact ratio is exactly 4/5, at the threshold: it passes
+    audit = polars_fair.from_counts(COUNTS)
+    report = audit.report(reference="B", four_fifths=four_fifths).collect()
+    assert report["adverse_impact"].to_list() == [False, False]
+    gate_rows = gate(audit, reference="B", min_impact_ratio=four_fifths, min_support=1)
+    assert gate_rows.filter(pl.col("metric") == "impact_ratio")["passed"].to_list() == [True, True]
