@@ -239,7 +239,7 @@ def _ofi_interval(df: pl.DataFrame, cells: tuple[Any, ...], reference: int | Non
     c, b, var, cov = adjusted_pairs(*cells)
     var_change = var[0] + var[1] - 2 * cov  # Var(Δ selection rate) of each group
     delta = c - b
-    n = df["__n"].to_numpy().astype(np.float64)
+    n = df["__pf_n"].to_numpy().astype(np.float64)
     k = len(c)
     if overall:
         weights = n / n.sum()
@@ -462,7 +462,7 @@ def compare_from_counts(
     base = report_from_counts(model("b"), keys, **options)
     total = pl.col("weight_sum") if weighted else pl.col("n").cast(pl.Float64)
     joined = pl.concat([
-        paired.with_columns(__n=total),
+        paired.with_columns(__pf_n=total),
         cand.select(*metrics, "adverse_impact", "is_reference", "low_support"),
         base.select(pl.col(m).alias(f"{m}_baseline") for m in (*metrics, "adverse_impact")),
     ], how="horizontal").with_columns(

@@ -117,7 +117,7 @@ def _compare(df: pl.DataFrame, size: Any, ref: int | None, name: str, smd_sd: Sm
             sd = np.where(dof > 0, np.sqrt((m2 + m2[ref]) / np.where(dof > 0, dof, 1)), np.nan)
     else:  # the sd over every audited row
         sd = np.full(df.height, float(_sd_of(total[f"m2_{name}"].to_numpy(),
-                                              total["__size"].to_numpy())[0]))
+                                              total["__pf_size"].to_numpy())[0]))
     with np.errstate(divide="ignore", invalid="ignore"):
         smd = np.where(sd > 0, diff / sd, np.nan)
     return {"mean": mean, "std": np.sqrt(var), "diff": diff, "low": low, "high": high, "p": p,
@@ -224,7 +224,7 @@ def continuous_report_from_moments(
         eligible = df.select(known(keys) & (pl.col(size_col) > 0)).to_series()
         idx = ref.index(df, keys, eligible=eligible, rules=("largest",), min_support=support)
         total = merge_moments(df, []).with_columns(
-            pl.col(size_col).cast(pl.Float64).alias("__size")).collect()
+            pl.col(size_col).cast(pl.Float64).alias("__pf_size")).collect()
         out: dict[str, Any] = {k: df[k] for k in keys}
         out["n"] = df["n"].cast(pl.Int64)
         if weighted:

@@ -131,7 +131,7 @@ Strategy = BinStrategy
 
 
 Bins = Mapping[str, int | Sequence[float]]
-_SUMS = ("n", "__x", "__m", "__w")
+_SUMS = ("n", "__pf_x", "__pf_m", "__pf_w")
 
 
 # ---------------------------------------------------------------------------- p-values
@@ -568,8 +568,8 @@ def divergence_from_counts(
     out_schema = _schema(key_schema, weighted)
     c = Counts.columns(weighted)
     prepared = counts.select(
-        *keys, pl.col("n").cast(pl.Int64), m.numerator(c).cast(pl.Float64).alias("__x"),
-        m.denominator(c).cast(pl.Float64).alias("__m"), c.n.cast(pl.Float64).alias("__w"))
+        *keys, pl.col("n").cast(pl.Int64), m.numerator(c).cast(pl.Float64).alias("__pf_x"),
+        m.denominator(c).cast(pl.Float64).alias("__pf_m"), c.n.cast(pl.Float64).alias("__pf_w"))
 
     stats_options: dict[str, Any] = dict(
         weighted=weighted, harm=m.harm, level_t=level_t, den_t=den_t, alpha=alpha,
@@ -605,9 +605,9 @@ def _patterns(df: pl.DataFrame, *, keys: list[str], key_schema: pl.Schema, top: 
     ).with_columns(
         pl.Series("attributes", [list(a) for a in sets],
                   dtype=pl.List(pl.String))[set_id].alias("attributes"),
-        pl.Series("n", sums[:, 0]).cast(pl.Int64), pl.Series("__x", sums[:, 1]),
-        pl.Series("__m", sums[:, 2]), pl.Series("__w", sums[:, 3]),
-        pl.Series("__set", set_id), pl.Series("__row", np.arange(len(set_id))),
+        pl.Series("n", sums[:, 0]).cast(pl.Int64), pl.Series("__pf_x", sums[:, 1]),
+        pl.Series("__pf_m", sums[:, 2]), pl.Series("__pf_w", sums[:, 3]),
+        pl.Series("__pf_set", set_id), pl.Series("__pf_row", np.arange(len(set_id))),
     )
     total = df.select(pl.col(s).sum() for s in _SUMS).row(0)
     return _statistics(pat, total, **stats_options)
@@ -619,7 +619,7 @@ def _statistics(pat: pl.DataFrame, total: tuple[Any, ...], *, weighted: bool, ha
     """Every pattern's figures from its sums (``n, __x, __m, __w``) and the population's."""
     n_all, x_all, m_all, w_all = (float(v) for v in total)
     n = pat["n"].cast(pl.Float64).to_numpy()
-    x, den, w = (pat[s].to_numpy() for s in ("__x", "__m", "__w"))
+    x, den, w = (pat[s].to_numpy() for s in ("__pf_x", "__pf_m", "__pf_w"))
     with np.errstate(divide="ignore", invalid="ignore"):
         value = np.where(den > 0, x / den, np.nan)
         overall = x_all / m_all if m_all > 0 else np.nan
@@ -660,7 +660,7 @@ def _statistics(pat: pl.DataFrame, total: tuple[Any, ...], *, weighted: bool, ha
         return pl.Series(np.asarray(v, dtype=np.float64), nan_to_null=True)
 
     out = pat.with_columns(
-        support=col(n / n_all), denominator=pat["__m"].cast(out_schema["denominator"]),
+        support=col(n / n_all), denominator=pat["__pf_m"].cast(out_schema["denominator"]),
         value=col(value), overall=col(np.full(len(pat), overall)), outside=col(outside),
         divergence=col(value - overall), low_support=pl.Series(low, dtype=pl.Boolean),
         ci_low=col(lo), ci_high=col(hi), p_value=col(p), p_value_adjusted=col(p_adj),
@@ -673,7 +673,7 @@ def _statistics(pat: pl.DataFrame, total: tuple[Any, ...], *, weighted: bool, ha
     )
     d = pl.col("divergence")
     key = -d if harm == "higher" else d if harm == "lower" else -d.abs()
-    out = out.sort(key.alias("__key"), "__set", "__row", nulls_last=True)
+    out = out.sort(key.alias("__pf_key"), "__pf_set", "__pf_row", nulls_last=True)
     return out.select(out_schema.names())
 
 
@@ -743,8 +743,8 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
     sums = [pl.col(x).sum() for x in _SUMS]
 
     def prepare(df: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
-        return df.select(*keys, pl.col("n").cast(pl.Int64), num.alias("__x"),
-                         den.alias("__m"), c.n.cast(pl.Float64).alias("__w"))
+        return df.select(*keys, pl.col("n").cast(pl.Int64), num.alias("__pf_x"),
+                         den.alias("__pf_m"), c.n.cast(pl.Float64).alias("__pf_w"))
 
     def run(_: pl.DataFrame) -> pl.DataFrame:
         firsts_df = [prepare(d, [k]) for d, k in
@@ -790,12 +790,12 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
         parts = [f.with_columns(
             pl.lit(list(s), dtype=pl.List(pl.String)).alias("attributes"),
             *[pl.lit(None, dtype=key_schema[k]).alias(k) for k in names if k not in s],
-            pl.lit(order, dtype=pl.Int64).alias("__set"),
-        ).with_row_index("__row").select("attributes", *names, *_SUMS, "__set", "__row")
+            pl.lit(order, dtype=pl.Int64).alias("__pf_set"),
+        ).with_row_index("__pf_row").select("attributes", *names, *_SUMS, "__pf_set", "__pf_row")
             for order, (s, f) in enumerate(freq.items())]
         return _statistics(pl.concat(parts), total, **stats_options)
 
-    return pl.LazyFrame({"__pf": [0]}).map_batches(run, schema=out_schema)
+    return pl.LazyFrame({"__pf_seed": [0]}).map_batches(run, schema=out_schema)
 
 @borrow(divergence_from_counts, params=("metric", "max_order", "min_support",
                                          "min_denominator", "level", "adjust", "max_patterns"))

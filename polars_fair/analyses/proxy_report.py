@@ -282,15 +282,15 @@ class _Build:
     def _rate(self, base: pl.DataFrame, fits: list[CellFit],
               rate: str) -> dict[str, FloatArray]:
         weight = base["weight_sum"].to_numpy().astype(np.float64)
-        rows = base["__a_n"].to_numpy().astype(np.float64)
+        rows = base["__pf_a_n"].to_numpy().astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             # weighted sums become effective rows (Kish), as row_scale does for intervals
             scales = {"weighted": np.where(weight > 0, base["n_effective"].to_numpy() / weight,
                                            0.0),
-                      "argmax": np.where(base["__a_w"].to_numpy() > 0,
-                                         rows / base["__a_w"].to_numpy(), 0.0)}
+                      "argmax": np.where(base["__pf_a_w"].to_numpy() > 0,
+                                         rows / base["__pf_a_w"].to_numpy(), 0.0)}
         out: dict[str, FloatArray] = {}
-        for e, prefix in (("weighted", ""), ("argmax", "__a_")):
+        for e, prefix in (("weighted", ""), ("argmax", "__pf_a_")):
             xs, ds = _fractions(base, rate, prefix)
             with np.errstate(divide="ignore", invalid="ignore"):
                 est = np.where(ds > 0, xs / ds, np.nan)
@@ -407,14 +407,14 @@ def _base(table: pl.DataFrame, m: Membership, keys: list[str], weighted: bool,
     w = weighted_counts(table, m, keys).select(
         *group, *cells, "weight_sum", "n_effective", "attenuation")
     a = argmax_counts(table, m, keys, weighted).select(
-        *group, *(pl.col(c).alias(f"__a_{c}") for c in ("n", *cells)),
-        (pl.col("weight_sum") if weighted else pl.col("n").cast(pl.Float64)).alias("__a_w"))
+        *group, *(pl.col(c).alias(f"__pf_a_{c}") for c in ("n", *cells)),
+        (pl.col("weight_sum") if weighted else pl.col("n").cast(pl.Float64)).alias("__pf_a_w"))
     out = (pl.DataFrame(cols)
            .join(w, on=group, how="left", nulls_equal=True, maintain_order="left")
            .join(a, on=group, how="left", nulls_equal=True, maintain_order="left"))
     zero = [c for c in out.columns if c not in (*group, "attenuation")]
     return out.with_columns(pl.col(zero).fill_null(0)).with_columns(
-        pl.col("__a_n").cast(pl.Int64).alias("n_argmax"))
+        pl.col("__pf_a_n").cast(pl.Int64).alias("n_argmax"))
 
 
 def _fractions(base: pl.DataFrame, rate: str, prefix: str) -> tuple[FloatArray, FloatArray]:

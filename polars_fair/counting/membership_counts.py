@@ -139,13 +139,13 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
                 *(_cell(s, labelled, y, p).alias(c) for c, (y, p) in _CELLS.items()),
                 s.sum().alias("weight_sum"),
                 (s.sum() ** 2 / pl.col(f"h_{i}_{i}").sum()).alias("n_effective"),
-                (s.sum() / w.sum()).alias("__mu"), (pl.col(f"g_{i}_{i}").sum() / w.sum())
-                .alias("__m2")]
+                (s.sum() / w.sum()).alias("__pf_mu"), (pl.col(f"g_{i}_{i}").sum() / w.sum())
+                .alias("__pf_m2")]
         part = known.group_by(keys).agg(aggs) if keys else known.select(aggs)
-        mu = pl.col("__mu")
+        mu = pl.col("__pf_mu")
         parts.append(part.with_columns(
             pl.lit(group, dtype=m.key_dtype).alias(m.attribute),
-            ((pl.col("__m2") - mu * mu) / (mu * (1 - mu))).alias("attenuation")))
+            ((pl.col("__pf_m2") - mu * mu) / (mu * (1 - mu))).alias("attenuation")))
     missing = table.filter(pl.col(ARGMAX).is_null())
     if missing.height:
         w = pl.col("w")

@@ -39,7 +39,7 @@ EMPTY_MESSAGE = "score table holds no rows with positive count; cannot bin score
 RESERVED_KEY_MESSAGE = "key column(s) {columns} clash with the score table's own columns"
 
 _SCORE, _POS, _NEG = "score", "positives", "negatives"
-_TMP_KEY = "__polars_fair_group"
+_TMP_KEY = "__pf_group"
 
 
 class EceGap(NamedTuple):

@@ -335,11 +335,12 @@ def _verdict_rows(gate: pl.DataFrame, failed: pl.DataFrame) -> pl.DataFrame:
     if failed.height:
         return failed
     worse = gate.filter(pl.col("change").is_not_null()).with_columns(
-        __worse=pl.when(pl.col("metric") == "impact_ratio").then(-pl.col("change"))
+        __pf_worse=pl.when(pl.col("metric") == "impact_ratio").then(-pl.col("change"))
         .otherwise(pl.col("value").abs() - pl.col("baseline").abs()))
-    parts = [worse.filter((pl.col("metric") == m) & (pl.col("__worse") > 0)).sort(
-        "__worse", descending=True, maintain_order=True).head(1) for m in ("impact_ratio", "ofi")]
-    return pl.concat(parts).drop("__worse")
+    parts = [worse.filter((pl.col("metric") == m) & (pl.col("__pf_worse") > 0)).sort(
+        "__pf_worse", descending=True, maintain_order=True).head(1)
+        for m in ("impact_ratio", "ofi")]
+    return pl.concat(parts).drop("__pf_worse")
 
 
 @borrow(change_verdict_section, params=("p",), sections=("Returns",))
