@@ -74,10 +74,20 @@ def test_continuous_report_of_an_attribute_named_like_its_working_columns(name: 
     _same(got, want, name)
 
 
-@pytest.mark.parametrize("name", OLD_NAMES)
+#: calibration is computed from the reliability table: its columns were working columns too
+RELIABILITY_NAMES = ["bin", "bin_low", "bin_high", "mean_score", "fraction_positive", "_s", "_p",
+                     "_weighted_gap"]
+
+
+@pytest.mark.parametrize("name", OLD_NAMES + RELIABILITY_NAMES)
 def test_calibration_of_an_attribute_named_like_its_working_columns(name: str) -> None:
     got = _as(name).fair.calibration(name, y_score="score", n_bins=2)
     want = ROWS.fair.calibration("g", y_score="score", n_bins=2)
+    # by hand, bins [0, 0.5] and (0.5, 1]: a's (0.5, 1] holds 0.9, 0.8, 0.7, 0.6 (labels 1, 0,
+    # 1, 1: mean 0.75, positives 3/4, gap 0), its [0, 0.5] 0.3, 0.2 (labels 1, 0: gap 0.25):
+    # ECE 2·0.25/6 = 1/12. b's (0.5, 1] holds 0.6 (label 0: gap 0.6), its [0, 0.5] 0.1, 0.5,
+    # 0.2, 0.4, 0.3 (labels 0, 1, 0, 1, 0: mean 0.3, positives 0.4, gap 0.1): ECE 1.1/6
+    assert got["ece"].to_list() == pytest.approx([1 / 12, 1.1 / 6], abs=1e-12)
     _same(got, want, name)
 
 

@@ -215,8 +215,8 @@ def _tables(base: pl.DataFrame, group_keys: list[str], edges: np.ndarray, n_bins
     """
     per_bin = base.group_by([*group_keys, "bin"]).agg(
         (pl.col(_POS) + pl.col(_NEG)).sum().alias("n"),
-        (pl.col(_SCORE) * (pl.col(_POS) + pl.col(_NEG)).cast(pl.Float64)).sum().alias("_s"),
-        pl.col(_POS).sum().cast(pl.Float64).alias("_p"),
+        (pl.col(_SCORE) * (pl.col(_POS) + pl.col(_NEG)).cast(pl.Float64)).sum().alias("__pf_s"),
+        pl.col(_POS).sum().cast(pl.Float64).alias("__pf_p"),
     )
     bins = pl.DataFrame(
         {
@@ -233,9 +233,9 @@ def _tables(base: pl.DataFrame, group_keys: list[str], edges: np.ndarray, n_bins
         .join(per_bin, on=[*group_keys, "bin"], how="left", nulls_equal=True)
         .with_columns(pl.col("n").fill_null(0).cast(count_dtype))
         .with_columns(
-            pl.when(n_pos).then(pl.col("_s") / pl.col("n")).otherwise(none).alias("mean_score"),
+            pl.when(n_pos).then(pl.col("__pf_s") / pl.col("n")).otherwise(none).alias("mean_score"),
             pl.when(n_pos)
-            .then(pl.col("_p") / pl.col("n"))
+            .then(pl.col("__pf_p") / pl.col("n"))
             .otherwise(none)
             .alias("fraction_positive"),
         )
@@ -247,18 +247,53 @@ def _tables(base: pl.DataFrame, group_keys: list[str], edges: np.ndarray, n_bins
         reliability.group_by(group_keys)
         .agg(
             pl.col("n").sum().alias("n"),
-            (gap_abs * pl.col("n").cast(pl.Float64)).sum().alias("_weighted_gap"),
+            (gap_abs * pl.col("n").cast(pl.Float64)).sum().alias("__pf_weighted_gap"),
             gap_abs.max().alias("max_calibration_error"),
         )
         .with_columns(pl.col("n").cast(count_dtype))
         .with_columns(
-            pl.when(n_pos).then(pl.col("_weighted_gap") / pl.col("n")).otherwise(none).alias("ece"),
+            pl.when(n_pos).then(pl.col("__pf_weighted_gap") / pl.col("n")).otherwise(none)
+            .alias("ece"),
             pl.when(n_pos).then(pl.col("max_calibration_error")).otherwise(none),
         )
         .sort(group_keys, nulls_last=True)
         .select(*group_keys, "n", "ece", "max_calibration_error")
     )
     return reliability, by_group
+
+
+def _computed(frame: pl.DataFrame, keys: list[str], n_bins: int, strategy: str,
+              ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The reliability and per-group tables, keyed by working names (``__pf_key0``, ...)."""
+    weighted = _validate(frame, keys, n_bins, strategy)
+    count_dtype: pl.DataType = pl.Float64() if weighted else pl.Int64()
+
+    edges, bin_ids = _bins(frame, n_bins, strategy)
+
+    # the keys are renamed while the bins are built, so an attribute named like a working or
+    # reliability column ("bin", "n", "mean_score") is audited as any other
+    group_keys = [f"__pf_key{i}" for i in range(len(keys))] if keys else [_TMP_KEY]
+    base = frame.select(
+        *(pl.col(k).alias(g) for k, g in zip(keys, group_keys, strict=False)),
+        *([pl.lit(0, dtype=pl.Int64).alias(_TMP_KEY)] if not keys else []),
+        pl.Series("bin", bin_ids, dtype=pl.Int64),
+        pl.col(_SCORE).cast(pl.Float64),
+        pl.col(_POS).cast(count_dtype).fill_null(0),
+        pl.col(_NEG).cast(count_dtype).fill_null(0),
+    )
+    return _tables(base, group_keys, edges, n_bins, count_dtype)
+
+
+def _named(reliability: pl.DataFrame | None, by_group: pl.DataFrame, keys: list[str],
+           ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`_computed`'s tables under the user's key names (the reliability table if given)."""
+    inner = [f"__pf_key{i}" for i in range(len(keys))]
+    if not keys:
+        return (reliability.drop(_TMP_KEY) if reliability is not None else pl.DataFrame(),
+                by_group.drop(_TMP_KEY))
+    names = dict(zip(inner, keys, strict=True))
+    return (reliability.rename(names) if reliability is not None else pl.DataFrame(),
+            by_group.rename(names))
 
 
 @with_limits
@@ -371,27 +406,9 @@ def calibration_from_scores(
     """
     frame = scores.collect() if isinstance(scores, pl.LazyFrame) else scores
     keys = list(keys)
-    n_bins, strategy = options["n_bins"], options["strategy"]
-    weighted = _validate(frame, keys, n_bins, strategy)
-    count_dtype: pl.DataType = pl.Float64() if weighted else pl.Int64()
-
-    edges, bin_ids = _bins(frame, n_bins, strategy)
-
-    group_keys = keys if keys else [_TMP_KEY]
-    base = frame.select(
-        *(pl.col(k) for k in keys),
-        *([pl.lit(0, dtype=pl.Int64).alias(_TMP_KEY)] if not keys else []),
-        pl.Series("bin", bin_ids, dtype=pl.Int64),
-        pl.col(_SCORE).cast(pl.Float64),
-        pl.col(_POS).cast(count_dtype).fill_null(0),
-        pl.col(_NEG).cast(count_dtype).fill_null(0),
-    )
-    reliability, by_group = _tables(base, group_keys, edges, n_bins, count_dtype)
+    reliability, by_group = _named(*_computed(frame, keys, options["n_bins"],
+                                              options["strategy"]), keys)
     gap = _largest_gap(by_group, keys)
-
-    if not keys:
-        reliability = reliability.drop(_TMP_KEY)
-        by_group = by_group.drop(_TMP_KEY)
     return CalibrationResult(reliability=reliability, by_group=by_group, largest_gap=gap)
 
 
@@ -457,8 +474,10 @@ def calibration_plan(
            ("ece_gap", pl.Float64)]
     )
 
-    def run(df: pl.DataFrame) -> pl.DataFrame:
-        groups = calibration_from_scores(df, keys, **options).by_group
+    def run(df: pl.DataFrame) -> pl.DataFrame:  # the per-group table only: a key may be named
+        # like a reliability column ("bin", "mean_score"), which calibration does not output
+        _, groups = _named(None, _computed(df, keys, options["n_bins"], options["strategy"])[1],
+                           keys)
         return groups.with_columns((pl.col("ece") - pl.col("ece").min()).alias("ece_gap"))
 
     check_size(options["n_bins"], "n_bins")  # before any work, not at collect
