@@ -297,6 +297,23 @@ CLI_BAD_KEY_DTYPE = (
     "of numbers, strings, categories, booleans or dates (write the file with one such value "
     "per row in that column, or leave it out of --by)"
 )
+#: A CSV field opened with a quote and not closed properly (the command line reads ``"`` as
+#: the CSV quote character); the message shows no row content.
+CSV_BAD_QUOTE = (
+    "{path}: the quoted field that starts at line {line} is not closed properly, so the rows "
+    "from there on cannot be read (a field that starts with \" ends at the next lone \"; a \" "
+    "inside a field is written twice, \"\", and a field that holds a \" but does not start "
+    "with one must be quoted whole); fix the quotes at line {line} of the file"
+)
+CSV_NOT_UTF8 = (
+    "{path}: line {line} holds bytes that are not UTF-8 text; convert the file to UTF-8, for "
+    "example iconv -f latin1 -t utf-8 {quoted} > {converted} (name the file's own encoding)"
+)
+CSV_BINARY = (
+    "{path} is not a text CSV file (it holds NUL bytes, as a binary file does); pass a CSV, "
+    "Parquet or NDJSON file"
+)
+CSV_EMPTY = "{path} is empty: no header and no rows, nothing to audit"
 DTYPE_HINT = " (set the column's type with --dtype COLUMN=TYPE, for example str)"
 EXTRA_FIELDS_HINT = (
     " (a row has more fields than the header: check --separator, or quote a field that holds "

@@ -151,11 +151,16 @@ def _check_outputs(table: pl.LazyFrame, keys: list[str], fn: Callable[..., pl.La
             for k, o in options.items()}
     try:
         out = fn(table.rename(rename), names, **opts).collect_schema().names()
-    except E.PolarsFairError:
-        # an error of the call itself (a bad option, an unknown reference attribute): raise it
-        # with the user's names, from the plan on the real keys
+    except E.PolarsFairError as exc:
+        error: E.PolarsFairError | None = exc
+    else:
+        error = None
+    if error is not None:
+        # an error of the call itself (a bad option, an unknown reference attribute): raised
+        # once, with the user's names, from the plan on the real keys (outside the handler, so
+        # the traceback does not show it twice)
         fn(table, keys, **options).collect_schema()
-        raise
+        raise error
     check_clash(keys, [c for c in out if not any(c.startswith(n) for n in names)], name)
 
 

@@ -49,6 +49,7 @@ from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.cli.group import ReadableCommand
 from polars_fair.cli.io import (
     BASELINE_FLAGS,
+    BY_HELP,
     FLAGS,
     FORMATS,
     check_one_attribute,
@@ -624,7 +625,7 @@ def by_parameter(optional: bool = False) -> inspect.Parameter:
     >>> by_parameter(True).default, by_parameter().default is inspect.Parameter.empty
     ([], True)
     """
-    text = "Attribute column or SQL expression; repeat for intersections."
+    text = BY_HELP
     if optional:
         text += (" Optional with --membership (crossed with its groups; default: the groups "
                  "alone).")
@@ -927,8 +928,8 @@ def _stratum_as_reference(text: str | None, strata: Any, by: list[str | pl.Expr]
         split = split_name(item)
         if split is not None and split[0] in names:
             groups = [b if isinstance(b, str) else b.meta.output_name() for b in by]
-            raise E.InvalidArgumentError(E.REFERENCE_IS_STRATUM.format(column=split[0],
-                                                                       groups=groups))
+            raise E.InvalidArgumentError(E.REFERENCE_IS_STRATUM.format(  # once, not chained
+                column=split[0], groups=groups)) from None
 
 
 def _run_classes(method: str, values: dict[str, Any], opts: list[Opt],

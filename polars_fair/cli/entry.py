@@ -51,6 +51,7 @@ from polars_fair.cli.commands import declared
 from polars_fair.cli.group import ReadableCommand, ReadableGroup
 from polars_fair.cli.io import (
     BASELINE_FLAGS,
+    BY_HELP,
     Inputs,
     check_outputs,
     cli_message,
@@ -67,7 +68,7 @@ from polars_fair.cli.pages import ModelOpt, NoteOpt, TitleOpt, page_html
 from polars_fair.cli.quoting import QUOTING
 from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
-from polars_fair.core.labels import visible
+from polars_fair.core.labels import cli_group, visible
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, MEMBERSHIP_ARGS
@@ -270,7 +271,7 @@ def run_report(
         f"y_true={y_true_text!r}, "
         + (f"y_pred={y_score_text} >= {threshold}" if thresholded else f"y_pred={y_pred_text!r}")
         + f", pos_label={pos_label!r}; "
-        f"reference={reference.argument!r}\n" + _overall_line(counts)
+        f"reference={cli_group(reference.argument)!r}\n" + _overall_line(counts)  # k=v,k=v
     )
     fmt = effective_format(fmt, output)
     footer = ""
@@ -315,7 +316,7 @@ def _fmt(x: float | None) -> str:
 
 ByOpt = Annotated[
     list[str],
-    typer.Option("--by", help="Attribute column or SQL expression; repeat for intersections.",
+    typer.Option("--by", help=BY_HELP,
                  metavar="COLUMN|SQL"),
 ]
 
@@ -373,8 +374,8 @@ REPORT_DECLARED = ("four_fifths", "ofi_threshold", "exclude_low_support", "thres
 def report(
     path: PathArg,
     by: Annotated[list[str], typer.Option(
-        "--by", help="Attribute column or SQL expression; repeat for intersections. Optional "
-        "with --membership (crossed with its groups; default: the groups alone).",
+        "--by", help=BY_HELP + " Optional with --membership (crossed with its groups; default: "
+        "the groups alone).",
         metavar="COLUMN|SQL")] = [],  # noqa: B006  (typer's default; never mutated)
     y_true: YTrueOpt = "y_true",
     y_pred: Annotated[str | None, typer.Option(

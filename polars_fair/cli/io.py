@@ -18,6 +18,7 @@ several files. About half of the lines are docstrings and their examples.
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import decimal
 import functools
@@ -33,15 +34,18 @@ import typer
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
+from polars_fair.cli.csv_read import check_text_file, csv_failure, unreadable
 from polars_fair.cli.group import json_requested, usage_message
 from polars_fair.cli.quoting import unquote
 from polars_fair.cli.table import _flat, _table_text, to_csv, to_markdown
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference
+from polars_fair.core.spec import sql_rename_example
 from polars_fair.core.sql import sql_expr
 
 __all__ = [
     "BASELINE_FLAGS",
+    "BY_HELP",
     "DTYPES",
     "FLAGS",
     "FORMATS",
@@ -82,6 +86,10 @@ FLAGS = {
     "min_impact_ratio": "--min-impact-ratio", "max_abs_ofi": "--max-abs-ofi",
     "max_abroca": "--max-abroca",
 }
+
+#: ``--by``'s help: a SQL text is named by its text, or by its own top-level ``AS``.
+BY_HELP = ("Attribute column or SQL expression (named by its text, or by its AS: "
+           "'\"n\" AS n_attr'); repeat for intersections.")
 
 #: The output formats of ``--format``.
 FORMATS = ("table", "csv", "json", "parquet", "markdown")
@@ -263,17 +271,21 @@ def scan(path: Path, separator: str | None = None,
     dtypes = dtypes or {}
     if suffix in _CSV_SUFFIXES:
         sep = parse_separator(separator, path)
-        text = pl.scan_csv(path, separator=sep, infer_schema_length=0)
-        _check_dtype_columns(dtypes, text.collect_schema().names())
+        check_text_file(path)  # empty or binary: said before Polars parses it
+        try:
+            text = pl.scan_csv(path, separator=sep, infer_schema_length=0)
+            _check_dtype_columns(dtypes, text.collect_schema().names())
         # Polars checks a row's number of fields only when every column is read: a command
         # that reads some columns would skip a row's extra field silently (bias-audit did), so
         # every column is read once here, streaming; an extra field raises (InvalidInputError)
         # The same pass finds the blank values (" ", a quoted ""): they are missing before the
         # types are inferred, so a label column holding 1, 0 and " " is an integer column with
         # a missing label (NullValuesError), not text that differs in kind from the prediction
-        found = text.select(pl.col(c).filter(pl.col(c).str.strip_chars() == "").unique()
-                            .implode() for c in text.collect_schema().names()
-                            ).collect(engine="streaming")
+            found = text.select(pl.col(c).filter(pl.col(c).str.strip_chars() == "").unique()
+                                .implode() for c in text.collect_schema().names()
+                                ).collect(engine="streaming")
+        except pl.exceptions.PolarsError as exc:  # the fault and its line, no row content
+            raise csv_failure(exc, path, sep) from None
         blanks = sorted({v for column in found.row(0) for v in column})
         zoned = {c: pl.String() for c, t in dtypes.items() if _zoned(t)}  # read in their zone
         inferred = pl.scan_csv(path, separator=sep, infer_schema_length=None,
@@ -405,6 +417,21 @@ def _top_level_parts(text: str) -> list[str]:
     return [*parts, text[start:].strip()]
 
 
+def _named_by_as(text: str) -> bool:
+    """Whether a SQL text names itself with a top-level ``AS name`` (``"n" AS n_attr``).
+
+    The ``AS`` of ``CAST(x AS INT)`` is inside parentheses and names nothing; one inside a
+    quoted literal or name is text.
+    """
+    depth, named = 0, False
+    for m in re.finditer(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|[()]|\bAS\b""", text,
+                         re.IGNORECASE):
+        token = m.group(0)
+        depth += (token == "(") - (token == ")")
+        named = named or (depth == 0 and token.upper() == "AS")
+    return named
+
+
 def check_one_attribute(text: str, schema: pl.Schema) -> None:
     """Refuse ``--by race,sex``: one attribute per ``--by``, repeated for several.
 
@@ -444,6 +471,10 @@ def check_one_attribute(text: str, schema: pl.Schema) -> None:
 def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | pl.Expr:
     """A column name as is; anything else a row-level SQL expression named by its text.
 
+    A SQL text that names itself with a top-level ``AS`` is named so: ``"n" AS n_attr`` is the
+    key ``n_attr`` (which ``--reference n_attr=a`` then names), ``g AS "my key"`` the key
+    ``my key``; the ``AS`` inside ``CAST(x AS INT)`` names nothing.
+
     The SQL text goes through :func:`polars_fair.core.sql.sql_expr`: it may read the input's columns
     only (no subquery, table function, file or URL; refused before Polars parses it) and must
     give one value per row.
@@ -461,7 +492,7 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
     Returns
     -------
     str or pl.Expr
-        The name, or the expression aliased to ``text``.
+        The name, or the expression named by its ``AS`` or aliased to ``text``.
 
     Raises
     ------
@@ -478,12 +509,16 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
     >>> schema = pl.Schema({"score": pl.Float64})
     >>> column_or_sql("score", schema), column_or_sql("score >= 0.5", schema).meta.output_name()
     ('score', 'score >= 0.5')
+    >>> column_or_sql('"score" AS s', schema).meta.output_name()
+    's'
     """
     if text in schema:
         return text
     if unquote(text) != text and unquote(text) in schema:  # a quoted name: the column itself
         return unquote(text)
-    expr = sql_expr(text, schema.names(), role).alias(text)
+    expr = sql_expr(text, schema.names(), role)
+    # named by its text, or by its own top-level AS: --by '"n" AS n_attr' is the key n_attr
+    expr = expr if _named_by_as(text) else expr.alias(text)
     try:  # types: evaluated on no rows, so "race > 5" over a text column fails here, named
         pl.LazyFrame(schema=schema).select(expr).collect()
     except pl.exceptions.PolarsError as exc:
@@ -971,6 +1006,11 @@ _PYTHON_ADVICE = (
     (re.compile(r"(?<![\w-])classes=\[([^\]]*)\]"),
      lambda m: "--classes " + ",".join(re.sub(r"^'(.*)'$|^\"(.*)\"$", r"\1\2", v.strip())
                                        for v in m.group(1).split(","))),
+    # a key renamed in Python (pl.col('n').alias('n' + '_attr')) is SQL named by AS on the
+    # command line, which names the key (cli.io.column_or_sql): --by '"n" AS n_attr'
+    (re.compile(r"(?:by=)?pl\.col\(('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\)\.alias\("
+                r"(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\") \+ '_attr'\)"),
+     lambda m: "--by " + sql_rename_example(ast.literal_eval(m.group(1)))),
     (re.compile(r"(?<![\w-])ordered=True\b"), "--ordered"),  # a switch, not a value
     (re.compile(r"(?<![\w-])normalize=True\b"), "--normalize"),  # a switch, not a value
 )
@@ -986,6 +1026,8 @@ def _flag_patterns(flags: tuple[tuple[str, str], ...]) -> list[tuple[re.Pattern[
     multi = "|".join(re.escape(n) for n, _ in flags if "_" in n)
     single = "|".join(re.escape(n) for n, _ in flags if "_" not in n)
     patterns = [
+        # an option named without a value: "y_score=, which" -> "--y-score, which"
+        (names, r"(?<![\w-])({})=(?=[\s,;.)\]])", "{}"),
         (names, r"(?<![\w-])({})=", "{} "),  # pos_label=1 -> --pos-label 1
         (names, r"\(({})\)", "({})"),  # (y_pred) -> (--y-pred)
         (multi, r"(?<![\w-])({})(?!\w)", "{}"),  # min_support -> --min-support
@@ -997,42 +1039,6 @@ def _flag_patterns(flags: tuple[tuple[str, str], ...]) -> list[tuple[re.Pattern[
     ]
     return [(re.compile(regex.format(alternatives)), template)
             for alternatives, regex, template in patterns if alternatives]
-
-
-def unreadable(exc: pl.exceptions.PolarsError) -> E.InvalidInputError:
-    """The typed error of a Polars error that reached a command: the input could not be read.
-
-    Every error of polars_fair's own checks is typed before it reaches a command, so a Polars
-    error there comes from the rows themselves: a CSV row with more fields than its header, a
-    value its column's type cannot hold. It becomes :class:`~polars_fair.errors.
-    InvalidInputError` with Polars' first line and a hint, so the JSON error names our type.
-
-    Parameters
-    ----------
-    exc : pl.exceptions.PolarsError
-        The error Polars raised while the command read or computed its rows.
-
-    Returns
-    -------
-    InvalidInputError
-        Its message: Polars' first line, then a hint for an extra field
-        (:data:`polars_fair.errors.EXTRA_FIELDS_HINT`) or a value of the wrong type
-        (:data:`polars_fair.errors.DTYPE_HINT`).
-
-    Examples
-    --------
-    >>> err = unreadable(pl.exceptions.ComputeError("found more fields than defined in 'Schema'"))
-    >>> type(err).__name__, str(err).split(" (")[0]
-    ('InvalidInputError', "found more fields than defined in 'Schema'")
-    """
-    lines = str(exc).strip().splitlines()
-    text = " ".join(lines[0].split()) if lines else type(exc).__name__
-    hint = ""
-    if "more fields than defined" in text:
-        hint = E.EXTRA_FIELDS_HINT
-    elif "could not parse" in text or "conversion from" in text:
-        hint = E.DTYPE_HINT
-    return E.InvalidInputError(text + hint)
 
 
 def cli_message(message: str) -> str:
@@ -1072,7 +1078,7 @@ def cli_message(message: str) -> str:
         for pattern, template in _flag_patterns(tuple(FLAGS.items())):
             text = pattern.sub(lambda m, t=template: t.format(FLAGS[m.group(1)]), text)
         parts[i] = re.sub(r"(?<=\S)  +", " ", text)
-    out = "".join(parts)
+    out = "".join(parts).rstrip()  # "... to use y_pred=" ends without a value
     m = _SCORE_ADVICE.search(out)
     if m:
         import ast

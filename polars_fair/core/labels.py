@@ -15,9 +15,9 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 
-__all__ = ["INVISIBLE", "MISSING_GROUP", "NOT_IN_MARKUP", "group_label", "markup_safe",
-           "named_label", "named_text", "printable", "printable_spec", "text_of", "value_text",
-           "visible"]
+__all__ = ["INVISIBLE", "MISSING_GROUP", "NOT_IN_MARKUP", "cli_group", "group_label",
+           "markup_safe", "named_label", "named_text", "printable", "printable_spec",
+           "shown_group", "text_of", "value_text", "visible"]
 
 #: How a missing attribute value reads in a label (never "—", which means an undefined figure).
 MISSING_GROUP = "(missing)"
@@ -291,6 +291,59 @@ def named_text(values: dict[str, Any], *, missing: str = MISSING_GROUP) -> str:
     several = (", ",) if len(values) > 1 else ()
     return ", ".join(f"{k}={text_of(v, missing=missing, ambiguous=several)}"
                      for k, v in values.items())
+
+
+class _Missing:
+    """A missing value in a message's list of values: its ``repr`` is ``(missing)``."""
+
+    def __repr__(self) -> str:
+        return MISSING_GROUP
+
+
+def shown_group(group: Any) -> Any:
+    """A group as a Python message lists it: a missing value reads ``(missing)``, not None.
+
+    Parameters
+    ----------
+    group : Any
+        A value, or ``{key: value}`` for several attributes.
+
+    Returns
+    -------
+    Any
+        The same, each None replaced by a value whose ``repr`` is ``(missing)``.
+
+    Examples
+    --------
+    >>> shown_group(None), shown_group({"g": None, "h": "x"})
+    ((missing), {'g': (missing), 'h': 'x'})
+    """
+    if isinstance(group, dict):
+        return {k: shown_group(v) for k, v in group.items()}
+    return _Missing() if group is None else group
+
+
+def cli_group(group: Any) -> str:
+    """A group as the command line writes it: ``--reference``'s ``attr=value,attr=value``.
+
+    Parameters
+    ----------
+    group : Any
+        A value, or ``{key: value}`` for several attributes.
+
+    Returns
+    -------
+    str
+        The value's text (:func:`text_of`; missing: ``(missing)``), or ``k=v,k=v``.
+
+    Examples
+    --------
+    >>> cli_group("a"), cli_group(None), cli_group({"race": "b", "sex": None})
+    ('a', '(missing)', 'race=b,sex=(missing)')
+    """
+    if isinstance(group, dict):
+        return ",".join(f"{k}={text_of(v)}" for k, v in group.items())
+    return text_of(group)
 
 
 #: C0 and C1 controls, DEL, the line and paragraph separators, and the invisible format

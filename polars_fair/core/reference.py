@@ -60,6 +60,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._lazy import is_numpy
+from polars_fair.core.labels import cli_group, shown_group
 from polars_fair.core.options import DEFAULTS
 
 __all__ = [
@@ -553,9 +554,12 @@ class Reference:
             chosen = df.filter(mask)
             if chosen.height == 0:
                 groups = [_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
-                raise E.UnknownGroupError(
-                    E.UNKNOWN_GROUP.format(group=group, groups=E.show_values(groups, limit=50))
-                )
+                raise E.UnknownGroupError(  # a missing value reads (missing); the CLI: k=v,k=v
+                    E.UNKNOWN_GROUP.format(group=shown_group(group), groups=E.show_values(
+                        [shown_group(g) for g in groups], limit=50)),
+                    cli_message=E.UNKNOWN_GROUP.format(group=cli_group(group), groups=E.show_values(
+                        [shown_group(g) if g is None else cli_group(g) for g in groups],
+                        limit=50)))
             if size in df.columns and not chosen[size].sum():
                 raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=group))
             return df

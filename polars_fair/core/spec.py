@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
+import re
 import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -53,6 +54,7 @@ __all__ = [
     "BY_DOC",
     "check_frame_wide",
     "cli_rename",
+    "sql_rename_example",
     "length_follows_frame",
     "check_row_level",
     "spell_out",
@@ -772,7 +774,7 @@ def check_row_level(expr: pl.Expr, role: str) -> None:
     raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(role=role, expr=expr, why=why))
 
 
-def check_int(value: Any, name: str, low: int = 1) -> int:
+def check_int(value: Any, name: str, low: int = 1, *, limit: str | None = None) -> int:
     """An integer option (a Python or numpy integer, not a bool) of at least ``low``, or raise.
 
     An option with a declared size limit (``max_groups``, ``max_pairs``, ...: a name in
@@ -786,6 +788,10 @@ def check_int(value: Any, name: str, low: int = 1) -> int:
         The option's name, for the message.
     low : int, default 1
         The smallest accepted value.
+    limit : str, optional
+        The key of its limit in :data:`~polars_fair.core.limits.LIMITS` when it is not
+        ``name`` (a page's ``max_groups`` is ``"page_groups"``: the message says what it
+        bounds).
 
     Returns
     -------
@@ -812,8 +818,8 @@ def check_int(value: Any, name: str, low: int = 1) -> int:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise E.InvalidArgumentError(E.BAD_INT_OPTION.format(name=name, low=low, value=value))
-    if name in LIMITS:
-        check_size(value, name)
+    if (key := limit or name) in LIMITS:
+        check_size(value, key, option=name)
     return value
 
 
@@ -1184,8 +1190,35 @@ def cli_rename(template: str, names: list[str]) -> str:
     pass it as SQL named otherwise, for example --by '"n" AS n_attr'
     """
     facts = template.split("; ")[0].format(names=names)
-    example = shlex.quote(f'"{names[0]}" AS {names[0]}_attr')
-    return f"{facts}; " + E.CLI_RENAME_ADVICE.format(example=example)
+    return f"{facts}; " + E.CLI_RENAME_ADVICE.format(example=sql_rename_example(names[0]))
+
+
+def sql_rename_example(name: str) -> str:
+    """``'"n" AS n_attr'``: the column ``name`` as a SQL ``--by`` of another key name.
+
+    The command line names a SQL attribute by its top-level ``AS`` (:func:`polars_fair.cli.io.
+    column_or_sql`), so ``--reference n_attr=a`` and the printed key use the new name. The
+    column is a quoted SQL name (``"`` doubled), the new name quoted too unless it is a word,
+    and the whole quoted for the shell.
+
+    Parameters
+    ----------
+    name : str
+        The clashing column.
+
+    Returns
+    -------
+    str
+        The text to pass to ``--by``, quoted for a POSIX shell.
+
+    Examples
+    --------
+    >>> print(sql_rename_example("n"), sql_rename_example("my key"))
+    '"n" AS n_attr' '"my key" AS "my key_attr"'
+    """
+    quoted = '"{}"'.format(name.replace('"', '""'))
+    alias = f"{name}_attr" if re.fullmatch(r"\w+", name) else quoted[:-1] + '_attr"'
+    return shlex.quote(f"{quoted} AS {alias}")
 
 
 def resolve(

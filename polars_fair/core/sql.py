@@ -314,7 +314,8 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
         if tok.kind == "quoted":
             if call:  # "name"(...) calls a function by a quoted name
                 raise _refuse(role, text, E.SQL_WHY_FUNCTION.format(name=f'"{tok.text}"'))
-            if tok.text not in cols:
+            after_as = prev is not None and prev.kind == "word" and prev.text.upper() == "AS"
+            if tok.text not in cols and not after_as:  # "x" AS "my key": a name, never read
                 raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
                     column=tok.text, role=role, available=E.show_columns(list(columns))))
             continue

@@ -62,13 +62,16 @@ FOLLOWED = {
     # tests/analyses/test_compare_hostile.py::
     # test_the_command_line_advises_sql_for_a_baseline_of_another_dtype
     "CLI_BASELINE_DTYPE",
+    # tests/cli/test_cli_edges.py (issue 19, third review): the command line's clash advice
+    # (--by '"n" AS n_attr') followed for COLUMN_CLASH and KEY_SUFFIX_CLASH; the CSV faults
+    "COLUMN_CLASH", "KEY_SUFFIX_CLASH", "CSV_NOT_UTF8", "CSV_BINARY",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {
     "NEGATIVES_DIFFER", "POS_LABEL_DTYPE", "VALUE_DTYPE", "DROPPED_NULL_GROUPS",
     "DROPPED_NULL_GROUPS_SETS", "BAD_REFERENCE_RULE", "ROLLUP_OF_SETS", "NOT_ROW_LEVEL",
-    "KEY_SUFFIX_CLASH", "PRED_AND_SCORE", "DEFAULT_GRID_NOT_PROBABILITIES", "CLI_RANGE_TOO_LONG",
-    "TOO_MANY_THRESHOLDS", "COLUMN_CLASH", "TOO_MANY_SETS", "TOO_MANY_PAIRS",
+    "PRED_AND_SCORE", "DEFAULT_GRID_NOT_PROBABILITIES", "CLI_RANGE_TOO_LONG",
+    "TOO_MANY_THRESHOLDS", "TOO_MANY_SETS", "TOO_MANY_PAIRS",
     "TOO_MANY_PATTERNS", "LEVELS_DROP", "DIVERGENCE_COMBINATIONS", "BINS_NEED_POLARS",
     "COUNT_TOO_LARGE", "SQL_WHY_BACKSLASH", "CLI_BAD_DTYPE_OPTION", "CLI_OUTPUT_SUFFIX",
     "CLI_OUTPUTS_CLASH", "CLI_OUTPUT_IS_DIR", "CLI_SCORE_ADVICE", "CLI_ONE_OUTCOME",

@@ -171,7 +171,7 @@ def multiclass_html(
         Bad page arguments (``by``, ``output``, ``filters``, ``rows_read``, ``max_groups``),
         before any read; bad options, as ``multiclass_report``.
     SizeLimitError
-        ``max_groups`` above |limit:max_groups|.
+        ``max_groups`` above |limit:page_groups|.
     PolarsFairError
         Bad input, as :func:`polars_fair.class_counts` (a missing column, one class only, a
         null class, ...).

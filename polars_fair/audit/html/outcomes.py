@@ -247,9 +247,7 @@ def outcome_rows(data: pl.DataFrame | pl.LazyFrame, by: By, where: str | pl.Expr
     ...              50).size["kept"]
     0
     """
-    from polars_fair.core.limits import check_size
-
-    page_groups = check_size(check_int(max_groups, "max_groups"), "max_groups")
+    page_groups = check_int(max_groups, "max_groups", limit="page_groups")
     filter_list = page_filters(filters)
     out_path = page_output(output)
     if rows_read is not None:

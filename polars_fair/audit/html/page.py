@@ -236,7 +236,7 @@ def audit_html(
         missing directory or not ``.html``/``.htm`` (before any read).
     SizeLimitError
         ``n_permutations`` above |limit:n_permutations| or ``max_groups`` above
-        |limit:max_groups|, before any data is read.
+        |limit:page_groups|, before any data is read.
     PolarsFairError
         Bad input, as ``df.fair.report`` (a missing column, a non-binary label, ...).
 
@@ -248,7 +248,7 @@ def audit_html(
     >>> sorted(page_data(page)), "<h2>Verdict: " in page
     (['disparity', 'impact_analysis', 'metrics', 'provenance', 'report', 'summary'], True)
     """
-    page_groups = check_int(max_groups, "max_groups")
+    page_groups = check_int(max_groups, "max_groups", limit="page_groups")
     check_size(n_permutations, "n_permutations")  # before the first scan, not at the test
     rate_list, filter_list, out_path = _page_arguments(rates, filters, output, divergence,
                                                        rows_read)

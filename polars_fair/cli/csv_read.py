@@ -1,0 +1,268 @@
+"""Why a CSV file cannot be read, said without its content (issue 19, third review).
+
+Polars reports a malformed CSV with the raw text of the rows around the fault (an unterminated
+quote prints everything after it) and advice of its own (``infer_schema_length``,
+``ignore_errors``) that the command line does not offer. :func:`check_text_file` refuses an
+empty or binary file before it is parsed; :func:`csv_failure` turns a parse failure into
+:class:`~polars_fair.errors.InvalidInputError` that names the fault and its line and says how
+to fix the file, and shows no row content (a row can hold personal data).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+
+import polars as pl
+
+from polars_fair import errors as E
+
+__all__ = ["check_text_file", "csv_failure", "quote_fault", "unreadable", "utf8_fault",
+           "without_content"]
+
+#: The bytes read to tell a binary file from text.
+_SNIFF = 8192
+#: The CSV quote character Polars reads (the command line does not change it).
+_QUOTE = '"'
+
+
+def check_text_file(path: Path) -> None:
+    """Refuse an empty file and a binary one before Polars parses it.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The CSV file.
+
+    Raises
+    ------
+    EmptyFrameError
+        An empty file (no header, no rows): :data:`polars_fair.errors.CSV_EMPTY`.
+    InvalidInputError
+        A file whose header line holds a NUL byte, or whose first 8 KiB hold one and are not
+        UTF-8 (an executable, a spreadsheet, a compressed file; a NUL inside a value of a text
+        CSV is read as it is): :data:`polars_fair.errors.CSV_BINARY`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d) / "x.csv"
+    ...     _ = p.write_bytes(b"")
+    ...     check_text_file(p)
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.EmptyFrameError: x.csv is empty: no header and no rows, nothing to audit
+    """
+    with path.open("rb") as f:
+        head = f.read(_SNIFF)
+    if not head:
+        raise E.EmptyFrameError(E.CSV_EMPTY.format(path=path.name))
+    if b"\x00" in head.split(b"\n", 1)[0] or (b"\x00" in head and not _utf8(head)):
+        raise E.InvalidInputError(E.CSV_BINARY.format(path=path.name))
+
+
+def _utf8(head: bytes) -> bool:
+    """Whether ``head`` is UTF-8 text (a character cut at its end aside)."""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 3
+    return True
+
+
+def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    with path.open("rb") as f:
+        yield from enumerate(f, start=1)
+
+
+def utf8_fault(path: Path) -> int | None:
+    r"""The first line of ``path`` that is not UTF-8, or None.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file.
+
+    Returns
+    -------
+    int or None
+        The 1-based line whose bytes do not decode as UTF-8.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d) / "x.csv"
+    ...     _ = p.write_bytes("g\nb\u00e9\n".encode("latin-1"))
+    ...     utf8_fault(p)
+    2
+    """
+    for number, line in _lines(path):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            return number
+    return None
+
+
+def quote_fault(path: Path, separator: str) -> int | None:
+    r"""The line where the first badly quoted field of a CSV starts, or None.
+
+    A field is quoted when it starts with ``"``; it ends at a lone ``"`` followed by the
+    separator or the end of a line (``""`` inside it is one quote). A field that is never
+    closed, a closing quote followed by other text, or a ``"`` inside an unquoted field is a
+    fault (Polars refuses each).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The CSV file.
+    separator : str
+        The field separator.
+
+    Returns
+    -------
+    int or None
+        The 1-based line of the file where the faulty field starts.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d) / "x.csv"
+    ...     _ = p.write_text('g,y\na,1\n"b c,0\nd,1\n')
+    ...     quote_fault(p, ",")
+    3
+    """
+    inside, start = False, 0
+    for number, raw in _lines(path):
+        line = raw.decode("latin-1").rstrip("\r\n")  # quote and separator are ASCII
+        pos = 0
+        while True:
+            q = line.find(_QUOTE, pos)
+            if q < 0:
+                break
+            if not inside:
+                if q > 0 and line[q - 1] != separator:
+                    return number  # a quote inside an unquoted field
+                inside, start, pos = True, number, q + 1
+            elif line.startswith(_QUOTE, q + 1):
+                pos = q + 2  # "" inside a quoted field
+            else:
+                after = line[q + 1:q + 2]
+                if after not in ("", separator):
+                    return start  # the closing quote is followed by other text
+                inside, pos = False, q + 1
+    return start if inside else None
+
+
+def csv_failure(exc: pl.exceptions.PolarsError, path: Path, separator: str,
+                ) -> E.InvalidInputError:
+    r"""The typed error of a CSV Polars could not parse: the fault, its line, the fix.
+
+    Parameters
+    ----------
+    exc : pl.exceptions.PolarsError
+        What Polars raised while reading every column as text.
+    path : pathlib.Path
+        The file.
+    separator : str
+        The field separator (``--separator``).
+
+    Returns
+    -------
+    InvalidInputError
+        :data:`polars_fair.errors.CSV_BAD_QUOTE` (a quoted field not closed properly) or
+        :data:`polars_fair.errors.CSV_NOT_UTF8` with the line, else :func:`unreadable` (a row
+        with an extra field: :data:`polars_fair.errors.EXTRA_FIELDS_HINT`). No message shows a
+        row's content.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d) / "x.csv"
+    ...     _ = p.write_text('g,y\na,1\n"b c,0\nd,1\n')
+    ...     print(csv_failure(pl.exceptions.ComputeError("not properly escaped"), p, ","))
+    ... # doctest: +ELLIPSIS
+    x.csv: the quoted field that starts at line 3 is not closed properly...
+    """
+    if (line := quote_fault(path, separator)) is not None:
+        return E.InvalidInputError(E.CSV_BAD_QUOTE.format(path=path.name, line=line))
+    if (line := utf8_fault(path)) is not None:
+        return E.InvalidInputError(E.CSV_NOT_UTF8.format(
+            path=path.name, line=line, quoted=shlex.quote(str(path)),
+            converted=shlex.quote(str(path.with_name("utf8-" + path.name)))))
+    return unreadable(exc)  # an extra field: Polars' line and the --separator hint
+
+
+_BACKTICKED = re.compile(r"`([^`]*)(`|$)", re.DOTALL)
+#: The longest value a message shows (:func:`polars_fair.errors.show_values`).
+_WIDTH = 40
+
+
+def without_content(message: str) -> str:
+    r"""Polars' first line, each value it quotes in backticks cut as every shown value is.
+
+    Parameters
+    ----------
+    message : str
+        A Polars error message (it may quote the raw text of a row across several lines).
+
+    Returns
+    -------
+    str
+        The first line; a backticked value is escaped (a line break as ``\n``) and cut to 40
+        characters, as :func:`polars_fair.errors.show_values` cuts a value, so no more of a row
+        is shown.
+
+    Examples
+    --------
+    >>> without_content("could not parse `" + "x" * 50 + "\nmore` as dtype `i64` at column 'a'")
+    "could not parse `xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...` as dtype `i64` at column 'a'"
+    """
+    def shown(m: re.Match[str]) -> str:  # escaped (a line break too), cut to 40 characters
+        text = repr(m.group(1))[1:-1]
+        return "`" + (text if len(text) <= _WIDTH else text[:_WIDTH - 3] + "...") + "`"
+
+    cut = _BACKTICKED.sub(shown, message.strip())
+    lines = cut.splitlines()
+    return " ".join(lines[0].split()) if lines else message
+
+
+def unreadable(exc: pl.exceptions.PolarsError) -> E.InvalidInputError:
+    """The typed error of a Polars error that reached a command: the input could not be read.
+
+    Every error of polars_fair's own checks is typed before it reaches a command, so a Polars
+    error there comes from the rows themselves: a CSV row with more fields than its header, a
+    value its column's type cannot hold. It becomes :class:`~polars_fair.errors.
+    InvalidInputError` with Polars' first line and a hint, so the JSON error names our type.
+
+    Parameters
+    ----------
+    exc : pl.exceptions.PolarsError
+        The error Polars raised while the command read or computed its rows.
+
+    Returns
+    -------
+    InvalidInputError
+        Its message: Polars' first line, then a hint for an extra field
+        (:data:`polars_fair.errors.EXTRA_FIELDS_HINT`) or a value of the wrong type
+        (:data:`polars_fair.errors.DTYPE_HINT`).
+
+    Examples
+    --------
+    >>> err = unreadable(pl.exceptions.ComputeError("found more fields than defined in 'Schema'"))
+    >>> type(err).__name__, str(err).split(" (")[0]
+    ('InvalidInputError', "found more fields than defined in 'Schema'")
+    """
+    text = without_content(str(exc)) or type(exc).__name__  # a value cut as every one shown
+    hint = ""
+    if "more fields than defined" in text:
+        hint = E.EXTRA_FIELDS_HINT
+    elif "could not parse" in text or "conversion from" in text:
+        hint = E.DTYPE_HINT
+    return E.InvalidInputError(text + hint)
