@@ -58,6 +58,7 @@ from polars_fair.cli.io import (
     column_or_sql,
     effective_format,
     emit,
+    forget_sql_names,
     parse_dtypes,
     resolve_inputs,
     scan,
@@ -958,6 +959,7 @@ def _guard(fn: Callable[[], None], json_errors: bool = False) -> None:
 
     Warnings (the rows ``--null-groups drop`` left out) are printed as one line each.
     """
+    forget_sql_names()  # the SQL --by texts this command names by AS (their rename advice)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

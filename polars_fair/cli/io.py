@@ -24,6 +24,7 @@ import decimal
 import functools
 import os
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +47,7 @@ from polars_fair.core.sql import sql_expr
 __all__ = [
     "BASELINE_FLAGS",
     "BY_HELP",
+    "forget_sql_names",
     "DTYPES",
     "FLAGS",
     "FORMATS",
@@ -417,19 +419,47 @@ def _top_level_parts(text: str) -> list[str]:
     return [*parts, text[start:].strip()]
 
 
-def _named_by_as(text: str) -> bool:
-    """Whether a SQL text names itself with a top-level ``AS name`` (``"n" AS n_attr``).
+def _named_by_as(text: str) -> int | None:
+    """Where the top-level ``AS`` of a SQL text starts (``"n" AS n_attr``), or None.
 
     The ``AS`` of ``CAST(x AS INT)`` is inside parentheses and names nothing; one inside a
     quoted literal or name is text.
     """
-    depth, named = 0, False
+    depth, at = 0, None
     for m in re.finditer(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|[()]|\bAS\b""", text,
                          re.IGNORECASE):
         token = m.group(0)
         depth += (token == "(") - (token == ")")
-        named = named or (depth == 0 and token.upper() == "AS")
-    return named
+        if depth == 0 and token.upper() == "AS":
+            at = m.start()
+    return at
+
+
+#: The SQL texts the command line named by their ``AS`` (key name -> text), so advice to rename
+#: such a key rewrites its ``AS`` (:func:`_renamed_sql`) instead of reading a column of that name.
+_NAMED_SQL: dict[str, str] = {}
+
+
+def forget_sql_names() -> None:
+    """Forget the SQL texts named by ``AS``: called as each command starts.
+
+    Examples
+    --------
+    >>> forget_sql_names()
+    """
+    _NAMED_SQL.clear()
+
+
+def _renamed_sql(name: str) -> str:
+    """``--by`` advice for a key ``name`` that clashes: the same SQL named ``<name>_attr``."""
+    text = _NAMED_SQL.get(name)
+    if text is None:  # a column: read it under another key name
+        return "--by " + sql_rename_example(name)
+    at = _named_by_as(text)
+    assert at is not None
+    alias = f"{name}_attr" if re.fullmatch(r"\w+", name) else '"{}_attr"'.format(
+        name.replace('"', '""'))
+    return "--by " + shlex.quote(f"{text[:at].rstrip()} AS {alias}")
 
 
 def check_one_attribute(text: str, schema: pl.Schema) -> None:
@@ -518,7 +548,10 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
         return unquote(text)
     expr = sql_expr(text, schema.names(), role)
     # named by its text, or by its own top-level AS: --by '"n" AS n_attr' is the key n_attr
-    expr = expr if _named_by_as(text) else expr.alias(text)
+    if _named_by_as(text) is None:
+        expr = expr.alias(text)
+    else:
+        _NAMED_SQL[expr.meta.output_name()] = text
     try:  # types: evaluated on no rows, so "race > 5" over a text column fails here, named
         pl.LazyFrame(schema=schema).select(expr).collect()
     except pl.exceptions.PolarsError as exc:
@@ -1010,7 +1043,10 @@ _PYTHON_ADVICE = (
     # command line, which names the key (cli.io.column_or_sql): --by '"n" AS n_attr'
     (re.compile(r"(?:by=)?pl\.col\(('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\)\.alias\("
                 r"(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\") \+ '_attr'\)"),
-     lambda m: "--by " + sql_rename_example(ast.literal_eval(m.group(1)))),
+     lambda m: _renamed_sql(ast.literal_eval(m.group(1)))),
+    # an expression named like an output column: the SQL --by renamed by its AS
+    (re.compile(r"by=<the expression>\.alias\('((?:[^'\\]|\\.)*)_attr'\)"),
+     lambda m: _renamed_sql(ast.literal_eval(f"'{m.group(1)}'"))),
     (re.compile(r"(?<![\w-])ordered=True\b"), "--ordered"),  # a switch, not a value
     (re.compile(r"(?<![\w-])normalize=True\b"), "--normalize"),  # a switch, not a value
 )
@@ -1072,6 +1108,8 @@ def cli_message(message: str) -> str:
     """
     for pattern, template in _PYTHON_ADVICE:  # Python syntax in advice: the flags instead
         message = pattern.sub(template, message)
+    for name in _NAMED_SQL:  # advice written for a column, of a key a SQL AS named
+        message = message.replace("--by " + sql_rename_example(name), _renamed_sql(name))
     parts = _QUOTED.split(message)
     for i in range(0, len(parts), 2):  # outside quotes
         text = parts[i]

@@ -94,6 +94,27 @@ def test_every_clash_advice_is_sql_that_runs(clash: Path, command: str, column: 
     assert key in json.loads(out)[0]
 
 
+@pytest.mark.parametrize(("command", "by", "new"), [
+    ("report", ["--by", "g AS n"], "g AS n_attr"),  # a SQL key named like an output column
+    ("report", ["--by", "UPPER(g) AS n"], "UPPER(g) AS n_attr"),
+    ("summary", ["--by", "g AS metric"], "g AS metric_attr"),
+    ("pairwise", ["--by", "g", "--by", "metric AS g_i"], "metric AS g_i_attr"),
+])
+def test_a_sql_key_named_like_an_output_is_renamed_by_its_as(clash: Path, command: str,
+                                                             by: list[str], new: str) -> None:
+    # the advice rewrites the SQL's own AS; '"n" AS n_attr' would read the column n instead
+    code, _, err = _run(command, str(clash), *by)
+    assert code == 2
+    advice = _advice(err.strip())
+    assert advice == ["--by", new]
+    code, out, err = _run(command, str(clash), *by[:-2], *advice, "--format", "json")
+    assert code == 0, err
+    # and a column of that name still gets the column's advice in the next command
+    if command == "summary":
+        code, _, err = _run(command, str(clash), "--by", "metric")
+        assert _advice(err.strip()) == ["--by", '"metric" AS metric_attr']
+
+
 def test_a_quoted_alias_and_a_cast_inside_parentheses(clash: Path) -> None:
     # 'g AS "my key"' is the key "my key"; the AS of CAST(...) names nothing (the text stays)
     code, out, err = _run("confusion", str(clash), "--by", 'g AS "my key"', "--format", "json")
