@@ -185,10 +185,10 @@ def csv_failure(exc: pl.exceptions.PolarsError, path: Path, separator: str,
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
     ...     p = Path(d) / "x.csv"
-    ...     _ = p.write_text('g,y\na,1\n"b c,0\nd,1\n')
-    ...     print(csv_failure(pl.exceptions.ComputeError("not properly escaped"), p, ","))
+    ...     _ = p.write_text('g,y\nab"c,1\n')  # a quote inside an unquoted field
+    ...     print(csv_failure(pl.exceptions.ComputeError("CSV malformed"), p, ","))
     ... # doctest: +ELLIPSIS
-    x.csv: the quoted field that starts at line 3 is not closed properly...
+    x.csv: the quoted field that starts at line 2 is not closed properly...
     """
     if (line := quote_fault(path, separator)) is not None:
         return E.InvalidInputError(E.CSV_BAD_QUOTE.format(path=path.name, line=line))
