@@ -95,10 +95,10 @@ def missing_group(table: pl.DataFrame, m: Membership, keys: list[str], weighted:
     if w.height == 0:
         return None
     a = argmax_counts(table, m, keys, weighted).filter(pl.col(m.attribute).is_null()).select(
-        *group, *(pl.col(c).alias(f"__a_{c}") for c in ("n", *cells)),
-        (pl.col("weight_sum") if weighted else pl.col("n").cast(pl.Float64)).alias("__a_w"))
+        *group, *(pl.col(c).alias(f"__pf_a_{c}") for c in ("n", *cells)),
+        (pl.col("weight_sum") if weighted else pl.col("n").cast(pl.Float64)).alias("__pf_a_w"))
     rows = w.join(a, on=group, how="left", nulls_equal=True, maintain_order="left").with_columns(
-        pl.col("__a_n").cast(pl.Int64).alias("n_argmax"))
+        pl.col("__pf_a_n").cast(pl.Int64).alias("n_argmax"))
     size = rows["n_effective"].to_numpy().astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = np.where(rows["weight_sum"].to_numpy() > 0,
