@@ -130,7 +130,8 @@ def _unprefixed_working_columns() -> list[Any]:
     from pathlib import Path
 
     root = Path(polars_fair.__file__).parent
-    dunders = "name|init|all|module|doc|wrapped|future|class|main|forward_arg|index|no_reference"
+    dunders = ("name|init|all|module|doc|wrapped|future|class|main|forward_arg|index|"
+               "no_reference|pycache")  # dunders, a sentinel text and a folder: no columns
     dunder = re.compile(rf"""["']__(?!pf_)(?!(?:{dunders})__)[a-z][a-z0-9_]*["']""")
     return [f"{p.relative_to(root)}: {m.group(0)}" for p in sorted(root.rglob("*.py"))
             for m in dunder.finditer(p.read_text())]
