@@ -78,6 +78,7 @@ NOT_YET_FOLLOWED = {
     "CLI_PAGE_OPTION", "PAGE_OUTPUT_IS_DIR",
     "DROPPED_NULL_MEMBERSHIP", "MEMBERSHIP_NEEDS_MEMBERSHIP", "MEMBERSHIP_REGRESSION",
     "MEMBERSHIP_ROLLUP", "MEMBERSHIP_SHAPE",
+    "CONTINUOUS_BEYOND_FLOAT",  # main (65f2c6c) added it unlisted: its advice awaits a test
 }
 _SUGGESTS = ("for example", "pass ", "Pass ", "use ", "rename", "did you mean", "repeat",
              "drop ", "leave ", "bin it", "instead")
