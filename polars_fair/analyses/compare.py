@@ -328,7 +328,7 @@ def compare_outputs() -> list[str]:
     >>> "mcnemar_p_value" in compare_outputs() and "low_support" in compare_outputs()
     True
     """
-    return [*_columns([], True), "__n", *PAIRED_CELLS, "weight_sum", POSITIVE_ROWS]
+    return [*_columns([], True), "__pf_n", *PAIRED_CELLS, "weight_sum", POSITIVE_ROWS]
 
 
 def compare_from_counts(

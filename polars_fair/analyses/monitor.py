@@ -79,10 +79,10 @@ def _run(df: pl.DataFrame, keys: list[str], metric: str, alpha: float,
     # each group's rows are one run of ``full`` (sorted by keys): solve every tested group in
     # one batch, then write its figures into its run
     parts = full.group_by(keys, maintain_order=True).agg(
-        pl.len().alias("__len"), pl.col("is_reference").first())
-    ends = parts["__len"].cast(pl.Int64).cum_sum().to_numpy()
+        pl.len().alias("__pf_len"), pl.col("is_reference").first())
+    ends = parts["__pf_len"].cast(pl.Int64).cum_sum().to_numpy()
     runs = [(int(end - n), int(end)) for end, n, is_ref in
-            zip(ends, parts["__len"].to_list(), parts["is_reference"].to_list(), strict=True)
+            zip(ends, parts["__pf_len"].to_list(), parts["is_reference"].to_list(), strict=True)
             if not is_ref]
     numerator, denominator = full["numerator"].to_numpy(), full["denominator"].to_numpy()
     seqs = sequences_many([(numerator[i:j], denominator[i:j]) for i, j in runs], s_r, n_r,
