@@ -11,6 +11,7 @@ place; it holds declarations, no logic.
 from __future__ import annotations
 
 import datetime as _dt
+import re as _re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -320,6 +321,12 @@ EXTRA_FIELDS_HINT = (
     "the separator)"
 )
 NOT_NUMERIC = "column {column!r} ({role}) must be numeric, got dtype {dtype}"
+#: A value that its column's type (``--dtype``) or a cast cannot hold: counts and dtypes, never
+#: the values (they may be names or dates of birth); :func:`conversion_failure` writes it.
+CONVERSION_FAILED = (
+    "{role}: {count} of column {column!r} could not be converted from {source} to {target} "
+    "(the values are not shown: they may identify people)"
+)
 # continuous outcomes (moments, continuous_report)
 CONTINUOUS_NEEDS_Y_PRED = "a continuous audit needs y_pred= (the numeric outcome or prediction)"
 NULL_CONTINUOUS = (
@@ -1136,3 +1143,50 @@ def show_columns(columns: Sequence[str]) -> str:
     "['race', 'y_true']"
     """
     return show_values([c for c in columns if not str(c).startswith("__pf_")], limit=60)
+
+
+_CONVERSION = _re.compile(
+    r"conversion from `(?P<source>[^`]*)` to `(?P<target>[^`]*)` failed in column "
+    r"'(?P<column>[^']*)' for (?P<n>[\d,]+) out of (?P<m>[\d,]+) values?")
+_PARSE = _re.compile(
+    r"could not parse `.*` as dtype `(?P<target>[^`]*)` at column '(?P<column>[^']*)'",
+    _re.DOTALL)
+
+
+def conversion_failure(message: str, role: str) -> str | None:
+    """The value-free message of a Polars conversion failure, or ``None`` for another error.
+
+    Polars quotes the values it could not convert (``could not parse `Jane Doe` as dtype
+    `i64```, ``... for 3 out of 3 values: ["Jane Doe", ...]``), which may be names or dates of
+    birth; this keeps the column, the count and the dtypes and drops every value.
+
+    Parameters
+    ----------
+    message : str
+        The text of a Polars error.
+    role : str
+        The option or argument whose expression or type failed (``--dtype``, ``y_pred``).
+
+    Returns
+    -------
+    str or None
+        :data:`CONVERSION_FAILED` filled in, or ``None`` when ``message`` is not a conversion
+        or parse failure.
+
+    Examples
+    --------
+    >>> conversion_failure("conversion from `str` to `i32` failed in column 'name' for 2 "
+    ...                    'out of 2 values: ["Jane Doe", "John Roe"]', "y_pred")
+    "y_pred: 2 of 2 values of column 'name' could not be converted from str to i32 (the values \
+are not shown: they may identify people)"
+    >>> conversion_failure("something else", "y_pred") is None
+    True
+    """
+    if (m := _CONVERSION.search(message)) is not None:
+        count = f"{m['n']} of {m['m']} values"
+        return CONVERSION_FAILED.format(role=role, count=count, column=m["column"],
+                                        source=m["source"], target=m["target"])
+    if (m := _PARSE.search(message)) is not None:
+        return CONVERSION_FAILED.format(role=role, count="a value", column=m["column"],
+                                        source="text", target=m["target"])
+    return None

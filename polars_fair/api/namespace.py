@@ -495,6 +495,14 @@ def _delegated(
     return run
 
 
+def _failed_argument(message: str, kwargs: dict[str, Any]) -> str:
+    """The keyword argument whose expression Polars names in ``message`` (or a generic role)."""
+    for name, value in kwargs.items():
+        if isinstance(value, pl.Expr) and str(value) in message:
+            return name
+    return "an argument's expression"
+
+
 def _collected(
     method: Callable[Concatenate[FairLazyFrame, P], pl.LazyFrame],
 ) -> Callable[Concatenate[FairDataFrame, P], pl.DataFrame]:
@@ -502,7 +510,13 @@ def _collected(
 
     @functools.wraps(method)
     def run(self: FairDataFrame, /, *args: P.args, **kwargs: P.kwargs) -> pl.DataFrame:
-        return method(self._lazy, *args, **kwargs).collect()
+        try:
+            return method(self._lazy, *args, **kwargs).collect()
+        except pl.exceptions.PolarsError as exc:  # a failed cast: no value (names, birth dates)
+            hidden = E.conversion_failure(str(exc), _failed_argument(str(exc), kwargs))
+            if hidden is None:
+                raise
+            raise E.InvalidInputError(hidden) from None
 
     sig = inspect.signature(method)
     run.__signature__ = sig.replace(return_annotation=pl.DataFrame)  # type: ignore[attr-defined]

@@ -249,9 +249,11 @@ def unreadable(exc: pl.exceptions.PolarsError) -> E.InvalidInputError:
     Returns
     -------
     InvalidInputError
-        Its message: Polars' first line, then a hint for an extra field
-        (:data:`polars_fair.errors.EXTRA_FIELDS_HINT`) or a value of the wrong type
-        (:data:`polars_fair.errors.DTYPE_HINT`).
+        Its message: a value that its column's type cannot hold as
+        :data:`polars_fair.errors.CONVERSION_FAILED` (counts and dtypes, no value) with
+        :data:`polars_fair.errors.DTYPE_HINT`; otherwise Polars' first line, then a hint for
+        an extra field (:data:`polars_fair.errors.EXTRA_FIELDS_HINT`) or a value of the wrong
+        type (:data:`polars_fair.errors.DTYPE_HINT`).
 
     Examples
     --------
@@ -259,6 +261,9 @@ def unreadable(exc: pl.exceptions.PolarsError) -> E.InvalidInputError:
     >>> type(err).__name__, str(err).split(" (")[0]
     ('InvalidInputError', "found more fields than defined in 'Schema'")
     """
+    hidden = E.conversion_failure(str(exc), "reading the rows")  # no value: names, birth dates
+    if hidden is not None:
+        return E.InvalidInputError(hidden + E.DTYPE_HINT)
     text = without_content(str(exc)) or type(exc).__name__  # a value cut as every one shown
     hint = ""
     if "more fields than defined" in text:

@@ -630,7 +630,9 @@ def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | 
     Raises
     ------
     InvalidArgumentError
-        An expression that fails on the first :data:`SAMPLE_ROWS` rows.
+        An expression that fails on the first :data:`SAMPLE_ROWS` rows; a value it cannot
+        convert is :data:`polars_fair.errors.CONVERSION_FAILED` (counted on those rows, no
+        value shown).
 
     Examples
     --------
@@ -639,7 +641,7 @@ def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | 
     >>> check_on_rows(lf, {"--by": ("CAST(g AS INT)", pl.sql_expr("CAST(g AS INT)"))})
     Traceback (most recent call last):
     ...
-    polars_fair.errors.InvalidArgumentError: --by 'CAST(g AS INT)' fails on the rows: ...
+    polars_fair.errors.InvalidArgumentError: --by 'CAST(g AS INT)': 1 of 1 values of column 'g' ...
     """
     exprs = {flag: expr for flag, (_, expr) in texts.items() if isinstance(expr, pl.Expr)}
     if not exprs:
@@ -654,6 +656,10 @@ def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | 
         try:
             head.select(expr).collect()
         except pl.exceptions.PolarsError as exc:
+            role = f"{flag.split('#')[0]} {texts[flag][0]!r}"
+            hidden = E.conversion_failure(str(exc), role)  # no value: names, birth dates
+            if hidden is not None:
+                raise E.InvalidArgumentError(hidden) from None
             raise E.InvalidArgumentError(E.SQL_ON_ROWS.format(
                 role=flag.split("#")[0], text=texts[flag][0], detail=_first_line(exc))) from None
 
