@@ -53,6 +53,7 @@ from polars_fair.cli.io import (
     BASELINE_FLAGS,
     BY_HELP,
     Inputs,
+    check_on_rows,
     check_outputs,
     cli_message,
     column_or_sql,
@@ -249,6 +250,7 @@ def run_report(
     schema = args.lf.collect_schema()
     weight = (column_or_sql(sample_weight_text, schema, "--sample-weight")
               if sample_weight_text is not None else None)
+    check_on_rows(args.lf, {"--sample-weight": (sample_weight_text or "", weight)})
     # one scan: the count table, collected once; everything else reads it
     counts = fair(args.lf).confusion(
         args.by, y_true=args.y_true, y_pred=args.y_pred, pos_label=pos_label,
@@ -890,6 +892,7 @@ def check(
         weight = (column_or_sql(declared["sample_weight"], args.lf.collect_schema(),
                                 "--sample-weight")
                   if declared["sample_weight"] is not None else None)
+        check_on_rows(args.lf, {"--sample-weight": (declared["sample_weight"] or "", weight)})
         counts = gate_counts(args, null_groups=null_groups, max_groups=max_groups,
                              sample_weight=weight)
         result.update(check_gate(
