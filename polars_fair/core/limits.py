@@ -109,7 +109,8 @@ _TABLE = (
           "operators and `AND`/`OR`/`NOT` of one text (the parser recurses on each)"),
     Limit("sql_depth", 32, "SQL texts", "nesting of parentheses"),
     Limit("sql_pad", 10_000, "SQL `LPAD`, `RPAD`",
-          "the padded length, which must be a number written in the text"),
+          "the padded length, which must be a number written in the text; the sum of a text's "
+          "padded lengths times its `sql_growth` product is held to the same limit"),
     Limit("sql_replace", 4, "SQL `REPLACE`, `REGEXP_REPLACE`",
           "calls in one text (nested calls multiply a cell's length)"),
     Limit("sql_growth", 1_000, "SQL `REPLACE`, `REGEXP_REPLACE`",

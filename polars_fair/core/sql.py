@@ -365,8 +365,10 @@ def check_size(text: str, tokens: list[Token], role: str) -> None:
         More characters than ``sql_length``, more operators (``AND``, ``OR``, ``NOT``,
         ``XOR``, comparison and arithmetic signs) than ``sql_operators``, parentheses nested
         deeper than ``sql_depth``, an ``LPAD``/``RPAD`` whose length is not a number written in
-        the text or is above ``sql_pad``, more ``REPLACE``/``REGEXP_REPLACE`` calls than
-        ``sql_replace``, or calls whose growth of a cell (the product over the calls of
+        the text or is above ``sql_pad``, LPAD/RPAD lengths whose sum times the growth below
+        is above ``sql_pad`` (a padded cell grown by ``REPLACE``, or several pads concatenated,
+        may not build more characters than one pad may), more ``REPLACE``/``REGEXP_REPLACE``
+        calls than ``sql_replace``, or calls whose growth of a cell (the product over the calls of
         ``ceil(len(replacement) / len(pattern))``, or ``len(replacement) + 1`` for an empty
         pattern, a pattern that is not a literal or a regular expression) is above
         ``sql_growth``.
@@ -384,7 +386,7 @@ def check_size(text: str, tokens: list[Token], role: str) -> None:
     """
     if len(text) > LIMITS["sql_length"].limit:
         raise _too_large(role, text, "sql_length", "its length in characters", len(text))
-    operators = depth = deepest = replaces = 0
+    operators = depth = deepest = replaces = padded = 0
     growth = 1
     previous_punct = False
     for idx, tok in enumerate(tokens):
@@ -417,12 +419,15 @@ def check_size(text: str, tokens: list[Token], role: str) -> None:
                 raise E.SizeLimitError(E.SQL_TOO_LARGE.format(
                     role=role, text=_short(text),
                     why=E.SQL_WHY_PAD.format(name=tok.text, length=number, limit=pad)))
+            padded += int(float(number))
     checks = (("sql_operators", "the number of operators (AND, OR, NOT, comparisons, "
                "arithmetic)", operators),
               ("sql_depth", "the nesting of parentheses", deepest),
               ("sql_replace", "the number of REPLACE and REGEXP_REPLACE calls", replaces),
               ("sql_growth", "how many times longer than its input a cell can grow through "
-               "REPLACE and REGEXP_REPLACE (the product of each call's growth)", growth))
+               "REPLACE and REGEXP_REPLACE (the product of each call's growth)", growth),
+              ("sql_pad", "the characters a padded cell can reach (the sum of the LPAD and "
+               "RPAD lengths times the REPLACE growth)", padded * growth))
     for name, what, size in checks:
         if size > LIMITS[name].limit:
             raise _too_large(role, text, name, what, size)

@@ -113,6 +113,21 @@ def test_sql_lpad_to_a_hundred_million_is_refused() -> None:
     check_sql("LPAD(g, 10000, 'x')", ["g"], "--by")  # at the limit
 
 
+def test_sql_pad_counts_in_the_growth_product() -> None:
+    # 10,000 padded characters, each 'x' replaced by 10 three times: 10,000 * 10**3 = 10**7
+    bypass = ("LENGTH(REPLACE(REPLACE(REPLACE(LPAD(g, 10000, 'x'), 'x', 'xxxxxxxxxx'), "
+              "'x', 'xxxxxxxxxx'), 'x', 'xxxxxxxxxx'))")
+    with pytest.raises(E.SizeLimitError, match="padded cell can reach .* is 10,000,000, more "
+                       "than its limit 10,000"):
+        check_sql(bypass, ["g"], "--by")
+    # three pads of 4,000 concatenated: 12,000 characters, above 10,000
+    with pytest.raises(E.SizeLimitError, match="is 12,000, more than its limit 10,000"):
+        check_sql("CONCAT(LPAD(g, 4000, 'x'), LPAD(g, 4000, 'x'), RPAD(g, 4000, 'x'))",
+                  ["g"], "--by")
+    # 1,000 padded characters grown 10 times: 10,000, at the limit
+    check_sql("REPLACE(LPAD(g, 1000, 'x'), 'x', 'xxxxxxxxxx')", ["g"], "--by")
+
+
 def test_sql_of_1500_or_terms_is_refused_and_in_says_the_same() -> None:
     terms = " OR ".join(f"g = 'v{i}'" for i in range(1500))
     # 1,500 "=" and 1,499 "OR": 2,999 operators
