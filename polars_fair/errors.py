@@ -54,6 +54,11 @@ RESERVED_NAME = (
     "attribute name(s) {names} clash with output columns of polars_fair; rename them, for "
     "example by=pl.col({example!r}).alias({example!r} + '_attr')"
 )
+#: A count table's key column named with the reserved prefix of polars_fair's working columns.
+RESERVED_KEY = (
+    "key column(s) {names} of the {role} start with '__pf_', the prefix of polars_fair's "
+    "working columns; rename them, for example table.rename({{{example!r}: {renamed!r}}})"
+)
 #: :data:`RESERVED_NAME` of an expression's output name (``pl.col("g").alias("n")``): the
 #: expression is named again, there may be no column of that name to read.
 RESERVED_NAME_EXPR = (

@@ -23,6 +23,7 @@ from polars_fair.core.spec import (
     FLOAT_EXACT_INT,
     check_int,
     check_key_dtype,
+    check_reserved_keys,
     decimal_digits,
     names,
     wide_decimal,
@@ -69,6 +70,7 @@ def _key_list(keys: Any, schema: pl.Schema, exclude: Sequence[str]) -> list[str]
             E.NOT_A_COLUMN.format(role="keys", value=keys, type=type(keys).__name__))
     if "" in key_list:  # Polars renames such a column in a new frame: it could not be a key
         raise E.InvalidArgumentError(E.EMPTY_NAME.format(role="keys"))
+    check_reserved_keys(key_list, "count table")
     for k in key_list:
         if k not in schema:
             raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
@@ -213,8 +215,9 @@ def from_counts(
     ColumnNotFoundError
         A count column or key is missing.
     InvalidArgumentError
-        A non-numeric count column, a key of a nested or object dtype or named ``""`` (at
-        once); at collect time: a membership table that repeats a group; negative, NaN or
+        A non-numeric count column, a key of a nested or object dtype, named ``""`` or
+        starting with the reserved prefix ``__pf_`` (at once); at collect time: a membership
+        table that repeats a group; negative, NaN or
         infinite counts, non-integer unweighted counts (or ``n``), counts or totals beyond
         Int64, an infinite weighted total,
         unweighted rows whose cells do not add up to ``n``, weighted rows whose cells do not
@@ -305,7 +308,8 @@ def from_scores(
         Null, NaN or infinite scores, integer scores beyond 2**53 that a float cannot hold
         (at collect time).
     InvalidArgumentError, NullValuesError
-        A non-numeric column, a nested key or a key named ``""`` (at once); negative, NaN or
+        A non-numeric column, a nested key or a key named ``""`` or starting with ``__pf_``
+        (at once); negative, NaN or
         null counts, counts or totals beyond Int64, an infinite weighted total (at collect
         time; counts of any integer dtype are widened to Int64 first).
     EmptyFrameError

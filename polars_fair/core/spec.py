@@ -1165,6 +1165,38 @@ def _check_keys(keys: list[str], scores: bool, items: Sequence[Any] = ()) -> lis
     return keys
 
 
+def check_reserved_keys(keys: Sequence[str], role: str) -> None:
+    """Refuse key columns of a count table named with the reserved prefix ``__pf_``.
+
+    Rows refuse such attribute names (:data:`~polars_fair.errors.RESERVED_NAME`); a table made
+    elsewhere is held to the same rule, since the analyses add ``__pf_`` working columns.
+
+    Parameters
+    ----------
+    keys : sequence of str
+        The key column names.
+    role : str
+        The table they key (``"count table"``), named in the error.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A key starting with ``__pf_`` (:data:`~polars_fair.errors.RESERVED_KEY`).
+
+    Examples
+    --------
+    >>> check_reserved_keys(["race"], "count table")
+    >>> check_reserved_keys(["__pf_x"], "count table")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: key column(s) ['__pf_x'] of the count table ...
+    """
+    clash = [k for k in keys if k.startswith("__pf_")]
+    if clash:
+        raise E.InvalidArgumentError(E.RESERVED_KEY.format(
+            names=clash, role=role, example=clash[0], renamed=clash[0][len("__pf_"):] or "key"))
+
+
 def cli_rename(template: str, names: list[str]) -> str:
     """A name-clash message with the command line's advice in place of the Python one.
 

@@ -32,6 +32,7 @@ from polars_fair.core.spec import (
     Audit,
     By,
     IntoExpr,
+    check_reserved_keys,
     name_of,
     normalize_by,
     parse_by,
@@ -332,6 +333,7 @@ def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tupl
         raise E.ColumnNotFoundError(E.PAIRED_POSITIVE_ROWS)
     counted = {"n", *PAIRED_CELLS, "weight_sum", POSITIVE_ROWS}
     keys = [c for c in names if c not in counted] if keys is None else list(keys)
+    check_reserved_keys(keys, "paired count table")
     for k in keys:
         if k not in names:
             raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(

@@ -59,3 +59,28 @@ def test_bias_audit_refuses_a_csv_row_with_an_extra_field(tmp_path: Path) -> Non
         assert error["error"] == "InvalidInputError"
         assert error["message"] == ("found more fields than defined in 'Schema'"
                                     + E.EXTRA_FIELDS_HINT)
+
+
+# ---------------------------------------------- issue 19, fourth review, item 2
+def test_count_table_key_with_the_reserved_prefix_is_refused_like_rows() -> None:
+    from polars_fair import from_counts
+    from polars_fair.api.compare import from_paired_counts
+    from polars_fair.counting.paired import PAIRED_CELLS
+
+    cells = {"n": [4, 6], "tp": [1, 2], "fp": [1, 1], "fn": [1, 1], "tn": [1, 2]}
+    table = pl.DataFrame({"__pf_x": ["a", "b"], **cells})
+    # rows refuse the name too (the same typed error)
+    rows = pl.DataFrame({"__pf_x": ["a", "b"], "y": [1, 0], "p": [1, 0]})
+    with pytest.raises(E.InvalidArgumentError, match="__pf_x"):
+        rows.fair.confusion("__pf_x", y_true="y", y_pred="p").collect()
+    for keys in (None, "__pf_x"):
+        with pytest.raises(E.InvalidArgumentError,
+                           match=r"key column\(s\) \['__pf_x'\] of the count table start with "
+                           r"'__pf_'.*table.rename\(\{'__pf_x': 'x'\}\)"):
+            from_counts(table, keys)
+    # the advice followed: renamed, the table is read (groups a and b, n = 4 and 6 as given)
+    renamed = from_counts(table.rename({"__pf_x": "x"}))
+    assert renamed.frame.collect().sort("x").select("x", "n").rows() == [("a", 4), ("b", 6)]
+    paired = pl.DataFrame({"__pf_w": ["a"], "n": [1], **{c: [0] for c in PAIRED_CELLS}})
+    with pytest.raises(E.InvalidArgumentError, match="of the paired count table"):
+        from_paired_counts(paired)

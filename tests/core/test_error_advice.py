@@ -35,8 +35,10 @@ runner = CliRunner()
 #: tests/api/test_level_advice.py; CLI_RENAME_ADVICE: tests/cli/test_cli_advice.py;
 #: BENCHMARK_NOT_IN_BY, AVAILABILITY_SETS: tests/analyses/test_availability.py; STRATA_BY_NAME,
 #: STRATA_COMPUTED: tests/analyses/test_strata.py;
-#: CLI_CLASS_KINDS and MANY_CLASSES_LL144: tests/analyses/test_multiclass_review.py).
+#: CLI_CLASS_KINDS and MANY_CLASSES_LL144: tests/analyses/test_multiclass_review.py;
+#: RESERVED_KEY: tests/api/test_review_guards.py).
 FOLLOWED = {
+    "RESERVED_KEY",
     "LEVELS_ADVICE", "CLI_LEVELS_ADVICE", "NUMERIC_LEVELS", "LABEL_PREDICTION_KINDS",
     "CLI_LABEL_PREDICTION_KINDS", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
     "RESERVED_NAME", "LOOKS_LIKE_SCORES", "REFERENCE_NEEDS_KEYS", "BAD_KEY_DTYPE",
