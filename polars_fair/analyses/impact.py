@@ -8,6 +8,7 @@ exact test, the one-person flip and a practical-significance verdict.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Unpack
 
@@ -21,6 +22,7 @@ from polars_fair.analyses.uncertainty import metrics_table
 from polars_fair.core import rules as R
 from polars_fair.core import stats
 from polars_fair.core.families import ImpactOptions, takes
+from polars_fair.core.numbers import real
 from polars_fair.core.options import check
 from polars_fair.core.reference import Reference, known
 from polars_fair.counting.membership_counts import support_size
@@ -73,12 +75,15 @@ def exact(value: Any) -> Fraction:
     --------
     >>> exact(0.07), exact(3), exact(Fraction(1, 3))
     (Fraction(7, 100), Fraction(3, 1), Fraction(1, 3))
+    >>> exact(np.float32(0.07))
+    Fraction(7, 100)
     >>> exact(0.1 + 0.2), exact(2.0**52 + 1.0)
     (Fraction(3, 10), Fraction(4503599627370497, 1))
     """
-    if isinstance(value, (int, Fraction)):
-        return Fraction(value)
-    x = float(value)
+    number = real(value)  # np.float32(0.07) as 0.07, not its binary 0.0700000002980232
+    if isinstance(number, (int, Fraction, Decimal)):
+        return Fraction(number)
+    x = float(value if number is None else number)
     if x.is_integer() and abs(x) < 2.0**53:
         return Fraction(int(x))
     return Fraction(format(x, ".15g"))

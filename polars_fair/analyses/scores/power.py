@@ -43,6 +43,16 @@ EMPTY_CELL = (
 EFFECTS = "pass exactly one of auc_pairs= and delta_aucs=, got {given}"
 
 
+def _exact(value: Any) -> Any:
+    """A numeric argument as the ``float`` of the decimal it prints as (:func:`real`).
+
+    ``np.float32(0.7)`` is 0.7, not its binary value 0.699999988...; anything that is no
+    number is returned as given, for :func:`_check_args` to refuse with its own message.
+    """
+    number = real(value)
+    return value if number is None else float(number)
+
+
 def _half_up(x: float) -> int:
     return math.floor(x + 0.5)
 
@@ -78,6 +88,7 @@ def split_counts(
     >>> split_counts(1000, group_ratio=0.1, positive_ratio=0.25)
     ((25, 75), (225, 675))
     """
+    group_ratio, positive_ratio = _exact(group_ratio), _exact(positive_ratio)
     n_a = _half_up(n * group_ratio)
     out: list[tuple[int, int]] = []
     for name, size in (("a", n_a), ("b", n - n_a)):
@@ -186,6 +197,8 @@ def binormal_test_set(
     >>> sizes.sort("group").rows()
     [('a', 500, 250), ('b', 500, 250)]
     """
+    auc_a, auc_b, group_ratio, positive_ratio = (
+        _exact(v) for v in (auc_a, auc_b, group_ratio, positive_ratio))
     _check_args(auc_a, auc_b, n, group_ratio, positive_ratio, 1, 1, 0.05)
     counts = split_counts(int(n), group_ratio, positive_ratio)
     label, in_a, mean = _binormal_design(auc_a, auc_b, counts)
@@ -306,6 +319,8 @@ def abroca_power(
     >>> r["power"], r["n_a"], r["positives_a"]
     (1.0, 200, 100)
     """
+    auc_a, auc_b, group_ratio, positive_ratio, alpha = (
+        _exact(v) for v in (auc_a, auc_b, group_ratio, positive_ratio, alpha))
     _check_args(auc_a, auc_b, n, group_ratio, positive_ratio, n_permutations, n_simulations, alpha)
     check_work(int(n_simulations) * int(n_permutations) * int(n), "power_work", _WORK)
     counts = split_counts(int(n), group_ratio, positive_ratio)
@@ -415,10 +430,12 @@ def power_curve(
         named = (("auc_pairs", auc_pairs), ("delta_aucs", delta_aucs))
         given = [k for k, v in named if v is not None]
         raise E.InvalidArgumentError(EFFECTS.format(given=given))
+    group_ratio, positive_ratio, alpha, base = (
+        _exact(v) for v in (group_ratio, positive_ratio, alpha, base_auc))
     effects: list[tuple[float, float, float]] = (  # (auc_a, auc_b, delta as given)
-        [(float(a), float(b), float(a) - float(b)) for a, b in auc_pairs]
+        [(_exact(a), _exact(b), _exact(a) - _exact(b)) for a, b in auc_pairs]
         if auc_pairs is not None
-        else [(base_auc + float(d), float(base_auc), float(d)) for d in (delta_aucs or [])]
+        else [(base + _exact(d), base, _exact(d)) for d in (delta_aucs or [])]
     )
     size_list = [int(s) for s in sizes]
     cells = [(a, b, s) for a, b, _ in effects for s in size_list]

@@ -130,3 +130,21 @@ def test_power_curve_schema_order_and_monotone_trend() -> None:
     with pytest.raises(E.InvalidArgumentError, match="exactly one of"):
         power_curve(sizes=[100])
     assert np.all(curve["mc_se"].to_numpy() >= 0)
+
+
+# ---------------------------------------------- issue 19, fourth review, item 3
+def test_numpy_float32_arguments_are_read_as_the_decimal_they_print() -> None:
+    from polars_fair.analyses.scores.power import abroca_power, power_curve, split_counts
+
+    # n_a = round_half_up(10 * 0.45) = round_half_up(4.5) = 5; the binary float32 value
+    # 0.449999988... would give 4.4999998... -> 4
+    assert split_counts(10, group_ratio=np.float32(0.45)) == ((3, 2), (3, 2))
+    r = abroca_power(auc_a=np.float32(0.7), auc_b=np.float32(0.6), n=100,
+                     alpha=np.float32(0.05), group_ratio=np.float32(0.3),
+                     positive_ratio=np.float32(0.5), n_simulations=2, n_permutations=5, seed=0)
+    assert (r["auc_a"], r["auc_b"], r["alpha"], r["group_ratio"]) == (0.7, 0.6, 0.05, 0.3)
+    assert r["delta_auc"] == 0.7 - 0.6  # the float difference of the decimals
+    assert (r["n_a"], r["n_b"]) == (30, 70)
+    curve = power_curve(auc_pairs=[(np.float32(0.7), np.float32(0.6))], sizes=[100],
+                        n_simulations=2, n_permutations=5, seed=0)
+    assert curve.select("auc_a", "auc_b").row(0) == (0.7, 0.6)
