@@ -430,6 +430,8 @@ def _framed(counts: pl.LazyFrame, keys: Sequence[str], metric: str, reference: A
     base = counts.select(
         *keys, *part_cols,
         c.n.alias("__pf_size"), pl.col(support_size(names)).alias("__pf_rows"), pl.col("n"),
+        # estimated membership: "largest" is the largest n_effective, as in every analysis
+        *([pl.col("n_effective")] if "n_effective" in names else []),
         METRICS["selection_rate"].value(c).alias("__pf_sr"),
     )
     eligible = known(keys) & (pl.col("__pf_size") > 0)

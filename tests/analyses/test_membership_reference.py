@@ -48,3 +48,14 @@ def test_proxy_report_largest_is_the_largest_effective_size() -> None:
                                      min_support=0)
     assert proxy["weight_sum"].to_list() == pytest.approx([2.4, 2.2, 1.4], abs=1e-12)
     assert proxy["is_reference"].to_list() == [False, True, False]
+
+
+def test_disparity_largest_is_the_largest_effective_size() -> None:
+    # the same rule as report (review 8, item 1): by n a (6 rows), by n_eff b (4, tied with c)
+    disparity = PEOPLE.fair.disparity(membership=MEMBERSHIP, y_true=None, y_pred="y_pred",
+                                      reference="largest")
+    assert disparity["g"].to_list() == ["a", "b", "c"]
+    assert disparity["is_reference"].to_list() == [False, True, False]
+    # b's selections: 2 · 0.55 = 1.1 of 2.2, the reference's counts on every row
+    assert disparity["reference_numerator"].to_list() == pytest.approx([1.1] * 3, abs=1e-12)
+    assert disparity["reference_denominator"].to_list() == pytest.approx([2.2] * 3, abs=1e-12)

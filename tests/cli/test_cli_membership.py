@@ -155,3 +155,18 @@ def test_not_found_never_lists_internal_columns() -> None:
         column_or_sql("p_x + 1", schema, "--membership")
     assert str(info.value) == E.MISSING_COLUMN.format(
         column="p_x", role="--membership", available="['p_a']")
+
+
+def test_disparity_largest_reads_n_effective(tmp_path: Path) -> None:
+    # review 8, item 1: a has n = 400 rows but n_eff = (Σp)² / Σp² = (300·0.05 + 100)² /
+    # (300·0.0025 + 100) = 115² / 100.75 = 131.27; b has n = n_eff = 300 (p 0.95 on 300 rows,
+    # Σp = 285, Σp² = 270.75, 285² / 270.75 = 300): b is the largest, as report says
+    path = tmp_path / "eff.csv"
+    pl.DataFrame({"p_a": [0.05] * 300 + [1.0] * 100, "p_b": [0.95] * 300 + [0.0] * 100,
+                  "y_true": [0, 1, 1, 0] * 100, "y_pred": [1, 0] * 200}).write_csv(path)
+    member = ["--membership", "g=a:p_a,b:p_b", "--reference", "largest"]
+    report = _json(["report", str(path), *member])
+    disparity = _json(["disparity", str(path), *member])
+    assert report["n_effective"].to_list() == pytest.approx([115**2 / 100.75, 300.0])
+    assert report.filter(pl.col("is_reference"))["g"].to_list() == ["b"]
+    assert disparity.filter(pl.col("is_reference"))["g"].unique().to_list() == ["b"]
