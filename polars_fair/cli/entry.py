@@ -446,10 +446,6 @@ def report(
     **declared: Any,
 ) -> None:
     """Audit a file: one row per group with counts, rates, DI, impact ratio and OFI."""
-    opts = {o.name: o for o in cli_gen.method_options(FairCounts, "report")}
-    options = {k: cli_gen.convert(opts[k], declared[k]) if k in MEMBERSHIP_ARGS else declared[k]
-               for k in REPORT_DECLARED}
-    member = {k: options.pop(k) for k in MEMBERSHIP_ARGS}
     page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note),
                                     ("n_permutations", n_permutations), ("seed", seed),
                                     ("divergence", True if divergence else None),
@@ -460,7 +456,12 @@ def report(
                   if v is not None}
 
     def run() -> None:
-        # every argument is checked and every result computed before anything is written
+        # every argument is checked and every result computed before anything is written;
+        # --membership is parsed here, inside the error handler: a malformed one is one line
+        opts = {o.name: o for o in cli_gen.method_options(FairCounts, "report")}
+        options = {k: cli_gen.convert(opts[k], declared[k]) if k in MEMBERSHIP_ARGS
+                   else declared[k] for k in REPORT_DECLARED}
+        member = {k: options.pop(k) for k in MEMBERSHIP_ARGS}
         fmt = check_outputs(format, output, html, inputs=[path])
         if not by and member["membership"] is None:
             raise E.InvalidArgumentError(E.CLI_BY_OR_MEMBERSHIP)

@@ -170,3 +170,25 @@ def test_disparity_largest_reads_n_effective(tmp_path: Path) -> None:
     assert report["n_effective"].to_list() == pytest.approx([115**2 / 100.75, 300.0])
     assert report.filter(pl.col("is_reference"))["g"].to_list() == ["b"]
     assert disparity.filter(pl.col("is_reference"))["g"].unique().to_list() == ["b"]
+
+
+def test_report_refuses_a_malformed_membership_in_one_line(tmp_path: Path) -> None:
+    # review 8, item 2: report parsed --membership outside the error handler (a traceback)
+    from polars_fair import errors as E
+
+    path = str(_people(tmp_path))
+    cases = [
+        (["--membership", "g=a:p_a,a:p_b"],
+         E.CLI_MEMBERSHIP_TWICE.format(what="group", name="a", given="g=a:p_a,a:p_b")),
+        (["--membership", "g=a:p_a,b:p_b", "--membership", "g=a:p_b,b:p_a"],
+         E.CLI_MEMBERSHIP_TWICE.format(what="attribute", name="g", given="g=a:p_b,b:p_a")),
+        (["--membership", "garbage"], "got 'garbage'"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, ["report", path, *args])
+        assert result.exit_code == 2, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert "Traceback" not in result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("polars-fair: error: ")
+        assert message in lines[0]
