@@ -27,6 +27,7 @@ from polars_fair.cli.commands import (
 )
 from polars_fair.cli.compare import NamespaceCommand, run_rows_command
 from polars_fair.cli.io import (
+    column_or_sql,
     parse_dtypes,
     resolve_inputs,
     scan,
@@ -70,6 +71,8 @@ def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
     labels = given["y_true"]
     if labels == "y_true" and "y_true" not in lf.collect_schema():
         labels = None  # the default label column is used when the file has one
+    if labels is None:  # the prediction stands in for the labels: a miss names --y-pred
+        column_or_sql(y_pred, lf.collect_schema(), "--y-pred")
     # without labels the prediction's dtype decides pos_label's (1, 1.0, '1' or true)
     args = resolve_inputs(
         lf, values.get("by") or [], y_true_text=labels or y_pred, y_pred_text=y_pred,

@@ -70,3 +70,18 @@ def test_bad_input_is_exit_2(people: Path) -> None:
                                       "race=A:p_a,B:p_a"])
     assert not_summing.exit_code == 2
     assert "do not sum to 1" in " ".join(not_summing.stderr.split())
+
+
+def test_a_missing_prediction_names_y_pred(tmp_path: Path) -> None:
+    # review 8, item 3: without labels the prediction stood in for them and a missing one
+    # was reported as --y-true
+    from polars_fair import errors as E
+
+    path = tmp_path / "nolabels.csv"
+    pl.DataFrame({"p_a": [0.5, 1.0], "p_b": [0.5, 0.0], "y_pred": [1, 0]}).write_csv(path)
+    result = runner.invoke(app, ["proxy-report", str(path), "--membership", "g=a:p_a,b:p_b",
+                                 "--y-pred", "nope"])
+    assert result.exit_code == 2, result.output
+    assert E.MISSING_COLUMN.format(column="nope", role="--y-pred",
+                                   available=["p_a", "p_b", "y_pred"]) in result.output
+    assert "--y-true" not in result.output
