@@ -23,7 +23,8 @@ Rows whose probabilities hold a null form the attribute's missing group (``null_
 A declared group no row may belong to in a cell of the ``by`` keys (every ``p_k`` 0 there; for
 ``"argmax"`` no row most likely in it) keeps its row, as a declared ``pl.Enum`` level of a
 crisp attribute does (:func:`with_empty_groups`): ``n`` 0, zero cells, ``weight_sum`` and
-``n_effective`` 0, so its rates are null.
+``n_effective`` 0, so its rates are null. So does a group whose rows all weigh 0
+(``weight_sum`` 0): ``n_effective`` is 0, never NaN.
 
 ``"argmax"`` (Jurity without surrogates): each row in its most likely group (ties to the group
 declared first), the crisp count table of ``__pf_argmax`` renamed to the attribute.
@@ -162,7 +163,8 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
     undefined = (pl.col("attenuation").is_nan() | pl.col("attenuation").is_infinite())
     out = out.with_columns(
         pl.when(undefined).then(None).otherwise(pl.col("attenuation")).alias("attenuation"),
-        pl.when(pl.col("n") > 0).then(pl.col("n_effective")).otherwise(0.0)
+        # no rows, or rows of zero weight (0² / 0): an empty group's 0, never NaN
+        pl.when(pl.col("weight_sum") > 0).then(pl.col("n_effective")).otherwise(0.0)
         .alias("n_effective"))
     return with_empty_groups(out, table, m, keys)
 

@@ -321,3 +321,22 @@ def test_a_roll_up_keeping_the_attribute_equals_the_direct_count(weight: str | N
     with pytest.raises(E.InvalidArgumentError) as info:  # without the attribute: refused
         fine.confusion(by=["s"]).collect()
     assert str(info.value) == E.MEMBERSHIP_ROLLUP
+
+
+def test_all_zero_weights_give_n_effective_zero_not_nan() -> None:
+    # review 8, item 4: (Σ w·p)² / Σ (w·p)² is 0 / 0 when every weight is 0; the empty-group
+    # convention makes it 0 (weight_sum 0, every rate null), on the count table, the report
+    # (with --by cells, so the roll-up too) and the proxy report
+    df = pl.DataFrame({"s": ["x", "y", "y"], "y_pred": [1, 0, 1], "pa": [0.2, 1.0, 0.5],
+                       "pb": [0.8, 0.0, 0.5], "w": [0.0, 0.0, 0.0]})
+    member = {"g": {"a": "pa", "b": "pb"}}
+    c = polars_fair.counts(df, ["s"], y_true=None, sample_weight="w", membership=member)
+    for frame in (c.frame.collect(), c.confusion(by=["g"]).collect(),
+                  df.fair.report(membership=member, y_true=None, sample_weight="w"),
+                  df.fair.proxy_report(None, membership=member, y_true=None, sample_weight="w",
+                                       min_support=0)):
+        assert frame["weight_sum"].to_list() == [0.0] * frame.height
+        assert frame["n_effective"].to_list() == [0.0] * frame.height
+    report = df.fair.report(membership=member, y_true=None, sample_weight="w")
+    assert report["n"].to_list() == [3, 2]  # rows with p > 0, whatever their weight
+    assert report["selection_rate"].to_list() == [None, None]
