@@ -13,13 +13,17 @@ group. For group k within a cell of the ``by`` keys, ``tp = Σ w·p_k`` over the
   flags and intervals read it instead of ``n`` (:func:`polars_fair.analyses.uncertainty.
   row_scale`): a person counted with probability 0.3 is not a whole observation.
 * ``attenuation`` = Var(p_k) / (μ_k (1 − μ_k)), with μ_k = Σ w·p_k / Σ w and Var(p_k) =
-  Σ w·p_k² / Σ w − μ_k² over the rows of the cell (Float64; null when μ_k is 0 or 1). Chen,
-  Kallus, Mao, Svacha & Udell (FAT* 2019) show that, when the outcome depends on the true group
-  only, the weighted estimate of a difference between two groups is the true difference
-  shrunk by about this factor (1 for crisp, 0/1 memberships; near 0 for uninformative ones).
+  Σ w·p_k² / Σ w − μ_k² over the rows of the cell (Float64). Chen, Kallus, Mao, Svacha &
+  Udell (FAT* 2019) show that, when the outcome depends on the true group only, the weighted
+  estimate of a difference between two groups is the true difference shrunk by about this
+  factor (1 for crisp, 0/1 memberships; near 0 for uninformative ones). Crisp cells are 1 by
+  definition where the ratio is 0/0: μ_k = 1 (every row of the cell in the group with
+  p = 1, so Var(p_k) = μ_k (1 − μ_k) = 0); null only where the group has no weight in the
+  cell (μ_k 0 or undefined).
 
 Rows whose probabilities hold a null form the attribute's missing group (``null_groups=
-"keep"``): counted as a crisp group, ``n_effective`` = (Σ w)² / Σ w², ``attenuation`` null.
+"keep"``): counted as a crisp group, ``n_effective`` = (Σ w)² / Σ w², ``attenuation`` 1
+(null when its weight sums to 0).
 A declared group no row may belong to in a cell of the ``by`` keys (every ``p_k`` 0 there; for
 ``"argmax"`` no row most likely in it) keeps its row, as a declared ``pl.Enum`` level of a
 crisp attribute does (:func:`with_empty_groups`): ``n`` 0, zero cells, ``weight_sum`` and
@@ -146,7 +150,9 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
         mu = pl.col("__pf_mu")
         parts.append(part.with_columns(
             pl.lit(group, dtype=m.key_dtype).alias(m.attribute),
-            ((pl.col("__pf_m2") - mu * mu) / (mu * (1 - mu))).alias("attenuation")))
+            # crisp where every row is in the group (μ = 1: Var(p) = μ(1 − μ) = 0): 1
+            pl.when(mu >= 1).then(1.0).otherwise((pl.col("__pf_m2") - mu * mu)
+                                                 / (mu * (1 - mu))).alias("attenuation")))
     missing = table.filter(pl.col(ARGMAX).is_null())
     if missing.height:
         w = pl.col("w")
@@ -155,8 +161,9 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
                 w.sum().alias("weight_sum"), (w.sum() ** 2 / pl.col("w2").sum())
                 .alias("n_effective")]
         part = missing.group_by(keys).agg(aggs) if keys else missing.select(aggs)
-        parts.append(part.with_columns(pl.lit(None, dtype=m.key_dtype).alias(m.attribute),
-                                       pl.lit(None, dtype=pl.Float64).alias("attenuation")))
+        parts.append(part.with_columns(  # a crisp group: attenuation 1 (null without weight)
+            pl.lit(None, dtype=m.key_dtype).alias(m.attribute),
+            pl.when(pl.col("weight_sum") > 0).then(1.0).alias("attenuation")))
     names = schema.names()
     out = pl.concat([p.with_columns(
         pl.col(c).cast(t) for c, t in schema.items()).select(names) for p in parts])

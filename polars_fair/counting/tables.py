@@ -740,8 +740,9 @@ def membership_rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
     ``attenuation`` :math:`a` (:math:`M = 0` when :math:`\mu = 0`, :math:`W` when
     :math:`\mu = 1`). The coarser row takes :math:`n_{eff} = (\sum S)^2 / \sum Q` and
     :math:`a = (\sum M / \sum W - \mu^2) / (\mu (1 - \mu))`, exactly the values a count at
-    the coarser level gives (up to rounding); the missing group (null attribute) keeps
-    ``attenuation`` null.
+    the coarser level gives (up to rounding); as there, a crisp row's ``attenuation`` is 1
+    where the ratio is 0/0 (:math:`\mu = 1`, and the missing group, null attribute, with
+    weight).
 
     Parameters
     ----------
@@ -785,7 +786,9 @@ def membership_rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
     return out.with_columns(
         pl.when(pl.col("__pf_q") > 0).then(s * s / pl.col("__pf_q")).otherwise(0.0)
         .alias("n_effective"),
-        pl.when(pl.col(attribute).is_not_null() & attenuation.is_finite()).then(attenuation)
+        # as the direct count: 1 for the (crisp) missing group with weight and for μ = 1
+        pl.when(pl.col(attribute).is_null()).then(pl.when(s > 0).then(1.0))
+        .when(mu >= 1).then(1.0).when(attenuation.is_finite()).then(attenuation)
         .cast(pl.Float64).alias("attenuation"),
     ).select(*keys, *COUNT_COLUMNS, "weight_sum", "n_effective", "attenuation").sort(
         list(keys), nulls_last=True)

@@ -285,7 +285,8 @@ def test_null_probabilities_follow_null_groups_as_in_report() -> None:
     missing = r.row(2, named=True)
     # the missing group is a crisp group of 4 rows: weight 4, n_eff 16 / 4 = 4, rate 1/4
     assert (missing["weight_sum"], missing["n_effective"], missing["n_argmax"]) == (4.0, 4.0, 4)
-    assert missing["attenuation"] is None and missing["is_reference"] is False
+    # attenuation 1, not null: a crisp group (review 8, item 5; the old null was wrong)
+    assert missing["attenuation"] == 1.0 and missing["is_reference"] is False
     z = 1.959963984540054  # the 0.975 normal quantile
     p, n = 0.25, 4.0
     center = (p + z * z / (2 * n)) / (1 + z * z / n)

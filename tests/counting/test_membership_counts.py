@@ -85,8 +85,10 @@ def test_the_missing_group_counts_rows_with_a_null_probability() -> None:
     c = polars_fair.counts(df, y_true=None, sample_weight="w",
                            membership={"g": {"a": "pa", "b": "pb"}}).frame.collect()
     missing = c.filter(pl.col("g").is_null()).to_dicts()[0]
+    # attenuation 1, not null: the missing group is crisp (review 8, item 5, the old null
+    # contradicted the documented "1 for crisp memberships")
     assert (missing["n"], missing["fp"], missing["weight_sum"], missing["n_effective"],
-            missing["attenuation"]) == (1, 2.0, 2.0, 1.0, None)
+            missing["attenuation"]) == (1, 2.0, 2.0, 1.0, 1.0)
 
 
 def test_support_flags_and_intervals_use_n_effective() -> None:
@@ -340,3 +342,28 @@ def test_all_zero_weights_give_n_effective_zero_not_nan() -> None:
     report = df.fair.report(membership=member, y_true=None, sample_weight="w")
     assert report["n"].to_list() == [3, 2]  # rows with p > 0, whatever their weight
     assert report["selection_rate"].to_list() == [None, None]
+
+
+def test_a_crisp_cell_every_row_is_in_has_attenuation_one() -> None:
+    # review 8, item 5: p = 1 on every row gives Var(p) = 0 and μ(1 − μ) = 0 (0/0); the crisp
+    # case is 1 by definition, directly, after a roll-up, and for the missing group
+    one = pl.DataFrame({"pa": [1.0, 1.0, 1.0], "y_pred": [1, 0, 1]})
+    report = one.fair.report(membership={"g": {"a": "pa"}}, y_true=None)
+    assert report["attenuation"].to_list() == [1.0]
+    # cell x: a has p 1 on its known row (μ 1), b has no weight there (μ 0: null); cell y:
+    # p_a 0.5, 1 so μ = 0.75, Σp²/2 = 0.625, Var = 0.625 − 0.5625 = 0.0625, a = 0.0625 /
+    # 0.1875 = 1/3 (b likewise); rolled up a: p 1, 0.5, 1, μ = 2.5/3, Σp²/3 = 0.75,
+    # a = (0.75 − 25/36) / (2.5/3 · 0.5/3) = (2/36) / (5/36) = 0.4
+    df = pl.DataFrame({"s": ["x", "x", "y", "y"], "pa": [1.0, None, 0.5, 1.0],
+                       "pb": [0.0, None, 0.5, 0.0], "y_pred": [1, 0, 1, 1]})
+    member = {"g": {"a": "pa", "b": "pb"}}
+    c = polars_fair.counts(df, ["s"], y_true=None, membership=member)
+    fine = c.frame.collect()
+    assert fine.select("g", "s").rows() == [("a", "x"), ("a", "y"), ("b", "x"), ("b", "y"),
+                                            (None, "x")]
+    assert fine["attenuation"].to_list() == pytest.approx([1.0, 1 / 3, None, 1 / 3, 1.0],
+                                                          abs=1e-12)
+    for rolled in (c.confusion(by=["g"]).collect(), df.fair.report(membership=member,
+                                                                   y_true=None)):
+        assert rolled["g"].to_list() == ["a", "b", None]
+        assert rolled["attenuation"].to_list() == pytest.approx([0.4, 0.4, 1.0], abs=1e-12)
