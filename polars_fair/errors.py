@@ -32,6 +32,8 @@ __all__ = [
     "SQLRefusedError",
     "closest",
     "levels_error",
+    "shell_escaped",
+    "shell_word",
     "show_values",
     "InvalidInputError",
     "InvalidMembershipError",
@@ -221,18 +223,22 @@ LEVELS_ADVICE = {
     "text": "leave it out of by= (a name or an identifier marks a person or a record, not a "
             "group), or map its values to a few categories first",
 }
+#: ``{sql}`` is the SQL identifier escaped for a double-quoted shell word, ``{word}`` the column
+#: as a shell word and ``{bins}`` :data:`CLI_BINS_ADVICE` (:func:`levels_error`).
 CLI_LEVELS_ADVICE = {
     "number": "bin it first, for example --by \"CASE WHEN {sql} < 30 THEN 'under 30' ELSE "
-              "'30 or more' END\" (a cut-off of your choice), or in divergence --bins "
-              "{column}=5",
+              "'30 or more' END\" (a cut-off of your choice){bins}",
     "date": "take a coarser unit first, for example --by \"FLOOR(DATE_PART('year', {sql}) / 10) "
             "* 10\" (the decade)",
     "time": "take a coarser unit first, for example --by \"DATE_PART('hour', {sql})\"",
-    "duration": "leave --by {column} out, or bin it with --where and a CASE expression of "
+    "duration": "leave --by {word} out, or bin it with --where and a CASE expression of "
                 "your choice",
-    "text": "leave --by {column} out (a name or an identifier marks a person or a record, not "
+    "text": "leave --by {word} out (a name or an identifier marks a person or a record, not "
             "a group), or map its values to a few categories first with a CASE expression",
 }
+#: The ``--bins`` part of :data:`CLI_LEVELS_ADVICE`: ``{bins}`` is ``COLUMN=5`` as a shell word.
+#: The command line drops it for a SQL ``--by`` (``--bins`` bins columns only).
+CLI_BINS_ADVICE = ", or in divergence --bins {bins}"
 #: The advice of a level error on a count or score table made elsewhere: by= would be refused.
 TABLE_LEVELS_ADVICE = (
     "bin it in the table before you build the object (for example group the table by "
@@ -1002,8 +1008,59 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
     return TooManyLevelsError(
         TOO_MANY_LEVELS.format(**facts, advice=LEVELS_ADVICE[kind].format(column=column)),
         cli_message=TOO_MANY_LEVELS.format(**facts, advice=CLI_LEVELS_ADVICE[kind].format(
-            column=column, sql=sql)),
+            sql=shell_escaped(sql), word=shell_word(column),
+            bins=CLI_BINS_ADVICE.format(bins=shell_word(f"{column}=5", always=True)))),
     )
+
+
+def shell_escaped(text: str) -> str:
+    r"""``text`` escaped for a double-quoted shell word (bash): ``\``, ``"``, ``$`` and backquote.
+
+    Parameters
+    ----------
+    text : str
+        Any text, such as a SQL identifier in double quotes.
+
+    Returns
+    -------
+    str
+        The text with a backslash before each character a double-quoted word would read.
+
+    Examples
+    --------
+    >>> print(shell_escaped('"CAST(age AS DOUBLE)" < 30'))
+    \"CAST(age AS DOUBLE)\" < 30
+    """
+    return _re.sub(r'([\\"$`])', r"\\\1", text)
+
+
+def shell_word(text: str, always: bool = False) -> str:
+    """``text`` as one shell word: single-quoted unless it is letters and digits only.
+
+    A quoted word is also left alone by the command line's flag names
+    (:func:`polars_fair.cli.io.cli_message` rewrites ``y_score=`` outside quotes), so a column
+    named like an argument stays a column.
+
+    Parameters
+    ----------
+    text : str
+        Any text.
+    always : bool, default False
+        Quote a word of letters and digits too.
+
+    Returns
+    -------
+    str
+        The word, in single quotes unless plain (a ``'`` inside written ``'"'"'``).
+
+    Examples
+    --------
+    >>> shell_word("age"), shell_word("y_score=5"), shell_word("age", always=True)
+    ('age', "'y_score=5'", "'age'")
+    """
+    if not always and _re.fullmatch(r"[A-Za-z0-9]+", text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
 class InvalidWeightError(PolarsFairError):

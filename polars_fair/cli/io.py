@@ -438,6 +438,9 @@ def _named_by_as(text: str) -> int | None:
 #: The SQL texts the command line named by their ``AS`` (key name -> text), so advice to rename
 #: such a key rewrites its ``AS`` (:func:`_renamed_sql`) instead of reading a column of that name.
 _NAMED_SQL: dict[str, str] = {}
+#: The SQL texts the command line named by their text: advice that writes such a key as a SQL
+#: identifier (``"CAST(age AS DOUBLE)"``, no column) writes the text itself instead.
+_TEXT_SQL: set[str] = set()
 
 
 def forget_sql_names() -> None:
@@ -448,6 +451,7 @@ def forget_sql_names() -> None:
     >>> forget_sql_names()
     """
     _NAMED_SQL.clear()
+    _TEXT_SQL.clear()
 
 
 def _renamed_sql(name: str) -> str:
@@ -550,6 +554,7 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
     # named by its text, or by its own top-level AS: --by '"n" AS n_attr' is the key n_attr
     if _named_by_as(text) is None:
         expr = expr.alias(text)
+        _TEXT_SQL.add(text)
     else:
         _NAMED_SQL[expr.meta.output_name()] = text
     try:  # types: evaluated on no rows, so "race > 5" over a text column fails here, named
@@ -1116,6 +1121,10 @@ def cli_message(message: str) -> str:
         message = pattern.sub(template, message)
     for name in _NAMED_SQL:  # advice written for a column, of a key a SQL AS named
         message = message.replace("--by " + sql_rename_example(name), _renamed_sql(name))
+    for sql in _TEXT_SQL:  # a SQL key as an identifier in shell advice: the SQL itself
+        quoted = E.shell_escaped('"' + sql.replace('"', '""') + '"')
+        message = message.replace(quoted, E.shell_escaped(f"({sql})")).replace(
+            E.CLI_BINS_ADVICE.format(bins=E.shell_word(f"{sql}=5", always=True)), "")
     parts = _QUOTED.split(message)
     for i in range(0, len(parts), 2):  # outside quotes
         text = parts[i]

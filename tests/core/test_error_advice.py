@@ -497,3 +497,49 @@ def test_threshold_decimal_digits_advice_works() -> None:
     assert len(rounded.normalize().as_tuple().digits) <= 15
     out = df.fair.confusion("g", y_score="s", threshold=rounded)
     assert out.select("tp", "fp", "fn", "tn").row(0) == (1, 0, 0, 1)
+
+
+def _cli_advice_words(message: str, flag: str) -> list[str]:
+    """The shell words after ``flag`` in a message, parsed as bash would (shlex)."""
+    m = re.search(re.escape(flag) + r" (\"(?:[^\"\\]|\\.)*\"|'[^']*'|\S+)", message)
+    assert m, message
+    return shlex.split(m.group(1))
+
+
+def test_the_levels_advice_for_a_sql_attribute_is_one_shell_word_that_runs(
+        people_csv: Path) -> None:
+    # the attribute is SQL with double quotes and spaces: the advice must stay one word each
+    sql = 'CAST(age AS DOUBLE) + 0.5'
+    code, _, err = cli("report", str(people_csv), "--by", sql)
+    assert code == 2
+    by = _cli_advice_words(err, "--by")
+    assert by == [f"CASE WHEN ({sql}) < 30 THEN 'under 30' ELSE '30 or more' END"]
+    assert "--bins" not in err  # divergence bins columns, not SQL
+    code, out, err = cli("report", str(people_csv), "--by", by[0], "--format", "csv",
+                         "--min-support", "1")
+    assert code == 0, err
+    # ages 18.0 + 0.5 i for i < 64, plus 0.5: under 30 for i < 23 (18.5 + 0.5 i < 30)
+    rows = dict(line.split(",")[:2] for line in out.strip().splitlines()[1:])
+    assert rows == {"30 or more": "41", "under 30": "23"}
+
+
+def test_a_column_named_like_an_argument_keeps_its_name_in_the_advice(tmp_path: Path) -> None:
+    # a column named y_score (an argument's name) is a column in the advice, not --y-score
+    path = tmp_path / "scored.csv"
+    n = 64
+    pl.DataFrame({"y_score": [0.5 * i for i in range(n)], "y_true": [i % 2 for i in range(n)],
+                  "y_pred": [(i // 2) % 2 for i in range(n)]}).write_csv(path)
+    code, _, err = cli("report", str(path), "--by", "y_score")
+    assert code == 2
+    assert "--y-score" not in err, err
+    assert _cli_advice_words(err, "--bins") == ["y_score=5"]
+    by = _cli_advice_words(err, "--by")
+    assert by == ["CASE WHEN y_score < 30 THEN 'under 30' ELSE '30 or more' END"]
+    code, out, err = cli("report", str(path), "--by", by[0], "--format", "csv",
+                         "--min-support", "1")
+    assert code == 0, err
+    # 0.5 i < 30 for i < 60
+    rows = dict(line.split(",")[:2] for line in out.strip().splitlines()[1:])
+    assert rows == {"30 or more": "4", "under 30": "60"}
+    code, _, err = cli("divergence", str(path), "--by", "y_score", "--bins", "y_score=5")
+    assert code == 0, err
