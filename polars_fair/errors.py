@@ -110,6 +110,11 @@ POS_LABEL_ABSENT = (
     "pos_label={pos_label!r} occurs in neither {y_true!r} nor {y_pred!r}; values found: "
     "{values}. Pass pos_label= the value that means the positive (favourable) outcome"
 )
+#: ``demo`` with too few rows (``--n 1``): its labels are 0/1 and it takes no --pos-label.
+CLI_DEMO_TOO_FEW = (
+    "the demo's {n:,} synthetic row(s) hold no positive outcome (1) to audit; pass a larger "
+    "--n (the default is 20,000)"
+)
 POS_LABEL_DTYPE = (
     "pos_label={pos_label!r} ({pos_type}) cannot be compared with column {column!r} of dtype "
     "{dtype}; pass a pos_label of the column's type"

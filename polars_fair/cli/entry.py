@@ -366,6 +366,8 @@ FormatOpt = Annotated[str, typer.Option(
 ColumnsOpt = Annotated[str | None, typer.Option(
     help="The columns to write, comma-separated (default: the table's columns, or every "
          "column in csv, json, parquet or markdown). " + QUOTING, metavar="COL,...")]
+AllColumnsOpt = Annotated[bool, typer.Option(
+    "--all-columns", help="Show every report column in --format table.")]
 #: The options of ``report`` read from ``FairCounts.report``'s declaration and the count
 #: arguments (the others are spelled out below, with the same names).
 REPORT_DECLARED = ("four_fifths", "ofi_threshold", "exclude_low_support", "threshold",
@@ -396,9 +398,7 @@ def report(
     null_groups: NullGroupsOpt = "keep",
     format: FormatOpt = "table",
     output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
-    all_columns: Annotated[
-        bool, typer.Option("--all-columns", help="Show every report column in --format table.")
-    ] = False,
+    all_columns: AllColumnsOpt = False,
     columns: ColumnsOpt = None,
     rate: RateOpt = None,
     html: Annotated[
@@ -514,19 +514,25 @@ def demo(
     by: Annotated[list[str] | None, typer.Option("--by", help="Attributes.")] = None,
     format: FormatOpt = "table",
     output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
+    all_columns: AllColumnsOpt = False,
+    columns: ColumnsOpt = None,
     rate: RateOpt = None,
 ) -> None:
     """Run the report on built-in synthetic hiring data (polars_fair.datasets.make_hiring)."""
     from polars_fair.datasets import make_hiring  # numpy only when the demo runs
 
-    _guard(
-        lambda: run_report(
-            make_hiring(n, seed=seed).lazy(), by or ["race", "sex"], y_true_text="y_true",
-            y_pred_text="y_pred", pos_label_text=None, reference_text=None, min_support=30,
-            where=None, fmt=check_outputs(format, output), output=output, rates=rate,
-        ),
-        json_errors=format == "json",
-    )
+    def run() -> None:
+        try:
+            run_report(
+                make_hiring(n, seed=seed).lazy(), by or ["race", "sex"], y_true_text="y_true",
+                y_pred_text="y_pred", pos_label_text=None, reference_text=None, min_support=30,
+                where=None, fmt=check_outputs(format, output), output=output, rates=rate,
+                all_columns=all_columns, columns=columns,
+            )
+        except E.InvalidLabelError:  # 0/1 labels: only too few rows hold no 1 (no --pos-label)
+            raise E.InvalidArgumentError(E.CLI_DEMO_TOO_FEW.format(n=n)) from None
+
+    _guard(run, json_errors=format == "json")
 
 
 

@@ -10,6 +10,7 @@ the Python messages stay Python, and the advice given is followed here and works
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 
 import polars as pl
@@ -118,3 +119,40 @@ def test_normalize_is_advised_as_the_flag_it_is() -> None:
     text = cli_message(E.MEMBERSHIP_SUM.format(count=1, attribute="g", columns="['p_a']",
                                                tolerance=1e-6))
     assert text.endswith("fix them, or pass --normalize to divide each row by its sum")
+
+
+def test_demo_takes_the_columns_options_its_note_advises() -> None:
+    # demo's table note names hidden columns and --columns; both options now exist on demo
+    result = runner.invoke(app, ["demo", "--n", "2000"])
+    assert result.exit_code == 0, result.stderr
+    m = re.search(r"not shown \(\d+ column\(s\)[^)]*\): ([^;]+); choose with --columns",
+                  result.stdout + result.stderr)
+    assert m, result.stdout
+    hidden = [c.strip() for c in m.group(1).split(",")]
+    chosen = runner.invoke(app, ["demo", "--n", "2000", "--columns",
+                                 ",".join(["race", "sex", "n", *hidden])])
+    assert chosen.exit_code == 0, chosen.stderr
+    assert _header(chosen.stdout) == ["race", "sex", "n", *hidden]
+    every = runner.invoke(app, ["demo", "--n", "2000", "--all-columns"])
+    assert every.exit_code == 0, every.stderr
+    assert "not shown" not in every.stdout + every.stderr
+    assert set(hidden) <= set(_header(every.stdout))
+
+
+def _header(table: str) -> list[str]:
+    """The column names of a printed table: its first row of cells (``│ race ┆ sex ...``)."""
+    line = next(line for line in table.splitlines() if line.startswith("│"))
+    return [cell.strip() for cell in line.strip("│").split("┆")]
+
+
+def test_demo_with_too_few_rows_advises_a_larger_n_that_runs() -> None:
+    result = runner.invoke(app, ["demo", "--n", "1"])
+    assert result.exit_code == 2
+    assert "--pos-label" not in result.stderr  # demo takes no --pos-label
+    assert E.CLI_DEMO_TOO_FEW.format(n=1) in result.stderr
+    followed = runner.invoke(app, ["demo", "--n", "20000", "--format", "csv"])
+    assert followed.exit_code == 0, followed.stderr
+    # the demo's groups (race x sex) count all 20,000 rows
+    rows = [line for line in followed.stdout.splitlines() if line.count(",") > 2]
+    assert rows[0].startswith("race,sex,n,")
+    assert sum(int(line.split(",")[2]) for line in rows[1:]) == 20_000
