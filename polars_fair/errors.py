@@ -424,6 +424,11 @@ SPARK_REFUSED = (
 )
 BAD_THRESHOLD = "threshold must be a number, finite and not NaN, got {value!r}"
 SCORE_NEEDS_THRESHOLD = "y_score= needs threshold= to turn scores into predictions"
+#: The command line's :data:`SCORE_NEEDS_THRESHOLD`: without --y-pred it reads a column y_pred.
+CLI_SCORE_NEEDS_THRESHOLD = (
+    "--y-score needs --threshold to turn scores into predictions (the input has no column "
+    "'y_pred' to read instead); pass --threshold with a cut-off, or --y-pred"
+)
 PRED_AND_SCORE = "pass either y_pred= or y_score= with threshold=, not both"
 NO_THRESHOLDS = "thresholds must name at least one threshold"
 DEFAULT_GRID_NOT_PROBABILITIES = (
@@ -1014,7 +1019,7 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
         TOO_MANY_LEVELS.format(**facts, advice=LEVELS_ADVICE[kind].format(column=column)),
         cli_message=TOO_MANY_LEVELS.format(**facts, advice=CLI_LEVELS_ADVICE[kind].format(
             sql=shell_escaped(sql), word=shell_word(column),
-            bins=CLI_BINS_ADVICE.format(bins=shell_word(f"{column}=5", always=True)))),
+            bins=CLI_BINS_ADVICE.format(bins=shell_word(f"{column}=5")))),
     )
 
 
@@ -1039,8 +1044,8 @@ def shell_escaped(text: str) -> str:
     return _re.sub(r'([\\"$`])', r"\\\1", text)
 
 
-def shell_word(text: str, always: bool = False) -> str:
-    """``text`` as one shell word: single-quoted unless it is letters and digits only.
+def shell_word(text: str) -> str:
+    """``text`` as one shell word: single-quoted unless letters and digits (``age``, ``age=5``).
 
     A quoted word is also left alone by the command line's flag names
     (:func:`polars_fair.cli.io.cli_message` rewrites ``y_score=`` outside quotes), so a column
@@ -1050,8 +1055,6 @@ def shell_word(text: str, always: bool = False) -> str:
     ----------
     text : str
         Any text.
-    always : bool, default False
-        Quote a word of letters and digits too.
 
     Returns
     -------
@@ -1060,10 +1063,10 @@ def shell_word(text: str, always: bool = False) -> str:
 
     Examples
     --------
-    >>> shell_word("age"), shell_word("y_score=5"), shell_word("age", always=True)
-    ('age', "'y_score=5'", "'age'")
+    >>> shell_word("age"), shell_word("age=5"), shell_word("y_score=5")
+    ('age', 'age=5', "'y_score=5'")
     """
-    if not always and _re.fullmatch(r"[A-Za-z0-9]+", text):
+    if _re.fullmatch(r"[A-Za-z0-9]+(?:=[0-9]+)?", text):
         return text
     return "'" + text.replace("'", "'\"'\"'") + "'"
 

@@ -238,8 +238,7 @@ def run_report(
     """
     shown = table_rates(rates)  # an unknown --rate fails before the scan
     thresholded = threshold is not None
-    if y_pred_text is None and not thresholded:
-        y_pred_text = "y_pred"
+    y_pred_text = default_y_pred(lf, y_pred_text, y_score_text, threshold)
     args = resolve_inputs(
         lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text,
         y_score_text=y_score_text if thresholded else None,
@@ -500,6 +499,51 @@ def report(
     _guard(run, json_errors=format == "json")
 
 
+def default_y_pred(lf: pl.LazyFrame, y_pred_text: str | None, y_score_text: str | None,
+                   threshold: Any) -> str | None:
+    """``report``'s prediction: ``--y-pred``, else the column ``y_pred`` unless ``--threshold``.
+
+    ``--y-score`` without ``--threshold`` or ``--y-pred`` reads the column ``y_pred`` where
+    the input has one (the score then only draws ``--html``'s charts); else it is an error,
+    the command line's form of the library's rule that ``y_score=`` needs ``threshold=``.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The input.
+    y_pred_text, y_score_text : str or None
+        ``--y-pred`` and ``--y-score``.
+    threshold : object
+        ``--threshold`` (``None`` when not given).
+
+    Returns
+    -------
+    str or None
+        The prediction's text; ``None`` when the threshold makes it from the score.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``--y-score`` with neither ``--threshold`` nor ``--y-pred``, on an input without a
+        column ``y_pred`` (:data:`polars_fair.errors.CLI_SCORE_NEEDS_THRESHOLD`).
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"s": [0.2, 0.8], "y_true": [0, 1]})
+    >>> default_y_pred(lf, None, "s", 0.5) is None, default_y_pred(lf, "s > 0.5", "s", None)
+    (True, 's > 0.5')
+    >>> default_y_pred(lf, None, "s", None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: --y-score needs --threshold to turn scores into ...
+    """
+    if y_pred_text is not None or threshold is not None:
+        return y_pred_text
+    if y_score_text is not None and "y_pred" not in lf.collect_schema():
+        raise E.InvalidArgumentError(E.CLI_SCORE_NEEDS_THRESHOLD)
+    return "y_pred"
+
+
 def _names_of(items: list[str] | None) -> list[str] | None:
     """Repeated or comma-separated names (``--strata dept --strata year``, ``dept,year``)."""
     if not items:
@@ -591,9 +635,7 @@ def html_page(
     >>> page.startswith("<!DOCTYPE html>")
     True
     """
-    threshold = options.get("threshold")
-    if y_pred_text is None and threshold is None:
-        y_pred_text = "y_pred"
+    y_pred_text = default_y_pred(lf, y_pred_text, y_score_text, options.get("threshold"))
     args = resolve_inputs(
         lf, by_text, y_true_text=y_true_text, y_pred_text=y_pred_text,
         y_score_text=y_score_text, pos_label_text=pos_label_text,

@@ -1124,7 +1124,7 @@ def cli_message(message: str) -> str:
     for sql in _TEXT_SQL:  # a SQL key as an identifier in shell advice: the SQL itself
         quoted = E.shell_escaped('"' + sql.replace('"', '""') + '"')
         message = message.replace(quoted, E.shell_escaped(f"({sql})")).replace(
-            E.CLI_BINS_ADVICE.format(bins=E.shell_word(f"{sql}=5", always=True)), "")
+            E.CLI_BINS_ADVICE.format(bins=E.shell_word(f"{sql}=5")), "")
     parts = _QUOTED.split(message)
     for i in range(0, len(parts), 2):  # outside quotes
         text = parts[i]

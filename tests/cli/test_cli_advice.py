@@ -156,3 +156,27 @@ def test_demo_with_too_few_rows_advises_a_larger_n_that_runs() -> None:
     rows = [line for line in followed.stdout.splitlines() if line.count(",") > 2]
     assert rows[0].startswith("race,sex,n,")
     assert sum(int(line.split(",")[2]) for line in rows[1:]) == 20_000
+
+
+def test_a_score_without_threshold_advises_flags_that_run(tmp_path: Path) -> None:
+    # scores 1..8, label 1 for scores >= 5; no column y_pred
+    path = tmp_path / "scored.csv"
+    pl.DataFrame({"g": ["a", "b"] * 4, "s": [1, 2, 3, 4, 5, 6, 7, 8],
+                  "y_true": [0, 0, 0, 0, 1, 1, 1, 1]}).write_csv(path)
+    base = ["report", str(path), "--by", "g", "--y-score", "s", "--format", "csv",
+            "--min-support", "1"]
+    result = runner.invoke(app, base)
+    assert result.exit_code == 2
+    assert E.CLI_SCORE_NEEDS_THRESHOLD in result.stderr
+    assert "not found" not in result.stderr  # not the missing default column y_pred
+    # followed with --threshold 5: a (1, 3, 5, 7) selects 5, 7; b (2, 4, 6, 8) selects 6, 8
+    followed = runner.invoke(app, [*base, "--threshold", "5"])
+    assert followed.exit_code == 0, followed.stderr
+    out = pl.read_csv(followed.stdout.encode()).sort("g")
+    assert out["n"].to_list() == [4, 4]
+    assert out["selection_rate"].to_list() == [0.5, 0.5]
+    # followed with --y-pred instead: predictions s >= 7 select 7 in a and 8 in b
+    followed = runner.invoke(app, [*base, "--y-pred", "s >= 7"])
+    assert followed.exit_code == 0, followed.stderr
+    out = pl.read_csv(followed.stdout.encode()).sort("g")
+    assert out["selection_rate"].to_list() == [0.25, 0.25]
