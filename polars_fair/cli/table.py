@@ -39,19 +39,14 @@ def _table_text(df: pl.DataFrame) -> str:
     Control characters in text cells are written as escapes (``\r``), so a raw carriage
     return cannot corrupt a row (:func:`polars_fair.core.labels.visible`).
     """
-    df = _visible_cells(df)
+    df = df.with_columns(pl.Series(c, [None if v is None else visible(v) for v in df[c]],
+                                   dtype=pl.String)
+                         for c, t in df.schema.items() if t == pl.String)
     with pl.Config(
         tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=60,
         float_precision=4, tbl_hide_dataframe_shape=True,
     ):
         return str(df)
-
-
-def _visible_cells(df: pl.DataFrame) -> pl.DataFrame:
-    """Text cells with control, line-break and invisible characters as escapes (``visible``)."""
-    return df.with_columns(pl.Series(c, [None if v is None else visible(v) for v in df[c]],
-                                     dtype=pl.String)
-                           for c, t in df.schema.items() if t == pl.String)
 
 
 def _flat(df: pl.DataFrame) -> pl.DataFrame:
@@ -74,11 +69,8 @@ def to_csv(df: pl.DataFrame) -> str:
 
     Lists are written as ``a, b``, structs as JSON objects; a text cell or column name that
     starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a ``'`` in front
-    (OWASP's CSV injection; :func:`polars_fair.audit.escape.csv_safe`). Control characters,
-    line breaks and invisible format characters (NUL, U+2028, U+200B, the bidirectional
-    override U+202E: :data:`polars_fair.core.labels.INVISIBLE`) in text cells are written as
-    escapes, as in the text table and Markdown (:func:`polars_fair.core.labels.visible`).
-    Numeric columns are written as they are.
+    (OWASP's CSV injection; :func:`polars_fair.audit.escape.csv_safe`). Numeric columns are
+    written as they are.
 
     Parameters
     ----------
@@ -93,12 +85,12 @@ def to_csv(df: pl.DataFrame) -> str:
     Examples
     --------
     >>> import polars as pl
-    >>> print(to_csv(pl.DataFrame({"g": ["@SUM(1+1)", "a\u202eb"], "d": [-0.5, 1.0]})), end="")
+    >>> print(to_csv(pl.DataFrame({"g": ["@SUM(1+1)", "a"], "d": [-0.5, 1.0]})), end="")
     g,d
     '@SUM(1+1),-0.5
-    a\u202eb,1.0
+    a,1.0
     """
-    return csv_safe(_visible_cells(_flat(df))).write_csv()
+    return csv_safe(_flat(df)).write_csv()
 
 
 @borrow(to_csv, params=("df",))

@@ -681,20 +681,3 @@ def test_sql_that_does_not_fit_the_data_names_its_flag_and_text(
         if "--where" in args:
             assert (code, out) == (2, "")
             assert err.startswith(f"polars-fair: error: {message}"), err
-
-
-# ---------------------------------------------- issue 19, fourth review, item 4
-def test_csv_exports_write_invisible_and_bidi_characters_as_escapes(tmp_path: Path) -> None:
-    # four groups whose names carry U+202E, U+2028, U+200B and NUL; 2 rows each
-    groups = ["a\u202eb", "c\u2028d", "e\u200bf", "g\x00h"]
-    path = tmp_path / "rows.parquet"
-    pl.DataFrame({"g": groups * 2, "y": [1] * 4 + [0] * 4, "p": [1, 0] * 4}).write_parquet(path)
-    escaped = ["a\\u202eb", "c\\u2028d", "e\\u200bf", "g\\x00h"]
-    for args in (["report", str(path), "--by", "g", "--y-true", "y", "--y-pred", "p"],
-                 ["bias-audit", str(path), "--category", "g", "--y-pred", "p"]):
-        result = runner.invoke(app, [*args, "--format", "csv"])
-        assert result.exit_code == 0, result.stderr
-        for raw in ("\u202e", "\u2028", "\u200b", "\x00"):
-            assert raw not in result.stdout
-        for text in escaped:
-            assert text in result.stdout
