@@ -2,7 +2,9 @@
 
 Issue 22 asks the mean to 1e-12 relative and the standard deviation and the SMD to 1e-6
 relative for values near 10⁹ plus noise of standard deviation 1, where ``Σx² − (Σx)²/n`` loses
-every digit: groups 0.5 apart at 10⁹. Each is checked unweighted and with integer frequency weights. The reference sums the stored
+every digit. Two frames: one offset (groups 0.5 apart at 10⁹), and groups orders of magnitude
+apart (10⁹, 10⁹ + 0.5 and 0, interleaved, so that one frame-wide shift cannot serve them all).
+Each is checked unweighted and with integer frequency weights. The reference sums the stored
 doubles as exact fractions: ``mean = Σw·x / Σw``, ``M2 = Σw·(x − mean)²``, ``std =
 sqrt(M2 / (W − 1))`` and the pooled ``smd = (mean_g − mean_ref) / sqrt((M2_g + M2_ref) /
 (W_g + W_ref − 2))`` of :func:`polars_fair.analyses.continuous.continuous_report`.
@@ -27,6 +29,8 @@ ROUTES = ["in-memory", "streaming", "duckdb", pytest.param("spark", marks=pytest
 #: group -> offset of its values (noise of sd 1 is added).
 FRAMES = {
     "one offset": {"a": 1e9, "b": 1e9 + 0.5},
+    "far apart": {"a": 1e9, "b": 1e9 + 0.5, "c": 0.0},
+    "far apart, small first": {"c": 0.0, "a": 1e9, "b": 1e9 + 0.5},
 }
 
 
