@@ -185,8 +185,8 @@ MANY_CLASSES_LL144 = (
 )
 ORDER_NEEDS_CLASSES = (
     "ordered=True reads the classes from the lowest to the highest, but column {column!r} of dtype "
-    "{dtype} has no order of its own; pass classes= in that order (for example classes=['Low', "
-    "'Medium', 'High'])"
+    "{dtype} has no order of its own; pass classes= with its values in that order (found, "
+    "sorted as text: {values})"
 )
 UNKNOWN_GROUP = "reference group {group!r} does not exist; the groups are: {groups}"
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"

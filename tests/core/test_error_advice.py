@@ -482,7 +482,8 @@ def test_order_needs_classes_advice_runs() -> None:
     df = pl.DataFrame({"g": ["a", "b"], "risk": ["Low", "High"]})
     with pytest.raises(E.InvalidArgumentError) as err:
         df.fair.multiclass_report("g", y_pred="risk", ordered=True)
-    assert "pass classes= in that order" in str(err.value)
+    assert "pass classes= with its values in that order" in str(err.value)
+    assert "['High', 'Low']" in str(err.value)  # its own values (issue 22 item 4)
     out = df.fair.multiclass_report("g", y_pred="risk", ordered=True, classes=["Low", "High"])
     assert out["selection_rate"].to_list() == [1.0, 0.0, 1.0, 1.0]
 
