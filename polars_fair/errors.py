@@ -167,6 +167,20 @@ NO_COMMON_CLASSES = (
     "classes {pred_values}: none in common, so no prediction can be right; map both columns to "
     "the same classes first"
 )
+#: :data:`NULL_LABELS` / :data:`NAN_LABELS` of a class table handed in (``from_class_counts``):
+#: its table rows are counted, and the rows they stand for (their ``n``) said as such.
+NULL_CLASS_TABLE = (
+    "class table column {column!r} holds {count} {what} value(s) (in table rows whose n sum to "
+    "{rows}); every row of a class table needs its class"
+)
+#: :data:`TEST_WEIGHTS` of a class table handed in with a ``weight_sum`` column (no
+#: ``sample_weight`` was passed: the table was made elsewhere).
+TEST_WEIGHT_SUMS = (
+    "multiclass_test counts rows: a chi-square test on weight sums is not valid for sampling "
+    "weights (their scale is not a number of observations), so a class table with a weight_sum "
+    "column is refused; pass the table without its weight_sum column for the test (its n are "
+    "the rows; the report reads the weight sums)"
+)
 TEST_WEIGHTS = (
     "multiclass_test counts rows: a chi-square test on weight sums is not valid for sampling "
     "weights (their scale is not a number of observations), so sample_weight={weight!r} is "
