@@ -162,6 +162,22 @@ CLI_CLASS_KINDS = (
     "hold different kinds of values, so their classes cannot match; turn the numbers into "
     "text, for example {flag} \"CAST({sql} AS VARCHAR)\""
 )
+#: :data:`CLASS_KINDS` when the numbers, turned into text, match none of the text classes
+#: (COMPAS: two_year_recid 0/1 against score_text Low/Medium/High): a cast would only lead to
+#: :data:`NO_COMMON_CLASSES`.
+CLASS_KINDS_APART = (
+    "y_true column {y_true!r} ({true_dtype}) holds {true_values} and y_pred column {y_pred!r} "
+    "({pred_dtype}) holds {pred_values}: different kinds of values, and none would match as "
+    "text, so no prediction can be right; leave y_true out (the selection rates per class need "
+    "no labels), or map both columns to the same classes first"
+)
+#: :data:`CLASS_KINDS_APART` on the command line.
+CLI_CLASS_KINDS_APART = (
+    "--y-true column {y_true!r} ({true_dtype}) holds {true_values} and --y-pred column "
+    "{y_pred!r} ({pred_dtype}) holds {pred_values}: different kinds of values, and none would "
+    "match as text, so no prediction can be right; leave --y-true out (the selection rates per "
+    "class need no labels), or map both columns to the same classes first (SQL CASE)"
+)
 NO_COMMON_CLASSES = (
     "y_true column {y_true!r} holds the classes {true_values} and y_pred column {y_pred!r} the "
     "classes {pred_values}: none in common, so no prediction can be right; map both columns to "

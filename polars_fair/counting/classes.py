@@ -363,16 +363,7 @@ def class_table(
     assert a.pred_dtype is not None and a.y_pred_name is not None
     if a.true_dtype is not None and a.y_true_name is not None and a.pred_dtype != pl.Null \
             and a.true_dtype != pl.Null and _is_text(a.true_dtype) != _is_text(a.pred_dtype):
-        numeric = ("y_pred", a.y_pred_name) if _is_text(a.true_dtype) else \
-            ("y_true", a.y_true_name)
-        facts = {"y_true": a.y_true_name, "true_dtype": a.true_dtype, "y_pred": a.y_pred_name,
-                 "pred_dtype": a.pred_dtype}
-        sql = numeric[1] if numeric[1].isidentifier() else \
-            '"' + numeric[1].replace('"', '""') + '"'
-        raise E.InvalidLabelError(
-            E.CLASS_KINDS.format(**facts, role=numeric[0], column=numeric[1]),
-            cli_message=E.CLI_CLASS_KINDS.format(
-                **facts, flag="--" + numeric[0].replace("_", "-"), sql=sql))
+        raise _kinds_error(engine, a)
     dtype = class_dtype(a.true_dtype, a.pred_dtype)
     declared = check_classes(classes, dtype, a.y_pred_name)
     if declared is None and isinstance(a.pred_dtype, pl.Enum) and dtype == a.pred_dtype:
@@ -387,6 +378,37 @@ def class_table(
     names = {"y_pred": a.y_pred_name, **({"y_true": a.y_true_name} if a.y_true_name else {}),
              **({"sample_weight": a.weight_name} if a.weight_name else {})}
     return ClassTable(table, a.keys, declared, a.max_groups, names)
+
+
+def _kinds_error(engine: Engine, a: Audit) -> E.InvalidLabelError:
+    """The error of a text label beside a numeric prediction (or the reverse).
+
+    The advice turns the numbers into text when that makes a class in common; when it would
+    not (the values are read from the label table, on the error path only), it says so and
+    advises leaving ``y_true`` out or mapping both columns, as a cast would only lead to
+    :data:`~polars_fair.errors.NO_COMMON_CLASSES`.
+    """
+    assert a.y_true_name is not None and a.y_pred_name is not None
+    assert a.true_dtype is not None
+    numeric = ("y_pred", a.y_pred_name) if _is_text(a.true_dtype) else ("y_true", a.y_true_name)
+    facts = {"y_true": a.y_true_name, "true_dtype": a.true_dtype, "y_pred": a.y_pred_name,
+             "pred_dtype": a.pred_dtype}
+    sql = numeric[1] if numeric[1].isidentifier() else '"' + numeric[1].replace('"', '""') + '"'
+    cast = E.InvalidLabelError(
+        E.CLASS_KINDS.format(**facts, role=numeric[0], column=numeric[1]),
+        cli_message=E.CLI_CLASS_KINDS.format(
+            **facts, flag="--" + numeric[0].replace("_", "-"), sql=sql))
+    try:
+        labels = engine.label_table(a).select(boundary.Y, boundary.P).collect()
+    except Exception:  # noqa: BLE001 - values unreadable: the dtypes' advice stands
+        return cast
+    values = [labels[c].drop_nulls().unique().sort() for c in (boundary.Y, boundary.P)]
+    if set(values[0].cast(pl.String).to_list()) & set(values[1].cast(pl.String).to_list()):
+        return cast
+    shown = {"true_values": E.show_values(values[0].to_list()),
+             "pred_values": E.show_values(values[1].to_list())}
+    return E.InvalidLabelError(E.CLASS_KINDS_APART.format(**facts, **shown),
+                               cli_message=E.CLI_CLASS_KINDS_APART.format(**facts, **shown))
 
 
 #: Null or NaN classes: the binary audit's check of a label column, shared.

@@ -81,7 +81,7 @@ def test_cli_bias_audit_takes_classes_with_a_fixed_set_and_order(tmp_path: Path)
     assert rows[:4] == [(3, "a", 0, 0.0, None), (3, "b", 0, 0.0, None),
                         (0, "a", 1, 1 / 3, 0.5), (0, "b", 2, 2 / 3, 1.0)]
     assert [r[0] for r in rows[4:]] == [1, 1, 2, 2]
-    assert doc["provenance"]["parameters"]["classes"] == [3, 0, 1, 2]
+    assert doc["provenance"]["parameters"]["--classes"] == [3, 0, 1, 2]  # a flag (item 5)
     code, out = _cli("bias-audit", path, "--category", "g", "--y-pred", "p",
                      "--classes", "0,1,2", "--pos-label", "1")
     assert code == 2
@@ -270,3 +270,41 @@ def test_advice_names_the_users_own_classes_and_attributes(tmp_path: Path) -> No
     for by in ("team", "h"):
         code, out = _cli("continuous-report", path, "--by", by, "--y-pred", "v")
         assert code == 0, out
+
+
+def test_kinds_advice_on_compas_leads_to_a_working_call(compas: pl.DataFrame,
+                                                        tmp_path: Path) -> None:
+    # issue 22 re-review item 7: an integer y_true (two_year_recid, 0/1) beside a text y_pred
+    # (score_text) was advised a cast to text, which then failed with "none in common"
+    with pytest.raises(E.InvalidLabelError) as err:
+        compas.fair.multiclass_report("race", y_pred="score_text", y_true="two_year_recid")
+    assert str(err.value) == E.CLASS_KINDS_APART.format(
+        y_true="two_year_recid", true_dtype=pl.Int64, y_pred="score_text",
+        pred_dtype=pl.String, true_values="[0, 1]", pred_values="['High', 'Low', 'Medium']")
+    # the old advice, followed, is the dead end the message now says it is
+    with pytest.raises(E.InvalidLabelError, match="none in common"):
+        compas.fair.multiclass_report("race", y_pred="score_text",
+                                      y_true=pl.col("two_year_recid").cast(pl.String)).collect()
+    # following it: y_true left out; Caucasian High by hand from the rows
+    out = compas.fair.multiclass_report("race", y_pred="score_text",
+                                        classes=["Low", "Medium", "High"])
+    white = compas.filter(pl.col("race") == "Caucasian")
+    want = white.filter(pl.col("score_text") == "High").height / white.height
+    got = out.filter((pl.col("race") == "Caucasian") & (pl.col("class") == "High"))
+    assert got["selection_rate"].item() == pytest.approx(want, rel=1e-12)
+    # a cast still advised where it makes classes in common (0/1/2 as numbers and as text)
+    ints = pl.DataFrame({"g": ["a", "b"], "t": [0, 1], "p": ["1", "0"]})
+    with pytest.raises(E.InvalidLabelError) as err:
+        ints.fair.class_counts("g", y_pred="p", y_true="t")
+    assert "cast(pl.String)" in str(err.value)
+    # the command line says the same in flags, and its advice runs
+    path = _csv(tmp_path, compas.select("race", "score_text", "two_year_recid"), "compas.csv")
+    code, out = _cli("multiclass-report", path, "--by", "race", "--y-pred", "score_text",
+                     "--y-true", "two_year_recid")
+    text = " ".join(out.split())
+    assert code == 2 and "leave --y-true out" in text and "CAST(" not in text
+    code, out = _cli("multiclass-report", path, "--by", "race", "--y-pred", "score_text",
+                     "--classes", "Low,Medium,High", "--format", "csv")
+    assert code == 0, out
+    row = next(r for r in _rows(out) if r["race"] == "Caucasian" and r["class"] == "High")
+    assert float(row["selection_rate"]) == pytest.approx(want, rel=1e-12)

@@ -71,6 +71,11 @@ FOLLOWED = {
     "CLI_DEMO_TOO_FEW",
     # tests/cli/test_cli_advice.py::test_a_score_without_threshold_advises_flags_that_run
     "CLI_SCORE_NEEDS_THRESHOLD",
+    # tests/analyses/test_multiclass_review.py::
+    # test_kinds_advice_on_compas_leads_to_a_working_call (issue 22 re-review item 7)
+    "CLASS_KINDS_APART", "CLI_CLASS_KINDS_APART",
+    # tests/counting/test_classes.py::test_from_class_counts_messages_are_true_to_the_table
+    "TEST_WEIGHT_SUMS",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {

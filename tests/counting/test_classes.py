@@ -91,6 +91,13 @@ def test_a_text_label_with_a_numeric_prediction_is_refused() -> None:
     df = pl.DataFrame({"g": ["a"], "t": ["x"], "p": [1]})
     with pytest.raises(E.InvalidLabelError) as err:
         polars_fair.class_counts(df, "g", y_pred="p", y_true="t")
+    # 'x' and 1 would not match as text either: no cast is advised (issue 22 re-review item 7)
+    assert str(err.value) == E.CLASS_KINDS_APART.format(
+        y_true="t", true_dtype=pl.String, y_pred="p", pred_dtype=pl.Int64, true_values="['x']",
+        pred_values="[1]")
+    # '1' and 1 would: the cast is advised
+    with pytest.raises(E.InvalidLabelError) as err:
+        polars_fair.class_counts(df.with_columns(t=pl.lit("1")), "g", y_pred="p", y_true="t")
     assert str(err.value) == E.CLASS_KINDS.format(y_true="t", true_dtype=pl.String, y_pred="p",
                                                   pred_dtype=pl.Int64, role="y_pred", column="p")
 
