@@ -162,6 +162,13 @@ CLI_CLASS_KINDS = (
     "hold different kinds of values, so their classes cannot match; turn the numbers into "
     "text, for example {flag} \"CAST({sql} AS VARCHAR)\""
 )
+#: Two Enums whose categories neither contain the other's in its order: no one class order.
+ENUM_CLASSES_DIFFER = (
+    "y_true column {y_true!r} and y_pred column {y_pred!r} are Enums with different categories "
+    "({true_categories} and {pred_categories}), neither holding the other's in its order, so "
+    "the classes have no one order; pass classes= with every class in order, for example "
+    "classes={example}"
+)
 #: :data:`CLASS_KINDS` when the numbers, turned into text, match none of the text classes
 #: (COMPAS: two_year_recid 0/1 against score_text Low/Medium/High): a cast would only lead to
 #: :data:`NO_COMMON_CLASSES`.
@@ -386,6 +393,12 @@ CONTINUOUS_BEYOND_FLOAT = (
     "column {column!r} ({role}, {dtype}) holds {count} integer value(s) beyond 2**53 in "
     "magnitude, which a float cannot hold exactly (means and sums of squares are Float64); "
     "subtract an offset (for example the column's minimum) or rescale first"
+)
+#: :data:`CONTINUOUS_BEYOND_FLOAT` of a Decimal column (``SCORE_DECIMAL_DIGITS``' rule).
+CONTINUOUS_DECIMAL_DIGITS = (
+    "column {column!r} ({role}, {dtype}) holds {count} decimal value(s) of more than 15 "
+    "significant digits, which a float cannot hold exactly (means and sums of squares are "
+    "Float64); subtract an offset or round the values to 15 significant digits first"
 )
 BAD_MOMENTS = (
     "moment table column {column!r} holds {count} {problem} value(s): {values}"

@@ -508,7 +508,9 @@ def from_class_counts(
             raise E.InvalidArgumentError(E.NOT_NUMERIC.format(
                 column=c, role="class table", dtype=schema[c]))
     key_list = _key_list(keys, schema, [*labels, *cells])
-    dtype = C.class_dtype(schema["y_true"] if "y_true" in schema else None, schema["y_pred"])
+    true_dtype = schema["y_true"] if "y_true" in schema else None
+    C.check_enum_pair(true_dtype, schema["y_pred"], classes, ("y_true", "y_pred"))
+    dtype = C.class_dtype(true_dtype, schema["y_pred"])
     declared = C.check_classes(classes, dtype, "y_pred")
     if declared is None and isinstance(dtype, pl.Enum):
         declared = tuple(dtype.categories.to_list())

@@ -24,7 +24,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair.core.spec import FLOAT_EXACT_INT, Audit, wide_int
+from polars_fair.core.spec import FLOAT_DIGITS, FLOAT_EXACT_INT, Audit, wide_decimal, wide_int
 
 __all__ = ["sql_moment_label_table"]
 
@@ -40,7 +40,12 @@ def _duckdb(engine: Any, a: Audit) -> pl.LazyFrame:
         x = f"CAST({quote(column)} AS DOUBLE)"
         out = [f"{_count_if(f'{x} IS NULL')} AS {_V}{tag}_null",
                f"{_count_if(f'isfinite({x})')} AS {_V}{tag}_finite"]
-        if wide_int(a.pred_dtype if tag == "pred" else a.true_dtype):
+        dtype = a.pred_dtype if tag == "pred" else a.true_dtype
+        if wide_decimal(dtype):  # the significant digits of its plain text
+            digits = (f"length(trim(regexp_replace(CAST({quote(column)} AS VARCHAR), '[-+.]', "
+                      "'', 'g'), '0'))")
+            out.append(f"{_count_if(f'{digits} > {FLOAT_DIGITS}')} AS {_V}{tag}_big")
+        elif wide_int(dtype):
             inside = f"{quote(column)} BETWEEN -{FLOAT_EXACT_INT} AND {FLOAT_EXACT_INT}"
             out.append(f"{_count_if(f'NOT ({inside})')} AS {_V}{tag}_big")
         return out
@@ -92,7 +97,12 @@ def _spark(engine: Any, a: Audit) -> pl.LazyFrame:
         out = [_count_if(x.isNull()).alias(f"{_V}{tag}_null"),
                _count_if(~F.isnan(x) & (F.abs(x) != F.lit(float("inf"))))
                .alias(f"{_V}{tag}_finite")]
-        if wide_int(a.pred_dtype if tag == "pred" else a.true_dtype):
+        dtype = a.pred_dtype if tag == "pred" else a.true_dtype
+        if wide_decimal(dtype):  # the significant digits of its plain text
+            text = F.regexp_replace(_col(column).cast("string"), "[-+.]", "")
+            big = F.length(F.regexp_replace(text, "^0+|0+$", "")) > F.lit(FLOAT_DIGITS)
+            out.append(_count_if(big).alias(f"{_V}{tag}_big"))
+        elif wide_int(dtype):
             out.append(_count_if(~_col(column).between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT))
                        .alias(f"{_V}{tag}_big"))
         return out

@@ -37,7 +37,8 @@ from polars_fair.counting import boundary
 from polars_fair.counting.tables import Engine, PolarsEngine, engine_of
 
 __all__ = ["CLASS_ARGS", "CLASS_ARGS_DOC", "CLASS_COLUMNS", "ClassArgs", "ClassTable",
-           "check_class_args", "check_class_values", "check_classes", "class_dtype",
+           "check_class_args", "check_class_values", "check_classes", "check_enum_pair",
+           "class_dtype",
            "class_table", "classes_of", "derive_classes", "finish_classes", "spell_out_classes",
            "staging_dtype"]
 
@@ -209,25 +210,77 @@ def class_dtype(true_dtype: pl.DataType | None, pred_dtype: pl.DataType) -> pl.D
     -------
     pl.DataType
         The common dtype: the dtype itself when both agree; an Enum prediction's Enum with a
-        String or Categorical label (the classes are its categories, in its order); ``String``
-        for two other different text dtypes; ``Float64`` when either number is a float, else
-        ``Int64``.
+        String or Categorical label (the classes are its categories, in its order); of two
+        Enums, the one whose categories hold the other's in the same order (``[Low, High]``
+        within ``[Low, Medium, High]``); ``String`` for two other different text dtypes (two
+        Enums of no one order: :func:`check_enum_pair` refuses them without ``classes=``);
+        ``Float64`` when either number is a float, else ``Int64``.
 
     Examples
     --------
     >>> class_dtype(pl.Int32, pl.Int64), class_dtype(pl.Categorical(), pl.String)
     (Int64, String)
+    >>> class_dtype(pl.Enum(["Low", "High"]), pl.Enum(["Low", "Medium", "High"]))
+    Enum(categories=['Low', 'Medium', 'High'])
     """
     if true_dtype is None or true_dtype == pred_dtype or true_dtype == pl.Null:
         return pred_dtype
     if pred_dtype == pl.Null:
         return true_dtype
+    if isinstance(pred_dtype, pl.Enum) and isinstance(true_dtype, pl.Enum):
+        for small, big in ((true_dtype, pred_dtype), (pred_dtype, true_dtype)):
+            if _within(small.categories.to_list(), big.categories.to_list()):
+                return big
     if isinstance(pred_dtype, pl.Enum) and (true_dtype == pl.String
                                             or isinstance(true_dtype, pl.Categorical)):
         return pred_dtype
     if _is_text(true_dtype) and _is_text(pred_dtype):
         return pl.String()
     return pl.Float64() if true_dtype.is_float() or pred_dtype.is_float() else pl.Int64()
+
+
+def _within(small: list[Any], big: list[Any]) -> bool:
+    """Whether ``small`` is a subsequence of ``big`` (its items there, in its order)."""
+    rest = iter(big)
+    return all(any(x == y for y in rest) for x in small)
+
+
+def check_enum_pair(true_dtype: pl.DataType | None, pred_dtype: pl.DataType,
+                    classes: Any, names: tuple[str, str]) -> None:
+    """Refuse two Enums of no one class order (:func:`class_dtype`) when ``classes`` is not given.
+
+    Parameters
+    ----------
+    true_dtype : pl.DataType, optional
+        The label's dtype.
+    pred_dtype : pl.DataType
+        The prediction's dtype.
+    classes : sequence, optional
+        The ``classes=`` argument: given, it is the order (both are read as text).
+    names : (str, str)
+        The label's and the prediction's column names, for the message.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Two Enums, neither of whose categories holds the other's in its order, and no
+        ``classes``; the advice lists the prediction's categories, then the label's others.
+
+    Examples
+    --------
+    >>> check_enum_pair(pl.Enum(["a"]), pl.Enum(["a", "b"]), None, ("t", "p")) is None
+    True
+    """
+    if classes is not None or not (isinstance(true_dtype, pl.Enum)
+                                   and isinstance(pred_dtype, pl.Enum)):
+        return
+    if isinstance(class_dtype(true_dtype, pred_dtype), pl.Enum):
+        return
+    true_cats, pred_cats = true_dtype.categories.to_list(), pred_dtype.categories.to_list()
+    example = [*pred_cats, *(c for c in true_cats if c not in pred_cats)]
+    raise E.InvalidArgumentError(E.ENUM_CLASSES_DIFFER.format(
+        y_true=names[0], y_pred=names[1], true_categories=true_cats,
+        pred_categories=pred_cats, example=example))
 
 
 def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, ...] | None:
@@ -364,10 +417,12 @@ def class_table(
     if a.true_dtype is not None and a.y_true_name is not None and a.pred_dtype != pl.Null \
             and a.true_dtype != pl.Null and _is_text(a.true_dtype) != _is_text(a.pred_dtype):
         raise _kinds_error(engine, a)
+    check_enum_pair(a.true_dtype, a.pred_dtype, classes, (a.y_true_name or "", a.y_pred_name))
     dtype = class_dtype(a.true_dtype, a.pred_dtype)
     declared = check_classes(classes, dtype, a.y_pred_name)
-    if declared is None and isinstance(a.pred_dtype, pl.Enum) and dtype == a.pred_dtype:
-        declared = tuple(a.pred_dtype.categories.to_list())
+    if declared is None and isinstance(dtype, pl.Enum) and (
+            dtype == a.pred_dtype or isinstance(a.pred_dtype, pl.Enum)):
+        declared = tuple(dtype.categories.to_list())
     labels = engine.label_table(a)
     schema_in = labels.collect_schema()
     out = pl.Schema([*((k, schema_in[k]) for k in a.keys),

@@ -47,13 +47,16 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair.core.spec import (
+    FLOAT_DIGITS,
     FLOAT_EXACT_INT,
     Audit,
     IntoExpr,
     NullGroups,
+    decimal_digits,
     name_of,
     resolve,
     to_expr,
+    wide_decimal,
     wide_int,
 )
 from polars_fair.counting import boundary
@@ -219,12 +222,15 @@ def _checks(x: pl.Expr, tag: str, raw: pl.Expr | None = None,
 
     With a 64-bit or wider integer ``dtype``, also the count of ``raw`` values beyond
     :data:`~polars_fair.core.spec.FLOAT_EXACT_INT` (``__pf_{tag}_big``), which the Float64
-    cast would round.
+    cast would round; with a Decimal ``dtype`` wider than 15 digits, the count of values of
+    more than :data:`~polars_fair.core.spec.FLOAT_DIGITS` significant digits (the rule of
+    Decimal scores).
     """
     out = [x.null_count().cast(pl.Int64).alias(f"{_V}{tag}_null"),
            x.is_finite().sum().cast(pl.Int64).alias(f"{_V}{tag}_finite")]
-    if raw is not None and wide_int(dtype):
-        big = ~raw.is_between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT)
+    if raw is not None and (wide_int(dtype) or wide_decimal(dtype)):
+        big = (decimal_digits(raw) > FLOAT_DIGITS if wide_decimal(dtype)
+               else ~raw.is_between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT))
         out.append(big.sum().cast(pl.Int64).alias(f"{_V}{tag}_big"))
     return out
 
@@ -450,9 +456,11 @@ def _validate(df: pl.DataFrame, a: Audit) -> None:
         name = a.y_pred_name if tag == "pred" else a.y_true_name
         big = int(df[f"{_V}{tag}_big"].sum()) if f"{_V}{tag}_big" in df.columns else 0
         if big:
-            raise E.InvalidScoreError(E.CONTINUOUS_BEYOND_FLOAT.format(
-                column=name, role=role, count=big,
-                dtype=a.pred_dtype if tag == "pred" else a.true_dtype))
+            dtype = a.pred_dtype if tag == "pred" else a.true_dtype
+            template = (E.CONTINUOUS_DECIMAL_DIGITS if wide_decimal(dtype)
+                        else E.CONTINUOUS_BEYOND_FLOAT)
+            raise E.InvalidScoreError(template.format(column=name, role=role, count=big,
+                                                      dtype=dtype))
         nulls, finite = (int(df[f"{_V}{tag}_{x}"].sum()) for x in ("null", "finite"))
         bad = int(df["n"].sum()) - nulls - finite
         if nulls:
@@ -486,8 +494,9 @@ def moments_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     NullValuesError
         Null values in ``y_pred`` or ``y_true`` (at collect time).
     InvalidScoreError
-        Integer values beyond 2**53 in magnitude (which a float cannot hold), NaN or infinite
-        values in ``y_pred`` or ``y_true`` (at collect time).
+        Integer values beyond 2**53 in magnitude or decimals of more than 15 significant
+        digits (which a float cannot hold), NaN or infinite values in ``y_pred`` or
+        ``y_true`` (at collect time).
     InvalidWeightError
         Null, NaN, infinite or negative weights, or weights whose sum overflows.
     EmptyFrameError, NullGroupError, TooManyLevelsError
