@@ -162,10 +162,47 @@ CLI_CLASS_KINDS = (
     "hold different kinds of values, so their classes cannot match; turn the numbers into "
     "text, for example {flag} \"CAST({sql} AS VARCHAR)\""
 )
+#: Two Enums whose categories neither contain the other's in its order: no one class order.
+ENUM_CLASSES_DIFFER = (
+    "y_true column {y_true!r} and y_pred column {y_pred!r} are Enums with different categories "
+    "({true_categories} and {pred_categories}), neither holding the other's in its order, so "
+    "the classes have no one order; pass classes= with every class in order, for example "
+    "classes={example}"
+)
+#: :data:`CLASS_KINDS` when the numbers, turned into text, match none of the text classes
+#: (COMPAS: two_year_recid 0/1 against score_text Low/Medium/High): a cast would only lead to
+#: :data:`NO_COMMON_CLASSES`.
+CLASS_KINDS_APART = (
+    "y_true column {y_true!r} ({true_dtype}) holds {true_values} and y_pred column {y_pred!r} "
+    "({pred_dtype}) holds {pred_values}: different kinds of values, and none would match as "
+    "text, so no prediction can be right; leave y_true out (the selection rates per class need "
+    "no labels), or map both columns to the same classes first"
+)
+#: :data:`CLASS_KINDS_APART` on the command line.
+CLI_CLASS_KINDS_APART = (
+    "--y-true column {y_true!r} ({true_dtype}) holds {true_values} and --y-pred column "
+    "{y_pred!r} ({pred_dtype}) holds {pred_values}: different kinds of values, and none would "
+    "match as text, so no prediction can be right; leave --y-true out (the selection rates per "
+    "class need no labels), or map both columns to the same classes first (SQL CASE)"
+)
 NO_COMMON_CLASSES = (
     "y_true column {y_true!r} holds the classes {true_values} and y_pred column {y_pred!r} the "
     "classes {pred_values}: none in common, so no prediction can be right; map both columns to "
     "the same classes first"
+)
+#: :data:`NULL_LABELS` / :data:`NAN_LABELS` of a class table handed in (``from_class_counts``):
+#: its table rows are counted, and the rows they stand for (their ``n``) said as such.
+NULL_CLASS_TABLE = (
+    "class table column {column!r} holds {count} {what} value(s) (in table rows whose n sum to "
+    "{rows}); every row of a class table needs its class"
+)
+#: :data:`TEST_WEIGHTS` of a class table handed in with a ``weight_sum`` column (no
+#: ``sample_weight`` was passed: the table was made elsewhere).
+TEST_WEIGHT_SUMS = (
+    "multiclass_test counts rows: a chi-square test on weight sums is not valid for sampling "
+    "weights (their scale is not a number of observations), so a class table with a weight_sum "
+    "column is refused; pass the table without its weight_sum column for the test (its n are "
+    "the rows; the report reads the weight sums)"
 )
 TEST_WEIGHTS = (
     "multiclass_test counts rows: a chi-square test on weight sums is not valid for sampling "
@@ -185,8 +222,8 @@ MANY_CLASSES_LL144 = (
 )
 ORDER_NEEDS_CLASSES = (
     "ordered=True reads the classes from the lowest to the highest, but column {column!r} of dtype "
-    "{dtype} has no order of its own; pass classes= in that order (for example classes=['Low', "
-    "'Medium', 'High'])"
+    "{dtype} has no order of its own; pass classes= with its values in that order (found, "
+    "sorted as text: {values})"
 )
 UNKNOWN_GROUP = "reference group {group!r} does not exist; the groups are: {groups}"
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
@@ -356,6 +393,12 @@ CONTINUOUS_BEYOND_FLOAT = (
     "column {column!r} ({role}, {dtype}) holds {count} integer value(s) beyond 2**53 in "
     "magnitude, which a float cannot hold exactly (means and sums of squares are Float64); "
     "subtract an offset (for example the column's minimum) or rescale first"
+)
+#: :data:`CONTINUOUS_BEYOND_FLOAT` of a Decimal column (``SCORE_DECIMAL_DIGITS``' rule).
+CONTINUOUS_DECIMAL_DIGITS = (
+    "column {column!r} ({role}, {dtype}) holds {count} decimal value(s) of more than 15 "
+    "significant digits, which a float cannot hold exactly (means and sums of squares are "
+    "Float64); subtract an offset or round the values to 15 significant digits first"
 )
 BAD_MOMENTS = (
     "moment table column {column!r} holds {count} {problem} value(s): {values}"

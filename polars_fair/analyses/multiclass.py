@@ -217,8 +217,10 @@ def multiclass_report_from_classes(
     schema = table.collect_schema()
     dtype = schema["y_pred"]
     if ordered and classes is None and _is_text(dtype):
+        found = table.select(pl.col("y_pred").drop_nulls().unique().sort()).collect()
         raise E.InvalidArgumentError(E.ORDER_NEEDS_CLASSES.format(
-            column={**TABLE_NAMES, **(names or {})}["y_pred"], dtype=dtype))
+            column={**TABLE_NAMES, **(names or {})}["y_pred"], dtype=dtype,
+            values=E.show_values(found["y_pred"].to_list())))
     ref = Reference.parse(reference, keys)
     out_schema = _report_schema(schema, keys)
 

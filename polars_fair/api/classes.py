@@ -202,8 +202,9 @@ class FairClassCounts:
         [1]
         """
         if self._table.weighted:
-            raise E.InvalidArgumentError(E.TEST_WEIGHTS.format(weight=self._table.names.get(
-                "sample_weight", "weight_sum")))
+            weight = self._table.names.get("sample_weight")
+            raise E.InvalidArgumentError(E.TEST_WEIGHT_SUMS if weight is None else
+                                         E.TEST_WEIGHTS.format(weight=weight))
         names, found = _attribute_sets(self.keys, by, combinations, max_order,
                                        self._table.max_groups)
         sets = found if found is not None else [names]
@@ -425,8 +426,15 @@ def _check_class_table(df: pl.DataFrame, keys: list[str], labels: list[str],
                        cells: list[str], declared: tuple[Any, ...] | None,
                        dtype: pl.DataType) -> pl.DataFrame:
     df = missing_keys_as_null(_widen(df, cells, ["n"]), keys)
-    for c in labels:
-        C.check_class_values(df, c, c, c)
+    for c in labels:  # the table's rows are counted, not the rows they stand for
+        missing = [("null", pl.col(c).is_null())]
+        if df.schema[c].is_float():
+            missing.append(("NaN", pl.col(c).is_nan()))
+        for what, cond in missing:
+            bad = df.filter(cond)
+            if bad.height:
+                raise E.NullValuesError(E.NULL_CLASS_TABLE.format(
+                    column=c, count=bad.height, what=what, rows=int(bad["n"].sum())))
     if df.height == 0 or not df["n"].sum():
         raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the class table is empty)"))
     _check_levels(df, keys)
@@ -500,7 +508,9 @@ def from_class_counts(
             raise E.InvalidArgumentError(E.NOT_NUMERIC.format(
                 column=c, role="class table", dtype=schema[c]))
     key_list = _key_list(keys, schema, [*labels, *cells])
-    dtype = C.class_dtype(schema["y_true"] if "y_true" in schema else None, schema["y_pred"])
+    true_dtype = schema["y_true"] if "y_true" in schema else None
+    C.check_enum_pair(true_dtype, schema["y_pred"], classes, ("y_true", "y_pred"))
+    dtype = C.class_dtype(true_dtype, schema["y_pred"])
     declared = C.check_classes(classes, dtype, "y_pred")
     if declared is None and isinstance(dtype, pl.Enum):
         declared = tuple(dtype.categories.to_list())

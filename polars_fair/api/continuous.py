@@ -20,7 +20,7 @@ from polars_fair.analyses.continuous import SmdSd, continuous_report_from_moment
 from polars_fair.api.external import _key_list, _lazy, _require
 from polars_fair.api.objects import counts
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import By, IntoExpr, NullGroups, parse_by
+from polars_fair.core.spec import By, IntoExpr, NullGroups, name_of, parse_by
 from polars_fair.counting.moments import (
     MOMENT_ARGS_DOC,
     MOMENT_COLUMNS,
@@ -31,7 +31,7 @@ from polars_fair.counting.moments import (
 )
 
 __all__ = ["FairMoments", "from_moments", "moments", "MOMENT_ARGS_DOC", "MOMENT_ERRORS_DOC",
-           "refuse_sets"]
+           "refuse_sets", "sets_advice"]
 
 #: The input errors of building a moment table from rows (numpydoc Raises entries).
 MOMENT_ERRORS_DOC = """ColumnNotFoundError
@@ -103,7 +103,7 @@ class FairMoments:
                           level: float = DEFAULTS.level,
                           smd_sd: SmdSd = "pooled", combinations: None = None) -> pl.LazyFrame:
         """The continuous report (composed below from its analysis' docstring)."""
-        refuse_sets("continuous_report", combinations)
+        refuse_sets("continuous_report", combinations, self.keys if by is None else by)
         m = self._rollup(by)
         return continuous_report_from_moments(m.frame, m.keys, reference=reference,
                                               min_support=min_support, level=level,
@@ -119,8 +119,10 @@ class FairMoments:
 [0.0, 1.0]""", returns="pl.LazyFrame")
 
 
-def refuse_sets(function: str, combinations: Any) -> None:
+def refuse_sets(function: str, combinations: Any, by: Any = None) -> None:
     """Refuse ``combinations=`` where one attribute set is reported per call.
+
+    The advice names the call's own attributes (``by``): one call per attribute set.
 
     Parameters
     ----------
@@ -128,6 +130,8 @@ def refuse_sets(function: str, combinations: Any) -> None:
         The function's name, for the message.
     combinations : Any
         The argument; ``None`` passes.
+    by : str, expression or list of them, optional
+        The call's attributes, named in the advice (up to two).
 
     Raises
     ------
@@ -138,11 +142,45 @@ def refuse_sets(function: str, combinations: Any) -> None:
     --------
     >>> refuse_sets("continuous_report", None) is None
     True
+    >>> try:
+    ...     refuse_sets("continuous_report", "all", ["region", "age_band"])
+    ... except E.InvalidArgumentError as err:
+    ...     print(str(err).split("; ")[1])
+    call it once per attribute set, for example by='region', then by='age_band'
     """
     if combinations is not None:
         raise E.InvalidArgumentError(E.ONE_SET_ONLY.format(
-            function=function, value=combinations,
-            advice="call it once per attribute set, for example by='race', then by='sex'"))
+            function=function, value=combinations, advice=sets_advice(by)))
+
+
+def sets_advice(by: Any) -> str:
+    """The advice of :data:`~polars_fair.errors.ONE_SET_ONLY`, in the call's attribute names.
+
+    Parameters
+    ----------
+    by : str, expression, list of them, or None
+        The call's attributes (names of expressions are their output names).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> sets_advice("g"), sets_advice(None)
+    ("call it once per attribute set, for example by='g'", 'call it once per attribute set')
+    """
+    items = [] if by is None else [by] if isinstance(by, (str, pl.Expr)) else list(by)
+    try:
+        names = [name_of(x) for x in items if isinstance(x, (str, pl.Expr))]
+    except E.InvalidArgumentError:
+        names = []
+    advice = "call it once per attribute set"
+    if len(names) == 1:
+        return f"{advice}, for example by={names[0]!r}"
+    if names:
+        return f"{advice}, for example by={names[0]!r}, then by={names[1]!r}"
+    return advice
 
 
 @borrow(counts, params=("frame", "by"))

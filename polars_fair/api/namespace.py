@@ -460,7 +460,7 @@ True""", scores=True)
                           sample_weight: IntoExpr | None = None,
                           null_groups: spec.NullGroups = "keep",
                           combinations: None = None) -> pl.LazyFrame:  # noqa: D102
-        _continuous.refuse_sets("continuous_report", combinations)
+        _continuous.refuse_sets("continuous_report", combinations, by)
         return self.moments(by, y_pred=y_pred, y_true=y_true, sample_weight=sample_weight,
                             null_groups=null_groups).continuous_report(
             reference=reference, min_support=min_support, level=level, smd_sd=smd_sd)

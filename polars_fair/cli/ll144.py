@@ -204,7 +204,7 @@ def ll144_summary(
     parameters = {
         "--category": categories, "--y-pred": y_pred, "--y-score": y_score,
         "--pos-label": label if y_pred is not None and found is None else None,
-        **({"classes": list(found)} if found is not None else {}),
+        **({"--classes": list(found)} if found is not None else {}),
         "--sample-weight": sample_weight,
         "--min-share": min_share, "--exclude-small": exclude_small, "--where": where,
     }

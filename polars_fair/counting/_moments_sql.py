@@ -3,10 +3,14 @@
 Each group's mean and centred sum of squares come from the engine's own stable aggregates
 (DuckDB: the compensated sum ``fsum`` over ``count``, and ``var_pop``; Spark: ``avg`` and
 ``var_pop``, Welford-type updates merged across partitions; ``M2 = var_pop·count``), never from
-``Σx² − (Σx)²/n``. Spark's ``avg`` is a plain sum: on values near 10⁹ its mean carries a few
-more rounding errors (about 10⁻¹⁵ relative) than Polars' and DuckDB's. The result is the label
-table of :func:`polars_fair.counting.moments.moment_label_table`, so validation, the null-group
-policy and every analysis are the same code as for Polars.
+``Σx² − (Σx)²/n``. Spark's ``avg`` is a plain sum, whose rounding errors grow with the values'
+magnitude (at 10⁹ + N(0, 1) they moved an SMD by 10⁻⁵): Spark sums ``y_pred`` about each
+group's smallest value, read by a window over the keys (``min(x) OVER (PARTITION BY keys)``),
+and adds it back to the mean, so each group's sums are of its own deviations whatever the
+offset, and groups orders of magnitude apart keep their digits. DuckDB's compensated sum needs
+no shift. The result is the label table of
+:func:`polars_fair.counting.moments.moment_label_table`, so validation, the null-group policy
+and every analysis are the same code as for Polars.
 
 Weighted moments need a weighted variance, which neither engine has as one aggregate: with
 ``sample_weight`` each row first gets its group's weighted mean by a window (``sum(w·x) OVER
@@ -20,7 +24,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair.core.spec import FLOAT_EXACT_INT, Audit, wide_int
+from polars_fair.core.spec import FLOAT_DIGITS, FLOAT_EXACT_INT, Audit, wide_decimal, wide_int
 
 __all__ = ["sql_moment_label_table"]
 
@@ -36,7 +40,12 @@ def _duckdb(engine: Any, a: Audit) -> pl.LazyFrame:
         x = f"CAST({quote(column)} AS DOUBLE)"
         out = [f"{_count_if(f'{x} IS NULL')} AS {_V}{tag}_null",
                f"{_count_if(f'isfinite({x})')} AS {_V}{tag}_finite"]
-        if wide_int(a.pred_dtype if tag == "pred" else a.true_dtype):
+        dtype = a.pred_dtype if tag == "pred" else a.true_dtype
+        if wide_decimal(dtype):  # the significant digits of its plain text
+            digits = (f"length(trim(regexp_replace(CAST({quote(column)} AS VARCHAR), '[-+.]', "
+                      "'', 'g'), '0'))")
+            out.append(f"{_count_if(f'{digits} > {FLOAT_DIGITS}')} AS {_V}{tag}_big")
+        elif wide_int(dtype):
             inside = f"{quote(column)} BETWEEN -{FLOAT_EXACT_INT} AND {FLOAT_EXACT_INT}"
             out.append(f"{_count_if(f'NOT ({inside})')} AS {_V}{tag}_big")
         return out
@@ -88,7 +97,12 @@ def _spark(engine: Any, a: Audit) -> pl.LazyFrame:
         out = [_count_if(x.isNull()).alias(f"{_V}{tag}_null"),
                _count_if(~F.isnan(x) & (F.abs(x) != F.lit(float("inf"))))
                .alias(f"{_V}{tag}_finite")]
-        if wide_int(a.pred_dtype if tag == "pred" else a.true_dtype):
+        dtype = a.pred_dtype if tag == "pred" else a.true_dtype
+        if wide_decimal(dtype):  # the significant digits of its plain text
+            text = F.regexp_replace(_col(column).cast("string"), "[-+.]", "")
+            big = F.length(F.regexp_replace(text, "^0+|0+$", "")) > F.lit(FLOAT_DIGITS)
+            out.append(_count_if(big).alias(f"{_V}{tag}_big"))
+        elif wide_int(dtype):
             out.append(_count_if(~_col(column).between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT))
                        .alias(f"{_V}{tag}_big"))
         return out
@@ -97,21 +111,29 @@ def _spark(engine: Any, a: Audit) -> pl.LazyFrame:
     w = _col(a.weight_name).cast("double") if a.weight_name is not None else None
     sdf = engine.spark_df
 
-    def mean_m2(x: Any, name: str) -> list[Any]:
+    def mean_m2(x: Any, name: str, pilot: Any = None) -> list[Any]:
+        # pilot: a per-group column the values were shifted by, added back to the mean
         nonlocal sdf
+        def back(m: Any) -> Any:
+            return m if pilot is None else m + F.min(pilot)
+
         if w is None:
-            return [F.avg(x).cast("double").alias(f"mean_{name}"),
+            return [back(F.avg(x)).cast("double").alias(f"mean_{name}"),
                     (F.coalesce(F.var_pop(x), F.lit(0.0)) * F.count(x)).cast("double")
                     .alias(f"m2_{name}")]
         mean = F.sum(w * x).over(window) / F.sum(w).over(window)
         sdf = sdf.withColumn(f"{_V}wm_{name}", mean)
-        return [(F.sum(w * x) / F.sum(w)).cast("double").alias(f"mean_{name}"),
+        return [back(F.sum(w * x) / F.sum(w)).cast("double").alias(f"mean_{name}"),
                 F.coalesce(F.sum(w * (x - F.col(f"{_V}wm_{name}")) ** 2), F.lit(0.0))
                 .cast("double").alias(f"m2_{name}")]
 
     assert a.y_pred_name is not None
     x = _col(a.y_pred_name).cast("double")
-    aggs = [*_aggs(a), *parts(a.y_pred_name, "pred"), *mean_m2(x, "pred")]
+    # y_pred about each group's smallest value (a window over the keys): Spark's avg is a
+    # plain sum, which loses the digits of a mean difference at a large offset
+    sdf = sdf.withColumn(f"{_V}pilot", F.min(x).over(window))
+    pilot = F.col(f"{_V}pilot")
+    aggs = [*_aggs(a), *parts(a.y_pred_name, "pred"), *mean_m2(x - pilot, "pred", pilot)]
     if a.y_true_name is not None:
         y = _col(a.y_true_name).cast("double")
         r = x - y

@@ -34,10 +34,12 @@ from polars_fair.core.spec import (
     spell_out,
 )
 from polars_fair.counting import boundary
+from polars_fair.counting.class_dtypes import _is_text, _kinds_error, check_enum_pair, class_dtype
 from polars_fair.counting.tables import Engine, PolarsEngine, engine_of
 
 __all__ = ["CLASS_ARGS", "CLASS_ARGS_DOC", "CLASS_COLUMNS", "ClassArgs", "ClassTable",
-           "check_class_args", "check_class_values", "check_classes", "class_dtype",
+           "check_class_args", "check_class_values", "check_classes", "check_enum_pair",
+           "class_dtype",
            "class_table", "classes_of", "derive_classes", "finish_classes", "spell_out_classes",
            "staging_dtype"]
 
@@ -191,45 +193,6 @@ class ClassTable:
         return "weight_sum" in self.frame.collect_schema().names()
 
 
-def _is_text(dtype: pl.DataType) -> bool:
-    return dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum))
-
-
-def class_dtype(true_dtype: pl.DataType | None, pred_dtype: pl.DataType) -> pl.DataType:
-    """The one dtype of the classes of a label and a prediction.
-
-    Parameters
-    ----------
-    true_dtype : pl.DataType, optional
-        The label's dtype (``None`` without labels).
-    pred_dtype : pl.DataType
-        The prediction's dtype.
-
-    Returns
-    -------
-    pl.DataType
-        The common dtype: the dtype itself when both agree; an Enum prediction's Enum with a
-        String or Categorical label (the classes are its categories, in its order); ``String``
-        for two other different text dtypes; ``Float64`` when either number is a float, else
-        ``Int64``.
-
-    Examples
-    --------
-    >>> class_dtype(pl.Int32, pl.Int64), class_dtype(pl.Categorical(), pl.String)
-    (Int64, String)
-    """
-    if true_dtype is None or true_dtype == pred_dtype or true_dtype == pl.Null:
-        return pred_dtype
-    if pred_dtype == pl.Null:
-        return true_dtype
-    if isinstance(pred_dtype, pl.Enum) and (true_dtype == pl.String
-                                            or isinstance(true_dtype, pl.Categorical)):
-        return pred_dtype
-    if _is_text(true_dtype) and _is_text(pred_dtype):
-        return pl.String()
-    return pl.Float64() if true_dtype.is_float() or pred_dtype.is_float() else pl.Int64()
-
-
 def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, ...] | None:
     """The ``classes=`` argument as a tuple of values of the class dtype, or ``None``.
 
@@ -363,20 +326,13 @@ def class_table(
     assert a.pred_dtype is not None and a.y_pred_name is not None
     if a.true_dtype is not None and a.y_true_name is not None and a.pred_dtype != pl.Null \
             and a.true_dtype != pl.Null and _is_text(a.true_dtype) != _is_text(a.pred_dtype):
-        numeric = ("y_pred", a.y_pred_name) if _is_text(a.true_dtype) else \
-            ("y_true", a.y_true_name)
-        facts = {"y_true": a.y_true_name, "true_dtype": a.true_dtype, "y_pred": a.y_pred_name,
-                 "pred_dtype": a.pred_dtype}
-        sql = numeric[1] if numeric[1].isidentifier() else \
-            '"' + numeric[1].replace('"', '""') + '"'
-        raise E.InvalidLabelError(
-            E.CLASS_KINDS.format(**facts, role=numeric[0], column=numeric[1]),
-            cli_message=E.CLI_CLASS_KINDS.format(
-                **facts, flag="--" + numeric[0].replace("_", "-"), sql=sql))
+        raise _kinds_error(engine, a)
+    check_enum_pair(a.true_dtype, a.pred_dtype, classes, (a.y_true_name or "", a.y_pred_name))
     dtype = class_dtype(a.true_dtype, a.pred_dtype)
     declared = check_classes(classes, dtype, a.y_pred_name)
-    if declared is None and isinstance(a.pred_dtype, pl.Enum) and dtype == a.pred_dtype:
-        declared = tuple(a.pred_dtype.categories.to_list())
+    if declared is None and isinstance(dtype, pl.Enum) and (
+            dtype == a.pred_dtype or isinstance(a.pred_dtype, pl.Enum)):
+        declared = tuple(dtype.categories.to_list())
     labels = engine.label_table(a)
     schema_in = labels.collect_schema()
     out = pl.Schema([*((k, schema_in[k]) for k in a.keys),

@@ -20,9 +20,11 @@ Why (n, mean, M2) and not (n, Σx, Σx²): the variance ``(Σx² − (Σx)²/n) 
 numbers of about ``n·x²``; for values near 10⁹ with a standard deviation of 1, ``x²`` is 10¹⁸ and
 a double holds about 16 digits, so every digit of the variance is lost. Each engine instead
 computes each group's mean and centred sum of squares with its own numerically stable aggregate
-(Polars ``mean``/``var``, ``y_pred`` shifted by its first value over the frame, see
-:func:`moment_label_table`; DuckDB the compensated ``fsum`` and ``var_pop``; Spark ``avg`` and
-``var_pop``: Welford-type updates merged across threads and partitions), and tables are merged
+(Polars ``mean``/``var``, ``y_pred`` shifted by its first value over the frame, or by each
+group's first value when a group lies far from it, see :func:`moment_label_table`; DuckDB the
+compensated ``fsum`` and ``var_pop``; Spark ``avg`` and ``var_pop`` of ``y_pred`` minus each
+group's smallest value: Welford-type updates merged across threads and partitions), and tables
+are merged
 (roll-ups, the whole population) with the parallel formula of Chan, Golub and LeVeque (1979,
 "Updating formulae and a pairwise algorithm for computing sample variances"), in its many-part
 form :func:`merge_moments`::
@@ -45,13 +47,16 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair.core.spec import (
+    FLOAT_DIGITS,
     FLOAT_EXACT_INT,
     Audit,
     IntoExpr,
     NullGroups,
+    decimal_digits,
     name_of,
     resolve,
     to_expr,
+    wide_decimal,
     wide_int,
 )
 from polars_fair.counting import boundary
@@ -217,12 +222,15 @@ def _checks(x: pl.Expr, tag: str, raw: pl.Expr | None = None,
 
     With a 64-bit or wider integer ``dtype``, also the count of ``raw`` values beyond
     :data:`~polars_fair.core.spec.FLOAT_EXACT_INT` (``__pf_{tag}_big``), which the Float64
-    cast would round.
+    cast would round; with a Decimal ``dtype`` wider than 15 digits, the count of values of
+    more than :data:`~polars_fair.core.spec.FLOAT_DIGITS` significant digits (the rule of
+    Decimal scores).
     """
     out = [x.null_count().cast(pl.Int64).alias(f"{_V}{tag}_null"),
            x.is_finite().sum().cast(pl.Int64).alias(f"{_V}{tag}_finite")]
-    if raw is not None and wide_int(dtype):
-        big = ~raw.is_between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT)
+    if raw is not None and (wide_int(dtype) or wide_decimal(dtype)):
+        big = (decimal_digits(raw) > FLOAT_DIGITS if wide_decimal(dtype)
+               else ~raw.is_between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT))
         out.append(big.sum().cast(pl.Int64).alias(f"{_V}{tag}_big"))
     return out
 
@@ -252,8 +260,12 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     are within a factor 2, Sterbenz's lemma; otherwise within one unit in the last place). The
     grouped ``var`` is stable with or without the shift. A shift read from the frame, not
     computed per group, keeps Polars' fast grouped aggregations; its limit is a frame whose
-    groups lie orders of magnitude apart (values near 0 beside values near 10⁹ lose their
-    digits below 10⁻⁷). ``mean_true`` and the residual moments use the plain grouped ``mean``
+    groups lie orders of magnitude apart (values near 0 beside values near 10⁹ would lose their
+    digits below 10⁻⁷). So when a group's mean lies more than :data:`FAR` (1,024) times its own
+    scale (the larger of its standard deviation and ``|mean|``) from the shift, the table is
+    aggregated again with ``y_pred`` shifted by each group's own first value (``x −
+    x.first()`` inside the group-by: exact for every group, several times slower, paid only
+    by such frames). ``mean_true`` and the residual moments use the plain grouped ``mean``
     (relative error about 10⁻¹⁵): they are not differenced between groups at an offset.
 
     The scan counts each value column's nulls but not its NaN and infinite values: finite
@@ -290,24 +302,49 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     lf = lf.with_columns((x - x.first()).alias(f"{_V}dx"))
     keys = [e.alias(k) for e, k in zip(a.key_exprs, a.keys, strict=True)]
 
-    def table(checks: bool) -> pl.LazyFrame:
-        aggs = _moment_aggs(a, checks)
+    def table(checks: bool, per_group: bool = False) -> pl.LazyFrame:
+        aggs = _moment_aggs(a, checks, per_group)
         return lf.group_by(keys).agg(aggs) if keys else lf.select(aggs)
 
     checked = table(True)
     schema = checked.collect_schema()
-    values = [c for c in schema.names() if c.startswith(("mean_", "m2_", "sum_abs"))]
+    public = [c for c in schema.names() if c != _X0]
+    values = [c for c in public if c.startswith(("mean_", "m2_", "sum_abs"))]
 
     def complete(df: pl.DataFrame) -> pl.DataFrame:
         # finite moments hold no NaN or infinite value: the finite counts are the non-null
         # rows; else (an input error, or moments that overflow) count them on the rows
-        if all(v is None or math.isfinite(v) for c in values for v in df[c].to_list()):
-            return df.with_columns(
-                (pl.col("n") - pl.col(f"{_V}{tag}_null")).alias(f"{_V}{tag}_finite")
-                for tag in _tags(a)).select(schema.names())
-        return checked.collect(engine="in-memory")
+        if not all(v is None or math.isfinite(v) for c in values for v in df[c].to_list()):
+            return checked.collect(engine="in-memory").select(public)
+        if _far_from_shift(df, a):  # a group far from the frame's first value: its own
+            df = table(False, per_group=True).collect(engine="in-memory")
+        return df.with_columns(
+            (pl.col("n") - pl.col(f"{_V}{tag}_null")).alias(f"{_V}{tag}_finite")
+            for tag in _tags(a)).select(public)
 
-    return table(False).map_batches(complete, schema=schema)
+    return table(False).map_batches(complete, schema=pl.Schema(
+        [(c, schema[c]) for c in public]))
+
+
+#: The frame-wide shift of ``y_pred`` (its first value), recovered per group.
+_X0 = f"{_V}x0"
+#: A group lies far from the shift when its distance exceeds its own scale by this factor.
+FAR = 2.0**10
+
+
+def _far_from_shift(df: pl.DataFrame, a: Audit) -> bool:
+    """Whether a group's moments about the frame-wide shift ``x0`` lose digits.
+
+    Each shifted value ``x − x0`` is rounded to about 10⁻¹⁶ of ``|x − x0|``, and so is their
+    sum: a group whose mean lies more than :data:`FAR` times its own scale (the larger of its
+    population standard deviation and ``|mean|``) from ``x0`` would lose more than 10⁻¹³ of
+    its mean or standard deviation, and is recomputed about its own first value.
+    """
+    size = pl.col("weight_sum" if a.weight is not None else "n").cast(pl.Float64)
+    mean = pl.col("mean_pred")
+    scale = pl.max_horizontal((pl.col("m2_pred") / size).sqrt(), mean.abs())
+    far = (mean - pl.col(_X0)).abs() > FAR * scale
+    return bool(df.select(far.fill_null(False).any()).item())
 
 
 def _tags(a: Audit) -> list[str]:
@@ -315,10 +352,12 @@ def _tags(a: Audit) -> list[str]:
     return ["pred", *(["true"] if a.y_true is not None else [])]
 
 
-def _moment_aggs(a: Audit, checks: bool) -> list[pl.Expr]:
+def _moment_aggs(a: Audit, checks: bool, per_group: bool = False) -> list[pl.Expr]:
     """The aggregations of :func:`moment_label_table` over the rows with ``__pf_dx``.
 
-    Without ``checks`` the finite counts (a scan of each value column) are left out.
+    Without ``checks`` the finite counts (a scan of each value column) are left out. With
+    ``per_group`` ``y_pred`` is shifted by each group's first value instead of the frame's
+    (exact for every group, Polars' slower per-group evaluation).
     """
     assert a.y_pred is not None
     x = a.y_pred.cast(pl.Float64)
@@ -333,7 +372,12 @@ def _moment_aggs(a: Audit, checks: bool) -> list[pl.Expr]:
     aggs = [pl.len().cast(pl.Int64).alias("n"), *counts(x, "pred", a.y_pred, a.pred_dtype)]
     if w is not None:
         aggs += getattr(boundary, "_weight_aggs")(w)  # noqa: B009 - the one weight check
-    aggs += _mean_m2(dx, w, "pred", shift=x.first() - dx.first())
+    x0 = x.first() - dx.first()  # the frame's first value, exactly (see the module doc)
+    if per_group:
+        aggs += _mean_m2(x - x.first(), w, "pred", shift=x.first())
+    else:
+        aggs += _mean_m2(dx, w, "pred", shift=x0)
+    aggs.append(x0.alias(_X0))
     if a.y_true is not None:
         y = a.y_true.cast(pl.Float64)
         r = x - y
@@ -412,9 +456,11 @@ def _validate(df: pl.DataFrame, a: Audit) -> None:
         name = a.y_pred_name if tag == "pred" else a.y_true_name
         big = int(df[f"{_V}{tag}_big"].sum()) if f"{_V}{tag}_big" in df.columns else 0
         if big:
-            raise E.InvalidScoreError(E.CONTINUOUS_BEYOND_FLOAT.format(
-                column=name, role=role, count=big,
-                dtype=a.pred_dtype if tag == "pred" else a.true_dtype))
+            dtype = a.pred_dtype if tag == "pred" else a.true_dtype
+            template = (E.CONTINUOUS_DECIMAL_DIGITS if wide_decimal(dtype)
+                        else E.CONTINUOUS_BEYOND_FLOAT)
+            raise E.InvalidScoreError(template.format(column=name, role=role, count=big,
+                                                      dtype=dtype))
         nulls, finite = (int(df[f"{_V}{tag}_{x}"].sum()) for x in ("null", "finite"))
         bad = int(df["n"].sum()) - nulls - finite
         if nulls:
@@ -448,8 +494,9 @@ def moments_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     NullValuesError
         Null values in ``y_pred`` or ``y_true`` (at collect time).
     InvalidScoreError
-        Integer values beyond 2**53 in magnitude (which a float cannot hold), NaN or infinite
-        values in ``y_pred`` or ``y_true`` (at collect time).
+        Integer values beyond 2**53 in magnitude or decimals of more than 15 significant
+        digits (which a float cannot hold), NaN or infinite values in ``y_pred`` or
+        ``y_true`` (at collect time).
     InvalidWeightError
         Null, NaN, infinite or negative weights, or weights whose sum overflows.
     EmptyFrameError, NullGroupError, TooManyLevelsError

@@ -89,7 +89,11 @@ def test_the_command_line_audits_a_column_of_more_than_two_values_per_class(
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["outcome"] == "classification"
-    assert doc["provenance"]["parameters"]["classes"] == ["A", "B", "C"]
+    # the command line's provenance names its flags (issue 22 re-review item 5: it wrote
+    # "classes" beside "--category", "--y-pred", ...)
+    params = doc["provenance"]["parameters"]
+    assert params["--classes"] == ["A", "B", "C"]
+    assert all(name.startswith("--") for name in params), sorted(params)
     expected = _by_hand(False)
     got = {(r["class"], r["sex"]): (r["selected"], r["impact_ratio"]) for r in doc["results"]}
     assert got == expected
@@ -98,5 +102,6 @@ def test_the_command_line_audits_a_column_of_more_than_two_values_per_class(
     result = CliRunner().invoke(app, ["bias-audit", str(binary), "--category", "sex",
                                       "--y-pred", "hired", "--format", "json"])
     doc = json.loads(result.stdout)
-    assert doc["outcome"] == "selection" and "classes" not in doc["provenance"]["parameters"]
+    assert doc["outcome"] == "selection" and "--classes" not in doc["provenance"]["parameters"]
+    assert all(name.startswith("--") for name in doc["provenance"]["parameters"])
     assert all("class" not in r for r in doc["results"])

@@ -104,7 +104,9 @@ def test_ordered_gives_the_share_at_or_above_each_class() -> None:
 def test_ordered_text_classes_need_their_order() -> None:
     with pytest.raises(E.InvalidArgumentError) as err:
         HAND.fair.multiclass_report("g", y_pred="p", ordered=True)
-    assert str(err.value) == E.ORDER_NEEDS_CLASSES.format(column="p", dtype=pl.String)
+    # the advice lists the column's own values (issue 22 re-review item 4), sorted as text
+    assert str(err.value) == E.ORDER_NEEDS_CLASSES.format(
+        column="p", dtype=pl.String, values="['High', 'Low', 'Medium']")
 
 
 def test_weighted_shares_use_weight_sums() -> None:

@@ -67,3 +67,57 @@ def test_label_outside_the_enum_is_a_typed_error() -> None:
     assert str(info.value) == E.UNKNOWN_CLASSES.format(
         column="y", role="y_true", count=4,
         classes="['Low', 'Medium', 'High', 'VeryHigh']", values="['Zzz']")
+
+
+def test_two_enums_take_the_one_whose_categories_hold_the_others_in_order() -> None:
+    # issue 22 re-review item 9: two Enums with different categories fell back to String
+    # (classes sorted as text: High, Low, Medium). y_true's [Low, High] lies within y_pred's
+    # [Low, Medium, High, VeryHigh] in the same order: the classes are y_pred's, in its order.
+    df = _frame().with_columns(y=pl.Series(["Low", "High", "Low", "High"],
+                                           dtype=pl.Enum(["Low", "High"])))
+    r = df.fair.multiclass_report("g", y_pred="p", y_true="y", min_support=1)
+    assert r.schema["class"] == RISK
+    assert r.filter(pl.col("g") == "a")["class"].to_list() == ["Low", "Medium", "High",
+                                                               "VeryHigh"]
+    # a: (true, predicted) = (Low, Low), (High, High); High's one-vs-rest: tp 1 of 1 true
+    high = r.filter((pl.col("g") == "a") & (pl.col("class") == "High"))
+    assert (high["tpr"].item(), high["ppv"].item(), high["n_class"].item()) == (1.0, 1.0, 1)
+    # the reverse (the label's Enum the wider): the label's categories, Medium a row of zeros
+    rev = df.with_columns(p=pl.col("y"), y=pl.col("p"))
+    r2 = rev.fair.multiclass_report("g", y_pred="p", y_true="y", min_support=1)
+    assert r2.schema["class"] == RISK
+    assert r2.filter(pl.col("g") == "b")["class"].to_list() == ["Low", "Medium", "High",
+                                                                "VeryHigh"]
+    assert r2.filter((pl.col("g") == "b") & (pl.col("class") == "Medium"))["n_class"].item() \
+        == 0
+
+
+def test_two_enums_of_no_one_order_are_refused_and_the_advice_works() -> None:
+    df = pl.DataFrame({"g": ["a", "a", "b", "b"], "p": ["x", "y", "y", "x"],
+                       "y": ["x", "z", "x", "x"]}).with_columns(
+        p=pl.col("p").cast(pl.Enum(["x", "y"])), y=pl.col("y").cast(pl.Enum(["x", "z"])))
+    with pytest.raises(E.InvalidArgumentError) as info:
+        df.fair.multiclass_report("g", y_pred="p", y_true="y")
+    assert str(info.value) == E.ENUM_CLASSES_DIFFER.format(
+        y_true="y", y_pred="p", true_categories="['x', 'z']", pred_categories="['x', 'y']",
+        example="['x', 'y', 'z']")
+    # the same on a class table handed in
+    table = polars_fair.class_counts(df.with_columns(pl.col("p", "y").cast(pl.String)), "g",
+                                     y_pred="p", y_true="y").frame.collect().with_columns(
+        y_pred=pl.col("y_pred").cast(pl.Enum(["x", "y"])),
+        y_true=pl.col("y_true").cast(pl.Enum(["x", "z"])))
+    with pytest.raises(E.InvalidArgumentError, match="different categories"):
+        polars_fair.from_class_counts(table)
+    # following the advice: classes=['x', 'y', 'z'], in that order (z predicted by no one)
+    r = df.fair.multiclass_report("g", y_pred="p", y_true="y", classes=["x", "y", "z"],
+                                  min_support=1)
+    assert r.filter(pl.col("g") == "a")["class"].to_list() == ["x", "y", "z"]
+    # a: (true, predicted) = (x, x), (z, y): x's tpr 1/1; z's tpr 0/1, no one predicted z
+    a = {c: row for c, row in zip(r.filter(pl.col("g") == "a")["class"],
+                                  r.filter(pl.col("g") == "a").iter_rows(named=True),
+                                  strict=True)}
+    assert a["x"]["tpr"] == 1.0 and a["z"]["tpr"] == 0.0 and a["z"]["n_class"] == 0
+    # an Enum of the same categories in another order has no one order either
+    swapped = df.with_columns(y=pl.col("p").cast(pl.String).cast(pl.Enum(["y", "x"])))
+    with pytest.raises(E.InvalidArgumentError, match="different categories"):
+        swapped.fair.multiclass_report("g", y_pred="p", y_true="y")

@@ -81,7 +81,7 @@ def test_cli_bias_audit_takes_classes_with_a_fixed_set_and_order(tmp_path: Path)
     assert rows[:4] == [(3, "a", 0, 0.0, None), (3, "b", 0, 0.0, None),
                         (0, "a", 1, 1 / 3, 0.5), (0, "b", 2, 2 / 3, 1.0)]
     assert [r[0] for r in rows[4:]] == [1, 1, 2, 2]
-    assert doc["provenance"]["parameters"]["classes"] == [3, 0, 1, 2]
+    assert doc["provenance"]["parameters"]["--classes"] == [3, 0, 1, 2]  # a flag (item 5)
     code, out = _cli("bias-audit", path, "--category", "g", "--y-pred", "p",
                      "--classes", "0,1,2", "--pos-label", "1")
     assert code == 2
@@ -98,7 +98,8 @@ def test_errors_name_the_users_column_in_python_and_on_the_cli(tmp_path: Path) -
         column="risk", role="y_pred", count=2, classes="['Low', 'Medium']", values="['High']")
     with pytest.raises(E.InvalidArgumentError) as order:
         RISK.rename({"risk": "p"}).fair.multiclass_report("g", y_pred="p", ordered=True)
-    assert str(order.value) == E.ORDER_NEEDS_CLASSES.format(column="p", dtype=pl.String)
+    assert str(order.value) == E.ORDER_NEEDS_CLASSES.format(
+        column="p", dtype=pl.String, values="['High', 'Low', 'Medium']")
     path = _csv(tmp_path, RISK)
     code, out = _cli("multiclass-report", path, "--by", "g", "--y-pred", "risk",
                      "--classes", "Low,Medium")
@@ -111,7 +112,8 @@ def test_errors_name_the_users_column_in_python_and_on_the_cli(tmp_path: Path) -
     assert code == 2
     assert text.startswith("polars-fair: error: --ordered reads the classes"), text
     assert "column 'risk' of dtype String" in text
-    assert "(for example --classes Low,Medium,High)" in text
+    # the column's own values (issue 22 re-review item 4), not a fixed example
+    assert "(found, sorted as text: ['High', 'Low', 'Medium'])" in text
     assert "--ordered True" not in text and "['Low'" not in text
 
 
@@ -220,7 +222,9 @@ def test_combinations_is_refused_by_name_where_one_set_is_reported() -> None:
         "continuous_html": lambda: continuous_html(df, ["g", "s"], y_pred="v",
                                                    combinations="all"),
     }
-    advice = "call it once per attribute set, for example by='race', then by='sex'"
+    # the call's own attributes (issue 22 re-review item 4: it named race and sex, which
+    # this frame does not have)
+    advice = "call it once per attribute set, for example by='g', then by='s'"
     for function, call in calls.items():
         with pytest.raises(E.InvalidArgumentError) as err:
             call()
@@ -232,3 +236,75 @@ def test_combinations_is_refused_by_name_where_one_set_is_reported() -> None:
     by_g = df.lazy().fair.continuous_report("g", y_pred="v", min_support=1).collect()
     by_s = df.lazy().fair.continuous_report("s", y_pred="v", min_support=1).collect()
     assert by_g["mean"].to_list() == [2.0, 3.0] and by_s["mean"].to_list() == [2.5, 2.5]
+
+
+def test_advice_names_the_users_own_classes_and_attributes(tmp_path: Path) -> None:
+    # issue 22 re-review item 4: the advice printed classes=['Low', 'Medium', 'High'] for
+    # medals and by='race', then by='sex' for a frame without those columns
+    medals = pl.DataFrame({"team": ["a", "b", "a", "b", "a", "b"],
+                           "medal": ["bronze", "gold", "silver", "bronze", "gold", "gold"],
+                           "h": ["x", "y", "y", "x", "x", "y"], "v": [1.0, 2, 3, 4, 5, 6]})
+    with pytest.raises(E.InvalidArgumentError) as err:
+        medals.fair.multiclass_report("team", y_pred="medal", ordered=True)
+    assert str(err.value) == (
+        "ordered=True reads the classes from the lowest to the highest, but column 'medal' of "
+        "dtype String has no order of its own; pass classes= with its values in that order "
+        "(found, sorted as text: ['bronze', 'gold', 'silver'])")
+    path = _csv(tmp_path, medals)
+    code, out = _cli("multiclass-report", path, "--by", "team", "--y-pred", "medal", "--ordered")
+    assert code == 2 and "pass --classes with its values" in out and "'bronze'" in out
+    assert "Low" not in out
+    # following it: the order given, lowest first; a: bronze, silver, gold; b: gold, bronze,
+    # gold: at or above silver, a 2/3 and b 2/3
+    code, out = _cli("multiclass-report", path, "--by", "team", "--y-pred", "medal",
+                     "--ordered", "--classes", "bronze,silver,gold", "--format", "csv",
+                     "--columns", "team,class,selection_rate")
+    assert code == 0
+    rows = out.strip().splitlines()
+    assert "a,silver,0.6666666666666666" in rows and "b,silver,0.6666666666666666" in rows
+    # the one-set advice names the call's attributes, and runs as printed
+    code, out = _cli("continuous-report", path, "--by", "team", "--by", "h", "--y-pred", "v",
+                     "--combinations", "all")
+    assert code == 2
+    assert "for example --by 'team', then --by 'h'" in out and "race" not in out
+    for by in ("team", "h"):
+        code, out = _cli("continuous-report", path, "--by", by, "--y-pred", "v")
+        assert code == 0, out
+
+
+def test_kinds_advice_on_compas_leads_to_a_working_call(compas: pl.DataFrame,
+                                                        tmp_path: Path) -> None:
+    # issue 22 re-review item 7: an integer y_true (two_year_recid, 0/1) beside a text y_pred
+    # (score_text) was advised a cast to text, which then failed with "none in common"
+    with pytest.raises(E.InvalidLabelError) as err:
+        compas.fair.multiclass_report("race", y_pred="score_text", y_true="two_year_recid")
+    assert str(err.value) == E.CLASS_KINDS_APART.format(
+        y_true="two_year_recid", true_dtype=pl.Int64, y_pred="score_text",
+        pred_dtype=pl.String, true_values="[0, 1]", pred_values="['High', 'Low', 'Medium']")
+    # the old advice, followed, is the dead end the message now says it is
+    with pytest.raises(E.InvalidLabelError, match="none in common"):
+        compas.fair.multiclass_report("race", y_pred="score_text",
+                                      y_true=pl.col("two_year_recid").cast(pl.String)).collect()
+    # following it: y_true left out; Caucasian High by hand from the rows
+    out = compas.fair.multiclass_report("race", y_pred="score_text",
+                                        classes=["Low", "Medium", "High"])
+    white = compas.filter(pl.col("race") == "Caucasian")
+    want = white.filter(pl.col("score_text") == "High").height / white.height
+    got = out.filter((pl.col("race") == "Caucasian") & (pl.col("class") == "High"))
+    assert got["selection_rate"].item() == pytest.approx(want, rel=1e-12)
+    # a cast still advised where it makes classes in common (0/1/2 as numbers and as text)
+    ints = pl.DataFrame({"g": ["a", "b"], "t": [0, 1], "p": ["1", "0"]})
+    with pytest.raises(E.InvalidLabelError) as err:
+        ints.fair.class_counts("g", y_pred="p", y_true="t")
+    assert "cast(pl.String)" in str(err.value)
+    # the command line says the same in flags, and its advice runs
+    path = _csv(tmp_path, compas.select("race", "score_text", "two_year_recid"), "compas.csv")
+    code, out = _cli("multiclass-report", path, "--by", "race", "--y-pred", "score_text",
+                     "--y-true", "two_year_recid")
+    text = " ".join(out.split())
+    assert code == 2 and "leave --y-true out" in text and "CAST(" not in text
+    code, out = _cli("multiclass-report", path, "--by", "race", "--y-pred", "score_text",
+                     "--classes", "Low,Medium,High", "--format", "csv")
+    assert code == 0, out
+    row = next(r for r in _rows(out) if r["race"] == "Caucasian" and r["class"] == "High")
+    assert float(row["selection_rate"]) == pytest.approx(want, rel=1e-12)

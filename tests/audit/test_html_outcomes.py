@@ -247,6 +247,31 @@ def test_weights_intersections_and_ordered_classes_read_as_the_report() -> None:
     assert page.count("<figure>") == 2 and "Not drawn" not in page  # integer classes drawn
 
 
+def test_an_ordered_page_leaves_out_the_lowest_class_and_counts_rows_in_words() -> None:
+    # issue 22 re-review item 8: with ordered classes, at or above the lowest class is every
+    # row (share 1 for every group), so its check always passed and was counted. By hand, at
+    # or above Medium: a 2/3, b 1/3, c 1/1 -> ratios 0.667 and 0.333 fail, c passes; at or
+    # above High: a 1/3, b 1/3, c 0 -> c's 0 fails: 3 of 6 checks fail (not 3 of 9)
+    df = pl.DataFrame({"g": ["a", "a", "a", "b", "b", "b", "c"],
+                       "p": ["Low", "Medium", "High", "Low", "Low", "High", "Medium"]})
+    page = multiclass_html(df, "g", y_pred="p", classes=CLASSES, ordered=True, min_support=1,
+                           generated=WHEN)
+    verdict = _text(_section(page, "<h2>Verdict", "<h2>Provenance"))
+    assert "3 of 6 (group, class) checks fail" in verdict
+    assert [(r[0], r[1], r[4]) for r in _rows(_section(page, "<h2>Verdict", "<h2>Provenance"))
+            ] == [("a", "Medium", "0.667"), ("b", "Medium", "0.333"), ("c", "High", "0.000")]
+    assert "Not checked: the lowest class, Low," in verdict
+    low = _rows(_section(page, "<h3>Class Low", "<h3>Class Medium"))
+    assert [(r[0], r[3], r[6]) for r in low] == [("a", "100.0%", "always 1: not checked")] * 1 \
+        + [("b", "100.0%", "always 1: not checked"), ("c", "100.0%", "always 1: not checked")]
+    # "1 rows" read "1 row" (a min_support of 1)
+    assert "at least 1 row," in verdict and "1 rows" not in _text(page)
+    # unordered, every class is checked: 9 checks
+    plain = multiclass_html(df, "g", y_pred="p", classes=CLASSES, min_support=1,
+                            generated=WHEN)
+    assert "of 9 (group, class) checks" in _text(plain)
+
+
 @pytest.mark.parametrize("kind", ["multiclass", "continuous"])
 def test_the_pages_are_self_contained(kind: str) -> None:
     if kind == "multiclass":

@@ -665,3 +665,18 @@ def test_availability_names_a_benchmark_attribute_outside_by_and_its_advice_work
     want = df.fair.availability(["race", "sex"], {"sex": {"Male": 0.5, "Female": 0.5}})
     assert [r["count"] for r in json.loads(good.stdout)] == want["count"].to_list()
     assert sum(r["count"] for r in json.loads(good.stdout)) == 200
+
+
+def test_ordered_is_the_multiclass_reports_option_not_the_tests(tmp_path: Path) -> None:
+    # issue 22 re-review item 3: the guide promised --ordered on multiclass-test, which has no
+    # such option (the chi-square test of independence reads classes as nominal)
+    path = tmp_path / "c.csv"
+    pl.DataFrame({"g": ["a", "b"] * 4, "c": ["x", "y", "y", "x"] * 2}).write_csv(path)
+    args = [str(path), "--by", "g", "--y-pred", "c", "--classes", "x,y", "--ordered"]
+    assert runner.invoke(app, ["multiclass-report", *args]).exit_code == 0
+    result = runner.invoke(app, ["multiclass-test", *args])
+    assert result.exit_code == 2
+    assert "--ordered" in result.output
+    guide = (Path(__file__).resolve().parents[2] / "docs/guide/multiclass.md").read_text()
+    assert "`--ordered` is the report's only" in guide
+    assert "(`--y-pred`, `--y-true`, `--classes`, `--ordered`, ...)" not in guide

@@ -71,6 +71,14 @@ FOLLOWED = {
     "CLI_DEMO_TOO_FEW",
     # tests/cli/test_cli_advice.py::test_a_score_without_threshold_advises_flags_that_run
     "CLI_SCORE_NEEDS_THRESHOLD",
+    # tests/analyses/test_multiclass_review.py::
+    # test_kinds_advice_on_compas_leads_to_a_working_call (issue 22 re-review item 7)
+    "CLASS_KINDS_APART", "CLI_CLASS_KINDS_APART",
+    # tests/counting/test_classes.py::test_from_class_counts_messages_are_true_to_the_table
+    "TEST_WEIGHT_SUMS",
+    # tests/analyses/test_multiclass_enum.py::
+    # test_two_enums_of_no_one_order_are_refused_and_the_advice_works
+    "ENUM_CLASSES_DIFFER",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {
@@ -482,7 +490,8 @@ def test_order_needs_classes_advice_runs() -> None:
     df = pl.DataFrame({"g": ["a", "b"], "risk": ["Low", "High"]})
     with pytest.raises(E.InvalidArgumentError) as err:
         df.fair.multiclass_report("g", y_pred="risk", ordered=True)
-    assert "pass classes= in that order" in str(err.value)
+    assert "pass classes= with its values in that order" in str(err.value)
+    assert "['High', 'Low']" in str(err.value)  # its own values (issue 22 item 4)
     out = df.fair.multiclass_report("g", y_pred="risk", ordered=True, classes=["Low", "High"])
     assert out["selection_rate"].to_list() == [1.0, 0.0, 1.0, 1.0]
 

@@ -91,6 +91,13 @@ def test_a_text_label_with_a_numeric_prediction_is_refused() -> None:
     df = pl.DataFrame({"g": ["a"], "t": ["x"], "p": [1]})
     with pytest.raises(E.InvalidLabelError) as err:
         polars_fair.class_counts(df, "g", y_pred="p", y_true="t")
+    # 'x' and 1 would not match as text either: no cast is advised (issue 22 re-review item 7)
+    assert str(err.value) == E.CLASS_KINDS_APART.format(
+        y_true="t", true_dtype=pl.String, y_pred="p", pred_dtype=pl.Int64, true_values="['x']",
+        pred_values="[1]")
+    # '1' and 1 would: the cast is advised
+    with pytest.raises(E.InvalidLabelError) as err:
+        polars_fair.class_counts(df.with_columns(t=pl.lit("1")), "g", y_pred="p", y_true="t")
     assert str(err.value) == E.CLASS_KINDS.format(y_true="t", true_dtype=pl.String, y_pred="p",
                                                   pred_dtype=pl.Int64, role="y_pred", column="p")
 
@@ -158,7 +165,8 @@ def test_from_class_counts_validates_like_from_counts() -> None:
     null = pl.DataFrame({"g": ["a", "a"], "y_pred": [None, 1], "n": [1, 2]})
     with pytest.raises(E.NullValuesError) as err:
         polars_fair.from_class_counts(null).frame.collect()
-    assert str(err.value) == E.NULL_LABELS.format(column="y_pred", role="y_pred", count=1)
+    assert str(err.value) == E.NULL_CLASS_TABLE.format(column="y_pred", count=1, what="null",
+                                                       rows=1)
     one = pl.DataFrame({"g": ["a", "b"], "y_pred": [1, 1], "n": [1, 2]})
     with pytest.raises(E.InvalidLabelError):
         polars_fair.from_class_counts(one).frame.collect()
@@ -173,3 +181,42 @@ def test_a_nan_key_is_the_missing_group_as_on_the_rows() -> None:
     assert rows[0] == (1.0, 0, 2)
     assert rows[1][0] is None and rows[1][1:] == (1, 2)
     assert not any(isinstance(r[0], float) and math.isnan(r[0]) for r in rows)
+
+
+def test_from_class_counts_messages_are_true_to_the_table() -> None:
+    # issue 22 re-review item 6: a table row with a null class stands for n rows; the message
+    # said "holds 7 null value(s)" for one null cell (n = 3 + 4), and refused weight sums with
+    # advice about a sample_weight the caller never passed
+    table = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_pred": ["x", None, None, "y"],
+                          "n": [5, 3, 4, 2]})
+    with pytest.raises(E.NullValuesError) as err:
+        polars_fair.from_class_counts(table).frame.collect()
+    assert str(err.value) == ("class table column 'y_pred' holds 2 null value(s) (in table rows "
+                              "whose n sum to 7); every row of a class table needs its class")
+    nan = pl.DataFrame({"g": ["a", "a", "b"], "y_pred": [0.0, float("nan"), 1.0],
+                        "n": [5, 3, 2]})
+    with pytest.raises(E.NullValuesError) as err:
+        polars_fair.from_class_counts(nan).frame.collect()
+    assert str(err.value) == E.NULL_CLASS_TABLE.format(column="y_pred", count=1, what="NaN",
+                                                       rows=3)
+    weighted = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_pred": ["x", "y", "x", "y"],
+                             "n": [5, 3, 4, 2], "weight_sum": [5.5, 3.0, 4.0, 2.5]})
+    with pytest.raises(E.InvalidArgumentError) as info:
+        polars_fair.from_class_counts(weighted).multiclass_test().collect()
+    assert str(info.value) == E.TEST_WEIGHT_SUMS
+    assert "sample_weight" not in str(info.value)
+    # following the advice: without weight_sum the test counts the table's n (hand: a 5/3,
+    # b 4/2; chi2 = sum (O - E)^2 / E with E = row * column / 14)
+    test = polars_fair.from_class_counts(weighted.drop("weight_sum")).multiclass_test(
+        ).collect()
+    expected = {("a", "x"): 8 * 9 / 14, ("a", "y"): 8 * 5 / 14, ("b", "x"): 6 * 9 / 14,
+                ("b", "y"): 6 * 5 / 14}
+    observed = {("a", "x"): 5, ("a", "y"): 3, ("b", "x"): 4, ("b", "y"): 2}
+    chi2 = sum((observed[k] - e) ** 2 / e for k, e in expected.items())
+    assert test["n"].item() == 14 and test["chi2"].item() == pytest.approx(chi2, rel=1e-12)
+    # rows with sample_weight keep naming it
+    rows = pl.DataFrame({"g": ["a", "b"] * 3, "y_pred": ["x", "y", "y"] * 2, "w": [1.0] * 6})
+    with pytest.raises(E.InvalidArgumentError) as info:
+        polars_fair.class_counts(rows, "g", y_pred="y_pred", sample_weight="w") \
+            .multiclass_test().collect()
+    assert str(info.value) == E.TEST_WEIGHTS.format(weight="w")

@@ -45,3 +45,23 @@ def test_a_bad_observed_value_is_counted_with_clean_predictions() -> None:
     with pytest.raises(E.InvalidScoreError) as info:
         polars_fair.moments(df, "g", y_pred="x", y_true="y").frame.collect()
     assert str(info.value) == E.BAD_CONTINUOUS.format(column="y", role="y_true", count=1)
+
+
+def test_wide_decimals_of_at_most_15_digits_are_read_and_more_are_refused() -> None:
+    # issue 22 re-review item 9: Decimal(38, 19) values of at most 15 significant digits are
+    # exact as floats; mean of 1.5 and 2.25 by hand = 1.875, M2 = 2 * 0.375**2 = 0.28125
+    from decimal import Decimal
+
+    dec = pl.Decimal(38, 19)
+    ok = pl.DataFrame({"g": ["a", "a"], "x": pl.Series([Decimal("1.5"), Decimal("2.25")],
+                                                       dtype=dec)})
+    got = polars_fair.moments(ok, "g", y_pred="x").frame.collect()
+    assert got.select("mean_pred", "m2_pred").row(0) == (1.875, 0.28125)
+    # 17 significant digits (1234567890123456.5): refused, as a Decimal score's would be (a
+    # float keeps 15 significant digits of every decimal, not more)
+    bad = ok.with_columns(x=pl.Series([Decimal("1.5"), Decimal("1234567890123456.5")],
+                                      dtype=dec))
+    with pytest.raises(E.InvalidScoreError) as err:
+        polars_fair.moments(bad, "g", y_pred="x").frame.collect()
+    assert str(err.value) == E.CONTINUOUS_DECIMAL_DIGITS.format(
+        column="x", role="y_pred", dtype=dec, count=1)

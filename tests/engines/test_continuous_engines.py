@@ -9,6 +9,7 @@ peers. Engines sum floats in their own order: figures agree to 1e-9 relative, co
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -110,7 +111,11 @@ def test_weighted_report_on_every_route(rates: pl.DataFrame, route: str, by: lis
 BAD = pl.DataFrame({"g": ["a", "a", "b", "b"], "x": [1.0, 2.0, 3.0, 4.0],
                     "nulls": [1.0, None, 3.0, None], "nans": [1.0, float("nan"), 3.0, 4.0],
                     "infs": [1.0, float("inf"), float("-inf"), 4.0], "text": ["1", "2", "3", "4"],
-                    "big": [1, 2**53 + 1, 3, -(2**53) - 2]})  # 2 integers a float cannot hold
+                    "big": [1, 2**53 + 1, 3, -(2**53) - 2],  # 2 integers a float cannot hold
+                    # 2 decimals of more than 15 significant digits (17 and 19), 2 of at most 15
+                    "dec": pl.Series([Decimal("12345678901234567.5"), Decimal("1.5"),
+                                      Decimal("0.1000000000000000001"),
+                                      Decimal("123456789012.345")], dtype=pl.Decimal(38, 19))})
 CATALOGUE: dict[str, tuple[dict[str, Any], type[Exception], str]] = {
     "null values": ({"y_pred": "nulls"}, E.NullValuesError,
                     E.NULL_CONTINUOUS.format(column="nulls", role="y_pred", count=2)),
@@ -124,6 +129,12 @@ CATALOGUE: dict[str, tuple[dict[str, Any], type[Exception], str]] = {
     "integers beyond 2**53": ({"y_pred": "big"}, E.InvalidScoreError,
                               E.CONTINUOUS_BEYOND_FLOAT.format(column="big", role="y_pred",
                                                                dtype=pl.Int64, count=2)),
+    # issue 22 re-review item 9: the rule of Decimal scores (SCORE_DECIMAL_DIGITS), for y_true
+    # as for y_pred
+    "decimals beyond 15 digits": ({"y_pred": "x", "y_true": "dec"}, E.InvalidScoreError,
+                                  E.CONTINUOUS_DECIMAL_DIGITS.format(
+                                      column="dec", role="y_true", dtype=pl.Decimal(38, 19),
+                                      count=2)),
 }
 
 

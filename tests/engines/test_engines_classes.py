@@ -92,10 +92,11 @@ def test_every_multiclass_analysis_on_every_route(rows: pl.DataFrame, name: str,
         args.setdefault("classes", sorted(CLASSES))
     if name == "multiclass_test" and "sample_weight" in args:
         # the test counts rows (issue 22's review): weights are refused on every route,
-        # naming the weight column (a table made elsewhere: its weight_sum column)
+        # naming the weight column (a table made elsewhere: its weight_sum column, without
+        # advice about a sample_weight that was never passed, issue 22 re-review item 6)
         got = outcome(lambda: _call(route, rows, name, args, request))
-        weight = "weight_sum" if route == "table" else "w"
-        assert got == ("InvalidArgumentError", E.TEST_WEIGHTS.format(weight=weight))
+        message = E.TEST_WEIGHT_SUMS if route == "table" else E.TEST_WEIGHTS.format(weight="w")
+        assert got == ("InvalidArgumentError", message)
         return
     want = outcome(lambda: _call("reference", rows, name, args, request))
     assert want[0] == "ok", want

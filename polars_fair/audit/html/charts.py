@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair.audit.html.figures import PageGroups, PageOptions, PageTables
-from polars_fair.audit.html.text import CHART_PAGE_GROUPS, _attempt, _group, _names
+from polars_fair.audit.html.text import CHART_PAGE_GROUPS, _attempt, _group, _names, _rows
 
 #: One chart of the page: (heading, caption, the chart or the reason it was not drawn).
 Chart = tuple[str, str, Any]
@@ -70,7 +70,7 @@ def page_charts(o: PageOptions, t: PageTables, g: PageGroups,
     cell = max(18, min(46, 900 // max(charted.height, 1)))
     charts: list[Chart] = [
         ("Rates by group", (f"Each group's rates with {o.level:.0%} Wilson intervals; faint "
-         f"bars: low support (fewer than {o.min_support} rows).{drawn_note}"),
+         f"bars: low support (fewer than {_rows(o.min_support)}).{drawn_note}"),
          rates_chart(on_chart(g.metrics), rates=o.rates, keys=keys)),
         ("OFI between every two groups", ("OFI(i, j) = B_i − B_j, B = (FP − FN)/n. Blue: the "
          "row group's errors favour it over the column group; red: they harm it. Centred on 0."

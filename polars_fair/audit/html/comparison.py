@@ -35,6 +35,7 @@ from polars_fair.audit.html.text import (
     _num,
     _p,
     _pct,
+    _rows,
     _table,
     svg_for_html,
 )
@@ -306,14 +307,14 @@ def change_verdict_section(p: _Page) -> str:
         f'<h3>Against the baseline: <span class="{word.lower()}">{word}</span></h3>',
         f'<p class="lead"><b>{lead}</b> the change gate of <code>polars-fair check '
         f"--baseline-pred</code> against the baseline <code>{_esc(_describe(b.pred))}</code>: "
-        f"a group with at least {o.min_support} rows fails when its impact ratio drops by more "
+        f"a group with at least {_rows(o.min_support)} fails when its impact ratio drops by more "
         f"than {b.max_impact_ratio_drop:g}, or its |OFI| rises by more than "
         f"{b.max_ofi_increase:g}, and the paired {o.level:.0%} interval of the change excludes "
         "0 (the candidate's change is real, not chance).</p>",
     ]
     if not gate.height:
         return parts[0].replace(word, "not checked").replace(
-            word.lower(), "undefined") + f"<p>No group has at least {o.min_support} rows.</p>"
+            word.lower(), "undefined") + f"<p>No group has at least {_rows(o.min_support)}.</p>"
     rows = []
     for r in _verdict_rows(gate, failed).iter_rows(named=True):
         fmt = "{:.3f}" if r["metric"] == "impact_ratio" else "{:+.3f}"

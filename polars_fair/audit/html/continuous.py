@@ -46,6 +46,7 @@ from polars_fair.audit.html.text import (
     _names,
     _num,
     _p,
+    _rows,
     _table,
 )
 from polars_fair.core.limits import with_limits
@@ -232,7 +233,7 @@ def _with_chart(p: MomentPage) -> MomentPage:
     chart: Chart = (
         "Mean by group", (f"Each group's mean of {p.y_pred} with its {p.level:.0%} t interval; "
                           "black: the reference group, its mean the dashed line; faint: low "
-                          f"support (fewer than {p.min_support} rows).{tail}"),
+                          f"support (fewer than {_rows(p.min_support)}).{tail}"),
         _attempt(lambda: means_chart(means, p.keys, y_title=p.y_pred)))
     return replace(p, charts=[chart])
 
@@ -276,7 +277,7 @@ def moment_verdict_section(p: MomentPage) -> str:
     low = [_group(r, p.keys) for r in p.report.filter(pl.col("low_support")).iter_rows(
         named=True)] if p.keys else []
     if low:
-        parts.append(f"<p>Low support (fewer than {p.min_support} rows; grey): "
+        parts.append(f"<p>Low support (fewer than {_rows(p.min_support)}; grey): "
                      f"{_esc(_names(low))}.</p>")
     return "\n".join(parts)
 

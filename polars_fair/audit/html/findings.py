@@ -24,6 +24,7 @@ from polars_fair.audit.html.text import (
     _num,
     _p,
     _pct,
+    _rows,
 )
 from polars_fair.core.registry import METRICS
 
@@ -158,7 +159,7 @@ def _headline(
                     f"{_pct(r['reference_value'])} (ratio {_num(r['ratio'], '{:.2f}')} "
                     f"{_interval(r['ratio_ci_low'], r['ratio_ci_high'], '{:.2f}')}, "
                     f"adjusted p {_p(r['p_value_adjusted'])}"
-                    + (f"; low support: fewer than {min_support} rows" if thin else "") + ")")
+                    + (f"; low support: fewer than {_rows(min_support)}" if thin else "") + ")")
             more = f"; and {sig.height - 5} more" if sig.height > 5 else ""
             items.append(f"<li>{_esc(METRICS[m].title)}: {sig.height} of {rows.height} "
                          f"group(s) differ from the reference, significant after {method} "

@@ -49,6 +49,7 @@ from polars_fair.audit.html.text import (
     _num,
     _p,
     _pct,
+    _rows,
     _table,
 )
 from polars_fair.core.labels import text_of
@@ -228,7 +229,7 @@ def _with_charts(p: ClassPage) -> ClassPage:
              else "the share of the group placed in each class")
     charts: list[Chart] = [
         ("Share of each group per class", (f"Bars: {share}; faint bars: low support (fewer "
-         f"than {p.min_support} rows)." + tail),
+         f"than {_rows(p.min_support)})." + tail),
          _attempt(lambda: class_chart(report, p.keys, value="selection_rate"))),
         ("Impact ratio per class", ("Each group's share over the highest share of the class "
          f"among the supported groups; below the dashed line at {p.four_fifths:g} fails the "
@@ -275,8 +276,15 @@ def chi_square_sentence(p: ClassPage) -> str:
 
 
 def class_verdict_section(p: ClassPage) -> str:
-    """PASS or FAIL of the four-fifths rule in every class, each failure with its figures."""
+    """PASS or FAIL of the four-fifths rule in every class, each failure with its figures.
+
+    With ordered classes the lowest class is not checked: at or above it is every row, a share
+    of 1 for every group, so its check could not fail (it would only inflate the count).
+    """
+    lowest = _always_one(p)
     checked = p.report.filter(~pl.col("low_support"))
+    if lowest:
+        checked = checked.filter(pl.col("class") != pl.lit(lowest[0], p.report["class"].dtype))
     fails = checked.filter(pl.col("adverse_impact"))
     verdict = "FAIL" if fails.height else "PASS"
     css = "fail" if fails.height else "pass"
@@ -287,7 +295,7 @@ def class_verdict_section(p: ClassPage) -> str:
         f'<p class="{css}">{fails.height} of {n_checks} (group, class) checks fail the '
         f"four-fifths rule.</p>",
         f"<p>The rule, in every class: {rule}, over the highest such share among the groups "
-        f"with at least {p.min_support} rows, is at least {p.four_fifths:g} (29 CFR "
+        f"with at least {_rows(p.min_support)}, is at least {p.four_fifths:g} (29 CFR "
         "1607.4(D); for a tool that classifies, NYC Local Law 144's impact ratio for each "
         "class, 6 RCNY § 5-301(b)(4)).</p>",
     ]
@@ -302,6 +310,10 @@ def class_verdict_section(p: ClassPage) -> str:
     if cells:
         parts.append(_table(["group", "class", "n", "share", "impact ratio", "limit", "check"],
                             cells, numeric=[2, 3, 4]))
+    if lowest:
+        parts.append(f"<p>Not checked: the lowest class, {_class(lowest[0])}, whose share at or "
+                     "above it is 1 for every group (every row is at or above the lowest "
+                     "class), so its check always passes.</p>")
     undefined = checked.filter(pl.col("impact_ratio").is_null())["class"].unique(
         maintain_order=True).to_list()
     if undefined:
@@ -309,12 +321,17 @@ def class_verdict_section(p: ClassPage) -> str:
                      f"{_esc(', '.join(text_of(c) for c in undefined))}.</p>")
     low = _low_groups(p)
     if low:
-        parts.append(f"<p>Not checked (fewer than {p.min_support} rows): "
+        parts.append(f"<p>Not checked (fewer than {_rows(p.min_support)}): "
                      f"{_esc(_names(low))}.</p>")
     parts.append(f"<p>{chi_square_sentence(p)}</p>" if p.test.height else "")
     parts.append(f"<p class=\"legend\">{UNDEFINED} on this page means an undefined figure (a "
                  "zero denominator), nothing else.</p>")
     return "\n".join(x for x in parts if x)
+
+
+def _always_one(p: ClassPage) -> list[Any]:
+    """``[the lowest class]`` of an ordered page (its share is 1 for everyone), else ``[]``."""
+    return [p.classes[0]] if p.ordered and p.classes else []
 
 
 def _closest(checked: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
@@ -355,8 +372,10 @@ def class_tables_section(p: ClassPage) -> str:
     for value in p.classes:
         part = report.filter(pl.col("class") == value)
         rows, classes = [], []
+        always = value in _always_one(p)
         for r in part.iter_rows(named=True):
-            verdict = (UNDEFINED if r["impact_ratio"] is None else
+            verdict = ("always 1: not checked" if always else
+                       UNDEFINED if r["impact_ratio"] is None else
                        '<span class="fail">fails</span>' if r["adverse_impact"] else
                        '<span class="pass">passes</span>')
             rows.append([*(_esc(_key(r[k])) for k in p.keys), _num(r["n"]),

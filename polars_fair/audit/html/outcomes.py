@@ -263,7 +263,7 @@ def page_rows(function: str, data: pl.DataFrame | pl.LazyFrame, by: By,
     """Refuse ``combinations`` (naming ``function``), then :func:`outcome_rows` of ``page``."""
     from polars_fair.api.continuous import refuse_sets
 
-    refuse_sets(function, page["combinations"])
+    refuse_sets(function, page["combinations"], by)
     return outcome_rows(data, by, where, page["filters"], page["output"], page["rows_read"],
                         page["max_groups"])
 

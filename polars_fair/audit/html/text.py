@@ -320,6 +320,12 @@ def _pct(x: Any) -> str:
     return UNDEFINED if x is None else f"{100 * x:.1f}%"
 
 
+def _rows(n: Any) -> str:
+    """A number of rows in words: ``1 row``, ``30 rows``, ``2.5 rows`` (30.0 as 30)."""
+    shown = int(n) if isinstance(n, float) and n.is_integer() else n
+    return f"{shown} row" if shown == 1 else f"{shown} rows"
+
+
 def _interval(low: Any, high: Any, fmt: str = "{:.3f}") -> str:
     if low is None or high is None:
         return UNDEFINED
