@@ -321,17 +321,14 @@ class ReadableCommand(TyperCommand):
 
         Examples
         --------
-        >>> import contextlib, sys
+        >>> from typer._click.exceptions import UsageError
         >>> from polars_fair.cli.entry import app
-        >>> group = typer.main.get_command(app)
+        >>> rates = typer.main.get_command(app).commands["rates"]
         >>> try:
-        ...     with contextlib.redirect_stderr(sys.stdout):
-        ...         group.main(["rates", "data.csv", "--where", "age > 30"],
-        ...                    prog_name="polars-fair")
-        ... except SystemExit as done:
-        ...     print("exit code", done.code)
-        polars-fair: error: missing option --by
-        exit code 2
+        ...     rates.make_context("rates", ["data.csv", "--where", "age > 30"])
+        ... except UsageError as exc:
+        ...     print(exc.format_message())
+        missing option --by
         """
         rest = super().parse_args(ctx, args)
         if not ctx.resilient_parsing:
