@@ -612,8 +612,8 @@ def by_parameter(optional: bool = False) -> inspect.Parameter:
     ----------
     optional : bool, default False
         The command takes ``--membership``: ``--by`` defaults to no attribute (the membership
-        groups alone) and the command requires one of the two
-        (:data:`polars_fair.errors.CLI_BY_OR_MEMBERSHIP`).
+        groups alone) and the command requires one of the two as it parses
+        (:data:`polars_fair.cli.group.ONE_OF`).
 
     Returns
     -------
@@ -835,8 +835,6 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
         else:
             value = read_against(o, value, schema)
         count_kw[o.name] = value
-    if counts and not values["by"] and count_kw.get("membership") is None:
-        raise E.InvalidArgumentError(E.CLI_BY_OR_MEMBERSHIP)
     if moments and given["y_true"] is None:
         count_kw["y_true"] = None
     method_kw = {o.name: given[o.name] for o in opts if o.target == "method"}

@@ -462,8 +462,6 @@ def report(
                    else declared[k] for k in REPORT_DECLARED}
         member = {k: options.pop(k) for k in MEMBERSHIP_ARGS}
         fmt = check_outputs(format, output, html, inputs=[path])
-        if not by and member["membership"] is None:
-            raise E.InvalidArgumentError(E.CLI_BY_OR_MEMBERSHIP)
         if html is not None and member["membership"] is not None:
             raise E.InvalidArgumentError(E.CLI_PAGE_TAKES_NOT.format(flag="--membership"))
         lf = scan(path, separator, parse_dtypes(dtype))

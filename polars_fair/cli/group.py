@@ -18,7 +18,13 @@ from typer.core import TyperCommand, TyperGroup
 
 from polars_fair import errors as E
 
-__all__ = ["json_requested", "usage_message"]
+__all__ = ["ONE_OF", "json_requested", "not_parsed", "usage_message"]
+
+#: Parameters of which a command needs at least one when it takes them all, none required, with
+#: the usage error that says so: ``--by`` is optional beside ``--membership`` (whose groups are
+#: then the attribute audited). :class:`ReadableCommand` checks it as it parses, so the full
+#: command line and the cached parameter table (:mod:`polars_fair.cli.usage`) tell it alike.
+ONE_OF: dict[tuple[str, ...], str] = {("by", "membership"): E.CLI_BY_OR_MEMBERSHIP}
 
 
 _PARSE_WORDS = {
@@ -26,6 +32,30 @@ _PARSE_WORDS = {
     "float_parsing": "a number", "float_type": "a number",
     "bool_parsing": "a boolean (true or false)", "bool_type": "a boolean (true or false)",
 }
+
+
+def not_parsed(value: Any, kind: str) -> str | None:
+    """The words of a value Typer could not convert (pydantic's error type ``kind``).
+
+    Parameters
+    ----------
+    value : object
+        The value typed.
+    kind : str
+        pydantic's error type (``int_parsing``, ``float_parsing``, ...).
+
+    Returns
+    -------
+    str or None
+        ``'abc' is not an integer``; ``None`` for a type without its own words.
+
+    Examples
+    --------
+    >>> not_parsed("1e3", "int_parsing")
+    "'1e3' is not an integer"
+    """
+    words = _PARSE_WORDS.get(kind)
+    return f"{value!r} is not {words}" if words else None
 
 
 def usage_message(exc: Exception) -> str:
@@ -75,11 +105,11 @@ def usage_message(exc: Exception) -> str:
     cause = exc.__cause__
     if cause is not None and hasattr(cause, "errors"):  # pydantic's ValidationError
         first = cause.errors()[0]
-        words = _PARSE_WORDS.get(first.get("type", ""))
+        words = not_parsed(first.get("input"), first.get("type", ""))
         value = first.get("input")
         msg = str(first.get("msg", text))
         if words:
-            text = f"{value!r} is not {words}"
+            text = words
         elif msg.startswith("Value error, "):  # typer's choices: "'x' is not one of ..."
             text = msg.removeprefix("Value error, ").rstrip(".")
         else:
@@ -267,3 +297,46 @@ class ReadableCommand(TyperCommand):
     """
 
     get_params = _readable_get_params
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse as click does, then require one of each group of :data:`ONE_OF` it takes.
+
+        Parameters
+        ----------
+        ctx : click.Context (Typer's)
+            The invocation's context.
+        args : list of str
+            The command's arguments.
+
+        Returns
+        -------
+        list of str
+            The arguments left over (as ``click.Command.parse_args``).
+
+        Raises
+        ------
+        click.UsageError (Typer's)
+            Neither ``--by`` nor ``--membership`` on a command whose ``--by`` is optional
+            beside ``--membership`` (:data:`polars_fair.errors.CLI_BY_OR_MEMBERSHIP`).
+
+        Examples
+        --------
+        >>> from typer._click.exceptions import UsageError
+        >>> from polars_fair.cli.entry import app
+        >>> rates = typer.main.get_command(app).commands["rates"]
+        >>> try:
+        ...     rates.make_context("rates", ["data.csv", "--where", "age > 30"])
+        ... except UsageError as exc:
+        ...     print(exc.format_message())
+        missing option --by
+        """
+        rest = super().parse_args(ctx, args)
+        if not ctx.resilient_parsing:
+            required = {p.name: p.required for p in self.params}
+            for names, message in ONE_OF.items():
+                taken = all(n in required and not required[n] for n in names)
+                if taken and not any(ctx.params.get(n) for n in names):
+                    from typer._click.exceptions import UsageError
+
+                    raise UsageError(message, ctx)
+        return rest

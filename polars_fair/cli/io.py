@@ -21,7 +21,6 @@ from __future__ import annotations
 import ast
 import datetime as dt
 import decimal
-import functools
 import os
 import re
 import shlex
@@ -1066,26 +1065,33 @@ _SCORE_ADVICE = re.compile(
     r"with a (?:threshold=|--threshold ).*$")
 
 
-@functools.lru_cache(maxsize=8)
-def _flag_patterns(flags: tuple[tuple[str, str], ...]) -> list[tuple[re.Pattern[str], str]]:
-    """The patterns of :func:`cli_message` for the flags, compiled once per set of flags."""
-    names = "|".join(re.escape(n) for n, _ in flags)
-    multi = "|".join(re.escape(n) for n, _ in flags if "_" in n)
-    single = "|".join(re.escape(n) for n, _ in flags if "_" not in n)
-    patterns = [
-        # an option named without a value: "y_score=, which" -> "--y-score, which"
-        (names, r"(?<![\w-])({})=(?=[\s,;.)\]])", "{}"),
-        (names, r"(?<![\w-])({})=", "{} "),  # pos_label=1 -> --pos-label 1
-        (names, r"\(({})\)", "({})"),  # (y_pred) -> (--y-pred)
-        (multi, r"(?<![\w-])({})(?!\w)", "{}"),  # min_support -> --min-support
-        # a one-word option as the subject of a rule: "level must lie in (0, 1)"
-        (single, r"(?<![\w-])({})(?= must )", "{}"),
-        (single, r"^({})(?= names )", "{}"),  # "bins names 'age', which is not ..."
-        # a one-word option and its value as the subject: "threshold 1E-400 is outside ..."
-        (single, r"^({})(?= \S+ (?:is|has) )", "{}"),
-    ]
-    return [(re.compile(regex.format(alternatives)), template)
-            for alternatives, regex, template in patterns if alternatives]
+#: The patterns of :func:`cli_message`: a parameter name (a Python identifier, so one word) in
+#: each place it reads as a flag, and which names it applies to (``multi``: with an underscore,
+#: ``single``: without). A word that is no parameter name (:data:`FLAGS`) is left as it is, so
+#: the patterns need no list of names and compile once (a list of every flag, compiled anew as
+#: commands add theirs, took a tenth of the command line's import).
+_FLAG_PATTERNS = tuple((re.compile(regex), template, names) for regex, template, names in (
+    # an option named without a value: "y_score=, which" -> "--y-score, which"
+    (r"(?<![\w-])(\w+)=(?=[\s,;.)\]])", "{}", "all"),
+    (r"(?<![\w-])(\w+)=", "{} ", "all"),  # pos_label=1 -> --pos-label 1
+    (r"\((\w+)\)", "({})", "all"),  # (y_pred) -> (--y-pred)
+    (r"(?<![\w-])(\w+)(?!\w)", "{}", "multi"),  # min_support -> --min-support
+    # a one-word option as the subject of a rule: "level must lie in (0, 1)"
+    (r"(?<![\w-])(\w+)(?= must )", "{}", "single"),
+    (r"^(\w+)(?= names )", "{}", "single"),  # "bins names 'age', which is not ..."
+    # a one-word option and its value as the subject: "threshold 1E-400 is outside ..."
+    (r"^(\w+)(?= \S+ (?:is|has) )", "{}", "single"),
+))
+
+
+def _as_flag(m: re.Match[str], template: str, names: str) -> str:
+    """The match written with its parameter's flag, or as it is (a word that names none)."""
+    name = m.group(1)
+    flag = FLAGS.get(name)
+    if flag is None or (names == "multi" and "_" not in name) or (
+            names == "single" and "_" in name):
+        return m.group(0)
+    return template.format(flag)
 
 
 def cli_message(message: str) -> str:
@@ -1128,8 +1134,8 @@ def cli_message(message: str) -> str:
     parts = _QUOTED.split(message)
     for i in range(0, len(parts), 2):  # outside quotes
         text = parts[i]
-        for pattern, template in _flag_patterns(tuple(FLAGS.items())):
-            text = pattern.sub(lambda m, t=template: t.format(FLAGS[m.group(1)]), text)
+        for pattern, template, names in _FLAG_PATTERNS:
+            text = pattern.sub(lambda m, t=template, n=names: _as_flag(m, t, n), text)
         parts[i] = re.sub(r"(?<=\S)  +", " ", text)
     out = "".join(parts).rstrip()  # "... to use y_pred=" ends without a value
     m = _SCORE_ADVICE.search(out)

@@ -9,20 +9,28 @@ the Typer and Python versions): a file written by other code is never read. :fun
 parses a command line against that table, with no Polars, and prints the usage error exactly as
 the full command line would (``tests/cli/test_usage.py`` compares them) -- only for an error it
 can be sure of: a value the table cannot vouch for (a number Typer would have to convert through
-pydantic, a choice outside the list, a parameter with its own check) sends the command line to
-the full command, which decides.
+pydantic, a parameter with its own check) sends the command line to the full command, which
+decides. A value the full command surely refuses (a text with no integer in it, a choice
+outside the list, a text a number option's parser refuses) is refused here in Typer's words;
+so is a command given none of a group of :data:`polars_fair.cli.group.ONE_OF` (a missing
+``--by`` where ``--membership`` may stand in for it), which both check as they parse.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from polars_fair.cli.coercion import FLOAT_TEXT, INT_TEXT
+
+#: Texts that are surely no integer to Typer's converter (pydantic's ``int_parsing``): one with a
+#: letter (``abc``, ``1e3``, ``0x10``, ``inf``) or without a digit (``""``, ``-``).
+NOT_INT_TEXT = re.compile(r".*[A-Za-z].*|[\s+\-._]*", re.DOTALL)
 
 __all__ = ["CACHE_ENV", "cache_file", "check", "describe", "remember"]
 
@@ -89,7 +97,11 @@ def _kind(param: Any) -> dict[str, Any]:
     if desc.is_list:
         leaf = desc.annotation.__args__[0]
     if info.parser is not None or desc.is_file:
-        return {"kind": "other"}
+        from polars_fair.cli.numbers import read_number
+
+        # a number option (NUMBER_OPTION): its own parser tells a text that is no number
+        return {"kind": "number" if info.parser is read_number and not desc.is_list
+                else "other"}
     if desc.choices is not None and all(isinstance(c, str) for c in desc.choices):
         return {"kind": "choice", "choices": list(desc.choices),
                 "case_sensitive": bool(info.case_sensitive)}
@@ -203,10 +215,12 @@ def _judge(spec: dict[str, Any]) -> Any:
                 return [self._coerce_value(v, param, ctx) for v in value]
             kind = spec["kind"]
             choices = spec.get("choices", [])
+            _refuse(spec, value, param, ctx)
             ok = isinstance(value, bool) or isinstance(value, str) and (
                 kind == "str"
                 or (kind == "int" and INT_TEXT.fullmatch(value) is not None)
                 or (kind == "float" and FLOAT_TEXT.fullmatch(value) is not None)
+                or kind == "number"
                 or (kind == "path" and value != "")
                 or (kind == "choice" and (value in choices if spec["case_sensitive"]
                                           else value.lower() in [c.lower() for c in choices])))
@@ -215,6 +229,40 @@ def _judge(spec: dict[str, Any]) -> Any:
             return value
 
     return Judge(parameter_info=OptionInfo(), annotation=str)
+
+
+def _refuse(spec: dict[str, Any], value: Any, param: Any, ctx: Any) -> None:
+    """The usage error of a value the full command surely refuses, in its words.
+
+    The words are those Typer shows for the same value (a text no integer, outside the
+    choices, or that a number option's own parser refuses); any other value passes on.
+    """
+    from typer._click.exceptions import BadParameter
+
+    from polars_fair.cli.group import not_parsed
+
+    if not isinstance(value, str):
+        return
+    kind, message = spec["kind"], None
+    if kind == "int" and NOT_INT_TEXT.fullmatch(value):
+        message = not_parsed(value, "int_parsing")
+    elif kind == "number":
+        from polars_fair.cli.numbers import read_number
+
+        try:
+            read_number(value)
+        except ValueError as exc:  # the option's own parser: the words Typer shows
+            message = str(exc)
+    elif kind == "choice":
+        from typer._param_types import coerce_cli_choice
+
+        try:
+            coerce_cli_choice(value, choices=spec["choices"],
+                              case_sensitive=spec["case_sensitive"], ctx=ctx)
+        except ValueError as exc:  # Typer's own check, as the full command runs it
+            message = str(exc)
+    if message is not None:
+        raise BadParameter(message, ctx=ctx, param=param)
 
 
 def _command(name: str, specs: list[dict[str, Any]]) -> Any:

@@ -621,10 +621,23 @@ def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:
 _PROBES = (1021, 1031)
 
 
+def _null_frame(schema: pl.Schema, n: int) -> pl.DataFrame:
+    """``pl.DataFrame(schema=schema).clear(n)``: ``n`` null rows, in one query.
+
+    ``clear`` builds each column in a query of its own, which on a file of fifty columns costs
+    more than the probe itself; a dtype ``repeat`` cannot make goes the way of ``clear``.
+    """
+    try:
+        return pl.select(pl.repeat(None, n, dtype=dtype).alias(name)
+                         for name, dtype in schema.items())
+    except (pl.exceptions.PolarsError, TypeError, ValueError):  # pragma: no cover
+        return pl.DataFrame(schema=schema).clear(n)
+
+
 def _probe_heights(expr: pl.Expr, schema: pl.Schema) -> list[int] | None:
     """The heights of ``expr`` selected from frames of ``schema`` with :data:`_PROBES` null rows."""
     try:
-        return [pl.DataFrame(schema=schema).clear(n).select(expr).height for n in _PROBES]
+        return [_null_frame(schema, n).select(expr).height for n in _PROBES]
     except (pl.exceptions.PolarsError, TypeError, ValueError):
         return None  # Polars cannot evaluate it on nulls: with_columns decides on the data
 

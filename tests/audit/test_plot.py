@@ -413,3 +413,22 @@ def test_divergence_chart_colours_by_harm_of_the_metric(metric: str | None,
         plot.divergence_chart(table.with_columns(metric=pl.lit("fpr")), metric="tpr")
     with pytest.raises(E.InvalidArgumentError, match="unknown metric 'nope'"):
         plot.divergence_chart(table, metric="nope")
+
+
+def test_a_charts_inline_rows_are_shared_by_its_copies_and_spelled_as_inline_data() -> None:
+    require_plot_extra()
+    import altair as alt
+
+    from polars_fair.audit.plot import _values
+
+    frame = pl.DataFrame({"x": [0.0, 0.5, float("nan")], "g": ["a", "b", "c"]})
+    shared = alt.Chart(_values(frame)).mark_line().encode(x="x:Q")
+    plain = alt.Chart(alt.InlineData(values=[{"x": 0.0, "g": "a"}, {"x": 0.5, "g": "b"},
+                                             {"x": None, "g": "c"}])).mark_line().encode(x="x:Q")
+    other = alt.Chart(_values(frame.head(1))).mark_point().encode(x="x:Q")
+    layered = alt.layer(shared, other).properties(width=100)
+    # Altair's (deep) copies of the layers keep the one rows object of each ...
+    assert layered.layer[0].data is shared.data and layered.layer[1].data is other.data
+    # ... and the spec is the one plain InlineData gives (NaN written as null)
+    assert shared.to_dict() == plain.to_dict()
+    assert layered.layer[0].to_dict() == plain.to_dict()

@@ -63,14 +63,19 @@ def _lines(table: dict[str, Any]) -> list[list[str]]:
         path = ["data.csv"] if any(p["class"] == "argument" for p in params) else []
         lines += [[name], [name, *path], [name, *path, "--bogus"], [name, *path, "--bogus=1"],
                   [name, *path, "--hlp"],
-                  [name, *path, "x", "y", "z"], [name, *path, "--format", "json", "--bogus"]]
+                  [name, *path, "x", "y", "z"], [name, *path, "--format", "json", "--bogus"],
+                  [name, *path, "--format", "json"], [name, *path, "--where", "x > 1"]]
         for p in params:
             if p["class"] != "option" or p.get("is_flag"):
                 continue
             flag = p["opts"][0]
             lines.append([name, *path, flag])  # the value is missing
             if p["kind"] == "int":
-                lines += [[name, *path, flag, "abc"], [name, *path, flag, "12"]]
+                lines += [[name, *path, flag, v] for v in ("abc", "12", "1e3", "1.5", "", "-",
+                                                            " 7 ", "1_000", "inf")]
+            if p["kind"] == "number":
+                lines += [[name, *path, flag, v] for v in ("abc", "0.5", "1,5", "", "nan",
+                                                            "1e-400", " 2 ")]
             if p["kind"] == "choice":
                 lines += [[name, *path, flag, "bogus"], [name, *path, flag, p["choices"][0]]]
     return lines
@@ -85,9 +90,20 @@ def test_the_tables_usage_errors_are_the_full_command_lines(table: dict[str, Any
         assert light == _run(_full, args), args
         assert light[0] == 2
         answered.add((args[0], tuple(a if a.startswith("-") else "V" for a in args[1:])))
-    # ("report", ("V",)), a missing --by, is left to the full command line since --by became
-    # optional beside --membership (main 10454be): the table cannot state "one of the two"
     assert ("report", ()) in answered  # missing PATH
+    # a missing --by where it is optional beside --membership (group.ONE_OF), and where not
+    assert ("report", ("V",)) in answered
+    assert ("report", ("V", "--format", "V")) in answered  # with the JSON error
+    assert ("rates", ("V", "--where", "V")) in answered
+    assert ("abroca", ("V",)) in answered
+    # a value the full command surely refuses: no integer, no number, not a choice
+    for line in (["report", "d.csv", "--by", "g", "--min-support", "1e3"],
+                 ["report", "d.csv", "--by", "g", "--threshold", "abc"],
+                 ["rates", "d.csv", "--by", "g", "--null-groups", "bogus"],
+                 ["sample-size", "--impact-ratio", "x"]):
+        light = _run(usage.check, line)
+        assert light == _run(_full, line), line
+        assert light[0] == 2 and light[2].startswith(f"polars-fair: error: {line[-2]}: "), light
     assert ("report", ("V", "--bogus")) in answered
     assert ("report", ("V", "--hlp")) in answered  # did you mean --help
     assert ("report", ("V", "--by")) in answered  # --by without its value
@@ -99,7 +115,9 @@ def test_a_valid_line_help_and_no_table_go_to_the_full_command_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: dict[str, Any]) -> None:
     assert _run(usage.check, ["report", "d.csv", "--by", "g"]) == (None, "", "")
     assert _run(usage.check, ["report", "--help"]) == (None, "", "")
-    assert _run(usage.check, ["report", "d.csv", "--min-support", "1e3"]) == (None, "", "")
+    # a value only Typer's converter can judge (an integer to pydantic, not to the table)
+    assert _run(usage.check, ["report", "d.csv", "--by", "g", "--min-support", "1_000"]) == (
+        None, "", "")
     monkeypatch.setenv(usage.CACHE_ENV, str(tmp_path / "empty"))
     assert _run(usage.check, ["report", "d.csv"]) == (None, "", "")
 
@@ -136,7 +154,7 @@ def test_the_console_script_tells_a_usage_error_without_polars(tmp_path: Path) -
     results = []
     bad = ["report", "data.csv", "--by", "g", "--no-such-flag"]
     for argv in (bad, ["demo", "--n", "200", "--format", "csv"], bad,
-                 ["demo", "--n", "200", "--format", "csv"]):
+                 ["demo", "--n", "200", "--format", "csv"], ["report", "data.csv"]):
         out = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *argv], cwd=ROOT,
                              capture_output=True, text=True, check=True)
         results.append(json.loads(out.stdout.strip().splitlines()[-1]))
@@ -144,4 +162,5 @@ def test_the_console_script_tells_a_usage_error_without_polars(tmp_path: Path) -
     # no table yet: the full command line tells it (and writes the table); then the table does
     # and neither the table's parse nor the command's converts a value through pydantic
     assert results == [[2, missing, True, False], [0, "", True, False],
-                       [2, missing, False, False], [0, "", True, False]]
+                       [2, missing, False, False], [0, "", True, False],
+                       [2, "polars-fair: error: missing option --by", False, False]]
