@@ -215,6 +215,21 @@ TOO_MANY_LEVELS = (
     "{advice}"
 )
 NUMERIC_LEVELS = TOO_MANY_LEVELS
+#: Attributes each fine alone whose intersection, the groups actually counted, is too fine
+#: (:func:`intersection_error`): the attribute names and counts, never a value.
+FINE_INTERSECTION = (
+    "attributes {columns} together form {levels:,} groups in {rows:,} rows: {why}, too many "
+    "to form groups (values not shown: such groups can identify people); {advice}"
+)
+WHY_ROW_GROUPS = "nearly one row per group"
+INTERSECTION_ADVICE = (
+    "leave one of them out of by=, or map their values to a few categories first"
+)
+#: ``{flags}``: ``--by COLUMN`` of each attribute, joined by " or ".
+CLI_INTERSECTION_ADVICE = (
+    "leave one of {flags} out, or map their values to a few categories first with a CASE "
+    "expression"
+)
 WHY_FLOAT_LEVELS = "more than {limit} levels of a number"
 WHY_ROW_LEVELS = "nearly one row per level"
 LEVELS_ADVICE = {
@@ -1020,6 +1035,43 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
         cli_message=TOO_MANY_LEVELS.format(**facts, advice=CLI_LEVELS_ADVICE[kind].format(
             sql=shell_escaped(sql), word=shell_word(column),
             bins=CLI_BINS_ADVICE.format(bins=shell_word(f"{column}=5")))),
+    )
+
+
+def intersection_error(columns: Sequence[str], levels: int, rows: int, *,
+                       way: str = "rows") -> TooManyLevelsError:
+    """The error for attributes whose intersection is too fine: names and counts, never values.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The attributes of the intersection.
+    levels, rows : int
+        Its groups (with no null attribute) and the rows counted.
+    way : {"rows", "table", "relation"}, default "rows"
+        How the data arrived (the advice is the same: leave one attribute out).
+
+    Returns
+    -------
+    TooManyLevelsError
+        With the Python advice in its message and the command line's in ``cli_message``.
+
+    Examples
+    --------
+    >>> err = intersection_error(["first", "age"], 6042, 7214)
+    >>> print(err)  # doctest: +ELLIPSIS
+    attributes 'first', 'age' together form 6,042 groups in 7,214 rows: nearly one row per ...
+    >>> err.cli_message.split("; ")[-1]
+    'leave one of --by first or --by age out, or map their values to a few categories first with a CASE expression'
+    """  # noqa: E501
+    facts = {"columns": ", ".join(repr(c) for c in columns), "levels": levels, "rows": rows,
+             "why": WHY_ROW_GROUPS}
+    flags = " or ".join(f"--by {shell_word(c)}" for c in columns)
+    keys = "the keys" if way == "table" else "by="
+    return TooManyLevelsError(
+        FINE_INTERSECTION.format(**facts, advice=INTERSECTION_ADVICE.replace("by=", keys)),
+        cli_message=FINE_INTERSECTION.format(**facts,
+                                           advice=CLI_INTERSECTION_ADVICE.format(flags=flags)),
     )
 
 

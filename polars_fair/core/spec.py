@@ -559,6 +559,10 @@ class Audit:
     not_attributes : tuple of str, default ()
         Keys that are no attribute (a monitor's ``period``): a key with one row per level is
         no identifier there, so :func:`polars_fair.counting.boundary.check_row_levels` skips it.
+    check_intersection : bool, default True
+        Whether the intersection of the attributes is checked as each attribute is
+        (:func:`polars_fair.counting.boundary.check_row_levels`); ``divergence`` turns it off
+        for its level-wise counts, whose groups below the minimum support are never shown.
     true_dtype, pred_dtype : pl.DataType, optional
         The dtypes of the label and of the prediction.
     max_groups : int, default 10000
@@ -594,6 +598,7 @@ class Audit:
     null_groups: NullGroups = "keep"
     float_keys: list[str] = field(default_factory=list)
     not_attributes: tuple[str, ...] = ()
+    check_intersection: bool = True
     true_dtype: pl.DataType | None = None
     pred_dtype: pl.DataType | None = None
     max_groups: int = DEFAULT_MAX_GROUPS

@@ -235,7 +235,7 @@ def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool,
 
 def count_table(
     engine: Engine | pl.LazyFrame | pl.DataFrame, by: By | Attributes, *,
-    key_roles: dict[str, str] | None = None, **args: Any
+    key_roles: dict[str, str] | None = None, intersection: bool = True, **args: Any
 ) -> tuple[pl.LazyFrame, list[str]]:
     """The lazy count table of the rows and its key names (the public contract above).
 
@@ -251,6 +251,10 @@ def count_table(
     key_roles : dict of str to str, optional
         The argument that gave a key, by key name, when it is not ``by`` (``time`` of a
         monitor), named in errors.
+    intersection : bool, default True
+        Whether the intersection of several attributes is refused when it is too fine, as each
+        attribute is (:func:`polars_fair.counting.boundary.check_row_levels`); ``False`` only
+        where groups below a minimum support are never shown (``divergence``).
     **args : Any
         The count arguments but ``combinations``/``max_order`` (``y_true``, ``y_pred``,
         ``pos_label``, ``sample_weight``, ``null_groups``, ``y_score``, ``threshold``,
@@ -298,6 +302,8 @@ def count_table(
                          args.pop("membership_estimator", "weighted"),
                          args.pop("normalize", False))
     engine, a = _resolve(engine, by, args, scores=False, key_roles=key_roles)
+    if not intersection:
+        a = replace(a, check_intersection=False)
     if m is not None:  # estimated membership: its own scan (counting.membership)
         return membership_counts(engine, a, m)
     if isinstance(engine, PolarsEngine) and boundary.sums_plan(a):  # 0/1 labels: sums per key

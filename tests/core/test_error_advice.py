@@ -50,6 +50,8 @@ FOLLOWED = {
     "ORDER_NEEDS_CLASSES", "CLI_CLASS_KINDS", "MANY_CLASSES_LL144",
     "THRESHOLD_DECIMAL_DIGITS", "TABLE_LEVELS_ADVICE", "RELATION_LEVELS_ADVICE",
     "CLI_EMPTY_NAME", "CLI_BAD_KEY_DTYPE", "THRESHOLD_FLOAT_RANGE", "FRAME_LENGTH",
+    # tests/counting/test_intersection_guard.py follows both pieces of advice
+    "INTERSECTION_ADVICE", "CLI_INTERSECTION_ADVICE",
     # tests/counting/test_membership.py::test_the_advice_of_membership_errors_works
     "MEMBERSHIP_SUM", "MEMBERSHIP_NULLS", "MEMBERSHIP_ONE_ATTRIBUTE",
     "MEMBERSHIP_RANGE_ADVICE",
