@@ -121,17 +121,42 @@ POS_LABEL_DTYPE = (
 )
 #: A label and a prediction of different kinds (text and Boolean, text and numbers): no one
 #: pos_label can be both, so the advice is to turn the label into the prediction's kind.
+#: A text label with a Boolean or numeric prediction, or the reverse (:func:`label_kinds_error`):
+#: ``{advice}`` turns the text column (``{what}``: "label" or "prediction", ``{role}`` its
+#: argument) into a Boolean by one of its values (``{values}``: :data:`KINDS_VALUES`), or, for
+#: a column whose many values may identify people, :data:`KINDS_HIDDEN`.
 LABEL_PREDICTION_KINDS = (
     "y_true column {y_true!r} ({true_dtype}) and y_pred column {y_pred!r} ({pred_dtype}) hold "
-    "different kinds of values, so no one pos_label fits both; turn the label into a Boolean "
-    "first, for example y_true=pl.col({y_true!r}) == {example!r} (the label's positive value), "
-    "and pass pos_label={pred_pos!r}"
+    "different kinds of values, so no one pos_label fits both; {advice}"
 )
 CLI_LABEL_PREDICTION_KINDS = (
     "--y-true column {y_true!r} ({true_dtype}) and --y-pred {y_pred!r} ({pred_dtype}) hold "
-    "different kinds of values, so no one --pos-label fits both; turn the label into a Boolean "
-    "first, for example --y-true \"{sql} = {example_sql}\" (the label's positive value) "
-    "with --pos-label {pred_pos_cli}"
+    "different kinds of values, so no one --pos-label fits both; {advice}"
+)
+KINDS_ADVICE = (
+    "turn the {what} into a Boolean first, for example {role}=pl.col({column!r}) == "
+    "{example!r} ({values}), and pass pos_label={pos!r}"
+)
+CLI_KINDS_ADVICE = (
+    "turn the {what} into a Boolean first, for example --{flag} \"{sql} = {example_sql}\" "
+    "({values}) with --pos-label {pos_cli}"
+)
+#: A label or prediction given as an expression whose value is the same on every row
+#: (:func:`polars_fair.counting.tables.count_table`): a warning, since every rate that needs
+#: both values is then undefined or trivial (a comparison with a value the column lacks).
+CONSTANT_OUTCOME = (
+    "{role} {name!r} is {value} on every one of the {rows:,} rows counted, so every rate that "
+    "needs both values is undefined or trivial; is the value it compares with one the column "
+    "holds?"
+)
+KINDS_UNREAD = (
+    "turn the {what} into a Boolean first by comparing {column!r} with its positive value, and "
+    "pass pos_label={pos!r}"
+)
+KINDS_VALUES = "its values: {values}; compare it with the positive one"
+KINDS_HIDDEN = (
+    "turn the {what} into a Boolean first by comparing {column!r} with its positive value; its "
+    "{levels:,} distinct values are not shown (they may identify people): is it the right column?"
 )
 EMPTY_FRAME = "the frame has no rows{detail}: there is nothing to audit"
 #: Multiclass decisions (:mod:`polars_fair.counting.classes`, ``analyses.multiclass``).
@@ -252,6 +277,21 @@ TOO_MANY_LEVELS = (
     "{advice}"
 )
 NUMERIC_LEVELS = TOO_MANY_LEVELS
+#: Attributes each fine alone whose intersection, the groups actually counted, is too fine
+#: (:func:`intersection_error`): the attribute names and counts, never a value.
+FINE_INTERSECTION = (
+    "attributes {columns} together form {levels:,} groups in {rows:,} rows: {why}, too many "
+    "to form groups (values not shown: such groups can identify people); {advice}"
+)
+WHY_ROW_GROUPS = "nearly one row per group"
+INTERSECTION_ADVICE = (
+    "leave one of them out of by=, or map their values to a few categories first"
+)
+#: ``{flags}``: ``--by COLUMN`` of each attribute, joined by " or ".
+CLI_INTERSECTION_ADVICE = (
+    "leave one of {flags} out, or map their values to a few categories first with a CASE "
+    "expression"
+)
 WHY_FLOAT_LEVELS = "more than {limit} levels of a number"
 WHY_ROW_LEVELS = "nearly one row per level"
 LEVELS_ADVICE = {
@@ -987,7 +1027,14 @@ class ColumnNotFoundError(PolarsFairError, KeyError):
 
 
 class InvalidLabelError(PolarsFairError):
-    """A label or prediction column is not binary in ``pos_label`` and one other value."""
+    """A label or prediction column is not binary in ``pos_label`` and one other value.
+
+    ``label_kinds``: set on a text label with a numeric prediction (or the reverse) found from
+    the schema, so that the layer that reads the rows can advise one of the column's values
+    (:func:`label_kinds_error`).
+    """
+
+    label_kinds: dict[str, Any] | None = None
 
 
 class NullValuesError(PolarsFairError):
@@ -1063,6 +1110,110 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
         cli_message=TOO_MANY_LEVELS.format(**facts, advice=CLI_LEVELS_ADVICE[kind].format(
             sql=shell_escaped(sql), word=shell_word(column),
             bins=CLI_BINS_ADVICE.format(bins=shell_word(f"{column}=5")))),
+    )
+
+
+def intersection_error(columns: Sequence[str], levels: int, rows: int, *,
+                       way: str = "rows") -> TooManyLevelsError:
+    """The error for attributes whose intersection is too fine: names and counts, never values.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The attributes of the intersection.
+    levels, rows : int
+        Its groups (with no null attribute) and the rows counted.
+    way : {"rows", "table", "relation"}, default "rows"
+        How the data arrived (the advice is the same: leave one attribute out).
+
+    Returns
+    -------
+    TooManyLevelsError
+        With the Python advice in its message and the command line's in ``cli_message``.
+
+    Examples
+    --------
+    >>> err = intersection_error(["first", "age"], 6042, 7214)
+    >>> print(err)  # doctest: +ELLIPSIS
+    attributes 'first', 'age' together form 6,042 groups in 7,214 rows: nearly one row per ...
+    >>> err.cli_message.split("; ")[-1]
+    'leave one of --by first or --by age out, or map their values to a few categories first with a CASE expression'
+    """  # noqa: E501
+    facts = {"columns": ", ".join(repr(c) for c in columns), "levels": levels, "rows": rows,
+             "why": WHY_ROW_GROUPS}
+    flags = " or ".join(f"--by {shell_word(c)}" for c in columns)
+    keys = "the keys" if way == "table" else "by="
+    return TooManyLevelsError(
+        FINE_INTERSECTION.format(**facts, advice=INTERSECTION_ADVICE.replace("by=", keys)),
+        cli_message=FINE_INTERSECTION.format(**facts,
+                                           advice=CLI_INTERSECTION_ADVICE.format(flags=flags)),
+    )
+
+
+def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: object, *,
+                      text_role: str, values: Sequence[Any], pos_label: Any = None,
+                      ) -> InvalidLabelError:
+    """The error for a text label with a Boolean or numeric prediction (or the reverse).
+
+    No one ``pos_label`` can be both a string and a number or a Boolean: the advice turns the
+    text column into a Boolean by comparing it with one of its own values (``pos_label`` when
+    it is one of them, else the first in sorted order), so that, followed, the audit is not
+    all false, with ``pos_label=True`` for a text label, or the numeric label's own
+    ``pos_label`` (default 1) for a text prediction. A text column of :data:`~polars_fair.counting.boundary.MIN_LEVELS_PER_ROW_CHECK`
+    (8) or more distinct values is not shown (:data:`KINDS_HIDDEN`).
+
+    Parameters
+    ----------
+    y_true, y_pred : str
+        The names of the label and of the prediction.
+    true_dtype, pred_dtype : polars.DataType
+        Their dtypes.
+    text_role : {"y_true", "y_pred"}
+        The one that holds text.
+    values : sequence
+        The distinct non-null values of the text column, sorted.
+    pos_label : Any, optional
+        The ``pos_label`` given, used as the example when it is one of ``values``.
+
+    Returns
+    -------
+    InvalidLabelError
+        With the Python advice in its message and the command line's in ``cli_message``.
+
+    Examples
+    --------
+    >>> err = label_kinds_error("score_text", "is_recid", "String", "Int64",
+    ...                         text_role="y_true", values=["High", "Low", "Medium"])
+    >>> print(err.cli_message.split("; ", 1)[1])
+    turn the label into a Boolean first, for example --y-true "score_text = 'High'" (its values: ['High', 'Low', 'Medium']; compare it with the positive one) with --pos-label true
+    """  # noqa: E501
+    column = y_true if text_role == "y_true" else y_pred
+    facts = {"y_true": y_true, "y_pred": y_pred, "true_dtype": true_dtype,
+             "pred_dtype": pred_dtype}
+    what = "label" if text_role == "y_true" else "prediction"
+    # the Boolean side is positive when True; a numeric label keeps its own positive value
+    pos: Any = True
+    if text_role == "y_pred":
+        pos = pos_label if isinstance(pos_label, (int, float)) else 1
+    pos_cli = str(pos).lower() if isinstance(pos, bool) else str(pos)
+    if not values:  # the schema alone: no value read (the counting layer reads them)
+        return InvalidLabelError(LABEL_PREDICTION_KINDS.format(
+            **facts, advice=KINDS_UNREAD.format(what=what, column=column, pos=pos)))
+    if len(values) >= 8:
+        advice = KINDS_HIDDEN.format(what=what, column=column, levels=len(values))
+        return InvalidLabelError(
+            LABEL_PREDICTION_KINDS.format(**facts, advice=advice),
+            cli_message=CLI_LABEL_PREDICTION_KINDS.format(**facts, advice=advice))
+    example = pos_label if pos_label in values else (values[0] if values else "")
+    shown = KINDS_VALUES.format(values=show_values(values, limit=8))
+    sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
+    example_sql = "'" + str(example).replace("'", "''") + "'"
+    return InvalidLabelError(
+        LABEL_PREDICTION_KINDS.format(**facts, advice=KINDS_ADVICE.format(
+            what=what, role=text_role, column=column, example=example, values=shown, pos=pos)),
+        cli_message=CLI_LABEL_PREDICTION_KINDS.format(**facts, advice=CLI_KINDS_ADVICE.format(
+            what=what, flag=text_role.replace("_", "-"), sql=shell_escaped(sql),
+            example_sql=shell_escaped(example_sql), values=shown, pos_cli=pos_cli)),
     )
 
 

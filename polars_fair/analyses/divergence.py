@@ -72,7 +72,7 @@ from polars_fair.core.spec import (
     name_of,
     normalize_by,
 )
-from polars_fair.counting.boundary import MAX_FLOAT_LEVELS, MIN_LEVELS_PER_ROW_CHECK
+from polars_fair.counting.boundary import MAX_FLOAT_LEVELS, too_fine
 
 __all__ = [
     "ADJUSTMENTS",
@@ -303,9 +303,8 @@ def _check_levels(df: pl.DataFrame, keys: Sequence[str], schema: pl.Schema) -> N
         dtype = schema[k]
         if not dtype.is_numeric():
             continue
-        present = df.filter(pl.col(k).is_not_null() & (pl.col("n") > 0))[k]
-        levels = present.n_unique()
-        if levels > MAX_FLOAT_LEVELS or (levels >= MIN_LEVELS_PER_ROW_CHECK and 2 * levels > rows):
+        levels, fine = too_fine(df, [k], rows)
+        if levels > MAX_FLOAT_LEVELS or fine:
             raise E.levels_error(k, dtype, levels, rows, kind="number",
                                  float_limit=MAX_FLOAT_LEVELS if levels > MAX_FLOAT_LEVELS
                                  else None)
@@ -779,7 +778,8 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
             if not cands:
                 break
             counted = pl.collect_all(
-                [count_table(engine, [by_of[k] for k in s], **args)[0] for s in cands])
+                [count_table(engine, [by_of[k] for k in s], intersection=False, **args)[0]
+                 for s in cands])
             for (s, cand), d in zip(cands.items(), counted, strict=True):
                 f = prepare(d, list(s)).join(cand, on=list(s), how="semi", nulls_equal=True) \
                     .filter(pl.col("n") >= threshold).sort(list(s), nulls_last=True)

@@ -13,6 +13,7 @@ from typing import Any, Unpack
 
 import polars as pl
 
+from polars_fair.analyses.findings import FINDING_MEANINGS, FINDINGS, read_finding
 from polars_fair.core import rules as R
 from polars_fair.core.families import ReportOptions, takes
 from polars_fair.core.options import check
@@ -20,23 +21,8 @@ from polars_fair.core.reference import Reference, known, prefer_supported
 from polars_fair.core.registry import METRICS, RATE_NAMES, Counts
 from polars_fair.counting.membership_counts import MEMBERSHIP_COLUMNS, support_size
 
-__all__ = ["FINDINGS", "FINDING_MEANINGS", "count_exprs", "rates_from_counts",
+__all__ = ["FINDINGS", "FINDING_MEANINGS", "count_exprs", "rates_from_counts", "read_finding",
            "report_from_counts", "with_rates"]
-
-FINDINGS = ("algorithmic", "systemic", "none", "insufficient support")
-#: What each finding means, in plain words (the command line prints it under the report).
-FINDING_MEANINGS = {
-    "algorithmic": "the classifier's own errors treat the group unjustly: its Objective "
-                   "Fairness Index (OFI, errors against the labels) passes the threshold "
-                   "(Briscoe et al.)",
-    "systemic": "selection rates differ beyond the four-fifths rule, but the classifier's "
-                "errors do not: the disparity is in the labels or the population, not in the "
-                "model's mistakes (and biased labels can hide one)",
-    "insufficient support": "too few rows to judge: the group, or the group it is compared "
-                            "with, has fewer than min_support rows, or its OFI is undefined",
-    "none": "no disparity beyond the thresholds",
-}
-
 
 def count_exprs(schema_names: Sequence[str]) -> Counts:
     """Count expressions of a count table; ``n`` is ``weight_sum`` when the table is weighted.
@@ -170,7 +156,9 @@ def report_from_counts(
       against its labels); ``"systemic"`` when OFI is within the threshold but the impact
       ratio or disparate impact fails the four-fifths rule (DI < 4/5 or > 5/4): the
       disparity is in the labels or the population, not in the classifier's errors;
-      ``"none"`` otherwise; ``"insufficient support"`` for low-support groups, an undefined
+      ``"undefined impact ratio"`` when neither holds and the impact ratio is 0/0 (no group
+      is selected): undefined is not a pass, and the gate fails it too; ``"none"``
+      otherwise; ``"insufficient support"`` for low-support groups, an undefined
       OFI, or a low-support benchmark (``reference_low_support``). This reading
       assumes the labels are correct: where the labels themselves carry bias (the paper's
       COMPAS discussion: recorded re-arrest is not re-offence), "systemic" can hide a
@@ -339,22 +327,9 @@ class _Rules:
                     for d, s in zip(di, sr, strict=True)]
         benchmark_low = [ref_low or top_low for _ in rows]
 
-        def read(lo: Any, o: Any, f: Any, a: Any, d: bool) -> str:
-            # each verdict is only as good as the group it is measured against: OFI and DI
-            # against the reference, the impact ratio against the highest rate. Passing against
-            # a low-support maximum implies passing against any lower one, so only a failure
-            # measured against a low-support benchmark is insufficient support.
-            if lo or o is None:
-                return "insufficient support"
-            if f:
-                return "insufficient support" if ref_low else "algorithmic"
-            if (a and not top_low) or (d and not ref_low):
-                return "systemic"  # a failure measured against a supported benchmark stands
-            if a or d:
-                return "insufficient support"
-            return "insufficient support" if ref_low else "none"
-
-        finding = [read(*r) for r in zip(low, ofi, flag, adverse, di_fails, strict=True)]
+        finding = [read_finding(lo, o, f, a, d, v is None, ref_low, top_low)
+                   for lo, o, f, a, d, v in zip(low, ofi, flag, adverse, di_fails, ir,
+                                                strict=True)]
 
         def floats(values: list[Any]) -> pl.Series:
             return pl.Series([None if v is None else float(v) for v in values],
@@ -442,18 +417,8 @@ def _decide_ints(df: pl.DataFrame, rules: _Rules) -> pl.DataFrame:
         if ref is not None:
             num, den = b[i] * ref[2] - ref[1] * n[i], n[i] * ref[2]
             ofi[i], flag[i] = num / den, abs(num) * qo > po * den
-    finding = []
-    for lo, o, f, a, d in zip(low, ofi, flag, adverse, fails, strict=True):
-        if lo or o is None:
-            finding.append("insufficient support")
-        elif f:
-            finding.append("insufficient support" if ref_low else "algorithmic")
-        elif (a and not top_low) or (d and not ref_low):
-            finding.append("systemic")
-        elif a or d:
-            finding.append("insufficient support")
-        else:
-            finding.append("insufficient support" if ref_low else "none")
+    finding = [read_finding(lo, o, f, a, d, v is None, ref_low, top_low)
+               for lo, o, f, a, d, v in zip(low, ofi, flag, adverse, fails, ir, strict=True)]
     new = {
         "disparate_impact": pl.Series("disparate_impact", di, dtype=pl.Float64),
         "impact_ratio": pl.Series("impact_ratio", ir, dtype=pl.Float64),
@@ -554,11 +519,12 @@ def _decide_counts(df: pl.DataFrame, rules: _Rules) -> pl.DataFrame | None:
     insufficient = pl.lit("insufficient support")
     lo, o, f = pl.col("low_support"), pl.col("ofi"), pl.col("ofi_flag")
     a, d = pl.col("adverse_impact").fill_null(False), pl.col("__pf_fails")
-    finding = (
+    finding = (  # read_finding, as an expression
         pl.when(lo | o.is_null()).then(insufficient)
         .when(f).then(insufficient if ref_low else pl.lit("algorithmic"))
         .when((a & (not top_low)) | (d & (not ref_low))).then(pl.lit("systemic"))
         .when(a | d).then(insufficient)
+        .when(pl.col("impact_ratio").is_null()).then(pl.lit("undefined impact ratio"))
         .otherwise(insufficient if ref_low else pl.lit("none"))
     )
     return df.lazy().with_columns(

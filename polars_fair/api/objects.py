@@ -554,11 +554,55 @@ def counts(frame: Any, by: By = None, **count_args: Unpack[CountArgs]) -> FairCo
     >>> polars_fair.counts(df, "g").report(min_support=1).collect()["ofi"].to_list()
     [0.0, -1.5]
     """
-    args = _args(dict(count_args), COUNT_ARGS, "count")
+    return _counts(frame, by, dict(count_args))
+
+
+def pattern_counts(frame: Any, by: By = None, **count_args: Unpack[CountArgs]) -> FairCounts:
+    """:func:`counts` for a pattern search that shows no group below a minimum support.
+
+    Each attribute is checked as :func:`counts` checks it, but not their intersection
+    (:func:`polars_fair.counting.boundary.check_row_levels`): ``divergence`` reads the finest
+    table only to sum its frequent patterns, and never shows a group of one row.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
+        The rows.
+    by : str, expression or list of them, optional
+        The attributes.
+    **count_args
+        As :func:`counts`.
+
+    Returns
+    -------
+    FairCounts
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidArgumentError, InvalidLabelError, TooManyLevelsError
+        As :func:`counts`, but for the intersection of the attributes.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"a": [f"a{i % 8}" for i in range(32)],
+    ...                    "b": [f"b{i // 8 % 2}{i // 16}" for i in range(32)],
+    ...                    "y_true": [1, 0] * 16, "y_pred": [1, 1, 0, 0] * 8})
+    >>> pattern_counts(df, ["a", "b"]).frame.collect().height  # 32 groups of one row
+    32
+    """
+    return _counts(frame, by, dict(count_args), intersection=False)
+
+
+def _counts(frame: Any, by: By, count_args: dict[str, Any], *,
+            intersection: bool = True) -> FairCounts:
+    args = _args(count_args, COUNT_ARGS, "count")
     combinations, max_order = args.pop("combinations"), args.pop("max_order")
     engine = tables.engine_of(frame)
     limit = args["max_groups"] = check_int(args["max_groups"], "max_groups")
     attrs = parse_by(by, combinations, max_order, max_groups=limit)  # the one parse of by
+    if not intersection:
+        args["intersection"] = False
     return FairCounts(tables.count_tables(engine, attrs, **args))
 
 

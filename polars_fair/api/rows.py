@@ -31,7 +31,7 @@ from polars_fair.analyses.divergence import (
     divergence_of_counts,
 )
 from polars_fair.api.classes import class_counts
-from polars_fair.api.objects import counts, scores
+from polars_fair.api.objects import counts, pattern_counts, scores
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
     COUNT_ARGS,
@@ -295,7 +295,7 @@ def divergence_of_rows(
         return _by_levels(frame, by, args, metric=metric, max_order=max_order,
                           min_support=min_support, min_denominator=min_denominator,
                           level=level, adjust=adjust, max_patterns=max_patterns)
-    return counts(frame, by, **args).divergence(
+    return pattern_counts(frame, by, **args).divergence(
         metric=metric, max_order=max_order, min_support=min_support,
         min_denominator=min_denominator, level=level, adjust=adjust, max_patterns=max_patterns)
 

@@ -33,8 +33,9 @@ from polars_fair.core.labels import named_label
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference, known
 
-__all__ = ["GATE_COLUMNS", "LOW_SUPPORT", "ZERO_DENOMINATOR", "check_limit", "gate",
-           "gate_reference", "group_labels", "resolve_gate_reference", "verdict"]
+__all__ = ["GATE_COLUMNS", "LOW_CLASS_SUPPORT", "LOW_SUPPORT", "ZERO_DENOMINATOR", "check_limit",
+           "gate", "gate_reference", "group_labels", "resolve_gate_reference", "testable",
+           "verdict"]
 
 #: The columns of :func:`gate` after the key columns' place (``metric`` comes first).
 GATE_COLUMNS = ("group", "n", "is_reference", "value", "limit", "rule", "checked", "passed",
@@ -54,6 +55,9 @@ ONE_SET = (
 )
 #: ``reason`` of a group below ``min_support`` (not checked).
 LOW_SUPPORT = "n < {min_support:g}"
+#: ``reason`` of a group's ABROCA row with too few positives or negatives (not checked: the
+#: audit page's rule, :func:`testable`).
+LOW_CLASS_SUPPORT = "positives or negatives < {min_support:g}"
 #: ``reason`` of the reference's own ABROCA row (not checked: it is 0 by definition).
 REFERENCE = "reference group"
 #: ``reason`` of an undefined impact ratio or OFI (a zero denominator).
@@ -273,13 +277,44 @@ def group_labels(frame: pl.DataFrame, keys: list[str]) -> pl.Series:
     return _labels(frame, keys)
 
 
+def testable(min_support: float | Fraction) -> pl.Expr:
+    """A group's ABROCA can be judged: at least ``min_support`` positives and negatives.
+
+    The one low-support rule of the metrics (a rate is low support when its own denominator is
+    below ``min_support``: :func:`polars_fair.analyses.uncertainty.metrics_table`) applied to
+    the two rates of a ROC curve, the TPR (over the positives) and the FPR (over the
+    negatives). The gate (``max_abroca``) and the audit page's ABROCA findings use it.
+
+    Parameters
+    ----------
+    min_support : float or Fraction
+        The least positives and negatives.
+
+    Returns
+    -------
+    pl.Expr
+        Boolean, over the columns ``positives`` and ``negatives`` of an ABROCA table.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"positives": [30, 6], "negatives": [40, 90]})
+    >>> df.select(testable(30)).to_series().to_list()
+    [True, False]
+    """
+    least = R.min_count(R.exact(min_support, "min_support"))
+    return (pl.col("positives") >= least) & (pl.col("negatives") >= least)
+
+
 def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule: str,
           passes: pl.Expr, undefined: pl.Expr, min_support: Fraction,
-          skip_reference: bool) -> pl.DataFrame:
+          skip_reference: bool, classes: bool = False) -> pl.DataFrame:
     value = pl.col("value")
     supported = pl.col("n") >= R.min_count(min_support)  # rows: an exact integer comparison
+    low = LOW_SUPPORT
     if "n_effective" in frame.columns:  # estimated membership: Kish's effective size
         supported = pl.col("n_effective") >= float(min_support)
+    if classes:  # ABROCA: positives and negatives, the audit page's rule
+        supported, low = testable(min_support).fill_null(False), LOW_CLASS_SUPPORT
     checked = (supported & ~pl.col("is_reference")) if skip_reference else supported
     return frame.with_columns(_labels(frame, keys)).select(
         pl.lit(metric, dtype=pl.String).alias("metric"),
@@ -293,7 +328,7 @@ def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule:
         checked.alias("checked"),
         pl.when(~checked).then(None).when(value.is_null()).then(False).otherwise(passes)
         .alias("passed"),
-        pl.when(~supported).then(pl.lit(LOW_SUPPORT.format(min_support=float(min_support))))
+        pl.when(~supported).then(pl.lit(low.format(min_support=float(min_support))))
         .when(~checked).then(pl.lit(REFERENCE))
         .when(value.is_null()).then(undefined)
         .otherwise(None).cast(pl.String).alias("reason"),
@@ -336,7 +371,9 @@ def gate(
     ``min_impact_ratio=0.8``; ``|ofi| = 0.3`` passes ``max_abs_ofi=0.3``); weighted tables use
     the tolerance of :data:`polars_fair.core.rules.WEIGHTED_TOLERANCE`. ABROCA, an area computed in
     floating point, is compared as the float it is with the limit. A group with exactly
-    ``min_support`` rows is checked.
+    ``min_support`` rows is checked; a group's ABROCA is checked only with at least
+    ``min_support`` positives and as many negatives (:func:`testable`, the audit page's rule;
+    else ``reason`` :data:`LOW_CLASS_SUPPORT`).
 
     Parameters
     ----------
@@ -370,11 +407,12 @@ def gate(
         - ``is_reference`` (Boolean);
         - ``value`` (Float64): the figure, null when undefined;
         - ``limit`` (Float64) and ``rule`` (String, e.g. ``">= 0.8"``, ``"|ofi| <= 0.3"``);
-        - ``checked`` (Boolean): ``n >= min_support`` (and not the reference, for ABROCA);
+        - ``checked`` (Boolean): ``n >= min_support`` (for ABROCA: at least ``min_support``
+          positives and negatives, and not the reference);
         - ``passed`` (Boolean): null when not checked, false when undefined;
         - ``reason`` (String): why a row is not checked (:data:`LOW_SUPPORT`,
-          :data:`REFERENCE`) or undefined (:data:`ZERO_DENOMINATOR`, or ABROCA's
-          ``undefined_reason``); null otherwise.
+          :data:`LOW_CLASS_SUPPORT`, :data:`REFERENCE`) or undefined
+          (:data:`ZERO_DENOMINATOR`, or ABROCA's ``undefined_reason``); null otherwise.
 
         :func:`verdict` gives the overall decision.
 
@@ -489,7 +527,7 @@ def _abroca_rows(fs: FairScores, ref: Any, report: pl.DataFrame, keys: list[str]
     # the float it is with the limit rounded once (rules.float_at_most)
     return _rows(abroca, keys, "abroca", float(t_abroca), f"<= {_limit_text(t_abroca)}",
                  pl.col("value") <= float(t_abroca), pl.col("undefined_reason"), t_support,
-                 skip_reference=True)
+                 skip_reference=True, classes=True)
 
 
 def verdict(table: pl.DataFrame) -> bool:

@@ -711,7 +711,10 @@ def check_gate(
     -------
     dict
         ``passed`` (bool), ``rows``, ``by``, ``reference``, ``limits``, ``checked_groups``,
-        ``skipped_low_support``, ``undefined`` (each ``group``, ``metric``, ``reason``) and
+        ``skipped_low_support``, ``skipped_abroca`` (checked groups whose ABROCA is not, for
+        fewer than ``min_support`` positives or negatives: the audit page's rule,
+        :func:`polars_fair.audit.gate.testable`), ``undefined`` (each ``group``, ``metric``,
+        ``reason``) and
         ``violations`` (each ``group``, ``values``, ``metric``, ``value``, ``limit``, ``rule``;
         an undefined figure is a violation with ``value`` and ``limit`` null).
 
@@ -735,7 +738,7 @@ def check_gate(
     (True, ['sex=Female', 'sex=Male'])
     """
     import polars_fair
-    from polars_fair.audit.gate import gate, verdict
+    from polars_fair.audit.gate import LOW_CLASS_SUPPORT, gate, verdict
 
     if max_abroca is not None and args.y_score is None:
         raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
@@ -759,6 +762,12 @@ def check_gate(
             f"no group has at least --min-support {min_support} rows: nothing was checked "
             f"(groups: {E.show_values(skipped)})")
     reference = groups.filter(pl.col("is_reference"))["group"].to_list()
+    # ABROCA is judged only for a group with min_support positives and negatives (the page's
+    # rule, audit.gate.testable): the supported groups whose ABROCA was not, by name
+    abroca_skipped = table.filter(
+        (pl.col("metric") == "abroca") & pl.col("group").is_in(checked)
+        & (pl.col("reason") == LOW_CLASS_SUPPORT.format(min_support=float(min_support))))[
+        "group"].to_list()
     undefined = [{"group": r["group"], "metric": r["metric"], "reason": r["reason"]}
                  for r in table.filter(pl.col("checked") & pl.col("value").is_null())
                  .iter_rows(named=True)]
@@ -778,6 +787,7 @@ def check_gate(
                    "max_abroca": json_number(max_abroca), "min_support": min_support},
         "checked_groups": checked,
         "skipped_low_support": skipped,
+        "skipped_abroca": abroca_skipped,
         "undefined": undefined,
         "violations": violations,
     }
@@ -847,6 +857,11 @@ def format_gate(result: dict[str, Any]) -> str:
         lines.append(
             f"not checked (n < {lim['min_support']}): "
             f"{'; '.join(visible(g) for g in result['skipped_low_support'])}"
+        )
+    if result.get("skipped_abroca"):
+        lines.append(
+            f"ABROCA not checked (fewer than {lim['min_support']} positives or negatives): "
+            f"{'; '.join(visible(g) for g in result['skipped_abroca'])}"
         )
     return "\n".join(lines)
 

@@ -559,6 +559,10 @@ class Audit:
     not_attributes : tuple of str, default ()
         Keys that are no attribute (a monitor's ``period``): a key with one row per level is
         no identifier there, so :func:`polars_fair.counting.boundary.check_row_levels` skips it.
+    check_intersection : bool, default True
+        Whether the intersection of the attributes is checked as each attribute is
+        (:func:`polars_fair.counting.boundary.check_row_levels`); ``divergence`` turns it off
+        for its level-wise counts, whose groups below the minimum support are never shown.
     true_dtype, pred_dtype : pl.DataType, optional
         The dtypes of the label and of the prediction.
     max_groups : int, default 10000
@@ -594,6 +598,7 @@ class Audit:
     null_groups: NullGroups = "keep"
     float_keys: list[str] = field(default_factory=list)
     not_attributes: tuple[str, ...] = ()
+    check_intersection: bool = True
     true_dtype: pl.DataType | None = None
     pred_dtype: pl.DataType | None = None
     max_groups: int = DEFAULT_MAX_GROUPS
@@ -885,20 +890,20 @@ def _check_label_kinds(true_dtype: pl.DataType, pred_dtype: pl.DataType, y_true:
     """Refuse a text label with a Boolean or numeric prediction (or the reverse).
 
     No one ``pos_label`` can be both a string and a number or a Boolean, so the advice is to
-    turn the label into a Boolean (``pl.col(label) == value``) and pass ``pos_label=True``.
+    turn the text column (the label or the prediction) into a Boolean (``pl.col(c) == value``)
+    and pass ``pos_label=True``; the error carries ``label_kinds`` so that the counting layer,
+    which reads the rows, can name one of the column's values
+    (:func:`polars_fair.errors.label_kinds_error`).
     """
     if _is_text(true_dtype) == _is_text(pred_dtype) or pl.Null in (true_dtype, pred_dtype):
         return
-    example = pos_label if isinstance(pos_label, str) else str(pos_label)
-    facts = {"y_true": y_true, "y_pred": y_pred, "true_dtype": true_dtype,
-             "pred_dtype": pred_dtype, "example": example}
-    sql = y_true if y_true.isidentifier() else '"' + y_true.replace('"', '""') + '"'
-    raise E.InvalidLabelError(
-        E.LABEL_PREDICTION_KINDS.format(**facts, pred_pos=True),
-        cli_message=E.CLI_LABEL_PREDICTION_KINDS.format(
-            **facts, sql=sql, example_sql="'" + example.replace("'", "''") + "'",
-            pred_pos_cli="true"),
-    )
+    text_role = "y_true" if _is_text(true_dtype) else "y_pred"
+    exc = E.label_kinds_error(y_true, y_pred, true_dtype, pred_dtype, text_role=text_role,
+                              values=[], pos_label=pos_label)
+    # the counting layer, which can read the rows, advises one of the column's own values
+    exc.label_kinds = {"y_true": y_true, "y_pred": y_pred, "true_dtype": true_dtype,
+                       "pred_dtype": pred_dtype, "text_role": text_role, "pos_label": pos_label}
+    raise exc
 
 
 def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:

@@ -74,9 +74,10 @@ __all__ = [
 COUNT_COLUMNS = ("n", "tp", "fp", "fn", "tn")
 #: A float attribute with more distinct values than this must be binned first.
 MAX_FLOAT_LEVELS = 50
-#: A numeric attribute with at least this many levels and fewer than two rows per level on
-#: average (8 distinct ages in 8 rows) is an identifier or a measurement, not a group: every
-#: analysis refuses it until it is binned.
+#: An attribute (or an intersection of attributes) with at least this many levels and nearly
+#: one row per level (fewer than two rows per level on average, 8 distinct ages in 8 rows, or
+#: half of its levels or more with a single row, a first name) is an identifier or a
+#: measurement, not a group: every analysis refuses it (:func:`too_fine`).
 MIN_LEVELS_PER_ROW_CHECK = 8
 Y, P = "__pf_y", "__pf_p"
 _V = "__pf_"
@@ -645,7 +646,8 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
         if df.height == 0 or not df["n"].sum():
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" after dropping null groups"))
     check_float_levels(df, a.float_keys, way=a.way)
-    check_row_levels(df, [k for k in a.keys if k not in a.not_attributes], way=a.way)
+    check_row_levels(df, [k for k in a.keys if k not in a.not_attributes], way=a.way,
+                     intersection=a.check_intersection)
     return df
 
 
@@ -716,15 +718,19 @@ def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str], *, way: str 
                                  kind="number", float_limit=MAX_FLOAT_LEVELS, way=way)
 
 
-def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows") -> None:
+def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows",
+                     intersection: bool = True) -> None:
     """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a key too fine to group.
 
-    Nearly one row per level: at least :data:`MIN_LEVELS_PER_ROW_CHECK` distinct (non-null)
-    values and fewer than two rows per value on average, in a grouped table whose ``n`` counts
-    rows. Such a column cannot form groups that say anything, and often identifies people (a
-    name, a date of birth, an id): every dtype is checked, and the message gives counts and
-    the dtype, never a value (:func:`polars_fair.errors.levels_error`, with advice for the
-    dtype's kind, :func:`level_kind`).
+    Nearly one row per level (:func:`too_fine`): at least :data:`MIN_LEVELS_PER_ROW_CHECK`
+    distinct (non-null) values, and fewer than two rows per value on average or half of the
+    values or more on a single row, in a grouped table whose ``n`` counts rows. Such a column
+    cannot form groups that say anything, and often identifies people (a name, a date of
+    birth, an id): every dtype is checked, and the message gives counts and the dtype, never a
+    value (:func:`polars_fair.errors.levels_error`, with advice for the dtype's kind,
+    :func:`level_kind`). The same rule then applies to the intersection of the keys, the
+    groups actually counted (:func:`polars_fair.errors.intersection_error`: the attributes'
+    names and counts): a first name and an age, each fine alone, can name a person together.
 
     Parameters
     ----------
@@ -734,11 +740,14 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
         The attribute columns, of any dtype.
     way : {"rows", "table", "relation"}, default "rows"
         How the table arrived, which picks the advice (:func:`polars_fair.errors.levels_error`).
+    intersection : bool, default True
+        Also check the intersection of several keys (``False`` where only groups with a
+        minimum support are ever shown: the level-wise counts of ``divergence``).
 
     Raises
     ------
     TooManyLevelsError
-        A key with nearly one row per level.
+        A key, or the intersection of the keys, with nearly one row per level.
 
     Examples
     --------
@@ -751,10 +760,50 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
     rows = int(df["n"].sum())
     for k in keys:
         dtype = df.schema[k]
-        present = df.filter(pl.col(k).is_not_null() & (pl.col("n") > 0))[k]
-        levels = present.n_unique()
-        if levels >= MIN_LEVELS_PER_ROW_CHECK and 2 * levels > rows:
+        levels, fine = too_fine(df, [k], rows)
+        if fine:
             raise E.levels_error(k, dtype, levels, rows, kind=level_kind(dtype), way=way)
+    if len(keys) > 1 and intersection:
+        levels, fine = too_fine(df, keys, rows)
+        if fine:
+            raise E.intersection_error(keys, levels, rows, way=way)
+
+
+def too_fine(df: pl.DataFrame, keys: Sequence[str], rows: int) -> tuple[int, bool]:
+    """The groups of ``keys`` (none null) and whether they are too fine to form groups.
+
+    Too fine: at least :data:`MIN_LEVELS_PER_ROW_CHECK` groups, and fewer than two rows per
+    group on average or half of the groups or more with a single row (``n``). The one rule
+    of an attribute and of an intersection (:func:`check_row_levels`).
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label or count table (the keys and ``n``, several rows per group allowed).
+    keys : sequence of str
+        The attributes whose groups are counted.
+    rows : int
+        The rows of the table (``n`` summed).
+
+    Returns
+    -------
+    tuple of (int, bool)
+        The number of groups and the decision.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"g": list("abcdefgh") * 2 + ["a"], "n": [1] * 8 + [2] * 8 + [1]})
+    >>> too_fine(df, ["g"], 25)  # 8 groups of 3 or 4 rows
+    (8, False)
+    >>> too_fine(pl.DataFrame({"g": list("abcdefgh"), "n": [1] * 4 + [9] * 4}), ["g"], 40)
+    (8, True)
+    """
+    sizes = (df.filter(pl.all_horizontal([pl.col(k).is_not_null() for k in keys])
+                       & (pl.col("n") > 0))
+             .group_by(keys).agg(pl.col("n").sum()))
+    levels, singles = sizes.height, int((sizes["n"] == 1).sum())
+    return levels, levels >= MIN_LEVELS_PER_ROW_CHECK and (
+        2 * levels > rows or 2 * singles >= levels)
 
 
 def checked(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.LazyFrame:

@@ -37,6 +37,7 @@ from polars_fair.core.spec import (
     By,
     NullGroups,
     check_int,
+    name_of,
     normalize_by,
     parse_by,
     resolve,
@@ -212,16 +213,33 @@ def _is_empty(engine: Engine) -> bool:
     return bool(check()) if callable(check) else False
 
 
+def _label_kinds_error(engine: Engine, args: dict[str, Any],
+                       kinds: dict[str, Any]) -> E.InvalidLabelError:
+    """:func:`polars_fair.errors.label_kinds_error` with the text column's values, read once.
+
+    On the error path only: one aggregation of the text column in the frame's own engine.
+    """
+    role = kinds["text_role"]
+    a = resolve(engine.schema(), None, y_true=None, y_pred=args.get(role, role), classes=True)
+    found = engine.label_table(a).collect()[boundary.P].drop_nulls().unique().sort()
+    return E.label_kinds_error(kinds["y_true"], kinds["y_pred"], kinds["true_dtype"],
+                               kinds["pred_dtype"], text_role=role, values=found.to_list(),
+                               pos_label=kinds["pos_label"])
+
+
 def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool,
              key_roles: dict[str, str] | None = None) -> tuple[Engine, Audit]:
     engine, by, args = engine.bind(parse_by(by), args)  # parsed once: identity on the route
     try:
         a = resolve(engine.schema(), by, scores=scores, **args)
-    except E.InvalidLabelError:
+    except E.InvalidLabelError as exc:
         # a header-only CSV reads as String columns: its problem is that it is empty, not that
         # pos_label=1 is no string
         if _is_empty(engine):
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail="")) from None
+        kinds = getattr(exc, "label_kinds", None)
+        if kinds is not None:  # advise one of the text column's own values
+            raise _label_kinds_error(engine, args, kinds) from None
         raise
     if key_roles:  # keys of another role (a period) are no attributes: no level check
         a = replace(a, not_attributes=tuple(key_roles))
@@ -235,7 +253,7 @@ def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool,
 
 def count_table(
     engine: Engine | pl.LazyFrame | pl.DataFrame, by: By | Attributes, *,
-    key_roles: dict[str, str] | None = None, **args: Any
+    key_roles: dict[str, str] | None = None, intersection: bool = True, **args: Any
 ) -> tuple[pl.LazyFrame, list[str]]:
     """The lazy count table of the rows and its key names (the public contract above).
 
@@ -251,6 +269,10 @@ def count_table(
     key_roles : dict of str to str, optional
         The argument that gave a key, by key name, when it is not ``by`` (``time`` of a
         monitor), named in errors.
+    intersection : bool, default True
+        Whether the intersection of several attributes is refused when it is too fine, as each
+        attribute is (:func:`polars_fair.counting.boundary.check_row_levels`); ``False`` only
+        where groups below a minimum support are never shown (``divergence``).
     **args : Any
         The count arguments but ``combinations``/``max_order`` (``y_true``, ``y_pred``,
         ``pos_label``, ``sample_weight``, ``null_groups``, ``y_score``, ``threshold``,
@@ -294,10 +316,14 @@ def count_table(
     (['g'], [('a', 1, 1, 0, 0, 0), ('b', 1, 0, 1, 0, 0)])
     """
     engine = engine_of(engine) if isinstance(engine, (pl.LazyFrame, pl.DataFrame)) else engine
+    derived = {role: name_of(args[role]) for role in ("y_true", "y_pred")
+               if isinstance(args.get(role), pl.Expr) and not args[role].meta.is_column()}
     m = parse_membership(args.pop("membership", None),
                          args.pop("membership_estimator", "weighted"),
                          args.pop("normalize", False))
     engine, a = _resolve(engine, by, args, scores=False, key_roles=key_roles)
+    if not intersection:
+        a = replace(a, check_intersection=False)
     if m is not None:  # estimated membership: its own scan (counting.membership)
         return membership_counts(engine, a, m)
     if isinstance(engine, PolarsEngine) and boundary.sums_plan(a):  # 0/1 labels: sums per key
@@ -308,7 +334,29 @@ def count_table(
         completed = complete_enums(out, a.keys, max_groups=a.max_groups)
         if completed is not out:  # new rows: sorted again (the count table is sorted already)
             out = completed.sort(a.keys, nulls_last=True)
+    if derived:  # a label or prediction computed by an expression: warn when it is constant
+        out = checked(out, lambda df: _warn_constant(df, derived))
     return out, a.keys
+
+
+def _warn_constant(df: pl.DataFrame, derived: dict[str, str]) -> pl.DataFrame:
+    """Warn (:data:`polars_fair.errors.CONSTANT_OUTCOME`) for a derived outcome that is constant.
+
+    ``derived`` maps ``"y_true"`` / ``"y_pred"`` to the name of the expression given for it;
+    the count table's cells tell whether it was ever positive or ever negative.
+    """
+    if not df.height:
+        return df
+    tp, fp, fn, tn = (float(df[c].sum()) for c in ("tp", "fp", "fn", "tn"))
+    rows = int(df["n"].sum())
+    sides = {"y_true": (tp + fn, fp + tn), "y_pred": (tp + fp, fn + tn)}
+    for role, name in derived.items():
+        positive, negative = sides[role]
+        if rows and (not positive or not negative):
+            warnings.warn(E.CONSTANT_OUTCOME.format(
+                role=role, name=name, value="positive" if positive else "negative",
+                rows=rows), stacklevel=2)
+    return df
 
 
 def score_table(

@@ -156,3 +156,25 @@ def test_a_page_by_an_attribute_named_like_an_internal_column(name: str) -> None
     data = page_data(audit_html(df, name))
     # by hand: a selects 30 of 40 and b 30 of 40 (the pattern repeats): impact ratio 1
     assert [r["impact_ratio"] for r in data["impact_analysis"]] == [1.0, 1.0]
+
+
+def test_one_label_per_metric_on_the_page() -> None:
+    """Issue 20 fix, item 4: the impact table divides by the reference's rate (the registry's
+    disparate_impact) and is labelled so; "impact ratio" on the page is the report's ratio to
+    the highest rate, and no table header gives the reference ratio that name."""
+    import re
+
+    import polars as pl
+
+    from polars_fair.audit.html import audit_html
+
+    # a: 30 of 60 selected (0.5, the largest: the reference); b: 32 of 40 (0.8, the highest)
+    df = pl.DataFrame({"g": ["a"] * 60 + ["b"] * 40, "y_true": [1, 0] * 50,
+                       "y_pred": [1] * 30 + [0] * 30 + [1] * 32 + [0] * 8})
+    page = audit_html(df, "g")
+    section = page[page.index("Adverse impact per group"):]
+    headers = re.findall(r"<th[^>]*>([^<]*)</th>", section[:section.index("</table>")])
+    assert "disparate impact" in headers and "impact ratio" not in headers
+    # b's ratio to the reference a: 0.8 / 0.5 = 1.6 (its impact ratio, to itself, is 1)
+    row = section[section.index("<td>b</td>"):]
+    assert "1.600" in row[:row.index("</tr>")]

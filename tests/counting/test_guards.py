@@ -462,12 +462,13 @@ def test_enum_product_beyond_the_limit_raises_before_reading() -> None:
 
 
 def test_enum_product_with_observed_values_is_checked_at_collect() -> None:
-    # one Enum of 60 categories x 200 observed values of x (two rows each: one row per value
-    # would be refused as an identifier first): 12,000 groups > 10,000
+    # one Enum of 60 categories x 200 observed values of x (four rows each, two in each
+    # observed intersection: one row per value, or per intersection, would be refused as an
+    # identifier first): 12,000 groups > 10,000
     enum = pl.Enum([str(i) for i in range(60)])
-    df = pl.DataFrame({"e": pl.Series(["0", "1"] * 200, dtype=enum),
-                       "x": [i // 2 for i in range(400)],
-                       "y_true": [1, 0] * 200, "y_pred": [1, 0] * 200})
+    df = pl.DataFrame({"e": pl.Series(["0", "0", "1", "1"] * 200, dtype=enum),
+                       "x": [i // 4 for i in range(800)],
+                       "y_true": [1, 0] * 400, "y_pred": [1, 0] * 400})
     lazy = df.lazy().fair.confusion(["e", "x"])  # the plan: the observed values are not known
     with pytest.raises(E.SizeLimitError) as info:
         lazy.collect()

@@ -40,16 +40,18 @@ __all__ = [
 
 #: The reading under the impact table: what each practitioner's column means.
 IMPACT_READING = (
-    "<p><b>Shortfall</b>: the selections the group would need to reach the reference's rate "
-    "(applicants × the reference's rate − selections; negative: above it). <b>z</b>: the "
-    "difference of the rates in standard deviations (the pooled two-proportion statistic; the "
-    "“two or three standard deviations” of the EEOC and OFCCP), signed. <b>p</b>: Fisher's "
-    "exact test, two-sided (the z-test above 10<sup>9</sup> applicants){weighted}. <b>After "
-    "one more selected</b>: the impact ratio had one "
-    "more of the group's applicants been selected; a failure that one person reverses is a "
-    "matter of sample size. <b>Practically significant</b>: fails the four-fifths rule, still "
-    "fails after the flip, and p ≤ {alpha:g} (each group's own p, as practitioners read it, "
-    "not adjusted for the groups compared: the headline's tests are).</p>"
+    "<p><b>Disparate impact</b>: the group's selection rate over the reference's (the "
+    "registry's disparate_impact; the impact ratio elsewhere on the page divides by the highest"
+    " rate instead). <b>Shortfall</b>: the selections the group would need to reach the "
+    "reference's rate (applicants × the reference's rate − selections; negative: above it). "
+    "<b>z</b>: the difference of the rates in standard deviations (the pooled two-proportion "
+    "statistic; the “two or three standard deviations” of the EEOC and OFCCP), signed. "
+    "<b>p</b>: Fisher's exact test, two-sided (the z-test above 10<sup>9</sup> "
+    "applicants){weighted}. <b>After one more selected</b>: the disparate impact had one more "
+    "of the group's applicants been selected; a failure that one person reverses is a matter of"
+    " sample size. <b>Practically significant</b>: fails the four-fifths rule, still fails "
+    "after the flip, and p ≤ {alpha:g} (each group's own p, as practitioners read it, not "
+    "adjusted for the groups compared: the headline's tests are).</p>"
 )
 #: The reading above the strata table.
 STRATA_READING = (
@@ -244,7 +246,7 @@ def impact_verdicts(o: PageOptions, t: PageTables, g: PageGroups,
             '<span class="fail">yes</span>' if practical else "no",
         ])
     against = _reference_words(table, keys)
-    header = [*keys, "selected / applicants", "selection rate", "impact ratio",
+    header = [*keys, "selected / applicants", "selection rate", "disparate impact",
               f"four-fifths ({o.four_fifths:g})", "shortfall", "z (SD)", "p",
               "after one more selected", "practically significant"]
     weighted = (", here the pooled z-test: weighted counts are not whole"
@@ -303,7 +305,7 @@ def strata_section(o: PageOptions, g: PageGroups, table: pl.DataFrame | None,
             _signed(r["within"], "{:+.4f}"),
         ])
         reading.append(_read_group(r, keys, o.level))
-    header = [*keys, "n", "selection rate", "reference rate", "impact ratio (pooled)",
+    header = [*keys, "n", "selection rate", "reference rate", "disparate impact (pooled)",
               f"odds ratio (MH) [{o.level:.0%} CI]", "CMH p", "Breslow–Day p", "informative",
               "gap", "composition", "within"]
     first = len(keys)

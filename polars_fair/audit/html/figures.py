@@ -193,17 +193,13 @@ def compute_tables(audited: pl.LazyFrame, by: Any, o: PageOptions,
 
 
 def testable(min_support: float) -> pl.Expr:
-    """A group's ABROCA can be tested: at least ``min_support`` positives and negatives.
+    """A group's ABROCA can be tested: :func:`polars_fair.audit.gate.testable`, the one rule.
 
-    The one low-support rule of the metrics (a rate is low support when its own denominator is
-    below ``min_support``: :func:`polars_fair.analyses.uncertainty.metrics_table`) applied to
-    the two rates of a ROC curve, the TPR (over the positives) and the FPR (over the
-    negatives).
+    At least ``min_support`` positives and negatives; ``check --max-abroca`` uses the same.
     """
-    from polars_fair.core import rules as R
+    from polars_fair.audit.gate import testable as rule
 
-    least = R.min_count(R.exact(min_support, "min_support"))
-    return (pl.col("positives") >= least) & (pl.col("negatives") >= least)
+    return rule(min_support)
 
 
 def _abroca_tests(o: PageOptions, scores: pl.DataFrame, abroca: pl.DataFrame,

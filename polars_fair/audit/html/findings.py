@@ -201,6 +201,9 @@ def _reading(report: pl.DataFrame, keys: Sequence[str], *, ofi_threshold: float,
             "already in the labels or the population. Fixing the model's errors will not "
             "remove it; whether the outcome is fair is a question about the labels and the "
             "decision, not about accuracy."),
+        "undefined impact ratio": (
+            "no group is selected, so the impact ratio is 0/0: the four-fifths rule cannot "
+            "pass (the gate fails these groups too)."),
         "insufficient support": (
             f"these groups, or the group they are compared with, have fewer than {min_support} "
             "rows (or their OFI is undefined): their rates are too uncertain for a finding "
@@ -209,6 +212,7 @@ def _reading(report: pl.DataFrame, keys: Sequence[str], *, ofi_threshold: float,
     items = []
     for kind, cls, label in (("algorithmic", "fail", "algorithmic"),
                              ("systemic", "warn", "systemic"),
+                             ("undefined impact ratio", "fail", "undefined impact ratio"),
                              ("insufficient support", "insufficient", "too few rows")):
         groups = names(kind)
         if groups:
