@@ -6,7 +6,8 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 #: Bytecode caches (``__pycache__``, git-ignored) are written even under
 #: ``PYTHONDONTWRITEBYTECODE=1``: else every xdist worker compiles the package and rewrites the
@@ -19,6 +20,10 @@ import pytest  # noqa: E402
 
 import polars_fair  # noqa: E402, F401  (registers .fair)
 
+if TYPE_CHECKING:
+    import click
+    import typer
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 COMPAS_CSV = SHARED_DATA / "compas" / "compas-scores-two-years.csv"
@@ -26,6 +31,42 @@ ADULT_CSV = SHARED_DATA / "adult" / "adult.csv"
 ADULT_SCORED_CSV = SHARED_DATA / "adult" / "adult-scored.csv"
 
 Runner = Callable[..., pl.DataFrame]
+
+#: Click commands built by :func:`_built_once`, per Typer app: (its command and group counts, the
+#: command). Read by ``tests/cli/test_launch.py``, which checks that the cache is in effect.
+BUILT: WeakKeyDictionary[typer.Typer, tuple[tuple[int, int], click.Command]] = WeakKeyDictionary()
+
+
+def _built_once() -> None:
+    """Make ``CliRunner().invoke(app, ...)`` build the app's click group once, not per call.
+
+    ``typer.testing.CliRunner.invoke`` calls ``typer.main.get_command(app)`` on every call,
+    which builds all of the app's commands again (20-40 ms for polars_fair's 29; the fast loop
+    invokes the app about 600 times, some 15 CPU-seconds). A click group is not changed by
+    running it (each run makes its own context; ``ReadableCommand.get_params`` readies each
+    parameter once), so the group built from the same app, with the same commands and groups
+    registered, is reused. An app that registers a command afterwards is built again. If a Typer
+    release no longer reaches ``typer.testing._get_command``, nothing is cached (the tests
+    still run, only slower) and ``test_launch.py`` fails to say so.
+    """
+    import typer.main
+    import typer.testing
+
+    build = typer.main.get_command
+    if getattr(typer.testing, "_get_command", None) is not build:
+        return
+
+    def get_command(app: typer.Typer) -> click.Command:
+        shape = (len(app.registered_commands), len(app.registered_groups))
+        hit = BUILT.get(app)
+        if hit is None or hit[0] != shape:
+            hit = BUILT[app] = (shape, build(app))
+        return hit[1]
+
+    typer.testing._get_command = get_command  # type: ignore[attr-defined]
+
+
+_built_once()
 
 
 def require(path: Path) -> Path:
