@@ -140,6 +140,10 @@ SLOW_TESTS = {
     "test_the_tables_usage_errors_are_the_full_command_lines",  # every command's mistakes
     "test_intervals_import_scipy_on_first_use_and_give_the_wilson_bounds",
     "test_core_modules_import_without_the_plot_extra",
+    "test_two_proportion_test_does_not_import_scipy_stats",
+    # the console script's process, its exit code and stderr; the fast loop runs the same usage
+    # errors in-process: test_usage_errors_name_the_option
+    "test_usage_errors_through_main_exit_2_in_one_line",
     "test_a_shell_block_that_exits_non_zero_fails_the_page",
     # a whole HTML audit, or every chart rendered to PNG/SVG (as test_html.py)
     "test_the_html_audit_draws_a_group_with_control_characters",
@@ -147,6 +151,19 @@ SLOW_TESTS = {
     "test_the_cli_report_html_survives_a_control_character",
     "test_audit_html_escapes_its_data_block_and_draws_every_chart",
     "test_every_chart_draws_a_label_with_a_javascript_line_end",
+    # two whole HTML audits; the fast loop checks the helper's SVG equals this process's:
+    # test_the_helper_renders_what_to_svg_renders
+    "test_the_page_is_the_same_with_and_without_the_helper",
+    # scipy's and our Fisher test over random tables, and at FISHER_MAX_TOTAL (a billion
+    # applicants); the fast loop keeps the hand-worked tables and scipy's ties
+    # (test_tea_tasting_by_hand, test_asymmetric_margins_by_hand, test_ties_follow_scipys_slack,
+    # test_fisher_matches_scipy_fisher_exact) and the z-test above the limit
+    # (test_fisher_above_a_billion_applicants_gives_the_z_tests_p_on_every_method)
+    "test_equals_the_exact_fraction_and_scipy_on_random_and_tied_tables",
+    "test_fisher_at_the_limit_is_still_fishers_exact_test",
+    # 3,000 Fisher tests; the fast loop checks the size against the exact power:
+    # test_fisher_method_reaches_the_power_and_not_one_less
+    "test_fisher_methods_power_holds_by_simulation",
     # the peer library run live in its own venv (holisticai imports pandas and scikit-learn, two
     # seconds a run); the fast loop compares the same figures with the peer's frozen ones:
     # test_holisticai_frozen_figures and test_the_figures_equal_holisticais_frozen_figures
