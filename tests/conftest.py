@@ -6,7 +6,8 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 #: Bytecode caches (``__pycache__``, git-ignored) are written even under
 #: ``PYTHONDONTWRITEBYTECODE=1``: else every xdist worker compiles the package and rewrites the
@@ -19,6 +20,10 @@ import pytest  # noqa: E402
 
 import polars_fair  # noqa: E402, F401  (registers .fair)
 
+if TYPE_CHECKING:
+    import click
+    import typer
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 COMPAS_CSV = SHARED_DATA / "compas" / "compas-scores-two-years.csv"
@@ -26,6 +31,42 @@ ADULT_CSV = SHARED_DATA / "adult" / "adult.csv"
 ADULT_SCORED_CSV = SHARED_DATA / "adult" / "adult-scored.csv"
 
 Runner = Callable[..., pl.DataFrame]
+
+#: Click commands built by :func:`_built_once`, per Typer app: (its command and group counts, the
+#: command). Read by ``tests/cli/test_launch.py``, which checks that the cache is in effect.
+BUILT: WeakKeyDictionary[typer.Typer, tuple[tuple[int, int], click.Command]] = WeakKeyDictionary()
+
+
+def _built_once() -> None:
+    """Make ``CliRunner().invoke(app, ...)`` build the app's click group once, not per call.
+
+    ``typer.testing.CliRunner.invoke`` calls ``typer.main.get_command(app)`` on every call,
+    which builds all of the app's commands again (20-40 ms for polars_fair's 29; the fast loop
+    invokes the app about 600 times, some 15 CPU-seconds). A click group is not changed by
+    running it (each run makes its own context; ``ReadableCommand.get_params`` readies each
+    parameter once), so the group built from the same app, with the same commands and groups
+    registered, is reused. An app that registers a command afterwards is built again. If a Typer
+    release no longer reaches ``typer.testing._get_command``, nothing is cached (the tests
+    still run, only slower) and ``test_launch.py`` fails to say so.
+    """
+    import typer.main
+    import typer.testing
+
+    build = typer.main.get_command
+    if getattr(typer.testing, "_get_command", None) is not build:
+        return
+
+    def get_command(app: typer.Typer) -> click.Command:
+        shape = (len(app.registered_commands), len(app.registered_groups))
+        hit = BUILT.get(app)
+        if hit is None or hit[0] != shape:
+            hit = BUILT[app] = (shape, build(app))
+        return hit[1]
+
+    typer.testing._get_command = get_command  # type: ignore[attr-defined]
+
+
+_built_once()
 
 
 def require(path: Path) -> Path:
@@ -99,6 +140,10 @@ SLOW_TESTS = {
     "test_the_tables_usage_errors_are_the_full_command_lines",  # every command's mistakes
     "test_intervals_import_scipy_on_first_use_and_give_the_wilson_bounds",
     "test_core_modules_import_without_the_plot_extra",
+    "test_two_proportion_test_does_not_import_scipy_stats",
+    # the console script's process, its exit code and stderr; the fast loop runs the same usage
+    # errors in-process: test_usage_errors_name_the_option
+    "test_usage_errors_through_main_exit_2_in_one_line",
     "test_a_shell_block_that_exits_non_zero_fails_the_page",
     # a whole HTML audit, or every chart rendered to PNG/SVG (as test_html.py)
     "test_the_html_audit_draws_a_group_with_control_characters",
@@ -106,6 +151,19 @@ SLOW_TESTS = {
     "test_the_cli_report_html_survives_a_control_character",
     "test_audit_html_escapes_its_data_block_and_draws_every_chart",
     "test_every_chart_draws_a_label_with_a_javascript_line_end",
+    # two whole HTML audits; the fast loop checks the helper's SVG equals this process's:
+    # test_the_helper_renders_what_to_svg_renders
+    "test_the_page_is_the_same_with_and_without_the_helper",
+    # scipy's and our Fisher test over random tables, and at FISHER_MAX_TOTAL (a billion
+    # applicants); the fast loop keeps the hand-worked tables and scipy's ties
+    # (test_tea_tasting_by_hand, test_asymmetric_margins_by_hand, test_ties_follow_scipys_slack,
+    # test_fisher_matches_scipy_fisher_exact) and the z-test above the limit
+    # (test_fisher_above_a_billion_applicants_gives_the_z_tests_p_on_every_method)
+    "test_equals_the_exact_fraction_and_scipy_on_random_and_tied_tables",
+    "test_fisher_at_the_limit_is_still_fishers_exact_test",
+    # 3,000 Fisher tests; the fast loop checks the size against the exact power:
+    # test_fisher_method_reaches_the_power_and_not_one_less
+    "test_fisher_methods_power_holds_by_simulation",
     # the peer library run live in its own venv (holisticai imports pandas and scikit-learn, two
     # seconds a run); the fast loop compares the same figures with the peer's frozen ones:
     # test_holisticai_frozen_figures and test_the_figures_equal_holisticais_frozen_figures

@@ -232,13 +232,19 @@ def test_fisher_matches_scipy_fisher_exact() -> None:
 
 def test_fisher_above_a_billion_applicants_gives_the_z_tests_p_on_every_method() -> None:
     """At 10^10 applicants scipy's fisher_exact overflowed (p 0.98 at z = -2); above
-    FISHER_MAX_TOTAL every method gives the z-test's p, at and below it Fisher's exact one."""
+    FISHER_MAX_TOTAL every method gives the z-test's p, at and below it Fisher's exact one
+    (:func:`test_fisher_at_the_limit_is_still_fishers_exact_test`)."""
     half = 5 * 10**9
     a, b = half // 2 - 50_000, half // 2 + 50_000  # z = -2 by hand: 1e5/5e9 / sqrt(1/4 * 2/5e9)
     z_p = fs.two_proportion_test(a, half, b, half, method="z")
     assert float(z_p) == pytest.approx(2 * sps.norm.sf(2.0), rel=1e-6)
     for method in ("fisher", "auto"):
         assert float(fs.two_proportion_test(a, half, b, half, method=method)) == float(z_p)
+
+
+def test_fisher_at_the_limit_is_still_fishers_exact_test() -> None:
+    """Exactly at FISHER_MAX_TOTAL the test is Fisher's exact one, as scipy computes it (both
+    sum a billion-applicant tail: slow, tests/conftest.py)."""
     edge = fs.FISHER_MAX_TOTAL // 2  # exactly at the limit: still Fisher's test
     got = fs.two_proportion_test(edge // 2, edge, edge // 2 + 10, edge, method="fisher")
     want = sps.fisher_exact([[edge // 2, edge - edge // 2], [edge // 2 + 10, edge - edge // 2
