@@ -702,10 +702,20 @@ PAIRED_POSITIVE_ROWS = (
     "weight is above 0 (in SQL: SUM(CASE WHEN w > 0 THEN 1 ELSE 0 END)); the intervals count "
     "those rows, as a row of weight 0 is no observation"
 )
-PAIRED_POSITIVE_RANGE = (
-    "paired count table: n_positive_weight must lie between 0 and n (rows of positive weight "
+POSITIVE_ROWS_RANGE = (
+    "{table}: n_positive_weight must lie between 0 and n (rows of positive weight "
     "among the rows), and be above 0 where weight_sum is; rows with n_positive_weight {values} "
     "do not"
+)
+PAIRED_POSITIVE_RANGE = POSITIVE_ROWS_RANGE.replace("{table}", "paired count table")
+POSITIVE_ROWS_ABOVE_ROWS = (
+    "score table: n_positive_weight (rows of positive weight) must be at most n_rows (rows); "
+    "rows with n_positive_weight {values} are not"
+)
+POSITIVE_ROWS_UNWEIGHTED = (
+    "count table: n_positive_weight counts the rows of positive weight of a weighted table, "
+    "but the table has no weight_sum; drop n_positive_weight, or add weight_sum and the "
+    "weighted cells"
 )
 MONITOR_METRIC = "metric must be one of {allowed}; got {value!r}"
 MONITOR_TIME_DTYPE = (

@@ -21,6 +21,7 @@ from polars_fair.analyses.runner import check_clash
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.registry import safe_div
 from polars_fair.core.rules import flag
+from polars_fair.core.spec import support_size
 from polars_fair.core.stats import wilson_interval
 from polars_fair.counting.paired import PAIRED_CELLS, POSITIVE_ROWS, cell
 
@@ -187,7 +188,7 @@ def _rows(names: Sequence[str]) -> pl.Expr:
     A row of weight 0 adds nothing to any weighted figure, so it is no observation: counting
     it would narrow the intervals and let it lift a group over ``min_support``.
     """
-    return pl.col(POSITIVE_ROWS if "weight_sum" in names and POSITIVE_ROWS in names else "n")
+    return pl.col(support_size(names))
 
 
 def _wald(change: Any, var: Any, z: float) -> tuple[Any, Any]:
