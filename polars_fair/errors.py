@@ -646,6 +646,10 @@ CLI_PAGE_OF_TAKES_NOT = (
     "the page audits one attribute set; run {command} without --html for that table"
 )
 CLI_MISSING_PARAMETER = "missing {kind} {name}"
+CLI_BASELINE_TWICE = (
+    "--baseline-pred and --baseline both given: --baseline is another spelling of "
+    "--baseline-pred (the baseline model's prediction); give one of them"
+)
 CLI_BY_COMMA = (
     "--by takes one attribute (a column or a SQL expression), got {text!r}; repeat --by for "
     "several: {flags}"
