@@ -741,6 +741,11 @@ MONITOR_WEIGHTS = (
     "decisions as made, one per row, or audit one period's weighted rows with "
     "df.fair.disparity (a fixed-level test, not valid when repeated after every period)"
 )
+MONITOR_NO_GROUPS = (
+    "monitor needs an attribute (by=...) with two or more groups: it compares each group with "
+    "a reference group period by period, and got no attribute; pass by='race', say (for a "
+    "period count table, its key columns)"
+)
 MONITOR_NO_REFERENCE = (
     "monitor compares each group with one reference group; reference={reference!r} names none "
     "(use 'largest', 'max_selection_rate' or a group value)"
