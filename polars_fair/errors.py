@@ -731,6 +731,25 @@ CLI_MONITOR_TIME_DTYPE = (
     "time column {column!r} must be a Date or Datetime column, got {dtype}; read it as one, for "
     "example --dtype {dtype_option}"
 )
+#: :data:`MONITOR_TIME_DTYPE` for an integer column: ``str.to_date`` fails on integers, so the
+#: advice converts the two integer spellings of a time, each a ``time=`` that runs.
+MONITOR_TIME_INTEGER = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; convert it in the "
+    "call: a date written as an integer yyyymmdd (20240131) is "
+    "time=pl.col({column!r}).cast(pl.String).str.to_date('%Y%m%d'), and seconds since "
+    "1970-01-01 are time=pl.from_epoch({column!r})"
+)
+#: :data:`MONITOR_TIME_INTEGER` on the command line, where ``--time`` takes SQL.
+CLI_MONITOR_TIME_INTEGER = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; convert it in SQL: "
+    "a date written as an integer yyyymmdd (20240131) is --time {yyyymmdd}, and seconds since "
+    "1970-01-01 are --time {epoch}"
+)
+#: :data:`MONITOR_TIME_DTYPE` for a column neither text nor integer (a float, a time of day).
+MONITOR_TIME_OTHER = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}, which holds no "
+    "date; give the column of the decision's date or time"
+)
 MONITOR_EVERY = (
     "every={value!r} must be a Polars duration string of whole days, weeks, months, quarters "
     "or years, for example '1d', '1w', '2w', '1mo', '1q', '1y'"
