@@ -729,6 +729,10 @@ CLI_PAGE_OF_TAKES_NOT = (
     "the page audits one attribute set; run {command} without --html for that table"
 )
 CLI_MISSING_PARAMETER = "missing {kind} {name}"
+CLI_BASELINE_TWICE = (
+    "--baseline-pred and --baseline both given: --baseline is another spelling of "
+    "--baseline-pred (the baseline model's prediction); give one of them"
+)
 CLI_BY_COMMA = (
     "--by takes one attribute (a column or a SQL expression), got {text!r}; repeat --by for "
     "several: {flags}"
@@ -785,10 +789,20 @@ PAIRED_POSITIVE_ROWS = (
     "weight is above 0 (in SQL: SUM(CASE WHEN w > 0 THEN 1 ELSE 0 END)); the intervals count "
     "those rows, as a row of weight 0 is no observation"
 )
-PAIRED_POSITIVE_RANGE = (
-    "paired count table: n_positive_weight must lie between 0 and n (rows of positive weight "
+POSITIVE_ROWS_RANGE = (
+    "{table}: n_positive_weight must lie between 0 and n (rows of positive weight "
     "among the rows), and be above 0 where weight_sum is; rows with n_positive_weight {values} "
     "do not"
+)
+PAIRED_POSITIVE_RANGE = POSITIVE_ROWS_RANGE.replace("{table}", "paired count table")
+POSITIVE_ROWS_ABOVE_ROWS = (
+    "score table: n_positive_weight (rows of positive weight) must be at most n_rows (rows); "
+    "rows with n_positive_weight {values} are not"
+)
+POSITIVE_ROWS_UNWEIGHTED = (
+    "count table: n_positive_weight counts the rows of positive weight of a weighted table, "
+    "but the table has no weight_sum; drop n_positive_weight, or add weight_sum and the "
+    "weighted cells"
 )
 MONITOR_METRIC = "metric must be one of {allowed}; got {value!r}"
 MONITOR_TIME_DTYPE = (
@@ -800,6 +814,25 @@ CLI_MONITOR_TIME_DTYPE = (
     "time column {column!r} must be a Date or Datetime column, got {dtype}; read it as one, for "
     "example --dtype {dtype_option}"
 )
+#: :data:`MONITOR_TIME_DTYPE` for an integer column: ``str.to_date`` fails on integers, so the
+#: advice converts the two integer spellings of a time, each a ``time=`` that runs.
+MONITOR_TIME_INTEGER = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; convert it in the "
+    "call: a date written as an integer yyyymmdd (20240131) is "
+    "time=pl.col({column!r}).cast(pl.String).str.to_date('%Y%m%d'), and seconds since "
+    "1970-01-01 are time=pl.from_epoch({column!r})"
+)
+#: :data:`MONITOR_TIME_INTEGER` on the command line, where ``--time`` takes SQL.
+CLI_MONITOR_TIME_INTEGER = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; convert it in SQL: "
+    "a date written as an integer yyyymmdd (20240131) is --time {yyyymmdd}, and seconds since "
+    "1970-01-01 are --time {epoch}"
+)
+#: :data:`MONITOR_TIME_DTYPE` for a column neither text nor integer (a float, a time of day).
+MONITOR_TIME_OTHER = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}, which holds no "
+    "date; give the column of the decision's date or time"
+)
 MONITOR_EVERY = (
     "every={value!r} must be a Polars duration string of whole days, weeks, months, quarters "
     "or years, for example '1d', '1w', '2w', '1mo', '1q', '1y'"
@@ -809,6 +842,11 @@ MONITOR_WEIGHTS = (
     "ratios of counts, and weighted sums are no counts); drop sample_weight to monitor the "
     "decisions as made, one per row, or audit one period's weighted rows with "
     "df.fair.disparity (a fixed-level test, not valid when repeated after every period)"
+)
+MONITOR_NO_GROUPS = (
+    "monitor needs an attribute (by=...) with two or more groups: it compares each group with "
+    "a reference group period by period, and got no attribute; pass by='race', say (for a "
+    "period count table, its key columns)"
 )
 MONITOR_NO_REFERENCE = (
     "monitor compares each group with one reference group; reference={reference!r} names none "

@@ -21,6 +21,7 @@ from polars_fair.analyses.runner import check_clash
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.registry import safe_div
 from polars_fair.core.rules import flag
+from polars_fair.core.spec import support_size
 from polars_fair.core.stats import wilson_interval
 from polars_fair.counting.paired import PAIRED_CELLS, POSITIVE_ROWS, cell
 
@@ -187,7 +188,7 @@ def _rows(names: Sequence[str]) -> pl.Expr:
     A row of weight 0 adds nothing to any weighted figure, so it is no observation: counting
     it would narrow the intervals and let it lift a group over ``min_support``.
     """
-    return pl.col(POSITIVE_ROWS if "weight_sum" in names and POSITIVE_ROWS in names else "n")
+    return pl.col(support_size(names))
 
 
 def _wald(change: Any, var: Any, z: float) -> tuple[Any, Any]:
@@ -195,11 +196,23 @@ def _wald(change: Any, var: Any, z: float) -> tuple[Any, Any]:
     return change - z * se, change + z * se
 
 
+def _containing(low: Any, high: Any, estimate: Any) -> tuple[Any, Any]:
+    """An interval centred on the adjusted change, widened to hold the plain ``estimate``.
+
+    The +1/2 adjustment pulls the centre towards 0; at a few rows per group (one: a change of
+    2 in OFI is centred on 2/3) the Wald interval around it can end before the estimate the
+    row reports. Widening only where it does keeps the adjusted interval's coverage (a superset)
+    and never shows an interval that excludes its own point estimate.
+    """
+    return np.fmin(low, estimate), np.fmax(high, estimate)
+
+
 def _ratio_interval(df: pl.DataFrame, cells: tuple[Any, ...], z: float) -> tuple[Any, Any]:
     r"""Delta-method interval of impact_ratio − impact_ratio_baseline on adjusted cells.
 
     Each group's two selection rates are paired (:func:`adjusted_pairs`), groups independent;
-    the interval is centred on the adjusted change and clipped to the change's range
+    the interval is centred on the adjusted change, widened to hold the plain change
+    (:func:`_containing`), and clipped to the change's range
     :math:`[-\max(1, IR_b), \max(1, IR_c)]` (a ratio is at least 0, and at most 1 but for a
     low-support group above the supported ones).
     """
@@ -221,7 +234,7 @@ def _ratio_interval(df: pl.DataFrame, cells: tuple[Any, ...], z: float) -> tuple
             grad[m_b, 1] += b[g] / b[m_b] ** 2
         v = float(np.nansum(grad[:, 0] ** 2 * var[0] + grad[:, 1] ** 2 * var[1]
                             + 2 * grad[:, 0] * grad[:, 1] * cov))
-        low, high = _wald(c[g] / c[m_c] - b[g] / b[m_b], v, z)
+        low, high = _containing(*_wald(c[g] / c[m_c] - b[g] / b[m_b], v, z), ir_c[g] - ir_b[g])
         out_low[g] = max(low, -max(1.0, ir_b[g]))
         out_high[g] = min(high, max(1.0, ir_c[g]))
     return out_low, out_high
@@ -251,8 +264,9 @@ def _ofi_interval(df: pl.DataFrame, cells: tuple[Any, ...], reference: int | Non
         change = delta - delta[reference]
     else:
         return np.full(k, np.nan), np.full(k, np.nan)
-    low, high = _wald(change, v, z)
-    defined = np.isfinite(df["ofi"].to_numpy() - df["ofi_baseline"].to_numpy())
+    estimate = df["ofi"].to_numpy() - df["ofi_baseline"].to_numpy()
+    low, high = _containing(*_wald(change, v, z), estimate)
+    defined = np.isfinite(estimate)
     return (np.where(defined, np.clip(low, -2.0, 2.0), np.nan),
             np.where(defined, np.clip(high, -2.0, 2.0), np.nan))
 
@@ -363,11 +377,15 @@ def compare_from_counts(
       variances :math:`(p_{12} + p_{21} - (p_{12} - p_{21})^2)/n` of each group.
 
     Both run on **adjusted cells** (each selection cell + 1/2: Agresti & Min 2005, *Stat.
-    Med.* 24:729; :func:`adjusted_pairs`), centred on the adjusted change and clipped to the
-    change's range (OFI [−2, 2]; impact ratio :math:`[-\max(1, IR_b), \max(1, IR_c)]`): unlike
-    the plain delta method they never collapse to a point when the models agree (width 0 only
-    where the change is 0 by definition: the reference's OFI, the top group's impact ratio),
-    never leave the range at small :math:`n`, and agree with it at large :math:`n`.
+    Med.* 24:729; :func:`adjusted_pairs`), centred on the adjusted change, **widened to
+    contain the plain change** (the column's value) where the adjustment moved the centre so
+    far that the Wald interval ended before it (a few rows per group: one row each, an OFI
+    change of 2 has adjusted centre 2/3 and upper end 1.86), and clipped to the change's range
+    (OFI [−2, 2]; impact ratio :math:`[-\max(1, IR_b), \max(1, IR_c)]`): unlike the plain
+    delta method they never collapse to a point when the models agree (width 0 only where the
+    change is 0 by definition: the reference's OFI, the top group's impact ratio), never leave
+    the range at small :math:`n`, always contain their point estimate, and agree with it at
+    large :math:`n`.
 
     ``mcnemar_p_value`` tests the change in selection (:func:`mcnemar_exact` on the pairs
     where only one model selects); ``error_mcnemar_p_value`` the change in errors (only the

@@ -195,7 +195,8 @@ def impact_from_counts(
         level`` and the rate difference :math:`s_r/n_r - s/n` above ``min_difference`` (0 in
         SolasAI's documented example).
 
-    ``low_support`` = :math:`n <` ``min_support`` rows, as in the report. A rule chooses a
+    ``low_support`` = :math:`n <` ``min_support`` rows (of positive weight, with sample
+    weights), as in the report; the tests count the same rows. A rule chooses a
     reference with at least ``min_support`` rows while one exists (as every analysis): a group
     ``"max_selection_rate"`` passes over has ``low_support`` and a ``selection_rate`` above
     ``reference_rate`` (:func:`passed_over`; the HTML audit and the CLI say it in words).
@@ -278,7 +279,8 @@ def impact_from_counts(
     given = Reference.parse(options["reference"]).for_set(keys)
     base = counts.select(
         *keys, (pl.col("tp") + pl.col("fp")).alias("selected"), c.n.alias("applicants"),
-        pl.col(support_size(names)).alias("n"),  # rows (Kish's size for estimated membership)
+        # rows (an explicit reference needs some), and the rows inference counts (support_size)
+        pl.col("n"), *([pl.col(size)] if (size := support_size(names)) != "n" else []),
     )
     sel_rate = pl.when(pl.col("applicants") > 0).then(
         pl.col("selected") / pl.col("applicants"))
@@ -315,7 +317,7 @@ class _Decide:
     def __call__(self, df: pl.DataFrame) -> pl.DataFrame:
         sel = df["selected"].to_list()
         app = df["applicants"].to_list()
-        rows = df["n"].to_list()
+        rows = df[support_size(df.columns)].to_list()
         is_ref = df["is_reference"].to_list()
         k = df.height
         if self.overall:
@@ -419,7 +421,7 @@ class _Decide:
         """
         sel = df["selected"].cast(pl.Float64).to_numpy()
         app = df["applicants"].cast(pl.Float64).to_numpy()
-        rows = df["n"].cast(pl.Float64).to_numpy()
+        rows = df[support_size(df.columns)].cast(pl.Float64).to_numpy()
         if ref is None:
             nan = np.full(df.height, np.nan)
             return nan, nan, nan, nan, not self.weighted

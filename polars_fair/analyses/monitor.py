@@ -171,7 +171,9 @@ def monitor_from_counts(
     Raises
     ------
     InvalidArgumentError
-        An unknown ``metric``, ``alpha`` outside (0, 1), an option out of range, a reference
+        No keys (:data:`polars_fair.errors.MONITOR_NO_GROUPS`: ``by=None`` has no groups to
+        compare), an unknown ``metric``, ``alpha`` outside (0, 1), an option out of range, a
+        reference
         that is no group (``"overall"``), ``tpr``/``fpr`` without labels (checked by the
         rows' route), a weighted table (``weight_sum``: the e-values are likelihood ratios of
         counts; :data:`polars_fair.errors.MONITOR_WEIGHTS`); a key named like an output
@@ -198,6 +200,8 @@ def monitor_from_counts(
     if "weight_sum" in periods.collect_schema().names():  # a weighted table made elsewhere
         raise E.InvalidArgumentError(E.MONITOR_WEIGHTS)
     keys = list(keys)
+    if not keys:  # no groups to compare: not a question of which reference
+        raise E.InvalidArgumentError(E.MONITOR_NO_GROUPS)
     check_clash(keys, monitor_outputs(), "monitor")
     totals = rollup(periods.drop(PERIOD), keys)
     flags = report_from_counts(totals, keys, reference=reference, min_support=min_support) \

@@ -19,6 +19,7 @@ from polars_fair.core.families import ReportOptions, takes
 from polars_fair.core.options import check
 from polars_fair.core.reference import Reference, known, prefer_supported
 from polars_fair.core.registry import METRICS, RATE_NAMES, Counts
+from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS
 from polars_fair.counting.membership_counts import MEMBERSHIP_COLUMNS, support_size
 
 __all__ = ["FINDINGS", "FINDING_MEANINGS", "count_exprs", "rates_from_counts", "read_finding",
@@ -147,7 +148,8 @@ def report_from_counts(
     * ``ofi`` = marginal_benefit − the reference's marginal_benefit: the Objective Fairness
       Index, OFI = B_i − B_j with B = (FP−FN)/n (Briscoe et al., "Facets of Disparate
       Impact"), in [−2, 2]. ``ofi_flag`` = |ofi| > ``ofi_threshold`` (0.3 in the paper).
-    * ``low_support`` = n < ``min_support``: too few rows to trust the group's figures.
+    * ``low_support`` = n < ``min_support``: too few rows to trust the group's figures (with
+      sample weights, n counts the rows of positive weight, ``n_positive_weight``).
       ``reference_low_support`` (the same on every row): the reference group or the group
       with the highest selection rate, the benchmarks of DI, OFI and the impact ratio, has low
       support.
@@ -171,7 +173,8 @@ def report_from_counts(
     Parameters
     ----------
     counts : pl.LazyFrame
-        A count table (keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]).
+        A count table (keys, ``n, tp, fp, fn, tn`` [, ``weight_sum`` [,
+        ``n_positive_weight``]]).
     keys : sequence of str
         Its key columns (``[]``: the whole population, one row).
     reference : "largest", "max_selection_rate", "overall", scalar or mapping
@@ -181,7 +184,9 @@ def report_from_counts(
         attribute or ``{attribute: value}`` for several.
     min_support : float, default 30
         Groups with fewer rows are flagged ``low_support`` (fewer effective rows,
-        ``n_effective``, for a count table of estimated membership).
+        ``n_effective``, for a count table of estimated membership; fewer rows of positive
+        weight, ``n_positive_weight``, for a table of sample weights that has it, as every
+        table counted from rows does: :func:`polars_fair.core.spec.support_size`).
     ofi_threshold : float, default 0.3
         |OFI| above this is flagged.
     four_fifths : float, default 0.8
@@ -197,7 +202,8 @@ def report_from_counts(
     -------
     pl.LazyFrame
         One row per group sorted by the keys: keys; ``n, tp, fp, fn, tn`` (Int64; with
-        weights the cells are Float64 followed by ``weight_sum``, and for estimated membership
+        weights the cells are Float64 followed by ``weight_sum`` and, when the table has it,
+        ``n_positive_weight`` (Int64 rows of positive weight), and for estimated membership
         by ``n_effective`` and ``attenuation``, Float64:
         :mod:`polars_fair.counting.membership_counts`); every rate of the registry
         (Float64); ``is_reference`` (Boolean); ``disparate_impact``, ``impact_ratio``
@@ -237,8 +243,10 @@ def report_from_counts(
     is_ref = pl.repeat(False, pl.len()) if flag is None else flag
     # the highest selection rate: among the supported groups, as the reference (one rule)
     in_max = (is_known & supported if exclude_low_support
-              else prefer_supported(is_known & (c.n > 0), min_support))
-    weight = [c for c in ("weight_sum", *MEMBERSHIP_COLUMNS) if c in names]
+              else prefer_supported(is_known & (c.n > 0), min_support,
+                                    rows=support_size(names)))
+    weight = [c for c in ("weight_sum", POSITIVE_WEIGHT_ROWS, *MEMBERSHIP_COLUMNS)
+              if c in names]
     framed = base.with_columns(
         is_ref.alias("is_reference"), in_max.alias("__pf_in_max"),
         pl.lit(None, dtype=pl.Float64).alias("disparate_impact"),

@@ -380,9 +380,10 @@ def _build(lf: pl.LazyFrame, keys: list[str], ref: Reference, rule: _Rule, suppo
         num, den = METRICS[r].numerator, METRICS[r].denominator
         assert num is not None and den is not None
         parts += [num(c).alias(f"{_P}num_{r}"), den(c).alias(f"{_P}den_{r}")]
-    low = pl.col("n") < R.min_count(support)  # rows: an exact integer comparison
-    if support_size(names) != "n":  # estimated membership: Kish's effective size (Float64)
-        low = pl.col(support_size(names)) < float(support)
+    size = support_size(names)  # rows (of positive weight, with sample weights)
+    low = pl.col(size) < R.min_count(support)  # rows: an exact integer comparison
+    if size == "n_effective":  # estimated membership: Kish's effective size (Float64)
+        low = pl.col(size) < float(support)
     table = table.with_columns(
         _label(keys).alias(_LABEL), low.alias(_LOW), *parts,
         METRICS["selection_rate"].value(c).alias(f"{_P}sr"),
@@ -490,7 +491,8 @@ def summary_from_counts(
         choose among the groups left after exclusion; an explicit reference group is never
         excluded.
     min_support : float, default 30
-        Groups with ``n < min_support`` rows have low support (a finite number >= 0).
+        Groups with ``n < min_support`` rows have low support (a finite number >= 0; with
+        sample weights, rows of positive weight, ``n_positive_weight``).
     exclude_low_support : bool, default False
         Leave the low-support groups out of every metric (they are listed in
         ``excluded_groups``): none of them is the reference or the maximum.

@@ -24,7 +24,12 @@ from polars_fair.core.families import ReportOptions, takes
 from polars_fair.core.limits import check_ceiling
 from polars_fair.core.numbers import number_items
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import DEFAULT_MAX_GROUPS, check_int, threshold_in_dtype
+from polars_fair.core.spec import (
+    DEFAULT_MAX_GROUPS,
+    POSITIVE_WEIGHT_ROWS,
+    check_int,
+    threshold_in_dtype,
+)
 from polars_fair.counting.tables import complete_enums
 
 __all__ = ["DEFAULT_MAX_THRESHOLDS", "SWEEP_THRESHOLDS", "checked_grid", "sweep_counts",
@@ -142,7 +147,8 @@ def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str], thresholds: Sequence
     -------
     pl.LazyFrame
         keys, ``threshold`` (Float64), ``n`` (Int64 rows), ``tp, fp, fn, tn`` (Int64; Float64
-        weighted, followed by ``weight_sum``): :math:`tp(t) = \sum positives[score \ge t]`,
+        weighted, followed by ``weight_sum`` and, when the score table has it,
+        ``n_positive_weight``): :math:`tp(t) = \sum positives[score \ge t]`,
         :math:`fp(t) = \sum negatives[score \ge t]`, :math:`fn = P - tp`, :math:`tn = N - fp`;
         every intersection of Enum keys' categories, an empty one with zero counts; sorted by
         keys (nulls last) and threshold.
@@ -165,15 +171,17 @@ def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str], thresholds: Sequence
     cell = pl.Float64 if weighted else pl.Int64
     rows = pl.col("n_rows") if "n_rows" in schema else pl.col("positives") + pl.col("negatives")
     grid = pl.LazyFrame({"threshold": list(thresholds)}, schema={"threshold": pl.Float64})
+    positive = [POSITIVE_WEIGHT_ROWS] if weighted and POSITIVE_WEIGHT_ROWS in schema else []
     totals = (scores.group_by(keys) if keys else scores.group_by(pl.lit(0).alias("__pf_all"))).agg(
         rows.sum().cast(pl.Int64).alias("n"), pl.col("positives").sum().alias("__pf_p"),
         pl.col("negatives").sum().alias("__pf_n"),
+        *(pl.col(c).sum().cast(pl.Int64) for c in positive),
     )
     if not keys:
         totals = totals.drop("__pf_all")
     else:  # the empty intersections of Enum keys, with zero counts, as report's count table
         totals = complete_enums(totals, keys, max_groups=max_groups).with_columns(
-            pl.col("__pf_p", "__pf_n").fill_null(0))
+            pl.col("__pf_p", "__pf_n", *positive).fill_null(0))
     above = scores.join(grid, how="cross").filter(pl.col("score") >= pl.col("threshold"))
     on = [*keys, "threshold"]
     hits = above.group_by(on).agg(pl.col("positives").sum().alias("tp"),
@@ -187,7 +195,8 @@ def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str], thresholds: Sequence
             (pl.col("__pf_n") - pl.col("fp")).cast(cell).alias("tn"),
             (pl.col("__pf_p") + pl.col("__pf_n")).cast(pl.Float64).alias("weight_sum"),
         )
-        .select(*on, "n", "tp", "fp", "fn", "tn", *(["weight_sum"] if weighted else []))
+        .select(*on, "n", "tp", "fp", "fn", "tn", *(["weight_sum"] if weighted else []),
+                *positive)
         .sort(on, nulls_last=True)
     )
 

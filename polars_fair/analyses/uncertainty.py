@@ -40,7 +40,10 @@ def row_scale(names: Sequence[str]) -> pl.Expr:
 
     Intervals, tests and support flags treat counts as numbers of independent rows. Weighted
     sums are therefore rescaled to the group's row count (weights normalised to mean 1 within
-    the group), so the results do not depend on the scale of the weights. This ignores the
+    the group), so the results do not depend on the scale of the weights. The rows counted are
+    those of positive weight, ``n_positive_weight``, when the table has it (every table counted
+    from rows does): a row of weight 0 adds nothing to any sum, so it is no observation; a
+    table made elsewhere without the column falls back to ``n``. This ignores the
     design effect of unequal weights (Kish's effective sample size is smaller); 1 unweighted.
     A count table of estimated membership (issue 24) carries Kish's size, ``n_effective``:
     its sums are rescaled to ``n_effective`` instead (``n_effective / weight_sum`` rows per
@@ -48,9 +51,12 @@ def row_scale(names: Sequence[str]) -> pl.Expr:
 
     Examples
     --------
-    >>> c = pl.DataFrame({"n": [4], "weight_sum": [2.0], "n_effective": [1.5]})
+    >>> c = pl.DataFrame({"n": [4], "weight_sum": [2.0], "n_effective": [1.5],
+    ...                   "n_positive_weight": [3]})
     >>> c.select(row_scale(c.columns)).item(), c.select(row_scale(["n", "weight_sum"])).item()
     (0.75, 2.0)
+    >>> c.select(row_scale(["n", "weight_sum", "n_positive_weight"])).item()
+    1.5
     """
     if "weight_sum" not in names:
         return pl.lit(1.0)
@@ -430,8 +436,9 @@ def _framed(counts: pl.LazyFrame, keys: Sequence[str], metric: str, reference: A
     base = counts.select(
         *keys, *part_cols,
         c.n.alias("__pf_size"), pl.col(support_size(names)).alias("__pf_rows"), pl.col("n"),
-        # estimated membership: "largest" is the largest n_effective, as in every analysis
-        *([pl.col("n_effective")] if "n_effective" in names else []),
+        # "largest" is the largest n_effective (estimated membership) or count of rows of
+        # positive weight (sample weights), as in every analysis
+        *([pl.col(size)] if (size := support_size(names)) != "n" else []),
         METRICS["selection_rate"].value(c).alias("__pf_sr"),
     )
     eligible = known(keys) & (pl.col("__pf_size") > 0)

@@ -21,6 +21,7 @@ from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
     FLOAT_DIGITS,
     FLOAT_EXACT_INT,
+    POSITIVE_WEIGHT_ROWS,
     check_int,
     check_key_dtype,
     check_reserved_keys,
@@ -139,10 +140,19 @@ def _widen(
     return df.with_columns(out)
 
 
+def _check_positive_rows(df: pl.DataFrame) -> None:
+    """``n_positive_weight`` within ``[0, n]``, and above 0 where ``weight_sum`` is."""
+    pos = pl.col(POSITIVE_WEIGHT_ROWS)
+    bad = df.filter((pos > pl.col("n")) | ((pos == 0) & (pl.col("weight_sum") > 0)))
+    if bad.height:
+        raise E.InvalidArgumentError(E.POSITIVE_ROWS_RANGE.format(
+            table="count table", values=E.show_values(bad[POSITIVE_WEIGHT_ROWS].to_list())))
+
+
 def _check_count_table(
     df: pl.DataFrame, keys: Sequence[str], cells: Sequence[str], weighted: bool
 ) -> pl.DataFrame:
-    integer = ["n"] if weighted else list(CELLS)
+    integer = ["n", POSITIVE_WEIGHT_ROWS] if weighted else list(CELLS)
     hint = "" if weighted else "; weighted counts need a weight_sum column"
     df = missing_keys_as_null(_widen(df, cells, integer, hint), keys)
     if not weighted:
@@ -158,6 +168,8 @@ def _check_count_table(
             raise E.InvalidArgumentError(
                 WEIGHT_SUM_MISMATCH.format(count=off.height, example=off.row(0))
             )
+        if POSITIVE_WEIGHT_ROWS in cells:
+            _check_positive_rows(df)
     if df.height == 0 or not df["n"].sum():
         raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the count table is empty)"))
     _check_levels(df, keys)
@@ -183,7 +195,11 @@ def from_counts(
 
     The count table (the schema ``df.fair.confusion`` returns) holds the key columns, then
     ``n, tp, fp, fn, tn``; with sample weights the four cells are weighted sums and
-    ``weight_sum`` follows. Rows with equal keys are summed (counts are additive), so
+    ``weight_sum`` follows, then optionally ``n_positive_weight``, the rows whose weight is
+    above 0 (in SQL ``SUM(CASE WHEN w > 0 THEN 1 ELSE 0 END)``; the count tables polars_fair
+    makes carry it): support flags, the reference rule ``"largest"`` and the intervals count
+    those rows, as a row of weight 0 is no observation; without it they count ``n``, every
+    row. Rows with equal keys are summed (counts are additive), so
     concatenated partial tables are valid. The table of estimated membership (``membership=``,
     :mod:`polars_fair.counting.membership_counts`) keeps its ``n_effective`` and
     ``attenuation`` columns; they are not sums, so such a table may not repeat a group. Every
@@ -221,7 +237,8 @@ def from_counts(
         infinite counts, non-integer unweighted counts (or ``n``), counts or totals beyond
         Int64, an infinite weighted total,
         unweighted rows whose cells do not add up to ``n``, weighted rows whose cells do not
-        add up to ``weight_sum``.
+        add up to ``weight_sum``; ``n_positive_weight`` without ``weight_sum``, above ``n``,
+        not a whole number, or 0 where ``weight_sum`` is positive.
     NullValuesError
         Null counts (at collect time).
     EmptyFrameError
@@ -243,9 +260,13 @@ def from_counts(
     schema = lf.collect_schema()
     _require(schema, CELLS, "count table")
     weighted = "weight_sum" in schema
-    cells = [*CELLS, *(["weight_sum"] if weighted else [])]
+    positive = POSITIVE_WEIGHT_ROWS in schema  # optional: the support falls back to n
+    if positive and not weighted:
+        raise E.InvalidArgumentError(E.POSITIVE_ROWS_UNWEIGHTED)
+    cells = [*CELLS, *(["weight_sum"] if weighted else []),
+             *([POSITIVE_WEIGHT_ROWS] if positive else [])]
     if weighted:
-        _require(schema, ["weight_sum"], "count table")
+        _require(schema, cells[len(CELLS):], "count table")
     extra = [c for c in MEMBERSHIP_COLUMNS if c in schema]  # estimated membership (issue 24)
     key_list = _key_list(keys, schema, [*cells, *extra])
     limit = check_int(max_groups, "max_groups")
@@ -253,7 +274,8 @@ def from_counts(
     cell = pl.Float64() if weighted else pl.Int64()
     out_schema = pl.Schema([*[(k, schema[k]) for k in key_list], ("n", pl.Int64()),
                             *[(c, cell) for c in ("tp", "fp", "fn", "tn")],
-                            *([("weight_sum", pl.Float64())] if weighted else [])])
+                            *([("weight_sum", pl.Float64())] if weighted else []),
+                            *([(POSITIVE_WEIGHT_ROWS, pl.Int64())] if positive else [])])
     checked = raw.map_batches(lambda df: _check_count_table(df, key_list, cells, weighted),
                               schema=out_schema)
     frame = tables.rollup(checked, key_list)
@@ -286,14 +308,17 @@ def from_scores(
     The score table (the schema ``df.fair.scores`` returns) holds the key columns, ``score``,
     ``positives`` and ``negatives``: one row per (group, distinct score). Rows with equal keys
     and score are summed. Continuous scores may be rounded before counting (exact for the
-    rounded scores).
+    rounded scores). A weighted table (Float64 ``positives``, ``negatives``) may carry
+    ``n_rows`` and ``n_positive_weight`` (rows, and rows of positive weight, Int64), as the
+    score tables polars_fair makes do; a threshold sweep's support flags count the latter.
 
     Parameters
     ----------
     scores : pl.DataFrame or pl.LazyFrame
         The score table.
     keys : str or sequence of str, optional
-        Default: every column but ``score``, ``positives``, ``negatives``, ``n_rows``.
+        Default: every column but ``score``, ``positives``, ``negatives``, ``n_rows``,
+        ``n_positive_weight``.
 
     Returns
     -------
@@ -310,7 +335,8 @@ def from_scores(
     InvalidArgumentError, NullValuesError
         A non-numeric column, a nested key or a key named ``""`` or starting with ``__pf_``
         (at once); negative, NaN or
-        null counts, counts or totals beyond Int64, an infinite weighted total (at collect
+        null counts, counts or totals beyond Int64, an infinite weighted total, an
+        ``n_positive_weight`` (optional: rows of positive weight) above ``n_rows`` (at collect
         time; counts of any integer dtype are widened to Int64 first).
     EmptyFrameError
         No rows (at collect time).
@@ -331,11 +357,12 @@ def from_scores(
     lf = _lazy(scores)
     schema = lf.collect_schema()
     _require(schema, ("score", "positives", "negatives"), "score table")
-    extra = ("score", "positives", "negatives", "n_rows")
+    extra = ("score", "positives", "negatives", "n_rows", POSITIVE_WEIGHT_ROWS)
     key_list = _key_list(keys, schema, extra)
     weighted = schema["positives"].is_float() or schema["negatives"].is_float()
     count_dtype = pl.Float64() if weighted else pl.Int64()
-    rows = ["n_rows"] if "n_rows" in schema else []  # weighted tables: the row counts
+    # weighted tables: the row counts, and optionally the rows of positive weight
+    rows = [c for c in ("n_rows", POSITIVE_WEIGHT_ROWS) if c in schema]
     _require(schema, rows, "score table")
     lf = lf.select(*key_list, "score", "positives", "negatives", *rows)
     wide = wide_int(schema["score"])
@@ -364,6 +391,11 @@ def from_scores(
             )
         integer = [*rows, *([] if weighted else ["positives", "negatives"])]
         df = _widen(df, ("positives", "negatives", *rows), integer)
+        if len(rows) == 2:  # n_positive_weight within [0, n_rows]
+            bad = df.filter(pl.col(POSITIVE_WEIGHT_ROWS) > pl.col("n_rows"))
+            if bad.height:
+                raise E.InvalidArgumentError(E.POSITIVE_ROWS_ABOVE_ROWS.format(
+                    values=E.show_values(bad[POSITIVE_WEIGHT_ROWS].to_list())))
         if df.height == 0:
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the score table is empty)"))
         df = missing_keys_as_null(df, key_list)

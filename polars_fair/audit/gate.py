@@ -32,6 +32,7 @@ from polars_fair.core.families import SupportOptions, takes
 from polars_fair.core.labels import named_label
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference, known
+from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, support_size
 
 __all__ = ["GATE_COLUMNS", "LOW_CLASS_SUPPORT", "LOW_SUPPORT", "ZERO_DENOMINATOR", "check_limit",
            "gate", "gate_reference", "group_labels", "resolve_gate_reference", "testable",
@@ -177,9 +178,8 @@ def resolve_gate_reference(
     else:
         count_ok = known(keys) & (pl.col("n") > 0)
     min_support = options["min_support"]
-    size = "n"
-    if "n_effective" in counts.frame.collect_schema().names():  # estimated membership
-        size = "n_effective"
+    size = support_size(counts.frame.collect_schema().names())
+    if size != "n":  # estimated membership (n_effective), rows of positive weight
         table = table.join(counts.frame.select(*keys, size).collect(), on=keys, how="left",
                            nulls_equal=True, maintain_order="left")
     if options["exclude_low_support"]:
@@ -309,9 +309,10 @@ def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule:
           passes: pl.Expr, undefined: pl.Expr, min_support: Fraction,
           skip_reference: bool, classes: bool = False) -> pl.DataFrame:
     value = pl.col("value")
-    supported = pl.col("n") >= R.min_count(min_support)  # rows: an exact integer comparison
+    size = support_size(frame.columns)  # rows of positive weight with sample weights
+    supported = pl.col(size) >= R.min_count(min_support)  # rows: an exact integer comparison
     low = LOW_SUPPORT
-    if "n_effective" in frame.columns:  # estimated membership: Kish's effective size
+    if size == "n_effective":  # estimated membership: Kish's effective size
         supported = pl.col("n_effective") >= float(min_support)
     if classes:  # ABROCA: positives and negatives, the audit page's rule
         supported, low = testable(min_support).fill_null(False), LOW_CLASS_SUPPORT
@@ -361,7 +362,8 @@ def gate(
       checked.
 
     Groups with fewer than ``min_support`` rows (effective rows, ``n_effective``, for estimated
-    membership) are listed but not checked. An undefined figure
+    membership; rows of positive weight, ``n_positive_weight``, with sample weights) are
+    listed but not checked. An undefined figure
     (null: a zero denominator, or a group or reference with one class) never passes.
 
     Every check is decided exactly (:mod:`polars_fair.core.rules`; the documentation's
@@ -516,13 +518,16 @@ def _abroca_rows(fs: FairScores, ref: Any, report: pl.DataFrame, keys: list[str]
                  t_abroca: Fraction, t_support: Fraction) -> pl.DataFrame:
     """The gate's ABROCA rows: each group's ABROCA against the limit, in the report's order."""
     abroca = fs.abroca(reference=ref).collect()
-    sizes = report.select(*keys, pl.col("n").alias("__pf_n"), "__pf_order")
+    positive = [POSITIVE_WEIGHT_ROWS] if POSITIVE_WEIGHT_ROWS in report.columns else []
+    sizes = report.select(*keys, pl.col("n").alias("__pf_n"), *positive, "__pf_order")
     abroca = abroca.join(sizes, on=keys, how="left", nulls_equal=True,
                          maintain_order="left").with_columns(
         n=pl.coalesce(pl.col("__pf_n"), pl.col("n").cast(pl.Int64, strict=False)),
         __pf_order=pl.col("__pf_order").fill_null(report.height),
         value=pl.col("abroca"),
     )
+    if positive:  # the report's support column, so every row of a group is checked alike
+        abroca = abroca.with_columns(pl.col(POSITIVE_WEIGHT_ROWS).fill_null(pl.col("n")))
     # ABROCA is an area computed in floating point, not a ratio of counts: compared as
     # the float it is with the limit rounded once (rules.float_at_most)
     return _rows(abroca, keys, "abroca", float(t_abroca), f"<= {_limit_text(t_abroca)}",

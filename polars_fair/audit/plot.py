@@ -57,7 +57,7 @@ from polars_fair.core.limits import check_size, with_limits
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import SCORE_RULES, Reference
 from polars_fair.core.registry import METRICS
-from polars_fair.core.spec import check_int
+from polars_fair.core.spec import SCORE_TABLE_COLUMNS, check_int
 
 if TYPE_CHECKING:  # pragma: no cover
     import altair
@@ -105,7 +105,7 @@ RATIO_BOUNDS = (1.25, 1.5, 2.0, 3.0, 4.0, 8.0)
 #: The title of each metric on axes and legends: its registry entry's title
 #: (:data:`polars_fair.core.registry.METRICS`), so a metric added there is named here too.
 RATE_TITLES: dict[str, str] = {m.name: m.title for m in METRICS.values()}
-_SCORE_COLUMNS = ("score", "positives", "negatives", "n_rows")
+_SCORE_COLUMNS = SCORE_TABLE_COLUMNS
 
 
 def _require(module: str, what: str) -> Any:

@@ -186,7 +186,7 @@ def analysis_methods() -> dict[str, tuple[type, str]]:
 
 #: Options whose flags are not the parameter's name with dashes: the flag shown (and named in
 #: errors) first, then its aliases.
-OPTION_FLAGS = {"baseline": BASELINE_FLAGS}
+OPTION_FLAGS = {"baseline": BASELINE_FLAGS[:1]}  # --baseline: a hidden parameter of its own
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, get_args
 
 import polars as pl
 import typer
@@ -27,9 +27,13 @@ from polars_fair.cli.commands import (
 )
 from polars_fair.cli.group import ReadableCommand
 from polars_fair.cli.io import (
+    BASELINE_ALIAS,
+    BASELINE_FLAGS,
+    BaselineAliasOpt,
     check_outputs,
     column_or_sql,
     emit,
+    one_baseline,
     parse_dtypes,
     resolve_inputs,
     scan,
@@ -222,6 +226,10 @@ def namespace_command(method: str, guard: Callable[..., None],
     from polars_fair.api.namespace import FairLazyFrame
 
     def command(**values: Any) -> None:
+        if BASELINE_ALIAS in values:  # one of --baseline-pred and --baseline: a usage error
+            values["baseline"] = one_baseline(values["baseline"], values.pop(BASELINE_ALIAS),
+                                              required=True)
+
         def body() -> None:
             fmt = check_outputs(values["format"], values["output"], inputs=[values["path"]])
             frame, header = run(values)
@@ -256,6 +264,21 @@ def register(app: typer.Typer, guard: Callable[..., None]) -> list[str]:
 
 
 def _rows_parameters(method: str) -> list[inspect.Parameter]:
-    """The input and output options, then the method's options and the count arguments."""
-    return io_parameters() + [option_parameter(o)
-                              for o in namespace_options(method, count_options(method))]
+    """The input and output options, then the method's options and the count arguments.
+
+    ``--baseline-pred`` (compare's ``baseline``) is followed by its hidden spelling
+    ``--baseline`` (:data:`polars_fair.cli.io.BaselineAliasOpt`); neither is required by the
+    parser, :func:`namespace_command` asks for one of them (:func:`.io.one_baseline`).
+    """
+    params = io_parameters()
+    for o in namespace_options(method, count_options(method)):
+        p = option_parameter(o)
+        if o.flag == BASELINE_FLAGS[0]:
+            typ, info = get_args(p.annotation)
+            info.help = f"{info.help} Required."  # the parser cannot say it (two spellings)
+            params += [p.replace(default=None, annotation=Annotated[typ | None, info]),
+                       inspect.Parameter(BASELINE_ALIAS, inspect.Parameter.KEYWORD_ONLY,
+                                         default=None, annotation=BaselineAliasOpt)]
+        else:
+            params.append(p)
+    return params

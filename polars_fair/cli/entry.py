@@ -52,6 +52,7 @@ from polars_fair.cli.group import ReadableCommand, ReadableGroup
 from polars_fair.cli.io import (
     BASELINE_FLAGS,
     BY_HELP,
+    BaselineAliasOpt,
     Inputs,
     check_on_rows,
     check_outputs,
@@ -60,6 +61,7 @@ from polars_fair.cli.io import (
     effective_format,
     emit,
     forget_sql_names,
+    one_baseline,
     parse_dtypes,
     resolve_inputs,
     scan,
@@ -429,10 +431,11 @@ def report(
                          "combinations), as df.fair.stratified(by, strata).",
         metavar="COLUMN")] = None,
     baseline_pred: Annotated[str | None, typer.Option(
-        *BASELINE_FLAGS,
+        BASELINE_FLAGS[0],
         help="--html: the baseline model's prediction (column or SQL) on the same rows: adds "
              "the change gate's verdict and the comparison section (the page's prediction "
              "is the candidate).", metavar="COLUMN|SQL")] = None,
+    baseline_alias: BaselineAliasOpt = None,
     max_impact_ratio_drop: Annotated[float | None, typer.Option(
         help="--html with --baseline-pred: the change gate's limit on a real impact-ratio "
              "drop (default 0.05).")] = None,
@@ -445,6 +448,7 @@ def report(
     **declared: Any,
 ) -> None:
     """Audit a file: one row per group with counts, rates, DI, impact ratio and OFI."""
+    baseline_pred = one_baseline(baseline_pred, baseline_alias)
     page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note),
                                     ("n_permutations", n_permutations), ("seed", seed),
                                     ("divergence", True if divergence else None),
@@ -915,10 +919,11 @@ def check(
     dtype: DtypeOpt = None,
     max_groups: MaxGroupsOpt = DEFAULT_MAX_GROUPS,
     baseline_pred: Annotated[
-        str | None, typer.Option(*BASELINE_FLAGS,
+        str | None, typer.Option(BASELINE_FLAGS[0],
                                  help="The baseline model's prediction (column or SQL): also "
                                       "fail a real worsening against it.")
     ] = None,
+    baseline_alias: BaselineAliasOpt = None,
     max_impact_ratio_drop: Annotated[
         Decimal | None, typer.Option(help="With --baseline-pred: fail a real impact-ratio "
                                           "drop above this (default 0.05).", **NUMBER_OPTION)
@@ -935,6 +940,7 @@ def check(
     |OFI| rises, against the baseline by more than the limit and the paired interval of the
     change at --level (default 0.95) excludes 0.
     """
+    baseline_pred = one_baseline(baseline_pred, baseline_alias)
     result: dict[str, Any] = {}
 
     def run() -> None:

@@ -27,7 +27,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import polars as pl
 import typer
@@ -44,7 +44,9 @@ from polars_fair.core.spec import sql_rename_example
 from polars_fair.core.sql import sql_expr
 
 __all__ = [
+    "BASELINE_ALIAS",
     "BASELINE_FLAGS",
+    "BaselineAliasOpt",
     "BY_HELP",
     "forget_sql_names",
     "DTYPES",
@@ -62,6 +64,7 @@ __all__ = [
     "effective_format",
     "emit",
     "json_requested",
+    "one_baseline",
     "parse_dtype",
     "parse_dtypes",
     "parse_reference",
@@ -76,8 +79,57 @@ __all__ = [
 
 #: The flags of the baseline model's prediction, on every command that takes one (``check``,
 #: ``report --html``, ``compare``): ``--baseline-pred``, and ``--baseline``, ``compare``'s first
-#: spelling, as an alias. The one declaration of that spelling.
+#: spelling, as an alias. The one declaration of that spelling. The alias is its own hidden
+#: parameter (:data:`BaselineAliasOpt`), not a second flag of the option, so that both given
+#: is a usage error (:func:`one_baseline`) instead of the last one silently winning.
 BASELINE_FLAGS = ("--baseline-pred", "--baseline")
+#: The hidden ``--baseline`` parameter of a command that takes ``--baseline-pred``.
+BaselineAliasOpt = Annotated[str | None, typer.Option(
+    BASELINE_FLAGS[1], hidden=True, metavar="COLUMN|SQL",
+    help=f"Another spelling of {BASELINE_FLAGS[0]}.")]
+#: The Python name of that parameter.
+BASELINE_ALIAS = "baseline_alias"
+
+
+def one_baseline(pred: str | None, alias: str | None, *, required: bool = False) -> str | None:
+    """The baseline's prediction from ``--baseline-pred`` or its spelling ``--baseline``.
+
+    Parameters
+    ----------
+    pred : str or None
+        ``--baseline-pred``'s value.
+    alias : str or None
+        ``--baseline``'s value (:data:`BaselineAliasOpt`).
+    required : bool, default False
+        One of the two must be given (``compare``).
+
+    Returns
+    -------
+    str or None
+        The one given, or None.
+
+    Raises
+    ------
+    typer's click UsageError
+        Both given (:data:`polars_fair.errors.CLI_BASELINE_TWICE`), or, when ``required``,
+        neither (``missing option --baseline-pred``, as click says): exit 2 as every usage error.
+
+    Examples
+    --------
+    >>> one_baseline(None, "old"), one_baseline("old", None), one_baseline(None, None)
+    ('old', 'old', None)
+    >>> one_baseline("old", "new")
+    Traceback (most recent call last):
+    ...
+    typer._click.exceptions.UsageError: --baseline-pred and --baseline both given: ...
+    """
+    from typer._click.exceptions import UsageError
+
+    if pred is not None and alias is not None:
+        raise UsageError(E.CLI_BASELINE_TWICE)
+    if required and pred is None and alias is None:
+        raise UsageError(E.CLI_MISSING_PARAMETER.format(kind="option", name=BASELINE_FLAGS[0]))
+    return alias if pred is None else pred
 #: The library's parameter names and the command line's flags for them (:func:`cli_message`).
 FLAGS = {
     "baseline": BASELINE_FLAGS[0], "baseline_pred": BASELINE_FLAGS[0],

@@ -9,7 +9,9 @@ Rules
     The eligible group with the most rows (``n``); ties go to the first group in key order.
     On a table of estimated membership (with ``n_effective``), the group with the largest
     effective size: Kish's n_eff = (Σ w·p)² / Σ (w·p)², not ``n``, which counts every row
-    with a positive probability (ties as above).
+    with a positive probability (ties as above). On a table of sample weights with
+    ``n_positive_weight``, the group with the most rows of positive weight (a row of weight 0
+    is no observation).
 ``"max_selection_rate"`` / ``"max_auc"``
     The eligible group with the highest selection rate (count analyses) or AUC (score
     analyses); ties go to the first group in key order.
@@ -35,9 +37,11 @@ false on every row.
 
 Support, stated once (:func:`prefer_supported`): a rule never makes a low-support group the
 benchmark while a group with enough rows is eligible (``n_effective`` rows on a table of
-estimated membership, as its ``low_support`` flag reads). Among the eligible groups a rule chooses
-from those with at least ``min_support`` rows (the declared default,
-``polars_fair.core.options.DEFAULTS.min_support``, 30, unless the analysis is given another);
+estimated membership, rows of positive weight, ``n_positive_weight``, on a table of sample
+weights, as its ``low_support`` flag reads: :func:`polars_fair.core.spec.support_size`).
+Among the eligible groups a rule chooses from those with at least ``min_support`` rows (the
+declared default, ``polars_fair.core.options.DEFAULTS.min_support``, 30, unless the analysis
+is given another);
 only when no eligible group has that many does it choose among them all (the report then flags
 ``reference_low_support``). The same holds for the highest selection rate,
 the denominator of the impact ratio. An explicit group is always taken as given.
@@ -62,6 +66,7 @@ from polars_fair import errors as E
 from polars_fair._lazy import is_numpy
 from polars_fair.core.labels import cli_group, shown_group
 from polars_fair.core.options import DEFAULTS
+from polars_fair.core.spec import support_size
 
 __all__ = [
     "COUNT_RULES",
@@ -500,8 +505,10 @@ class Reference:
             The rules this analysis accepts.
         min_support : float, default ``DEFAULTS.min_support`` (30)
             A rule chooses among the eligible groups with at least this many rows (``n``;
-            ``n_effective`` when ``frame`` has it: estimated membership) when there are any
-            (:func:`prefer_supported`).
+            ``n_effective`` when ``frame`` has it: estimated membership;
+            ``n_positive_weight``, the rows of positive weight, on a weighted table that has
+            it: :func:`polars_fair.core.spec.support_size`) when there are any
+            (:func:`prefer_supported`); ``"largest"`` compares the same column.
 
         Returns
         -------
@@ -535,7 +542,7 @@ class Reference:
                     reference=self.rule, rules=list(rules)))
             if self.rule == "overall":
                 return frame, None
-            rows = "n_effective" if "n_effective" in frame.collect_schema() else "n"
+            rows = support_size(frame.collect_schema().names())
             value = pl.col(rows) if self.rule == "largest" else score
             assert value is not None
             chosen = prefer_supported(eligible, min_support, rows=rows)

@@ -39,6 +39,7 @@ __all__ = [
     "By",
     "COUNT_ARGS",
     "MEMBERSHIP_ARGS",
+    "POSITIVE_WEIGHT_ROWS",
     "CountArgs",
     "IntoExpr",
     "NullGroups",
@@ -46,6 +47,7 @@ __all__ = [
     "DEFAULT_MAX_GROUPS",
     "ScoreArgs",
     "check_int",
+    "support_size",
     "check_key_dtype",
     "name_of",
     "names",
@@ -143,9 +145,45 @@ class CountArgs(RowArgs, total=False):
 #: The count arguments of estimated membership (issue 24): read by the count table
 #: (:func:`polars_fair.counting.tables.count_table`), not by :func:`resolve`.
 MEMBERSHIP_ARGS = ("membership", "membership_estimator", "normalize")
+#: A weighted count table's rows of positive weight (Int64): the rows inference counts, as a
+#: row of weight 0 adds nothing to any weighted figure (:func:`support_size`).
+POSITIVE_WEIGHT_ROWS = "n_positive_weight"
 #: The columns of a count table and of a score table besides the keys.
-COUNT_TABLE_COLUMNS = ("n", "tp", "fp", "fn", "tn", "weight_sum")
-SCORE_TABLE_COLUMNS = ("score", "positives", "negatives", "n_rows")
+COUNT_TABLE_COLUMNS = ("n", "tp", "fp", "fn", "tn", "weight_sum", POSITIVE_WEIGHT_ROWS)
+SCORE_TABLE_COLUMNS = ("score", "positives", "negatives", "n_rows", POSITIVE_WEIGHT_ROWS)
+
+
+def support_size(names: Sequence[str]) -> str:
+    """The column of a count table that counts its rows for support flags and intervals.
+
+    ``n_effective`` (Kish's effective size) on a table of estimated membership; else
+    ``n_positive_weight`` (:data:`POSITIVE_WEIGHT_ROWS`, the rows of positive weight) on a
+    weighted table that carries it, since a row of weight 0 is no observation; else ``n``
+    (rows: every unweighted table, and a weighted table made elsewhere without the column).
+
+    Parameters
+    ----------
+    names : sequence of str
+        A count table's columns.
+
+    Returns
+    -------
+    str
+        ``"n_effective"``, ``"n_positive_weight"`` or ``"n"``.
+
+    Examples
+    --------
+    >>> support_size(["g", "n", "tp", "fp", "fn", "tn", "weight_sum", "n_effective"])
+    'n_effective'
+    >>> support_size(["g", "n", "tp", "fp", "fn", "tn", "weight_sum", "n_positive_weight"])
+    'n_positive_weight'
+    >>> support_size(["g", "n", "tp", "fp", "fn", "tn", "weight_sum"])
+    'n'
+    """
+    if "n_effective" in names:
+        return "n_effective"
+    return POSITIVE_WEIGHT_ROWS if POSITIVE_WEIGHT_ROWS in names else "n"
+
 #: The most groups a count table may hold where polars_fair makes groups itself (the empty
 #: intersections of Enum attributes, the attribute sets of ``combinations="all"``); the count
 #: argument ``max_groups`` raises it.

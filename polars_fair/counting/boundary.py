@@ -44,7 +44,13 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.core.spec import Audit, decimal_digits, length_follows_frame, wide_decimal
+from polars_fair.core.spec import (
+    POSITIVE_WEIGHT_ROWS,
+    Audit,
+    decimal_digits,
+    length_follows_frame,
+    wide_decimal,
+)
 from polars_fair.counting.score_bounds import big_score_check
 
 __all__ = [
@@ -837,12 +843,18 @@ def checked(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], pl.DataFrame]) -> 
 
 
 # ------------------------------------------------------------------ label table -> count table
-def count_schema(key_schema: Sequence[tuple[str, pl.DataType]], weighted: bool) -> pl.Schema:
-    """The public count-table schema: keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``]."""
+def count_schema(key_schema: Sequence[tuple[str, pl.DataType]], weighted: bool,
+                 positive_rows: bool = False) -> pl.Schema:
+    """The public count-table schema: keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``, ...].
+
+    ``weight_sum`` when ``weighted``; then ``n_positive_weight`` with ``positive_rows`` (a
+    table of sample weights, not of estimated membership).
+    """
     cell = pl.Float64() if weighted else pl.Int64()
     return pl.Schema(
         [*key_schema, ("n", pl.Int64())] + [(c, cell) for c in ("tp", "fp", "fn", "tn")]
         + ([("weight_sum", pl.Float64())] if weighted else [])
+        + ([(POSITIVE_WEIGHT_ROWS, pl.Int64())] if weighted and positive_rows else [])
     )
 
 
@@ -862,7 +874,8 @@ def derive_counts(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
         v.filter(~yb & pb).sum().cast(cell).alias("fp"),
         v.filter(yb & ~pb).sum().cast(cell).alias("fn"),
         v.filter(~yb & ~pb).sum().cast(cell).alias("tn"),
-        *([pl.col("weight_sum").sum().alias("weight_sum")] if weighted else []),
+        *([pl.col("weight_sum").sum().alias("weight_sum"),
+           pl.col(W_POS).sum().cast(pl.Int64).alias(POSITIVE_WEIGHT_ROWS)] if weighted else []),
     ]
     out = df.group_by(a.keys).agg(sums) if a.keys else df.select(sums)
     return out.sort(a.keys, nulls_last=True) if a.keys else out
@@ -887,7 +900,8 @@ def counts_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     -------
     pl.LazyFrame
         Keys, ``n`` (Int64 rows), ``tp, fp, fn, tn`` (Int64 rows; Float64 weighted sums with
-        weights, then ``weight_sum`` Float64), sorted by the keys (nulls last).
+        weights, then ``weight_sum`` Float64 and ``n_positive_weight`` Int64, the rows of
+        positive weight), sorted by the keys (nulls last).
 
     Raises
     ------
@@ -907,7 +921,8 @@ def counts_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     [('a', 2, 1, 1, 0, 0), ('b', 1, 0, 0, 1, 0)]
     """
     schema_in = labels.collect_schema()
-    schema = count_schema([(k, schema_in[k]) for k in a.keys], a.weight is not None)
+    weighted = a.weight is not None
+    schema = count_schema([(k, schema_in[k]) for k in a.keys], weighted, positive_rows=weighted)
     return labels.map_batches(lambda df: derive_counts(df, a).select(schema.names()),
                               schema=schema)
 
@@ -1055,12 +1070,12 @@ def counts_from_sums(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
 def score_schema(key_schema: Sequence[tuple[str, pl.DataType]], weighted: bool) -> pl.Schema:
     """The public score-table schema: keys, ``score``, ``positives``, ``negatives``, ``n_rows``.
 
-    ``n_rows`` only when weighted.
+    ``n_rows`` and ``n_positive_weight`` (the rows of positive weight) only when weighted.
     """
     cell = pl.Float64() if weighted else pl.Int64()
     return pl.Schema(
         [*key_schema, ("score", pl.Float64()), ("positives", cell), ("negatives", cell)]
-        + ([("n_rows", pl.Int64())] if weighted else [])
+        + ([("n_rows", pl.Int64()), (POSITIVE_WEIGHT_ROWS, pl.Int64())] if weighted else [])
     )
 
 
@@ -1075,7 +1090,8 @@ def derive_scores(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
     group = [*a.keys, "score"]
     out = df.group_by(group).agg(
         v.filter(yb).sum().alias("positives"), v.filter(~yb).sum().alias("negatives"),
-        *([pl.col("n").sum().cast(pl.Int64).alias("n_rows")] if weighted else []),
+        *([pl.col("n").sum().cast(pl.Int64).alias("n_rows"),
+           pl.col(W_POS).sum().cast(pl.Int64).alias(POSITIVE_WEIGHT_ROWS)] if weighted else []),
     )
     # two stable single-key sorts: a multi-column sort of ~10^6 cells costs 4x as much
     out = out.sort("score", nulls_last=True)

@@ -47,7 +47,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.core.spec import Audit
+from polars_fair.core.spec import Audit, support_size
 from polars_fair.counting._membership_sql import sql_membership_label_table
 from polars_fair.counting.boundary import count_schema
 from polars_fair.counting.membership import (
@@ -64,27 +64,6 @@ __all__ = ["MEMBERSHIP_COLUMNS", "argmax_counts", "membership_counts", "support_
 #: The columns the weighted estimator adds after ``weight_sum``.
 MEMBERSHIP_COLUMNS = ("n_effective", "attenuation")
 _CELLS = {"tp": (1, 1), "fp": (0, 1), "fn": (1, 0), "tn": (0, 0)}
-
-
-def support_size(names: Sequence[str]) -> str:
-    """The column support flags compare with ``min_support``: ``n_effective`` or ``n``.
-
-    Parameters
-    ----------
-    names : sequence of str
-        A count table's columns.
-
-    Returns
-    -------
-    str
-        ``"n_effective"`` for a count table of estimated membership, else ``"n"`` (rows).
-
-    Examples
-    --------
-    >>> support_size(["g", "n", "tp", "fp", "fn", "tn", "weight_sum", "n_effective"])
-    'n_effective'
-    """
-    return "n_effective" if "n_effective" in names else "n"
 
 
 def _cell(value: pl.Expr, labelled: bool, y: int, p: int) -> pl.Expr:

@@ -28,6 +28,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair.core.spec import (
+    POSITIVE_WEIGHT_ROWS,
     Attributes,
     Audit,
     By,
@@ -49,8 +50,9 @@ __all__ = ["PAIRED_CELLS", "POSITIVE_ROWS", "Q", "cell", "check_negative_cells",
 Q = "__pf_q"
 #: The eight cells, label x candidate x baseline (1 = pos_label).
 PAIRED_CELLS = tuple(f"y{y}_p{p}_b{b}" for y in (1, 0) for p in (1, 0) for b in (1, 0))
-#: A weighted paired table's rows of positive weight (the intervals' sample size).
-POSITIVE_ROWS = "n_positive_weight"
+#: A weighted paired table's rows of positive weight (the intervals' sample size), named as
+#: the count table's (:data:`polars_fair.core.spec.POSITIVE_WEIGHT_ROWS`).
+POSITIVE_ROWS = POSITIVE_WEIGHT_ROWS
 
 
 def cell(y: int | None = None, p: int | None = None, b: int | None = None) -> pl.Expr:

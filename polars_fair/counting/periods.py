@@ -27,7 +27,7 @@ from polars_fair.core.spec import By, IntoExpr, name_of, normalize_by, to_expr
 from polars_fair.counting.boundary import COUNT_COLUMNS
 from polars_fair.counting.tables import PolarsEngine, count_table, engine_of
 
-__all__ = ["PERIOD", "check_every", "check_null_periods", "period_table"]
+__all__ = ["PERIOD", "check_every", "check_null_periods", "period_table", "time_dtype_error"]
 
 #: The period key's name in the period count table.
 PERIOD = "period"
@@ -99,6 +99,54 @@ def check_null_periods(df: pl.DataFrame, time: str) -> pl.DataFrame:
     if nulls:
         raise E.NullValuesError(E.MONITOR_NULL_TIME.format(column=time, count=nulls))
     return df
+
+
+def time_dtype_error(column: str, dtype: pl.DataType) -> E.InvalidArgumentError:
+    """The error of a ``time`` column that is no Date or Datetime, with advice that runs.
+
+    Text is parsed (``str.to_date``; on the command line ``--dtype COLUMN=date``); an integer
+    is a date written yyyymmdd or seconds since 1970, converted in the call (on the command
+    line in SQL, which ``--time`` takes: ``DATE(CAST(t AS VARCHAR), '%Y%m%d')``, ``CAST(t *
+    1000000 AS TIMESTAMP)``, microseconds being SQL's unit); any other dtype holds no date.
+
+    Parameters
+    ----------
+    column : str
+        The time column's name.
+    dtype : pl.DataType
+        Its dtype.
+
+    Returns
+    -------
+    polars_fair.errors.InvalidArgumentError
+        With the Python advice in its message and the command line's in ``cli_message``.
+
+    Examples
+    --------
+    >>> print(time_dtype_error("day", pl.Int64()).cli_message)  # doctest: +NORMALIZE_WHITESPACE
+    time column 'day' must be a Date or Datetime column, got Int64; convert it in SQL: a date
+    written as an integer yyyymmdd (20240131) is --time "DATE(CAST(day AS VARCHAR), '%Y%m%d')",
+    and seconds since 1970-01-01 are --time "CAST(day * 1000000 AS TIMESTAMP)"
+    """
+    if dtype == pl.String or isinstance(dtype, pl.Categorical | pl.Enum):
+        return E.InvalidArgumentError(
+            E.MONITOR_TIME_DTYPE.format(column=column, dtype=dtype),
+            cli_message=E.CLI_MONITOR_TIME_DTYPE.format(
+                column=column, dtype=dtype, dtype_option=shlex.quote(f"{column}=date")))
+    if not dtype.is_integer():
+        return E.InvalidArgumentError(E.MONITOR_TIME_OTHER.format(column=column, dtype=dtype))
+    ident = column if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", column) else \
+        '"' + column.replace('"', '""') + '"'
+
+    def word(sql: str) -> str:  # one double-quoted shell word
+        return '"' + E.shell_escaped(sql) + '"'
+
+    return E.InvalidArgumentError(
+        E.MONITOR_TIME_INTEGER.format(column=column, dtype=dtype),
+        cli_message=E.CLI_MONITOR_TIME_INTEGER.format(
+            column=column, dtype=dtype,
+            yyyymmdd=word(f"DATE(CAST({ident} AS VARCHAR), '%Y%m%d')"),
+            epoch=word(f"CAST({ident} * 1000000 AS TIMESTAMP)")))
 
 
 def _with_day(engine: Any, time: str) -> Any:
@@ -174,10 +222,7 @@ def period_table(frame: Any, by: By, *, time: IntoExpr, every: str,
             column=time, role="time", available=schema.names()))
     dtype = pl.LazyFrame(schema=schema).select(to_expr(time)).collect_schema().dtypes()[0]
     if not (dtype == pl.Date or isinstance(dtype, pl.Datetime)):
-        column = name_of(time)
-        raise E.InvalidArgumentError(E.MONITOR_TIME_DTYPE.format(column=column, dtype=dtype),
-                                     cli_message=E.CLI_MONITOR_TIME_DTYPE.format(
-            column=column, dtype=dtype, dtype_option=shlex.quote(f"{column}=date")))
+        raise time_dtype_error(name_of(time), dtype)
     items = normalize_by(by)
     clash = [name_of(i) for i in items if name_of(i) == PERIOD]
     if clash:  # the period key is added under this name (else "repeated attribute names")

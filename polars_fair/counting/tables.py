@@ -3,7 +3,9 @@
 The count table is the public contract (the documentation's engines guide,
 ``docs/guide/engines.md``, "Count tables"): the key columns, then
 ``n, tp, fp, fn, tn`` (Int64), sorted by the keys with nulls last. With ``sample_weight`` the four
-cells are Float64 weighted sums, ``n`` stays the row count and ``weight_sum`` follows ``tn``. The
+cells are Float64 weighted sums, ``n`` stays the row count and ``weight_sum`` follows ``tn``, then
+``n_positive_weight`` (Int64), the rows of positive weight: the rows support flags and intervals
+count (:func:`polars_fair.core.spec.support_size`), as a row of weight 0 is no observation. The
 score table holds the keys, ``score`` (Float64), ``positives`` and ``negatives`` (Int64, or
 Float64 weighted sums followed by ``n_rows``), sorted by keys then score.
 
@@ -31,6 +33,7 @@ from polars_fair._docs import borrow
 from polars_fair.core.limits import check_ceiling
 from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
+    POSITIVE_WEIGHT_ROWS,
     SCORE_ARGS,
     Attributes,
     Audit,
@@ -283,9 +286,9 @@ def count_table(
     -------
     counts : pl.LazyFrame
         The count table: the keys, ``n`` (Int64 rows), ``tp, fp, fn, tn`` (Int64; Float64
-        weighted sums with ``sample_weight``, then ``weight_sum`` Float64), sorted by the keys
-        (nulls last), with the empty intersections of Enum keys as zero rows. With
-        ``membership`` the estimator's table
+        weighted sums with ``sample_weight``, then ``weight_sum`` Float64 and
+        ``n_positive_weight`` Int64), sorted by the keys (nulls last), with the empty
+        intersections of Enum keys as zero rows. With ``membership`` the estimator's table
         (:func:`polars_fair.counting.membership_counts.membership_counts`): the attribute
         first, and for ``"weighted"`` the columns ``n_effective`` and ``attenuation``.
     keys : list of str
@@ -470,7 +473,7 @@ def complete_enums(
     if declared > max_groups:  # before any row is read
         raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(what=what, size=declared,
                                                         limit=max_groups))
-    cells = [c for c in (*COUNT_COLUMNS, "weight_sum") if c in schema]
+    cells = [c for c in (*COUNT_COLUMNS, "weight_sum", POSITIVE_WEIGHT_ROWS) if c in schema]
 
     def complete(df: pl.DataFrame) -> pl.DataFrame:
         levels: list[pl.DataFrame] = []
@@ -742,7 +745,8 @@ def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     Returns
     -------
     pl.LazyFrame
-        The keys, then the summed ``n, tp, fp, fn, tn`` [, ``weight_sum``] (the dtypes of
+        The keys, then the summed ``n, tp, fp, fn, tn`` [, ``weight_sum`` [,
+        ``n_positive_weight``]] (the dtypes of
         ``counts``), sorted by the keys (nulls last).
 
     Raises
@@ -768,7 +772,7 @@ def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
         if names[0] not in keys:  # the membership attribute, always the first key
             raise E.InvalidArgumentError(E.MEMBERSHIP_ROLLUP)
         return membership_rollup(counts, keys)
-    sums = [c for c in (*COUNT_COLUMNS, "weight_sum") if c in names]
+    sums = [c for c in (*COUNT_COLUMNS, "weight_sum", POSITIVE_WEIGHT_ROWS) if c in names]
     if not keys:
         return counts.select([pl.col(c).sum() for c in sums])
     return counts.group_by(list(keys)).agg([pl.col(c).sum() for c in sums]).sort(

@@ -9,6 +9,7 @@ from pathlib import Path
 import polars as pl
 from typer.testing import CliRunner
 
+from polars_fair import errors as E
 from polars_fair.cli.entry import app
 
 runner = CliRunner()
@@ -84,3 +85,54 @@ def test_check_weighs_both_gates_with_sample_weight(tmp_path: Path) -> None:
     out = json.loads(weighted.stdout)
     assert out["passed"] is True and out["change"]["violations"] == []
     assert out["checked_groups"] == ["g=a", "g=b"]
+
+
+# ------------------------------------------- issue 25 re-review, item 3: both spellings given
+BOTH = ["--baseline-pred", "old", "--baseline", "new"]
+
+
+def _both_lines(path: Path) -> dict[str, list[str]]:
+    """Every command that takes the baseline, with both of its spellings (different values)."""
+    return {
+        "compare": ["compare", str(path), "--by", "g", "--y-pred", "new", *BOTH],
+        "check": ["check", str(path), "--by", "g", "--y-pred", "new", *BOTH],
+        "report --html": ["report", str(path), "--by", "g", "--y-pred", "new", "--html",
+                          str(path.with_suffix(".html")), *BOTH],
+    }
+
+
+def test_both_spellings_of_the_baseline_are_a_usage_error_naming_both(tmp_path: Path) -> None:
+    """It was one option with two flags: the last one given silently won."""
+    path = _csv(tmp_path)
+    for name, line in _both_lines(path).items():
+        result = runner.invoke(app, line)
+        assert result.exit_code == 2, (name, result.output)
+        assert result.stderr.strip() == f"polars-fair: error: {E.CLI_BASELINE_TWICE}", name
+        assert "--baseline-pred and --baseline" in result.stderr
+        assert not path.with_suffix(".html").exists()  # nothing written
+        # the other order too: no spelling wins by coming last
+        swapped = runner.invoke(app, [*line[:-4], *line[-2:], *line[-4:-2]])
+        assert (swapped.exit_code, swapped.stderr) == (2, result.stderr), name
+    compare = runner.invoke(app, [*_both_lines(path)["compare"], "--format", "json"])
+    assert json.loads(compare.stdout) == {"status": "error", "error": "UsageError",
+                                          "message": E.CLI_BASELINE_TWICE, "exit_code": 2}
+
+
+def test_compare_still_needs_one_spelling(tmp_path: Path) -> None:
+    path = _csv(tmp_path)
+    result = runner.invoke(app, ["compare", str(path), "--by", "g", "--y-pred", "new"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "polars-fair: error: missing option --baseline-pred"
+
+
+def test_one_spelling_on_report_html_works_as_before(tmp_path: Path) -> None:
+    path = _csv(tmp_path)
+    pages = []
+    for flag in ("--baseline-pred", "--baseline"):
+        page = tmp_path / f"page{flag}.html"
+        result = runner.invoke(app, ["report", str(path), "--by", "g", "--y-pred", "new",
+                                     "--html", str(page), flag, "old"])
+        assert result.exit_code == 0, result.output
+        pages.append(page.read_text(encoding="utf-8"))
+    for page in pages:  # the comparison section, from either spelling
+        assert "Against the baseline model" in page

@@ -122,6 +122,33 @@ def test_a_valid_line_help_and_no_table_go_to_the_full_command_line(
     assert _run(usage.check, ["report", "d.csv"]) == (None, "", "")
 
 
+def test_both_spellings_of_the_baseline_the_table_leaves_or_tells_alike(
+        tmp_path: Path, table: dict[str, Any]) -> None:
+    """--baseline is its own hidden parameter (issue 25 re-review, item 3): the table lists it,
+    so a line with it (or without compare's baseline) is told as the full command line tells it,
+    or left to the full command line, which refuses both spellings at once."""
+    import polars as pl
+
+    from polars_fair import errors as E
+
+    path = tmp_path / "d.csv"
+    pl.DataFrame({"g": ["a", "b"], "y_true": [1, 0], "y_pred": [1, 0], "old": [0, 1]}).write_csv(
+        path)
+    both = ["--baseline-pred", "old", "--baseline", "y_true"]
+    compare = ["compare", str(path), "--by", "g", "--y-pred", "y_pred"]
+    lines = [[*compare, *both], ["check", str(path), "--by", "g", *both],
+             ["report", str(path), "--by", "g", "--html", str(tmp_path / "p.html"), *both],
+             compare, [*compare, "--baseline"], ["check", str(path), "--by", "g", "--baseline"]]
+    for name in ("compare", "check", "report"):
+        assert [p["opts"] for p in table[name] if p["name"] == "baseline_alias"] == [["--baseline"]]
+    for args in lines:
+        light, full = _run(usage.check, args), _run(_full, args)
+        assert light in ((None, "", ""), full), args
+        assert full[0] == 2, (args, full)
+    for args in lines[:3]:
+        assert _run(_full, args)[2].strip() == f"polars-fair: error: {E.CLI_BASELINE_TWICE}"
+
+
 def test_the_table_names_the_installation(tmp_path: Path, table: dict[str, Any]) -> None:
     before = usage.cache_file()
     module = Path(usage.__file__)

@@ -172,10 +172,11 @@ def test_null_groups_raise(run: Runner) -> None:
 def test_sample_weight_counts(run: Runner) -> None:
     df = SMALL.with_columns(w=pl.Series([2.0, 1, 1, 1, 1, 1, 0.5, 1, 1, 1]))
     out = run(df, "confusion", "g", sample_weight="w")
-    assert out.columns == ["g", "n", "tp", "fp", "fn", "tn", "weight_sum"]
-    # a: tp rows 0 (w2) and 1 (w1) -> 3; fn row 2 -> 1; fp row 3 -> 1; tn rows 4,5 -> 2
-    assert out.row(0) == ("a", 6, 3.0, 1.0, 1.0, 2.0, 7.0)
-    assert out.row(1) == ("b", 4, 0.0, 0.0, 0.5, 3.0, 3.5)
+    assert out.columns == ["g", "n", "tp", "fp", "fn", "tn", "weight_sum", "n_positive_weight"]
+    # a: tp rows 0 (w2) and 1 (w1) -> 3; fn row 2 -> 1; fp row 3 -> 1; tn rows 4,5 -> 2;
+    # every weight is positive, so n_positive_weight = n
+    assert out.row(0) == ("a", 6, 3.0, 1.0, 1.0, 2.0, 7.0, 6)
+    assert out.row(1) == ("b", 4, 0.0, 0.0, 0.5, 3.0, 3.5, 4)
     rates = run(df, "rates", "g", sample_weight="w")
     assert rates["selection_rate"][0] == pytest.approx(4 / 7)
 

@@ -142,8 +142,10 @@ def test_duckdb_refuses_an_expression_naming_the_argument() -> None:
     ("--y-pred", "1", [{"g": "a", "n": 4, "tp": 2, "fp": 2, "fn": 0, "tn": 0},
                        {"g": "b", "n": 4, "tp": 2, "fp": 2, "fn": 0, "tn": 0}]),
     ("--sample-weight", "1.0", [
-        {"g": "a", "n": 4, "tp": 1.0, "fp": 0.0, "fn": 1.0, "tn": 2.0, "weight_sum": 4.0},
-        {"g": "b", "n": 4, "tp": 2.0, "fp": 1.0, "fn": 0.0, "tn": 1.0, "weight_sum": 4.0}]),
+        {"g": "a", "n": 4, "tp": 1.0, "fp": 0.0, "fn": 1.0, "tn": 2.0, "weight_sum": 4.0,
+         "n_positive_weight": 4},
+        {"g": "b", "n": 4, "tp": 2.0, "fp": 1.0, "fn": 0.0, "tn": 1.0, "weight_sum": 4.0,
+         "n_positive_weight": 4}]),
 ])
 def test_cli_constants_hold_on_every_row(tmp_path: Path, option: str, value: str,
                                          expected: list[dict[str, Any]]) -> None:
