@@ -299,7 +299,8 @@ def count_table(
                          args.pop("normalize", False))
     engine, a = _resolve(engine, by, args, scores=False, key_roles=key_roles)
     if m is not None:  # estimated membership: its own scan (counting.membership)
-        return membership_counts(engine, a, m)
+        table, keys = membership_counts(engine, a, m)
+        return boundary.values_hidden(table, (*a.bound, *m.bound)), keys
     if isinstance(engine, PolarsEngine) and boundary.sums_plan(a):  # 0/1 labels: sums per key
         out = boundary.counts_from_sums(engine.lf, a)
     else:
@@ -308,7 +309,7 @@ def count_table(
         completed = complete_enums(out, a.keys, max_groups=a.max_groups)
         if completed is not out:  # new rows: sorted again (the count table is sorted already)
             out = completed.sort(a.keys, nulls_last=True)
-    return out, a.keys
+    return boundary.values_hidden(out, a.bound), a.keys
 
 
 def score_table(
@@ -363,8 +364,10 @@ def score_table(
     engine, a = _resolve(engine, by, {**SCORE_ARGS, **args}, scores=True)
     assert a.score_dtype is not None
     if isinstance(engine, PolarsEngine) and boundary.sorted_scores_plan(a):  # continuous
-        return boundary.scores_by_sorting(engine.lf, a), a.keys, a.score_dtype
-    return boundary.scores_from_labels(engine.score_label_table(a), a), a.keys, a.score_dtype
+        table = boundary.scores_by_sorting(engine.lf, a)
+    else:
+        table = boundary.scores_from_labels(engine.score_label_table(a), a)
+    return boundary.values_hidden(table, a.bound), a.keys, a.score_dtype
 
 
 def complete_enums(
