@@ -15,9 +15,9 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 
-__all__ = ["INVISIBLE", "MISSING_GROUP", "NOT_IN_MARKUP", "cli_group", "group_label",
-           "markup_safe", "named_label", "named_text", "printable", "printable_spec",
-           "shown_group", "text_of", "value_text", "visible"]
+__all__ = ["INVISIBLE", "LIST_SEPARATOR", "MISSING_GROUP", "NOT_IN_MARKUP", "cli_group",
+           "group_label", "list_text", "markup_safe", "named_label", "named_text", "printable",
+           "printable_spec", "shown_group", "text_of", "value_text", "visible"]
 
 #: How a missing attribute value reads in a label (never "—", which means an undefined figure).
 MISSING_GROUP = "(missing)"
@@ -132,6 +132,44 @@ def text_of(value: Any, *, missing: str = MISSING_GROUP, ambiguous: Sequence[str
     if text.startswith('"') or text == missing or any(a in text for a in ambiguous):
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return text
+
+
+#: How the elements of a list cell are joined in CSV, the text table and Markdown.
+LIST_SEPARATOR = ", "
+
+
+def list_text(values: Sequence[Any]) -> str:
+    r"""A list as one cell of text, each element readable on its own (CSV, text, Markdown).
+
+    The elements are joined with ``", "``; an element that holds ``", "`` or starts with ``"``
+    is written in double quotes with ``\`` and ``"`` escaped (the rule of :func:`text_of`), so
+    the groups ``"x, y"``, ``"x"`` and ``"y"`` read as three, never four. A missing element reads
+    ``(missing)``, a Boolean ``true``/``false``.
+
+    Parameters
+    ----------
+    values : sequence
+        The list's elements (group labels, names, classes).
+
+    Returns
+    -------
+    str
+        The cell.
+
+    Examples
+    --------
+    >>> print(list_text(["x, y", "x", "y"]), "|", list_text(['"q', None, True]))
+    "x, y", x, y | "\"q", (missing), true
+    """
+    def one(value: Any) -> str:
+        if value is None:
+            return MISSING_GROUP
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        if LIST_SEPARATOR in text or text.startswith('"'):
+            return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return text
+
+    return LIST_SEPARATOR.join(one(v) for v in values)
 
 
 #: The characters XML 1.0 (so SVG) cannot hold: C0 controls but tab, line feed and carriage
