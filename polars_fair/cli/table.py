@@ -24,7 +24,8 @@ __all__ = ["EXPORT_HELP", "LOW_PRIORITY", "TABLE_WIDTH", "select_columns", "to_c
 #: What ``--format`` says of the exports that could run (:func:`to_csv`, :func:`to_markdown`).
 EXPORT_HELP = (
     "CSV puts a ' before a text cell that starts with =, +, -, @, a tab or a carriage return "
-    "(no formula runs in a spreadsheet); Markdown escapes | < > and its marks."
+    "(no formula runs in a spreadsheet) and writes NUL and invisible characters as escapes; "
+    "Markdown escapes | < > and its marks."
 )
 #: The width ``--format table`` fits by default (:func:`select_columns`).
 TABLE_WIDTH = 120

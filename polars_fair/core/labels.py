@@ -16,8 +16,9 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 
 __all__ = ["INVISIBLE", "LIST_SEPARATOR", "MISSING_GROUP", "NOT_IN_MARKUP", "cli_group",
-           "group_label", "list_text", "markup_safe", "named_label", "named_text", "printable",
-           "printable_spec", "shown_group", "text_of", "value_text", "visible"]
+           "csv_visible", "group_label", "list_text", "markup_safe", "named_label",
+           "named_text", "printable", "printable_spec", "shown_group", "text_of", "value_text",
+           "visible"]
 
 #: How a missing attribute value reads in a label (never "—", which means an undefined figure).
 MISSING_GROUP = "(missing)"
@@ -394,6 +395,41 @@ _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 def _visible(match: re.Match[str]) -> str:
     ch = match.group()
     return _NAMED.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+
+
+#: The characters a CSV cell writes as escapes (:func:`csv_visible`): those of :func:`visible`
+#: but the tab, line feed and carriage return (a CSV field holds them, quoted) and U+2028/U+2029
+#: (kept as written, the text a CSV reader gets back). NUL, the other controls and the invisible
+#: format characters (zero-width, bidirectional overrides, the byte-order mark) are escaped.
+NOT_IN_CSV = re.compile("(?![\u2028\u2029])[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+                        + INVISIBLE + "]")
+
+
+def csv_visible(text: str) -> str:
+    r"""A CSV cell's text with NUL, controls and invisible format characters as escapes.
+
+    The spelling is :func:`visible`'s (``\x00``, ``\u202e``, ``\u200b``), so a group reads the
+    same in CSV as in the text table and Markdown; tab, line feed, carriage return and
+    U+2028/U+2029 are kept (:data:`NOT_IN_CSV`).
+
+    Parameters
+    ----------
+    text : str
+        A cell or a column name.
+
+    Returns
+    -------
+    str
+        The text, those characters escaped.
+
+    Examples
+    --------
+    >>> csv_visible("A\x00nul"), csv_visible("\u202eevil"), csv_visible("Z\u200bW")
+    ('A\\x00nul', '\\u202eevil', 'Z\\u200bW')
+    >>> csv_visible("\tTAB") == "\tTAB", csv_visible("line\u2028sep") == "line\u2028sep"
+    (True, True)
+    """
+    return NOT_IN_CSV.sub(_visible, text)
 
 
 def visible(text: str) -> str:
