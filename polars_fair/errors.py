@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re as _re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 __all__ = [
@@ -55,6 +55,30 @@ NAN_LABELS = (
 RESERVED_NAME = (
     "attribute name(s) {names} clash with output columns of polars_fair; rename them, for "
     "example by=pl.col({example!r}).alias({example!r} + '_attr')"
+)
+#: An attribute column named with the reserved prefix of polars_fair's working columns: the
+#: advice drops the prefix (:func:`renamed`), since ``name + '_attr'`` would still start with it.
+RESERVED_PREFIX = (
+    "attribute name(s) {names} clash with polars_fair's working columns (their prefix '__pf_' "
+    "is reserved); rename them, for example by=pl.col({example!r}).alias({renamed!r})"
+)
+#: :data:`COLUMN_CLASH` on a table made elsewhere (``from_counts``, ``from_scores``, ...),
+#: whose key is a column of the table: it is renamed there (a table has no ``by=`` expression).
+COLUMN_CLASH_TABLE = (
+    "attribute name(s) {names} clash with output column(s) of {analysis}; rename the table's "
+    "column, for example table.rename({{{example!r}: {renamed!r}}})"
+)
+#: :data:`KEY_SUFFIX_CLASH` on a table made elsewhere: the table's column is renamed.
+KEY_SUFFIX_CLASH_TABLE = (
+    "attribute name(s) {names} read as another attribute's pair column (<key>_i / <key>_j); "
+    "rename the table's column, for example table.rename({{{example!r}: {renamed!r}}})"
+)
+#: The attribute of ``membership=`` (its key) named like an output column: it is named in the
+#: mapping, so the advice renames it there, not with a ``by=`` expression.
+MEMBERSHIP_ATTRIBUTE_CLASH = (
+    "attribute name(s) [{name!r}] clash with output column(s) of {analysis}; name the "
+    "attribute otherwise in membership=, for example "
+    "membership={{{renamed!r}: membership[{name!r}]}}"
 )
 #: A count table's key column named with the reserved prefix of polars_fair's working columns.
 RESERVED_KEY = (
@@ -1453,6 +1477,40 @@ _CONVERSION = _re.compile(
 _PARSE = _re.compile(
     r"could not parse `.*` as dtype `(?P<target>[^`]*)` at column '(?P<column>[^']*)'",
     _re.DOTALL)
+
+
+def renamed(name: str, taken: Collection[str] = ()) -> str:
+    """A name that advice can propose for a key that cannot keep its own.
+
+    The reserved prefix ``__pf_`` is dropped (every time it leads), since a name that keeps it
+    is refused again; ``_attr`` is appended to a name that is refused as it is (an output
+    column, one of ``taken``) or that the prefix alone made (then ``key_attr``).
+
+    Parameters
+    ----------
+    name : str
+        The refused name.
+    taken : collection of str, optional
+        Names the new one may not be (the output columns of the analysis).
+
+    Returns
+    -------
+    str
+        A name without the reserved prefix, outside ``taken``.
+
+    Examples
+    --------
+    >>> renamed("__pf_x"), renamed("__pf___pf_n", taken={"n"}), renamed("metric", {"metric"})
+    ('x', 'n_attr', 'metric_attr')
+    >>> renamed("__pf_")
+    'key_attr'
+    """
+    stem = name
+    while stem.startswith("__pf_"):
+        stem = stem[len("__pf_"):]
+    if not stem:
+        return "key_attr"
+    return stem + "_attr" if stem == name or stem in taken else stem
 
 
 def conversion_failure(message: str, role: str) -> str | None:

@@ -841,6 +841,7 @@ def divergence_of_counts(
         raise E.InvalidArgumentError(E.DIVERGENCE_OF_SETS)
     counted = fair_counts._select(by, None, None)
     check_outputs(counted.frame, counted.keys, divergence_from_counts, "divergence",
+                  made_elsewhere=getattr(fair_counts, "made_elsewhere", False),
                   max_patterns=max_patterns, **options)
     return divergence_from_counts(counted.frame, counted.keys, max_patterns=max_patterns,
                                   **options)

@@ -179,7 +179,8 @@ def membership_calibration_from_table(table: CalibrationTable) -> pl.LazyFrame:
     """
     attribute = table.membership.attribute
     if attribute in CALIBRATION_COLUMNS:
-        raise E.InvalidArgumentError(E.COLUMN_CLASH.format(
-            names=[attribute], analysis="membership_calibration", example=attribute))
+        raise E.InvalidArgumentError(E.MEMBERSHIP_ATTRIBUTE_CLASH.format(
+            name=attribute, analysis="membership_calibration",
+            renamed=E.renamed(attribute, taken=CALIBRATION_COLUMNS)))
     schema = _output_schema(attribute, table.membership.key_dtype, table.weighted)
     return table.frame.map_batches(lambda df: _calibrate(df, table), schema=schema)

@@ -84,7 +84,11 @@ def proxy_report_schema(table_schema: pl.Schema, keys: Sequence[str], attribute:
     cols += [(c, pl.Boolean()) for c in ("regression_singular", "regression_clipped",
                                          "low_support", "is_reference")]
     cols.append(("verdict", pl.String()))
-    check_clash([attribute, *keys], [c for c, _ in cols[1 + len(keys):]], "proxy_report")
+    outputs = [c for c, _ in cols[1 + len(keys):]]
+    if attribute in outputs:  # named in membership=: renamed there
+        raise E.InvalidArgumentError(E.MEMBERSHIP_ATTRIBUTE_CLASH.format(
+            name=attribute, analysis="proxy_report", renamed=E.renamed(attribute, outputs)))
+    check_clash(keys, outputs, "proxy_report")
     return pl.Schema(cols)
 
 

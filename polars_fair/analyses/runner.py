@@ -53,7 +53,8 @@ def dense(df: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(df.get_columns())
 
 
-def check_clash(keys: Sequence[str], outputs: Sequence[str], analysis: str) -> None:
+def check_clash(keys: Sequence[str], outputs: Sequence[str], analysis: str, *,
+                made_elsewhere: bool = False) -> None:
     """Raise when a key is named like a column the analysis adds.
 
     Parameters
@@ -64,6 +65,10 @@ def check_clash(keys: Sequence[str], outputs: Sequence[str], analysis: str) -> N
         The columns the analysis adds.
     analysis : str
         The analysis' name, for the message.
+    made_elsewhere : bool, default False
+        The keys are columns of a table made elsewhere (``from_counts``, ``from_scores``, ...):
+        the advice renames the table's column (:data:`~polars_fair.errors.COLUMN_CLASH_TABLE`),
+        not a ``by=`` expression, which a table does not take.
 
     Raises
     ------
@@ -77,8 +82,17 @@ def check_clash(keys: Sequence[str], outputs: Sequence[str], analysis: str) -> N
     Traceback (most recent call last):
     ...
     polars_fair.errors.InvalidArgumentError: attribute name(s) ['ofi'] clash with output ...
+    >>> check_clash(["ofi"], ["n", "ofi"], "report", made_elsewhere=True)
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: attribute name(s) ['ofi'] clash with output \
+column(s) of report; rename the table's column, for example table.rename({'ofi': 'ofi_attr'})
     """
     clash = [k for k in keys if k in set(outputs)]
+    if clash and made_elsewhere:
+        raise E.InvalidArgumentError(E.COLUMN_CLASH_TABLE.format(
+            names=clash, analysis=analysis, example=clash[0],
+            renamed=E.renamed(clash[0], taken={*keys, *outputs})))
     if clash:
         raise E.InvalidArgumentError(
             E.COLUMN_CLASH.format(names=clash, analysis=analysis, example=clash[0])
@@ -86,7 +100,7 @@ def check_clash(keys: Sequence[str], outputs: Sequence[str], analysis: str) -> N
 
 
 def check_outputs(table: pl.LazyFrame, keys: Sequence[str], fn: Callable[..., pl.LazyFrame],
-                  name: str, **options: Any) -> None:
+                  name: str, *, made_elsewhere: bool = False, **options: Any) -> None:
     """Raise when a key of ``table`` is named like a column that the analysis ``fn`` adds.
 
     The analysis' plan is built (not run) with the keys renamed to internal names (and a
@@ -103,6 +117,8 @@ def check_outputs(table: pl.LazyFrame, keys: Sequence[str], fn: Callable[..., pl
         The analysis, ``fn(table, keys, **options) -> pl.LazyFrame``.
     name : str
         The analysis' name, for the message.
+    made_elsewhere : bool, default False
+        ``table`` was made elsewhere: the advice renames its column (:func:`check_clash`).
     **options : Any
         The analysis' options (a reference group among them, a mapping or a
         :class:`polars_fair.core.reference.Reference`, is renamed with the keys).
@@ -124,14 +140,14 @@ def check_outputs(table: pl.LazyFrame, keys: Sequence[str], fn: Callable[..., pl
     """
     keys = list(keys)
     try:  # the outputs depend on the analysis, its options and the table's schema only
-        memo = (fn, tuple(keys), tuple(table.collect_schema().items()), name,
+        memo = (fn, tuple(keys), tuple(table.collect_schema().items()), name, made_elsewhere,
                 tuple(sorted(options.items())))
         hash(memo)
     except TypeError:  # an unhashable option (a mapping of reference values): not memoized
         memo = None
     if memo is not None and memo in _CHECKED:
         return
-    _check_outputs(table, keys, fn, name, options)
+    _check_outputs(table, keys, fn, name, options, made_elsewhere)
     if memo is not None:
         if len(_CHECKED) >= 256:
             _CHECKED.clear()
@@ -143,7 +159,7 @@ _CHECKED: set[tuple[Any, ...]] = set()
 
 
 def _check_outputs(table: pl.LazyFrame, keys: list[str], fn: Callable[..., pl.LazyFrame],
-                   name: str, options: dict[str, Any]) -> None:
+                   name: str, options: dict[str, Any], made_elsewhere: bool) -> None:
     names = [f"__pf_key{i}" for i in range(len(keys))]
     rename = dict(zip(keys, names, strict=True))
     opts = {k: (o.renamed(rename) if isinstance(o, Reference)
@@ -161,7 +177,8 @@ def _check_outputs(table: pl.LazyFrame, keys: list[str], fn: Callable[..., pl.La
         # the traceback does not show it twice)
         fn(table, keys, **options).collect_schema()
         raise error
-    check_clash(keys, [c for c in out if not any(c.startswith(n) for n in names)], name)
+    check_clash(keys, [c for c in out if not any(c.startswith(n) for n in names)], name,
+                made_elsewhere=made_elsewhere)
 
 
 def on_small_table(

@@ -194,7 +194,8 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame | FairPaired,
     """
     table, keys, labels = unwrap_table(table, keys, labels, FairPaired, "from_paired_counts")
     if keys is not None:
-        check_clash([keys] if isinstance(keys, str) else list(keys), compare_outputs(), "compare")
+        check_clash([keys] if isinstance(keys, str) else list(keys), compare_outputs(), "compare",
+                    made_elsewhere=True)
     df = table.collect() if isinstance(table, pl.LazyFrame) else table
     weighted = "weight_sum" in df.columns
     if weighted and POSITIVE_ROWS not in df.columns:

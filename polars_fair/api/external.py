@@ -281,7 +281,7 @@ def from_counts(
     frame = tables.rollup(checked, key_list)
     if extra:
         frame = _with_membership(frame, lf.select(*key_list, *extra), key_list)
-    return FairCounts(tables.Counted(frame, key_list, max_groups=limit))
+    return FairCounts(tables.Counted(frame, key_list, max_groups=limit), made_elsewhere=True)
 
 
 def _with_membership(frame: pl.LazyFrame, side: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
@@ -409,4 +409,4 @@ def from_scores(
     group = [*key_list, "score"]
     summed = lf.map_batches(check, schema=out_schema).group_by(group).agg(
         pl.col("positives", "negatives", *rows).sum()).sort(group, nulls_last=True)
-    return FairScores(summed, key_list, schema["score"])
+    return FairScores(summed, key_list, schema["score"], made_elsewhere=True)

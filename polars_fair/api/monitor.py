@@ -190,7 +190,7 @@ def from_period_counts(table: pl.DataFrame | pl.LazyFrame | FairPeriods,
         key_list = [c for c in names if c not in counted]
     else:
         key_list = [keys] if isinstance(keys, str) else list(keys)
-    check_clash(key_list, monitor_outputs(), "monitor")
+    check_clash(key_list, monitor_outputs(), "monitor", made_elsewhere=True)
     if PERIOD in names:  # else from_counts names the missing key
         dtype = table.collect_schema()[PERIOD]
         if not (dtype == pl.Date or isinstance(dtype, pl.Datetime)):

@@ -163,6 +163,9 @@ class FairCounts:
     ----------
     counted : polars_fair.counting.tables.Counted
         The lazy count table, its keys and its attribute sets.
+    made_elsewhere : bool, default False
+        The table was made elsewhere (``from_counts``, ``from_scores``): advice to rename a key
+        renames the table's column, not a ``by=`` expression.
 
     Examples
     --------
@@ -174,8 +177,9 @@ class FairCounts:
     ['g']
     """
 
-    def __init__(self, counted: tables.Counted) -> None:
+    def __init__(self, counted: tables.Counted, *, made_elsewhere: bool = False) -> None:
         self._counted = counted
+        self.made_elsewhere = made_elsewhere  # a table's keys are renamed in the table
         self.keys = counted.keys
         self.sets = counted.sets
 
@@ -211,15 +215,20 @@ class FairCounts:
         table = counted.frame
         paired = [k for k in counted.keys
                   if any(k == o + side for o in counted.keys for side in ("_i", "_j"))]
+        if paired and self.made_elsewhere:
+            raise E.InvalidArgumentError(E.KEY_SUFFIX_CLASH_TABLE.format(
+                names=paired, example=paired[0],
+                renamed=E.renamed(paired[0], taken=counted.keys)))
         if paired:
             raise E.InvalidArgumentError(
                 E.KEY_SUFFIX_CLASH.format(names=paired, example=paired[0]),
                 cli_message=cli_rename(E.KEY_SUFFIX_CLASH, paired))
+        elsewhere = self.made_elsewhere
         if counted.sets is not None:
-            check_clash(counted.keys, ["attributes"], fn.__name__)
+            check_clash(counted.keys, ["attributes"], fn.__name__, made_elsewhere=elsewhere)
             table = table.drop("attributes")
         _resolve_reference(options, counted.keys)
-        check_outputs(table, counted.keys, fn, fn.__name__, **options)
+        check_outputs(table, counted.keys, fn, fn.__name__, made_elsewhere=elsewhere, **options)
         return analyse(counted, lambda lf, keys: fn(lf, keys, **options))
 
     def confusion(self, by: By = None, *, combinations: Combinations = None,
@@ -333,7 +342,7 @@ class FairCounts:
         check_strata(names, self.keys, groups)
         counted = self._select(None if groups is None else [*groups, *names], None, None)
         check_clash([k for k in counted.keys if k not in names], STRATIFIED_COLUMNS,
-                    "stratified")
+                    "stratified", made_elsewhere=self.made_elsewhere)
         return analyse(counted, lambda lf, keys: stratified_from_counts(
             lf, keys, strata=names, reference=reference, level=level,
             continuity_correction=continuity_correction))
@@ -394,6 +403,9 @@ class FairScores:
     score_dtype : pl.DataType
         The dtype the scores had before they were widened to Float64; thresholds are compared
         in it.
+    made_elsewhere : bool, default False
+        The table was made elsewhere (``from_counts``, ``from_scores``): advice to rename a key
+        renames the table's column, not a ``by=`` expression.
 
     Examples
     --------
@@ -405,8 +417,9 @@ class FairScores:
     """
 
     def __init__(self, table: pl.LazyFrame, keys: list[str],
-                 score_dtype: pl.DataType | None = None) -> None:
+                 score_dtype: pl.DataType | None = None, *, made_elsewhere: bool = False) -> None:
         self._table = table
+        self.made_elsewhere = made_elsewhere  # a table's keys are renamed in the table
         self.keys = keys
         self.score_dtype = score_dtype if score_dtype is not None else pl.Float64()
 
@@ -417,7 +430,8 @@ class FairScores:
 
     def _run(self, plan: Callable[..., pl.LazyFrame], name: str, **options: Any) -> pl.LazyFrame:
         _resolve_reference(options, self.keys)
-        check_outputs(self._table, self.keys, plan, name, **options)
+        check_outputs(self._table, self.keys, plan, name, made_elsewhere=self.made_elsewhere,
+                      **options)
         return plan(self._table, self.keys, **options)
 
     @_doc(abroca_from_scores, """>>> from_scores(t).abroca(reference="a").collect()["auc"].to_list()

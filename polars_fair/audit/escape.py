@@ -29,7 +29,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair.core.labels import NOT_IN_MARKUP, markup_safe, visible
+from polars_fair.core.labels import NOT_IN_MARKUP, csv_visible, markup_safe, visible
 
 __all__ = ["FORMULA_PREFIXES", "csv_safe", "markdown_cell", "page_safe", "script_json"]
 
@@ -91,16 +91,21 @@ def page_safe(page: str) -> str:
 
 
 def _formula_safe(text: str) -> str:
-    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
+    """The quote prefix decided on ``text`` as it is, then its invisible characters escaped."""
+    shown = csv_visible(text)
+    return "'" + shown if text.startswith(FORMULA_PREFIXES) else shown
 
 
 def csv_safe(df: pl.DataFrame) -> pl.DataFrame:
     r"""The frame with every text cell and column name that a spreadsheet would run neutralised.
 
     A String cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a
-    single quote in front (OWASP's advice against CSV injection); other cells, and every cell
-    of a non-String column (numbers, booleans, dates), are unchanged. Column names get the same
-    treatment.
+    single quote in front (OWASP's advice against CSV injection), decided on the cell as it is;
+    NUL, the other control characters and the invisible format characters (zero-width,
+    bidirectional overrides, the byte-order mark) are written as escapes (``\x00``,
+    ``\u202e``: :func:`polars_fair.core.labels.csv_visible`), while tab, line feed, carriage
+    return and U+2028/U+2029 stay as written. Every cell of a non-String column (numbers,
+    booleans, dates) is unchanged. Column names get the same treatment.
 
     Parameters
     ----------
@@ -117,12 +122,13 @@ def csv_safe(df: pl.DataFrame) -> pl.DataFrame:
     >>> df = pl.DataFrame({"g": ["=1+1", "-a", "b"], "d": [-0.5, 0.0, 1.0]})
     >>> csv_safe(df).write_csv()
     "g,d\n'=1+1,-0.5\n'-a,0.0\nb,1.0\n"
+    >>> csv_safe(pl.DataFrame({"g": ["A\x00nul", "\u202e=1", "\tT"]}))["g"].to_list()
+    ['A\\x00nul', '\\u202e=1', "'\tT"]
     """
-    pattern = "^[" + "".join("\\" + c if c in "-+" else c for c in FORMULA_PREFIXES) + "]"
     text = [c for c, t in df.schema.items() if t == pl.String]
     out = df.with_columns(
-        pl.when(pl.col(c).str.contains(pattern)).then(pl.lit("'") + pl.col(c))
-        .otherwise(pl.col(c)).alias(c) for c in text)
+        pl.Series(c, [None if v is None else _formula_safe(v) for v in df[c]], dtype=pl.String)
+        for c in text)
     return out.rename({c: _formula_safe(c) for c in out.columns if _formula_safe(c) != c})
 
 

@@ -455,7 +455,8 @@ def gate(
     t_ir, t_ofi, t_support, t_abroca = _limits(counts, scores, min_impact_ratio, max_abs_ofi,
                                                max_abroca, min_support)
     keys = list(counts.keys)
-    check_clash(keys, ["metric", *GATE_COLUMNS], "gate")
+    check_clash(keys, ["metric", *GATE_COLUMNS], "gate",
+                made_elsewhere=getattr(counts, "made_elsewhere", False))
     # one scan of each table; every analysis below reads the collected table
     counts = from_counts(counts.frame.collect(), keys)
     fs = from_scores(scores.frame.collect(), scores.keys) if (

@@ -49,6 +49,7 @@ from polars_fair._lazy import np
 from polars_fair.core.labels import (
     MISSING_GROUP,
     group_label,
+    list_text,
     named_text,
     printable_spec,
     text_of,
@@ -887,7 +888,7 @@ def calibration_chart(
 
 def _name_some(names: Sequence[str], limit: int = 12) -> str:
     """``"a, b, c"`` or, past ``limit`` names, ``"a, b, ... and 7 more"``."""
-    shown = ", ".join(names[:limit])
+    shown = list_text(names[:limit])  # "x, y" as one group, never two
     return shown if len(names) <= limit else f"{shown} and {len(names) - limit} more"
 
 

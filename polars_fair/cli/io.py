@@ -1090,7 +1090,50 @@ _QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)""")
 #: Advice written for Python (``bins={'age': 5}``) and the command line's words for it; an
 #: error whose advice is Python code carries its command-line text instead
 #: (``PolarsFairError.cli_message``, printed by :func:`polars_fair.cli.entry.error_message`).
+_PY_TEXT = r"(?:'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*")'
+
+
+def _item_value(value_repr: str) -> str:
+    """A value of ``--benchmark`` as typed: text as it is (double-quoted if it holds , = :)."""
+    try:
+        value = ast.literal_eval(value_repr)
+    except (ValueError, SyntaxError):  # pragma: no cover - the pattern only matches literals
+        return value_repr
+    text = str(value)
+    return '"' + text.replace('"', '""') + '"' if re.search(r'[,=:"]', text) else text
+
+
+def _item_word(flag: str, name_repr: str, rest: str) -> str:
+    """``--bins s=...``: a ``name=value`` item of ``flag``, written as the command line reads it.
+
+    The name (a Python ``repr``) is double-quoted when it holds ``,``, ``=``, ``:`` or ``"``
+    (:mod:`polars_fair.cli.quoting`), and the word single-quoted for the shell unless the name
+    is letters and digits that name no flag.
+    """
+    name = ast.literal_eval(name_repr)
+    shown = '"' + name.replace('"', '""') + '"' if re.search(r'[,=:"]', name) else name
+    word = f"{shown}={rest}"
+    plain = re.fullmatch(r"[A-Za-z0-9]+", name) is not None and name not in FLAGS
+    return f"{flag} {word}" if plain else f"{flag} " + "'" + word.replace("'", "'\"'\"'") + "'"
+
+
 _PYTHON_ADVICE = (
+    # an item of a mapping option, bins['s'] / benchmark['g']['a']: the flag's own item syntax
+    (re.compile(rf"(?<![\w-])bins\[({_PY_TEXT})\] \(edges\)=([\d,]+)"),
+     lambda m: _item_word("--bins", m.group(1), "E1,E2,...") + f" ({m.group(2)} edges)"),
+    (re.compile(rf"(?<![\w-])bins\[({_PY_TEXT})\] \(edges\)"),
+     lambda m: _item_word("--bins", m.group(1), "E1,E2,...")),
+    (re.compile(rf"(?<![\w-])bins\[({_PY_TEXT})\]=([\d,.]+)"),
+     lambda m: _item_word("--bins", m.group(1), m.group(2))),
+    (re.compile(rf"(?<![\w-])bins\[({_PY_TEXT})\]"),
+     lambda m: _item_word("--bins", m.group(1), "...")),
+    (re.compile(rf"(?<![\w-])benchmark\[({_PY_TEXT})\]\[({_PY_TEXT})\]"),
+     lambda m: _item_word("--benchmark", m.group(1),
+                          _item_value(m.group(2)) + ":...")),
+    (re.compile(rf"(?<![\w-])benchmark\[({_PY_TEXT})\]"),
+     lambda m: _item_word("--benchmark", m.group(1), "VALUE:SHARE,...")),
+    (re.compile(rf"(?<![\w-])membership=\{{({_PY_TEXT}): membership\[{_PY_TEXT}\]\}}"),
+     lambda m: _item_word("--membership", m.group(1), "G1:C1,G2:C2,...")),
     # a number option arrives as the Decimal of its text (cli.numbers): shown as typed
     (re.compile(r"(?:np\.)?Decimal\('([^']*)'\)"), r"\1"),
     (re.compile(r"bins=\{'([^']*)': \[edges\]\}"), r"--bins \1=E1,E2,..."),

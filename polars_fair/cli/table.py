@@ -17,14 +17,15 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.audit.escape import csv_safe, markdown_cell
 from polars_fair.cli.quoting import split_items, unquote
-from polars_fair.core.labels import visible
+from polars_fair.core.labels import list_text, visible
 
 __all__ = ["EXPORT_HELP", "LOW_PRIORITY", "TABLE_WIDTH", "select_columns", "to_csv", "to_markdown"]
 
 #: What ``--format`` says of the exports that could run (:func:`to_csv`, :func:`to_markdown`).
 EXPORT_HELP = (
     "CSV puts a ' before a text cell that starts with =, +, -, @, a tab or a carriage return "
-    "(no formula runs in a spreadsheet); Markdown escapes | < > and its marks."
+    "(no formula runs in a spreadsheet) and writes NUL and invisible characters as escapes; "
+    "Markdown escapes | < > and its marks."
 )
 #: The width ``--format table`` fits by default (:func:`select_columns`).
 TABLE_WIDTH = 120
@@ -50,27 +51,31 @@ def _table_text(df: pl.DataFrame) -> str:
 
 
 def _flat(df: pl.DataFrame) -> pl.DataFrame:
-    """Lists joined as ``a, b``, structs as JSON objects (nulls kept), for CSV and text.
+    """Lists joined as ``a, b``, structs as JSON objects (nulls kept), for CSV, text, Markdown.
 
-    CSV and text tables hold neither a list (``attributes``) nor a struct
-    (``worst_group_keys``).
+    A list element holding ``", "`` or starting with ``"`` is quoted
+    (:func:`polars_fair.core.labels.list_text`). CSV and text tables hold neither a list
+    (``attributes``) nor a struct (``worst_group_keys``).
     """
     nested = [c for c, t in df.schema.items() if isinstance(t, (pl.List, pl.Array))]
     structs = [c for c, t in df.schema.items() if isinstance(t, pl.Struct)]
     if not nested and not structs:
         return df
     return df.with_columns(
-        *(pl.col(c).cast(pl.List(pl.String)).list.join(", ") for c in nested),
+        *(pl.Series(c, [None if v is None else list_text(v) for v in
+                        df[c].cast(pl.List(pl.String)).to_list()], dtype=pl.String)
+          for c in nested),
         *(pl.col(c).struct.json_encode() for c in structs))
 
 
 def to_csv(df: pl.DataFrame) -> str:
     r"""CSV text that a spreadsheet opens without running anything (``--format csv``).
 
-    Lists are written as ``a, b``, structs as JSON objects; a text cell or column name that
-    starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a ``'`` in front
-    (OWASP's CSV injection; :func:`polars_fair.audit.escape.csv_safe`). Numeric columns are
-    written as they are.
+    Lists are written as ``a, b`` (an element holding ``", "`` or starting with ``"`` in
+    double quotes: :func:`polars_fair.core.labels.list_text`), structs as JSON objects; a text
+    cell or column name that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return
+    gets a ``'`` in front (OWASP's CSV injection; :func:`polars_fair.audit.escape.csv_safe`).
+    Numeric columns are written as they are.
 
     Parameters
     ----------

@@ -15,9 +15,10 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 
-__all__ = ["INVISIBLE", "MISSING_GROUP", "NOT_IN_MARKUP", "cli_group", "group_label",
-           "markup_safe", "named_label", "named_text", "printable", "printable_spec",
-           "shown_group", "text_of", "value_text", "visible"]
+__all__ = ["INVISIBLE", "LIST_SEPARATOR", "MISSING_GROUP", "NOT_IN_MARKUP", "cli_group",
+           "csv_visible", "group_label", "list_text", "markup_safe", "named_label",
+           "named_text", "printable", "printable_spec", "shown_group", "text_of", "value_text",
+           "visible"]
 
 #: How a missing attribute value reads in a label (never "—", which means an undefined figure).
 MISSING_GROUP = "(missing)"
@@ -132,6 +133,44 @@ def text_of(value: Any, *, missing: str = MISSING_GROUP, ambiguous: Sequence[str
     if text.startswith('"') or text == missing or any(a in text for a in ambiguous):
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return text
+
+
+#: How the elements of a list cell are joined in CSV, the text table and Markdown.
+LIST_SEPARATOR = ", "
+
+
+def list_text(values: Sequence[Any]) -> str:
+    r"""A list as one cell of text, each element readable on its own (CSV, text, Markdown).
+
+    The elements are joined with ``", "``; an element that holds ``", "`` or starts with ``"``
+    is written in double quotes with ``\`` and ``"`` escaped (the rule of :func:`text_of`), so
+    the groups ``"x, y"``, ``"x"`` and ``"y"`` read as three, never four. A missing element reads
+    ``(missing)``, a Boolean ``true``/``false``.
+
+    Parameters
+    ----------
+    values : sequence
+        The list's elements (group labels, names, classes).
+
+    Returns
+    -------
+    str
+        The cell.
+
+    Examples
+    --------
+    >>> print(list_text(["x, y", "x", "y"]), "|", list_text(['"q', None, True]))
+    "x, y", x, y | "\"q", (missing), true
+    """
+    def one(value: Any) -> str:
+        if value is None:
+            return MISSING_GROUP
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        if LIST_SEPARATOR in text or text.startswith('"'):
+            return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return text
+
+    return LIST_SEPARATOR.join(one(v) for v in values)
 
 
 #: The characters XML 1.0 (so SVG) cannot hold: C0 controls but tab, line feed and carriage
@@ -356,6 +395,41 @@ _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 def _visible(match: re.Match[str]) -> str:
     ch = match.group()
     return _NAMED.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+
+
+#: The characters a CSV cell writes as escapes (:func:`csv_visible`): those of :func:`visible`
+#: but the tab, line feed and carriage return (a CSV field holds them, quoted) and U+2028/U+2029
+#: (kept as written, the text a CSV reader gets back). NUL, the other controls and the invisible
+#: format characters (zero-width, bidirectional overrides, the byte-order mark) are escaped.
+NOT_IN_CSV = re.compile("(?![\u2028\u2029])[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+                        + INVISIBLE + "]")
+
+
+def csv_visible(text: str) -> str:
+    r"""A CSV cell's text with NUL, controls and invisible format characters as escapes.
+
+    The spelling is :func:`visible`'s (``\x00``, ``\u202e``, ``\u200b``), so a group reads the
+    same in CSV as in the text table and Markdown; tab, line feed, carriage return and
+    U+2028/U+2029 are kept (:data:`NOT_IN_CSV`).
+
+    Parameters
+    ----------
+    text : str
+        A cell or a column name.
+
+    Returns
+    -------
+    str
+        The text, those characters escaped.
+
+    Examples
+    --------
+    >>> csv_visible("A\x00nul"), csv_visible("\u202eevil"), csv_visible("Z\u200bW")
+    ('A\\x00nul', '\\u202eevil', 'Z\\u200bW')
+    >>> csv_visible("\tTAB") == "\tTAB", csv_visible("line\u2028sep") == "line\u2028sep"
+    (True, True)
+    """
+    return NOT_IN_CSV.sub(_visible, text)
 
 
 def visible(text: str) -> str:

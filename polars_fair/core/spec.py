@@ -608,6 +608,11 @@ class Audit:
     way : {"rows", "relation"}, default "rows"
         How the rows arrive: Polars rows, or a DuckDB/Spark relation (whose errors advise
         what can be done there, :func:`polars_fair.errors.levels_error`).
+    bound : tuple of (str, str), default ()
+        The expression arguments that :func:`polars_fair.counting.boundary.bind_frame`
+        evaluates over the frame: (the expression's text, its argument), so a conversion that
+        fails on the rows names the argument and no value
+        (:func:`polars_fair.counting.boundary.values_hidden`).
 
     Examples
     --------
@@ -641,6 +646,7 @@ class Audit:
     pred_dtype: pl.DataType | None = None
     max_groups: int = DEFAULT_MAX_GROUPS
     way: str = "rows"
+    bound: tuple[tuple[str, str], ...] = ()
 
 
 def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:
@@ -1209,13 +1215,18 @@ def _check_keys(keys: list[str], scores: bool, items: Sequence[Any] = ()) -> lis
         raise E.InvalidArgumentError(E.EMPTY_NAME.format(role="by"),
                                      cli_message=E.CLI_EMPTY_NAME.format(role="--by"))
     table = SCORE_TABLE_COLUMNS if scores else COUNT_TABLE_COLUMNS
-    clash = [k for k in keys if k.startswith("__pf_") or k in table]
+    prefixed = [k for k in keys if k.startswith("__pf_")]
+    clash = prefixed or [k for k in keys if k in table]
     if clash:
+        new = E.renamed(clash[0], taken=table)  # never the prefix again: advice that works
         item = items[keys.index(clash[0])] if len(items) == len(keys) else clash[0]
         if isinstance(item, pl.Expr) and not (_is_column_expr(item)
                                               and item.meta.root_names() == [clash[0]]):
-            raise E.InvalidArgumentError(E.RESERVED_NAME_EXPR.format(
-                names=clash, example=clash[0] + "_attr"))
+            raise E.InvalidArgumentError(E.RESERVED_NAME_EXPR.format(names=clash, example=new))
+        if prefixed:
+            raise E.InvalidArgumentError(
+                E.RESERVED_PREFIX.format(names=clash, example=clash[0], renamed=new),
+                cli_message=cli_rename(E.RESERVED_PREFIX, clash))
         raise E.InvalidArgumentError(E.RESERVED_NAME.format(names=clash, example=clash[0]),
                                      cli_message=cli_rename(E.RESERVED_NAME, clash))
     return keys
@@ -1250,7 +1261,8 @@ def check_reserved_keys(keys: Sequence[str], role: str) -> None:
     clash = [k for k in keys if k.startswith("__pf_")]
     if clash:
         raise E.InvalidArgumentError(E.RESERVED_KEY.format(
-            names=clash, role=role, example=clash[0], renamed=clash[0][len("__pf_"):] or "key"))
+            names=clash, role=role, example=clash[0],
+            renamed=E.renamed(clash[0], taken=COUNT_TABLE_COLUMNS)))
 
 
 def cli_rename(template: str, names: list[str]) -> str:
@@ -1262,8 +1274,8 @@ def cli_rename(template: str, names: list[str]) -> str:
     Parameters
     ----------
     template : str
-        :data:`~polars_fair.errors.RESERVED_NAME` or
-        :data:`~polars_fair.errors.KEY_SUFFIX_CLASH`, whose advice follows ``"; "``.
+        :data:`~polars_fair.errors.RESERVED_NAME`, :data:`~polars_fair.errors.RESERVED_PREFIX`
+        or :data:`~polars_fair.errors.KEY_SUFFIX_CLASH`, whose advice follows ``"; "``.
     names : list of str
         The clashing names; the first one is the example.
 
@@ -1301,11 +1313,12 @@ def sql_rename_example(name: str) -> str:
 
     Examples
     --------
-    >>> print(sql_rename_example("n"), sql_rename_example("my key"))
-    '"n" AS n_attr' '"my key" AS "my key_attr"'
+    >>> print(sql_rename_example("n"), sql_rename_example("my key"), sql_rename_example("__pf_x"))
+    '"n" AS n_attr' '"my key" AS "my key_attr"' '"__pf_x" AS x'
     """
     quoted = '"{}"'.format(name.replace('"', '""'))
-    alias = f"{name}_attr" if re.fullmatch(r"\w+", name) else quoted[:-1] + '_attr"'
+    new = E.renamed(name, taken=COUNT_TABLE_COLUMNS)  # never the reserved prefix again
+    alias = new if re.fullmatch(r"\w+", new) else '"{}"'.format(new.replace('"', '""'))
     return shlex.quote(f"{quoted} AS {alias}")
 
 

@@ -62,6 +62,7 @@ __all__ = [
     "W_POS",
     "apply_group_policy",
     "bind_frame",
+    "values_hidden",
     "check_missing_labels",
     "check_weights",
     "checked",
@@ -188,6 +189,7 @@ def bind_frame(lf: pl.LazyFrame, a: Audit,
     """
     new: dict[str, pl.Expr] = {}
     roles: dict[str, str] = {}  # the bound columns whose length must be checked on the rows
+    texts: list[tuple[str, str]] = []  # (expression text, argument): named by values_hidden
     schema = lf.collect_schema()
 
     def column(e: pl.Expr, role: str) -> pl.Expr:
@@ -195,6 +197,7 @@ def bind_frame(lf: pl.LazyFrame, a: Audit,
             return e
         name = f"{_V}b{len(new)}"
         new[name] = e
+        texts.append((str(e), role))
         if not length_follows_frame(e, schema):
             roles[name] = role
         return pl.col(name)
@@ -217,8 +220,78 @@ def bind_frame(lf: pl.LazyFrame, a: Audit,
     if roles:  # a length that does not follow the frame's: checked on the rows, typed
         bound = lf.map_batches(lambda df: _with_lengths_checked(df, new, roles),
                                schema=bound.collect_schema())
-    return bound, replace(
-        a, key_exprs=keys, y_true=y_true, score=score, weight=weight, y_pred=y_pred)
+    return bound, replace(a, key_exprs=keys, y_true=y_true, score=score, weight=weight,
+                          y_pred=y_pred, bound=tuple(texts))
+
+
+def values_hidden(plan: pl.LazyFrame, bound: Sequence[tuple[str, str]]) -> pl.LazyFrame:
+    """``plan``, whose conversion failures on the rows name the argument and no value.
+
+    An expression argument bound by :func:`bind_frame` (``y_pred=pl.col("name").cast(pl.Int32)``)
+    can fail on the rows when the plan is collected, and Polars' error quotes the values it
+    could not convert, which may be names or dates of birth. The small table ``plan`` (a count,
+    score, class or moment table) is read through a Python source that collects it (the
+    engine is Polars' default, the streaming one unless configured otherwise) and turns such
+    a failure into :data:`polars_fair.errors.CONVERSION_FAILED`, as the eager methods and the
+    command line do (:func:`polars_fair.errors.conversion_failure`). Without a bound
+    expression (column names only) ``plan`` is returned as it is.
+
+    Parameters
+    ----------
+    plan : pl.LazyFrame
+        The small table built over the bound rows.
+    bound : sequence of (str, str)
+        The expression arguments evaluated on the rows: (the expression's text, its argument),
+        as :func:`bind_frame` records them in ``Audit.bound``. The argument named is the one
+        whose text Polars' error shows, else the only one, else "an argument's expression".
+
+    Returns
+    -------
+    pl.LazyFrame
+        The same rows, columns and dtypes as ``plan``.
+
+    Raises
+    ------
+    InvalidInputError
+        At collect time: a bound expression's conversion failed (the argument, the column, the
+        count and the dtypes).
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> lf = pl.LazyFrame({"g": ["a", "b"], "who": ["Ann Madeup", "Bo Fake"]})
+    >>> bound, a = bind_frame(lf, resolve(lf.collect_schema(), "g",
+    ...                                   y_pred=pl.col("who").cast(pl.Int8), y_true=None))
+    >>> values_hidden(bound.group_by("g").agg(pl.col("__pf_b0").sum()), a.bound).collect()
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidInputError: y_pred: 1 of 1 values of column 'who' could not be \
+converted from str to i8 (the values are not shown: they may identify people)
+    """
+    if not bound:
+        return plan
+    roles = {role for _, role in bound}
+    only = roles.pop() if len(roles) == 1 else "an argument's expression"
+    from polars.io.plugins import register_io_source
+
+    def source(with_columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None,
+               batch_size: int | None) -> Any:
+        try:
+            df = plan.collect()
+        except pl.exceptions.PolarsError as exc:  # a failed cast: no value (names, births)
+            text = str(exc)
+            role = next((r for t, r in bound if t in text), only)
+            hidden = E.conversion_failure(text, role)
+            if hidden is None:
+                raise
+            raise E.InvalidInputError(hidden) from None
+        if with_columns is not None:
+            df = df.select(with_columns)
+        if predicate is not None:
+            df = df.filter(predicate)
+        yield df if n_rows is None else df.head(n_rows)
+
+    return register_io_source(source, schema=plan.collect_schema())
 
 
 def _with_lengths_checked(df: pl.DataFrame, new: dict[str, pl.Expr],

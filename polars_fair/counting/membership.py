@@ -185,6 +185,28 @@ class Membership:
         """
         return pl.Series(list(self.groups)).dtype
 
+    @property
+    def bound(self) -> tuple[tuple[str, str], ...]:
+        """The probabilities given as expressions: (their text, ``membership[...]``).
+
+        Read by :func:`polars_fair.counting.boundary.values_hidden`, so a probability whose
+        conversion fails on the rows names it and no value.
+
+        Returns
+        -------
+        tuple of (str, str)
+            One pair per probability that is not a plain column.
+
+        Examples
+        --------
+        >>> m = parse_membership({"g": {"a": pl.col("p").cast(pl.Float64), "b": "q"}})
+        >>> m.bound
+        (('col("p").strict_cast(Float64)', "membership['g']['a']"),)
+        """
+        return tuple((str(x), f"membership[{self.attribute!r}][{g!r}]")
+                     for g, x in zip(self.groups, self.exprs, strict=True)
+                     if not x.meta.is_column())
+
     def shown(self, mask: Sequence[bool] | None = None) -> str:
         """The probability columns (those where ``mask`` is true) as a message shows them.
 

@@ -24,6 +24,7 @@ from polars_fair import errors as E
 from polars_fair.core.spec import By
 from polars_fair.counting import tables
 from polars_fair.counting._membership_sql import sql_membership_label_table
+from polars_fair.counting.boundary import values_hidden
 from polars_fair.counting.membership import (
     ARGMAX,
     FAMILIES,
@@ -97,6 +98,7 @@ def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool =
     })
     assert list(schema)[:len(keys)] == keys
     table = labels.map_batches(lambda df: membership_from_labels(df, m, a), schema=schema)
+    table = values_hidden(table, (*a.bound, *m.bound))  # a failed cast shows no value
     return MembershipTable(table, list(a.keys), m, a.weight is not None, a.y_true is not None,
                            tuple(FAMILIES))
 

@@ -328,7 +328,8 @@ def count_table(
     if not intersection:
         a = replace(a, check_intersection=False)
     if m is not None:  # estimated membership: its own scan (counting.membership)
-        return membership_counts(engine, a, m)
+        table, keys = membership_counts(engine, a, m)
+        return boundary.values_hidden(table, (*a.bound, *m.bound)), keys
     if isinstance(engine, PolarsEngine) and boundary.sums_plan(a):  # 0/1 labels: sums per key
         out = boundary.counts_from_sums(engine.lf, a)
     else:
@@ -339,7 +340,7 @@ def count_table(
             out = completed.sort(a.keys, nulls_last=True)
     if derived:  # a label or prediction computed by an expression: warn when it is constant
         out = checked(out, lambda df: _warn_constant(df, derived))
-    return out, a.keys
+    return boundary.values_hidden(out, a.bound), a.keys
 
 
 def _warn_constant(df: pl.DataFrame, derived: dict[str, str]) -> pl.DataFrame:
@@ -414,8 +415,10 @@ def score_table(
     engine, a = _resolve(engine, by, {**SCORE_ARGS, **args}, scores=True)
     assert a.score_dtype is not None
     if isinstance(engine, PolarsEngine) and boundary.sorted_scores_plan(a):  # continuous
-        return boundary.scores_by_sorting(engine.lf, a), a.keys, a.score_dtype
-    return boundary.scores_from_labels(engine.score_label_table(a), a), a.keys, a.score_dtype
+        table = boundary.scores_by_sorting(engine.lf, a)
+    else:
+        table = boundary.scores_from_labels(engine.score_label_table(a), a)
+    return boundary.values_hidden(table, a.bound), a.keys, a.score_dtype
 
 
 def complete_enums(

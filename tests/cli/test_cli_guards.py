@@ -10,8 +10,10 @@ Decimal, Date and Datetime columns. Kind 9: ``--max-groups``. Kind 5: aggregates
 
 from __future__ import annotations
 
+import csv
 import ctypes
 import datetime as dt
+import io
 import json
 import os
 import socket
@@ -681,3 +683,25 @@ def test_sql_that_does_not_fit_the_data_names_its_flag_and_text(
         if "--where" in args:
             assert (code, out) == (2, "")
             assert err.startswith(f"polars-fair: error: {message}"), err
+
+
+# ---------------------------------------------- issue 19, fourth review, item 4
+def test_csv_exports_write_nul_bidi_and_zero_width_characters_as_escapes(tmp_path: Path) -> None:
+    # groups carrying U+202E, U+200B, NUL, a BOM, and U+2028 and a leading tab (kept as written:
+    # tests/audit/test_escape.py); 2 rows each
+    groups = ["a\u202eb", "e\u200bf", "g\x00h", "\ufeffi", "c\u2028d", "\t=j"]
+    path = tmp_path / "rows.parquet"
+    pl.DataFrame({"g": groups * 2, "y": [1] * 6 + [0] * 6, "p": [1, 0] * 6}).write_parquet(path)
+    # by hand: escapes in visible()'s spelling; U+2028 raw; the tab cell keeps its quote prefix
+    written = {"a\\u202eb", "e\\u200bf", "g\\x00h", "\\ufeffi", "c\u2028d", "'\t=j"}
+    for args, column in ((["report", str(path), "--by", "g", "--y-true", "y", "--y-pred", "p"],
+                          "g"),
+                         (["bias-audit", str(path), "--category", "g", "--y-pred", "p"], "g")):
+        result = runner.invoke(app, [*args, "--format", "csv"])
+        assert result.exit_code == 0, result.stderr
+        for raw in ("\u202e", "\u200b", "\x00", "\ufeff"):
+            assert raw not in result.stdout
+        lines = result.stdout.split("\n")
+        body = "\n".join(lines[next(i for i, x in enumerate(lines) if not x.startswith("#")):])
+        cells = {r[column] for r in csv.DictReader(io.StringIO(body, newline=""))}
+        assert cells == written, cells

@@ -45,6 +45,7 @@ from polars_fair.audit.html.text import (
     _table,
     svg_for_html,
 )
+from polars_fair.core.labels import list_text
 from polars_fair.core.registry import METRICS
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ def data_section(p: PageContext) -> str:
         parts.append(f"<p>Left out of the tables and charts: {_esc(_names(g.left_names, 30))}."
                      "</p>")
     low = t.report.filter(pl.col("low_support"))
-    labels = ", ".join(_esc(_group(r, t.keys)) for r in low.iter_rows(named=True))
+    labels = _esc(list_text([_group(r, t.keys) for r in low.iter_rows(named=True)]))
     parts.append(
         f"<p>Label <code>{_esc(_describe(o.y_true))}</code>, prediction "
         f"<code>{_esc(y_pred_text)}</code>, positive value "

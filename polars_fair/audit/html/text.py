@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from polars_fair import errors as E
-from polars_fair.core.labels import text_of
+from polars_fair.core.labels import list_text, text_of
 from polars_fair.core.registry import METRICS, PAIR_METRICS
 
 # The public names are those of the package (polars_fair.audit.html.__all__).
@@ -340,7 +340,7 @@ def _pct_interval(low: Any, high: Any) -> str:
 
 
 def _names(groups: Sequence[str], limit: int = 12) -> str:
-    shown = ", ".join(groups[:limit])
+    shown = list_text(groups[:limit])  # "x, y" as one group, never two
     return shown if len(groups) <= limit else f"{shown} and {len(groups) - limit} more"
 
 
