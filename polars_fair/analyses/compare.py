@@ -345,6 +345,18 @@ def compare_outputs() -> list[str]:
     return [*_columns([], True), "__pf_n", *PAIRED_CELLS, "weight_sum", POSITIVE_ROWS]
 
 
+def _change_schema(joined: pl.LazyFrame, metrics: Sequence[str],
+                   labels: bool) -> dict[str, pl.DataType]:
+    """The schema of :func:`compare_from_counts`' batch: joined columns, intervals, p-values."""
+    schema = dict(joined.collect_schema())
+    for m in metrics:
+        schema[f"{m}_change_low"] = schema[f"{m}_change_high"] = pl.Float64()
+    schema["mcnemar_p_value"] = pl.Float64()
+    if labels:
+        schema["error_mcnemar_p_value"] = pl.Float64()
+    return schema
+
+
 def compare_from_counts(
     paired: pl.LazyFrame,
     keys: Sequence[str],
@@ -488,12 +500,7 @@ def compare_from_counts(
         (pl.col("adverse_impact") != pl.col("adverse_impact_baseline"))
         .alias("adverse_impact_changed"))
     overall = isinstance(reference, str) and reference == "overall"
-    schema = dict(joined.collect_schema())
-    for m in metrics:
-        schema[f"{m}_change_low"] = schema[f"{m}_change_high"] = pl.Float64()
-    schema["mcnemar_p_value"] = pl.Float64()
-    if labels:
-        schema["error_mcnemar_p_value"] = pl.Float64()
+    schema = _change_schema(joined, metrics, labels)
     out = joined.map_batches(
         lambda df: _changes(df, labelled=labels, level=level, mid_p=mid_p,
                             overall=overall).select(list(schema)),

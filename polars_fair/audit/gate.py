@@ -472,16 +472,7 @@ def gate(
                            four_fifths=cast(float, t_ir if t_ir > 0 else Fraction(4, 5)),
                            ofi_threshold=cast(float, t_ofi)).collect()
     report = report.with_row_index("__pf_order")
-    zero = pl.lit(ZERO_DENOMINATOR)
-    ir_passes = ~pl.col("adverse_impact") if t_ir > 0 else pl.lit(True)
-    blocks = [
-        _rows(report.with_columns(value=pl.col("impact_ratio")), keys, "impact_ratio",
-              float(t_ir), f">= {_limit_text(t_ir)}", ir_passes, zero, t_support,
-              skip_reference=False),
-        _rows(report.with_columns(value=pl.col("ofi")), keys, "ofi", float(t_ofi),
-              f"|ofi| <= {_limit_text(t_ofi)}", ~pl.col("ofi_flag"), zero, t_support,
-              skip_reference=False),
-    ]
+    blocks = _count_blocks(report, keys, t_ir, t_ofi, t_support)
     if fs is not None and t_abroca is not None:
         blocks.append(_abroca_rows(fs, ref, report, keys, t_abroca, t_support))
     metric_order = pl.col("metric").replace_strict(
@@ -489,6 +480,21 @@ def gate(
     return (pl.concat(blocks, how="vertical")
             .sort([pl.col("__pf_order"), metric_order], maintain_order=True)
             .drop("__pf_order"))
+
+
+def _count_blocks(report: pl.DataFrame, keys: list[str], t_ir: Fraction, t_ofi: Fraction,
+                  t_support: Fraction) -> list[pl.DataFrame]:
+    """The gate's rows of the impact ratio and the OFI, from ``report``'s own verdicts."""
+    zero = pl.lit(ZERO_DENOMINATOR)
+    ir_passes = ~pl.col("adverse_impact") if t_ir > 0 else pl.lit(True)
+    return [
+        _rows(report.with_columns(value=pl.col("impact_ratio")), keys, "impact_ratio",
+              float(t_ir), f">= {_limit_text(t_ir)}", ir_passes, zero, t_support,
+              skip_reference=False),
+        _rows(report.with_columns(value=pl.col("ofi")), keys, "ofi", float(t_ofi),
+              f"|ofi| <= {_limit_text(t_ofi)}", ~pl.col("ofi_flag"), zero, t_support,
+              skip_reference=False),
+    ]
 
 
 def _limit_text(limit: Fraction) -> str:

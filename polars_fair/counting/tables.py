@@ -320,7 +320,8 @@ def count_table(
     """
     engine = engine_of(engine) if isinstance(engine, (pl.LazyFrame, pl.DataFrame)) else engine
     derived = {role: name_of(args[role]) for role in ("y_true", "y_pred")
-               if isinstance(args.get(role), pl.Expr) and not args[role].meta.is_column()}
+               if isinstance(args.get(role), pl.Expr) and not args[role].meta.is_column()
+               and args[role].meta.root_names()}  # a literal is constant on purpose
     m = parse_membership(args.pop("membership", None),
                          args.pop("membership_estimator", "weighted"),
                          args.pop("normalize", False))

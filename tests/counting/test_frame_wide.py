@@ -183,6 +183,9 @@ _BY = st.one_of(
 )
 
 
+# a random expression may be constant over the frame: the library warns (CONSTANT_OUTCOME),
+# which is right and not what this property checks
+@pytest.mark.filterwarnings("ignore:y_(true|pred) .* on every one of the:UserWarning")
 @settings(max_examples=60, deadline=None)
 @given(u=st.lists(st.integers(0, 1), min_size=N_ROWS, max_size=N_ROWS),
        v=st.lists(st.integers(0, 1), min_size=N_ROWS, max_size=N_ROWS),
