@@ -665,6 +665,12 @@ BAD_BIN_SPEC = (
     "bins[{column!r}] must be a number of quantile bins (an integer >= 2) or increasing finite "
     "edges, got {value!r}"
 )
+#: :data:`BAD_BIN_SPEC` of a value that is neither a number nor a list of edges: only its type
+#: is shown (a frame or a Series could print a screenful of data).
+BAD_BIN_TYPE = (
+    "bins[{column!r}] must be a number of quantile bins (an integer >= 2) or increasing finite "
+    "edges (a list, a tuple, a 1-D numpy array or a Polars Series), got a value of type {type}"
+)
 BIN_NOT_IN_BY = "bins names {column!r}, which is not an attribute of by={by}"
 BIN_NOT_NUMERIC = "bins[{column!r}]: attribute {column!r} has dtype {dtype}, not a numeric one"
 BINS_NEED_POLARS = (

@@ -48,14 +48,14 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict, Unpack
+from collections.abc import Mapping, Sequence, Sized
+from typing import Any, TypedDict, Unpack, cast
 
 import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow, compose
-from polars_fair._lazy import np
+from polars_fair._lazy import is_numpy, np
 from polars_fair.analyses.explain import global_shapley_values as global_shapley_values
 from polars_fair.analyses.explain import shapley_values as shapley_values
 from polars_fair.analyses.explain import top_divergent as top_divergent
@@ -63,7 +63,7 @@ from polars_fair.core import rules as R
 from polars_fair.core import stats
 from polars_fair.core.families import takes
 from polars_fair.core.limits import check_ceiling, check_size, with_limits
-from polars_fair.core.numbers import real
+from polars_fair.core.numbers import number_items, real
 from polars_fair.core.options import DEFAULTS, BinStrategy, DivergenceAdjust, check
 from polars_fair.core.registry import METRICS, PROPORTIONS, Counts
 from polars_fair.core.spec import (
@@ -216,9 +216,11 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
     ----------
     lf : pl.LazyFrame
         The rows.
-    bins : mapping of str to int or sequence of float, optional
+    bins : mapping of str to int, or sequence, numpy array or Series of numbers, optional
         Attribute -> number of quantile bins (an integer >= 2) or the edges (increasing
-        numbers). ``None`` or ``{}`` leaves ``lf`` as it is.
+        numbers: a list, a tuple, a 1-D numpy array or a Polars Series, each edge read as the
+        decimal it prints as, :func:`polars_fair.core.numbers.number_items`). ``None`` or
+        ``{}`` leaves ``lf`` as it is.
     by : str or list of str, optional
         The attributes of the call: each binned attribute must be one of them.
 
@@ -245,6 +247,8 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
     ['< 25', '< 25', '[25, 45)', '[25, 45)', '>= 45', '>= 45']
     >>> bin_attributes(lf, {"age": 2}).collect()["age"].to_list()
     ['<= 30', '<= 30', '<= 30', '> 30', '> 30', '> 30']
+    >>> bin_attributes(lf, {"age": pl.Series([25, 45])}).collect()["age"].to_list()[:3]
+    ['< 25', '< 25', '[25, 45)']
     """
     if not bins:
         return lf
@@ -274,15 +278,23 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
             continue
         else:
             edges = None
-            if isinstance(spec_, Sequence) and not isinstance(spec_, str):
+            array = is_numpy(spec_, "ndarray") or isinstance(spec_, pl.Series)
+            if array and getattr(spec_, "ndim", 1) == 1:  # numpy / Polars edges, read exactly
+                check_size(len(cast("Sized", spec_)), "bins", f"bins[{column!r}] (edges)")
+                edges = number_items(spec_)  # float32 items are the decimals they print as
+            elif isinstance(spec_, Sequence) and not isinstance(spec_, str):
                 # before the edges are read: range(10**9) is a Sequence too
                 check_size(len(spec_), "bins", f"bins[{column!r}] (edges)")
                 edges = list(spec_)
+            elif not isinstance(spec_, (int, float, str)) and not is_numpy(spec_, "generic"):
+                raise E.InvalidArgumentError(E.BAD_BIN_TYPE.format(
+                    column=column, type=type(spec_).__name__))  # no repr: it may be data
             read = [real(e) for e in edges] if edges is not None else []
             ok = len(read) > 0 and all(e is not None and math.isfinite(e) for e in read) and all(
                 a < b for a, b in itertools.pairwise(read))  # type: ignore[operator]
             if not ok:
-                raise E.InvalidArgumentError(E.BAD_BIN_SPEC.format(column=column, value=spec_))
+                raise E.InvalidArgumentError(E.BAD_BIN_SPEC.format(
+                    column=column, value=spec_ if edges is None or not array else read))
             # whole numbers stay integers (labels "[25, 45)"); any other edge makes them floats
             whole = all(isinstance(e, int) for e in read)
             cuts = [e if whole else float(e) for e in read if e is not None]

@@ -251,7 +251,7 @@ def divergence_of_rows(
         The rows; ``bins`` needs a Polars frame.
     by : str, pl.Expr or list of them
         The attributes whose values make the patterns' items.
-    bins : mapping of str to int or sequence of float, optional
+    bins : mapping of str to int, or sequence, numpy array or Series of numbers, optional
         Numeric attributes to bin: a number of quantile bins or the edges
         (:func:`bin_attributes`).
     strategy : {"auto", "finest", "levels"}, default "auto"
@@ -329,7 +329,7 @@ def _method_doc() -> str:
     doc = compose(divergence_from_counts.__doc__ or "", drop=("counts", "keys"),
                   before="""by : str, pl.Expr or list of them
     The attributes whose values make the patterns' items.""",
-                  after="""bins : mapping of str to int or sequence of float, optional
+                  after="""bins : mapping of str to int or sequence (array, Series), optional
     Numeric attributes to cut first, in the same scan: ``{"age": 5}`` quantile bins,
     ``{"age": [25, 45]}`` edges; the keys show the edges (``"[25, 45)"``).
 strategy : {"auto", "finest", "levels"}, default "auto"
