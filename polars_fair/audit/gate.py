@@ -30,6 +30,7 @@ from polars_fair.api.objects import FairCounts, FairScores
 from polars_fair.core import rules as R
 from polars_fair.core.families import SupportOptions, takes
 from polars_fair.core.labels import named_label
+from polars_fair.core.numbers import limit_text
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference, known
 from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, support_size
@@ -499,8 +500,8 @@ def _count_blocks(report: pl.DataFrame, keys: list[str], t_ir: Fraction, t_ofi: 
 
 def _limit_text(limit: Fraction) -> str:
     """A limit as its rule shows it: ``0.8``, or every digit of one no float spells."""
-    if Fraction(f"{float(limit):g}") == limit:
-        return f"{float(limit):g}"
+    if Fraction(repr(float(limit))) == limit:
+        return limit_text(float(limit))  # 0.8123456, not :g's 0.812346
     return str(Decimal(limit.numerator) / Decimal(limit.denominator))  # a decimal: exact
 
 

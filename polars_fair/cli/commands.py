@@ -65,7 +65,7 @@ from polars_fair.cli.io import (
     scan,
     where_condition,
 )
-from polars_fair.cli.numbers import NUMBER, read_number
+from polars_fair.cli.numbers import NUMBER, exact_thresholds, read_number
 from polars_fair.cli.pages import PAGE_FLAGS, PAGES, page_html, page_parameters
 from polars_fair.cli.quoting import QUOTING, split_items, split_name, unquote
 from polars_fair.cli.summary import impact_note
@@ -1040,6 +1040,7 @@ def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..
                                 inputs=[values["path"]])
             page = _page(cls, method, values)  # everything computed before anything is written
             frame, header = run_analysis(cls, method, values)
+            frame = exact_thresholds(frame, values, fmt)  # the limits the verdicts used
             frame, header = select_columns(frame, values["columns"], fmt, header)
             emit(frame, fmt, values["output"], header)
             if html is not None and page is not None:

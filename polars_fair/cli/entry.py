@@ -775,9 +775,13 @@ def check_gate(
     undefined = [{"group": r["group"], "metric": r["metric"], "reason": r["reason"]}
                  for r in table.filter(pl.col("checked") & pl.col("value").is_null())
                  .iter_rows(named=True)]
+    # each violation's limit as the limits show it (the decimal typed, never a rounded float)
+    limit_of = {"impact_ratio": min_impact_ratio, "ofi": max_abs_ofi, "abroca": max_abroca}
     violations = [
         {"group": r["group"], "values": {k: r[k] for k in keys}, "metric": r["metric"],
-         "value": r["value"], "limit": r["limit"] if r["value"] is not None else None,
+         "value": r["value"],
+         "limit": (json_number(limit_of.get(r["metric"], r["limit"]))
+                   if r["value"] is not None else None),
          "rule": r["rule"] if r["value"] is not None else f"undefined: {r['reason']}"}
         for r in table.filter(pl.col("checked") & ~pl.col("passed")).iter_rows(named=True)
     ]

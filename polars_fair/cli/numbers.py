@@ -15,9 +15,12 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from polars_fair.core.numbers import plain_number
+import polars as pl
 
-__all__ = ["NUMBER", "NUMBER_OPTION", "json_number", "number_text", "read_number"]
+from polars_fair.core.numbers import limit_text, plain_number
+
+__all__ = ["NUMBER", "NUMBER_OPTION", "SUMMARY_LIMITS", "exact_thresholds", "json_number",
+           "number_text", "read_number"]
 
 #: The metavar of a number option in ``--help``.
 NUMBER = "NUMBER"
@@ -106,3 +109,59 @@ def number_text(value: Any) -> str:
     ('0.8', '0.5000000000000000000001')
     """
     return value if isinstance(value, str) else f"{value:g}"
+
+
+#: The options whose limit each rule row of ``summary`` shows in its ``threshold`` column.
+SUMMARY_LIMITS = {"min_impact_ratio": "four_fifths", "max_abs_ofi": "ofi_threshold"}
+
+
+def exact_thresholds(frame: pl.DataFrame, values: dict[str, Any], fmt: str) -> pl.DataFrame:
+    """``summary``'s ``threshold`` column as the limits the verdicts used, where a float would not.
+
+    The column is Float64 (the Python schema); the command line reads ``--four-fifths`` and
+    ``--ofi-threshold`` as the decimal typed (:func:`read_number`), so
+    ``--four-fifths 0.8000000000000000000001`` fails an impact ratio of exactly 0.8. When the
+    float, as ``fmt`` writes it (4 decimals in a table or Markdown, its shortest text in CSV and
+    JSON), is not that decimal, the column is written as text, each limit with every digit
+    (:func:`polars_fair.core.numbers.limit_text`); otherwise the frame is returned as it is.
+    Parquet keeps the schema.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame
+        The result of a command.
+    values : dict of str to Any
+        The command's options as read.
+    fmt : str
+        The output format.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``frame``, its ``threshold`` column as text where a number would misstate a limit.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"metric": ["min_impact_ratio", "max_abs_ofi", "accuracy_difference"],
+    ...                    "threshold": [0.8, 0.3, None]})
+    >>> v = {"four_fifths": Decimal("0.8000000000000000000001"), "ofi_threshold": Decimal("0.3")}
+    >>> exact_thresholds(df, v, "csv")["threshold"].to_list()
+    ['0.8000000000000000000001', '0.3', None]
+    >>> exact_thresholds(df, {"four_fifths": Decimal("0.8")}, "csv")["threshold"].dtype
+    Float64
+    """
+    if fmt == "parquet" or not {"metric", "threshold"} <= set(frame.columns):
+        return frame
+    given = {m: values.get(o) for m, o in SUMMARY_LIMITS.items()}
+
+    def misstated(limit: Any) -> bool:
+        if not isinstance(limit, Decimal) or not limit.is_finite():
+            return False
+        shown = f"{float(limit):.4f}" if fmt in ("table", "markdown") else repr(float(limit))
+        return Decimal(shown) != limit
+
+    if not any(misstated(v) for v in given.values()):
+        return frame
+    cells = [None if t is None else limit_text(given.get(m) or t)
+             for m, t in zip(frame["metric"], frame["threshold"], strict=True)]
+    return frame.with_columns(pl.Series("threshold", cells, dtype=pl.String))

@@ -22,7 +22,7 @@ from typing import Any
 from polars_fair import errors as E
 from polars_fair._lazy import is_numpy, np
 
-__all__ = ["Real", "check_seed", "number_items", "plain_number", "real"]
+__all__ = ["Real", "check_seed", "limit_text", "number_items", "plain_number", "real"]
 
 #: A real number as :func:`real` returns it.
 Real = int | float | Fraction | Decimal
@@ -187,3 +187,41 @@ def plain_number(value: Decimal | Fraction) -> float | str:
         return str(value)
     f = float(value)
     return f if Fraction(repr(f)) == Fraction(value) else str(value)
+
+
+def limit_text(value: Any) -> str:
+    """A limit as text shows it: every digit of the number the verdict was decided on.
+
+    A float is its shortest text (``0.8``, ``0.8123456``; ``f"{x:g}"`` would print
+    ``0.812346``); an exact number (the command line's ``Decimal``, a ``Fraction``) is the
+    float that spells it, else its own text (``0.8000000000000000000001``), as
+    :func:`plain_number` decides. So a limit is never printed as another number than the one
+    its rule compared with.
+
+    Parameters
+    ----------
+    value : Any
+        A limit: a float, an int, a ``Decimal``, a ``Fraction`` or a numpy number.
+
+    Returns
+    -------
+    str
+        Its text.
+
+    Examples
+    --------
+    >>> limit_text(0.8), limit_text(Decimal("0.8000000000000000000001")), limit_text(30)
+    ('0.8', '0.8000000000000000000001', '30')
+    >>> limit_text(0.8123456), limit_text(Fraction(4, 5)), limit_text(Decimal("0.80"))
+    ('0.8123456', '0.8', '0.8')
+    """
+    if isinstance(value, (Decimal, Fraction)):
+        value = plain_number(value)
+        if isinstance(value, str):
+            return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        number = real(value)
+        value = float(number) if number is not None and not isinstance(number, int) else value
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))  # 30.0 rows read 30
+    return repr(value) if isinstance(value, float) else str(value)

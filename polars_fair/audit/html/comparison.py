@@ -39,6 +39,7 @@ from polars_fair.audit.html.text import (
     _table,
     svg_for_html,
 )
+from polars_fair.core.numbers import limit_text
 from polars_fair.core.spec import By, IntoExpr
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,7 +56,7 @@ COMPARISON_READING = (
     "method; each at {level:.0%}. <b>McNemar p</b>: the exact test of no change in selection "
     "(the discordant pairs); <b>errors p</b>: the same for the change in errors (wrong under "
     "one model only){weighted}. Each p-value is the group's own, not adjusted for the groups "
-    "compared. <b>Four-fifths</b>: each model's verdict (impact ratio ≥ {four_fifths:g}); "
+    "compared. <b>Four-fifths</b>: each model's verdict (impact ratio ≥ {four_fifths}); "
     "<b>changed</b> marks a group whose verdict the candidate changes.</p>"
 )
 
@@ -394,7 +395,7 @@ def comparison_section(p: _Page) -> str:
         + (f" The table shows {shown.height} of {c.table.height} groups; the JSON block "
            "holds every one." if left else "") + "</p>",
         COMPARISON_READING.format(
-            level=o.level, four_fifths=o.four_fifths,
+            level=o.level, four_fifths=limit_text(o.four_fifths),
             weighted=(f"; {UNDEFINED} with <code>sample_weight</code>: an exact test counts "
                       "people, and weighted sums are no counts; read the intervals"
                       if o.sample_weight is not None else "")),

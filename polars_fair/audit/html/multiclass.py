@@ -54,6 +54,7 @@ from polars_fair.audit.html.text import (
 )
 from polars_fair.core.labels import text_of
 from polars_fair.core.limits import with_limits
+from polars_fair.core.numbers import limit_text
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import By, IntoExpr, NullGroups
 
@@ -306,7 +307,7 @@ def class_verdict_section(p: ClassPage) -> str:
                  else '<span class="pass">passes</span> (closest to the limit in its class)')
         cells.append([f"<b>{_name(r, p.keys)}</b>", _class(r["class"]), _num(r["n"]),
                       _pct(r["selection_rate"]), _ratio(r["impact_ratio"]),
-                      f"≥ {p.four_fifths:g}", state])
+                      f"≥ {limit_text(p.four_fifths)}", state])
     if cells:
         parts.append(_table(["group", "class", "n", "share", "impact ratio", "limit", "check"],
                             cells, numeric=[2, 3, 4]))

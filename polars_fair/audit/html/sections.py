@@ -46,6 +46,7 @@ from polars_fair.audit.html.text import (
     svg_for_html,
 )
 from polars_fair.core.labels import list_text
+from polars_fair.core.numbers import limit_text
 from polars_fair.core.registry import METRICS
 
 if TYPE_CHECKING:
@@ -147,8 +148,11 @@ def verdicts_section(p: PageContext) -> str:
     rows = []
     for r in t.summary.iter_rows(named=True):
         verdict, limit = r["verdict"], r["threshold"]
+        # the limit the verdict used, as given (a decimal no float spells keeps its digits)
+        limit = {"min_impact_ratio": o.four_fifths, "max_abs_ofi": o.ofi_threshold}.get(
+            r["metric"], limit)
         if verdict:  # a rule: its limit, and the verdict (low support said in the same cell)
-            rule = ("≥ " if r["metric"].startswith("min_") else "≤ ") + f"{limit:g}"
+            rule = ("≥ " if r["metric"].startswith("min_") else "≤ ") + limit_text(limit)
             judged = (f'<span class="{VERDICT_CLASSES.get(verdict, "")}">{_esc(verdict)}</span>'
                       + (" (low support)" if r.get("low_support") else ""))
         else:

@@ -36,6 +36,7 @@ from polars_fair.audit.html.text import (
     _pct,
     _table,
 )
+from polars_fair.core.numbers import limit_text
 
 #: The page's name of each rule of the gate.
 RULE_NAMES = {"impact_ratio": "impact ratio", "ofi": "OFI"}
@@ -127,7 +128,8 @@ def verdict_section(p: PageContext) -> str:
     o = p.o
     checked = p.checks.filter(pl.col("checked"))
     groups_checked = checked.select(p.t.keys).unique().height if p.t.keys else 0
-    limits = {"impact_ratio": f"≥ {o.four_fifths:g}", "ofi": f"|OFI| ≤ {o.ofi_threshold:g}"}
+    limits = {"impact_ratio": f"≥ {limit_text(o.four_fifths)}",
+              "ofi": f"|OFI| ≤ {limit_text(o.ofi_threshold)}"}
     rules = f"impact ratio {limits['impact_ratio']} and {limits['ofi']}"
     if not checked.height:
         return ("<h2>Verdict: <span class=\"undefined\">not checked</span></h2>"
