@@ -423,6 +423,13 @@ CSV_BAD_QUOTE = (
     "inside a field is written twice, \"\", and a field that holds a \" but does not start "
     "with one must be quoted whole); fix the quotes at line {line} of the file"
 )
+#: A CSV row with more fields than the header: the file, the line and the counts, no value
+#: (:func:`polars_fair.cli.csv_read.extra_field_fault`).
+CSV_EXTRA_FIELDS = (
+    "{path}: the row at line {line} has {found} fields, more than the {expected} of the header "
+    "(the values are not shown); check --separator, or quote a field that holds the separator "
+    "at line {line} of the file"
+)
 CSV_NOT_UTF8 = (
     "{path}: line {line} holds bytes that are not UTF-8 text; convert the file to UTF-8, for "
     "example iconv -f latin1 -t utf-8 {quoted} > {converted} (name the file's own encoding)"

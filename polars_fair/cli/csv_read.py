@@ -19,8 +19,8 @@ import polars as pl
 
 from polars_fair import errors as E
 
-__all__ = ["check_text_file", "csv_failure", "quote_fault", "unreadable", "utf8_fault",
-           "without_content"]
+__all__ = ["check_text_file", "csv_failure", "extra_field_fault", "quote_fault", "unreadable",
+           "utf8_fault", "without_content"]
 
 #: The bytes read to tell a binary file from text.
 _SNIFF = 8192
@@ -176,9 +176,9 @@ def csv_failure(exc: pl.exceptions.PolarsError, path: Path, separator: str,
     -------
     InvalidInputError
         :data:`polars_fair.errors.CSV_BAD_QUOTE` (a quoted field not closed properly) or
-        :data:`polars_fair.errors.CSV_NOT_UTF8` with the line, else :func:`unreadable` (a row
-        with an extra field: :data:`polars_fair.errors.EXTRA_FIELDS_HINT`). No message shows a
-        row's content.
+        :data:`polars_fair.errors.CSV_NOT_UTF8` with the line, a row with more fields than the
+        header as :data:`polars_fair.errors.CSV_EXTRA_FIELDS` (the line and the counts), else
+        :func:`unreadable`. No message shows a row's content.
 
     Examples
     --------
@@ -196,7 +196,54 @@ def csv_failure(exc: pl.exceptions.PolarsError, path: Path, separator: str,
         return E.InvalidInputError(E.CSV_NOT_UTF8.format(
             path=path.name, line=line, quoted=shlex.quote(str(path)),
             converted=shlex.quote(str(path.with_name("utf8-" + path.name)))))
-    return unreadable(exc)  # an extra field: Polars' line and the --separator hint
+    if (fault := extra_field_fault(path, separator)) is not None:
+        line, found, expected = fault
+        return E.InvalidInputError(E.CSV_EXTRA_FIELDS.format(
+            path=path.name, line=line, found=found, expected=expected))
+    return unreadable(exc)  # any other fault: Polars' first line, no row content
+
+
+def extra_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None:
+    r"""The first row with more fields than the header: its line and both counts.
+
+    Read as CSV (quoted fields may hold the separator and span lines; the row's first line is
+    the one named). Only counts are kept, never a value.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The UTF-8 CSV file.
+    separator : str
+        The field separator.
+
+    Returns
+    -------
+    tuple of (int, int, int) or None
+        (line number, counting the header as line 1; the row's fields; the header's fields),
+        or ``None`` when no row has more fields than the header.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d) / "x.csv"
+    ...     _ = p.write_text('g,y\na,1\n"b,c",1\nd,1,Jane Madeup\n')
+    ...     extra_field_fault(p, ",")
+    (4, 3, 2)
+    """
+    import csv
+
+    with path.open(encoding="utf-8", errors="replace", newline="") as f:
+        rows = csv.reader(f, delimiter=separator)
+        header = next(rows, None)
+        if header is None:
+            return None
+        start = rows.line_num + 1
+        for row in rows:
+            if len(row) > len(header):
+                return start, len(row), len(header)
+            start = rows.line_num + 1
+    return None
 
 
 _BACKTICKED = re.compile(r"`([^`]*)(`|$)", re.DOTALL)

@@ -160,4 +160,6 @@ def test_a_csv_row_with_an_extra_field_is_a_typed_cli_error(tmp_path: Path) -> N
     assert result.exit_code == 2
     error = json.loads(result.stdout)
     assert error["error"] == "InvalidInputError"
-    assert error["message"] == "found more fields than defined in 'Schema'" + E.EXTRA_FIELDS_HINT
+    # issue 19, fourth review, item 8: the file and line 3 (header, a, then this row)
+    assert error["message"] == E.CSV_EXTRA_FIELDS.format(path="extra.csv", line=3, found=4,
+                                                         expected=3)

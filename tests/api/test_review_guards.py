@@ -57,8 +57,10 @@ def test_bias_audit_refuses_a_csv_row_with_an_extra_field(tmp_path: Path) -> Non
         assert result.exit_code == 2, command
         error = json.loads(result.stdout)
         assert error["error"] == "InvalidInputError"
-        assert error["message"] == ("found more fields than defined in 'Schema'"
-                                    + E.EXTRA_FIELDS_HINT)
+        # issue 19, fourth review, item 8: the file and the line (3: header, a, then this
+        # row), counted, instead of Polars' wording without either
+        assert error["message"] == E.CSV_EXTRA_FIELDS.format(path="extra.csv", line=3,
+                                                             found=4, expected=3)
 
 
 # ---------------------------------------------- issue 19, fourth review, item 2

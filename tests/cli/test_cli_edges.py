@@ -163,8 +163,10 @@ def test_a_row_with_an_extra_field_shows_no_row_content(tmp_path: Path) -> None:
     path.write_text(f"g,y_true,y_pred\na,1,1\n{PERSON},0,1,9\nb,1,0\n")
     code, out, err = _run("report", str(path), "--by", "g", "--format", "json")
     assert code == 2
-    assert json.loads(out)["message"] == ("found more fields than defined in 'Schema'"
-                                          + E.EXTRA_FIELDS_HINT)
+    # issue 19, fourth review, item 8: the file and the line (3), counted: PERSON holds one
+    # comma, so the row has 5 fields for a header of 3
+    assert json.loads(out)["message"] == E.CSV_EXTRA_FIELDS.format(
+        path="extra.csv", line=3, found=5, expected=3)
     assert "Jane" not in err
     # the advice: quote the field that holds the separator
     path.write_text(f'g,y_true,y_pred\na,1,1\n"{PERSON}",0,1\nb,1,0\n')
