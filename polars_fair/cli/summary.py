@@ -86,14 +86,21 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
       algorithmic (1): g=b: the classifier's own errors treat the group unjustly: its Objective
         Fairness Index (OFI, errors against the labels) passes the threshold (Briscoe et al.)
       none (1): no disparity beyond the thresholds
+    >>> print(report_summary(report_from_counts(c, ["g"], min_support=50).collect(), ["g"],
+    ...                      min_support=50, reference="largest").splitlines()[0][17:])
+    g=a (40 rows; the largest group, as no group has at least 50 rows) (low support)
     """
     rows = report.to_dicts()
     support = f"{min_support:g}"
     lines = []
     ref = [r for r in rows if r.get("is_reference")]
-    rules = {"largest": f"the largest group with at least {support} rows",
-             "max_selection_rate": f"the highest selection rate of a group with at least "
-                                   f"{support} rows"}
+    # a rule passes over low-support groups only while a supported group exists: say which
+    # (the header used to claim "at least 30 rows" of a group that had 4)
+    supported = any(not r.get("low_support") and r["n"] > 0 for r in rows)
+    among = f" with at least {support} rows" if supported else ""
+    unmet = "" if supported else f", as no group has at least {support} rows"
+    rules = {"largest": f"the largest group{among}{unmet}",
+             "max_selection_rate": f"the highest selection rate of a group{among}{unmet}"}
     how = rules.get(Reference.parse(reference).rule or "", "given")
     if ref:
         r = ref[0]
@@ -109,8 +116,7 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
         top = ratios[0]
         low = " (low support)" if top.get("low_support") else ""
         lines.append(f"impact ratio against: {group_name(top, keys)}, the highest selection "
-                     f"rate ({top['selection_rate']:.4f}) of a group with at least {support} "
-                     f"rows{low}")
+                     f"rate ({top['selection_rate']:.4f}) of a group{among}{unmet}{low}")
     counts = {f: sum(r["finding"] == f for r in rows) for f in FINDINGS}
     lines.append("findings: " + ", ".join(f"{k} {f}" for f, k in counts.items() if k))
     for f in FINDINGS:
