@@ -21,6 +21,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import np
 from polars_fair.core import rules as R
+from polars_fair.core.labels import MISSING_GROUP, text_of
 from polars_fair.core.spec import check_int
 
 __all__ = ["global_shapley_values", "shapley_values", "top_divergent"]
@@ -30,7 +31,8 @@ class Item(NamedTuple):
     """One item of a pattern, by identity: its attribute, its value and whether it is missing.
 
     Its printed text (:attr:`label`, DivExplorer's ``"attribute=value"``) is for reading only:
-    a missing value and the text ``"None"`` print alike, and an attribute name may hold ``=``.
+    an attribute name may hold ``=``. A missing value reads ``(missing)``, the text ``"None"``
+    reads ``None``.
 
     Parameters
     ----------
@@ -47,6 +49,8 @@ class Item(NamedTuple):
     False
     >>> Item("age>=25", True, False).label
     'age>=25=True'
+    >>> Item("race", None, True).label, Item("race", "None", False).label
+    ('race=(missing)', 'race=None')
     """
 
     attribute: str
@@ -55,8 +59,20 @@ class Item(NamedTuple):
 
     @property
     def label(self) -> str:
-        """``"attribute=value"``, as DivExplorer prints an item."""
-        return f"{self.attribute}={self.value}"
+        """``"attribute=value"``, as DivExplorer prints an item; missing reads ``(missing)``.
+
+        A missing value reads ``(missing)``, the spelling of a missing group everywhere text
+        names one (:data:`polars_fair.core.labels.MISSING_GROUP`), so it never prints as the
+        text ``"None"``; a text that could be read as it (``"(missing)"``, or one starting with
+        ``"``) is written in double quotes (:func:`polars_fair.core.labels.text_of`).
+        """
+        if self.missing:
+            shown = MISSING_GROUP
+        elif isinstance(self.value, str):
+            shown = text_of(self.value)
+        else:
+            shown = str(self.value)
+        return f"{self.attribute}={shown}"
 
 
 def _order(item: Item) -> tuple[str, str, bool]:

@@ -527,7 +527,9 @@ def test_a_missing_value_is_an_item_named_by_attributes() -> None:
     d = df.fair.divergence(["g", "h"], min_support=1, min_denominator=1)
     missing = d.filter((pl.col("attributes") == ["g"]) & pl.col("g").is_null()).row(0, named=True)
     assert (missing["n"], missing["value"], missing["divergence"]) == (20, 0.0, -0.375)
-    assert shapley_values(d).filter(pl.col("item") == "g=None").height == 3
+    # issue 19, fourth review, item 10: a missing value's item reads g=(missing), as a missing
+    # group does everywhere (it read g=None, the spelling of the text "None")
+    assert shapley_values(d).filter(pl.col("item") == "g=(missing)").height == 3
     with pytest.raises(E.NullGroupError):
         df.fair.divergence(["g", "h"], null_groups="raise")
     dropped = pl.DataFrame({"g": ["a"] * 20, "h": ["x", "y"] * 10, "y_true": [0] * 20,

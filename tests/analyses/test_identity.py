@@ -81,7 +81,9 @@ def test_global_shapley_does_not_split_names(d_name: str, s_name: str) -> None:
     got = {(r["attribute"], r["missing"], r["item"]): r["global_shapley"]
            for r in g.iter_rows(named=True)}
     assert got == pytest.approx({
-        (d_name, True, f"{d_name}=None"): 0.125, (d_name, False, f"{d_name}=None"): -0.125,
+        # the missing value's item reads (missing), the text "None" None (issue 19, fourth
+        # review, item 10: both read "=None" before)
+        (d_name, True, f"{d_name}=(missing)"): 0.125, (d_name, False, f"{d_name}=None"): -0.125,
         (s_name, False, f"{s_name}=F"): 0.0, (s_name, False, f"{s_name}=M"): 0.0})
 
 
