@@ -48,12 +48,23 @@ class _Parsed(Exception):
     """The command line parses: the full command runs it."""
 
 
+def _root() -> str:
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _installation() -> str:
+    """A name for the installed package's folder: the prefix of its tables' files."""
+    import hashlib
+
+    return hashlib.sha1(_root().encode()).hexdigest()[:8]
+
+
 def _fingerprint() -> str:
     import hashlib
 
     import typer
 
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = _root()
     h = hashlib.sha1(f"{sys.version}|{typer.__version__}|{root}".encode())
     modules = []
     for folder, dirs, files in os.walk(root):
@@ -71,8 +82,10 @@ def cache_file() -> Path:
     Returns
     -------
     pathlib.Path
-        ``usage-FINGERPRINT.json`` in ``$POLARS_FAIR_CACHE_DIR``, ``$XDG_CACHE_HOME/polars-fair``
-        or ``~/.cache/polars-fair``; the fingerprint changes with any module of the package.
+        ``usage-INSTALLATION-FINGERPRINT.json`` in ``$POLARS_FAIR_CACHE_DIR``,
+        ``$XDG_CACHE_HOME/polars-fair`` or ``~/.cache/polars-fair``: the installation names the
+        package's folder (several installations, such as two virtual environments, keep a
+        table each), and the fingerprint changes with any module of the package.
 
     Examples
     --------
@@ -83,7 +96,7 @@ def cache_file() -> Path:
     if not base:
         xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
         base = str(Path(xdg) / "polars-fair")
-    return Path(base) / f"usage-{_fingerprint()}.json"
+    return Path(base) / f"usage-{_installation()}-{_fingerprint()}.json"
 
 
 def _kind(param: Any) -> dict[str, Any]:
@@ -185,7 +198,9 @@ def remember(app: Any) -> bool:
     table = describe(typer.main.get_command(app))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        for old in path.parent.glob("usage-*.json"):
+        # this installation's older tables; another installation's are left alone (two
+        # environments run in turn would otherwise delete each other's at every run)
+        for old in path.parent.glob(f"usage-{_installation()}-*.json"):
             old.unlink(missing_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False,
                                          suffix=".tmp") as tmp:

@@ -191,3 +191,16 @@ def test_the_console_script_tells_a_usage_error_without_polars(tmp_path: Path) -
     assert results == [[2, missing, True, False], [0, "", True, False],
                        [2, missing, False, False], [0, "", True, False],
                        [2, "polars-fair: error: missing option --by", False, False]]
+
+
+def test_remember_replaces_this_installations_old_table_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(usage.CACHE_ENV, str(tmp_path))
+    mine = usage.cache_file().name  # usage-INSTALLATION-FINGERPRINT.json
+    installation = mine.split("-")[1]
+    stale = tmp_path / f"usage-{installation}-0000000000000000.json"  # an older version
+    other = tmp_path / "usage-ffffffff-0000000000000000.json"  # another environment's
+    for path in (stale, other):
+        path.write_text("{}")
+    assert usage.remember(app)
+    assert sorted(p.name for p in tmp_path.glob("usage-*.json")) == sorted([mine, other.name])
