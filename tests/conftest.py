@@ -211,6 +211,54 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+#: The fast loop's budget per test: CPU-seconds of its setup, call and teardown (its process and
+#: the subprocesses it waited for). A fast test above it is listed at the end of the run (not
+#: failed): make it cheaper, or add it to :data:`SLOW_TESTS` with the fast test that covers the
+#: same code named beside it (docs/development.md, "Checks").
+FAST_TEST_BUDGET = 1.0
+_CPU_AT_START = pytest.StashKey[float]()
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process (all its threads) and of the subprocesses it has waited for."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    item.stash[_CPU_AT_START] = _cpu_seconds()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """The teardown report carries the test's CPU-seconds (``cpu_seconds``; pytest-xdist sends
+    a report's attributes to the controller, which prints the summary)."""
+    outcome = yield
+    if call.when == "teardown" and _CPU_AT_START in item.stash:
+        report = outcome.get_result()  # type: ignore[attr-defined]
+        report.cpu_seconds = _cpu_seconds() - item.stash[_CPU_AT_START]
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Under ``-m "not slow"``, list the tests over :data:`FAST_TEST_BUDGET` CPU-seconds."""
+    if not _fast_loop(config):
+        return
+    over = sorted(((r.cpu_seconds, r.nodeid) for reports in terminalreporter.stats.values()
+                   for r in reports if getattr(r, "when", None) == "teardown"
+                   and getattr(r, "cpu_seconds", 0.0) > FAST_TEST_BUDGET), reverse=True)
+    if over:
+        terminalreporter.write_sep(
+            "-", f"{len(over)} fast test(s) over {FAST_TEST_BUDGET:g} CPU-second: make them "
+                 "cheaper or slow with a fast twin (tests/conftest.py SLOW_TESTS)")
+        for seconds, nodeid in over:
+            terminalreporter.write_line(f"{seconds:6.2f} s  {nodeid}")
+
+
 REQUIRE_SPARK = os.environ.get("POLARS_FAIR_REQUIRE_SPARK") == "1"
 
 
