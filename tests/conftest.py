@@ -105,9 +105,10 @@ def compas() -> pl.DataFrame:
 
 
 #: Modules whose every test is slow (a Spark session, Chromium, the benchmark smoke run) and
-#: single tests that take seconds (simulations, oracles over many frames). ``pytest -m "not
-#: slow" -n 2`` runs the rest in about a minute on 2 cores (docs/development.md); CI runs
-#: everything. The entries with a comment name the fast test that runs the same code.
+#: single tests that take seconds (simulations, oracles over many frames, a fresh interpreter).
+#: ``pytest -m "not slow" -n 2`` runs the rest, each test within :data:`FAST_TEST_BUDGET`
+#: (docs/development.md, "Checks", gives the measured time); CI runs everything. The entries with
+#: a comment name the fast test that runs the same code.
 SLOW_MODULES = {"test_spark.py", "test_engines.py", "test_benchmarks_smoke.py", "test_html.py",
                 "test_pdf.py", "test_engines_classes.py",
                 "test_duckdb.py"}  # every analysis on DuckDB against Polars, as test_engines.py
