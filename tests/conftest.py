@@ -155,6 +155,9 @@ SLOW_TESTS = {
     # two whole HTML audits; the fast loop checks the helper's SVG equals this process's:
     # test_the_helper_renders_what_to_svg_renders
     "test_the_page_is_the_same_with_and_without_the_helper",
+    # two whole HTML audits through the CLI; the fast loop takes both spellings of the baseline
+    # on compare: test_compare_takes_baseline_pred_and_keeps_baseline
+    "test_one_spelling_on_report_html_works_as_before",
     # scipy's and our Fisher test over random tables, and at FISHER_MAX_TOTAL (a billion
     # applicants); the fast loop keeps the hand-worked tables and scipy's ties
     # (test_tea_tasting_by_hand, test_asymmetric_margins_by_hand, test_ties_follow_scipys_slack,
