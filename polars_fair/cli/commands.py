@@ -58,6 +58,7 @@ from polars_fair.cli.io import (
     cli_message,
     column_or_sql,
     emit,
+    note_attribute_flag,
     parse_dtypes,
     parse_reference,
     parse_value,
@@ -840,6 +841,9 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
     method_kw = {o.name: given[o.name] for o in opts if o.target == "method"}
     if "reference" in method_kw:
         method_kw["reference"] = args.reference
+    strata = method_kw.get("strata")
+    for name in [strata] if isinstance(strata, str) else list(strata or []):
+        note_attribute_flag(name, "--strata")  # advice about a stratum names --strata
     if counts and method in ROWS_LEVEL:  # the namespace's method, on the rows
         fair: Any = _namespace()(args.lf)
         try:

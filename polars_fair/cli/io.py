@@ -494,8 +494,39 @@ _NAMED_SQL: dict[str, str] = {}
 _TEXT_SQL: set[str] = set()
 
 
+#: The attributes the running command took from a flag other than ``--by`` (key name -> flag:
+#: ``--category`` of bias-audit, ``--strata`` of stratified), so that advice naming ``--by``
+#: for them names the flag the user typed (:func:`cli_message`).
+_ATTRIBUTE_FLAGS: dict[str, str] = {}
+#: The flags that give attributes besides ``--by``.
+ATTRIBUTE_FLAGS = ("--category", "--strata")
+
+
+def note_attribute_flag(name: str, flag: str) -> None:
+    """Remember that the attribute ``name`` came from ``flag`` (advice then names that flag).
+
+    Parameters
+    ----------
+    name : str
+        The key's name (a column, or a SQL text's name).
+    flag : str
+        One of :data:`ATTRIBUTE_FLAGS`; ``--by`` is forgotten (it is the default).
+
+    Examples
+    --------
+    >>> note_attribute_flag("race", "--category")
+    >>> cli_message("leave --by race out")
+    'leave --category race out'
+    >>> forget_sql_names()
+    """
+    if flag in ATTRIBUTE_FLAGS:
+        _ATTRIBUTE_FLAGS[name] = flag
+    else:
+        _ATTRIBUTE_FLAGS.pop(name, None)
+
+
 def forget_sql_names() -> None:
-    """Forget the SQL texts named by ``AS``: called as each command starts.
+    """Forget the SQL texts named by ``AS`` and the attribute flags: as each command starts.
 
     Examples
     --------
@@ -503,6 +534,19 @@ def forget_sql_names() -> None:
     """
     _NAMED_SQL.clear()
     _TEXT_SQL.clear()
+    _ATTRIBUTE_FLAGS.clear()
+
+
+def _attribute_flags(message: str) -> str:
+    """``--by`` in advice about an attribute that came from another flag, as that flag."""
+    for name, flag in _ATTRIBUTE_FLAGS.items():
+        word = E.shell_word(name)
+        replacement = f"{flag} {word}"
+        message = re.sub(r"(?<![\w-])--by " + re.escape(word) + r"(?![\w-])",
+                         lambda _m: replacement, message)  # noqa: B023 (used at once)
+        if message.startswith(f"attribute {name!r} "):  # its level error: every --by is it
+            message = re.sub(r"(?<![\w-])--by(?= )", flag, message)
+    return message
 
 
 def _renamed_sql(name: str) -> str:
@@ -598,8 +642,10 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
     's'
     """
     if text in schema:
+        note_attribute_flag(text, role)
         return text
     if unquote(text) != text and unquote(text) in schema:  # a quoted name: the column itself
+        note_attribute_flag(unquote(text), role)
         return unquote(text)
     expr = sql_expr(text, schema.names(), role)
     # named by its text, or by its own top-level AS: --by '"n" AS n_attr' is the key n_attr
@@ -613,6 +659,7 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
     except pl.exceptions.PolarsError as exc:
         raise E.InvalidArgumentError(E.SQL_TYPES.format(
             role=role, text=text, detail=_first_line(exc))) from None
+    note_attribute_flag(expr.meta.output_name(), role)
     return expr
 
 
@@ -1239,7 +1286,7 @@ def cli_message(message: str) -> str:
 
         column = ast.literal_eval(m.group(1))
         out = out[:m.start()] + E.CLI_SCORE_ADVICE.format(column=column)
-    return out
+    return _attribute_flags(out)
 
 
 #: The words of a value typer cannot parse (pydantic's error type), as polars_fair writes them.
