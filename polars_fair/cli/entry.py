@@ -1035,6 +1035,9 @@ def _guard(fn: Callable[[], None], json_errors: bool = False) -> None:
     Warnings (the rows ``--null-groups drop`` left out) are printed as one line each.
     """
     forget_sql_names()  # the SQL --by texts this command names by AS (their rename advice)
+    from polars_fair.counting.tables import WARN_CONSTANT
+
+    token = WARN_CONSTANT.set(True)  # a hand-typed label that matches no row warns here
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -1046,6 +1049,8 @@ def _guard(fn: Callable[[], None], json_errors: bool = False) -> None:
             failure = unreadable(exc)
         except Exception as exc:  # no traceback reaches the user: one line, exit 2
             failure = exc
+        finally:
+            WARN_CONSTANT.reset(token)
     for message in dict.fromkeys(str(w.message) for w in caught):
         typer.echo(f"polars-fair: {cli_message(' '.join(message.split()))}", err=True)
     if failure is not None:

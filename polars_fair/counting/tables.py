@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
@@ -320,7 +321,8 @@ def count_table(
     """
     engine = engine_of(engine) if isinstance(engine, (pl.LazyFrame, pl.DataFrame)) else engine
     derived = {role: name_of(args[role]) for role in ("y_true", "y_pred")
-               if isinstance(args.get(role), pl.Expr) and not args[role].meta.is_column()
+               if WARN_CONSTANT.get() and isinstance(args.get(role), pl.Expr)
+               and not args[role].meta.is_column()
                and args[role].meta.root_names()}  # a literal is constant on purpose
     m = parse_membership(args.pop("membership", None),
                          args.pop("membership_estimator", "weighted"),
@@ -342,6 +344,14 @@ def count_table(
     if derived:  # a label or prediction computed by an expression: warn when it is constant
         out = checked(out, lambda df: _warn_constant(df, derived))
     return boundary.values_hidden(out, a.bound), a.keys
+
+
+#: Whether a label or prediction given as an expression that is constant over the rows warns
+#: (:data:`polars_fair.errors.CONSTANT_OUTCOME`). The command line turns it on for its commands
+#: (a SQL --y-true typed by hand, or copied from advice, that matches no row); the Python API
+#: leaves it off, where a constant expression is often meant. A literal (``1``: select
+#: everyone), which reads no column, never warns.
+WARN_CONSTANT: ContextVar[bool] = ContextVar("polars_fair_warn_constant", default=False)
 
 
 def _warn_constant(df: pl.DataFrame, derived: dict[str, str]) -> pl.DataFrame:

@@ -99,10 +99,18 @@ def test_a_column_of_many_values_shows_none() -> None:
     assert "its 10 distinct values are not shown" in str(info.value)
 
 
-def test_a_constant_expression_warns_in_python_and_on_the_command_line(tmp_path: Path) -> None:
-    with pytest.warns(UserWarning, match="is negative on every one of the 6 rows counted"):
-        ROWS.fair.report("g", y_true=pl.col("risk") == "1", y_pred="y", pos_label=True,
-                         min_support=1)
+def test_a_constant_expression_warns_on_the_command_line(tmp_path: Path) -> None:
+    from polars_fair.counting.tables import WARN_CONSTANT
+
+    token = WARN_CONSTANT.set(True)  # what the command line sets
+    try:
+        with pytest.warns(UserWarning, match="is negative on every one of the 6 rows counted"):
+            ROWS.fair.report("g", y_true=pl.col("risk") == "1", y_pred="y", pos_label=True,
+                             min_support=1)
+    finally:
+        WARN_CONSTANT.reset(token)
+    # the Python API alone does not warn: pl.lit(1) selects everyone on purpose
+    ROWS.fair.report("g", y_true="y", y_pred=pl.lit(1), min_support=1)
     path = _csv(tmp_path)
     result = runner.invoke(app, ["report", path, "--by", "g", "--y-true", "y", "--y-pred",
                                  "risk <> 'x'", "--min-support", "1"])
