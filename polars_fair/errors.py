@@ -1460,6 +1460,46 @@ def closest(names: Iterable[str], valid: Iterable[str]) -> str:
     return DID_YOU_MEAN.format(names=" or ".join(repr(m) for m in near[:3])) if near else ""
 
 
+#: The most classes advice lists: a list the user must copy is complete, or not given.
+MAX_LISTED_CLASSES = 20
+#: In place of a list of more than :data:`MAX_LISTED_CLASSES` classes: how to list them.
+CLASSES_NOT_LISTED = (
+    "[...] ({count} classes, not listed here: pass every distinct value of {column!r})"
+)
+
+
+def show_classes(values: Sequence[Any], column: str) -> str:
+    """Classes to copy into ``classes=`` (or ``--classes``): all of them, never elided.
+
+    Up to :data:`MAX_LISTED_CLASSES` values, each ``repr`` in full; beyond that none, with
+    their count and which values they are (:data:`CLASSES_NOT_LISTED`), since a list with
+    "..." in it cannot be typed as it is.
+
+    Parameters
+    ----------
+    values : sequence
+        The classes.
+    column : str
+        The column they come from (named in the way to list them).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> show_classes(["High", "Low", "Medium"], "risk")
+    "['High', 'Low', 'Medium']"
+    >>> show_classes(list(range(25)), "code")
+    "[...] (25 classes, not listed here: pass every distinct value of 'code')"
+    """
+    if len(values) <= MAX_LISTED_CLASSES:
+        return "[" + ", ".join(
+            repr(v.isoformat(sep=" ") if isinstance(v, _dt.datetime) else v.isoformat()
+                 if isinstance(v, (_dt.date, _dt.time)) else v) for v in values) + "]"
+    return CLASSES_NOT_LISTED.format(count=len(values), column=column)
+
+
 def show_columns(columns: Sequence[str]) -> str:
     """Render the available columns of a frame, without the internal ``__pf_`` columns.
 

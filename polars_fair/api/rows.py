@@ -211,7 +211,7 @@ def _classes_advice(frame: Any, cats: list[Any], y_pred: Any) -> E.InvalidLabelE
     name = y_pred if isinstance(y_pred, str) else to_expr(y_pred).meta.output_name()
     return E.InvalidLabelError(E.MANY_CLASSES_LL144.format(
         column=name, values=E.show_values(found, limit=8),
-        classes=E.show_values(found, limit=8)))
+        classes=E.show_classes(found, name)))
 
 
 def _many_classes(frame: Any, y_pred: Any) -> bool:

@@ -516,7 +516,7 @@ def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> 
             held = df.filter(pl.col(col) == pos)["n"].sum() > 0
             found = sorted([*([pos] if held else []), *others], key=lambda v: (str(type(v)), v))
             facts = {"column": name, "role": role, "pos_label": pos,
-                     "values": E.show_values(others), "classes": E.show_values(found, limit=8)}
+                     "values": E.show_values(others), "classes": E.show_classes(found, name)}
             raise E.InvalidLabelError(E.TOO_MANY_CLASSES.format(**facts),
                                       cli_message=E.CLI_TOO_MANY_CLASSES.format(**facts))
         raise E.InvalidLabelError(E.TOO_MANY_VALUES.format(

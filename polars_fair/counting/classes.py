@@ -458,7 +458,8 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
                 found = extra[c].unique(maintain_order=True).sort().to_list()
                 raise E.InvalidLabelError(E.UNKNOWN_CLASSES.format(
                     column=names[c], role=c, count=int(extra["n"].sum()),
-                    classes=E.show_values(declared), values=E.show_values(found)))
+                    classes=E.show_classes(list(declared), names[c]),
+                    values=E.show_classes(found, names[c])))
         return declared
     seen = pl.concat([df.filter(pl.col("n") > 0)[c] for c in columns]).unique().sort()
     if seen.len() < 2:
