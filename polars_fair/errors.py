@@ -40,6 +40,10 @@ __all__ = [
 ]
 
 MISSING_COLUMN = "column {column!r} ({role}) not found; the frame has columns: {available}"
+#: :data:`MISSING_COLUMN` with :data:`DID_YOU_MEAN` when a column is close (:func:`missing_column`).
+MISSING_COLUMN_NEAR = (
+    "column {column!r} ({role}) not found{near}; the frame has columns: {available}"
+)
 NULL_LABELS = (
     "column {column!r} ({role}) holds {count} null value(s); labels and predictions may not be "
     "null"
@@ -274,7 +278,7 @@ ORDER_NEEDS_CLASSES = (
     "{dtype} has no order of its own; pass classes= with its values in that order (found, "
     "sorted as text: {values})"
 )
-UNKNOWN_GROUP = "reference group {group!r} does not exist; the groups are: {groups}"
+UNKNOWN_GROUP = "reference group {group!r} does not exist{near}; the groups are: {groups}"
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
 VALUE_DTYPE = (
     "{role} value {value!r} ({type}) cannot be compared with attribute {column!r} of dtype "
@@ -559,7 +563,7 @@ TOO_MANY_THRESHOLDS = (
     "threshold makes a report of every group); pass max_thresholds= a larger limit, or a coarser "
     "grid"
 )
-BAD_NULL_GROUPS = "null_groups must be 'keep', 'raise' or 'drop', got {value!r}"
+BAD_NULL_GROUPS = "null_groups must be 'keep', 'raise' or 'drop', got {value!r}{near}"
 BAD_COMBINATIONS = "combinations must be 'all' or None, got {value!r}"
 #: :data:`BAD_COMBINATIONS` on the command line: leaving the option out is its None.
 CLI_BAD_COMBINATIONS = "combinations must be 'all' or left out, got {value!r}"
@@ -1430,7 +1434,41 @@ def show_values(values: Iterable[Any], limit: int = 5, width: int = 40) -> str:
     return f"[{head}{more}]"
 
 
-def closest(names: Iterable[str], valid: Iterable[str]) -> str:
+def missing_column(column: str, role: str, columns: Sequence[str]) -> str:
+    """The message of a column not found, with the close column names ("did you mean").
+
+    Parameters
+    ----------
+    column : str
+        The name given.
+    role : str
+        The argument or flag that named it.
+    columns : sequence of str
+        The frame's columns.
+
+    Returns
+    -------
+    str
+        :data:`MISSING_COLUMN_NEAR` (which is :data:`MISSING_COLUMN` when nothing is close).
+
+    Examples
+    --------
+    >>> missing_column("sxe", "--by", ["race", "sex"])
+    "column 'sxe' (--by) not found (did you mean 'sex'?); the frame has columns: ['race', 'sex']"
+    """
+    shown = [c for c in columns if not str(c).startswith("__pf_")]
+    return MISSING_COLUMN_NEAR.format(column=column, role=role, available=show_columns(columns),
+                                      near=closest([str(column)], [str(c) for c in shown],
+                                                   cutoff=VALUE_CUTOFF))
+
+
+#: How close a misspelled value must be to be suggested (difflib's ratio; its default): a
+#: value (a column, a choice, a group) is often short, where one swapped letter weighs more.
+VALUE_CUTOFF = 0.6
+
+
+def closest(names: Iterable[str], valid: Iterable[str], *, quote: bool = True,
+            cutoff: float = 0.8) -> str:
     """:data:`DID_YOU_MEAN` for misspelled names, or ``""`` when nothing is close.
 
     Parameters
@@ -1439,6 +1477,11 @@ def closest(names: Iterable[str], valid: Iterable[str]) -> str:
         The names given that are not accepted.
     valid : iterable of str
         The accepted names.
+    quote : bool, default True
+        Quote the names (a Python name, a column); ``False`` for a command-line word.
+    cutoff : float, default 0.8
+        The least similarity (difflib's ratio) of a suggestion: 0.8 for argument names,
+        :data:`VALUE_CUTOFF` for values (``sxe`` for ``sex``, ``cvs`` for ``csv``).
 
     Returns
     -------
@@ -1456,8 +1499,10 @@ def closest(names: Iterable[str], valid: Iterable[str]) -> str:
 
     options = list(dict.fromkeys(valid))
     near = list(dict.fromkeys(m for n in names
-                              for m in difflib.get_close_matches(n, options, n=3, cutoff=0.8)))
-    return DID_YOU_MEAN.format(names=" or ".join(repr(m) for m in near[:3])) if near else ""
+                              for m in difflib.get_close_matches(n, options, n=3,
+                                                                 cutoff=cutoff)))
+    shown = [repr(m) if quote else m for m in near[:3]]
+    return DID_YOU_MEAN.format(names=" or ".join(shown)) if near else ""
 
 
 #: The most classes advice lists: a list the user must copy is complete, or not given.

@@ -117,8 +117,7 @@ def check_benchmark_columns(attributes: Sequence[str], available: Sequence[str],
     """
     for a in attributes:
         if a not in available:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=a, role="benchmark", available=E.show_columns(available)))
+            raise E.ColumnNotFoundError(E.missing_column(a, "benchmark", available))
         if by is not None and a not in by:
             flags = " ".join(f"--by {shlex.quote(b)}" for b in [*by, a])
             raise E.InvalidArgumentError(

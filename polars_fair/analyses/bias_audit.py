@@ -462,9 +462,8 @@ def bias_audit_from_scores(
     weighted = ("n_rows" in schema or schema["positives"].is_float()
                 or schema["negatives"].is_float())
     if weighted and "n_rows" not in schema:
-        raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-            column="n_rows", role=WEIGHTED_WITHOUT_ROWS,
-            available=E.show_columns(schema.names())))
+        raise E.ColumnNotFoundError(
+            E.missing_column("n_rows", WEIGHTED_WITHOUT_ROWS, schema.names()))
     cell = pl.Float64 if weighted else pl.Int64
     pos, neg = pl.col("positives").cast(cell), pl.col("negatives").cast(cell)
     mass = pos + neg
@@ -555,8 +554,7 @@ def _check_categories(frame: Any, cats: list[Any]) -> None:
             continue
         for col in [c] if isinstance(c, str) else c.meta.root_names():
             if col not in schema:
-                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                    column=col, role="categories", available=E.show_columns(schema.names())))
+                raise E.ColumnNotFoundError(E.missing_column(col, "categories", schema.names()))
         names.append(name_of(c))
     if len(set(names)) != len(names):
         raise E.InvalidArgumentError(REPEATED_CATEGORIES.format(names=names))

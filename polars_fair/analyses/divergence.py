@@ -259,8 +259,7 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
     exprs = []
     for column, spec_ in bins.items():
         if column not in schema:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=column, role="bins", available=E.show_columns(schema.names())))
+            raise E.ColumnNotFoundError(E.missing_column(column, "bins", schema.names()))
         if by is not None and column not in names:
             raise E.InvalidArgumentError(E.BIN_NOT_IN_BY.format(column=column, by=names))
         dtype = schema[column]

@@ -282,9 +282,7 @@ def pairwise_matrix(pairs: pl.DataFrame, metric: str, keys: Sequence[str]) -> pl
     for col in (*ki, *kj):
         if col not in pairs.columns:
             raise E.ColumnNotFoundError(
-                E.MISSING_COLUMN.format(
-                    column=col, role="pairwise table", available=E.show_columns(pairs.columns)
-                )
+                E.missing_column(col, "pairwise table", pairs.columns)
             )
     groups = (
         pl.concat(

@@ -121,8 +121,7 @@ def check_strata(names: Sequence[str], available: Sequence[str],
     """
     for s in names:
         if s not in available:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=s, role="strata", available=E.show_columns(available)))
+            raise E.ColumnNotFoundError(E.missing_column(s, "strata", available))
     left = [k for k in available if k not in names] if groups is None else list(groups)
     if not left:
         raise E.InvalidArgumentError(NO_GROUPS.format(

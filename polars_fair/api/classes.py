@@ -261,8 +261,7 @@ def _attribute_sets(keys: Sequence[str], by: Any, combinations: Any, max_order: 
     names = list(dict.fromkeys(attrs.names))
     for k in names:
         if k not in keys:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=k, role="by", available=E.show_columns(list(keys))))
+            raise E.ColumnNotFoundError(E.missing_column(k, "by", list(keys)))
     return names, None if attrs.sets is None else [list(s) for s in attrs.sets]
 
 
@@ -360,8 +359,7 @@ def rollup_classes(frame: pl.LazyFrame, keys: Sequence[str], by: Sequence[str]) 
     """
     for k in by:
         if k not in keys:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=k, role="by", available=E.show_columns(list(keys))))
+            raise E.ColumnNotFoundError(E.missing_column(k, "by", list(keys)))
     names = frame.collect_schema().names()
     labels = [c for c in ("y_true", "y_pred") if c in names]
     sums = [c for c in ("n", "weight_sum") if c in names]
@@ -495,15 +493,13 @@ def from_class_counts(
     lf = _lazy(table)
     schema = lf.collect_schema()
     if "y_pred" not in schema:
-        raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-            column="y_pred", role="class table", available=E.show_columns(schema.names())))
+        raise E.ColumnNotFoundError(E.missing_column("y_pred", "class table", schema.names()))
     labels = [c for c in ("y_true", "y_pred") if c in schema]
     weighted = "weight_sum" in schema
     cells = ["n", *(["weight_sum"] if weighted else [])]
     for c in cells:
         if c not in schema:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=c, role="class table", available=E.show_columns(schema.names())))
+            raise E.ColumnNotFoundError(E.missing_column(c, "class table", schema.names()))
         if not schema[c].is_numeric():
             raise E.InvalidArgumentError(E.NOT_NUMERIC.format(
                 column=c, role="class table", dtype=schema[c]))

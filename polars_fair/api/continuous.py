@@ -94,8 +94,7 @@ class FairMoments:
         names = parse_by(by).names
         for k in names:
             if k not in self.keys:
-                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                    column=k, role="by", available=E.show_columns(self.keys)))
+                raise E.ColumnNotFoundError(E.missing_column(k, "by", self.keys))
         return FairMoments(merge_moments(self._table, names), names)
 
     def continuous_report(self, by: By = None, *, reference: Any = DEFAULTS.reference,

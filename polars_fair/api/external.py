@@ -74,8 +74,7 @@ def _key_list(keys: Any, schema: pl.Schema, exclude: Sequence[str]) -> list[str]
     check_reserved_keys(key_list, "count table")
     for k in key_list:
         if k not in schema:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=k, role="key", available=E.show_columns(schema.names())))
+            raise E.ColumnNotFoundError(E.missing_column(k, "key", schema.names()))
         check_key_dtype(schema[k], k)
     return key_list
 
@@ -83,8 +82,7 @@ def _key_list(keys: Any, schema: pl.Schema, exclude: Sequence[str]) -> list[str]
 def _require(schema: pl.Schema, columns: Sequence[str], role: str) -> None:
     for c in columns:
         if c not in schema:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=c, role=role, available=E.show_columns(schema.names())))
+            raise E.ColumnNotFoundError(E.missing_column(c, role, schema.names()))
         if not schema[c].is_numeric():
             raise E.InvalidArgumentError(E.NOT_NUMERIC.format(column=c, role=role, dtype=schema[c]))
 

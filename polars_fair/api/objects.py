@@ -200,8 +200,7 @@ class FairCounts:
         names = list(dict.fromkeys(attrs.names))
         for k in names:
             if k not in self.keys:
-                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                    column=k, role="by", available=E.show_columns(self.keys)))
+                raise E.ColumnNotFoundError(E.missing_column(k, "by", self.keys))
         if attrs.sets is None:
             return tables.Counted(tables.rollup(self._counted.frame, names), names,
                                   max_groups=limit)

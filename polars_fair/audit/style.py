@@ -249,8 +249,7 @@ def _shown_metrics(df: pl.DataFrame, rates: Sequence[str] | None) -> list[str]:
         metrics = [metric(r).name for r in rates]  # an unknown name raises, listing the metrics
         for r in metrics:
             if r not in df.columns:
-                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                    column=r, role="rates", available=E.show_columns(df.columns)))
+                raise E.ColumnNotFoundError(E.missing_column(r, "rates", df.columns))
     return metrics
 
 

@@ -230,7 +230,9 @@ def parse_dtype(text: str) -> pl.DataType:
         zone = text.strip().replace(" ", "")[len("datetime[") + 3:-1].lstrip(",") or None
         return pl.Datetime(m.group(1), zone)  # type: ignore[arg-type]
     names = ", ".join(DTYPES) + ", decimal(P,S), datetime[UNIT], datetime[UNIT,ZONE]"
-    raise E.InvalidArgumentError(E.CLI_BAD_DTYPE.format(value=text, names=names))
+    raise E.InvalidArgumentError(E.CLI_BAD_DTYPE.format(value=text, names=names)
+                                 + E.closest([text.lower()], DTYPES, quote=False,
+                                             cutoff=E.VALUE_CUTOFF))
 
 
 def parse_dtypes(texts: Sequence[str] | None) -> dict[str, pl.DataType]:
@@ -420,8 +422,7 @@ def blank_as_null(lf: pl.LazyFrame) -> pl.LazyFrame:
 def _check_dtype_columns(dtypes: dict[str, pl.DataType], names: list[str]) -> None:
     for column in dtypes:
         if column not in names:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=column, role="--dtype", available=E.show_columns(names)))
+            raise E.ColumnNotFoundError(E.missing_column(column, "--dtype", names))
 
 
 def check_rows(lf: pl.LazyFrame, source: str = "the input") -> None:
@@ -865,8 +866,7 @@ def _dtype(lf: pl.LazyFrame, expr: str | pl.Expr, role: str = "column") -> pl.Da
     roots = [expr] if isinstance(expr, str) else expr.meta.root_names()
     for col in roots:
         if col not in schema:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=col, role=role, available=E.show_columns(schema.names())))
+            raise E.ColumnNotFoundError(E.missing_column(col, role, schema.names()))
     return lf.select(e).collect_schema().dtypes()[0]
 
 
@@ -998,7 +998,9 @@ def effective_format(fmt: str, output: Path | None) -> str:
     ('parquet', 'csv')
     """
     if fmt not in FORMATS:
-        raise E.InvalidArgumentError(f"--format must be one of {FORMATS}, got {fmt!r}")
+        raise E.InvalidArgumentError(f"--format must be one of {FORMATS}, got {fmt!r}"
+                                     + E.closest([fmt], FORMATS, quote=False,
+                                                cutoff=E.VALUE_CUTOFF))
     if output is None:
         return fmt
     by_suffix = SUFFIX_FORMATS.get(output.suffix.lower())

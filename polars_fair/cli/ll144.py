@@ -477,7 +477,8 @@ def register(app: Any, guard: Any) -> None:
             fmt, output = v["format"], v["output"]
             if fmt not in LL144_FORMATS:
                 raise E.InvalidArgumentError(
-                    f"--format must be one of {LL144_FORMATS}, got {fmt!r}")
+                    f"--format must be one of {LL144_FORMATS}, got {fmt!r}"
+                    + E.closest([fmt], LL144_FORMATS, quote=False, cutoff=E.VALUE_CUTOFF))
             is_html = fmt == "html" or (
                 fmt == "table" and output is not None
                 and output.suffix.lower() in (".html", ".htm"))

@@ -561,12 +561,17 @@ class Reference:
             chosen = df.filter(mask)
             if chosen.height == 0:
                 groups = [_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
+                shown = [shown_group(g) for g in groups]
+                cli = [shown_group(g) if g is None else cli_group(g) for g in groups]
                 raise E.UnknownGroupError(  # a missing value reads (missing); the CLI: k=v,k=v
-                    E.UNKNOWN_GROUP.format(group=shown_group(group), groups=E.show_values(
-                        [shown_group(g) for g in groups], limit=50)),
-                    cli_message=E.UNKNOWN_GROUP.format(group=cli_group(group), groups=E.show_values(
-                        [shown_group(g) if g is None else cli_group(g) for g in groups],
-                        limit=50)))
+                    E.UNKNOWN_GROUP.format(
+                        group=shown_group(group), groups=E.show_values(shown, limit=50),
+                        near=E.closest([str(shown_group(group))], [str(g) for g in shown],
+                                       cutoff=E.VALUE_CUTOFF)),
+                    cli_message=E.UNKNOWN_GROUP.format(
+                        group=cli_group(group), groups=E.show_values(cli, limit=50),
+                        near=E.closest([str(cli_group(group))], [str(g) for g in cli],
+                                       cutoff=E.VALUE_CUTOFF)))
             if size in df.columns and not chosen[size].sum():
                 raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=group))
             return df

@@ -658,8 +658,7 @@ def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:
     for col in roots:
         if col not in schema:
             raise E.ColumnNotFoundError(
-                E.MISSING_COLUMN.format(column=col, role=role,
-                                        available=E.show_columns(schema.names()))
+                E.missing_column(col, role, schema.names())
             )
     if isinstance(x, pl.Expr):
         check_frame_wide(x, role, schema)
@@ -1397,7 +1396,9 @@ def resolve(
     (['g'], 1)
     """
     if null_groups not in ("keep", "raise", "drop"):
-        raise E.InvalidArgumentError(E.BAD_NULL_GROUPS.format(value=null_groups))
+        raise E.InvalidArgumentError(E.BAD_NULL_GROUPS.format(
+            value=null_groups, near=E.closest([str(null_groups)], ("keep", "raise", "drop"),
+                                              cutoff=E.VALUE_CUTOFF)))
     by_list = list(parse_by(by).items)
     y_pred, pos_label = _check_roles(schema, by_list, y_true, y_pred, pos_label, sample_weight,
                                      y_score, threshold, scores)

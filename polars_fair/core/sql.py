@@ -316,8 +316,7 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
                 raise _refuse(role, text, E.SQL_WHY_FUNCTION.format(name=f'"{tok.text}"'))
             after_as = prev is not None and prev.kind == "word" and prev.text.upper() == "AS"
             if tok.text not in cols and not after_as:  # "x" AS "my key": a name, never read
-                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                    column=tok.text, role=role, available=E.show_columns(list(columns))))
+                raise E.ColumnNotFoundError(E.missing_column(tok.text, role, list(columns)))
             continue
         if tok.kind != "word":
             continue
@@ -346,8 +345,7 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
             continue
         if prev is not None and prev.kind == "word" and prev.text.upper() == "AS":
             continue  # an alias, or a type name Polars may reject: a name, never read
-        raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-            column=tok.text, role=role, available=E.show_columns(list(columns))))
+        raise E.ColumnNotFoundError(E.missing_column(tok.text, role, list(columns)))
 
 
 @borrow(check_sql, params=("text", "role"))

@@ -335,8 +335,7 @@ def resolve_membership(schema: pl.Schema, m: Membership, a: Audit) -> None:
     for e in m.exprs:
         for col in e.meta.root_names():
             if col not in schema:
-                raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                    column=col, role="membership", available=E.show_columns(schema.names())))
+                raise E.ColumnNotFoundError(E.missing_column(col, "membership", schema.names()))
     probe = pl.LazyFrame(schema=schema).select(
         e.alias(f"{_V}{i}") for i, e in enumerate(m.exprs)).collect_schema()
     bad = [not dtype.is_numeric() for dtype in probe.dtypes()]

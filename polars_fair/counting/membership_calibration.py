@@ -196,7 +196,9 @@ def calibration_table(frame: pl.DataFrame | pl.LazyFrame, *, membership: Any, kn
         raise E.SizeLimitError(E.CALIBRATION_BINS_LIMIT.format(bins=bins,
                                                                limit=MAX_CALIBRATION_BINS))
     if null_groups not in ("keep", "raise", "drop"):
-        raise E.InvalidArgumentError(E.BAD_NULL_GROUPS.format(value=null_groups))
+        raise E.InvalidArgumentError(E.BAD_NULL_GROUPS.format(
+            value=null_groups, near=E.closest([str(null_groups)], ("keep", "raise", "drop"),
+                                              cutoff=E.VALUE_CUTOFF)))
     lf = frame.lazy()
     schema = lf.collect_schema()
     weight = None if sample_weight is None else to_expr(sample_weight)

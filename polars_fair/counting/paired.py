@@ -328,8 +328,7 @@ def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tupl
     names = table.collect_schema().names()
     for col in ("n", *PAIRED_CELLS):
         if col not in names:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=col, role="paired count table", available=names))
+            raise E.ColumnNotFoundError(E.missing_column(col, "paired count table", names))
     weighted = "weight_sum" in names
     if weighted and POSITIVE_ROWS not in names:
         raise E.ColumnNotFoundError(E.PAIRED_POSITIVE_ROWS)
@@ -338,8 +337,7 @@ def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tupl
     check_reserved_keys(keys, "paired count table")
     for k in keys:
         if k not in names:
-            raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-                column=k, role="keys", available=names))
+            raise E.ColumnNotFoundError(E.missing_column(k, "keys", names))
     kind = pl.Float64 if weighted else pl.Int64
     cast = table.select(*keys, pl.col("n").cast(pl.Int64),
                         *(pl.col(c).cast(kind) for c in PAIRED_CELLS),

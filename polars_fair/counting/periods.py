@@ -218,8 +218,7 @@ def period_table(frame: Any, by: By, *, time: IntoExpr, every: str,
         raise E.InvalidArgumentError(E.NOT_A_COLUMN.format(
             role="time", value=time, type=type(time).__name__))
     if isinstance(time, str) and time not in schema:
-        raise E.ColumnNotFoundError(E.MISSING_COLUMN.format(
-            column=time, role="time", available=schema.names()))
+        raise E.ColumnNotFoundError(E.missing_column(time, "time", schema.names()))
     dtype = pl.LazyFrame(schema=schema).select(to_expr(time)).collect_schema().dtypes()[0]
     if not (dtype == pl.Date or isinstance(dtype, pl.Datetime)):
         raise time_dtype_error(name_of(time), dtype)

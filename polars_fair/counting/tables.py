@@ -741,7 +741,7 @@ def keys_of(counts: pl.DataFrame | pl.LazyFrame) -> list[str]:
     names = counts.collect_schema().names()
     if "n" not in names:
         raise E.ColumnNotFoundError(
-            E.MISSING_COLUMN.format(column="n", role="count table", available=E.show_columns(names))
+            E.missing_column("n", "count table", names)
         )
     return names[: names.index("n")]
 

@@ -433,7 +433,8 @@ def test_errors() -> None:
     lf = summary_from_counts(counts, keys, method="to_reference", reference="zz")
     with pytest.raises(E.UnknownGroupError) as err:
         lf.collect()
-    assert str(err.value) == E.UNKNOWN_GROUP.format(group="zz", groups="['a', 'b', 'c']")
+    assert str(err.value) == E.UNKNOWN_GROUP.format(group="zz", groups="['a', 'b', 'c']",
+                                                    near="")
     whole, _ = tables.count_table(cells_frame(THREE).lazy(), [])
     with pytest.raises(E.InvalidArgumentError) as info:
         summary_from_counts(whole, [], method="to_reference", reference="a")

@@ -406,7 +406,7 @@ CATALOGUE: dict[str, Bad] = {
         why=E.WHY_FLOAT_LEVELS.format(limit=50),
         advice=E.LEVELS_ADVICE["number"].format(column="x")), frame=MANY, by="x"),
     "unknown reference": Bad(E.UnknownGroupError, E.UNKNOWN_GROUP.format(
-        group="zz", groups=E.show_values(["a", "b"])), analysis="report",
+        group="zz", groups=E.show_values(["a", "b"]), near=""), analysis="report",
         options={"reference": "zz"}),
     "reference without a mapping": Bad(E.InvalidArgumentError, E.REFERENCE_NEEDS_MAPPING.format(
         keys=["g", "y_true"]), by=["g", "y_true"], analysis="disparity",
@@ -627,7 +627,7 @@ NEW_CASES: dict[str, Bad] = {
     "sweep without thresholds": Bad(E.InvalidArgumentError, E.NO_THRESHOLDS, args=SCORES,
                                     analysis="sweep", scores=True, options={"thresholds": []}),
     "null_groups unknown": Bad(E.InvalidArgumentError, E.BAD_NULL_GROUPS.format(
-        value="ignore"), args={"null_groups": "ignore"}),
+        value="ignore", near=""), args={"null_groups": "ignore"}),
     "combinations unknown": Bad(E.InvalidArgumentError, E.BAD_COMBINATIONS.format(
         value="some"), TWO, by=["g", "h"], args={"combinations": "some"}),
     "max_order without combinations": Bad(E.InvalidArgumentError, E.MAX_ORDER_ALONE, TWO,

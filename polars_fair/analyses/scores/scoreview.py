@@ -329,7 +329,7 @@ def score_view(scores: pl.DataFrame, keys: Sequence[str]) -> ScoreView:
                          ("positives", "score table"), ("negatives", "score table")]:
         if column not in schema:
             raise E.ColumnNotFoundError(
-                E.MISSING_COLUMN.format(column=column, role=role, available=E.show_columns(cols))
+                E.missing_column(column, role, cols)
             )
     for column in ("score", "positives", "negatives", *(["n_rows"] if "n_rows" in schema else [])):
         if not schema[column].is_numeric():
