@@ -350,6 +350,7 @@ def scan(path: Path, separator: str | None = None,
         # them reads the whole file again at each query the command runs
         lf = blank_as_null(pl.scan_csv(path, separator=sep, schema=inferred,
                                        null_values=blanks or None))
+        note_columns(inferred.names())
         return _as_dtypes(lf, {c: dtypes[c] for c in zoned})
     if separator is not None:
         raise E.InvalidArgumentError(E.CLI_SEPARATOR_NOT_CSV.format(path=path.name))
@@ -364,6 +365,7 @@ def scan(path: Path, separator: str | None = None,
         )
     if dtypes:
         _check_dtype_columns(dtypes, lf.collect_schema().names())
+    note_columns(lf.collect_schema().names())
     return _as_dtypes(blank_as_null(lf), dtypes)
 
 
@@ -526,8 +528,15 @@ def note_attribute_flag(name: str, flag: str) -> None:
         _ATTRIBUTE_FLAGS.pop(name, None)
 
 
+#: The columns of the running command's input (:func:`scan`): a word of a message that is one
+#: of them is a column, not an argument, and :func:`cli_message` leaves it as it is.
+_INPUT_COLUMNS: set[str] = set()
+
+
 def forget_sql_names() -> None:
-    """Forget the SQL texts named by ``AS`` and the attribute flags: as each command starts.
+    """Forget the SQL texts named by ``AS``, the attribute flags and the input's columns.
+
+    Called as each command starts.
 
     Examples
     --------
@@ -536,6 +545,27 @@ def forget_sql_names() -> None:
     _NAMED_SQL.clear()
     _TEXT_SQL.clear()
     _ATTRIBUTE_FLAGS.clear()
+    _INPUT_COLUMNS.clear()
+
+
+def note_columns(names: Sequence[str]) -> None:
+    """Remember the input's columns: :func:`cli_message` never writes one of them as a flag.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The columns.
+
+    Examples
+    --------
+    >>> note_columns(["y_score"])
+    >>> cli_message("pass it as --y-score y_score with --threshold")
+    'pass it as --y-score y_score with --threshold'
+    >>> forget_sql_names()
+    >>> cli_message("min_support")
+    '--min-support'
+    """
+    _INPUT_COLUMNS.update(names)
 
 
 def _attribute_flags(message: str) -> str:
@@ -1234,6 +1264,8 @@ def _as_flag(m: re.Match[str], template: str, names: str) -> str:
     flag = FLAGS.get(name)
     if flag is None or (names == "multi" and "_" not in name) or (
             names == "single" and "_" in name):
+        return m.group(0)
+    if names == "multi" and name in _INPUT_COLUMNS:  # a bare word that is a column: a column
         return m.group(0)
     return template.format(flag)
 
