@@ -92,3 +92,26 @@ __all__ = [
     "true_negatives",
     "true_positives",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """A layered subpackage on first access, loaded then and not at import.
+
+    A documented dotted path works after ``import polars_fair`` alone
+    (``polars_fair.audit.gate.gate``).
+
+    Examples
+    --------
+    >>> import polars_fair
+    >>> polars_fair.audit.gate.gate.__name__
+    'gate'
+    """
+    import importlib
+
+    if name not in _SUBPACKAGES:
+        raise AttributeError(f"module 'polars_fair' has no attribute {name!r}")
+    return importlib.import_module(f"polars_fair.{name}")
+
+
+#: The layered subpackages reached as attributes (:func:`__getattr__`).
+_SUBPACKAGES = ("analyses", "api", "audit", "cli", "core", "counting")
