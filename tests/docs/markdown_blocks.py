@@ -205,10 +205,14 @@ class Session:
     interpreter when that gives the block's output (see the module's conventions).
     """
 
-    def __init__(self, workdir: Path, *, in_process: bool = False) -> None:
+    def __init__(self, workdir: Path, *, in_process: bool = False,
+                 own_config: bool = False) -> None:
         self.workdir = workdir
         self.namespace: dict[str, Any] = {"__name__": "__docs__"}
         self.in_process = in_process
+        #: the page sets its own pl.Config (README.md): blocks run with Polars' defaults and
+        #: what the page sets, not with POLARS_CONFIG
+        self.own_config = own_config
 
     def run(self, block: Block) -> str:
         """Run one block; what it printed (raises :class:`DocBlockError` on failure)."""
@@ -267,7 +271,7 @@ class Session:
         out = io.StringIO()
         with (
             _chdir(self.workdir),
-            pl.Config(**POLARS_CONFIG),
+            contextlib.nullcontext() if self.own_config else pl.Config(**POLARS_CONFIG),
             warnings.catch_warnings(record=True) as caught,
             contextlib.redirect_stdout(out),
         ):
@@ -312,17 +316,20 @@ def run_page(path: Path, workdir: Path, *, slow: bool) -> list[tuple[Block, str]
     shared = workdir.parent / "shared"
     if not shared.exists() and SHARED.exists():
         shared.symlink_to(SHARED, target_is_directory=True)
-    session = Session(workdir, in_process=not slow)
+    # README.md is read alone, so its outputs follow from its own pl.Config on Polars' defaults
+    own = path.name == "README.md"
+    session = Session(workdir, in_process=not slow, own_config=own)
     done: list[tuple[Block, str]] = []
-    for block in parse(path):
-        if not block.runs or ("slow" in block.marks and not slow):
-            continue
-        got = session.run(block)
-        if block.expected is not None and not matches(block.expected, got):
-            raise DocBlockError(
-                f"{block.where}: the output differs from the block at line "
-                f"{block.expected_line}.\n--- expected\n{block.expected}\n--- got\n{got}")
-        done.append((block, got))
+    with pl.Config(restore_defaults=True) if own else contextlib.nullcontext():
+        for block in parse(path):
+            if not block.runs or ("slow" in block.marks and not slow):
+                continue
+            got = session.run(block)
+            if block.expected is not None and not matches(block.expected, got):
+                raise DocBlockError(
+                    f"{block.where}: the output differs from the block at line "
+                    f"{block.expected_line}.\n--- expected\n{block.expected}\n--- got\n{got}")
+            done.append((block, got))
     return done
 
 
