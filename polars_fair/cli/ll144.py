@@ -17,6 +17,7 @@ import datetime as dt
 import html
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -201,6 +202,7 @@ def ll144_summary(
                      for r in results.select("attributes").unique(maintain_order=True)
                      .iter_rows(named=True))
     }
+    small = small_benchmarks(results, keys)
     parameters = {
         "--category": categories, "--y-pred": y_pred, "--y-score": y_score,
         "--pos-label": label if y_pred is not None and found is None else None,
@@ -218,6 +220,7 @@ def ll144_summary(
         "data_date": date,
         "applicants": rows_audited,
         "unknown_category": unknown,
+        "small_benchmark": small,
         "provenance": provenance(
             path, rows_read=rows_read, rows_filtered=rows_read - rows_audited,
             rows_audited=rows_audited, filters=[where] if where else [], params=parameters,
@@ -259,6 +262,58 @@ def _classes_of(lf: pl.LazyFrame, outcome: Any) -> tuple[Any, ...] | None:
     return tuple(values.to_list()) if values.len() > 2 else None
 
 
+#: The note of a benchmark category below the report's ``min_support``: LL 144 keeps it (the
+#: highest rate is the benchmark; excluding small categories is the auditor's choice).
+SMALL_BENCHMARK = (
+    "the benchmark of {attributes} ({category}: the highest {rate}, impact ratio 1) has "
+    "{n:,} applicant(s), fewer than the report's min_support of {min_support:g}: every impact "
+    "ratio of {attributes} rests on them. LL 144 takes the highest rate as it is; the auditor "
+    "may leave categories under --min-share out of the impact ratios with --exclude-small "
+    "(6 RCNY § 5-301)"
+)
+
+
+def small_benchmarks(results: pl.DataFrame, keys: Sequence[str],
+                     min_support: float = DEFAULTS.min_support) -> list[str]:
+    """A note for each attribute set whose benchmark category is small (:data:`SMALL_BENCHMARK`).
+
+    The benchmark is the category with the highest rate (impact ratio 1) that the impact
+    ratios are computed against; small: fewer than ``min_support`` applicants (the report's
+    default, 30), whatever ``--min-share`` says.
+
+    Parameters
+    ----------
+    results : pl.DataFrame
+        :func:`polars_fair.analyses.bias_audit.bias_audit`'s table.
+    keys : sequence of str
+        The category columns.
+    min_support : float, default 30
+        The least applicants of a benchmark that needs no note.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"attributes": [["race"]] * 2, "race": ["a", "b"], "n": [18, 900],
+    ...                   "selection_rate": [0.6, 0.4], "impact_ratio": [1.0, 0.667]})
+    >>> small_benchmarks(t, ["race"])[0][:60]
+    'the benchmark of race (race=a: the highest selection_rate, i'
+    """
+    rate = "selection_rate" if "selection_rate" in results.columns else "scoring_rate"
+    notes = []
+    for r in results.filter((pl.col("impact_ratio") == 1.0)
+                            & (pl.col("n") < min_support)).iter_rows(named=True):
+        attrs = list(r["attributes"])
+        category = ", ".join(f"{k}={r[k]}" for k in attrs)
+        if "class" in r:
+            category = f"class {r['class']}: {category}"
+        notes.append(SMALL_BENCHMARK.format(attributes=" × ".join(attrs), category=category,
+                                            rate=rate, n=r["n"], min_support=min_support))
+    return notes
+
+
 def _facts(summary: dict[str, Any]) -> list[tuple[str, str]]:
     prov = summary["provenance"]
     unknown = "; ".join(f"{k}: {v:,}" for k, v in summary["unknown_category"].items())
@@ -280,6 +335,7 @@ def _facts(summary: dict[str, Any]) -> list[tuple[str, str]]:
         ("generated (UTC)", prov["generated_utc"]),
         ("versions", ", ".join(f"{k} {v}" for k, v in versions.items())),
         ("note", prov.get("note")),
+        *(("small benchmark", n) for n in summary.get("small_benchmark", [])),
     ]
     return [(k, str(v)) for k, v in facts if v is not None]
 
