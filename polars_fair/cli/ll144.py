@@ -9,6 +9,9 @@ library (:func:`polars_fair.api.rows.bias_audit`, so the numbers are the Python 
 and states where they come from with the HTML audit's provenance block
 (:func:`polars_fair.audit.html.provenance`); :func:`ll144_html`, :func:`ll144_csv` and
 :func:`ll144_json` write them.
+
+Why one module: the summary, its notes (:func:`small_benchmarks`) and its three writers are
+one document of one law; split, each writer would import the others' facts.
 """
 
 from __future__ import annotations
@@ -299,14 +302,14 @@ def small_benchmarks(results: pl.DataFrame, keys: Sequence[str],
     >>> t = pl.DataFrame({"attributes": [["race"]] * 2, "race": ["a", "b"], "n": [18, 900],
     ...                   "selection_rate": [0.6, 0.4], "impact_ratio": [1.0, 0.667]})
     >>> small_benchmarks(t, ["race"])[0][:60]
-    'the benchmark of race (race=a: the highest selection_rate, i'
+    "the benchmark of race (race='a': the highest selection_rate,"
     """
     rate = "selection_rate" if "selection_rate" in results.columns else "scoring_rate"
     notes = []
     for r in results.filter((pl.col("impact_ratio") == 1.0)
                             & (pl.col("n") < min_support)).iter_rows(named=True):
         attrs = list(r["attributes"])
-        category = ", ".join(f"{k}={r[k]}" for k in attrs)
+        category = ", ".join(f"{k}={r[k]!r}" for k in attrs)  # repr: no raw control chars
         if "class" in r:
             category = f"class {r['class']}: {category}"
         notes.append(SMALL_BENCHMARK.format(attributes=" × ".join(attrs), category=category,

@@ -563,15 +563,17 @@ class Reference:
                 groups = [_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
                 shown = [shown_group(g) for g in groups]
                 cli = [shown_group(g) if g is None else cli_group(g) for g in groups]
+                # a value of one attribute, misspelled: its close values (a group of several
+                # attributes is a mapping, whose text is no value to correct)
+                near = E.closest([group], [g for g in groups if isinstance(g, str)],
+                                 cutoff=E.VALUE_CUTOFF) if isinstance(group, str) else ""
                 raise E.UnknownGroupError(  # a missing value reads (missing); the CLI: k=v,k=v
                     E.UNKNOWN_GROUP.format(
                         group=shown_group(group), groups=E.show_values(shown, limit=50),
-                        near=E.closest([str(shown_group(group))], [str(g) for g in shown],
-                                       cutoff=E.VALUE_CUTOFF)),
+                        near=near),
                     cli_message=E.UNKNOWN_GROUP.format(
                         group=cli_group(group), groups=E.show_values(cli, limit=50),
-                        near=E.closest([str(cli_group(group))], [str(g) for g in cli],
-                                       cutoff=E.VALUE_CUTOFF)))
+                        near=near))
             if size in df.columns and not chosen[size].sum():
                 raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=group))
             return df

@@ -153,8 +153,10 @@ def test_not_found_never_lists_internal_columns() -> None:
     schema = pl.Schema({"p_a": pl.Float64, "__pf_argmax": pl.Int32})
     with pytest.raises(E.ColumnNotFoundError) as info:
         column_or_sql("p_x + 1", schema, "--membership")
-    assert str(info.value) == E.MISSING_COLUMN.format(
-        column="p_x", role="--membership", available="['p_a']")
+    # p_a is close to p_x: suggested (issue 20 fix, item 7); the internal column never is
+    assert str(info.value) == E.MISSING_COLUMN_NEAR.format(
+        column="p_x", role="--membership", available="['p_a']",
+        near=" (did you mean 'p_a'?)")
 
 
 def test_disparity_largest_reads_n_effective(tmp_path: Path) -> None:

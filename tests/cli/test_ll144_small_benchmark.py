@@ -34,7 +34,7 @@ def test_a_small_benchmark_is_named_and_the_legal_default_kept(tmp_path: Path) -
     path = _rows(tmp_path)
     text = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel"])
     assert text.exit_code == 0, text.stderr
-    note = SMALL_BENCHMARK.format(attributes="g", category="g=x", rate="selection_rate", n=10,
+    note = SMALL_BENCHMARK.format(attributes="g", category="g='x'", rate="selection_rate", n=10,
                                   min_support=30)
     assert f"small benchmark: {note}" in text.stdout
     result = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
