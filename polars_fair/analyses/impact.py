@@ -24,7 +24,7 @@ from polars_fair.core import stats
 from polars_fair.core.families import ImpactOptions, takes
 from polars_fair.core.numbers import real
 from polars_fair.core.options import check
-from polars_fair.core.reference import Reference, known
+from polars_fair.core.reference import Reference, known, support_rows
 from polars_fair.counting.membership_counts import support_size
 
 __all__ = [
@@ -213,7 +213,11 @@ def impact_from_counts(
     since those counts are not whole, ``p_value`` is the pooled z-test's (Fisher's test needs
     whole counts); with unit weights (every weight sum equal to its row count, as a one-hot
     membership gives) they are the counts themselves and the test is Fisher's, as unweighted.
-    The flip moves one row of the group's mean weight. A group (or a reference,
+    The flip moves one row of the group's mean weight. On estimated membership the rows are
+    Kish's effective size ``n_effective``, as for the intervals (each side's weighted rate
+    times its n_eff; for ``"overall"`` the rest's n_eff summed over the other groups), and
+    ``low_support`` reads the support size min(``weight_sum``, ``n_effective``)
+    (:func:`polars_fair.core.reference.support_rows`). A group (or a reference,
     or for ``"overall"`` a rest of the population) whose weights sum to 0 has no applicants:
     its ``z`` and ``p_value`` are null, as every figure with a zero denominator.
 
@@ -277,10 +281,13 @@ def impact_from_counts(
     weighted = "weight_sum" in names
     c = count_exprs(names)
     given = Reference.parse(options["reference"]).for_set(keys)
+    sizes = ["weight_sum"] if "n_effective" in names else []
     base = counts.select(
         *keys, (pl.col("tp") + pl.col("fp")).alias("selected"), c.n.alias("applicants"),
         # rows (an explicit reference needs some), and the rows inference counts (support_size)
         pl.col("n"), *([pl.col(size)] if (size := support_size(names)) != "n" else []),
+        support_rows(names).alias("__pf_support"),  # rows, or min(Σ w·p, n_eff): the support
+        *sizes,  # estimated membership: Reference.flag reads the support size from them
     )
     sel_rate = pl.when(pl.col("applicants") > 0).then(
         pl.col("selected") / pl.col("applicants"))
@@ -398,8 +405,8 @@ class _Decide:
             pl.Series("p_value", p, dtype=pl.Float64, nan_to_null=True),
             floats(flip).alias("flip_impact_ratio"),
             pl.Series("practically_significant", practical, dtype=pl.Boolean),
-            pl.Series("low_support", [bool(R.below(x, self.min_support)) for x in rows],
-                      dtype=pl.Boolean),
+            pl.Series("low_support", [bool(R.below(x, self.min_support))
+                                      for x in df["__pf_support"].to_list()], dtype=pl.Boolean),
             df["is_reference"],
         ])
 

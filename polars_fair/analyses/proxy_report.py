@@ -27,7 +27,7 @@ from polars_fair.analyses.proxy_missing import missing_group
 from polars_fair.analyses.runner import check_clash
 from polars_fair.core import stats
 from polars_fair.core.options import DEFAULTS, check
-from polars_fair.core.reference import Reference, known
+from polars_fair.core.reference import Reference, known, support_rows
 from polars_fair.counting.membership import Membership, MembershipTable
 from polars_fair.counting.membership_counts import argmax_counts, weighted_counts
 
@@ -156,16 +156,18 @@ def proxy_report_from_membership(
         every sum family.
     reference : "largest", "max_selection_rate", scalar or mapping, default "largest"
         The reference group (:mod:`polars_fair.core.reference`): ``"largest"`` is the group with
-        the largest effective size ``n_effective`` (ties to the first group in the report's
-        order), as in every analysis of a membership table; ``"max_selection_rate"`` the one
+        the largest support size min(``weight_sum``, ``n_effective``) (the expected group
+        size bounded by Kish's effective size: :func:`polars_fair.core.reference.support_rows`;
+        ties to the first group in the report's order), as in every analysis of a membership
+        table; ``"max_selection_rate"`` the one
         with the highest weighted selection rate; ``"overall"`` is not accepted.
     level : float, default 0.95
         The confidence level of every interval, in (0, 1).
     four_fifths : float, default 0.8
         The threshold of the impact ratio, in (0, 1].
     min_support : float, default 30
-        Groups with ``n_effective`` below it are flagged ``low_support``; a rule prefers a
-        reference with at least this effective size.
+        Groups with a support size min(``weight_sum``, ``n_effective``) below it are flagged
+        ``low_support``; a rule prefers a reference with at least this support size.
 
     Returns
     -------
@@ -253,7 +255,7 @@ class _Build:
             regression_singular=pl.Series([x for f in fits for x in f.flags(len(self.groups))],
                                           dtype=pl.Boolean),
             regression_clipped=pl.Series(clipped),
-            low_support=pl.col("n_effective").fill_null(0.0) < self.min_support,
+            low_support=support_rows(base.columns).fill_null(0.0) < self.min_support,
             is_reference=pl.Series([i == ref for i in range(base.height)], dtype=pl.Boolean),
             verdict=pl.Series(self._verdicts(cols, ref, base.height), dtype=pl.String),
         )
@@ -267,7 +269,7 @@ class _Build:
                 **{c: pl.Series(c, v, dtype=pl.Float64, nan_to_null=True)
                    for c, v in extra.items() if c != "verdict"},
                 regression_singular=pl.lit(False), regression_clipped=pl.lit(False),
-                low_support=pl.col("n_effective") < self.min_support,
+                low_support=support_rows(rows.columns) < self.min_support,
                 is_reference=pl.lit(False),
                 verdict=pl.Series(extra["verdict"], dtype=pl.String),
             ).select(self.schema.names()).cast(dict(self.schema))])  # type: ignore[arg-type]
@@ -315,7 +317,7 @@ class _Build:
         """The reference's row in ``base``, chosen in the report's (sorted) order."""
         group = [self.attribute, *self.keys]
         eligible = known(group) & (pl.col("n") > 0)
-        per = base.select(*group, pl.col("weight_sum").alias("n"), "n_effective",
+        per = base.select(*group, pl.col("weight_sum").alias("n"), "weight_sum", "n_effective",
                           pl.Series("__pf_score", cols["selection_rate_weighted"],
                                     nan_to_null=True)).with_row_index("__pf_row")
         per = per.sort(group, nulls_last=True, maintain_order=True)

@@ -17,10 +17,10 @@ from polars_fair.analyses.findings import FINDING_MEANINGS, FINDINGS, read_findi
 from polars_fair.core import rules as R
 from polars_fair.core.families import ReportOptions, takes
 from polars_fair.core.options import check
-from polars_fair.core.reference import Reference, known, prefer_supported
+from polars_fair.core.reference import Reference, known, prefer_supported, support_rows
 from polars_fair.core.registry import METRICS, RATE_NAMES, Counts
 from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS
-from polars_fair.counting.membership_counts import MEMBERSHIP_COLUMNS, support_size
+from polars_fair.counting.membership_counts import MEMBERSHIP_COLUMNS
 
 __all__ = ["FINDINGS", "FINDING_MEANINGS", "count_exprs", "rates_from_counts", "read_finding",
            "report_from_counts", "with_rates"]
@@ -149,7 +149,8 @@ def report_from_counts(
       Index, OFI = B_i − B_j with B = (FP−FN)/n (Briscoe et al., "Facets of Disparate
       Impact"), in [−2, 2]. ``ofi_flag`` = |ofi| > ``ofi_threshold`` (0.3 in the paper).
     * ``low_support`` = n < ``min_support``: too few rows to trust the group's figures (with
-      sample weights, n counts the rows of positive weight, ``n_positive_weight``).
+      sample weights, n counts the rows of positive weight, ``n_positive_weight``; on
+      estimated membership, the support size min(``weight_sum``, ``n_effective``)).
       ``reference_low_support`` (the same on every row): the reference group or the group
       with the highest selection rate, the benchmarks of DI, OFI and the impact ratio, has low
       support.
@@ -183,10 +184,10 @@ def report_from_counts(
         whole population (no row is the reference), or an explicit group, a value for one
         attribute or ``{attribute: value}`` for several.
     min_support : float, default 30
-        Groups with fewer rows are flagged ``low_support`` (fewer effective rows,
-        ``n_effective``, for a count table of estimated membership; fewer rows of positive
-        weight, ``n_positive_weight``, for a table of sample weights that has it, as every
-        table counted from rows does: :func:`polars_fair.core.spec.support_size`).
+        Groups with fewer rows are flagged ``low_support`` (for a count table of estimated
+        membership, a support size min(``weight_sum``, ``n_effective``) below it; fewer rows
+        of positive weight, ``n_positive_weight``, for a table of sample weights that has it,
+        as every table counted from rows does: :func:`polars_fair.core.reference.support_rows`).
     ofi_threshold : float, default 0.3
         |OFI| above this is flagged.
     four_fifths : float, default 0.8
@@ -235,7 +236,7 @@ def report_from_counts(
     base = with_rates(counts)
     sr = pl.col("selection_rate")
     is_known = known(keys)
-    supported = pl.col(support_size(names)) >= min_support
+    supported = support_rows(names) >= min_support
     exclude_low_support = R.flag(options["exclude_low_support"], "exclude_low_support")
     eligible = is_known & (c.n > 0) & (supported if exclude_low_support else pl.lit(True))
     base, flag = ref.flag(base, keys, eligible=eligible, score=sr, min_support=min_support)
@@ -243,8 +244,7 @@ def report_from_counts(
     is_ref = pl.repeat(False, pl.len()) if flag is None else flag
     # the highest selection rate: among the supported groups, as the reference (one rule)
     in_max = (is_known & supported if exclude_low_support
-              else prefer_supported(is_known & (c.n > 0), min_support,
-                                    rows=support_size(names)))
+              else prefer_supported(is_known & (c.n > 0), min_support, support_rows(names)))
     weight = [c for c in ("weight_sum", POSITIVE_WEIGHT_ROWS, *MEMBERSHIP_COLUMNS)
               if c in names]
     framed = base.with_columns(
@@ -299,7 +299,7 @@ class _Rules:
         weighted = "weight_sum" in df.columns
         size = df["weight_sum"] if weighted else df["n"]
         rows = list(zip(df["tp"], df["fp"], df["fn"], df["tn"], size,
-                        df[support_size(df.columns)],
+                        df.select(support_rows(df.columns)).to_series(),
                         df["is_reference"], df["__pf_in_max"], strict=True))
         sr = [R.fraction(tp + fp, m) for tp, fp, _, _, m, *_ in rows]
         mb = [R.fraction(fp - fn, m) for _, fp, fn, _, m, *_ in rows]

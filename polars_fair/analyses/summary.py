@@ -85,7 +85,7 @@ from polars_fair.analyses.runner import on_small_table
 from polars_fair.core import rules as R
 from polars_fair.core.labels import value_text
 from polars_fair.core.options import DEFAULTS, SummaryMethod, check
-from polars_fair.core.reference import Reference, known
+from polars_fair.core.reference import Reference, known, support_rows
 from polars_fair.core.registry import METRICS
 from polars_fair.counting.membership_counts import support_size
 
@@ -382,8 +382,8 @@ def _build(lf: pl.LazyFrame, keys: list[str], ref: Reference, rule: _Rule, suppo
         parts += [num(c).alias(f"{_P}num_{r}"), den(c).alias(f"{_P}den_{r}")]
     size = support_size(names)  # rows (of positive weight, with sample weights)
     low = pl.col(size) < R.min_count(support)  # rows: an exact integer comparison
-    if size == "n_effective":  # estimated membership: Kish's effective size (Float64)
-        low = pl.col(size) < float(support)
+    if size == "n_effective":  # estimated membership: min(Σ w·p, n_eff) (Float64)
+        low = support_rows(names) < float(support)
     table = table.with_columns(
         _label(keys).alias(_LABEL), low.alias(_LOW), *parts,
         METRICS["selection_rate"].value(c).alias(f"{_P}sr"),

@@ -23,7 +23,7 @@ from polars_fair.core import rules as R
 from polars_fair.core import stats
 from polars_fair.core.families import DisparityOptions, takes
 from polars_fair.core.options import DEFAULTS, Adjust, Test, check
-from polars_fair.core.reference import Reference, known
+from polars_fair.core.reference import Reference, known, support_rows
 from polars_fair.core.registry import (
     METRICS,
     PAIR_METRICS,
@@ -38,7 +38,7 @@ from polars_fair.counting.membership_counts import support_size
 def row_scale(names: Sequence[str]) -> pl.Expr:
     """Rows per unit of weight, ``n / weight_sum``, for inference on a weighted count table.
 
-    Intervals, tests and support flags treat counts as numbers of independent rows. Weighted
+    Intervals and tests treat counts as numbers of independent rows. Weighted
     sums are therefore rescaled to the group's row count (weights normalised to mean 1 within
     the group), so the results do not depend on the scale of the weights. The rows counted are
     those of positive weight, ``n_positive_weight``, when the table has it (every table counted
@@ -101,6 +101,7 @@ def _tidy_part(counts: pl.LazyFrame, keys: Sequence[str], c: Counts, cell: Any, 
             x_k, n_k = r.numerator(c), r.denominator(c)
         halves += [x_k.cast(cell).alias(f"__pf_x{k}"), n_k.cast(cell).alias(f"__pf_n{k}")]
     kind = "mover" if name in MEAN_OF_RATES else (m.interval or "")
+    names = counts.collect_schema().names()
     return counts.select(
         *keys,
         pl.lit(name).alias("metric"),
@@ -110,7 +111,8 @@ def _tidy_part(counts: pl.LazyFrame, keys: Sequence[str], c: Counts, cell: Any, 
         den.cast(cell).alias("denominator"),
         m.value(c).alias("__pf_value"),
         (c.fp + c.fn).cast(pl.Float64).alias("__pf_fpfn"),
-        pl.col(support_size(counts.collect_schema().names())).cast(pl.Float64).alias("__pf_rows"),
+        pl.col(support_size(names)).cast(pl.Float64).alias("__pf_rows"),
+        support_rows(names).cast(pl.Float64).alias("__pf_support"),
         c.n.cast(pl.Float64).alias("__pf_wsum"),
         *halves,
     )
@@ -162,9 +164,11 @@ def metrics_table(
         keys; ``metric`` (String); ``numerator``, ``denominator`` (Int64, Float64 if weighted;
         null for ``balanced_accuracy``); ``value``, ``ci_low``, ``ci_high`` (Float64; rates in
         [0, 1], marginal benefit in [−1, 1]); ``low_support`` (Boolean: denominator <
-        ``min_support``, exactly on integer counts; weighted denominators are rescaled to rows
-        and judged with :data:`polars_fair.core.rules.WEIGHTED_TOLERANCE`). Sorted by the keys, then
-        the metric order of the registry.
+        ``min_support``, exactly on integer counts; weighted denominators are rescaled to rows,
+        on estimated membership to the support size min(``weight_sum``, ``n_effective``)
+        (:func:`polars_fair.core.reference.support_rows`), and judged with
+        :data:`polars_fair.core.rules.WEIGHTED_TOLERANCE`). Sorted by the keys, then the
+        metric order of the registry.
 
     Raises
     ------
@@ -192,12 +196,12 @@ def metrics_table(
                       for order, name in enumerate(RATE_NAMES)], how="vertical")
     # inference in rows: weighted sums are rescaled to the group's row count, as (x / weight_sum)
     # * rows so that a tiny weight sum cannot overflow (see row_scale); unweighted, exact counts
-    def scaled(e: pl.Expr) -> pl.Expr:
+    def scaled(e: pl.Expr, rows: str = "__pf_rows") -> pl.Expr:
         e = e.cast(pl.Float64)
         if "weight_sum" not in names:
             return e
         return pl.when(pl.col("__pf_wsum") > 0).then(
-            e / pl.col("__pf_wsum") * pl.col("__pf_rows")).otherwise(0.0)
+            e / pl.col("__pf_wsum") * pl.col(rows)).otherwise(0.0)
 
     x = scaled(pl.col("numerator"))
     n = scaled(pl.col("denominator"))
@@ -222,8 +226,9 @@ def metrics_table(
     mover_hi = (value + ((u0 - p0).pow(2) + (u1 - p1).pow(2)).sqrt() / 2).clip(0.0, 1.0)
     # the support in rows: exact integers unweighted (an integer comparison), rescaled weighted
     # sums otherwise (polars_fair.core.rules.below: the weighted tolerance)
-    if weighted:
-        support = pl.when(mover).then(pl.min_horizontal(n0, n1)).otherwise(n)
+    if weighted:  # estimated membership: in support size, min(Σ w·p, n_eff) (support_rows)
+        size = [scaled(pl.col(v), "__pf_support") for v in ("__pf_n0", "__pf_n1", "denominator")]
+        support = pl.when(mover).then(pl.min_horizontal(size[:2])).otherwise(size[2])
         low_support = support.map_batches(lambda v: _below(v, support_t),
                                           return_dtype=pl.Boolean, is_elementwise=True)
     else:
@@ -436,9 +441,11 @@ def _framed(counts: pl.LazyFrame, keys: Sequence[str], metric: str, reference: A
     base = counts.select(
         *keys, *part_cols,
         c.n.alias("__pf_size"), pl.col(support_size(names)).alias("__pf_rows"), pl.col("n"),
-        # "largest" is the largest n_effective (estimated membership) or count of rows of
-        # positive weight (sample weights), as in every analysis
+        # "largest" is the largest support size (min(Σ w·p, n_eff) on estimated membership,
+        # rows of positive weight with sample weights), as in every analysis (Reference.flag
+        # reads it from these columns); intervals read support_size
         *([pl.col(size)] if (size := support_size(names)) != "n" else []),
+        *([pl.col("weight_sum")] if "n_effective" in names else []),
         METRICS["selection_rate"].value(c).alias("__pf_sr"),
     )
     eligible = known(keys) & (pl.col("__pf_size") > 0)

@@ -32,7 +32,7 @@ from polars_fair.core.families import SupportOptions, takes
 from polars_fair.core.labels import named_label
 from polars_fair.core.numbers import limit_text
 from polars_fair.core.options import DEFAULTS, check
-from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference, known
+from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference, known, support_rows
 from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, support_size
 
 __all__ = ["GATE_COLUMNS", "LOW_CLASS_SUPPORT", "LOW_SUPPORT", "ZERO_DENOMINATOR", "check_limit",
@@ -183,8 +183,8 @@ def resolve_gate_reference(
     if size != "n":  # estimated membership (n_effective), rows of positive weight
         table = table.join(counts.frame.select(*keys, size).collect(), on=keys, how="left",
                            nulls_equal=True, maintain_order="left")
-    if options["exclude_low_support"]:
-        count_ok = count_ok & (pl.col(size) >= min_support)
+    if options["exclude_low_support"]:  # rows, or min(weight_sum, n_effective): support_rows
+        count_ok = count_ok & (support_rows(table.columns) >= min_support)
     rules: tuple[str, ...] = COUNT_RULES
     score = pl.col("selection_rate")
     candidates = [count_ok]
@@ -313,8 +313,8 @@ def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule:
     size = support_size(frame.columns)  # rows of positive weight with sample weights
     supported = pl.col(size) >= R.min_count(min_support)  # rows: an exact integer comparison
     low = LOW_SUPPORT
-    if size == "n_effective":  # estimated membership: Kish's effective size
-        supported = pl.col("n_effective") >= float(min_support)
+    if size == "n_effective":  # estimated membership: min(weight_sum, n_effective)
+        supported = support_rows(frame.columns) >= float(min_support)
     if classes:  # ABROCA: positives and negatives, the audit page's rule
         supported, low = testable(min_support).fill_null(False), LOW_CLASS_SUPPORT
     checked = (supported & ~pl.col("is_reference")) if skip_reference else supported
@@ -362,9 +362,10 @@ def gate(
       curve and the reference's (Gardner, Brooks & Baker 2019); the reference's own row is not
       checked.
 
-    Groups with fewer than ``min_support`` rows (effective rows, ``n_effective``, for estimated
-    membership; rows of positive weight, ``n_positive_weight``, with sample weights) are
-    listed but not checked. An undefined figure
+    Groups with fewer than ``min_support`` rows (for estimated membership, a support size
+    min(``weight_sum``, ``n_effective``) below it:
+    :func:`polars_fair.core.reference.support_rows`; rows of positive weight,
+    ``n_positive_weight``, with sample weights) are listed but not checked. An undefined figure
     (null: a zero denominator, or a group or reference with one class) never passes.
 
     Every check is decided exactly (:mod:`polars_fair.core.rules`; the documentation's

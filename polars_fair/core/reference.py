@@ -8,8 +8,9 @@ Rules
 ``"largest"``
     The eligible group with the most rows (``n``); ties go to the first group in key order.
     On a table of estimated membership (with ``n_effective``), the group with the largest
-    effective size: Kish's n_eff = (Σ w·p)² / Σ (w·p)², not ``n``, which counts every row
-    with a positive probability (ties as above). On a table of sample weights with
+    support size (:func:`support_rows`): the expected group size Σ w·p (``weight_sum``)
+    bounded by Kish's n_eff = (Σ w·p)² / Σ (w·p)², not ``n``, which counts every row with a
+    positive probability (ties as above). On a table of sample weights with
     ``n_positive_weight``, the group with the most rows of positive weight (a row of weight 0
     is no observation).
 ``"max_selection_rate"`` / ``"max_auc"``
@@ -36,12 +37,12 @@ no group is eligible there is no reference: every comparison is null and ``is_re
 false on every row.
 
 Support, stated once (:func:`prefer_supported`): a rule never makes a low-support group the
-benchmark while a group with enough rows is eligible (``n_effective`` rows on a table of
-estimated membership, rows of positive weight, ``n_positive_weight``, on a table of sample
-weights, as its ``low_support`` flag reads: :func:`polars_fair.core.spec.support_size`).
-Among the eligible groups a rule chooses from those with at least ``min_support`` rows (the
-declared default, ``polars_fair.core.options.DEFAULTS.min_support``, 30, unless the analysis
-is given another);
+benchmark while a group with enough rows is eligible (on a table of estimated membership,
+enough support size, min(``weight_sum``, ``n_effective``); rows of positive weight,
+``n_positive_weight``, on a table of sample weights; as its ``low_support`` flag reads:
+:func:`support_rows`). Among the eligible groups a rule chooses from those with at least
+``min_support`` rows (the declared default, ``polars_fair.core.options.DEFAULTS.min_support``,
+30, unless the analysis is given another);
 only when no eligible group has that many does it choose among them all (the report then flags
 ``reference_low_support``). The same holds for the highest selection rate,
 the denominator of the impact ratio. An explicit group is always taken as given.
@@ -77,6 +78,7 @@ __all__ = [
     "is_rule",
     "known",
     "prefer_supported",
+    "support_rows",
 ]
 
 COUNT_RULES = ("largest", "max_selection_rate", "overall")
@@ -151,8 +153,48 @@ def known(keys: Sequence[str]) -> pl.Expr:
     return ~pl.any_horizontal([pl.col(k).is_null() for k in keys]) if keys else pl.lit(True)
 
 
+def support_rows(names: Sequence[str]) -> pl.Expr:
+    """The size support rules and ``reference="largest"`` read: rows, or the expected size.
+
+    On a crisp count table, ``n`` (rows; ``n_positive_weight``, the rows of positive weight,
+    on a weighted table that has it: :func:`polars_fair.core.spec.support_size`, the size
+    intervals and tests read). On a count table of estimated membership (with
+    ``n_effective``), the expected group size Σ w·p (``weight_sum``) bounded by Kish's
+    effective size n_eff = (Σ w·p)² / Σ (w·p)² (Kish 1965, *Survey Sampling*):
+    min(``weight_sum``, ``n_effective``). n_eff alone does not change when every probability
+    is scaled (1,000 rows at p = 0.1 have n_eff = 1,000), so it would make a group of
+    uncertain members look as large as 1,000 known ones; their expected size is 100, as for
+    100 known members. Without sample weights n_eff ≥ Σ p (each p ≤ 1), so the size is Σ p;
+    with crisp (0/1) memberships it is ``n``. Intervals and tests keep reading n_eff
+    (:func:`polars_fair.analyses.uncertainty.row_scale`).
+
+    Parameters
+    ----------
+    names : sequence of str
+        A count table's columns.
+
+    Returns
+    -------
+    pl.Expr
+        Float64 for estimated membership, the Int64 ``n`` otherwise; named ``n`` or
+        ``weight_sum``.
+
+    Examples
+    --------
+    1,000 rows at p = 0.1 against 100 known members: both have the support size 100.
+
+    >>> t = pl.DataFrame({"g": ["a", "b"], "n": [1000, 100], "weight_sum": [100.0, 100.0],
+    ...                   "n_effective": [1000.0, 100.0]})
+    >>> t.select(support_rows(t.columns)).to_series().to_list()
+    [100.0, 100.0]
+    """
+    if "n_effective" in names and "weight_sum" in names:
+        return pl.min_horizontal("weight_sum", "n_effective")
+    return pl.col(support_size(names))
+
+
 def prefer_supported(eligible: pl.Expr, min_support: float = DEFAULTS.min_support,
-                     rows: str = "n") -> pl.Expr:
+                     rows: str | pl.Expr = "n") -> pl.Expr:
     """The groups a rule may choose as a benchmark: the supported eligible ones, if any.
 
     A group is supported with at least ``min_support`` rows. When some eligible group is
@@ -165,8 +207,8 @@ def prefer_supported(eligible: pl.Expr, min_support: float = DEFAULTS.min_suppor
         Boolean: the groups an analysis allows as benchmark (:func:`known`, rows, classes).
     min_support : float, default ``DEFAULTS.min_support`` (30)
         The rows a group needs to be supported.
-    rows : str, default "n"
-        The column of row counts.
+    rows : str or pl.Expr, default "n"
+        The column of row counts, or the support size (:func:`support_rows`).
 
     Returns
     -------
@@ -182,7 +224,8 @@ def prefer_supported(eligible: pl.Expr, min_support: float = DEFAULTS.min_suppor
     [True, False, False]
     """
     eligible = eligible.fill_null(False)
-    supported = eligible & (pl.col(rows) >= min_support).fill_null(False)
+    size = pl.col(rows) if isinstance(rows, str) else rows
+    supported = eligible & (size >= min_support).fill_null(False)
     return pl.when(supported.any()).then(supported).otherwise(eligible)
 
 
@@ -504,11 +547,11 @@ class Reference:
         rules : sequence of str
             The rules this analysis accepts.
         min_support : float, default ``DEFAULTS.min_support`` (30)
-            A rule chooses among the eligible groups with at least this many rows (``n``;
-            ``n_effective`` when ``frame`` has it: estimated membership;
-            ``n_positive_weight``, the rows of positive weight, on a weighted table that has
-            it: :func:`polars_fair.core.spec.support_size`) when there are any
-            (:func:`prefer_supported`); ``"largest"`` compares the same column.
+            A rule chooses among the eligible groups with at least this many rows (``n``; the
+            support size min(``weight_sum``, ``n_effective``) when ``frame`` has
+            ``n_effective``: estimated membership; ``n_positive_weight``, the rows of positive
+            weight, on a weighted table that has it: :func:`support_rows`) when there are any
+            (:func:`prefer_supported`); ``"largest"`` compares the same size.
 
         Returns
         -------
@@ -531,9 +574,10 @@ class Reference:
         >>> t2, flag = Reference.parse("largest").flag(t, ["g"], eligible=pl.lit(True))
         >>> t2.select(flag).collect().to_series().to_list()
         [False, True, False]
-        >>> t = pl.LazyFrame({"g": ["a", "b"], "n": [9, 5], "n_effective": [4.0, 4.5]})
+        >>> t = pl.LazyFrame({"g": ["a", "b"], "n": [9, 5], "weight_sum": [4.0, 4.5],
+        ...                   "n_effective": [8.0, 4.5]})
         >>> t2, flag = Reference.parse("largest").flag(t, ["g"], eligible=pl.lit(True))
-        >>> t2.select(flag).collect().to_series().to_list()  # estimated: the larger n_eff
+        >>> t2.select(flag).collect().to_series().to_list()  # estimated: min(Σp, n_eff)
         [False, True]
         """
         if self.rule is not None:
@@ -542,8 +586,8 @@ class Reference:
                     reference=self.rule, rules=list(rules)))
             if self.rule == "overall":
                 return frame, None
-            rows = support_size(frame.collect_schema().names())
-            value = pl.col(rows) if self.rule == "largest" else score
+            rows = support_rows(frame.collect_schema().names())
+            value = rows if self.rule == "largest" else score
             assert value is not None
             chosen = prefer_supported(eligible, min_support, rows=rows)
             idx = first_max_index(pl.when(chosen).then(value))

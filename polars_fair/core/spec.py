@@ -154,7 +154,11 @@ SCORE_TABLE_COLUMNS = ("score", "positives", "negatives", "n_rows", POSITIVE_WEI
 
 
 def support_size(names: Sequence[str]) -> str:
-    """The column of a count table that counts its rows for support flags and intervals.
+    """The column of a count table that counts its rows for intervals and tests.
+
+    Support flags and ``reference="largest"`` read
+    :func:`polars_fair.core.reference.support_rows`: this column, bounded on estimated
+    membership by the expected group size ``weight_sum``.
 
     ``n_effective`` (Kish's effective size) on a table of estimated membership; else
     ``n_positive_weight`` (:data:`POSITIVE_WEIGHT_ROWS`, the rows of positive weight) on a

@@ -9,9 +9,12 @@ group. For group k within a cell of the ``by`` keys, ``tp = Σ w·p_k`` over the
 ``y_true = 1`` and ``y_pred = 1`` (``fp``, ``fn``, ``tn`` likewise), ``weight_sum = Σ w·p_k``,
 ``n`` the rows with ``p_k > 0`` (Int64), and two columns follow ``weight_sum``:
 
-* ``n_effective`` = (Σ w·p_k)² / Σ (w·p_k)², Kish's effective sample size (Float64). Support
-  flags and intervals read it instead of ``n`` (:func:`polars_fair.analyses.uncertainty.
-  row_scale`): a person counted with probability 0.3 is not a whole observation.
+* ``n_effective`` = (Σ w·p_k)² / Σ (w·p_k)², Kish's effective sample size (Float64).
+  Intervals and tests read it instead of ``n`` (:func:`polars_fair.analyses.uncertainty.
+  row_scale`): a person counted with probability 0.3 is not a whole observation. Support
+  flags and ``reference="largest"`` read min(``weight_sum``, ``n_effective``)
+  (:func:`polars_fair.core.reference.support_rows`): n_eff does not change when every
+  probability is scaled, the expected size Σ w·p does.
 * ``attenuation`` = Var(p_k) / (μ_k (1 − μ_k)), with μ_k = Σ w·p_k / Σ w and Var(p_k) =
   Σ w·p_k² / Σ w − μ_k² over the rows of the cell (Float64). Chen, Kallus, Mao, Svacha &
   Udell (FAT* 2019) show that, when the outcome depends on the true group only, the weighted
