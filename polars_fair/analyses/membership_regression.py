@@ -40,9 +40,14 @@ Undefined and unreliable values, one rule each:
   :data:`MAX_CONDITION`: a group nobody is likely to be in, or probabilities that do not vary)
   gives null estimates for every group of the cell, with ``regression_singular`` true. Never a
   number from a near-singular solve.
-- A group nobody is in within a cell (its probabilities sum to 0 there) is left out of that
-  cell's fit: it gets null estimates with ``regression_singular`` true, and the other groups
-  are fitted without its column.
+- A group that cannot be estimated on its own, because its column of the Gram matrix weighs
+  next to nothing (its diagonal :math:`\sum_i w_i p_{ik}^2` below :data:`MAX_CONDITION`⁻¹
+  times the largest, which alone makes the condition number exceed :data:`MAX_CONDITION`:
+  a group nobody is in, probabilities summing to 0, or one with a probability of 1e-9 on
+  a few rows), is left out of that cell's fit: it gets null estimates with
+  ``regression_singular`` true and its reason (:data:`REASON_EMPTY`,
+  :data:`REASON_NEGLIGIBLE`), and the other groups are fitted without its column, so one
+  negligible group never nulls the others' estimates.
 - A ratio (tpr, fpr) whose denominator estimate is not positive is null.
 - An estimate outside [0, 1] (possible: the estimator is linear and unbiased, not bounded) is
   returned as it is here, with ``regression_out_of_range`` true;
@@ -72,6 +77,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_CONDITION",
+    "REASON_EMPTY",
+    "REASON_NEGLIGIBLE",
+    "REASON_SINGULAR",
     "REGRESSION_RATES",
     "CellFit",
     "fit_cells",
@@ -81,6 +89,15 @@ __all__ = [
 
 #: Gram matrices with a larger condition number give null estimates (``regression_singular``).
 MAX_CONDITION = 1e10
+#: ``regression_reason`` of a group nobody is in (left out of the fit).
+REASON_EMPTY = "nobody is in the group (its probabilities sum to 0): left out of the fit"
+#: ``regression_reason`` of a group whose Gram column weighs too little to be estimated.
+REASON_NEGLIGIBLE = (
+    "the group's weight (sum of w*p^2) is below 1e-10 of the largest group's: too little to "
+    "estimate, left out of the fit"
+)
+#: ``regression_reason`` of every group of a cell whose Gram matrix is singular.
+REASON_SINGULAR = "the fit is singular or ill-conditioned (condition number above 1e10)"
 
 #: Each rate as (numerator cells, denominator cells), a cell being ``(y_true, y_pred)`` with
 #: ``None`` for "any"; a denominator of ``None`` is every row (the rate is one regression).
@@ -142,10 +159,11 @@ class CellFit:
     rates : dict of str to (numpy.ndarray, numpy.ndarray)
         Per rate, the K estimates and their K × K covariance (NaN where undefined).
     singular : bool
-        The Gram matrix is singular or ill-conditioned: every estimate is NaN.
-    empty : tuple of bool, optional
-        Per group, nobody is in it (its probabilities sum to 0 in the cell): it is left out
-        of the fit and its estimates are NaN. Empty: no such group.
+        The Gram matrix (of the groups fitted) is singular or ill-conditioned: every estimate
+        is NaN.
+    dropped : tuple of str or None, optional
+        Per group, why it was left out of the fit (:data:`REASON_EMPTY`,
+        :data:`REASON_NEGLIGIBLE`; its estimates are NaN), or None. Empty: no group left out.
 
     Examples
     --------
@@ -157,7 +175,31 @@ class CellFit:
     key: tuple[Any, ...]
     rates: dict[str, tuple[FloatArray, FloatArray]]
     singular: bool
-    empty: tuple[bool, ...] = ()
+    dropped: tuple[str | None, ...] = ()
+
+    def reasons(self, k: int) -> list[str | None]:
+        """Per group, why its estimates are null (``regression_reason``), or None.
+
+        Parameters
+        ----------
+        k : int
+            The number of groups K.
+
+        Returns
+        -------
+        list of str or None
+            K reasons, in the order of the groups.
+
+        Examples
+        --------
+        >>> CellFit((), {}, False, (None, REASON_EMPTY)).reasons(2) == [None, REASON_EMPTY]
+        True
+        >>> CellFit((), {}, True).reasons(1) == [REASON_SINGULAR]
+        True
+        """
+        dropped = self.dropped or (None,) * k
+        return [d if d is not None else REASON_SINGULAR if self.singular else None
+                for d in dropped]
 
     def flags(self, k: int) -> list[bool]:
         """Per group, the ``regression_singular`` flag: the cell's fit failed or nobody is in it.
@@ -174,12 +216,12 @@ class CellFit:
 
         Examples
         --------
-        >>> CellFit((), {}, False, (False, True)).flags(2)
+        >>> CellFit((), {}, False, (None, REASON_EMPTY)).flags(2)
         [False, True]
         >>> CellFit((), {}, True).flags(2)
         [True, True]
         """
-        return [self.singular or e for e in (self.empty or (False,) * k)]
+        return [r is not None for r in self.reasons(k)]
 
 
 def _meat(sums: _Sums, a: tuple[Any, Any] | None, b: tuple[Any, Any] | None,
@@ -207,13 +249,19 @@ def _intersect(a: tuple[Any, Any] | None, b: tuple[Any, Any] | None) -> tuple[An
 def _fit(sums: _Sums, rates: Sequence[str], k: int, key: tuple[Any, ...]) -> CellFit:
     """Estimates and sandwich covariances of the ``rates`` in one cell.
 
-    A group nobody is in (a zero diagonal of the Gram matrix: its probabilities sum to 0) is
-    left out; the others are fitted without its column and it gets NaN estimates.
+    A group that cannot be estimated on its own is left out: its Gram diagonal Σ w·p² is
+    below the largest / :data:`MAX_CONDITION` (0 when nobody is in it). Such a column alone
+    makes the condition number exceed :data:`MAX_CONDITION` (it is at least the ratio of the
+    largest diagonal to the smallest), so it would null every group; the others are fitted
+    without it and it gets NaN estimates with its reason.
     """
     diag = np.diag(sums.g)
-    empty = np.isfinite(diag) & (diag <= 0.0)
-    if empty.any() and not empty.all():
-        keep = np.flatnonzero(~empty)
+    finite = np.isfinite(diag)
+    top = float(diag[finite].max()) if finite.any() else 0.0
+    empty = finite & (diag <= 0.0)
+    drop = finite & (diag * MAX_CONDITION < top)
+    if drop.any() and not drop.all():
+        keep = np.flatnonzero(~drop)
         sub = _fit(sums.restrict(keep), rates, len(keep), key)
         out: dict[str, tuple[FloatArray, FloatArray]] = {}
         for r, (est, cov) in sub.rates.items():
@@ -221,7 +269,9 @@ def _fit(sums: _Sums, rates: Sequence[str], k: int, key: tuple[Any, ...]) -> Cel
             full_est[keep] = est
             full_cov[np.ix_(keep, keep)] = cov
             out[r] = (full_est, full_cov)
-        return CellFit(key, out, sub.singular, tuple(empty.tolist()))
+        return CellFit(key, out, sub.singular, tuple(
+            REASON_EMPTY if e else REASON_NEGLIGIBLE if d else None
+            for e, d in zip(empty.tolist(), drop.tolist(), strict=True)))
     return _fit_all(sums, rates, k, key)
 
 
@@ -386,8 +436,11 @@ def regression_from_membership(
         the table has ``y_true``) ``{rate}_regression``, ``{rate}_regression_se``,
         ``{rate}_regression_ci_low``, ``{rate}_regression_ci_high`` (Float64, null where
         undefined; not clipped, so possibly outside [0, 1]), and the Booleans
-        ``regression_singular`` (the cell's Gram matrix is singular or ill-conditioned: every
-        estimate null) and ``regression_out_of_range`` (a rate estimate outside [0, 1]).
+        ``regression_singular`` (the group's estimates are null: the cell's Gram matrix is
+        singular or ill-conditioned, or the group was left out of the fit) and
+        ``regression_out_of_range`` (a rate estimate outside [0, 1]), and
+        ``regression_reason`` (String: why the estimates are null, :data:`REASON_EMPTY`,
+        :data:`REASON_NEGLIGIBLE`, :data:`REASON_SINGULAR`; null otherwise).
 
     Examples
     --------
@@ -412,6 +465,7 @@ def regression_from_membership(
         for suffix in ("", "_se", "_ci_low", "_ci_high"):
             cols[f"{r}_regression{suffix}"] = []
     cols["regression_singular"], cols["regression_out_of_range"] = [], []
+    cols["regression_reason"] = []
     for fit in fits:
         outside = np.zeros(k, dtype=bool)
         for r in rates:
@@ -426,8 +480,10 @@ def regression_from_membership(
         cols[attribute] += list(groups)
         cols["regression_singular"] += fit.flags(k)
         cols["regression_out_of_range"] += outside.tolist()
+        cols["regression_reason"] += fit.reasons(k)
     schema: dict[str, pl.DataType] = {**{c: df.schema[c] for c in keys},
-              **{c: pl.Float64() for c in cols if c.startswith(tuple(rates))}}
+              **{c: pl.Float64() for c in cols if c.startswith(tuple(rates))},
+              "regression_reason": pl.String()}
     return pl.DataFrame(cols, schema_overrides=schema, strict=False).sort(
         [attribute, *keys], nulls_last=True, maintain_order=True)
 

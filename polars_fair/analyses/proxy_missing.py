@@ -10,7 +10,8 @@ regression fits the rows with probabilities; these rows are not in its fit). Its
 compare it with the reference (never the missing group, whose key is null) per estimator: Katz's
 log interval for the weighted and argmax ratios, and for the regression's the delta method with
 the two estimates independent (disjoint rows). Its verdict follows the proxy report's rule;
-``attenuation`` is null, ``regression_singular`` and ``regression_clipped`` false.
+``attenuation`` is null, ``regression_singular`` and ``regression_clipped`` false
+(``regression_reason`` null).
 ``"drop"`` drops the rows with a warning giving the count and ``"raise"`` refuses them, before
 this module is reached (:func:`polars_fair.counting.membership.membership_from_labels`).
 

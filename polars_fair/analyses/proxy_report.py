@@ -81,8 +81,9 @@ def proxy_report_schema(table_schema: pl.Schema, keys: Sequence[str], attribute:
     for name in (*_rates(table_schema), "impact_ratio"):
         for e in ESTIMATORS:
             cols += [(f"{name}_{e}{s}", pl.Float64()) for s in ("", "_ci_low", "_ci_high")]
-    cols += [(c, pl.Boolean()) for c in ("regression_singular", "regression_clipped",
-                                         "low_support", "is_reference")]
+    cols += [(c, pl.Boolean()) for c in ("regression_singular", "regression_clipped")]
+    cols.append(("regression_reason", pl.String()))
+    cols += [(c, pl.Boolean()) for c in ("low_support", "is_reference")]
     cols.append(("verdict", pl.String()))
     outputs = [c for c, _ in cols[1 + len(keys):]]
     if attribute in outputs:  # named in membership=: renamed there
@@ -125,7 +126,10 @@ def proxy_report_from_membership(
       independent of the probabilities given the true group. **Outside [0, 1]** (it is linear,
       not bounded) the estimate and its bounds are clipped to [0, 1] and
       ``regression_clipped`` is true. A singular or ill-conditioned fit gives nulls and
-      ``regression_singular``; so does a group nobody is in, which is left out of the fit.
+      ``regression_singular``; so does a group that cannot be estimated on its own (nobody
+      is in it, or its weight is negligible, as a probability of 1e-9 on a few rows), which
+      is left out of the fit while the others are estimated without it.
+      ``regression_reason`` says why in words.
 
     The impact ratio is the group's selection rate over the reference's, per estimator:
     weighted and argmax with Katz's log interval on their effective counts
@@ -179,9 +183,12 @@ def proxy_report_from_membership(
         ``fpr`` when the table has ``y_true``) and ``impact_ratio``, per estimator
         ``{name}_{weighted|argmax|regression}`` with ``_ci_low``, ``_ci_high`` (Float64; rates
         in [0, 1], null where undefined); the
-        Booleans ``regression_singular``, ``regression_clipped``, ``low_support``,
-        ``is_reference``; ``verdict`` (String: "pass", "fail", "indeterminate"; null for the
-        reference). The plan collects the small table when it runs (numpy), not before.
+        Booleans ``regression_singular``, ``regression_clipped``; ``regression_reason``
+        (String: why the regression's figures are null or clipped,
+        :mod:`polars_fair.analyses.membership_regression`'s ``REASON_*``; null otherwise);
+        the Booleans ``low_support``, ``is_reference``; ``verdict`` (String: "pass", "fail",
+        "indeterminate"; null for the reference). The plan collects the small table when it
+        runs (numpy), not before.
 
     Raises
     ------
@@ -255,6 +262,8 @@ class _Build:
             regression_singular=pl.Series([x for f in fits for x in f.flags(len(self.groups))],
                                           dtype=pl.Boolean),
             regression_clipped=pl.Series(clipped),
+            regression_reason=pl.Series([x for f in fits for x in f.reasons(len(self.groups))],
+                                        dtype=pl.String),
             low_support=support_rows(base.columns).fill_null(0.0) < self.min_support,
             is_reference=pl.Series([i == ref for i in range(base.height)], dtype=pl.Boolean),
             verdict=pl.Series(self._verdicts(cols, ref, base.height), dtype=pl.String),
@@ -269,6 +278,7 @@ class _Build:
                 **{c: pl.Series(c, v, dtype=pl.Float64, nan_to_null=True)
                    for c, v in extra.items() if c != "verdict"},
                 regression_singular=pl.lit(False), regression_clipped=pl.lit(False),
+                regression_reason=pl.lit(None, dtype=pl.String),
                 low_support=support_rows(rows.columns) < self.min_support,
                 is_reference=pl.lit(False),
                 verdict=pl.Series(extra["verdict"], dtype=pl.String),

@@ -13,6 +13,9 @@ import pytest
 
 from polars_fair.analyses.membership_regression import (
     MAX_CONDITION,
+    REASON_EMPTY,
+    REASON_NEGLIGIBLE,
+    REASON_SINGULAR,
     fit_cells,
     regression_from_membership,
 )
@@ -134,6 +137,56 @@ def test_group_nobody_is_in_hand_worked() -> None:
     est = out["selection_rate_regression"].to_list()
     assert est[0] == pytest.approx(7 / 6) and est[1] == pytest.approx(1 / 6) and est[2] is None
     assert out["regression_singular"].to_list() == [False, False, True]
+
+
+def test_one_negligible_group_is_left_out_not_every_group() -> None:
+    # Issue 24 re-review 2, item 2: a group c with p = 1e-9 on 3 rows made the Gram matrix
+    # ill-conditioned (its diagonal 3e-18 against 5 or so: condition number > 1e10) and nulled
+    # every group. Only c is inestimable: it is left out, the others are fitted without it.
+    # Rows: 2 of group a, 3 of a with p_c = 1e-9 (p_a = 1 - 1e-9), 4 of group b.
+    # Without c's column G is diagonal: a = Σ p_a·y / Σ p_a², b = Σ p_b·y / Σ p_b².
+    # By hand (ε = 1e-9): a's y_pred 1, 1, 0, 1, 0 -> (1 + 1 + (1 - ε)) / (2 + 3(1 - ε)²)
+    #          = (3 - ε) / (5 - 6ε + 3ε²) = 0.6 to 1e-9; b's y_pred 1, 0, 0, 0 -> 1/4.
+    tiny = 1e-9
+    rows = pl.DataFrame({
+        "p0": [1.0, 1.0, 1 - tiny, 1 - tiny, 1 - tiny, 0.0, 0.0, 0.0, 0.0],
+        "p1": [0.0] * 5 + [1.0] * 4,
+        "p2": [0.0, 0.0, tiny, tiny, tiny, 0.0, 0.0, 0.0, 0.0],
+        "y_true": [1, 0, 1, 0, 1, 1, 0, 1, 0],
+        "y_pred": [1, 1, 0, 1, 0, 1, 0, 0, 0]})
+    table = membership_sums(rows, [], ["a", "b", "c"], ["p0", "p1", "p2"], "y_true", "y_pred",
+                            None)
+    out = regression_from_membership(table, [], "g", ["a", "b", "c"])
+    est = out["selection_rate_regression"].to_list()
+    assert est[0] == pytest.approx(0.6, abs=1e-8) and est[1] == pytest.approx(0.25, abs=1e-12)
+    assert est[2] is None
+    assert out["regression_singular"].to_list() == [False, False, True]
+    assert out["regression_reason"].to_list() == [None, None, REASON_NEGLIGIBLE]
+    # b's tpr: y_true 1 on two of b's rows, one of them selected: 1/2
+    assert out["tpr_regression"][1] == pytest.approx(0.5, abs=1e-12)
+    # the same through the proxy report: c's regression columns null, a and b estimated
+    import polars_fair  # noqa: F401  (registers .fair)
+
+    proxy = rows.fair.proxy_report(None, membership={"g": {"a": "p0", "b": "p1", "c": "p2"}},
+                                   min_support=0)
+    assert proxy["selection_rate_regression"].to_list()[:2] == pytest.approx([0.6, 0.25],
+                                                                               abs=1e-8)
+    assert proxy["selection_rate_regression"][2] is None
+    assert proxy["regression_reason"].to_list() == [None, None, REASON_NEGLIGIBLE]
+
+
+def test_reasons_of_an_empty_group_and_a_singular_fit() -> None:
+    rows = pl.DataFrame({"p0": [1.0, 0.0, 0.5], "p1": [0.0, 1.0, 0.5], "p2": [0.0] * 3,
+                         "y_true": [1, 0, 1], "y_pred": [1, 0, 1]})
+    table = membership_sums(rows, [], ["a", "b", "c"], ["p0", "p1", "p2"], "y_true", "y_pred",
+                            None)
+    out = regression_from_membership(table, [], "g", ["a", "b", "c"])
+    assert out["regression_reason"].to_list() == [None, None, REASON_EMPTY]
+    # two groups with the same probabilities on every row: collinear, the fit is singular
+    rows = pl.DataFrame({"p0": [0.5, 0.5, 0.5], "p1": [0.5, 0.5, 0.5],
+                         "y_true": [1, 0, 1], "y_pred": [1, 0, 1]})
+    out = regression_from_membership(_table(rows, 2, []), [], "g", ["a", "b"])
+    assert out["regression_reason"].to_list() == [REASON_SINGULAR, REASON_SINGULAR]
 
 
 def test_near_constant_probabilities_are_ill_conditioned() -> None:
