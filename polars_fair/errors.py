@@ -764,6 +764,11 @@ CLI_BAD_DATE = "--data-date takes YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD, got {valu
 CLI_ONE_OUTCOME = "pass exactly one of --y-pred (a binary selection) or --y-score (a score)"
 CLI_PAGE_OPTION = "{flag} applies to the HTML audit: pass --html FILE too"
 CLI_CHANGE_LIMIT = "{flag} is a limit of the change gate, which needs --baseline-pred"
+#: ``check --membership`` with a check whose table takes no membership probabilities.
+CLI_CHECK_MEMBERSHIP = (
+    "{flag} is not an option of check with --membership (its {table} takes no membership "
+    "probabilities): run check --membership without {flag}, and {flag} on a crisp --by"
+)
 CLI_PAGE_TAKES_NOT = "{flag} is not an option of the HTML audit (polars_fair.audit.html.audit_html)"
 CLI_PAGE_OF_TAKES_NOT = (
     "{flag} is not an option of the HTML audit of {command} (polars_fair.audit.html.{page}): "

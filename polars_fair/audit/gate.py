@@ -35,8 +35,9 @@ from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference, known, support_rows
 from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, support_size
 
-__all__ = ["GATE_COLUMNS", "LOW_CLASS_SUPPORT", "LOW_SUPPORT", "ZERO_DENOMINATOR", "check_limit",
-           "gate", "gate_reference", "group_labels", "resolve_gate_reference", "testable",
+__all__ = ["GATE_COLUMNS", "LOW_CLASS_SUPPORT", "LOW_SUPPORT", "LOW_SUPPORT_MEMBERSHIP",
+           "ZERO_DENOMINATOR", "check_limit", "gate", "gate_reference", "group_labels",
+           "resolve_gate_reference", "testable",
            "verdict"]
 
 #: The columns of :func:`gate` after the key columns' place (``metric`` comes first).
@@ -60,6 +61,10 @@ LOW_SUPPORT = "n < {min_support:g}"
 #: ``reason`` of a group's ABROCA row with too few positives or negatives (not checked: the
 #: audit page's rule, :func:`testable`).
 LOW_CLASS_SUPPORT = "positives or negatives < {min_support:g}"
+#: ``reason`` of a group of estimated membership whose support size is below ``min_support``:
+#: the quantity decided on, min(weight_sum, n_effective), with its value (n counts every row
+#: with a probability above 0, so "n < 30" beside n = 1000 would misstate the rule).
+LOW_SUPPORT_MEMBERSHIP = "support size min(weight_sum, n_effective) = {size} < {min_support:g}"
 #: ``reason`` of the reference's own ABROCA row (not checked: it is 0 by definition).
 REFERENCE = "reference group"
 #: ``reason`` of an undefined impact ratio or OFI (a zero denominator).
@@ -312,11 +317,15 @@ def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule:
     value = pl.col("value")
     size = support_size(frame.columns)  # rows of positive weight with sample weights
     supported = pl.col(size) >= R.min_count(min_support)  # rows: an exact integer comparison
-    low = LOW_SUPPORT
+    low = pl.lit(LOW_SUPPORT.format(min_support=float(min_support)))
     if size == "n_effective":  # estimated membership: min(weight_sum, n_effective)
-        supported = support_rows(frame.columns) >= float(min_support)
+        support = support_rows(frame.columns)
+        supported = support >= float(min_support)
+        low = pl.format(LOW_SUPPORT_MEMBERSHIP.format(size="{}", min_support=float(min_support)),
+                        support.round(2))
     if classes:  # ABROCA: positives and negatives, the audit page's rule
-        supported, low = testable(min_support).fill_null(False), LOW_CLASS_SUPPORT
+        supported = testable(min_support).fill_null(False)
+        low = pl.lit(LOW_CLASS_SUPPORT.format(min_support=float(min_support)))
     checked = (supported & ~pl.col("is_reference")) if skip_reference else supported
     return frame.with_columns(_labels(frame, keys)).select(
         pl.lit(metric, dtype=pl.String).alias("metric"),
@@ -330,7 +339,7 @@ def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule:
         checked.alias("checked"),
         pl.when(~checked).then(None).when(value.is_null()).then(False).otherwise(passes)
         .alias("passed"),
-        pl.when(~supported).then(pl.lit(low.format(min_support=float(min_support))))
+        pl.when(~supported).then(low)
         .when(~checked).then(pl.lit(REFERENCE))
         .when(value.is_null()).then(undefined)
         .otherwise(None).cast(pl.String).alias("reason"),
@@ -414,7 +423,8 @@ def gate(
         - ``checked`` (Boolean): ``n >= min_support`` (for ABROCA: at least ``min_support``
           positives and negatives, and not the reference);
         - ``passed`` (Boolean): null when not checked, false when undefined;
-        - ``reason`` (String): why a row is not checked (:data:`LOW_SUPPORT`,
+        - ``reason`` (String): why a row is not checked (:data:`LOW_SUPPORT`;
+          :data:`LOW_SUPPORT_MEMBERSHIP` for estimated membership, with the support size;
           :data:`LOW_CLASS_SUPPORT`, :data:`REFERENCE`) or undefined
           (:data:`ZERO_DENOMINATOR`, or ABROCA's ``undefined_reason``); null otherwise.
 

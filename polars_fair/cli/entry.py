@@ -714,11 +714,13 @@ def check_gate(
     Returns
     -------
     dict
-        ``passed`` (bool), ``rows``, ``by``, ``reference``, ``limits``, ``checked_groups``,
-        ``skipped_low_support``, ``skipped_abroca`` (checked groups whose ABROCA is not, for
-        fewer than ``min_support`` positives or negatives: the audit page's rule,
-        :func:`polars_fair.audit.gate.testable`), ``undefined`` (each ``group``, ``metric``,
-        ``reason``) and
+        ``passed`` (bool), ``rows``, ``support`` (what ``--min-support`` is compared with:
+        ``"n"``, or for estimated membership :data:`SUPPORT_MEMBERSHIP`, the support size
+        :func:`polars_fair.core.reference.support_rows`), ``by``, ``reference``, ``limits``,
+        ``checked_groups``, ``skipped_low_support``, ``skipped_abroca`` (checked groups whose
+        ABROCA is not, for fewer than ``min_support`` positives or negatives: the audit page's
+        rule, :func:`polars_fair.audit.gate.testable`), ``undefined`` (each ``group``,
+        ``metric``, ``reason``) and
         ``violations`` (each ``group``, ``values``, ``metric``, ``value``, ``limit``, ``rule``;
         an undefined figure is a violation with ``value`` and ``limit`` null).
 
@@ -761,10 +763,12 @@ def check_gate(
     groups = table.filter(pl.col("metric") == "impact_ratio")  # one row per group
     checked = groups.filter(pl.col("checked"))["group"].to_list()
     skipped = groups.filter(~pl.col("checked"))["group"].to_list()
+    membership = "n_effective" in counts.frame.collect_schema()
     if not checked:
+        what = (f"a {SUPPORT_MEMBERSHIP} of at least --min-support {min_support}" if membership
+                else f"at least --min-support {min_support} rows")
         raise E.InvalidArgumentError(
-            f"no group has at least --min-support {min_support} rows: nothing was checked "
-            f"(groups: {E.show_values(skipped)})")
+            f"no group has {what}: nothing was checked (groups: {E.show_values(skipped)})")
     reference = groups.filter(pl.col("is_reference"))["group"].to_list()
     # ABROCA is judged only for a group with min_support positives and negatives (the page's
     # rule, audit.gate.testable): the supported groups whose ABROCA was not, by name
@@ -785,9 +789,13 @@ def check_gate(
          "rule": r["rule"] if r["value"] is not None else f"undefined: {r['reason']}"}
         for r in table.filter(pl.col("checked") & ~pl.col("passed")).iter_rows(named=True)
     ]
+    rows = int(groups["n"].sum())
+    if membership:  # n counts a row in every group it may be in; its probabilities sum to 1
+        rows = round(counts.frame.select(pl.col("weight_sum").sum()).collect().item())
     return {
         "passed": verdict(table),
-        "rows": int(groups["n"].sum()),
+        "rows": rows,
+        "support": SUPPORT_MEMBERSHIP if membership else "n",
         "by": keys,
         "reference": reference[0] if reference else None,
         "limits": {"min_impact_ratio": json_number(min_impact_ratio),
@@ -802,7 +810,9 @@ def check_gate(
 
 
 def gate_counts(args: Inputs, *, null_groups: str = "keep",
-                max_groups: int = DEFAULT_MAX_GROUPS, sample_weight: Any = None) -> Any:
+                max_groups: int = DEFAULT_MAX_GROUPS, sample_weight: Any = None,
+                membership: Any = None, membership_estimator: str = "weighted",
+                normalize: bool = False) -> Any:
     """The count table of ``polars-fair check``: the rows of ``args`` counted once.
 
     Parameters
@@ -815,6 +825,10 @@ def gate_counts(args: Inputs, *, null_groups: str = "keep",
         ``--max-groups``.
     sample_weight : str or pl.Expr, optional
         ``--sample-weight``, resolved (:func:`polars_fair.cli.io.column_or_sql`).
+    membership, membership_estimator, normalize : optional
+        ``--membership`` (read: ``{attribute: {group: expression}}``),
+        ``--membership-estimator``, ``--normalize``: the count arguments of estimated
+        membership.
 
     Returns
     -------
@@ -833,9 +847,16 @@ def gate_counts(args: Inputs, *, null_groups: str = "keep",
     import polars_fair
 
     nulls: Any = null_groups
+    estimator: Any = membership_estimator
     return polars_fair.counts(args.lf, args.by, y_true=args.y_true, y_pred=args.y_pred,
                               pos_label=args.pos_label, null_groups=nulls,
-                              max_groups=max_groups, sample_weight=sample_weight)
+                              max_groups=max_groups, sample_weight=sample_weight,
+                              membership=membership, membership_estimator=estimator,
+                              normalize=normalize)
+
+
+#: ``check``'s ``support`` for estimated membership: what ``--min-support`` is compared with.
+SUPPORT_MEMBERSHIP = "support size min(weight_sum, n_effective)"
 
 
 def format_gate(result: dict[str, Any]) -> str:
@@ -846,9 +867,10 @@ def format_gate(result: dict[str, Any]) -> str:
     if lim["max_abroca"] is not None:
         rules.append(f"abroca <= {number_text(lim['max_abroca'])}")
     n_checked = len(result["checked_groups"])
+    size = result.get("support", "n")
     head = (
         f"polars-fair check: {'PASS' if result['passed'] else 'FAIL'}: "
-        f"{n_checked} group(s) by {result['by']} with n >= {lim['min_support']} checked "
+        f"{n_checked} group(s) by {result['by']} with {size} >= {lim['min_support']} checked "
         f"({', '.join(rules)}; reference {visible(result['reference'] or 'overall')}; "
         f"{result['rows']:,} rows)"
     )
@@ -863,7 +885,7 @@ def format_gate(result: dict[str, Any]) -> str:
             lines.append(f"  {visible(v['group']):<{width}}  {v['metric']:<12} {value}  {rule}")
     if result["skipped_low_support"]:
         lines.append(
-            f"not checked (n < {lim['min_support']}): "
+            f"not checked ({size} < {lim['min_support']}): "
             f"{'; '.join(visible(g) for g in result['skipped_low_support'])}"
         )
     if result.get("skipped_abroca"):
@@ -885,10 +907,14 @@ _CHANGE_LIMIT = Decimal("0.05")
 
 
 @app.command(cls=ReadableCommand)
+@declared(FairCounts, "report", MEMBERSHIP_ARGS)  # --membership, as every count command
 @declared(FairPaired, "compare", CHECK_DECLARED)
 def check(
     path: PathArg,
-    by: ByOpt,
+    by: Annotated[list[str], typer.Option(
+        "--by", help=BY_HELP + " Optional with --membership (crossed with its groups; default: "
+        "the groups alone).",
+        metavar="COLUMN|SQL")] = [],  # noqa: B006  (typer's default; never mutated)
     y_true: YTrueOpt = "y_true",
     y_pred: YPredOpt = "y_pred",
     y_score: Annotated[
@@ -956,17 +982,21 @@ def check(
             flag = "--max-impact-ratio-drop" if max_impact_ratio_drop is not None \
                 else "--max-ofi-increase"
             raise E.InvalidArgumentError(E.CLI_CHANGE_LIMIT.format(flag=flag))
+        member = _check_membership(by, declared, max_abroca, baseline_pred)
         args = resolve_inputs(
             scan(path, separator, parse_dtypes(dtype)), by, y_true_text=y_true,
             y_pred_text=y_pred, y_score_text=y_score, pos_label_text=pos_label,
             reference_text=reference, where=where, source=path.name,
+            membership=member["membership"],
         )
         weight = (column_or_sql(declared["sample_weight"], args.lf.collect_schema(),
                                 "--sample-weight")
                   if declared["sample_weight"] is not None else None)
         check_on_rows(args.lf, {"--sample-weight": (declared["sample_weight"] or "", weight)})
+        member["membership"] = cli_gen.read_against(cli_gen.GROUPS, member["membership"],
+                                                    args.lf.collect_schema())
         counts = gate_counts(args, null_groups=null_groups, max_groups=max_groups,
-                             sample_weight=weight)
+                             sample_weight=weight, **member)
         result.update(check_gate(
             args, min_impact_ratio=min_impact_ratio, max_abs_ofi=max_abs_ofi,
             max_abroca=max_abroca, min_support=min_support, null_groups=null_groups,
@@ -998,6 +1028,27 @@ def check(
     typer.echo(json.dumps(result, indent=2, default=str) if format == "json" else text)
     if not result["passed"]:
         raise typer.Exit(code=1)
+
+
+def _check_membership(by: list[str], declared: dict[str, Any], max_abroca: Any,
+                      baseline_pred: Any) -> dict[str, Any]:
+    """``check``'s ``--membership``, ``--membership-estimator``, ``--normalize``, converted.
+
+    ``--by`` is optional beside ``--membership``; ``--max-abroca`` (the score table) and
+    ``--baseline-pred`` (the paired table) take no membership probabilities and are refused
+    with what to run instead (:data:`polars_fair.errors.CLI_CHECK_MEMBERSHIP`).
+    """
+    opts = {o.name: o for o in cli_gen.method_options(FairCounts, "report")}
+    member = {k: cli_gen.convert(opts[k], declared[k]) for k in MEMBERSHIP_ARGS}
+    if not by and member["membership"] is None:
+        raise E.InvalidArgumentError(E.CLI_BY_OR_MEMBERSHIP)
+    if member["membership"] is not None:
+        for flag, value, table in (("--max-abroca", max_abroca, "score table"),
+                                   ("--baseline-pred", baseline_pred, "paired table")):
+            if value is not None:
+                raise E.InvalidArgumentError(E.CLI_CHECK_MEMBERSHIP.format(flag=flag,
+                                                                            table=table))
+    return member
 
 
 def error_message(exc: BaseException) -> str:

@@ -92,20 +92,26 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
     """
     rows = report.to_dicts()
     support = f"{min_support:g}"
+    # estimated membership: support is the support size min(weight_sum, n_effective), not rows
+    membership = "n_effective" in report.columns
+    enough = (f"a support size min(weight_sum, n_effective) of at least {support}" if membership
+              else f"at least {support} rows")
     lines = []
     ref = [r for r in rows if r.get("is_reference")]
     # a rule passes over low-support groups only while a supported group exists: say which
     # (the header used to claim "at least 30 rows" of a group that had 4)
     supported = any(not r.get("low_support") and r["n"] > 0 for r in rows)
-    among = f" with at least {support} rows" if supported else ""
-    unmet = "" if supported else f", as no group has at least {support} rows"
+    among = f" with {enough}" if supported else ""
+    unmet = "" if supported else f", as no group has {enough}"
     rules = {"largest": f"the largest group{among}{unmet}",
              "max_selection_rate": f"the highest selection rate of a group{among}{unmet}"}
     how = rules.get(Reference.parse(reference).rule or "", "given")
     if ref:
         r = ref[0]
         low = " (low support)" if r.get("low_support") else ""
-        lines.append(f"reference group: {group_name(r, keys)} ({r['n']:,} rows; {how}){low}")
+        size = (f"support size {min(r['weight_sum'], r['n_effective']):,.4g}" if membership
+                else f"{r['n']:,} rows")
+        lines.append(f"reference group: {group_name(r, keys)} ({size}; {how}){low}")
     elif reference == "overall":
         lines.append("reference group: everyone (the whole population)")
     else:
@@ -127,7 +133,9 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
         more = f"; and {len(groups) - NAMED_GROUPS} more" if len(groups) > NAMED_GROUPS else ""
         which = "" if f == "none" else f"{named}{more}: "  # the groups to look at are named
         text = (f"{f} ({len(groups)}): {which}"
-                + FINDING_MEANINGS[f].replace("min_support", support))
+                + FINDING_MEANINGS[f].replace(
+                    "fewer than min_support rows", f"fewer than {support} rows"
+                    if not membership else f"a support size below {support}"))
         lines.append(textwrap.fill(text, width=width, initial_indent="  ",
                                    subsequent_indent="    ", break_on_hyphens=False))
     return "\n".join(textwrap.fill(line, width=width, subsequent_indent="    ",
