@@ -951,6 +951,24 @@ MEMBERSHIP_REGRESSION = (
     "membership_estimator='regression' gives per-group rates, not a count table: use "
     "df.fair.proxy_report(by, membership=...), which shows it beside 'weighted' and 'argmax'"
 )
+#: MEMBERSHIP_REGRESSION as the command line says it: the command to run, in CLI words.
+CLI_MEMBERSHIP_REGRESSION = (
+    "--membership-estimator regression gives per-group rates, not a count table: run "
+    "polars-fair proxy-report with the same input, --membership and --by (and --y-true, "
+    "--y-pred), which shows it beside weighted and argmax"
+)
+#: MEMBERSHIP_ONE_ATTRIBUTE as the command line says it.
+CLI_MEMBERSHIP_ONE_ATTRIBUTE = (
+    "--membership takes one attribute per command, got {count}: {names}; audit each one in "
+    "its own command (combine one with ordinary --by attributes instead)"
+)
+#: report --html with --membership: the HTML audit counts crisp groups only; what to run.
+CLI_HTML_MEMBERSHIP = (
+    "--membership is not an option of the HTML audit (polars_fair.audit.html.audit_html, which "
+    "audits crisp --by groups): run report --membership without --html (--format markdown, "
+    "csv or json with --output FILE for a file), or proxy-report --membership for the three "
+    "estimators side by side"
+)
 # the proxy report (analyses/proxy_report.py, counting/proxy_table.py)
 PROXY_NEEDS_MEMBERSHIP = (
     "proxy_report needs membership={{attribute: {{group: probability column, ...}}}}; got "

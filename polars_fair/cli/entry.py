@@ -467,7 +467,7 @@ def report(
         member = {k: options.pop(k) for k in MEMBERSHIP_ARGS}
         fmt = check_outputs(format, output, html, inputs=[path])
         if html is not None and member["membership"] is not None:
-            raise E.InvalidArgumentError(E.CLI_PAGE_TAKES_NOT.format(flag="--membership"))
+            raise E.InvalidArgumentError(E.CLI_HTML_MEMBERSHIP)
         lf = scan(path, separator, parse_dtypes(dtype))
         page = None
         if html is None and page_texts:

@@ -276,8 +276,9 @@ def parse_membership(membership: Any, estimator: Any = "weighted",
     if not isinstance(membership, Mapping) or not membership:
         raise E.InvalidArgumentError(E.MEMBERSHIP_SHAPE.format(value=type(membership).__name__))
     if len(membership) > 1:
-        raise E.InvalidArgumentError(E.MEMBERSHIP_ONE_ATTRIBUTE.format(
-            count=len(membership), names=E.show_values(list(membership))))
+        facts = {"count": len(membership), "names": E.show_values(list(membership))}
+        raise E.InvalidArgumentError(E.MEMBERSHIP_ONE_ATTRIBUTE.format(**facts),
+                                     cli_message=E.CLI_MEMBERSHIP_ONE_ATTRIBUTE.format(**facts))
     (attribute, spec), = membership.items()
     if not isinstance(attribute, str) or not attribute or not isinstance(spec, Mapping):
         raise E.InvalidArgumentError(E.MEMBERSHIP_SHAPE.format(value=repr(attribute)))

@@ -289,7 +289,8 @@ def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFram
     (['g'], [('a', 1, 0, 1, 0, 0), ('b', 1, 1, 0, 0, 0)])
     """
     if m.estimator == "regression":
-        raise E.InvalidArgumentError(E.MEMBERSHIP_REGRESSION)
+        raise E.InvalidArgumentError(E.MEMBERSHIP_REGRESSION,
+                                     cli_message=E.CLI_MEMBERSHIP_REGRESSION)
     resolve_membership(engine.schema(), m, a)
     weighted = m.estimator == "weighted"
     families = ("c", "s", "g", "h") if weighted else ()
