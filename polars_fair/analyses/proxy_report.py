@@ -36,12 +36,22 @@ if TYPE_CHECKING:
 
     FloatArray = npt.NDArray[np.float64]
 
-__all__ = ["ESTIMATORS", "VERDICTS", "proxy_report_from_membership", "proxy_report_schema"]
+__all__ = ["ESTIMATORS", "REASON_CLIPPED", "REASON_OUTSIDE", "VERDICTS",
+           "proxy_report_from_membership", "proxy_report_schema"]
 
 #: The estimators, in column order.
 ESTIMATORS = ("weighted", "argmax", "regression")
 #: The values of the ``verdict`` column.
 VERDICTS = ("pass", "fail", "indeterminate")
+#: ``regression_reason`` of a rate whose linear estimate lies outside [0, 1], shown clipped.
+REASON_CLIPPED = "{rate} estimate {value:.4g} is outside [0, 1]: shown clipped"
+#: ``regression_reason`` of a rate whose whole interval lies outside [0, 1]: clipping would
+#: show a point ([0, 0] or [1, 1]) the data do not support, so the interval is null.
+REASON_OUTSIDE = (
+    "{rate} estimate {value:.4g} and its whole interval [{low:.4g}, {high:.4g}] lie outside "
+    "[0, 1] (the linear model does not fit these probabilities): estimate shown clipped, "
+    "interval null"
+)
 
 def _rates(schema: pl.Schema) -> list[str]:
     return ["selection_rate", "tpr", "fpr"] if "y_true" in schema else ["selection_rate"]
@@ -125,10 +135,12 @@ def proxy_report_from_membership(
       :mod:`polars_fair.analyses.membership_regression`). Unbiased when the outcome is
       independent of the probabilities given the true group. **Outside [0, 1]** (it is linear,
       not bounded) the estimate and its bounds are clipped to [0, 1] and
-      ``regression_clipped`` is true. A singular or ill-conditioned fit gives nulls and
-      ``regression_singular``; so does a group that cannot be estimated on its own (nobody
-      is in it, or its weight is negligible, as a probability of 1e-9 on a few rows), which
-      is left out of the fit while the others are estimated without it.
+      ``regression_clipped`` is true; an interval that lies wholly outside [0, 1] is null,
+      not the point [0, 0] or [1, 1] clipping would make (:data:`REASON_OUTSIDE`). A
+      singular or ill-conditioned fit gives nulls and ``regression_singular``; so does a
+      group that cannot be estimated on its own (nobody is in it, or its weight is
+      negligible, as a probability of 1e-9 on a few rows), which is left out of the fit
+      while the others are estimated without it.
       ``regression_reason`` says why in words.
 
     The impact ratio is the group's selection rate over the reference's, per estimator:
@@ -251,10 +263,8 @@ class _Build:
             cols.update(self._rate(base, fits, rate))
         ref = self._reference(base, cols)
         cols.update(self._impact(base, cols, fits, ref))
-        clipped = np.zeros(base.height, dtype=bool)
-        for rate in rates:
-            est = cols[f"{rate}_regression"]
-            clipped |= np.isfinite(est) & ((est < 0.0) | (est > 1.0))
+        reasons = [x for f in fits for x in f.reasons(len(self.groups))]
+        clipped = _outside_unit(cols, rates, reasons)
         out = base.with_columns(
             **{c: pl.Series(c, _clip(v) if c.startswith(tuple(rates)) and "regression" in c
                             else v, dtype=pl.Float64, nan_to_null=True)
@@ -262,8 +272,7 @@ class _Build:
             regression_singular=pl.Series([x for f in fits for x in f.flags(len(self.groups))],
                                           dtype=pl.Boolean),
             regression_clipped=pl.Series(clipped),
-            regression_reason=pl.Series([x for f in fits for x in f.reasons(len(self.groups))],
-                                        dtype=pl.String),
+            regression_reason=pl.Series(reasons, dtype=pl.String),
             low_support=support_rows(base.columns).fill_null(0.0) < self.min_support,
             is_reference=pl.Series([i == ref for i in range(base.height)], dtype=pl.Boolean),
             verdict=pl.Series(self._verdicts(cols, ref, base.height), dtype=pl.String),
@@ -441,6 +450,32 @@ def _fractions(base: pl.DataFrame, rate: str, prefix: str) -> tuple[FloatArray, 
     return {"selection_rate": (col["tp"] + col["fp"], every),
             "tpr": (col["tp"], col["tp"] + col["fn"]),
             "fpr": (col["fp"], col["fp"] + col["tn"])}[rate]
+
+
+def _outside_unit(cols: dict[str, FloatArray], rates: Sequence[str],
+                  reasons: list[str | None]) -> Any:
+    """Flag regression rates outside [0, 1]; null an interval that lies wholly outside.
+
+    The linear estimator is unbiased, not bounded: an estimate outside [0, 1] is shown clipped
+    (:func:`_clip`) with its reason (:data:`REASON_CLIPPED`). When its whole Wald interval lies
+    outside too, clipping would collapse it to the point [0, 0] or [1, 1], a certainty the data
+    do not give: the interval is set to NaN (null) instead, with :data:`REASON_OUTSIDE`.
+    ``reasons`` (one per row) gains the text; returns the Boolean ``regression_clipped``.
+    """
+    clipped = np.zeros(len(reasons), dtype=bool)
+    for rate in rates:
+        est = cols[f"{rate}_regression"]
+        low, high = cols[f"{rate}_regression_ci_low"], cols[f"{rate}_regression_ci_high"]
+        out = np.isfinite(est) & ((est < 0.0) | (est > 1.0))
+        away = out & np.isfinite(low) & np.isfinite(high) & ((high < 0.0) | (low > 1.0))
+        for i in np.flatnonzero(out):
+            text = (REASON_OUTSIDE.format(rate=rate, value=est[i], low=low[i], high=high[i])
+                    if away[i] else REASON_CLIPPED.format(rate=rate, value=est[i]))
+            reasons[i] = text if reasons[i] is None else f"{reasons[i]}; {text}"
+        cols[f"{rate}_regression_ci_low"] = np.where(away, np.nan, low)
+        cols[f"{rate}_regression_ci_high"] = np.where(away, np.nan, high)
+        clipped |= out
+    return clipped
 
 
 def _clip(values: FloatArray) -> FloatArray:

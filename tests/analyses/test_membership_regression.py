@@ -208,3 +208,59 @@ def test_estimate_outside_unit_interval_is_flagged_not_hidden() -> None:
     out = regression_from_membership(_table(rows, 2, []), [], "g", ["a", "b"])
     assert out["selection_rate_regression"].to_list() == pytest.approx([3.0, -2.0])
     assert out["regression_out_of_range"].to_list() == [True, True]
+
+
+def test_an_interval_wholly_outside_the_unit_interval_is_null_not_a_point() -> None:
+    # Issue 24 re-review 2, item 5. The two rows above: G = [[.52, .48], [.48, .52]],
+    # c = (.6, .4), det G = .52² - .48² = .04, so beta = ((.52·.6 - .48·.4) / .04,
+    # (-.48·.6 + .52·.4) / .04) = (3, -2); both rows are fitted exactly (.6·3 - .4·2 = 1,
+    # .4·3 - .6·2 = 0), so the HC0 variance is 0 and the Wald intervals are [3, 3] and [-2, -2].
+    # Clipped they were [1, 1] and [0, 0]: a certainty the data do not give. The proxy report
+    # shows the estimates clipped (1 and 0, regression_clipped) and the intervals null, and
+    # says why in regression_reason.
+    import polars_fair  # noqa: F401  (registers .fair)
+    from polars_fair.analyses.proxy_report import REASON_OUTSIDE
+
+    rows = pl.DataFrame({"p0": [0.6, 0.4], "p1": [0.4, 0.6], "y_true": [1, 0],
+                         "y_pred": [1, 0]})
+    proxy = rows.fair.proxy_report(None, membership={"g": {"a": "p0", "b": "p1"}},
+                                   min_support=0)
+    assert proxy["selection_rate_regression"].to_list() == [1.0, 0.0]
+    assert proxy["selection_rate_regression_ci_low"].to_list() == [None, None]
+    assert proxy["selection_rate_regression_ci_high"].to_list() == [None, None]
+    assert proxy["regression_clipped"].to_list() == [True, True]
+    reasons = proxy["regression_reason"].to_list()
+    for reason, value in zip(reasons, (3.0, -2.0), strict=True):
+        assert reason is not None
+        assert REASON_OUTSIDE.format(rate="selection_rate", value=value, low=value,
+                                     high=value) in reason
+    # b's regression impact ratio is undefined (a rate of -2), so its verdict cannot pass
+    assert proxy.filter(pl.col("g") == "b")["verdict"].to_list() == ["indeterminate"]
+
+
+def test_an_estimate_outside_with_an_interval_across_the_edge_keeps_it_clipped() -> None:
+    # Twelve rows (a seeded draw): a's estimate 2.06 with its whole interval above 1 (null);
+    # b's -0.683 with an interval reaching above 0: clipped to [0, high], not null, with
+    # REASON_CLIPPED. The estimate and bound are statsmodels' WLS with HC0 (test-only).
+    import polars_fair  # noqa: F401  (registers .fair)
+    from polars_fair.analyses.proxy_report import REASON_CLIPPED
+
+    p0 = [0.33, 0.63, 0.61, 0.4, 0.65, 0.32, 0.43, 0.36, 0.48, 0.62, 0.39, 0.32]
+    y = [1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0]
+    rows = pl.DataFrame({"p0": p0, "p1": [1 - p for p in p0], "y_true": y, "y_pred": y})
+    beta, cov = _wls(rows.select("p0", "p1").to_numpy(), np.array(y, dtype=float),
+                     np.ones(len(y)))
+    z = 1.959963984540054  # the 0.975 normal quantile
+    high = beta[1] + z * np.sqrt(cov[1, 1])
+    assert beta[1] < 0 < high and beta[0] - z * np.sqrt(cov[0, 0]) > 1  # the premise
+    proxy = rows.fair.proxy_report(None, membership={"g": {"a": "p0", "b": "p1"}},
+                                   min_support=0)
+    b = proxy.row(1, named=True)
+    assert b["selection_rate_regression"] == 0.0 and b["regression_clipped"] is True
+    assert b["selection_rate_regression_ci_low"] == 0.0
+    assert b["selection_rate_regression_ci_high"] == pytest.approx(high, abs=1e-10)
+    assert b["regression_reason"] == REASON_CLIPPED.format(rate="selection_rate",
+                                                           value=beta[1])
+    a = proxy.row(0, named=True)
+    assert a["selection_rate_regression_ci_low"] is None
+    assert "interval null" in a["regression_reason"]
