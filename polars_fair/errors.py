@@ -1026,9 +1026,26 @@ CLI_MEMBERSHIP_TWICE = (
 )
 MEMBERSHIP_ROLLUP = (
     "a membership count table (with n_effective) rolls up only to by= keys that keep its "
-    "membership attribute (without it, the rows' own effective size is not in the table), and "
-    "takes neither attribute sets (combinations) nor repeated groups (partial tables); count "
-    "again with the coarser by= instead"
+    "membership attribute {attribute!r} (without it, the rows' own effective size is not in the "
+    "table): keep it, for example by={example}, or count the rows again with the coarser by= "
+    "and the same membership= instead"
+)
+#: combinations= with estimated membership (not implemented): what to do instead.
+MEMBERSHIP_COMBINATIONS = (
+    "combinations= is not implemented with membership= (the effective sizes of a membership "
+    "table do not stack over attribute sets): count each attribute set in its own call with the "
+    "same membership= instead, for example by={example}"
+)
+#: MEMBERSHIP_COMBINATIONS as the command line says it.
+CLI_MEMBERSHIP_COMBINATIONS = (
+    "--combinations is not implemented with --membership (the effective sizes of a membership "
+    "table do not stack over attribute sets): run the command once per attribute set with the "
+    "same --membership instead, for example {example}"
+)
+#: A membership count table from elsewhere that repeats a group (partial tables).
+MEMBERSHIP_REPEATED = (
+    "a membership count table (with n_effective) may not repeat a group: n_effective is not a "
+    "sum, so partial tables cannot be added; count the rows once, with the by= you need"
 )
 # the calibration check of membership (analyses/membership_calibration.py)
 KNOWN_OUTSIDE_GROUPS = (

@@ -289,7 +289,7 @@ def _with_membership(frame: pl.LazyFrame, side: pl.LazyFrame, keys: list[str]) -
     """
     def unique(df: pl.DataFrame) -> pl.DataFrame:
         if (df.select(keys).is_duplicated().any() if keys else df.height > 1):
-            raise E.InvalidArgumentError(E.MEMBERSHIP_ROLLUP)
+            raise E.InvalidArgumentError(E.MEMBERSHIP_REPEATED)
         return df
 
     side = side.map_batches(unique, schema=side.collect_schema())

@@ -204,6 +204,8 @@ class FairCounts:
         if attrs.sets is None:
             return tables.Counted(tables.rollup(self._counted.frame, names), names,
                                   max_groups=limit)
+        if "n_effective" in self._counted.frame.collect_schema():  # estimated membership
+            raise tables.membership_combinations([list(s) for s in attrs.sets], self.keys[0])
         union = [k for k in self.keys if any(k in s for s in attrs.sets)]
         return tables.expand_sets(tables.rollup(self._counted.frame, union), union,
                                   [list(s) for s in attrs.sets], max_groups=limit)

@@ -69,6 +69,7 @@ __all__ = [
     "expand_sets",
     "keys_of",
     "rollup",
+    "membership_combinations",
     "membership_rollup",
     "score_table",
 ]
@@ -608,7 +609,7 @@ def count_tables(
     limit = check_int(max_groups, "max_groups")
     attrs = parse_by(by, combinations, max_order, max_groups=limit)
     if attrs.sets is not None and kwargs.get("membership") is not None:
-        raise E.InvalidArgumentError(E.MEMBERSHIP_ROLLUP)
+        raise membership_combinations([list(s) for s in attrs.sets])
     if attrs.sets is None:
         frame, keys = count_table(engine, attrs, max_groups=limit, **kwargs)
         return Counted(frame, keys, max_groups=limit)
@@ -620,6 +621,39 @@ def count_tables(
     finest, keys = count_table(engine, Attributes(attrs.items), max_groups=limit, **kwargs)
     return expand_sets(finest, keys, [list(s) for s in attrs.sets], max_groups=limit,
                        drop_missing=drop)
+
+
+def membership_combinations(sets: AttributeSets,
+                            attribute: str | None = None) -> E.InvalidArgumentError:
+    """The error of ``combinations=`` with estimated membership, with a set to count instead.
+
+    Parameters
+    ----------
+    sets : list of list of str
+        The attribute sets asked for (the first, or with ``attribute`` the first holding it
+        and another key, is the example).
+    attribute : str, optional
+        The membership attribute, when the sets are of a membership count table's keys (a
+        method's ``combinations=``): the example keeps it (a roll-up must), and the command
+        line's leaves it out (``--by`` names the other attributes).
+
+    Returns
+    -------
+    InvalidArgumentError
+        :data:`polars_fair.errors.MEMBERSHIP_COMBINATIONS` (the command line's words in its
+        ``cli_message``: :data:`polars_fair.errors.CLI_MEMBERSHIP_COMBINATIONS`).
+
+    Examples
+    --------
+    >>> str(membership_combinations([["s"], ["s", "t"]])).endswith("by=['s']")
+    True
+    """
+    first = next((list(s) for s in sets if attribute in s and len(s) > 1),
+                 list(sets[0]) if sets else [])
+    return E.InvalidArgumentError(
+        E.MEMBERSHIP_COMBINATIONS.format(example=first),
+        cli_message=E.CLI_MEMBERSHIP_COMBINATIONS.format(
+            example=" ".join(f"--by {E.shell_word(k)}" for k in first if k != attribute)))
 
 
 def expand_sets(
@@ -784,7 +818,8 @@ def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     names = counts.collect_schema().names()
     if "n_effective" in names and list(keys) != names[:names.index("n")]:
         if names[0] not in keys:  # the membership attribute, always the first key
-            raise E.InvalidArgumentError(E.MEMBERSHIP_ROLLUP)
+            raise E.InvalidArgumentError(E.MEMBERSHIP_ROLLUP.format(
+                attribute=names[0], example=[names[0], *keys]))
         return membership_rollup(counts, keys)
     sums = [c for c in (*COUNT_COLUMNS, "weight_sum", POSITIVE_WEIGHT_ROWS) if c in names]
     if not keys:

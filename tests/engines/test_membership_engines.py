@@ -81,7 +81,7 @@ def test_from_counts_reads_the_weighted_table(people: pl.DataFrame) -> None:
     assert_frame_equal(counts.report(reference="largest").collect(), want)
     with pytest.raises(E.InvalidArgumentError) as info:  # a repeated group: sizes do not add
         polars_fair.from_counts(pl.concat([table, table])).frame.collect()
-    assert str(info.value) == E.MEMBERSHIP_ROLLUP
+    assert str(info.value) == E.MEMBERSHIP_REPEATED
 
 
 _BAD = {
