@@ -201,13 +201,9 @@ class CellFit:
         return [d if d is not None else REASON_SINGULAR if self.singular else None
                 for d in dropped]
 
+    @borrow(reasons, params=("k",))
     def flags(self, k: int) -> list[bool]:
-        """Per group, the ``regression_singular`` flag: the cell's fit failed or nobody is in it.
-
-        Parameters
-        ----------
-        k : int
-            The number of groups K.
+        """Per group, the ``regression_singular`` flag: :meth:`reasons` is not None.
 
         Returns
         -------
