@@ -214,10 +214,9 @@ def impact_from_counts(
     whole counts); with unit weights (every weight sum equal to its row count, as a one-hot
     membership gives) they are the counts themselves and the test is Fisher's, as unweighted.
     The flip moves one row of the group's mean weight. On estimated membership the rows are
-    Kish's effective size ``n_effective``, as for the intervals (each side's weighted rate
-    times its n_eff; for ``"overall"`` the rest's n_eff summed over the other groups), and
-    ``low_support`` reads the support size min(``weight_sum``, ``n_effective``)
-    (:func:`polars_fair.core.reference.support_rows`). A group (or a reference,
+    ``n_effective`` (Kish), as for the intervals; ``low_support`` reads the support size
+    min(``weight_sum``, ``n_effective``) (:func:`polars_fair.core.reference.support_rows`).
+    A group (or a reference,
     or for ``"overall"`` a rest of the population) whose weights sum to 0 has no applicants:
     its ``z`` and ``p_value`` are null, as every figure with a zero denominator.
 
@@ -279,16 +278,8 @@ def impact_from_counts(
                                                           value=practical))
     names = counts.collect_schema().names()
     weighted = "weight_sum" in names
-    c = count_exprs(names)
     given = Reference.parse(options["reference"]).for_set(keys)
-    sizes = ["weight_sum"] if "n_effective" in names else []
-    base = counts.select(
-        *keys, (pl.col("tp") + pl.col("fp")).alias("selected"), c.n.alias("applicants"),
-        # rows (an explicit reference needs some), and the rows inference counts (support_size)
-        pl.col("n"), *([pl.col(size)] if (size := support_size(names)) != "n" else []),
-        support_rows(names).alias("__pf_support"),  # rows, or min(Σ w·p, n_eff): the support
-        *sizes,  # estimated membership: Reference.flag reads the support size from them
-    )
+    base = _base(counts, keys, names)
     sel_rate = pl.when(pl.col("applicants") > 0).then(
         pl.col("selected") / pl.col("applicants"))
     eligible = known(keys) & (pl.col("applicants") > 0)
@@ -309,6 +300,24 @@ def impact_from_counts(
     decide = _Decide(t, R.alpha(level_t), practical, min_diff, support, overall=flag is None,
                      weighted=weighted, keys=list(keys))
     return framed.map_batches(decide, schema=schema)
+
+
+def _base(counts: pl.LazyFrame, keys: Sequence[str], names: Sequence[str]) -> pl.LazyFrame:
+    """Selections, applicants, rows, the rows inference counts and the support, per group.
+
+    Rows (``n``: an explicit reference needs some), the rows the tests count
+    (:func:`polars_fair.core.spec.support_size`) and the support size
+    (:func:`polars_fair.core.reference.support_rows`; on estimated membership
+    :meth:`Reference.flag` reads it from ``weight_sum`` and ``n_effective``).
+    """
+    c = count_exprs(names)
+    size = support_size(names)
+    return counts.select(
+        *keys, (pl.col("tp") + pl.col("fp")).alias("selected"), c.n.alias("applicants"),
+        pl.col("n"), *([pl.col(size)] if size != "n" else []),
+        support_rows(names).alias("__pf_support"),
+        *([pl.col("weight_sum")] if "n_effective" in names else []),
+    )
 
 
 class _Decide:
