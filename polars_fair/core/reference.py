@@ -64,6 +64,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 from polars_fair._lazy import is_numpy
 from polars_fair.core.labels import cli_group, shown_group
 from polars_fair.core.options import DEFAULTS
@@ -153,6 +154,7 @@ def known(keys: Sequence[str]) -> pl.Expr:
     return ~pl.any_horizontal([pl.col(k).is_null() for k in keys]) if keys else pl.lit(True)
 
 
+@borrow(support_size, params=("names",))
 def support_rows(names: Sequence[str]) -> pl.Expr:
     """The size support rules and ``reference="largest"`` read: rows, or the expected size.
 
@@ -168,16 +170,11 @@ def support_rows(names: Sequence[str]) -> pl.Expr:
     with crisp (0/1) memberships it is ``n``. Intervals and tests keep reading n_eff
     (:func:`polars_fair.analyses.uncertainty.row_scale`).
 
-    Parameters
-    ----------
-    names : sequence of str
-        A count table's columns.
-
     Returns
     -------
     pl.Expr
-        Float64 for estimated membership, the Int64 ``n`` otherwise; named ``n`` or
-        ``weight_sum``.
+        Float64 for estimated membership, the Int64 column of
+        :func:`polars_fair.core.spec.support_size` otherwise.
 
     Examples
     --------
