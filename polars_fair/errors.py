@@ -1248,7 +1248,7 @@ def intersection_error(columns: Sequence[str], levels: int, rows: int, *,
     Returns
     -------
     TooManyLevelsError
-        With the Python advice in its message and the command line's in ``cli_message``.
+        Advice to leave one attribute out, in flags in its ``cli_message``.
 
     Examples
     --------
@@ -1297,7 +1297,7 @@ def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: 
     Returns
     -------
     InvalidLabelError
-        With the Python advice in its message and the command line's in ``cli_message``.
+        Python advice in the message, flags in its ``cli_message``.
 
     Examples
     --------

@@ -582,15 +582,16 @@ def pattern_counts(frame: Any, by: By = None, **count_args: Unpack[CountArgs]) -
     Parameters
     ----------
     frame : pl.DataFrame, pl.LazyFrame, pyspark.sql.DataFrame or duckdb.DuckDBPyRelation
-        The rows.
+        The rows (as :func:`counts`).
     by : str, expression or list of them, optional
-        The attributes.
+        The attributes, each checked alone.
     **count_args
         As :func:`counts`.
 
     Returns
     -------
     FairCounts
+        The finest table of ``by``.
 
     Raises
     ------

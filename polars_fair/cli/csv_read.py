@@ -225,10 +225,9 @@ def extra_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None
     Examples
     --------
     >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     p = Path(d) / "x.csv"
-    ...     _ = p.write_text('g,y\na,1\n"b,c",1\nd,1,Jane Madeup\n')
-    ...     extra_field_fault(p, ",")
+    >>> p = Path(tempfile.mkdtemp()) / "x.csv"
+    >>> _ = p.write_text('g,y\na,1\n"b,c",1\nd,1,Jane Madeup\n')
+    >>> extra_field_fault(p, ",")  # line 4 has 3 fields, the header 2
     (4, 3, 2)
     """
     import csv
