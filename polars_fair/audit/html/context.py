@@ -33,6 +33,7 @@ from polars_fair.audit.html.figures import (
 from polars_fair.audit.html.findings import abroca_headline_group
 from polars_fair.audit.html.provenance import provenance
 from polars_fair.audit.html.text import _describe
+from polars_fair.audit.permutation_process import permutation_process
 from polars_fair.audit.svg_process import render_ahead, svg_process
 
 if TYPE_CHECKING:
@@ -100,9 +101,16 @@ def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: Page
     from polars_fair.audit.gate import gate
 
     svg_process()  # the chart renderer starts now, on the other core, while the page computes
-    condition, size, n_columns = row_sizes(lf, by_exprs, o.where)
-    audited = lf.filter(condition) if condition is not None else lf
-    t = compute_tables(audited, by, o, divergence)
+    # and the ABROCA test's helper, which imports the test while the rows are scanned
+    helper = (permutation_process() if o.y_score is not None and o.sample_weight is None
+              else None)
+    try:
+        condition, size, n_columns = row_sizes(lf, by_exprs, o.where)
+        audited = lf.filter(condition) if condition is not None else lf
+        t = compute_tables(audited, by, o, divergence, helper)
+    finally:
+        if helper is not None:
+            helper.release()  # ended if no test was sent to it (none to run, or an error)
     strata = list(o.strata) if o.strata else None
     strata_table = stratified_table(audited, by, strata, o, t)
     impact = impact_table(o, t)  # the verdicts' impact columns and the JSON block's

@@ -22,6 +22,7 @@ from polars_fair.core.spec import IntoExpr, NullGroups
 
 if TYPE_CHECKING:
     from polars_fair.api.objects import FairCounts, FairScores
+    from polars_fair.audit.permutation_process import PendingTest, PermutationProcess
 
 
 @dataclass(frozen=True)
@@ -67,10 +68,15 @@ class PageTables:
     metrics: pl.DataFrame
     disparity: pl.DataFrame
     abroca: pl.DataFrame | None
-    tests: pl.DataFrame | None
+    pending_tests: PendingTest | None
     roc_reason: str | None
     untested: str | None
     divergence: pl.DataFrame | None
+
+    @property
+    def tests(self) -> pl.DataFrame | None:
+        """The ABROCA test's table (waiting for the helper process the first time), or None."""
+        return None if self.pending_tests is None else self.pending_tests.result()
 
 
 @dataclass(frozen=True)
@@ -125,8 +131,13 @@ def row_sizes(lf: pl.LazyFrame, by_exprs: Sequence[pl.Expr], where: str | pl.Exp
 
 
 def compute_tables(audited: pl.LazyFrame, by: Any, o: PageOptions,
-                   divergence: bool | pl.DataFrame | pl.LazyFrame | None) -> PageTables:
-    """One scan into the count table (and the score table); every table below from it."""
+                   divergence: bool | pl.DataFrame | pl.LazyFrame | None,
+                   helper: PermutationProcess | None = None) -> PageTables:
+    """One scan into the count table (and the score table); every table below from it.
+
+    The ABROCA test is sent to ``helper`` (:mod:`polars_fair.audit.permutation_process`) as
+    soon as its groups are known, and read when the page first needs it (``PageTables.tests``).
+    """
     from polars_fair.api.external import from_counts, from_scores
     from polars_fair.api.namespace import fair
     from polars_fair.audit.gate import resolve_gate_reference
@@ -152,6 +163,20 @@ def compute_tables(audited: pl.LazyFrame, by: Any, o: PageOptions,
     ref = resolve_gate_reference(fc, None if o.reference.is_overall else fs, o.reference,
                                  min_support=o.min_support,
                                  exclude_low_support=o.exclude_low_support)
+    abroca = tests = None
+    ab_ref = ref
+    if fs is not None and o.reference.is_overall:  # ABROCA compares with a group: the largest
+        ab_ref = resolve_gate_reference(fc, fs, "largest", min_support=o.min_support,
+                                        exclude_low_support=o.exclude_low_support)
+    roc_reason: str | None = None  # why no ROC curve comparison can be made, if none can
+    untested: str | None = None  # why the ABROCA test was not run, if it was not
+    if fs is not None:  # first: the test then runs in the helper while the tables below compute
+        from polars_fair.audit.html.tables import _roc_reason
+
+        abroca = fs.abroca(reference=ab_ref).collect()
+        roc_reason = _roc_reason(abroca, keys)
+        if roc_reason is None and scores is not None:
+            tests, untested = _abroca_tests(o, scores, abroca, keys, ab_ref, helper)
     report = fc.report(
         reference=ref, min_support=o.min_support, ofi_threshold=o.ofi_threshold,
         four_fifths=o.four_fifths, exclude_low_support=o.exclude_low_support,
@@ -166,20 +191,6 @@ def compute_tables(audited: pl.LazyFrame, by: Any, o: PageOptions,
         fc.disparity(reference=ref, metric=m, level=o.level, adjust=o.adjust).collect()
         for m in o.rates
     ], how="vertical_relaxed")
-    abroca = tests = None
-    ab_ref = ref
-    if fs is not None and o.reference.is_overall:  # ABROCA compares with a group: the largest
-        ab_ref = resolve_gate_reference(fc, fs, "largest", min_support=o.min_support,
-                                        exclude_low_support=o.exclude_low_support)
-    roc_reason: str | None = None  # why no ROC curve comparison can be made, if none can
-    untested: str | None = None  # why the ABROCA test was not run, if it was not
-    if fs is not None:
-        from polars_fair.audit.html.tables import _roc_reason
-
-        abroca = fs.abroca(reference=ab_ref).collect()
-        roc_reason = _roc_reason(abroca, keys)
-        if roc_reason is None and scores is not None:
-            tests, untested = _abroca_tests(o, scores, abroca, keys, ab_ref)
     divergence_table = None
     if divergence is True:
         divergence_table = fc.divergence(level=o.level, min_denominator=o.min_support).collect()
@@ -188,7 +199,7 @@ def compute_tables(audited: pl.LazyFrame, by: Any, o: PageOptions,
             else divergence
     return PageTables(counts=counts, keys=keys, fc=fc, fs=fs, scores=scores, ref=ref,
                       ab_ref=ab_ref, report=report, overall=overall, summary=summary,
-                      metrics=metrics, disparity=disparity, abroca=abroca, tests=tests,
+                      metrics=metrics, disparity=disparity, abroca=abroca, pending_tests=tests,
                       roc_reason=roc_reason, untested=untested, divergence=divergence_table)
 
 
@@ -203,14 +214,17 @@ def testable(min_support: float) -> pl.Expr:
 
 
 def _abroca_tests(o: PageOptions, scores: pl.DataFrame, abroca: pl.DataFrame,
-                  keys: list[str], ab_ref: Any) -> tuple[pl.DataFrame | None, str | None]:
+                  keys: list[str], ab_ref: Any, helper: PermutationProcess | None = None,
+                  ) -> tuple[PendingTest | None, str | None]:
     """The ABROCA test of the testable groups against the reference, or why it was not run.
 
     Only the groups with at least ``min_support`` positives and negatives (:func:`testable`)
     are tested, and Holm's adjustment is over them: a smaller group's ABROCA is not a finding,
-    and permuting it would only cost time.
+    and permuting it would only cost time. The test is sent to ``helper`` if there is one
+    (the same call, run there); its plan is made here, raising its errors now.
     """
     from polars_fair.api.external import from_scores
+    from polars_fair.audit.permutation_process import PendingTest
 
     if o.sample_weight is not None:
         return None, ("the permutation test needs unweighted rows (sample weights are not "
@@ -219,9 +233,12 @@ def _abroca_tests(o: PageOptions, scores: pl.DataFrame, abroca: pl.DataFrame,
     if chosen.height < 2:
         return None, (f"no group other than the reference has at least {o.min_support} "
                       f"positives and {o.min_support} negatives")
-    tested = from_scores(scores.join(chosen, on=keys, how="semi", nulls_equal=True), keys)
-    return tested.abroca_test(reference=ab_ref, n_permutations=o.n_permutations, seed=o.seed,
-                              progress=False).collect(), None
+    table = scores.join(chosen, on=keys, how="semi", nulls_equal=True)
+    plan = from_scores(table, keys).abroca_test(reference=ab_ref, n_permutations=o.n_permutations,
+                                                seed=o.seed, progress=False)
+    pending = (helper.submit(table, keys, ab_ref, o.n_permutations, o.seed)
+               if helper is not None else None)
+    return PendingTest(plan, pending), None
 
 
 def choose_groups(t: PageTables, page_groups: int) -> PageGroups:
