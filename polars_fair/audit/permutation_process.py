@@ -185,6 +185,17 @@ class PendingTest:
         self._pending = pending
         self._table: pl.DataFrame | None = None
 
+    def done(self) -> bool:
+        """Whether :meth:`result` would answer at once (the helper has answered, or none runs).
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> PendingTest(pl.LazyFrame({"n": [4]}), None).done()
+        True
+        """
+        return self._pending is None or self._pending.done()
+
     def result(self) -> pl.DataFrame:
         """The test's table: the helper's, else computed here (raising what the test raises).
 

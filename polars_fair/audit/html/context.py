@@ -124,7 +124,9 @@ def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: Page
     if baseline is not None:
         params.update(baseline.params())
     prov = _page_provenance(o, t, size, params, source, text)
-    ab_group = abroca_headline_group(t, o, g)
+    if t.pending_tests is not None and not t.pending_tests.done():
+        _import_ahead()  # the page needs them next: imported while the test still runs
+    ab_group = abroca_headline_group(t, o, g)  # the first use of the test's table
     with unvalidated():
         charts, notes = page_charts(o, t, g, ab_group)
         if t.divergence is not None:
@@ -135,6 +137,21 @@ def page_context(lf: pl.LazyFrame, by: Any, by_exprs: Sequence[pl.Expr], o: Page
                        n_columns=n_columns, text=text, ab_group=ab_group, charts=charts,
                        notes=notes, strata_table=strata_table, comparison=comparison,
                        impact_table=impact, svgs=svgs)
+
+
+def _import_ahead() -> None:
+    """Import the chart and table libraries the page uses next (about 0.5 s in a new process).
+
+    Called while the ABROCA test's helper process still runs, so the wait is not idle; without
+    the plot extra the page says so later, where it did.
+    """
+    import importlib
+
+    for name in ("altair", "great_tables"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
 
 
 def _page_provenance(o: PageOptions, t: PageTables, size: dict[str, Any], params: dict[str, Any],
