@@ -43,9 +43,13 @@ class PermutationProcess:
 
     Examples
     --------
+    Started, then released with no test sent: it is ended at once.
+
     >>> from polars_fair.audit.permutation_process import PermutationProcess
-    >>> helper = PermutationProcess()  # doctest: +SKIP
-    >>> helper.close()  # doctest: +SKIP
+    >>> helper = PermutationProcess()
+    >>> helper.release()
+    >>> helper._proc.poll() is not None
+    True
     """
 
     def __init__(self, command: list[str] | None = None) -> None:
