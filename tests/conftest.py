@@ -158,6 +158,10 @@ SLOW_TESTS = {
     # two whole HTML audits through the CLI; the fast loop takes both spellings of the baseline
     # on compare: test_compare_takes_baseline_pred_and_keeps_baseline
     "test_one_spelling_on_report_html_works_as_before",
+    # three whole HTML audits (the ABROCA test in the helper, here, and after the helper
+    # fails); the fast loop checks the helper's table equals this process's, bit for bit:
+    # test_the_helper_gives_the_table_this_process_gives
+    "test_the_page_is_the_same_with_the_helper_without_it_and_when_it_fails",
     # scipy's and our Fisher test over random tables, and at FISHER_MAX_TOTAL (a billion
     # applicants); the fast loop keeps the hand-worked tables and scipy's ties
     # (test_tea_tasting_by_hand, test_asymmetric_margins_by_hand, test_ties_follow_scipys_slack,
