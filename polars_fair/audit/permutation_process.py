@@ -192,6 +192,11 @@ class PendingTest:
     def done(self) -> bool:
         """Whether :meth:`result` would answer at once (the helper has answered, or none runs).
 
+        Returns
+        -------
+        bool
+            ``True`` when no helper runs the test or it has answered.
+
         Examples
         --------
         >>> import polars as pl
