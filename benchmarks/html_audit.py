@@ -9,8 +9,9 @@ Two rows, each against a baseline measured in the same run, alternating with our
   imports, the page), against the same command without ``--html``.
 
 Each row also records the CPU time of ours (``ours_cpu_s``: for the call, the process's own, all
-threads, plus the chart-rendering helper process's (``helper_cpu_s``, from ``/proc``); for the
-command, the child's user + system time, its helper included), which a shared machine's load
+threads, plus its helper processes' (``helper_cpu_s``: the chart renderer's from ``/proc``, the
+ABROCA test's once waited for); for the command, the child's user + system time, its helpers
+included), which a shared machine's load
 inflates far less than the wall time. The page renders its charts in a helper process
 (:mod:`polars_fair.audit.svg_process`) that works on the second core while the page computes,
 so on a quiet machine the wall time can be below the CPU time. Target (issue 20): the page is
@@ -57,10 +58,15 @@ def _command() -> list[str]:
 
 
 def _helper_cpu() -> float:
-    """CPU seconds (user + system) of this process's chart helpers so far (Linux; else 0)."""
+    """CPU seconds (user + system) of this process's helpers so far (Linux; else 0).
+
+    The chart helpers still running (from ``/proc``), and the ABROCA test's helpers, which
+    end after their test and are waited for (``RUSAGE_CHILDREN``).
+    """
     from polars_fair.audit import svg_process
 
-    total = 0.0
+    ended = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = ended.ru_utime + ended.ru_stime
     for helper in svg_process._SHARED:
         stat = Path(f"/proc/{helper._proc.pid}/stat")
         if helper.alive and stat.exists():  # fields 14 and 15: utime, stime (clock ticks)
@@ -87,7 +93,7 @@ def _call_row(cfg: Config, path: Path) -> Row:
 
         def page() -> None:
             c0 = time.process_time()  # every thread of this process (Polars, numpy)
-            h0 = _helper_cpu()  # the chart helper's renders, on the other core
+            h0 = _helper_cpu()  # the helpers' renders and test, on the other core
             audit_html(lf, ["race", "sex"], y_score="y_score", threshold=0.5,
                        n_permutations=n_permutations)
             helper.append(_helper_cpu() - h0)
