@@ -39,7 +39,7 @@ class PermutationProcess:
     Parameters
     ----------
     command : list of str
-        The helper's command line (default: this Python running :data:`WORKER`).
+        How to start the helper; by default this interpreter runs :data:`WORKER`.
 
     Examples
     --------
