@@ -1053,6 +1053,14 @@ KNOWN_OUTSIDE_GROUPS = (
     "{attribute!r} {groups}: values {values} with row counts {counts}; make it null where the "
     "group is unknown"
 )
+#: :data:`KNOWN_OUTSIDE_GROUPS` when the values outside the groups are many (text compared as
+#: text, :data:`~polars_fair.counting.boundary.MIN_LEVELS_PER_ROW_CHECK` or more): a column of
+#: names or dates of birth given as ``known`` by mistake; counts only.
+KNOWN_OUTSIDE_GROUPS_HIDDEN = (
+    "known column {column!r} holds {count} row(s) whose value is not a declared group of "
+    "{attribute!r} {groups}: {levels:,} distinct values (not shown: such a column can identify "
+    "people); is it the right column? Make it null where the group is unknown"
+)
 KNOWN_GROUP_CLASH = (
     "membership group values of {attribute!r} must differ as text, since the known column "
     "{column!r} is compared with them as text; {values} coincide"

@@ -178,6 +178,32 @@ def test_known_values_outside_the_groups_name_the_column_and_count_rows() -> Non
         values="['X', 'Y']", counts="[2, 1]")
 
 
+def test_many_known_values_outside_the_groups_are_counted_never_shown() -> None:
+    # a column of (made-up) names given as known by mistake: 8 distinct values outside the
+    # groups A, B, C, so the message gives counts only (the rule of a label's values,
+    # counting.boundary.MIN_LEVELS_PER_ROW_CHECK), never a name
+    names = [f"Jane Madeup{i}" for i in range(8)]
+    df = pl.DataFrame({"p_a": [0.5] * 8, "p_b": [0.25] * 8, "p_c": [0.25] * 8, "self": names})
+    with pytest.raises(E.UnknownGroupError) as info:
+        df.fair.membership_calibration(membership=MEMBERSHIP, known="self")
+    assert str(info.value) == E.KNOWN_OUTSIDE_GROUPS_HIDDEN.format(
+        column="self", count=8, attribute="race", groups="['A', 'B', 'C']", levels=8)
+    assert "Madeup" not in str(info.value)
+
+
+def test_compas_names_as_known_never_print_a_name() -> None:
+    # the review's case: COMPAS's name column as known; the names are read only to assert
+    # that none appears in the message
+    from tests.conftest import COMPAS_CSV, require
+    raw = pl.read_csv(require(COMPAS_CSV), columns=["name"])
+    df = raw.with_columns(p_a=pl.lit(0.5), p_b=pl.lit(0.25), p_c=pl.lit(0.25))
+    with pytest.raises(E.UnknownGroupError) as info:
+        df.fair.membership_calibration(membership=MEMBERSHIP, known="name")
+    message = str(info.value)
+    assert "not shown" in message
+    assert not any(n in message for n in raw["name"].unique().to_list())
+
+
 @pytest.mark.parametrize("value", [1.5, -0.1])
 def test_probabilities_outside_0_1_are_refused_with_their_count(value: float) -> None:
     df = HAND.with_columns(pl.Series("p_b", [0.3, 0.2, value, 0.1, 0.25, 0.3]))
