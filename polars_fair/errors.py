@@ -1623,6 +1623,11 @@ _CONVERSION = _re.compile(
 _PARSE = _re.compile(
     r"could not parse `.*` as dtype `(?P<target>[^`]*)` at column '(?P<column>[^']*)'",
     _re.DOTALL)
+#: ``str.to_integer`` and ``str.json_decode``: Polars quotes the values too, and names the
+#: column only in the expression it prints (``col("name")``).
+_STRICT = _re.compile(r"strict (?P<target>\w+) parsing failed for (?P<n>[\d,]+) value\(s\)")
+_JSON = _re.compile(r"error deserializing JSON")
+_COLUMN = _re.compile(r'col\("(?P<column>[^"]*)"\)')
 
 
 def renamed(name: str, taken: Collection[str] = ()) -> str:
@@ -1685,6 +1690,10 @@ def conversion_failure(message: str, role: str) -> str | None:
     ...                    'out of 2 values: ["Jane Doe", "John Roe"]', "y_pred")
     "y_pred: 2 of 2 values of column 'name' could not be converted from str to i32 (the values \
 are not shown: they may identify people)"
+    >>> print(conversion_failure('strict integer parsing failed for 2 value(s): ["Jane Doe", '
+    ...                          '"John Roe"] ... col("name").str.to_integer()', "by"))
+    by: at least 2 value(s) of column 'name' could not be converted from text to integer (the \
+values are not shown: they may identify people)
     >>> conversion_failure("something else", "y_pred") is None
     True
     """
@@ -1695,4 +1704,10 @@ are not shown: they may identify people)"
     if (m := _PARSE.search(message)) is not None:
         return CONVERSION_FAILED.format(role=role, count="a value", column=m["column"],
                                         source="text", target=m["target"])
+    strict, json = _STRICT.search(message), _JSON.search(message)
+    if strict is not None or json is not None:
+        column = c["column"] if (c := _COLUMN.search(message)) is not None else "?"
+        count = f"at least {strict['n']} value(s)" if strict else "a value"
+        return CONVERSION_FAILED.format(role=role, count=count, column=column, source="text",
+                                        target=strict["target"] if strict else "JSON")
     return None

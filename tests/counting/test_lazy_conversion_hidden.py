@@ -83,3 +83,23 @@ def test_a_plan_of_column_names_is_the_plan_it_was() -> None:
     cast = ROWS.lazy().fair.confusion("g", y_pred=pl.col("y_pred").cast(pl.Int32))
     rows = cast.collect(engine="streaming").select("g", "tp", "fp", "fn", "tn").rows()
     assert rows == [("a", 2, 0, 2, 0), ("b", 2, 2, 0, 0)]
+
+
+# the re-review's kind: other conversions whose Polars error quotes the values
+# (str.to_integer: 'strict integer parsing failed for N value(s): ["Ann Madeup", ...]';
+# str.json_decode: the first character of the value)
+@pytest.mark.parametrize("lazy", [False, True])
+@pytest.mark.parametrize(("expr", "target"), [
+    (pl.col("name").str.to_integer(), "integer"),
+    (pl.col("name").str.json_decode(pl.Int64), "JSON"),
+])
+def test_parse_failures_name_the_argument_and_no_value(expr: pl.Expr, target: str,
+                                                       lazy: bool) -> None:
+    with pytest.raises(E.InvalidInputError) as err:
+        out = (ROWS.lazy() if lazy else ROWS).fair.report("g", y_pred=expr)
+        if lazy:
+            out.collect()
+    message = str(err.value)
+    assert message.startswith("y_pred: ")
+    assert f"of column 'name' could not be converted from text to {target}" in message
+    assert not any(part in message for name in FAKE for part in name.split())
