@@ -53,8 +53,11 @@ def change_gate(
       − impact_ratio > limit``, :func:`polars_fair.core.rules.worse_beyond`) **and** the paired
       interval of the change at ``level`` lies below 0 (the drop is real, not noise); or
     * its **|OFI| rises** by more than ``max_ofi_increase`` (``|ofi| − |ofi_baseline| >
-      limit``) and the paired interval of the OFI change excludes 0 on the side of the
-      candidate's OFI (labels needed: without them the OFI check is not made).
+      limit``) and the paired interval of the OFI change shows the rise: every OFI the
+      interval allows (``ofi_baseline + change``) has a larger |OFI| than the baseline's. Without a
+      sign flip that is the interval excluding 0 on the side of the candidate's OFI; across a
+      flip the candidate's OFI must lie beyond ``|ofi_baseline|`` over the whole interval
+      (labels needed: without them the OFI check is not made).
 
     Both conditions are needed: a large change the data cannot distinguish from chance passes,
     and so does a real change within the limit. The intervals are those of
@@ -159,7 +162,7 @@ def _change_verdict(low_support: bool, before: float | None, after: float | None
         return {"checked": False, "passed": None, "reason": ZERO_DENOMINATOR}
     worse = R.worse_beyond(abs(before), abs(after), limit) if absolute else \
         R.worse_beyond(-before, -after, limit)
-    real = (low > 0 if after > 0 else high < 0) if absolute else high < 0
+    real = _abs_rise_shown(before, low, high) if absolute else high < 0
     if not worse:
         return {"checked": True, "passed": True, "reason": None}
     if not real:
@@ -169,6 +172,19 @@ def _change_verdict(low_support: bool, before: float | None, after: float | None
     return {"checked": True, "passed": False, "reason": change_message(
         group=group, metric=metric, before=before, after=after, worse=amount,
         limit=float(limit), level=pct, low=low, high=high)}
+
+
+def _abs_rise_shown(before: float, low: float, high: float) -> bool:
+    """Every OFI change in ``[low, high]`` raises |OFI| above ``|before|``.
+
+    The candidate's OFI lies in ``[before + low, before + high]`` at the interval's level; the
+    rise of |OFI| is real when even the smallest |OFI| there exceeds ``|before|``. Without a
+    sign flip this is the interval excluding 0 on the candidate's side; across a flip (baseline
+    −0.30, candidate +0.375) a signed change that is surely positive says nothing about |OFI|.
+    """
+    lo, hi = before + low, before + high
+    least = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
+    return least > abs(before)
 
 
 def change_message(**fields: Any) -> str:

@@ -176,3 +176,26 @@ def test_cli_check_level_sets_the_paired_interval_of_the_change(tmp_path: Path) 
     assert "or not shown real by the paired 99.9% interval" in text
     bad = runner.invoke(app, [*args, "--level", "1.5"])
     assert bad.exit_code == 2 and "--level" in bad.stderr
+
+
+def test_an_ofi_sign_flip_fails_only_when_the_interval_shows_abs_ofi_rose() -> None:
+    # the re-review's case: baseline OFI -0.30, candidate +0.375 (|OFI| up 0.075 > 0.05), and
+    # the paired 95% interval of the signed change [0.4903, 0.7954]: the candidate's OFI then
+    # lies in [-0.30 + 0.4903, -0.30 + 0.7954] = [0.1903, 0.4954], whose smallest |OFI| 0.1903
+    # is below the baseline's 0.30, so the rise of |OFI| is not shown: the check passes
+    from fractions import Fraction
+
+    from polars_fair.audit.change_gate import _change_verdict
+    flip = _change_verdict(False, -0.30, 0.375, 0.4903, 0.7954, Fraction(1, 20), True,
+                           Fraction(30), 95.0, "ofi", "g=g")
+    assert flip["checked"] is True and flip["passed"] is True
+    assert flip["reason"] == NOT_REAL.format(level=95.0, low=0.4903, high=0.7954)
+    # a flip far beyond: baseline -0.10, interval [0.50, 0.70] puts the candidate in
+    # [0.40, 0.60], every |OFI| there above 0.10: a real rise of 0.50 (candidate 0.40 > 0.05)
+    real = _change_verdict(False, -0.10, 0.40, 0.50, 0.70, Fraction(1, 20), True,
+                           Fraction(30), 95.0, "ofi", "g=g")
+    assert real["checked"] is True and real["passed"] is False
+    # no flip: baseline 0.10, candidate 0.30, interval [0.10, 0.30] (excludes 0 above): real
+    same = _change_verdict(False, 0.10, 0.30, 0.10, 0.30, Fraction(1, 20), True,
+                           Fraction(30), 95.0, "ofi", "g=g")
+    assert same["passed"] is False
