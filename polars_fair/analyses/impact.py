@@ -215,7 +215,8 @@ def impact_from_counts(
     membership gives) they are the counts themselves and the test is Fisher's, as unweighted.
     The flip moves one row of the group's mean weight. On estimated membership the rows are
     ``n_effective`` (Kish), as for the intervals; ``low_support`` reads the support size
-    min(``weight_sum``, ``n_effective``) (:func:`polars_fair.core.reference.support_rows`).
+    (:func:`polars_fair.core.reference.support_rows`: the expected size in rows bounded by
+    ``n_effective``).
     A group (or a reference,
     or for ``"overall"`` a rest of the population) whose weights sum to 0 has no applicants:
     its ``z`` and ``p_value`` are null, as every figure with a zero denominator.
@@ -308,7 +309,8 @@ def _base(counts: pl.LazyFrame, keys: Sequence[str], names: Sequence[str]) -> pl
     Rows (``n``: an explicit reference needs some), the rows the tests count
     (:func:`polars_fair.core.spec.support_size`) and the support size
     (:func:`polars_fair.core.reference.support_rows`; on estimated membership
-    :meth:`Reference.flag` reads it from ``weight_sum`` and ``n_effective``).
+    :meth:`Reference.flag` reads it from ``weight_sum``, ``n_effective`` and, with sample
+    weights, ``n`` and ``row_weight_sum``).
     """
     c = count_exprs(names)
     size = support_size(names)

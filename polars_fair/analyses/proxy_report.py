@@ -172,8 +172,9 @@ def proxy_report_from_membership(
         every sum family.
     reference : "largest", "max_selection_rate", scalar or mapping, default "largest"
         The reference group (:mod:`polars_fair.core.reference`): ``"largest"`` is the group with
-        the largest support size min(``weight_sum``, ``n_effective``) (the expected group
-        size bounded by Kish's effective size: :func:`polars_fair.core.reference.support_rows`;
+        the largest support size (the expected group size in rows, whatever the sample
+        weights' scale, bounded by Kish's effective size:
+        :func:`polars_fair.core.reference.support_rows`;
         ties to the first group in the report's order), as in every analysis of a membership
         table; ``"max_selection_rate"`` the one
         with the highest weighted selection rate; ``"overall"`` is not accepted.
@@ -182,7 +183,8 @@ def proxy_report_from_membership(
     four_fifths : float, default 0.8
         The threshold of the impact ratio, in (0, 1].
     min_support : float, default 30
-        Groups with a support size min(``weight_sum``, ``n_effective``) below it are flagged
+        Groups with a support size (:func:`polars_fair.core.reference.support_rows`) below
+        it are flagged
         ``low_support``; a rule prefers a reference with at least this support size.
 
     Returns
@@ -416,7 +418,8 @@ def _base(table: pl.DataFrame, m: Membership, keys: list[str], weighted: bool,
           fits: list[CellFit]) -> pl.DataFrame:
     """One row per (cell, group) in the fits' order, with both estimators' count tables.
 
-    The weighted count table (``tp, fp, fn, tn, weight_sum, n_effective, attenuation``) and the
+    The weighted count table (``n, tp, fp, fn, tn, weight_sum, n_effective, attenuation``
+    [, ``row_weight_sum``]: what the support size reads) and the
     argmax one (``__a_n, __a_tp, ...``, ``__a_w``) of :mod:`polars_fair.counting.
     membership_counts`, the one definition of those estimators; 0 where a group has no rows.
     """
@@ -429,8 +432,9 @@ def _base(table: pl.DataFrame, m: Membership, keys: list[str], weighted: bool,
                               dtype=table.schema[key])
     group = [m.attribute, *keys]
     cells = ("tp", "fp", "fn", "tn")
-    w = weighted_counts(table, m, keys).select(
-        *group, *cells, "weight_sum", "n_effective", "attenuation")
+    w = weighted_counts(table, m, keys)  # n and row_weight_sum: the support size
+    w = w.select(*group, "n", *cells, "weight_sum", "n_effective", "attenuation",
+                 *(c for c in ("row_weight_sum",) if c in w.columns))
     a = argmax_counts(table, m, keys, weighted).select(
         *group, *(pl.col(c).alias(f"__pf_a_{c}") for c in ("n", *cells)),
         (pl.col("weight_sum") if weighted else pl.col("n").cast(pl.Float64)).alias("__pf_a_w"))

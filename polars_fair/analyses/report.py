@@ -150,7 +150,8 @@ def report_from_counts(
       Impact"), in [−2, 2]. ``ofi_flag`` = |ofi| > ``ofi_threshold`` (0.3 in the paper).
     * ``low_support`` = n < ``min_support``: too few rows to trust the group's figures (with
       sample weights, n counts the rows of positive weight, ``n_positive_weight``; on
-      estimated membership, the support size min(``weight_sum``, ``n_effective``)).
+      estimated membership, the support size: the expected size in rows bounded by
+      ``n_effective``).
       ``reference_low_support`` (the same on every row): the reference group or the group
       with the highest selection rate, the benchmarks of DI, OFI and the impact ratio, has low
       support.
@@ -185,9 +186,10 @@ def report_from_counts(
         attribute or ``{attribute: value}`` for several.
     min_support : float, default 30
         Groups with fewer rows are flagged ``low_support`` (for a count table of estimated
-        membership, a support size min(``weight_sum``, ``n_effective``) below it; fewer rows
-        of positive weight, ``n_positive_weight``, for a table of sample weights that has it,
-        as every table counted from rows does: :func:`polars_fair.core.reference.support_rows`).
+        membership, a support size, the expected size in rows bounded by ``n_effective``,
+        below it; fewer rows of positive weight, ``n_positive_weight``, for a table of
+        sample weights that has it, as every table counted from rows does:
+        :func:`polars_fair.core.reference.support_rows`).
     ofi_threshold : float, default 0.3
         |OFI| above this is flagged.
     four_fifths : float, default 0.8

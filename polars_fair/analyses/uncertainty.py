@@ -165,8 +165,8 @@ def metrics_table(
         null for ``balanced_accuracy``); ``value``, ``ci_low``, ``ci_high`` (Float64; rates in
         [0, 1], marginal benefit in [−1, 1]); ``low_support`` (Boolean: denominator <
         ``min_support``, exactly on integer counts; weighted denominators are rescaled to rows,
-        on estimated membership to the support size min(``weight_sum``, ``n_effective``)
-        (:func:`polars_fair.core.reference.support_rows`), and judged with
+        on estimated membership to the support size, the expected size in rows bounded by
+        ``n_effective`` (:func:`polars_fair.core.reference.support_rows`), and judged with
         :data:`polars_fair.core.rules.WEIGHTED_TOLERANCE`). Sorted by the keys, then the
         metric order of the registry.
 
@@ -226,7 +226,7 @@ def metrics_table(
     mover_hi = (value + ((u0 - p0).pow(2) + (u1 - p1).pow(2)).sqrt() / 2).clip(0.0, 1.0)
     # the support in rows: exact integers unweighted (an integer comparison), rescaled weighted
     # sums otherwise (polars_fair.core.rules.below: the weighted tolerance)
-    if weighted:  # estimated membership: in support size, min(Σ w·p, n_eff) (support_rows)
+    if weighted:  # estimated membership: in support size (support_rows)
         size = [scaled(pl.col(v), "__pf_support") for v in ("__pf_n0", "__pf_n1", "denominator")]
         support = pl.when(mover).then(pl.min_horizontal(size[:2])).otherwise(size[2])
         low_support = support.map_batches(lambda v: _below(v, support_t),

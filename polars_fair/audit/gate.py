@@ -32,10 +32,19 @@ from polars_fair.core.families import SupportOptions, takes
 from polars_fair.core.labels import named_label
 from polars_fair.core.numbers import limit_text
 from polars_fair.core.options import DEFAULTS, check
-from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference, known, support_rows
+from polars_fair.core.reference import (
+    COUNT_RULES,
+    SCORE_RULES,
+    SUPPORT_SIZE,
+    SUPPORT_SIZE_WEIGHTED,
+    Reference,
+    known,
+    support_rows,
+)
 from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, support_size
 
 __all__ = ["GATE_COLUMNS", "LOW_CLASS_SUPPORT", "LOW_SUPPORT", "LOW_SUPPORT_MEMBERSHIP",
+           "LOW_SUPPORT_MEMBERSHIP_WEIGHTED",
            "ZERO_DENOMINATOR", "check_limit", "gate", "gate_reference", "group_labels",
            "resolve_gate_reference", "testable",
            "verdict"]
@@ -62,9 +71,12 @@ LOW_SUPPORT = "n < {min_support:g}"
 #: audit page's rule, :func:`testable`).
 LOW_CLASS_SUPPORT = "positives or negatives < {min_support:g}"
 #: ``reason`` of a group of estimated membership whose support size is below ``min_support``:
-#: the quantity decided on, min(weight_sum, n_effective), with its value (n counts every row
-#: with a probability above 0, so "n < 30" beside n = 1000 would misstate the rule).
-LOW_SUPPORT_MEMBERSHIP = "support size min(weight_sum, n_effective) = {size} < {min_support:g}"
+#: the quantity decided on (:func:`polars_fair.core.reference.support_rows`), with its value
+#: (n counts every row with a probability above 0, so "n < 30" beside n = 1000 would misstate
+#: the rule).
+LOW_SUPPORT_MEMBERSHIP = SUPPORT_SIZE + " = {size} < {min_support:g}"
+#: The same with sample weights: the support size in rows, whatever the weights' scale.
+LOW_SUPPORT_MEMBERSHIP_WEIGHTED = SUPPORT_SIZE_WEIGHTED + " = {size} < {min_support:g}"
 #: ``reason`` of the reference's own ABROCA row (not checked: it is 0 by definition).
 REFERENCE = "reference group"
 #: ``reason`` of an undefined impact ratio or OFI (a zero denominator).
@@ -188,7 +200,7 @@ def resolve_gate_reference(
     if size != "n":  # estimated membership (n_effective), rows of positive weight
         table = table.join(counts.frame.select(*keys, size).collect(), on=keys, how="left",
                            nulls_equal=True, maintain_order="left")
-    if options["exclude_low_support"]:  # rows, or min(weight_sum, n_effective): support_rows
+    if options["exclude_low_support"]:  # rows, or the support size: support_rows
         count_ok = count_ok & (support_rows(table.columns) >= min_support)
     rules: tuple[str, ...] = COUNT_RULES
     score = pl.col("selection_rate")
@@ -318,10 +330,12 @@ def _rows(frame: pl.DataFrame, keys: list[str], metric: str, limit: float, rule:
     size = support_size(frame.columns)  # rows of positive weight with sample weights
     supported = pl.col(size) >= R.min_count(min_support)  # rows: an exact integer comparison
     low = pl.lit(LOW_SUPPORT.format(min_support=float(min_support)))
-    if size == "n_effective":  # estimated membership: min(weight_sum, n_effective)
+    if size == "n_effective":  # estimated membership: the support size (support_rows)
         support = support_rows(frame.columns)
         supported = support >= float(min_support)
-        low = pl.format(LOW_SUPPORT_MEMBERSHIP.format(size="{}", min_support=float(min_support)),
+        template = (LOW_SUPPORT_MEMBERSHIP_WEIGHTED if "row_weight_sum" in frame.columns
+                    else LOW_SUPPORT_MEMBERSHIP)
+        low = pl.format(template.format(size="{}", min_support=float(min_support)),
                         support.round(2))
     if classes:  # ABROCA: positives and negatives, the audit page's rule
         supported = testable(min_support).fill_null(False)
@@ -371,8 +385,8 @@ def gate(
       curve and the reference's (Gardner, Brooks & Baker 2019); the reference's own row is not
       checked.
 
-    Groups with fewer than ``min_support`` rows (for estimated membership, a support size
-    min(``weight_sum``, ``n_effective``) below it:
+    Groups with fewer than ``min_support`` rows (for estimated membership, a support size,
+    the expected size in rows bounded by ``n_effective``, below it:
     :func:`polars_fair.core.reference.support_rows`; rows of positive weight,
     ``n_positive_weight``, with sample weights) are listed but not checked. An undefined figure
     (null: a zero denominator, or a group or reference with one class) never passes.
@@ -424,7 +438,8 @@ def gate(
           positives and negatives, and not the reference);
         - ``passed`` (Boolean): null when not checked, false when undefined;
         - ``reason`` (String): why a row is not checked (:data:`LOW_SUPPORT`;
-          :data:`LOW_SUPPORT_MEMBERSHIP` for estimated membership, with the support size;
+          :data:`LOW_SUPPORT_MEMBERSHIP` for estimated membership, with the support size,
+          :data:`LOW_SUPPORT_MEMBERSHIP_WEIGHTED` with sample weights too;
           :data:`LOW_CLASS_SUPPORT`, :data:`REFERENCE`) or undefined
           (:data:`ZERO_DENOMINATOR`, or ABROCA's ``undefined_reason``); null otherwise.
 

@@ -74,6 +74,7 @@ from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
 from polars_fair.core.labels import cli_group, visible
 from polars_fair.core.options import DEFAULTS
+from polars_fair.core.reference import SUPPORT_SIZE, support_name
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, MEMBERSHIP_ARGS
 
@@ -715,7 +716,8 @@ def check_gate(
     -------
     dict
         ``passed`` (bool), ``rows``, ``support`` (what ``--min-support`` is compared with:
-        ``"n"``, or for estimated membership :data:`SUPPORT_MEMBERSHIP`, the support size
+        ``"n"``, or for estimated membership :data:`SUPPORT_MEMBERSHIP` (with sample weights
+        :data:`polars_fair.core.reference.SUPPORT_SIZE_WEIGHTED`), the support size
         :func:`polars_fair.core.reference.support_rows`), ``by``, ``reference``, ``limits``,
         ``checked_groups``, ``skipped_low_support``, ``skipped_abroca`` (checked groups whose
         ABROCA is not, for fewer than ``min_support`` positives or negatives: the audit page's
@@ -763,9 +765,10 @@ def check_gate(
     groups = table.filter(pl.col("metric") == "impact_ratio")  # one row per group
     checked = groups.filter(pl.col("checked"))["group"].to_list()
     skipped = groups.filter(~pl.col("checked"))["group"].to_list()
-    membership = "n_effective" in counts.frame.collect_schema()
+    columns = counts.frame.collect_schema().names()
+    membership = "n_effective" in columns
     if not checked:
-        what = (f"a {SUPPORT_MEMBERSHIP} of at least --min-support {min_support}" if membership
+        what = (f"a {support_name(columns)} of at least --min-support {min_support}" if membership
                 else f"at least --min-support {min_support} rows")
         raise E.InvalidArgumentError(
             f"no group has {what}: nothing was checked (groups: {E.show_values(skipped)})")
@@ -795,7 +798,7 @@ def check_gate(
     return {
         "passed": verdict(table),
         "rows": rows,
-        "support": SUPPORT_MEMBERSHIP if membership else "n",
+        "support": support_name(columns) if membership else "n",
         "by": keys,
         "reference": reference[0] if reference else None,
         "limits": {"min_impact_ratio": json_number(min_impact_ratio),
@@ -855,8 +858,9 @@ def gate_counts(args: Inputs, *, null_groups: str = "keep",
                               normalize=normalize)
 
 
-#: ``check``'s ``support`` for estimated membership: what ``--min-support`` is compared with.
-SUPPORT_MEMBERSHIP = "support size min(weight_sum, n_effective)"
+#: ``check``'s ``support`` for estimated membership: what ``--min-support`` is compared with
+#: (with ``--sample-weight``, :data:`polars_fair.core.reference.SUPPORT_SIZE_WEIGHTED`).
+SUPPORT_MEMBERSHIP = SUPPORT_SIZE
 
 
 def format_gate(result: dict[str, Any]) -> str:

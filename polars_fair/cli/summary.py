@@ -16,7 +16,7 @@ import polars as pl
 from polars_fair.analyses.impact import PASSED_OVER_NOTE, passed_over
 from polars_fair.analyses.report import FINDING_MEANINGS, FINDINGS
 from polars_fair.core.labels import named_text, visible
-from polars_fair.core.reference import Reference
+from polars_fair.core.reference import Reference, support_name, support_rows
 
 __all__ = ["group_name", "impact_note", "report_summary"]
 
@@ -90,11 +90,12 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
     ...                      min_support=50, reference="largest").splitlines()[0][17:])
     g=a (40 rows; the largest group, as no group has at least 50 rows) (low support)
     """
-    rows = report.to_dicts()
     support = f"{min_support:g}"
-    # estimated membership: support is the support size min(weight_sum, n_effective), not rows
+    # estimated membership: support is the support size (support_rows), not rows
     membership = "n_effective" in report.columns
-    enough = (f"a support size min(weight_sum, n_effective) of at least {support}" if membership
+    rows = (report.with_columns(support_rows(report.columns).alias("__pf_support"))
+            if membership else report).to_dicts()
+    enough = (f"a {support_name(report.columns)} of at least {support}" if membership
               else f"at least {support} rows")
     lines = []
     ref = [r for r in rows if r.get("is_reference")]
@@ -109,7 +110,7 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
     if ref:
         r = ref[0]
         low = " (low support)" if r.get("low_support") else ""
-        size = (f"support size {min(r['weight_sum'], r['n_effective']):,.4g}" if membership
+        size = (f"support size {r['__pf_support']:,.4g}" if membership
                 else f"{r['n']:,} rows")
         lines.append(f"reference group: {group_name(r, keys)} ({size}; {how}){low}")
     elif reference == "overall":

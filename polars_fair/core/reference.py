@@ -38,8 +38,8 @@ false on every row.
 
 Support, stated once (:func:`prefer_supported`): a rule never makes a low-support group the
 benchmark while a group with enough rows is eligible (on a table of estimated membership,
-enough support size, min(``weight_sum``, ``n_effective``); rows of positive weight,
-``n_positive_weight``, on a table of sample weights; as its ``low_support`` flag reads:
+enough support size, the expected size in rows bounded by ``n_effective``; rows of positive
+weight, ``n_positive_weight``, on a table of sample weights; as its ``low_support`` flag reads:
 :func:`support_rows`). Among the eligible groups a rule chooses from those with at least
 ``min_support`` rows (the declared default, ``polars_fair.core.options.DEFAULTS.min_support``,
 30, unless the analysis is given another);
@@ -73,18 +73,25 @@ from polars_fair.core.spec import support_size
 __all__ = [
     "COUNT_RULES",
     "SCORE_RULES",
+    "SUPPORT_SIZE",
+    "SUPPORT_SIZE_WEIGHTED",
     "Reference",
     "check_value_type",
     "first_max_index",
     "is_rule",
     "known",
     "prefer_supported",
+    "support_name",
     "support_rows",
 ]
 
 COUNT_RULES = ("largest", "max_selection_rate", "overall")
 SCORE_RULES = ("largest", "max_auc")
 _RULES = {*COUNT_RULES, *SCORE_RULES}
+#: The support size of estimated membership as messages name it (:func:`support_rows`):
+#: without sample weights, and with them (the expected size in rows, whatever their scale).
+SUPPORT_SIZE = "support size min(weight_sum, n_effective)"
+SUPPORT_SIZE_WEIGHTED = "support size min(weight_sum * n / row_weight_sum, n_effective)"
 
 
 def is_rule(reference: Any) -> bool:
@@ -161,13 +168,19 @@ def support_rows(names: Sequence[str]) -> pl.Expr:
     On a crisp count table, ``n`` (rows; ``n_positive_weight``, the rows of positive weight,
     on a weighted table that has it: :func:`polars_fair.core.spec.support_size`, the size
     intervals and tests read). On a count table of estimated membership (with
-    ``n_effective``), the expected group size Σ w·p (``weight_sum``) bounded by Kish's
-    effective size n_eff = (Σ w·p)² / Σ (w·p)² (Kish 1965, *Survey Sampling*):
-    min(``weight_sum``, ``n_effective``). n_eff alone does not change when every probability
-    is scaled (1,000 rows at p = 0.1 have n_eff = 1,000), so it would make a group of
-    uncertain members look as large as 1,000 known ones; their expected size is 100, as for
-    100 known members. Without sample weights n_eff ≥ Σ p (each p ≤ 1), so the size is Σ p;
-    with crisp (0/1) memberships it is ``n``. Intervals and tests keep reading n_eff
+    ``n_effective``), the expected group size in rows bounded by Kish's effective size
+    n_eff = (Σ w·p)² / Σ (w·p)² (Kish 1965, *Survey Sampling*). The expected size is
+    Σ w·p · n / Σ w, the sums over the group's ``n`` rows (those with p > 0): Σ w·p
+    (``weight_sum``) with the sample weights rescaled to a mean of 1 over those rows, so it
+    is in rows whatever the weights' scale (weights summing to 1 give the same size as
+    weights of 1,000 each); Σ w over the rows is ``row_weight_sum``, present with sample
+    weights. Without it (no sample weights, w = 1) the expected size is ``weight_sum`` = Σ p.
+    The size is min(expected size, ``n_effective``); 0 where the group has no weight.
+    n_eff alone does not change when every probability is scaled (1,000 rows at p = 0.1
+    have n_eff = 1,000), so it would make a group of uncertain members look as large as
+    1,000 known ones; their expected size is 100, as for 100 known members. Without sample
+    weights n_eff ≥ Σ p (each p ≤ 1), so the size is Σ p; with crisp (0/1) memberships it is
+    ``n``, whatever the weights. Intervals and tests keep reading n_eff
     (:func:`polars_fair.analyses.uncertainty.row_scale`).
 
     Returns
@@ -184,10 +197,43 @@ def support_rows(names: Sequence[str]) -> pl.Expr:
     ...                   "n_effective": [1000.0, 100.0]})
     >>> t.select(support_rows(t.columns)).to_series().to_list()
     [100.0, 100.0]
+
+    The same groups with sample weights of 0.001 each: still 100 rows.
+
+    >>> t = t.with_columns(pl.col("weight_sum") / 1000, row_weight_sum=pl.col("n") / 1000)
+    >>> t.select(support_rows(t.columns)).to_series().round(9).to_list()
+    [100.0, 100.0]
     """
     if "n_effective" in names and "weight_sum" in names:
-        return pl.min_horizontal("weight_sum", "n_effective")
+        expected = pl.col("weight_sum")
+        if "row_weight_sum" in names:  # in rows: the weights rescaled to a mean of 1
+            total = pl.col("row_weight_sum")
+            expected = pl.when(total > 0).then(
+                pl.col("weight_sum") * pl.col("n") / total).otherwise(0.0)
+        return pl.min_horizontal(expected, "n_effective")
     return pl.col(support_size(names))
+
+
+def support_name(names: Sequence[str]) -> str:
+    """How messages name the support size of an estimated-membership count table.
+
+    Parameters
+    ----------
+    names : sequence of str
+        A count table's columns (with ``n_effective``).
+
+    Returns
+    -------
+    str
+        :data:`SUPPORT_SIZE_WEIGHTED` with ``row_weight_sum`` (sample weights), else
+        :data:`SUPPORT_SIZE` (the formula :func:`support_rows` computes).
+
+    Examples
+    --------
+    >>> support_name(["g", "n", "weight_sum", "n_effective"])
+    'support size min(weight_sum, n_effective)'
+    """
+    return SUPPORT_SIZE_WEIGHTED if "row_weight_sum" in names else SUPPORT_SIZE
 
 
 def prefer_supported(eligible: pl.Expr, min_support: float = DEFAULTS.min_support,
@@ -545,7 +591,7 @@ class Reference:
             The rules this analysis accepts.
         min_support : float, default ``DEFAULTS.min_support`` (30)
             A rule chooses among the eligible groups with at least this many rows (``n``; the
-            support size min(``weight_sum``, ``n_effective``) when ``frame`` has
+            support size, the expected size in rows bounded by ``n_effective``, when ``frame`` has
             ``n_effective``: estimated membership; ``n_positive_weight``, the rows of positive
             weight, on a weighted table that has it: :func:`support_rows`) when there are any
             (:func:`prefer_supported`); ``"largest"`` compares the same size.

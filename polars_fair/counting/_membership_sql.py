@@ -23,6 +23,7 @@ from polars_fair.counting import boundary
 from polars_fair.counting.membership import (
     ARGMAX,
     FAMILIES,
+    ROW_WEIGHTS,
     TOLERANCE,
     Membership,
     index_tuples,
@@ -97,6 +98,9 @@ def _duckdb(engine: Any, a: Audit, m: Membership, families: Sequence[str],
         scale = [wt] if f in ("s", "g") else [wt, wt]
         sums.append(f"CAST(sum({' * '.join([*(p[j] for j in t), *scale])}) AS DOUBLE) "
                     f"AS {name}")
+    if ROW_WEIGHTS in families and a.weight_name is not None:  # unweighted: copied from c
+        sums += [f"CAST(coalesce(sum({wt}) FILTER (WHERE {x} > 0.0), 0.0) AS DOUBLE) "
+                 f"AS {ROW_WEIGHTS}_{i}" for i, x in enumerate(p)]
     if a.score_name is not None:
         assert a.threshold is not None
         s = f"CAST({quote(a.score_name)} AS DOUBLE)"
@@ -170,6 +174,9 @@ def _spark(engine: Any, a: Audit, m: Membership, families: Sequence[str],
         prod = reduce(lambda x, y: x * y, [p[j] for j in t]) * (wt if f in ("s", "g")
                                                                 else wt * wt)
         sums.append(F.coalesce(F.sum(prod), F.lit(0.0)).cast("double").alias(name))
+    if ROW_WEIGHTS in families and a.weight_name is not None:  # unweighted: copied from c
+        sums += [F.coalesce(F.sum(F.when(x > F.lit(0.0), wt)), F.lit(0.0)).cast("double")
+                 .alias(f"{ROW_WEIGHTS}_{i}") for i, x in enumerate(p)]
     if a.score_name is not None:
         s = _col(a.score_name)
         pred = (s >= F.lit(a.threshold)).alias(boundary.P)

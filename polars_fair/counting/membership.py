@@ -25,9 +25,13 @@ column                     sum over the rows of the cell                        
 ``h_{j}_{k}`` (j ≤ k)      w²·p_j·p_k (the diagonal gives Kish's Σ(w p_k)²)        Float64
 ``t_{j}_{k}_{l}``          w²·p_j·p_k·p_l (j ≤ k ≤ l)                              Float64
 ``u_{j}_{k}_{l}_{m}``      w²·p_j·p_k·p_l·p_m (j ≤ k ≤ l ≤ m)                      Float64
+``v_{k}``                  w over the rows with p_k > 0 (only when asked for)      Float64
 =========================  ======================================================  =======
 
-``t`` and ``u`` serve the regression estimator's sandwich variance. A row with a null
+``t`` and ``u`` serve the regression estimator's sandwich variance; ``v`` (:data:`ROW_WEIGHTS`,
+not in :data:`FAMILIES`, so not in the default table) the weighted estimator's support size
+with sample weights (:func:`polars_fair.core.reference.support_rows`); without sample weights
+it equals ``c`` and is copied from it after the scan. A row with a null
 probability counts in ``n``, ``w`` and ``w2`` of its cell (``__pf_argmax`` null) and adds 0 to
 every probability sum. ``normalize=True`` divides each row's probabilities by their sum first.
 :func:`membership_table` returns it with its metadata (:class:`MembershipTable`); the pure
@@ -65,6 +69,7 @@ __all__ = [
     "ARGMAX",
     "ESTIMATORS",
     "FAMILIES",
+    "ROW_WEIGHTS",
     "TOLERANCE",
     "Membership",
     "MembershipTable",
@@ -82,6 +87,8 @@ ARGMAX = "__pf_argmax"
 ESTIMATORS = ("weighted", "argmax", "regression")
 #: The sum families of the membership table and the number of probabilities in each product.
 FAMILIES: dict[str, int] = {"c": 1, "s": 1, "g": 2, "h": 2, "t": 3, "u": 4}
+#: The family of the sums of w over the rows with p_k > 0 (asked for by name; not in FAMILIES).
+ROW_WEIGHTS = "v"
 #: How far (absolute) a row's probabilities may sum from 1 without ``normalize=True``.
 TOLERANCE = 1e-6
 _V = "__pf_m_"
@@ -118,7 +125,7 @@ def sum_columns(k: int, families: Sequence[str] = tuple(FAMILIES)) -> list[str]:
     k : int
         The number of groups.
     families : sequence of str, default every family
-        Which of ``c, s, g, h, t, u`` to list.
+        Which of ``c, s, g, h, t, u`` (and ``v``, :data:`ROW_WEIGHTS`) to list.
 
     Returns
     -------
@@ -133,7 +140,7 @@ def sum_columns(k: int, families: Sequence[str] = tuple(FAMILIES)) -> list[str]:
     return ["n", "w", "w2"] + [
         f + "_" + "_".join(map(str, t)) for f in FAMILIES if f in families
         for t in index_tuples(k, FAMILIES[f])
-    ]
+    ] + ([f"{ROW_WEIGHTS}_{i}" for i in range(k)] if ROW_WEIGHTS in families else [])
 
 
 @dataclass(frozen=True)
@@ -424,6 +431,8 @@ def _sum_aggs(k: int, families: Sequence[str], weighted: bool) -> list[pl.Expr]:
             if weighted:
                 prod = prod * (w if f in ("s", "g") else w * w)
             out.append(prod.sum().alias(name))
+    if ROW_WEIGHTS in families and weighted:  # unweighted: c, copied after the scan
+        out += [w.filter(p[i] > 0).sum().alias(f"{ROW_WEIGHTS}_{i}") for i in range(k)]
     return out
 
 
@@ -597,6 +606,9 @@ def membership_from_labels(labels: pl.DataFrame, m: Membership, a: Audit,
     sums = sum_columns(k, families)
     if a.weight is None and "h" in families and "g" in families:  # w = 1: h = g (one scan)
         df = df.with_columns(pl.col(c).alias("h" + c[1:]) for c in sums if c[0] == "g")
+    if a.weight is None and ROW_WEIGHTS in families:  # w = 1: Σ w over p_k > 0 rows is c_k
+        df = df.with_columns(pl.col(f"c_{i}").cast(pl.Float64).alias(f"{ROW_WEIGHTS}_{i}")
+                             for i in range(k))
     labels_01 = [(pl.col(Y) == pl.lit(a.pos_true)).cast(pl.Int8).alias("y_true")] \
         if Y in df.columns else []
     keys = [*a.keys, ARGMAX, *(["y_true"] if labels_01 else []), "y_pred"]

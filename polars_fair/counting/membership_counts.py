@@ -12,9 +12,9 @@ group. For group k within a cell of the ``by`` keys, ``tp = Σ w·p_k`` over the
 * ``n_effective`` = (Σ w·p_k)² / Σ (w·p_k)², Kish's effective sample size (Float64).
   Intervals and tests read it instead of ``n`` (:func:`polars_fair.analyses.uncertainty.
   row_scale`): a person counted with probability 0.3 is not a whole observation. Support
-  flags and ``reference="largest"`` read min(``weight_sum``, ``n_effective``)
+  flags and ``reference="largest"`` read the expected size in rows bounded by it
   (:func:`polars_fair.core.reference.support_rows`): n_eff does not change when every
-  probability is scaled, the expected size Σ w·p does.
+  probability is scaled, the expected size does.
 * ``attenuation`` = Var(p_k) / (μ_k (1 − μ_k)), with μ_k = Σ w·p_k / Σ w and Var(p_k) =
   Σ w·p_k² / Σ w − μ_k² over the rows of the cell (Float64). Chen, Kallus, Mao, Svacha &
   Udell (FAT* 2019) show that, when the outcome depends on the true group only, the weighted
@@ -23,6 +23,10 @@ group. For group k within a cell of the ``by`` keys, ``tp = Σ w·p_k`` over the
   definition where the ratio is 0/0: μ_k = 1 (every row of the cell in the group with
   p = 1, so Var(p_k) = μ_k (1 − μ_k) = 0); null only where the group has no weight in the
   cell (μ_k 0 or undefined).
+* ``row_weight_sum`` = Σ w over the rows counted in ``n`` (p_k > 0; Float64), with
+  ``sample_weight`` only: the support size rescales ``weight_sum`` by n / ``row_weight_sum``,
+  so it is in rows whatever the weights' scale (weights of 1/N would otherwise make every
+  group tiny). Without sample weights it would be ``n``, and the column is absent.
 
 Rows whose probabilities hold a null form the attribute's missing group (``null_groups=
 "keep"``): counted as a crisp group, ``n_effective`` = (Σ w)² / Σ w², ``attenuation`` 1
@@ -55,6 +59,7 @@ from polars_fair.counting._membership_sql import sql_membership_label_table
 from polars_fair.counting.boundary import count_schema
 from polars_fair.counting.membership import (
     ARGMAX,
+    ROW_WEIGHTS,
     Membership,
     membership_from_labels,
     membership_label_table,
@@ -64,8 +69,8 @@ from polars_fair.counting.membership import (
 __all__ = ["MEMBERSHIP_COLUMNS", "argmax_counts", "membership_counts", "support_size",
            "weighted_counts", "with_empty_groups"]
 
-#: The columns the weighted estimator adds after ``weight_sum``.
-MEMBERSHIP_COLUMNS = ("n_effective", "attenuation")
+#: The columns the weighted estimator adds after ``weight_sum`` (the last with sample weights).
+MEMBERSHIP_COLUMNS = ("n_effective", "attenuation", "row_weight_sum")
 _CELLS = {"tp": (1, 1), "fp": (0, 1), "fn": (1, 0), "tn": (0, 0)}
 
 
@@ -79,9 +84,11 @@ def _cell(value: pl.Expr, labelled: bool, y: int, p: int) -> pl.Expr:
     return value.filter(yes).sum()
 
 
-def _weighted_schema(table: pl.Schema, m: Membership, keys: list[str]) -> pl.Schema:
+def _weighted_schema(table: pl.Schema, m: Membership, keys: list[str],
+                     sample_weights: bool) -> pl.Schema:
     out = count_schema([(m.attribute, m.key_dtype), *((k, table[k]) for k in keys)], True)
-    return pl.Schema([*out.items(), *((c, pl.Float64()) for c in MEMBERSHIP_COLUMNS)])
+    extra = MEMBERSHIP_COLUMNS if sample_weights else MEMBERSHIP_COLUMNS[:-1]
+    return pl.Schema([*out.items(), *((c, pl.Float64()) for c in extra)])
 
 
 def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.DataFrame:
@@ -101,7 +108,8 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
     -------
     pl.DataFrame
         The attribute, the keys, ``n`` (Int64 rows with p > 0), ``tp, fp, fn, tn`` and
-        ``weight_sum`` (Float64 sums of w·p), ``n_effective`` and ``attenuation`` (Float64),
+        ``weight_sum`` (Float64 sums of w·p), ``n_effective`` and ``attenuation`` (Float64)
+        [, ``row_weight_sum`` (Float64, when ``table`` has the sums ``v``: sample weights)],
         sorted by the keys (nulls last).
 
     Examples
@@ -116,7 +124,7 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
     >>> weighted_counts(t, m, []).select("g", "n", "tp", "fp", "n_effective").rows()
     [('a', 2, 1.0, 0.25, 1.4705882352941178), ('b', 1, 0.0, 0.75, 1.0)]
     """
-    schema = _weighted_schema(table.schema, m, keys)
+    schema = _weighted_schema(table.schema, m, keys, f"{ROW_WEIGHTS}_0" in table.columns)
     labelled = "y_true" in table.columns
     known = table.filter(pl.col(ARGMAX).is_not_null())
     parts = []
@@ -127,7 +135,9 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
                 s.sum().alias("weight_sum"),
                 (s.sum() ** 2 / pl.col(f"h_{i}_{i}").sum()).alias("n_effective"),
                 (s.sum() / w.sum()).alias("__pf_mu"), (pl.col(f"g_{i}_{i}").sum() / w.sum())
-                .alias("__pf_m2")]
+                .alias("__pf_m2"),
+                *([pl.col(f"{ROW_WEIGHTS}_{i}").sum().alias("row_weight_sum")]
+                  if "row_weight_sum" in schema else [])]
         part = known.group_by(keys).agg(aggs) if keys else known.select(aggs)
         mu = pl.col("__pf_mu")
         parts.append(part.with_columns(
@@ -141,7 +151,8 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
         aggs = [pl.col("n").sum(), *(_cell(w, labelled, y, p).alias(c)
                                      for c, (y, p) in _CELLS.items()),
                 w.sum().alias("weight_sum"), (w.sum() ** 2 / pl.col("w2").sum())
-                .alias("n_effective")]
+                .alias("n_effective"),
+                *([w.sum().alias("row_weight_sum")] if "row_weight_sum" in schema else [])]
         part = missing.group_by(keys).agg(aggs) if keys else missing.select(aggs)
         parts.append(part.with_columns(  # a crisp group: attenuation 1 (null without weight)
             pl.lit(None, dtype=m.key_dtype).alias(m.attribute),
@@ -293,7 +304,9 @@ def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFram
                                      cli_message=E.CLI_MEMBERSHIP_REGRESSION)
     resolve_membership(engine.schema(), m, a)
     weighted = m.estimator == "weighted"
-    families = ("c", "s", "g", "h") if weighted else ()
+    # v (Σ w over the rows of each group): the support size with sample weights only
+    families = ("c", "s", "g", "h", *([ROW_WEIGHTS] if a.weight is not None else [])) \
+        if weighted else ()
     lf = getattr(engine, "lf", None)  # Polars; DuckDB and Spark run the same sums in SQL
 
     def scan(sums: Sequence[str], detail: bool) -> pl.LazyFrame:
@@ -306,7 +319,7 @@ def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFram
     labels = scan(families, False)
     key_schema = labels.collect_schema()
     if weighted:
-        schema = _weighted_schema(key_schema, m, a.keys)
+        schema = _weighted_schema(key_schema, m, a.keys, a.weight is not None)
     else:
         schema = count_schema([(m.attribute, m.key_dtype),
                                *((k, key_schema[k]) for k in a.keys)], a.weight is not None)

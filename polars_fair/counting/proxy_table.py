@@ -28,6 +28,7 @@ from polars_fair.counting.boundary import values_hidden
 from polars_fair.counting.membership import (
     ARGMAX,
     FAMILIES,
+    ROW_WEIGHTS,
     MembershipTable,
     membership_from_labels,
     membership_label_table,
@@ -42,6 +43,9 @@ __all__ = ["proxy_table"]
 def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool = False,
                 **args: Any) -> MembershipTable:
     """The lazy membership table of the rows with every sum family (one scan).
+
+    With ``sample_weight`` also ``v`` (:data:`polars_fair.counting.membership.ROW_WEIGHTS`:
+    Σ w over each group's rows), which the support size reads.
 
     Parameters
     ----------
@@ -86,19 +90,21 @@ def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool =
         tables.engine_of(frame), by, args, False)
     resolve_membership(engine.schema(), m, a)
     lf = getattr(engine, "lf", None)  # Polars; DuckDB and Spark run the same sums in SQL
-    labels = (membership_label_table(lf, m, a) if isinstance(lf, pl.LazyFrame)
-              else sql_membership_label_table(engine, a, m, tuple(FAMILIES)))
+    families = (*FAMILIES, *([ROW_WEIGHTS] if a.weight is not None else []))
+    labels = (membership_label_table(lf, m, a, families) if isinstance(lf, pl.LazyFrame)
+              else sql_membership_label_table(engine, a, m, families))
     key_schema = labels.collect_schema()
     keys = [*a.keys, ARGMAX, *(["y_true"] if a.y_true is not None else []), "y_pred"]
     schema = pl.Schema({
         **{k: key_schema[k] for k in a.keys}, ARGMAX: pl.Int64(),
         **({"y_true": pl.Int8()} if a.y_true is not None else {}), "y_pred": pl.Int8(),
         **{c: pl.Int64() if c == "n" or c.startswith("c_") else pl.Float64()
-           for c in sum_columns(len(m.groups))},
+           for c in sum_columns(len(m.groups), families)},
     })
     assert list(schema)[:len(keys)] == keys
-    table = labels.map_batches(lambda df: membership_from_labels(df, m, a), schema=schema)
+    table = labels.map_batches(lambda df: membership_from_labels(df, m, a, families),
+                               schema=schema)
     table = values_hidden(table, (*a.bound, *m.bound))  # a failed cast shows no value
     return MembershipTable(table, list(a.keys), m, a.weight is not None, a.y_true is not None,
-                           tuple(FAMILIES))
+                           families)
 

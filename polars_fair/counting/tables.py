@@ -843,7 +843,8 @@ def membership_rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
     :math:`a = (\sum M / \sum W - \mu^2) / (\mu (1 - \mu))`, exactly the values a count at
     the coarser level gives (up to rounding); as there, a crisp row's ``attenuation`` is 1
     where the ratio is 0/0 (:math:`\mu = 1`, and the missing group, null attribute, with
-    weight).
+    weight). ``row_weight_sum`` (with sample weights: Σ w over the rows counted in ``n``) is
+    a sum.
 
     Parameters
     ----------
@@ -856,7 +857,8 @@ def membership_rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
     -------
     pl.LazyFrame
         The keys, the summed ``n, tp, fp, fn, tn, weight_sum``, then ``n_effective`` and
-        ``attenuation`` (Float64), sorted by the keys (nulls last).
+        ``attenuation`` (Float64) [, the summed ``row_weight_sum``], sorted by the keys
+        (nulls last).
 
     Examples
     --------
@@ -880,7 +882,8 @@ def membership_rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
         pl.when(n_eff > 0).then(s * s / n_eff).otherwise(0.0).alias("__pf_q"),
         pl.when(pl.col(attribute).is_not_null()).then(m2).alias("__pf_m"),
         pl.when(pl.col(attribute).is_not_null()).then(w).alias("__pf_w"))
-    sums = [c for c in (*COUNT_COLUMNS, "weight_sum", "__pf_q", "__pf_m", "__pf_w")]
+    rows = ["row_weight_sum"] if "row_weight_sum" in names else []  # additive
+    sums = [*COUNT_COLUMNS, "weight_sum", "__pf_q", "__pf_m", "__pf_w", *rows]
     out = parts.group_by(list(keys)).agg(pl.col(c).sum() for c in sums)
     mu = s / pl.col("__pf_w")
     attenuation = (pl.col("__pf_m") / pl.col("__pf_w") - mu * mu) / (mu * (1 - mu))
@@ -891,5 +894,5 @@ def membership_rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
         pl.when(pl.col(attribute).is_null()).then(pl.when(s > 0).then(1.0))
         .when(mu >= 1).then(1.0).when(attenuation.is_finite()).then(attenuation)
         .cast(pl.Float64).alias("attenuation"),
-    ).select(*keys, *COUNT_COLUMNS, "weight_sum", "n_effective", "attenuation").sort(
+    ).select(*keys, *COUNT_COLUMNS, "weight_sum", "n_effective", "attenuation", *rows).sort(
         list(keys), nulls_last=True)
