@@ -86,7 +86,8 @@ __all__ = [
 #: Raised (as ImportError) when the optional plotting libraries are not installed.
 MISSING_EXTRA = (
     "{what} needs the optional module {module!r}: install the plot extra with "
-    'pip install "polars_fair[plot]" (altair, vl-convert-python, great-tables)'
+    'pip install ".[plot]" in the source checkout you installed from (altair, '
+    'vl-convert-python, great-tables)'
 )
 UNKNOWN_SUFFIX = "cannot tell the image format of {path!r}: use a .png, .svg or .json suffix"
 MISSING_CHART_COLUMN = "{what} needs column {column!r}; the table has columns: {available}"
