@@ -27,7 +27,7 @@ from polars_fair.analyses.runner import dense
 from polars_fair.core.numbers import check_seed
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference
-from polars_fair.core.spec import check_int
+from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, check_int
 from polars_fair.counting.classes import TABLE_NAMES, check_classes, classes_of
 
 __all__ = ["MIN_EXPECTED", "N_DRAWS", "REPORT_COLUMNS", "TEST_COLUMNS", "class_tables",
@@ -80,8 +80,9 @@ def one_vs_rest(df: pl.DataFrame, keys: Sequence[str], classes: Sequence[Any],
     -------
     pl.DataFrame
         The keys, ``__pf_class`` (UInt32, the class index), ``n`` (Int64 rows), ``tp, fp,
-        fn, tn`` (Int64; Float64 weighted sums with weights, then ``weight_sum``): every group
-        with every class, a class no one received included.
+        fn, tn`` (Int64; Float64 weighted sums with weights, then ``weight_sum`` and, when the
+        class table has it, ``n_positive_weight``): every group with every class, a class no
+        one received included.
 
     Examples
     --------
@@ -111,7 +112,9 @@ def one_vs_rest(df: pl.DataFrame, keys: Sequence[str], classes: Sequence[Any],
             v.filter(~pos_y & pos_p).sum().cast(cell).alias("fp"),
             v.filter(pos_y & ~pos_p).sum().cast(cell).alias("fn"),
             v.filter(~pos_y & ~pos_p).sum().cast(cell).alias("tn"),
-            *([pl.col("weight_sum").sum()] if weighted else [])]
+            *([pl.col("weight_sum").sum()] if weighted else []),
+            *([pl.col(POSITIVE_WEIGHT_ROWS).sum().cast(pl.Int64)]
+              if weighted and POSITIVE_WEIGHT_ROWS in df.columns else [])]
     out = table.group_by([*keys, _C]).agg(sums)
     return out.sort([_C, *keys], nulls_last=True)
 

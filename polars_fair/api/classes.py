@@ -23,10 +23,16 @@ from polars_fair.analyses.multiclass import (
     multiclass_test_from_classes,
 )
 from polars_fair.analyses.runner import analyse, check_clash, on_small_table
-from polars_fair.api.external import _check_levels, _key_list, _lazy, _widen
+from polars_fair.api.external import (
+    _check_levels,
+    _check_positive_rows,
+    _key_list,
+    _lazy,
+    _widen,
+)
 from polars_fair.api.objects import FairCounts, counts
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import DEFAULT_MAX_GROUPS, check_int, parse_by
+from polars_fair.core.spec import DEFAULT_MAX_GROUPS, POSITIVE_WEIGHT_ROWS, check_int, parse_by
 from polars_fair.counting import classes as C
 from polars_fair.counting.boundary import missing_keys_as_null
 from polars_fair.counting.tables import Counted
@@ -423,7 +429,9 @@ C.spell_out_classes(class_counts)
 def _check_class_table(df: pl.DataFrame, keys: list[str], labels: list[str],
                        cells: list[str], declared: tuple[Any, ...] | None,
                        dtype: pl.DataType) -> pl.DataFrame:
-    df = missing_keys_as_null(_widen(df, cells, ["n"]), keys)
+    df = missing_keys_as_null(_widen(df, cells, ["n", POSITIVE_WEIGHT_ROWS]), keys)
+    if POSITIVE_WEIGHT_ROWS in cells:
+        _check_positive_rows(df, "class table")
     for c in labels:  # the table's rows are counted, not the rows they stand for
         missing = [("null", pl.col(c).is_null())]
         if df.schema[c].is_float():
@@ -449,7 +457,9 @@ def from_class_counts(
     """Audit a class table made anywhere: ``from_class_counts(table).multiclass_report()``.
 
     The class table holds the key columns, ``y_true`` (optional), ``y_pred`` and ``n`` (rows;
-    with sample weights also ``weight_sum``), for example from SQL (``GROUP BY race, y_true,
+    with sample weights also ``weight_sum`` and optionally ``n_positive_weight``, the rows of
+    positive weight, which the support rules then count, as :func:`polars_fair.from_counts`
+    does; without it they count ``n``), for example from SQL (``GROUP BY race, y_true,
     y_pred`` with ``COUNT(*)``) or ``class_counts(...).frame`` saved to Parquet. It is checked
     as on the rows: counts widened to Int64 (non-negative, whole, within Int64), no null or NaN
     class, classes within ``classes``, at least two classes, the attribute level guards. Rows
@@ -476,8 +486,10 @@ def from_class_counts(
     ColumnNotFoundError
         ``y_pred``, ``n`` or a key is missing.
     InvalidArgumentError
-        A non-numeric ``n`` or ``weight_sum``, bad ``classes`` (at once); negative, NaN,
-        infinite, non-integer or too large counts (at collect time).
+        A non-numeric ``n``, ``weight_sum`` or ``n_positive_weight``, bad ``classes``,
+        ``n_positive_weight`` without ``weight_sum`` (at once); negative, NaN, infinite,
+        non-integer or too large counts, ``n_positive_weight`` above ``n`` or 0 where
+        ``weight_sum`` is positive (at collect time).
     NullValuesError, InvalidLabelError, EmptyFrameError, TooManyLevelsError
         At collect time: null or NaN classes, one class only or one outside ``classes``, no
         rows, an attribute with too many levels.
@@ -496,7 +508,10 @@ def from_class_counts(
         raise E.ColumnNotFoundError(E.missing_column("y_pred", "class table", schema.names()))
     labels = [c for c in ("y_true", "y_pred") if c in schema]
     weighted = "weight_sum" in schema
-    cells = ["n", *(["weight_sum"] if weighted else [])]
+    if POSITIVE_WEIGHT_ROWS in schema and not weighted:
+        raise E.InvalidArgumentError(E.POSITIVE_ROWS_UNWEIGHTED)
+    cells = ["n", *(["weight_sum"] if weighted else []),
+             *([POSITIVE_WEIGHT_ROWS] if POSITIVE_WEIGHT_ROWS in schema else [])]
     for c in cells:
         if c not in schema:
             raise E.ColumnNotFoundError(E.missing_column(c, "class table", schema.names()))
@@ -512,7 +527,8 @@ def from_class_counts(
         declared = tuple(dtype.categories.to_list())
     out_schema = pl.Schema([*[(k, schema[k]) for k in key_list],
                             *[(c, dtype) for c in labels], ("n", pl.Int64()),
-                            *([("weight_sum", pl.Float64())] if weighted else [])])
+                            *([("weight_sum", pl.Float64())] if weighted else []),
+                            *([(POSITIVE_WEIGHT_ROWS, pl.Int64())] if len(cells) == 3 else [])])
     raw = lf.select(*key_list, *[pl.col(c).cast(C.staging_dtype(dtype)) for c in labels], *cells)
     checked = raw.map_batches(
         lambda df: _check_class_table(df, key_list, labels, cells, declared, dtype),

@@ -138,13 +138,13 @@ def _widen(
     return df.with_columns(out)
 
 
-def _check_positive_rows(df: pl.DataFrame) -> None:
+def _check_positive_rows(df: pl.DataFrame, table: str = "count table") -> None:
     """``n_positive_weight`` within ``[0, n]``, and above 0 where ``weight_sum`` is."""
     pos = pl.col(POSITIVE_WEIGHT_ROWS)
     bad = df.filter((pos > pl.col("n")) | ((pos == 0) & (pl.col("weight_sum") > 0)))
     if bad.height:
         raise E.InvalidArgumentError(E.POSITIVE_ROWS_RANGE.format(
-            table="count table", values=E.show_values(bad[POSITIVE_WEIGHT_ROWS].to_list())))
+            table=table, values=E.show_values(bad[POSITIVE_WEIGHT_ROWS].to_list())))
 
 
 def _check_count_table(

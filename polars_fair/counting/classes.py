@@ -10,8 +10,9 @@ guards on attributes, with the same typed errors and messages. Every multiclass 
 (:func:`polars_fair.from_class_counts`).
 
 Public schema: the keys, ``y_true`` (absent without labels), ``y_pred`` (the class, one dtype
-for both), ``n`` (Int64 rows), ``weight_sum`` (Float64, with weights), sorted by the keys
-(nulls last), ``y_true`` and ``y_pred``.
+for both), ``n`` (Int64 rows), ``weight_sum`` (Float64, with weights) and ``n_positive_weight``
+(Int64 rows of positive weight, with weights: the support a binary count table counts, as a row
+of weight 0 is no observation), sorted by the keys (nulls last), ``y_true`` and ``y_pred``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
+    POSITIVE_WEIGHT_ROWS,
     Audit,
     IntoExpr,
     NullGroups,
@@ -142,8 +144,8 @@ def check_class_args(given: dict[str, Any]) -> dict[str, Any]:
     return {**CLASS_ARGS, **given}
 
 
-#: The columns of a class table besides its keys (``weight_sum`` only with weights).
-CLASS_COLUMNS = ("y_true", "y_pred", "n", "weight_sum")
+#: The columns of a class table besides its keys (the last two only with weights).
+CLASS_COLUMNS = ("y_true", "y_pred", "n", "weight_sum", POSITIVE_WEIGHT_ROWS)
 #: The class columns named by themselves (a table made elsewhere).
 TABLE_NAMES = {"y_pred": "y_pred", "y_true": "y_true"}
 #: Reserved: a key may not be named as a column of a class table or of its analyses.
@@ -303,7 +305,7 @@ def class_table(
     -------
     ClassTable
         The lazy table (the keys, [``y_true``,] ``y_pred``, ``n`` Int64 [, ``weight_sum``
-        Float64], sorted), its keys and declared classes.
+        Float64, ``n_positive_weight`` Int64], sorted), its keys and declared classes.
 
     Raises
     ------
@@ -338,7 +340,8 @@ def class_table(
     out = pl.Schema([*((k, schema_in[k]) for k in a.keys),
                      *((("y_true", dtype),) if a.y_true is not None else ()),
                      ("y_pred", dtype), ("n", pl.Int64()),
-                     *((("weight_sum", pl.Float64()),) if a.weight is not None else ())])
+                     *((("weight_sum", pl.Float64()), (POSITIVE_WEIGHT_ROWS, pl.Int64()))
+                       if a.weight is not None else ())])
     table = labels.map_batches(lambda df: derive_classes(df, a, dtype, declared), schema=out)
     names = {"y_pred": a.y_pred_name, **({"y_true": a.y_true_name} if a.y_true_name else {}),
              **({"sample_weight": a.weight_name} if a.weight_name else {})}
@@ -537,11 +540,13 @@ def derive_classes(df: pl.DataFrame, a: Audit, dtype: pl.DataType,
                          .cast(staging_dtype(dtype)) for c in labels)
     weighted = "weight_sum" in df.columns
     sums = [pl.col("n").sum().cast(pl.Int64),
-            *([pl.col("weight_sum").sum().cast(pl.Float64)] if weighted else [])]
+            *([pl.col("weight_sum").sum().cast(pl.Float64),
+               pl.col(boundary.W_POS).sum().cast(pl.Int64).alias(POSITIVE_WEIGHT_ROWS)]
+              if weighted else [])]
     out = (df.group_by([*a.keys, *labels]).agg(sums)
            .rename({boundary.Y: "y_true", boundary.P: "y_pred"}, strict=False))
     order = [*a.keys, *(["y_true"] if boundary.Y in labels else []), "y_pred"]
-    out = out.sort(order, nulls_last=True).select(*order, "n", *(["weight_sum"] if weighted
-                                                                   else []))
+    out = out.sort(order, nulls_last=True).select(
+        *order, "n", *(["weight_sum", POSITIVE_WEIGHT_ROWS] if weighted else []))
     return finish_classes(out, ["y_true", "y_pred"][-len(labels):], order, dtype, declared,
                           names)

@@ -36,8 +36,10 @@ def test_the_class_table_counts_each_group_true_and_predicted_class_once() -> No
 def test_weights_add_a_weight_sum_and_n_stays_the_row_count() -> None:
     table = polars_fair.class_counts(ROWS.filter(pl.col("g") == "a"), "g", y_pred="p",
                                      sample_weight="w").frame.collect()
-    # a: High 2.0 (1 row), Low 1.0 (1 row), Medium 0.5 (1 row)
-    assert table.rows() == [("a", "High", 1, 2.0), ("a", "Low", 1, 1.0), ("a", "Medium", 1, 0.5)]
+    # a: High 2.0 (1 row), Low 1.0 (1 row), Medium 0.5 (1 row); each row of positive weight
+    # (n_positive_weight, issue 22: the support a binary count table counts)
+    assert table.rows() == [("a", "High", 1, 2.0, 1), ("a", "Low", 1, 1.0, 1),
+                            ("a", "Medium", 1, 0.5, 1)]
 
 
 def test_expressions_and_lazy_frames_are_read_as_with_columns_reads_them() -> None:

@@ -56,7 +56,7 @@ from polars_fair.core.labels import text_of
 from polars_fair.core.limits import with_limits
 from polars_fair.core.numbers import limit_text
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import By, IntoExpr, NullGroups
+from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, By, IntoExpr, NullGroups
 
 __all__ = ["MULTICLASS_DATA_KEYS", "MULTICLASS_DEFINITIONS", "MULTICLASS_SECTIONS",
            "multiclass_html"]
@@ -198,7 +198,8 @@ def multiclass_html(
     report = fc.multiclass_report(ordered=ordered, reference=reference,
                                   min_support=min_support, four_fifths=four_fifths).collect()
     # the test counts rows, not weights (multiclass_test refuses a weighted table)
-    test = from_class_counts(table.drop("weight_sum", strict=False), counted.keys,
+    test = from_class_counts(table.drop("weight_sum", POSITIVE_WEIGHT_ROWS, strict=False),
+                             counted.keys,
                              classes=counted.classes).multiclass_test(
         n_permutations=n_permutations, seed=seed).collect()
     class_list = report["class"].unique(maintain_order=True).to_list()
