@@ -618,9 +618,12 @@ def count_tables(
     drop = kwargs.get("null_groups") == "drop"  # per set, after the roll-up (see above)
     if drop:
         kwargs = {**kwargs, "null_groups": "keep"}
-    finest, keys = count_table(engine, Attributes(attrs.items), max_groups=limit, **kwargs)
+    # the finest table is never shown: each set's own intersection is checked when rolled up
+    check_sets = kwargs.pop("intersection", True)
+    finest, keys = count_table(engine, Attributes(attrs.items), max_groups=limit,
+                               intersection=False, **kwargs)
     return expand_sets(finest, keys, [list(s) for s in attrs.sets], max_groups=limit,
-                       drop_missing=drop)
+                       drop_missing=drop, check_sets=check_sets)
 
 
 def membership_combinations(sets: AttributeSets,
@@ -658,7 +661,7 @@ def membership_combinations(sets: AttributeSets,
 
 def expand_sets(
     finest: pl.LazyFrame, keys: list[str], sets: AttributeSets, *,
-    max_groups: int = DEFAULT_MAX_GROUPS, drop_missing: bool = False,
+    max_groups: int = DEFAULT_MAX_GROUPS, drop_missing: bool = False, check_sets: bool = False,
 ) -> Counted:
     """Stack the roll-ups of a finest count table to each attribute set (see :class:`Counted`).
 
@@ -678,6 +681,10 @@ def expand_sets(
     drop_missing : bool, default False
         Drop, within each set, the rows whose attribute *of that set* is null (``null_groups=
         "drop"``), with one warning giving the rows dropped per set.
+    check_sets : bool, default False
+        Refuse a set of several attributes whose groups are too fine to show
+        (:func:`polars_fair.counting.boundary.too_fine`, the rule ``count_table`` applies to
+        the intersection it counts): the finest table itself is never shown.
 
     Returns
     -------
@@ -740,6 +747,10 @@ def expand_sets(
         parts = []
         for s, part in zip(sets, inputs, strict=True):
             rolled = part if s == keys else rollup(part.lazy(), s).collect()
+            if check_sets and len(s) > 1:
+                levels, fine = boundary.too_fine(rolled, s, int(rolled["n"].sum()))
+                if fine:
+                    raise E.intersection_error(s, levels, int(rolled["n"].sum()))
             parts.append(rolled.with_columns(
                 pl.lit(s, dtype=pl.List(pl.String)).alias("attributes"),
                 *[pl.lit(None, dtype=schema[k]).alias(k) for k in keys if k not in s],

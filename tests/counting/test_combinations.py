@@ -89,8 +89,11 @@ def test_bad_combination_arguments() -> None:
         DF.fair.confusion(["race"], max_order=2)
 
 
+# at least 200 rows: in fewer, a pair of these attributes can leave half of its groups on
+# one row, which the intersection guard refuses (boundary.too_fine), and this property is
+# about the roll-up, not the guard
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10_000), st.integers(50, 400))
+@given(st.integers(0, 10_000), st.integers(200, 400))
 def test_rolled_up_counts_equal_a_direct_group_by_on_the_coarse_set(seed: int, n: int) -> None:
     df = make_hiring(n, seed=seed).with_columns(pl.col("race", "sex", "age_band").cast(pl.String))
     out = df.fair.confusion(["race", "sex", "age_band"], combinations="all", max_order=2)

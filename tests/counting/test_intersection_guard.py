@@ -142,3 +142,19 @@ def test_compas_intersections_print_no_name_and_no_value(tmp_path: Path) -> None
                                  "decile_score", "--y-true", "two_year_recid", "--y-pred",
                                  "is_recid"])
     assert "together form 2,683 groups in 7,214 rows" in result.output
+
+
+def test_combinations_check_the_sets_shown_not_the_finest_table() -> None:
+    # a, b, c: 8 x 8 x 2 = 128 cells over 128 rows (one row each) are never shown with
+    # max_order=2; the pairs shown: a x c is 16 groups of 8 rows (fine), a x b is 64 groups of
+    # 2 rows, 2 * 64 = 128 rows, not fewer than two rows per group on average and no group of
+    # one row: fine. So the call is accepted, though the finest table is one row per cell.
+    rows = [(f"a{i}", f"b{j}", f"c{k}") for i in range(8) for j in range(8) for k in range(2)]
+    df = pl.DataFrame(rows, schema=["a", "b", "c"], orient="row").with_columns(
+        y_true=pl.lit(1), y_pred=pl.lit(1))
+    out = df.fair.confusion(["a", "b", "c"], combinations="all", max_order=2)
+    sizes = {tuple(k): n for k, n in out.group_by("attributes").agg(pl.len()).rows()}
+    assert sizes[("a", "b")] == 64 and sizes[("a", "c")] == 16 and ("a", "b", "c") not in sizes
+    # asking for the finest set itself is refused: 128 groups of one row each
+    with pytest.raises(E.TooManyLevelsError, match="together form 128 groups in 128 rows"):
+        df.fair.confusion(["a", "b", "c"], combinations="all")
