@@ -86,6 +86,8 @@ MAX_FLOAT_LEVELS = 50
 #: half of its levels or more with a single row, a first name) is an identifier or a
 #: measurement, not a group: every analysis refuses it (:func:`too_fine`).
 MIN_LEVELS_PER_ROW_CHECK = 8
+#: The groups from which an intersection of several attributes is checked (:func:`too_fine`).
+MIN_GROUPS_INTERSECTION_CHECK = 100
 Y, P = "__pf_y", "__pf_p"
 _V = "__pf_"
 #: The label table's count of rows with a positive weight (weighted only).
@@ -851,9 +853,13 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
 def too_fine(df: pl.DataFrame, keys: Sequence[str], rows: int) -> tuple[int, bool]:
     """The groups of ``keys`` (none null) and whether they are too fine to form groups.
 
-    Too fine: at least :data:`MIN_LEVELS_PER_ROW_CHECK` groups, and fewer than two rows per
-    group on average or half of the groups or more with a single row (``n``). The one rule
-    of an attribute and of an intersection (:func:`check_row_levels`).
+    Too fine: at least :data:`MIN_LEVELS_PER_ROW_CHECK` groups (of an intersection of several
+    attributes, :data:`MIN_GROUPS_INTERSECTION_CHECK`), and fewer than two rows per group on
+    average or half of the groups or more with a single row (``n``). The one rule of an
+    attribute and of an intersection (:func:`check_row_levels`). An intersection of a few
+    legitimate attributes in a small sample often has cells of one row (race × sex × age band
+    in 50 rows): it is judged from 100 groups up, where cells of one row name people (a first
+    name with an age: 6,042 groups in 7,214 rows).
 
     Parameters
     ----------
@@ -881,8 +887,8 @@ def too_fine(df: pl.DataFrame, keys: Sequence[str], rows: int) -> tuple[int, boo
                        & (pl.col("n") > 0))
              .group_by(keys).agg(pl.col("n").sum()))
     levels, singles = sizes.height, int((sizes["n"] == 1).sum())
-    return levels, levels >= MIN_LEVELS_PER_ROW_CHECK and (
-        2 * levels > rows or 2 * singles >= levels)
+    least = MIN_LEVELS_PER_ROW_CHECK if len(keys) == 1 else MIN_GROUPS_INTERSECTION_CHECK
+    return levels, levels >= least and (2 * levels > rows or 2 * singles >= levels)
 
 
 def checked(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.LazyFrame:
