@@ -41,7 +41,13 @@ def test_bias_audit_names_category_and_the_advice_works(tmp_path: Path) -> None:
 
 
 def test_bias_audit_intersection_names_category(tmp_path: Path) -> None:
-    path = _rows(tmp_path)
+    # a (12 levels of 10 rows) x b (10 levels of 12 rows): 120 groups of one row each, at
+    # least the 100 groups from which an intersection is judged (MIN_GROUPS_INTERSECTION_CHECK)
+    path = str(tmp_path / "cells.csv")
+    pl.DataFrame({
+        "a": [f"a{i % 12}" for i in range(120)], "b": [f"b{i // 12}" for i in range(120)],
+        "y_pred": [1, 0] * 60,
+    }).write_csv(path)
     result = runner.invoke(app, ["bias-audit", path, "--category", "a", "--category", "b",
                                  "--y-pred", "y_pred"])
     assert result.exit_code == 2
