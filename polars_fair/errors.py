@@ -100,9 +100,13 @@ RESERVED_NAME_EXPR = (
 CLI_RENAME_ADVICE = "pass it as SQL named otherwise, for example --by {example}"
 NOT_A_COLUMN = "{role} must be a column name or a polars expression, got {value!r} ({type})"
 NOT_ONE_COLUMN = (
-    "expression {expr} does not give one named column (a selector or several columns); pass one "
-    "expression per column, for example by=['race', 'sex']"
+    "{role}={expr} does not give one named column (a selector or several columns); {advice}"
 )
+#: The advice of :data:`NOT_ONE_COLUMN` for ``by`` (and ``categories``): the selector's own
+#: columns when known.
+ONE_PER_ATTRIBUTE = "pass a list of one name or expression per attribute, {role}={example}"
+#: The advice of :data:`NOT_ONE_COLUMN` for a role that takes one column (``y_pred``, ...).
+ONE_COLUMN_ONLY = "{role} takes one column: pass one name or expression{choices}"
 TOO_MANY_VALUES = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
     "found other values {values}"
