@@ -893,6 +893,14 @@ MONITOR_WEIGHTS = (
     "decisions as made, one per row, or audit one period's weighted rows with "
     "df.fair.disparity (a fixed-level test, not valid when repeated after every period)"
 )
+#: A monitor's confidence sequence that emptied: the constant-gap assumption is contradicted.
+MONITOR_CS_EMPTY = (
+    "the confidence sequence for the {what} is empty for {count} group(s), first {group} from "
+    "period {period}: no constant gap to the reference fits every period so far (the gap "
+    "changed over time), so {bounds} are null there and {flag} true; the alarm still says the "
+    "rates differed in some period, and a monitor over the periods since the change follows "
+    "the new gap"
+)
 MONITOR_NO_GROUPS = (
     "monitor needs an attribute (by=...) with two or more groups: it compares each group with "
     "a reference group period by period, and got no attribute; pass by='race', say (for a "
