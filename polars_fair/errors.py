@@ -142,6 +142,12 @@ POS_LABEL_ABSENT = (
     "pos_label={pos_label!r} occurs in neither {y_true!r} nor {y_pred!r}; values found: "
     "{values}. Pass pos_label= the value that means the positive (favourable) outcome"
 )
+#: :data:`POS_LABEL_ABSENT` of a paired table: the label and both models.
+POS_LABEL_ABSENT_PAIRED = (
+    "pos_label={pos_label!r} occurs in none of {y_true!r}, {y_pred!r} (the candidate) and "
+    "{baseline!r} (the baseline); values found: {values}. Pass pos_label= the value that means "
+    "the positive (favourable) outcome"
+)
 #: ``demo`` with too few rows (``--n 1``): its labels are 0/1 and it takes no --pos-label.
 CLI_DEMO_TOO_FEW = (
     "the demo's {n:,} synthetic row(s) hold no positive outcome (1) to audit; pass a larger "
@@ -900,6 +906,12 @@ MONITOR_CS_EMPTY = (
     "changed over time), so {bounds} are null there and {flag} true; the alarm still says the "
     "rates differed in some period, and a monitor over the periods since the change follows "
     "the new gap"
+)
+#: A monitor whose attribute holds one group in the data (a warning: the rates still hold).
+MONITOR_ONE_GROUP = (
+    "monitor: by={keys} holds one group in the data, so it has nothing to compare with a "
+    "reference and every comparison (difference, sequences, alarms) is null; a monitor needs an "
+    "attribute with two or more groups"
 )
 MONITOR_NO_GROUPS = (
     "monitor needs an attribute (by=...) with two or more groups: it compares each group with "

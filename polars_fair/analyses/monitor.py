@@ -68,6 +68,9 @@ def _run(df: pl.DataFrame, keys: list[str], metric: str, alpha: float,
     num, den = MONITOR_METRICS[metric]
     periods = df.select(PERIOD).unique().sort(PERIOD)
     groups = df.select(keys).unique().sort(keys, nulls_last=True)
+    if groups.height == 1:  # the rates hold; every comparison is null
+        warnings.warn(E.MONITOR_ONE_GROUP.format(keys=repr(keys[0] if len(keys) == 1 else keys)),
+                      stacklevel=2)
     full = periods.join(groups, how="cross").join(
         df, on=[PERIOD, *keys], how="left", nulls_equal=True).with_columns(
         numerator=pl.sum_horizontal(num).fill_null(0).cast(pl.Int64),
@@ -202,7 +205,9 @@ def monitor_from_counts(
     Warns
     -----
     UserWarning
-        A sequence emptied (:data:`polars_fair.errors.MONITOR_CS_EMPTY`, at collect time).
+        A sequence emptied (:data:`polars_fair.errors.MONITOR_CS_EMPTY`), or the attributes
+        hold one group in the data (:data:`polars_fair.errors.MONITOR_ONE_GROUP`: every
+        comparison is null), at collect time.
 
     Raises
     ------
