@@ -884,6 +884,43 @@ CLI_MONITOR_TIME_INTEGER = (
     "a date written as an integer yyyymmdd (20240131) is --time {yyyymmdd}, and seconds since "
     "1970-01-01 are --time {epoch}"
 )
+#: :data:`MONITOR_TIME_DTYPE` for text that reads as yyyymmdd: ``str.to_date()`` needs the format.
+MONITOR_TIME_YYYYMMDD = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; parse it first, "
+    "for example pl.col({column!r}).str.to_date('%Y%m%d')"
+)
+#: :data:`MONITOR_TIME_YYYYMMDD` on the command line (``--dtype COLUMN=date`` reads ISO dates).
+CLI_MONITOR_TIME_YYYYMMDD = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; parse it in SQL, "
+    "for example --time {sql}"
+)
+#: :data:`MONITOR_TIME_DTYPE` on DuckDB or Spark: ``time`` is a column name there, so the
+#: advice makes a date column in the engine.
+MONITOR_TIME_ENGINE = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; make a date column "
+    "in {engine} and pass its name, for example {ways}; then time={new!r}"
+)
+#: A ``time`` expression Polars cannot evaluate (``CAST(name AS DATE)``).
+MONITOR_TIME_CAST = (
+    "time: {reason}; parse text as a date with its format, for example "
+    "time=pl.col({column!r}).str.to_date('%Y-%m-%d')"
+)
+#: :data:`MONITOR_TIME_CAST` on the command line.
+CLI_MONITOR_TIME_CAST = (
+    "--time: {reason}; parse text as a date with its format, for example --time {sql}"
+)
+#: Periods after the year 9999: an integer yyyymmdd read as days since 1970.
+MONITOR_TIME_FAR = (
+    "time: {count} row(s) fall after the year 9999, as an integer date written yyyymmdd does "
+    "when it is read as days since 1970 (20240131 days is the year 57,387); convert it with its "
+    "format, for example time=pl.col({column!r}).cast(pl.String).str.to_date('%Y%m%d')"
+)
+#: :data:`MONITOR_TIME_FAR` on the command line.
+CLI_MONITOR_TIME_FAR = (
+    "--time: {count} row(s) fall after the year 9999, as an integer date written yyyymmdd does "
+    "when it is read as days since 1970 (CAST(d AS DATE) on 20240131 is the year 57,387); "
+    "convert it with its format, for example --time {sql}"
+)
 #: :data:`MONITOR_TIME_DTYPE` for a column neither text nor integer (a float, a time of day).
 MONITOR_TIME_OTHER = (
     "time column {column!r} must be a Date or Datetime column, got {dtype}, which holds no "
