@@ -100,9 +100,13 @@ RESERVED_NAME_EXPR = (
 CLI_RENAME_ADVICE = "pass it as SQL named otherwise, for example --by {example}"
 NOT_A_COLUMN = "{role} must be a column name or a polars expression, got {value!r} ({type})"
 NOT_ONE_COLUMN = (
-    "expression {expr} does not give one named column (a selector or several columns); pass one "
-    "expression per column, for example by=['race', 'sex']"
+    "{role}={expr} does not give one named column (a selector or several columns); {advice}"
 )
+#: The advice of :data:`NOT_ONE_COLUMN` for ``by`` (and ``categories``): the selector's own
+#: columns when known.
+ONE_PER_ATTRIBUTE = "pass a list of one name or expression per attribute, {role}={example}"
+#: The advice of :data:`NOT_ONE_COLUMN` for a role that takes one column (``y_pred``, ...).
+ONE_COLUMN_ONLY = "{role} takes one column: pass one name or expression{choices}"
 TOO_MANY_VALUES = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
     "found other values {values}"
@@ -137,6 +141,12 @@ NEGATIVES_DIFFER = (
 POS_LABEL_ABSENT = (
     "pos_label={pos_label!r} occurs in neither {y_true!r} nor {y_pred!r}; values found: "
     "{values}. Pass pos_label= the value that means the positive (favourable) outcome"
+)
+#: :data:`POS_LABEL_ABSENT` of a paired table: the label and both models.
+POS_LABEL_ABSENT_PAIRED = (
+    "pos_label={pos_label!r} occurs in none of {y_true!r}, {y_pred!r} (the candidate) and "
+    "{baseline!r} (the baseline); values found: {values}. Pass pos_label= the value that means "
+    "the positive (favourable) outcome"
 )
 #: ``demo`` with too few rows (``--n 1``): its labels are 0/1 and it takes no --pos-label.
 CLI_DEMO_TOO_FEW = (
@@ -874,6 +884,43 @@ CLI_MONITOR_TIME_INTEGER = (
     "a date written as an integer yyyymmdd (20240131) is --time {yyyymmdd}, and seconds since "
     "1970-01-01 are --time {epoch}"
 )
+#: :data:`MONITOR_TIME_DTYPE` for text that reads as yyyymmdd: ``str.to_date()`` needs the format.
+MONITOR_TIME_YYYYMMDD = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; parse it first, "
+    "for example pl.col({column!r}).str.to_date('%Y%m%d')"
+)
+#: :data:`MONITOR_TIME_YYYYMMDD` on the command line (``--dtype COLUMN=date`` reads ISO dates).
+CLI_MONITOR_TIME_YYYYMMDD = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; parse it in SQL, "
+    "for example --time {sql}"
+)
+#: :data:`MONITOR_TIME_DTYPE` on DuckDB or Spark: ``time`` is a column name there, so the
+#: advice makes a date column in the engine.
+MONITOR_TIME_ENGINE = (
+    "time column {column!r} must be a Date or Datetime column, got {dtype}; make a date column "
+    "in {engine} and pass its name, for example {ways}; then time={new!r}"
+)
+#: A ``time`` expression Polars cannot evaluate (``CAST(name AS DATE)``).
+MONITOR_TIME_CAST = (
+    "time: {reason}; parse text as a date with its format, for example "
+    "time=pl.col({column!r}).str.to_date('%Y-%m-%d')"
+)
+#: :data:`MONITOR_TIME_CAST` on the command line.
+CLI_MONITOR_TIME_CAST = (
+    "--time: {reason}; parse text as a date with its format, for example --time {sql}"
+)
+#: Periods after the year 9999: an integer yyyymmdd read as days since 1970.
+MONITOR_TIME_FAR = (
+    "time: {count} row(s) fall after the year 9999, as an integer date written yyyymmdd does "
+    "when it is read as days since 1970 (20240131 days is the year 57,387); convert it with its "
+    "format, for example time=pl.col({column!r}).cast(pl.String).str.to_date('%Y%m%d')"
+)
+#: :data:`MONITOR_TIME_FAR` on the command line.
+CLI_MONITOR_TIME_FAR = (
+    "--time: {count} row(s) fall after the year 9999, as an integer date written yyyymmdd does "
+    "when it is read as days since 1970 (CAST(d AS DATE) on 20240131 is the year 57,387); "
+    "convert it with its format, for example --time {sql}"
+)
 #: :data:`MONITOR_TIME_DTYPE` for a column neither text nor integer (a float, a time of day).
 MONITOR_TIME_OTHER = (
     "time column {column!r} must be a Date or Datetime column, got {dtype}, which holds no "
@@ -888,6 +935,20 @@ MONITOR_WEIGHTS = (
     "ratios of counts, and weighted sums are no counts); drop sample_weight to monitor the "
     "decisions as made, one per row, or audit one period's weighted rows with "
     "df.fair.disparity (a fixed-level test, not valid when repeated after every period)"
+)
+#: A monitor's confidence sequence that emptied: the constant-gap assumption is contradicted.
+MONITOR_CS_EMPTY = (
+    "the confidence sequence for the {what} is empty for {count} group(s), first {group} from "
+    "period {period}: no constant gap to the reference fits every period so far (the gap "
+    "changed over time), so {bounds} are null there and {flag} true; the alarm still says the "
+    "rates differed in some period, and a monitor over the periods since the change follows "
+    "the new gap"
+)
+#: A monitor whose attribute holds one group in the data (a warning: the rates still hold).
+MONITOR_ONE_GROUP = (
+    "monitor: by={keys} holds one group in the data, so it has nothing to compare with a "
+    "reference and every comparison (difference, sequences, alarms) is null; a monitor needs an "
+    "attribute with two or more groups"
 )
 MONITOR_NO_GROUPS = (
     "monitor needs an attribute (by=...) with two or more groups: it compares each group with "

@@ -68,7 +68,15 @@ OUTPUT_COLUMNS = (
     "impact_ratio", "unknown_rows",
 )
 
-NO_CATEGORIES = "bias_audit needs at least one category attribute, for example ['sex', 'race']"
+NO_CATEGORIES = (
+    "bias_audit needs at least one category attribute: pass categories= a list of the columns "
+    "to audit, for example categories={example}"
+)
+#: :data:`NO_CATEGORIES` of a count table (its keys are the categories).
+NO_CATEGORY_KEYS = (
+    "bias_audit needs at least one category attribute, and the table has none: pass by= one or "
+    "more of the count table's keys, or count the rows by the categories first"
+)
 ONE_OUTCOME = "pass exactly one of y_pred= (a binary selection) or y_score= (a score)"
 REPEATED_CATEGORIES = "categories has repeated attribute names: {names}"
 KEY_CLASH = (
@@ -103,7 +111,7 @@ def ll144_sets(keys: Sequence[str]) -> list[list[str]]:
 def _check(keys: Sequence[str], min_share: Any) -> Fraction:
     """The audit's own options, checked when the plan is built; ``min_share`` read exactly."""
     if not keys:
-        raise E.InvalidArgumentError(NO_CATEGORIES)
+        raise E.InvalidArgumentError(NO_CATEGORY_KEYS)
     share = check("min_share", min_share)
     clash = [k for k in keys if k in OUTPUT_COLUMNS or k.startswith("__pf_")]
     if clash:
@@ -542,19 +550,27 @@ def _categories(categories: Any) -> list[Any]:
     return list(categories)
 
 
-def _check_categories(frame: Any, cats: list[Any]) -> None:
-    """Raise for missing or repeated category columns, named as ``categories``.
+def _check_categories(frame: Any, cats: list[Any], taken: Sequence[str] = ()) -> None:
+    """Raise for no, missing or repeated category columns, named as ``categories``.
 
     Checked before counting; other inputs (a Spark ``Column``) are checked by the boundary.
+    With no categories the advice names a column of the frame outside ``taken`` (the
+    prediction's, the score's, the weight's).
     """
     schema = tables.engine_of(frame).schema()
+    if not cats:  # the frame's first column as the example: a name the user has
+        example = [c for c in schema.names() if c not in taken][:1] or ["<column>"]
+        raise E.InvalidArgumentError(NO_CATEGORIES.format(example=example))
     names = []
     for c in cats:
+        if c is None or isinstance(c, (bool, int, float)):
+            raise E.InvalidArgumentError(
+                E.NOT_A_COLUMN.format(role="categories", value=c, type=type(c).__name__))
         if not isinstance(c, (str, pl.Expr)):
             continue
         for col in [c] if isinstance(c, str) else c.meta.root_names():
             if col not in schema:
                 raise E.ColumnNotFoundError(E.missing_column(col, "categories", schema.names()))
-        names.append(name_of(c))
+        names.append(name_of(c, "categories", schema))
     if len(set(names)) != len(names):
         raise E.InvalidArgumentError(REPEATED_CATEGORIES.format(names=names))

@@ -19,7 +19,6 @@ from polars_fair._lazy import np, sps
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import check_clash
 from polars_fair.core.options import DEFAULTS, check
-from polars_fair.core.registry import safe_div
 from polars_fair.core.rules import flag
 from polars_fair.core.spec import support_size
 from polars_fair.core.stats import wilson_interval
@@ -279,19 +278,26 @@ def _changes(df: pl.DataFrame, *, labelled: bool, level: float, mid_p: bool,
     metrics = {"selection_rate": None, **({"tpr": 1, "fpr": 0} if labelled else {})}
     pairs = ((1, 1), (1, 0), (0, 1), (0, 0))
     # every sum of cells read here, in one query: weighted cells in rows (each group's positive
-    # weights normalised to mean 1; 1 unweighted), the discordant pairs of selection and errors
+    # weights normalised to mean 1), the discordant pairs of selection and errors
     sums = df.select(
-        (safe_div(_rows(df.columns), pl.col("weight_sum")).fill_null(0.0) if weighted
-         else pl.lit(1.0)).alias("scale"),
+        (_rows(df.columns).cast(pl.Float64) if weighted else pl.lit(1.0)).alias("rows"),
+        (pl.col("weight_sum").cast(pl.Float64) if weighted else pl.lit(1.0)).alias("wsum"),
         *(cell(y, p, q).alias(f"{m}_{p}{q}") for m, y in metrics.items() for p, q in pairs),
         cell(p=1, b=0).alias("sel_b"), cell(p=0, b=1).alias("sel_c"),
         *([(cell(1, 0, 1) + cell(0, 1, 0)).alias("worse"),
            (cell(1, 1, 0) + cell(0, 0, 1)).alias("better")] if labelled else []))
-    scale = sums["scale"].to_numpy().astype(np.float64)
+    rows, wsum = (sums[c].to_numpy().astype(np.float64) for c in ("rows", "wsum"))
+
+    def in_rows(x: Any) -> Any:
+        # (x / weight_sum) * rows, a share first: rows / weight_sum overflows for weights of
+        # 1e-310 (as uncertainty.py's intervals do); a group of no weight has no rows
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(wsum > 0, x / np.where(wsum > 0, wsum, 1.0) * rows, 0.0)
+
     out: dict[str, Any] = {}
     selections: tuple[Any, ...] = ()
     for metric in metrics:
-        a, b, c, d = (sums[f"{metric}_{p}{q}"].to_numpy().astype(np.float64) * scale
+        a, b, c, d = (in_rows(sums[f"{metric}_{p}{q}"].to_numpy().astype(np.float64))
                       for p, q in pairs)
         selections = selections or (a, b, c, d)
         low, high = paired_difference_interval(a, b, c, d, level=level)

@@ -21,7 +21,7 @@ from polars_fair._lazy import np, sps
 from polars_fair.analyses.membership_regression import normal_quantile
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference, known
-from polars_fair.counting.moments import merge_moments
+from polars_fair.counting.moment_merge import LOW, merge_moments
 
 __all__ = ["SMD_SD", "continuous_report_from_moments", "mean_intervals", "report_schema"]
 
@@ -109,7 +109,10 @@ def _compare(df: pl.DataFrame, size: Any, ref: int | None, name: str, smd_sd: Sm
         nan = np.full(df.height, np.nan)
         return {"mean": mean, "std": np.sqrt(var), "diff": nan, "low": nan, "high": nan,
                 "p": nan, "smd": nan}
-    diff = mean - mean[ref]
+    diff = mean - mean[ref]  # exact for close means (Sterbenz); then their low parts
+    if name == "pred" and LOW in df.columns:
+        part = df[LOW].fill_null(0.0).to_numpy().astype(np.float64)
+        diff = diff + (part - part[ref])
     low, high, p = _welch(diff, var, size, var[ref], size[ref], level)
     if smd_sd == "pooled":  # Cohen's d: the pooled sd of the group and the reference
         dof = size + size[ref] - 2  # 0 or below (sizes of 1, weights under 1): undefined

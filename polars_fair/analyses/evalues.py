@@ -306,6 +306,10 @@ class Sequences:
         The Mantel–Haenszel pooled difference and risk ratio over the periods so far.
     cs_low, cs_high, ir_cs_low, ir_cs_high : numpy.ndarray
         The confidence sequences for the difference and the impact ratio (NaN when empty).
+    cs_empty, ir_cs_empty : numpy.ndarray of bool
+        The sequence for the difference / the impact ratio is empty: every value on its grid
+        is rejected, so no constant difference (ratio) fits every period so far; once true,
+        true (the running intersection stays empty).
     p_anytime : numpy.ndarray
         :math:`\min(1, 1/\max_{t \le T} \prod e_t(0))`.
     alarm, four_fifths_alarm : numpy.ndarray of bool
@@ -329,6 +333,8 @@ class Sequences:
     p_anytime: Any
     alarm: Any
     four_fifths_alarm: Any
+    cs_empty: Any
+    ir_cs_empty: Any
 
 
 def _bounds(accepted: Any, grid: Any, lowest: float, highest: float) -> tuple[Any, Any]:
@@ -429,7 +435,8 @@ def sequences_many(groups: Sequence[tuple[Any, Any]], s_r: Any, n_r: Any, *, alp
         out.append(Sequences(difference=diff, impact_ratio=ratio, cs_low=cs_low,
                              cs_high=cs_high, ir_cs_low=ir_low, ir_cs_high=ir_high,
                              p_anytime=p_anytime, alarm=best >= bar,
-                             four_fifths_alarm=below))
+                             four_fifths_alarm=below, cs_empty=np.isnan(cs_low),
+                             ir_cs_empty=np.isnan(ir_low)))
     return out
 
 

@@ -9,6 +9,7 @@ of :mod:`polars_fair.analyses.evalues`.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,13 +35,14 @@ MONITOR_METRICS = {
 }
 _FLOATS = ("difference", "cs_low", "cs_high", "impact_ratio", "ir_cs_low", "ir_cs_high",
            "p_anytime")
+_FLAGS = ("alarm", "four_fifths_alarm", "cs_empty", "ir_cs_empty")
 
 
 def _schema(table: pl.Schema, keys: Sequence[str]) -> pl.Schema:
     return pl.Schema({PERIOD: table[PERIOD], **{k: table[k] for k in keys},
                       "numerator": pl.Int64(), "denominator": pl.Int64(), "rate": pl.Float64(),
                       "is_reference": pl.Boolean(), **{c: pl.Float64() for c in _FLOATS},
-                      "alarm": pl.Boolean(), "four_fifths_alarm": pl.Boolean()})
+                      **{c: pl.Boolean() for c in _FLAGS}})
 
 
 def monitor_outputs() -> list[str]:
@@ -66,6 +68,9 @@ def _run(df: pl.DataFrame, keys: list[str], metric: str, alpha: float,
     num, den = MONITOR_METRICS[metric]
     periods = df.select(PERIOD).unique().sort(PERIOD)
     groups = df.select(keys).unique().sort(keys, nulls_last=True)
+    if groups.height == 1:  # the rates hold; every comparison is null
+        warnings.warn(E.MONITOR_ONE_GROUP.format(keys=repr(keys[0] if len(keys) == 1 else keys)),
+                      stacklevel=2)
     full = periods.join(groups, how="cross").join(
         df, on=[PERIOD, *keys], how="left", nulls_equal=True).with_columns(
         numerator=pl.sum_horizontal(num).fill_null(0).cast(pl.Int64),
@@ -88,7 +93,7 @@ def _run(df: pl.DataFrame, keys: list[str], metric: str, alpha: float,
     seqs = sequences_many([(numerator[i:j], denominator[i:j]) for i, j in runs], s_r, n_r,
                           alpha=alpha, four_fifths=four_fifths)
     out = {c: np.full(full.height, np.nan) for c in _FLOATS}
-    out |= {c: np.zeros(full.height, dtype=bool) for c in ("alarm", "four_fifths_alarm")}
+    out |= {c: np.zeros(full.height, dtype=bool) for c in _FLAGS}
     for (i, j), seq in zip(runs, seqs, strict=True):
         for c, values in out.items():
             values[i:j] = getattr(seq, c)
@@ -96,11 +101,29 @@ def _run(df: pl.DataFrame, keys: list[str], metric: str, alpha: float,
         out[c][~np.isfinite(out[c])] = np.nan
     columns = [pl.Series(c, out[c], nan_to_null=True) for c in _FLOATS] + [
         pl.when(pl.col("is_reference")).then(None).otherwise(pl.Series(out[c])).alias(c)
-        for c in ("alarm", "four_fifths_alarm")]
+        for c in _FLAGS]
     rate = pl.when(pl.col("denominator") > 0).then(
         pl.col("numerator") / pl.col("denominator")).cast(pl.Float64).alias("rate")
     result = full.with_columns(rate, *columns)
+    _warn_empty(result, keys)
     return result.sort([PERIOD, *keys], nulls_last=True)
+
+
+def _warn_empty(result: pl.DataFrame, keys: list[str]) -> None:
+    """Warn once when a sequence emptied (:data:`~polars_fair.errors.MONITOR_CS_EMPTY`)."""
+    flags = [f for f in ("cs_empty", "ir_cs_empty") if result[f].fill_null(False).any()]
+    if not flags:
+        return
+    empty = result.filter(pl.any_horizontal(pl.col(f).fill_null(False) for f in flags))
+    first = empty.sort(PERIOD).row(0, named=True)
+    names = {"cs_empty": ("difference", "cs_low and cs_high"),
+             "ir_cs_empty": ("impact ratio", "ir_cs_low and ir_cs_high")}
+    warnings.warn(E.MONITOR_CS_EMPTY.format(
+        what=" and the ".join(names[f][0] for f in flags),
+        count=empty.select(keys).unique().height,
+        group=", ".join(f"{k}={first[k]}" for k in keys), period=first[PERIOD],
+        bounds=", ".join(names[f][1] for f in flags), flag=" and ".join(flags)),
+        stacklevel=2)
 
 
 def monitor_from_counts(
@@ -134,7 +157,15 @@ def monitor_from_counts(
       however often it is read; ``alarm``: the sequence excludes 0 (``p_anytime <= alpha``,
       equivalently ``cs_high <= 0`` or ``cs_low >= 0``), true from the first such period on;
       ``four_fifths_alarm``: the impact-ratio sequence lies wholly below ``four_fifths``
-      (``ir_cs_high < four_fifths``), likewise.
+      (``ir_cs_high < four_fifths``), likewise;
+    * ``cs_empty``, ``ir_cs_empty``: the sequence is empty, every difference (ratio) on its
+      grid rejected. The sequences are for one difference (ratio) held by every period; when
+      the gap changes over time (a group at 20/200 for five weeks, then 180/200) no constant
+      value fits and the running intersection empties: from that period on the flag is true,
+      the bounds are null and a ``UserWarning`` (:data:`polars_fair.errors.MONITOR_CS_EMPTY`)
+      says so. ``alarm`` and ``p_anytime`` stay valid: they test "no difference in any
+      period". A pooled ``difference`` outside its own sequence is an earlier sign of the
+      same change.
 
     A false alarm has probability at most :math:`\alpha` per group over the whole monitoring
     (Ville's inequality), assuming decisions independent within a period given the group
@@ -163,10 +194,20 @@ def monitor_from_counts(
         One row per (period, group), every group in every period, sorted by period then keys:
         ``period`` (Date), the keys, ``numerator``, ``denominator`` (Int64), ``rate`` (Float64
         in [0, 1], null for an empty period), ``is_reference`` (Boolean), ``difference``,
-        ``cs_low``, ``cs_high`` (Float64 in [-1, 1]), ``impact_ratio``, ``ir_cs_low``,
-        ``ir_cs_high`` (Float64, ratios >= 0; ``ir_cs_high`` null when unbounded),
-        ``p_anytime`` (Float64 in [0, 1]), ``alarm``, ``four_fifths_alarm`` (Boolean); the
-        comparisons are null on the reference's rows and before a group has data.
+        ``cs_low``, ``cs_high`` (Float64 in [-1, 1]; null only when ``cs_empty``),
+        ``impact_ratio``, ``ir_cs_low``, ``ir_cs_high`` (Float64, ratios >= 0; null when
+        ``ir_cs_empty``, and ``ir_cs_high`` also when unbounded), ``p_anytime`` (Float64 in
+        [0, 1]), ``alarm``, ``four_fifths_alarm``, ``cs_empty``, ``ir_cs_empty`` (Boolean);
+        the comparisons are null on the reference's rows, and ``difference`` and
+        ``impact_ratio`` before a group has data (the sequences are then [-1, 1] and
+        [0, unbounded)).
+
+    Warns
+    -----
+    UserWarning
+        A sequence emptied (:data:`polars_fair.errors.MONITOR_CS_EMPTY`), or the attributes
+        hold one group in the data (:data:`polars_fair.errors.MONITOR_ONE_GROUP`: every
+        comparison is null), at collect time.
 
     Raises
     ------

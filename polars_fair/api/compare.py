@@ -175,7 +175,9 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame | FairPaired,
         negative, NaN or infinite; ``n``, ``n_positive_weight`` (or, without ``weight_sum``,
         a cell) is not a whole number (weighted cells need a ``weight_sum`` column), as
         :func:`polars_fair.from_counts`; a key named like a column the comparison adds or
-        reads (``n``, ``selection_rate``, ``low_support``, ...) or starting with ``__pf_``.
+        reads (``n``, ``selection_rate``, ``low_support``, ...) or starting with ``__pf_``;
+        ``n_positive_weight`` without ``weight_sum`` (it would be ignored; as
+        ``from_counts``, :data:`polars_fair.errors.POSITIVE_ROWS_UNWEIGHTED`).
     NullValuesError
         A null cell.
     InvalidInputError

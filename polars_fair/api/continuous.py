@@ -21,6 +21,7 @@ from polars_fair.api.external import _key_list, _lazy, _require
 from polars_fair.api.objects import counts
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import By, IntoExpr, NullGroups, name_of, parse_by
+from polars_fair.counting.moment_merge import LOW
 from polars_fair.counting.moments import (
     MOMENT_ARGS_DOC,
     MOMENT_COLUMNS,
@@ -75,7 +76,7 @@ class FairMoments:
 
     @property
     def frame(self) -> pl.LazyFrame:
-        """The moment table: keys, ``n`` [, ``weight_sum``], ``mean_pred``, ``m2_pred`` [, ...]."""
+        """The moment table (:func:`polars_fair.counting.moments.moment_schema`)."""
         return self._table
 
     def _rollup(self, by: By = None) -> FairMoments:
@@ -87,7 +88,7 @@ class FairMoments:
         >>> import polars as pl, polars_fair
         >>> df = pl.DataFrame({"g": ["a", "b"], "rate": [1.0, 3.0]})
         >>> polars_fair.moments(df, "g", y_pred="rate")._rollup([]).frame.collect().rows()
-        [(2, 2.0, 2.0)]
+        [(2, 2.0, 0.0, 2.0)]
         """
         if by is None:
             return self
@@ -212,7 +213,7 @@ def moments(frame: Any, by: By = None, *, y_pred: IntoExpr | None = None,
     >>> import polars as pl, polars_fair
     >>> df = pl.DataFrame({"g": ["a", "a", "b"], "rate": [1.0, 3.0, 2.0]})
     >>> polars_fair.moments(df, "g", y_pred="rate").frame.collect().rows()
-    [('a', 2, 2.0, 2.0), ('b', 1, 2.0, 0.0)]
+    [('a', 2, 2.0, 0.0, 2.0), ('b', 1, 2.0, 0.0, 0.0)]
     """
     table, keys, _ = moment_table(frame, by, y_pred=y_pred, y_true=y_true,
                                   sample_weight=sample_weight, null_groups=null_groups)
@@ -234,6 +235,9 @@ def _check_moments(df: pl.DataFrame, size: str, columns: Sequence[str]) -> pl.Da
             checks.append(("negative", v < 0))
         if c == "n" and df.schema[c].is_float():  # a row count, as in from_class_counts
             checks.append(("non-integer", v != v.floor()))
+        if c == LOW:  # the part of the mean below mean_pred's last digit
+            checks.append(("too large (beyond one unit in the last place of mean_pred)",
+                           v.abs() > pl.col("mean_pred").abs() * 2.0**-52))
         for problem, cond in checks:
             bad = df.filter(cond)[c]
             if bad.len():
@@ -303,10 +307,18 @@ def from_moments(table: pl.DataFrame | pl.LazyFrame,
     """Audit a moment table made anywhere: ``from_moments(table).continuous_report()``.
 
     The table has the schema of :func:`moments` (:mod:`polars_fair.counting.moments`): the
-    keys, ``n``, optionally ``weight_sum``, ``mean_pred``, ``m2_pred`` (the centred sum of
-    squares, ``(n - 1)·std²``), and optionally all of ``mean_true``, ``mean_residual``,
-    ``m2_residual``, ``sum_abs_residual``. Rows with equal keys (partial tables of the same
-    group) are merged with Chan et al.'s formula.
+    keys, ``n``, optionally ``weight_sum``, ``mean_pred``, optionally ``mean_pred_low``,
+    ``m2_pred`` (the centred sum of squares, ``(n - 1)·std²``), and optionally all of
+    ``mean_true``, ``mean_residual``, ``m2_residual``, ``sum_abs_residual``. Rows with equal
+    keys (partial tables of the same group) are merged with Chan et al.'s formula.
+
+    ``mean_pred_low`` is the part of the mean that ``mean_pred`` (a double) cannot hold: the
+    mean is ``mean_pred + mean_pred_low``, and differences between groups keep their digits
+    when the means are close at a large offset (values near 10⁹ whose means differ by 0.04).
+    Without it the mean is ``mean_pred`` (the column is added as 0). To make it elsewhere,
+    average about a shift ``s`` near each group's values (its minimum, say): with ``d`` the
+    mean of ``y_pred - s``, ``mean_pred = s + d`` and ``mean_pred_low = d - (mean_pred - s)``
+    (exact when ``|s| >= |d|``; :mod:`polars_fair.counting.moment_merge`).
 
     Parameters
     ----------
@@ -326,7 +338,8 @@ def from_moments(table: pl.DataFrame | pl.LazyFrame,
     InvalidArgumentError
         A non-numeric moment column, residual columns given in part (at once); null, NaN,
         infinite or negative counts, sums of squares or weights, a non-integer ``n``, a null
-        mean of a non-empty group, moments no zero or one rows can have (with ``n = 0`` a
+        mean of a non-empty group, a ``mean_pred_low`` beyond one unit in the last place of
+        ``mean_pred``, moments no zero or one rows can have (with ``n = 0`` a
         non-zero mean, ``weight_sum``, ``m2_*`` or ``sum_abs_residual``; with ``n = 1`` a
         non-zero ``m2_*``), residual moments no values can have (``mae`` below
         ``|mean_residual|`` or above ``rmse``, within 1e-9 relative) (at collect time).
@@ -358,5 +371,7 @@ def from_moments(table: pl.DataFrame | pl.LazyFrame,
     checked = lf.select(*key_list, *moment_cols).map_batches(
         lambda df: _check_moments(df, size, moment_cols),
         schema=pl.Schema([(c, schema[c]) for c in (*key_list, *moment_cols)]))
+    if LOW not in schema:  # a table made without the low part: the mean is mean_pred
+        checked = checked.with_columns(pl.lit(0.0).alias(LOW))
     cast = [pl.col(c).cast(d) for c, d in out.items()]
     return FairMoments(merge_moments(checked.select(cast), key_list).select(cast), key_list)

@@ -173,7 +173,8 @@ def bias_audit(
     cats = _categories(categories)
     if (y_pred is None) == (y_score is None):
         raise E.InvalidArgumentError(ONE_OUTCOME)
-    _check_categories(frame, cats)
+    _check_categories(frame, cats, [c for c in (y_pred, y_score, sample_weight)
+                                    if isinstance(c, str)])
     if classes is not None and (y_score is not None or pos_label is not None):
         raise E.InvalidArgumentError(E.CLASSES_CONFLICT.format(
             other="y_score= (a score)" if y_score is not None else

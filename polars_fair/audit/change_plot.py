@@ -193,8 +193,9 @@ def monitor_chart(
     monitor : pl.DataFrame or pl.LazyFrame
         The output of ``df.fair.monitor(by, time=..., every=..., y_pred=...)``: ``period``
         (Date), key columns, ``denominator`` (Int64), ``is_reference`` (Boolean),
-        ``difference``, ``cs_low``, ``cs_high`` (Float64 in [-1, 1], null before a group has
-        data), ``alarm`` (Boolean).
+        ``difference`` (Float64 in [-1, 1], null before a group has data), ``cs_low``,
+        ``cs_high`` (Float64 in [-1, 1], null where the sequence emptied, ``cs_empty``: no
+        band is drawn there), ``alarm`` (Boolean).
     keys : sequence of str, optional
         Key columns; default: the columns between ``period`` and ``numerator``.
     max_groups : int, default 12

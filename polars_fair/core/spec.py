@@ -13,6 +13,7 @@ engine and surface raise the same errors.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import itertools
 import math
@@ -315,13 +316,17 @@ def names(value: Any) -> list[str] | None:
     return None
 
 
-def name_of(x: IntoExpr) -> str:
+def name_of(x: IntoExpr, role: str = "by", schema: pl.Schema | None = None) -> str:
     """The output name of a column name or expression.
 
     Parameters
     ----------
     x : str or pl.Expr
         A column name or an expression.
+    role : str, default "by"
+        The argument ``x`` was given as (named in the error).
+    schema : pl.Schema, optional
+        The input's schema: the error then names the columns a selector takes.
 
     Returns
     -------
@@ -331,8 +336,8 @@ def name_of(x: IntoExpr) -> str:
     Raises
     ------
     InvalidArgumentError
-        An expression without a single output name (``pl.all()``, ``pl.col("a", "b")``), or
-        something that is neither a name nor an expression.
+        An expression without a single output name (``pl.all()``, ``pl.col("a", "b")``;
+        :func:`not_one_column`), or something that is neither a name nor an expression.
 
     Examples
     --------
@@ -343,11 +348,73 @@ def name_of(x: IntoExpr) -> str:
         return x
     if not isinstance(x, pl.Expr):
         raise E.InvalidArgumentError(
-            E.NOT_A_COLUMN.format(role="by", value=x, type=type(x).__name__))
+            E.NOT_A_COLUMN.format(role=role, value=x, type=type(x).__name__))
     try:
         return x.meta.output_name()
     except pl.exceptions.PolarsError:
-        raise E.InvalidArgumentError(E.NOT_ONE_COLUMN.format(expr=x)) from None
+        raise E.InvalidArgumentError(not_one_column(x, role, schema)) from None
+
+
+def _selected(x: pl.Expr, schema: pl.Schema | None) -> list[str]:
+    """The columns a multi-column expression selects: over ``schema``, or from its text."""
+    if schema is not None:
+        try:
+            return pl.LazyFrame(schema=schema).select(x).collect_schema().names()
+        except (pl.exceptions.PolarsError, TypeError, ValueError):
+            pass
+    found = re.fullmatch(r"cs\.by_name\((.*), require_all=true\)", str(x))  # pl.col("a", "b")
+    if found:
+        try:
+            names = ast.literal_eval(f"[{found.group(1)}]")
+        except (ValueError, SyntaxError):
+            return []
+        return [n for n in names if isinstance(n, str)]
+    return []
+
+
+def not_one_column(x: pl.Expr, role: str, schema: pl.Schema | None = None) -> str:
+    """:data:`~polars_fair.errors.NOT_ONE_COLUMN` for ``role``, with the user's own columns.
+
+    ``by`` (or ``categories``) is advised a list of one name per attribute (the selector's
+    columns, when they can be read, at most :data:`SHOWN_COLUMNS` of them); a role of one
+    column (``y_pred``, ``y_true``, ``sample_weight``, ...) is advised one of them.
+
+    Parameters
+    ----------
+    x : pl.Expr
+        An expression of several output columns.
+    role : str
+        The argument it was given as.
+    schema : pl.Schema, optional
+        The input's schema (to read which columns a selector such as ``pl.all()`` takes).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(not_one_column(pl.col("race", "sex"), "by"))  # doctest: +ELLIPSIS
+    by=cs.by_name(...) ...; pass a list of one name or expression per attribute, by=['race', 'sex']
+    >>> schema = pl.Schema({"p": pl.Int64, "y": pl.Int64})
+    >>> print(not_one_column(pl.all(), "y_pred", schema))  # doctest: +ELLIPSIS
+    y_pred=cs.all() ...; y_pred takes one column: pass one name or expression, one of ['p', 'y']
+    """
+    names = _selected(x, schema)
+    shown = [repr(n) for n in names[:SHOWN_COLUMNS]] + (["..."] if len(names) > SHOWN_COLUMNS
+                                                         else [])
+    listed = "[" + ", ".join(shown) + "]"
+    if role in ("by", "categories"):  # a list of attributes
+        advice = E.ONE_PER_ATTRIBUTE.format(role=role, example=listed if names
+                                            else "[<column>, <column>, ...]")
+    else:
+        advice = E.ONE_COLUMN_ONLY.format(role=role,
+                                          choices=f", one of {listed}" if names else "")
+    return E.NOT_ONE_COLUMN.format(role=role, expr=x, advice=advice)
+
+
+#: At most this many of a selector's columns are shown in advice.
+SHOWN_COLUMNS = 4
 
 
 def to_expr(column: IntoExpr) -> pl.Expr:
@@ -665,6 +732,7 @@ def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:
                 E.missing_column(col, role, schema.names())
             )
     if isinstance(x, pl.Expr):
+        name_of(x, role, schema)  # one output column, before the probe aliases it
         check_frame_wide(x, role, schema)
 
 

@@ -558,11 +558,13 @@ def _check_scores(df: pl.DataFrame, a: Audit) -> None:
         )
 
 
-def validate_labels(df: pl.DataFrame, a: Audit) -> None:
+def validate_labels(df: pl.DataFrame, a: Audit, *, positive: bool = True) -> None:
     """Every input error of a label table (count or score), in a fixed order.
 
     Scores first, then nulls, NaN and extra values of the label and the prediction, then
-    whether both use the same negative value, whether ``pos_label`` occurs at all, and weights.
+    whether both use the same negative value, whether ``pos_label`` occurs at all (unless
+    ``positive`` is false: a paired table asks it of both models at once,
+    :func:`holds_positive`), and weights.
     """
     _check_scores(df, a)
     neg_true = None
@@ -579,8 +581,8 @@ def validate_labels(df: pl.DataFrame, a: Audit) -> None:
                 y_true=a.y_true_name, y_pred=a.y_pred_name, neg_true=neg_true,
                 neg_pred=neg_pred, pos_label=a.pos_label).replace(
                     "y_pred column", f"{a.y_pred_role} column"))  # a baseline: its argument
-        if a.score is None and Y in df.columns and df["n"].sum() \
-                and not _holds_positive(df, a):
+        if positive and a.score is None and Y in df.columns and df["n"].sum() \
+                and not holds_positive(df, a):
             found = sorted({repr(v) for v in (neg_true, neg_pred) if v is not None})
             raise E.InvalidLabelError(E.POS_LABEL_ABSENT.format(
                 pos_label=a.pos_label, y_true=a.y_true_name, y_pred=a.y_pred_name,
@@ -588,8 +590,28 @@ def validate_labels(df: pl.DataFrame, a: Audit) -> None:
     check_weights(df, a)
 
 
-def _holds_positive(df: pl.DataFrame, a: Audit) -> bool:
-    """Whether some row of a label table has the positive label or the positive prediction."""
+def holds_positive(df: pl.DataFrame, a: Audit) -> bool:
+    """Whether some row of a label table has the positive label or the positive prediction.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label table (the label ``__pf_y`` and the prediction ``__pf_p``).
+    a : Audit
+        The resolved call (``pos_true``, ``pos_pred``).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> t = pl.DataFrame({Y: [0, 0], P: [0, 1], "n": [3, 1]})
+    >>> a = resolve(pl.Schema({"y_true": pl.Int64, "y_pred": pl.Int64}), None)
+    >>> holds_positive(t, a), holds_positive(t.head(1), a)
+    (True, False)
+    """
     labels, preds = _plain_values(df, Y, a.pos_true), _plain_values(df, P, a.pos_pred)
     if labels is not None and preds is not None:
         return a.pos_true in labels or a.pos_pred in preds

@@ -9,7 +9,11 @@ The public schema, sorted by the keys (nulls last):
 * the key columns;
 * ``n`` (Int64): the rows;
 * ``weight_sum`` (Float64, with ``sample_weight`` only): ``W = Σw``;
-* ``mean_pred`` (Float64): the (weighted) mean of ``y_pred``, ``Σw·ŷ / W``;
+* ``mean_pred`` (Float64): the (weighted) mean of ``y_pred``, ``Σw·ŷ / W``, rounded to a double;
+* ``mean_pred_low`` (Float64): the rest of that mean, below ``mean_pred``'s last digit: the mean
+  is ``mean_pred + mean_pred_low`` (:mod:`polars_fair.counting.moment_merge`), so that two
+  groups whose means are close at a large offset keep the digits of their difference (0 for a
+  table made without it, :func:`polars_fair.api.continuous.from_moments`);
 * ``m2_pred`` (Float64): the sum of squared deviations from that mean, ``Σw·(ŷ − mean)²``;
 * with ``y_true``: ``mean_true``, ``mean_residual`` (of ``r = ŷ − y``), ``m2_residual`` and
   ``sum_abs_residual`` (``Σw·|r|``), all Float64.
@@ -22,9 +26,13 @@ a double holds about 16 digits, so every digit of the variance is lost. Each eng
 computes each group's mean and centred sum of squares with its own numerically stable aggregate
 (Polars ``mean``/``var``, ``y_pred`` shifted by its first value over the frame, or by each
 group's first value when a group lies far from it, see :func:`moment_label_table`; DuckDB the
-compensated ``fsum`` and ``var_pop``; Spark ``avg`` and ``var_pop`` of ``y_pred`` minus each
-group's smallest value: Welford-type updates merged across threads and partitions), and tables
-are merged
+compensated ``fsum`` and ``var_pop``, Spark ``avg`` and ``var_pop``, both of ``y_pred`` minus
+each group's smallest value: Welford-type updates merged across threads and partitions). Each
+engine returns the shift and the mean about it, which :func:`moments_from_labels` splits into
+``mean_pred`` and ``mean_pred_low`` (Knuth's TwoSum). Against exact ``fractions`` sums, at
+10⁹ + N(0, 1) and at 10¹² with group means 10⁻³ apart, mean differences and SMDs agree to
+10⁻¹² relative on every engine (``tests/engines/test_continuous_exact.py``; measured 10⁻¹⁴
+or better). Tables are merged
 (roll-ups, the whole population) with the parallel formula of Chan, Golub and LeVeque (1979,
 "Updating formulae and a pairwise algorithm for computing sample variances"), in its many-part
 form :func:`merge_moments`::
@@ -60,6 +68,14 @@ from polars_fair.core.spec import (
     wide_int,
 )
 from polars_fair.counting import boundary
+from polars_fair.counting.moment_merge import (
+    DMEAN,
+    LOW,
+    SHIFT,
+    far_from_shift,
+    merge_moments,
+    split_mean,
+)
 from polars_fair.counting.tables import Engine, PolarsEngine, engine_of
 
 __all__ = [
@@ -76,7 +92,7 @@ __all__ = [
 ]
 
 #: The moment columns besides the keys (``weight_sum`` only when weighted).
-MOMENT_COLUMNS = ("n", "weight_sum", "mean_pred", "m2_pred")
+MOMENT_COLUMNS = ("n", "weight_sum", "mean_pred", LOW, "m2_pred")
 #: The residual moments (with ``y_true`` only).
 RESIDUAL_COLUMNS = ("mean_true", "mean_residual", "m2_residual", "sum_abs_residual")
 _V = "__pf_"
@@ -140,10 +156,10 @@ def moment_schema(key_schema: Sequence[tuple[str, pl.DataType]], *, weighted: bo
     Examples
     --------
     >>> moment_schema([("g", pl.String())], weighted=False, residuals=False).names()
-    ['g', 'n', 'mean_pred', 'm2_pred']
+    ['g', 'n', 'mean_pred', 'mean_pred_low', 'm2_pred']
     """
     cells = [("n", pl.Int64())] + ([("weight_sum", pl.Float64())] if weighted else [])
-    cells += [(c, pl.Float64()) for c in ("mean_pred", "m2_pred")]
+    cells += [(c, pl.Float64()) for c in ("mean_pred", LOW, "m2_pred")]
     if residuals:
         cells += [(c, pl.Float64()) for c in RESIDUAL_COLUMNS]
     return pl.Schema([*key_schema, *cells])
@@ -235,17 +251,11 @@ def _checks(x: pl.Expr, tag: str, raw: pl.Expr | None = None,
     return out
 
 
-def _mean_m2(x: pl.Expr, w: pl.Expr | None, name: str,
-             shift: pl.Expr | None = None) -> list[pl.Expr]:
-    """A group's mean and centred sum of squares of ``x``, in one aggregation (stable).
-
-    ``shift`` (a per-group expression equal to the value ``x`` was shifted by) is added back to
-    the mean.
-    """
+def _mean_m2(x: pl.Expr, w: pl.Expr | None, name: str) -> list[pl.Expr]:
+    """A group's mean and centred sum of squares of ``x``, in one aggregation (stable)."""
     mean = x.mean() if w is None else (w * x).sum() / w.sum()
     m2 = x.var(ddof=0) * x.count() if w is None else (w * (x - mean) ** 2).sum()
-    return [(mean if shift is None else mean + shift).alias(f"mean_{name}"),
-            m2.alias(f"m2_{name}")]
+    return [mean.alias(f"mean_{name}"), m2.alias(f"m2_{name}")]
 
 
 def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
@@ -256,17 +266,20 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     whose rounding errors grow with the values' magnitude (on values near 10⁹ the mean of 2,000
     rows is off by about 5·10⁻⁷, which a difference of 0.5 between two groups' means cannot
     absorb), while the mean of the shifted values is exact to about 10⁻¹⁶ of their spread. Each
-    group adds back ``x0``, recovered as its first row's ``x − (x − x0)`` (exact when the two
-    are within a factor 2, Sterbenz's lemma; otherwise within one unit in the last place). The
-    grouped ``var`` is stable with or without the shift. A shift read from the frame, not
-    computed per group, keeps Polars' fast grouped aggregations; its limit is a frame whose
-    groups lie orders of magnitude apart (values near 0 beside values near 10⁹ would lose their
-    digits below 10⁻⁷). So when a group's mean lies more than :data:`FAR` (1,024) times its own
-    scale (the larger of its standard deviation and ``|mean|``) from the shift, the table is
-    aggregated again with ``y_pred`` shifted by each group's own first value (``x −
-    x.first()`` inside the group-by: exact for every group, several times slower, paid only
-    by such frames). ``mean_true`` and the residual moments use the plain grouped ``mean``
-    (relative error about 10⁻¹⁵): they are not differenced between groups at an offset.
+    group returns ``x0`` (``__pf_shift_pred``), recovered as its first row's ``x − (x − x0)``
+    (exact when the two are within a factor 2, Sterbenz's lemma; otherwise within one unit in
+    the last place; any value serves, as the same one is returned), and the mean about it
+    (``__pf_dmean_pred``), which :func:`moments_from_labels` splits into ``mean_pred`` and
+    ``mean_pred_low``. The grouped ``var`` is stable with or without the shift. A shift read
+    from the frame, not computed per group, keeps Polars' fast grouped aggregations; its limit
+    is a frame whose groups lie orders of magnitude apart (values near 0 beside values near 10⁹
+    would lose their digits below 10⁻⁷). So when a group's mean lies far from the shift
+    (:func:`~polars_fair.counting.moment_merge.far_from_shift`), the table is aggregated again
+    with ``y_pred`` shifted by each group's own first value (``x − x.first()`` inside the
+    group-by: exact for every group, several times slower, paid only by such frames).
+    ``mean_true`` and the residual moments use the plain grouped ``mean`` (relative error about
+    10⁻¹⁵): they are not differenced between groups at an offset (a residual of two values near
+    10⁹ is exact, and near 0).
 
     The scan counts each value column's nulls but not its NaN and infinite values: finite
     moments prove every value finite (a NaN or an infinity makes the sum, hence the mean, NaN
@@ -293,8 +306,9 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     --------
     >>> lf = pl.LazyFrame({"g": ["a", "a", "b"], "rate": [1.0, 3.0, 2.0]})
     >>> _, a = resolve_moments(engine_of(lf), "g", {"y_pred": "rate"})
-    >>> moment_label_table(lf, a).sort("g").select("g", "mean_pred", "m2_pred").collect().rows()
-    [('a', 2.0, 2.0), ('b', 2.0, 0.0)]
+    >>> t = moment_label_table(lf, a).sort("g")
+    >>> t.select("g", "__pf_shift_pred", "__pf_dmean_pred", "m2_pred").collect().rows()
+    [('a', 1.0, 1.0, 2.0), ('b', 1.0, 1.0, 0.0)]
     """
     assert a.y_pred is not None
     x = a.y_pred.cast(pl.Float64)
@@ -308,15 +322,16 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
 
     checked = table(True)
     schema = checked.collect_schema()
-    public = [c for c in schema.names() if c != _X0]
-    values = [c for c in public if c.startswith(("mean_", "m2_", "sum_abs"))]
+    public = schema.names()
+    values = [c for c in public if c.startswith(("mean_", "m2_", "sum_abs", DMEAN))]
 
     def complete(df: pl.DataFrame) -> pl.DataFrame:
         # finite moments hold no NaN or infinite value: the finite counts are the non-null
         # rows; else (an input error, or moments that overflow) count them on the rows
         if not all(v is None or math.isfinite(v) for c in values for v in df[c].to_list()):
             return checked.collect(engine="in-memory").select(public)
-        if _far_from_shift(df, a):  # a group far from the frame's first value: its own
+        # a group far from the frame's first value: about its own
+        if far_from_shift(df, weighted=a.weight is not None):
             df = table(False, per_group=True).collect(engine="in-memory")
         return df.with_columns(
             (pl.col("n") - pl.col(f"{_V}{tag}_null")).alias(f"{_V}{tag}_finite")
@@ -324,27 +339,6 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
 
     return table(False).map_batches(complete, schema=pl.Schema(
         [(c, schema[c]) for c in public]))
-
-
-#: The frame-wide shift of ``y_pred`` (its first value), recovered per group.
-_X0 = f"{_V}x0"
-#: A group lies far from the shift when its distance exceeds its own scale by this factor.
-FAR = 2.0**10
-
-
-def _far_from_shift(df: pl.DataFrame, a: Audit) -> bool:
-    """Whether a group's moments about the frame-wide shift ``x0`` lose digits.
-
-    Each shifted value ``x − x0`` is rounded to about 10⁻¹⁶ of ``|x − x0|``, and so is their
-    sum: a group whose mean lies more than :data:`FAR` times its own scale (the larger of its
-    population standard deviation and ``|mean|``) from ``x0`` would lose more than 10⁻¹³ of
-    its mean or standard deviation, and is recomputed about its own first value.
-    """
-    size = pl.col("weight_sum" if a.weight is not None else "n").cast(pl.Float64)
-    mean = pl.col("mean_pred")
-    scale = pl.max_horizontal((pl.col("m2_pred") / size).sqrt(), mean.abs())
-    far = (mean - pl.col(_X0)).abs() > FAR * scale
-    return bool(df.select(far.fill_null(False).any()).item())
 
 
 def _tags(a: Audit) -> list[str]:
@@ -374,10 +368,9 @@ def _moment_aggs(a: Audit, checks: bool, per_group: bool = False) -> list[pl.Exp
         aggs += getattr(boundary, "_weight_aggs")(w)  # noqa: B009 - the one weight check
     x0 = x.first() - dx.first()  # the frame's first value, exactly (see the module doc)
     if per_group:
-        aggs += _mean_m2(x - x.first(), w, "pred", shift=x.first())
-    else:
-        aggs += _mean_m2(dx, w, "pred", shift=x0)
-    aggs.append(x0.alias(_X0))
+        x0, dx = x.first(), x - x.first()
+    mean, m2 = _mean_m2(dx, w, "pred")
+    aggs += [x0.alias(SHIFT), mean.alias(DMEAN), m2]
     if a.y_true is not None:
         y = a.y_true.cast(pl.Float64)
         r = x - y
@@ -385,67 +378,6 @@ def _moment_aggs(a: Audit, checks: bool, per_group: bool = False) -> list[pl.Exp
                  *_mean_m2(r, w, "residual"),
                  (r.abs() if w is None else w * r.abs()).sum().alias("sum_abs_residual")]
     return aggs
-
-
-def merge_moments(table: pl.DataFrame | pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
-    """Merge moment rows with equal keys (Chan et al.'s parallel formula, many parts at once).
-
-    ``mean = Σ W_i·mean_i / Σ W_i`` (computed as ``p + Σ W_i·(mean_i − p) / Σ W_i`` about the
-    first mean ``p``, exact for one part), ``M2 = Σ M2_i + Σ W_i·(mean_i − mean)²``, ``n``,
-    ``weight_sum`` and ``sum_abs_residual`` add (``W_i`` is ``weight_sum`` when present, else
-    ``n``). Source: Chan, Golub and LeVeque (1979); exact in exact arithmetic and adds only
-    non-negative terms in floating point. ``keys=[]`` merges the whole table into one row.
-
-    Parameters
-    ----------
-    table : pl.DataFrame or pl.LazyFrame
-        A moment table (:func:`moment_schema`), possibly with repeated keys.
-    keys : sequence of str
-        The keys to keep.
-
-    Returns
-    -------
-    pl.LazyFrame
-        One row per key value: ``keys``, then the moment columns present in ``table`` (Int64
-        ``n``, Float64 moments; other columns are dropped), sorted by ``keys`` with nulls last.
-
-    Examples
-    --------
-    >>> parts = pl.DataFrame({"g": ["a", "a"], "n": [2, 1], "mean_pred": [2.0, 5.0],
-    ...                       "m2_pred": [2.0, 0.0]})  # rows 1, 3 and 5
-    >>> merge_moments(parts, ["g"]).collect().rows()
-    [('a', 3, 3.0, 8.0)]
-    """
-    lf = table.lazy()
-    cols = lf.collect_schema().names()
-    size = (pl.col("weight_sum") if "weight_sum" in cols else pl.col("n")).cast(pl.Float64)
-    total = size.sum()
-    aggs = [pl.col("n").sum().cast(pl.Int64)]
-    if "weight_sum" in cols:
-        aggs.append(pl.col("weight_sum").sum())
-
-    def merged(name: str) -> pl.Expr:
-        # about a pivot (the first mean), so that one part keeps its mean exactly and close
-        # means add small deviations instead of products of size and a large mean
-        mean = pl.col(f"mean_{name}")
-        pivot = mean.drop_nulls().first()
-        new = pivot + (size * (mean - pivot)).sum() / total
-        return pl.when(total > 0).then(new).otherwise(None)
-
-    for name in ("pred", "true", "residual"):
-        if f"mean_{name}" not in cols:
-            continue
-        aggs.append(merged(name).alias(f"mean_{name}"))
-        if f"m2_{name}" in cols:
-            dev = (size * (pl.col(f"mean_{name}") - merged(name)) ** 2).sum()
-            aggs.append((pl.col(f"m2_{name}").sum() + dev).alias(f"m2_{name}"))
-    if "sum_abs_residual" in cols:
-        aggs.append(pl.col("sum_abs_residual").sum())
-    order = [c for c in cols if c in (*MOMENT_COLUMNS, *RESIDUAL_COLUMNS)]
-    if not keys:
-        return lf.select(aggs).select(order)
-    return lf.group_by(list(keys)).agg(aggs).sort(list(keys), nulls_last=True) \
-        .select(*keys, *order)
 
 
 def _validate(df: pl.DataFrame, a: Audit) -> None:
@@ -507,7 +439,7 @@ def moments_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     >>> lf = pl.LazyFrame({"g": ["b", "a", "a"], "rate": [2.0, 1.0, 3.0]})
     >>> _, a = resolve_moments(engine_of(lf), "g", {"y_pred": "rate"})
     >>> moments_from_labels(moment_label_table(lf, a), a).collect().rows()
-    [('a', 2, 2.0, 2.0), ('b', 1, 2.0, 0.0)]
+    [('a', 2, 2.0, 0.0, 2.0), ('b', 1, 2.0, 0.0, 0.0)]
     """
     schema_in = labels.collect_schema()
     schema = moment_schema([(k, schema_in[k]) for k in a.keys], weighted=a.weight is not None,
@@ -517,6 +449,7 @@ def moments_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     def derive(df: pl.DataFrame) -> pl.DataFrame:
         _validate(df, a)
         df = boundary.apply_group_policy(df, a)  # NaN keys become null: merge them again
+        df = df.with_columns(split_mean(pl.col(SHIFT), pl.col(DMEAN)))
         public = df.select([c for c in schema.names() if c in df.columns])
         return merge_moments(public, a.keys).select(cast).collect(engine="in-memory")
 

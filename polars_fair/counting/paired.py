@@ -109,8 +109,18 @@ def paired_schema(key_schema: Sequence[tuple[str, pl.DataType]], weighted: bool)
 
 def _derive(df: pl.DataFrame, a: Audit, b: Audit) -> pl.DataFrame:
     """Validate a paired label table and sum it into the paired count table (small, eager)."""
-    boundary.validate_labels(df.drop(Q), a)
-    boundary.validate_labels(df.drop(boundary.P).rename({Q: boundary.P}), b)
+    candidate, baseline = df.drop(Q), df.drop(boundary.P).rename({Q: boundary.P})
+    boundary.validate_labels(candidate, a, positive=False)
+    boundary.validate_labels(baseline, b, positive=False)
+    # pos_label must occur in the label or in either model (a label and a baseline of 0 only
+    # beside a candidate that selects some is a real comparison)
+    if a.score is None and boundary.Y in df.columns and df["n"].sum() and not (
+            boundary.holds_positive(candidate, a) or boundary.holds_positive(baseline, b)):
+        found = sorted({repr(v) for c in (boundary.Y, boundary.P, Q)
+                        for v in df[c].unique().to_list()})
+        raise E.InvalidLabelError(E.POS_LABEL_ABSENT_PAIRED.format(
+            pos_label=a.pos_label, y_true=a.y_true_name, y_pred=a.y_pred_name,
+            baseline=b.y_pred_name, values="[" + ", ".join(found) + "]"))
     df = boundary.apply_group_policy(df, a)
     weighted = a.weight is not None
     kind = pl.Float64 if weighted else pl.Int64
@@ -314,6 +324,10 @@ def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tupl
     ColumnNotFoundError
         A cell or key missing; ``weight_sum`` without ``n_positive_weight``
         (:data:`polars_fair.errors.PAIRED_POSITIVE_ROWS`).
+    InvalidArgumentError
+        ``n_positive_weight`` without ``weight_sum`` (it counts the rows of positive weight of
+        a weighted table; :data:`polars_fair.errors.POSITIVE_ROWS_UNWEIGHTED`, said of the
+        paired count table).
     InvalidInputError
         A negative count, (unweighted) an ``n`` that is not the sum of the cells, or
         (weighted) an ``n_positive_weight`` above ``n``, or 0 with a positive ``weight_sum``;
@@ -332,6 +346,10 @@ def check_paired(table: pl.LazyFrame, keys: Sequence[str] | None = None) -> tupl
     weighted = "weight_sum" in names
     if weighted and POSITIVE_ROWS not in names:
         raise E.ColumnNotFoundError(E.PAIRED_POSITIVE_ROWS)
+    if POSITIVE_ROWS in names and not weighted:  # it would be ignored: refused, as from_counts
+        raise E.InvalidArgumentError(
+            "paired " + E.POSITIVE_ROWS_UNWEIGHTED.replace("weighted cells", "weighted cells "
+                                                           "of the paired table"))
     counted = {"n", *PAIRED_CELLS, "weight_sum", POSITIVE_ROWS}
     keys = [c for c in names if c not in counted] if keys is None else list(keys)
     check_reserved_keys(keys, "paired count table")

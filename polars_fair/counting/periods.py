@@ -16,7 +16,6 @@ summed here, so every engine gives the same table.
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import replace
 from typing import Any
 
@@ -26,6 +25,12 @@ from polars_fair import errors as E
 from polars_fair.core.spec import By, IntoExpr, name_of, normalize_by, to_expr
 from polars_fair.counting.boundary import COUNT_COLUMNS
 from polars_fair.counting.tables import PolarsEngine, count_table, engine_of
+from polars_fair.counting.time_advice import (
+    SAMPLE,
+    check_far_periods,
+    check_time_expression,
+    time_dtype_error,
+)
 
 __all__ = ["PERIOD", "check_every", "check_null_periods", "period_table", "time_dtype_error"]
 
@@ -101,52 +106,26 @@ def check_null_periods(df: pl.DataFrame, time: str) -> pl.DataFrame:
     return df
 
 
-def time_dtype_error(column: str, dtype: pl.DataType) -> E.InvalidArgumentError:
-    """The error of a ``time`` column that is no Date or Datetime, with advice that runs.
+def _kind(engine: Any) -> str:
+    """``polars``, ``duckdb`` or ``spark``: whose words the time advice speaks."""
+    if isinstance(engine, PolarsEngine):
+        return "polars"
+    return "duckdb" if hasattr(engine, "relation") else "spark"
 
-    Text is parsed (``str.to_date``; on the command line ``--dtype COLUMN=date``); an integer
-    is a date written yyyymmdd or seconds since 1970, converted in the call (on the command
-    line in SQL, which ``--time`` takes: ``DATE(CAST(t AS VARCHAR), '%Y%m%d')``, ``CAST(t *
-    1000000 AS TIMESTAMP)``, microseconds being SQL's unit); any other dtype holds no date.
 
-    Parameters
-    ----------
-    column : str
-        The time column's name.
-    dtype : pl.DataType
-        Its dtype.
+def _sample(engine: Any, time: IntoExpr) -> list[Any]:
+    """A few values of ``time`` (to choose the advice's format; never shown)."""
+    try:
+        if isinstance(engine, PolarsEngine):
+            return engine.lf.select(to_expr(time)).head(SAMPLE).collect().to_series().to_list()
+        if hasattr(engine, "relation"):
+            from polars_fair.counting._duckdb import quote
 
-    Returns
-    -------
-    polars_fair.errors.InvalidArgumentError
-        With the Python advice in its message and the command line's in ``cli_message``.
-
-    Examples
-    --------
-    >>> print(time_dtype_error("day", pl.Int64()).cli_message)  # doctest: +NORMALIZE_WHITESPACE
-    time column 'day' must be a Date or Datetime column, got Int64; convert it in SQL: a date
-    written as an integer yyyymmdd (20240131) is --time "DATE(CAST(day AS VARCHAR), '%Y%m%d')",
-    and seconds since 1970-01-01 are --time "CAST(day * 1000000 AS TIMESTAMP)"
-    """
-    if dtype == pl.String or isinstance(dtype, pl.Categorical | pl.Enum):
-        return E.InvalidArgumentError(
-            E.MONITOR_TIME_DTYPE.format(column=column, dtype=dtype),
-            cli_message=E.CLI_MONITOR_TIME_DTYPE.format(
-                column=column, dtype=dtype, dtype_option=shlex.quote(f"{column}=date")))
-    if not dtype.is_integer():
-        return E.InvalidArgumentError(E.MONITOR_TIME_OTHER.format(column=column, dtype=dtype))
-    ident = column if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", column) else \
-        '"' + column.replace('"', '""') + '"'
-
-    def word(sql: str) -> str:  # one double-quoted shell word
-        return '"' + E.shell_escaped(sql) + '"'
-
-    return E.InvalidArgumentError(
-        E.MONITOR_TIME_INTEGER.format(column=column, dtype=dtype),
-        cli_message=E.CLI_MONITOR_TIME_INTEGER.format(
-            column=column, dtype=dtype,
-            yyyymmdd=word(f"DATE(CAST({ident} AS VARCHAR), '%Y%m%d')"),
-            epoch=word(f"CAST({ident} * 1000000 AS TIMESTAMP)")))
+            return [r[0] for r in engine.relation.project(quote(str(time))).limit(SAMPLE)
+                    .fetchall()]
+        return [r[0] for r in engine.spark_df.select(str(time)).limit(SAMPLE).collect()]
+    except Exception:  # noqa: BLE001 - advice without the format is still advice
+        return []
 
 
 def _with_day(engine: Any, time: str) -> Any:
@@ -219,9 +198,11 @@ def period_table(frame: Any, by: By, *, time: IntoExpr, every: str,
             role="time", value=time, type=type(time).__name__))
     if isinstance(time, str) and time not in schema:
         raise E.ColumnNotFoundError(E.missing_column(time, "time", schema.names()))
+    if isinstance(time, pl.Expr) and isinstance(engine, PolarsEngine):  # named as time
+        check_time_expression(engine.lf, time)
     dtype = pl.LazyFrame(schema=schema).select(to_expr(time)).collect_schema().dtypes()[0]
     if not (dtype == pl.Date or isinstance(dtype, pl.Datetime)):
-        raise time_dtype_error(name_of(time), dtype)
+        raise time_dtype_error(name_of(time), dtype, _kind(engine), _sample(engine, time))
     items = normalize_by(by)
     clash = [name_of(i) for i in items if name_of(i) == PERIOD]
     if clash:  # the period key is added under this name (else "repeated attribute names")
@@ -231,8 +212,14 @@ def period_table(frame: Any, by: By, *, time: IntoExpr, every: str,
         day = to_expr(time) if dtype == pl.Date else to_expr(time).dt.date()
         period = day.dt.truncate(every).alias(PERIOD)
         table, keys = count_table(engine, [period, *items], key_roles={PERIOD: "time"}, **args)
-        checked = table.map_batches(lambda df: check_null_periods(df, name_of(time)),
-                                    schema=table.collect_schema())
+        roots = [time] if isinstance(time, str) else to_expr(time).meta.root_names()
+
+        def checked_periods(df: pl.DataFrame) -> pl.DataFrame:
+            check_far_periods(check_null_periods(df, name_of(time)), PERIOD, name_of(time),
+                              roots)
+            return df
+
+        checked = table.map_batches(checked_periods, schema=table.collect_schema())
         return checked, keys[1:]
     assert isinstance(time, str)
     table, keys = count_table(_with_day(engine, time), [PERIOD, *items],

@@ -125,3 +125,20 @@ def test_integers_beyond_a_float_are_refused() -> None:
     assert e["mean"].to_list() == [2.0**53 - 1, 2.0**53 - 5]
     assert e["std"].to_list() == [math.sqrt(2), math.sqrt(2)]
     assert e["mean_difference"].to_list() == [0.0, -4.0]
+
+
+def test_from_moments_takes_the_low_part_of_the_mean() -> None:
+    # a: mean 1e9 exactly; b: mean 1e9 + 0.25 + 2**-40, which a double near 1e9 (step 2**-23)
+    # holds only as 1e9 + 0.25 with the rest 2**-40 in mean_pred_low. n 3, M2 2 each (sd 1):
+    # the difference is 0.25 + 2**-40 and the pooled SMD the same over sd 1.
+    gap = 0.25 + 2.0**-40
+    t = pl.DataFrame({"g": ["a", "b"], "n": [3, 3], "mean_pred": [1e9, 1e9 + 0.25],
+                      "mean_pred_low": [0.0, 2.0**-40], "m2_pred": [2.0, 2.0]})
+    r = polars_fair.from_moments(t).continuous_report(reference="a", min_support=1).collect()
+    assert r["mean_difference"].to_list() == [0.0, gap]
+    assert r["smd"].to_list() == [0.0, gap]
+    # the low part lies below mean_pred's last digit: 1.0 at 1e9 is a shift, not a low part
+    bad = t.with_columns(mean_pred_low=pl.Series([0.0, 1.0]))
+    assert _refused(bad) == E.BAD_MOMENTS.format(
+        column="mean_pred_low", count=1,
+        problem="too large (beyond one unit in the last place of mean_pred)", values="[1.0]")

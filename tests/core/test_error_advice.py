@@ -43,7 +43,13 @@ FOLLOWED = {
     # tests/cli/test_label_advice.py follows them (with a value the column holds)
     "KINDS_ADVICE", "CLI_KINDS_ADVICE", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
     "RESERVED_NAME", "LOOKS_LIKE_SCORES", "REFERENCE_NEEDS_KEYS", "BAD_KEY_DTYPE",
-    "TOO_MANY_GROUPS", "POS_LABEL_ABSENT", "THRESHOLD_NEEDS_SCORE", "NOT_ONE_COLUMN",
+    "TOO_MANY_GROUPS", "POS_LABEL_ABSENT", "THRESHOLD_NEEDS_SCORE",
+    "ONE_PER_ATTRIBUTE", "ONE_COLUMN_ONLY",  # the advice of NOT_ONE_COLUMN
+    # tests/analyses/test_compare_review.py follows it
+    "POS_LABEL_ABSENT_PAIRED",
+    # tests/analyses/test_monitor_time_engines.py follows each (DuckDB and Spark included)
+    "MONITOR_TIME_YYYYMMDD", "CLI_MONITOR_TIME_YYYYMMDD", "MONITOR_TIME_ENGINE",
+    "MONITOR_TIME_CAST", "CLI_MONITOR_TIME_CAST", "MONITOR_TIME_FAR", "CLI_MONITOR_TIME_FAR",
     "REFERENCE_NEEDS_MAPPING", "EMPTY_NAME", "THRESHOLD_BEYOND_FLOAT", "DTYPE_HINT",
     "OPTION_TOO_LARGE", "WORK_TOO_LARGE", "MONITOR_TIME_DTYPE", "MONITOR_EVERY",
     "MONITOR_NEEDS_LABELS", "MONITOR_NO_REFERENCE", "MONITOR_WEIGHTS", "ONE_CLASS", "CLASS_DTYPE",
@@ -327,10 +333,35 @@ def test_reserved_name_advice_runs() -> None:
 
 
 def test_not_one_column_advice_runs() -> None:
+    # the advice names the argument and the selector's own columns (it said by=['race', 'sex']
+    # whatever the frame held, and by= for a y_pred= selector): followed, it runs
     with pytest.raises(E.InvalidArgumentError) as info:
         _BASE.fair.report(pl.col("g", "h"))
-    assert "by=['race', 'sex']" in str(info.value)  # the shape of the advice: a list
-    assert _BASE.fair.report(["g", "h"], min_support=1).height == 4
+    m = re.search(r"; pass a list of one name or expression per attribute, by=(\[.*\])$",
+                  str(info.value))
+    assert m and str(info.value).startswith("by="), info.value
+    assert _BASE.fair.report(eval(m.group(1)), min_support=1).height == 4
+    with pytest.raises(E.InvalidArgumentError) as info:
+        _BASE.fair.report("g", y_pred=pl.col("y_pred", "y_true"))
+    m = re.search(r"y_pred takes one column: pass one name or expression, one of (\[.*\])$",
+                  str(info.value))
+    assert m and str(info.value).startswith("y_pred=cs.by_name("), info.value
+    choices = eval(m.group(1))
+    assert choices == ["y_pred", "y_true"]
+    assert _BASE.fair.report("g", y_pred=choices[0], min_support=1)["tp"].to_list() == [1, 0]
+
+
+def test_no_categories_advice_runs() -> None:
+    with pytest.raises(E.InvalidArgumentError) as info:
+        _BASE.fair.bias_audit([], y_pred="y_pred")
+    m = re.search(r"for example categories=(\[.*\])$", str(info.value))
+    assert m, info.value
+    assert eval(m.group(1)) == ["g"]  # the frame's first column, not the prediction
+    assert _BASE.fair.bias_audit(eval(m.group(1)), y_pred="y_pred")["n"].to_list() == [2, 2]
+    with pytest.raises(E.InvalidArgumentError) as info:
+        _BASE.fair.bias_audit(None, y_pred="y_pred")
+    assert str(info.value) == E.NOT_A_COLUMN.format(role="categories", value=None,
+                                                    type="NoneType")
 
 
 def test_looks_like_scores_advice_runs() -> None:

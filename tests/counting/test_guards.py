@@ -334,8 +334,13 @@ def test_object_nested_and_date_labels_are_typed_errors(column: str, role: str) 
 @pytest.mark.parametrize(("by", "message"), [
     (1, E.NOT_A_COLUMN.format(role="by", value=1, type="int")),
     ([["g"], [1]], E.NOT_A_COLUMN.format(role="by", value=1, type="int")),
-    (pl.all(), E.NOT_ONE_COLUMN.format(expr=pl.all())),
-    (pl.col("g", "day"), E.NOT_ONE_COLUMN.format(expr=pl.col("g", "day"))),
+    # the argument, and the columns the selector takes as the list advised (issue 22: the
+    # advice was by=['race', 'sex'] whatever the frame held)
+    (pl.all(), E.NOT_ONE_COLUMN.format(expr=pl.all(), role="by", advice=E.ONE_PER_ATTRIBUTE.format(
+        role="by", example="['g', 'y_true', 'y_pred', 'd', ...]"))),
+    (pl.col("g", "day"), E.NOT_ONE_COLUMN.format(
+        expr=pl.col("g", "day"), role="by",
+        advice=E.ONE_PER_ATTRIBUTE.format(role="by", example="['g', 'day']"))),
 ])
 def test_by_that_is_not_one_column_is_a_typed_error(by: Any, message: str) -> None:
     for method in ("confusion", "report", "pairwise", "summary"):

@@ -499,6 +499,8 @@ ENUMS = pl.DataFrame(GOOD).with_columns(pl.col("g").cast(pl.Enum(["a", "b", "c"]
 # n != tp + fp + fn + tn, so the table is inconsistent (before: a selection rate of 3.52).
 WRAPPED = _count_table([1_705_032_704], [3_000_000_000], [3_000_000_000], [0], [0], pl.UInt32)
 
+#: The columns of the catalogue's frame that pl.all() takes, as advised (at most four shown).
+EVERY_COLUMN = "['g', 'y_true', 'y_pred', 'w', ...]"
 NEW_CASES: dict[str, Bad] = {
     # kind 5: an expression that changes the number of rows cannot be a column of the frame
     # (issue 19 kind 1: the other expressions of issue 11's list are evaluated over the whole
@@ -506,7 +508,9 @@ NEW_CASES: dict[str, Bad] = {
     "filtered labels": Bad(E.NotRowLevelError, _not_row_level("y_true", FILTERED, ROW_COUNT),
                            args={"y_true": FILTERED}, engines=POLARS),
     "attribute from every column": Bad(E.InvalidArgumentError, E.NOT_ONE_COLUMN.format(
-        expr=pl.all()), by=pl.all(), engines=POLARS),
+        expr=pl.all(), role="by",
+        advice=E.ONE_PER_ATTRIBUTE.format(role="by", example=EVERY_COLUMN)),
+        by=pl.all(), engines=POLARS),
     # kind 6: contradictory arguments, options that are not numbers
     "threshold with y_pred named": Bad(E.InvalidArgumentError, E.THRESHOLD_NEEDS_SCORE,
                                        args={"y_pred": "y_pred", "threshold": 0.5}),
