@@ -144,7 +144,7 @@ def proxy_report_from_membership(
       ``regression_reason`` says why in words.
 
     The impact ratio is the group's selection rate over the reference's, per estimator:
-    weighted and argmax with Katz's log interval on their effective counts
+    weighted and argmax with the MOVER-R Wilson interval on their effective counts
     (:func:`polars_fair.core.stats.ratio_interval`); regression by the delta method on the log
     ratio of the unclipped estimates, with their covariance when both groups are in the same
     cell of the keys (independent otherwise), null unless both estimates are positive. The
