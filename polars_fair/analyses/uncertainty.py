@@ -283,9 +283,8 @@ def disparity_table(
     * ``difference`` = rate − reference rate, with Newcombe's hybrid score interval (Newcombe
       1998, method 10);
     * ``ratio`` = rate / reference rate (the disparate impact ratio for ``selection_rate``), with
-      the MOVER-R interval from the two Wilson intervals (Donner & Zou 2012;
-      :func:`polars_fair.core.stats.ratio_interval`, which does not collapse at a rate of 1, as
-      Katz's log interval did); null when the reference rate is 0;
+      the MOVER-R Wilson interval (:func:`polars_fair.core.stats.ratio_interval`); null when
+      the reference rate is 0;
     * ``p_value``: two-sided test of equal rates, the pooled two-proportion z-test, or Fisher's
       exact test (``test="auto"`` uses Fisher when an expected cell is below 5, decided exactly
       on integers: :func:`polars_fair.core.stats.small_expected_cell`; the z-test above
@@ -336,6 +335,9 @@ def disparity_table(
 
     ``reference="overall"`` compares each group with **the rest of the population** (its
     complement), so that the two samples are independent.
+
+    Estimated membership: groups share rows but are taken as independent, conservatively
+    (:mod:`polars_fair.analyses.membership_covariance`).
 
     Parameters
     ----------
