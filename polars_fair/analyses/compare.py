@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair._lazy import np, sps
+from polars_fair.analyses.ratio_change import impact_ratio_change_interval
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import check_clash
 from polars_fair.core.options import DEFAULTS, check
@@ -206,45 +207,6 @@ def _containing(low: Any, high: Any, estimate: Any) -> tuple[Any, Any]:
     return np.fmin(low, estimate), np.fmax(high, estimate)
 
 
-def _ratio_interval(df: pl.DataFrame, cells: tuple[Any, ...], z: float) -> tuple[Any, Any]:
-    r"""Delta-method interval of impact_ratio − impact_ratio_baseline on adjusted cells.
-
-    Each group's two selection rates are paired (:func:`adjusted_pairs`), groups independent;
-    the interval is centred on the adjusted change, widened to hold the plain change
-    (:func:`_containing`), and clipped to the change's range
-    :math:`[-\max(1, IR_b), \max(1, IR_c)]` (a ratio is at least 0, and at most 1 but for a
-    low-support group above the supported ones).
-    """
-    c, b, var, cov = adjusted_pairs(*cells)
-    ir_c, ir_b = df["impact_ratio"].to_numpy(), df["impact_ratio_baseline"].to_numpy()
-    m_c, m_b = _top(ir_c), _top(ir_b)
-    out_low, out_high = np.full(len(c), np.nan), np.full(len(c), np.nan)
-    if m_c is None or m_b is None:
-        return out_low, out_high
-    for g in range(len(c)):
-        if not (np.isfinite(ir_c[g]) and np.isfinite(ir_b[g])):
-            continue
-        grad = np.zeros((len(c), 2))  # d(change)/d(rate of group i, model)
-        if g != m_c:
-            grad[g, 0] += 1 / c[m_c]
-            grad[m_c, 0] -= c[g] / c[m_c] ** 2
-        if g != m_b:
-            grad[g, 1] -= 1 / b[m_b]
-            grad[m_b, 1] += b[g] / b[m_b] ** 2
-        v = float(np.nansum(grad[:, 0] ** 2 * var[0] + grad[:, 1] ** 2 * var[1]
-                            + 2 * grad[:, 0] * grad[:, 1] * cov))
-        low, high = _containing(*_wald(c[g] / c[m_c] - b[g] / b[m_b], v, z), ir_c[g] - ir_b[g])
-        out_low[g] = max(low, -max(1.0, ir_b[g]))
-        out_high[g] = min(high, max(1.0, ir_c[g]))
-    return out_low, out_high
-
-
-def _top(ratios: Any) -> int | None:
-    """The group whose rate is the impact ratio's denominator: the first with ratio 1."""
-    hits = np.flatnonzero(ratios == 1.0)
-    return int(hits[0]) if hits.size else None
-
-
 def _ofi_interval(df: pl.DataFrame, cells: tuple[Any, ...], reference: int | None,
                   overall: bool, z: float) -> tuple[Any, Any]:
     """Wald interval of ofi − ofi_baseline = Δsel_g − Δsel_ref on adjusted cells, in [-2, 2]."""
@@ -304,8 +266,10 @@ def _changes(df: pl.DataFrame, *, labelled: bool, level: float, mid_p: bool,
         out[f"{metric}_change_low"], out[f"{metric}_change_high"] = low, high
     ref = df["is_reference"].to_numpy()
     reference = int(np.flatnonzero(ref)[0]) if ref.any() else None
-    out["impact_ratio_change_low"], out["impact_ratio_change_high"] = _ratio_interval(
-        df, selections, z)
+    out["impact_ratio_change_low"], out["impact_ratio_change_high"] = (
+        impact_ratio_change_interval(df["impact_ratio"].to_numpy(),
+                                     df["impact_ratio_baseline"].to_numpy(), selections,
+                                     adjusted_pairs(*selections), level=level))
     if labelled:
         out["ofi_change_low"], out["ofi_change_high"] = _ofi_interval(
             df, selections, reference, overall, z)
@@ -386,24 +350,23 @@ def compare_from_counts(
       negative labels): :math:`(b - c)/n` over the discordant pairs, with Newcombe's paired
       hybrid score interval (:func:`paired_difference_interval`, *Stat. Med.* 17:2635,
       method 10);
-    * ``impact_ratio_change``: a delta-method (Wald) interval in which each group's two rates
-      are paired (multinomial covariance :math:`(p_{11} - p_c p_b)/n`) and groups are
-      independent;
+    * ``impact_ratio_change``: the MOVER-D combination of each model's MOVER-R Wilson interval
+      of the ratio, with the correlation the pairing gives the two ratios
+      (:mod:`polars_fair.analyses.ratio_change`; within :math:`[-\max(1, IR_b), \max(1,
+      IR_c)]`; 0 to 0 for a group that is the top under both and clearly so);
     * ``ofi_change``: OFI is :math:`B_g - B_{ref}` with :math:`B = \text{selection} -
       \text{base rate}`, and the base rate is the same for both models, so the change is
       :math:`\Delta\text{sel}_g - \Delta\text{sel}_{ref}`, with a Wald interval from the paired
       variances :math:`(p_{12} + p_{21} - (p_{12} - p_{21})^2)/n` of each group.
 
-    Both run on **adjusted cells** (each selection cell + 1/2: Agresti & Min 2005, *Stat.
+    OFI's runs on **adjusted cells** (each selection cell + 1/2: Agresti & Min 2005, *Stat.
     Med.* 24:729; :func:`adjusted_pairs`), centred on the adjusted change, **widened to
     contain the plain change** (the column's value) where the adjustment moved the centre so
     far that the Wald interval ended before it (a few rows per group: one row each, an OFI
-    change of 2 has adjusted centre 2/3 and upper end 1.86), and clipped to the change's range
-    (OFI [−2, 2]; impact ratio :math:`[-\max(1, IR_b), \max(1, IR_c)]`): unlike the plain
-    delta method they never collapse to a point when the models agree (width 0 only where the
-    change is 0 by definition: the reference's OFI, the top group's impact ratio), never leave
-    the range at small :math:`n`, always contain their point estimate, and agree with it at
-    large :math:`n`.
+    change of 2 has adjusted centre 2/3 and upper end 1.86), and clipped to [−2, 2]: unlike
+    the plain delta method it never collapses to a point when the models agree (width 0 only
+    where the change is 0 by definition: the reference's OFI), never leaves the range at small
+    :math:`n`, always contains its point estimate, and agrees with it at large :math:`n`.
 
     ``mcnemar_p_value`` tests the change in selection (:func:`mcnemar_exact` on the pairs
     where only one model selects); ``error_mcnemar_p_value`` the change in errors (only the

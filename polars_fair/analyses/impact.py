@@ -214,7 +214,8 @@ def impact_from_counts(
     whole counts); with unit weights (every weight sum equal to its row count, as a one-hot
     membership gives) they are the counts themselves and the test is Fisher's, as unweighted.
     The flip moves one row of the group's mean weight. On estimated membership the rows are
-    ``n_effective`` (Kish), as for the intervals; ``low_support`` reads the support size
+    ``n_effective`` (Kish), taken as independent though they share rows: conservative
+    (:mod:`polars_fair.analyses.membership_covariance`); ``low_support`` reads the support size
     (:func:`polars_fair.core.reference.support_rows`: the expected size in rows bounded by
     ``n_effective``).
     A group (or a reference,

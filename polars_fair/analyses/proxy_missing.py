@@ -7,10 +7,10 @@ each row is wholly in the missing group, as a crisp group's row is, and the thre
 coincide. Its weighted and argmax columns are the crisp figures of those rows (Wilson
 intervals on ``n_effective`` = (Σ w)² / Σ w²); its regression columns repeat them (the
 regression fits the rows with probabilities; these rows are not in its fit). Its impact ratios
-compare it with the reference (never the missing group, whose key is null) per estimator: Katz's
-log interval for the weighted and argmax ratios, and for the regression's the delta method with
-the two estimates independent (disjoint rows). Its verdict follows the proxy report's rule;
-``attenuation`` is null, ``regression_singular`` and ``regression_clipped`` false
+compare it with the reference (never the missing group, whose key is null) per estimator: the
+MOVER-R Wilson interval for the weighted and argmax ratios, and for the regression's the delta
+method with the two estimates independent (disjoint rows). Its verdict follows the proxy
+report's rule; ``attenuation`` is null, ``regression_singular`` and ``regression_clipped`` false
 (``regression_reason`` null).
 ``"drop"`` drops the rows with a warning giving the count and ``"raise"`` refuses them, before
 this module is reached (:func:`polars_fair.counting.membership.membership_from_labels`).

@@ -22,6 +22,10 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._lazy import np
+from polars_fair.analyses.membership_covariance import (
+    selection_rate_correlation,
+    selection_rate_covariance,
+)
 from polars_fair.analyses.membership_regression import CellFit, fit_cells, normal_quantile
 from polars_fair.analyses.proxy_missing import missing_group
 from polars_fair.analyses.runner import check_clash
@@ -144,8 +148,12 @@ def proxy_report_from_membership(
       ``regression_reason`` says why in words.
 
     The impact ratio is the group's selection rate over the reference's, per estimator:
-    weighted and argmax with Katz's log interval on their effective counts
-    (:func:`polars_fair.core.stats.ratio_interval`); regression by the delta method on the log
+    weighted and argmax with the MOVER-R Wilson interval on their effective counts
+    (:func:`polars_fair.core.stats.ratio_interval`), the weighted one with the correlation of
+    the two rates, which share rows (every row counts in every group with its probability;
+    linearised from the sums Σ w²·p_j·p_k:
+    :mod:`polars_fair.analyses.membership_covariance`); the argmax groups are disjoint rows,
+    independent; regression by the delta method on the log
     ratio of the unclipped estimates, with their covariance when both groups are in the same
     cell of the keys (independent otherwise), null unless both estimates are positive. The
     reference's own ratio is 1 with the interval [1, 1] (it is not compared with itself as an
@@ -264,7 +272,7 @@ class _Build:
         for rate in rates:
             cols.update(self._rate(base, fits, rate))
         ref = self._reference(base, cols)
-        cols.update(self._impact(base, cols, fits, ref))
+        cols.update(self._impact(base, cols, fits, ref, self._correlation(table, fits, ref)))
         reasons = [x for f in fits for x in f.reasons(len(self.groups))]
         clipped = _outside_unit(cols, rates, reasons)
         out = base.with_columns(
@@ -348,8 +356,24 @@ class _Build:
                                  min_support=self.min_support)
         return None if i is None else int(per["__pf_row"][i])
 
+    def _correlation(self, table: pl.DataFrame, fits: list[CellFit], ref: int | None
+                     ) -> FloatArray:
+        """Each row's weighted selection rate's correlation with the reference's (shared rows).
+
+        :mod:`polars_fair.analyses.membership_covariance`; 0 outside the reference's cell of
+        the keys (disjoint rows) and for the reference itself.
+        """
+        k = len(self.groups)
+        rho = np.zeros(len(fits) * k)
+        if ref is None:
+            return rho
+        ref_cell, ref_k = divmod(ref, k)
+        _, cov = selection_rate_covariance(table, self.keys, k)[fits[ref_cell].key]
+        rho[ref_cell * k:(ref_cell + 1) * k] = selection_rate_correlation(cov, ref_k)
+        return rho
+
     def _impact(self, base: pl.DataFrame, cols: dict[str, FloatArray], fits: list[CellFit],
-                ref: int | None) -> dict[str, FloatArray]:
+                ref: int | None, rho: FloatArray) -> dict[str, FloatArray]:
         h = base.height
         out: dict[str, FloatArray] = {}
         if ref is None:
@@ -363,7 +387,9 @@ class _Build:
             x = np.minimum(np.nan_to_num(rate) * size, size)
             with np.errstate(divide="ignore", invalid="ignore"):
                 out[f"impact_ratio_{e}"] = np.where(rate[ref] > 0, rate / rate[ref], np.nan)
-            low, high = stats.ratio_interval(x, size, x[ref], size[ref], level=self.level)
+            # the weighted rates share rows (correlated); argmax groups are disjoint rows
+            low, high = stats.ratio_interval(x, size, x[ref], size[ref], level=self.level,
+                                             correlation=rho if e == "weighted" else 0.0)
             if np.isfinite(out[f"impact_ratio_{e}"][ref]):  # the reference over itself: exactly 1
                 low[ref] = high[ref] = 1.0
             out[f"impact_ratio_{e}_ci_low"], out[f"impact_ratio_{e}_ci_high"] = low, high

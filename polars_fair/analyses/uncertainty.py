@@ -283,7 +283,8 @@ def disparity_table(
     * ``difference`` = rate − reference rate, with Newcombe's hybrid score interval (Newcombe
       1998, method 10);
     * ``ratio`` = rate / reference rate (the disparate impact ratio for ``selection_rate``), with
-      the log (Katz et al. 1978) interval; null when the reference rate is 0;
+      the MOVER-R Wilson interval (:func:`polars_fair.core.stats.ratio_interval`); null when
+      the reference rate is 0;
     * ``p_value``: two-sided test of equal rates, the pooled two-proportion z-test, or Fisher's
       exact test (``test="auto"`` uses Fisher when an expected cell is below 5, decided exactly
       on integers: :func:`polars_fair.core.stats.small_expected_cell`; the z-test above
@@ -334,6 +335,9 @@ def disparity_table(
 
     ``reference="overall"`` compares each group with **the rest of the population** (its
     complement), so that the two samples are independent.
+
+    Estimated membership: groups share rows but are taken as independent, conservatively
+    (:mod:`polars_fair.analyses.membership_covariance`).
 
     Parameters
     ----------
@@ -523,7 +527,7 @@ if TYPE_CHECKING:  # a type only: np is imported lazily, on first use
 def _compare_rates(a: list[np.ndarray], m: list[np.ndarray], b: list[np.ndarray],
                    r: list[np.ndarray], usable: np.ndarray, *, level: float, test: Test
                    ) -> _Comparison:
-    """One rate against the reference's: Newcombe and Katz intervals, the two-proportion test."""
+    """One rate against the reference's: Newcombe and MOVER-R intervals, the two-proportion test."""
     p1, p2 = _rate(a[0], m[0]), _rate(b[0], r[0])
     p = np.full(len(p1), np.nan)
     ratio = np.where(p2 > 0, p1 / np.where(p2 > 0, p2, 1), np.nan)

@@ -61,8 +61,10 @@ def change_gate(
 
     Both conditions are needed: a large change the data cannot distinguish from chance passes,
     and so does a real change within the limit. The intervals are those of
-    :func:`polars_fair.analyses.compare.compare_from_counts` (a paired delta method on
-    Agresti and Min's adjusted cells, which never collapses to a point).
+    :func:`polars_fair.analyses.compare.compare_from_counts` (for OFI a paired delta method
+    on Agresti and Min's adjusted cells, which never collapses to a point; for the impact
+    ratio each model's MOVER-R interval combined by MOVER-D,
+    :mod:`polars_fair.analyses.ratio_change`).
 
     Parameters
     ----------

@@ -273,28 +273,47 @@ def ratio_interval(
     n2: npt.ArrayLike,
     *,
     level: float = DEFAULTS.level,
+    correlation: npt.ArrayLike = 0.0,
 ) -> tuple[FloatArray, FloatArray]:
-    r"""Log-method (Katz) interval for a ratio of independent proportions.
+    r"""MOVER-R Wilson interval for a ratio of two proportions.
 
-    With :math:`r = (x_1/n_1)/(x_2/n_2)`,
+    With :math:`\hat p_i = x_i/n_i`, :math:`(l_i, u_i)` the Wilson interval of
+    :math:`\hat p_i` (:func:`wilson_interval`) and :math:`\rho` the correlation of the two
+    estimates (0 for independent samples), the bounds on :math:`p_1/p_2` are the roots of
+    :math:`(\hat p_1 - \theta\hat p_2)^2 = e_1^2 + \theta^2 e_2^2 - 2\rho\,\theta e_1 e_2`,
+    with :math:`(e_1, e_2) = (\hat p_1 - l_1, u_2 - \hat p_2)` for the lower bound and
+    :math:`(u_1 - \hat p_1, \hat p_2 - l_2)` for the upper:
 
     .. math::
 
-        \exp\left(\ln r \pm z\sqrt{\frac{1}{x_1} - \frac{1}{n_1} + \frac{1}{x_2}
-        - \frac{1}{n_2}}\right)
+        L = \frac{l_1(2\hat p_1 - l_1)}{B_L + \sqrt{B_L^2 - l_1(2\hat p_1 - l_1)\,
+        u_2(2\hat p_2 - u_2)}}, \qquad
+        U = \frac{B_U + \sqrt{B_U^2 - u_1(2\hat p_1 - u_1)\,l_2(2\hat p_2 - l_2)}}
+        {l_2(2\hat p_2 - l_2)}
 
-    (Katz, Baptista, Azen & Pike 1978, *Biometrics* 34:469).
+    with :math:`B_L = \hat p_1\hat p_2 - \rho(\hat p_1 - l_1)(u_2 - \hat p_2)` and
+    :math:`B_U = \hat p_1\hat p_2 - \rho(u_1 - \hat p_1)(\hat p_2 - l_2)`: the method of
+    variance estimates recovery for a ratio (MOVER-R; Donner & Zou 2012, *Stat. Methods Med.
+    Res.* 21:347; Zou & Donner 2008, *Stat. Med.* 27:1693, with the correlation term), on the
+    same Wilson intervals as the rates and Newcombe's difference interval, so the three agree
+    (the "MOVER-R Wilson" interval of Fagerland, Lydersen & Laake 2015, *Stat. Methods Med.
+    Res.* 24:224). :math:`L` is written in its rationalised form, which stays finite when
+    :math:`u_2 \ge 2\hat p_2`.
 
-    Zero cells follow one documented rule:
+    Why not the log (Katz) interval, used here before: its variance
+    :math:`1/x_1 - 1/n_1 + 1/x_2 - 1/n_2` has no term for a group whose rate is 1, so the
+    interval of 3 of 3 selected against a reference of 770 of 1,000 was [1.255, 1.343], a sure
+    pass of the four-fifths rule, where the group's own Wilson interval [0.44, 1] allows a ratio
+    of 0.57. It is also too narrow for small groups away from 1 (exact coverage of a nominal 95 %
+    interval, 5 of a group against 200 of a reference at 0.8: 85 % at a rate of 0.5, 46 % at
+    0.9; MOVER-R Wilson 94 % and 95 %). For large groups the two agree to about the third
+    decimal (30/100 against 20/100: Katz [0.916, 2.456], MOVER-R [0.923, 2.445]).
 
-    - ``n1 == 0`` or ``n2 == 0``: a rate is undefined, both bounds are ``NaN``.
-    - ``x2 == 0``: the reference rate is 0, the ratio is undefined (not infinite), both bounds
-      are ``NaN``. This matches the library's rule that a ratio whose reference is 0 is null
-      and flagged, never capped. It includes ``x1 == x2 == 0``.
-    - ``x1 == 0 < x2``: the ratio is 0, :math:`\ln r` is not finite. The upper bound is the
-      Katz bound after the Haldane–Anscombe correction, adding 0.5 to each of the four cells
-      (:math:`x_i \to x_i + 0.5`, :math:`n_i \to n_i + 1`); the lower bound is 0, so the
-      interval contains the observed ratio.
+    Zero cells need no correction: a rate of 1 on either side gives the Wilson bound on that side
+    (against a reference at 1 the interval is the group's Wilson interval), and ``x1 == 0``
+    gives the lower bound 0. A ratio whose reference rate is 0 is undefined (``x2 == 0``: both
+    bounds ``NaN``, never infinite or capped, as the library's rule says), as is a ratio with
+    ``n1 == 0`` or ``n2 == 0``.
 
     Parameters
     ----------
@@ -302,36 +321,48 @@ def ratio_interval(
         Successes and trials of the group in the numerator (the group being compared).
     x2, n2 : array_like of int or float
         Successes and trials of the reference group in the denominator.
+    correlation : array_like of float, default 0.0
+        The correlation of the two estimated rates, in [-1, 1]: 0 for independent samples;
+        positive when the two rates are computed over shared rows, as the weighted estimator
+        of estimated membership does (:mod:`polars_fair.analyses.proxy_report`).
 
     Returns
     -------
     low, high : numpy.ndarray of float64
-        Bounds on :math:`p_1/p_2`, in :math:`[0, \infty)` and finite, containing :math:`r`
-        wherever :math:`r` is defined. ``NaN`` by the rules above or where an input is ``NaN``.
+        Bounds on :math:`p_1/p_2`, in :math:`[0, \infty)` and finite, containing
+        :math:`\hat p_1/\hat p_2` wherever it is defined. ``NaN`` by the rules above or where
+        an input is ``NaN``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> low, high = ratio_interval([30, 0, 5], [100, 50, 40], [20, 10, 0], [100, 50, 40])
+    >>> low, high = ratio_interval([30, 3, 0, 5], [100, 3, 50, 40], [20, 770, 10, 0],
+    ...                            [100, 1000, 50, 40])
     >>> np.round(low, 4), np.round(high, 4)
-    (array([0.916, 0.   ,   nan]), array([2.4564, 0.7912,    nan]))
+    (array([0.9234, 0.5692, 0.    ,    nan]), array([2.4452, 1.3461, 0.3968,    nan]))
     """
     z = _z_value(level)
     a, m = _counts(x1, n1, names=("x1", "n1"))
     b, n = _counts(x2, n2, names=("x2", "n2"))
-    a, m, b, n = np.broadcast_arrays(a, m, b, n)
-    zero_num = (a == 0) & (b > 0)
-    a_c = np.where(zero_num, a + 0.5, a)
-    m_c = np.where(zero_num, m + 1.0, m)
-    b_c = np.where(zero_num, b + 0.5, b)
-    n_c = np.where(zero_num, n + 1.0, n)
-    undefined = (m == 0) | (n == 0) | (b == 0)
+    rho = np.clip(np.asarray(correlation, dtype=np.float64), -1.0, 1.0)
+    a, m, b, n, rho = np.broadcast_arrays(a, m, b, n, rho)
+    l1, u1 = _wilson(a, m, z)
+    l2, u2 = _wilson(b, n, z)
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_r = np.log(a_c / m_c) - np.log(b_c / n_c)
-        se = np.sqrt(np.maximum(1.0 / a_c - 1.0 / m_c + 1.0 / b_c - 1.0 / n_c, 0.0))
-        low = np.exp(log_r - z * se)
-        high = np.exp(log_r + z * se)
-    low = np.where(zero_num, 0.0, low)
+        p1, p2 = a / m, b / n
+        b_low = p1 * p2 - rho * (p1 - l1) * (u2 - p2)
+        c_low = l1 * (2.0 * p1 - l1)
+        low = c_low / (b_low + np.sqrt(np.maximum(b_low**2 - c_low * u2 * (2.0 * p2 - u2), 0.0)))
+        b_high = p1 * p2 - rho * (u1 - p1) * (p2 - l2)
+        a_high = l2 * (2.0 * p2 - l2)
+        high = (b_high + np.sqrt(np.maximum(b_high**2 - u1 * (2.0 * p1 - u1) * a_high, 0.0))
+                ) / a_high
+    ratio = p1 / np.where(b > 0, p2, 1.0)
+    # x1 = 0: the bound is 0 (the rationalised form reads 0/0); rounding never leaves the
+    # estimate outside its interval
+    low = np.minimum(np.where(a == 0, 0.0, low), ratio)
+    high = np.maximum(high, ratio)
+    undefined = (m == 0) | (n == 0) | (b == 0)
     return np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
 
 

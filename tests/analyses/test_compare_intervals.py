@@ -1,9 +1,11 @@
 """The intervals of impact_ratio_change and ofi_change (issue 25 review item 2).
 
 The plain delta method collapsed to a point when the two models agree on the sample (no
-discordant pair: variance 0) and could leave the metric's range at tiny n. Compare now uses the
+discordant pair: variance 0) and could leave the metric's range at tiny n. OFI's change uses the
 delta method on Agresti and Min's (2005) adjusted cells (1/2 added to each paired cell),
-clipped to the range. Expected values are worked by hand here.
+clipped to the range; the impact ratio's combines each model's MOVER-R interval by MOVER-D
+(analyses/ratio_change.py; the delta method covered about 90 % at 30 rows). Expected values are
+worked by hand here or by tests/ratio_reference.py.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import math
 
 import polars as pl
 import pytest
+
+from tests.ratio_reference import mover_r, ratio_change
 
 Z95 = 1.959963984540054
 
@@ -37,16 +41,20 @@ def test_identical_models_give_a_non_degenerate_interval_containing_0() -> None:
     # (20.5, .5, .5, 40.5) over 62; Var(Δsel) = (p12 + p21 - (p12 - p21)^2)/n = (1/n)/n
     half = Z95 * math.sqrt(1 / 102**2 + 1 / 62**2)
     assert (b["ofi_change_low"], b["ofi_change_high"]) == pytest.approx((-half, half))
-    # impact ratio: a is the top under both (adjusted rates 51/102 = 1/2); b's adjusted rates
-    # are 21/62 under both, so the centre is 0 and the gradients are +2, -2 (b) and
-    # -(21/62)*4, +(21/62)*4 (a): Var = 4 Var(Δsel_b) + (84/62)^2 Var(Δsel_a)
-    half = Z95 * math.sqrt(4 / 62**2 + (84 / 62) ** 2 / 102**2)
+    # impact ratio: 20/60 over 50/100 = 2/3 under both models; each model's MOVER-R Wilson
+    # interval of it, combined by MOVER-D with the correlation of the two models' log ratios on
+    # Agresti-Min's adjusted cells (tests/ratio_reference.py). The models agree, so the two
+    # sides are alike: symmetric about 0, not a point.
+    low, high = ratio_change((20, 0, 0, 40), (50, 0, 0, 50))
     assert (b["impact_ratio_change_low"], b["impact_ratio_change_high"]) == pytest.approx(
-        (-half, half))
-    # the reference row's OFI change and the top group's impact-ratio change are 0 by
-    # definition under both models: there, and only there, the width is 0
+        (low, high), rel=1e-9)
+    assert low == pytest.approx(-high) and high > 0.05
+    # the reference row's OFI change is 0 by definition: there the width is 0. a is the top
+    # under both models and surely so (its ratio to b, 1.5, has the interval [1.019, 2.281] under
+    # both, capped at 1): its impact-ratio change is [0, 0] too
     a = _compare(df)["a"]
     assert (a["ofi_change_low"], a["ofi_change_high"]) == (0.0, 0.0)
+    assert mover_r(50, 100, 20, 60)[0] > 1
     assert (a["impact_ratio_change_low"], a["impact_ratio_change_high"]) == (0.0, 0.0)
 
 
@@ -98,7 +106,8 @@ def test_a_large_sample_agrees_with_the_plain_delta_method() -> None:
     v_ofi = (0.05 - 0.05**2) / n + (0.03 - 0.01**2) / n
     ofi = -0.05 - 0.01
     plain_ofi = (ofi - Z95 * math.sqrt(v_ofi), ofi + Z95 * math.sqrt(v_ofi))
-    # the adjustment moves each rate by less than 1/n: the bounds agree within 1e-5
+    # the bounds agree within 5e-5 (the MOVER-R bounds are asymmetric on the ratio scale by
+    # about se^2: 1.5e-5 here; the delta method on adjusted cells agreed within 1e-5)
     assert (b["impact_ratio_change_low"], b["impact_ratio_change_high"]) == pytest.approx(
-        plain_ir, abs=1e-5)
+        plain_ir, abs=5e-5)
     assert (b["ofi_change_low"], b["ofi_change_high"]) == pytest.approx(plain_ofi, abs=1e-5)

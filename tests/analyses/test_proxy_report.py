@@ -312,3 +312,32 @@ def test_null_probabilities_follow_null_groups_as_in_report() -> None:
     assert dropped.drop("verdict").equals(r.head(2).drop("verdict"))
     with pytest.raises(E.NullGroupError):
         df.fair.proxy_report(**args, null_groups="raise")
+
+
+def test_a_group_selected_3_of_3_is_indeterminate_not_a_sure_pass() -> None:
+    # The third review's case (issue 24): 3 rows wholly in a, all selected, against 1,000 rows in
+    # b with 770 selected. The log (Katz) interval had no variance term for a rate of 1 and read
+    # [1.255, 1.343], a "pass"; the MOVER-R Wilson interval (tests/ratio_reference.py) reaches
+    # down to 0.569, where a's own Wilson interval [0.44, 1] puts it, so the verdict is open.
+    from tests.ratio_reference import mover_r
+
+    y = [1] * 3 + [1] * 770 + [0] * 230
+    rows = pl.DataFrame({"y_pred": y, "p_a": [1.0] * 3 + [0.0] * 1000,
+                         "p_b": [0.0] * 3 + [1.0] * 1000})
+    out = _report(rows, ["p_a", "p_b"], ["a", "b"], reference="b")
+    a = out.row(0, named=True)
+    low, high = mover_r(3, 3, 770, 1000)
+    for e in ("weighted", "argmax"):
+        assert a[f"impact_ratio_{e}"] == pytest.approx(1 / 0.77, rel=1e-12)
+        assert (a[f"impact_ratio_{e}_ci_low"], a[f"impact_ratio_{e}_ci_high"]) == pytest.approx(
+            (low, high), rel=1e-9)
+    assert round(low, 3) == 0.569 and a["verdict"] == "indeterminate"
+    # 0 of 5 selected: the lower bound is 0 and the upper u1 / sqrt(l2 (2 p2 - l2)), below 0.8
+    rows = pl.DataFrame({"y_pred": [0] * 5 + y[3:], "p_a": [1.0] * 5 + [0.0] * 1000,
+                         "p_b": [0.0] * 5 + [1.0] * 1000})
+    a = _report(rows, ["p_a", "p_b"], ["a", "b"], reference="b").row(0, named=True)
+    low, high = mover_r(0, 5, 770, 1000)
+    for e in ("weighted", "argmax"):
+        assert (a[f"impact_ratio_{e}_ci_low"], a[f"impact_ratio_{e}_ci_high"]) == pytest.approx(
+            (0.0, high), rel=1e-9, abs=1e-15)
+    assert high < 0.8

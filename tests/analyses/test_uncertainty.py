@@ -12,6 +12,7 @@ from scipy import stats as sst
 from polars_fair import errors as E
 from polars_fair.core.registry import RATE_NAMES
 from tests.conftest import Runner
+from tests.ratio_reference import mover_r
 
 # group a: tp 40, fn 10, fp 5, tn 45 (n 100); group b: tp 2, fn 1, fp 20, tn 77 (n 100)
 CELLS = {"a": (40, 10, 5, 45), "b": (2, 1, 20, 77)}
@@ -71,11 +72,11 @@ def test_disparity_by_hand(run: Runner) -> None:
     assert b["value"] == pytest.approx(0.22) and b["reference_value"] == pytest.approx(0.45)
     assert b["difference"] == pytest.approx(-0.23)
     assert b["ratio"] == pytest.approx(22 / 45)
-    # log (Katz) interval of the ratio, by hand
-    se = math.sqrt(1 / 22 - 1 / 100 + 1 / 45 - 1 / 100)
-    z = sst.norm.ppf(0.975)
-    assert b["ratio_ci_low"] == pytest.approx(22 / 45 * math.exp(-z * se))
-    assert b["ratio_ci_high"] == pytest.approx(22 / 45 * math.exp(z * se))
+    # MOVER-R Wilson interval of the ratio (tests/ratio_reference.py, scipy's Wilson); it was
+    # Katz's log interval, which collapses at a rate of 1 (issue 24)
+    low, high = mover_r(22, 100, 45, 100)
+    assert b["ratio_ci_low"] == pytest.approx(low, rel=1e-12)
+    assert b["ratio_ci_high"] == pytest.approx(high, rel=1e-12)
     # all expected cells >= 5 -> pooled z-test; equals the chi-square test without correction
     chi2 = sst.chi2_contingency(np.array([[22, 78], [45, 55]]), correction=False)
     assert b["p_value"] == pytest.approx(chi2.pvalue)

@@ -19,6 +19,7 @@ from polars_fair import from_paired_counts
 from polars_fair.audit.change_gate import CHANGE_FAILED, NOT_REAL, change_gate
 from polars_fair.cli.entry import app
 from polars_fair.counting.paired import PAIRED_CELLS
+from tests.ratio_reference import ratio_change
 
 ZERO = dict.fromkeys(PAIRED_CELLS, 0)
 runner = CliRunner()
@@ -36,22 +37,16 @@ def _table(n: int, a_sel: int, b_old: int, b_new_only_old: int) -> pl.DataFrame:
 def test_a_real_drop_beyond_the_limit_fails_with_group_values_and_interval() -> None:
     g = change_gate(from_paired_counts(_table(100, 50, 40, 30), labels=False))
     b = g.row(1, named=True)
-    # impact ratio of b: 40/50 = 0.8 -> 10/50 = 0.2. The interval is the delta method on
-    # Agresti-Min's adjusted cells (1/2 added to each, n = 102; issue 25 review item 2; the
-    # plain delta method's -0.6 -/+ 1.96 * sqrt(0.012) was replaced because it collapses to a
-    # point when the models agree): a (50.5, 0.5, 0.5, 50.5) rates 1/2 and 1/2, b
-    # (10.5, 0.5, 30.5, 60.5) rates 11/102 (candidate) and 41/102 (baseline); centre
-    # (11 - 41)/102 / (1/2) = -60/102. Gradients: b's rates +2 and -2, a's -(11/102)/(1/4)
-    # = -44/102 and +164/102; Var p = p(1 - p)/102, Cov = (p11 - pc pb)/102.
-    n = 102
-    var_a, cov_a = 0.25 / n, (50.5 / n - 0.25) / n
-    cb, bb = 11 / n, 41 / n
-    var = (4 * cb * (1 - cb) / n + 4 * bb * (1 - bb) / n - 8 * (10.5 / n - cb * bb) / n
-           + (44 / n) ** 2 * var_a + (164 / n) ** 2 * var_a - 2 * (44 / n) * (164 / n) * cov_a)
-    se = math.sqrt(var)
+    # impact ratio of b: 40/50 = 0.8 -> 10/50 = 0.2. The interval combines each model's
+    # MOVER-R Wilson interval of the ratio by MOVER-D with the correlation the pairing gives
+    # (tests/ratio_reference.py, on scipy's Wilson intervals). It replaced the delta method on
+    # Agresti-Min's adjusted cells ([-0.8028, -0.3737] here), which covered about 90 % at 30
+    # rows (issue 25 review); that had replaced the plain delta method, which collapses to a
+    # point when the models agree.
+    low, high = ratio_change((10, 0, 30, 60), (50, 0, 0, 50))
     assert (b["baseline"], b["value"], b["passed"]) == (0.8, 0.2, False)
-    assert b["change_low"] == pytest.approx(-60 / n - 1.959963984540054 * se)
-    assert b["change_high"] == pytest.approx(-60 / n + 1.959963984540054 * se)
+    assert (b["change_low"], b["change_high"]) == pytest.approx((low, high), rel=1e-9)
+    assert (round(low, 4), round(high, 4)) == (-0.7744, -0.4046)
     assert b["reason"] == CHANGE_FAILED.format(
         group="g=b", metric="impact_ratio", before=0.8, after=0.2, worse=0.6, limit=0.05,
         level=95.0, low=b["change_low"], high=b["change_high"])
@@ -143,18 +138,15 @@ def test_cli_check_without_a_baseline_is_unchanged(tmp_path: Path) -> None:
 def test_cli_check_level_sets_the_paired_interval_of_the_change(tmp_path: Path) -> None:
     # a: 50 of 100 selected by both models; b: the baseline selects 40, the candidate 32 of
     # them, so b's impact ratio falls from 0.4/0.5 = 0.8 to 0.32/0.5 = 0.64 (change -0.16).
-    # The interval is the delta method on Agresti-Min's adjusted selection cells (1/2 added to
-    # each, n = 102; issue 25 review item 2 replaced the plain delta method, which collapses
-    # when the models agree): a (50.5, 0.5, 0.5, 50.5) rates 1/2 and 1/2; b (32.5, 0.5, 8.5,
-    # 60.5) rates 33/102 (candidate) and 41/102 (baseline), both 32.5/102; centre
-    # (33 - 41)/102 / (1/2) = -16/102 = -0.156863. Groups independent, each group's two rates
-    # paired (Var p = p(1 - p)/102, Cov = (p11 - pc pb)/102), gradients b +2 and -2, a
-    # -(33/102)/(1/4) = -132/102 and +164/102:
-    #   b: 4 * 0.0021457 + 4 * 0.0023567 - 8 * 0.0018488 = 0.0032190
-    #   a: ((132^2 + 164^2 - 2 * 132 * 164 * 0.980392) / 102^2) * 0.0024510 = 0.0004412
-    #   in all 0.0036602, sd 0.060500
-    # 95%: -0.156863 -+ 1.959964 * 0.060500 = [-0.275440, -0.038286] excludes 0: a real drop
-    # 99.9%: -0.156863 -+ 3.290527 * 0.060500 = [-0.355938, 0.042213] does not
+    # The interval: each model's MOVER-R Wilson interval of the ratio, combined by MOVER-D
+    # with the pairing's correlation (tests/ratio_reference.py). 95%: [-0.257112, -0.034367]
+    # excludes 0, a real drop; 99.9%: [-0.303543, 0.013503] does not. (The delta method on
+    # adjusted cells, replaced for its coverage at small n, gave [-0.275440, -0.038286] and
+    # [-0.355938, 0.042213]: the same decisions.)
+    assert ratio_change((32, 0, 8, 60), (50, 0, 0, 50)) == pytest.approx(
+        (-0.257112, -0.034367), abs=1e-6)
+    assert ratio_change((32, 0, 8, 60), (50, 0, 0, 50), 0.999) == pytest.approx(
+        (-0.303543, 0.013503), abs=1e-6)
     rows = ([("a", 1, 1, 1)] * 50 + [("a", 0, 0, 0)] * 50 + [("b", 1, 1, 1)] * 32
             + [("b", 1, 0, 1)] * 8 + [("b", 0, 0, 0)] * 60)
     path = tmp_path / "level.csv"
@@ -167,7 +159,7 @@ def test_cli_check_level_sets_the_paired_interval_of_the_change(tmp_path: Path) 
     change = json.loads(strict.stdout)["change"]
     assert change["limits"]["level"] == 0.95
     [v] = change["violations"]
-    assert (v["change_low"], v["change_high"]) == pytest.approx((-0.275440, -0.038286), abs=1e-6)
+    assert (v["change_low"], v["change_high"]) == pytest.approx((-0.257112, -0.034367), abs=1e-6)
     assert "paired 95% interval" in v["message"]
     loose = runner.invoke(app, [*args, "--level", "0.999"])
     assert loose.exit_code == 0, loose.output

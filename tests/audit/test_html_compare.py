@@ -20,6 +20,7 @@ from polars_fair.audit.html import audit_html, page_data
 from polars_fair.cli.entry import app
 from tests.audit.test_html_adverse_impact import text
 from tests.audit.test_plot import require_plot_extra
+from tests.ratio_reference import mover_r
 
 pytestmark = pytest.mark.slow  # each page takes seconds (as test_html.py)
 
@@ -39,10 +40,10 @@ def test_the_verdict_block_holds_the_change_gates_failures(page: str) -> None:
     words = text(page, "<h3>Against the baseline", "<h2>Headline")
     assert words.startswith("Against the baseline: FAIL 1 of 2 group(s) fail the change gate")
     # b's impact ratio: 40/50 = 0.8 under the baseline, 10/50 = 0.2 under the candidate; its
-    # paired delta-method interval on Agresti-Min's adjusted cells, worked by hand in
-    # tests/audit/test_change_gate.py (the same table): [-0.8028, -0.3737] (issue 25 review
-    # item 2; the plain delta method's [-0.8147, -0.3853] was replaced)
-    assert "b 100 impact ratio 0.800 0.200 −0.600 [−0.803, −0.374] drop <= 0.05" in words
+    # paired interval (each model's MOVER-R interval combined by MOVER-D, tests/ratio_reference
+    # .py; the same table as tests/audit/test_change_gate.py): [-0.7744, -0.4046] (it was the
+    # delta method's [-0.8028, -0.3737], which covered about 90 % at 30 rows)
+    assert "b 100 impact ratio 0.800 0.200 −0.600 [−0.774, −0.405] drop <= 0.05" in words
     # OFI: B = (FP - FN)/n; b: 0 under the baseline, (0 - 30)/100 under the candidate; a: 0
     assert "b 100 OFI +0.000 −0.300 −0.300" in words
     # the gate on levels fails b too (0.2 < 0.8): the two verdicts stand side by side
@@ -57,15 +58,20 @@ def test_the_comparison_section_sets_the_models_side_by_side(page: str) -> None:
     # candidate alone is wrong on 30 rows, the baseline alone on none: p < 0.001
     low, high = polars_fair.analyses.compare.paired_difference_interval([10], [0], [30], [60])
     rate_ci = f"[{low[0]:.3f}, {high[0]:.3f}]".replace("-", "−")
-    assert (f"b 100 40.0% → 10.0% {rate_ci} < 0.001 0.800 → 0.200 [−0.803, −0.374] "
+    assert (f"b 100 40.0% → 10.0% {rate_ci} < 0.001 0.800 → 0.200 [−0.774, −0.405] "
             "passes → fails (changed) +0.000 → −0.300") in words
     assert words.count("< 0.001") == 2 + 0  # b's two tests (the reading has none)
     # a, the reference: nothing changed, both p-values 1 (Newcombe's interval of no
     # discordant pair still has a width)
     low, high = polars_fair.analyses.compare.paired_difference_interval([50], [0], [0], [50])
     rate_ci = f"[{low[0]:.3f}, {high[0]:.3f}]".replace("-", "−")
-    assert (f"a 100 50.0% → 50.0% {rate_ci} 1.000 1.000 → 1.000 [0.000, 0.000] passes → "
-            "passes +0.000 → +0.000 [0.000, 0.000] 1.000") in words
+    # a's impact ratio is 1 under both, but under the baseline a is the top by 50 against 40
+    # of 100: its ratio to b, 1.25, has the MOVER-R interval [0.920, 1.705], capped at 1, so
+    # its change of 0 reaches 1 - 0.920 above (the candidate's 5 has [2.74, 9.25]: 1 surely)
+    low, high = mover_r(50, 100, 40, 100)
+    assert mover_r(50, 100, 10, 100)[0] > 1 and low < 1 < high
+    assert (f"a 100 50.0% → 50.0% {rate_ci} 1.000 1.000 → 1.000 [0.000, {1 - low:.3f}] "
+            "passes → passes +0.000 → +0.000 [0.000, 0.000] 1.000") in words
     figure = page[page.index("<h2>Against the baseline model"):page.index("<h2>Uncertainty")]
     assert "<figure><h3>Impact ratio: baseline and candidate</h3><svg" in figure
     assert "four-fifths verdict changed: b" in html.unescape(figure)

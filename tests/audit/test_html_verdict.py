@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from tests.audit.test_plot import require_plot_extra
+from tests.ratio_reference import mover_r
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
 
@@ -44,10 +45,9 @@ def test_the_verdict_is_the_first_section_with_each_failure_and_its_interval() -
     verdict = page[page.index("<h2>Verdict"):page.index("<h2>Headline")]
     assert "1 of 2 group(s) fail" in verdict
     assert "the reference group is <b>a</b>" in verdict
-    # impact ratio of b: 0.2 / 0.5 = 0.4; log (Katz) interval
-    # exp(ln 0.4 ± z sqrt(1/20 − 1/100 + 1/60 − 1/120))
-    half = Z95 * math.sqrt(1 / 20 - 1 / 100 + 1 / 60 - 1 / 120)
-    low, high = 0.4 * math.exp(-half), 0.4 * math.exp(half)
+    # impact ratio of b: 0.2 / 0.5 = 0.4; MOVER-R Wilson interval of 20/100 over 60/120
+    # (tests/ratio_reference.py)
+    low, high = mover_r(20, 100, 60, 120)
     n, value, interval, limit, check = _cells(verdict, "b", "impact ratio")
     assert (n, value, limit) == ("100", "0.400", "≥ 0.8") and "fails" in check
     assert interval == f"[{low:.3f}, {high:.3f}]"

@@ -158,26 +158,107 @@ def test_newcombe_exprs_match_numpy() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Log ratio (Katz)
+# Ratio (MOVER-R Wilson)
 # --------------------------------------------------------------------------------------------
+def _wilson_sm(x: float, n: float) -> tuple[float, float]:
+    """statsmodels' Wilson interval: the oracle of the two rates' intervals."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(x, n, alpha=0.05, method="wilson")
+    return float(low), float(high)
+
+
+def _mover_r_by_root(x1: float, n1: float, x2: float, n2: float, rho: float = 0.0
+                     ) -> tuple[float, float]:
+    """The MOVER-R bounds as roots of their defining equation, found numerically (brentq).
+
+    L solves p1 - L p2 = sqrt(e1^2 + L^2 e2^2 - 2 rho L e1 e2) with e1 = p1 - l1,
+    e2 = u2 - p2 (Zou & Donner 2008); U the same with e1 = u1 - p1, e2 = p2 - l2 and the sign
+    of the left side reversed. Independent of the closed form in the code.
+    """
+    from scipy.optimize import brentq
+
+    p1, p2 = x1 / n1, x2 / n2
+    l1, u1 = _wilson_sm(x1, n1)
+    l2, u2 = _wilson_sm(x2, n2)
+    r = p1 / p2
+
+    def lower(t: float) -> float:
+        e1, e2 = p1 - l1, u2 - p2
+        return p1 - t * p2 - math.sqrt(max(e1**2 + t**2 * e2**2 - 2 * rho * t * e1 * e2, 0.0))
+
+    def upper(t: float) -> float:
+        e1, e2 = u1 - p1, p2 - l2
+        return t * p2 - p1 - math.sqrt(max(e1**2 + t**2 * e2**2 - 2 * rho * t * e1 * e2, 0.0))
+
+    low = 0.0 if x1 == 0 else brentq(lower, 1e-12, r)
+    return low, brentq(upper, r, 1e6)
+
+
+@pytest.mark.parametrize(("x1", "n1", "x2", "n2"), [
+    (30, 100, 20, 100), (22, 100, 45, 100), (3, 3, 770, 1000), (2, 3, 50, 100),
+    (45, 60, 300, 500), (30, 100, 1, 100), (7.3, 12.5, 40.2, 90.7),
+])
+def test_ratio_is_the_root_of_the_mover_equation_on_statsmodels_wilson(
+    x1: float, n1: float, x2: float, n2: float,
+) -> None:
+    low, high = fs.ratio_interval(x1, n1, x2, n2)
+    assert (float(low), float(high)) == pytest.approx(_mover_r_by_root(x1, n1, x2, n2),
+                                                      rel=1e-9)
+
+
 def test_ratio_matches_hand_computation() -> None:
-    # 30/100 against 20/100: r = 1.5, se(ln r) = sqrt(1/30 - 1/100 + 1/20 - 1/100).
-    r = (30 / 100) / (20 / 100)
-    se = math.sqrt(1 / 30 - 1 / 100 + 1 / 20 - 1 / 100)
-    low, high = fs.ratio_interval(30, 100, 20, 100)
-    assert float(low) == pytest.approx(r * math.exp(-Z95 * se), abs=1e-12)
-    assert float(high) == pytest.approx(r * math.exp(Z95 * se), abs=1e-12)
-    assert (round(float(low), 4), round(float(high), 4)) == (0.9160, 2.4564)
+    # 30/100 against 20/100: r = 1.5; Wilson (l1, u1) of 0.3 and (l2, u2) of 0.2, then
+    # L = l1(2 p1 - l1) / (p1 p2 + sqrt((p1 p2)^2 - l1(2 p1 - l1) u2(2 p2 - u2))) and
+    # U = (p1 p2 + sqrt((p1 p2)^2 - u1(2 p1 - u1) l2(2 p2 - l2))) / (l2(2 p2 - l2)).
+    p1, p2 = 0.3, 0.2
+    l1, u1 = _wilson_sm(30, 100)
+    l2, u2 = _wilson_sm(20, 100)
+    c = l1 * (2 * p1 - l1)
+    low = c / (p1 * p2 + math.sqrt((p1 * p2) ** 2 - c * u2 * (2 * p2 - u2)))
+    a = l2 * (2 * p2 - l2)
+    high = (p1 * p2 + math.sqrt((p1 * p2) ** 2 - u1 * (2 * p1 - u1) * a)) / a
+    got = fs.ratio_interval(30, 100, 20, 100)
+    assert (float(got[0]), float(got[1])) == pytest.approx((low, high), abs=1e-12)
+    # Katz's log interval gave [0.9160, 2.4564] here: for large groups the two agree closely
+    assert (round(float(got[0]), 4), round(float(got[1]), 4)) == (0.9234, 2.4452)
 
 
-def test_ratio_zero_numerator_uses_haldane_upper_bound_and_zero_lower_bound() -> None:
-    # Rule: x1 = 0 < x2 -> add 0.5 to each of the four cells for the upper bound; lower is 0.
-    a, m, b, n = 0 + 0.5, 50 + 1.0, 10 + 0.5, 50 + 1.0
-    r = (a / m) / (b / n)
-    se = math.sqrt(1 / a - 1 / m + 1 / b - 1 / n)
+def test_ratio_at_a_rate_of_one_does_not_collapse() -> None:
+    # The third review's case: 3 of 3 selected against a reference at 770/1000. Katz's variance
+    # 1/3 - 1/3 + 1/770 - 1/1000 left only the reference's term: [1.2554, 1.3434], a sure pass
+    # of the four-fifths rule. With p1 = 1 the lower bound is C / (B + sqrt(B^2 - C A)) with
+    # C = l1(2 - l1), B = p2, A = u2(2 p2 - u2): about l1 / p2, where the group's own Wilson
+    # interval puts it.
+    l1, _ = _wilson_sm(3, 3)
+    l2, u2 = _wilson_sm(770, 1000)
+    p2 = 0.77
+    c, a = l1 * (2 - l1), u2 * (2 * p2 - u2)
+    low = c / (p2 + math.sqrt(p2**2 - c * a))
+    high = 1 / l2  # p1 = u1 = 1: U = (p2 + (p2 - l2)) / (l2 (2 p2 - l2)) = 1 / l2
+    got = fs.ratio_interval(3, 3, 770, 1000)
+    assert (float(got[0]), float(got[1])) == pytest.approx((low, high), abs=1e-12)
+    assert (round(float(got[0]), 4), round(float(got[1]), 4)) == (0.5692, 1.3461)
+    assert float(got[0]) < 0.8 < 1 / p2
+    # against a reference at 1 too: [l1, 1 / l1], the group's own Wilson bound below
+    got = fs.ratio_interval(3, 3, 3, 3)
+    assert (float(got[0]), float(got[1])) == pytest.approx((l1, 1 / l1), abs=1e-12)
+    # a reference at 1 (p2 = u2 = 1, A = 1) gives the group's own Wilson bound below:
+    # L = l1(2 p1 - l1) / (p1 + |p1 - l1|) = l1
+    l1, _ = _wilson_sm(4, 10)
+    got = fs.ratio_interval(4, 10, 200, 200)
+    assert float(got[0]) == pytest.approx(l1, abs=1e-12)
+
+
+def test_ratio_zero_numerator_has_lower_bound_zero() -> None:
+    # 0/50 against 10/50: p1 = l1 = 0, so L = 0 and U = sqrt(u1^2 l2 (2 p2 - l2)) / (l2 (2 p2 -
+    # l2)) = u1 / sqrt(l2 (2 p2 - l2)).
+    _, u1 = _wilson_sm(0, 50)
+    l2, _ = _wilson_sm(10, 50)
     low, high = fs.ratio_interval(0, 50, 10, 50)
     assert float(low) == 0.0
-    assert float(high) == pytest.approx(r * math.exp(Z95 * se), abs=1e-12)
+    assert float(high) == pytest.approx(u1 / math.sqrt(l2 * (0.4 - l2)), abs=1e-12)
+    assert float(high) == pytest.approx(_mover_r_by_root(0, 50, 10, 50)[1], rel=1e-9)
 
 
 def test_ratio_undefined_when_reference_rate_zero_or_no_trials() -> None:
@@ -185,12 +266,34 @@ def test_ratio_undefined_when_reference_rate_zero_or_no_trials() -> None:
     assert np.all(np.isnan(low)) and np.all(np.isnan(high))
 
 
-def test_ratio_full_cells_are_finite() -> None:
-    # x = n (no non-events) does not break the Katz formula: its term 1/x - 1/n is 0.
-    low, high = fs.ratio_interval(10, 10, 5, 10)
-    se = math.sqrt(0 + 1 / 5 - 1 / 10)
-    assert float(low) == pytest.approx(2 * math.exp(-Z95 * se), abs=1e-12)
-    assert float(high) == pytest.approx(2 * math.exp(Z95 * se), abs=1e-12)
+@pytest.mark.parametrize("rho", [0.3, 0.8, -0.5])
+def test_ratio_with_a_correlation_is_the_root_of_the_correlated_equation(rho: float) -> None:
+    low, high = fs.ratio_interval(40, 100, 55, 120, correlation=rho)
+    assert (float(low), float(high)) == pytest.approx(
+        _mover_r_by_root(40, 100, 55, 120, rho), rel=1e-9)
+    # a positive correlation (shared rows) narrows the interval, a negative one widens it
+    free = fs.ratio_interval(40, 100, 55, 120)
+    width, free_width = float(high - low), float(free[1] - free[0])
+    assert (width < free_width) if rho > 0 else (width > free_width)
+
+
+def _exact_ratio_coverage(n1: int, p1: float, n2: int, p2: float) -> float:
+    x1, x2 = np.meshgrid(np.arange(n1 + 1), np.arange(n2 + 1), indexing="ij")
+    w = np.outer(sps.binom.pmf(np.arange(n1 + 1), n1, p1), sps.binom.pmf(np.arange(n2 + 1), n2, p2))
+    low, high = fs.ratio_interval(x1, n1, x2, n2)
+    return float(np.sum(w * ((low <= p1 / p2) & (p1 / p2 <= high))))
+
+
+@pytest.mark.parametrize(("n1", "p1", "katz"), [(3, 0.9, 0.337), (5, 0.9, 0.463), (5, 0.5, 0.846),
+                                                (10, 0.9, 0.682), (30, 0.9, 0.924)])
+def test_ratio_covers_a_small_group_against_a_large_reference(n1: int, p1: float,
+                                                              katz: float) -> None:
+    # Exact coverage (a sum over both binomial distributions) of a small group against 200 of a
+    # reference at 0.8. Katz's log interval covered `katz` here (computed the same way when it
+    # was replaced); its lower bound lay above the true ratio, a false pass of the rule.
+    coverage = _exact_ratio_coverage(n1, p1, 200, 0.8)
+    assert 0.93 <= coverage <= 0.99, coverage
+    assert coverage > katz + 0.02
 
 
 # --------------------------------------------------------------------------------------------
@@ -403,7 +506,7 @@ def test_newcombe_coverage_by_simulation_is_near_nominal() -> None:
     _check_band(coverage)
 
 
-def test_log_ratio_coverage_by_simulation_is_near_nominal() -> None:
+def test_ratio_coverage_by_simulation_is_near_nominal() -> None:
     # An undefined interval (reference count 0, see ratio_interval) counts as a miss. Points
     # where the expected reference count n * p2 is below 5 are left out: there the reference
     # count is 0 with probability up to 0.9**30 = 4.2 % and the ratio itself is undefined.

@@ -52,8 +52,9 @@ __all__ = ["Baseline", "PageComparison", "change_verdict_section", "comparison_d
 COMPARISON_READING = (
     "<p>Both models decided the same people, so each change (candidate − baseline) is paired: "
     "it depends only on the people whose decision changed. <b>Change</b> of a rate: "
-    "Newcombe's paired score interval (method 10); of the impact ratio and OFI: a paired delta "
-    "method; each at {level:.0%}. <b>McNemar p</b>: the exact test of no change in selection "
+    "Newcombe's paired score interval (method 10); of the impact ratio: each model's ratio "
+    "interval (MOVER-R) combined with their pairing (MOVER-D); of OFI: a paired delta method; "
+    "each at {level:.0%}. <b>McNemar p</b>: the exact test of no change in selection "
     "(the discordant pairs); <b>errors p</b>: the same for the change in errors (wrong under "
     "one model only){weighted}. Each p-value is the group's own, not adjusted for the groups "
     "compared. <b>Four-fifths</b>: each model's verdict (impact ratio ≥ {four_fifths}); "

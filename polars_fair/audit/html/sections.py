@@ -206,7 +206,7 @@ def uncertainty_section(p: PageContext) -> str:
         f"<h3>Rates with {o.level:.0%} Wilson intervals</h3>",
         _rates_table(g.metrics, g.report, t.keys, o.rates, o.level),
         f"<h3>Each group against the reference ({_esc(g.ref_label)})</h3>",
-        f"<p>Difference (Newcombe) and ratio (log) intervals at {o.level:.0%}; p: test "
+        f"<p>Difference (Newcombe) and ratio (MOVER-R Wilson) intervals at {o.level:.0%}; p: test "
         f"of equal rates; adjusted p: {method} over the groups compared for each "
         "metric.</p>",
         _disparity_table(g.on_page(t.disparity), g.report, t.keys, o.level),

@@ -80,8 +80,9 @@ DEFINITIONS: tuple[tuple[str, str, str], ...] = _metric_definitions() + (
     ("Confidence interval", "Wilson score interval at 95% of a rate (a proportion)",
      "Wilson 1927; Newcombe 1998"),
     ("Difference and ratio vs reference", ("rate − reference rate with Newcombe's hybrid "
-     "score interval; rate / reference rate with the log-ratio (Katz) interval"),
-     "Newcombe 1998 (method 10); Katz et al. 1978"),
+     "score interval; rate / reference rate with the MOVER-R interval from the same Wilson "
+     "intervals"),
+     "Newcombe 1998 (method 10); Donner & Zou 2012"),
     ("Adjusted p-value", ("two-sided test of equal rates (z, or Fisher's exact test for small "
      "counts), adjusted over the groups compared with the reference (Holm step-down, or "
      "Benjamini–Hochberg); significant: adjusted p ≤ 1 − level"),

@@ -9,7 +9,7 @@ passes, the row of each rule is the group closest to its limit.
 The intervals come from the analyses, not from this module's arithmetic alone:
 
 * impact ratio: the group's selection rate over the highest among the checked groups (the
-  gate's benchmark) is ``disparity``'s ratio against that group, with its log (Katz) interval
+  gate's benchmark) is ``disparity``'s ratio against that group, with its MOVER-R Wilson interval
   (:func:`polars_fair.analyses.uncertainty.disparity_table`);
 * OFI = B − B_ref, B = (FP − FN)/n: the two groups are independent samples, so the interval is
   the MOVER combination (Zou & Donner 2008) of the Wald intervals of B that ``metrics`` gives
