@@ -1065,6 +1065,13 @@ MEMBERSHIP_WEIGHTED_TABLE = (
     "membership_estimator='argmax' (each row in its most likely group: a crisp table), or "
     "audit the probabilities with report, metrics, disparity, summary or proxy_report"
 )
+#: MEMBERSHIP_WEIGHTED_TABLE as the command line says it.
+CLI_MEMBERSHIP_WEIGHTED_TABLE = (
+    "{analysis} does not take the weighted estimator's membership count table: {why}, and "
+    "that table's n counts a row in every group it may belong to. Run it with "
+    "--membership-estimator argmax (each row in its most likely group: a crisp table), or "
+    "audit the probabilities with report, metrics, disparity, summary or proxy-report"
+)
 #: The ``why`` of MEMBERSHIP_WEIGHTED_TABLE for each analysis that refuses that table.
 MEMBERSHIP_WHY_PATTERNS = (
     "its patterns sum the groups of the other attributes into coarser ones, and its tests "

@@ -292,7 +292,7 @@ class FairLazyFrame(ClassNamespace):
         else:
             by_names = [spec.name_of(b) for b in spec.normalize_by(by)]
             check_benchmark_columns(benchmark_attributes(benchmark), [*names, *by_names],
-                                    by_names)  # by may name a computed attribute
+                                    [*by_names, *([member] if member else [])])  # computed ok
             attributes = [b for b, n in zip(spec.normalize_by(by), by_names, strict=True)
                           if n != member]
         return self.counts(attributes or None, **count_args).availability(benchmark=benchmark)

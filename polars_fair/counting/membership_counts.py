@@ -106,8 +106,10 @@ def refuse_weighted_membership(names: Sequence[str], analysis: str, why: str) ->
     polars_fair.errors.InvalidArgumentError: availability does not take a weighted membership ...
     """
     if "n_effective" in names:
-        raise E.InvalidArgumentError(E.MEMBERSHIP_WEIGHTED_TABLE.format(analysis=analysis,
-                                                                         why=why))
+        raise E.InvalidArgumentError(
+            E.MEMBERSHIP_WEIGHTED_TABLE.format(analysis=analysis, why=why),
+            cli_message=E.CLI_MEMBERSHIP_WEIGHTED_TABLE.format(
+                analysis=analysis.replace("_", "-"), why=why))
 
 
 def _cell(value: pl.Expr, labelled: bool, y: int, p: int) -> pl.Expr:
