@@ -457,12 +457,11 @@ True""", scores=True)
                 y_true: IntoExpr | None = None, sample_weight: IntoExpr | None = None,
                 null_groups: spec.NullGroups = "keep",
                 membership: None = None) -> FairMoments:  # noqa: D102
-        spec.refuse_membership({"membership": membership}, "moments", "moment table")
         return _continuous.moments(self._lf, by, y_pred=y_pred, y_true=y_true,
-                                   sample_weight=sample_weight, null_groups=null_groups)
+                                   sample_weight=sample_weight, null_groups=null_groups,
+                                   membership=membership)
 
-    moments.__doc__ = compose(_continuous.moments.__doc__ or "", drop=("frame",),
-                              after=E.MEMBERSHIP_REFUSED_DOC, example="""\
+    moments.__doc__ = compose(_continuous.moments.__doc__ or "", drop=("frame",), example="""\
 >>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "b"], "rate": [1.0, 3.0, 2.0]})
 >>> df.fair.moments("g", y_pred="rate").frame.collect()["m2_pred"].to_list()
