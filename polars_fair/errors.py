@@ -1086,6 +1086,12 @@ MEMBERSHIP_WHY_AVAILABILITY = (
 )
 #: The analyses that read estimated membership (named by MEMBERSHIP_NOT_TAKEN).
 MEMBERSHIP_ANALYSES = "report, metrics, disparity, summary, impact_analysis or proxy_report"
+#: Membership columns on a count table without weight_sum (``from_counts``).
+MEMBERSHIP_UNWEIGHTED = (
+    "count table: {columns} describe a weighted membership table (the weighted estimator's, "
+    "with weight_sum = Σ w·p), but the table has no weight_sum; drop them, or add weight_sum "
+    "and the weighted cells"
+)
 #: A membership count table from elsewhere that no rows can have (``from_counts``).
 MEMBERSHIP_TABLE_BOUND = (
     "membership count table: {column} {rule}; {count} row(s) are not (first such row: "

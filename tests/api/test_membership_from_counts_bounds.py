@@ -100,3 +100,15 @@ def test_with_sample_weights_n_effective_may_be_below_weight_sum() -> None:
                                                      "row_weight_sum") * 10)
     assert (table["n_effective"] < table["weight_sum"]).all()
     polars_fair.from_counts(table).report().collect()
+
+
+def test_membership_columns_without_weight_sum_are_refused_at_once() -> None:
+    # was polars' own ColumnNotFoundError for "weight_sum" at collect time
+    table = pl.DataFrame({"g": ["a", "b"], "n": [3, 3], "tp": [1, 1], "fp": [1, 1],
+                          "fn": [0, 0], "tn": [1, 1], "n_effective": [2.0, 2.0]})
+    with pytest.raises(E.InvalidArgumentError) as info:
+        polars_fair.from_counts(table)
+    assert str(info.value) == E.MEMBERSHIP_UNWEIGHTED.format(columns=["n_effective"])
+    # the advice followed: dropped, it is a crisp count table
+    report = polars_fair.from_counts(table.drop("n_effective")).report(min_support=1)
+    assert report.collect()["selection_rate"].to_list() == [2 / 3, 2 / 3]
