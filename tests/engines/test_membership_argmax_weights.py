@@ -80,3 +80,19 @@ def test_argmax_with_zero_weights_equals_the_crisp_audit_of_the_argmax_group(
     assert_frame_equal(got, want, check_exact=True)
     if method == "report":
         assert got["low_support"].to_list() == [True, False]  # 3 rows of positive weight < 4
+
+
+def test_the_proxy_report_s_argmax_interval_counts_the_rows_of_positive_weight() -> None:
+    # the proxy report's argmax column reads the same table: its Wilson interval of a's
+    # selection rate (weight 2 of 3 selected) is on a's 3 rows of positive weight, the crisp
+    # weighted audit's, not on its 6 rows
+    df = _rows()
+    proxy = df.drop("g_argmax").fair.proxy_report(membership=MEMBERSHIP, sample_weight="w",
+                                                  reference="b")
+    crisp = df.fair.metrics("g_argmax", sample_weight="w").filter(
+        pl.col("metric") == "selection_rate").sort("g_argmax")
+    for got, want in (("selection_rate_argmax_ci_low", "ci_low"),
+                      ("selection_rate_argmax_ci_high", "ci_high")):
+        assert proxy.sort("g")[got].to_list() == pytest.approx(crisp[want].to_list(),
+                                                                rel=1e-12)
+    assert proxy.sort("g")["n_argmax"].to_list() == [6, 4]  # the rows, as shown
