@@ -171,3 +171,26 @@ def test_a_membership_table_rolled_up_to_its_own_keys_keeps_n_effective() -> Non
     rolled = counts.confusion(by="g").collect()
     assert rolled["n_effective"].to_list()[0] == pytest.approx(4 / 1.5, rel=1e-12)
     assert_frame_equal(rolled, counts.frame.collect())
+
+
+def test_stratified_tests_count_n_effective_on_a_membership_table() -> None:
+    # the weighted estimator's n counts a row in every group it may belong to: the tests of
+    # stratified count Kish's size instead (as every interval of that table does). Unweighted
+    # membership table (n_effective between weight_sum and n), no labels (fp = selected):
+    table = pl.DataFrame({
+        "g": ["a", "a", "b", "b"], "s": ["x", "y", "x", "y"], "n": [20, 20, 20, 20],
+        "tp": [0.0] * 4, "fp": [6.0, 2.0, 5.0, 6.0], "fn": [0.0] * 4,
+        "tn": [4.0, 6.0, 5.0, 6.0], "weight_sum": [10.0, 8.0, 10.0, 12.0],
+        "n_effective": [12.0, 10.0, 15.0, 16.0]})
+    got = polars_fair.from_counts(table).stratified(strata="s", reference="b").collect()
+    # by hand, in effective rows: x: a selects 0.6·12 = 7.2 of 12, b 0.5·15 = 7.5 of 15
+    # (27 in all); y: a 0.25·10 = 2.5 of 10, b 0.5·16 = 8 of 16 (26). Mantel-Haenszel:
+    # Σ a·d/n = 7.2·7.5/27 + 2.5·8/26 = 36/13, Σ b·c/n = 4.8·7.5/27 + 7.5·8/26 = 142/39,
+    # so the odds ratio is (36/13) / (142/39) = 54/71 (on the 20-row n it would differ)
+    a = got.filter(pl.col("g") == "a").row(0, named=True)
+    assert a["mh_odds_ratio"] == pytest.approx(54 / 71, rel=1e-12)
+    assert a["n"] == 40  # the rows shown are the table's n
+    # the same figures as a crisp weighted table whose rows are those effective sizes
+    crisp = polars_fair.from_counts(table.drop("n_effective").with_columns(
+        n=pl.Series([12, 10, 15, 16]))).stratified(strata="s", reference="b").collect()
+    assert_frame_equal(got.drop("n"), crisp.drop("n"), check_exact=True)
