@@ -493,6 +493,10 @@ ONE_SET_ONLY = (
     "is refused; {advice}"
 )
 #: The ``combinations=`` entry of a function that reports one attribute set (refused).
+#: The parameter doc of ``membership=`` where an analysis refuses it (MEMBERSHIP_NOT_TAKEN).
+MEMBERSHIP_REFUSED_DOC = """membership : None
+    Not supported: the table counts each row in one group (``InvalidArgumentError``
+    otherwise, saying why and what to run)."""
 ONE_SET_DOC = """combinations : None
     Not supported: one attribute set per call (``InvalidArgumentError`` otherwise)."""
 IMPOSSIBLE_MOMENTS = (
@@ -1103,6 +1107,57 @@ CLI_MEMBERSHIP_COMBINATIONS = (
     "table do not stack over attribute sets): run the command once per attribute set with the "
     "same --membership instead, for example {example}"
 )
+#: An analysis that does not take estimated membership (``membership=``): why, and what instead.
+MEMBERSHIP_NOT_TAKEN = (
+    "{analysis} does not take membership= (estimated group membership): {why}. Put each row "
+    "in its most likely group first (a crisp column), or audit the probabilities with "
+    "{analyses}"
+)
+#: The reasons of :data:`MEMBERSHIP_NOT_TAKEN`, by the table an analysis reads.
+MEMBERSHIP_WHY_ROWS = (
+    "its {table} counts each row in exactly one group, and a row with estimated membership may "
+    "belong to several"
+)
+#: An analysis of count tables that reads their ``n`` as rows each in one group: the weighted
+#: estimator's table (with n_effective) counts a row in every group it may belong to.
+MEMBERSHIP_WEIGHTED_TABLE = (
+    "{analysis} does not take a weighted membership count table (with n_effective): {why}, "
+    "and that table's n counts a row in every group it may belong to. Count with "
+    "membership_estimator='argmax' (each row in its most likely group: a crisp table), or "
+    "audit the probabilities with report, metrics, disparity, summary or proxy_report"
+)
+#: MEMBERSHIP_WEIGHTED_TABLE as the command line says it.
+CLI_MEMBERSHIP_WEIGHTED_TABLE = (
+    "{analysis} does not take the weighted estimator's membership count table: {why}, and "
+    "that table's n counts a row in every group it may belong to. Run it with "
+    "--membership-estimator argmax (each row in its most likely group: a crisp table), or "
+    "audit the probabilities with report, metrics, disparity, summary or proxy-report"
+)
+#: The ``why`` of MEMBERSHIP_WEIGHTED_TABLE for each analysis that refuses that table.
+MEMBERSHIP_WHY_PATTERNS = (
+    "its patterns sum the groups of the other attributes into coarser ones, and its tests "
+    "count rows"
+)
+MEMBERSHIP_WHY_LL144 = (
+    "LL 144's shares divide a category's rows by all rows, and each attribute alone is the sum "
+    "of its intersections with the others"
+)
+MEMBERSHIP_WHY_AVAILABILITY = (
+    "its test counts the rows of each value as draws from the benchmark, each row in one value"
+)
+#: The analyses that read estimated membership (named by MEMBERSHIP_NOT_TAKEN).
+MEMBERSHIP_ANALYSES = "report, metrics, disparity, summary, impact_analysis or proxy_report"
+#: Membership columns on a count table without weight_sum (``from_counts``).
+MEMBERSHIP_UNWEIGHTED = (
+    "count table: {columns} describe a weighted membership table (the weighted estimator's, "
+    "with weight_sum = Σ w·p), but the table has no weight_sum; drop them, or add weight_sum "
+    "and the weighted cells"
+)
+#: A membership count table from elsewhere that no rows can have (``from_counts``).
+MEMBERSHIP_TABLE_BOUND = (
+    "membership count table: {column} {rule}; {count} row(s) are not (first such row: "
+    "{example})"
+)
 #: A membership count table from elsewhere that repeats a group (partial tables).
 MEMBERSHIP_REPEATED = (
     "a membership count table (with n_effective) may not repeat a group: n_effective is not a "
@@ -1128,8 +1183,19 @@ KNOWN_GROUP_CLASH = (
 )
 CALIBRATION_POLARS_ONLY = (
     "membership_calibration reads a polars DataFrame or LazyFrame (not yet a Spark DataFrame or "
-    "a DuckDB relation), got {type}"
+    "a DuckDB relation), got {type}{advice}"
 )
+#: The input kinds CALIBRATION_POLARS_ONLY names (by the top module of the input's type): a
+#: Spark DataFrame's type is named just ``DataFrame``, as a polars one is.
+CALIBRATION_INPUTS = {
+    "pyspark": "a Spark DataFrame (pyspark.sql.DataFrame)",
+    "duckdb": "a DuckDB relation (DuckDBPyRelation)",
+}
+#: How CALIBRATION_POLARS_ONLY says to bring each kind's rows to Polars.
+CALIBRATION_INPUT_ROWS = {
+    "pyspark": "; collect its rows first: pl.from_arrow(spark_df.toArrow())",
+    "duckdb": "; collect its rows first: relation.pl()",
+}
 CALIBRATION_BINS_LIMIT = (
     "bins={bins} is more than {limit} for membership_calibration (one sum per group and bin in "
     "the scan); pass a smaller bins"

@@ -23,6 +23,7 @@ from polars_fair.analyses.impact import exact, shortfall
 from polars_fair.analyses.report import count_exprs
 from polars_fair.core import rules as R
 from polars_fair.core.reference import check_value_type
+from polars_fair.counting.membership_counts import refuse_weighted_membership
 
 __all__ = [
     "AVAILABILITY_COLUMNS", "availability_from_counts", "benchmark_attributes",
@@ -182,7 +183,9 @@ def availability_from_counts(
     InvalidArgumentError
         A malformed benchmark or shares that do not sum to 1 (:func:`benchmark_attributes`), a
         value of the rows without a share (:data:`BENCHMARK_MISSING`), a value of the wrong
-        type.
+        type; the weighted estimator's count table of estimated membership (with
+        ``n_effective``: its test counts rows each in one group;
+        ``membership_estimator="argmax"`` gives a crisp table).
     UnknownGroupError
         A benchmark value that no row has (:data:`BENCHMARK_UNKNOWN`).
 
@@ -203,6 +206,7 @@ def availability_from_counts(
         raise E.InvalidArgumentError(NO_BENCHMARK.format(value=benchmark))
     column = keys[0]
     schema = counts.collect_schema()
+    refuse_weighted_membership(schema.names(), "availability", E.MEMBERSHIP_WHY_AVAILABILITY)
     dtype = schema[column]
     shares = {check_value_type(v, dtype, column, "benchmark"): s  # as given: exact() reads it
               for v, s in benchmark[column].items()}

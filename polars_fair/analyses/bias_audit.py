@@ -47,6 +47,7 @@ from polars_fair.core.options import check
 from polars_fair.core.registry import safe_div
 from polars_fair.core.spec import name_of
 from polars_fair.counting import tables
+from polars_fair.counting.membership_counts import refuse_weighted_membership
 
 __all__ = [
     "OUTPUT_COLUMNS",
@@ -138,6 +139,7 @@ def _audit(
     count table completes) are not reported.
     """
     schema = counts.collect_schema()
+    refuse_weighted_membership(schema.names(), "bias_audit", E.MEMBERSHIP_WHY_LL144)
     weighted = "weight_sum" in schema
     cells = ["n", "tp", "fp", "fn", "tn", *(["weight_sum"] if weighted else [])]
     if "attributes" in schema:  # several attribute sets already (combinations=, nested by=)
@@ -280,7 +282,9 @@ def bias_audit_from_counts(
     ------
     InvalidArgumentError
         No keys; a key named like an output column (or ``__pf_*``); ``min_share`` not a
-        number in [0, 1] (NaN included). Raised when the plan is built.
+        number in [0, 1] (NaN included); the weighted estimator's count table of estimated
+        membership (with ``n_effective``: LL 144's shares count rows, each in one category;
+        ``membership_estimator="argmax"`` gives a crisp table). Raised when the plan is built.
 
     Notes
     -----

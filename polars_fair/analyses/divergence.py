@@ -73,6 +73,7 @@ from polars_fair.core.spec import (
     normalize_by,
 )
 from polars_fair.counting.boundary import MAX_FLOAT_LEVELS, too_fine
+from polars_fair.counting.membership_counts import refuse_weighted_membership
 
 __all__ = [
     "ADJUSTMENTS",
@@ -535,7 +536,9 @@ def divergence_from_counts(
     InvalidArgumentError
         ``metric`` not a proportion, ``min_support`` not a number > 0, ``min_denominator``
         not a number >= 0, ``level`` not in (0, 1), an unknown ``adjust``, ``max_order`` or
-        ``max_patterns`` not an integer >= 1, no keys.
+        ``max_patterns`` not an integer >= 1, no keys; the weighted estimator's count table
+        of estimated membership (with ``n_effective``: its patterns would count a row in
+        every group; ``membership_estimator="argmax"`` gives a crisp table).
     SizeLimitError
         More than ``max_patterns`` candidate patterns (at collect time, before counting).
     TooManyLevelsError
@@ -573,6 +576,7 @@ def divergence_from_counts(
     m = METRICS[metric]
     assert m.numerator is not None and m.denominator is not None
     in_schema = counts.collect_schema()
+    refuse_weighted_membership(in_schema.names(), "divergence", E.MEMBERSHIP_WHY_PATTERNS)
     weighted = "weight_sum" in in_schema.names()
     key_schema = pl.Schema({k: in_schema[k] for k in keys})
     out_schema = _schema(key_schema, weighted)

@@ -33,7 +33,7 @@ from polars_fair.core import stats
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference, known, support_rows
 from polars_fair.counting.membership import Membership, MembershipTable
-from polars_fair.counting.membership_counts import argmax_counts, weighted_counts
+from polars_fair.counting.membership_counts import argmax_counts, support_size, weighted_counts
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -133,7 +133,7 @@ def proxy_report_from_membership(
       rate, not the group's.
     - ``_argmax``: each row counted in its most likely group (ties to the group declared first;
       Jurity without surrogates; ``membership_estimator="argmax"``); Wilson interval on the rows
-      (weighted sums rescaled to rows).
+      (weighted sums rescaled to the rows of positive weight, as in the crisp audit).
     - ``_regression``: the linear estimator, :math:`G^{-1}c` from the membership sums, with its
       HC0 sandwich Wald interval (delta method for ``tpr``, ``fpr``;
       :mod:`polars_fair.analyses.membership_regression`). Unbiased when the outcome is
@@ -311,13 +311,13 @@ class _Build:
             return None
         cell, k = divmod(ref, len(self.groups))
         return {**{f"selection_rate_{e}": cols[f"selection_rate_{e}"][ref] for e in ESTIMATORS},
-                "size_weighted": base["n_effective"][ref], "size_argmax": base["n_argmax"][ref],
+                "size_weighted": base["n_effective"][ref], "size_argmax": base["__pf_a_rows"][ref],
                 "var_regression": fits[cell].rates["selection_rate"][1][k, k]}
 
     def _rate(self, base: pl.DataFrame, fits: list[CellFit],
               rate: str) -> dict[str, FloatArray]:
         weight = base["weight_sum"].to_numpy().astype(np.float64)
-        rows = base["__pf_a_n"].to_numpy().astype(np.float64)
+        rows = base["__pf_a_rows"].to_numpy().astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             # weighted sums become effective rows (Kish), as row_scale does for intervals
             scales = {"weighted": np.where(weight > 0, base["n_effective"].to_numpy() / weight,
@@ -383,7 +383,8 @@ class _Build:
             return out
         for e in ("weighted", "argmax"):
             rate = cols[f"selection_rate_{e}"]
-            size = base["n_effective" if e == "weighted" else "n_argmax"].to_numpy().astype(float)
+            size = base["n_effective" if e == "weighted" else "__pf_a_rows"].to_numpy() \
+                .astype(float)
             x = np.minimum(np.nan_to_num(rate) * size, size)
             with np.errstate(divide="ignore", invalid="ignore"):
                 out[f"impact_ratio_{e}"] = np.where(rate[ref] > 0, rate / rate[ref], np.nan)
@@ -461,9 +462,13 @@ def _base(table: pl.DataFrame, m: Membership, keys: list[str], weighted: bool,
     w = weighted_counts(table, m, keys)  # n and row_weight_sum: the support size
     w = w.select(*group, "n", *cells, "weight_sum", "n_effective", "attenuation",
                  *(c for c in ("row_weight_sum",) if c in w.columns))
-    a = argmax_counts(table, m, keys, weighted).select(
+    a = argmax_counts(table, m, keys, weighted)
+    # the rows an interval counts: of positive weight with sample weights (as in the crisp
+    # audit: a row of weight 0 is no observation), else every row
+    a = a.select(
         *group, *(pl.col(c).alias(f"__pf_a_{c}") for c in ("n", *cells)),
-        (pl.col("weight_sum") if weighted else pl.col("n").cast(pl.Float64)).alias("__pf_a_w"))
+        (pl.col("weight_sum") if weighted else pl.col("n").cast(pl.Float64)).alias("__pf_a_w"),
+        pl.col(support_size(a.columns)).alias("__pf_a_rows"))
     out = (pl.DataFrame(cols)
            .join(w, on=group, how="left", nulls_equal=True, maintain_order="left")
            .join(a, on=group, how="left", nulls_equal=True, maintain_order="left"))

@@ -186,7 +186,10 @@ def stratified_from_counts(
     (in rationals of the sums as they print, so equal rates give a gap of exactly 0); the odds
     ratio and the tests count rows, each side's weighted rate in a stratum times its row count
     there (as :func:`polars_fair.analyses.uncertainty.disparity_table`). A side whose weights
-    sum to 0 in a stratum has no applicants there: the stratum is not informative.
+    sum to 0 in a stratum has no applicants there: the stratum is not informative. On a count
+    table of estimated membership (``membership=``, the weighted estimator) the tests count
+    Kish's ``n_effective`` of each side in each stratum instead of its rows, as every interval
+    of that table does: its ``n`` counts a row in every group it may belong to.
 
     Parameters
     ----------
@@ -262,15 +265,18 @@ def stratified_from_counts(
     weighted = "weight_sum" in schema.names()
     out_schema = pl.Schema(_schema(schema, groups))
     c = count_exprs(schema.names())
+    # the rows the tests count: Kish's size on a membership table (its n counts a row in
+    # every group it may belong to), else the rows
+    tested = "n_effective" if "n_effective" in schema.names() else "n"
     cells = counts.select(
         *keys, (pl.col("tp") + pl.col("fp")).alias("__pf_sel"), c.n.alias("__pf_size"),
-        pl.col("n").alias("__pf_rows"))
+        pl.col("n").alias("__pf_rows"), pl.col(tested).alias("__pf_tested"))
     run = _Stratified(groups, names, reference, float(level_t), correction, weighted)
     return cells.map_batches(run, schema=out_schema)
 
 
 Stratum = tuple[Any, ...]
-Cells = dict[Stratum, tuple[Any, Any, Any]]  # stratum -> (selected, size, rows)
+Cells = dict[Stratum, tuple[Any, Any, Any]]  # stratum -> (selected, size, rows tested)
 
 
 class _Stratified:
@@ -297,7 +303,8 @@ class _Stratified:
         for cell in df.iter_rows(named=True):
             g = tuple(cell[k] for k in self.groups)
             s = tuple(cell[k] for k in self.strata)
-            by_group.setdefault(g, {})[s] = (cell["__pf_sel"], cell["__pf_size"], cell["__pf_rows"])
+            by_group.setdefault(g, {})[s] = (cell["__pf_sel"], cell["__pf_size"],
+                                             cell["__pf_tested"])
         keys = [tuple(r) for r in pooled.select(self.groups).iter_rows()]
         ref_cells = by_group.get(keys[ref], {}) if ref is not None else None
         out: list[dict[str, Any]] = []

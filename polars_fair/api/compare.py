@@ -22,7 +22,7 @@ from polars_fair.api.external import _require as require
 from polars_fair.api.external import _widen as widen
 from polars_fair.api.own_table import OwnTable, unwrap_table
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import BY_DOC, INPUT_ERRORS_DOC, By, IntoExpr
+from polars_fair.core.spec import BY_DOC, INPUT_ERRORS_DOC, By, IntoExpr, refuse_membership
 from polars_fair.counting.paired import (
     PAIRED_CELLS,
     POSITIVE_ROWS,
@@ -120,6 +120,8 @@ def paired_counts(frame: Any, by: By = None, *, y_pred: IntoExpr, baseline: Into
 
     Raises
     ------
+    InvalidArgumentError
+        ``membership=`` (estimated membership: the paired table counts each row in one group).
     ColumnNotFoundError, InvalidArgumentError, InvalidLabelError
         At once, as :func:`polars_fair.counting.paired.paired_table`.
     InvalidLabelError, NullValuesError, EmptyFrameError, NullGroupError, TooManyLevelsError
@@ -133,6 +135,7 @@ def paired_counts(frame: Any, by: By = None, *, y_pred: IntoExpr, baseline: Into
     ...     "n", "y1_p1_b1", "y0_p1_b0").collect().row(0)
     (2, 1, 1)
     """
+    refuse_membership(count_args, "compare", "paired count table")
     args = dict(count_args, y_true=y_true, y_pred=y_pred)
     table, keys, _ = paired_table(frame, by, baseline=baseline, **args)
     return FairPaired(table, keys, labels=y_true is not None)

@@ -20,7 +20,7 @@ from polars_fair.analyses.continuous import SmdSd, continuous_report_from_moment
 from polars_fair.api.external import _key_list, _lazy, _require
 from polars_fair.api.objects import counts
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import By, IntoExpr, NullGroups, name_of, parse_by
+from polars_fair.core.spec import By, IntoExpr, NullGroups, name_of, parse_by, refuse_membership
 from polars_fair.counting.moment_merge import LOW
 from polars_fair.counting.moments import (
     MOMENT_ARGS_DOC,
@@ -186,7 +186,7 @@ def sets_advice(by: Any) -> str:
 @borrow(counts, params=("frame", "by"))
 def moments(frame: Any, by: By = None, *, y_pred: IntoExpr | None = None,
             y_true: IntoExpr | None = None, sample_weight: IntoExpr | None = None,
-            null_groups: NullGroups = "keep") -> FairMoments:
+            null_groups: NullGroups = "keep", membership: None = None) -> FairMoments:
     """Count the rows of a Polars, Spark or DuckDB frame into a moment table, in one scan.
 
     Per group: ``n``, the mean and the centred sum of squares of ``y_pred`` (and of the
@@ -202,7 +202,8 @@ def moments(frame: Any, by: By = None, *, y_pred: IntoExpr | None = None,
     Raises
     ------
     ColumnNotFoundError, InvalidArgumentError
-        A missing column, no ``y_pred``, a reserved key name.
+        A missing column, no ``y_pred``, a reserved key name; ``membership=`` (the moment
+        table counts each row in one group).
     InvalidScoreError
         A non-numeric ``y_pred``/``y_true`` (at once); NaN or infinite values (at collect).
     NullValuesError, InvalidWeightError, EmptyFrameError, NullGroupError
@@ -215,12 +216,14 @@ def moments(frame: Any, by: By = None, *, y_pred: IntoExpr | None = None,
     >>> polars_fair.moments(df, "g", y_pred="rate").frame.collect().rows()
     [('a', 2, 2.0, 0.0, 2.0), ('b', 1, 2.0, 0.0, 0.0)]
     """
+    refuse_membership({"membership": membership}, "moments", "moment table")
     table, keys, _ = moment_table(frame, by, y_pred=y_pred, y_true=y_true,
                                   sample_weight=sample_weight, null_groups=null_groups)
     return FairMoments(table, keys)
 
 
-moments.__doc__ = compose(moments.__doc__ or "", after=MOMENT_ARGS_DOC)  # declared once
+moments.__doc__ = compose(moments.__doc__ or "",  # declared once
+                          after=MOMENT_ARGS_DOC + "\n" + E.MEMBERSHIP_REFUSED_DOC)
 
 
 def _check_moments(df: pl.DataFrame, size: str, columns: Sequence[str]) -> pl.DataFrame:

@@ -230,8 +230,11 @@ def from_counts(
         A count column or key is missing.
     InvalidArgumentError
         A non-numeric count column, a key of a nested or object dtype, named ``""`` or
-        starting with the reserved prefix ``__pf_`` (at once); at collect time: a membership
-        table that repeats a group; negative, NaN or
+        starting with the reserved prefix ``__pf_``, membership columns (``n_effective``,
+        ...) without ``weight_sum`` (at once); at collect time: a membership
+        table that repeats a group, or whose ``n_effective``, ``attenuation`` or
+        ``row_weight_sum`` no rows can have (:func:`check_membership_table`: ``n_effective``
+        above ``n``, negative, not finite, 0 where ``weight_sum`` is positive); negative, NaN or
         infinite counts, non-integer unweighted counts (or ``n``), counts or totals beyond
         Int64, an infinite weighted total,
         unweighted rows whose cells do not add up to ``n``, weighted rows whose cells do not
@@ -266,6 +269,8 @@ def from_counts(
     if weighted:
         _require(schema, cells[len(CELLS):], "count table")
     extra = [c for c in MEMBERSHIP_COLUMNS if c in schema]  # estimated membership (issue 24)
+    if extra and not weighted:
+        raise E.InvalidArgumentError(E.MEMBERSHIP_UNWEIGHTED.format(columns=extra))
     key_list = _key_list(keys, schema, [*cells, *extra])
     limit = check_int(max_groups, "max_groups")
     raw = lf.select(*key_list, *cells)
@@ -294,8 +299,88 @@ def _with_membership(frame: pl.LazyFrame, side: pl.LazyFrame, keys: list[str]) -
 
     side = side.map_batches(unique, schema=side.collect_schema())
     if not keys:
-        return pl.concat([frame, side], how="horizontal")
-    return frame.join(side, on=keys, how="left", nulls_equal=True, maintain_order="left")
+        joined = pl.concat([frame, side], how="horizontal")
+    else:
+        joined = frame.join(side, on=keys, how="left", nulls_equal=True, maintain_order="left")
+    return joined.map_batches(check_membership_table, schema=joined.collect_schema())
+
+
+def check_membership_table(df: pl.DataFrame) -> pl.DataFrame:
+    """Refuse a membership count table that no rows can have (``from_counts``).
+
+    With ``S`` = ``weight_sum`` (Σ w·p) and ``n`` the rows counted (p > 0): Kish's
+    ``n_effective`` = S² / Σ (w·p)² is a finite number in [0, n], since S² ≤ n·Σ (w·p)²
+    (Cauchy-Schwarz over the n rows; equal when every w·p is the same), and it is 0 exactly
+    where S is (no weight: no observation), above 0 wherever S is, or every interval divides
+    by it; without sample weights (no ``row_weight_sum``) it is at least S, since
+    Σ p² ≤ Σ p. ``attenuation`` = Var(p) / (μ(1 − μ)) lies in [0, 1] (a variance of values in
+    [0, 1] is at most μ(1 − μ)), or is null (no weight). ``row_weight_sum`` (Σ w over the
+    n rows) is finite, at least S (each p ≤ 1), and above 0 wherever S is.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A membership count table (``n``, ``weight_sum`` and the columns of
+        :data:`polars_fair.counting.membership_counts.MEMBERSHIP_COLUMNS` it has).
+
+    Returns
+    -------
+    pl.DataFrame
+        ``df``, unchanged.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A rule above broken (:data:`polars_fair.errors.MEMBERSHIP_TABLE_BOUND`): the message
+        names the column, the rule and counts the rows, with the first such row's values.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"g": ["a"], "n": [4], "weight_sum": [2.0], "n_effective": [5.0]})
+    >>> check_membership_table(t)
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: membership count table: n_effective must be at ...
+    """
+    s, n = pl.col("weight_sum"), pl.col("n").cast(pl.Float64)
+    slack = 1e-9 * pl.max_horizontal(n, pl.lit(1.0))  # floats summed in another order
+    rules: list[tuple[str, pl.Expr, str]] = []
+    if "n_effective" in df.columns:
+        e = pl.col("n_effective")
+        rules += [
+            ("n_effective", e.is_null() | e.is_nan() | e.is_infinite() | (e < 0),
+             "must be a finite number >= 0"),
+            ("n_effective", e > n + slack,
+             "must be at most n (Kish's (Σ w·p)² / Σ (w·p)² is at most the rows counted)"),
+            ("n_effective", (e <= 0) & (s > 0),
+             "must be above 0 where weight_sum is (Kish's size is 0 only without weight)"),
+            ("n_effective", (e > 0) & (s <= 0), "must be 0 where weight_sum is 0"),
+        ]
+        if "row_weight_sum" not in df.columns:  # no sample weights: Σ p² <= Σ p (p <= 1)
+            rules.append(("n_effective", e < s - 1e-9 * pl.max_horizontal(s, pl.lit(1.0)),
+                          "must be at least weight_sum without sample weights (Σ p² <= Σ p, "
+                          "so (Σ p)² / Σ p² >= Σ p; a table counted with sample weights "
+                          "carries row_weight_sum)"))
+    if "attenuation" in df.columns:
+        a = pl.col("attenuation")
+        rules.append(("attenuation", a.is_not_null() & (a.is_nan() | (a < -1e-9) | (a > 1 + 1e-9)),
+                      "must be null or a number in [0, 1] (Var(p) <= μ(1 - μ))"))
+    if "row_weight_sum" in df.columns:
+        r = pl.col("row_weight_sum")
+        rules += [
+            ("row_weight_sum", r.is_null() | r.is_nan() | r.is_infinite(),
+             "must be a finite number"),
+            ("row_weight_sum", r < s - 1e-9 * pl.max_horizontal(s.abs(), pl.lit(1.0)),
+             "must be at least weight_sum (Σ w >= Σ w·p, each p <= 1)"),
+        ]
+    shown = [c for c in df.columns if c not in ("tp", "fp", "fn", "tn")]
+    for column, broken, rule in rules:
+        bad = df.filter(broken.fill_null(False))
+        if bad.height:
+            raise E.InvalidArgumentError(E.MEMBERSHIP_TABLE_BOUND.format(
+                column=column, rule=rule, count=bad.height,
+                example=dict(zip(shown, bad.select(shown).row(0), strict=True))))
+    return df
 
 
 def from_scores(

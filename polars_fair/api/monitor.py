@@ -23,7 +23,7 @@ from polars_fair.api.compare import paired_counts
 from polars_fair.api.external import from_counts
 from polars_fair.api.own_table import OwnTable, unwrap_table
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import BY_DOC, INPUT_ERRORS_DOC, By, IntoExpr
+from polars_fair.core.spec import BY_DOC, INPUT_ERRORS_DOC, By, IntoExpr, refuse_membership
 from polars_fair.counting.periods import PERIOD, period_table
 
 __all__ = ["FairPeriods", "from_period_counts", "namespace_monitor", "own_table_analysis",
@@ -124,6 +124,8 @@ def period_counts(frame: Any, by: By = None, *, time: IntoExpr, every: str, y_pr
 
     Raises
     ------
+    InvalidArgumentError
+        ``membership=`` (estimated membership: the period table counts each row in one group).
     ColumnNotFoundError, InvalidArgumentError, InvalidLabelError
         As :func:`polars_fair.counting.periods.period_table`.
 
@@ -136,6 +138,7 @@ def period_counts(frame: Any, by: By = None, *, time: IntoExpr, every: str, y_pr
     >>> t.select(pl.col("period").cast(pl.String), "n", "fp").rows()
     [('2024-01-01', 1, 1), ('2024-02-01', 1, 0)]
     """
+    refuse_membership(count_args, "monitor", "period count table")
     table, keys = period_table(frame, by, time=time, every=every, y_pred=y_pred,
                                y_true=y_true, **count_args)
     return FairPeriods(table, keys, labels=y_true is not None)

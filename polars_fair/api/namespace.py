@@ -263,10 +263,15 @@ class FairLazyFrame(ClassNamespace):
         attrs = spec.normalize_by(by)
         groups = [spec.name_of(g) for g in attrs]
         names = strata_names(strata, groups)
-        check_strata(names, self._lf.collect_schema().names(), groups)
-        return self.counts([*attrs, *names], **count_args).stratified(
-            strata=names, reference=reference, level=level,
-            continuity_correction=continuity_correction)
+        # estimated membership: its attribute is a group attribute counted from the
+        # probabilities (by may name it, as on the count table; it is not a column)
+        member = _membership_attribute(count_args)
+        check_strata(names, self._lf.collect_schema().names(),
+                     [*groups, *([member] if member and member not in groups else [])])
+        counted = [a for a, g in zip(attrs, groups, strict=True) if g != member]
+        return self.counts([*counted, *names], **count_args).stratified(
+            by=None if member is None or member not in groups else groups, strata=names,
+            reference=reference, level=level, continuity_correction=continuity_correction)
 
     @_over(availability_from_counts, """>>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"sex": ["F"] * 30 + ["M"] * 70, "y_true": 1, "y_pred": 1})
@@ -278,27 +283,34 @@ class FairLazyFrame(ClassNamespace):
                      **count_args: Unpack[CountArgs]) -> pl.LazyFrame:  # noqa: D102
         # by=None: the benchmark's attributes; by given: each of them must be in by
         attributes: By = by
-        names = self._lf.collect_schema().names()
+        # estimated membership: its attribute is counted from the probabilities, not a column
+        member = _membership_attribute(count_args)
+        names = [*self._lf.collect_schema().names(), *([member] if member else [])]
         if by is None:
-            attributes = benchmark_attributes(benchmark)
-            check_benchmark_columns(attributes, names)
+            attributes = [a for a in benchmark_attributes(benchmark) if a != member]
+            check_benchmark_columns(benchmark_attributes(benchmark), names)
         else:
             by_names = [spec.name_of(b) for b in spec.normalize_by(by)]
             check_benchmark_columns(benchmark_attributes(benchmark), [*names, *by_names],
-                                    by_names)  # by may name a computed attribute
-        return self.counts(attributes, **count_args).availability(benchmark=benchmark)
+                                    [*by_names, *([member] if member else [])])  # computed ok
+            attributes = [b for b, n in zip(spec.normalize_by(by), by_names, strict=True)
+                          if n != member]
+        return self.counts(attributes or None, **count_args).availability(benchmark=benchmark)
 
     def bias_audit(self, categories: Sequence[IntoExpr], *, y_pred: IntoExpr | None = None,
                    y_score: IntoExpr | None = None, pos_label: Any = None,
                    sample_weight: IntoExpr | None = None, min_share: float = DEFAULTS.min_share,
                    exclude_small: bool = DEFAULTS.exclude_small,
-                   classes: Sequence[Any] | None = None) -> pl.LazyFrame:  # noqa: D102
+                   classes: Sequence[Any] | None = None,
+                   membership: None = None) -> pl.LazyFrame:  # noqa: D102
+        spec.refuse_membership({"membership": membership}, "bias_audit", "category table")
         return _ll144.bias_audit(self._lf, categories, y_pred=y_pred, y_score=y_score,
                                  pos_label=pos_label, sample_weight=sample_weight,
                                  min_share=min_share, exclude_small=exclude_small,
                                  classes=classes)
 
-    bias_audit.__doc__ = compose(_ll144.bias_audit.__doc__ or "", drop=("frame",), example="""\
+    bias_audit.__doc__ = compose(_ll144.bias_audit.__doc__ or "", drop=("frame",),
+                                 after=E.MEMBERSHIP_REFUSED_DOC, example="""\
 >>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"sex": ["F", "F", "M", "M"], "y_pred": [1, 0, 1, 1]})
 >>> a = df.fair.bias_audit(["sex"], y_pred="y_pred", min_share=0.0)
@@ -443,9 +455,11 @@ True""", scores=True)
 
     def moments(self, by: By = None, *, y_pred: IntoExpr | None = None,
                 y_true: IntoExpr | None = None, sample_weight: IntoExpr | None = None,
-                null_groups: spec.NullGroups = "keep") -> FairMoments:  # noqa: D102
+                null_groups: spec.NullGroups = "keep",
+                membership: None = None) -> FairMoments:  # noqa: D102
         return _continuous.moments(self._lf, by, y_pred=y_pred, y_true=y_true,
-                                   sample_weight=sample_weight, null_groups=null_groups)
+                                   sample_weight=sample_weight, null_groups=null_groups,
+                                   membership=membership)
 
     moments.__doc__ = compose(_continuous.moments.__doc__ or "", drop=("frame",), example="""\
 >>> import polars as pl, polars_fair
@@ -459,15 +473,18 @@ True""", scores=True)
                           level: float = DEFAULTS.level, smd_sd: SmdSd = "pooled",
                           sample_weight: IntoExpr | None = None,
                           null_groups: spec.NullGroups = "keep",
-                          combinations: None = None) -> pl.LazyFrame:  # noqa: D102
+                          combinations: None = None,
+                          membership: None = None) -> pl.LazyFrame:  # noqa: D102
         _continuous.refuse_sets("continuous_report", combinations, by)
+        spec.refuse_membership({"membership": membership}, "continuous_report", "moment table")
         return self.moments(by, y_pred=y_pred, y_true=y_true, sample_weight=sample_weight,
                             null_groups=null_groups).continuous_report(
             reference=reference, min_support=min_support, level=level, smd_sd=smd_sd)
 
     continuous_report.__doc__ = compose(
         continuous_report_from_moments.__doc__ or "", drop=("moments", "keys"),
-        before=spec.BY_DOC, after=_continuous.MOMENT_ARGS_DOC + "\n" + E.ONE_SET_DOC,
+        before=spec.BY_DOC, after=_continuous.MOMENT_ARGS_DOC + "\n" + E.ONE_SET_DOC + "\n"
+        + E.MEMBERSHIP_REFUSED_DOC,
         raises=_continuous.MOMENT_ERRORS_DOC,
         example=""">>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"g": ["a", "a", "a", "b", "b", "b"],
@@ -481,6 +498,18 @@ True""", scores=True)
     membership_calibration = namespace_membership_calibration
     monitor = namespace_monitor  # rows -> the period count table -> the sequences
     proxy_report = namespace_proxy_report  # rows -> the membership table -> three estimators
+
+
+def _membership_attribute(count_args: Mapping[str, Any]) -> str | None:
+    """The attribute of a call's ``membership=`` (its one key), or ``None`` without it.
+
+    A malformed mapping is left to the count table's own check, which names the problem.
+    """
+    membership = count_args.get("membership")
+    if isinstance(membership, Mapping) and len(membership) == 1:
+        (attribute,) = membership
+        return attribute if isinstance(attribute, str) else None
+    return None
 
 
 def _delegated(

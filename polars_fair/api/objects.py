@@ -89,6 +89,7 @@ from polars_fair.core.spec import (
     COUNT_ARGS,
     COUNT_ARGS_DOC,
     DEFAULT_MAX_GROUPS,
+    MEMBERSHIP_ARGS,
     SCORE_ARGS,
     SCORE_ARGS_DOC,
     By,
@@ -97,6 +98,7 @@ from polars_fair.core.spec import (
     check_int,
     cli_rename,
     parse_by,
+    refuse_membership,
     spell_out,
 )
 from polars_fair.counting import tables
@@ -525,6 +527,8 @@ def _did_you_mean(unknown: Sequence[str], declared: dict[str, Any]) -> str:
 
 def _args(given: dict[str, Any], declared: dict[str, Any], what: str) -> dict[str, Any]:
     unknown = [k for k in given if k not in declared]
+    if any(k in MEMBERSHIP_ARGS for k in unknown):  # a table of crisp groups: say why
+        refuse_membership(given, f"a {what} analysis", f"{what} table")
     if unknown:
         raise E.InvalidArgumentError(E.UNKNOWN_ARGUMENT.format(
             names=unknown, what=what, valid=list(declared),

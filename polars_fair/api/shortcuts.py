@@ -24,7 +24,13 @@ from polars_fair.api import objects as analysis
 from polars_fair.api import rows as _ll144
 from polars_fair.api.classes import FairClassCounts, class_counts
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import COUNT_ARGS, COUNT_ARGS_DOC, SCORE_ARGS, SCORE_ARGS_DOC
+from polars_fair.core.spec import (
+    COUNT_ARGS,
+    COUNT_ARGS_DOC,
+    SCORE_ARGS,
+    SCORE_ARGS_DOC,
+    refuse_membership,
+)
 from polars_fair.counting.classes import CLASS_ARGS, CLASS_ARGS_DOC
 
 __all__ = ["make_shortcuts", "shortcut_names"]
@@ -63,6 +69,8 @@ def _shortcut(name: str, on_scores: bool, factory: Factory, frame: str, engine: 
 
     def shortcut(rows: Any, by: Any = None, *, round_scores: int | None = None,
                  **kwargs: Any) -> pl.DataFrame:
+        if on_scores:  # the score table counts each row in one group: say so, once
+            refuse_membership(kwargs, "a score analysis", "score table")
         # an analysis without attribute sets (divergence) has a max_order of its own
         table_args = {k: v for k, v in kwargs.items() if k in declared and (
             k != "max_order" or name == "frame"
@@ -118,7 +126,8 @@ def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.D
                    pos_label: Any = None, sample_weight: Any = None,
                    min_share: float = DEFAULTS.min_share,
                    exclude_small: bool = DEFAULTS.exclude_small, classes: Any = None,
-                   round_scores: int | None = None) -> pl.DataFrame:
+                   round_scores: int | None = None, membership: None = None) -> pl.DataFrame:
+        refuse_membership({"membership": membership}, "bias_audit", "category table")
         # both objects have bias_audit: the rows' entry point picks counts or scores
         out = _ll144.bias_audit(
             factory(rows, round_scores), categories, y_pred=y_pred, y_score=y_score,
@@ -135,7 +144,8 @@ def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.D
         _ll144.bias_audit.__doc__ or "", drop=("frame",),
         before=f"{frame} : {engine} DataFrame\n    The applicants; only the label table leaves.",
         after=(f"round_scores : int, optional\n"
-               f"    With ``y_score``: round scores in {engine} first."),
+               f"    With ``y_score``: round scores in {engine} first.\n"
+               + E.MEMBERSHIP_REFUSED_DOC),
         example=f""">>> bias_audit({frame}, ["sex", "race"], y_pred="hired")  # doctest: +SKIP""",
         returns="pl.DataFrame",
     )
@@ -147,8 +157,8 @@ def _continuous_report(factory: Factory, frame: str,
     owner = _continuous.FairMoments.continuous_report
 
     def continuous_report(rows: Any, by: Any = None, **kwargs: Any) -> pl.DataFrame:
-        table = {k: kwargs.pop(k) for k in ("y_pred", "y_true", "sample_weight", "null_groups")
-                 if k in kwargs}
+        table = {k: kwargs.pop(k) for k in ("y_pred", "y_true", "sample_weight", "null_groups",
+                                            "membership") if k in kwargs}
         out = _continuous.moments(factory(rows), by, **table).continuous_report(**kwargs)
         collected = out.collect()
         assert isinstance(collected, pl.DataFrame)
@@ -184,6 +194,7 @@ def _class_shortcut(name: str, factory: Factory, frame: str,
            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in CLASS_ARGS]
 
     def shortcut(rows: Any, by: Any = None, **kwargs: Any) -> pl.DataFrame:
+        refuse_membership(kwargs, f"a class analysis ({name})", "class table")
         table_args = {k: v for k, v in kwargs.items() if k in CLASS_ARGS}
         options = {k: v for k, v in kwargs.items() if k not in CLASS_ARGS}
         obj = class_counts(factory(rows), by, **table_args)

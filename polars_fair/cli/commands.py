@@ -668,7 +668,11 @@ def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
     """``--bins age=5 --bins income=0,20000,50000`` -> ``{"age": 5, "income": [0.0, ...]}``.
 
     ``--benchmark sex=F:0.5,M:0.5`` -> ``{"sex": {"F": 0.5, "M": 0.5}}`` (a number per value;
-    a value is read as a Python literal where it is one, else kept as text).
+    a value is read as a Python literal where it is one, else kept as text). ``--membership
+    g=a:p_a, b:p_b`` -> ``{"g": {"a": "p_a", "b": "p_b"}}``: a group and its probability are
+    names, so the spaces around them are dropped (a group that holds spaces at its ends is
+    written in double quotes); a group left empty, or given twice once the spaces are
+    dropped (``a:p_a, a :p_b``), is refused.
     """
     out: dict[str, Any] = {}
     for item in items:
@@ -680,6 +684,8 @@ def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
             parts = split_items(spec)
             if opt.kind in ("shares", "groups"):
                 pairs = [p.rpartition(":") for p in parts]
+                if opt.kind == "groups":  # names, not data values: spaces around are layout
+                    pairs = [(v.strip(), c, x.strip()) for v, c, x in pairs]
                 if any(not v or not c or not x for v, c, x in pairs):
                     raise ValueError
                 read = unquote if opt.kind == "groups" else read_number

@@ -715,7 +715,10 @@ def check_gate(
     Returns
     -------
     dict
-        ``passed`` (bool), ``rows``, ``support`` (what ``--min-support`` is compared with:
+        ``passed`` (bool), ``rows`` (the rows audited; null for estimated membership with
+        sample weights, whose weighted table does not hold them), ``counted`` (the header's
+        words for it: ``"1,000 rows"``, or ``"a weight of 812.5"`` then), ``support``
+        (what ``--min-support`` is compared with:
         ``"n"``, or for estimated membership :data:`SUPPORT_MEMBERSHIP` (with sample weights
         :data:`polars_fair.core.reference.SUPPORT_SIZE_WEIGHTED`), the support size
         :func:`polars_fair.core.reference.support_rows`), ``by``, ``reference``, ``limits``,
@@ -792,12 +795,19 @@ def check_gate(
          "rule": r["rule"] if r["value"] is not None else f"undefined: {r['reason']}"}
         for r in table.filter(pl.col("checked") & ~pl.col("passed")).iter_rows(named=True)
     ]
-    rows = int(groups["n"].sum())
-    if membership:  # n counts a row in every group it may be in; its probabilities sum to 1
-        rows = round(counts.frame.select(pl.col("weight_sum").sum()).collect().item())
+    rows: int | None = int(groups["n"].sum())
+    # estimated membership: n counts a row in every group it may be in, and each row's
+    # probabilities sum to 1, so Σ weight_sum is the rows; with sample weights it is Σ w, a
+    # weight and not rows (the rows are not in the weighted table): said as a weight
+    counted = cli_gen.rows_text(counts.frame, sample_weight is not None) if membership \
+        else f"{rows:,} rows"
+    if membership:
+        rows = None if sample_weight is not None else round(
+            counts.frame.select(pl.col("weight_sum").sum()).collect().item())
     return {
         "passed": verdict(table),
         "rows": rows,
+        "counted": counted,
         "support": support_name(columns) if membership else "n",
         "by": keys,
         "reference": reference[0] if reference else None,
@@ -876,7 +886,7 @@ def format_gate(result: dict[str, Any]) -> str:
         f"polars-fair check: {'PASS' if result['passed'] else 'FAIL'}: "
         f"{n_checked} group(s) by {result['by']} with {size} >= {lim['min_support']} checked "
         f"({', '.join(rules)}; reference {visible(result['reference'] or 'overall')}; "
-        f"{result['rows']:,} rows)"
+        f"{result['counted']})"
     )
     lines = [head]
     violations = result["violations"]

@@ -41,6 +41,7 @@ __all__ = [
     "COUNT_ARGS",
     "MEMBERSHIP_ARGS",
     "POSITIVE_WEIGHT_ROWS",
+    "refuse_membership",
     "CountArgs",
     "IntoExpr",
     "NullGroups",
@@ -146,6 +147,42 @@ class CountArgs(RowArgs, total=False):
 #: The count arguments of estimated membership (issue 24): read by the count table
 #: (:func:`polars_fair.counting.tables.count_table`), not by :func:`resolve`.
 MEMBERSHIP_ARGS = ("membership", "membership_estimator", "normalize")
+
+
+def refuse_membership(given: Mapping[str, Any], analysis: str, table: str) -> None:
+    """Refuse estimated membership on an analysis whose table counts each row in one group.
+
+    One message for every such analysis (:data:`polars_fair.errors.MEMBERSHIP_NOT_TAKEN`):
+    the score, class, paired, period and moment tables, and LL 144's bias audit from rows.
+
+    Parameters
+    ----------
+    given : mapping of str to Any
+        The call's arguments; a membership argument (:data:`MEMBERSHIP_ARGS`) other than
+        ``None`` (or ``False`` for ``normalize``) is refused.
+    analysis : str
+        The analysis, as the message names it (``"abroca"``).
+    table : str
+        The table it reads (``"score table"``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A membership argument was given.
+
+    Examples
+    --------
+    >>> refuse_membership({"y_true": "y"}, "abroca", "score table")
+    >>> refuse_membership({"membership": {"g": {"a": "p_a"}}}, "abroca", "score table")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: abroca does not take membership= (estimated ...
+    """
+    if any(given.get(k) not in (None, False) for k in MEMBERSHIP_ARGS):
+        raise E.InvalidArgumentError(E.MEMBERSHIP_NOT_TAKEN.format(
+            analysis=analysis, why=E.MEMBERSHIP_WHY_ROWS.format(table=table),
+            analyses=E.MEMBERSHIP_ANALYSES))
+
 #: A weighted count table's rows of positive weight (Int64): the rows inference counts, as a
 #: row of weight 0 adds nothing to any weighted figure (:func:`support_size`).
 POSITIVE_WEIGHT_ROWS = "n_positive_weight"

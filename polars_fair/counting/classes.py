@@ -27,11 +27,13 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
+    MEMBERSHIP_ARGS,
     POSITIVE_WEIGHT_ROWS,
     Audit,
     IntoExpr,
     NullGroups,
     parse_by,
+    refuse_membership,
     resolve,
     spell_out,
 )
@@ -125,7 +127,9 @@ def check_class_args(given: dict[str, Any]) -> dict[str, Any]:
     Raises
     ------
     InvalidArgumentError
-        A name that is not a class-table argument (with the closest names).
+        A name that is not a class-table argument (with the closest names); ``membership=``
+        (:func:`polars_fair.core.spec.refuse_membership`: the class table counts each row in
+        one group).
 
     Examples
     --------
@@ -137,6 +141,8 @@ def check_class_args(given: dict[str, Any]) -> dict[str, Any]:
     polars_fair.errors.InvalidArgumentError: unexpected class argument(s) ['y_prde'] (did ...
     """
     unknown = [k for k in given if k not in CLASS_ARGS]
+    if any(k in MEMBERSHIP_ARGS for k in unknown):  # a table of crisp groups: say why
+        refuse_membership(given, "a class analysis", "class table")
     if unknown:
         raise E.InvalidArgumentError(E.UNKNOWN_ARGUMENT.format(
             names=unknown, what="class", valid=list(CLASS_ARGS),

@@ -26,8 +26,12 @@ column                     sum over the rows of the cell                        
 ``t_{j}_{k}_{l}``          w²·p_j·p_k·p_l (j ≤ k ≤ l)                              Float64
 ``u_{j}_{k}_{l}_{m}``      w²·p_j·p_k·p_l·p_m (j ≤ k ≤ l ≤ m)                      Float64
 ``v_{k}``                  w over the rows with p_k > 0 (only when asked for)      Float64
+``n_positive_weight``      rows of weight w > 0 (sample weights, when asked for)   Int64
 =========================  ======================================================  =======
 
+``n_positive_weight`` (:data:`polars_fair.core.spec.POSITIVE_WEIGHT_ROWS`) is the count
+table's column of the same name: the argmax estimator's crisp table carries it, so a row of
+weight 0 is no observation there either (support flags, intervals), as in the crisp audit.
 ``t`` and ``u`` serve the regression estimator's sandwich variance; ``v`` (:data:`ROW_WEIGHTS`,
 not in :data:`FAMILIES`, so not in the default table) the weighted estimator's support size
 with sample weights (:func:`polars_fair.core.reference.support_rows`); without sample weights
@@ -60,7 +64,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair.core import rules as R
-from polars_fair.core.spec import Audit, name_of, to_expr
+from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, Audit, name_of, to_expr
 from polars_fair.counting import boundary
 from polars_fair.counting.boundary import P, Y
 from polars_fair.counting.membership_bounds import bound_aggs, proven
@@ -551,7 +555,8 @@ def _validate(df: pl.DataFrame, m: Membership, a: Audit,
 
 def membership_from_labels(labels: pl.DataFrame, m: Membership, a: Audit,
                            families: Sequence[str] = tuple(FAMILIES), *,
-                           rescan: Callable[[], pl.DataFrame] | None = None) -> pl.DataFrame:
+                           rescan: Callable[[], pl.DataFrame] | None = None,
+                           positive_rows: bool = False) -> pl.DataFrame:
     """Validate a scanned membership table and give its public form (eager, small).
 
     Parameters
@@ -567,6 +572,9 @@ def membership_from_labels(labels: pl.DataFrame, m: Membership, a: Audit,
     rescan : callable, optional
         For a scan without ``detail``: runs the scan again with it (collected), to name the
         columns of an error or warning; called only then.
+    positive_rows : bool, default False
+        With sample weights, also ``n_positive_weight`` (the rows of positive weight, last;
+        the argmax estimator's count table carries it).
 
     Returns
     -------
@@ -612,10 +620,14 @@ def membership_from_labels(labels: pl.DataFrame, m: Membership, a: Audit,
     labels_01 = [(pl.col(Y) == pl.lit(a.pos_true)).cast(pl.Int8).alias("y_true")] \
         if Y in df.columns else []
     keys = [*a.keys, ARGMAX, *(["y_true"] if labels_01 else []), "y_pred"]
+    if positive_rows and a.weight is not None:  # the weight check's rows of positive weight
+        df = df.with_columns(pl.col(boundary.W_POS).alias(POSITIVE_WEIGHT_ROWS))
+        sums = [*sums, POSITIVE_WEIGHT_ROWS]
     out = (df.with_columns(*labels_01, (pl.col(P) == pl.lit(a.pos_pred)).cast(pl.Int8)
                            .alias("y_pred"))
            .group_by(keys).agg(pl.col(sums).sum()))
-    casts = {c: pl.Int64 if c == "n" or c.startswith("c_") else pl.Float64 for c in sums}
+    casts = {c: pl.Int64 if c in ("n", POSITIVE_WEIGHT_ROWS) or c.startswith("c_")
+             else pl.Float64 for c in sums}
     return out.with_columns(pl.col(c).cast(t) for c, t in casts.items()).sort(
         keys, nulls_last=True).select(*keys, *sums)
 

@@ -188,7 +188,10 @@ def calibration_table(frame: pl.DataFrame | pl.LazyFrame, *, membership: Any, kn
     [(None, 1, 0, 1, 0.6), ('A', 1, 0, 1, 0.9), ('B', 1, 1, 0, 0.0)]
     """
     if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
-        raise E.InvalidArgumentError(E.CALIBRATION_POLARS_ONLY.format(type=type(frame).__name__))
+        top = type(frame).__module__.split(".")[0]
+        raise E.InvalidArgumentError(E.CALIBRATION_POLARS_ONLY.format(
+            type=E.CALIBRATION_INPUTS.get(top, type(frame).__name__),
+            advice=E.CALIBRATION_INPUT_ROWS.get(top, "")))
     m = parse_membership(membership, normalize=normalize)
     assert m is not None  # a mapping was given: parse_membership raised otherwise
     bins = check_int(bins, "bins")

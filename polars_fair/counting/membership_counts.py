@@ -38,7 +38,9 @@ crisp attribute does (:func:`with_empty_groups`): ``n`` 0, zero cells, ``weight_
 (``weight_sum`` 0): ``n_effective`` is 0, never NaN.
 
 ``"argmax"`` (Jurity without surrogates): each row in its most likely group (ties to the group
-declared first), the crisp count table of ``__pf_argmax`` renamed to the attribute.
+declared first), the crisp count table of ``__pf_argmax`` renamed to the attribute; with
+sample weights it carries ``n_positive_weight`` as the crisp weighted table does, so a row of
+weight 0 is no observation for support flags and intervals.
 
 The attribute is the first key, then the ``by`` keys; rows sorted by the keys, nulls last.
 
@@ -54,7 +56,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.core.spec import Audit, support_size
+from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, Audit, support_size
 from polars_fair.counting._membership_sql import sql_membership_label_table
 from polars_fair.counting.boundary import count_schema
 from polars_fair.counting.membership import (
@@ -66,12 +68,48 @@ from polars_fair.counting.membership import (
     resolve_membership,
 )
 
-__all__ = ["MEMBERSHIP_COLUMNS", "argmax_counts", "membership_counts", "support_size",
-           "weighted_counts", "with_empty_groups"]
+__all__ = ["MEMBERSHIP_COLUMNS", "argmax_counts", "membership_counts",
+           "refuse_weighted_membership", "support_size", "weighted_counts", "with_empty_groups"]
 
 #: The columns the weighted estimator adds after ``weight_sum`` (the last with sample weights).
 MEMBERSHIP_COLUMNS = ("n_effective", "attenuation", "row_weight_sum")
 _CELLS = {"tp": (1, 1), "fp": (0, 1), "fn": (1, 0), "tn": (0, 0)}
+
+
+def refuse_weighted_membership(names: Sequence[str], analysis: str, why: str) -> None:
+    """Refuse the weighted estimator's count table where an analysis reads ``n`` as rows.
+
+    Such a table (it has ``n_effective``) counts a row in every group it may belong to, so
+    an analysis that sums groups into shares or coarser patterns, or tests counts of rows,
+    would count people twice. The argmax estimator's table is crisp and is accepted.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The count table's columns.
+    analysis : str
+        The analysis, as the message names it.
+    why : str
+        What the analysis does with rows (:data:`polars_fair.errors.MEMBERSHIP_WEIGHTED_TABLE`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``names`` holds ``n_effective``.
+
+    Examples
+    --------
+    >>> refuse_weighted_membership(["g", "n", "weight_sum"], "availability", "it tests rows")
+    >>> refuse_weighted_membership(["g", "n", "n_effective"], "availability", "it tests rows")
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: availability does not take a weighted membership ...
+    """
+    if "n_effective" in names:
+        raise E.InvalidArgumentError(
+            E.MEMBERSHIP_WEIGHTED_TABLE.format(analysis=analysis, why=why),
+            cli_message=E.CLI_MEMBERSHIP_WEIGHTED_TABLE.format(
+                analysis=analysis.replace("_", "-"), why=why))
 
 
 def _cell(value: pl.Expr, labelled: bool, y: int, p: int) -> pl.Expr:
@@ -221,7 +259,8 @@ def argmax_counts(table: pl.DataFrame, m: Membership, keys: list[str],
     Parameters
     ----------
     table : pl.DataFrame
-        A membership table (``n``, ``w`` suffice).
+        A membership table (``n``, ``w`` suffice; with ``n_positive_weight``, counted with
+        sample weights, the count table carries it).
     m : Membership
         The attribute and its groups.
     keys : list of str
@@ -233,7 +272,8 @@ def argmax_counts(table: pl.DataFrame, m: Membership, keys: list[str],
     -------
     pl.DataFrame
         A crisp count table: the attribute (the most likely group; null for the missing
-        group), the keys, ``n, tp, fp, fn, tn`` [, ``weight_sum``], sorted by the keys.
+        group), the keys, ``n, tp, fp, fn, tn`` [, ``weight_sum`` [, ``n_positive_weight``
+        (Int64 rows of positive weight, as the crisp weighted table)]], sorted by the keys.
 
     Examples
     --------
@@ -244,15 +284,17 @@ def argmax_counts(table: pl.DataFrame, m: Membership, keys: list[str],
     >>> argmax_counts(t, m, [], weighted=False).rows()
     [('a', 2, 2, 0, 0, 0), ('b', 4, 0, 1, 3, 0)]
     """
+    positive = weighted and POSITIVE_WEIGHT_ROWS in table.columns
     schema = count_schema([(m.attribute, m.key_dtype), *((k, table.schema[k]) for k in keys)],
-                          weighted)
+                          weighted, positive_rows=positive)
     labelled = "y_true" in table.columns
     value = pl.col("w") if weighted else pl.col("n")
     group = pl.col(ARGMAX).replace_strict(list(range(len(m.groups))), list(m.groups),
                                           return_dtype=m.key_dtype)
     aggs = [pl.col("n").sum(), *(_cell(value, labelled, y, p).alias(c)
                                  for c, (y, p) in _CELLS.items()),
-            *([pl.col("w").sum().alias("weight_sum")] if weighted else [])]
+            *([pl.col("w").sum().alias("weight_sum")] if weighted else []),
+            *([pl.col(POSITIVE_WEIGHT_ROWS).sum()] if positive else [])]
     out = table.with_columns(group.alias(m.attribute)).group_by([m.attribute, *keys]).agg(aggs)
     return with_empty_groups(out.with_columns(pl.col(c).cast(t) for c, t in schema.items())
                              .select(schema.names()), table, m, keys)
@@ -322,11 +364,13 @@ def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFram
         schema = _weighted_schema(key_schema, m, a.keys, a.weight is not None)
     else:
         schema = count_schema([(m.attribute, m.key_dtype),
-                               *((k, key_schema[k]) for k in a.keys)], a.weight is not None)
+                               *((k, key_schema[k]) for k in a.keys)], a.weight is not None,
+                              positive_rows=True)
 
     def derive(df: pl.DataFrame) -> pl.DataFrame:
         table = membership_from_labels(df, m, a, families,
-                                       rescan=lambda: scan((), True).collect())
+                                       rescan=lambda: scan((), True).collect(),
+                                       positive_rows=not weighted)
         return (weighted_counts(table, m, a.keys) if weighted
                 else argmax_counts(table, m, a.keys, a.weight is not None))
 

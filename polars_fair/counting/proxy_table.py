@@ -21,7 +21,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.core.spec import By
+from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, By
 from polars_fair.counting import tables
 from polars_fair.counting._membership_sql import sql_membership_label_table
 from polars_fair.counting.boundary import values_hidden
@@ -100,10 +100,12 @@ def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool =
         **({"y_true": pl.Int8()} if a.y_true is not None else {}), "y_pred": pl.Int8(),
         **{c: pl.Int64() if c == "n" or c.startswith("c_") else pl.Float64()
            for c in sum_columns(len(m.groups), families)},
+        # with sample weights: the rows of positive weight (the argmax estimator's support)
+        **({POSITIVE_WEIGHT_ROWS: pl.Int64()} if a.weight is not None else {}),
     })
     assert list(schema)[:len(keys)] == keys
-    table = labels.map_batches(lambda df: membership_from_labels(df, m, a, families),
-                               schema=schema)
+    table = labels.map_batches(lambda df: membership_from_labels(
+        df, m, a, families, positive_rows=True), schema=schema)
     table = values_hidden(table, (*a.bound, *m.bound))  # a failed cast shows no value
     return MembershipTable(table, list(a.keys), m, a.weight is not None, a.y_true is not None,
                            families)

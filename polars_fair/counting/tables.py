@@ -827,7 +827,9 @@ def rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     (1, 5, 2, 1, 1, 1)
     """
     names = counts.collect_schema().names()
-    if "n_effective" in names and list(keys) != names[:names.index("n")]:
+    if "n_effective" in names and list(keys) == names[:names.index("n")]:
+        return counts  # to its own keys: as it is (n_effective and attenuation kept)
+    if "n_effective" in names:
         if names[0] not in keys:  # the membership attribute, always the first key
             raise E.InvalidArgumentError(E.MEMBERSHIP_ROLLUP.format(
                 attribute=names[0], example=[names[0], *keys]))

@@ -334,4 +334,5 @@ def test_other_engines_are_refused_by_a_typed_error_not_yet_read() -> None:
     relation = duckdb.from_arrow(HAND.to_arrow())
     with pytest.raises(E.InvalidArgumentError) as info:
         polars_fair.membership_calibration(relation, membership=MEMBERSHIP, known="self")
-    assert str(info.value) == E.CALIBRATION_POLARS_ONLY.format(type="DuckDBPyRelation")
+    kind, advice = E.CALIBRATION_INPUTS["duckdb"], E.CALIBRATION_INPUT_ROWS["duckdb"]
+    assert str(info.value) == E.CALIBRATION_POLARS_ONLY.format(type=kind, advice=advice)

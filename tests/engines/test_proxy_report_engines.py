@@ -95,4 +95,8 @@ def test_the_spark_shortcuts(people: pl.DataFrame, request: pytest.FixtureReques
     _assert_same(pfs.proxy_report(sdf, **args), polars_fair.proxy_report(people, **args).collect())
     with pytest.raises(E.InvalidArgumentError) as info:
         pfs.membership_calibration(sdf, membership=MEMBERSHIP, known="known")
-    assert str(info.value) == E.CALIBRATION_POLARS_ONLY.format(type="DataFrame")
+    # issue 24 third review: "got DataFrame" did not say it was a Spark DataFrame
+    kind, advice = E.CALIBRATION_INPUTS["pyspark"], E.CALIBRATION_INPUT_ROWS["pyspark"]
+    assert str(info.value) == E.CALIBRATION_POLARS_ONLY.format(type=kind, advice=advice)
+    assert "got a Spark DataFrame (pyspark.sql.DataFrame); collect its rows first" in str(
+        info.value)
