@@ -455,6 +455,11 @@ CONVERSION_FAILED = (
     "{role}: {count} of column {column!r} could not be converted from {source} to {target} "
     "(the values are not shown: they may identify people)"
 )
+#: A cast Polars does not make for any value (text to a date), with the function it advises.
+CAST_UNSUPPORTED = (
+    "{role}: column {column!r} cannot be cast from {source} to {target}: Polars does not "
+    "cast {source} to {target}{instead}"
+)
 # continuous outcomes (moments, continuous_report)
 CONTINUOUS_NEEDS_Y_PRED = "a continuous audit needs y_pred= (the numeric outcome or prediction)"
 NULL_CONTINUOUS = (
@@ -1627,6 +1632,10 @@ _PARSE = _re.compile(
 #: column only in the expression it prints (``col("name")``).
 _STRICT = _re.compile(r"strict (?P<target>\w+) parsing failed for (?P<n>[\d,]+) value\(s\)")
 _JSON = _re.compile(r"error deserializing JSON")
+#: a cast Polars does not do at all (text to a date: ``pl.col("d").cast(pl.Date)``), and the
+#: function it names instead
+_UNSUPPORTED = _re.compile(r"casting from (?P<source>\w+) to (?P<target>\w+) is not supported")
+_INSTEAD = _re.compile(r"Use `(?P<use>[^`]+)` instead")
 _COLUMN = _re.compile(r'col\("(?P<column>[^"]*)"\)')
 
 
@@ -1664,7 +1673,31 @@ def renamed(name: str, taken: Collection[str] = ()) -> str:
     return stem + "_attr" if stem == name or stem in taken else stem
 
 
-def conversion_failure(message: str, role: str) -> str | None:
+def conversion_parts(message: str) -> tuple[str, str, str] | None:
+    """The column, source and target dtypes of Polars' "conversion from ... failed" message.
+
+    Parameters
+    ----------
+    message : str
+        The text of a Polars error.
+
+    Returns
+    -------
+    (str, str, str) or None
+        ``(column, source, target)`` as Polars writes them (``"str"``, ``"i64"``), or ``None``.
+
+    Examples
+    --------
+    >>> conversion_parts("conversion from `str` to `i64` failed in column 'y' for 1 out of 3 "
+    ...                  "values: [...]")
+    ('y', 'str', 'i64')
+    """
+    m = _CONVERSION.search(message)
+    return None if m is None else (m["column"], m["source"], m["target"])
+
+
+def conversion_failure(message: str, role: str,
+                       counted: tuple[int, int] | None = None) -> str | None:
     """The value-free message of a Polars conversion failure, or ``None`` for another error.
 
     Polars quotes the values it could not convert (``could not parse `Jane Doe` as dtype
@@ -1677,6 +1710,9 @@ def conversion_failure(message: str, role: str) -> str | None:
         The text of a Polars error.
     role : str
         The option or argument whose expression or type failed (``--dtype``, ``y_pred``).
+    counted : (int, int), optional
+        The failing values and the rows counted over the whole column
+        (:func:`polars_fair.counting.boundary.failed_values`): Polars counts one chunk.
 
     Returns
     -------
@@ -1694,16 +1730,28 @@ are not shown: they may identify people)"
     ...                          '"John Roe"] ... col("name").str.to_integer()', "by"))
     by: at least 2 value(s) of column 'name' could not be converted from text to integer (the \
 values are not shown: they may identify people)
+    >>> print(conversion_failure("casting from string to date is not supported. It was "
+    ...                          "removed in Polars 2.0. Use `str.to_date()` instead. ... "
+    ...                          'col("d").strict_cast(Date)', "by"))
+    by: column 'd' cannot be cast from string to date: Polars does not cast string to \
+date; use .str.to_date() instead
     >>> conversion_failure("something else", "y_pred") is None
     True
     """
     if (m := _CONVERSION.search(message)) is not None:
-        count = f"{m['n']} of {m['m']} values"
+        count = (f"{m['n']} of {m['m']} values" if counted is None
+                 else f"{counted[0]:,} of {counted[1]:,} values")
         return CONVERSION_FAILED.format(role=role, count=count, column=m["column"],
                                         source=m["source"], target=m["target"])
     if (m := _PARSE.search(message)) is not None:
         return CONVERSION_FAILED.format(role=role, count="a value", column=m["column"],
                                         source="text", target=m["target"])
+    if (m := _UNSUPPORTED.search(message)) is not None:
+        column = c["column"] if (c := _COLUMN.search(message)) is not None else "?"
+        use = _INSTEAD.search(message)
+        instead = f"; use .{use['use'].removeprefix('.')} instead" if use is not None else ""
+        return CAST_UNSUPPORTED.format(role=role, column=column, source=m["source"],
+                                       target=m["target"], instead=instead)
     strict, json = _STRICT.search(message), _JSON.search(message)
     if strict is not None or json is not None:
         column = c["column"] if (c := _COLUMN.search(message)) is not None else "?"

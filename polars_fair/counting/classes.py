@@ -345,7 +345,9 @@ def class_table(
     table = labels.map_batches(lambda df: derive_classes(df, a, dtype, declared), schema=out)
     names = {"y_pred": a.y_pred_name, **({"y_true": a.y_true_name} if a.y_true_name else {}),
              **({"sample_weight": a.weight_name} if a.weight_name else {})}
-    return ClassTable(boundary.values_hidden(table, a.bound), a.keys, declared, a.max_groups, names)
+    rows = engine.lf if isinstance(engine, PolarsEngine) else None
+    return ClassTable(boundary.values_hidden(table, a.bound, rows), a.keys, declared,
+                      a.max_groups, names)
 
 
 #: Null or NaN classes: the binary audit's check of a label column, shared.
