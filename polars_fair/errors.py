@@ -455,6 +455,14 @@ CONVERSION_FAILED = (
     "{role}: {count} of column {column!r} could not be converted from {source} to {target} "
     "(the values are not shown: they may identify people)"
 )
+#: A SQL date function without a format (``--by "DATE(dt)"``): Polars guesses the format from
+#: the column's values, so it is not row-level; the SQL that works instead.
+SQL_DATE_NO_FORMAT = (
+    "{role} {text!r} is not a row-level expression: {call} without a format guesses the format "
+    "from the column's values, so one row's value depends on the others; give the format, "
+    "DATE({x}, '%Y-%m-%d') (DATE(SUBSTR({x}, 1, 10), '%Y-%m-%d') for a date and time written "
+    "as text), or CAST({x} AS DATE) for a column read as a date-time (--dtype {x}=datetime)"
+)
 #: A cast Polars does not make for any value (text to a date), with the function it advises.
 CAST_UNSUPPORTED = (
     "{role}: column {column!r} cannot be cast from {source} to {target}: Polars does not "
@@ -1636,6 +1644,12 @@ _JSON = _re.compile(r"error deserializing JSON")
 #: function it names instead
 _UNSUPPORTED = _re.compile(r"casting from (?P<source>\w+) to (?P<target>\w+) is not supported")
 _INSTEAD = _re.compile(r"Use `(?P<use>[^`]+)` instead")
+_SQL_INSTEAD = {
+    "date": "; write DATE({x}, '%Y-%m-%d') with the format of the text instead",
+    "datetime": "; write STRPTIME({x}, '%Y-%m-%d %H:%M:%S') with the format of the text "
+                "instead",
+    "time": "; write STRPTIME({x}, '%H:%M:%S') with the format of the text instead",
+}
 _COLUMN = _re.compile(r'col\("(?P<column>[^"]*)"\)')
 
 
@@ -1697,7 +1711,8 @@ def conversion_parts(message: str) -> tuple[str, str, str] | None:
 
 
 def conversion_failure(message: str, role: str,
-                       counted: tuple[int, int] | None = None) -> str | None:
+                       counted: tuple[int, int] | None = None, *, sql: bool = False
+                       ) -> str | None:
     """The value-free message of a Polars conversion failure, or ``None`` for another error.
 
     Polars quotes the values it could not convert (``could not parse `Jane Doe` as dtype
@@ -1713,6 +1728,9 @@ def conversion_failure(message: str, role: str,
     counted : (int, int), optional
         The failing values and the rows counted over the whole column
         (:func:`polars_fair.counting.boundary.failed_values`): Polars counts one chunk.
+    sql : bool, default False
+        The expression came from a SQL option of the command line: a cast Polars never makes
+        is advised in SQL (``DATE(d, '%Y-%m-%d')``), not with Polars' method.
 
     Returns
     -------
@@ -1750,6 +1768,8 @@ date; use .str.to_date() instead
         column = c["column"] if (c := _COLUMN.search(message)) is not None else "?"
         use = _INSTEAD.search(message)
         instead = f"; use .{use['use'].removeprefix('.')} instead" if use is not None else ""
+        if sql:  # the command line's words
+            instead = _SQL_INSTEAD.get(m["target"], "").format(x=column)
         return CAST_UNSUPPORTED.format(role=role, column=column, source=m["source"],
                                        target=m["target"], instead=instead)
     strict, json = _STRICT.search(message), _JSON.search(message)

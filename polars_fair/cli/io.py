@@ -791,7 +791,7 @@ def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | 
             head.select(expr).collect()
         except pl.exceptions.PolarsError as exc:
             role = f"{flag.split('#')[0]} {texts[flag][0]!r}"
-            hidden = E.conversion_failure(str(exc), role)  # no value: names, birth dates
+            hidden = E.conversion_failure(str(exc), role, sql=True)  # no value shown
             if hidden is not None:
                 raise E.InvalidArgumentError(hidden) from None
             raise E.InvalidArgumentError(E.SQL_ON_ROWS.format(

@@ -388,12 +388,32 @@ def cli_group(group: Any) -> str:
 #: C0 and C1 controls, DEL, the line and paragraph separators, and the invisible format
 #: characters that make two texts look alike or reorder a line (zero-width spaces and joiners,
 #: bidirectional embeddings, overrides and isolates, word joiners, the byte-order mark).
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f" + INVISIBLE + "]")
+_CONTROLS = "\x00-\x1f\x7f-\x9f" + INVISIBLE
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: The letters after a backslash that start an escape (``\x00``, ``\u2028``, ``\n``, ``\r``,
+#: ``\t``) and the backslash itself.
+_ESCAPE_STARTS = "\\\\xuntr"
+
+
+def _escaping(controls: str) -> re.Pattern[str]:
+    r"""The characters ``controls`` and every backslash that could be read as an escape.
+
+    A backslash is doubled when what follows it in the escaped text would make it read as an
+    escape: one of :data:`_ESCAPE_STARTS`, or a character that is itself escaped (its escape
+    starts with a backslash). So the text ``\x00`` (backslash, x, 0, 0) reads ``\\x00`` and a
+    NUL ``\x00``: the escaping is injective, while a backslash elsewhere (``C:\data``, a
+    quoted ``\"``) stays as it is.
+    """
+    return re.compile(f"\\\\(?=[{_ESCAPE_STARTS}{controls}])|[{controls}]")
+
+
+_CONTROL = _escaping(_CONTROLS)
 
 
 def _visible(match: re.Match[str]) -> str:
     ch = match.group()
+    if ch == "\\":
+        return "\\\\"
     return _NAMED.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
 
 
@@ -401,8 +421,8 @@ def _visible(match: re.Match[str]) -> str:
 #: but the tab, line feed and carriage return (a CSV field holds them, quoted) and U+2028/U+2029
 #: (kept as written, the text a CSV reader gets back). NUL, the other controls and the invisible
 #: format characters (zero-width, bidirectional overrides, the byte-order mark) are escaped.
-NOT_IN_CSV = re.compile("(?![\u2028\u2029])[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-                        + INVISIBLE + "]")
+NOT_IN_CSV = _escaping("\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+                       + INVISIBLE.replace("\u2028-\u202e", "\u202a-\u202e"))
 
 
 def csv_visible(text: str) -> str:
@@ -457,5 +477,7 @@ def visible(text: str) -> str:
     ('a\\rb', '\\nx', '\\u2028x', ' x')
     >>> visible("x\u200by"), visible("x\u202ey"), visible("x\x85y")
     ('x\\u200by', 'x\\u202ey', 'x\\x85y')
+    >>> print(visible("A\x00"), visible("A\\x00"), visible("C:\\data"))  # never alike
+    A\x00 A\\x00 C:\data
     """
     return _CONTROL.sub(_visible, text)
