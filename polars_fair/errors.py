@@ -401,6 +401,13 @@ EMPTY_NAME = (
     "an attribute ({role}) has an empty name ('', as pandas writes an unnamed index), which "
     "cannot name a key column; rename it, for example df.rename({{'': 'index'}})"
 )
+#: :data:`EMPTY_NAME` of a key of a table made elsewhere (``from_counts``, ``from_scores``,
+#: ...): the table is what the user holds and renames.
+EMPTY_NAME_TABLE = (
+    "a key of the table ({role}) has an empty name ('', as pandas writes an unnamed index), "
+    "which cannot name a key column; rename it in the table, for example "
+    "table.rename({{'': 'index'}})"
+)
 #: :data:`EMPTY_NAME` of an expression (an unnamed ``pl.lit(pl.Series([...]))``): no column to
 #: rename, the expression is named.
 EMPTY_NAME_EXPR = (
@@ -454,6 +461,18 @@ NOT_NUMERIC = "column {column!r} ({role}) must be numeric, got dtype {dtype}"
 CONVERSION_FAILED = (
     "{role}: {count} of column {column!r} could not be converted from {source} to {target} "
     "(the values are not shown: they may identify people)"
+)
+#: An Enum prediction declaring more categories (its classes) than the ``classes`` limit.
+ENUM_CLASSES_TOO_MANY = (
+    "the Enum prediction declares {size:,} categories, more than the limit of {limit:,} classes "
+    "(each class is a report of every group); cast it to String so that only the classes the "
+    "rows hold are used, or pass classes= with at most {limit:,}"
+)
+#: ``power_curve`` with more cells (effects x sizes) than its limit.
+POWER_CELLS = (
+    "power_curve: {option}= makes{more} {cells:,} cells (effects x sizes), more than the limit "
+    "of {limit:,} (power_cells: each cell runs n_simulations randomization tests); pass fewer "
+    "sizes or effects"
 )
 #: A SQL date function without a format (``--by "DATE(dt)"``): Polars guesses the format from
 #: the column's values, so it is not row-level; the SQL that works instead.
@@ -1644,7 +1663,7 @@ _JSON = _re.compile(r"error deserializing JSON")
 #: function it names instead
 _UNSUPPORTED = _re.compile(r"casting from (?P<source>\w+) to (?P<target>\w+) is not supported")
 _INSTEAD = _re.compile(r"Use `(?P<use>[^`]+)` instead")
-_SQL_INSTEAD = {
+_sql_instead = {
     "date": "; write DATE({x}, '%Y-%m-%d') with the format of the text instead",
     "datetime": "; write STRPTIME({x}, '%Y-%m-%d %H:%M:%S') with the format of the text "
                 "instead",
@@ -1769,7 +1788,7 @@ date; use .str.to_date() instead
         use = _INSTEAD.search(message)
         instead = f"; use .{use['use'].removeprefix('.')} instead" if use is not None else ""
         if sql:  # the command line's words
-            instead = _SQL_INSTEAD.get(m["target"], "").format(x=column)
+            instead = _sql_instead.get(m["target"], "").format(x=column)
         return CAST_UNSUPPORTED.format(role=role, column=column, source=m["source"],
                                        target=m["target"], instead=instead)
     strict, json = _STRICT.search(message), _JSON.search(message)

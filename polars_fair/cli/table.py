@@ -89,9 +89,12 @@ def _table_text(df: pl.DataFrame) -> str:
     return cannot corrupt a row (:func:`polars_fair.core.labels.visible`); a missing text
     value reads ``(missing)`` and the text ``"null"`` is quoted (:func:`group_cell`).
     """
-    df = df.with_columns(pl.Series(c, [group_cell(v) for v in df[c].cast(pl.String)],
-                                   dtype=pl.String)
-                         for c, t in df.schema.items() if _group_like(t))
+    text = [c for c, t in df.schema.items() if _group_like(t)]  # before lists become text
+    df = _flat(df)
+    df = df.with_columns(  # a list cell is written once, by list_text: its controls escaped
+        pl.Series(c, [group_cell(v) if c in text else None if v is None else visible(v)
+                      for v in df[c].cast(pl.String)], dtype=pl.String)
+        for c, t in df.schema.items() if _group_like(t))
     with pl.Config(
         tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=60,
         float_precision=4, tbl_hide_dataframe_shape=True,
@@ -170,9 +173,8 @@ def to_markdown(df: pl.DataFrame) -> str:
     | a\|b | 0.5000 |
     | (missing) | 0.3333 |
     """
+    text = {i for i, t in enumerate(df.dtypes) if _group_like(t)}  # lists: written by _flat
     flat = _flat(df)
-
-    text = {i for i, t in enumerate(flat.dtypes) if _group_like(t)}
 
     def cell(i: int, value: Any) -> str:
         if i in text:  # a missing group and the text "null" never read alike
@@ -247,10 +249,10 @@ def select_columns(df: pl.DataFrame, columns: str | None, fmt: str,
     # the rows that make each column widest, and the first rows: their table is as wide
     widest = flat.select(pl.col(c).cast(pl.String).str.len_chars().fill_null(4).arg_max()
                          for c in flat.columns).row(0)
-    sample = flat[sorted({*range(min(5, flat.height)), *(i for i in widest if i is not None)})]
+    rows = sorted({*range(min(5, flat.height)), *(i for i in widest if i is not None)})
 
     def fits(cols: list[str]) -> bool:
-        text = _table_text(sample.select(cols))
+        text = _table_text(df[rows].select(cols))
         return max(len(line) for line in text.splitlines()) <= width
 
     shown = list(df.columns)

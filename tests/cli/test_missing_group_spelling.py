@@ -56,3 +56,16 @@ def test_csv(rows: Path) -> None:
     assert cells == ["(missing)", "a", "null", ""]  # the missing value: an empty field
     raw = _run(rows, "csv").splitlines()
     assert raw[-1] == ",2"  # no quotes: empty, not the quoted text ""
+
+
+def test_a_list_cell_is_escaped_once_per_layer() -> None:
+    """A list cell is written by list_text once: the element '"q' reads "\\"q" (its quote
+    escaped once), never quoted again as a whole by the group rule; Markdown adds only its own
+    backslash, CSV only its doubled quotes."""
+    from polars_fair.cli.table import _table_text, to_csv, to_markdown
+
+    df = pl.DataFrame({"l": [['"q', "a"]]})
+    assert '│ "\\"q", a │' in _table_text(df)
+    assert to_markdown(df).splitlines()[-1] == '| "\\\\"q", a |'
+    rows = list(csv.reader(io.StringIO(to_csv(df))))
+    assert rows == [["l"], ['"\\"q", a']]

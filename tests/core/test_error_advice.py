@@ -99,6 +99,10 @@ FOLLOWED = {
     # tests/engines/test_membership_engines.py::test_from_counts_reads_the_weighted_table
     # (the table counted once is read; the repeated one refused)
     "MEMBERSHIP_REPEATED",
+    # issue 19, fifth review: tests/api/test_one_guard.py (EMPTY_NAME_TABLE),
+    # tests/core/test_list_limits.py (ENUM_CLASSES_TOO_MANY, POWER_CELLS),
+    # tests/counting/test_conversion_counts.py and tests/cli/test_sql_dates.py (CAST_UNSUPPORTED)
+    "EMPTY_NAME_TABLE", "ENUM_CLASSES_TOO_MANY", "POWER_CELLS", "CAST_UNSUPPORTED",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED = {

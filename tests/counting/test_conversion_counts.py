@@ -66,6 +66,10 @@ def test_a_cast_polars_never_makes_is_typed(mode: str) -> None:
     assert str(info.value) == (
         "by: column 'd' cannot be cast from string to date: Polars does not cast string to "
         "date; use .str.to_date() instead")
+    # the advice followed, on dates written as text: one group a day
+    days = pl.DataFrame({"d": ["2020-01-01", "2020-01-02"] * 4, "y_true": [1, 0] * 4,
+                         "y_pred": [1, 1, 0, 0] * 2})
+    assert days.fair.report(pl.col("d").str.to_date(), min_support=1)["n"].to_list() == [4, 4]
 
 
 def test_a_date_as_prediction_is_refused_naming_the_argument() -> None:
