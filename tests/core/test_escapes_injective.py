@@ -83,3 +83,23 @@ def test_every_format_keeps_the_two_groups_apart(groups: Path, fmt: str) -> None
         assert "| A\\\\x00 |" in out.stdout and "| A\\\\\\\\x00 |" in out.stdout
     else:
         assert re.search(r"│ A\\x00 +┆", out.stdout) and re.search(r"│ A\\\\x00 +┆", out.stdout)
+
+
+def test_the_html_audit_and_its_charts_keep_the_two_groups_apart() -> None:
+    from tests.audit.test_plot import require_plot_extra
+
+    require_plot_extra()
+    from polars_fair.audit.html import audit_html
+    from polars_fair.core.labels import markup_text, printable
+
+    # by hand: NUL -> \x00; the text backslash, x, 0, 0 -> \\x00, on the page and in a chart
+    assert (markup_text("A\x00"), markup_text("A\\x00")) == ("A\\x00", "A\\\\x00")
+    assert (printable("A\x00"), printable("A\\x00")) == ("A\\x00", "A\\\\x00")
+    rows = pl.DataFrame({"g": ["A\x00"] * 40 + ["A\\x00"] * 40, "y_true": [1, 0] * 40,
+                         "y_pred": [1, 1, 0, 0] * 20})
+    page = audit_html(rows, "g")
+    cells = set(re.findall(r"<td>(A\\[^<]*)</td>", page))  # the tables' group cells
+    assert cells == {"A\\x00", "A\\\\x00"}
+    assert "\x00" not in page
+    svg_text = re.findall(r"<text[^>]*>([^<]*)</text>", page)
+    assert "A\\x00" in svg_text and "A\\\\x00" in svg_text
