@@ -418,9 +418,10 @@ _MARKUP_ESCAPING = _escaping("\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u
 
 
 def markup_text(text: str) -> str:
-    r"""A value's text for an HTML page: :func:`markup_safe`, and a backslash before an escape
-    doubled, so the escaping is injective (a NUL reads ``A\x00``, the text ``A\x00``
-    ``A\\x00``), as in the charts (:func:`printable`) and the text table.
+    r"""A value's text for an HTML page, escaped injectively.
+
+    :func:`markup_safe`, and a backslash before an escape doubled, so a NUL reads ``A\x00`` and
+    the text ``A\x00`` reads ``A\\x00``, as in the charts (:func:`printable`) and the text table.
 
     Applied to each value where it enters the page (``polars_fair.audit.html.text._esc``, the LL
     144 document); :func:`polars_fair.audit.escape.page_safe` then finds nothing raw to escape.
