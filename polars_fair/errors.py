@@ -411,6 +411,13 @@ EMPTY_NAME = (
     "an attribute ({role}) has an empty name ('', as pandas writes an unnamed index), which "
     "cannot name a key column; rename it, for example df.rename({{'': 'index'}})"
 )
+#: :data:`EMPTY_NAME` of a key of a table made elsewhere (``from_counts``, ``from_scores``,
+#: ...): the table is what the user holds and renames.
+EMPTY_NAME_TABLE = (
+    "a key of the table ({role}) has an empty name ('', as pandas writes an unnamed index), "
+    "which cannot name a key column; rename it in the table, for example "
+    "table.rename({{'': 'index'}})"
+)
 #: :data:`EMPTY_NAME` of an expression (an unnamed ``pl.lit(pl.Series([...]))``): no column to
 #: rename, the expression is named.
 EMPTY_NAME_EXPR = (
@@ -464,6 +471,31 @@ NOT_NUMERIC = "column {column!r} ({role}) must be numeric, got dtype {dtype}"
 CONVERSION_FAILED = (
     "{role}: {count} of column {column!r} could not be converted from {source} to {target} "
     "(the values are not shown: they may identify people)"
+)
+#: An Enum prediction declaring more categories (its classes) than the ``classes`` limit.
+ENUM_CLASSES_TOO_MANY = (
+    "the Enum prediction declares {size:,} categories, more than the limit of {limit:,} classes "
+    "(each class is a report of every group); cast it to String so that only the classes the "
+    "rows hold are used, or pass classes= with at most {limit:,}"
+)
+#: ``power_curve`` with more cells (effects x sizes) than its limit.
+POWER_CELLS = (
+    "power_curve: {option}= makes{more} {cells:,} cells (effects x sizes), more than the limit "
+    "of {limit:,} (power_cells: each cell runs n_simulations randomization tests); pass fewer "
+    "sizes or effects"
+)
+#: A SQL date function without a format (``--by "DATE(dt)"``): Polars guesses the format from
+#: the column's values, so it is not row-level; the SQL that works instead.
+SQL_DATE_NO_FORMAT = (
+    "{role} {text!r} is not a row-level expression: {call} without a format guesses the format "
+    "from the column's values, so one row's value depends on the others; give the format, "
+    "DATE({x}, '%Y-%m-%d') (DATE(SUBSTR({x}, 1, 10), '%Y-%m-%d') for a date and time written "
+    "as text), or CAST({x} AS DATE) for a column read as a date-time (--dtype {x}=datetime)"
+)
+#: A cast Polars does not make for any value (text to a date), with the function it advises.
+CAST_UNSUPPORTED = (
+    "{role}: column {column!r} cannot be cast from {source} to {target}: Polars does not "
+    "cast {source} to {target}{instead}"
 )
 # continuous outcomes (moments, continuous_report)
 CONTINUOUS_NEEDS_Y_PRED = "a continuous audit needs y_pred= (the numeric outcome or prediction)"
@@ -1754,6 +1786,16 @@ _PARSE = _re.compile(
 #: column only in the expression it prints (``col("name")``).
 _STRICT = _re.compile(r"strict (?P<target>\w+) parsing failed for (?P<n>[\d,]+) value\(s\)")
 _JSON = _re.compile(r"error deserializing JSON")
+#: a cast Polars does not do at all (text to a date: ``pl.col("d").cast(pl.Date)``), and the
+#: function it names instead
+_UNSUPPORTED = _re.compile(r"casting from (?P<source>\w+) to (?P<target>\w+) is not supported")
+_INSTEAD = _re.compile(r"Use `(?P<use>[^`]+)` instead")
+_sql_instead = {
+    "date": "; write DATE({x}, '%Y-%m-%d') with the format of the text instead",
+    "datetime": "; write STRPTIME({x}, '%Y-%m-%d %H:%M:%S') with the format of the text "
+                "instead",
+    "time": "; write STRPTIME({x}, '%H:%M:%S') with the format of the text instead",
+}
 _COLUMN = _re.compile(r'col\("(?P<column>[^"]*)"\)')
 
 
@@ -1791,7 +1833,32 @@ def renamed(name: str, taken: Collection[str] = ()) -> str:
     return stem + "_attr" if stem == name or stem in taken else stem
 
 
-def conversion_failure(message: str, role: str) -> str | None:
+def conversion_parts(message: str) -> tuple[str, str, str] | None:
+    """The column, source and target dtypes of Polars' "conversion from ... failed" message.
+
+    Parameters
+    ----------
+    message : str
+        The text of a Polars error.
+
+    Returns
+    -------
+    (str, str, str) or None
+        ``(column, source, target)`` as Polars writes them (``"str"``, ``"i64"``), or ``None``.
+
+    Examples
+    --------
+    >>> conversion_parts("conversion from `str` to `i64` failed in column 'y' for 1 out of 3 "
+    ...                  "values: [...]")
+    ('y', 'str', 'i64')
+    """
+    m = _CONVERSION.search(message)
+    return None if m is None else (m["column"], m["source"], m["target"])
+
+
+def conversion_failure(message: str, role: str,
+                       counted: tuple[int, int] | None = None, *, sql: bool = False
+                       ) -> str | None:
     """The value-free message of a Polars conversion failure, or ``None`` for another error.
 
     Polars quotes the values it could not convert (``could not parse `Jane Doe` as dtype
@@ -1804,6 +1871,12 @@ def conversion_failure(message: str, role: str) -> str | None:
         The text of a Polars error.
     role : str
         The option or argument whose expression or type failed (``--dtype``, ``y_pred``).
+    counted : (int, int), optional
+        The failing values and the rows counted over the whole column
+        (:func:`polars_fair.counting.boundary.failed_values`): Polars counts one chunk.
+    sql : bool, default False
+        The expression came from a SQL option of the command line: a cast Polars never makes
+        is advised in SQL (``DATE(d, '%Y-%m-%d')``), not with Polars' method.
 
     Returns
     -------
@@ -1821,16 +1894,30 @@ are not shown: they may identify people)"
     ...                          '"John Roe"] ... col("name").str.to_integer()', "by"))
     by: at least 2 value(s) of column 'name' could not be converted from text to integer (the \
 values are not shown: they may identify people)
+    >>> print(conversion_failure("casting from string to date is not supported. It was "
+    ...                          "removed in Polars 2.0. Use `str.to_date()` instead. ... "
+    ...                          'col("d").strict_cast(Date)', "by"))
+    by: column 'd' cannot be cast from string to date: Polars does not cast string to \
+date; use .str.to_date() instead
     >>> conversion_failure("something else", "y_pred") is None
     True
     """
     if (m := _CONVERSION.search(message)) is not None:
-        count = f"{m['n']} of {m['m']} values"
+        count = (f"{m['n']} of {m['m']} values" if counted is None
+                 else f"{counted[0]:,} of {counted[1]:,} values")
         return CONVERSION_FAILED.format(role=role, count=count, column=m["column"],
                                         source=m["source"], target=m["target"])
     if (m := _PARSE.search(message)) is not None:
         return CONVERSION_FAILED.format(role=role, count="a value", column=m["column"],
                                         source="text", target=m["target"])
+    if (m := _UNSUPPORTED.search(message)) is not None:
+        column = c["column"] if (c := _COLUMN.search(message)) is not None else "?"
+        use = _INSTEAD.search(message)
+        instead = f"; use .{use['use'].removeprefix('.')} instead" if use is not None else ""
+        if sql:  # the command line's words
+            instead = _sql_instead.get(m["target"], "").format(x=column)
+        return CAST_UNSUPPORTED.format(role=role, column=column, source=m["source"],
+                                       target=m["target"], instead=instead)
     strict, json = _STRICT.search(message), _JSON.search(message)
     if strict is not None or json is not None:
         column = c["column"] if (c := _COLUMN.search(message)) is not None else "?"

@@ -292,9 +292,13 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
             read = [real(e) for e in edges] if edges is not None else []
             ok = len(read) > 0 and all(e is not None and math.isfinite(e) for e in read) and all(
                 a < b for a, b in itertools.pairwise(read))  # type: ignore[operator]
-            if not ok:
-                raise E.InvalidArgumentError(E.BAD_BIN_SPEC.format(
-                    column=column, value=spec_ if edges is None or not array else read))
+            if not ok:  # an array's items as given ([True, False], not [None, None])
+                given: Any = spec_
+                if array:
+                    given = (spec_.to_list() if isinstance(spec_, pl.Series)
+                             else cast(Any, spec_).tolist())
+                    given = given if len(given) <= 5 else E.show_values(given)
+                raise E.InvalidArgumentError(E.BAD_BIN_SPEC.format(column=column, value=given))
             # whole numbers stay integers (labels "[25, 45)"); any other edge makes them floats
             whole = all(isinstance(e, int) for e in read)
             cuts = [e if whole else float(e) for e in read if e is not None]

@@ -524,7 +524,7 @@ def from_class_counts(
     dtype = C.class_dtype(true_dtype, schema["y_pred"])
     declared = C.check_classes(classes, dtype, "y_pred")
     if declared is None and isinstance(dtype, pl.Enum):
-        declared = tuple(dtype.categories.to_list())
+        declared = C.declared_categories(dtype)
     out_schema = pl.Schema([*[(k, schema[k]) for k in key_list],
                             *[(c, dtype) for c in labels], ("n", pl.Int64()),
                             *([("weight_sum", pl.Float64())] if weighted else []),

@@ -70,7 +70,7 @@ def _key_list(keys: Any, schema: pl.Schema, exclude: Sequence[str]) -> list[str]
         raise E.InvalidArgumentError(
             E.NOT_A_COLUMN.format(role="keys", value=keys, type=type(keys).__name__))
     if "" in key_list:  # Polars renames such a column in a new frame: it could not be a key
-        raise E.InvalidArgumentError(E.EMPTY_NAME.format(role="keys"))
+        raise E.InvalidArgumentError(E.EMPTY_NAME_TABLE.format(role="keys"))
     check_reserved_keys(key_list, "count table")
     for k in key_list:
         if k not in schema:

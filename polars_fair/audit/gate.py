@@ -45,7 +45,8 @@ from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, support_size
 
 __all__ = ["GATE_COLUMNS", "LOW_CLASS_SUPPORT", "LOW_SUPPORT", "LOW_SUPPORT_MEMBERSHIP",
            "LOW_SUPPORT_MEMBERSHIP_WEIGHTED",
-           "ZERO_DENOMINATOR", "check_limit", "gate", "gate_reference", "group_labels",
+           "NO_BENCHMARK", "ZERO_DENOMINATOR", "check_limit", "gate", "gate_reference",
+           "group_labels",
            "resolve_gate_reference", "testable",
            "verdict"]
 
@@ -81,6 +82,9 @@ LOW_SUPPORT_MEMBERSHIP_WEIGHTED = SUPPORT_SIZE_WEIGHTED + " = {size} < {min_supp
 REFERENCE = "reference group"
 #: ``reason`` of an undefined impact ratio or OFI (a zero denominator).
 ZERO_DENOMINATOR = "0/0"
+#: ``reason`` of an undefined impact ratio or OFI when no group can be the benchmark (every
+#: known group is empty: the missing group is never chosen by a rule).
+NO_BENCHMARK = "no group can be the benchmark (the missing group never is)"
 
 _METRICS = ("impact_ratio", "ofi", "abroca")
 
@@ -489,12 +493,17 @@ def gate(
     fs = from_scores(scores.frame.collect(), scores.keys) if (
         scores is not None and max_abroca is not None) else None
     support = float(t_support)
+    # low-support groups are no benchmark while a group a rule may choose (a known one: the
+    # missing group never is) has min_support rows; when none has, the benchmarks are report's
+    # own (the largest known group, flagged low support), as on the HTML audit and in report,
+    # never "no reference" beside a checked missing group
+    exclude = _known_supported(counts, keys, t_support)
     ref = resolve_gate_reference(counts, fs, reference, min_support=support,
-                                 exclude_low_support=True)
+                                 exclude_low_support=exclude)
     # the limits are report's own thresholds, so each verdict is report's exact rule
     # (polars_fair.core.rules): adverse_impact is impact_ratio < limit, ofi_flag |ofi| > limit.
     # min_impact_ratio=0 (the check off) is no four-fifths threshold: every defined ratio passes
-    report = counts.report(reference=ref, min_support=support, exclude_low_support=True,
+    report = counts.report(reference=ref, min_support=support, exclude_low_support=exclude,
                            # exact Fractions, never through a float (report reads them so)
                            four_fifths=cast(float, t_ir if t_ir > 0 else Fraction(4, 5)),
                            ofi_threshold=cast(float, t_ofi)).collect()
@@ -509,17 +518,29 @@ def gate(
             .drop("__pf_order"))
 
 
+def _known_supported(counts: FairCounts, keys: list[str], t_support: Fraction) -> bool:
+    """Some group a rule may choose as a benchmark (no key missing) has ``min_support`` rows."""
+    names = counts.frame.collect_schema().names()
+    supported = support_rows(names) >= (
+        R.min_count(t_support) if support_size(names) == "n" else float(t_support))
+    return bool(counts.frame.select((known(keys) & supported).any()).collect().item())
+
+
 def _count_blocks(report: pl.DataFrame, keys: list[str], t_ir: Fraction, t_ofi: Fraction,
                   t_support: Fraction) -> list[pl.DataFrame]:
     """The gate's rows of the impact ratio and the OFI, from ``report``'s own verdicts."""
+    no_ref = not report["is_reference"].any()
+    no_top = not report.select(known(keys) & (pl.col("n") > 0)).to_series().any()
     zero = pl.lit(ZERO_DENOMINATOR)
+    ir_zero = pl.lit(NO_BENCHMARK) if no_top else zero
+    ofi_zero = pl.lit(NO_BENCHMARK) if no_ref and no_top else zero
     ir_passes = ~pl.col("adverse_impact") if t_ir > 0 else pl.lit(True)
     return [
         _rows(report.with_columns(value=pl.col("impact_ratio")), keys, "impact_ratio",
-              float(t_ir), f">= {_limit_text(t_ir)}", ir_passes, zero, t_support,
+              float(t_ir), f">= {_limit_text(t_ir)}", ir_passes, ir_zero, t_support,
               skip_reference=False),
         _rows(report.with_columns(value=pl.col("ofi")), keys, "ofi", float(t_ofi),
-              f"|ofi| <= {_limit_text(t_ofi)}", ~pl.col("ofi_flag"), zero, t_support,
+              f"|ofi| <= {_limit_text(t_ofi)}", ~pl.col("ofi_flag"), ofi_zero, t_support,
               skip_reference=False),
     ]
 

@@ -873,8 +873,12 @@ def gate_counts(args: Inputs, *, null_groups: str = "keep",
 SUPPORT_MEMBERSHIP = SUPPORT_SIZE
 
 
-def format_gate(result: dict[str, Any]) -> str:
-    """The human-readable text of ``polars-fair check``."""
+def format_gate(result: dict[str, Any], overall: bool = True) -> str:
+    """The human-readable text of ``polars-fair check``.
+
+    ``overall``: the reference asked for is the whole population (or there are no keys), so
+    a result without a reference group reads ``reference overall``, else ``reference none``.
+    """
     lim = result["limits"]
     rules = [f"impact_ratio >= {number_text(lim['min_impact_ratio'])}",
              f"|ofi| <= {number_text(lim['max_abs_ofi'])}"]
@@ -882,10 +886,15 @@ def format_gate(result: dict[str, Any]) -> str:
         rules.append(f"abroca <= {number_text(lim['max_abroca'])}")
     n_checked = len(result["checked_groups"])
     size = result.get("support", "n")
+    reference = result["reference"]
+    # a reference below min_support (no group a rule may choose has enough rows) says so
+    low = " (low support)" if reference in result["skipped_low_support"] else ""
+    named = (f"{visible(reference)}{low}" if reference is not None
+             else "overall" if overall else "none")
     head = (
         f"polars-fair check: {'PASS' if result['passed'] else 'FAIL'}: "
         f"{n_checked} group(s) by {result['by']} with {size} >= {lim['min_support']} checked "
-        f"({', '.join(rules)}; reference {visible(result['reference'] or 'overall')}; "
+        f"({', '.join(rules)}; reference {named}; "
         f"{result['counted']})"
     )
     lines = [head]
@@ -1027,15 +1036,18 @@ def check(
                 min_support=min_support, null_groups=null_groups)
             result["gate_passed"] = result["passed"]
             result["passed"] = result["passed"] and result["change"]["passed"]
+        # "reference overall" only when asked for: a table of no known group has none
+        shown["overall"] = args.reference.is_overall or not list(counts.keys)
         if format == "text":  # the plain-language findings that `report` prints, the same
             report = counts.report(reference=args.reference, min_support=min_support).collect()
             summary.append(report_summary(report, list(counts.keys), min_support=min_support,
                                           reference=args.reference))
 
     summary: list[str] = []
+    shown: dict[str, bool] = {}
     _guard(run, json_errors=format == "json")
     text = "" if format == "json" else format_gate(
-        {**result, "passed": result.get("gate_passed", result["passed"])})
+        {**result, "passed": result.get("gate_passed", result["passed"])}, **shown)
     if format != "json" and "change" in result:
         text += "\n" + format_change(result["change"])
     text = "\n".join([text, *summary])

@@ -37,7 +37,7 @@ from polars_fair._docs import borrow
 from polars_fair.cli.csv_read import check_text_file, csv_failure, unreadable
 from polars_fair.cli.group import json_requested, usage_message
 from polars_fair.cli.quoting import unquote
-from polars_fair.cli.table import _flat, _table_text, to_csv, to_markdown
+from polars_fair.cli.table import _table_text, to_csv, to_markdown
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference
 from polars_fair.core.spec import sql_rename_example
@@ -791,7 +791,7 @@ def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | 
             head.select(expr).collect()
         except pl.exceptions.PolarsError as exc:
             role = f"{flag.split('#')[0]} {texts[flag][0]!r}"
-            hidden = E.conversion_failure(str(exc), role)  # no value: names, birth dates
+            hidden = E.conversion_failure(str(exc), role, sql=True)  # no value shown
             if hidden is not None:
                 raise E.InvalidArgumentError(hidden) from None
             raise E.InvalidArgumentError(E.SQL_ON_ROWS.format(
@@ -1157,7 +1157,7 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "",
     elif fmt == "markdown":
         text = to_markdown(df)
     else:
-        text = ((header + "\n" if header else "") + _table_text(_flat(df))
+        text = ((header + "\n" if header else "") + _table_text(df)
                 + ("\n" + footer if footer else ""))
     if output is None:
         typer.echo(text, nl=not text.endswith("\n"))  # no blank line: it would read as a row
@@ -1197,13 +1197,21 @@ def _item_word(flag: str, name_repr: str, rest: str) -> str:
 
 
 _PYTHON_ADVICE = (
+    # a number of bins above its limit: both numbers as --bins reads them (1,000 would be two
+    # edges), and the largest accepted as the advice
+    (re.compile(rf"(?<![\w-])bins\[({_PY_TEXT})\]=([\d,]+) is more than its limit ([\d,]+) "
+                rf"\(([^()]*(?:\([^()]*\))?[^()]*)\); pass a smaller bins\[{_PY_TEXT}\]"),
+     lambda m: (_item_word("--bins", m.group(1), m.group(2).replace(",", ""))
+                + f" is more than its limit {m.group(3).replace(',', '')} ({m.group(4)}); pass "
+                + _item_word("--bins", m.group(1), m.group(3).replace(",", ""))
+                + " or fewer")),
     # an item of a mapping option, bins['s'] / benchmark['g']['a']: the flag's own item syntax
     (re.compile(rf"(?<![\w-])bins\[({_PY_TEXT})\] \(edges\)=([\d,]+)"),
      lambda m: _item_word("--bins", m.group(1), "E1,E2,...") + f" ({m.group(2)} edges)"),
     (re.compile(rf"(?<![\w-])bins\[({_PY_TEXT})\] \(edges\)"),
      lambda m: _item_word("--bins", m.group(1), "E1,E2,...")),
     (re.compile(rf"(?<![\w-])bins\[({_PY_TEXT})\]=([\d,.]+)"),
-     lambda m: _item_word("--bins", m.group(1), m.group(2))),
+     lambda m: _item_word("--bins", m.group(1), m.group(2).replace(",", ""))),
     (re.compile(rf"(?<![\w-])bins\[({_PY_TEXT})\]"),
      lambda m: _item_word("--bins", m.group(1), "...")),
     (re.compile(rf"(?<![\w-])benchmark\[({_PY_TEXT})\]\[({_PY_TEXT})\]"),

@@ -433,7 +433,11 @@ def ll144_html(summary: dict[str, Any]) -> str:
     >>> page.startswith("<!DOCTYPE html>"), 'id="polars-fair-data"' in page
     (True, True)
     """
-    esc = html.escape
+    def esc(text: str) -> str:  # controls, and backslashes before them, escaped (injective)
+        from polars_fair.core.labels import markup_text
+
+        return html.escape(markup_text(text))
+
     title = summary["provenance"].get("title") or "Bias audit: summary of results"
     results: pl.DataFrame = summary["results"]
     rate = summary["rate"]

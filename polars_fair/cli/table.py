@@ -17,7 +17,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.audit.escape import csv_safe, markdown_cell
 from polars_fair.cli.quoting import split_items, unquote
-from polars_fair.core.labels import list_text, visible
+from polars_fair.core.labels import MISSING_GROUP, list_text, visible
 
 __all__ = ["EXPORT_HELP", "LOW_PRIORITY", "TABLE_WIDTH", "select_columns", "to_csv", "to_markdown"]
 
@@ -34,15 +34,67 @@ LOW_PRIORITY = ("numerator", "denominator", "ci_low", "ci_high", "null_", "undef
                 "n_permutations", "is_reference", "reference_")
 
 
+#: How the text table and Markdown write a missing group value, as every other way out does.
+MISSING = MISSING_GROUP
+#: Texts that would read as a missing value (or a quoted one) and are quoted instead.
+_READS_MISSING = ("null", MISSING_GROUP)
+
+
+def _group_like(dtype: pl.DataType) -> bool:
+    """A text column (String, Categorical, Enum): where a group value can be missing or text."""
+    return dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum))
+
+
+def group_cell(value: Any) -> str:
+    r"""A text cell of the text table or Markdown: a missing value and every text kept apart.
+
+    A missing value reads :data:`MISSING` (``(missing)``, the spelling of every other way
+    out); a text that would read as it, or as Polars' ``null``, or that starts with ``"``, is
+    written in double quotes with ``\`` and ``"`` escaped (the rule of
+    :func:`polars_fair.core.labels.text_of`); then control characters are escaped
+    (:func:`polars_fair.core.labels.visible`).
+
+    Parameters
+    ----------
+    value : Any
+        The cell (``None``: missing).
+
+    Returns
+    -------
+    str
+        Its text.
+
+    Examples
+    --------
+    >>> group_cell(None), group_cell("null"), group_cell("(missing)"), group_cell("a")
+    ('(missing)', '"null"', '"(missing)"', 'a')
+    """
+    return visible(_group_text(value))
+
+
+def _group_text(value: Any) -> str:
+    """:func:`group_cell` before its control characters are escaped (Markdown escapes them)."""
+    if value is None:
+        return MISSING
+    text = str(value)
+    if text in _READS_MISSING or text.startswith('"'):
+        text = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return text
+
+
 def _table_text(df: pl.DataFrame) -> str:
     r"""The text table of a (small) result.
 
     Control characters in text cells are written as escapes (``\r``), so a raw carriage
-    return cannot corrupt a row (:func:`polars_fair.core.labels.visible`).
+    return cannot corrupt a row (:func:`polars_fair.core.labels.visible`); a missing text
+    value reads ``(missing)`` and the text ``"null"`` is quoted (:func:`group_cell`).
     """
-    df = df.with_columns(pl.Series(c, [None if v is None else visible(v) for v in df[c]],
-                                   dtype=pl.String)
-                         for c, t in df.schema.items() if t == pl.String)
+    text = [c for c, t in df.schema.items() if _group_like(t)]  # before lists become text
+    df = _flat(df)
+    df = df.with_columns(  # a list cell is written once, by list_text: its controls escaped
+        pl.Series(c, [group_cell(v) if c in text else None if v is None else visible(v)
+                      for v in df[c].cast(pl.String)], dtype=pl.String)
+        for c, t in df.schema.items() if _group_like(t))
     with pl.Config(
         tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=60,
         float_precision=4, tbl_hide_dataframe_shape=True,
@@ -119,11 +171,14 @@ def to_markdown(df: pl.DataFrame) -> str:
     | g | rate |
     | --- | ---: |
     | a\|b | 0.5000 |
-    | null | 0.3333 |
+    | (missing) | 0.3333 |
     """
+    text = {i for i, t in enumerate(df.dtypes) if _group_like(t)}  # lists: written by _flat
     flat = _flat(df)
 
-    def cell(value: Any) -> str:
+    def cell(i: int, value: Any) -> str:
+        if i in text:  # a missing group and the text "null" never read alike
+            return markdown_cell(_group_text(value))
         if value is None:
             return "null"
         if isinstance(value, bool):
@@ -135,7 +190,8 @@ def to_markdown(df: pl.DataFrame) -> str:
     align = ["---:" if t.is_numeric() else "---" for t in flat.dtypes]
     lines = ["| " + " | ".join(markdown_cell(c) for c in flat.columns) + " |",
              "| " + " | ".join(align) + " |"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in flat.iter_rows()]
+    lines += ["| " + " | ".join(cell(i, v) for i, v in enumerate(row)) + " |"
+              for row in flat.iter_rows()]
     return "\n".join(lines) + "\n"
 
 
@@ -193,10 +249,10 @@ def select_columns(df: pl.DataFrame, columns: str | None, fmt: str,
     # the rows that make each column widest, and the first rows: their table is as wide
     widest = flat.select(pl.col(c).cast(pl.String).str.len_chars().fill_null(4).arg_max()
                          for c in flat.columns).row(0)
-    sample = flat[sorted({*range(min(5, flat.height)), *(i for i in widest if i is not None)})]
+    rows = sorted({*range(min(5, flat.height)), *(i for i in widest if i is not None)})
 
     def fits(cols: list[str]) -> bool:
-        text = _table_text(sample.select(cols))
+        text = _table_text(df[rows].select(cols))
         return max(len(line) for line in text.splitlines()) <= width
 
     shown = list(df.columns)

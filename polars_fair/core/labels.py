@@ -16,7 +16,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 
 __all__ = ["INVISIBLE", "LIST_SEPARATOR", "MISSING_GROUP", "NOT_IN_MARKUP", "cli_group",
-           "csv_visible", "group_label", "list_text", "markup_safe", "named_label",
+           "csv_visible", "group_label", "list_text", "markup_safe", "markup_text", "named_label",
            "named_text", "printable", "printable_spec", "shown_group", "text_of", "value_text",
            "visible"]
 
@@ -179,6 +179,8 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _escaped(match: re.Match[str]) -> str:
+    if match.group() == "\\":  # a backslash an escape could be read from (_escaping)
+        return "\\\\"
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
@@ -205,7 +207,7 @@ def printable(text: str) -> str:
     >>> printable("B\x01"), printable("tab\tok"), printable("\uffff")
     ('B\\x01', 'tab\tok', '\\uffff')
     """
-    return _NOT_XML.sub(_escaped, text)
+    return _XML_ESCAPING.sub(_escaped, text)
 
 
 #: The invisible format characters a reader cannot see but that change what a label reads as:
@@ -388,12 +390,64 @@ def cli_group(group: Any) -> str:
 #: C0 and C1 controls, DEL, the line and paragraph separators, and the invisible format
 #: characters that make two texts look alike or reorder a line (zero-width spaces and joiners,
 #: bidirectional embeddings, overrides and isolates, word joiners, the byte-order mark).
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f" + INVISIBLE + "]")
+_CONTROLS = "\x00-\x1f\x7f-\x9f" + INVISIBLE
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: The letters after a backslash that start an escape (``\x00``, ``\u2028``, ``\n``, ``\r``,
+#: ``\t``) and the backslash itself.
+_ESCAPE_STARTS = "\\\\xuntr"
+
+
+def _escaping(controls: str) -> re.Pattern[str]:
+    r"""The characters ``controls`` and every backslash that could be read as an escape.
+
+    A backslash is doubled when what follows it in the escaped text would make it read as an
+    escape: one of :data:`_ESCAPE_STARTS`, or a character that is itself escaped (its escape
+    starts with a backslash). So the text ``\x00`` (backslash, x, 0, 0) reads ``\\x00`` and a
+    NUL ``\x00``: the escaping is injective, while a backslash elsewhere (``C:\data``, a
+    quoted ``\"``) stays as it is.
+    """
+    return re.compile(f"\\\\(?=[{_ESCAPE_STARTS}{controls}])|[{controls}]")
+
+
+_CONTROL = _escaping(_CONTROLS)
+#: :func:`printable`'s characters (XML cannot hold them) and the backslashes before an escape.
+_XML_ESCAPING = _escaping("\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff")
+#: :func:`markup_text`'s: :data:`NOT_IN_MARKUP` and the backslashes before an escape.
+_MARKUP_ESCAPING = _escaping("\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef"
+                             "\ufffe\uffff" + INVISIBLE)
+
+
+def markup_text(text: str) -> str:
+    r"""A value's text for an HTML page, escaped injectively.
+
+    :func:`markup_safe`, and a backslash before an escape doubled, so a NUL reads ``A\x00`` and
+    the text ``A\x00`` reads ``A\\x00``, as in the charts (:func:`printable`) and the text table.
+
+    Applied to each value where it enters the page (``polars_fair.audit.html.text._esc``, the LL
+    144 document); :func:`polars_fair.audit.escape.page_safe` then finds nothing raw to escape.
+
+    Parameters
+    ----------
+    text : str
+        A value (a group, a label).
+
+    Returns
+    -------
+    str
+        The text, escaped.
+
+    Examples
+    --------
+    >>> print(markup_text("A\x00"), markup_text("A\\x00"), markup_text("C:\\data"))
+    A\x00 A\\x00 C:\data
+    """
+    return _MARKUP_ESCAPING.sub(_escaped, text)
 
 
 def _visible(match: re.Match[str]) -> str:
     ch = match.group()
+    if ch == "\\":
+        return "\\\\"
     return _NAMED.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
 
 
@@ -401,8 +455,8 @@ def _visible(match: re.Match[str]) -> str:
 #: but the tab, line feed and carriage return (a CSV field holds them, quoted) and U+2028/U+2029
 #: (kept as written, the text a CSV reader gets back). NUL, the other controls and the invisible
 #: format characters (zero-width, bidirectional overrides, the byte-order mark) are escaped.
-NOT_IN_CSV = re.compile("(?![\u2028\u2029])[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-                        + INVISIBLE + "]")
+NOT_IN_CSV = _escaping("\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+                       + INVISIBLE.replace("\u2028-\u202e", "\u202a-\u202e"))
 
 
 def csv_visible(text: str) -> str:
@@ -457,5 +511,7 @@ def visible(text: str) -> str:
     ('a\\rb', '\\nx', '\\u2028x', ' x')
     >>> visible("x\u200by"), visible("x\u202ey"), visible("x\x85y")
     ('x\\u200by', 'x\\u202ey', 'x\\x85y')
+    >>> print(visible("A\x00"), visible("A\\x00"), visible("C:\\data"))  # never alike
+    A\x00 A\\x00 C:\data
     """
     return _CONTROL.sub(_visible, text)

@@ -70,6 +70,18 @@ _TABLE = (
           "each simulation draws a test set and runs a randomization test"),
     Limit("n", 10_000_000, "`abroca_power`, `binormal_test_set`, `power_curve(sizes=)`",
           "the rows of one simulated test set"),
+    Limit("power_cells", 10_000,
+          "`power_curve`: effects (`auc_pairs=` or `delta_aucs=`) x `sizes=`, counted before "
+          "the list is read further",
+          "each cell runs n_simulations randomization tests of its own"),
+    Limit("power_simulations", 200_000,
+          "`power_curve`: cells x `n_simulations` (one test set and one randomization test "
+          "each)", "a simulation costs about 1.5 ms whatever its size (200,000: about 5 "
+          "minutes)"),
+    Limit("classes", 1_000,
+          "`classes=` of `multiclass_report`, `multiclass_test`, the class table and "
+          "`bias_audit`; the categories of an Enum prediction, which declare its classes",
+          "each class is a report of every group (about 10 ms a class)"),
     Limit("power_work", 10_000_000_000,
           "`abroca_power`, `power_curve`: n_simulations x n_permutations x n, summed over cells",
           "the row draws of all randomization tests together"),

@@ -482,5 +482,46 @@ def sql_expr(text: str, columns: Collection[str], role: str) -> pl.Expr:
         detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise E.SQLRefusedError(E.SQL_INVALID.format(role=role, text=text, detail=detail)) \
             from None
-    check_row_level(expr, role)
+    try:
+        check_row_level(expr, role)
+    except E.NotRowLevelError as exc:  # in SQL words: the text, never Polars' expression
+        raise E.NotRowLevelError(sql_not_row_level(text, role, str(exc))) from None
     return expr
+
+
+#: ``DATE(x)``, ``TIMESTAMP(x)`` or ``STRPTIME(x)`` of one argument: Polars guesses the format
+#: from the column's values, so a row's value depends on the other rows.
+_NO_FORMAT = re.compile(r"\b(?P<f>DATE|TIMESTAMP|DATETIME|STRPTIME)\s*\(\s*(?P<x>[^,()]+?)\s*\)",
+                        re.IGNORECASE)
+_WHY = re.compile(r"is not a row-level expression: it (?P<why>.*?); pass")
+
+
+def sql_not_row_level(text: str, role: str, message: str) -> str:
+    """The message of a SQL text that is not row-level, in SQL words with SQL that works.
+
+    Parameters
+    ----------
+    text : str
+        The SQL text as typed.
+    role : str
+        The flag (``--by``).
+    message : str
+        The message of :func:`polars_fair.core.spec.check_row_level` (its reason is kept).
+
+    Returns
+    -------
+    str
+        :data:`polars_fair.errors.SQL_DATE_NO_FORMAT` for a date function without a format,
+        else :data:`polars_fair.errors.NOT_ROW_LEVEL` naming the text.
+
+    Examples
+    --------
+    >>> print(sql_not_row_level("DATE(dt)", "--by", "x is not a row-level expression: it reads "
+    ...                         "other rows (a window); pass ..."))  # doctest: +ELLIPSIS
+    --by 'DATE(dt)' is not a row-level expression: DATE(dt) without a format guesses ...
+    """
+    if (m := _NO_FORMAT.search(text)) is not None:
+        x = m["x"]
+        return E.SQL_DATE_NO_FORMAT.format(role=role, text=text, call=m.group(0), x=x)
+    why = w["why"] if (w := _WHY.search(message)) is not None else "reads other rows"
+    return E.NOT_ROW_LEVEL.format(role=role, expr=repr(text), why=why)

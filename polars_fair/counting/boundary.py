@@ -38,7 +38,7 @@ import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
@@ -63,6 +63,7 @@ __all__ = [
     "apply_group_policy",
     "bind_frame",
     "values_hidden",
+    "failed_values",
     "check_missing_labels",
     "check_weights",
     "checked",
@@ -226,7 +227,8 @@ def bind_frame(lf: pl.LazyFrame, a: Audit,
                           y_pred=y_pred, bound=tuple(texts))
 
 
-def values_hidden(plan: pl.LazyFrame, bound: Sequence[tuple[str, str]]) -> pl.LazyFrame:
+def values_hidden(plan: pl.LazyFrame, bound: Sequence[tuple[str, str]],
+                  rows: pl.LazyFrame | None = None) -> pl.LazyFrame:
     """``plan``, whose conversion failures on the rows name the argument and no value.
 
     An expression argument bound by :func:`bind_frame` (``y_pred=pl.col("name").cast(pl.Int32)``)
@@ -246,6 +248,10 @@ def values_hidden(plan: pl.LazyFrame, bound: Sequence[tuple[str, str]]) -> pl.La
         The expression arguments evaluated on the rows: (the expression's text, its argument),
         as :func:`bind_frame` records them in ``Audit.bound``. The argument named is the one
         whose text Polars' error shows, else the only one, else "an argument's expression".
+    rows : pl.LazyFrame, optional
+        The rows the expressions read. Polars counts a failed cast in one chunk of a column
+        (``"6 of 6"`` for a 12-row frame of two chunks); with ``rows`` the failing values of
+        the column are counted over the whole column (:func:`failed_values`).
 
     Returns
     -------
@@ -283,7 +289,7 @@ converted from str to i8 (the values are not shown: they may identify people)
         except pl.exceptions.PolarsError as exc:  # a failed cast: no value (names, births)
             text = str(exc)
             role = next((r for t, r in bound if t in text), only)
-            hidden = E.conversion_failure(text, role)
+            hidden = E.conversion_failure(text, role, failed_values(rows, text))
             if hidden is None:
                 raise
             raise E.InvalidInputError(hidden) from None
@@ -294,6 +300,58 @@ converted from str to i8 (the values are not shown: they may identify people)
         yield df if n_rows is None else df.head(n_rows)
 
     return register_io_source(source, schema=plan.collect_schema())
+
+
+def failed_values(rows: pl.LazyFrame | None, message: str) -> tuple[int, int] | None:
+    """The values of a column a failed cast could not convert, counted over every chunk.
+
+    Polars' message (``conversion from `str` to `i64` failed in column 'y' for 6 out of 6
+    values``) counts the chunk it failed in; this counts the column of ``rows`` it names: the
+    values that are not null and that the same conversion, non-strict, makes null (text to a
+    date, a datetime or a time is parsed as ``str.strptime`` does without a format).
+
+    Parameters
+    ----------
+    rows : pl.LazyFrame or None
+        The rows (``None``: nothing to count).
+    message : str
+        Polars' error.
+
+    Returns
+    -------
+    (int, int) or None
+        (failing values, rows), or ``None`` when the message names no conversion of a column
+        of ``rows``, or the count itself fails.
+
+    Examples
+    --------
+    >>> half = pl.DataFrame({"y": ["1", "x", "2"]})
+    >>> rows = pl.concat([half, half], rechunk=False).lazy()
+    >>> failed_values(rows, "conversion from `str` to `i64` failed in column 'y' for 1 out "
+    ...               "of 3 values")
+    (2, 6)
+    """
+    found = E.conversion_parts(message)
+    if rows is None or found is None:
+        return None
+    column, source, target = found
+    try:
+        from polars.datatypes.convert import dtype_short_repr_to_dtype
+
+        dtype = dtype_short_repr_to_dtype(target)
+        if column not in rows.collect_schema().names() or dtype is None:
+            return None
+        col = pl.col(column)
+        temporal = dtype.base_type() in (pl.Date, pl.Datetime, pl.Time)
+        converted = (col.str.strptime(cast(Any, dtype), strict=False)
+                     if source == "str" and temporal
+                     else col.cast(dtype, strict=False))
+        counted = rows.select((col.is_not_null() & converted.is_null()).sum().alias("f"),
+                              pl.len().alias("n")).collect(engine="in-memory")
+    except Exception:  # noqa: BLE001 - a count that cannot be made keeps Polars' own
+        return None
+    failed, total = int(counted["f"][0]), int(counted["n"][0])
+    return (failed, total) if failed else None
 
 
 def _with_lengths_checked(df: pl.DataFrame, new: dict[str, pl.Expr],

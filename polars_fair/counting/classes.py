@@ -25,6 +25,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
+from polars_fair.core.limits import LIMITS, check_size
 from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
     MEMBERSHIP_ARGS,
@@ -43,7 +44,7 @@ from polars_fair.counting.tables import Engine, PolarsEngine, engine_of
 
 __all__ = ["CLASS_ARGS", "CLASS_ARGS_DOC", "CLASS_COLUMNS", "ClassArgs", "ClassTable",
            "check_class_args", "check_class_values", "check_classes", "check_enum_pair",
-           "class_dtype",
+           "class_dtype", "declared_categories",
            "class_table", "classes_of", "derive_classes", "finish_classes", "spell_out_classes",
            "staging_dtype"]
 
@@ -201,6 +202,37 @@ class ClassTable:
         return "weight_sum" in self.frame.collect_schema().names()
 
 
+def declared_categories(dtype: pl.Enum) -> tuple[Any, ...]:
+    """The categories of an Enum prediction, its declared classes, bounded as ``classes=`` is.
+
+    Parameters
+    ----------
+    dtype : pl.Enum
+        The prediction's dtype.
+
+    Returns
+    -------
+    tuple
+        Its categories, in order.
+
+    Raises
+    ------
+    SizeLimitError
+        More categories than the limit ``classes`` (each is a report of every group).
+
+    Examples
+    --------
+    >>> declared_categories(pl.Enum(["low", "high"]))
+    ('low', 'high')
+    """
+    categories = dtype.categories
+    limit = LIMITS["classes"].limit
+    if categories.len() > limit:
+        raise E.SizeLimitError(E.ENUM_CLASSES_TOO_MANY.format(size=categories.len(),
+                                                             limit=limit))
+    return tuple(categories.to_list())
+
+
 def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, ...] | None:
     """The ``classes=`` argument as a tuple of values of the class dtype, or ``None``.
 
@@ -220,6 +252,8 @@ def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, .
 
     Raises
     ------
+    SizeLimitError
+        More classes than the limit ``classes``.
     InvalidArgumentError
         Fewer than two distinct classes, a null one, a string, classes that cannot be
         compared with the column, or (an Enum column) a class outside its categories.
@@ -238,6 +272,7 @@ def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, .
     if isinstance(classes, (str, bytes)) or not isinstance(classes, Sequence | pl.Series):
         raise E.InvalidArgumentError(E.FEW_CLASSES.format(values=E.show_values([classes])))
     values = list(classes)
+    check_size(len(values), "classes", "len(classes)")  # one report of every group a class
     if len(values) < 2 or len(set(map(repr, values))) != len(values) or any(
             v is None for v in values):
         raise E.InvalidArgumentError(E.FEW_CLASSES.format(values=E.show_values(values)))
@@ -340,7 +375,7 @@ def class_table(
     declared = check_classes(classes, dtype, a.y_pred_name)
     if declared is None and isinstance(dtype, pl.Enum) and (
             dtype == a.pred_dtype or isinstance(a.pred_dtype, pl.Enum)):
-        declared = tuple(dtype.categories.to_list())
+        declared = declared_categories(dtype)
     labels = engine.label_table(a)
     schema_in = labels.collect_schema()
     out = pl.Schema([*((k, schema_in[k]) for k in a.keys),
@@ -351,7 +386,9 @@ def class_table(
     table = labels.map_batches(lambda df: derive_classes(df, a, dtype, declared), schema=out)
     names = {"y_pred": a.y_pred_name, **({"y_true": a.y_true_name} if a.y_true_name else {}),
              **({"sample_weight": a.weight_name} if a.weight_name else {})}
-    return ClassTable(boundary.values_hidden(table, a.bound), a.keys, declared, a.max_groups, names)
+    rows = engine.lf if isinstance(engine, PolarsEngine) else None
+    return ClassTable(boundary.values_hidden(table, a.bound, rows), a.keys, declared,
+                      a.max_groups, names)
 
 
 #: Null or NaN classes: the binary audit's check of a label column, shared.

@@ -492,4 +492,5 @@ def moment_table(frame: Any, by: Any, **args: Any) -> tuple[pl.LazyFrame, list[s
         from polars_fair.counting._moments_sql import sql_moment_label_table
 
         labels = sql_moment_label_table(engine, a)
-    return boundary.values_hidden(moments_from_labels(labels, a), a.bound), a.keys, a
+    rows = engine.lf if isinstance(engine, PolarsEngine) else None
+    return boundary.values_hidden(moments_from_labels(labels, a), a.bound, rows), a.keys, a

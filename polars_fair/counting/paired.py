@@ -268,7 +268,8 @@ def paired_table(frame: Any, by: By, *, baseline: IntoExpr, baseline_role: str =
     schema_out = paired_schema([(k, key_schema[k]) for k in a.keys], a.weight is not None)
     table = labels.map_batches(lambda df: _derive(df, a, b).select(schema_out.names()),
                                schema=schema_out)
-    return boundary.values_hidden(table, both.bound), a.keys, a
+    rows = engine.lf if isinstance(engine, PolarsEngine) else None
+    return boundary.values_hidden(table, both.bound, rows), a.keys, a
 
 
 def check_negative_cells(df: pl.DataFrame) -> None:

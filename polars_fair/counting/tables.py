@@ -333,7 +333,7 @@ def count_table(
         a = replace(a, check_intersection=False)
     if m is not None:  # estimated membership: its own scan (counting.membership)
         table, keys = membership_counts(engine, a, m)
-        return boundary.values_hidden(table, (*a.bound, *m.bound)), keys
+        return boundary.values_hidden(table, (*a.bound, *m.bound), _rows_of(engine)), keys
     if isinstance(engine, PolarsEngine) and boundary.sums_plan(a):  # 0/1 labels: sums per key
         out = boundary.counts_from_sums(engine.lf, a)
     else:
@@ -344,7 +344,12 @@ def count_table(
             out = completed.sort(a.keys, nulls_last=True)
     if derived:  # a label or prediction computed by an expression: warn when it is constant
         out = checked(out, lambda df: _warn_constant(df, derived))
-    return boundary.values_hidden(out, a.bound), a.keys
+    return boundary.values_hidden(out, a.bound, _rows_of(engine)), a.keys
+
+
+def _rows_of(engine: Any) -> pl.LazyFrame | None:
+    """The rows of a Polars engine (a failed cast is counted over them), else ``None``."""
+    return engine.lf if isinstance(engine, PolarsEngine) else None
 
 
 #: Whether a label or prediction given as an expression that is constant over the rows warns
@@ -430,7 +435,7 @@ def score_table(
         table = boundary.scores_by_sorting(engine.lf, a)
     else:
         table = boundary.scores_from_labels(engine.score_label_table(a), a)
-    return boundary.values_hidden(table, a.bound), a.keys, a.score_dtype
+    return boundary.values_hidden(table, a.bound, _rows_of(engine)), a.keys, a.score_dtype
 
 
 def complete_enums(

@@ -131,13 +131,20 @@ def test_an_empty_attribute_name_is_a_typed_error(by: Any, want: str) -> None:
 
 
 def test_an_empty_key_name_in_a_count_table_is_a_typed_error() -> None:
+    # issue 19, fifth review, item 8: the advice renames the table the user holds
+    # (table.rename), no longer df.rename, and followed it works
     table = PEOPLE.fair.confusion("race").with_columns(pl.lit(1).alias(""))
     assert _message(lambda: polars_fair.from_counts(table)) == (
-        E.InvalidArgumentError, E.EMPTY_NAME.format(role="keys"))
+        E.InvalidArgumentError, E.EMPTY_NAME_TABLE.format(role="keys"))
+    assert "table.rename({'': 'index'})" in E.EMPTY_NAME_TABLE.format(role="keys")
+    renamed = eval("table.rename({'': 'index'})", {"table": table})
+    assert polars_fair.from_counts(renamed).keys == ["race", "index"]
     scores = pl.DataFrame({"": [0, 1], "score": [0.5, 0.5], "positives": [1, 1],
                            "negatives": [1, 1]})
     assert _message(lambda: polars_fair.from_scores(scores)) == (
-        E.InvalidArgumentError, E.EMPTY_NAME.format(role="keys"))
+        E.InvalidArgumentError, E.EMPTY_NAME_TABLE.format(role="keys"))
+    table = scores  # the same advice, followed on the score table
+    assert eval("table.rename({'': 'index'})", {"table": table}).columns[0] == "index"
 
 
 def test_duckdb_refuses_an_empty_attribute_name_typed() -> None:

@@ -9,9 +9,10 @@ share of tests that reject at ``alpha``.
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Sized
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,7 +24,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._progress import show_progress
 from polars_fair.analyses.scores.permutation import GridCache, permutation_null
-from polars_fair.core.limits import check_size, check_work, with_limits
+from polars_fair.core.limits import LIMITS, check_size, check_work, with_limits
 from polars_fair.core.numbers import check_seed, real
 from polars_fair.core.options import DEFAULTS
 
@@ -360,6 +361,21 @@ def _summary(
     }
 
 
+def _bounded(values: Iterable[Any], cap: int, option: str, effects: int = 1) -> list[Any]:
+    """The first items of ``values``; ``SizeLimitError`` when it holds more than ``cap``.
+
+    Read lazily, so a list of 10**6 sizes, or a generator without end, stops at ``cap + 1``;
+    the message states the cells (``effects`` x the items) against ``power_cells``.
+    """
+    items = list(itertools.islice(iter(values), cap + 1))
+    if len(items) > cap:
+        total = effects * (len(values) if isinstance(values, Sized) else len(items))
+        more = "" if isinstance(values, Sized) else " at least"
+        raise E.SizeLimitError(E.POWER_CELLS.format(
+            option=option, more=more, cells=total, limit=LIMITS["power_cells"].limit))
+    return items
+
+
 @with_limits
 @borrow(abroca_power, params=("group_ratio", "positive_ratio", "alpha"))
 def power_curve(
@@ -415,7 +431,9 @@ def power_curve(
         given.
     polars_fair.errors.SizeLimitError
         As :func:`abroca_power`, the work summed over the cells:
-        ``n_simulations * n_permutations * sum(n)`` above |limit:power_work|.
+        ``n_simulations * n_permutations * sum(n)`` above |limit:power_work|; more than
+        |limit:power_cells| cells (effects x sizes), checked before the lists are read further;
+        more than |limit:power_simulations| simulations in all (cells x ``n_simulations``).
 
     Examples
     --------
@@ -432,14 +450,23 @@ def power_curve(
         raise E.InvalidArgumentError(EFFECTS.format(given=given))
     group_ratio, positive_ratio, alpha, base = (
         _exact(v) for v in (group_ratio, positive_ratio, alpha, base_auc))
+    # the cells are bounded before any list is read past the limit (sizes=[10] * 200_000, or
+    # a generator without end, would validate and run for ever)
+    cap = LIMITS["power_cells"].limit
+    pairs = _bounded(auc_pairs if auc_pairs is not None else delta_aucs or [], cap,
+                     "auc_pairs" if auc_pairs is not None else "delta_aucs")
+    size_list = [int(s) for s in _bounded(sizes, cap // max(len(pairs), 1), "sizes",
+                                          len(pairs))]
     effects: list[tuple[float, float, float]] = (  # (auc_a, auc_b, delta as given)
-        [(_exact(a), _exact(b), _exact(a) - _exact(b)) for a, b in auc_pairs]
+        [(_exact(a), _exact(b), _exact(a) - _exact(b)) for a, b in pairs]
         if auc_pairs is not None
-        else [(base + _exact(d), base, _exact(d)) for d in (delta_aucs or [])]
+        else [(base + _exact(d), base, _exact(d)) for d in pairs]
     )
-    size_list = [int(s) for s in sizes]
     cells = [(a, b, s) for a, b, _ in effects for s in size_list]
     deltas = [d for _, _, d in effects for _ in size_list]
+    if isinstance(n_simulations, int) and not isinstance(n_simulations, bool):
+        check_work(len(cells) * n_simulations, "power_simulations",
+                   "cells (effects x sizes) x n_simulations")
     for a, b, s in cells:  # validate everything before the first simulation
         _check_args(a, b, s, group_ratio, positive_ratio, n_permutations, n_simulations, alpha)
         split_counts(s, group_ratio, positive_ratio)

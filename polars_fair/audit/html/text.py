@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from polars_fair import errors as E
-from polars_fair.core.labels import list_text, text_of
+from polars_fair.core.labels import list_text, markup_text, text_of
 from polars_fair.core.registry import METRICS, PAIR_METRICS
 
 # The public names are those of the package (polars_fair.audit.html.__all__).
@@ -208,7 +208,8 @@ def svg_for_html(svg: str, prefix: str = "") -> str:
 
 
 def _esc(x: Any) -> str:
-    return _html.escape("null" if x is None else str(x))
+    # a value's controls and the backslashes before them escaped once, here (markup_text)
+    return _html.escape(markup_text("null" if x is None else str(x)))
 
 
 def _num(x: Any, fmt: str = "{:,}") -> str:

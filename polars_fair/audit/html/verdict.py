@@ -37,6 +37,7 @@ from polars_fair.audit.html.text import (
     _table,
 )
 from polars_fair.core.numbers import limit_text
+from polars_fair.core.reference import known
 
 #: The page's name of each rule of the gate.
 RULE_NAMES = {"impact_ratio": "impact ratio", "ofi": "OFI"}
@@ -75,11 +76,17 @@ def _interval_schema(p: PageContext) -> dict[str, pl.DataType]:
 
 
 def _benchmark(p: PageContext) -> dict[str, Any] | None:
-    """The gate's benchmark: the report row of the checked group with the highest selection rate."""
+    """The gate's benchmark: the report row with the highest selection rate that may be one.
+
+    ``report``'s rule (:func:`polars_fair.core.reference.prefer_supported`): a known group (the
+    missing group never is a benchmark), a supported one while any is, else the largest rate of
+    the small known groups (the gate then compares with it, flagged low support).
+    """
     keys = p.t.keys
-    checked = p.checks.filter((pl.col("metric") == "impact_ratio") & pl.col("checked"))
-    rated = p.t.report.join(checked.select(keys), on=keys, how="semi", nulls_equal=True)
-    rated = rated.filter(pl.col("selection_rate").is_not_null())
+    rated = p.t.report.filter(known(keys) & (pl.col("n") > 0)
+                              & pl.col("selection_rate").is_not_null()) if keys else p.t.report
+    if rated.filter(~pl.col("low_support")).height or p.o.exclude_low_support:
+        rated = rated.filter(~pl.col("low_support"))
     if not keys or rated.height == 0:
         return None
     return rated.sort("selection_rate", descending=True, maintain_order=True).row(0, named=True)
@@ -121,6 +128,12 @@ def _ofi_intervals(p: PageContext) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema)
 
 
+def _low_reference(p: PageContext) -> str:
+    """`` (n rows, low support)`` after a reference group with fewer than min_support rows."""
+    ref = p.t.report.filter(pl.col("is_reference") & pl.col("low_support"))
+    return f" ({ref['n'][0]:,} rows, low support)" if ref.height else ""
+
+
 def verdict_section(p: PageContext) -> str:
     """PASS or FAIL, the rules that failed for which groups, each figure with its interval."""
     from polars_fair.audit.gate import verdict
@@ -145,7 +158,7 @@ def verdict_section(p: PageContext) -> str:
         f'<h2>Verdict: <span class="{word.lower()}">{word}</span></h2>',
         f"<p class=\"lead\"><b>{lead}</b> the checks of <code>polars-fair check</code>: "
         f"{rules}, for every group with at least {o.min_support} rows; the reference group is "
-        f"<b>{_esc(p.g.ref_label)}</b>.</p>",
+        f"<b>{_esc(p.g.ref_label)}</b>{_low_reference(p)}.</p>",
     ]
     level = f"{o.level:.0%} interval"
     cells = []
@@ -173,10 +186,14 @@ def verdict_section(p: PageContext) -> str:
                      f"{_esc(_names(names))}.</p>")
     top = _benchmark(p)
     benchmark = "" if top is None else (
-        f" ({_esc(_group(top, p.t.keys))}, {_pct(top['selection_rate'])})")
+        f" ({_esc(_group(top, p.t.keys))}, {_pct(top['selection_rate'])}"
+        f"{', low support' if top['low_support'] else ''})")
+    among = ("the checked groups" if top is None or not top["low_support"]
+             else "the groups that can be a benchmark, none of them checked (the missing group "
+             "never is one)")
     parts.append(
         "<p class=\"legend\">Impact ratio: the group's selection rate over the highest among "
-        f"the checked groups{benchmark}; OFI: the group's (FP − FN)/n minus the reference's. "
+        f"{among}{benchmark}; OFI: the group's (FP − FN)/n minus the reference's. "
         f"{UNDEFINED} on this page means an undefined figure (a zero denominator), nothing "
         "else. The headline below says which differences are beyond chance.</p>")
     return "\n".join(parts)

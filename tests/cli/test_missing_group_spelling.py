@@ -1,0 +1,71 @@
+"""The missing group and the text "null" never read alike (issue 19, fifth review, item 4).
+
+Both printed ``null`` in the text table and in Markdown. A missing text value now reads
+``(missing)`` there, as in every other place a group is named (docs/guarantees.md, "How a group
+is named"), and a text that would read as it (``null``, ``(missing)``, or starting with ``"``)
+is quoted. CSV writes a missing value as an empty field and the text as it is.
+
+The rows, by hand: g missing on 2 rows, the text "null" on 2 rows, "(missing)" on 2 rows, a on 2
+rows; every group has n = 2.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from polars_fair.cli.entry import app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def rows(tmp_path: Path) -> Path:
+    path = tmp_path / "rows.parquet"  # parquet: a CSV reads "null" text as it is too, but
+    # parquet keeps the missing value and the text apart without any reading rule
+    pl.DataFrame({"g": [None, None, "null", "null", "(missing)", "(missing)", "a", "a"],
+                  "y_true": [1, 0] * 4, "y_pred": [1, 0] * 4}).write_parquet(path)
+    return path
+
+
+def _run(path: Path, fmt: str) -> str:
+    out = runner.invoke(app, ["report", str(path), "--by", "g", "--min-support", "1",
+                              "--format", fmt, "--columns", "g,n"])
+    assert out.exit_code == 0, out.output
+    return out.stdout
+
+
+def test_text_table(rows: Path) -> None:
+    cells = re.findall(r"│ (.*?) +┆ 2 +│", _run(rows, "table"))
+    assert cells == ['"(missing)"', "a", '"null"', "(missing)"]  # sorted, missing last
+
+
+def test_markdown(rows: Path) -> None:
+    lines = [x for x in _run(rows, "markdown").splitlines() if x.endswith("| 2 |")]
+    assert lines == ['| "(missing)" | 2 |', "| a | 2 |", '| "null" | 2 |', "| (missing) | 2 |"]
+
+
+def test_csv(rows: Path) -> None:
+    cells = [r["g"] for r in csv.DictReader(io.StringIO(_run(rows, "csv")))]
+    assert cells == ["(missing)", "a", "null", ""]  # the missing value: an empty field
+    raw = _run(rows, "csv").splitlines()
+    assert raw[-1] == ",2"  # no quotes: empty, not the quoted text ""
+
+
+def test_a_list_cell_is_escaped_once_per_layer() -> None:
+    """A list cell is written by list_text once: the element '"q' reads "\\"q" (its quote
+    escaped once), never quoted again as a whole by the group rule; Markdown adds only its own
+    backslash, CSV only its doubled quotes."""
+    from polars_fair.cli.table import _table_text, to_csv, to_markdown
+
+    df = pl.DataFrame({"l": [['"q', "a"]]})
+    assert '│ "\\"q", a │' in _table_text(df)
+    assert to_markdown(df).splitlines()[-1] == '| "\\\\"q", a |'
+    rows = list(csv.reader(io.StringIO(to_csv(df))))
+    assert rows == [["l"], ['"\\"q", a']]
