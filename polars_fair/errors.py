@@ -1054,8 +1054,9 @@ KNOWN_OUTSIDE_GROUPS = (
     "group is unknown"
 )
 #: :data:`KNOWN_OUTSIDE_GROUPS` when the values outside the groups are many (text compared as
-#: text, :data:`~polars_fair.counting.boundary.MIN_LEVELS_PER_ROW_CHECK` or more): a column of
-#: names or dates of birth given as ``known`` by mistake; counts only.
+#: text, :data:`~polars_fair.counting.boundary.MIN_LEVELS_PER_ROW_CHECK` or more, or
+#: :data:`~polars_fair.counting.boundary.MIN_LEVELS_ALL_SINGLE` or more of one row each): a column
+#: of names or dates of birth given as ``known`` by mistake; counts only.
 KNOWN_OUTSIDE_GROUPS_HIDDEN = (
     "known column {column!r} holds {count} row(s) whose value is not a declared group of "
     "{attribute!r} {groups}: {levels:,} distinct values (not shown: such a column can identify "

@@ -352,3 +352,14 @@ def test_spark_refuses_decimal_scores_a_float_cannot_keep_apart(spark: SparkSess
         pfs.abroca(sdf, "g", y_score="s")
     assert str(info.value) == E.SCORE_DECIMAL_DIGITS.format(column="s", dtype=pl.Decimal(38, 25),
                                                             count=1)
+
+
+def test_three_groups_of_one_row_are_refused_as_in_polars(to_spark: Any) -> None:
+    # issue 20: three made-up names, one row each (counting.boundary.MIN_LEVELS_ALL_SINGLE)
+    df = pl.DataFrame({"name": ["Ann Madeup", "Bob Madeup", "Cy Madeup"],
+                       "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    with pytest.raises(E.TooManyLevelsError) as info:
+        pfs.report(to_spark(df), "name")
+    assert str(info.value).startswith(
+        "attribute 'name' is a String column with 3 distinct values in 3 rows")
+    assert "Madeup" not in str(info.value)
