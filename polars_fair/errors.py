@@ -346,9 +346,11 @@ CLI_LEVELS_ADVICE = {
     "text": "leave --by {word} out (a name or an identifier marks a person or a record, not "
             "a group), or map its values to a few categories first with a CASE expression",
 }
-#: The ``--bins`` part of :data:`CLI_LEVELS_ADVICE`: ``{bins}`` is ``COLUMN=5`` as a shell word.
+#: The ``--bins`` part of :data:`CLI_LEVELS_ADVICE`, written as the item ``bins[COLUMN]=5`` that
+#: :func:`polars_fair.cli.io.cli_message` turns into ``--bins`` and one shell word the command
+#: line parses for any column name (``--bins 'by=5'``, ``--bins '"a=b"=5'``, ``--bins age=5``).
 #: The command line drops it for a SQL ``--by`` (``--bins`` bins columns only).
-CLI_BINS_ADVICE = ", or in divergence --bins {bins}"
+CLI_BINS_ADVICE = ", or in divergence bins[{column!r}]=5"
 #: The advice of a level error on a count or score table made elsewhere: by= would be refused.
 TABLE_LEVELS_ADVICE = (
     "bin it in the table before you build the object (for example group the table by "
@@ -1237,7 +1239,7 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
         TOO_MANY_LEVELS.format(**facts, advice=LEVELS_ADVICE[kind].format(column=column)),
         cli_message=TOO_MANY_LEVELS.format(**facts, advice=CLI_LEVELS_ADVICE[kind].format(
             sql=shell_escaped(sql), word=shell_word(column),
-            bins=CLI_BINS_ADVICE.format(bins=shell_word(f"{column}=5")))),
+            bins=CLI_BINS_ADVICE.format(column=column))),
     )
 
 
