@@ -138,7 +138,9 @@ def report_from_counts(
 
     * ``disparate_impact`` = selection_rate / reference selection_rate (DI, Definition 2.1
       of Briscoe et al.; the "disparate impact ratio"); null when the reference rate is 0.
-    * ``impact_ratio`` = selection_rate / the highest selection rate among the groups with at
+      ``impact_analysis`` and ``stratified`` call this ratio ``impact_ratio``.
+    * ``impact_ratio`` = selection_rate / the highest selection rate (not the reference's)
+      among the groups with at
       least ``min_support`` rows (among all groups when none has that many): the EEOC
       four-fifths rule, 29 CFR 1607.4(D), and NYC Local Law 144's impact ratio (6 RCNY
       5-300). ``adverse_impact`` = impact_ratio < ``four_fifths``. A rule-chosen reference is
