@@ -173,10 +173,8 @@ def impact_from_counts(
 
     * ``impact_ratio`` :math:`= (s/n)/(s_r/n_r)`, the adverse impact ratio (AIR) of the
       Uniform Guidelines, 29 CFR 1607.4(D), and of SolasAI. Against the group with the highest
-      rate (the Guidelines' comparison) pass ``reference="max_selection_rate"``. Its
-      denominator is the *reference group's* rate, as in ``stratified``: ``report``'s
-      ``disparate_impact``, while ``report``'s and ``bias_audit``'s ``impact_ratio`` divide by
-      the highest rate (:data:`RATIO_TO_REFERENCE`, said under the command line's table).
+      rate (the Guidelines' comparison) pass ``reference="max_selection_rate"``. Divided by
+      the *reference's* rate (``report``'s ``disparate_impact``; :data:`RATIO_TO_REFERENCE`).
       ``four_fifths_pass`` = ``impact_ratio >= four_fifths``, decided exactly on the counts as
       every rule of :mod:`polars_fair.core.rules` (a ratio of exactly 4/5 passes).
     * ``shortfall`` :math:`= n \cdot s_r/n_r - s`: how many more selections the group needs to

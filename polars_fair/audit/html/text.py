@@ -76,7 +76,9 @@ DEFINITIONS: tuple[tuple[str, str, str], ...] = _metric_definitions() + (
     ("OFI flag", "|OFI| > 0.3 (ofi_threshold)", "Briscoe et al., OFI paper"),
     ("Finding", ("algorithmic: |OFI| > threshold; systemic: OFI within it but DI or impact ratio "
      "fails the four-fifths rule; insufficient support: the group, or the group it is measured "
-     "against, has n < min_support, or OFI is undefined"),
+     "against, has n < min_support, or OFI is undefined; constant labels / constant "
+     "predictions: y_true / y_pred holds one value on every row, so neither cause can be "
+     "read"),
      "OFI paper §2.3 (assumes correct labels)"),
     ("Low support", "n < min_support (30)", "too few rows to trust the rates"),
     ("Confidence interval", "Wilson score interval at 95% of a rate (a proportion)",
