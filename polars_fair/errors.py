@@ -1191,7 +1191,8 @@ class TooManyLevelsError(PolarsFairError):
 
 
 def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: str,
-                 float_limit: int | None = None, way: str = "rows") -> TooManyLevelsError:
+                 float_limit: int | None = None, way: str = "rows",
+                 sql: str | None = None) -> TooManyLevelsError:
     """The error for an attribute refused for its number of levels: counts, never values.
 
     Parameters
@@ -1213,6 +1214,10 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
         expression, :data:`LEVELS_ADVICE`), a count or score table made elsewhere
         (:data:`TABLE_LEVELS_ADVICE`) or a DuckDB/Spark relation
         (:data:`RELATION_LEVELS_ADVICE`).
+    sql : str, optional
+        The column as SQL names it in the advice
+        (:func:`polars_fair.core.sql.sql_name`: ``"order"`` quoted); by default bare when an
+        identifier, else double-quoted.
 
     Returns
     -------
@@ -1230,7 +1235,8 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
     why = (WHY_ROW_LEVELS if float_limit is None
            else WHY_FLOAT_LEVELS.format(limit=float_limit))
     facts = {"column": column, "dtype": dtype, "levels": levels, "rows": rows, "why": why}
-    sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
+    if sql is None:
+        sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
     if way != "rows":
         template = TABLE_LEVELS_ADVICE if way == "table" else RELATION_LEVELS_ADVICE
         text = TOO_MANY_LEVELS.format(**facts, advice=template.format(column=column, sql=sql))

@@ -51,6 +51,7 @@ from polars_fair.core.spec import (
     length_follows_frame,
     wide_decimal,
 )
+from polars_fair.core.sql import sql_name
 from polars_fair.counting.score_bounds import big_score_check
 
 __all__ = [
@@ -800,7 +801,8 @@ def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str], *, way: str 
         levels = present.n_unique()
         if levels > MAX_FLOAT_LEVELS:
             raise E.levels_error(k, df.schema[k], levels, int(df["n"].sum()),
-                                 kind="number", float_limit=MAX_FLOAT_LEVELS, way=way)
+                                 kind="number", float_limit=MAX_FLOAT_LEVELS, way=way,
+                                 sql=sql_name(k))
 
 
 def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows",
@@ -848,7 +850,8 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
         dtype = df.schema[k]
         levels, fine = too_fine(df, [k], rows)
         if fine:
-            raise E.levels_error(k, dtype, levels, rows, kind=level_kind(dtype), way=way)
+            raise E.levels_error(k, dtype, levels, rows, kind=level_kind(dtype), way=way,
+                                 sql=sql_name(k))
     if len(keys) > 1 and intersection:
         levels, fine = too_fine(df, keys, rows)
         if fine:
