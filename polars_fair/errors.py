@@ -356,9 +356,11 @@ CLI_LEVELS_ADVICE = {
     "text": "leave --by {word} out (a name or an identifier marks a person or a record, not "
             "a group), or map its values to a few categories first with a CASE expression",
 }
-#: The ``--bins`` part of :data:`CLI_LEVELS_ADVICE`: ``{bins}`` is ``COLUMN=5`` as a shell word.
+#: The ``--bins`` part of :data:`CLI_LEVELS_ADVICE`, written as the item ``bins[COLUMN]=5`` that
+#: :func:`polars_fair.cli.io.cli_message` turns into ``--bins`` and one shell word the command
+#: line parses for any column name (``--bins 'by=5'``, ``--bins '"a=b"=5'``, ``--bins age=5``).
 #: The command line drops it for a SQL ``--by`` (``--bins`` bins columns only).
-CLI_BINS_ADVICE = ", or in divergence --bins {bins}"
+CLI_BINS_ADVICE = ", or in divergence bins[{column!r}]=5"
 #: The advice of a level error on a count or score table made elsewhere: by= would be refused.
 TABLE_LEVELS_ADVICE = (
     "bin it in the table before you build the object (for example group the table by "
@@ -1202,8 +1204,9 @@ KNOWN_OUTSIDE_GROUPS = (
     "group is unknown"
 )
 #: :data:`KNOWN_OUTSIDE_GROUPS` when the values outside the groups are many (text compared as
-#: text, :data:`~polars_fair.counting.boundary.MIN_LEVELS_PER_ROW_CHECK` or more): a column of
-#: names or dates of birth given as ``known`` by mistake; counts only.
+#: text, :data:`~polars_fair.counting.boundary.MIN_LEVELS_PER_ROW_CHECK` or more, or
+#: :data:`~polars_fair.counting.boundary.MIN_LEVELS_ALL_SINGLE` or more of one row each): a column
+#: of names or dates of birth given as ``known`` by mistake; counts only.
 KNOWN_OUTSIDE_GROUPS_HIDDEN = (
     "known column {column!r} holds {count} row(s) whose value is not a declared group of "
     "{attribute!r} {groups}: {levels:,} distinct values (not shown: such a column can identify "
@@ -1347,7 +1350,8 @@ class TooManyLevelsError(PolarsFairError):
 
 
 def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: str,
-                 float_limit: int | None = None, way: str = "rows") -> TooManyLevelsError:
+                 float_limit: int | None = None, way: str = "rows",
+                 sql: str | None = None) -> TooManyLevelsError:
     """The error for an attribute refused for its number of levels: counts, never values.
 
     Parameters
@@ -1369,6 +1373,10 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
         expression, :data:`LEVELS_ADVICE`), a count or score table made elsewhere
         (:data:`TABLE_LEVELS_ADVICE`) or a DuckDB/Spark relation
         (:data:`RELATION_LEVELS_ADVICE`).
+    sql : str, optional
+        The column as SQL names it in the advice
+        (:func:`polars_fair.core.sql.sql_name`: ``"order"`` quoted); by default bare when an
+        identifier, else double-quoted.
 
     Returns
     -------
@@ -1386,7 +1394,8 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
     why = (WHY_ROW_LEVELS if float_limit is None
            else WHY_FLOAT_LEVELS.format(limit=float_limit))
     facts = {"column": column, "dtype": dtype, "levels": levels, "rows": rows, "why": why}
-    sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
+    if sql is None:
+        sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
     if way != "rows":
         template = TABLE_LEVELS_ADVICE if way == "table" else RELATION_LEVELS_ADVICE
         text = TOO_MANY_LEVELS.format(**facts, advice=template.format(column=column, sql=sql))
@@ -1395,7 +1404,7 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
         TOO_MANY_LEVELS.format(**facts, advice=LEVELS_ADVICE[kind].format(column=column)),
         cli_message=TOO_MANY_LEVELS.format(**facts, advice=CLI_LEVELS_ADVICE[kind].format(
             sql=shell_escaped(sql), word=shell_word(column),
-            bins=CLI_BINS_ADVICE.format(bins=shell_word(f"{column}=5")))),
+            bins=CLI_BINS_ADVICE.format(column=column))),
     )
 
 

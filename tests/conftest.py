@@ -69,6 +69,22 @@ def _built_once() -> None:
 _built_once()
 
 
+def one_row_groups(df: pl.DataFrame, *columns: str) -> bool:
+    """Whether an attribute has 3 or more groups that are each a single row (issue 20).
+
+    Such an attribute is refused at any size (:data:`polars_fair.counting.boundary.
+    MIN_LEVELS_ALL_SINGLE`: a filter leaving a few people would print one name each). Property
+    strategies whose tiny frames can draw it (3 rows, 3 distinct values) assume it away.
+    """
+    from polars_fair.counting.boundary import MIN_LEVELS_ALL_SINGLE
+
+    for column in columns:
+        sizes = df[column].drop_nulls().value_counts()
+        if sizes.height >= MIN_LEVELS_ALL_SINGLE and bool((sizes["count"] == 1).all()):
+            return True
+    return False
+
+
 def require(path: Path) -> Path:
     """Skip (or fail, when POLARS_FAIR_REQUIRE_DATA=1) if a shared data file is absent."""
     if not path.exists():

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["FINDINGS", "FINDING_MEANINGS", "read_finding"]
+import polars as pl
 
-FINDINGS = ("algorithmic", "systemic", "undefined impact ratio", "none", "insufficient support")
+__all__ = ["FINDINGS", "FINDING_MEANINGS", "constant_outcome", "constant_side", "read_finding"]
+
+FINDINGS = ("algorithmic", "systemic", "undefined impact ratio", "constant labels",
+            "constant predictions", "none", "insufficient support")
 #: What each finding means, in plain words (the command line prints it under the report).
 FINDING_MEANINGS = {
     "algorithmic": "the classifier's own errors treat the group unjustly: its Objective "
@@ -24,8 +27,18 @@ FINDING_MEANINGS = {
                             "with, has fewer than min_support rows, or its OFI is undefined",
     "undefined impact ratio": "no group is selected, so the impact ratio is 0/0: the "
                               "four-fifths rule cannot pass (the gate fails it too)",
+    "constant labels": "the labels (y_true) hold one value on every row, so the classifier's "
+                       "errors are its selections and OFI only restates the selection rates: "
+                       "whether a disparity is algorithmic or systemic cannot be read",
+    "constant predictions": "the prediction (y_pred) holds one value on every row, so every "
+                            "group is treated alike and OFI differs only by the groups' base "
+                            "rates, a difference in the labels: no finding about the "
+                            "classifier can be read",
     "none": "no disparity beyond the thresholds",
 }
+#: The findings that name a cause (the classifier, or the labels and population); they need
+#: labels and predictions that each take both values (:func:`constant_outcome`).
+CAUSES = ("algorithmic", "systemic")
 
 
 def read_finding(low: bool, ofi: Any, ofi_flag: Any, adverse: Any, di_fails: bool,
@@ -72,3 +85,66 @@ def read_finding(low: bool, ofi: Any, ofi_flag: Any, adverse: Any, di_fails: boo
     if ratio_undefined:
         return "undefined impact ratio"
     return "insufficient support" if ref_low else "none"
+
+
+def constant_side(tp: float, fp: float, fn: float, tn: float) -> str | None:
+    """Which side of a count table holds one value on every row, if any.
+
+    Parameters
+    ----------
+    tp, fp, fn, tn : float
+        The table's cells summed over its groups (counts or weight sums).
+
+    Returns
+    -------
+    str or None
+        ``"constant labels"`` when no row is positive, or none negative, in ``y_true``;
+        ``"constant predictions"`` likewise in ``y_pred``; ``None`` otherwise (or no rows).
+
+    Examples
+    --------
+    >>> constant_side(3, 0, 5, 0), constant_side(3, 2, 0, 0), constant_side(1, 1, 1, 1)
+    ('constant labels', 'constant predictions', None)
+    """
+    if tp + fp + fn + tn <= 0:
+        return None
+    if tp + fn <= 0 or fp + tn <= 0:
+        return "constant labels"
+    if tp + fp <= 0 or fn + tn <= 0:
+        return "constant predictions"
+    return None
+
+
+def constant_outcome(report: pl.DataFrame) -> pl.DataFrame:
+    """The report's findings where its labels or predictions hold one value on every row.
+
+    With one label value the classifier's errors are its selections (every selection a false
+    positive, or every rejection a false negative), so OFI restates the selection rates and
+    cannot tell an algorithmic disparity from a systemic one; with one prediction value every
+    group is treated alike and OFI differs only by the base rates. A group whose finding would
+    name a cause (:data:`CAUSES`) gets ``"constant labels"`` or ``"constant predictions"``
+    instead; the figures (rates, ratios, OFI) are unchanged, and the gate's rules read them.
+
+    Parameters
+    ----------
+    report : pl.DataFrame
+        A report table (``tp, fp, fn, tn`` and ``finding``), every group of one analysis.
+
+    Returns
+    -------
+    pl.DataFrame
+        The same table, its ``finding`` column honest about a constant side.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"g": ["a", "b"], "tp": [30, 10], "fp": [0, 0], "fn": [10, 30],
+    ...                   "tn": [0, 0], "finding": ["none", "algorithmic"]})
+    >>> constant_outcome(t)["finding"].to_list()
+    ['none', 'constant labels']
+    """
+    side = constant_side(*(float(report[c].sum() or 0) for c in ("tp", "fp", "fn", "tn")))
+    if side is None:
+        return report
+    return report.with_columns(
+        pl.when(pl.col("finding").is_in(CAUSES)).then(pl.lit(side))
+        .otherwise(pl.col("finding")).alias("finding"))

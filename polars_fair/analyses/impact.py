@@ -28,8 +28,8 @@ from polars_fair.core.reference import Reference, known, support_rows
 from polars_fair.counting.membership_counts import support_size
 
 __all__ = [
-    "IMPACT_COLUMNS", "PASSED_OVER_NOTE", "PRACTICAL_RULES", "exact", "impact_from_counts",
-    "passed_over", "rate", "shortfall",
+    "IMPACT_COLUMNS", "PASSED_OVER_NOTE", "PRACTICAL_RULES", "RATIO_TO_REFERENCE", "exact",
+    "impact_from_counts", "passed_over", "rate", "shortfall",
 ]
 
 #: The practical-significance rules: the one-person flip (default) and SolasAI's difference rule.
@@ -38,6 +38,15 @@ BAD_PRACTICAL = E.BAD_PRACTICAL
 
 #: What a surface writes under the table when :func:`passed_over` names groups (the HTML audit,
 #: the command line): the groups, then ``min_support``.
+#: What ``impact_ratio`` divides by in ``impact_analysis`` and ``stratified`` (the reference
+#: group's selection rate), said under every table that shows it: ``report`` and ``bias_audit``
+#: divide their ``impact_ratio`` by the highest selection rate instead, and ``report`` calls
+#: this ratio ``disparate_impact``. ``{reference}`` names the reference group and its rate.
+RATIO_TO_REFERENCE = (
+    "impact_ratio = selection_rate / the reference group's selection_rate{reference}, "
+    "report's disparate_impact; report's and bias-audit's impact_ratio divide by the highest "
+    "selection rate instead"
+)
 PASSED_OVER_NOTE = (
     "not the reference despite a higher selection rate: {groups}, with fewer than "
     "{min_support:g} rows (min_support={min_support:g}); pass min_support=0 to allow them"
@@ -164,7 +173,8 @@ def impact_from_counts(
 
     * ``impact_ratio`` :math:`= (s/n)/(s_r/n_r)`, the adverse impact ratio (AIR) of the
       Uniform Guidelines, 29 CFR 1607.4(D), and of SolasAI. Against the group with the highest
-      rate (the Guidelines' comparison) pass ``reference="max_selection_rate"``.
+      rate (the Guidelines' comparison) pass ``reference="max_selection_rate"``. Divided by
+      the *reference's* rate (``report``'s ``disparate_impact``; :data:`RATIO_TO_REFERENCE`).
       ``four_fifths_pass`` = ``impact_ratio >= four_fifths``, decided exactly on the counts as
       every rule of :mod:`polars_fair.core.rules` (a ratio of exactly 4/5 passes).
     * ``shortfall`` :math:`= n \cdot s_r/n_r - s`: how many more selections the group needs to

@@ -145,7 +145,8 @@ def monitor_from_counts(
 
     * ``difference`` :math:`\sum w_t d_t / \sum w_t` with :math:`d_t` the group's rate minus
       the reference's and :math:`w_t = n_g n_r/(n_g + n_r)`, and ``impact_ratio``, the
-      Mantel–Haenszel risk ratio :math:`\sum s_g n_r/N / \sum s_r n_g/N`;
+      Mantel–Haenszel risk ratio :math:`\sum s_g n_r/N / \sum s_r n_g/N` (against the
+      *reference group's* rate, as ``impact_analysis``'s; ``report``'s divides by the highest);
     * ``cs_low``, ``cs_high``: the confidence sequence for the difference at level
       :math:`1 - \alpha` (every difference whose e-value product is below :math:`1/\alpha`;
       :mod:`polars_fair.analyses.evalues`), and ``ir_cs_low``, ``ir_cs_high`` the one for the

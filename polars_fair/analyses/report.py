@@ -13,7 +13,12 @@ from typing import Any, Unpack
 
 import polars as pl
 
-from polars_fair.analyses.findings import FINDING_MEANINGS, FINDINGS, read_finding
+from polars_fair.analyses.findings import (
+    FINDING_MEANINGS,
+    FINDINGS,
+    constant_outcome,
+    read_finding,
+)
 from polars_fair.core import rules as R
 from polars_fair.core.families import ReportOptions, takes
 from polars_fair.core.options import check
@@ -138,7 +143,9 @@ def report_from_counts(
 
     * ``disparate_impact`` = selection_rate / reference selection_rate (DI, Definition 2.1
       of Briscoe et al.; the "disparate impact ratio"); null when the reference rate is 0.
-    * ``impact_ratio`` = selection_rate / the highest selection rate among the groups with at
+      ``impact_analysis`` and ``stratified`` call this ratio ``impact_ratio``.
+    * ``impact_ratio`` = selection_rate / the highest selection rate (not the reference's)
+      among the groups with at
       least ``min_support`` rows (among all groups when none has that many): the EEOC
       four-fifths rule, 29 CFR 1607.4(D), and NYC Local Law 144's impact ratio (6 RCNY
       5-300). ``adverse_impact`` = impact_ratio < ``four_fifths``. A rule-chosen reference is
@@ -166,7 +173,11 @@ def report_from_counts(
       OFI, or a low-support benchmark (``reference_low_support``). This reading
       assumes the labels are correct: where the labels themselves carry bias (the paper's
       COMPAS discussion: recorded re-arrest is not re-offence), "systemic" can hide a
-      biased ground truth.
+      biased ground truth. It also needs labels and predictions that each take both values:
+      where ``y_true`` (or ``y_pred``) holds one value on every row, a group that would be
+      "algorithmic" or "systemic" is ``"constant labels"`` (or ``"constant predictions"``)
+      instead, since OFI then only restates the selection rates (or the base rates)
+      (:func:`polars_fair.analyses.findings.constant_outcome`).
 
     Ratios, OFI and every verdict are exact on the counts (:mod:`polars_fair.core.rules`): the
     thresholds are read as the decimals written (``0.8`` is 4/5), so an impact ratio of
@@ -292,9 +303,9 @@ class _Rules:
         decides weighted counts.
         """
         if "weight_sum" in df.columns or not _whole_counts(df):
-            return self.decide_rows(df)
+            return constant_outcome(self.decide_rows(df))
         out = _decide_counts(df, self) if df.height > _FEW_GROUPS else None
-        return _decide_ints(df, self) if out is None else out
+        return constant_outcome(_decide_ints(df, self) if out is None else out)
 
     def decide_rows(self, df: pl.DataFrame) -> pl.DataFrame:
         """Fill the decision columns row by row with exact fractions (any count table)."""

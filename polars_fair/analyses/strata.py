@@ -171,7 +171,10 @@ def stratified_from_counts(
       statistic; statsmodels' ``StratifiedTable`` on the informative strata gives the same
       figures (on all strata it returns NaN for Breslow–Day).
     * ``selection_rate``, ``reference_rate``, ``impact_ratio``: the pooled (crude) rates over all
-      strata and their ratio, as the unstratified analysis reports them.
+      strata and their ratio, as the unstratified analysis reports them: ``impact_ratio`` =
+      ``selection_rate / reference_rate``, divided by the *reference group's* rate as in
+      ``impact_analysis`` (``report``'s ``disparate_impact``; ``report``'s ``impact_ratio``
+      divides by the highest rate).
     * ``gap`` = ``reference_rate - selection_rate`` and its Kitagawa decomposition (Kitagawa
       1955, *JASA* 50:1168), symmetric form: with stratum shares :math:`w_k = n_k/N` and rates
       :math:`r_k` of each side, ``composition`` :math:`= \sum_k (w^{ref}_k - w_k)(r^{ref}_k +

@@ -367,7 +367,8 @@ def _notes(reference_label: str, ofi_threshold: float, four_fifths: float,
          "Finding: algorithmic = |OFI| over the threshold (the classifier's errors); systemic = "
          "OFI within it but DI or the impact ratio fails the four-fifths rule (the labels or "
          "the population); insufficient support = the group, or the group it is measured "
-         "against, has low support, or OFI is undefined. The reading assumes the labels are "
-         "correct."),
+         "against, has low support, or OFI is undefined; constant labels / predictions = y_true "
+         "/ y_pred holds one value on every row, so neither cause can be read. The reading "
+         "assumes the labels are correct."),
     ]
     return notes

@@ -69,7 +69,7 @@ from polars_fair.cli.io import (
 from polars_fair.cli.numbers import NUMBER, exact_thresholds, read_number
 from polars_fair.cli.pages import PAGE_FLAGS, PAGES, page_html, page_parameters
 from polars_fair.cli.quoting import QUOTING, split_items, split_name, unquote
-from polars_fair.cli.summary import impact_note
+from polars_fair.cli.summary import impact_note, ratio_note
 from polars_fair.cli.table import EXPORT_HELP, select_columns
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
@@ -860,7 +860,7 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
         keys = [k for k in frame.columns if k in set(schema.names()) | {
             b.meta.output_name() for b in args.by if isinstance(b, pl.Expr)}]
         return frame, (f"polars-fair {command_name(method)}: {frame.height} row(s); by "
-                       f"{keys}")
+                       f"{keys}" + ratio_note(frame, keys))
     if moments:
         obj: Any = polars_fair.moments(args.lf, args.by, **count_kw)
     elif counts:
@@ -873,7 +873,7 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
               f"{list(obj.keys)}; {rows} counted")
     if method == "impact_analysis":  # no silent choice of the benchmark
         header += impact_note(frame, list(obj.keys), method_kw["reference"],
-                              method_kw["min_support"])
+                              method_kw["min_support"]) + ratio_note(frame, list(obj.keys))
     return frame, header
 
 

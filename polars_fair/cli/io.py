@@ -1223,10 +1223,12 @@ _PYTHON_ADVICE = (
      lambda m: _item_word("--membership", m.group(1), "G1:C1,G2:C2,...")),
     # a number option arrives as the Decimal of its text (cli.numbers): shown as typed
     (re.compile(r"(?:np\.)?Decimal\('([^']*)'\)"), r"\1"),
-    (re.compile(r"bins=\{'([^']*)': \[edges\]\}"), r"--bins \1=E1,E2,..."),
+    (re.compile(rf"bins=\{{({_PY_TEXT}): \[edges\]\}}"),
+     lambda m: _item_word("--bins", m.group(1), "E1,E2,...")),
     # a reference over several attributes is attr=value,attr=value on the command line
     (re.compile(r"a mapping \{attribute: value\}"), "attr=value,attr=value"),
-    (re.compile(r"bins=\{'([^']*)': ([^{}]*)\}"), r"--bins \1=\2"),
+    (re.compile(rf"bins=\{{({_PY_TEXT}): ([^{{}}]*)\}}"),
+     lambda m: _item_word("--bins", m.group(1), m.group(2))),
     # classes=['Low', 'High'] -> --classes Low,High (a list flag is comma-separated)
     (re.compile(r"(?<![\w-])classes=\[([^\]]*)\]"),
      lambda m: "--classes " + ",".join(re.sub(r"^'(.*)'$|^\"(.*)\"$", r"\1\2", v.strip())
@@ -1307,14 +1309,15 @@ def cli_message(message: str) -> str:
     >>> cli_message("ordered=True needs classes=['Low', 'High']")
     '--ordered needs --classes Low,High'
     """
+    for sql in _TEXT_SQL:  # --bins bins columns only: no bins advice for a SQL key
+        message = message.replace(E.CLI_BINS_ADVICE.format(column=sql), "")
     for pattern, template in _PYTHON_ADVICE:  # Python syntax in advice: the flags instead
         message = pattern.sub(template, message)
     for name in _NAMED_SQL:  # advice written for a column, of a key a SQL AS named
         message = message.replace("--by " + sql_rename_example(name), _renamed_sql(name))
     for sql in _TEXT_SQL:  # a SQL key as an identifier in shell advice: the SQL itself
         quoted = E.shell_escaped('"' + sql.replace('"', '""') + '"')
-        message = message.replace(quoted, E.shell_escaped(f"({sql})")).replace(
-            E.CLI_BINS_ADVICE.format(bins=E.shell_word(f"{sql}=5")), "")
+        message = message.replace(quoted, E.shell_escaped(f"({sql})"))
     parts = _QUOTED.split(message)
     for i in range(0, len(parts), 2):  # outside quotes
         text = parts[i]

@@ -205,7 +205,7 @@ def ll144_summary(
                      for r in results.select("attributes").unique(maintain_order=True)
                      .iter_rows(named=True))
     }
-    small = small_benchmarks(results, keys)
+    small = small_benchmarks(results, keys, min_share=min_share)
     parameters = {
         "--category": categories, "--y-pred": y_pred, "--y-score": y_score,
         "--pos-label": label if y_pred is not None and found is None else None,
@@ -274,15 +274,28 @@ SMALL_BENCHMARK = (
     "may leave categories under --min-share out of the impact ratios with --exclude-small "
     "(6 RCNY § 5-301)"
 )
+#: :data:`SMALL_BENCHMARK` for a benchmark at or above ``--min-share``: ``--exclude-small`` would
+#: leave it in, so no option is advised (the law takes the highest rate; 6 RCNY § 5-301 allows
+#: leaving out categories under 2% only).
+SMALL_BENCHMARK_ABOVE_SHARE = (
+    "the benchmark of {attributes} ({category}: the highest {rate}, impact ratio 1) has "
+    "{n:,} applicant(s), fewer than the report's min_support of {min_support:g}: every impact "
+    "ratio of {attributes} rests on them. LL 144 takes the highest rate as it is; at {share:.2%} "
+    "of the applicants it is not under --min-share ({min_share:.2%}), so --exclude-small does "
+    "not leave it out"
+)
 
 
 def small_benchmarks(results: pl.DataFrame, keys: Sequence[str],
-                     min_support: float = DEFAULTS.min_support) -> list[str]:
+                     min_support: float = DEFAULTS.min_support,
+                     min_share: float = DEFAULTS.min_share) -> list[str]:
     """A note for each attribute set whose benchmark category is small (:data:`SMALL_BENCHMARK`).
 
     The benchmark is the category with the highest rate (impact ratio 1) that the impact
     ratios are computed against; small: fewer than ``min_support`` applicants (the report's
-    default, 30), whatever ``--min-share`` says.
+    default, 30), whatever ``--min-share`` says. The note advises ``--exclude-small`` only where
+    it leaves the benchmark out (its share under ``min_share``: ``small_category``); otherwise
+    it says why that option would change nothing (:data:`SMALL_BENCHMARK_ABOVE_SHARE`).
 
     Parameters
     ----------
@@ -292,6 +305,8 @@ def small_benchmarks(results: pl.DataFrame, keys: Sequence[str],
         The category columns.
     min_support : float, default 30
         The least applicants of a benchmark that needs no note.
+    min_share : float, default 0.02
+        The audit's ``--min-share`` (shown when the benchmark is not under it).
 
     Returns
     -------
@@ -312,8 +327,11 @@ def small_benchmarks(results: pl.DataFrame, keys: Sequence[str],
         category = ", ".join(f"{k}={r[k]!r}" for k in attrs)  # repr: no raw control chars
         if "class" in r:
             category = f"class {r['class']}: {category}"
-        notes.append(SMALL_BENCHMARK.format(attributes=" × ".join(attrs), category=category,
-                                            rate=rate, n=r["n"], min_support=min_support))
+        facts = {"attributes": " × ".join(attrs), "category": category, "rate": rate,
+                 "n": r["n"], "min_support": min_support}
+        notes.append(SMALL_BENCHMARK.format(**facts) if r.get("small_category", True)
+                     else SMALL_BENCHMARK_ABOVE_SHARE.format(**facts, share=r["share"],
+                                                              min_share=min_share))
     return notes
 
 

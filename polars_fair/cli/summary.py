@@ -13,12 +13,12 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair.analyses.impact import PASSED_OVER_NOTE, passed_over
+from polars_fair.analyses.impact import PASSED_OVER_NOTE, RATIO_TO_REFERENCE, passed_over
 from polars_fair.analyses.report import FINDING_MEANINGS, FINDINGS
 from polars_fair.core.labels import named_text, visible
 from polars_fair.core.reference import Reference, support_name, support_rows
 
-__all__ = ["group_name", "impact_note", "report_summary"]
+__all__ = ["group_name", "impact_note", "ratio_note", "report_summary"]
 
 #: The groups named per finding; the rest are counted.
 NAMED_GROUPS = 4
@@ -190,3 +190,45 @@ def impact_note(table: pl.DataFrame, keys: Sequence[str], reference: Any,
         f"; and {len(groups) - NAMED_GROUPS} more" if len(groups) > NAMED_GROUPS else "")
     return "\n" + textwrap.fill(PASSED_OVER_NOTE.format(groups=named, min_support=min_support),
                                 width=88, break_on_hyphens=False)
+
+
+def ratio_note(table: pl.DataFrame, keys: Sequence[str], width: int = 88) -> str:
+    """The line under ``impact-analysis`` and ``stratified`` that says what ``impact_ratio`` is.
+
+    :data:`polars_fair.analyses.impact.RATIO_TO_REFERENCE`: ``report`` and ``bias-audit``
+    divide their ``impact_ratio`` by the highest selection rate; these two divide by the
+    reference group's, named here with its rate.
+
+    Parameters
+    ----------
+    table : pl.DataFrame
+        The result: ``impact_ratio``, ``reference_rate`` and ``is_reference`` columns.
+    keys : sequence of str
+        Its group keys.
+    width : int, default 88
+        The width the line is wrapped to.
+
+    Returns
+    -------
+    str
+        ``""`` for a table without those columns, else a newline and the line.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"g": ["a", "b"], "impact_ratio": [1.0, 0.5],
+    ...                   "reference_rate": [0.5, 0.5], "is_reference": [True, False]})
+    >>> print(ratio_note(t, ["g"]).strip())  # doctest: +NORMALIZE_WHITESPACE
+    impact_ratio = selection_rate / the reference group's selection_rate (g=a: 0.5000),
+    report's disparate_impact; report's and bias-audit's impact_ratio divide by the highest
+    selection rate instead
+    """
+    if not {"impact_ratio", "reference_rate", "is_reference"} <= set(table.columns):
+        return ""
+    ref = table.filter(pl.col("is_reference").fill_null(False))
+    rates = table["reference_rate"].drop_nulls()
+    reference = ""
+    if ref.height:
+        rate = f": {rates[0]:.4f}" if rates.len() else ""
+        reference = f" ({group_name(ref.row(0, named=True), keys)}{rate})"
+    return "\n" + textwrap.fill(RATIO_TO_REFERENCE.format(reference=reference), width=width,
+                                break_on_hyphens=False)

@@ -57,6 +57,7 @@ __all__ = [
     "check_size",
     "check_sql",
     "sql_expr",
+    "sql_name",
     "tokenize",
 ]
 
@@ -487,6 +488,33 @@ def sql_expr(text: str, columns: Collection[str], role: str) -> pl.Expr:
     except E.NotRowLevelError as exc:  # in SQL words: the text, never Polars' expression
         raise E.NotRowLevelError(sql_not_row_level(text, role, str(exc))) from None
     return expr
+
+
+def sql_name(column: str) -> str:
+    """A column as a SQL expression names it: bare when a plain identifier, else double-quoted.
+
+    A name that is a SQL word (:data:`KEYWORDS`, :data:`TABLE_WORDS`: ``order``, ``by``'s
+    neighbours ``group``, ``select``) is quoted too, since the checker refuses it bare; a
+    ``"`` inside is doubled. Advice that writes SQL over a column uses it, so it parses for any
+    name.
+
+    Parameters
+    ----------
+    column : str
+        The column's name.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> sql_name("age"), sql_name("order"), sql_name("my col"), sql_name('a"b')
+    ('age', '"order"', '"my col"', '"a""b"')
+    """
+    if column.isidentifier() and column.isascii() and column.upper() not in KEYWORDS | TABLE_WORDS:
+        return column
+    return '"' + column.replace('"', '""') + '"'
 
 
 #: ``DATE(x)``, ``TIMESTAMP(x)`` or ``STRPTIME(x)`` of one argument: Polars guesses the format

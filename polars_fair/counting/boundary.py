@@ -51,6 +51,7 @@ from polars_fair.core.spec import (
     length_follows_frame,
     wide_decimal,
 )
+from polars_fair.core.sql import sql_name
 from polars_fair.counting.score_bounds import big_score_check
 
 __all__ = [
@@ -89,6 +90,10 @@ MAX_FLOAT_LEVELS = 50
 MIN_LEVELS_PER_ROW_CHECK = 8
 #: The groups from which an intersection of several attributes is checked (:func:`too_fine`).
 MIN_GROUPS_INTERSECTION_CHECK = 100
+#: An attribute with at least this many groups, every one a single row, is refused at any size
+#: (:func:`too_fine`): a filter that leaves a few rows (``--where 'id < 8'``) would otherwise
+#: print one name per row. Two one-row groups stay accepted (the smallest hand-made example).
+MIN_LEVELS_ALL_SINGLE = 3
 Y, P = "__pf_y", "__pf_p"
 _V = "__pf_"
 #: The label table's count of rows with a positive weight (weighted only).
@@ -876,7 +881,8 @@ def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str], *, way: str 
         levels = present.n_unique()
         if levels > MAX_FLOAT_LEVELS:
             raise E.levels_error(k, df.schema[k], levels, int(df["n"].sum()),
-                                 kind="number", float_limit=MAX_FLOAT_LEVELS, way=way)
+                                 kind="number", float_limit=MAX_FLOAT_LEVELS, way=way,
+                                 sql=sql_name(k))
 
 
 def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows",
@@ -885,7 +891,8 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
 
     Nearly one row per level (:func:`too_fine`): at least :data:`MIN_LEVELS_PER_ROW_CHECK`
     distinct (non-null) values, and fewer than two rows per value on average or half of the
-    values or more on a single row, in a grouped table whose ``n`` counts rows. Such a column
+    values or more on a single row, or at least :data:`MIN_LEVELS_ALL_SINGLE` values of a
+    single row each (at any size), in a grouped table whose ``n`` counts rows. Such a column
     cannot form groups that say anything, and often identifies people (a name, a date of
     birth, an id): every dtype is checked, and the message gives counts and the dtype, never a
     value (:func:`polars_fair.errors.levels_error`, with advice for the dtype's kind,
@@ -923,7 +930,8 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
         dtype = df.schema[k]
         levels, fine = too_fine(df, [k], rows)
         if fine:
-            raise E.levels_error(k, dtype, levels, rows, kind=level_kind(dtype), way=way)
+            raise E.levels_error(k, dtype, levels, rows, kind=level_kind(dtype), way=way,
+                                 sql=sql_name(k))
     if len(keys) > 1 and intersection:
         levels, fine = too_fine(df, keys, rows)
         if fine:
@@ -935,7 +943,9 @@ def too_fine(df: pl.DataFrame, keys: Sequence[str], rows: int) -> tuple[int, boo
 
     Too fine: at least :data:`MIN_LEVELS_PER_ROW_CHECK` groups (of an intersection of several
     attributes, :data:`MIN_GROUPS_INTERSECTION_CHECK`), and fewer than two rows per group on
-    average or half of the groups or more with a single row (``n``). The one rule of an
+    average or half of the groups or more with a single row (``n``); or, for one attribute at
+    any size, at least :data:`MIN_LEVELS_ALL_SINGLE` groups that are each a single row (a filter
+    that leaves six defendants would otherwise show six names). The one rule of an
     attribute and of an intersection (:func:`check_row_levels`). An intersection of a few
     legitimate attributes in a small sample often has cells of one row (race × sex × age band
     in 50 rows): it is judged from 100 groups up, where cells of one row name people (a first
@@ -962,12 +972,18 @@ def too_fine(df: pl.DataFrame, keys: Sequence[str], rows: int) -> tuple[int, boo
     (8, False)
     >>> too_fine(pl.DataFrame({"g": list("abcdefgh"), "n": [1] * 4 + [9] * 4}), ["g"], 40)
     (8, True)
+    >>> too_fine(pl.DataFrame({"g": list("abc"), "n": [1, 1, 1]}), ["g"], 3)  # one row each
+    (3, True)
+    >>> too_fine(pl.DataFrame({"g": list("abc"), "n": [1, 1, 2]}), ["g"], 4)
+    (3, False)
     """
     sizes = (df.filter(pl.all_horizontal([pl.col(k).is_not_null() for k in keys])
                        & (pl.col("n") > 0))
              .group_by(keys).agg(pl.col("n").sum()))
     levels, singles = sizes.height, int((sizes["n"] == 1).sum())
     least = MIN_LEVELS_PER_ROW_CHECK if len(keys) == 1 else MIN_GROUPS_INTERSECTION_CHECK
+    if len(keys) == 1 and levels >= MIN_LEVELS_ALL_SINGLE and singles == levels:
+        return levels, True
     return levels, levels >= least and (2 * levels > rows or 2 * singles >= levels)
 
 

@@ -279,7 +279,9 @@ def check_calibration_table(df: pl.DataFrame, t: CalibrationTable) -> pl.DataFra
     outside = (df.filter(pl.col("known").is_not_null() & ~pl.col("known").is_in(declared))
                .group_by("known").agg(pl.col("rows").sum())
                .sort(["rows", "known"], descending=[True, False]))
-    if outside.height >= boundary.MIN_LEVELS_PER_ROW_CHECK:  # names, dates of birth: counts only
+    # names, dates of birth: counts only (8 values or more, or 3 or more of one row each)
+    single = boundary.too_fine(outside.rename({"rows": "n"}), ["known"], int(df["rows"].sum()))[1]
+    if outside.height >= boundary.MIN_LEVELS_PER_ROW_CHECK or single:
         raise E.UnknownGroupError(E.KNOWN_OUTSIDE_GROUPS_HIDDEN.format(
             column=t.known, count=int(outside["rows"].sum()), attribute=m.attribute,
             groups=E.show_values(m.groups), levels=outside.height))

@@ -191,6 +191,18 @@ def test_many_known_values_outside_the_groups_are_counted_never_shown() -> None:
     assert "Madeup" not in str(info.value)
 
 
+def test_three_known_values_of_one_row_each_are_counted_never_shown() -> None:
+    # issue 20: a filter leaving three people whose known column is a name: three values outside
+    # the groups, one row each, so counts only (counting.boundary.MIN_LEVELS_ALL_SINGLE)
+    names = ["Jane Madeup0", "Jane Madeup1", "Jane Madeup2"]
+    df = pl.DataFrame({"p_a": [0.5] * 3, "p_b": [0.25] * 3, "p_c": [0.25] * 3, "self": names})
+    with pytest.raises(E.UnknownGroupError) as info:
+        df.fair.membership_calibration(membership=MEMBERSHIP, known="self")
+    assert str(info.value) == E.KNOWN_OUTSIDE_GROUPS_HIDDEN.format(
+        column="self", count=3, attribute="race", groups="['A', 'B', 'C']", levels=3)
+    assert "Madeup" not in str(info.value)
+
+
 def test_compas_names_as_known_never_print_a_name() -> None:
     # the review's case: COMPAS's name column as known; the names are read only to assert
     # that none appears in the message

@@ -174,7 +174,8 @@ def test_one_label_per_metric_on_the_page() -> None:
     page = audit_html(df, "g")
     section = page[page.index("Adverse impact per group"):]
     headers = re.findall(r"<th[^>]*>([^<]*)</th>", section[:section.index("</table>")])
-    assert "disparate impact" in headers and "impact ratio" not in headers
+    # fix 20a item 4: the header names its denominator
+    assert "disparate impact (÷ reference)" in headers and "impact ratio" not in headers
     # b's ratio to the reference a: 0.8 / 0.5 = 1.6 (its impact ratio, to itself, is 1)
     row = section[section.index("<td>b</td>"):]
     assert "1.600" in row[:row.index("</tr>")]

@@ -168,11 +168,13 @@ def test_a_row_with_an_extra_field_shows_no_row_content(tmp_path: Path) -> None:
     assert json.loads(out)["message"] == E.CSV_EXTRA_FIELDS.format(
         path="extra.csv", line=3, found=5, expected=3)
     assert "Jane" not in err
-    # the advice: quote the field that holds the separator
-    path.write_text(f'g,y_true,y_pred\na,1,1\n"{PERSON}",0,1\nb,1,0\n')
+    # the advice: quote the field that holds the separator (the fixed file has two rows per
+    # group: three groups of one row each would be refused as identifying, issue 20)
+    path.write_text(f'g,y_true,y_pred\na,1,1\na,0,0\n"{PERSON}",0,1\n"{PERSON}",1,1\n'
+                    'b,1,0\nb,0,0\n')
     code, out, err = _run("confusion", str(path), "--by", "g", "--format", "json")
     assert code == 0, err
-    assert [r["n"] for r in json.loads(out)] == [1, 1, 1]
+    assert [r["n"] for r in json.loads(out)] == [2, 2, 2]
 
 
 def test_following_the_quote_advice_reads_the_file(tmp_path: Path) -> None:

@@ -55,3 +55,49 @@ def test_following_the_note_with_exclude_small_moves_the_benchmark(tmp_path: Pat
     assert summary["small_benchmark"] == []  # a (495 applicants) is the benchmark now
     ratios = {r["g"]: r["impact_ratio"] for r in summary["results"]}
     assert ratios["a"] == 1.0 and abs(ratios["b"] - (198 / 495) / (248 / 495)) < 1e-12
+
+
+def _rows_above_share(tmp_path: Path) -> str:
+    # x: 25 applicants, 20 selected (0.8, the highest rate; 25 / 1,000 = 2.5%, above the 2% of
+    # --min-share, so not a small category); a: 500, 250 selected; b: 475, 190 selected
+    path = tmp_path / "above.csv"
+    pl.DataFrame({
+        "g": ["x"] * 25 + ["a"] * 500 + ["b"] * 475,
+        "sel": [1] * 20 + [0] * 5 + [1] * 250 + [0] * 250 + [1] * 190 + [0] * 285,
+    }).write_csv(path)
+    return str(path)
+
+
+def test_a_small_benchmark_above_min_share_is_not_advised_exclude_small(tmp_path: Path) -> None:
+    # issue 20 (fix 20a item 3): --exclude-small leaves x in (2.5% >= 2%), so the note says
+    # so instead of advising it
+    from polars_fair.cli.ll144 import SMALL_BENCHMARK_ABOVE_SHARE
+
+    path = _rows_above_share(tmp_path)
+    plain = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
+                                "--format", "json"])
+    assert plain.exit_code == 0, plain.stderr
+    summary = json.loads(plain.stdout)
+    note = SMALL_BENCHMARK_ABOVE_SHARE.format(
+        attributes="g", category="g='x'", rate="selection_rate", n=25, min_support=30,
+        share=0.025, min_share=0.02)
+    assert summary["small_benchmark"] == [note]
+    assert "at 2.50% of the applicants it is not under --min-share (2.00%)" in note
+    assert "with --exclude-small" not in note
+    # why: --exclude-small changes nothing here, the same ratios against x's 0.8
+    excluded = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
+                                   "--exclude-small", "--format", "json"])
+    assert excluded.exit_code == 0, excluded.stderr
+    ratios = {r["g"]: r["impact_ratio"] for r in json.loads(excluded.stdout)["results"]}
+    assert ratios == {r["g"]: r["impact_ratio"] for r in summary["results"]}
+    assert ratios["x"] == 1.0 and abs(ratios["a"] - 0.5 / 0.8) < 1e-12
+    # with a --min-share above x's share the note's first form returns, and its advice works
+    higher = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
+                                 "--min-share", "0.03", "--format", "json"])
+    assert json.loads(higher.stdout)["small_benchmark"] == [SMALL_BENCHMARK.format(
+        attributes="g", category="g='x'", rate="selection_rate", n=25, min_support=30)]
+    moved = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
+                                "--min-share", "0.03", "--exclude-small", "--format", "json"])
+    ratios = {r["g"]: r["impact_ratio"] for r in json.loads(moved.stdout)["results"]}
+    assert ratios["x"] is None and ratios["a"] == 1.0
+    assert abs(ratios["b"] - (190 / 475) / 0.5) < 1e-12

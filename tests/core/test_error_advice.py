@@ -618,3 +618,39 @@ def test_a_column_named_like_an_argument_keeps_its_name_in_the_advice(tmp_path: 
     assert rows == {"30 or more": "4", "under 30": "60"}
     code, _, err = cli("divergence", str(path), "--by", "y_score", "--bins", "y_score=5")
     assert code == 0, err
+
+
+@pytest.mark.parametrize(("column", "by_flag"), [
+    ("by", "by"),  # a column named like a flag: the advice read --bins --by 5 (issue 20)
+    ("threshold", "threshold"),
+    ("order", "order"),  # a SQL word: the CASE advice quotes it (core.sql.sql_name)
+    ("my col", "my col"),  # a space: one shell word
+    ("a=b", "a=b"),  # an = inside the name: the name in double quotes (cli.quoting.QUOTING)
+    ("c,d", '"c,d"'),  # a comma: the name in double quotes, and --by quoted the same way
+])
+def test_the_bins_advice_parses_for_any_column_name(tmp_path: Path, column: str,
+                                                    by_flag: str) -> None:
+    # 60 distinct float values (more than 50): refused, with --bins COLUMN=5 advised
+    path = tmp_path / "wide.csv"
+    n = 60
+    pl.DataFrame({column: [0.5 + i for i in range(n)], "y_true": [i % 2 for i in range(n)],
+                  "y_pred": [(i // 2) % 2 for i in range(n)]}).write_csv(path)
+    code, _, err = cli("report", str(path), "--by", by_flag)
+    assert code == 2, err
+    err_first = err
+    assert "--bins --" not in err, err
+    words = _cli_advice_words(err, "--bins")
+    assert len(words) == 1, err
+    # followed as written: five quantile bins of 12 rows each (60 / 5)
+    code, out, err = cli("divergence", str(path), "--by", by_flag, "--bins", words[0],
+                         "--format", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert [r["n"] for r in rows if r["n"] < n] == [12] * 5
+    # the --by advice too: values 0.5 .. 59.5, under 30 for the first 30
+    by = _cli_advice_words(err_first, "--by")
+    code, out, err = cli("report", str(path), "--by", by[0], "--format", "csv",
+                         "--min-support", "1")
+    assert code == 0, err
+    counts = dict(line.split(",")[:2] for line in out.strip().splitlines()[1:])
+    assert counts == {"30 or more": "30", "under 30": "30"}

@@ -570,10 +570,14 @@ def test_eight_ages_in_eight_rows_are_refused_naming_bins(call: Any) -> None:
 
 
 def test_two_rows_per_level_or_seven_levels_are_groups() -> None:
-    # 8 ages in 16 rows (two each: 16 >= 2 x 8) and 7 ages in 7 rows (7 < 8 levels) are accepted
+    # 8 ages in 16 rows (two each: 16 >= 2 x 8) and 7 ages in 8 rows (7 < 8 levels, one of them
+    # on two rows) are accepted; 7 ages in 7 rows, every level a single row, are refused at any
+    # size since issue 20 (a filter leaving a few people would print one value per person)
     twice = pl.concat([_AGES, _AGES])
     assert twice.fair.report("age", min_support=1).height == 8
-    assert _AGES.head(7).fair.report("age", min_support=1).height == 7
+    assert pl.concat([_AGES.head(7), _AGES.head(1)]).fair.report("age", min_support=1).height == 7
+    with pytest.raises(E.TooManyLevelsError, match="7 distinct values in 7 rows"):
+        _AGES.head(7).fair.report("age", min_support=1)
     # a string attribute of one row per level is refused too (issue 20: a name identifies a
     # person, not a group); the message gives counts and the dtype, never a value
     named = _AGES.with_columns(pl.col("age").cast(pl.String))

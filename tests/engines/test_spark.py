@@ -17,13 +17,13 @@ from typing import Any
 
 import polars as pl
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_fair  # noqa: F401  (registers .fair)
 from polars_fair import errors as E
-from tests.conftest import ADULT_SCORED_CSV, require
+from tests.conftest import ADULT_SCORED_CSV, one_row_groups, require
 
 REQUIRE = os.environ.get("POLARS_FAIR_REQUIRE_SPARK") == "1"
 
@@ -166,12 +166,14 @@ def frames(draw: st.DrawFn) -> pl.DataFrame:
     def col(values: list[Any]) -> list[Any]:
         return draw(st.lists(st.sampled_from(values), min_size=n, max_size=n))
 
-    return pl.DataFrame({
+    df = pl.DataFrame({
         "a": col(["x", "y", None]), "b": col([0, 1, 2]), "y_true": col([0, 1]),
         "y_pred": col([0, 1]), "w": col([0.5, 1.0, 2.0, 3.0]),
         "s": col([0.1, 0.2, 0.5, 0.7, 0.9]),
     }, schema={"a": pl.String, "b": pl.Int64, "y_true": pl.Int64, "y_pred": pl.Int64,
                "w": pl.Float64, "s": pl.Float64})
+    assume(not one_row_groups(df, "a", "b"))  # refused at any size (issue 20)
+    return df
 
 
 def outcome(fn: Callable[[], pl.DataFrame]) -> tuple[str, Any]:
@@ -352,3 +354,14 @@ def test_spark_refuses_decimal_scores_a_float_cannot_keep_apart(spark: SparkSess
         pfs.abroca(sdf, "g", y_score="s")
     assert str(info.value) == E.SCORE_DECIMAL_DIGITS.format(column="s", dtype=pl.Decimal(38, 25),
                                                             count=1)
+
+
+def test_three_groups_of_one_row_are_refused_as_in_polars(to_spark: Any) -> None:
+    # issue 20: three made-up names, one row each (counting.boundary.MIN_LEVELS_ALL_SINGLE)
+    df = pl.DataFrame({"name": ["Ann Madeup", "Bob Madeup", "Cy Madeup"],
+                       "y_true": [1, 0, 1], "y_pred": [1, 1, 0]})
+    with pytest.raises(E.TooManyLevelsError) as info:
+        pfs.report(to_spark(df), "name")
+    assert str(info.value).startswith(
+        "attribute 'name' is a String column with 3 distinct values in 3 rows")
+    assert "Madeup" not in str(info.value)

@@ -40,9 +40,11 @@ __all__ = [
 
 #: The reading under the impact table: what each practitioner's column means.
 IMPACT_READING = (
-    "<p><b>Disparate impact</b>: the group's selection rate over the reference's (the "
-    "registry's disparate_impact; the impact ratio elsewhere on the page divides by the highest"
-    " rate instead). <b>Shortfall</b>: the selections the group would need to reach the "
+    "<p><b>Disparate impact (÷ reference)</b>: the group's selection rate over the reference "
+    "group's (the column impact_ratio of impact_analysis and stratified, report's "
+    "disparate_impact); the impact ratio elsewhere on the page, report's and the law's, "
+    "divides by the highest rate instead. <b>Shortfall</b>: the selections the group would "
+    "need to reach the "
     "reference's rate (applicants × the reference's rate − selections; negative: above it). "
     "<b>z</b>: the difference of the rates in standard deviations (the pooled two-proportion "
     "statistic; the “two or three standard deviations” of the EEOC and OFCCP), signed. "
@@ -246,7 +248,7 @@ def impact_verdicts(o: PageOptions, t: PageTables, g: PageGroups,
             '<span class="fail">yes</span>' if practical else "no",
         ])
     against = _reference_words(table, keys)
-    header = [*keys, "selected / applicants", "selection rate", "disparate impact",
+    header = [*keys, "selected / applicants", "selection rate", "disparate impact (÷ reference)",
               f"four-fifths ({o.four_fifths:g})", "shortfall", "z (SD)", "p",
               "after one more selected", "practically significant"]
     weighted = (", here the pooled z-test: weighted counts are not whole"
@@ -305,7 +307,8 @@ def strata_section(o: PageOptions, g: PageGroups, table: pl.DataFrame | None,
             _signed(r["within"], "{:+.4f}"),
         ])
         reading.append(_read_group(r, keys, o.level))
-    header = [*keys, "n", "selection rate", "reference rate", "disparate impact (pooled)",
+    header = [*keys, "n", "selection rate", "reference rate",
+              "disparate impact (pooled, ÷ reference)",
               f"odds ratio (MH) [{o.level:.0%} CI]", "CMH p", "Breslow–Day p", "informative",
               "gap", "composition", "within"]
     first = len(keys)

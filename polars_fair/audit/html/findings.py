@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from polars_fair.analyses.findings import FINDING_MEANINGS
 from polars_fair.audit.html.text import (
     ADJUST_NAMES,
     LABEL_BIAS_CAVEAT,
@@ -204,6 +205,9 @@ def _reading(report: pl.DataFrame, keys: Sequence[str], *, ofi_threshold: float,
         "undefined impact ratio": (
             "no group is selected, so the impact ratio is 0/0: the four-fifths rule cannot "
             "pass (the gate fails these groups too)."),
+        # the labels or the predictions take one value: no cause can be read (issue 20)
+        "constant labels": FINDING_MEANINGS["constant labels"] + ".",
+        "constant predictions": FINDING_MEANINGS["constant predictions"] + ".",
         "insufficient support": (
             f"these groups, or the group they are compared with, have fewer than {min_support} "
             "rows (or their OFI is undefined): their rates are too uncertain for a finding "
@@ -213,6 +217,8 @@ def _reading(report: pl.DataFrame, keys: Sequence[str], *, ofi_threshold: float,
     for kind, cls, label in (("algorithmic", "fail", "algorithmic"),
                              ("systemic", "warn", "systemic"),
                              ("undefined impact ratio", "fail", "undefined impact ratio"),
+                             ("constant labels", "warn", "constant labels"),
+                             ("constant predictions", "warn", "constant predictions"),
                              ("insufficient support", "insufficient", "too few rows")):
         groups = names(kind)
         if groups:

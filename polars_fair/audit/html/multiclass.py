@@ -368,7 +368,8 @@ def class_tables_section(p: ClassPage) -> str:
              "class." + (" Weighted: counts are weight sums." if p.weighted else "") + "</p>"]
     extra = ["tpr", "fpr", "ppv"] if p.labelled else []
     counted = "at or above the class" if p.ordered else "in the class"
-    header = [*p.keys, "n", counted, "share", "disparate impact", "impact ratio",
+    header = [*p.keys, "n", counted, "share", "disparate impact (÷ reference)",
+              "impact ratio (÷ highest)",
               f"four-fifths ({p.four_fifths:g})", *[m.upper() for m in extra], "note"]
     first = len(p.keys)
     for value in p.classes:

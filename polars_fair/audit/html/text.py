@@ -68,13 +68,17 @@ def _metric_definitions() -> tuple[tuple[str, str, str], ...]:
 #: :mod:`polars_fair.core.registry`; the rest are not metrics (the impact ratio, the four-fifths
 #: rule, support, the findings).
 DEFINITIONS: tuple[tuple[str, str, str], ...] = _metric_definitions() + (
-    ("Impact ratio", "selection rate / the highest selection rate among the groups",
+    ("Impact ratio", "selection rate / the highest selection rate among the groups (in "
+     "report and bias_audit; the impact_ratio of impact_analysis and stratified divides by the "
+     "reference group's rate: report's disparate_impact)",
      "EEOC four-fifths rule, 29 CFR 1607.4(D); NYC Local Law 144 (6 RCNY 5-300)"),
     ("Adverse impact", "impact ratio < 0.8 (four_fifths)", "four-fifths rule"),
     ("OFI flag", "|OFI| > 0.3 (ofi_threshold)", "Briscoe et al., OFI paper"),
     ("Finding", ("algorithmic: |OFI| > threshold; systemic: OFI within it but DI or impact ratio "
      "fails the four-fifths rule; insufficient support: the group, or the group it is measured "
-     "against, has n < min_support, or OFI is undefined"),
+     "against, has n < min_support, or OFI is undefined; constant labels / constant "
+     "predictions: y_true / y_pred holds one value on every row, so neither cause can be "
+     "read"),
      "OFI paper §2.3 (assumes correct labels)"),
     ("Low support", "n < min_support (30)", "too few rows to trust the rates"),
     ("Confidence interval", "Wilson score interval at 95% of a rate (a proportion)",
