@@ -1516,7 +1516,7 @@ VALUE_CUTOFF = 0.6
 
 
 def closest(names: Iterable[str], valid: Iterable[str], *, quote: bool = True,
-            cutoff: float = 0.8) -> str:
+            cutoff: float = 0.8, flag: str | None = None) -> str:
     """:data:`DID_YOU_MEAN` for misspelled names, or ``""`` when nothing is close.
 
     Parameters
@@ -1530,6 +1530,9 @@ def closest(names: Iterable[str], valid: Iterable[str], *, quote: bool = True,
     cutoff : float, default 0.8
         The least similarity (difflib's ratio) of a suggestion: 0.8 for argument names,
         :data:`VALUE_CUTOFF` for values (``sxe`` for ``sex``, ``cvs`` for ``csv``).
+    flag : str, optional
+        A command-line flag: each suggestion is written as it is typed, ``--format csv``
+        (unquoted).
 
     Returns
     -------
@@ -1542,6 +1545,8 @@ def closest(names: Iterable[str], valid: Iterable[str], *, quote: bool = True,
     " (did you mean 'reference'?)"
     >>> closest(["zzz"], ["reference"])
     ''
+    >>> closest(["cvs"], ["table", "csv"], flag="--format", cutoff=VALUE_CUTOFF)
+    ' (did you mean --format csv?)'
     """
     import difflib
 
@@ -1549,7 +1554,7 @@ def closest(names: Iterable[str], valid: Iterable[str], *, quote: bool = True,
     near = list(dict.fromkeys(m for n in names
                               for m in difflib.get_close_matches(n, options, n=3,
                                                                  cutoff=cutoff)))
-    shown = [repr(m) if quote else m for m in near[:3]]
+    shown = [f"{flag} {m}" if flag else repr(m) if quote else m for m in near[:3]]
     return DID_YOU_MEAN.format(names=" or ".join(shown)) if near else ""
 
 

@@ -55,6 +55,7 @@ from polars_fair.cli.io import (
     check_one_attribute,
     check_outputs,
     check_rows,
+    choices,
     cli_message,
     column_or_sql,
     emit,
@@ -583,10 +584,10 @@ def _io_parameters(formats: Sequence[str] = FORMATS,
         by_parameter(by_optional),
         inspect.Parameter("where", kw, default=None, annotation=Annotated[str | None, typer.Option(
             help="SQL filter applied before the audit.", metavar="SQL")]),
-        inspect.Parameter("format", kw, default="table", annotation=Annotated[str, typer.Option(
-            "--format", help=" | ".join(formats) + " (default: the --output suffix, else table). "
-            + EXPORT_HELP,
-            metavar="FORMAT")]),
+        inspect.Parameter("format", kw, default="table", annotation=Annotated[
+            choices(formats), typer.Option(
+                "--format", help=" | ".join(formats) + " (default: the --output suffix, else "
+                "table). " + EXPORT_HELP, metavar="FORMAT")]),
         inspect.Parameter("output", kw, default=None, annotation=Annotated[
             Path | None, typer.Option(help="Write to this file.", metavar="FILE")]),
         inspect.Parameter("columns", kw, default=None, annotation=Annotated[

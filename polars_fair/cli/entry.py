@@ -28,7 +28,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import click
 import polars as pl
@@ -53,6 +53,7 @@ from polars_fair.cli.io import (
     BASELINE_FLAGS,
     BY_HELP,
     BaselineAliasOpt,
+    Format,
     Inputs,
     check_on_rows,
     check_outputs,
@@ -76,7 +77,7 @@ from polars_fair.core.labels import cli_group, visible
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import SUPPORT_SIZE, support_name
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
-from polars_fair.core.spec import DEFAULT_MAX_GROUPS, MEMBERSHIP_ARGS
+from polars_fair.core.spec import DEFAULT_MAX_GROUPS, MEMBERSHIP_ARGS, NullGroups
 
 __all__ = ["app", "main"]
 
@@ -348,8 +349,8 @@ DtypeOpt = Annotated[
 ]
 WhereOpt = Annotated[str | None, typer.Option(help="SQL filter applied before the audit.",
                                               metavar="SQL")]
-NullGroupsOpt = Annotated[str, typer.Option(help="keep | raise | drop",
-                                            metavar="[keep|raise|drop]")]
+NullGroupsOpt = Annotated[NullGroups, typer.Option(  # a choice: checked as it parses
+    help="keep | raise | drop", metavar="[keep|raise|drop]")]
 MaxGroupsOpt = Annotated[
     int, typer.Option(help="The most groups the audit may make (Enum intersections); a larger "
                            "audit is refused.")
@@ -362,7 +363,7 @@ RateOpt = Annotated[
 ]
 
 
-FormatOpt = Annotated[str, typer.Option(
+FormatOpt = Annotated[Format, typer.Option(
     "--format", help="table | csv | json | parquet | markdown. " + EXPORT_HELP,
     metavar="FORMAT")]
 ColumnsOpt = Annotated[str | None, typer.Option(
@@ -947,7 +948,7 @@ def check(
         int, typer.Option(help="Check only groups with at least this many rows.")
     ] = DEFAULTS.min_support,
     null_groups: NullGroupsOpt = "keep",
-    format: Annotated[str, typer.Option("--format", help="text | json",
+    format: Annotated[Literal["text", "json"], typer.Option("--format", help="text | json",
                                         metavar="[text|json]")] = "text",
     separator: SeparatorOpt = None,
     dtype: DtypeOpt = None,
@@ -977,9 +978,7 @@ def check(
     baseline_pred = one_baseline(baseline_pred, baseline_alias)
     result: dict[str, Any] = {}
 
-    def run() -> None:
-        if format not in ("text", "json"):
-            raise E.InvalidArgumentError(f"--format must be text or json, got {format!r}")
+    def run() -> None:  # --format is text or json: typer checks it as it parses
         if max_abroca is not None and y_score is None:
             raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
         if baseline_pred is None and (max_impact_ratio_drop, max_ofi_increase) != (None, None):

@@ -24,10 +24,11 @@ import decimal
 import os
 import re
 import shlex
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import polars as pl
 import typer
@@ -52,6 +53,8 @@ __all__ = [
     "DTYPES",
     "FLAGS",
     "FORMATS",
+    "Format",
+    "choices",
     "SUFFIX_FORMATS",
     "Inputs",
     "blank_as_null",
@@ -144,8 +147,35 @@ FLAGS = {
 BY_HELP = ("Attribute column or SQL expression (named by its text, or by its AS: "
            "'\"n\" AS n_attr'); repeat for intersections.")
 
+#: ``--format``'s annotation: typer checks the choice as it parses (:func:`choices`).
+Format = Literal["table", "csv", "json", "parquet", "markdown"]
 #: The output formats of ``--format``.
-FORMATS = ("table", "csv", "json", "parquet", "markdown")
+FORMATS: tuple[str, ...] = typing.get_args(Format)
+
+
+def choices(values: Sequence[str]) -> Any:
+    """The annotation of an option that takes one of ``values``: Typer checks it as it parses.
+
+    So a value outside the list is a usage error, told before Polars is imported
+    (:mod:`polars_fair.cli.usage`), with "did you mean"
+    (:func:`polars_fair.cli.group.usage_message`).
+
+    Parameters
+    ----------
+    values : sequence of str
+        The accepted values.
+
+    Returns
+    -------
+    typing.Literal
+        ``Literal[values]``.
+
+    Examples
+    --------
+    >>> choices(("text", "json"))
+    typing.Literal['text', 'json']
+    """
+    return Literal[tuple(values)]
 #: Output suffixes and their format (``--output`` with the default format).
 SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".parquet": "parquet", ".pq": "parquet",
                   ".txt": "table", ".md": "markdown"}
@@ -1029,8 +1059,8 @@ def effective_format(fmt: str, output: Path | None) -> str:
     """
     if fmt not in FORMATS:
         raise E.InvalidArgumentError(f"--format must be one of {FORMATS}, got {fmt!r}"
-                                     + E.closest([fmt], FORMATS, quote=False,
-                                                cutoff=E.VALUE_CUTOFF))
+                                     + E.closest([fmt], FORMATS, flag="--format",
+                                                 cutoff=E.VALUE_CUTOFF))
     if output is None:
         return fmt
     by_suffix = SUFFIX_FORMATS.get(output.suffix.lower())
