@@ -556,7 +556,8 @@ DEFAULT_GRID_NOT_PROBABILITIES = (
     "{suggestion}"
 )
 CLI_RANGE_TOO_LONG = (
-    "{flag} {text!r} expands to {size:,} values, more than {limit:,}; pass a coarser step"
+    "{flag} {text!r} expands to {size:,} values, more than {limit:,}; pass a coarser step, for "
+    "example {flag} {example} ({count:,} values)"
 )
 TOO_MANY_THRESHOLDS = (
     "{what}: thresholds= holds {size:,} thresholds, more than max_thresholds={limit:,} (each "
@@ -724,8 +725,10 @@ SQL_WHY_COMMENT = "a comment (at offset {pos}) is not accepted"
 SQL_WHY_UNCLOSED = "the string or quoted name at offset {pos} is not closed"
 SQL_WHY_BACKSLASH = (
     "a backslash before a quote in the string at offset {pos} (SQL dialects read it "
-    "differently); double the quote instead"
+    "differently); double the quote instead{example}"
 )
+#: :data:`SQL_WHY_BACKSLASH`'s example: the string as written with each ``\'`` doubled.
+SQL_DOUBLED_QUOTE = ", as in {literal}"
 SQL_WHY_CHARACTER = (
     "the character {char!r} at offset {pos} is not part of a row-level expression (no "
     "statement separators, parameters or comments)"
@@ -734,7 +737,7 @@ CLI_BAD_VALUE = "{name} {value!r} is not {kind}, as the column's dtype {dtype} n
 CLI_BAD_SEPARATOR = "--separator must be one character (or \\t for a tab), got {value!r}"
 CLI_SEPARATOR_NOT_CSV = "--separator applies to CSV input; {path} is not a CSV file"
 CLI_BAD_DTYPE = "--dtype: unknown type {value!r}; the types are: {names}"
-CLI_BAD_DTYPE_OPTION = "--dtype takes COLUMN=TYPE (for example branch=str), got {value!r}"
+CLI_BAD_DTYPE_OPTION = "--dtype takes COLUMN=TYPE (for example --dtype {example}), got {value!r}"
 CLI_DTYPE_TWICE = "--dtype names column {column!r} twice"
 CLI_INPUT_IS_DIR = "{path} is a directory, not a data file"
 CLI_OUTPUT_SUFFIX = (
@@ -745,7 +748,7 @@ CLI_FORMAT_CONTRADICTS = "--format {fmt} contradicts --output {path}, whose suff
 CLI_HTML_SUFFIX = "--html {path}: the HTML audit is written to a .html file"
 CLI_OUTPUT_IS_INPUT = "{flag} {path} is the input {input}: refusing to overwrite it"
 CLI_OUTPUTS_CLASH = "--output and --html are the same file {path}: pass two different files"
-CLI_OUTPUT_IS_DIR = "{flag} {path} is a directory; pass a file name"
+CLI_OUTPUT_IS_DIR = "{flag} {path} is a directory; pass a file name, for example {flag} {example}"
 CLI_OUTPUT_NO_DIR = "{flag} {path}: the directory {parent} does not exist"
 CLI_SCORE_ADVICE = (
     "Pass a prediction instead, for example --y-pred \"{column} >= 0.5\" (a threshold of your "
@@ -792,7 +795,9 @@ PAGE_BAD_DIVERGENCE = (
 )
 PAGE_OUTPUT_SUFFIX = "output {path!r}: the audit page is HTML; give it a .html or .htm suffix"
 PAGE_OUTPUT_NO_DIR = "output {path!r}: the directory {parent!r} does not exist"
-PAGE_OUTPUT_IS_DIR = "output {path!r} is a directory; pass a file name"
+PAGE_OUTPUT_IS_DIR = (
+    "output {path!r} is a directory; pass a file name, for example output={example!r}"
+)
 PAGE_NOT_TEXT = "page must be the HTML text of an audit page (a str), got {value!r} ({type})"
 PAGE_BAD_FILTERS = (
     "filters must be one filter (a str) or a sequence of them, got {value!r} ({type})"

@@ -641,6 +641,25 @@ def by_parameter(optional: bool = False) -> inspect.Parameter:
 MAX_RANGE_VALUES = 1_000_000
 
 
+def _coarser_range(start: Decimal, stop: Decimal, name: str) -> dict[str, Any]:
+    """A ``START:STOP:STEP`` over the same ends whose values the command takes as they are.
+
+    The step is the smallest of 1, 2 or 5 times a power of ten that keeps the values within
+    the option's own default limit (``max_thresholds`` for ``--thresholds``: 10,000), else
+    within :data:`MAX_RANGE_VALUES`.
+    """
+    most = min(MAX_RANGE_VALUES, getattr(DEFAULTS, f"max_{name}", MAX_RANGE_VALUES))
+    need = (stop - start) / (most - 1)
+    step = Decimal(1).scaleb(need.adjusted()) if need > 0 else Decimal(1)
+    for factor in (1, 2, 5, 10):
+        if step * factor >= need:
+            step = (step * factor).normalize()
+            break
+    count = int((stop - start) // step) + 1
+    return {"example": ":".join(format(d.normalize(), "f") for d in (start, stop, step)),
+            "count": count}
+
+
 def _split(text: str, opt: Opt, cast: Callable[[str], Any]) -> list[Any]:
     items = split_items(text)
     parts = [unquote(p) for p in items if p] if cast is str else [p for p in items if p.strip()]
@@ -653,7 +672,8 @@ def _split(text: str, opt: Opt, cast: Callable[[str], Any]) -> list[Any]:
             count = int((stop - start) // step) + 1  # exact: decimals, both ends included
             if count > MAX_RANGE_VALUES:  # refused before any value is built
                 raise E.SizeLimitError(E.CLI_RANGE_TOO_LONG.format(
-                    flag=opt.flag, text=text, size=count, limit=MAX_RANGE_VALUES))
+                    flag=opt.flag, text=text, size=count, limit=MAX_RANGE_VALUES,
+                    **_coarser_range(start, stop, opt.name)))
             with localcontext() as ctx:
                 ctx.prec = 60  # exact for any written decimals: no step rounds
                 return [start + i * step for i in range(count)]

@@ -265,6 +265,18 @@ def parse_dtype(text: str) -> pl.DataType:
                                              cutoff=E.VALUE_CUTOFF))
 
 
+def _dtype_example(text: str) -> str:
+    """``--dtype``'s example for a text without ``COLUMN=``, as one shell word.
+
+    Its column (``race`` -> ``race=str``, ``race:int64`` -> ``race=int64``), else ``branch=str``.
+    """
+    name, colon, kind = text.strip().rpartition(":")
+    if colon and name and kind.strip().lower() in DTYPES:
+        return E.shell_word(f"{name}={kind.strip()}")
+    column = text.strip().rstrip("=")
+    return E.shell_word(f"{column}=str") if column else "branch=str"
+
+
 def parse_dtypes(texts: Sequence[str] | None) -> dict[str, pl.DataType]:
     """``--dtype COL=TYPE`` (repeatable) as ``{column: dtype}``.
 
@@ -291,7 +303,8 @@ def parse_dtypes(texts: Sequence[str] | None) -> dict[str, pl.DataType]:
     for text in texts or ():
         column, eq, name = text.rpartition("=")
         if not eq or not column:
-            raise E.InvalidArgumentError(E.CLI_BAD_DTYPE_OPTION.format(value=text))
+            raise E.InvalidArgumentError(E.CLI_BAD_DTYPE_OPTION.format(
+                value=text, example=_dtype_example(text)))
         if column in out:
             raise E.InvalidArgumentError(E.CLI_DTYPE_TWICE.format(column=column))
         out[column] = parse_dtype(name)
@@ -1129,7 +1142,10 @@ def check_outputs(fmt: str, output: Path | None, html: Path | None = None,
                 raise E.InvalidArgumentError(
                     E.CLI_OUTPUT_IS_INPUT.format(flag=flag, path=path, input=source))
         if path.is_dir():
-            raise E.InvalidArgumentError(E.CLI_OUTPUT_IS_DIR.format(flag=flag, path=path))
+            name = "audit.html" if flag == "--html" else "report" + next(
+                (s for s, f in SUFFIX_FORMATS.items() if f == fmt), ".txt")
+            raise E.InvalidArgumentError(E.CLI_OUTPUT_IS_DIR.format(
+                flag=flag, path=path, example=E.shell_word(str(path / name))))
         parent = path.parent
         if not parent.is_dir():
             raise E.InvalidArgumentError(
