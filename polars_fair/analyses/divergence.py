@@ -72,7 +72,7 @@ from polars_fair.core.spec import (
     name_of,
     normalize_by,
 )
-from polars_fair.counting.boundary import MAX_FLOAT_LEVELS, too_fine
+from polars_fair.counting.boundary import MAX_FLOAT_LEVELS, level_cut, too_fine
 
 __all__ = [
     "ADJUSTMENTS",
@@ -318,7 +318,7 @@ def _check_levels(df: pl.DataFrame, keys: Sequence[str], schema: pl.Schema) -> N
         if levels > MAX_FLOAT_LEVELS or fine:
             raise E.levels_error(k, dtype, levels, rows, kind="number",
                                  float_limit=MAX_FLOAT_LEVELS if levels > MAX_FLOAT_LEVELS
-                                 else None)
+                                 else None, cut=level_cut(df[k]))
 
 
 # ---------------------------------------------------------------------------- enumeration

@@ -368,10 +368,18 @@ def method_options(owner: type, method: str) -> list[Opt]:
         return list(_options_of(getattr(_namespace(), method), True, rows=True))
     if owner is FairClassCounts:  # its own options, then the class-table arguments
         own = [o for o in _options_of(getattr(owner, method), True) if o.target == "method"]
-        taken = {o.name for o in own}
+        taken = {o.name for o in own} | ({"sample_weight"} if method in UNWEIGHTED else set())
         return [*own, *[o for o in _class_options() if o.name not in taken]]
     return list(_options_of(getattr(owner, method), owner is FairCounts,
                             moments=owner is FairMoments))
+
+
+#: Class-table methods that count rows, so their command takes no ``--sample-weight`` (the
+#: method refuses weights, :data:`polars_fair.errors.TEST_WEIGHTS`), with why, in their help.
+UNWEIGHTED = {
+    "multiclass_test": "No --sample-weight: the chi-square test counts rows, and weight sums "
+                       "are not numbers of observations (multiclass-report reads the weights).",
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -1086,6 +1094,7 @@ def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..
     example = HELP_EXAMPLES.get(command_name(method))
     command.__doc__ = (f"{_plain(head.split(chr(10) + chr(10))[0])}\n\n{api}, its options "
                        "generated from the declaration."
+                       + (f"\n\n{UNWEIGHTED[method]}" if method in UNWEIGHTED else "")
                        + (f"\n\nExample: {example}" if example else ""))
     opts = method_options(cls, method)
     params = _io_parameters(by_optional=any(o.kind == "groups" for o in opts))
