@@ -22,6 +22,7 @@ generated commands in :mod:`polars_fair.cli.commands` and the decisions in the a
 
 from __future__ import annotations
 
+import functools
 import json
 import textwrap
 import warnings
@@ -52,6 +53,7 @@ from polars_fair.cli.group import ReadableCommand, ReadableGroup
 from polars_fair.cli.io import (
     BASELINE_FLAGS,
     BY_HELP,
+    FLAGS,
     BaselineAliasOpt,
     Format,
     Inputs,
@@ -1054,6 +1056,30 @@ def _check_membership(by: list[str], declared: dict[str, Any], max_abroca: Any,
     return member
 
 
+@functools.lru_cache(maxsize=1)
+def learn_flags() -> None:
+    """Add every command's parameters to :data:`polars_fair.cli.io.FLAGS`, once, on the error path.
+
+    Generated commands add theirs as they are registered; a hand-written command's own
+    parameters (``check``'s ``max_impact_ratio_drop``) and each count argument then read as
+    flags in any message (:func:`polars_fair.cli.io.cli_message`). Only names of several
+    words (with ``_``) are added: a one-word name (``title``) is also an English word.
+
+    Examples
+    --------
+    >>> from polars_fair.cli.io import FLAGS
+    >>> learn_flags()
+    >>> FLAGS["max_impact_ratio_drop"]
+    '--max-impact-ratio-drop'
+    """
+    group = typer.main.get_command(app)
+    for command in getattr(group, "commands", {}).values():
+        for p in command.params:
+            flag = next((o for o in p.opts if o.startswith("--")), None)
+            if p.param_type_name == "option" and p.name and "_" in p.name and flag:
+                FLAGS.setdefault(p.name, flag)
+
+
 def error_message(exc: BaseException) -> str:
     """One line for a failed command: the error's first line, its parameters named as flags.
 
@@ -1075,6 +1101,7 @@ def error_message(exc: BaseException) -> str:
     """
     if isinstance(exc, pl.exceptions.PolarsError):
         exc = unreadable(exc)
+    learn_flags()
     cli_text = getattr(exc, "cli_message", None)  # advice written for the command line
     lines = str(cli_text or exc).strip().splitlines()
     text = " ".join(lines[0].split()) if lines else type(exc).__name__
@@ -1105,6 +1132,8 @@ def _guard(fn: Callable[[], None], json_errors: bool = False) -> None:
             failure = exc
         finally:
             WARN_CONSTANT.reset(token)
+    if caught:
+        learn_flags()
     for message in dict.fromkeys(str(w.message) for w in caught):
         typer.echo(f"polars-fair: {cli_message(' '.join(message.split()))}", err=True)
     if failure is not None:

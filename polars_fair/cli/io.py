@@ -1218,6 +1218,21 @@ _QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)""")
 _PY_TEXT = r"(?:'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*")'
 
 
+def _command_words() -> str:
+    """``polars-fair COMMAND`` for the command running (``polars-fair`` outside one)."""
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    name = ctx.info_name if ctx is not None else None
+    return f"polars-fair {name}" if name and name != "polars-fair" else "polars-fair"
+
+
+def _names(listed: str) -> str:
+    """``'race', 'sex'`` (a Python list's items) as the command line writes names: race, sex."""
+    return ", ".join(re.sub(r"^'(.*)'$|^\"(.*)\"$", r"\1\2", v.strip())
+                     for v in listed.split(",") if v.strip())
+
+
 def _item_value(value_repr: str) -> str:
     """A value of ``--benchmark`` as typed: text as it is (double-quoted if it holds , = :)."""
     try:
@@ -1277,6 +1292,19 @@ _PYTHON_ADVICE = (
     # an expression named like an output column: the SQL --by renamed by its AS
     (re.compile(r"by=<the expression>\.alias\('((?:[^'\\]|\\.)*)_attr'\)"),
      lambda m: _renamed_sql(ast.literal_eval(f"'{m.group(1)}'"))),
+    # the benchmark shares as --benchmark takes them (COLUMN=V1:X1,...), none given: none
+    (re.compile(r"benchmark=\{attribute: \{value: share\}\}(.*?); got None"),
+     lambda m: f"--benchmark COLUMN=V1:X1,V2:X2,...{m.group(1)}; none given"),
+    (re.compile(r"benchmark=\{attribute: \{value: share\}\}"),
+     "--benchmark COLUMN=V1:X1,V2:X2,..."),
+    # a Python function named as the analysis: the command that runs it
+    (re.compile(r"(output columns?(?:\(s\))? of )(?:polars_fair\b|[a-z]+(?:_[a-z]+)+\b)"),
+     lambda m: m.group(1) + _command_words()),
+    # a reference over several attributes names each of them: attr=value,attr=value
+    (re.compile(r"reference mapping must name exactly the attributes \[([^\]]*)\], got "
+                r"\[([^\]]*)\]"),
+     lambda m: "--reference must name each --by attribute once (attr=value,attr=value): "
+               f"{_names(m.group(1))}; got {_names(m.group(2)) or 'none'}"),
     (re.compile(r"(?<![\w-])ordered=True\b"), "--ordered"),  # a switch, not a value
     (re.compile(r"(?<![\w-])normalize=True\b"), "--normalize"),  # a switch, not a value
 )
@@ -1287,10 +1315,15 @@ _SCORE_ADVICE = re.compile(
 
 #: The patterns of :func:`cli_message`: a parameter name (a Python identifier, so one word) in
 #: each place it reads as a flag, and which names it applies to (``multi``: with an underscore,
-#: ``single``: without). A word that is no parameter name (:data:`FLAGS`) is left as it is, so
-#: the patterns need no list of names and compile once (a list of every flag, compiled anew as
-#: commands add theirs, took a tenth of the command line's import).
+#: unless a column of the input is so named; ``role``: with an underscore, as the subject of
+#: the sentence; ``single``: without). A word that is no parameter name (:data:`FLAGS`) is left
+#: as it is, so the patterns need no list of names and compile once (a list of every flag,
+#: compiled anew as commands add theirs, took a tenth of the command line's import).
 _FLAG_PATTERNS = tuple((re.compile(regex), template, names) for regex, template, names in (
+    # a parameter as the subject, even when a column shares its name ("y_true column 'x'",
+    # "y_score must lie in [0, 1]"): the role, so its flag
+    (r"(?<![\w-])(\w+)(?= column (?:['\"]|$))", "{}", "role"),  # $: a quoted part follows
+    (r"(?<![\w-])(\w+)(?= must )", "{}", "role"),
     # an option named without a value: "y_score=, which" -> "--y-score, which"
     (r"(?<![\w-])(\w+)=(?=[\s,;.)\]])", "{}", "all"),
     (r"(?<![\w-])(\w+)=", "{} ", "all"),  # pos_label=1 -> --pos-label 1
@@ -1308,7 +1341,7 @@ def _as_flag(m: re.Match[str], template: str, names: str) -> str:
     """The match written with its parameter's flag, or as it is (a word that names none)."""
     name = m.group(1)
     flag = FLAGS.get(name)
-    if flag is None or (names == "multi" and "_" not in name) or (
+    if flag is None or (names in ("multi", "role") and "_" not in name) or (
             names == "single" and "_" in name):
         return m.group(0)
     if names == "multi" and name in _INPUT_COLUMNS:  # a bare word that is a column: a column
