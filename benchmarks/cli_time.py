@@ -16,6 +16,8 @@ other work lengthens the wall time far more than the CPU time.
 
 * ``cli/help``: ``polars-fair --help`` (target < 0.3 s);
 * ``cli/usage_error``: ``polars-fair report data.csv`` without ``--by`` (exit 2; target < 0.3 s);
+* ``cli/choice_error``: ``polars-fair report data.csv --by g --format cvs``, a choice outside the
+  list (exit 2, with "did you mean --format csv"; target < 0.3 s, as every usage error);
 * ``cli/report_compas``: ``polars-fair report`` on COMPAS (7,214 rows, ``--by race --by sex``;
   target < 0.6 s), skipped when the data is not found (``../shared/data/compas``).
 """
@@ -65,6 +67,8 @@ def _cases(tmp: Path) -> list[tuple[str, str, list[str], tuple[int, ...]]]:
         ("cli/help", "polars-fair --help", ["--help"], (0,)),
         ("cli/usage_error", "polars-fair report data.csv (missing --by: exit 2)",
          ["report", str(tiny)], (2,)),
+        ("cli/choice_error", "polars-fair report data.csv --by g --format cvs (exit 2)",
+         ["report", str(tiny), "--by", "g", "--format", "cvs"], (2,)),
     ]
     if COMPAS.exists():
         cases.append(("cli/report_compas", "polars-fair report on COMPAS, 7,214 rows, by race and "

@@ -11,6 +11,7 @@ place; it holds declarations, no logic.
 from __future__ import annotations
 
 import datetime as _dt
+import math as _math
 import re as _re
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
@@ -31,7 +32,9 @@ __all__ = [
     "SizeLimitError",
     "SQLRefusedError",
     "closest",
+    "cut_off",
     "levels_error",
+    "too_many_labels",
     "shell_escaped",
     "shell_word",
     "show_values",
@@ -118,6 +121,15 @@ TOO_MANY_VALUES_HIDDEN = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
     "it is a {dtype} column with {levels:,} distinct values in {rows:,} rows (values not shown: "
     "such a column can identify people); is it the right column?"
+)
+#: TOO_MANY_VALUES of a label, with the way to make it binary (:func:`too_many_labels`).
+TOO_MANY_LABELS = TOO_MANY_VALUES + (
+    "; a label of more than two values is made binary first, for example "
+    "y_true=pl.col({column!r}) == {example!r} with pos_label=True"
+)
+CLI_TOO_MANY_LABELS = TOO_MANY_VALUES + (
+    "; a label of more than two values is made binary first, for example --y-true "
+    "\"{sql} = {example_sql}\" with --pos-label true"
 )
 #: TOO_MANY_VALUES of a prediction, with the way to audit more than two classes.
 TOO_MANY_CLASSES = TOO_MANY_VALUES + (
@@ -285,9 +297,18 @@ MANY_CLASSES_LL144 = (
 )
 ORDER_NEEDS_CLASSES = (
     "ordered=True reads the classes from the lowest to the highest, but column {column!r} of dtype "
-    "{dtype} has no order of its own; pass classes= with its values in that order (found, "
-    "sorted as text: {values})"
+    "{dtype} has no order of its own; pass classes= with its values in that order, for example "
+    "classes={example}{guess} (found, sorted as text: {values})"
 )
+#: :data:`ORDER_NEEDS_CLASSES` on the command line: the classes as ``--classes`` takes them.
+CLI_ORDER_NEEDS_CLASSES = (
+    "--ordered reads the classes from the lowest to the highest, but column {column!r} of dtype "
+    "{dtype} has no order of its own; pass --classes with its values in that order, for example "
+    "--classes {example}{guess}"
+)
+#: :data:`ORDER_NEEDS_CLASSES`'s note when no known scale orders the classes (they are shown
+#: sorted as text).
+ORDER_GUESSED = " (sorted as text here: put them in their order)"
 UNKNOWN_GROUP = "reference group {group!r} does not exist{near}; the groups are: {groups}"
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
 VALUE_DTYPE = (
@@ -346,8 +367,8 @@ LEVELS_ADVICE = {
 #: ``{sql}`` is the SQL identifier escaped for a double-quoted shell word, ``{word}`` the column
 #: as a shell word and ``{bins}`` :data:`CLI_BINS_ADVICE` (:func:`levels_error`).
 CLI_LEVELS_ADVICE = {
-    "number": "bin it first, for example --by \"CASE WHEN {sql} < 30 THEN 'under 30' ELSE "
-              "'30 or more' END\" (a cut-off of your choice){bins}",
+    "number": "bin it first, for example --by \"CASE WHEN {sql} < {cut} THEN 'under {cut}' "
+              "ELSE '{cut} or more' END\" (a cut-off of your choice){bins}",
     "date": "take a coarser unit first, for example --by \"FLOOR(DATE_PART('year', {sql}) / 10) "
             "* 10\" (the decade)",
     "time": "take a coarser unit first, for example --by \"DATE_PART('hour', {sql})\"",
@@ -369,8 +390,8 @@ TABLE_LEVELS_ADVICE = (
 )
 #: The advice of a level error on a DuckDB or Spark relation: a pl.Expr is refused there.
 RELATION_LEVELS_ADVICE = (
-    "bin it in the relation first, for example with SQL CASE WHEN {sql} < 30 THEN 'under 30' "
-    "ELSE '30 or more' END AS binned (a cut-off of your choice), and audit by binned, "
+    "bin it in the relation first, for example with SQL CASE WHEN {sql} < {cut} THEN 'under "
+    "{cut}' ELSE '{cut} or more' END AS binned (a cut-off of your choice), and audit by binned, "
     "or leave it out of by="
 )
 BAD_WEIGHTS = (
@@ -604,7 +625,8 @@ DEFAULT_GRID_NOT_PROBABILITIES = (
     "{suggestion}"
 )
 CLI_RANGE_TOO_LONG = (
-    "{flag} {text!r} expands to {size:,} values, more than {limit:,}; pass a coarser step"
+    "{flag} {text!r} expands to {size:,} values, more than {limit:,}; pass a coarser step, for "
+    "example {flag} {example} ({count:,} values)"
 )
 TOO_MANY_THRESHOLDS = (
     "{what}: thresholds= holds {size:,} thresholds, more than max_thresholds={limit:,} (each "
@@ -772,8 +794,10 @@ SQL_WHY_COMMENT = "a comment (at offset {pos}) is not accepted"
 SQL_WHY_UNCLOSED = "the string or quoted name at offset {pos} is not closed"
 SQL_WHY_BACKSLASH = (
     "a backslash before a quote in the string at offset {pos} (SQL dialects read it "
-    "differently); double the quote instead"
+    "differently); double the quote instead{example}"
 )
+#: :data:`SQL_WHY_BACKSLASH`'s example: the string as written with each ``\'`` doubled.
+SQL_DOUBLED_QUOTE = ", as in {literal}"
 SQL_WHY_CHARACTER = (
     "the character {char!r} at offset {pos} is not part of a row-level expression (no "
     "statement separators, parameters or comments)"
@@ -782,7 +806,7 @@ CLI_BAD_VALUE = "{name} {value!r} is not {kind}, as the column's dtype {dtype} n
 CLI_BAD_SEPARATOR = "--separator must be one character (or \\t for a tab), got {value!r}"
 CLI_SEPARATOR_NOT_CSV = "--separator applies to CSV input; {path} is not a CSV file"
 CLI_BAD_DTYPE = "--dtype: unknown type {value!r}; the types are: {names}"
-CLI_BAD_DTYPE_OPTION = "--dtype takes COLUMN=TYPE (for example branch=str), got {value!r}"
+CLI_BAD_DTYPE_OPTION = "--dtype takes COLUMN=TYPE (for example --dtype {example}), got {value!r}"
 CLI_DTYPE_TWICE = "--dtype names column {column!r} twice"
 CLI_INPUT_IS_DIR = "{path} is a directory, not a data file"
 CLI_OUTPUT_SUFFIX = (
@@ -793,7 +817,7 @@ CLI_FORMAT_CONTRADICTS = "--format {fmt} contradicts --output {path}, whose suff
 CLI_HTML_SUFFIX = "--html {path}: the HTML audit is written to a .html file"
 CLI_OUTPUT_IS_INPUT = "{flag} {path} is the input {input}: refusing to overwrite it"
 CLI_OUTPUTS_CLASH = "--output and --html are the same file {path}: pass two different files"
-CLI_OUTPUT_IS_DIR = "{flag} {path} is a directory; pass a file name"
+CLI_OUTPUT_IS_DIR = "{flag} {path} is a directory; pass a file name, for example {flag} {example}"
 CLI_OUTPUT_NO_DIR = "{flag} {path}: the directory {parent} does not exist"
 CLI_SCORE_ADVICE = (
     "Pass a prediction instead, for example --y-pred \"{column} >= 0.5\" (a threshold of your "
@@ -840,7 +864,9 @@ PAGE_BAD_DIVERGENCE = (
 )
 PAGE_OUTPUT_SUFFIX = "output {path!r}: the audit page is HTML; give it a .html or .htm suffix"
 PAGE_OUTPUT_NO_DIR = "output {path!r}: the directory {parent!r} does not exist"
-PAGE_OUTPUT_IS_DIR = "output {path!r} is a directory; pass a file name"
+PAGE_OUTPUT_IS_DIR = (
+    "output {path!r} is a directory; pass a file name, for example output={example!r}"
+)
 PAGE_NOT_TEXT = "page must be the HTML text of an audit page (a str), got {value!r} ({type})"
 PAGE_BAD_FILTERS = (
     "filters must be one filter (a str) or a sequence of them, got {value!r} ({type})"
@@ -1349,9 +1375,48 @@ class TooManyLevelsError(PolarsFairError):
     """
 
 
+def cut_off(low: float | None, high: float | None, middle: float | None) -> str:
+    """A cut-off for the SQL advice to bin a number: inside the column's range, never a value.
+
+    ``0.5`` for a column within [0, 1] (a score, a share); ``30`` where it lies inside the
+    range (an age); otherwise the middle value (the median) rounded to the fewest significant
+    digits that keep it inside the range: a round number, not a value as written.
+
+    Parameters
+    ----------
+    low, high, middle : float or None
+        The column's least, greatest and middle (median) non-null values; ``None`` when
+        unknown (``30`` then).
+
+    Returns
+    -------
+    str
+        The cut-off as SQL writes it.
+
+    Examples
+    --------
+    >>> cut_off(0.0, 0.97, 0.41), cut_off(18.0, 96.0, 34.0), cut_off(1200.0, 98000.0, 41234.5)
+    ('0.5', '30', '40000')
+    """
+    if low is None or high is None or middle is None:
+        return "30"
+    if low >= 0 and high <= 1:
+        return "0.5"
+    if low < 30 <= high:
+        return "30"
+    if middle == 0:
+        return "0"
+    first = -int(_math.floor(_math.log10(abs(middle))))
+    for digits in range(first, first + 6):  # one significant digit, then more
+        cut = round(middle, digits)
+        if low < cut <= high:
+            break
+    return f"{cut:.{digits}f}" if digits > 0 else f"{cut:.0f}"
+
+
 def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: str,
                  float_limit: int | None = None, way: str = "rows",
-                 sql: str | None = None) -> TooManyLevelsError:
+                 sql: str | None = None, cut: str = "30") -> TooManyLevelsError:
     """The error for an attribute refused for its number of levels: counts, never values.
 
     Parameters
@@ -1377,6 +1442,8 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
         The column as SQL names it in the advice
         (:func:`polars_fair.core.sql.sql_name`: ``"order"`` quoted); by default bare when an
         identifier, else double-quoted.
+    cut : str, default "30"
+        The cut-off of the SQL advice to bin a number (:func:`cut_off`): inside its range.
 
     Returns
     -------
@@ -1398,12 +1465,13 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
         sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
     if way != "rows":
         template = TABLE_LEVELS_ADVICE if way == "table" else RELATION_LEVELS_ADVICE
-        text = TOO_MANY_LEVELS.format(**facts, advice=template.format(column=column, sql=sql))
+        text = TOO_MANY_LEVELS.format(**facts, advice=template.format(column=column, sql=sql,
+                                                                       cut=cut))
         return TooManyLevelsError(text, cli_message=text)
     return TooManyLevelsError(
         TOO_MANY_LEVELS.format(**facts, advice=LEVELS_ADVICE[kind].format(column=column)),
         cli_message=TOO_MANY_LEVELS.format(**facts, advice=CLI_LEVELS_ADVICE[kind].format(
-            sql=shell_escaped(sql), word=shell_word(column),
+            sql=shell_escaped(sql), word=shell_word(column), cut=cut,
             bins=CLI_BINS_ADVICE.format(column=column))),
     )
 
@@ -1510,6 +1578,46 @@ def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: 
             what=what, flag=text_role.replace("_", "-"), sql=shell_escaped(sql),
             example_sql=shell_escaped(example_sql), values=shown, pos_cli=pos_cli)),
     )
+
+
+def too_many_labels(column: str, pos_label: Any, values: Sequence[Any], *,
+                    held: bool = False) -> InvalidLabelError:
+    """The error for a label of more than two values, advising to compare it with one of them.
+
+    Parameters
+    ----------
+    column : str
+        The label's name.
+    pos_label : Any
+        The positive value asked for.
+    values : sequence
+        The label's values besides ``pos_label`` (shown, a few).
+    held : bool, default False
+        Whether the label holds ``pos_label``: then it is the example, else the first of
+        ``values`` in sorted order.
+
+    Returns
+    -------
+    InvalidLabelError
+        Python advice in the message (:data:`TOO_MANY_LABELS`), flags in its ``cli_message``
+        (:data:`CLI_TOO_MANY_LABELS`).
+
+    Examples
+    --------
+    >>> err = too_many_labels("score_text", "1", ["High", "Low", "Medium"])
+    >>> print(err.cli_message.split("; ")[-1])
+    a label of more than two values is made binary first, for example --y-true "score_text = 'High'" with --pos-label true
+    """  # noqa: E501
+    ordered = sorted(values, key=lambda v: (str(type(v)), v))
+    example = pos_label if held or not ordered else ordered[0]
+    sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
+    example_sql = ("'" + example.replace("'", "''") + "'" if isinstance(example, str)
+                   else str(example).lower() if isinstance(example, bool) else str(example))
+    facts = {"column": column, "role": "y_true", "pos_label": pos_label,
+             "values": show_values(list(values)), "example": example}
+    return InvalidLabelError(
+        TOO_MANY_LABELS.format(**facts), cli_message=CLI_TOO_MANY_LABELS.format(
+            **facts, sql=shell_escaped(sql), example_sql=shell_escaped(example_sql)))
 
 
 def shell_escaped(text: str) -> str:
@@ -1684,7 +1792,7 @@ VALUE_CUTOFF = 0.6
 
 
 def closest(names: Iterable[str], valid: Iterable[str], *, quote: bool = True,
-            cutoff: float = 0.8) -> str:
+            cutoff: float = 0.8, flag: str | None = None) -> str:
     """:data:`DID_YOU_MEAN` for misspelled names, or ``""`` when nothing is close.
 
     Parameters
@@ -1698,6 +1806,9 @@ def closest(names: Iterable[str], valid: Iterable[str], *, quote: bool = True,
     cutoff : float, default 0.8
         The least similarity (difflib's ratio) of a suggestion: 0.8 for argument names,
         :data:`VALUE_CUTOFF` for values (``sxe`` for ``sex``, ``cvs`` for ``csv``).
+    flag : str, optional
+        A command-line flag: each suggestion is written as it is typed, ``--format csv``
+        (unquoted).
 
     Returns
     -------
@@ -1710,6 +1821,8 @@ def closest(names: Iterable[str], valid: Iterable[str], *, quote: bool = True,
     " (did you mean 'reference'?)"
     >>> closest(["zzz"], ["reference"])
     ''
+    >>> closest(["cvs"], ["table", "csv"], flag="--format", cutoff=VALUE_CUTOFF)
+    ' (did you mean --format csv?)'
     """
     import difflib
 
@@ -1717,7 +1830,7 @@ def closest(names: Iterable[str], valid: Iterable[str], *, quote: bool = True,
     near = list(dict.fromkeys(m for n in names
                               for m in difflib.get_close_matches(n, options, n=3,
                                                                  cutoff=cutoff)))
-    shown = [repr(m) if quote else m for m in near[:3]]
+    shown = [f"{flag} {m}" if flag else repr(m) if quote else m for m in near[:3]]
     return DID_YOU_MEAN.format(names=" or ".join(shown)) if near else ""
 
 

@@ -73,7 +73,7 @@ from polars_fair.core.spec import (
     normalize_by,
 )
 from polars_fair.core.sql import sql_name
-from polars_fair.counting.boundary import MAX_FLOAT_LEVELS, too_fine
+from polars_fair.counting.boundary import MAX_FLOAT_LEVELS, level_cut, too_fine
 from polars_fair.counting.membership_counts import refuse_weighted_membership
 
 __all__ = [
@@ -324,7 +324,7 @@ def _check_levels(df: pl.DataFrame, keys: Sequence[str], schema: pl.Schema) -> N
         if levels > MAX_FLOAT_LEVELS or fine:
             raise E.levels_error(k, dtype, levels, rows, kind="number",
                                  float_limit=MAX_FLOAT_LEVELS if levels > MAX_FLOAT_LEVELS
-                                 else None, sql=sql_name(k))
+                                 else None, sql=sql_name(k), cut=level_cut(df[k]))
 
 
 # ---------------------------------------------------------------------------- enumeration

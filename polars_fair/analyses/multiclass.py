@@ -30,6 +30,38 @@ from polars_fair.core.reference import Reference
 from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, check_int
 from polars_fair.counting.classes import TABLE_NAMES, check_classes, classes_of
 
+#: Words of ordinal scales and their rank (lower case; ``_`` and ``-`` read as spaces): classes
+#: that are all words of it have the order it gives, as COMPAS' Low, Medium, High.
+_SCALE = {"very low": 0, "low": 1, "medium": 2, "moderate": 2, "mid": 2, "middle": 2,
+          "high": 3, "very high": 4, "bronze": 1, "silver": 2, "gold": 3, "platinum": 4}
+
+
+def _order_needs_classes(found: Sequence[Any], column: str, dtype: Any) -> E.InvalidArgumentError:
+    """ORDER_NEEDS_CLASSES, with the classes in the order of a known scale where they are one.
+
+    Classes that are all words of :data:`_SCALE` (``High``, ``Low``, ``Medium``) are advised
+    in its order (``Low``, ``Medium``, ``High``); others sorted as text, saying so. The command
+    line's message writes them as ``--classes`` takes them (comma-separated).
+    """
+    words = [" ".join(str(v).strip().lower().replace("_", " ").replace("-", " ").split())
+             for v in found]
+    ranks = [_SCALE.get(w) for w in words]
+    known = None not in ranks and len(set(ranks)) == len(ranks)
+    ordered = [v for _, v in sorted(zip(ranks, found, strict=True))] if known else list(found)
+    guess = "" if known else E.ORDER_GUESSED
+    facts = {"column": column, "dtype": dtype, "guess": guess}
+    if len(ordered) <= E.MAX_LISTED_CLASSES:
+        items = ['"' + str(v).replace('"', '""') + '"' if any(c in str(v) for c in ',="')
+                 else str(v) for v in ordered]
+        cli_example = E.shell_word(",".join(items))
+    else:
+        cli_example = E.show_classes(ordered, column).replace("[...]", "...")
+    return E.InvalidArgumentError(
+        E.ORDER_NEEDS_CLASSES.format(**facts, example=E.show_classes(ordered, column),
+                                     values=E.show_values(list(found))),
+        cli_message=E.CLI_ORDER_NEEDS_CLASSES.format(**facts, example=cli_example))
+
+
 __all__ = ["MIN_EXPECTED", "N_DRAWS", "REPORT_COLUMNS", "TEST_COLUMNS", "class_tables",
            "multiclass_report_from_classes", "multiclass_test_from_classes", "one_vs_rest"]
 
@@ -221,9 +253,8 @@ def multiclass_report_from_classes(
     dtype = schema["y_pred"]
     if ordered and classes is None and _is_text(dtype):
         found = table.select(pl.col("y_pred").drop_nulls().unique().sort()).collect()
-        raise E.InvalidArgumentError(E.ORDER_NEEDS_CLASSES.format(
-            column={**TABLE_NAMES, **(names or {})}["y_pred"], dtype=dtype,
-            values=E.show_values(found["y_pred"].to_list())))
+        raise _order_needs_classes(found["y_pred"].to_list(),
+                                   {**TABLE_NAMES, **(names or {})}["y_pred"], dtype)
     ref = Reference.parse(reference, keys)
     out_schema = _report_schema(schema, keys)
 

@@ -55,6 +55,7 @@ from polars_fair.cli.io import (
     check_one_attribute,
     check_outputs,
     check_rows,
+    choices,
     cli_message,
     column_or_sql,
     emit,
@@ -367,10 +368,18 @@ def method_options(owner: type, method: str) -> list[Opt]:
         return list(_options_of(getattr(_namespace(), method), True, rows=True))
     if owner is FairClassCounts:  # its own options, then the class-table arguments
         own = [o for o in _options_of(getattr(owner, method), True) if o.target == "method"]
-        taken = {o.name for o in own}
+        taken = {o.name for o in own} | ({"sample_weight"} if method in UNWEIGHTED else set())
         return [*own, *[o for o in _class_options() if o.name not in taken]]
     return list(_options_of(getattr(owner, method), owner is FairCounts,
                             moments=owner is FairMoments))
+
+
+#: Class-table methods that count rows, so their command takes no ``--sample-weight`` (the
+#: method refuses weights, :data:`polars_fair.errors.TEST_WEIGHTS`), with why, in their help.
+UNWEIGHTED = {
+    "multiclass_test": "No --sample-weight: the chi-square test counts rows, and weight sums "
+                       "are not numbers of observations (multiclass-report reads the weights).",
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -583,10 +592,10 @@ def _io_parameters(formats: Sequence[str] = FORMATS,
         by_parameter(by_optional),
         inspect.Parameter("where", kw, default=None, annotation=Annotated[str | None, typer.Option(
             help="SQL filter applied before the audit.", metavar="SQL")]),
-        inspect.Parameter("format", kw, default="table", annotation=Annotated[str, typer.Option(
-            "--format", help=" | ".join(formats) + " (default: the --output suffix, else table). "
-            + EXPORT_HELP,
-            metavar="FORMAT")]),
+        inspect.Parameter("format", kw, default="table", annotation=Annotated[
+            choices(formats), typer.Option(
+                "--format", help=" | ".join(formats) + " (default: the --output suffix, else "
+                "table). " + EXPORT_HELP, metavar="FORMAT")]),
         inspect.Parameter("output", kw, default=None, annotation=Annotated[
             Path | None, typer.Option(help="Write to this file.", metavar="FILE")]),
         inspect.Parameter("columns", kw, default=None, annotation=Annotated[
@@ -640,6 +649,25 @@ def by_parameter(optional: bool = False) -> inspect.Parameter:
 MAX_RANGE_VALUES = 1_000_000
 
 
+def _coarser_range(start: Decimal, stop: Decimal, name: str) -> dict[str, Any]:
+    """A ``START:STOP:STEP`` over the same ends whose values the command takes as they are.
+
+    The step is the smallest of 1, 2 or 5 times a power of ten that keeps the values within
+    the option's own default limit (``max_thresholds`` for ``--thresholds``: 10,000), else
+    within :data:`MAX_RANGE_VALUES`.
+    """
+    most = min(MAX_RANGE_VALUES, getattr(DEFAULTS, f"max_{name}", MAX_RANGE_VALUES))
+    need = (stop - start) / (most - 1)
+    step = Decimal(1).scaleb(need.adjusted()) if need > 0 else Decimal(1)
+    for factor in (1, 2, 5, 10):
+        if step * factor >= need:
+            step = (step * factor).normalize()
+            break
+    count = int((stop - start) // step) + 1
+    return {"example": ":".join(format(d.normalize(), "f") for d in (start, stop, step)),
+            "count": count}
+
+
 def _split(text: str, opt: Opt, cast: Callable[[str], Any]) -> list[Any]:
     items = split_items(text)
     parts = [unquote(p) for p in items if p] if cast is str else [p for p in items if p.strip()]
@@ -652,7 +680,8 @@ def _split(text: str, opt: Opt, cast: Callable[[str], Any]) -> list[Any]:
             count = int((stop - start) // step) + 1  # exact: decimals, both ends included
             if count > MAX_RANGE_VALUES:  # refused before any value is built
                 raise E.SizeLimitError(E.CLI_RANGE_TOO_LONG.format(
-                    flag=opt.flag, text=text, size=count, limit=MAX_RANGE_VALUES))
+                    flag=opt.flag, text=text, size=count, limit=MAX_RANGE_VALUES,
+                    **_coarser_range(start, stop, opt.name)))
             with localcontext() as ctx:
                 ctx.prec = 60  # exact for any written decimals: no step rounds
                 return [start + i * step for i in range(count)]
@@ -1071,6 +1100,7 @@ def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..
     example = HELP_EXAMPLES.get(command_name(method))
     command.__doc__ = (f"{_plain(head.split(chr(10) + chr(10))[0])}\n\n{api}, its options "
                        "generated from the declaration."
+                       + (f"\n\n{UNWEIGHTED[method]}" if method in UNWEIGHTED else "")
                        + (f"\n\nExample: {example}" if example else ""))
     opts = method_options(cls, method)
     params = _io_parameters(by_optional=any(o.kind == "groups" for o in opts))

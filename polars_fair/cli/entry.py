@@ -22,13 +22,14 @@ generated commands in :mod:`polars_fair.cli.commands` and the decisions in the a
 
 from __future__ import annotations
 
+import functools
 import json
 import textwrap
 import warnings
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import click
 import polars as pl
@@ -52,7 +53,9 @@ from polars_fair.cli.group import ReadableCommand, ReadableGroup
 from polars_fair.cli.io import (
     BASELINE_FLAGS,
     BY_HELP,
+    FLAGS,
     BaselineAliasOpt,
+    Format,
     Inputs,
     check_on_rows,
     check_outputs,
@@ -76,7 +79,7 @@ from polars_fair.core.labels import cli_group, visible
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import SUPPORT_SIZE, support_name
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
-from polars_fair.core.spec import DEFAULT_MAX_GROUPS, MEMBERSHIP_ARGS
+from polars_fair.core.spec import DEFAULT_MAX_GROUPS, MEMBERSHIP_ARGS, NullGroups
 
 __all__ = ["app", "main"]
 
@@ -348,8 +351,8 @@ DtypeOpt = Annotated[
 ]
 WhereOpt = Annotated[str | None, typer.Option(help="SQL filter applied before the audit.",
                                               metavar="SQL")]
-NullGroupsOpt = Annotated[str, typer.Option(help="keep | raise | drop",
-                                            metavar="[keep|raise|drop]")]
+NullGroupsOpt = Annotated[NullGroups, typer.Option(  # a choice: checked as it parses
+    help="keep | raise | drop", metavar="[keep|raise|drop]")]
 MaxGroupsOpt = Annotated[
     int, typer.Option(help="The most groups the audit may make (Enum intersections); a larger "
                            "audit is refused.")
@@ -362,7 +365,7 @@ RateOpt = Annotated[
 ]
 
 
-FormatOpt = Annotated[str, typer.Option(
+FormatOpt = Annotated[Format, typer.Option(
     "--format", help="table | csv | json | parquet | markdown. " + EXPORT_HELP,
     metavar="FORMAT")]
 ColumnsOpt = Annotated[str | None, typer.Option(
@@ -966,7 +969,7 @@ def check(
         int, typer.Option(help="Check only groups with at least this many rows.")
     ] = DEFAULTS.min_support,
     null_groups: NullGroupsOpt = "keep",
-    format: Annotated[str, typer.Option("--format", help="text | json",
+    format: Annotated[Literal["text", "json"], typer.Option("--format", help="text | json",
                                         metavar="[text|json]")] = "text",
     separator: SeparatorOpt = None,
     dtype: DtypeOpt = None,
@@ -996,9 +999,7 @@ def check(
     baseline_pred = one_baseline(baseline_pred, baseline_alias)
     result: dict[str, Any] = {}
 
-    def run() -> None:
-        if format not in ("text", "json"):
-            raise E.InvalidArgumentError(f"--format must be text or json, got {format!r}")
+    def run() -> None:  # --format is text or json: typer checks it as it parses
         if max_abroca is not None and y_score is None:
             raise E.InvalidArgumentError("--max-abroca needs --y-score (the score column)")
         if baseline_pred is None and (max_impact_ratio_drop, max_ofi_increase) != (None, None):
@@ -1077,6 +1078,30 @@ def _check_membership(by: list[str], declared: dict[str, Any], max_abroca: Any,
     return member
 
 
+@functools.lru_cache(maxsize=1)
+def learn_flags() -> None:
+    """Add every command's parameters to :data:`polars_fair.cli.io.FLAGS`, once, on the error path.
+
+    Generated commands add theirs as they are registered; a hand-written command's own
+    parameters (``check``'s ``max_impact_ratio_drop``) and each count argument then read as
+    flags in any message (:func:`polars_fair.cli.io.cli_message`). Only names of several
+    words (with ``_``) are added: a one-word name (``title``) is also an English word.
+
+    Examples
+    --------
+    >>> from polars_fair.cli.io import FLAGS
+    >>> learn_flags()
+    >>> FLAGS["max_impact_ratio_drop"]
+    '--max-impact-ratio-drop'
+    """
+    group = typer.main.get_command(app)
+    for command in getattr(group, "commands", {}).values():
+        for p in command.params:
+            flag = next((o for o in p.opts if o.startswith("--")), None)
+            if p.param_type_name == "option" and p.name and "_" in p.name and flag:
+                FLAGS.setdefault(p.name, flag)
+
+
 def error_message(exc: BaseException) -> str:
     """One line for a failed command: the error's first line, its parameters named as flags.
 
@@ -1098,6 +1123,7 @@ def error_message(exc: BaseException) -> str:
     """
     if isinstance(exc, pl.exceptions.PolarsError):
         exc = unreadable(exc)
+    learn_flags()
     cli_text = getattr(exc, "cli_message", None)  # advice written for the command line
     lines = str(cli_text or exc).strip().splitlines()
     text = " ".join(lines[0].split()) if lines else type(exc).__name__
@@ -1128,6 +1154,8 @@ def _guard(fn: Callable[[], None], json_errors: bool = False) -> None:
             failure = exc
         finally:
             WARN_CONSTANT.reset(token)
+    if caught:
+        learn_flags()
     for message in dict.fromkeys(str(w.message) for w in caught):
         typer.echo(f"polars-fair: {cli_message(' '.join(message.split()))}", err=True)
     if failure is not None:

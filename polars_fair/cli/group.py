@@ -80,6 +80,8 @@ def usage_message(exc: Exception) -> str:
     >>> from typer._click.exceptions import BadParameter, NoSuchOption
     >>> usage_message(BadParameter("'x' is not one of 'a', 'b'.", param_hint="'--method'"))
     "--method: 'x' is not one of 'a', 'b'"
+    >>> usage_message(BadParameter("'cvs' is not one of 'csv', 'json'.", param_hint="'--format'"))
+    "--format: 'cvs' is not one of 'csv', 'json' (did you mean --format csv?)"
     >>> usage_message(NoSuchOption("--bogus"))
     'no such option: --bogus'
     """
@@ -115,8 +117,21 @@ def usage_message(exc: Exception) -> str:
         else:
             text = f"{value!r}: {msg}".rstrip(".")
     if isinstance(exc, BadParameter):
+        if name.startswith("--"):
+            text += _near_choice(text, name)
         return E.CLI_BAD_PARAMETER.format(flag=name, message=text) if name else text
     return text[:1].lower() + text[1:]
+
+
+def _near_choice(text: str, flag: str) -> str:
+    """Typer's "'cvs' is not one of 'table', 'csv'": the close choice as typed, ``--format csv``."""
+    import re
+
+    m = re.fullmatch(r"'((?:[^'\\]|\\.)*)' is not one of (.*)", text)
+    if m is None:
+        return ""
+    return E.closest([m.group(1)], re.findall(r"'((?:[^'\\]|\\.)*)'", m.group(2)), flag=flag,
+                     cutoff=E.VALUE_CUTOFF)
 
 
 def json_requested(argv: Sequence[str]) -> bool:

@@ -24,10 +24,11 @@ import decimal
 import os
 import re
 import shlex
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import polars as pl
 import typer
@@ -52,6 +53,8 @@ __all__ = [
     "DTYPES",
     "FLAGS",
     "FORMATS",
+    "Format",
+    "choices",
     "SUFFIX_FORMATS",
     "Inputs",
     "blank_as_null",
@@ -144,8 +147,35 @@ FLAGS = {
 BY_HELP = ("Attribute column or SQL expression (named by its text, or by its AS: "
            "'\"n\" AS n_attr'); repeat for intersections.")
 
+#: ``--format``'s annotation: typer checks the choice as it parses (:func:`choices`).
+Format = Literal["table", "csv", "json", "parquet", "markdown"]
 #: The output formats of ``--format``.
-FORMATS = ("table", "csv", "json", "parquet", "markdown")
+FORMATS: tuple[str, ...] = typing.get_args(Format)
+
+
+def choices(values: Sequence[str]) -> Any:
+    """The annotation of an option that takes one of ``values``: Typer checks it as it parses.
+
+    So a value outside the list is a usage error, told before Polars is imported
+    (:mod:`polars_fair.cli.usage`), with "did you mean"
+    (:func:`polars_fair.cli.group.usage_message`).
+
+    Parameters
+    ----------
+    values : sequence of str
+        The accepted values.
+
+    Returns
+    -------
+    typing.Literal
+        ``Literal[values]``.
+
+    Examples
+    --------
+    >>> choices(("text", "json"))
+    typing.Literal['text', 'json']
+    """
+    return Literal[tuple(values)]
 #: Output suffixes and their format (``--output`` with the default format).
 SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".parquet": "parquet", ".pq": "parquet",
                   ".txt": "table", ".md": "markdown"}
@@ -235,6 +265,18 @@ def parse_dtype(text: str) -> pl.DataType:
                                              cutoff=E.VALUE_CUTOFF))
 
 
+def _dtype_example(text: str) -> str:
+    """``--dtype``'s example for a text without ``COLUMN=``, as one shell word.
+
+    Its column (``race`` -> ``race=str``, ``race:int64`` -> ``race=int64``), else ``branch=str``.
+    """
+    name, colon, kind = text.strip().rpartition(":")
+    if colon and name and kind.strip().lower() in DTYPES:
+        return E.shell_word(f"{name}={kind.strip()}")
+    column = text.strip().rstrip("=")
+    return E.shell_word(f"{column}=str") if column else "branch=str"
+
+
 def parse_dtypes(texts: Sequence[str] | None) -> dict[str, pl.DataType]:
     """``--dtype COL=TYPE`` (repeatable) as ``{column: dtype}``.
 
@@ -261,7 +303,8 @@ def parse_dtypes(texts: Sequence[str] | None) -> dict[str, pl.DataType]:
     for text in texts or ():
         column, eq, name = text.rpartition("=")
         if not eq or not column:
-            raise E.InvalidArgumentError(E.CLI_BAD_DTYPE_OPTION.format(value=text))
+            raise E.InvalidArgumentError(E.CLI_BAD_DTYPE_OPTION.format(
+                value=text, example=_dtype_example(text)))
         if column in out:
             raise E.InvalidArgumentError(E.CLI_DTYPE_TWICE.format(column=column))
         out[column] = parse_dtype(name)
@@ -1029,8 +1072,8 @@ def effective_format(fmt: str, output: Path | None) -> str:
     """
     if fmt not in FORMATS:
         raise E.InvalidArgumentError(f"--format must be one of {FORMATS}, got {fmt!r}"
-                                     + E.closest([fmt], FORMATS, quote=False,
-                                                cutoff=E.VALUE_CUTOFF))
+                                     + E.closest([fmt], FORMATS, flag="--format",
+                                                 cutoff=E.VALUE_CUTOFF))
     if output is None:
         return fmt
     by_suffix = SUFFIX_FORMATS.get(output.suffix.lower())
@@ -1099,7 +1142,10 @@ def check_outputs(fmt: str, output: Path | None, html: Path | None = None,
                 raise E.InvalidArgumentError(
                     E.CLI_OUTPUT_IS_INPUT.format(flag=flag, path=path, input=source))
         if path.is_dir():
-            raise E.InvalidArgumentError(E.CLI_OUTPUT_IS_DIR.format(flag=flag, path=path))
+            name = "audit.html" if flag == "--html" else "report" + next(
+                (s for s, f in SUFFIX_FORMATS.items() if f == fmt), ".txt")
+            raise E.InvalidArgumentError(E.CLI_OUTPUT_IS_DIR.format(
+                flag=flag, path=path, example=E.shell_word(str(path / name))))
         parent = path.parent
         if not parent.is_dir():
             raise E.InvalidArgumentError(
@@ -1172,6 +1218,21 @@ _QUOTED = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)""")
 _PY_TEXT = r"(?:'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*")'
 
 
+def _command_words() -> str:
+    """``polars-fair COMMAND`` for the command running (``polars-fair`` outside one)."""
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    name = ctx.info_name if ctx is not None else None
+    return f"polars-fair {name}" if name and name != "polars-fair" else "polars-fair"
+
+
+def _names(listed: str) -> str:
+    """``'race', 'sex'`` (a Python list's items) as the command line writes names: race, sex."""
+    return ", ".join(re.sub(r"^'(.*)'$|^\"(.*)\"$", r"\1\2", v.strip())
+                     for v in listed.split(",") if v.strip())
+
+
 def _item_value(value_repr: str) -> str:
     """A value of ``--benchmark`` as typed: text as it is (double-quoted if it holds , = :)."""
     try:
@@ -1241,6 +1302,19 @@ _PYTHON_ADVICE = (
     # an expression named like an output column: the SQL --by renamed by its AS
     (re.compile(r"by=<the expression>\.alias\('((?:[^'\\]|\\.)*)_attr'\)"),
      lambda m: _renamed_sql(ast.literal_eval(f"'{m.group(1)}'"))),
+    # the benchmark shares as --benchmark takes them (COLUMN=V1:X1,...), none given: none
+    (re.compile(r"benchmark=\{attribute: \{value: share\}\}(.*?); got None"),
+     lambda m: f"--benchmark COLUMN=V1:X1,V2:X2,...{m.group(1)}; none given"),
+    (re.compile(r"benchmark=\{attribute: \{value: share\}\}"),
+     "--benchmark COLUMN=V1:X1,V2:X2,..."),
+    # a Python function named as the analysis: the command that runs it
+    (re.compile(r"(output columns?(?:\(s\))? of )(?:polars_fair\b|[a-z]+(?:_[a-z]+)+\b)"),
+     lambda m: m.group(1) + _command_words()),
+    # a reference over several attributes names each of them: attr=value,attr=value
+    (re.compile(r"reference mapping must name exactly the attributes \[([^\]]*)\], got "
+                r"\[([^\]]*)\]"),
+     lambda m: "--reference must name each --by attribute once (attr=value,attr=value): "
+               f"{_names(m.group(1))}; got {_names(m.group(2)) or 'none'}"),
     (re.compile(r"(?<![\w-])ordered=True\b"), "--ordered"),  # a switch, not a value
     (re.compile(r"(?<![\w-])normalize=True\b"), "--normalize"),  # a switch, not a value
 )
@@ -1251,10 +1325,15 @@ _SCORE_ADVICE = re.compile(
 
 #: The patterns of :func:`cli_message`: a parameter name (a Python identifier, so one word) in
 #: each place it reads as a flag, and which names it applies to (``multi``: with an underscore,
-#: ``single``: without). A word that is no parameter name (:data:`FLAGS`) is left as it is, so
-#: the patterns need no list of names and compile once (a list of every flag, compiled anew as
-#: commands add theirs, took a tenth of the command line's import).
+#: unless a column of the input is so named; ``role``: with an underscore, as the subject of
+#: the sentence; ``single``: without). A word that is no parameter name (:data:`FLAGS`) is left
+#: as it is, so the patterns need no list of names and compile once (a list of every flag,
+#: compiled anew as commands add theirs, took a tenth of the command line's import).
 _FLAG_PATTERNS = tuple((re.compile(regex), template, names) for regex, template, names in (
+    # a parameter as the subject, even when a column shares its name ("y_true column 'x'",
+    # "y_score must lie in [0, 1]"): the role, so its flag
+    (r"(?<![\w-])(\w+)(?= column (?:['\"]|$))", "{}", "role"),  # $: a quoted part follows
+    (r"(?<![\w-])(\w+)(?= must )", "{}", "role"),
     # an option named without a value: "y_score=, which" -> "--y-score, which"
     (r"(?<![\w-])(\w+)=(?=[\s,;.)\]])", "{}", "all"),
     (r"(?<![\w-])(\w+)=", "{} ", "all"),  # pos_label=1 -> --pos-label 1
@@ -1272,7 +1351,7 @@ def _as_flag(m: re.Match[str], template: str, names: str) -> str:
     """The match written with its parameter's flag, or as it is (a word that names none)."""
     name = m.group(1)
     flag = FLAGS.get(name)
-    if flag is None or (names == "multi" and "_" not in name) or (
+    if flag is None or (names in ("multi", "role") and "_" not in name) or (
             names == "single" and "_" in name):
         return m.group(0)
     if names == "multi" and name in _INPUT_COLUMNS:  # a bare word that is a column: a column

@@ -536,6 +536,7 @@ def register(app: Any, guard: Any) -> None:
     from polars_fair.cli.group import ReadableCommand
     from polars_fair.cli.io import (
         check_outputs,
+        choices,
         effective_format,
         emit,
         parse_dtypes,
@@ -555,11 +556,7 @@ def register(app: Any, guard: Any) -> None:
         provenance (input SHA-256, rows, parameters, versions). polars_fair.analyses.bias_audit.
         """
         def run() -> None:
-            fmt, output = v["format"], v["output"]
-            if fmt not in LL144_FORMATS:
-                raise E.InvalidArgumentError(
-                    f"--format must be one of {LL144_FORMATS}, got {fmt!r}"
-                    + E.closest([fmt], LL144_FORMATS, quote=False, cutoff=E.VALUE_CUTOFF))
+            fmt, output = v["format"], v["output"]  # one of LL144_FORMATS: typer checks it
             is_html = fmt == "html" or (
                 fmt == "table" and output is not None
                 and output.suffix.lower() in (".html", ".htm"))
@@ -630,8 +627,8 @@ def register(app: Any, guard: Any) -> None:
         opt("title", str | None, None, "The document's title.", "TEXT"),
         opt("model", str | None, None, "The tool audited (name, version).", "TEXT"),
         opt("note", str | None, None, "A note recorded with the provenance.", "TEXT"),
-        opt("format", str, "table", " | ".join(LL144_FORMATS) + " (default: the --output "
-            "suffix, else table)", "FORMAT"),
+        opt("format", choices(LL144_FORMATS), "table", " | ".join(LL144_FORMATS)
+            + " (default: the --output suffix, else table)", "FORMAT"),
         opt("output", Path | None, None, "Write to this file (.html, .csv, .json, .md, .txt).",
             "FILE"),
         opt("columns", str | None, None, "The result columns to write, comma-separated "

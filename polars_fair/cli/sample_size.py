@@ -66,7 +66,7 @@ def register(app: typer.Typer, guard: Callable[..., None]) -> None:
     True
     """
     from polars_fair.cli.commands import _options_of, _parameter
-    from polars_fair.cli.io import FLAGS, FORMATS, check_outputs, emit
+    from polars_fair.cli.io import FLAGS, FORMATS, check_outputs, choices, emit
 
     opts = _options_of(sample_size, False, rows=True)  # its own options, no count arguments
     for o in opts:  # messages name the flags (impact_ratio=1 reads --impact-ratio 1)
@@ -82,9 +82,10 @@ def register(app: typer.Typer, guard: Callable[..., None]) -> None:
 
     kw = inspect.Parameter.KEYWORD_ONLY
     params = [_parameter(o) for o in opts] + [
-        inspect.Parameter("format", kw, default="table", annotation=Annotated[str, typer.Option(
-            "--format", help=" | ".join(FORMATS) + " (default: the --output suffix, else "
-            "table).", metavar="FORMAT")]),
+        inspect.Parameter("format", kw, default="table", annotation=Annotated[
+            choices(FORMATS), typer.Option(
+                "--format", help=" | ".join(FORMATS) + " (default: the --output suffix, else "
+                "table).", metavar="FORMAT")]),
         inspect.Parameter("output", kw, default=None, annotation=Annotated[
             Path | None, typer.Option(help="Write to this file.", metavar="FILE")]),
     ]

@@ -138,6 +138,26 @@ def _refuse(role: str, text: str, why: str) -> E.SQLRefusedError:
     return E.SQLRefusedError(E.SQL_REFUSED.format(role=role, text=text, why=why))
 
 
+def _doubled_quotes(text: str, start: int) -> str:
+    r"""The string at ``start`` read with ``\'`` as a quote, written with it doubled (``''``).
+
+    :data:`polars_fair.errors.SQL_DOUBLED_QUOTE` (``, as in 'O''Brien'``), or ``""`` when
+    the string read that way never closes (its end cannot be told).
+    """
+    out, j = ["'"], start + 1
+    while j < len(text):
+        pair = text[j:j + 2]
+        if pair in ("\\'", "''"):
+            out.append("''")
+            j += 2
+        elif text[j] == "'":
+            return E.SQL_DOUBLED_QUOTE.format(literal="".join(out) + "'")
+        else:
+            out.append(text[j])
+            j += 1
+    return ""
+
+
 def tokenize(text: str, role: str = "sql") -> list[Token]:
     r"""Split a SQL expression into tokens without interpreting it.
 
@@ -190,7 +210,8 @@ def tokenize(text: str, role: str = "sql") -> list[Token]:
                     continue
                 break
             if ch == "'" and "\\'" in text[i:k + 1]:  # is the quote escaped? dialects differ
-                raise _refuse(role, text, E.SQL_WHY_BACKSLASH.format(pos=i))
+                raise _refuse(role, text, E.SQL_WHY_BACKSLASH.format(
+                    pos=i, example=_doubled_quotes(text, i)))
             tokens.append(Token("string" if ch == "'" else "quoted", "".join(parts), i))
             i = k + 1
         elif (m := _NUMBER.match(text, i)) is not None and (ch.isdigit() or ch == "."):

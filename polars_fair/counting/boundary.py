@@ -57,6 +57,7 @@ from polars_fair.counting.score_bounds import big_score_check
 __all__ = [
     "COUNT_COLUMNS",
     "MAX_FLOAT_LEVELS",
+    "level_cut",
     "level_kind",
     "Y",
     "P",
@@ -584,6 +585,9 @@ def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> 
                      "values": E.show_values(others), "classes": E.show_classes(found, name)}
             raise E.InvalidLabelError(E.TOO_MANY_CLASSES.format(**facts),
                                       cli_message=E.CLI_TOO_MANY_CLASSES.format(**facts))
+        if role == "y_true" and all(isinstance(v, str) for v in others):  # text: compare it
+            raise E.too_many_labels(name, pos, others,
+                                    held=df.filter(pl.col(col) == pos)["n"].sum() > 0)
         raise E.InvalidLabelError(E.TOO_MANY_VALUES.format(
             column=name, role=role, pos_label=pos, values=E.show_values(others)))
     return others[0] if others else None
@@ -882,7 +886,7 @@ def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str], *, way: str 
         if levels > MAX_FLOAT_LEVELS:
             raise E.levels_error(k, df.schema[k], levels, int(df["n"].sum()),
                                  kind="number", float_limit=MAX_FLOAT_LEVELS, way=way,
-                                 sql=sql_name(k))
+                                 sql=sql_name(k), cut=level_cut(present))
 
 
 def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows",
@@ -931,11 +935,42 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
         levels, fine = too_fine(df, [k], rows)
         if fine:
             raise E.levels_error(k, dtype, levels, rows, kind=level_kind(dtype), way=way,
-                                 sql=sql_name(k))
+                                 sql=sql_name(k), cut=level_cut(df[k]))
     if len(keys) > 1 and intersection:
         levels, fine = too_fine(df, keys, rows)
         if fine:
             raise E.intersection_error(keys, levels, rows, way=way)
+
+
+def level_cut(values: pl.Series) -> str:
+    """The cut-off of the advice to bin a numeric attribute, inside its range (never a value).
+
+    :func:`polars_fair.errors.cut_off` over the least, greatest and median of the distinct
+    non-null values; ``30`` for a column that is not numeric.
+
+    Parameters
+    ----------
+    values : pl.Series
+        The attribute's values (a key column of a label table).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> level_cut(pl.Series([0.1, 0.35, 0.8])), level_cut(pl.Series(["a", "b"]))
+    ('0.5', '30')
+    """
+    if not values.dtype.is_numeric() or values.dtype.is_decimal():
+        return "30"
+    present = values.drop_nulls().cast(pl.Float64)
+    present = present.filter(present.is_finite())
+    if present.is_empty():
+        return "30"
+    low, high, middle = (float(x) for x in (present.min(), present.max(),  # type: ignore[arg-type]
+                                             present.median()))
+    return E.cut_off(low, high, middle)
 
 
 def too_fine(df: pl.DataFrame, keys: Sequence[str], rows: int) -> tuple[int, bool]:

@@ -105,8 +105,10 @@ def test_ordered_text_classes_need_their_order() -> None:
     with pytest.raises(E.InvalidArgumentError) as err:
         HAND.fair.multiclass_report("g", y_pred="p", ordered=True)
     # the advice lists the column's own values (issue 22 re-review item 4), sorted as text
+    # and advises them in the order of their scale (issue 20: Low, Medium, High)
     assert str(err.value) == E.ORDER_NEEDS_CLASSES.format(
-        column="p", dtype=pl.String, values="['High', 'Low', 'Medium']")
+        column="p", dtype=pl.String, values="['High', 'Low', 'Medium']",
+        example="['Low', 'Medium', 'High']", guess="")
 
 
 def test_weighted_shares_use_weight_sums() -> None:

@@ -99,7 +99,8 @@ def test_errors_name_the_users_column_in_python_and_on_the_cli(tmp_path: Path) -
     with pytest.raises(E.InvalidArgumentError) as order:
         RISK.rename({"risk": "p"}).fair.multiclass_report("g", y_pred="p", ordered=True)
     assert str(order.value) == E.ORDER_NEEDS_CLASSES.format(
-        column="p", dtype=pl.String, values="['High', 'Low', 'Medium']")
+        column="p", dtype=pl.String, values="['High', 'Low', 'Medium']",
+        example="['Low', 'Medium', 'High']", guess="")
     path = _csv(tmp_path, RISK)
     code, out = _cli("multiclass-report", path, "--by", "g", "--y-pred", "risk",
                      "--classes", "Low,Medium")
@@ -112,9 +113,10 @@ def test_errors_name_the_users_column_in_python_and_on_the_cli(tmp_path: Path) -
     assert code == 2
     assert text.startswith("polars-fair: error: --ordered reads the classes"), text
     assert "column 'risk' of dtype String" in text
-    # the column's own values (issue 22 re-review item 4), not a fixed example
-    assert "(found, sorted as text: ['High', 'Low', 'Medium'])" in text
-    assert "--ordered True" not in text and "['Low'" not in text
+    # the column's own values (issue 22 re-review item 4), not a fixed example; as --classes
+    # takes them, in the order of their scale, never a Python list (issue 20)
+    assert "for example --classes 'Low,Medium,High'" in text
+    assert "--ordered True" not in text and "[" not in text
 
 
 def test_cli_advice_for_true_and_predicted_kinds_works_when_followed(tmp_path: Path) -> None:
@@ -248,11 +250,13 @@ def test_advice_names_the_users_own_classes_and_attributes(tmp_path: Path) -> No
         medals.fair.multiclass_report("team", y_pred="medal", ordered=True)
     assert str(err.value) == (
         "ordered=True reads the classes from the lowest to the highest, but column 'medal' of "
-        "dtype String has no order of its own; pass classes= with its values in that order "
+        "dtype String has no order of its own; pass classes= with its values in that order, "
+        "for example classes=['bronze', 'silver', 'gold'] "  # a medal's order (issue 20)
         "(found, sorted as text: ['bronze', 'gold', 'silver'])")
     path = _csv(tmp_path, medals)
     code, out = _cli("multiclass-report", path, "--by", "team", "--y-pred", "medal", "--ordered")
-    assert code == 2 and "pass --classes with its values" in out and "'bronze'" in out
+    assert code == 2 and "pass --classes with its values" in out
+    assert "--classes 'bronze,silver,gold'" in " ".join(out.split())
     assert "Low" not in out
     # following it: the order given, lowest first; a: bronze, silver, gold; b: gold, bronze,
     # gold: at or above silver, a 2/3 and b 2/3

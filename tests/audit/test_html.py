@@ -852,7 +852,8 @@ def test_audit_html_output_is_a_directory(tmp_path: Path) -> None:
 
     with pytest.raises(InvalidArgumentError) as caught:
         audit_html(_tiny_scores().with_columns(y_pred=pl.col("s") >= 0.5), "g", output=tmp_path)
-    assert str(caught.value) == PAGE_OUTPUT_IS_DIR.format(path=str(tmp_path))
+    assert str(caught.value) == PAGE_OUTPUT_IS_DIR.format(
+        path=str(tmp_path), example=str(tmp_path / "audit.html"))
 
 
 def test_page_data_refuses_what_is_not_text() -> None:

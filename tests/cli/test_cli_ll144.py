@@ -131,7 +131,7 @@ def test_table_and_markdown_show_rates_and_impact_ratios(demo: Any) -> None:
     (["--y-pred", "y_pred", "--data-date", "2025-02-01/2025-01-01"],
      E.CLI_BAD_DATE.format(value="2025-02-01/2025-01-01")),
     (["--y-pred", "y_pred", "--min-share", "2"], "--min-share"),
-    (["--y-pred", "y_pred", "--format", "xlsx"], "--format must be one of"),
+    (["--y-pred", "y_pred", "--format", "xlsx"], "--format: 'xlsx' is not one of"),
 ])
 def test_bad_calls_exit_2_with_one_line(demo: Any, args: list[str], message: str) -> None:
     _, path = demo

@@ -25,9 +25,10 @@ ROWS = pl.DataFrame({"sex": ["Female", "Male"] * 20, "race": ["a", "a", "b", "b"
 
 
 def _suggestion(message: str) -> str:
+    """The value suggested: a choice is written as typed, ``--format csv`` (the value follows)."""
     m = re.search(r"\(did you mean '?([^'?]+?)'?(?: or [^?]*)?\?\)", message)
     assert m, message
-    return m.group(1)
+    return m.group(1).split(" ")[-1]
 
 
 def _run(path: Path, *args: str) -> tuple[int, str]:

@@ -899,7 +899,7 @@ CLI_CATALOGUE: dict[str, BadCall] = {
         _sql("--where", "race = ?", E.SQL_WHY_CHARACTER.format(char="?", pos=7))),
     "a backslash-quote in --where": BadCall(
         ("report", "{dir}/hiring.csv", "--by", "race", "--where", "race = 'a\\' OR 1=1"),
-        _sql("--where", "race = 'a\\' OR 1=1", E.SQL_WHY_BACKSLASH.format(pos=7))),
+        _sql("--where", "race = 'a\\' OR 1=1", E.SQL_WHY_BACKSLASH.format(pos=7, example=""))),
     "a comment in --by": BadCall(
         ("report", "{dir}/hiring.csv", "--by", "race -- comment"),
         _sql("--by", "race -- comment", E.SQL_WHY_COMMENT.format(pos=5))),

@@ -318,7 +318,8 @@ def page_output(output: Any) -> Path | None:
         return None
     path = Path(output)
     if path.is_dir():
-        raise E.InvalidArgumentError(E.PAGE_OUTPUT_IS_DIR.format(path=str(output)))
+        raise E.InvalidArgumentError(E.PAGE_OUTPUT_IS_DIR.format(
+            path=str(output), example=str(path / "audit.html")))
     if path.suffix.lower() not in (".html", ".htm"):
         raise E.InvalidArgumentError(E.PAGE_OUTPUT_SUFFIX.format(path=str(output)))
     if not path.parent.is_dir():
