@@ -130,9 +130,24 @@ LOOKS_LIKE_SCORES = (
     "y_score={column!r} with a threshold= (for example threshold=0.5), or use fair.abroca() for "
     "score-based metrics"
 )
+#: ``{advice}``: :data:`NEGATIVES_ADVICE` (Python), :data:`RELATION_NEGATIVES_ADVICE` (a DuckDB or
+#: Spark relation) or :data:`CLI_NEGATIVES_ADVICE` (the command line): the prediction's negative
+#: value mapped onto the label's.
 NEGATIVES_DIFFER = (
     "y_true column {y_true!r} and y_pred column {y_pred!r} use different negative values "
-    "({neg_true!r} and {neg_pred!r}) beside pos_label={pos_label!r}"
+    "({neg_true!r} and {neg_pred!r}) beside pos_label={pos_label!r}; {advice}"
+)
+NEGATIVES_ADVICE = (
+    "map one onto the other first, for example {role}=pl.col({column!r}).replace({neg_pred!r}, "
+    "{neg_true!r})"
+)
+RELATION_NEGATIVES_ADVICE = (
+    "map one onto the other in the relation first, for example with SQL CASE WHEN {sql} = "
+    "{neg_pred_sql} THEN {neg_true_sql} ELSE {sql} END AS {mapped}, and pass {role}={mapped!r}"
+)
+CLI_NEGATIVES_ADVICE = (
+    "map one onto the other first, for example --{flag} \"CASE WHEN {sql} = {neg_pred_sql} THEN "
+    "{neg_true_sql} ELSE {sql} END\""
 )
 POS_LABEL_ABSENT = (
     "pos_label={pos_label!r} occurs in neither {y_true!r} nor {y_pred!r}; values found: "
@@ -143,9 +158,11 @@ CLI_DEMO_TOO_FEW = (
     "the demo's {n:,} synthetic row(s) hold no positive outcome (1) to audit; pass a larger "
     "--n (the default is 20,000)"
 )
+#: ``{example}``: the same value in the column's type (:func:`polars_fair.core.values.value_like`),
+#: ", for example pos_label=1", or the column type's usual positive value when it has no reading.
 POS_LABEL_DTYPE = (
     "pos_label={pos_label!r} ({pos_type}) cannot be compared with column {column!r} of dtype "
-    "{dtype}; pass a pos_label of the column's type"
+    "{dtype}; pass a pos_label of the column's type{example}"
 )
 #: A label and a prediction of different kinds (text and Boolean, text and numbers): no one
 #: pos_label can be both, so the advice is to turn the label into the prediction's kind.
@@ -280,20 +297,24 @@ ORDER_NEEDS_CLASSES = (
 )
 UNKNOWN_GROUP = "reference group {group!r} does not exist{near}; the groups are: {groups}"
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
+#: ``{example}``: the same value in the attribute's type (:func:`polars_fair.core.values.
+#: value_advice`: ", for example datetime.date(2020, 1, 31)"), or "" when it has none.
 VALUE_DTYPE = (
     "{role} value {value!r} ({type}) cannot be compared with attribute {column!r} of dtype "
-    "{dtype}; pass a value of the attribute's type"
+    "{dtype}; pass a value of the attribute's type{example}"
 )
 NULL_GROUPS = (
     "attribute column(s) hold null (or NaN) values: {counts}. Pass null_groups='keep' to audit "
     "them as a group of their own, or null_groups='drop' to drop them with a warning"
 )
 DROPPED_NULL_GROUPS = (
-    "dropped {rows} row(s) whose attribute is null ({counts}) because null_groups='drop'"
+    "dropped {rows} row(s) whose attribute is null ({counts}) because null_groups='drop'; "
+    "pass null_groups='keep' to audit them as a group of their own"
 )
 DROPPED_NULL_GROUPS_SETS = (
     "dropped row(s) whose attribute is null, in each attribute set that holds the attribute, "
-    "because null_groups='drop': {counts}"
+    "because null_groups='drop': {counts}; pass null_groups='keep' to audit them as a group of "
+    "their own"
 )
 #: An attribute refused for its number of levels: counts and the dtype, never a value (a column
 #: with one row per level, a name, a date of birth or an id, identifies people). ``{why}`` is
@@ -1016,7 +1037,8 @@ MEMBERSHIP_NULLS = (
 )
 DROPPED_NULL_MEMBERSHIP = (
     "dropped {count} row(s) whose membership probabilities of {attribute!r} hold a null "
-    "({columns}) because null_groups='drop'"
+    "({columns}) because null_groups='drop'; pass null_groups='keep' to audit them as the "
+    "missing group"
 )
 #: A count command given neither --by nor --membership (--help says --by is optional with it):
 #: the same words as any missing option.

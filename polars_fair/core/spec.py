@@ -32,6 +32,7 @@ from polars_fair._docs import borrow
 from polars_fair._lazy import is_numpy, np
 from polars_fair.core.limits import LIMITS, check_ceiling, check_size
 from polars_fair.core.numbers import real
+from polars_fair.core.values import value_like
 
 __all__ = [
     "Attributes",
@@ -957,9 +958,13 @@ def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
     """Adapt pos_label to the column's dtype, or raise when they cannot be compared."""
     if is_numpy(pos_label, "generic"):
         pos_label = pos_label.item()
+    like = value_like(pos_label, dtype)
+    if like is None:  # no reading in the column's type: its usual positive value
+        like = True if dtype == pl.Boolean else 1 if dtype.is_numeric() else None
     bad = E.InvalidLabelError(
         E.POS_LABEL_DTYPE.format(
-            pos_label=pos_label, pos_type=type(pos_label).__name__, column=column, dtype=dtype
+            pos_label=pos_label, pos_type=type(pos_label).__name__, column=column, dtype=dtype,
+            example="" if like is None else f", for example pos_label={like!r}",
         )
     )
     if dtype == pl.Boolean:

@@ -445,7 +445,8 @@ def test_dropped_null_groups_are_one_clean_line(tmp_path: Path) -> None:
                          "--format", "csv", "--min-support", "1")
     assert code == 0
     assert err == ("polars-fair: dropped 3 row(s) whose attribute is null ({'g': 3}) because "
-                   "--null-groups 'drop'\n")
+                   "--null-groups 'drop'; pass --null-groups 'keep' to audit them as a group of "
+                   "their own\n")
     assert pl.read_csv(out.encode())["n"].to_list() == [2, 3]
 
 

@@ -309,7 +309,8 @@ def test_temporal_reference_as_text_is_a_typed_error(column: str) -> None:
         BAD.fair.report(column, reference="2020-01-01", min_support=1)
     assert str(info.value) == E.VALUE_DTYPE.format(
         role="reference", value="2020-01-01", type="str", column=column,
-        dtype=BAD.schema[column])
+        dtype=BAD.schema[column], example=", for example " + repr(
+            dt.date(2020, 1, 1) if column == "day" else dt.datetime(2020, 1, 1)))
     # a date object names the group: the first group is the reference
     out = BAD.fair.report(column, reference=dt.date(2020, 1, 1), min_support=1)
     assert out["is_reference"].to_list() == [True, False]

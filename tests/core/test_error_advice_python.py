@@ -1,0 +1,265 @@
+"""The Python side of issue 20's error catalogue: each suggestion read out of its message, run.
+
+Each test triggers an error as a user would (``df.fair``, a count table, a DuckDB relation),
+reads the advice from the message as written (never a hand-written copy of it), follows it,
+and checks the result against counts worked out by hand. The templates followed here are
+listed in :data:`tests.core.test_error_advice.FOLLOWED` with the name of their test.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import polars_fair
+from polars_fair import errors as E
+from polars_fair.cli.entry import app
+
+#: g a: (y 1, p 1), (y 0, p -1); g b: (y 1, p -1), (y 0, p -1): the prediction's negative is -1
+NEG = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": [1, 0, 1, 0], "y_pred": [1, -1, -1, -1]})
+BASE = pl.DataFrame({"g": ["a", "a", "b", "b"], "h": ["x", "y", "x", "y"],
+                     "y_true": [1, 0, 1, 0], "y_pred": [1, 0, 0, 0]})
+
+
+@pytest.fixture(scope="module")
+def duck() -> Iterator[Any]:
+    """One in-memory DuckDB connection (skips without duckdb)."""
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    yield con
+    con.close()
+
+
+def _refused(call: Any, error: type[Exception] = E.PolarsFairError) -> str:
+    with pytest.raises(error) as info:
+        call()
+    return str(info.value)
+
+
+def _example(message: str) -> str:
+    """The code after the last ``for example`` (up to the end, or ``, and`` / ``; ``)."""
+    assert "for example " in message, message
+    return re.split(r", and |; ", message.rsplit("for example ", 1)[1])[0]
+
+
+def _python(code: str, **names: Any) -> Any:
+    return eval(code, {"pl": pl, "datetime": datetime, **names})  # the advice as written
+
+
+def _keyword(message: str) -> tuple[str, Any]:
+    """``name=value`` of the message's ``for example name=value``, the value evaluated."""
+    name, _, value = _example(message).partition("=")
+    return name, _python(value)
+
+
+# ------------------------------------------------------------------------ NEGATIVES_DIFFER
+def test_negatives_differ_advice_maps_the_prediction_and_runs() -> None:
+    message = _refused(lambda: NEG.fair.confusion("g"), E.InvalidLabelError)
+    name, expr = _keyword(message)
+    assert name == "y_pred"
+    out = NEG.fair.confusion("g", y_pred=expr)
+    # -1 read as 0: a (1, 1) tp, (0, 0) tn; b (1, 0) fn, (0, 0) tn
+    assert out.select("g", "tp", "fp", "fn", "tn").rows() == [("a", 1, 0, 0, 1), ("b", 0, 0, 1, 1)]
+
+
+def test_negatives_differ_advice_of_text_labels_runs() -> None:
+    df = pl.DataFrame({"g": ["a", "b"], "y_true": ["yes", "no"], "y_pred": ["yes", "N"]})
+    message = _refused(lambda: df.fair.confusion("g", pos_label="yes"), E.InvalidLabelError)
+    name, expr = _keyword(message)
+    out = df.fair.confusion("g", pos_label="yes", **{name: expr})
+    assert out.select("tp", "tn").rows() == [(1, 0), (0, 1)]  # a: yes/yes; b: no/no
+
+
+def test_negatives_differ_advice_of_a_baseline_names_the_baseline_and_runs() -> None:
+    df = BASE.with_columns(old=pl.Series([1, -1, 1, -1]))
+    message = _refused(lambda: df.fair.compare("g", y_true="y_true", y_pred="y_pred",
+                                               baseline="old", min_support=1), E.InvalidLabelError)
+    name, expr = _keyword(message)
+    assert name == "baseline" and "baseline column 'old'" in message
+    out = df.fair.compare("g", y_true="y_true", y_pred="y_pred", baseline=expr, min_support=1)
+    # old with -1 read as 0 is 1, 0, 1, 0 (the label itself): a half selected in a and b,
+    # every positive found
+    assert out["selection_rate_baseline"].to_list() == [0.5, 0.5]
+    assert out["tpr_baseline"].to_list() == [1.0, 1.0]
+
+
+def test_negatives_differ_advice_on_duckdb_is_sql_that_runs(duck: Any) -> None:
+    rel = duck.from_arrow(NEG.to_arrow())
+    message = _refused(lambda: polars_fair.counts(rel, "g").frame.collect(), E.InvalidLabelError)
+    m = re.search(r"with SQL (.+ AS (\w+)), and pass (\w+)='(\w+)'", message)
+    assert m and m.group(2) == m.group(4), message
+    mapped = rel.select("*, " + m.group(1))
+    out = polars_fair.counts(mapped, "g", **{m.group(3): m.group(4)}).frame.collect()
+    assert out.sort("g").select("g", "tp", "fp", "fn", "tn").rows() == [
+        ("a", 1, 0, 0, 1), ("b", 0, 0, 1, 1)]
+
+
+def test_negatives_differ_command_line_advice_runs(tmp_path: Path) -> None:
+    path = tmp_path / "neg.csv"
+    NEG.write_csv(path)
+    runner = CliRunner()
+    result = runner.invoke(app, ["confusion", str(path), "--by", "g"])
+    assert result.exit_code == 2
+    m = re.search(r'for example --y-pred "([^"]+)"', result.stderr)
+    assert m, result.stderr
+    result = runner.invoke(app, ["confusion", str(path), "--by", "g", "--y-pred", m.group(1),
+                                 "--format", "csv"])
+    assert result.exit_code == 0, result.stderr
+    out = pl.read_csv(result.stdout.encode())
+    assert out.select("tp", "fp", "fn", "tn").rows() == [(1, 0, 0, 1), (0, 0, 1, 1)]
+
+
+# ------------------------------------------------------------------------ POS_LABEL_DTYPE
+@pytest.mark.parametrize(("cast", "given", "want"), [
+    (pl.Int64, "1", 1), (pl.String, 1, "1"), (pl.Boolean, "yes", True), (pl.Boolean, "1", True),
+    (pl.Float64, "1.0", 1.0), (pl.Int64, "yes", 1),
+])
+def test_pos_label_dtype_advice_gives_a_pos_label_that_runs(cast: Any, given: Any,
+                                                            want: Any) -> None:
+    df = BASE.with_columns(pl.col("y_true", "y_pred").cast(cast))
+    message = _refused(lambda: df.fair.confusion("g", pos_label=given), E.InvalidLabelError)
+    name, value = _keyword(message)
+    assert (name, value) == ("pos_label", want) and type(value) is type(want)
+    out = df.fair.confusion("g", pos_label=value)
+    # a: (1, 1) tp, (0, 0) tn; b: (1, 0) fn, (0, 0) tn, by hand
+    assert out.select("tp", "fp", "fn", "tn").rows() == [(1, 0, 0, 1), (0, 0, 1, 1)]
+
+
+# ------------------------------------------------------------------------ VALUE_DTYPE
+@pytest.mark.parametrize(("groups", "given"), [
+    (pl.Series([1, 1, 2, 2]), "2"), (pl.Series(["1", "1", "2", "2"]), 2),
+    (pl.Series([datetime.date(2020, 1, 1)] * 2 + [datetime.date(2021, 6, 30)] * 2),
+     "2021-06-30"),
+    (pl.Series([True, True, False, False]), "false"),
+])
+def test_value_dtype_advice_gives_a_reference_that_runs(groups: pl.Series, given: Any) -> None:
+    df = BASE.with_columns(g=groups)
+    message = _refused(lambda: df.fair.report("g", reference=given), E.InvalidArgumentError)
+    value = _python(_example(message))
+    out = df.fair.report("g", reference=value, min_support=1)
+    assert out["is_reference"].to_list() == [False, True] or \
+        out["is_reference"].to_list() == [True, False]
+    assert out.filter("is_reference")["g"].to_list() == [value]  # the group named, by hand
+    # b is the reference's group in every case but the Boolean one (False sorts first)
+    assert out.filter("is_reference")["n"].to_list() == [2]
+
+
+def test_value_dtype_advice_in_a_reference_mapping_runs() -> None:
+    df = BASE.with_columns(g=pl.Series([1, 1, 2, 2]))
+    message = _refused(lambda: df.fair.report(["g", "h"], reference={"g": "2", "h": "x"}),
+                       E.InvalidArgumentError)
+    value = _python(_example(message))
+    out = df.fair.report(["g", "h"], reference={"g": value, "h": "x"}, min_support=1)
+    assert out.filter("is_reference").select("g", "h").rows() == [(2, "x")]
+
+
+# ------------------------------------------------------------ DROPPED_NULL_GROUPS (+ _SETS)
+def _warned(call: Any) -> tuple[str, Any]:
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        out = call()
+    messages = [str(w.message) for w in record if "dropped" in str(w.message)]
+    assert len(messages) == 1, messages
+    return messages[0], out
+
+
+def _null_groups_advice(message: str) -> str:
+    m = re.search(r"pass null_groups=('\w+') to audit them", message)
+    assert m, message
+    return str(_python(m.group(1)))
+
+
+def test_dropped_null_groups_advice_keeps_them_as_a_group() -> None:
+    df = BASE.with_columns(g=pl.Series(["a", None, None, "b"]))
+    message, out = _warned(lambda: df.fair.confusion("g", null_groups="drop"))
+    assert out["n"].to_list() == [1, 1]  # a and b, one row each
+    kept = df.fair.confusion("g", null_groups=_null_groups_advice(message))
+    # the 2 rows without a group are a group of their own (null, sorted last): (0, 0), (1, 0)
+    assert kept.select("g", "n", "tp", "fn", "tn").rows() == [
+        ("a", 1, 1, 0, 0), ("b", 1, 0, 0, 1), (None, 2, 0, 1, 1)]
+
+
+def test_dropped_null_groups_sets_advice_keeps_them_in_every_set() -> None:
+    df = BASE.with_columns(g=pl.Series(["a", None, "b", "b"]))
+    message, out = _warned(lambda: df.fair.confusion(["g", "h"], combinations="all",
+                                                     null_groups="drop"))
+    assert message.startswith("dropped row(s) whose attribute is null, in each attribute set")
+    kept = df.fair.confusion(["g", "h"], combinations="all",
+                             null_groups=_null_groups_advice(message))
+    # g alone: a 1, b 2, null 1; h alone: x 2, y 2; g x h: 4 cells of 1 -> 4 rows more than
+    # with the row dropped from the sets holding g (g: null; g x h: (null, y))
+    assert kept.height == out.height + 2 == 9
+    assert int(kept.filter(pl.col("g").is_null() & pl.col("h").is_null())["n"].item()) == 1
+
+
+def test_dropped_null_membership_advice_keeps_them_as_the_missing_group() -> None:
+    df = pl.DataFrame({"y_true": [1, 0, 1], "y_pred": [1, 1, 0], "pa": [1.0, None, 0.25],
+                       "pb": [0.0, 0.5, 0.75]})
+    one = {"g": {"a": "pa", "b": "pb"}}
+    message, out = _warned(lambda: polars_fair.counts(df, membership=one, null_groups="drop")
+                           .frame.collect())
+    assert out["g"].to_list() == ["a", "b"]
+    kept = polars_fair.counts(df, membership=one,
+                              null_groups=_null_groups_advice(message)).frame.collect()
+    # the second row (pa null) is the missing group: one row of weight 1, label 0, pred 1
+    assert kept["g"].to_list() == ["a", "b", None]
+    assert kept.filter(pl.col("g").is_null()).select("n", "fp").row(0) == (1, 1.0)
+
+
+# ------------------------------------------------------------------ BAD_REFERENCE_RULE
+def _rules(message: str) -> list[str]:
+    m = re.search(r"pass one of (\[[^\]]*\]), a group value", message)
+    assert m, message
+    return list(_python(m.group(1)))
+
+
+@pytest.mark.parametrize(("analysis", "wrong"), [("report", "max_auc"),
+                                                ("abroca", "max_selection_rate"),
+                                                ("abroca", "overall")])
+def test_bad_reference_rule_advice_every_rule_and_a_group_run(analysis: str, wrong: str) -> None:
+    scored = BASE.with_columns(s=pl.Series([0.9, 0.1, 0.4, 0.2]))
+
+    def call(reference: Any) -> pl.DataFrame:
+        if analysis == "report":
+            return BASE.fair.report("g", reference=reference, min_support=1)
+        return scored.fair.abroca("g", y_score="s", reference=reference)
+
+    rules = _rules(_refused(lambda: call(wrong), E.InvalidArgumentError))
+    assert wrong not in rules and rules
+    for rule in rules:  # each rule the message lists
+        assert call(rule)["g"].to_list() == ["a", "b"]
+    out = call("a")  # a group value (one attribute)
+    assert out["is_reference"].to_list() == [True, False]
+
+
+def test_bad_reference_rule_of_stratified_lists_rules_that_run() -> None:
+    df = pl.concat([BASE.with_columns(s=pl.lit(v)) for v in ("u", "v")])
+    message = _refused(lambda: df.fair.stratified("g", strata="s", reference="overall"),
+                       E.InvalidArgumentError)
+    rules = _rules(message)
+    assert "overall" not in rules and rules
+    for rule in rules:
+        assert df.fair.stratified("g", strata="s", reference=rule).height >= 1
+    assert df.fair.stratified("g", strata="s", reference="a").height >= 1
+
+
+# ------------------------------------------------------------------------ PRED_AND_SCORE
+def test_pred_and_score_advice_either_way_runs() -> None:
+    df = BASE.with_columns(s=pl.Series([0.9, 0.1, 0.4, 0.2]))
+    message = _refused(lambda: df.fair.confusion("g", y_pred="y_pred", y_score="s",
+                                                 threshold=0.5), E.InvalidArgumentError)
+    assert message.startswith("pass either y_pred= or y_score= with threshold=, not both")
+    by_pred = df.fair.confusion("g", y_pred="y_pred")  # either y_pred=
+    by_score = df.fair.confusion("g", y_score="s", threshold=0.5)  # or y_score= with threshold=
+    # s >= 0.5 selects the first row only, as y_pred does: a (1, 1) tp, (0, 0) tn; b fn, tn
+    want = [("a", 1, 0, 0, 1), ("b", 0, 0, 1, 1)]
+    assert by_pred.select("g", "tp", "fp", "fn", "tn").rows() == want
+    assert by_score.select("g", "tp", "fp", "fn", "tn").rows() == want
