@@ -199,6 +199,11 @@ KINDS_UNREAD = (
     "pass pos_label={pos!r}"
 )
 KINDS_VALUES = "its values: {values}; compare it with the positive one"
+#: :data:`POS_LABEL_DTYPE`'s ``{example}`` for a text column, read from its rows: one of its
+#: own values (``pos_label`` as text when the column holds it, else the first in sorted order).
+POS_LABEL_VALUES = (
+    ", for example pos_label={example!r} (its values: {values}; pass the positive one)"
+)
 KINDS_HIDDEN = (
     "turn the {what} into a Boolean first by comparing {column!r} with its positive value; its "
     "{levels:,} distinct values are not shown (they may identify people): is it the right column?"
@@ -1184,6 +1189,8 @@ class InvalidLabelError(PolarsFairError):
     """
 
     label_kinds: dict[str, Any] | None = None
+    #: set on :data:`POS_LABEL_DTYPE`: the column's argument, dtype and the ``pos_label`` given
+    pos_dtype: dict[str, Any] | None = None
 
 
 class NullValuesError(PolarsFairError):

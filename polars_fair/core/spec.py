@@ -954,8 +954,13 @@ def _check_label_kinds(true_dtype: pl.DataType, pred_dtype: pl.DataType, y_true:
     raise exc
 
 
-def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
-    """Adapt pos_label to the column's dtype, or raise when they cannot be compared."""
+def _pos_for(dtype: pl.DataType, pos_label: Any, column: str, source: Any = None) -> Any:
+    """Adapt pos_label to the column's dtype, or raise when they cannot be compared.
+
+    The error carries ``pos_dtype`` (the column's argument ``source``, its dtype and the
+    ``pos_label`` given), so that the counting layer, which reads the rows, can advise one of a
+    text column's own values (:func:`polars_fair.counting.tables.readable_label_error`).
+    """
     if is_numpy(pos_label, "generic"):
         pos_label = pos_label.item()
     like = value_like(pos_label, dtype)
@@ -967,6 +972,8 @@ def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
             example="" if like is None else f", for example pos_label={like!r}",
         )
     )
+    bad.pos_dtype = {"source": source if source is not None else column, "column": column,
+                     "dtype": dtype, "pos_label": pos_label}
     if dtype == pl.Boolean:
         if isinstance(pos_label, (bool, int)) and pos_label in (0, 1):
             return bool(pos_label)
@@ -1441,7 +1448,8 @@ def resolve(
     if y_true is not None:  # without labels (an LL 144 audit) only predictions are counted
         assert y_name is not None
         common.update(y_true=to_expr(y_true), y_true_name=y_name, true_dtype=probe["__pf_y"],
-                      pos_true=None if classes else _pos_for(probe["__pf_y"], pos_label, y_name))
+                      pos_true=None if classes else _pos_for(probe["__pf_y"], pos_label, y_name,
+                                                                  y_true))
     if sample_weight is not None:
         wname = name_of(sample_weight)
         if not probe["__pf_w"].is_numeric():
@@ -1466,7 +1474,8 @@ def resolve(
     assert y_pred is not None
     p_name = name_of(y_pred)
     return Audit(**common, y_pred=to_expr(y_pred), y_pred_name=p_name,
-                 pos_pred=None if classes else _pos_for(probe["__pf_p"], pos_label, p_name),
+                 pos_pred=None if classes else _pos_for(probe["__pf_p"], pos_label, p_name,
+                                                        y_pred),
                  pred_dtype=probe["__pf_p"])
 
 

@@ -47,7 +47,7 @@ def _refused(call: Any, error: type[Exception] = E.PolarsFairError) -> str:
 def _example(message: str) -> str:
     """The code after the last ``for example`` (up to the end, or ``, and`` / ``; ``)."""
     assert "for example " in message, message
-    return re.split(r", and |; ", message.rsplit("for example ", 1)[1])[0]
+    return re.split(r", and |; | \(its values", message.rsplit("for example ", 1)[1])[0]
 
 
 def _python(code: str, **names: Any) -> Any:
@@ -263,3 +263,69 @@ def test_pred_and_score_advice_either_way_runs() -> None:
     want = [("a", 1, 0, 0, 1), ("b", 0, 0, 1, 1)]
     assert by_pred.select("g", "tp", "fp", "fn", "tn").rows() == want
     assert by_score.select("g", "tp", "fp", "fn", "tn").rows() == want
+
+
+# ------------------------------------------- POS_LABEL_DTYPE of text labels, KINDS_UNREAD
+HIRING = pl.DataFrame({"g": ["a", "a", "b", "b"], "y_true": ["hired", "rejected"] * 2,
+                       "y_pred": ["hired", "hired", "rejected", "rejected"],
+                       "decision": [1, 1, 0, 0]})
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_text_labels_with_the_default_pos_label_are_advised_one_of_their_values(
+        lazy: bool) -> None:
+    # the first error a user with text labels meets: pos_label=1 (the default)
+    frame = HIRING.lazy() if lazy else HIRING
+    message = _refused(lambda: frame.fair.confusion("g"), E.InvalidLabelError)
+    assert "(its values: ['hired', 'rejected']; pass the positive one)" in message
+    name, value = _keyword(message)
+    assert (name, value) == ("pos_label", "hired")
+    out = frame.fair.confusion("g", pos_label=value)
+    out = out.collect() if isinstance(out, pl.LazyFrame) else out
+    # a: (hired, hired) tp, (rejected, hired) fp; b: (hired, rejected) fn, (rejected, rejected)
+    assert out.select("g", "tp", "fp", "fn", "tn").rows() == [("a", 1, 1, 0, 0),
+                                                             ("b", 0, 0, 1, 1)]
+
+
+def test_text_labels_pos_label_advice_on_duckdb_runs(duck: Any) -> None:
+    rel = duck.from_arrow(HIRING.to_arrow())
+    message = _refused(lambda: polars_fair.counts(rel, "g"), E.InvalidLabelError)
+    name, value = _keyword(message)
+    out = polars_fair.counts(rel, "g", **{name: value}).frame.collect().sort("g")
+    assert out.select("tp", "fp", "fn", "tn").rows() == [(1, 1, 0, 0), (0, 0, 1, 1)]
+
+
+def test_compare_with_a_text_label_advises_a_value_it_holds() -> None:
+    # compare read the kinds from the schema alone (KINDS_UNREAD): it now reads the values
+    message = _refused(lambda: HIRING.fair.compare("g", y_true="y_true", y_pred="decision",
+                                                   baseline="decision"), E.InvalidLabelError)
+    assert "its values: ['hired', 'rejected']" in message
+    m = re.search(r"for example y_true=(.+?) \(its values.*pass pos_label=(\w+)$", message)
+    assert m, message
+    out = HIRING.fair.compare("g", y_true=_python(m.group(1)), y_pred="decision",
+                              baseline="decision", pos_label=_python(m.group(2)),
+                              min_support=1)
+    # decision selects a (hired, rejected) and not b: tpr 1 in a, 0 in b
+    assert out["tpr"].to_list() == [1.0, 0.0]
+
+
+def test_kinds_unread_advice_of_a_schema_alone_runs() -> None:
+    """KINDS_UNREAD: resolved from a schema (no row read), the advice names no value."""
+    from polars_fair.core.spec import resolve
+
+    schema = HIRING.collect_schema()
+    with pytest.raises(E.InvalidLabelError) as info:
+        resolve(schema, "g", y_pred="decision")
+    m = re.search(r"comparing ('\w+') with its positive value, and pass pos_label=(\w+)$",
+                  str(info.value))
+    assert m, info.value
+    column, pos = _python(m.group(1)), _python(m.group(2))
+    y_true = pl.col(column) == "hired"  # its positive value, as the message says
+    out = HIRING.fair.confusion("g", y_true=y_true, y_pred="decision", pos_label=pos)
+    assert out.select("tp", "fp", "fn", "tn").rows() == [(1, 1, 0, 0), (0, 0, 1, 1)]
+
+
+def test_a_text_label_of_nulls_only_says_so() -> None:
+    df = HIRING.with_columns(y_true=pl.lit(None, pl.String))
+    message = _refused(lambda: df.fair.confusion("g", y_pred="decision"), E.NullValuesError)
+    assert message == E.NULL_LABELS.format(column="y_true", role="y_true", count=4)

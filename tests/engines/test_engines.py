@@ -360,7 +360,7 @@ CATALOGUE: dict[str, Bad] = {
         example=", for example pos_label=1"), args={"pos_label": "yes"}),
     "pos_label an integer for strings": Bad(E.InvalidLabelError, E.POS_LABEL_DTYPE.format(
         pos_label=1, pos_type="int", column="y_true", dtype=pl.String(),
-        example=", for example pos_label='1'"),
+        example=E.POS_LABEL_VALUES.format(example="yes", values="['no', 'yes']")),
         {"y_true": ["yes", "no"] * 2, "y_pred": ["no", "yes"] * 2}, args={"pos_label": 1}),
     "missing attribute": Bad(E.ColumnNotFoundError, _missing("race", "by"), by="race"),
     "missing label column": Bad(E.ColumnNotFoundError, _missing("label", "y_true"),
