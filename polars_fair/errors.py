@@ -541,12 +541,17 @@ UNKNOWN_ARGUMENT = (
 )
 #: Appended to a misspelled name: the closest accepted names.
 DID_YOU_MEAN = " (did you mean {names}?)"
+#: ``{example}``: the set ``by=`` names when the table holds it, else its first set.
 ROLLUP_OF_SETS = (
-    "this table already holds several attribute sets; pass by=/combinations= when it is made"
+    "this table already holds the attribute sets {sets}, so by=/combinations= cannot roll it up "
+    "again; run the analysis without them (it reports every set, named in its 'attributes' "
+    "column) and keep the set you want, for example .filter(pl.col('attributes') == {example})"
 )
+#: The rule only, no advice (issue 20): what an aggregate, a filter or a window was meant to
+#: compute is not known, so no replacement can be written that works as printed.
 NOT_ROW_LEVEL = (
-    "{role}={expr} is not a row-level expression: it {why}; pass an expression that gives one "
-    "value per row from that row"
+    "{role}={expr} is not a row-level expression: it {why}, and an argument must give one "
+    "value per row, computed from that row"
 )
 FRAME_LENGTH = (
     "{role}={expr} gives {got} for a frame of {rows:,} rows: an expression argument is a column "
@@ -680,11 +685,19 @@ DIVERGENCE_METRIC = (
 )
 DIVERGENCE_NO_KEYS = "divergence needs at least one attribute in by= to form patterns"
 BAD_STRATEGY = "strategy must be 'auto', 'finest' or 'levels', got {value!r}"
+#: ``{example}``: the rows with a missing attribute dropped in the frame's own engine
+#: (:data:`LEVELS_DROP_EXAMPLES`, by the frame's kind).
 LEVELS_DROP = (
     "divergence strategy='levels' counts each attribute set on its own, so null_groups='drop' "
-    "would drop different rows per set; drop the missing rows first, or pass "
-    "null_groups='keep' or 'raise'"
+    "would drop different rows per set; drop the missing rows first, for example {example}, "
+    "or pass null_groups='keep' or 'raise'"
 )
+LEVELS_DROP_EXAMPLES = {
+    "polars": "df.drop_nulls({names})",
+    "duckdb": "rel.filter({condition!r})",
+    "spark": "df.dropna(subset={names})",
+    "cli": "--where {condition_word}",
+}
 DIVERGENCE_COMBINATIONS = (
     "divergence enumerates every combination itself; drop combinations= (max_order= bounds the "
     "number of attributes of a pattern)"

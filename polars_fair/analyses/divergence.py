@@ -708,6 +708,23 @@ def _apriori_gen(freq: Mapping[tuple[str, ...], pl.DataFrame],
     return cand.select(attrs)
 
 
+def _levels_drop(frame: Any, names: list[str]) -> E.InvalidArgumentError:
+    """LEVELS_DROP with the rows' nulls dropped in the frame's own engine, by its attributes.
+
+    The command line (which reads into Polars) is advised ``--where`` in its ``cli_message``.
+    """
+    module = type(frame).__module__.split(".")[0]
+    kind = "spark" if module == "pyspark" else "duckdb" if "duckdb" in module else "polars"
+    condition = " AND ".join(
+        (n if n.isidentifier() else '"' + n.replace('"', '""') + '"') + " IS NOT NULL"
+        for n in names)
+    facts = {"names": names, "condition": condition,
+             "condition_word": '"' + E.shell_escaped(condition) + '"'}
+    return E.InvalidArgumentError(
+        E.LEVELS_DROP.format(example=E.LEVELS_DROP_EXAMPLES[kind].format(**facts)),
+        cli_message=E.LEVELS_DROP.format(example=E.LEVELS_DROP_EXAMPLES["cli"].format(**facts)))
+
+
 def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
                max_order: int | None, min_support: float, min_denominator: float,
                level: float, adjust: Adjust, max_patterns: int) -> pl.LazyFrame:
@@ -721,10 +738,10 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
     """
     from polars_fair.counting.tables import count_table, engine_of
 
-    if args.get("null_groups") == "drop":
-        raise E.InvalidArgumentError(E.LEVELS_DROP)
     entries = normalize_by(by)
     names = [name_of(b) for b in entries]
+    if args.get("null_groups") == "drop":
+        raise _levels_drop(frame, names)
     if not names:
         raise E.InvalidArgumentError(E.DIVERGENCE_NO_KEYS)
     by_of = dict(zip(names, entries, strict=True))

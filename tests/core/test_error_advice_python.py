@@ -47,7 +47,7 @@ def _refused(call: Any, error: type[Exception] = E.PolarsFairError) -> str:
 def _example(message: str) -> str:
     """The code after the last ``for example`` (up to the end, or ``, and`` / ``; ``)."""
     assert "for example " in message, message
-    return re.split(r", and |; | \(its values", message.rsplit("for example ", 1)[1])[0]
+    return re.split(r", and |, or |; | \(its values", message.rsplit("for example ", 1)[1])[0]
 
 
 def _python(code: str, **names: Any) -> Any:
@@ -329,3 +329,84 @@ def test_a_text_label_of_nulls_only_says_so() -> None:
     df = HIRING.with_columns(y_true=pl.lit(None, pl.String))
     message = _refused(lambda: df.fair.confusion("g", y_pred="decision"), E.NullValuesError)
     assert message == E.NULL_LABELS.format(column="y_true", role="y_true", count=4)
+
+
+# ------------------------------------------------------------------------- LEVELS_DROP
+NULLS = pl.DataFrame({"g": ["a", None, "b", "b", "a", "b"], "h": ["x", "y", "x", None, "y", "y"],
+                      "y_true": [1, 0, 1, 0, 1, 0], "y_pred": [1, 0, 0, 0, 1, 1]})
+#: NULLS without its rows 2 and 4 (a null g, a null h): a x 1/1, b x 1/0, a y 1/1, b y 0/1
+KEPT_ROWS = 4
+
+
+def _divergence_rows(out: pl.DataFrame) -> int:
+    """The rows the search counted: the sum of n over the groups of one attribute."""
+    return int(out.filter(pl.col("attributes") == ["g"])["n"].sum())
+
+
+def test_levels_drop_advice_on_polars_runs() -> None:
+    args: dict[str, Any] = dict(strategy="levels", min_support=0.01, min_denominator=1)
+    message = _refused(lambda: NULLS.fair.divergence(["g", "h"], null_groups="drop", **args),
+                       E.InvalidArgumentError)
+    dropped = _python(_example(message), df=NULLS)  # df.drop_nulls([...]) as written
+    assert dropped.height == KEPT_ROWS
+    out = dropped.fair.divergence(["g", "h"], **args)
+    assert _divergence_rows(out) == KEPT_ROWS
+    for other in re.findall(r"null_groups='(\w+)'", message.split("or pass ")[1]):
+        assert other in ("keep", "raise")
+    kept = NULLS.fair.divergence(["g", "h"], null_groups="keep", **args)  # the other way
+    assert _divergence_rows(kept) == NULLS.height
+
+
+def test_levels_drop_advice_on_duckdb_runs(duck: Any) -> None:
+    rel = duck.from_arrow(NULLS.to_arrow())
+    from polars_fair.divergence import divergence_of_rows
+
+    message = _refused(lambda: divergence_of_rows(
+        rel, ["g", "h"], strategy="levels", null_groups="drop", min_support=0.01,
+        min_denominator=1), E.InvalidArgumentError)
+    filtered = _python(_example(message), rel=rel)  # rel.filter('g IS NOT NULL AND ...')
+    assert len(filtered.fetchall()) == KEPT_ROWS
+    out = divergence_of_rows(filtered, ["g", "h"], strategy="levels", min_support=0.01,
+                                 min_denominator=1)
+    assert _divergence_rows(out.collect() if isinstance(out, pl.LazyFrame) else out) == KEPT_ROWS
+
+
+def test_levels_drop_command_line_advice_runs(tmp_path: Path) -> None:
+    path = tmp_path / "nulls.csv"
+    NULLS.write_csv(path)
+    runner = CliRunner()
+    args = ["divergence", str(path), "--by", "g", "--by", "h", "--strategy", "levels",
+            "--min-support", "0.01", "--min-denominator", "1"]
+    result = runner.invoke(app, [*args, "--null-groups", "drop"])
+    assert result.exit_code == 2
+    m = re.search(r'for example --where "([^"]+)"', result.stderr)
+    assert m, result.stderr
+    result = runner.invoke(app, [*args, "--where", m.group(1), "--format", "csv"])
+    assert result.exit_code == 0, result.stderr
+    out = pl.read_csv(result.stdout.encode())
+    assert int(out.filter(pl.col("attributes") == "g")["n"].sum()) == KEPT_ROWS
+
+
+# ----------------------------------------------------------------------- ROLLUP_OF_SETS
+def test_rollup_of_sets_advice_keeps_the_set_asked_for() -> None:
+    counts = BASE.fair.counts(["g", "h"], combinations="all")
+    message = _refused(lambda: counts.report(by="h", min_support=1), E.InvalidArgumentError)
+    assert "[['g'], ['h'], ['g', 'h']]" in message
+    m = re.search(r"for example (\.filter\(.+\))$", message)
+    assert m, message
+    out = _python("out" + m.group(1), out=counts.report(min_support=1)).collect()
+    # h alone: x holds (1, 1) and (1, 0), y holds (0, 0) twice
+    assert out.select("h", "n", "tp", "fn", "tn").rows() == [("x", 2, 1, 1, 0),
+                                                             ("y", 2, 0, 0, 2)]
+
+
+# ------------------------------------------------------------------------ NOT_ROW_LEVEL
+def test_not_row_level_states_the_rule_and_suggests_nothing() -> None:
+    """NOT_ROW_LEVEL's old advice ('pass an expression that gives one value per row') could
+    not be written as code: what a filter or an aggregate was meant to compute is unknown. The
+    message states the rule instead, and the catalogue no longer counts it as advice."""
+    expr = pl.col("y_true").filter(pl.col("y_true") > 0)
+    message = _refused(lambda: BASE.fair.confusion("g", y_true=expr), E.NotRowLevelError)
+    assert message.endswith("changes the number of rows, and an argument must give one value "
+                            "per row, computed from that row")
+    assert not any(word in E.NOT_ROW_LEVEL for word in ("pass ", "for example", "use "))
