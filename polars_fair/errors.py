@@ -591,8 +591,8 @@ CLI_RANGE_TOO_LONG = (
 )
 TOO_MANY_THRESHOLDS = (
     "{what}: thresholds= holds {size:,} thresholds, more than max_thresholds={limit:,} (each "
-    "threshold makes a report of every group); pass max_thresholds= a larger limit, or a coarser "
-    "grid"
+    "threshold makes a report of every group); pass max_thresholds={size}, or a coarser grid of "
+    "at most {limit:,} thresholds"
 )
 BAD_NULL_GROUPS = "null_groups must be 'keep', 'raise' or 'drop', got {value!r}{near}"
 BAD_COMBINATIONS = "combinations must be 'all' or None, got {value!r}"
@@ -636,9 +636,20 @@ TOO_MANY_GROUPS = (
     "{what} would hold {size:,} groups, more than max_groups={limit:,}; pass max_groups= a "
     "larger limit, or audit fewer attributes or categories"
 )
+#: ``{advice}``: :data:`TOO_MANY_SETS_ORDER` when a smaller max_order fits the limit (its sets,
+#: and their groups were each attribute to hold 2 values: the fewest the sets can hold), else
+#: :data:`TOO_MANY_SETS_GROUPS`.
 TOO_MANY_SETS = (
     "combinations='all' over {attributes} attributes makes {sets:,} attribute sets, more than "
-    "max_groups={limit:,}; pass max_order= a smaller value, or max_groups= a larger limit"
+    "max_groups={limit:,}; {advice}"
+)
+TOO_MANY_SETS_ORDER = (
+    "pass max_order={order} ({fewer:,} sets of at most {order} attributes, whose groups fit the "
+    "limit when each attribute holds 2 values), or a larger max_groups= (at least {sets}: it "
+    "bounds the sets, then the groups they hold)"
+)
+TOO_MANY_SETS_GROUPS = (
+    "pass a larger max_groups= (at least {sets}: it bounds the sets, then the groups they hold)"
 )
 BEYOND_CEILING = (
     "{what}: {size:,} {unit}, more than {option}= can be raised to (its ceiling {ceiling:,}); "
@@ -665,7 +676,7 @@ SQL_WHY_PAD = (
 )
 TOO_MANY_PAIRS = (
     "pairwise over {groups:,} groups makes {pairs:,} ordered pairs, more than "
-    "max_pairs={limit:,}; pass max_pairs= a larger limit, or compare fewer groups"
+    "max_pairs={limit:,}; pass max_pairs={pairs}, or compare fewer groups"
 )
 NUMERIC_LEVELS = (
     "attribute {column!r} is a {dtype} column with {levels} distinct values in {rows} "
@@ -674,10 +685,19 @@ NUMERIC_LEVELS = (
     ".bin_intervals([...], labels=[...]), or (divergence) pass bins={{{column!r}: 5}} (quantile "
     "bins, edges shown in the keys) or bins={{{column!r}: [edges]}}"
 )
+#: ``{advice}``: :data:`TOO_MANY_PATTERNS_ORDER` from level 2 (the levels below were within the
+#: limit, so max_order one below runs), else :data:`TOO_MANY_PATTERNS_LEVEL_ONE`.
 TOO_MANY_PATTERNS = (
     "divergence: the search counts {patterns:,} candidate patterns by level {size}, more than "
-    "max_patterns={limit:,}; pass min_support= a larger share, max_order= a smaller value, or "
-    "max_patterns= a larger limit"
+    "max_patterns={limit:,}; {advice}"
+)
+TOO_MANY_PATTERNS_ORDER = (
+    "pass max_order={order} (the levels below stayed within the limit), or max_patterns= a "
+    "larger limit, or min_support= a larger share"
+)
+TOO_MANY_PATTERNS_LEVEL_ONE = (
+    "audit fewer attributes, or pass max_order=1 with max_patterns= at least the number of "
+    "values of the attributes taken one at a time (the patterns of level 1)"
 )
 BAD_ADJUST = "adjust must be one of {valid}, got {value!r}"
 DIVERGENCE_METRIC = (

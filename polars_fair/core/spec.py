@@ -466,6 +466,26 @@ def _items(by: Any) -> list[Any]:
     return normalize_by(by)
 
 
+def _fewer_sets(attributes: int, sets: int, limit: int) -> str:
+    """TOO_MANY_SETS' advice: the largest max_order that can fit ``limit``, or a larger one.
+
+    ``max_groups`` bounds the sets and then the groups they hold; a set of ``k`` attributes of
+    2 values each holds ``2**k`` groups (the fewest a set of them can hold, an attribute of
+    one value aside), so the order advised is the largest whose groups fit by that count.
+    """
+    fewer = order = groups = 0
+    while order < attributes:
+        more = math.comb(attributes, order + 1)
+        if groups + more * 2 ** (order + 1) > limit:
+            break
+        order += 1
+        fewer += more
+        groups += more * 2**order
+    if order == 0:
+        return E.TOO_MANY_SETS_GROUPS.format(sets=sets)
+    return E.TOO_MANY_SETS_ORDER.format(order=order, fewer=fewer, sets=sets)
+
+
 def parse_by(
     by: Any, combinations: Literal["all"] | None = None, max_order: int | None = None, *,
     max_groups: int = DEFAULT_MAX_GROUPS,
@@ -530,7 +550,8 @@ def parse_by(
                       "attribute sets", "pass max_order= a smaller value")
         if n_sets > max_groups:
             raise E.SizeLimitError(E.TOO_MANY_SETS.format(
-                attributes=len(base), sets=n_sets, limit=max_groups))
+                attributes=len(base), sets=n_sets, limit=max_groups,
+                advice=_fewer_sets(len(base), n_sets, max_groups)))
         sets = [list(c) for r in range(1, min(top, len(base)) + 1)
                 for c in itertools.combinations(base, r)]
     elif max_order is not None:

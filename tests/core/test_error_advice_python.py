@@ -410,3 +410,115 @@ def test_not_row_level_states_the_rule_and_suggests_nothing() -> None:
     assert message.endswith("changes the number of rows, and an argument must give one value "
                             "per row, computed from that row")
     assert not any(word in E.NOT_ROW_LEVEL for word in ("pass ", "for example", "use "))
+
+
+# ------------------------------------------------------------ the grid and the size limits
+def test_default_grid_advice_of_few_scores_runs() -> None:
+    df = BASE.with_columns(s=pl.Series([3, 9, 6, 8]))
+    message = _refused(lambda: df.fair.thresholds("g", y_score="s"), E.InvalidArgumentError)
+    m = re.search(r"for example the distinct scores, thresholds=(\[.*\])$", message)
+    assert m, message
+    grid = _python(m.group(1))
+    assert grid == [3.0, 6.0, 8.0, 9.0]  # the distinct scores
+    out = df.fair.thresholds("g", y_score="s", thresholds=grid, min_support=1)
+    # s >= t selects: 3 -> all 4; 6 -> 9, 6, 8 (3); 8 -> 9, 8 (2); 9 -> 9 (1)
+    assert out["threshold"].to_list() == grid
+    assert out["selection_rate"].to_list() == [1.0, 0.75, 0.5, 0.25]
+
+
+def test_default_grid_advice_of_many_scores_runs() -> None:
+    import numpy as np
+
+    df = pl.DataFrame({"g": ["a", "b"] * 75, "y_true": [0, 1] * 75,
+                       "s": [i - 20.0 for i in range(150)]})  # -20 .. 129, 150 distinct
+    message = _refused(lambda: df.fair.sweep("g", y_score="s"), E.InvalidArgumentError)
+    m = re.search(r"thresholds=(np\.linspace\(.*\))$", message)
+    assert m, message
+    grid = _python(m.group(1), np=np)
+    assert len(grid) == 99
+    assert (grid[0], grid[-1]) == (-20.0, 129.0)  # the scores' range, from the message
+    out = df.fair.sweep("g", y_score="s", thresholds=grid, min_support=1)
+    assert out.height == 2 * 99
+    # at the lowest threshold every row is selected, at the highest only the score 129 (b)
+    first = out.filter(pl.col("threshold") == -20.0)
+    assert first["selection_rate"].to_list() == [1.0, 1.0]
+    last = out.filter(pl.col("threshold") == 129.0)
+    assert last["tp"].to_list() == [0, 1] and last["fp"].to_list() == [0, 0]
+
+
+@pytest.mark.parametrize("analysis", ["sweep", "thresholds"])
+def test_too_many_thresholds_advice_either_way_runs(analysis: str) -> None:
+    df = BASE.with_columns(s=pl.Series([0.9, 0.1, 0.4, 0.2]))
+    grid = [0.1, 0.3, 0.5, 0.7]
+    run = getattr(df.fair, analysis)
+    message = _refused(lambda: run("g", y_score="s", thresholds=grid, max_thresholds=3),
+                       E.SizeLimitError)
+    m = re.search(r"pass max_thresholds=(\d+), or a coarser grid of at most (\d+) thresholds",
+                  message)
+    assert m, message
+    out = run("g", y_score="s", thresholds=grid, max_thresholds=int(m.group(1)), min_support=1)
+    assert sorted(set(out["threshold"].to_list())) == grid
+    coarser = grid[::2][: int(m.group(2))]  # [0.1, 0.5]
+    out = run("g", y_score="s", thresholds=coarser, max_thresholds=3, min_support=1)
+    assert sorted(set(out["threshold"].to_list())) == [0.1, 0.5]
+
+
+def test_too_many_sets_advice_either_way_runs() -> None:
+    df = BASE.with_columns(k=pl.Series(["u", "v", "v", "u"]))
+    by = ["g", "h", "k"]
+    # 3 attributes: 3 sets of one, 3 of two, 1 of three = 7 sets > 6
+    message = _refused(lambda: df.fair.confusion(by, combinations="all", max_groups=6),
+                       E.SizeLimitError)
+    m = re.search(r"pass max_order=(\d+) \(.*\), or a larger max_groups= \(at least (\d+):",
+                  message)
+    # of 2 values each, the sets of one attribute hold 3 x 2 = 6 groups; of two, 3 x 4 more
+    assert m and (m.group(1), m.group(2)) == ("1", "7"), message
+    out = df.fair.confusion(by, combinations="all", max_order=int(m.group(1)), max_groups=6)
+    assert out["attributes"].to_list() == [["g"]] * 2 + [["h"]] * 2 + [["k"]] * 2
+    # or a larger max_groups: the 7 sets hold 6 + 3 x 4 + 8 = 26 groups (g x h x k: 4 rows,
+    # each combination once at most: a x u, a y v, b x v, b y u = 4 of the 8)
+    out = df.fair.confusion(by, combinations="all", max_groups=26)
+    assert len({tuple(a) for a in out["attributes"].to_list()}) == 7
+
+
+def test_too_many_sets_when_no_order_fits_advises_max_groups() -> None:
+    message = _refused(lambda: BASE.fair.confusion(["g", "h"], combinations="all",
+                                                   max_groups=1), E.SizeLimitError)
+    m = re.search(r"pass a larger max_groups= \(at least (\d+):", message)
+    assert m and m.group(1) == "3", message  # g, h and g x h; each alone holds 2 groups > 1
+    # the sets hold 2 + 2 + 4 = 8 groups
+    out = BASE.fair.confusion(["g", "h"], combinations="all", max_groups=8)
+    assert len({tuple(a) for a in out["attributes"].to_list()}) == 3
+
+
+def test_too_many_pairs_advice_runs() -> None:
+    df = BASE.with_columns(g=pl.Series(["a", "b", "c", "c"]))
+    message = _refused(lambda: df.fair.pairwise("g", max_pairs=5), E.SizeLimitError)
+    name, value = _keyword(message.replace(", or compare", "; compare").replace(
+        "; pass ", "; for example ", 1))
+    assert (name, value) == ("max_pairs", 6)  # 3 groups: 3 x 2 ordered pairs
+    out = df.fair.pairwise("g", max_pairs=value)
+    assert out.height == 6
+
+
+def test_too_many_patterns_advice_from_level_two_runs() -> None:
+    args: dict[str, Any] = dict(min_support=0.01, min_denominator=1)
+    # level 1: g a, b and h x, y = 4 patterns; level 2: 4 more (8 > 5)
+    message = _refused(lambda: BASE.fair.divergence(["g", "h"], max_patterns=5, **args),
+                       E.SizeLimitError)
+    m = re.search(r"pass max_order=(\d+) \(", message)
+    assert m and m.group(1) == "1", message
+    out = BASE.fair.divergence(["g", "h"], max_patterns=5, max_order=int(m.group(1)), **args)
+    assert sorted(map(tuple, out["attributes"].to_list())) == [("g",)] * 2 + [("h",)] * 2
+
+
+def test_too_many_patterns_advice_at_level_one_runs() -> None:
+    args: dict[str, Any] = dict(min_support=0.01, min_denominator=1)
+    message = _refused(lambda: BASE.fair.divergence(["g", "h"], max_patterns=3, **args),
+                       E.SizeLimitError)
+    m = re.search(r"pass (max_order=1) with max_patterns= at least the number of values of the "
+                  r"attributes taken one at a time", message)
+    assert m, message
+    level_one = BASE["g"].n_unique() + BASE["h"].n_unique()  # 2 + 2
+    out = BASE.fair.divergence(["g", "h"], max_order=1, max_patterns=level_one, **args)
+    assert out.height == level_one

@@ -647,7 +647,8 @@ NEW_CASES: dict[str, Bad] = {
     "more pairs than max_pairs": Bad(E.SizeLimitError, E.TOO_MANY_PAIRS.format(
         groups=2, pairs=2, limit=1), analysis="pairwise", options={"max_pairs": 1}),
     "more attribute sets than max_groups": Bad(E.SizeLimitError, E.TOO_MANY_SETS.format(
-        attributes=2, sets=3, limit=2), TWO, by=["g", "h"],
+        attributes=2, sets=3, limit=2,
+        advice=E.TOO_MANY_SETS_GROUPS.format(sets=3)), TWO, by=["g", "h"],
         args={"combinations": "all", "max_groups": 2}),
     # g: 2 groups, h: 2, g x h: 4 -> 8 rows in the stacked table
     "more set groups than max_groups": Bad(E.SizeLimitError, E.TOO_MANY_GROUPS.format(
