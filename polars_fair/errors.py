@@ -146,9 +146,24 @@ LOOKS_LIKE_SCORES = (
     "y_score={column!r} with a threshold= (for example threshold=0.5), or use fair.abroca() for "
     "score-based metrics"
 )
+#: ``{advice}``: :data:`NEGATIVES_ADVICE` (Python), :data:`RELATION_NEGATIVES_ADVICE` (a DuckDB or
+#: Spark relation) or :data:`CLI_NEGATIVES_ADVICE` (the command line): the prediction's negative
+#: value mapped onto the label's.
 NEGATIVES_DIFFER = (
     "y_true column {y_true!r} and y_pred column {y_pred!r} use different negative values "
-    "({neg_true!r} and {neg_pred!r}) beside pos_label={pos_label!r}"
+    "({neg_true!r} and {neg_pred!r}) beside pos_label={pos_label!r}; {advice}"
+)
+NEGATIVES_ADVICE = (
+    "map one onto the other first, for example {role}=pl.col({column!r}).replace({neg_pred!r}, "
+    "{neg_true!r})"
+)
+RELATION_NEGATIVES_ADVICE = (
+    "map one onto the other in the relation first, for example with SQL CASE WHEN {sql} = "
+    "{neg_pred_sql} THEN {neg_true_sql} ELSE {sql} END AS {mapped}, and pass {role}={mapped!r}"
+)
+CLI_NEGATIVES_ADVICE = (
+    "map one onto the other first, for example --{flag} \"CASE WHEN {sql} = {neg_pred_sql} THEN "
+    "{neg_true_sql} ELSE {sql} END\""
 )
 POS_LABEL_ABSENT = (
     "pos_label={pos_label!r} occurs in neither {y_true!r} nor {y_pred!r}; values found: "
@@ -165,9 +180,11 @@ CLI_DEMO_TOO_FEW = (
     "the demo's {n:,} synthetic row(s) hold no positive outcome (1) to audit; pass a larger "
     "--n (the default is 20,000)"
 )
+#: ``{example}``: the same value in the column's type (:func:`polars_fair.core.values.value_like`),
+#: ", for example pos_label=1", or the column type's usual positive value when it has no reading.
 POS_LABEL_DTYPE = (
     "pos_label={pos_label!r} ({pos_type}) cannot be compared with column {column!r} of dtype "
-    "{dtype}; pass a pos_label of the column's type"
+    "{dtype}; pass a pos_label of the column's type{example}"
 )
 #: A label and a prediction of different kinds (text and Boolean, text and numbers): no one
 #: pos_label can be both, so the advice is to turn the label into the prediction's kind.
@@ -204,6 +221,11 @@ KINDS_UNREAD = (
     "pass pos_label={pos!r}"
 )
 KINDS_VALUES = "its values: {values}; compare it with the positive one"
+#: :data:`POS_LABEL_DTYPE`'s ``{example}`` for a text column, read from its rows: one of its
+#: own values (``pos_label`` as text when the column holds it, else the first in sorted order).
+POS_LABEL_VALUES = (
+    ", for example pos_label={example!r} (its values: {values}; pass the positive one)"
+)
 KINDS_HIDDEN = (
     "turn the {what} into a Boolean first by comparing {column!r} with its positive value; its "
     "{levels:,} distinct values are not shown (they may identify people): is it the right column?"
@@ -311,20 +333,24 @@ CLI_ORDER_NEEDS_CLASSES = (
 ORDER_GUESSED = " (sorted as text here: put them in their order)"
 UNKNOWN_GROUP = "reference group {group!r} does not exist{near}; the groups are: {groups}"
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
+#: ``{example}``: the same value in the attribute's type (:func:`polars_fair.core.values.
+#: value_advice`: ", for example datetime.date(2020, 1, 31)"), or "" when it has none.
 VALUE_DTYPE = (
     "{role} value {value!r} ({type}) cannot be compared with attribute {column!r} of dtype "
-    "{dtype}; pass a value of the attribute's type"
+    "{dtype}; pass a value of the attribute's type{example}"
 )
 NULL_GROUPS = (
     "attribute column(s) hold null (or NaN) values: {counts}. Pass null_groups='keep' to audit "
     "them as a group of their own, or null_groups='drop' to drop them with a warning"
 )
 DROPPED_NULL_GROUPS = (
-    "dropped {rows} row(s) whose attribute is null ({counts}) because null_groups='drop'"
+    "dropped {rows} row(s) whose attribute is null ({counts}) because null_groups='drop'; "
+    "pass null_groups='keep' to audit them as a group of their own"
 )
 DROPPED_NULL_GROUPS_SETS = (
     "dropped row(s) whose attribute is null, in each attribute set that holds the attribute, "
-    "because null_groups='drop': {counts}"
+    "because null_groups='drop': {counts}; pass null_groups='keep' to audit them as a group of "
+    "their own"
 )
 #: An attribute refused for its number of levels: counts and the dtype, never a value (a column
 #: with one row per level, a name, a date of birth or an id, identifies people). ``{why}`` is
@@ -584,12 +610,17 @@ UNKNOWN_ARGUMENT = (
 )
 #: Appended to a misspelled name: the closest accepted names.
 DID_YOU_MEAN = " (did you mean {names}?)"
+#: ``{example}``: the set ``by=`` names when the table holds it, else its first set.
 ROLLUP_OF_SETS = (
-    "this table already holds several attribute sets; pass by=/combinations= when it is made"
+    "this table already holds the attribute sets {sets}, so by=/combinations= cannot roll it up "
+    "again; run the analysis without them (it reports every set, named in its 'attributes' "
+    "column) and keep the set you want, for example .filter(pl.col('attributes') == {example})"
 )
+#: The rule only, no advice (issue 20): what an aggregate, a filter or a window was meant to
+#: compute is not known, so no replacement can be written that works as printed.
 NOT_ROW_LEVEL = (
-    "{role}={expr} is not a row-level expression: it {why}; pass an expression that gives one "
-    "value per row from that row"
+    "{role}={expr} is not a row-level expression: it {why}, and an argument must give one "
+    "value per row, computed from that row"
 )
 FRAME_LENGTH = (
     "{role}={expr} gives {got} for a frame of {rows:,} rows: an expression argument is a column "
@@ -630,8 +661,8 @@ CLI_RANGE_TOO_LONG = (
 )
 TOO_MANY_THRESHOLDS = (
     "{what}: thresholds= holds {size:,} thresholds, more than max_thresholds={limit:,} (each "
-    "threshold makes a report of every group); pass max_thresholds= a larger limit, or a coarser "
-    "grid"
+    "threshold makes a report of every group); pass max_thresholds={size}, or a coarser grid of "
+    "at most {limit:,} thresholds"
 )
 BAD_NULL_GROUPS = "null_groups must be 'keep', 'raise' or 'drop', got {value!r}{near}"
 BAD_COMBINATIONS = "combinations must be 'all' or None, got {value!r}"
@@ -675,9 +706,20 @@ TOO_MANY_GROUPS = (
     "{what} would hold {size:,} groups, more than max_groups={limit:,}; pass max_groups= a "
     "larger limit, or audit fewer attributes or categories"
 )
+#: ``{advice}``: :data:`TOO_MANY_SETS_ORDER` when a smaller max_order fits the limit (its sets,
+#: and their groups were each attribute to hold 2 values: the fewest the sets can hold), else
+#: :data:`TOO_MANY_SETS_GROUPS`.
 TOO_MANY_SETS = (
     "combinations='all' over {attributes} attributes makes {sets:,} attribute sets, more than "
-    "max_groups={limit:,}; pass max_order= a smaller value, or max_groups= a larger limit"
+    "max_groups={limit:,}; {advice}"
+)
+TOO_MANY_SETS_ORDER = (
+    "pass max_order={order} ({fewer:,} sets of at most {order} attributes, whose groups fit the "
+    "limit when each attribute holds 2 values), or a larger max_groups= (at least {sets}: it "
+    "bounds the sets, then the groups they hold)"
+)
+TOO_MANY_SETS_GROUPS = (
+    "pass a larger max_groups= (at least {sets}: it bounds the sets, then the groups they hold)"
 )
 BEYOND_CEILING = (
     "{what}: {size:,} {unit}, more than {option}= can be raised to (its ceiling {ceiling:,}); "
@@ -704,7 +746,7 @@ SQL_WHY_PAD = (
 )
 TOO_MANY_PAIRS = (
     "pairwise over {groups:,} groups makes {pairs:,} ordered pairs, more than "
-    "max_pairs={limit:,}; pass max_pairs= a larger limit, or compare fewer groups"
+    "max_pairs={limit:,}; pass max_pairs={pairs}, or compare fewer groups"
 )
 NUMERIC_LEVELS = (
     "attribute {column!r} is a {dtype} column with {levels} distinct values in {rows} "
@@ -713,10 +755,19 @@ NUMERIC_LEVELS = (
     ".bin_intervals([...], labels=[...]), or (divergence) pass bins={{{column!r}: 5}} (quantile "
     "bins, edges shown in the keys) or bins={{{column!r}: [edges]}}"
 )
+#: ``{advice}``: :data:`TOO_MANY_PATTERNS_ORDER` from level 2 (the levels below were within the
+#: limit, so max_order one below runs), else :data:`TOO_MANY_PATTERNS_LEVEL_ONE`.
 TOO_MANY_PATTERNS = (
     "divergence: the search counts {patterns:,} candidate patterns by level {size}, more than "
-    "max_patterns={limit:,}; pass min_support= a larger share, max_order= a smaller value, or "
-    "max_patterns= a larger limit"
+    "max_patterns={limit:,}; {advice}"
+)
+TOO_MANY_PATTERNS_ORDER = (
+    "pass max_order={order} (the levels below stayed within the limit), or max_patterns= a "
+    "larger limit, or min_support= a larger share"
+)
+TOO_MANY_PATTERNS_LEVEL_ONE = (
+    "audit fewer attributes, or pass max_order=1 with max_patterns= at least the number of "
+    "values of the attributes taken one at a time (the patterns of level 1)"
 )
 BAD_ADJUST = "adjust must be one of {valid}, got {value!r}"
 DIVERGENCE_METRIC = (
@@ -724,11 +775,19 @@ DIVERGENCE_METRIC = (
 )
 DIVERGENCE_NO_KEYS = "divergence needs at least one attribute in by= to form patterns"
 BAD_STRATEGY = "strategy must be 'auto', 'finest' or 'levels', got {value!r}"
+#: ``{example}``: the rows with a missing attribute dropped in the frame's own engine
+#: (:data:`LEVELS_DROP_EXAMPLES`, by the frame's kind).
 LEVELS_DROP = (
     "divergence strategy='levels' counts each attribute set on its own, so null_groups='drop' "
-    "would drop different rows per set; drop the missing rows first, or pass "
-    "null_groups='keep' or 'raise'"
+    "would drop different rows per set; drop the missing rows first, for example {example}, "
+    "or pass null_groups='keep' or 'raise'"
 )
+LEVELS_DROP_EXAMPLES = {
+    "polars": "df.drop_nulls({names})",
+    "duckdb": "rel.filter({condition!r})",
+    "spark": "df.dropna(subset={names})",
+    "cli": "--where {condition_word}",
+}
 DIVERGENCE_COMBINATIONS = (
     "divergence enumerates every combination itself; drop combinations= (max_order= bounds the "
     "number of attributes of a pattern)"
@@ -1141,7 +1200,8 @@ MEMBERSHIP_NULLS = (
 )
 DROPPED_NULL_MEMBERSHIP = (
     "dropped {count} row(s) whose membership probabilities of {attribute!r} hold a null "
-    "({columns}) because null_groups='drop'"
+    "({columns}) because null_groups='drop'; pass null_groups='keep' to audit them as the "
+    "missing group"
 )
 #: A count command given neither --by nor --membership (--help says --by is optional with it):
 #: the same words as any missing option.
@@ -1350,6 +1410,8 @@ class InvalidLabelError(PolarsFairError):
     """
 
     label_kinds: dict[str, Any] | None = None
+    #: set on :data:`POS_LABEL_DTYPE`: the column's argument, dtype and the ``pos_label`` given
+    pos_dtype: dict[str, Any] | None = None
 
 
 class NullValuesError(PolarsFairError):

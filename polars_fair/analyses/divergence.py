@@ -400,8 +400,7 @@ def _enumerate(df: pl.DataFrame, keys: list[str], top: int, threshold: int,
             tested += len(uniq)
             _patterns_ceiling(tested)
             if tested > max_patterns:  # before this set's support is summed
-                raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
-                    patterns=tested, size=size, limit=max_patterns))
+                raise E.SizeLimitError(_too_many_patterns(tested, size, max_patterns))
             count = np.bincount(inverse, weights=vals[0][idx], minlength=len(uniq))
             ok = count >= threshold
             if not ok.any():
@@ -717,6 +716,30 @@ def _apriori_gen(freq: Mapping[tuple[str, ...], pl.DataFrame],
     return cand.select(attrs)
 
 
+def _too_many_patterns(patterns: int, size: int, limit: int) -> str:
+    """TOO_MANY_PATTERNS with advice that runs: the levels below ``size`` were within ``limit``."""
+    advice = (E.TOO_MANY_PATTERNS_ORDER.format(order=size - 1) if size > 1
+              else E.TOO_MANY_PATTERNS_LEVEL_ONE)
+    return E.TOO_MANY_PATTERNS.format(patterns=patterns, size=size, limit=limit, advice=advice)
+
+
+def _levels_drop(frame: Any, names: list[str]) -> E.InvalidArgumentError:
+    """LEVELS_DROP with the rows' nulls dropped in the frame's own engine, by its attributes.
+
+    The command line (which reads into Polars) is advised ``--where`` in its ``cli_message``.
+    """
+    module = type(frame).__module__.split(".")[0]
+    kind = "spark" if module == "pyspark" else "duckdb" if "duckdb" in module else "polars"
+    condition = " AND ".join(
+        (n if n.isidentifier() else '"' + n.replace('"', '""') + '"') + " IS NOT NULL"
+        for n in names)
+    facts = {"names": names, "condition": condition,
+             "condition_word": '"' + E.shell_escaped(condition) + '"'}
+    return E.InvalidArgumentError(
+        E.LEVELS_DROP.format(example=E.LEVELS_DROP_EXAMPLES[kind].format(**facts)),
+        cli_message=E.LEVELS_DROP.format(example=E.LEVELS_DROP_EXAMPLES["cli"].format(**facts)))
+
+
 def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
                max_order: int | None, min_support: float, min_denominator: float,
                level: float, adjust: Adjust, max_patterns: int) -> pl.LazyFrame:
@@ -730,10 +753,10 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
     """
     from polars_fair.counting.tables import count_table, engine_of
 
-    if args.get("null_groups") == "drop":
-        raise E.InvalidArgumentError(E.LEVELS_DROP)
     entries = normalize_by(by)
     names = [name_of(b) for b in entries]
+    if args.get("null_groups") == "drop":
+        raise _levels_drop(frame, names)
     if not names:
         raise E.InvalidArgumentError(E.DIVERGENCE_NO_KEYS)
     by_of = dict(zip(names, entries, strict=True))
@@ -778,8 +801,7 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
         tested = sum(d.height for d in firsts_df)
         _patterns_ceiling(tested)
         if tested > max_patterns:
-            raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
-                patterns=tested, size=1, limit=max_patterns))
+            raise E.SizeLimitError(_too_many_patterns(tested, 1, max_patterns))
         for d, k in zip(firsts_df, names, strict=True):
             f = d.filter(pl.col("n") >= threshold).sort(k, nulls_last=True)
             if f.height:
@@ -793,8 +815,7 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
             tested += sum(cand.height for cand in cands.values())
             _patterns_ceiling(tested)
             if tested > max_patterns:  # before this level is counted
-                raise E.SizeLimitError(E.TOO_MANY_PATTERNS.format(
-                    patterns=tested, size=size, limit=max_patterns))
+                raise E.SizeLimitError(_too_many_patterns(tested, size, max_patterns))
             if not cands:
                 break
             counted = pl.collect_all(

@@ -61,8 +61,9 @@ def _on_probability_scale(scores: pl.LazyFrame, what: str, grid: Sequence[float]
             if distinct.len() <= 100:
                 suggestion = f"the distinct scores, thresholds={distinct.to_list()}"
             else:
-                suggestion = ("the scores' percentiles, thresholds=np.quantile(scores, "
-                              "np.linspace(0.01, 0.99, 99))")
+                # evenly spaced over the scores' range, written with its numbers (runs as is)
+                suggestion = (f"99 thresholds evenly spaced over the scores' range, "
+                              f"thresholds=np.linspace({low!r}, {high!r}, 99)")
             raise E.InvalidArgumentError(E.DEFAULT_GRID_NOT_PROBABILITIES.format(
                 what=what, grid=repr(grid), low=low, high=high, suggestion=suggestion))
         return df

@@ -195,7 +195,10 @@ class FairCounts:
         if by is None and combinations is None and max_order is None:
             return self._counted
         if self.sets is not None:
-            raise E.InvalidArgumentError(E.ROLLUP_OF_SETS)
+            wanted = [by] if isinstance(by, str) else by
+            held = [s for s in self.sets if isinstance(wanted, list) and set(s) == set(wanted)]
+            raise E.InvalidArgumentError(E.ROLLUP_OF_SETS.format(
+                sets=[list(s) for s in self.sets], example=list((held or self.sets)[0])))
         limit = self._counted.max_groups
         attrs = parse_by(list(self.keys) if by is None else by, combinations, max_order,
                          max_groups=limit)

@@ -69,6 +69,7 @@ from polars_fair._lazy import is_numpy
 from polars_fair.core.labels import cli_group, shown_group
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import support_size
+from polars_fair.core.values import value_advice
 
 __all__ = [
     "COUNT_RULES",
@@ -345,7 +346,8 @@ def check_value_type(value: Any, dtype: pl.DataType, column: str, role: str) -> 
     if not _accepts(dtype, value):
         raise E.InvalidArgumentError(
             E.VALUE_DTYPE.format(role=role, value=value, type=type(value).__name__,
-                                 column=column, dtype=dtype)
+                                 column=column, dtype=dtype,
+                                 example=value_advice(value, dtype, ""))
         )
     return value
 

@@ -33,6 +33,7 @@ from polars_fair._docs import borrow
 from polars_fair._lazy import is_numpy, np
 from polars_fair.core.limits import LIMITS, check_ceiling, check_size
 from polars_fair.core.numbers import real
+from polars_fair.core.values import value_like
 
 __all__ = [
     "Attributes",
@@ -569,6 +570,26 @@ def _items(by: Any) -> list[Any]:
     return normalize_by(by)
 
 
+def _fewer_sets(attributes: int, sets: int, limit: int) -> str:
+    """TOO_MANY_SETS' advice: the largest max_order that can fit ``limit``, or a larger one.
+
+    ``max_groups`` bounds the sets and then the groups they hold; a set of ``k`` attributes of
+    2 values each holds ``2**k`` groups (the fewest a set of them can hold, an attribute of
+    one value aside), so the order advised is the largest whose groups fit by that count.
+    """
+    fewer = order = groups = 0
+    while order < attributes:
+        more = math.comb(attributes, order + 1)
+        if groups + more * 2 ** (order + 1) > limit:
+            break
+        order += 1
+        fewer += more
+        groups += more * 2**order
+    if order == 0:
+        return E.TOO_MANY_SETS_GROUPS.format(sets=sets)
+    return E.TOO_MANY_SETS_ORDER.format(order=order, fewer=fewer, sets=sets)
+
+
 def parse_by(
     by: Any, combinations: Literal["all"] | None = None, max_order: int | None = None, *,
     max_groups: int = DEFAULT_MAX_GROUPS,
@@ -633,7 +654,8 @@ def parse_by(
                       "attribute sets", "pass max_order= a smaller value")
         if n_sets > max_groups:
             raise E.SizeLimitError(E.TOO_MANY_SETS.format(
-                attributes=len(base), sets=n_sets, limit=max_groups))
+                attributes=len(base), sets=n_sets, limit=max_groups,
+                advice=_fewer_sets(len(base), n_sets, max_groups)))
         sets = [list(c) for r in range(1, min(top, len(base)) + 1)
                 for c in itertools.combinations(base, r)]
     elif max_order is not None:
@@ -1058,15 +1080,26 @@ def _check_label_kinds(true_dtype: pl.DataType, pred_dtype: pl.DataType, y_true:
     raise exc
 
 
-def _pos_for(dtype: pl.DataType, pos_label: Any, column: str) -> Any:
-    """Adapt pos_label to the column's dtype, or raise when they cannot be compared."""
+def _pos_for(dtype: pl.DataType, pos_label: Any, column: str, source: Any = None) -> Any:
+    """Adapt pos_label to the column's dtype, or raise when they cannot be compared.
+
+    The error carries ``pos_dtype`` (the column's argument ``source``, its dtype and the
+    ``pos_label`` given), so that the counting layer, which reads the rows, can advise one of a
+    text column's own values (:func:`polars_fair.counting.tables.readable_label_error`).
+    """
     if is_numpy(pos_label, "generic"):
         pos_label = pos_label.item()
+    like = value_like(pos_label, dtype)
+    if like is None:  # no reading in the column's type: its usual positive value
+        like = True if dtype == pl.Boolean else 1 if dtype.is_numeric() else None
     bad = E.InvalidLabelError(
         E.POS_LABEL_DTYPE.format(
-            pos_label=pos_label, pos_type=type(pos_label).__name__, column=column, dtype=dtype
+            pos_label=pos_label, pos_type=type(pos_label).__name__, column=column, dtype=dtype,
+            example="" if like is None else f", for example pos_label={like!r}",
         )
     )
+    bad.pos_dtype = {"source": source if source is not None else column, "column": column,
+                     "dtype": dtype, "pos_label": pos_label}
     if dtype == pl.Boolean:
         if isinstance(pos_label, (bool, int)) and pos_label in (0, 1):
             return bool(pos_label)
@@ -1541,7 +1574,8 @@ def resolve(
     if y_true is not None:  # without labels (an LL 144 audit) only predictions are counted
         assert y_name is not None
         common.update(y_true=to_expr(y_true), y_true_name=y_name, true_dtype=probe["__pf_y"],
-                      pos_true=None if classes else _pos_for(probe["__pf_y"], pos_label, y_name))
+                      pos_true=None if classes else _pos_for(probe["__pf_y"], pos_label, y_name,
+                                                                  y_true))
     if sample_weight is not None:
         wname = name_of(sample_weight)
         if not probe["__pf_w"].is_numeric():
@@ -1566,7 +1600,8 @@ def resolve(
     assert y_pred is not None
     p_name = name_of(y_pred)
     return Audit(**common, y_pred=to_expr(y_pred), y_pred_name=p_name,
-                 pos_pred=None if classes else _pos_for(probe["__pf_p"], pos_label, p_name),
+                 pos_pred=None if classes else _pos_for(probe["__pf_p"], pos_label, p_name,
+                                                        y_pred),
                  pred_dtype=probe["__pf_p"])
 
 

@@ -625,6 +625,64 @@ def _check_scores(df: pl.DataFrame, a: Audit) -> None:
         )
 
 
+def _sql_literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return repr(value)
+
+
+def negatives_error(a: Audit, neg_true: Any, neg_pred: Any) -> E.InvalidLabelError:
+    """NEGATIVES_DIFFER, advising to map the prediction's negative value onto the label's.
+
+    The advice fits the way the rows came: a Polars expression (``y_pred=pl.col('p').replace(
+    -1, 0)``), SQL for a DuckDB or Spark relation, and a SQL ``--y-pred`` on the command line
+    (its ``cli_message``). The prediction's argument is named (``baseline`` for a baseline).
+
+    Parameters
+    ----------
+    a : Audit
+        The resolved call.
+    neg_true, neg_pred : Any
+        The label's and the prediction's values other than ``pos_label``.
+
+    Returns
+    -------
+    InvalidLabelError
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> schema = pl.Schema({"y_true": pl.Int64, "y_pred": pl.Int64})
+    >>> err = negatives_error(resolve(schema, None), 0, -1)
+    >>> print(str(err).split("; ")[1])
+    map one onto the other first, for example y_pred=pl.col('y_pred').replace(-1, 0)
+    >>> print(err.cli_message.split("; ")[1])
+    map one onto the other first, for example --y-pred "CASE WHEN y_pred = -1 THEN 0 ELSE y_pred END"
+    """  # noqa: E501
+    role, column = a.y_pred_role, a.y_pred_name
+    assert column is not None
+    sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
+    values = {"neg_true": neg_true, "neg_pred": neg_pred, "sql": sql,
+              "neg_true_sql": _sql_literal(neg_true), "neg_pred_sql": _sql_literal(neg_pred)}
+    if a.way == "relation":
+        advice = E.RELATION_NEGATIVES_ADVICE.format(**values, role=role,
+                                                    mapped=f"{column}_mapped")
+    else:
+        advice = E.NEGATIVES_ADVICE.format(**values, role=role, column=column)
+    facts = {"y_true": a.y_true_name, "y_pred": column, "neg_true": neg_true,
+             "neg_pred": neg_pred, "pos_label": a.pos_label}
+    cli = E.CLI_NEGATIVES_ADVICE.format(**{**values, "sql": E.shell_escaped(sql)},
+                                        flag=role.replace("_", "-"))
+
+    def text(advice: str) -> str:  # a baseline's message names its argument
+        return E.NEGATIVES_DIFFER.format(**facts, advice=advice).replace(
+            "y_pred column", f"{role} column", 1)
+
+    return E.InvalidLabelError(text(advice), cli_message=text(cli))
+
+
 def validate_labels(df: pl.DataFrame, a: Audit, *, positive: bool = True) -> None:
     """Every input error of a label table (count or score), in a fixed order.
 
@@ -644,10 +702,7 @@ def validate_labels(df: pl.DataFrame, a: Audit, *, positive: bool = True) -> Non
         neg_pred = _check_label(df, P, a.y_pred_name, a.y_pred_role, a.pos_pred)
         if a.score is None and neg_true is not None and neg_pred is not None \
                 and neg_true != neg_pred:
-            raise E.InvalidLabelError(E.NEGATIVES_DIFFER.format(
-                y_true=a.y_true_name, y_pred=a.y_pred_name, neg_true=neg_true,
-                neg_pred=neg_pred, pos_label=a.pos_label).replace(
-                    "y_pred column", f"{a.y_pred_role} column"))  # a baseline: its argument
+            raise negatives_error(a, neg_true, neg_pred)
         if positive and a.score is None and Y in df.columns and df["n"].sum() \
                 and not holds_positive(df, a):
             found = sorted({repr(v) for v in (neg_true, neg_pred) if v is not None})

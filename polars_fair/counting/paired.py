@@ -41,7 +41,7 @@ from polars_fair.core.spec import (
     to_expr,
 )
 from polars_fair.counting import boundary
-from polars_fair.counting.tables import PolarsEngine, engine_of
+from polars_fair.counting.tables import PolarsEngine, engine_of, readable_label_error
 
 __all__ = ["PAIRED_CELLS", "POSITIVE_ROWS", "Q", "cell", "check_negative_cells", "check_paired",
            "paired_schema", "paired_table"]
@@ -256,7 +256,10 @@ def paired_table(frame: Any, by: By, *, baseline: IntoExpr, baseline_role: str =
         raise type(exc)(baseline_role + str(exc)[2:]) from None
     by_attrs, bound = Attributes(items=attrs.items[:-1]), attrs.items[-1]
     schema = engine.schema()
-    a = resolve(schema, by_attrs, **args)
+    try:
+        a = resolve(schema, by_attrs, **args)
+    except E.InvalidLabelError as exc:  # advice from the text column's own values
+        raise readable_label_error(engine, args, exc) from None
     b = _resolve_baseline(schema, by_attrs, args, bound, a, baseline_role)
     assert b.y_pred is not None and b.y_pred_name is not None
     both = replace(a, keys=[*a.keys, b.y_pred_name], key_exprs=[*a.key_exprs, b.y_pred])

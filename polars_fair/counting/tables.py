@@ -63,6 +63,7 @@ __all__ = [
     "checked",
     "engine_of",
     "normalize_by",
+    "readable_label_error",
     "complete_enums",
     "count_table",
     "count_tables",
@@ -219,17 +220,92 @@ def _is_empty(engine: Engine) -> bool:
 
 
 def _label_kinds_error(engine: Engine, args: dict[str, Any],
-                       kinds: dict[str, Any]) -> E.InvalidLabelError:
+                       kinds: dict[str, Any]) -> E.PolarsFairError:
     """:func:`polars_fair.errors.label_kinds_error` with the text column's values, read once.
 
-    On the error path only: one aggregation of the text column in the frame's own engine.
+    On the error path only: one aggregation of the text column in the frame's own engine. A
+    text column of nulls only has no value to compare with: its nulls are the error.
     """
     role = kinds["text_role"]
     a = resolve(engine.schema(), None, y_true=None, y_pred=args.get(role, role), classes=True)
-    found = engine.label_table(a).collect()[boundary.P].drop_nulls().unique().sort()
+    table = engine.label_table(a).collect()
+    found = table[boundary.P].drop_nulls().unique().sort()
+    if found.is_empty() and table.height:
+        return E.NullValuesError(E.NULL_LABELS.format(
+            column=kinds[role], role=role, count=int(table["n"].sum())))
     return E.label_kinds_error(kinds["y_true"], kinds["y_pred"], kinds["true_dtype"],
                                kinds["pred_dtype"], text_role=role, values=found.to_list(),
                                pos_label=kinds["pos_label"])
+
+
+#: Text values that usually mean the positive outcome: the example of a text label's
+#: ``pos_label`` advice when ``pos_label`` is none of its values (else its first value).
+_POSITIVE_WORDS = ("1", "yes", "y", "true", "t", "positive", "pos")
+
+
+def _text_values(engine: Engine, source: Any) -> list[Any]:
+    """The distinct non-null values of one column or expression (an error path only)."""
+    a = resolve(engine.schema(), None, y_true=None, y_pred=source, classes=True)
+    return list(engine.label_table(a).collect()[boundary.P].drop_nulls().unique().sort())
+
+
+def readable_label_error(engine: Engine, args: dict[str, Any],
+                         exc: E.InvalidLabelError) -> E.PolarsFairError:
+    """A label error found from the schema, with advice from the rows' own values.
+
+    A text label with a numeric prediction (``label_kinds``) is advised a comparison with one
+    of its values (:func:`polars_fair.errors.label_kinds_error`); a ``pos_label`` that a text
+    column cannot hold (``pos_dtype``: ``pos_label=1``, the default, for labels ``'hired'`` /
+    ``'rejected'``) is advised one of the column's values, shown
+    (:data:`~polars_fair.errors.POS_LABEL_VALUES`: ``pos_label`` as text, else one that reads
+    as positive, ``'yes'``, ``'true'``, ..., else the first) unless it holds 8 or more (they
+    may identify people). One aggregation of the column in the frame's own engine, on the
+    error path only.
+
+    Parameters
+    ----------
+    engine : Engine
+        The rows.
+    args : dict
+        The count arguments of the call.
+    exc : InvalidLabelError
+        The error :func:`polars_fair.core.spec.resolve` raised.
+
+    Returns
+    -------
+    PolarsFairError
+        ``exc`` itself when there is nothing to read; a ``NullValuesError`` for a text column
+        of nulls only (no value to compare with).
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"y_true": ["hired", "rejected"], "y_pred": ["hired", "hired"]})
+    >>> try:
+    ...     resolve(lf.collect_schema(), None)
+    ... except E.InvalidLabelError as exc:
+    ...     print(str(readable_label_error(PolarsEngine(lf), {}, exc)).split("; ")[1])
+    pass a pos_label of the column's type, for example pos_label='hired' (its values: ['hired', 'rejected']
+    """  # noqa: E501
+    kinds = exc.label_kinds
+    if kinds is not None:
+        return _label_kinds_error(engine, args, kinds)
+    pos = exc.pos_dtype
+    dtype = None if pos is None else pos["dtype"]
+    if pos is None or not (dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum))):
+        return exc
+    values = _text_values(engine, pos["source"])
+    if not values or len(values) >= 8:
+        return exc
+    text = str(pos["pos_label"]).lower() if isinstance(pos["pos_label"], bool) \
+        else str(pos["pos_label"])
+    likely = [v for v in values if str(v).strip().lower() in _POSITIVE_WORDS]
+    example = text if text in values else (likely or values)[0]
+    shown = E.show_values(values, limit=8)
+    message = E.POS_LABEL_DTYPE.format(
+        pos_label=pos["pos_label"], pos_type=type(pos["pos_label"]).__name__,
+        column=pos["column"], dtype=dtype,
+        example=E.POS_LABEL_VALUES.format(example=example, values=shown))
+    return E.InvalidLabelError(message)
 
 
 def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool,
@@ -242,9 +318,9 @@ def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool,
         # pos_label=1 is no string
         if _is_empty(engine):
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail="")) from None
-        kinds = getattr(exc, "label_kinds", None)
-        if kinds is not None:  # advise one of the text column's own values
-            raise _label_kinds_error(engine, args, kinds) from None
+        readable = readable_label_error(engine, args, exc)  # advice from the rows' values
+        if readable is not exc:
+            raise readable from None
         raise
     if key_roles:  # keys of another role (a period) are no attributes: no level check
         a = replace(a, not_attributes=tuple(key_roles))

@@ -309,8 +309,8 @@ def test_schema_errors_raise_when_the_plan_is_built() -> None:
     with pytest.raises(E.InvalidLabelError) as label:
         bias_audit(lf, ["sex"], y_pred="hired", pos_label="yes")
     assert str(label.value) == E.POS_LABEL_DTYPE.format(
-        pos_label="yes", pos_type="str", column="hired", dtype=pl.Int64
-    )
+        pos_label="yes", pos_type="str", column="hired", dtype=pl.Int64,
+        example=", for example pos_label=1")
     with pytest.raises(E.InvalidScoreError) as score:
         bias_audit(lf, ["race"], y_score="sex")
     assert str(score.value) == E.NOT_NUMERIC.format(column="sex", role="y_score", dtype=pl.String)

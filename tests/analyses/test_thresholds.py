@@ -524,12 +524,13 @@ def test_the_default_grid_on_scores_outside_0_1_is_an_error(analysis: str, grid:
     assert "thresholds=" in str(err.value) and "3.0 to 9.0" in str(err.value)
 
 
-def test_a_negative_score_or_many_distinct_scores_suggest_quantiles() -> None:
+def test_a_negative_score_or_many_distinct_scores_suggest_an_even_grid() -> None:
     df = pl.DataFrame({"g": ["a"] * 150, "y_true": [0, 1] * 75,
                        "s": [i / 100 - 0.5 for i in range(150)]})  # -0.5 .. 0.99, 150 values
     with pytest.raises(E.InvalidArgumentError, match=r"from -0\.5 to 0\.99") as err:
         df.fair.thresholds("g", y_score="s")
-    assert "np.quantile(scores, np.linspace(0.01, 0.99, 99))" in str(err.value)
+    # issue 20: the advice runs as written (it named a variable `scores` the user does not hold)
+    assert "thresholds=np.linspace(-0.5, 0.99, 99)" in str(err.value)
 
 
 def test_an_explicit_grid_is_the_users_choice() -> None:

@@ -277,8 +277,8 @@ def test_an_aggregate_prediction_is_refused_not_passed(tmp_path: Path) -> None:
     code, _, err = cli("check", str(path), "--by", "g", "--y-pred", "MAX(y_pred)")
     assert code == 2
     assert err == ("polars-fair: error: --y-pred='MAX(y_pred)' is not a row-level expression: it "
-                   "aggregates rows or reads other rows (MAX); pass an expression that gives one "
-                   "value per row from that row\n")
+                   "aggregates rows or reads other rows (MAX), and an argument must give one "
+                   "value per row, computed from that row\n")
     code, _, err = cli("check", str(path), "--by", "g", "--where", "y_pred >= AVG(y_pred)")
     assert code == 2 and "--where='y_pred >= AVG(y_pred)' is not a row-level" in err
 
@@ -445,7 +445,8 @@ def test_dropped_null_groups_are_one_clean_line(tmp_path: Path) -> None:
                          "--format", "csv", "--min-support", "1")
     assert code == 0
     assert err == ("polars-fair: dropped 3 row(s) whose attribute is null ({'g': 3}) because "
-                   "--null-groups 'drop'\n")
+                   "--null-groups 'drop'; pass --null-groups 'keep' to audit them as a group of "
+                   "their own\n")
     assert pl.read_csv(out.encode())["n"].to_list() == [2, 3]
 
 

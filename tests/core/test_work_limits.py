@@ -150,7 +150,8 @@ def test_thresholds_past_the_ceiling_never_advise_raising_the_limit() -> None:
 
 
 def test_below_the_ceiling_the_advice_to_raise_stays() -> None:
-    with pytest.raises(E.SizeLimitError, match="pass max_thresholds= a larger limit"):
+    # issue 20: the advice names the value that holds the grid
+    with pytest.raises(E.SizeLimitError, match="pass max_thresholds=10001,"):
         SMALL.fair.thresholds("g", y_score="s", thresholds=[i / 20_000 for i in range(10_001)])
 
 

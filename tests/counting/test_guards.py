@@ -309,7 +309,8 @@ def test_temporal_reference_as_text_is_a_typed_error(column: str) -> None:
         BAD.fair.report(column, reference="2020-01-01", min_support=1)
     assert str(info.value) == E.VALUE_DTYPE.format(
         role="reference", value="2020-01-01", type="str", column=column,
-        dtype=BAD.schema[column])
+        dtype=BAD.schema[column], example=", for example " + repr(
+            dt.date(2020, 1, 1) if column == "day" else dt.datetime(2020, 1, 1)))
     # a date object names the group: the first group is the reference
     out = BAD.fair.report(column, reference=dt.date(2020, 1, 1), min_support=1)
     assert out["is_reference"].to_list() == [True, False]
@@ -497,8 +498,12 @@ def test_combinations_over_many_attributes_raise_before_listing_the_sets() -> No
     with pytest.raises(E.SizeLimitError) as info:
         df.lazy().fair.confusion([f"c{i}" for i in range(20)], combinations="all")
     # 2^20 - 1 non-empty subsets
-    assert str(info.value) == E.TOO_MANY_SETS.format(attributes=20, sets=1_048_575,
-                                                     limit=10_000)
+    # issue 20: the advice names a max_order that can fit: of binary attributes, the sets of
+    # at most 3 (20 + 190 + 1,140 = 1,350) hold 20 x 2 + 190 x 4 + 1,140 x 8 = 9,920 groups
+    # (<= 10,000); those of 4 would add 4,845 x 16
+    assert str(info.value) == E.TOO_MANY_SETS.format(
+        attributes=20, sets=1_048_575, limit=10_000,
+        advice=E.TOO_MANY_SETS_ORDER.format(order=3, fewer=1_350, sets=1_048_575))
 
 
 def test_stacked_attribute_sets_are_bounded() -> None:

@@ -339,17 +339,28 @@ CATALOGUE: dict[str, Bad] = {
     "scores in y_pred": Bad(E.InvalidLabelError, E.LOOKS_LIKE_SCORES.format(
         column="y_pred", role="y_pred", low=0.1, high=0.9, pos_label=1),
         {"y_pred": [0.9, 0.2, 0.6, 0.1]}),
+    # the advice (issue 20) maps the prediction's negative onto the label's: a Polars
+    # expression on Polars rows, SQL in the relation on DuckDB and Spark
     "negatives differ": Bad(E.InvalidLabelError, E.NEGATIVES_DIFFER.format(
-        y_true="y_true", y_pred="y_pred", neg_true=0, neg_pred=-1, pos_label=1),
-        {"y_pred": [1, -1, -1, 1]}),
+        y_true="y_true", y_pred="y_pred", neg_true=0, neg_pred=-1, pos_label=1,
+        advice=E.NEGATIVES_ADVICE.format(role="y_pred", column="y_pred", neg_pred=-1,
+                                         neg_true=0)),
+        {"y_pred": [1, -1, -1, 1]}, engines=("polars",)),
+    "negatives differ in a relation": Bad(E.InvalidLabelError, E.NEGATIVES_DIFFER.format(
+        y_true="y_true", y_pred="y_pred", neg_true=0, neg_pred=-1, pos_label=1,
+        advice=E.RELATION_NEGATIVES_ADVICE.format(
+            role="y_pred", sql="y_pred", neg_pred_sql="-1", neg_true_sql="0",
+            mapped="y_pred_mapped")),
+        {"y_pred": [1, -1, -1, 1]}, engines=("spark", "duckdb")),
     "pos_label absent": Bad(E.InvalidLabelError, E.POS_LABEL_ABSENT.format(
         pos_label="yes", y_true="y_true", y_pred="y_pred", values="['no']"),
         {"y_true": ["no"] * 4, "y_pred": ["no"] * 4}, args={"pos_label": "yes"}),
     "pos_label a string for integers": Bad(E.InvalidLabelError, E.POS_LABEL_DTYPE.format(
-        pos_label="yes", pos_type="str", column="y_true", dtype=pl.Int64()),
-        args={"pos_label": "yes"}),
+        pos_label="yes", pos_type="str", column="y_true", dtype=pl.Int64(),
+        example=", for example pos_label=1"), args={"pos_label": "yes"}),
     "pos_label an integer for strings": Bad(E.InvalidLabelError, E.POS_LABEL_DTYPE.format(
-        pos_label=1, pos_type="int", column="y_true", dtype=pl.String()),
+        pos_label=1, pos_type="int", column="y_true", dtype=pl.String(),
+        example=E.POS_LABEL_VALUES.format(example="yes", values="['no', 'yes']")),
         {"y_true": ["yes", "no"] * 2, "y_pred": ["no", "yes"] * 2}, args={"pos_label": 1}),
     "missing attribute": Bad(E.ColumnNotFoundError, _missing("race", "by"), by="race"),
     "missing label column": Bad(E.ColumnNotFoundError, _missing("label", "y_true"),
@@ -640,7 +651,8 @@ NEW_CASES: dict[str, Bad] = {
     "more pairs than max_pairs": Bad(E.SizeLimitError, E.TOO_MANY_PAIRS.format(
         groups=2, pairs=2, limit=1), analysis="pairwise", options={"max_pairs": 1}),
     "more attribute sets than max_groups": Bad(E.SizeLimitError, E.TOO_MANY_SETS.format(
-        attributes=2, sets=3, limit=2), TWO, by=["g", "h"],
+        attributes=2, sets=3, limit=2,
+        advice=E.TOO_MANY_SETS_GROUPS.format(sets=3)), TWO, by=["g", "h"],
         args={"combinations": "all", "max_groups": 2}),
     # g: 2 groups, h: 2, g x h: 4 -> 8 rows in the stacked table
     "more set groups than max_groups": Bad(E.SizeLimitError, E.TOO_MANY_GROUPS.format(
@@ -652,14 +664,18 @@ NEW_CASES: dict[str, Bad] = {
         size=9, limit=5), frame=ENUMS, by=["g", "h"], args={"max_groups": 5}, engines=POLARS),
     # kind 8: values and columns that cannot be what they are used as
     "date reference as text": Bad(E.InvalidArgumentError, E.VALUE_DTYPE.format(
-        role="reference", value="2020-01-01", type="str", column="o", dtype=pl.Date()),
+        role="reference", value="2020-01-01", type="str", column="o", dtype=pl.Date(),
+        example=", for example datetime.date(2020, 1, 1)"),
         DATES, by="o", analysis="report", options={"reference": "2020-01-01"}),
     "datetime reference as text": Bad(E.InvalidArgumentError, E.VALUE_DTYPE.format(
         role="reference", value="2020-01-01", type="str", column="o",
-        dtype=pl.Datetime("us", "UTC")), TIMES, by="o", analysis="disparity",
+        dtype=pl.Datetime("us", "UTC"),
+        example=", for example datetime.datetime(2020, 1, 1, 0, 0, tzinfo=datetime.timezone.utc)"),
+        TIMES, by="o", analysis="disparity",
         options={"reference": "2020-01-01"}),
     "number reference for text groups": Bad(E.InvalidArgumentError, E.VALUE_DTYPE.format(
-        role="reference", value=1, type="int", column="g", dtype=pl.String()),
+        role="reference", value=1, type="int", column="g", dtype=pl.String(),
+        example=", for example '1'"),
         analysis="report", options={"reference": 1}),
     "reference mapping naming another attribute": Bad(
         E.InvalidArgumentError, E.BAD_REFERENCE_MAPPING.format(keys=["g"], got=["h"]),
