@@ -280,8 +280,7 @@ def impact_from_counts(
     >>> t["practically_significant"].to_list()
     [None, True]
     """
-    t = check("four_fifths", options["four_fifths"])
-    level_t = check("level", options["level"])
+    t, level_t = check("four_fifths", options["four_fifths"]), check("level", options["level"])
     min_diff = check("min_difference", options["min_difference"])
     practical = options["practical"]
     support = check("min_support", options["min_support"])

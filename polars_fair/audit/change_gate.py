@@ -119,7 +119,7 @@ def change_gate(
     >>> failure
     'g=b: impact_ratio 0.8000 (baseline) -> 0.2000 (candidate), worse by 0.6000 > 0.05'
     >>> test
-    'paired 95% interval of the change [-0.8028, -0.3737] excludes 0'
+    'paired 95% interval of the change [-0.7744, -0.4046] excludes 0'
     """
     t_ir = check_limit("max_impact_ratio_drop", max_impact_ratio_drop, 0.0, 1.0)
     t_ofi = check_limit("max_ofi_increase", max_ofi_increase, 0.0, 2.0)

@@ -12,6 +12,10 @@ Both analyses compare each group with *one* reference group, chosen once by
 eligible for both: a rule (``"largest"``, ``"max_selection_rate"``, ``"max_auc"``) becomes that
 explicit group, a :class:`polars_fair.core.reference.Reference` which is then passed to
 ``report`` and to ``abroca`` alike (and, by the HTML audit, to every table of its page).
+
+Why one module: the gate's reference, its rows per metric and its verdict are one decision,
+read together by the command line, the HTML audit and the change gate; apart, the rule that
+chooses the benchmark and the rows that use it could drift.
 """
 
 from __future__ import annotations
@@ -493,10 +497,9 @@ def gate(
     fs = from_scores(scores.frame.collect(), scores.keys) if (
         scores is not None and max_abroca is not None) else None
     support = float(t_support)
-    # low-support groups are no benchmark while a group a rule may choose (a known one: the
-    # missing group never is) has min_support rows; when none has, the benchmarks are report's
-    # own (the largest known group, flagged low support), as on the HTML audit and in report,
-    # never "no reference" beside a checked missing group
+    # low-support groups are no benchmark while a known group (never the missing one) has
+    # min_support rows; else report's own benchmarks (the largest known group, low support), as
+    # on the HTML audit and in report, never "no reference" beside a checked missing group
     exclude = _known_supported(counts, keys, t_support)
     ref = resolve_gate_reference(counts, fs, reference, min_support=support,
                                  exclude_low_support=exclude)
