@@ -289,8 +289,9 @@ def _changes(df: pl.DataFrame, *, labelled: bool, level: float, mid_p: bool,
     return pl.concat([df, frame], how="horizontal")
 
 
-def _columns(keys: Sequence[str], labelled: bool) -> list[str]:
-    cols = [*keys, "n"]
+def _columns(keys: Sequence[str], labelled: bool, weighted: bool = False) -> list[str]:
+    # with weights, the rows of positive weight: the support low_support and the gate read
+    cols = [*keys, "n", *([POSITIVE_ROWS] if weighted else [])]
     for m in CHANGE_METRICS[labelled]:
         cols += [m, f"{m}_baseline", f"{m}_change", f"{m}_change_low", f"{m}_change_high"]
     cols += ["mcnemar_p_value", *(["error_mcnemar_p_value"] if labelled else []),
@@ -410,7 +411,9 @@ def compare_from_counts(
     Returns
     -------
     pl.LazyFrame
-        One row per group, sorted by the keys: keys; ``n`` (Int64); for each metric
+        One row per group, sorted by the keys: keys; ``n`` (Int64); with weights
+        ``n_positive_weight`` (Int64: the rows of positive weight, the support that
+        ``low_support``, the intervals and the change gate read); for each metric
         ``m`` (``selection_rate``, ``impact_ratio``, with labels ``tpr``, ``fpr``, ``ofi``)
         ``m``, ``m_baseline``, ``m_change``, ``m_change_low``, ``m_change_high`` (Float64;
         rates in [0, 1], changes of rates in [−1, 1], OFI in [−2, 2]; null when undefined);
@@ -474,5 +477,5 @@ def compare_from_counts(
         lambda df: _changes(df, labelled=labels, level=level, mid_p=mid_p,
                             overall=overall).select(list(schema)),
         schema=pl.Schema(schema))
-    return out.select(_columns(keys, labels))
+    return out.select(_columns(keys, labels, weighted))
 

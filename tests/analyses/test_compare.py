@@ -298,8 +298,10 @@ def test_weighted_intervals_do_not_depend_on_the_scale_of_the_weights() -> None:
     # every weight equal: the intervals are the unweighted ones (the p-values aside)
     even = rows.with_columns(w=pl.lit(7.0)).fair.compare("g", **args)
     plain = rows.fair.compare("g", y_pred="new", baseline="old", min_support=1)
-    assert_frame_equal(even.drop("mcnemar_p_value"), plain.drop("mcnemar_p_value"),
-                       rel_tol=1e-9)
+    assert_frame_equal(even.drop("mcnemar_p_value", "n_positive_weight"),
+                       plain.drop("mcnemar_p_value"), rel_tol=1e-9)
+    # a weighted comparison shows its support: every row has weight 7 > 0
+    assert even["n_positive_weight"].to_list() == even["n"].to_list()
 
 
 def test_from_paired_counts_checks_cells_as_from_counts_does() -> None:

@@ -99,3 +99,28 @@ def test_subnormal_weights_give_the_intervals_of_the_same_weights_at_scale() -> 
     # by hand: a's candidate selects rows 1-10 (weights 1, 3, ...: 20 of 40), the baseline
     # rows 1-5 (1 + 3 + 1 + 3 + 1 = 9 of 40): change 11/40
     assert tiny["selection_rate_change"].to_list()[0] == pytest.approx(11 / 40)
+
+
+def test_weighted_compare_shows_the_rows_of_positive_weight() -> None:
+    # a: 4 rows, 2 of weight 0; b: 4 rows of weight 1. The support low_support reads is 2 for
+    # a and 4 for b (at min_support 3: a is low support, b not), and compare now shows it
+    rows = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 0, 1, 0] * 2,
+                         "new": [1, 1, 0, 0] * 2, "old": [1, 0, 0, 0] * 2,
+                         "w": [0.0, 0.0, 1.0, 1.0] + [1.0] * 4})
+    out = rows.fair.compare("g", y_pred="new", baseline="old", y_true="y", sample_weight="w",
+                            min_support=3)
+    assert out.columns[:3] == ["g", "n", "n_positive_weight"]
+    assert out.select("n", "n_positive_weight", "low_support").rows() == [
+        (4, 2, True), (4, 4, False)]
+    # unweighted: no such column (n is the support)
+    plain = rows.fair.compare("g", y_pred="new", baseline="old", y_true="y", min_support=3)
+    assert "n_positive_weight" not in plain.columns
+
+
+def test_the_page_shows_each_change_with_its_interval() -> None:
+    from polars_fair.audit.html.comparison import _change
+
+    r = {"ofi_change": -0.3, "ofi_change_low": -0.4, "ofi_change_high": -0.2}
+    assert _change(r, "ofi") == "−0.300 [−0.400, −0.200]"
+    r = {"ofi_change": None, "ofi_change_low": None, "ofi_change_high": None}
+    assert _change(r, "ofi") == "—"  # undefined, as every undefined figure on the page

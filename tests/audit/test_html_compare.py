@@ -58,8 +58,10 @@ def test_the_comparison_section_sets_the_models_side_by_side(page: str) -> None:
     # candidate alone is wrong on 30 rows, the baseline alone on none: p < 0.001
     low, high = polars_fair.analyses.compare.paired_difference_interval([10], [0], [30], [60])
     rate_ci = f"[{low[0]:.3f}, {high[0]:.3f}]".replace("-", "−")
-    assert (f"b 100 40.0% → 10.0% {rate_ci} < 0.001 0.800 → 0.200 [−0.774, −0.405] "
-            "passes → fails (changed) +0.000 → −0.300") in words
+    # each change is shown with its interval (the interval alone hid the change): b's
+    # selection rate 0.1 - 0.4, impact ratio 0.2 - 0.8
+    assert (f"b 100 40.0% → 10.0% −0.300 {rate_ci} < 0.001 0.800 → 0.200 −0.600 "
+            "[−0.774, −0.405] passes → fails (changed) +0.000 → −0.300 −0.300") in words
     assert words.count("< 0.001") == 2 + 0  # b's two tests (the reading has none)
     # a, the reference: nothing changed, both p-values 1 (Newcombe's interval of no
     # discordant pair still has a width)
@@ -70,8 +72,9 @@ def test_the_comparison_section_sets_the_models_side_by_side(page: str) -> None:
     # its change of 0 reaches 1 - 0.920 above (the candidate's 5 has [2.74, 9.25]: 1 surely)
     low, high = mover_r(50, 100, 40, 100)
     assert mover_r(50, 100, 10, 100)[0] > 1 and low < 1 < high
-    assert (f"a 100 50.0% → 50.0% {rate_ci} 1.000 1.000 → 1.000 [0.000, {1 - low:.3f}] "
-            "passes → passes +0.000 → +0.000 [0.000, 0.000] 1.000") in words
+    assert (f"a 100 50.0% → 50.0% +0.000 {rate_ci} 1.000 1.000 → 1.000 +0.000 "
+            f"[0.000, {1 - low:.3f}] passes → passes +0.000 → +0.000 +0.000 [0.000, 0.000] "
+            "1.000") in words
     figure = page[page.index("<h2>Against the baseline model"):page.index("<h2>Uncertainty")]
     assert "<figure><h3>Impact ratio: baseline and candidate</h3><svg" in figure
     assert "four-fifths verdict changed: b" in html.unescape(figure)
@@ -126,3 +129,17 @@ def test_report_html_baseline_pred(tmp_path: Path) -> None:
     no_baseline = runner.invoke(app, [*args, "--html", str(out), "--max-ofi-increase", "0.5"])
     assert no_baseline.exit_code == 2
     assert E.CLI_CHANGE_LIMIT.format(flag="--max-ofi-increase") in no_baseline.stderr
+
+
+def test_a_weighted_comparison_shows_its_rows_of_positive_weight() -> None:
+    # every b row of the candidate's wrong rejections (b, 1, 0, 1) weighs 0: b's support is
+    # 70 rows of positive weight of its 100, shown beside n in the comparison table
+    require_plot_extra()
+    weighted = DATA.with_columns(
+        w=pl.when((pl.col("g") == "b") & (pl.col("new") == 0) & (pl.col("old") == 1))
+        .then(0.0).otherwise(1.0))
+    page = audit_html(weighted, "g", y_pred="new", baseline_pred="old", reference="a",
+                      sample_weight="w")
+    words = text(page, "<h2>Against the baseline model</h2>", "<h2>Uncertainty")
+    assert "group n rows of weight > 0 selection rate (baseline → candidate)" in words
+    assert "b 100 70 " in words and "a 100 100 " in words

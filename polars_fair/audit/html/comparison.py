@@ -40,6 +40,7 @@ from polars_fair.audit.html.text import (
     svg_for_html,
 )
 from polars_fair.core.numbers import limit_text
+from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS as POSITIVE_ROWS
 from polars_fair.core.spec import By, IntoExpr
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -276,6 +277,14 @@ def _signed(x: Any, fmt: str = "{:+.3f}") -> str:
     return _num(x, fmt).replace("-", "−")
 
 
+def _change(r: dict[str, Any], metric: str) -> str:
+    """A change and its interval, ``+0.275 [−0.012, 0.561]`` (the interval alone hid it)."""
+    change = r[f"{metric}_change"]
+    if change is None:
+        return UNDEFINED
+    return f"{_signed(change)} {_interval(r[f'{metric}_change_low'], r[f'{metric}_change_high'])}"
+
+
 def change_verdict_section(p: _Page) -> str:
     """PASS or FAIL of the change gate, each failing group with both figures and the interval.
 
@@ -361,6 +370,7 @@ def comparison_section(p: _Page) -> str:
         return ""
     o, keys = p.o, c.keys
     shown = p.g.on_page(c.table) if keys == p.g.keys else c.table
+    weighted = POSITIVE_ROWS in c.table.columns  # the support low_support and the gate read
     rows, classes = [], []
     for r in shown.iter_rows(named=True):
         classes.append("low" if r["low_support"] else "")
@@ -370,20 +380,21 @@ def comparison_section(p: _Page) -> str:
             for v in (r["adverse_impact_baseline"], r["adverse_impact"]))
         rows.append([
             f"<b>{_esc(_group(r, keys))}</b>" if r["is_reference"] else _esc(_group(r, keys)),
-            _num(r["n"]),
+            _num(r["n"]), *([_num(r[POSITIVE_ROWS])] if weighted else []),
             f"{_pct(r['selection_rate_baseline'])} → {_pct(r['selection_rate'])}",
-            _interval(r["selection_rate_change_low"], r["selection_rate_change_high"]),
+            _change(r, "selection_rate"),
             _p(r["mcnemar_p_value"]),
             f"{_num(r['impact_ratio_baseline'], '{:.3f}')} → "
             f"{_num(r['impact_ratio'], '{:.3f}')}",
-            _interval(r["impact_ratio_change_low"], r["impact_ratio_change_high"]),
+            _change(r, "impact_ratio"),
             verdicts + (" (changed)" if r["adverse_impact_changed"] else ""),
             f"{_signed(r['ofi_baseline'])} → {_signed(r['ofi'])}",
-            _interval(r["ofi_change_low"], r["ofi_change_high"]),
+            _change(r, "ofi"),
             _p(r["error_mcnemar_p_value"]),
         ])
     level = f"{o.level:.0%}"
-    header = ["group", "n", "selection rate (baseline → candidate)", f"change [{level} CI]",
+    header = ["group", "n", *(["rows of weight > 0"] if weighted else []),
+              "selection rate (baseline → candidate)", f"change [{level} CI]",
               "McNemar p", "impact ratio (baseline → candidate)", f"change [{level} CI]",
               f"four-fifths ({o.four_fifths:g})", "OFI (baseline → candidate)",
               f"change [{level} CI]", "errors p"]
