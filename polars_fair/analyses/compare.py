@@ -411,9 +411,8 @@ def compare_from_counts(
     Returns
     -------
     pl.LazyFrame
-        One row per group, sorted by the keys: keys; ``n`` (Int64); with weights
-        ``n_positive_weight`` (Int64: the rows of positive weight, the support that
-        ``low_support``, the intervals and the change gate read); for each metric
+        One row per group, sorted by the keys: keys; ``n`` (Int64), with weights then
+        ``n_positive_weight`` (Int64: the support the flags and intervals read); for each metric
         ``m`` (``selection_rate``, ``impact_ratio``, with labels ``tpr``, ``fpr``, ``ofi``)
         ``m``, ``m_baseline``, ``m_change``, ``m_change_low``, ``m_change_high`` (Float64;
         rates in [0, 1], changes of rates in [−1, 1], OFI in [−2, 2]; null when undefined);
