@@ -194,3 +194,14 @@ def test_stratified_tests_count_n_effective_on_a_membership_table() -> None:
     crisp = polars_fair.from_counts(table.drop("n_effective").with_columns(
         n=pl.Series([12, 10, 15, 16]))).stratified(strata="s", reference="b").collect()
     assert_frame_equal(got.drop("n"), crisp.drop("n"), check_exact=True)
+
+
+def test_every_namespace_method_is_listed_here() -> None:
+    # a new analysis on df.fair must say whether it takes membership= (TAKES) or refuses it
+    # (REFUSES): this test fails until it is added to one of them
+    from polars_fair.api.namespace import FairDataFrame
+
+    methods = {n for n in vars(FairDataFrame) if not n.startswith("_")}
+    native = {"counts", "proxy_report", "membership_calibration"}  # membership by design
+    listed = {n for n in TAKES if "." not in n} | set(REFUSES) | native
+    assert methods == listed, (methods - listed, listed - methods)
