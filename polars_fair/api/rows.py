@@ -36,7 +36,6 @@ from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
     COUNT_ARGS,
     COUNT_ARGS_DOC,
-    MEMBERSHIP_ARGS,
     By,
     IntoExpr,
     RowArgs,
@@ -325,7 +324,12 @@ def namespace_divergence(self: Any, /, by: By = None, *, metric: str = DEFAULTS.
 
 
 def _method_doc() -> str:
-    args_doc = COUNT_ARGS_DOC.split("\ncombinations :")[0] + "\nmax_groups :" + \
+    # the count arguments but combinations= and max_order= (divergence has its own); the
+    # membership arguments stay: the argmax estimator's crisp table is searched, the weighted
+    # one refused (divergence_from_counts)
+    head, rest = COUNT_ARGS_DOC.split("\ncombinations :")
+    member = rest.split("\nmembership :")[1].split("\nmax_groups :")[0]
+    args_doc = head + "\nmembership :" + member + "\nmax_groups :" + \
         COUNT_ARGS_DOC.split("\nmax_groups :")[1]
     doc = compose(divergence_from_counts.__doc__ or "", drop=("counts", "keys"),
                   before="""by : str, pl.Expr or list of them
@@ -344,4 +348,4 @@ strategy : {"auto", "finest", "levels"}, default "auto"
 namespace_divergence.__doc__ = _method_doc()
 namespace_divergence.__signature__ = expand_signature(  # type: ignore[attr-defined]
     namespace_divergence, {k: (Any, v) for k, v in COUNT_ARGS.items()
-                           if k not in ("combinations", "max_order", *MEMBERSHIP_ARGS)})
+                           if k not in ("combinations", "max_order")})

@@ -886,7 +886,8 @@ def run_analysis(owner: type, method: str, values: dict[str, Any]) -> tuple[pl.D
         except (E.UnknownGroupError, E.InvalidArgumentError):  # as read: no such group
             _stratum_as_reference(given.get("reference"), method_kw.get("strata"), args.by)
             raise
-        keys = [k for k in frame.columns if k in set(schema.names()) | {
+        member = set(count_kw.get("membership") or {})  # its attribute: a key, not a column
+        keys = [k for k in frame.columns if k in set(schema.names()) | member | {
             b.meta.output_name() for b in args.by if isinstance(b, pl.Expr)}]
         return frame, (f"polars-fair {command_name(method)}: {frame.height} row(s); by "
                        f"{keys}" + ratio_note(frame, keys))

@@ -72,13 +72,15 @@ def test_an_ambiguous_membership_is_refused(path: Path, given: str, message: str
     assert message in result.stderr
 
 
-def test_stratified_and_availability_take_the_membership_attribute(path: Path) -> None:
+def test_stratified_availability_and_divergence_take_the_membership_attribute(
+        path: Path) -> None:
     crisp = ROWS.with_columns(g=pl.when(pl.col("p_a") >= pl.col("p_b")).then(pl.lit("a"))
                               .otherwise(pl.lit("b")))
     crisp_path = path.with_name("crisp.csv")
     crisp.write_csv(crisp_path)
     for command, extra in (("stratified", ["--strata", "s", "--reference", "a"]),
-                           ("availability", ["--benchmark", "g=a:0.5,b:0.5"])):
+                           ("availability", ["--benchmark", "g=a:0.5,b:0.5"]),
+                           ("divergence", ["--by", "s", "--min-support", "0.1"])):
         got = _json(command, str(path), "--membership", "g=a:p_a,b:p_b",
                     "--membership-estimator", "argmax", "--y-true", "y_pred", *extra)
         want = _json(command, str(crisp_path), "--by", "g", "--y-true", "y_pred", *extra)
