@@ -43,6 +43,7 @@ from polars_fair.core.reference import (
     SUPPORT_SIZE_WEIGHTED,
     Reference,
     known,
+    known_supported,
     support_rows,
 )
 from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, support_size
@@ -497,10 +498,8 @@ def gate(
     fs = from_scores(scores.frame.collect(), scores.keys) if (
         scores is not None and max_abroca is not None) else None
     support = float(t_support)
-    # low-support groups are no benchmark while a known group (never the missing one) has
-    # min_support rows; else report's own benchmarks (the largest known group, low support), as
-    # on the HTML audit and in report, never "no reference" beside a checked missing group
-    exclude = _known_supported(counts, keys, t_support)
+    # no known group supported (the missing group never is a benchmark): report's own benchmarks
+    exclude = known_supported(counts.frame, keys, support)
     ref = resolve_gate_reference(counts, fs, reference, min_support=support,
                                  exclude_low_support=exclude)
     # the limits are report's own thresholds, so each verdict is report's exact rule
@@ -521,22 +520,12 @@ def gate(
             .drop("__pf_order"))
 
 
-def _known_supported(counts: FairCounts, keys: list[str], t_support: Fraction) -> bool:
-    """Some group a rule may choose as a benchmark (no key missing) has ``min_support`` rows."""
-    names = counts.frame.collect_schema().names()
-    supported = support_rows(names) >= (
-        R.min_count(t_support) if support_size(names) == "n" else float(t_support))
-    return bool(counts.frame.select((known(keys) & supported).any()).collect().item())
-
-
 def _count_blocks(report: pl.DataFrame, keys: list[str], t_ir: Fraction, t_ofi: Fraction,
                   t_support: Fraction) -> list[pl.DataFrame]:
     """The gate's rows of the impact ratio and the OFI, from ``report``'s own verdicts."""
-    no_ref = not report["is_reference"].any()
+    zero = pl.lit(ZERO_DENOMINATOR)  # no known group with rows: no benchmark at all
     no_top = not report.select(known(keys) & (pl.col("n") > 0)).to_series().any()
-    zero = pl.lit(ZERO_DENOMINATOR)
-    ir_zero = pl.lit(NO_BENCHMARK) if no_top else zero
-    ofi_zero = pl.lit(NO_BENCHMARK) if no_ref and no_top else zero
+    ir_zero = ofi_zero = pl.lit(NO_BENCHMARK) if no_top else zero
     ir_passes = ~pl.col("adverse_impact") if t_ir > 0 else pl.lit(True)
     return [
         _rows(report.with_columns(value=pl.col("impact_ratio")), keys, "impact_ratio",

@@ -576,6 +576,11 @@ def note_attribute_flag(name: str, flag: str) -> None:
 _INPUT_COLUMNS: set[str] = set()
 
 
+#: The key names of the running command's attributes (:func:`resolve_inputs`): the text table
+#: and Markdown write a missing value of these columns ``(missing)`` (:func:`emit`).
+_GROUP_KEYS: list[str] = []
+
+
 def forget_sql_names() -> None:
     """Forget the SQL texts named by ``AS``, the attribute flags and the input's columns.
 
@@ -589,6 +594,7 @@ def forget_sql_names() -> None:
     _TEXT_SQL.clear()
     _ATTRIBUTE_FLAGS.clear()
     _INPUT_COLUMNS.clear()
+    _GROUP_KEYS.clear()
 
 
 def note_columns(names: Sequence[str]) -> None:
@@ -1201,9 +1207,9 @@ def emit(df: pl.DataFrame, fmt: str, output: Path | None, header: str = "",
     elif fmt == "json":
         text = df.write_json()
     elif fmt == "markdown":
-        text = to_markdown(df)
+        text = to_markdown(df, _GROUP_KEYS)
     else:
-        text = ((header + "\n" if header else "") + _table_text(df)
+        text = ((header + "\n" if header else "") + _table_text(df, _GROUP_KEYS)
                 + ("\n" + footer if footer else ""))
     if output is None:
         typer.echo(text, nl=not text.endswith("\n"))  # no blank line: it would read as a row
@@ -1553,4 +1559,5 @@ def resolve_inputs(
         keyed, keys = lf.with_columns(pl.lit(None, dtype=dtype).alias(attribute)), [
             attribute, *by]
     reference = Reference.parse(parse_reference(reference_text, keyed, keys))
+    _GROUP_KEYS.extend(k if isinstance(k, str) else k.meta.output_name() for k in keys)
     return Inputs(lf, by, y_true, y_pred, y_score, pos_label, reference)

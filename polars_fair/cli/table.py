@@ -9,6 +9,7 @@ pipe table (``--format markdown``) for pull requests and model cards;
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Collection
 from typing import Any
 
 import polars as pl
@@ -82,19 +83,82 @@ def _group_text(value: Any) -> str:
     return text
 
 
-def _table_text(df: pl.DataFrame) -> str:
+def group_columns(df: pl.DataFrame, keys: Collection[str]) -> list[str]:
+    """The columns of ``df`` that hold group values: the keys, and a pair's ``<key>_i``/``_j``.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A result.
+    keys : collection of str
+        The attributes of the command (``--by``, by their key names).
+
+    Returns
+    -------
+    list of str
+        In the frame's order; only those holding a missing value or a text that reads as
+        one (the others are shown as they are).
+
+    Examples
+    --------
+    >>> group_columns(pl.DataFrame({"g_i": ["a"], "g_j": [None], "n_i": [1]}), ["g"])
+    ['g_j']
+    """
+    names = {*keys, *(f"{k}{s}" for k in keys for s in ("_i", "_j"))}
+    return [c for c in df.columns if c in names and _needs_group_rule(df[c])]
+
+
+def _needs_group_rule(s: pl.Series) -> bool:
+    """A missing value, or a text that reads as one, is in the column.
+
+    Otherwise the column is shown as it is (its dtype, ``enum`` or ``cat``, as Polars prints it).
+    """
+    if s.null_count():
+        return True
+    if not _group_like(s.dtype):
+        return False
+    text = s.cast(pl.String)
+    return bool((text.is_in(list(_READS_MISSING)) | text.str.starts_with('"')).any())
+
+
+def _group_cells(df: pl.DataFrame, column: str) -> list[str | None]:
+    """The texts of a group column, the missing value and every text apart.
+
+    A missing value reads ``(missing)``, a text that reads as it is quoted; a key outside the
+    attribute set of its row (stacked sets) stays empty.
+    """
+    sets = df["attributes"].to_list() if "attributes" in df.columns else None
+    out: list[str | None] = []
+    for i, v in enumerate(df[column].to_list()):
+        if v is None and sets is not None and column not in (sets[i] or []):
+            out.append(None)  # not a key of this row's set: no group at all
+        else:
+            out.append(_group_text(v if v is None or isinstance(v, str) else _plain(v)))
+    return out
+
+
+def _plain(value: Any) -> str:
+    """A non-text group value as the table writes it (``true``, ``1.5``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _table_text(df: pl.DataFrame, keys: Collection[str] = ()) -> str:
     r"""The text table of a (small) result.
 
     Control characters in text cells are written as escapes (``\r``), so a raw carriage
-    return cannot corrupt a row (:func:`polars_fair.core.labels.visible`); a missing text
-    value reads ``(missing)`` and the text ``"null"`` is quoted (:func:`group_cell`).
+    return cannot corrupt a row (:func:`polars_fair.core.labels.visible`); in a group column
+    (:func:`group_columns` of ``keys``) a missing value reads ``(missing)`` and the text
+    ``"null"`` is quoted (:func:`group_cell`).
     """
-    text = [c for c, t in df.schema.items() if _group_like(t)]  # before lists become text
-    df = _flat(df)
+    groups = group_columns(df, keys)
+    cells = {c: _group_cells(df, c) for c in groups}
+    df = _flat(df).with_columns(pl.Series(c, v, dtype=pl.String) for c, v in cells.items())
+    shown = {c: [None if v is None else visible(v) for v in df[c].cast(pl.String)]
+             for c, t in df.schema.items() if _group_like(t)}
     df = df.with_columns(  # a list cell is written once, by list_text: its controls escaped
-        pl.Series(c, [group_cell(v) if c in text else None if v is None else visible(v)
-                      for v in df[c].cast(pl.String)], dtype=pl.String)
-        for c, t in df.schema.items() if _group_like(t))
+        pl.Series(c, v, dtype=pl.String) for c, v in shown.items()
+        # an Enum or Categorical keeps its dtype on show unless a value is escaped
+        if df.schema[c] == pl.String or v != df[c].cast(pl.String).to_list())
     with pl.Config(
         tbl_rows=-1, tbl_cols=-1, tbl_width_chars=10_000, fmt_str_lengths=60,
         float_precision=4, tbl_hide_dataframe_shape=True,
@@ -151,13 +215,19 @@ def to_csv(df: pl.DataFrame) -> str:
 
 
 @borrow(to_csv, params=("df",))
-def to_markdown(df: pl.DataFrame) -> str:
+def to_markdown(df: pl.DataFrame, keys: Collection[str] = ()) -> str:
     r"""A pipe table (GitHub-flavoured Markdown) for pull requests and model cards.
 
     Floats are written with 4 decimals, null as ``null``, lists as ``a, b``. Text cells and
     column names are escaped (:func:`polars_fair.audit.escape.markdown_cell`): ``|`` and
     Markdown's marks with a backslash, ``<``, ``>`` and ``&`` as HTML entities, line breaks as
-    spaces, so no value breaks the table or injects HTML.
+    spaces, so no value breaks the table or injects HTML. In a group column (``keys``) a
+    missing value reads ``(missing)`` and the texts ``null`` and ``(missing)`` are quoted.
+
+    Parameters
+    ----------
+    keys : collection of str, default ()
+        The attributes (:func:`group_columns`).
 
     Returns
     -------
@@ -167,18 +237,18 @@ def to_markdown(df: pl.DataFrame) -> str:
     Examples
     --------
     >>> import polars as pl
-    >>> print(to_markdown(pl.DataFrame({"g": ["a|b", None], "rate": [0.5, 1 / 3]})), end="")
+    >>> print(to_markdown(pl.DataFrame({"g": ["a|b", None], "rate": [0.5, 1 / 3]}), ["g"]),
+    ...       end="")
     | g | rate |
     | --- | ---: |
     | a\|b | 0.5000 |
     | (missing) | 0.3333 |
     """
-    text = {i for i, t in enumerate(df.dtypes) if _group_like(t)}  # lists: written by _flat
-    flat = _flat(df)
+    groups = group_columns(df, keys)
+    cells = {c: _group_cells(df, c) for c in groups}  # a missing group, the text "null": apart
+    flat = _flat(df).with_columns(pl.Series(c, v, dtype=pl.String) for c, v in cells.items())
 
-    def cell(i: int, value: Any) -> str:
-        if i in text:  # a missing group and the text "null" never read alike
-            return markdown_cell(_group_text(value))
+    def cell(value: Any) -> str:
         if value is None:
             return "null"
         if isinstance(value, bool):
@@ -190,8 +260,7 @@ def to_markdown(df: pl.DataFrame) -> str:
     align = ["---:" if t.is_numeric() else "---" for t in flat.dtypes]
     lines = ["| " + " | ".join(markdown_cell(c) for c in flat.columns) + " |",
              "| " + " | ".join(align) + " |"]
-    lines += ["| " + " | ".join(cell(i, v) for i, v in enumerate(row)) + " |"
-              for row in flat.iter_rows()]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in flat.iter_rows()]
     return "\n".join(lines) + "\n"
 
 

@@ -79,6 +79,7 @@ __all__ = [
     "Reference",
     "check_value_type",
     "first_max_index",
+    "known_supported",
     "is_rule",
     "known",
     "prefer_supported",
@@ -160,6 +161,38 @@ def known(keys: Sequence[str]) -> pl.Expr:
     [True, False]
     """
     return ~pl.any_horizontal([pl.col(k).is_null() for k in keys]) if keys else pl.lit(True)
+
+
+def known_supported(frame: pl.LazyFrame | pl.DataFrame, keys: Sequence[str],
+                    min_support: float) -> bool:
+    """Some group a rule may choose as a benchmark (no key missing) has ``min_support`` rows.
+
+    When none has, a rule falls back to the small known groups (:func:`prefer_supported`),
+    even beside a missing group of many rows, which is never a benchmark: the gate then takes
+    ``report``'s benchmarks instead of none (:func:`polars_fair.audit.gate.gate`).
+
+    Parameters
+    ----------
+    frame : pl.LazyFrame or pl.DataFrame
+        A count table.
+    keys : sequence of str
+        Its keys.
+    min_support : float
+        The rows (the support size: :func:`support_rows`) a group needs.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"g": [None, "a"], "n": [30, 5]})
+    >>> known_supported(t, ["g"], 30), known_supported(t, ["g"], 5)
+    (False, True)
+    """
+    names = frame.collect_schema().names()
+    supported = support_rows(names) >= float(min_support)
+    return bool(frame.lazy().select((known(keys) & supported).any()).collect().item())
 
 
 @borrow(support_size, params=("names",))

@@ -229,7 +229,7 @@ def calibration_table(frame: pl.DataFrame | pl.LazyFrame, *, membership: Any, kn
     bound = [*m.bound, *(() if known_expr.meta.is_column() else ((str(known_expr), "known"),)),
              *(() if weight is None or weight.meta.is_column()
                else ((str(weight), "sample_weight"),))]
-    table = boundary.values_hidden(table, bound)  # a failed cast shows no value
+    table = boundary.values_hidden(table, bound, lf)  # a failed cast shows no value
     return CalibrationTable(table, m, name_of(known), tuple(float(e) for e in edges), a)
 
 

@@ -106,7 +106,8 @@ def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool =
     assert list(schema)[:len(keys)] == keys
     table = labels.map_batches(lambda df: membership_from_labels(
         df, m, a, families, positive_rows=True), schema=schema)
-    table = values_hidden(table, (*a.bound, *m.bound))  # a failed cast shows no value
+    table = values_hidden(table, (*a.bound, *m.bound),  # a failed cast shows no value
+                          lf if isinstance(lf, pl.LazyFrame) else None)
     return MembershipTable(table, list(a.keys), m, a.weight is not None, a.y_true is not None,
                            families)
 

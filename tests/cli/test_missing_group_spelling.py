@@ -69,3 +69,18 @@ def test_a_list_cell_is_escaped_once_per_layer() -> None:
     assert to_markdown(df).splitlines()[-1] == '| "\\\\"q", a |'
     rows = list(csv.reader(io.StringIO(to_csv(df))))
     assert rows == [["l"], ['"\\"q", a']]
+
+
+def test_group_labels_are_not_quoted_twice(rows: Path) -> None:
+    """summary's group_1/group_2 are labels already (the text "(missing)" reads '"(missing)"',
+    the missing group '(missing)'): only the key columns get the group rule, so a label is
+    never quoted again and a null label (no group) is not called the missing group."""
+    out = runner.invoke(app, ["pairwise", str(rows), "--by", "g", "--format", "markdown",
+                              "--columns", "g_i,g_j"])
+    assert out.exit_code == 0, out.output
+    pairs = {tuple(x.strip("| ").split(" | ")) for x in out.stdout.splitlines()[2:]}
+    assert ('"(missing)"', "(missing)") in pairs and ("(missing)", '"null"') in pairs
+    out = runner.invoke(app, ["summary", str(rows), "--by", "g", "--min-support", "1",
+                              "--format", "table", "--columns", "metric,group_1,group_2"])
+    assert out.exit_code == 0, out.output
+    assert '\\"' not in out.stdout  # no label quoted a second time
