@@ -555,10 +555,26 @@ BAD_CONTINUOUS = (
     "column {column!r} ({role}) holds {count} NaN or infinite value(s); continuous "
     "values must be finite numbers"
 )
+#: ``{advice}``: :data:`CONTINUOUS_OFFSET` (Polars), :data:`RELATION_CONTINUOUS_OFFSET`
+#: (DuckDB, Spark) or :data:`CLI_CONTINUOUS_OFFSET` (the command line, whose SQL is row-level).
 CONTINUOUS_BEYOND_FLOAT = (
     "column {column!r} ({role}, {dtype}) holds {count} integer value(s) beyond 2**53 in "
     "magnitude, which a float cannot hold exactly (means and sums of squares are Float64); "
-    "subtract an offset (for example the column's minimum) or rescale first"
+    "{advice}"
+)
+CONTINUOUS_OFFSET = (
+    "subtract an offset first, for example {role}=pl.col({column!r}) - pl.col({column!r}).min() "
+    "(the same offset from y_true and y_pred when both are given, so residuals keep their "
+    "values)"
+)
+RELATION_CONTINUOUS_OFFSET = (
+    "subtract an offset in the relation first, for example with SQL {sql} - MIN({sql}) OVER () "
+    "AS {shifted}, and pass {role}={shifted!r} (the same offset from y_true and y_pred when "
+    "both are given)"
+)
+CLI_CONTINUOUS_OFFSET = (
+    "subtract an offset first, as --{flag} \"{sql} - N\" with N a number near the column's "
+    "minimum (the same N from --y-true and --y-pred when both are given)"
 )
 #: :data:`CONTINUOUS_BEYOND_FLOAT` of a Decimal column (``SCORE_DECIMAL_DIGITS``' rule).
 CONTINUOUS_DECIMAL_DIGITS = (
@@ -813,13 +829,20 @@ BAD_BIN_TYPE = (
 )
 BIN_NOT_IN_BY = "bins names {column!r}, which is not an attribute of by={by}"
 BIN_NOT_NUMERIC = "bins[{column!r}]: attribute {column!r} has dtype {dtype}, not a numeric one"
+#: ``{example}``: the first binned column as SQL (NTILE for a number of quantile bins, CASE
+#: for edges) added in the frame's own engine (:data:`BINS_NEED_POLARS_EXAMPLES`).
 BINS_NEED_POLARS = (
-    "bins= cuts a Polars frame; for a {type} bin the column in its own engine first (a CASE "
-    "expression) and pass the binned column in by="
+    "bins= cuts a Polars frame; for a {type} bin the column in its own engine first, for "
+    "example {example}, and pass {binned!r} in by= instead of {column!r}"
 )
+BINS_NEED_POLARS_EXAMPLES = {
+    "duckdb": "rel = rel.select({select!r})",
+    "spark": "df = df.selectExpr('*', {sql!r})",
+}
+#: No advice (issue 20): a count beyond Int64 is no count of rows; the table itself is wrong.
 COUNT_TOO_LARGE = (
     "count table column {column!r} holds {count} value(s) above 9,223,372,036,854,775,807 (the "
-    "largest 64-bit integer), for example {example}"
+    "largest 64-bit integer; the first: {example}), which no count of rows reaches"
 )
 COUNT_SUM_OVERFLOW = (
     "count table column {column!r} sums to {total:,} over its rows, more than a 64-bit integer "
@@ -1092,14 +1115,31 @@ MONITOR_NULL_PERIOD = (
 )
 #: A ``baseline`` that is no column: its type only (a Series or list holds the data's values).
 BASELINE_NOT_A_COLUMN = (
-    "{role} must be a column name or a polars expression (a Column on Spark), got {type}; pass "
-    "the baseline model's predictions as a column of the frame, for example {role}='old_pred'"
+    "{role} must be a column name or a polars expression (a Column on Spark), got {type}; "
+    "{advice}"
 )
+#: :data:`BASELINE_NOT_A_COLUMN`'s advice for values (a Series, a list, an array) given with a
+#: Polars frame: an expression of one value per row (``pl.lit(Series)``, FRAME_LENGTH's rule).
+BASELINE_VALUES_ADVICE = (
+    "pass the values as a column of the frame, for example {role}=pl.lit(pl.Series(values)) "
+    "where values is the {type} given (one value per row, in the frame's order)"
+)
+#: Without values to wrap (None, or a relation of another engine): the column to name.
+BASELINE_NAME_ADVICE = (
+    "name the column of the frame that holds the baseline model's predictions (add it to the "
+    "frame first if it is not there)"
+)
+#: ``{advice}``: :data:`MONITOR_PERIOD_TEXT` for text (ISO dates read as they are), else
+#: :data:`MONITOR_PERIOD_OTHER` (an integer period has no one reading as a date).
 MONITOR_PERIOD_DTYPE = (
     "period count table column 'period' must be a Date or Datetime column (each period's "
     "first day), got {dtype}; a text or integer period would be ordered by its text or number, "
-    "not by time: cast it first, for example pl.col('period').str.to_date()"
+    "not by time: {advice}"
 )
+MONITOR_PERIOD_TEXT = (
+    "cast it first, for example table.with_columns(pl.col('period').str.to_date())"
+)
+MONITOR_PERIOD_OTHER = "make it each period's first day, as a Date, first"
 MONITOR_NOT_A_TABLE = (
     "{function} takes the count table as a polars DataFrame or LazyFrame; got a {type}: pass "
     "its .frame"
@@ -1109,9 +1149,15 @@ MONITOR_ALPHA = "alpha must lie strictly between 0 and 1; got {value!r}"
 
 #: Estimated membership (:mod:`polars_fair.counting.membership`, issue 24). Messages name the
 #: probability columns and count rows; they never show a probability.
+#: The shape is shown as a shape ("in the shape"): its names are not the user's columns.
+#: ``{advice}``: :data:`MEMBERSHIP_SHAPE_WRAP` for a flat mapping of groups to columns (the
+#: attribute level left out), else "".
 MEMBERSHIP_SHAPE = (
-    "membership must map one attribute name to a mapping of group value -> probability column "
-    "(for example membership={{'race': {{'White': 'p_white', 'Black': 'p_black'}}}}), got {value}"
+    "membership must map one attribute name to a mapping of group value -> probability column, "
+    "in the shape {{'race': {{'White': 'p_white', 'Black': 'p_black'}}}}; got {value}{advice}"
+)
+MEMBERSHIP_SHAPE_WRAP = (
+    "; name the attribute around the mapping given, for example membership={{'group': {given}}}"
 )
 MEMBERSHIP_ONE_ATTRIBUTE = (
     "membership takes one attribute per call, got {count}: {names}; audit each one in its own "

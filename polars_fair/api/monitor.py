@@ -197,7 +197,9 @@ def from_period_counts(table: pl.DataFrame | pl.LazyFrame | FairPeriods,
     if PERIOD in names:  # else from_counts names the missing key
         dtype = table.collect_schema()[PERIOD]
         if not (dtype == pl.Date or isinstance(dtype, pl.Datetime)):
-            raise E.InvalidArgumentError(E.MONITOR_PERIOD_DTYPE.format(dtype=dtype))
+            advice = E.MONITOR_PERIOD_TEXT if dtype == pl.String else E.MONITOR_PERIOD_OTHER
+            raise E.InvalidArgumentError(E.MONITOR_PERIOD_DTYPE.format(dtype=dtype,
+                                                                       advice=advice))
         nulls = table.lazy().select(pl.col(PERIOD).null_count()).collect().item()
         if nulls:
             raise E.NullValuesError(E.MONITOR_NULL_PERIOD.format(count=nulls))

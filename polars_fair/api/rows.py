@@ -287,7 +287,7 @@ def divergence_of_rows(
         if isinstance(frame, pl.DataFrame):
             frame = frame.lazy()
         if not isinstance(frame, pl.LazyFrame):
-            raise E.InvalidArgumentError(E.BINS_NEED_POLARS.format(type=type(frame).__name__))
+            raise _bins_need_polars(frame, bins)
         frame = bin_attributes(frame, bins, by)
     polars = isinstance(frame, (pl.DataFrame, pl.LazyFrame))
     if strategy == "levels" or (strategy == "auto" and not polars
@@ -298,6 +298,35 @@ def divergence_of_rows(
     return pattern_counts(frame, by, **args).divergence(
         metric=metric, max_order=max_order, min_support=min_support,
         min_denominator=min_denominator, level=level, adjust=adjust, max_patterns=max_patterns)
+
+
+def _bins_need_polars(frame: Any, bins: Any) -> E.InvalidArgumentError:
+    """BINS_NEED_POLARS with the first binned column written as SQL in the frame's engine.
+
+    A number of bins is ``NTILE(k) OVER (ORDER BY c)`` (quantile bins, as ``bins=k`` cuts);
+    edges are a ``CASE`` of ``c < edge`` tests. DuckDB adds it with ``rel.select``, Spark with
+    ``df.selectExpr`` (both read the same SQL).
+    """
+    column, spec = next(iter(bins.items())) if isinstance(bins, dict) and bins else ("x", 5)
+    sql_col = column if str(column).isidentifier() else '"' + str(column).replace('"', '""') \
+        + '"'
+    binned = f"{column}_bin"
+    if isinstance(spec, (list, tuple)) and spec and all(isinstance(e, (int, float))
+                                                       for e in spec):
+        edges = sorted(spec)
+        labels = [f"< {edges[0]!r}"] + [f"[{a!r}, {b!r})"
+                                          for a, b in zip(edges, edges[1:], strict=False)]
+        cases = " ".join(f"WHEN {sql_col} < {e!r} THEN '{label}'"
+                         for e, label in zip(edges, labels, strict=True))
+        expr = f"CASE {cases} ELSE '>= {edges[-1]!r}' END"
+    else:
+        k = spec if isinstance(spec, int) and not isinstance(spec, bool) and spec >= 2 else 5
+        expr = f"NTILE({k}) OVER (ORDER BY {sql_col})"
+    sql = f"{expr} AS {binned}"
+    kind = "spark" if type(frame).__module__.startswith("pyspark") else "duckdb"
+    example = E.BINS_NEED_POLARS_EXAMPLES[kind].format(select=f"*, {sql}", sql=sql)
+    return E.InvalidArgumentError(E.BINS_NEED_POLARS.format(
+        type=type(frame).__name__, example=example, binned=binned, column=column))
 
 
 _NAMESPACE_EXAMPLE = """>>> import polars as pl, polars_fair

@@ -285,14 +285,21 @@ def parse_membership(membership: Any, estimator: Any = "weighted",
     if estimator not in ESTIMATORS:
         raise E.InvalidArgumentError(E.MEMBERSHIP_ESTIMATOR.format(value=estimator))
     if not isinstance(membership, Mapping) or not membership:
-        raise E.InvalidArgumentError(E.MEMBERSHIP_SHAPE.format(value=type(membership).__name__))
+        raise E.InvalidArgumentError(E.MEMBERSHIP_SHAPE.format(value=type(membership).__name__,
+                                                               advice=""))
+    if all(isinstance(v, str) for v in membership.values()):  # {group: column}: no attribute
+        given = dict(membership) if len(membership) <= 8 else None
+        raise E.InvalidArgumentError(E.MEMBERSHIP_SHAPE.format(
+            value=E.show_values(list(membership.items()), limit=4),
+            advice="" if given is None else E.MEMBERSHIP_SHAPE_WRAP.format(given=given)))
     if len(membership) > 1:
         facts = {"count": len(membership), "names": E.show_values(list(membership))}
         raise E.InvalidArgumentError(E.MEMBERSHIP_ONE_ATTRIBUTE.format(**facts),
                                      cli_message=E.CLI_MEMBERSHIP_ONE_ATTRIBUTE.format(**facts))
     (attribute, spec), = membership.items()
     if not isinstance(attribute, str) or not attribute or not isinstance(spec, Mapping):
-        raise E.InvalidArgumentError(E.MEMBERSHIP_SHAPE.format(value=repr(attribute)))
+        raise E.InvalidArgumentError(E.MEMBERSHIP_SHAPE.format(value=repr(attribute),
+                                                               advice=""))
     groups = tuple(spec)
     if not groups or any(g is None for g in groups) or len(set(groups)) != len(groups):
         raise E.InvalidArgumentError(E.MEMBERSHIP_GROUPS.format(

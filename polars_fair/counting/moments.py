@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, TypedDict
 
 import polars as pl
@@ -229,6 +230,8 @@ def resolve_moments(engine: Engine, by: Any, args: dict[str, Any]) -> tuple[Engi
     if isinstance(engine, PolarsEngine):
         lf, a = boundary.bind_frame(engine.lf, a)
         engine = PolarsEngine(lf)
+    else:  # DuckDB, Spark: advice that can be followed there
+        a = replace(a, way="relation")
     return engine, a
 
 
@@ -380,6 +383,21 @@ def _moment_aggs(a: Audit, checks: bool, per_group: bool = False) -> list[pl.Exp
     return aggs
 
 
+def _beyond_float(a: Audit, column: str, role: str, count: int,
+                  dtype: Any) -> E.InvalidScoreError:
+    """CONTINUOUS_BEYOND_FLOAT, advising an offset in the words of the way the rows came."""
+    sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
+    facts = {"column": column, "role": role, "count": count, "dtype": dtype}
+    if a.way == "relation":
+        advice = E.RELATION_CONTINUOUS_OFFSET.format(sql=sql, shifted=f"{column}_offset",
+                                                     role=role)
+    else:
+        advice = E.CONTINUOUS_OFFSET.format(role=role, column=column)
+    cli = E.CLI_CONTINUOUS_OFFSET.format(flag=role.replace("_", "-"), sql=E.shell_escaped(sql))
+    return E.InvalidScoreError(E.CONTINUOUS_BEYOND_FLOAT.format(**facts, advice=advice),
+                               cli_message=E.CONTINUOUS_BEYOND_FLOAT.format(**facts, advice=cli))
+
+
 def _validate(df: pl.DataFrame, a: Audit) -> None:
     """Every input error of a moment label table, in a fixed order: values, then weights."""
     for tag, role in _ROLES.items():
@@ -389,10 +407,10 @@ def _validate(df: pl.DataFrame, a: Audit) -> None:
         big = int(df[f"{_V}{tag}_big"].sum()) if f"{_V}{tag}_big" in df.columns else 0
         if big:
             dtype = a.pred_dtype if tag == "pred" else a.true_dtype
-            template = (E.CONTINUOUS_DECIMAL_DIGITS if wide_decimal(dtype)
-                        else E.CONTINUOUS_BEYOND_FLOAT)
-            raise E.InvalidScoreError(template.format(column=name, role=role, count=big,
-                                                      dtype=dtype))
+            if wide_decimal(dtype):
+                raise E.InvalidScoreError(E.CONTINUOUS_DECIMAL_DIGITS.format(
+                    column=name, role=role, count=big, dtype=dtype))
+            raise _beyond_float(a, str(name), role, big, dtype)
         nulls, finite = (int(df[f"{_V}{tag}_{x}"].sum()) for x in ("null", "finite"))
         bad = int(df["n"].sum()) - nulls - finite
         if nulls:

@@ -166,13 +166,20 @@ def _resolve_baseline(schema: pl.Schema, by: Attributes, args: dict[str, Any], b
     return b
 
 
-def _check_baseline_type(baseline: Any, role: str) -> None:
-    """Refuse a baseline that is no column (None, a Series, a list, a number), naming ``role``."""
+def _check_baseline_type(baseline: Any, role: str, polars: bool = True) -> None:
+    """Refuse a baseline that is no column (None, a Series, a list, a number), naming ``role``.
+
+    With a Polars frame (``polars``) values are advised as ``pl.lit(pl.Series(values))``.
+    """
     values = (pl.Series, list, tuple, set, dict, int, float, bytes)
     if baseline is None or isinstance(baseline, values) or \
             type(baseline).__module__.split(".")[0] == "numpy":
+        kind = type(baseline).__name__
+        wrap = polars and baseline is not None and not isinstance(baseline, (dict, set))
+        advice = (E.BASELINE_VALUES_ADVICE.format(role=role, type=kind) if wrap
+                  else E.BASELINE_NAME_ADVICE)
         raise E.InvalidArgumentError(E.BASELINE_NOT_A_COLUMN.format(
-            role=role, type=type(baseline).__name__))
+            role=role, type=kind, advice=advice))
 
 
 def _renamed(exc: E.PolarsFairError, role: str) -> E.PolarsFairError:
@@ -244,7 +251,8 @@ def paired_table(frame: Any, by: By, *, baseline: IntoExpr, baseline_role: str =
     >>> t.select("g", "n", "y1_p1_b1", "y0_p1_b0", "y1_p0_b0").collect().rows()
     [('a', 2, 1, 1, 0), ('b', 1, 0, 0, 1)]
     """
-    _check_baseline_type(baseline, baseline_role)
+    _check_baseline_type(baseline, baseline_role,
+                         polars=isinstance(frame, (pl.DataFrame, pl.LazyFrame)))
     engine = engine_of(frame)
     items = normalize_by(by)
     try:

@@ -100,16 +100,21 @@ def test_integers_beyond_a_float_are_refused() -> None:
     # wrong, so the values are refused (4 of them beyond 2**53), on Polars and DuckDB alike
     df = pl.DataFrame({"g": ["a", "a", "b", "b"],
                        "y": [10**16 + 1, 10**16 + 3, 10**16 + 2, 10**16 + 6]})
-    want = E.CONTINUOUS_BEYOND_FLOAT.format(column="y", role="y_pred", dtype=pl.Int64,
-                                            count=4)
+    def want(role: str, relation: bool = False) -> str:
+        # the advice (issue 20): an offset, in the words of the way the rows came
+        advice = (E.RELATION_CONTINUOUS_OFFSET.format(sql="y", shifted="y_offset", role=role)
+                  if relation else E.CONTINUOUS_OFFSET.format(role=role, column="y"))
+        return E.CONTINUOUS_BEYOND_FLOAT.format(column="y", role=role, dtype=pl.Int64,
+                                                count=4, advice=advice)
+
     rel = duckdb.sql("SELECT * FROM df")
     for frame in (df, df.lazy(), rel):
         with pytest.raises(E.InvalidScoreError) as info:
             polars_fair.moments(frame, "g", y_pred="y").frame.collect()
-        assert str(info.value) == want
+        assert str(info.value) == want("y_pred", relation=frame is rel)
     with pytest.raises(E.InvalidScoreError) as info:
         df.with_columns(p=pl.lit(0)).fair.continuous_report("g", y_pred="p", y_true="y")
-    assert str(info.value) == want.replace("y_pred", "y_true")
+    assert str(info.value) == want("y_true")
     # the advised offset: y - 10**16 is 1, 3 (mean 2, sd √2) and 2, 6 (mean 4, sd √8);
     # pooled sd √((2 + 8) / 2) = √5, smd = (4 - 2) / √5
     r = df.fair.continuous_report("g", y_pred=pl.col("y") - 10**16, reference="a",

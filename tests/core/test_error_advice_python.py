@@ -522,3 +522,157 @@ def test_too_many_patterns_advice_at_level_one_runs() -> None:
     level_one = BASE["g"].n_unique() + BASE["h"].n_unique()  # 2 + 2
     out = BASE.fair.divergence(["g", "h"], max_order=1, max_patterns=level_one, **args)
     assert out.height == level_one
+
+
+# ---------------------------------------------------------------- divergence and its bins
+def test_divergence_combinations_advice_drop_it_runs() -> None:
+    args: dict[str, Any] = dict(min_support=0.01, min_denominator=1)
+    message = _refused(lambda: BASE.fair.divergence(["g", "h"], combinations="all", **args),
+                       E.InvalidArgumentError)
+    assert "drop combinations= (max_order= bounds the number of attributes" in message
+    out = BASE.fair.divergence(["g", "h"], **args)  # combinations= dropped
+    # every combination searched itself: g (2), h (2), g x h (4)
+    assert sorted(len(a) for a in out["attributes"].to_list()) == [1] * 4 + [2] * 4
+    out = BASE.fair.divergence(["g", "h"], max_order=1, **args)  # and max_order= bounds it
+    assert sorted(len(a) for a in out["attributes"].to_list()) == [1] * 4
+
+
+AGES = pl.DataFrame({"age": [float(i) for i in range(40)], "y_true": [1, 0] * 20,
+                     "y_pred": [1, 1, 0, 0] * 10})
+
+
+@pytest.mark.parametrize(("bins", "want"), [
+    (4, [10, 10, 10, 10]),  # 40 distinct ages in quartiles of 10
+    ([10, 20.5], [10, 11, 19]),  # < 10: 0..9; [10, 20.5): 10..20; >= 20.5: 21..39
+])
+def test_bins_need_polars_advice_on_duckdb_runs(duck: Any, bins: Any, want: list[int]) -> None:
+    from polars_fair.divergence import divergence_of_rows
+
+    rel = duck.from_arrow(AGES.to_arrow())
+    args: dict[str, Any] = dict(min_support=0.01, min_denominator=1)
+    message = _refused(lambda: divergence_of_rows(rel, ["age"], bins={"age": bins}, **args),
+                       E.InvalidArgumentError)
+    m = re.search(r"for example rel = (rel\.select\(.+\)), and pass '(\w+)' in by= instead of "
+                  r"'age'$", message)
+    assert m, message
+    binned = _python(m.group(1), rel=rel)
+    out = divergence_of_rows(binned, [m.group(2)], **args)
+    out = out.collect() if isinstance(out, pl.LazyFrame) else out
+    assert sorted(out["n"].to_list()) == sorted(want)
+
+
+# ------------------------------------------------------------------ MEMBERSHIP_SHAPE
+def test_membership_shape_of_a_flat_mapping_advises_the_attribute_around_it() -> None:
+    df = pl.DataFrame({"y_true": [1, 0, 1], "y_pred": [1, 1, 0], "pw": [1.0, 0.5, 0.25],
+                       "pb": [0.0, 0.5, 0.75]})
+    flat = {"White": "pw", "Black": "pb"}
+    message = _refused(lambda: polars_fair.counts(df, membership=flat), E.InvalidArgumentError)
+    assert "membership takes one attribute" not in message  # two groups, not two attributes
+    name, membership = _keyword(message)
+    assert name == "membership"
+    out = polars_fair.counts(df, membership=membership).frame.collect()
+    # weighted: White holds 1 + 0.5 + 0.25 = 1.75 of the rows, Black 0 + 0.5 + 0.75 = 1.25
+    assert out.sort("group").select("group", "weight_sum").rows() == [("Black", 1.25),
+                                                                      ("White", 1.75)]
+
+
+# --------------------------------------------------------------- CONTINUOUS_BEYOND_FLOAT
+BIG = pl.DataFrame({"g": ["a", "a", "b", "b"],
+                    "y": [10**16 + 1, 10**16 + 3, 10**16 + 2, 10**16 + 6]})
+#: y minus its minimum 10**16 + 1: a holds 0 and 2 (mean 1, m2 2), b 1 and 5 (mean 3, m2 8)
+BIG_MOMENTS = [("a", 2, 1.0, 2.0), ("b", 2, 3.0, 8.0)]
+
+
+def test_continuous_beyond_float_advice_runs() -> None:
+    message = _refused(lambda: polars_fair.moments(BIG, "g", y_pred="y").frame.collect(),
+                       E.InvalidScoreError)
+    name, expr = _keyword(message.split(" (the same offset")[0])
+    assert name == "y_pred"
+    out = polars_fair.moments(BIG, "g", y_pred=expr).frame.collect()
+    assert out.select("g", "n", "mean_pred", "m2_pred").rows() == BIG_MOMENTS
+
+
+def test_continuous_beyond_float_advice_on_duckdb_runs(duck: Any) -> None:
+    rel = duck.from_arrow(BIG.to_arrow())
+    message = _refused(lambda: polars_fair.moments(rel, "g", y_pred="y").frame.collect(),
+                       E.InvalidScoreError)
+    m = re.search(r"with SQL (.+ AS (\w+)), and pass y_pred='(\w+)'", message)
+    assert m and m.group(2) == m.group(3), message
+    out = polars_fair.moments(rel.select("*, " + m.group(1)), "g",
+                              y_pred=m.group(3)).frame.collect()
+    assert out.sort("g").select("g", "n", "mean_pred", "m2_pred").rows() == BIG_MOMENTS
+
+
+def test_continuous_beyond_float_command_line_advice_runs(tmp_path: Path) -> None:
+    path = tmp_path / "big.csv"
+    BIG.write_csv(path)
+    runner = CliRunner()
+    result = runner.invoke(app, ["continuous-report", str(path), "--by", "g", "--y-pred", "y"])
+    assert result.exit_code == 2
+    m = re.search(r'as --y-pred "(y - N)" with N a number near the column\'s minimum',
+                  result.stderr)
+    assert m, result.stderr
+    flag = m.group(1).replace("N", str(10**16 + 1))  # the user's own number, as advised
+    result = runner.invoke(app, ["continuous-report", str(path), "--by", "g", "--y-pred", flag,
+                                 "--format", "csv", "--min-support", "1"])
+    assert result.exit_code == 0, result.stderr
+    out = pl.read_csv(result.stdout.encode())
+    assert out.select("g", "mean").rows() == [("a", 1.0), ("b", 3.0)]
+
+
+# ------------------------------------------------------------------ BASELINE_NOT_A_COLUMN
+@pytest.mark.parametrize("values", [[1, 1, 0, 0], pl.Series([1, 1, 0, 0]), (1, 1, 0, 0)])
+def test_baseline_values_advice_runs(values: Any) -> None:
+    message = _refused(lambda: BASE.fair.compare("g", y_pred="y_pred", baseline=values),
+                       E.InvalidArgumentError)
+    m = re.search(r"for example baseline=(.+) where values is the (\w+) given", message)
+    assert m and m.group(2) == type(values).__name__, message
+    out = BASE.fair.compare("g", y_pred="y_pred", baseline=_python(m.group(1), values=values),
+                            min_support=1)
+    # the baseline selects a (both rows) and not b; y_pred selects a's first row only
+    assert out["selection_rate_baseline"].to_list() == [1.0, 0.0]
+    assert out["selection_rate"].to_list() == [0.5, 0.0]
+
+
+def test_a_missing_baseline_is_advised_a_column_name_only() -> None:
+    message = _refused(lambda: BASE.fair.compare("g", y_pred="y_pred", baseline=None),
+                       E.InvalidArgumentError)
+    assert message.endswith("name the column of the frame that holds the baseline model's "
+                            "predictions (add it to the frame first if it is not there)")
+
+
+# ------------------------------------------------------------------ MONITOR_PERIOD_DTYPE
+PERIODS = pl.DataFrame({"period": ["2024-01-01", "2024-01-08"] * 2, "g": ["a", "a", "b", "b"],
+                        "n": [2, 2, 2, 2], "tp": [1, 1, 1, 0], "fp": [0, 0, 0, 1],
+                        "fn": [0, 0, 0, 1], "tn": [1, 1, 1, 0]})
+
+
+def test_monitor_period_text_advice_runs() -> None:
+    message = _refused(lambda: polars_fair.from_period_counts(PERIODS), E.InvalidArgumentError)
+    table = _python(_example(message), table=PERIODS)
+    assert table["period"].dtype == pl.Date
+    out = polars_fair.from_period_counts(table).monitor(min_support=1).collect()
+    # selection rates, (tp + fp) / n: a 1/2 both weeks; b 1/2 (2024-01-01), 1/2 (its fp)
+    assert out.select("period", "g", "rate").rows() == [
+        (datetime.date(2024, 1, 1), "a", 0.5), (datetime.date(2024, 1, 1), "b", 0.5),
+        (datetime.date(2024, 1, 8), "a", 0.5), (datetime.date(2024, 1, 8), "b", 0.5)]
+
+
+def test_monitor_period_of_integers_suggests_no_cast_it_cannot_know() -> None:
+    table = PERIODS.with_columns(period=pl.Series([202401, 202402] * 2))
+    message = _refused(lambda: polars_fair.from_period_counts(table), E.InvalidArgumentError)
+    assert message.endswith("not by time: " + E.MONITOR_PERIOD_OTHER)
+    assert "for example" not in message
+
+
+# --------------------------------------------------------------------- COUNT_TOO_LARGE
+def test_count_too_large_names_the_value_and_suggests_nothing() -> None:
+    """COUNT_TOO_LARGE's 'for example <value>' was an example of the fault, not advice: a count
+    beyond Int64 is no count of rows, so there is nothing to suggest (reworded, issue 20)."""
+    big = 2**63
+    table = pl.DataFrame({"g": ["a"], "n": pl.Series([big], dtype=pl.UInt64), "tp": [1],
+                          "fp": [0], "fn": [0], "tn": [0]})
+    message = _refused(lambda: polars_fair.from_counts(table).rates().collect(),
+                       E.InvalidArgumentError)
+    assert message == E.COUNT_TOO_LARGE.format(column="n", count=1, example=big)
+    assert f"the first: {big}" in message and "for example" not in message

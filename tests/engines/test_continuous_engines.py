@@ -126,9 +126,13 @@ CATALOGUE: dict[str, tuple[dict[str, Any], type[Exception], str]] = {
     "text values": ({"y_pred": "text"}, E.InvalidScoreError,
                     E.NOT_NUMERIC.format(column="text", role="y_pred", dtype=pl.String)),
     "no y_pred": ({}, E.InvalidArgumentError, E.CONTINUOUS_NEEDS_Y_PRED),
+    # the advice (issue 20) is the Polars expression here; DuckDB and Spark get the SQL of
+    # RELATION_CONTINUOUS_OFFSET (test_the_same_error_on_every_engine)
     "integers beyond 2**53": ({"y_pred": "big"}, E.InvalidScoreError,
-                              E.CONTINUOUS_BEYOND_FLOAT.format(column="big", role="y_pred",
-                                                               dtype=pl.Int64, count=2)),
+                              E.CONTINUOUS_BEYOND_FLOAT.format(
+                                  column="big", role="y_pred", dtype=pl.Int64, count=2,
+                                  advice=E.CONTINUOUS_OFFSET.format(role="y_pred",
+                                                                    column="big"))),
     # issue 22 re-review item 9: the rule of Decimal scores (SCORE_DECIMAL_DIGITS), for y_true
     # as for y_pred
     "decimals beyond 15 digits": ({"y_pred": "x", "y_true": "dec"}, E.InvalidScoreError,
@@ -146,4 +150,8 @@ def test_the_same_error_on_every_engine(case: str, engine: str,
     frame = _on(engine, BAD, request)
     with pytest.raises(error) as info:
         polars_fair.moments(frame, "g", **args).continuous_report().collect()
+    if engine != "polars" and case == "integers beyond 2**53":  # advice in the relation's SQL
+        message = message.replace(E.CONTINUOUS_OFFSET.format(role="y_pred", column="big"),
+                                  E.RELATION_CONTINUOUS_OFFSET.format(
+                                      sql="big", shifted="big_offset", role="y_pred"))
     assert str(info.value) == message
