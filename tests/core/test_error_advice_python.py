@@ -676,3 +676,38 @@ def test_count_too_large_names_the_value_and_suggests_nothing() -> None:
                        E.InvalidArgumentError)
     assert message == E.COUNT_TOO_LARGE.format(column="n", count=1, example=big)
     assert f"the first: {big}" in message and "for example" not in message
+
+
+# ------------------------------------------------------------------ the same on Spark
+def test_the_relation_advice_runs_on_spark(spark: Any) -> None:
+    """BINS_NEED_POLARS (df.selectExpr), LEVELS_DROP (df.dropna) and NEGATIVES_DIFFER (SQL)
+    followed as written on a Spark DataFrame (slow: it starts Spark, tests/conftest.py)."""
+    from polars_fair.divergence import divergence_of_rows
+
+    args: dict[str, Any] = dict(min_support=0.01, min_denominator=1)
+    ages = spark.createDataFrame(AGES.to_arrow())
+    message = _refused(lambda: divergence_of_rows(ages, ["age"], bins={"age": 4}, **args),
+                       E.InvalidArgumentError)
+    m = re.search(r"for example df = (df\.selectExpr\(.+\)), and pass '(\w+)' in by=", message)
+    assert m, message
+    out = divergence_of_rows(_python(m.group(1), df=ages), [m.group(2)], **args)
+    out = out.collect() if isinstance(out, pl.LazyFrame) else out
+    assert sorted(out["n"].to_list()) == [10, 10, 10, 10]  # 40 distinct ages in quartiles
+
+    nulls = spark.createDataFrame(NULLS.to_arrow())
+    message = _refused(lambda: divergence_of_rows(nulls, ["g", "h"], strategy="levels",
+                                                  null_groups="drop", **args),
+                       E.InvalidArgumentError)
+    dropped = _python(_example(message), df=nulls)  # df.dropna(subset=[...])
+    assert dropped.count() == KEPT_ROWS
+    out = divergence_of_rows(dropped, ["g", "h"], strategy="levels", **args)
+    out = out.collect() if isinstance(out, pl.LazyFrame) else out
+    assert _divergence_rows(out) == KEPT_ROWS
+
+    neg = spark.createDataFrame(NEG.to_arrow())
+    message = _refused(lambda: polars_fair.counts(neg, "g").frame.collect(), E.InvalidLabelError)
+    m = re.search(r"with SQL (.+ AS (\w+)), and pass (\w+)='(\w+)'", message)
+    assert m, message
+    mapped = neg.selectExpr("*", m.group(1))
+    out = polars_fair.counts(mapped, "g", **{m.group(3): m.group(4)}).frame.collect()
+    assert out.sort("g").select("tp", "fp", "fn", "tn").rows() == [(1, 0, 0, 1), (0, 0, 1, 1)]
