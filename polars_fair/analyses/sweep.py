@@ -11,7 +11,9 @@ reference rule, exact rules and findings), so every verdict is the one ``report`
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any, Unpack
 
 import polars as pl
@@ -49,6 +51,16 @@ def _as_list(thresholds: Sequence[float]) -> list[Any]:
     return number_items(thresholds)
 
 
+def _round_step(step: float) -> str:
+    """The smallest of 1, 2, 2.5, 5 x 10**k at least ``step`` (a START:STOP:STEP of <= 99)."""
+    k = math.floor(math.log10(step)) if step > 0 else 0
+    for m in ("1", "2", "2.5", "5", "10"):
+        candidate = Decimal(m).scaleb(k)
+        if candidate >= Decimal(repr(step)):
+            return format(candidate.normalize(), "f")
+    return repr(step)  # pragma: no cover - 10 x 10**k >= step always
+
+
 def _on_probability_scale(scores: pl.LazyFrame, what: str, grid: Sequence[float]) -> pl.LazyFrame:
     """``scores``, checked when collected to lie in [0, 1] (for a default grid)."""
     schema = scores.collect_schema()
@@ -59,13 +71,20 @@ def _on_probability_scale(scores: pl.LazyFrame, what: str, grid: Sequence[float]
         if low is not None and high is not None and (low < 0 or high > 1):  # type: ignore[operator]
             distinct = s.unique().sort()
             if distinct.len() <= 100:
-                suggestion = f"the distinct scores, thresholds={distinct.to_list()}"
+                values = distinct.to_list()
+                suggestion = f"the distinct scores, thresholds={values}"
+                cli = "the distinct scores, --thresholds " + ",".join(map(repr, values))
             else:
                 # evenly spaced over the scores' range, written with its numbers (runs as is)
                 suggestion = (f"99 thresholds evenly spaced over the scores' range, "
                               f"thresholds=np.linspace({low!r}, {high!r}, 99)")
-            raise E.InvalidArgumentError(E.DEFAULT_GRID_NOT_PROBABILITIES.format(
-                what=what, grid=repr(grid), low=low, high=high, suggestion=suggestion))
+                step = _round_step(float(high - low) / 98)  # type: ignore[operator,arg-type]
+                cli = (f"thresholds evenly spaced over the scores' range, --thresholds "
+                       f"{low!r}:{high!r}:{step}")
+            facts = {"what": what, "grid": repr(grid), "low": low, "high": high}
+            raise E.InvalidArgumentError(
+                E.DEFAULT_GRID_NOT_PROBABILITIES.format(**facts, suggestion=suggestion),
+                cli_message=E.DEFAULT_GRID_NOT_PROBABILITIES.format(**facts, suggestion=cli))
         return df
 
     return scores.map_batches(check, schema=schema)
@@ -123,7 +142,8 @@ def checked_grid(scores: pl.LazyFrame, thresholds: Sequence[float], default: Seq
     ts = sorted({threshold_in_dtype(t, dtype) for t in given})
     if not ts:
         raise E.InvalidArgumentError(E.NO_THRESHOLDS)
-    if given == list(default):  # the default grid (by value: the CLI passes it as a list)
+    # the default grid, by value: the command line passes it as a list of Decimals
+    if [float(t) for t in given] == [float(d) for d in default]:
         scores = _on_probability_scale(scores, what, default)
     return scores, ts
 

@@ -711,3 +711,32 @@ def test_the_relation_advice_runs_on_spark(spark: Any) -> None:
     mapped = neg.selectExpr("*", m.group(1))
     out = polars_fair.counts(mapped, "g", **{m.group(3): m.group(4)}).frame.collect()
     assert out.sort("g").select("tp", "fp", "fn", "tn").rows() == [(1, 0, 0, 1), (0, 0, 1, 1)]
+
+
+@pytest.mark.parametrize(("scores", "want_rows"), [
+    ([3, 9, 6, 8], 4),  # the distinct scores: 4 thresholds per group
+    ([float(i) for i in range(120)], 60),  # 0:119:2 -> 0, 2, ..., 118: 60 thresholds
+])
+def test_default_grid_on_the_command_line_is_refused_and_its_advice_runs(
+        tmp_path: Path, scores: list[float], want_rows: int) -> None:
+    """The command line passed its default grid as Decimals, which the guard compared with the
+    float grid and found different: scores outside [0, 1] were swept at 0.1 ... 0.9, every
+    score selected at every threshold (issue 20). Now refused, with flags that run."""
+    path = tmp_path / "scores.csv"
+    n = len(scores)
+    pl.DataFrame({"g": ["a", "b"] * (n // 2), "y_true": [1, 0] * (n // 2),
+                  "s": scores}).write_csv(path)
+    runner = CliRunner()
+    result = runner.invoke(app, ["sweep", str(path), "--by", "g", "--y-score", "s"])
+    assert result.exit_code == 2, result.stdout
+    m = re.search(r"--thresholds (\S+)$", result.stderr.strip())
+    assert m and "thresholds=" not in result.stderr, result.stderr
+    result = runner.invoke(app, ["sweep", str(path), "--by", "g", "--y-score", "s",
+                                 "--thresholds", m.group(1), "--format", "csv",
+                                 "--min-support", "1"])
+    assert result.exit_code == 0, result.stderr
+    out = pl.read_csv(result.stdout.encode())
+    assert out.height == 2 * want_rows  # every threshold, for each of the two groups
+    assert out["threshold"].min() == min(scores)  # the lowest threshold selects everyone
+    assert out.filter(pl.col("threshold") == min(scores))["selection_rate"].to_list() == [1.0,
+                                                                                        1.0]
