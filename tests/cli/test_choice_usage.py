@@ -12,15 +12,13 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from polars_fair.cli.entry import app
+from tests.cli.test_usage import fresh_process
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -79,25 +77,11 @@ def test_a_choice_outside_the_list_says_the_flag_as_typed_and_that_works(
 
 def test_a_choice_error_is_told_in_a_fresh_process_without_polars(
         rows: Path, tmp_path: Path) -> None:
-    code = f"""
-        import contextlib, io, json, os, sys
-        os.environ["POLARS_FAIR_CACHE_DIR"] = {str(tmp_path / "cache")!r}
-        import _polars_fair_cli
-        err = io.StringIO()
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-            try:
-                _polars_fair_cli.main()
-            except SystemExit as done:
-                code = done.code
-        print(json.dumps([code, err.getvalue().strip(), "polars" in sys.modules]))
-    """
-    def run(*argv: str) -> list:
-        out = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *argv], cwd=ROOT,
-                             capture_output=True, text=True, check=True)
-        return list(json.loads(out.stdout.strip().splitlines()[-1]))
-
-    assert run("demo", "--n", "200", "--format", "csv")[0] == 0  # writes the parameter table
+    cache = tmp_path / "cache"
+    # the first full run writes the parameter table (test_usage's fresh-process check)
+    assert fresh_process(cache, ["demo", "--n", "200", "--format", "csv"])[0] == 0
     for command, before, flag, wrong, meant in CASES:
-        code_, err, polars_loaded = run(command, str(rows), *before, flag, wrong)
-        assert code_ == 2 and f"(did you mean {flag} {meant}?)" in err, err
+        code, err, polars_loaded, _ = fresh_process(cache, [command, str(rows), *before, flag,
+                                                            wrong])
+        assert code == 2 and f"(did you mean {flag} {meant}?)" in err, err
         assert not polars_loaded, (command, flag)  # refused before the engine is imported

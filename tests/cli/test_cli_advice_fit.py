@@ -10,7 +10,6 @@ followed, and its result checked by hand.
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 
 import polars as pl
@@ -20,6 +19,7 @@ from typer.testing import CliRunner
 import polars_fair  # noqa: F401  (registers .fair)
 from polars_fair import errors as E
 from polars_fair.cli.entry import app
+from tests.cli.test_cli_advice_followed import _words, cli
 
 runner = CliRunner()
 
@@ -44,15 +44,6 @@ def data(tmp_path: Path) -> Path:
     return path
 
 
-def cli(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
-def _words(message: str, flag: str) -> list[str]:
-    m = re.search(re.escape(flag) + r" (\"(?:[^\"\\]|\\.)*\"|'[^']*'|\S+)", message)
-    assert m, message
-    return shlex.split(m.group(1))
 
 
 def _groups(out: str) -> dict[str, int]:

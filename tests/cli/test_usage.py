@@ -164,10 +164,12 @@ def test_the_table_names_the_installation(tmp_path: Path, table: dict[str, Any])
     assert set(table) == set(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
 
 
-def test_the_console_script_tells_a_usage_error_without_polars(tmp_path: Path) -> None:
+def fresh_process(cache: Path, argv: list[str]) -> list[Any]:
+    """Run the console script in a new process: its exit code, its stderr, and whether Polars
+    and pydantic were imported (``cache``: the parameter table's directory)."""
     code = f"""
         import contextlib, io, json, os, sys
-        os.environ["POLARS_FAIR_CACHE_DIR"] = {str(tmp_path)!r}
+        os.environ["POLARS_FAIR_CACHE_DIR"] = {str(cache)!r}
         import _polars_fair_cli
         err = io.StringIO()
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
@@ -178,13 +180,17 @@ def test_the_console_script_tells_a_usage_error_without_polars(tmp_path: Path) -
         print(json.dumps([code, err.getvalue().strip(), "polars" in sys.modules,
                           "pydantic" in sys.modules]))
     """
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *argv], cwd=ROOT,
+                         capture_output=True, text=True, check=True)
+    return list(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def test_the_console_script_tells_a_usage_error_without_polars(tmp_path: Path) -> None:
     results = []
     bad = ["report", "data.csv", "--by", "g", "--no-such-flag"]
     for argv in (bad, ["demo", "--n", "200", "--format", "csv"], bad,
                  ["demo", "--n", "200", "--format", "csv"], ["report", "data.csv"]):
-        out = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *argv], cwd=ROOT,
-                             capture_output=True, text=True, check=True)
-        results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        results.append(fresh_process(tmp_path, argv))
     missing = "polars-fair: error: no such option: --no-such-flag"
     # no table yet: the full command line tells it (and writes the table); then the table does
     # and neither the table's parse nor the command's converts a value through pydantic
