@@ -27,6 +27,7 @@ and their examples.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import inspect
 import re
@@ -365,13 +366,35 @@ def method_options(owner: type, method: str) -> list[Opt]:
     ['--n-bins', '--strategy', '--y-true']
     """
     if owner is FairCounts and method in ROWS_LEVEL:
-        return list(_options_of(getattr(_namespace(), method), True, rows=True))
+        return _with_choices(method, _options_of(getattr(_namespace(), method), True, rows=True))
     if owner is FairClassCounts:  # its own options, then the class-table arguments
         own = [o for o in _options_of(getattr(owner, method), True) if o.target == "method"]
         taken = {o.name for o in own} | ({"sample_weight"} if method in UNWEIGHTED else set())
         return [*own, *[o for o in _class_options() if o.name not in taken]]
-    return list(_options_of(getattr(owner, method), owner is FairCounts,
-                            moments=owner is FairMoments))
+    return _with_choices(method, _options_of(getattr(owner, method), owner is FairCounts,
+                                             moments=owner is FairMoments))
+
+
+def _metric_choices() -> dict[tuple[str, str], tuple[str, ...]]:
+    """The text options whose values are a fixed list, checked by the method: made choices."""
+    from polars_fair.analyses.monitor import MONITOR_METRICS
+    from polars_fair.analyses.uncertainty import DISPARITY_METRICS
+    from polars_fair.core.registry import PROPORTIONS
+
+    return {("disparity", "metric"): tuple(DISPARITY_METRICS),
+            ("divergence", "metric"): tuple(PROPORTIONS),
+            ("monitor", "metric"): tuple(MONITOR_METRICS)}
+
+
+def _with_choices(method: str, opts: Sequence[Opt]) -> list[Opt]:
+    """``opts`` with each option of a fixed list of values (:func:`_metric_choices`) a choice.
+
+    So a value outside the list is a usage error told as the command line parses, before
+    Polars (:mod:`polars_fair.cli.usage`), with "did you mean" (``--metric tprr``).
+    """
+    table = _metric_choices()
+    return [dataclasses.replace(o, kind="choice", choices=table[method, o.name])
+            if (method, o.name) in table and o.kind == "text" else o for o in opts]
 
 
 #: Class-table methods that count rows, so their command takes no ``--sample-weight`` (the
@@ -421,7 +444,7 @@ def namespace_options(method: str, counts: Sequence[str] = ()) -> list[Opt]:
     own = [o for o in _options_of(getattr(_namespace(), method), True, rows=True)
            if o.target == "method"]
     declared = {o.name: o for o in _argument_options(True)}
-    return own + [declared[name] for name in counts]
+    return _with_choices(method, own + [declared[name] for name in counts])
 
 
 def option_parameter(opt: Opt) -> inspect.Parameter:
@@ -564,7 +587,10 @@ def _parameter(opt: Opt) -> inspect.Parameter:
         typ = Literal[opt.choices]
         if opt.default is None:
             typ = typ | None
-        info = typer.Option(opt.flag, help=help_text, metavar=f"[{'|'.join(opt.choices)}]")
+        # a long list reads as its name in --help; its values are in the help text
+        metavar = (f"[{'|'.join(opt.choices)}]" if len(opt.choices) <= 6
+                   else opt.name.upper().replace("_", "-"))
+        info = typer.Option(opt.flag, help=help_text, metavar=metavar)
     elif opt.kind == "float":  # the decimal written, decided by the Python rule (cli.numbers)
         typ = Decimal | None if opt.default is None else Decimal
         info = typer.Option(opt.flag, help=help_text, metavar=NUMBER, parser=read_number)

@@ -1,7 +1,7 @@
 """A choice outside the list is a usage error, told before Polars, with "did you mean" (issue 20).
 
-``--format cvs`` and ``--null-groups drp`` were checked in the command's body, after the engine
-was imported (seconds); every choice-valued option is now a choice of the parser
+``--format cvs``, ``--null-groups drp`` and ``--metric tprr`` were checked in the command's body,
+after the engine was imported (seconds); every choice-valued option is now a choice of the parser
 (:func:`polars_fair.cli.io.choices`), so the cached parameter table
 (:mod:`polars_fair.cli.usage`) refuses it in a fresh process without Polars, and the suggestion
 is written as it is typed (``--format csv``) and works when followed.
@@ -33,6 +33,9 @@ CASES = [
     ("rates", ["--by", "g"], "--null-groups", "raize", "raise"),
     ("bias-audit", ["--category", "g", "--y-pred", "y_pred"], "--format", "htm", "html"),
     ("disparity", ["--by", "g"], "--adjust", "hlm", "holm"),
+    # a metric of a fixed list (cli.commands._with_choices), checked by the method before
+    ("disparity", ["--by", "g"], "--metric", "tprr", "tpr"),
+    ("divergence", ["--by", "g"], "--metric", "selection_rat", "selection_rate"),
 ]
 
 
