@@ -283,6 +283,7 @@ def metric(name: str) -> Metric:
 
         raise E.InvalidArgumentError(
             E.UNKNOWN_METRIC.format(metric=name, valid=E.show_values(RATE_NAMES, limit=40))
+            + E.closest([str(name)], RATE_NAMES, cutoff=E.VALUE_CUTOFF)  # "tprr": 'tpr'
         )
     return METRICS[name]
 

@@ -78,6 +78,20 @@ def test_a_choice_outside_the_list_says_the_flag_as_typed_and_that_works(
         assert out is not None and out.read_text().lstrip().lower().startswith("<!doctype html")
 
 
+def test_a_misspelled_rate_gets_did_you_mean_and_that_works(rows: Path) -> None:
+    # --rate repeats (typer takes no list of choices): checked by the registry, with the
+    # close metric suggested
+    result = runner.invoke(app, ["report", str(rows), "--by", "g", "--rate", "tprr"])
+    assert result.exit_code == 2
+    m = re.search(r"\(did you mean '(\w+)'\?\)", result.stderr)
+    assert m and m.group(1) == "tpr", result.stderr
+    result = runner.invoke(app, ["report", str(rows), "--by", "g", "--rate", m.group(1),
+                                 "--min-support", "1"])
+    assert result.exit_code == 0, result.stderr
+    header = next(line for line in result.stdout.splitlines() if "┆" in line)
+    assert "tpr" in header and "fpr" not in header  # the rate named, alone
+
+
 def test_a_choice_error_is_told_in_a_fresh_process_without_polars(
         rows: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
