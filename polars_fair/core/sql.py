@@ -351,7 +351,8 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
                 raise _refuse(role, text, E.SQL_WHY_TABLE_WORD.format(word=tok.text))
             if word in FUNCTIONS or word in TYPES or word in KEYWORDS:
                 continue
-            raise _refuse(role, text, E.SQL_WHY_FUNCTION.format(name=tok.text))
+            raise _refuse(role, text, E.SQL_WHY_FUNCTION.format(name=tok.text)
+                          + E.closest([word], FUNCTIONS, quote=False))  # SUBTRING: SUBSTRING
         # a query word is one even where a column has its name (quote such a column: "order")
         if word in TABLE_WORDS:
             raise _refuse(role, text, E.SQL_WHY_TABLE_WORD.format(word=tok.text))

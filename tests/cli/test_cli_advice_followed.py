@@ -249,3 +249,16 @@ def test_more_classes_than_listed_advice_runs(tmp_path: Path) -> None:
     # class c is the 10 rows i = c (mod 25): i alternates parity, so 5 in a and 5 in b
     assert sorted((r["class"], r["g"], r["selected"]) for r in rows) == [
         (c, g, 5) for c in range(25) for g in ("a", "b")]
+
+
+def test_a_misspelled_sql_function_gets_did_you_mean_and_that_runs(data: Path) -> None:
+    by = "SUBTRING(who, 1, 1)"
+    code, _, err = cli("report", str(data), "--by", by)
+    assert code == 2 and "SUBTRING() is not one of the accepted scalar functions" in err
+    m = re.search(r"\(did you mean (\w+)\?\)", err)
+    assert m and m.group(1) == "SUBSTRING", err
+    code, out, err = cli("report", str(data), "--by", by.replace("SUBTRING", m.group(1)),
+                         "--format", "csv", "--min-support", "1")
+    assert code == 0, err
+    # the first letter of who: O (O'Brien, every third row: 40) and S (Smith: 80)
+    assert sorted(_csv(out).select(pl.first(), "n").rows()) == [("O", 40), ("S", 80)]
