@@ -29,7 +29,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 import click
 import polars as pl
@@ -1102,8 +1102,8 @@ def learn_flags() -> None:
         if info.callback is None:
             continue
         for name, p in inspect.signature(info.callback, eval_str=True).parameters.items():
-            options = [m for m in getattr(p.annotation, "__metadata__", ())
-                       if isinstance(m, typer.models.OptionInfo)]
+            extras = get_args(p.annotation)[1:] if get_origin(p.annotation) is Annotated else ()
+            options = [m for m in extras if isinstance(m, typer.models.OptionInfo)]
             if "_" not in name or not options:
                 continue
             decls = [d for decl in (options[0].param_decls or ()) for d in decl.split("/")
