@@ -19,15 +19,20 @@ from polars_fair.cli.ll144 import SMALL_BENCHMARK
 runner = CliRunner()
 
 
+def _groups(tmp_path: Path, groups: dict[str, tuple[int, int]], name: str = "rows.csv") -> str:
+    """A CSV of applicants: per category g, (applicants, selected) rows of sel 1 then 0."""
+    path = tmp_path / name
+    pl.DataFrame({
+        "g": [g for g, (n, _) in groups.items() for _ in range(n)],
+        "sel": [int(i < k) for n, k in groups.values() for i in range(n)],
+    }).write_csv(path)
+    return str(path)
+
+
 def _rows(tmp_path: Path) -> str:
     # x: 10 applicants, 8 selected (0.8, the highest rate, 1% of 1,000 rows: small);
     # a: 495, 248 selected; b: 495, 198 selected
-    path = tmp_path / "rows.csv"
-    pl.DataFrame({
-        "g": ["x"] * 10 + ["a"] * 495 + ["b"] * 495,
-        "sel": [1] * 8 + [0] * 2 + [1] * 248 + [0] * 247 + [1] * 198 + [0] * 297,
-    }).write_csv(path)
-    return str(path)
+    return _groups(tmp_path, {"x": (10, 8), "a": (495, 248), "b": (495, 198)})
 
 
 def test_a_small_benchmark_is_named_and_the_legal_default_kept(tmp_path: Path) -> None:
@@ -60,12 +65,7 @@ def test_following_the_note_with_exclude_small_moves_the_benchmark(tmp_path: Pat
 def _rows_above_share(tmp_path: Path) -> str:
     # x: 25 applicants, 20 selected (0.8, the highest rate; 25 / 1,000 = 2.5%, above the 2% of
     # --min-share, so not a small category); a: 500, 250 selected; b: 475, 190 selected
-    path = tmp_path / "above.csv"
-    pl.DataFrame({
-        "g": ["x"] * 25 + ["a"] * 500 + ["b"] * 475,
-        "sel": [1] * 20 + [0] * 5 + [1] * 250 + [0] * 250 + [1] * 190 + [0] * 285,
-    }).write_csv(path)
-    return str(path)
+    return _groups(tmp_path, {"x": (25, 20), "a": (500, 250), "b": (475, 190)}, "above.csv")
 
 
 def test_a_small_benchmark_above_min_share_is_not_advised_exclude_small(tmp_path: Path) -> None:
