@@ -18,7 +18,7 @@ The Polars expression builders (:func:`wilson_exprs`, :func:`newcombe_difference
 compute the same intervals inside a lazy plan and return null where the numpy functions return
 ``NaN``.
 
-Why one module: the interval and test formulas (Wilson, Newcombe, Katz, z,
+Why one module: the interval and test formulas (Wilson, Newcombe, MOVER-R, z,
 Fisher, Holm, Benjamini-Hochberg) share their input checks and are each short; most lines are
 their documented sources.
 """
