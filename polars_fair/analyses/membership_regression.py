@@ -31,8 +31,11 @@ p_i\otimes p_i\otimes p_i` (``t``) and :math:`U = \sum_i w_i^2 p_i^{\otimes 4}` 
 Rates: ``selection_rate`` is the estimate for :math:`Y = \hat y`; ``tpr`` and ``fpr`` are ratios
 of two estimates, :math:`P(y=1, \hat y=1 \mid k) / P(y=1 \mid k)` and
 :math:`P(y=0, \hat y=1 \mid k) / P(y=0 \mid k)`, whose variance is the delta method's
-:math:`(V_{aa} - 2rV_{ab} + r^2V_{bb}) / b^2` from the joint sandwich. Intervals are Wald
-intervals, estimate :math:`\pm z\,\text{se}`, at ``level``.
+:math:`(V_{aa} - 2rV_{ab} + r^2V_{bb}) / b^2` from the joint sandwich. Intervals, at
+``level``, are the hull of the sandwich's Wald interval and Wilson's at the effective size
+:math:`n_k = 1/(G^{-1}HG^{-1})_{kk}`,
+:math:`H = \sum_i w_i^2 p_ip_i^\top` (:func:`rate_interval`: never a point where every
+residual is 0; the crisp Wilson interval for one-hot probabilities at a rate of 0 or 1).
 
 Undefined and unreliable values, one rule each:
 
@@ -61,13 +64,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from polars_fair._docs import borrow
 from polars_fair._lazy import np, sps
+from polars_fair.core import stats
 from polars_fair.core.options import DEFAULTS, check
 
 if TYPE_CHECKING:
@@ -84,11 +88,14 @@ __all__ = [
     "CellFit",
     "fit_cells",
     "normal_quantile",
+    "rate_interval",
     "regression_from_membership",
 ]
 
 #: Gram matrices with a larger condition number give null estimates (``regression_singular``).
 MAX_CONDITION = 1e10
+#: Estimates this close outside [0, 1] are rounding (``rate_interval`` floors them as 0 or 1).
+_ROUNDING = 1e-9
 #: ``regression_reason`` of a group nobody is in (left out of the fit).
 REASON_EMPTY = "nobody is in the group (its probabilities sum to 0): left out of the fit"
 #: ``regression_reason`` of a group whose Gram column weighs too little to be estimated.
@@ -150,7 +157,7 @@ class _Sums:
 
 @dataclass(frozen=True)
 class CellFit:
-    """The regression estimates of one cell of the ``by`` attributes.
+    r"""The regression estimates of one cell of the ``by`` attributes.
 
     Parameters
     ----------
@@ -164,6 +171,12 @@ class CellFit:
     dropped : tuple of str or None, optional
         Per group, why it was left out of the fit (:data:`REASON_EMPTY`,
         :data:`REASON_NEGLIGIBLE`; its estimates are NaN), or None. Empty: no group left out.
+    sizes : dict of str to numpy.ndarray, optional
+        Per rate, each group's effective size with the residuals left out (the size
+        :func:`rate_interval` falls back to): :math:`1 / (G^{-1}HG^{-1})_{kk}` with
+        :math:`H = \sum_i w_i^2 p_i p_i^\top` for ``selection_rate``, times the estimated
+        share of the rate's denominator (:math:`P(y = 1 \mid k)`, :math:`P(y = 0 \mid k)`) for
+        ``tpr`` and ``fpr``; NaN where a group is not fitted.
 
     Examples
     --------
@@ -176,6 +189,7 @@ class CellFit:
     rates: dict[str, tuple[FloatArray, FloatArray]]
     singular: bool
     dropped: tuple[str | None, ...] = ()
+    sizes: dict[str, FloatArray] = field(default_factory=dict)
 
     def reasons(self, k: int) -> list[str | None]:
         """Per group, why its estimates are null (``regression_reason``), or None.
@@ -260,14 +274,17 @@ def _fit(sums: _Sums, rates: Sequence[str], k: int, key: tuple[Any, ...]) -> Cel
         keep = np.flatnonzero(~drop)
         sub = _fit(sums.restrict(keep), rates, len(keep), key)
         out: dict[str, tuple[FloatArray, FloatArray]] = {}
+        sizes: dict[str, FloatArray] = {}
         for r, (est, cov) in sub.rates.items():
             full_est, full_cov = np.full(k, np.nan), np.full((k, k), np.nan)
             full_est[keep] = est
             full_cov[np.ix_(keep, keep)] = cov
             out[r] = (full_est, full_cov)
+            sizes[r] = np.full(k, np.nan)
+            sizes[r][keep] = sub.sizes.get(r, np.nan)
         return CellFit(key, out, sub.singular, tuple(
             REASON_EMPTY if e else REASON_NEGLIGIBLE if d else None
-            for e, d in zip(empty.tolist(), drop.tolist(), strict=True)))
+            for e, d in zip(empty.tolist(), drop.tolist(), strict=True)), sizes)
     return _fit_all(sums, rates, k, key)
 
 
@@ -278,15 +295,22 @@ def _fit_all(sums: _Sums, rates: Sequence[str], k: int, key: tuple[Any, ...]) ->
     if not np.all(np.isfinite(g)) or np.trace(g) <= 0 or np.linalg.cond(g) > MAX_CONDITION:
         return CellFit(key, nan_fit, True)
     gi = np.linalg.inv(g)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # the effective size with the residuals left out: 1 / (G⁻¹HG⁻¹)_kk, the group's rows
+        # for one-hot probabilities (Kish's size of its weights with sample weights)
+        inverse_size = np.diag(gi @ sums.over(None, "h") @ gi)
+        size = np.where(inverse_size > 0, 1.0 / inverse_size, np.nan)
     out: dict[str, tuple[FloatArray, FloatArray]] = {}
+    sizes: dict[str, FloatArray] = {}
     for r in rates:
         num, den = REGRESSION_RATES[r]
         a = gi @ sums.over(num, "s")
         v_aa = gi @ _meat(sums, num, num, a, a) @ gi
         if den is None:
-            out[r] = (a, v_aa)
+            out[r], sizes[r] = (a, v_aa), size
             continue
         b = gi @ sums.over(den, "s")
+        sizes[r] = size * np.clip(b, 0.0, None)  # the rows of the rate's denominator
         v_bb = gi @ _meat(sums, den, den, b, b) @ gi
         v_ab = gi @ _meat(sums, num, den, a, b) @ gi
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -297,7 +321,7 @@ def _fit_all(sums: _Sums, rates: Sequence[str], k: int, key: tuple[Any, ...]) ->
             cov = (jac_a @ v_aa @ jac_a.T + jac_b @ v_bb @ jac_b.T
                    + jac_a @ v_ab @ jac_b.T + jac_b @ v_ab.T @ jac_a.T)
         out[r] = (ratio, cov)
-    return CellFit(key, out, False)
+    return CellFit(key, out, False, (), sizes)
 
 
 def fit_cells(table: pl.DataFrame | pl.LazyFrame, keys: Sequence[str], n_groups: int,
@@ -396,6 +420,72 @@ def normal_quantile(level: float) -> float:
 
 
 @borrow(normal_quantile, sections=("Raises",))
+def rate_interval(estimate: Any, variance: Any, size: Any, *,
+                  level: float = DEFAULTS.level) -> tuple[FloatArray, FloatArray]:
+    r"""The regression estimator's rate interval: the sandwich's Wald interval, floored by Wilson's.
+
+    A Wald interval :math:`\hat\mu \pm z\sqrt{V_{kk}}` on the sandwich variance alone has no
+    width where every residual is 0 (probabilities of 0 or 1 and a group all selected, or
+    none: 3 of 3 read [1, 1], a certainty from 3 rows). The interval is therefore the hull of
+    two intervals at ``level``: the Wald interval on the sandwich (HC0; White 1980) and
+    Wilson's (Wilson 1927; :func:`polars_fair.core.stats.wilson_interval`) for the estimate at
+    the group's effective size with the residuals left out,
+
+    .. math::
+
+        n_k = \frac{1}{(G^{-1}HG^{-1})_{kk}},\qquad H = \sum_i w_i^2 p_i p_i^\top,
+
+    the size whose binomial variance :math:`\mu(1 - \mu)/n_k` the sandwich would give if each
+    row's outcome varied as the group's (the group's rows for one-hot probabilities; Kish's
+    size of its weights with sample weights). So the interval is never narrower than the
+    sandwich's (its coverage is at least the Wald interval's, and the union of two intervals
+    is at least as likely to cover as either), never a point where :math:`n_k` is finite, and
+    for one-hot probabilities at a rate of 0 or 1 it is the crisp Wilson interval (3 of 3:
+    [0.4385, 1]). Elsewhere it moves from the sandwich's only where Wilson's reaches further:
+    near 0 and 1 for small groups; where the probabilities are uncertain the sandwich's is the
+    wider and is kept. An estimate outside [0, 1] (the estimator is linear, not bounded) keeps
+    the Wald interval alone (the proxy report clips it for display); one within 1e-9 of it is
+    rounding (everyone selected gives :math:`1 + 2\cdot10^{-16}`) and is floored as 0 or 1.
+
+    Parameters
+    ----------
+    estimate : array_like of float
+        The rates' estimates :math:`\hat\mu_k` (NaN where undefined).
+    variance : array_like of float
+        Their sandwich variances :math:`V_{kk}` (:class:`CellFit`'s covariance diagonals).
+    size : array_like of float
+        Their effective sizes :math:`n_k` (:class:`CellFit`'s ``sizes``; NaN: no floor).
+    level : float, default 0.95
+        The confidence level, in (0, 1).
+
+    Returns
+    -------
+    low, high : numpy.ndarray of float64
+        The bounds (possibly outside [0, 1] only on the Wald side), NaN where the estimate or
+        its variance is NaN.
+
+    Examples
+    --------
+    >>> low, high = rate_interval([1.0, 0.0, 0.5], [0.0, 0.0, 0.05], [3.0, 5.0, 10.0])
+    >>> low.round(4).tolist(), high.round(4).tolist()  # 3/3, 0/5: crisp Wilson; then Wald
+    ([0.4385, 0.0, 0.0617], [1.0, 0.4345, 0.9383])
+    """
+    z = normal_quantile(level)
+    est, var, n = (np.asarray(v, dtype=np.float64) for v in (estimate, variance, size))
+    est, var, n = np.broadcast_arrays(est, np.clip(var, 0.0, None), n)
+    half = z * np.sqrt(var)
+    low, high = est - half, est + half
+    # rounding: G⁻¹c reads 1 + 2e-16 where every row is selected; that is a rate of 1
+    floor = ((est >= -_ROUNDING) & (est <= 1.0 + _ROUNDING) & np.isfinite(var) & np.isfinite(n)
+             & (n > 0))
+    w_low, w_high = stats.wilson_interval(np.where(floor, np.clip(est, 0.0, 1.0) * n, 0.0),
+                                          np.where(floor, n, 0.0), level=level)
+    low = np.where(floor, np.fmin(low, w_low), low)
+    high = np.where(floor, np.fmax(high, w_high), high)
+    return low, high
+
+
+@borrow(normal_quantile, sections=("Raises",))
 def regression_from_membership(
     table: pl.DataFrame | pl.LazyFrame,
     keys: Sequence[str],
@@ -407,8 +497,9 @@ def regression_from_membership(
     r"""Each group's rates by the regression (linear) estimator, with sandwich intervals.
 
     Per cell of ``keys`` the weighted least-squares estimate :math:`G^{-1}c` of every group's
-    rate from the membership table's sums, its HC0 sandwich standard error, and a Wald
-    interval at ``level``; ``tpr`` and ``fpr`` by the delta method (formulas and sources:
+    rate from the membership table's sums, its HC0 sandwich standard error, and its interval
+    at ``level``, the sandwich's Wald interval floored by Wilson's (:func:`rate_interval`); ``tpr``
+    and ``fpr`` by the delta method (formulas and sources:
     :mod:`polars_fair.analyses.membership_regression`). Rows are never read again.
 
     Parameters
@@ -431,7 +522,8 @@ def regression_from_membership(
         ``attribute``, ``keys``, then for each rate (``selection_rate``; ``tpr``, ``fpr`` when
         the table has ``y_true``) ``{rate}_regression``, ``{rate}_regression_se``,
         ``{rate}_regression_ci_low``, ``{rate}_regression_ci_high`` (Float64, null where
-        undefined; not clipped, so possibly outside [0, 1]), and the Booleans
+        undefined; the interval of an estimate outside [0, 1] is Wald's, not clipped), and
+        the Booleans
         ``regression_singular`` (the group's estimates are null: the cell's Gram matrix is
         singular or ill-conditioned, or the group was left out of the fit) and
         ``regression_out_of_range`` (a rate estimate outside [0, 1]), and
@@ -450,7 +542,7 @@ def regression_from_membership(
     ...          "regression_out_of_range").rows()  # linear, not bounded: b is above 1
     [('a', 0.1667, False), ('b', 1.1667, True)]
     """
-    z = normal_quantile(level)
+    check("level", level)  # before any work
     df = table.collect() if isinstance(table, pl.LazyFrame) else table
     k = len(groups)
     fits = fit_cells(df, keys, k)
@@ -468,8 +560,9 @@ def regression_from_membership(
             est, cov = fit.rates[r]
             se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
             outside |= np.isfinite(est) & ((est < 0.0) | (est > 1.0))
-            for suffix, values in (("", est), ("_se", se), ("_ci_low", est - z * se),
-                                   ("_ci_high", est + z * se)):
+            low, high = rate_interval(est, np.diag(cov), fit.sizes.get(r, np.nan), level=level)
+            for suffix, values in (("", est), ("_se", se), ("_ci_low", low),
+                                   ("_ci_high", high)):
                 cols[f"{r}_regression{suffix}"] += _nullable(values)
         for i, key in enumerate(keys):
             cols[key] += [fit.key[i]] * k

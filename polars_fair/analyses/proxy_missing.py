@@ -8,8 +8,9 @@ coincide. Its weighted and argmax columns are the crisp figures of those rows (W
 intervals on ``n_effective`` = (Σ w)² / Σ w²); its regression columns repeat them (the
 regression fits the rows with probabilities; these rows are not in its fit). Its impact ratios
 compare it with the reference (never the missing group, whose key is null) per estimator: the
-MOVER-R Wilson interval for the weighted and argmax ratios, and for the regression's the delta
-method with the two estimates independent (disjoint rows). Its verdict follows the proxy
+MOVER-R Wilson interval for the weighted and argmax ratios, and for the regression's MOVER-R
+on its Wilson interval and the reference's regression interval, independent (disjoint rows):
+the three coincide when the reference's probabilities are 0 or 1. Its verdict follows the proxy
 report's rule; ``attenuation`` is null, ``regression_singular`` and ``regression_clipped`` false
 (``regression_reason`` null).
 ``"drop"`` drops the rows with a warning giving the count and ``"raise"`` refuses them, before
@@ -27,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._lazy import np
-from polars_fair.analyses.membership_regression import normal_quantile
 from polars_fair.core import stats
 from polars_fair.counting.membership import Membership
 from polars_fair.counting.membership_counts import argmax_counts, weighted_counts
@@ -66,8 +66,8 @@ def missing_group(table: pl.DataFrame, m: Membership, keys: list[str], weighted:
         The confidence level.
     reference : dict or None
         The reference's figures: per estimator ``e`` its ``selection_rate_{e}``, and
-        ``size_weighted``, ``size_argmax`` (its effective sizes) and ``var_regression`` (the
-        variance of its regression rate); None without a reference.
+        ``size_weighted``, ``size_argmax`` (its effective sizes) and ``low_regression``,
+        ``high_regression`` (the interval of its regression rate); None without a reference.
     verdicts : callable
         The proxy report's verdict rule (``(cols, ref, height) -> verdicts``).
 
@@ -114,7 +114,9 @@ def missing_group(table: pl.DataFrame, m: Membership, keys: list[str], weighted:
         for e in _ESTIMATORS:  # every row wholly in the group: the estimators coincide
             cols[f"{rate}_{e}"], cols[f"{rate}_{e}_ci_low"], cols[f"{rate}_{e}_ci_high"] = (
                 est, low, high)
-    cols.update(_impact(cols["selection_rate_weighted"], size, level, reference))
+    cols.update(_impact(cols["selection_rate_weighted"], size, level, reference,
+                        (cols["selection_rate_regression_ci_low"],
+                         cols["selection_rate_regression_ci_high"])))
     cols["verdict"] = verdicts(cols, None if reference is None else -1, rows.height)
     return rows, cols
 
@@ -127,12 +129,11 @@ def _cells(rows: pl.DataFrame, rate: str) -> tuple[FloatArray, FloatArray]:
             "fpr": (c["fp"], c["fp"] + c["tn"])}[rate]
 
 
-def _impact(rate: FloatArray, size: FloatArray, level: float,
-            ref: dict[str, Any] | None) -> dict[str, FloatArray]:
+def _impact(rate: FloatArray, size: FloatArray, level: float, ref: dict[str, Any] | None,
+            interval: tuple[FloatArray, FloatArray]) -> dict[str, FloatArray]:
     """Each estimator's impact ratio of the missing group against the reference."""
     h = len(rate)
     out: dict[str, FloatArray] = {}
-    z = normal_quantile(level)
     for e in _ESTIMATORS:
         if ref is None or not ref[f"selection_rate_{e}"] > 0:
             for s in ("", "_ci_low", "_ci_high"):
@@ -141,12 +142,12 @@ def _impact(rate: FloatArray, size: FloatArray, level: float,
         r = float(ref[f"selection_rate_{e}"])
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             ratio = rate / r
-            if e == "regression":  # independent rows: the two variances add on the log scale
-                var = rate * (1 - rate) / size
-                se = np.sqrt(var / rate**2 + float(ref["var_regression"]) / r**2)
-                ok = rate > 0
-                low = np.where(ok, ratio * np.exp(-z * se), np.nan)
-                high = np.where(ok, ratio * np.exp(z * se), np.nan)
+            if e == "regression":  # MOVER-R on the two intervals; disjoint rows, independent
+                ok = rate >= 0
+                low, high = stats.mover_ratio(rate, interval[0], interval[1], r,
+                                              float(ref["low_regression"]),
+                                              float(ref["high_regression"]))
+                low, high = np.where(ok, low, np.nan), np.where(ok, high, np.nan)
             else:
                 x = np.minimum(np.nan_to_num(rate) * size, size)
                 r_size = float(ref[f"size_{e}"])

@@ -26,7 +26,7 @@ from polars_fair.analyses.membership_covariance import (
     selection_rate_correlation,
     selection_rate_covariance,
 )
-from polars_fair.analyses.membership_regression import CellFit, fit_cells, normal_quantile
+from polars_fair.analyses.membership_regression import CellFit, fit_cells, rate_interval
 from polars_fair.analyses.proxy_missing import missing_group
 from polars_fair.analyses.runner import check_clash
 from polars_fair.core import stats
@@ -135,8 +135,12 @@ def proxy_report_from_membership(
       Jurity without surrogates; ``membership_estimator="argmax"``); Wilson interval on the rows
       (weighted sums rescaled to the rows of positive weight, as in the crisp audit).
     - ``_regression``: the linear estimator, :math:`G^{-1}c` from the membership sums, with its
-      HC0 sandwich Wald interval (delta method for ``tpr``, ``fpr``;
-      :mod:`polars_fair.analyses.membership_regression`). Unbiased when the outcome is
+      sandwich (HC0) variance (delta method for ``tpr``, ``fpr``), and an interval that is
+      the hull of the sandwich's Wald interval and Wilson's at the group's effective size
+      :math:`n_k = 1/(G^{-1}HG^{-1})_{kk}`
+      (:func:`polars_fair.analyses.membership_regression.rate_interval`): never a point where
+      every residual is 0, and the crisp Wilson interval for one-hot probabilities at a rate
+      of 0 or 1. Unbiased when the outcome is
       independent of the probabilities given the true group. **Outside [0, 1]** (it is linear,
       not bounded) the estimate and its bounds are clipped to [0, 1] and
       ``regression_clipped`` is true; an interval that lies wholly outside [0, 1] is null,
@@ -153,9 +157,11 @@ def proxy_report_from_membership(
     the two rates, which share rows (every row counts in every group with its probability;
     linearised from the sums Σ w²·p_j·p_k:
     :mod:`polars_fair.analyses.membership_covariance`); the argmax groups are disjoint rows,
-    independent; regression by the delta method on the log
-    ratio of the unclipped estimates, with their covariance when both groups are in the same
-    cell of the keys (independent otherwise), null unless both estimates are positive. The
+    independent; regression by MOVER-R on the two regression rate intervals
+    (:func:`polars_fair.core.stats.mover_ratio`) of the unclipped estimates, with their
+    sandwich correlation when both groups are in the same cell of the keys (independent
+    otherwise), null unless the reference's estimate is positive and the group's not
+    negative. The
     reference's own ratio is 1 with the interval [1, 1] (it is not compared with itself as an
     independent sample).
 
@@ -312,7 +318,8 @@ class _Build:
         cell, k = divmod(ref, len(self.groups))
         return {**{f"selection_rate_{e}": cols[f"selection_rate_{e}"][ref] for e in ESTIMATORS},
                 "size_weighted": base["n_effective"][ref], "size_argmax": base["__pf_a_rows"][ref],
-                "var_regression": fits[cell].rates["selection_rate"][1][k, k]}
+                "low_regression": cols["selection_rate_regression_ci_low"][ref],
+                "high_regression": cols["selection_rate_regression_ci_high"][ref]}
 
     def _rate(self, base: pl.DataFrame, fits: list[CellFit],
               rate: str) -> dict[str, FloatArray]:
@@ -335,11 +342,12 @@ class _Build:
             out[f"{rate}_{e}"], out[f"{rate}_{e}_ci_low"], out[f"{rate}_{e}_ci_high"] = (
                 est, low, high)
         est = np.concatenate([f.rates[rate][0] for f in fits])
-        se = np.sqrt(np.clip(np.concatenate([np.diag(f.rates[rate][1]) for f in fits]), 0, None))
-        z = normal_quantile(self.level)
+        var = np.concatenate([np.diag(f.rates[rate][1]) for f in fits])
+        size = np.concatenate([f.sizes.get(rate, np.full(len(self.groups), np.nan))
+                               for f in fits])
         out[f"{rate}_regression"] = est
-        out[f"{rate}_regression_ci_low"] = est - z * se
-        out[f"{rate}_regression_ci_high"] = est + z * se
+        out[f"{rate}_regression_ci_low"], out[f"{rate}_regression_ci_high"] = rate_interval(
+            est, var, size, level=self.level)
         return out
 
     def _reference(self, base: pl.DataFrame, cols: dict[str, FloatArray]) -> int | None:
@@ -394,8 +402,7 @@ class _Build:
             if np.isfinite(out[f"impact_ratio_{e}"][ref]):  # the reference over itself: exactly 1
                 low[ref] = high[ref] = 1.0
             out[f"impact_ratio_{e}_ci_low"], out[f"impact_ratio_{e}_ci_high"] = low, high
-        out.update(_regression_ratio(cols["selection_rate_regression"], fits, ref,
-                                     normal_quantile(self.level)))
+        out.update(_regression_ratio(cols, fits, ref))
         return out
 
     def _verdicts(self, cols: dict[str, FloatArray], ref: int | None, h: int) -> list[str | None]:
@@ -420,25 +427,36 @@ class _Build:
         return out
 
 
-def _regression_ratio(est: FloatArray, fits: list[CellFit], ref: int,
-                      z: float) -> dict[str, FloatArray]:
-    """The delta-method log interval of each group's regression rate over the reference's."""
+def _regression_ratio(cols: dict[str, FloatArray], fits: list[CellFit],
+                      ref: int) -> dict[str, FloatArray]:
+    """MOVER-R on the regression rates' intervals, with their sandwich correlation.
+
+    Each group's selection rate over the reference's (unclipped estimates, null when the
+    reference's is not positive or the group's is negative), from the two rates' own
+    intervals (:func:`rate_interval`, never a point) by
+    :func:`polars_fair.core.stats.mover_ratio`, with the correlation of the two estimates
+    from the joint sandwich when they are in the same cell of the keys (0 otherwise, or where
+    a variance is 0). The reference over itself is exactly 1, the interval [1, 1].
+    """
+    est = cols["selection_rate_regression"]
+    low, high = cols["selection_rate_regression_ci_low"], cols["selection_rate_regression_ci_high"]
     k = len(fits[0].rates["selection_rate"][0]) if fits else 0
     cov = [f.rates["selection_rate"][1] for f in fits]
     ref_cell, ref_k = divmod(ref, k)
     var = np.concatenate([np.diag(c) for c in cov])
     cross = np.concatenate([c[:, ref_k] if i == ref_cell else np.zeros(k)
                             for i, c in enumerate(cov)])
-    r = est[ref]
-    # a group nobody is in has no estimate (not ok): its infinite se is never shown
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        ok = (est > 0) & (r > 0)
-        ratio = np.where(ok, est / r, np.nan)
-        se = np.sqrt(np.clip(var / est**2 + var[ref] / r**2 - 2 * cross / (est * r), 0, None))
-        low = np.where(ok, ratio * np.exp(-z * se), np.nan)
-        high = np.where(ok, ratio * np.exp(z * se), np.nan)
-    return {"impact_ratio_regression": ratio, "impact_ratio_regression_ci_low": low,
-            "impact_ratio_regression_ci_high": high}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho = np.where((var > 0) & (var[ref] > 0), cross / np.sqrt(var * var[ref]), 0.0)
+        ok = (est >= 0) & (est[ref] > 0)
+        ratio = np.where(ok, est / est[ref], np.nan)
+    r_low, r_high = stats.mover_ratio(est, low, high, est[ref], low[ref], high[ref],
+                                      correlation=np.nan_to_num(rho))
+    r_low, r_high = np.where(ok, r_low, np.nan), np.where(ok, r_high, np.nan)
+    if ok[ref]:
+        r_low[ref] = r_high[ref] = 1.0
+    return {"impact_ratio_regression": ratio, "impact_ratio_regression_ci_low": r_low,
+            "impact_ratio_regression_ci_high": r_high}
 
 
 def _base(table: pl.DataFrame, m: Membership, keys: list[str], weighted: bool,

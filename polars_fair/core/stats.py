@@ -18,7 +18,7 @@ The Polars expression builders (:func:`wilson_exprs`, :func:`newcombe_difference
 compute the same intervals inside a lazy plan and return null where the numpy functions return
 ``NaN``.
 
-Why one module: the interval and test formulas (Wilson, Newcombe, Katz, z,
+Why one module: the interval and test formulas (Wilson, Newcombe, MOVER-R, z,
 Fisher, Holm, Benjamini-Hochberg) share their input checks and are each short; most lines are
 their documented sources.
 """
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FISHER_MAX_TOTAL",
     "adjust_pvalues",
+    "mover_ratio",
     "newcombe_difference_exprs",
     "newcombe_difference_interval",
     "pooled_z",
@@ -344,12 +345,61 @@ def ratio_interval(
     z = _z_value(level)
     a, m = _counts(x1, n1, names=("x1", "n1"))
     b, n = _counts(x2, n2, names=("x2", "n2"))
-    rho = np.clip(np.asarray(correlation, dtype=np.float64), -1.0, 1.0)
-    a, m, b, n, rho = np.broadcast_arrays(a, m, b, n, rho)
+    a, m, b, n = np.broadcast_arrays(a, m, b, n)
     l1, u1 = _wilson(a, m, z)
     l2, u2 = _wilson(b, n, z)
     with np.errstate(divide="ignore", invalid="ignore"):
         p1, p2 = a / m, b / n
+    low, high = mover_ratio(p1, l1, u1, p2, l2, u2, correlation=correlation)
+    undefined = (m == 0) | (n == 0)
+    return np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
+
+
+def mover_ratio(
+    p1: npt.ArrayLike,
+    low1: npt.ArrayLike,
+    high1: npt.ArrayLike,
+    p2: npt.ArrayLike,
+    low2: npt.ArrayLike,
+    high2: npt.ArrayLike,
+    *,
+    correlation: npt.ArrayLike = 0.0,
+) -> tuple[FloatArray, FloatArray]:
+    r"""MOVER-R bounds on :math:`p_1/p_2` from each estimate's own interval.
+
+    The formula of :func:`ratio_interval` (Donner & Zou 2012, *Stat. Methods Med. Res.*
+    21:347), for estimates :math:`\hat p_i` whose intervals :math:`(l_i, u_i)` come from
+    anywhere (the method recovers each variance from its interval, whatever made it):
+    :func:`ratio_interval` passes Wilson intervals on counts, the proxy report the regression
+    estimator's intervals (:mod:`polars_fair.analyses.membership_regression`).
+
+    Parameters
+    ----------
+    p1, low1, high1 : array_like of float
+        The numerator's estimate and interval, :math:`l_1 \le \hat p_1 \le u_1`.
+    p2, low2, high2 : array_like of float
+        The denominator's (the reference's) estimate and interval.
+    correlation : array_like of float, default 0.0
+        The correlation of the two estimates, in [-1, 1] (clipped there): 0 when independent.
+
+    Returns
+    -------
+    low, high : numpy.ndarray of float64
+        Bounds on :math:`p_1/p_2`, finite and containing :math:`\hat p_1/\hat p_2`; ``NaN``
+        where :math:`\hat p_2 \le 0` (the ratio is undefined) or an input is ``NaN``.
+        :math:`\hat p_1 = 0` gives the lower bound 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> low, high = mover_ratio(1.0, 0.4385, 1.0, 0.5, 0.3, 0.7)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.8291, 3.3333)
+    """
+    rho = np.clip(np.asarray(correlation, dtype=np.float64), -1.0, 1.0)
+    p1, l1, u1, p2, l2, u2, rho = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (p1, low1, high1, p2, low2, high2)), rho)
+    with np.errstate(divide="ignore", invalid="ignore"):
         b_low = p1 * p2 - rho * (p1 - l1) * (u2 - p2)
         c_low = l1 * (2.0 * p1 - l1)
         low = c_low / (b_low + np.sqrt(np.maximum(b_low**2 - c_low * u2 * (2.0 * p2 - u2), 0.0)))
@@ -357,12 +407,13 @@ def ratio_interval(
         a_high = l2 * (2.0 * p2 - l2)
         high = (b_high + np.sqrt(np.maximum(b_high**2 - u1 * (2.0 * p1 - u1) * a_high, 0.0))
                 ) / a_high
-    ratio = p1 / np.where(b > 0, p2, 1.0)
-    # x1 = 0: the bound is 0 (the rationalised form reads 0/0); rounding never leaves the
+        ratio = p1 / np.where(p2 > 0, p2, 1.0)
+    # p1 = 0: the bound is 0 (the rationalised form reads 0/0); rounding never leaves the
     # estimate outside its interval
-    low = np.minimum(np.where(a == 0, 0.0, low), ratio)
+    low = np.minimum(np.where(p1 == 0, 0.0, low), ratio)
     high = np.maximum(high, ratio)
-    undefined = (m == 0) | (n == 0) | (b == 0)
+    undefined = ~(p2 > 0) | np.isnan(p1) | np.isnan(l1) | np.isnan(u1) | np.isnan(l2) \
+        | np.isnan(u2)
     return np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
 
 

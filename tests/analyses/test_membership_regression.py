@@ -94,14 +94,27 @@ def test_ratio_rates_equal_row_level_delta_method(rate: str) -> None:
     np.testing.assert_allclose(np.diag(cov), grad_var, rtol=1e-7)
 
 
-def test_frame_has_wald_intervals_and_is_sorted_by_group_value() -> None:
+def test_frame_has_wald_intervals_floored_by_wilson_and_is_sorted_by_group_value() -> None:
+    # Formerly Wald intervals est ± z se alone, a point where every residual is 0 (fix 24b2):
+    # now their hull with Wilson's at n_k = 1 / (G⁻¹HG⁻¹)_kk, which is 1 / (G⁻¹)_kk without
+    # sample weights (H = G).
     rows = _rows(500, 2, seed=3)
     out = regression_from_membership(_table(rows, 2, []), [], "race", ["w", "b"], level=0.9)
     assert out["race"].to_list() == ["b", "w"]  # sorted by value, as count tables are
     z = 1.6448536269514722  # the 0.95 normal quantile (a 90% two-sided interval)
-    est, se = out["selection_rate_regression"], out["selection_rate_regression_se"]
-    assert (out["selection_rate_regression_ci_low"] - (est - z * se)).abs().max() < 1e-12
-    assert (out["selection_rate_regression_ci_high"] - (est + z * se)).abs().max() < 1e-12
+    est = out["selection_rate_regression"].to_numpy()
+    se = out["selection_rate_regression_se"].to_numpy()
+    p = rows.select("p0", "p1").to_numpy()
+    n_k = 1.0 / np.diag(np.linalg.inv(p.T @ p))[::-1]  # groups g1 ("b") then g0 ("w")
+    centre = (est + z * z / (2 * n_k)) / (1 + z * z / n_k)
+    half = z / (1 + z * z / n_k) * np.sqrt(est * (1 - est) / n_k + z * z / (4 * n_k**2))
+    low, high = out["selection_rate_regression_ci_low"], out["selection_rate_regression_ci_high"]
+    np.testing.assert_allclose(low, np.minimum(est - z * se, centre - half), rtol=1e-10)
+    np.testing.assert_allclose(high, np.maximum(est + z * se, centre + half), rtol=1e-10)
+    # uncertain probabilities away from 0 and 1: the bounds move from the Wald interval's only
+    # where Wilson's reaches further, here by 0.0009 and 0.0001 (one side of each group)
+    moved = np.abs(np.r_[low - (est - z * se), high - (est + z * se)])
+    assert 0.0 < moved.max() < 0.001 and np.sum(moved > 1e-12) == 2
     assert out.schema["tpr_regression"] == pl.Float64
     assert out["regression_singular"].to_list() == [False, False]
 

@@ -253,12 +253,18 @@ def test_one_hot_membership_gives_the_crisp_rates_by_all_three_estimators() -> N
         for e in ("weighted", "argmax", "regression"):
             assert out[f"{rate}_{e}"].to_list() == pytest.approx(crisp[rate].to_list(),
                                                                  rel=1e-12), (rate, e)
-    # HC0 with 0/1 memberships is the binomial variance mu (1 - mu) / n: a Wald interval
+    # HC0 with 0/1 memberships is the binomial variance mu (1 - mu) / n: the interval is the
+    # hull of that Wald interval and the crisp Wilson interval at n (fix 24b2; it was the Wald
+    # interval alone, a point at a rate of 0 or 1)
+    z = 1.959963984540054
     mu, size = crisp["selection_rate"].to_numpy(), crisp["n"].to_numpy()
-    half = 1.959963984540054 * np.sqrt(mu * (1 - mu) / size)
-    assert out["selection_rate_regression_ci_low"].to_list() == pytest.approx(mu - half, rel=1e-9)
-    assert out["selection_rate_regression_ci_high"].to_list() == pytest.approx(mu + half,
-                                                                                rel=1e-9)
+    wald = 1.959963984540054 * np.sqrt(mu * (1 - mu) / size)
+    centre = (mu + z * z / (2 * size)) / (1 + z * z / size)
+    half = z / (1 + z * z / size) * np.sqrt(mu * (1 - mu) / size + z * z / (4 * size**2))
+    assert out["selection_rate_regression_ci_low"].to_list() == pytest.approx(
+        np.minimum(mu - wald, centre - half).tolist(), rel=1e-9)
+    assert out["selection_rate_regression_ci_high"].to_list() == pytest.approx(
+        np.maximum(mu + wald, centre + half).tolist(), rel=1e-9)
     assert out["n_effective"].to_list() == pytest.approx(size.tolist(), rel=1e-12)
     assert out["attenuation"].to_list() == pytest.approx([1.0, 1.0, 1.0], rel=1e-12)
 
@@ -296,13 +302,16 @@ def test_null_probabilities_follow_null_groups_as_in_report() -> None:
         assert missing[f"selection_rate_{e}_ci_low"] == pytest.approx(center - half, abs=1e-12)
         assert missing[f"selection_rate_{e}_ci_high"] == pytest.approx(center + half, abs=1e-12)
         assert missing[f"impact_ratio_{e}"] == 0.25  # against a's rate, 1 by every estimator
-    # regression: a's rate is fitted exactly (one-hot, no residual), so its variance is 0 and
-    # the log interval's se is the missing group's own: sqrt(p (1 - p) / n) / p
-    se = np.sqrt(p * (1 - p) / n) / p
-    assert missing["impact_ratio_regression_ci_low"] == pytest.approx(0.25 * np.exp(-z * se),
-                                                                      rel=1e-12)
-    assert missing["impact_ratio_regression_ci_high"] == pytest.approx(0.25 * np.exp(z * se),
-                                                                       rel=1e-12)
+    # regression: a's rate is fitted exactly (one-hot, no residual). Its interval was the point
+    # [1, 1] and the ratio's a log interval with the missing group's se alone (fix 24b2): now
+    # a's interval is Wilson's at its 2 rows, so the three ratio intervals coincide (MOVER-R
+    # of 1/4 over 2/2, independent)
+    for s in ("_ci_low", "_ci_high"):
+        assert missing[f"impact_ratio_regression{s}"] == pytest.approx(
+            missing[f"impact_ratio_argmax{s}"], rel=1e-12)
+    low_a = 2 / (2 + z * z)  # Wilson's lower bound at 2 of 2
+    assert r.row(0, named=True)["selection_rate_regression_ci_low"] == pytest.approx(low_a,
+                                                                                  rel=1e-12)
     assert missing["verdict"] == "indeterminate"  # its intervals straddle 4/5
     # the known groups' estimates are those of the four rows with probabilities
     assert r["selection_rate_weighted"].to_list()[:2] == [1.0, 0.5]
