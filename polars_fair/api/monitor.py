@@ -125,7 +125,8 @@ def period_counts(frame: Any, by: By = None, *, time: IntoExpr, every: str, y_pr
     Raises
     ------
     InvalidArgumentError
-        ``membership=`` (estimated membership: the period table counts each row in one group).
+        ``membership=``: refused, since a period table counts each row in exactly one group
+        (estimated membership has no periods of its own).
     ColumnNotFoundError, InvalidArgumentError, InvalidLabelError
         As :func:`polars_fair.counting.periods.period_table`.
 

@@ -63,7 +63,7 @@ def group_cell(value: Any) -> str:
     Returns
     -------
     str
-        Its text.
+        The cell as the table prints it.
 
     Examples
     --------

@@ -650,6 +650,7 @@ def negatives_error(a: Audit, neg_true: Any, neg_pred: Any) -> E.InvalidLabelErr
     Returns
     -------
     InvalidLabelError
+        The error, with its command-line wording as ``cli_message``.
 
     Examples
     --------
