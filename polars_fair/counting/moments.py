@@ -275,8 +275,9 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     (``__pf_dmean_pred``), which :func:`moments_from_labels` splits into ``mean_pred`` and
     ``mean_pred_low``. The grouped ``var`` is stable with or without the shift. A shift read
     from the frame, not computed per group, keeps Polars' fast grouped aggregations; its limit
-    is a frame whose groups lie orders of magnitude apart (values near 0 beside values near 10⁹
-    would lose their digits below 10⁻⁷). So when a group's mean lies far from the shift
+    is a frame whose groups lie far from its first value (values near 10⁹ shifted by a first
+    value of 0, or values near 0 shifted by 10⁹, would lose their digits below 10⁻⁷). So when
+    a group's mean lies far from the shift, against its own standard deviation
     (:func:`~polars_fair.counting.moment_merge.far_from_shift`), the table is aggregated again
     with ``y_pred`` shifted by each group's own first value (``x − x.first()`` inside the
     group-by: exact for every group, several times slower, paid only by such frames).
