@@ -576,6 +576,13 @@ CLI_CONTINUOUS_OFFSET = (
     "subtract an offset first, as --{flag} \"{sql} - N\" with N a number near the column's "
     "minimum (the same N from --y-true and --y-pred when both are given)"
 )
+#: Finite values whose moments overflow a double (a square beyond 1.8e308), any engine.
+CONTINUOUS_OVERFLOW = (
+    "column {column!r} ({role}) has values too large to square in a double (beyond about "
+    "1e154 in magnitude): the {moment} of {count} group(s) overflows; divide the column by a "
+    "power of ten first, for example by 1e100 (the same factor for y_true and y_pred when "
+    "both are given; SMDs and ratios are unchanged)"
+)
 #: :data:`CONTINUOUS_BEYOND_FLOAT` of a Decimal column (``SCORE_DECIMAL_DIGITS``' rule).
 CONTINUOUS_DECIMAL_DIGITS = (
     "column {column!r} ({role}, {dtype}) holds {count} decimal value(s) of more than 15 "
