@@ -105,6 +105,9 @@ NOT_A_COLUMN = "{role} must be a column name or a polars expression, got {value!
 NOT_ONE_COLUMN = (
     "{role}={expr} does not give one named column (a selector or several columns); {advice}"
 )
+#: A selector (``cs.by_name(..., require_all=False)``, ``cs.starts_with(...)``) that matches no
+#: column of the input; ``{columns}`` shows a few of them (:func:`show_values`).
+SELECTS_NO_COLUMN = "{role}={expr} selects no column of the input (its columns: {columns})"
 #: The advice of :data:`NOT_ONE_COLUMN` for ``by`` (and ``categories``): the selector's own
 #: columns when known.
 ONE_PER_ATTRIBUTE = "pass a list of one name or expression per attribute, {role}={example}"
