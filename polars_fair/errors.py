@@ -105,6 +105,9 @@ NOT_A_COLUMN = "{role} must be a column name or a polars expression, got {value!
 NOT_ONE_COLUMN = (
     "{role}={expr} does not give one named column (a selector or several columns); {advice}"
 )
+#: A selector (``cs.by_name(..., require_all=False)``, ``cs.starts_with(...)``) that matches no
+#: column of the input; ``{columns}`` shows a few of them (:func:`show_values`).
+SELECTS_NO_COLUMN = "{role}={expr} selects no column of the input (its columns: {columns})"
 #: The advice of :data:`NOT_ONE_COLUMN` for ``by`` (and ``categories``): the selector's own
 #: columns when known.
 ONE_PER_ATTRIBUTE = "pass a list of one name or expression per attribute, {role}={example}"
@@ -575,6 +578,13 @@ RELATION_CONTINUOUS_OFFSET = (
 CLI_CONTINUOUS_OFFSET = (
     "subtract an offset first, as --{flag} \"{sql} - N\" with N a number near the column's "
     "minimum (the same N from --y-true and --y-pred when both are given)"
+)
+#: Finite values whose moments overflow a double (a square beyond 1.8e308), any engine.
+CONTINUOUS_OVERFLOW = (
+    "column {column!r} ({role}) has values too large to square in a double (beyond about "
+    "1e154 in magnitude): the {moment} of {count} group(s) overflows; divide the column by a "
+    "power of ten first, for example by 1e100 (the same factor for y_true and y_pred when "
+    "both are given; SMDs and ratios are unchanged)"
 )
 #: :data:`CONTINUOUS_BEYOND_FLOAT` of a Decimal column (``SCORE_DECIMAL_DIGITS``' rule).
 CONTINUOUS_DECIMAL_DIGITS = (

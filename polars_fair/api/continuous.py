@@ -20,7 +20,17 @@ from polars_fair.analyses.continuous import SmdSd, continuous_report_from_moment
 from polars_fair.api.external import _key_list, _lazy, _require
 from polars_fair.api.objects import counts
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.spec import By, IntoExpr, NullGroups, name_of, parse_by, refuse_membership
+from polars_fair.core.spec import (
+    FLOAT_DIGITS,
+    By,
+    IntoExpr,
+    NullGroups,
+    decimal_digits,
+    name_of,
+    parse_by,
+    refuse_membership,
+    wide_decimal,
+)
 from polars_fair.counting.moment_merge import LOW
 from polars_fair.counting.moments import (
     MOMENT_ARGS_DOC,
@@ -305,6 +315,33 @@ def _check_residuals(df: pl.DataFrame, size: str) -> None:
                 count=bad.height, rule=rule, example=example))
 
 
+def _decimals_as_floats(lf: pl.LazyFrame, schema: pl.Schema,
+                        columns: Sequence[str]) -> tuple[pl.LazyFrame, pl.Schema]:
+    """Decimal moment columns read as Float64 (the rule of Decimal outcomes in the rows).
+
+    A Decimal wider than 15 digits is checked at collect time: values of more than
+    :data:`~polars_fair.core.spec.FLOAT_DIGITS` significant digits, which a float cannot
+    hold, are refused (``InvalidArgumentError``, ``CONTINUOUS_DECIMAL_DIGITS``).
+    """
+    dec = [c for c in columns if isinstance(schema[c], pl.Decimal)]
+    if not dec:
+        return lf, schema
+    wide = [c for c in dec if wide_decimal(schema[c])]
+
+    def check(df: pl.DataFrame) -> pl.DataFrame:
+        for c in wide:
+            count = df.select((decimal_digits(pl.col(c)) > FLOAT_DIGITS).sum()).item()
+            if count:
+                raise E.InvalidArgumentError(E.CONTINUOUS_DECIMAL_DIGITS.format(
+                    column=c, role="moment table", count=count, dtype=schema[c]))
+        return df
+
+    if wide:
+        lf = lf.map_batches(check, schema=schema)
+    lf = lf.with_columns(pl.col(dec).cast(pl.Float64))
+    return lf, lf.collect_schema()
+
+
 def from_moments(table: pl.DataFrame | pl.LazyFrame,
                  keys: str | Sequence[str] | None = None) -> FairMoments:
     """Audit a moment table made anywhere: ``from_moments(table).continuous_report()``.
@@ -345,7 +382,9 @@ def from_moments(table: pl.DataFrame | pl.LazyFrame,
         ``mean_pred``, moments no zero or one rows can have (with ``n = 0`` a
         non-zero mean, ``weight_sum``, ``m2_*`` or ``sum_abs_residual``; with ``n = 1`` a
         non-zero ``m2_*``), residual moments no values can have (``mae`` below
-        ``|mean_residual|`` or above ``rmse``, within 1e-9 relative) (at collect time).
+        ``|mean_residual|`` or above ``rmse``, within 1e-9 relative), Decimal moments of
+        more than 15 significant digits (at collect time; narrower Decimal moment columns are
+        read as Float64).
 
     Examples
     --------
@@ -368,6 +407,7 @@ def from_moments(table: pl.DataFrame | pl.LazyFrame,
     moment_cols = [c for c in (*MOMENT_COLUMNS, *RESIDUAL_COLUMNS) if c in schema]
     _require(schema, moment_cols, "moment table")
     key_list = _key_list(keys, schema, moment_cols)
+    lf, schema = _decimals_as_floats(lf, schema, moment_cols)
     out = moment_schema([(k, schema[k]) for k in key_list], weighted=weighted,
                         residuals=bool(present))
     size = "weight_sum" if weighted else "n"

@@ -371,8 +371,9 @@ def method_options(owner: type, method: str) -> list[Opt]:
         own = [o for o in _options_of(getattr(owner, method), True) if o.target == "method"]
         taken = {o.name for o in own} | ({"sample_weight"} if method in UNWEIGHTED else set())
         return [*own, *[o for o in _class_options() if o.name not in taken]]
-    return _with_choices(method, _options_of(getattr(owner, method), owner is FairCounts,
-                                             moments=owner is FairMoments))
+    opts = _options_of(getattr(owner, method), owner is FairCounts, moments=owner is FairMoments)
+    return _with_choices(method, [o for o in opts
+                                  if not (method in ONE_SET and o.name == "combinations")])
 
 
 def _metric_choices() -> dict[tuple[str, str], tuple[str, ...]]:
@@ -397,6 +398,13 @@ def _with_choices(method: str, opts: Sequence[Opt]) -> list[Opt]:
             if (method, o.name) in table and o.kind == "text" else o for o in opts]
 
 
+#: Methods that report one attribute set per call (``combinations=`` refused,
+#: :data:`polars_fair.errors.ONE_SET_DOC`), so their command takes no ``--combinations``, with
+#: why, in their help.
+ONE_SET = {
+    "continuous_report": "No --combinations: the moment table is counted for one attribute set "
+                         "(the intersection of every --by); run the command once per set.",
+}
 #: Class-table methods that count rows, so their command takes no ``--sample-weight`` (the
 #: method refuses weights, :data:`polars_fair.errors.TEST_WEIGHTS`), with why, in their help.
 UNWEIGHTED = {
@@ -1128,6 +1136,7 @@ def _callback(cls: type, method: str, guard: Callable[..., None]) -> Callable[..
     command.__doc__ = (f"{_plain(head.split(chr(10) + chr(10))[0])}\n\n{api}, its options "
                        "generated from the declaration."
                        + (f"\n\n{UNWEIGHTED[method]}" if method in UNWEIGHTED else "")
+                       + (f"\n\n{ONE_SET[method]}" if method in ONE_SET else "")
                        + (f"\n\nExample: {example}" if example else ""))
     opts = method_options(cls, method)
     params = _io_parameters(by_optional=any(o.kind == "groups" for o in opts))

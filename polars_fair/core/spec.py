@@ -56,6 +56,7 @@ __all__ = [
     "names",
     "normalize_by",
     "parse_by",
+    "pin_selectors",
     "BY_DOC",
     "check_frame_wide",
     "cli_rename",
@@ -453,6 +454,69 @@ def not_one_column(x: pl.Expr, role: str, schema: pl.Schema | None = None) -> st
 
 #: At most this many of a selector's columns are shown in advice.
 SHOWN_COLUMNS = 4
+
+
+def _pinned(x: Any, role: str, schema: pl.Schema) -> Any:
+    """A selector of one column as that column; of none, an error; anything else as it is."""
+    import polars.selectors as cs
+
+    if not isinstance(x, pl.Expr) or not cs.is_selector(x):
+        return x
+    try:
+        names = pl.LazyFrame(schema=schema).select(x).collect_schema().names()
+    except (pl.exceptions.PolarsError, TypeError, ValueError):
+        return x  # a missing column of require_all=True: the usual errors name it
+    if not names:
+        raise E.InvalidArgumentError(E.SELECTS_NO_COLUMN.format(
+            role=role, expr=x, columns=E.show_values(schema.names(), limit=SHOWN_COLUMNS)))
+    return pl.col(names[0]) if len(names) == 1 else x
+
+
+def pin_selectors(schema: pl.Schema, attrs: Attributes,
+                  args: dict[str, Any]) -> tuple[Attributes, dict[str, Any]]:
+    """Selectors of the attributes and the column arguments, read against the input's schema.
+
+    A selector that matches exactly one column (``cs.starts_with("pre")`` over a frame with
+    one such column) is that column, as ``pl.col(name)``; one that matches none is an error
+    naming the argument (without it, the selector's empty output reached a group-by as a
+    raw ``KeyError``); one of several columns is left to :func:`name_of`'s error.
+
+    Parameters
+    ----------
+    schema : pl.Schema
+        The input's schema.
+    attrs : Attributes
+        The parsed ``by``.
+    args : dict of str to Any
+        The call's arguments (``y_pred``, ``y_true``, ``y_score``, ``sample_weight``, ...);
+        only selectors among them are read.
+
+    Returns
+    -------
+    (Attributes, dict of str to Any)
+
+    Raises
+    ------
+    InvalidArgumentError
+        A selector that matches no column (:data:`~polars_fair.errors.SELECTS_NO_COLUMN`).
+
+    Examples
+    --------
+    >>> import polars.selectors as cs
+    >>> schema = pl.Schema({"g": pl.String, "pred": pl.Float64})
+    >>> attrs, args = pin_selectors(schema, parse_by("g"), {"y_pred": cs.starts_with("pr")})
+    >>> args["y_pred"].meta.output_name()
+    'pred'
+    """
+    items = tuple(_pinned(b, "by", schema) for b in attrs.items)
+    pinned = {k: _pinned(v, k, schema) for k, v in args.items()}
+    if any(a is not b for a, b in zip(items, attrs.items, strict=True)):
+        sets = attrs.sets
+        if sets is not None:  # named when parsed: the sets follow the columns' names
+            renamed = dict(zip(attrs.names, (name_of(b) for b in items), strict=True))
+            sets = tuple(tuple(renamed.get(n, n) for n in s) for s in sets)
+        attrs = Attributes(items=items, sets=sets)
+    return attrs, pinned
 
 
 def to_expr(column: IntoExpr) -> pl.Expr:

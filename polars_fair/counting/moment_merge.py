@@ -31,7 +31,8 @@ LOW = "mean_pred_low"
 #: engine's label table carries them in place of ``mean_pred``, which
 #: :func:`polars_fair.counting.moments.moments_from_labels` splits into the two parts.
 SHIFT, DMEAN = "__pf_shift_pred", "__pf_dmean_pred"
-#: A group lies far from the shift when its distance exceeds its own scale by this factor.
+#: A group lies far from the shift when its distance exceeds its own standard deviation by this
+#: factor (2¹⁰: at most about 2¹⁰·2⁻⁵³ ≈ 10⁻¹³ of it lost).
 FAR = 2.0**10
 
 
@@ -39,11 +40,14 @@ def far_from_shift(df: pl.DataFrame, *, weighted: bool) -> bool:
     """Whether a group of a label table lies too far from its shift to keep its digits.
 
     Each shifted value ``x − s`` is rounded to about 10⁻¹⁶ of ``|x − s|``, and so is their
-    sum: a group whose mean lies more than :data:`FAR` times its own scale (the larger of its
-    population standard deviation and ``|mean|``) from the shift ``s`` would lose more than
-    10⁻¹³ of its mean or standard deviation, and is aggregated again about its own values
-    (Polars and DuckDB first shift every group by one value of the frame, which keeps their
-    fast aggregations).
+    sum: the digits lost are those of ``|mean − s|``, whatever the group's own offset. A group
+    is far when ``|mean − s|`` exceeds :data:`FAR` times its own population standard deviation
+    (for a group of equal values, of ``|mean|``): beyond it, the group would lose more than
+    about 10⁻¹³ of its standard deviation (and of the differences measured in it), and is
+    aggregated again about its own values (Polars and DuckDB first shift every group by one
+    value of the frame, which keeps their fast aggregations). A group at 10⁹ shifted by 0 (a
+    frame whose first value is 0) is far: its mean's magnitude is no scale, as its digits
+    below 10⁻⁷ are the ones a mean difference or an SMD reads.
 
     Parameters
     ----------
@@ -63,10 +67,14 @@ def far_from_shift(df: pl.DataFrame, *, weighted: bool) -> bool:
     ...                   DMEAN: [0.5, -1e9]})  # the second group lies near 0
     >>> far_from_shift(t, weighted=False), far_from_shift(t.head(1), weighted=False)
     (True, False)
+    >>> at_1e9 = pl.DataFrame({"n": [2], "m2_pred": [2.0], SHIFT: [0.0], DMEAN: [1e9]})
+    >>> far_from_shift(at_1e9, weighted=False)  # shifted by a first value of 0
+    True
     """
     size = pl.col("weight_sum" if weighted else "n").cast(pl.Float64)
     dmean = pl.col(DMEAN)
-    scale = pl.max_horizontal((pl.col("m2_pred") / size).sqrt(), (pl.col(SHIFT) + dmean).abs())
+    sd = (pl.col("m2_pred") / size).sqrt()
+    scale = pl.when(sd > 0).then(sd).otherwise((pl.col(SHIFT) + dmean).abs())
     far = dmean.abs() > FAR * scale
     return bool(df.select(far.fill_null(False).any()).item())
 

@@ -275,8 +275,9 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     (``__pf_dmean_pred``), which :func:`moments_from_labels` splits into ``mean_pred`` and
     ``mean_pred_low``. The grouped ``var`` is stable with or without the shift. A shift read
     from the frame, not computed per group, keeps Polars' fast grouped aggregations; its limit
-    is a frame whose groups lie orders of magnitude apart (values near 0 beside values near 10⁹
-    would lose their digits below 10⁻⁷). So when a group's mean lies far from the shift
+    is a frame whose groups lie far from its first value (values near 10⁹ shifted by a first
+    value of 0, or values near 0 shifted by 10⁹, would lose their digits below 10⁻⁷). So when
+    a group's mean lies far from the shift, against its own standard deviation
     (:func:`~polars_fair.counting.moment_merge.far_from_shift`), the table is aggregated again
     with ``y_pred`` shifted by each group's own first value (``x − x.first()`` inside the
     group-by: exact for every group, several times slower, paid only by such frames).
@@ -288,7 +289,10 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     moments prove every value finite (a NaN or an infinity makes the sum, hence the mean, NaN
     or infinite), so the finite counts are then the non-null rows. When a moment is not finite
     (an input error, or finite values whose squares overflow) the rows are aggregated again
-    with the finite counts, for the error's exact count.
+    with the finite counts, for the error's exact count, and about each group's own first
+    value (so that no group's moments depend on another's values); finite values whose
+    moments still overflow are an error (:func:`moments_from_labels`), never a null or
+    infinite moment.
 
     Parameters
     ----------
@@ -332,7 +336,7 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
         # finite moments hold no NaN or infinite value: the finite counts are the non-null
         # rows; else (an input error, or moments that overflow) count them on the rows
         if not all(v is None or math.isfinite(v) for c in values for v in df[c].to_list()):
-            return checked.collect(engine="in-memory").select(public)
+            return table(True, per_group=True).collect(engine="in-memory").select(public)
         # a group far from the frame's first value: about its own
         if far_from_shift(df, weighted=a.weight is not None):
             df = table(False, per_group=True).collect(engine="in-memory")
@@ -422,6 +426,29 @@ def _validate(df: pl.DataFrame, a: Audit) -> None:
     boundary.check_weights(df, a)
     if "weight_sum" in df.columns and not math.isfinite(float(df["weight_sum"].sum() or 0.0)):
         raise E.InvalidWeightError(E.WEIGHT_TOTAL_OVERFLOW.format(column=a.weight_name))
+    _check_overflow(df, a)
+
+
+#: moment label column -> (role, what overflowed), in the order they are reported: y_pred's
+#: own moments first, so a residual that overflows while they do not is y_true's doing.
+_OVERFLOW = {DMEAN: ("y_pred", "mean"), "m2_pred": ("y_pred", "sum of squares"),
+             "mean_true": ("y_true", "mean"), "mean_residual": ("y_true", "residual mean"),
+             "m2_residual": ("y_true", "residual sum of squares"),
+             "sum_abs_residual": ("y_true", "sum of absolute residuals")}
+
+
+def _check_overflow(df: pl.DataFrame, a: Audit) -> None:
+    """Finite values (checked before) whose moments are not finite: CONTINUOUS_OVERFLOW."""
+    size = pl.col("weight_sum" if "weight_sum" in df.columns else "n")
+    for column, (role, moment) in _OVERFLOW.items():
+        if column not in df.columns:
+            continue
+        bad = df.select(((size > 0) & ~pl.col(column).cast(pl.Float64).is_finite())
+                        .fill_null(False).sum()).item()
+        if bad:
+            name = a.y_pred_name if role == "y_pred" else a.y_true_name
+            raise E.InvalidScoreError(E.CONTINUOUS_OVERFLOW.format(
+                column=name, role=role, moment=moment, count=int(bad)))
 
 
 def moments_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
@@ -446,7 +473,9 @@ def moments_from_labels(labels: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     InvalidScoreError
         Integer values beyond 2**53 in magnitude or decimals of more than 15 significant
         digits (which a float cannot hold), NaN or infinite values in ``y_pred`` or
-        ``y_true`` (at collect time).
+        ``y_true`` (at collect time); finite values whose moments overflow a double
+        (values beyond about 1e154 in magnitude, whose squares do), naming the column and
+        counting the groups.
     InvalidWeightError
         Null, NaN, infinite or negative weights, or weights whose sum overflows.
     EmptyFrameError, NullGroupError, TooManyLevelsError

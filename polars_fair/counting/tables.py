@@ -44,6 +44,7 @@ from polars_fair.core.spec import (
     name_of,
     normalize_by,
     parse_by,
+    pin_selectors,
     resolve,
 )
 from polars_fair.counting import boundary
@@ -127,7 +128,13 @@ class PolarsEngine:
         Returns
         -------
         tuple of (PolarsEngine, Attributes, dict of str to Any)
-            ``self``, the attributes and ``args`` unchanged.
+            ``self``, the attributes and ``args``, a selector of one column replaced by that
+            column (:func:`polars_fair.core.spec.pin_selectors`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            A selector that matches no column of the input.
 
         Examples
         --------
@@ -135,7 +142,8 @@ class PolarsEngine:
         >>> engine.bind(["g"], {})[0] is engine
         True
         """
-        return self, parse_by(by), args
+        attrs, args = pin_selectors(self.schema(), parse_by(by), args)
+        return self, attrs, args
 
     @borrow(Engine.label_table, params=("a",), sections=("Returns",))
     def label_table(self, a: Audit) -> pl.LazyFrame:

@@ -83,11 +83,15 @@ def test_from_moments_refuses_impossible_sizes() -> None:
 
 def test_from_moments_accepts_its_own_one_row_weighted_groups() -> None:
     # a weighted one-row group: its mean Σw·x / Σw may differ from x in the last place, so its
-    # M2 is a rounding residue (here about 2.6e-33, not 0); the table that moments() made is
-    # accepted back as it is
+    # M2 can be a rounding residue (about 2.6e-33, not 0), as it was when the group was
+    # aggregated about the frame's first value; the table is accepted back as it is. Since
+    # issue 22's review a one-row group away from that value is aggregated about its own
+    # value (its standard deviation is no scale for the shift), so moments() gives M2 = 0
+    # exactly, and the residue is put back by hand (as another engine may give it)
     df = pl.DataFrame({"g": ["a", "b"], "y": [1.0, 1.34], "w": [1.0, 0.85]})
     t = polars_fair.moments(df, "g", y_pred="y", sample_weight="w").frame.collect()
-    assert 0 < t["m2_pred"][1] < 1e-30
+    assert t["m2_pred"].to_list() == [0.0, 0.0]
+    t = t.with_columns(m2_pred=pl.Series([0.0, 2.6e-33]))
     back = polars_fair.from_moments(t).continuous_report(reference="a", min_support=1)
     # b: mean 1.34, a: mean 1, so the difference is 0.34
     assert math.isclose(back.collect()["mean_difference"][1], 0.34, rel_tol=1e-12)
@@ -147,3 +151,39 @@ def test_from_moments_takes_the_low_part_of_the_mean() -> None:
     assert _refused(bad) == E.BAD_MOMENTS.format(
         column="mean_pred_low", count=1,
         problem="too large (beyond one unit in the last place of mean_pred)", values="[1.0]")
+
+
+def test_from_moments_reads_decimal_moments_as_floats() -> None:
+    # issue 22 review item 3: a Decimal mean_pred (DuckDB's 6.1::DECIMAL(10,2)) reached
+    # Polars' pow and raised a raw InvalidOperationError; by hand: std = sqrt(M2 / (n - 1)),
+    # smd = (6.1 - 5.7) / sqrt((118 + 160) / (120 + 150 - 2))
+    dec = pl.Decimal(10, 2)
+    t = pl.DataFrame({"b": ["n", "s"], "n": [120, 150],
+                      "mean_pred": pl.Series(["6.1", "5.7"]).cast(dec),
+                      "m2_pred": pl.Series(["118.0", "160.0"]).cast(dec)})
+    got = polars_fair.from_moments(t, ["b"]).continuous_report(min_support=1).collect()
+    n, s = got.rows(named=True)
+    assert (n["mean"], s["mean"]) == (6.1, 5.7)
+    assert n["std"] == pytest.approx(math.sqrt(118 / 119), rel=1e-15)
+    assert s["std"] == pytest.approx(math.sqrt(160 / 149), rel=1e-15)
+    assert n["mean_difference"] == pytest.approx(0.4, rel=1e-14)
+    assert n["smd"] == pytest.approx(0.4 / math.sqrt(278 / 268), rel=1e-14)
+    # with residual moments in Decimal too: mae = 30 / 120, rmse = sqrt(12 / 120 + 0.1²)
+    res = t.with_columns(mean_true=pl.Series(["6.0", "5.7"]).cast(dec),
+                         mean_residual=pl.Series(["0.1", "0.0"]).cast(dec),
+                         m2_residual=pl.Series(["12.0", "15.0"]).cast(dec),
+                         sum_abs_residual=pl.Series(["30.0", "30.0"]).cast(dec))
+    got = polars_fair.from_moments(res, ["b"]).continuous_report(min_support=1).collect()
+    assert got["mae"].to_list() == pytest.approx([0.25, 0.2], rel=1e-15)
+    assert got["rmse"][0] == pytest.approx(math.sqrt(12 / 120 + 0.01), rel=1e-15)
+
+
+def test_from_moments_refuses_decimal_moments_a_float_cannot_hold() -> None:
+    # the rule of Decimal outcomes in the rows: more than 15 significant digits (here 17)
+    wide = pl.Decimal(38, 20)
+    t = pl.DataFrame({"b": ["n"], "n": [3], "mean_pred": pl.Series(["1.5"]).cast(wide),
+                      "m2_pred": pl.Series(["0.12345678901234567"]).cast(wide)})
+    with pytest.raises(E.InvalidArgumentError) as info:
+        polars_fair.from_moments(t, ["b"]).frame.collect()
+    assert str(info.value) == E.CONTINUOUS_DECIMAL_DIGITS.format(
+        column="m2_pred", role="moment table", count=1, dtype=wide)

@@ -7,8 +7,6 @@ finite values whose squares overflow). Expected values are hand computations.
 
 from __future__ import annotations
 
-import math
-
 import polars as pl
 import pytest
 
@@ -16,14 +14,20 @@ import polars_fair
 from polars_fair import errors as E
 
 
-def test_finite_values_whose_squares_overflow_are_no_error() -> None:
-    # (1e200 - 0)^2 overflows: m2 is infinite, yet every value is finite (the frame's first
-    # value, the shift, is 1.0: a's shifted values are ±1e200, b's 0)
+def test_finite_values_whose_squares_overflow_are_an_error_whose_advice_works() -> None:
+    # (1e200 - 0)^2 overflows: every value is finite, yet group a's M2 is infinite. This test
+    # asserted that infinite M2 (and a null std in the report) before issue 22's review, which
+    # called it a silent defect: now a typed error naming y_pred and counting the groups
     df = pl.DataFrame({"g": ["b", "a", "a"], "x": [1.0, 1e200, -1e200]})
-    t = polars_fair.moments(df, "g", y_pred="x").frame.collect()
+    with pytest.raises(E.InvalidScoreError) as info:
+        polars_fair.moments(df, "g", y_pred="x").frame.collect()
+    assert str(info.value) == E.CONTINUOUS_OVERFLOW.format(
+        column="x", role="y_pred", moment="sum of squares", count=1)
+    # the advice followed: divided by 1e100, a is (1e100, -1e100), M2 = 2e200; b is 1e-100
+    t = polars_fair.moments(df, "g", y_pred=pl.col("x") / 1e100).frame.collect()
     assert t["n"].to_list() == [2, 1]
-    assert t["mean_pred"].to_list() == [0.0, 1.0]
-    assert math.isinf(t["m2_pred"][0]) and t["m2_pred"][1] == 0.0
+    assert t["mean_pred"].to_list() == [0.0, 1e-100]
+    assert t["m2_pred"].to_list() == [pytest.approx(2e200, rel=1e-15), 0.0]
 
 
 @pytest.mark.parametrize(("values", "message"), [

@@ -111,6 +111,7 @@ def test_weighted_report_on_every_route(rates: pl.DataFrame, route: str, by: lis
 BAD = pl.DataFrame({"g": ["a", "a", "b", "b"], "x": [1.0, 2.0, 3.0, 4.0],
                     "nulls": [1.0, None, 3.0, None], "nans": [1.0, float("nan"), 3.0, 4.0],
                     "infs": [1.0, float("inf"), float("-inf"), 4.0], "text": ["1", "2", "3", "4"],
+                    "huge": [1e200, -1e200, 2.0, 3.0],  # finite, group a's squares overflow
                     "big": [1, 2**53 + 1, 3, -(2**53) - 2],  # 2 integers a float cannot hold
                     # 2 decimals of more than 15 significant digits (17 and 19), 2 of at most 15
                     "dec": pl.Series([Decimal("12345678901234567.5"), Decimal("1.5"),
@@ -133,6 +134,16 @@ CATALOGUE: dict[str, tuple[dict[str, Any], type[Exception], str]] = {
                                   column="big", role="y_pred", dtype=pl.Int64, count=2,
                                   advice=E.CONTINUOUS_OFFSET.format(role="y_pred",
                                                                     column="big"))),
+    # issue 22 review item 2: finite values whose sum of squares overflows were an infinite
+    # m2 and a null std for group a, and on Polars group b (2.0, 3.0) came back with mean 0
+    # and std 0 (aggregated about a shift of 1e200); now a typed error counting the groups
+    "squares that overflow": ({"y_pred": "huge"}, E.InvalidScoreError,
+                              E.CONTINUOUS_OVERFLOW.format(column="huge", role="y_pred",
+                                                           moment="sum of squares", count=1)),
+    "residuals that overflow": ({"y_pred": "x", "y_true": "huge"}, E.InvalidScoreError,
+                                E.CONTINUOUS_OVERFLOW.format(
+                                    column="huge", role="y_true",
+                                    moment="residual sum of squares", count=1)),
     # issue 22 re-review item 9: the rule of Decimal scores (SCORE_DECIMAL_DIGITS), for y_true
     # as for y_pred
     "decimals beyond 15 digits": ({"y_pred": "x", "y_true": "dec"}, E.InvalidScoreError,
@@ -155,3 +166,16 @@ def test_the_same_error_on_every_engine(case: str, engine: str,
                                   E.RELATION_CONTINUOUS_OFFSET.format(
                                       sql="big", shifted="big_offset", role="y_pred"))
     assert str(info.value) == message
+
+
+def test_a_group_that_overflows_never_moves_another() -> None:
+    # issue 22 review item 2, by hand: group b is (2, 3) whatever group a holds; a recount
+    # about each group's own value keeps b's mean 2.5 and sd sqrt(0.5) when a's moments are
+    # not finite (here a's values are finite and so are its moments: 1e150 squared is 1e300)
+    df = pl.DataFrame({"g": ["a", "a", "b", "b"], "x": [1e150, -1e150, 2.0, 3.0]})
+    got = df.fair.continuous_report("g", y_pred="x", min_support=1, reference="b")
+    b = got.filter(pl.col("g") == "b").row(0, named=True)
+    assert (b["mean"], b["std"]) == (2.5, pytest.approx(0.5**0.5, rel=1e-15))
+    a = got.filter(pl.col("g") == "a").row(0, named=True)
+    # a: mean 0, M2 = 2·1e300, std = sqrt(2e300 / 1)
+    assert (a["mean"], a["std"]) == (0.0, pytest.approx(2**0.5 * 1e150, rel=1e-15))

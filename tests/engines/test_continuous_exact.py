@@ -196,3 +196,52 @@ def test_residual_differences_at_large_offsets_keep_their_digits(
     b = got.filter(pl.col("g") == "b").row(0, named=True)
     assert b["residual_difference"] == pytest.approx(diff, rel=1e-12, abs=0.0)
     assert b["residual_smd"] == pytest.approx(smd, rel=1e-12, abs=0.0)
+
+
+def _reviewer_frame(order: str, offset: float, sd: float) -> pl.DataFrame:
+    """Issue 22's review: one row at 0 beside two groups of 1,000 at an offset, 1e-3 apart."""
+    rng = np.random.default_rng(5)
+    n = 1_000
+    a = offset + rng.normal(0, sd, n)
+    b = offset + 1e-3 + rng.normal(0, sd, n)
+    df = pl.DataFrame({"g": ["c"] + ["a"] * n + ["b"] * n, "x": np.r_[0.0, a, b],
+                       "w": rng.integers(1, 4, 2 * n + 1)})
+    if order == "shuffled":
+        df = df.sample(fraction=1.0, shuffle=True, seed=7)
+    return df
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("order", ["first row far", "shuffled"])
+@pytest.mark.parametrize(("offset", "sd"), [(1e9, 1.0), (1e12, 1.0), (1e12, 0.01)])
+def test_a_first_value_far_from_the_groups_loses_no_digits(
+        offset: float, sd: float, order: str, weighted: bool, route: str,
+        request: pytest.FixtureRequest) -> None:
+    # the frame-wide shift was the first value, 0: groups at 1e9 were judged near it (their
+    # scale was their |mean|), were never aggregated about their own values, and lost the
+    # digits of their 1e-3 gap (mean_difference 8.6e-6 off at 1e9, 40 % at 1e12, sd 0.01)
+    df = _reviewer_frame(order, offset, sd)
+    exact = _exact(df, weighted)
+    args: dict[str, Any] = {"y_pred": "x", "sample_weight": "w" if weighted else None,
+                            "reference": "b", "min_support": 1}
+    if route in ("spark", "duckdb"):
+        frame: Any = (request.getfixturevalue("spark").createDataFrame(df.to_arrow())
+                      if route == "spark" else
+                      request.getfixturevalue("duck").from_arrow(df.to_arrow()))
+        table = polars_fair.moments(frame, "g", y_pred="x", sample_weight=args["sample_weight"])
+        got = table.continuous_report(reference="b", min_support=1).collect()
+    else:
+        got = df.lazy().fair.continuous_report("g", **args).collect(engine=route)
+    wb, mb, m2b = exact["b"]
+    for row in got.iter_rows(named=True):
+        size, mean, m2 = exact[row["g"]]
+        scale = max(abs(float(mean)), math.sqrt(float(m2 / size)))
+        assert abs(row["mean"] - float(mean)) <= 1e-12 * scale, row["g"]
+        if size > 1:
+            assert row["std"] == pytest.approx(math.sqrt(float(m2 / (size - 1))), rel=1e-6)
+        if row["g"] == "a":
+            diff = float(mean - mb)
+            smd = diff / math.sqrt(float((m2 + m2b) / (size + wb - 2)))
+            assert row["mean_difference"] == pytest.approx(diff, rel=1e-9, abs=0.0)
+            assert row["smd"] == pytest.approx(smd, rel=1e-9, abs=0.0)
