@@ -254,6 +254,17 @@ CLASS_COLUMN_HIDDEN = (
     "distinct values in {rows:,} rows, nearly one row per class (values not shown: such a "
     "column can identify people); is it the right column?"
 )
+#: ``classes=`` longer than the limit ``classes`` (:mod:`polars_fair.core.limits`).
+CLASSES_TOO_MANY = (
+    "classes= lists {size:,} classes, more than the limit of {limit:,} (each class is a report "
+    "of every group); pass at most {limit:,}"
+)
+#: A class column (no ``classes=``) with more distinct values than that limit: counts only.
+CLASS_VALUES_TOO_MANY = (
+    "column {column!r} ({role}) holds {size:,} distinct values, read as its classes: more than "
+    "the limit of {limit:,} classes (each class is a report of every group; values not shown); "
+    "is it the right column? Map it onto at most {limit:,} classes first"
+)
 #: :data:`UNKNOWN_CLASSES` of such a column: no value, and no advice to list them.
 UNKNOWN_CLASSES_HIDDEN = (
     "column {column!r} ({role}) holds {count} value(s) not in classes={classes} {values}"

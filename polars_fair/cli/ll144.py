@@ -30,6 +30,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.audit.escape import page_safe, script_json
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
+from polars_fair.core.limits import LIMITS
 from polars_fair.core.options import DEFAULTS
 from polars_fair.counting.boundary import MIN_LEVELS_PER_ROW_CHECK
 
@@ -264,10 +265,13 @@ def _classes_of(lf: pl.LazyFrame, outcome: Any) -> tuple[Any, ...] | None:
         return None
     found = lf.select(column.drop_nulls().unique().sort().implode(), column.count().alias("n"))
     values, rows = found.collect().row(0)
+    name = outcome if isinstance(outcome, str) else column.meta.output_name()
+    if len(values) > LIMITS["classes"].limit:  # no --classes given: the column's values
+        raise E.SizeLimitError(E.CLASS_VALUES_TOO_MANY.format(
+            column=name, role="y_pred", size=len(values), limit=LIMITS["classes"].limit))
     if len(values) >= MIN_LEVELS_PER_ROW_CHECK and 2 * len(values) > rows:  # a name as classes
         raise E.InvalidLabelError(E.CLASS_COLUMN_HIDDEN.format(
-            column=outcome if isinstance(outcome, str) else column.meta.output_name(),
-            role="y_pred", dtype=dtype, levels=len(values), rows=rows))
+            column=name, role="y_pred", dtype=dtype, levels=len(values), rows=rows))
     return tuple(values) if len(values) > 2 else None
 
 
