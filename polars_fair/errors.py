@@ -244,6 +244,34 @@ UNKNOWN_CLASSES = (
     "column {column!r} ({role}) holds {count} value(s) not in classes={classes}: {values}; add "
     "them to classes= or map them to a listed class first"
 )
+#: The classes found in a column whose values may identify people
+#: (:func:`polars_fair.counting.boundary.identifying`), in place of their list: counts and dtype.
+CLASSES_HIDDEN = (
+    "({levels:,} distinct {dtype} values in {rows:,} rows, not shown: such a column can identify "
+    "people; is it the right column?)"
+)
+#: Classes found with nearly one row each (at least 8, fewer than two rows a class): an id, a
+#: name or a birth date given as the class; counts and dtype only.
+CLASS_COLUMN_HIDDEN = (
+    "column {column!r} ({role}) read as classes is a column of dtype {dtype} with {levels:,} "
+    "distinct values in {rows:,} rows, nearly one row per class (values not shown: such a "
+    "column can identify people); is it the right column?"
+)
+#: ``classes=`` longer than the limit ``classes`` (:mod:`polars_fair.core.limits`).
+CLASSES_TOO_MANY = (
+    "classes= lists {size:,} classes, more than the limit of {limit:,} (each class is a report "
+    "of every group); pass at most {limit:,}"
+)
+#: A class column (no ``classes=``) with more distinct values than that limit: counts only.
+CLASS_VALUES_TOO_MANY = (
+    "column {column!r} ({role}) holds {size:,} distinct values, read as its classes: more than "
+    "the limit of {limit:,} classes (each class is a report of every group; values not shown); "
+    "is it the right column? Map it onto at most {limit:,} classes first"
+)
+#: :data:`UNKNOWN_CLASSES` of such a column: no value, and no advice to list them.
+UNKNOWN_CLASSES_HIDDEN = (
+    "column {column!r} ({role}) holds {count} value(s) not in classes={classes} {values}"
+)
 CLASS_DTYPE = (
     "classes= {values} cannot be compared with column {column!r} of dtype {dtype}; pass classes "
     "of the column's type"

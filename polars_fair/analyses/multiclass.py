@@ -370,6 +370,25 @@ def _tables(df: pl.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, int]:
     return counts, int(counts.sum())
 
 
+def _exact_chi2(obs: np.ndarray, rows: np.ndarray, cols: np.ndarray, total: int) -> float:
+    r"""Pearson's statistic with each deviation exact: :math:`\sum D^2 / (n\,n_g n_c)`.
+
+    :math:`D = n\,O_{gc} - n_g n_c` is :math:`n (O - E)` in integers: int64 while every
+    product fits (``total`` below :math:`2^{31}`), Python integers beyond (a count table of
+    10^15 rows overflowed int64 and lost every digit of :math:`O - E` in float64). Only the
+    final division is rounded.
+    """
+    if total < 2**31:
+        dev = obs * total - np.outer(rows, cols)
+        denom = np.outer(rows.astype(np.float64), cols.astype(np.float64)) * total
+        return float((dev.astype(np.float64) ** 2 / denom).sum())
+    o, rs, cs = obs.astype(object), rows.astype(object), cols.astype(object)
+    dev = o * total - np.outer(rs, cs)
+    return float(sum(int(d) ** 2 / (int(a) * int(b) * total)  # int / int: correctly rounded
+                     for d, a, b in zip(dev.ravel(), np.repeat(rs, len(cs)),
+                                        np.tile(cs, len(rs)), strict=True)))
+
+
 def _chi2(obs: np.ndarray, expected: np.ndarray) -> np.ndarray:
     return np.asarray(((obs - expected) ** 2 / expected).sum(axis=(-2, -1)))
 
@@ -408,8 +427,8 @@ def _test_one(df: pl.DataFrame, keys: Sequence[str], n_draws: int, seed: int | N
     if r < 2 or c < 2:
         return none
     rows, cols = obs.sum(axis=1), obs.sum(axis=0)
-    expected = np.outer(rows, cols) / total
-    chi2 = float(_chi2(obs.astype(np.float64), expected))
+    expected = np.outer(rows.astype(np.float64), cols.astype(np.float64)) / total
+    chi2 = _exact_chi2(obs, rows, cols, total)
     dof = (r - 1) * (c - 1)
     low = float(expected.min())
     v = math.sqrt(chi2 / (total * (min(r, c) - 1)))

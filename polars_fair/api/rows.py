@@ -43,6 +43,7 @@ from polars_fair.core.spec import (
     to_expr,
 )
 from polars_fair.counting import tables
+from polars_fair.counting.classes import hidden_classes
 
 __all__ = ["bias_audit", "divergence_of_rows", "namespace_divergence"]
 
@@ -204,9 +205,9 @@ def _classes_advice(frame: Any, cats: list[Any], y_pred: Any) -> E.InvalidLabelE
 
     Read on the error path only: one scan into the class table, whose classes are few.
     """
-    found = class_counts(frame, cats, y_pred=y_pred, null_groups="keep").frame.select(
-        pl.col("y_pred").unique().sort()).collect()["y_pred"].to_list()
-    if len(found) <= 2:
+    table = class_counts(frame, cats, y_pred=y_pred, null_groups="keep").frame.collect()
+    found = table["y_pred"].unique().sort().to_list()
+    if len(found) <= 2 or hidden_classes(table, "y_pred"):  # no values of a name or birth date
         return None
     name = y_pred if isinstance(y_pred, str) else to_expr(y_pred).meta.output_name()
     return E.InvalidLabelError(E.MANY_CLASSES_LL144.format(

@@ -30,7 +30,9 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.audit.escape import page_safe, script_json
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
+from polars_fair.core.limits import LIMITS
 from polars_fair.core.options import DEFAULTS
+from polars_fair.counting.boundary import MIN_LEVELS_PER_ROW_CHECK
 
 __all__ = [
     "LAW",
@@ -261,8 +263,16 @@ def _classes_of(lf: pl.LazyFrame, outcome: Any) -> tuple[Any, ...] | None:
             dtype.is_integer() or dtype == pl.String
             or isinstance(dtype, (pl.Categorical, pl.Enum))):
         return None
-    values = lf.select(column.drop_nulls().unique().sort()).collect().to_series()
-    return tuple(values.to_list()) if values.len() > 2 else None
+    found = lf.select(column.drop_nulls().unique().sort().implode(), column.count().alias("n"))
+    values, rows = found.collect().row(0)
+    name = outcome if isinstance(outcome, str) else column.meta.output_name()
+    if len(values) > LIMITS["classes"].limit:  # no --classes given: the column's values
+        raise E.SizeLimitError(E.CLASS_VALUES_TOO_MANY.format(
+            column=name, role="y_pred", size=len(values), limit=LIMITS["classes"].limit))
+    if len(values) >= MIN_LEVELS_PER_ROW_CHECK and 2 * len(values) > rows:  # a name as classes
+        raise E.InvalidLabelError(E.CLASS_COLUMN_HIDDEN.format(
+            column=name, role="y_pred", dtype=dtype, levels=len(values), rows=rows))
+    return tuple(values) if len(values) > 2 else None
 
 
 #: The note of a benchmark category below the report's ``min_support``: LL 144 keeps it (the

@@ -67,6 +67,7 @@ __all__ = [
     "values_hidden",
     "failed_values",
     "check_missing_labels",
+    "identifying",
     "check_weights",
     "checked",
     "counts_from_labels",
@@ -547,6 +548,38 @@ def _quick_other(df: pl.DataFrame, col: str, pos: Any) -> Any:
     return others.pop() if others else None
 
 
+def identifying(levels: int, rows: int, dtype: pl.DataType) -> bool:
+    """Whether a column's values may identify people, so that no message shows them.
+
+    The rule of attributes (:func:`check_row_levels`): at least
+    :data:`MIN_LEVELS_PER_ROW_CHECK` distinct values and nearly one row per value (fewer than
+    two rows each) of any dtype, or text with that many values (a name column of a large table
+    repeats some names).
+
+    Parameters
+    ----------
+    levels : int
+        The column's distinct non-null values.
+    rows : int
+        The rows they are in.
+    dtype : pl.DataType
+        The column's dtype.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> identifying(7_158, 7_214, pl.String), identifying(3, 7_214, pl.String)
+    (True, False)
+    >>> identifying(9, 9_000, pl.Int64), identifying(5_452, 7_214, pl.Date)
+    (False, True)
+    """
+    text = dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
+    return levels >= MIN_LEVELS_PER_ROW_CHECK and (text or 2 * levels > rows)
+
+
 def _hide_identifying_values(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> None:
     """Raise the label error without values for a column whose values may identify people.
 
@@ -556,8 +589,7 @@ def _hide_identifying_values(df: pl.DataFrame, col: str, name: str, role: str, p
     """
     present = df.filter(pl.col(col).is_not_null() & (pl.col("n") > 0))[col]
     levels, rows, dtype = present.n_unique(), int(df["n"].sum()), df.schema[col]
-    text = dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
-    if levels >= MIN_LEVELS_PER_ROW_CHECK and (text or 2 * levels > rows):
+    if identifying(levels, rows, dtype):
         raise E.InvalidLabelError(E.TOO_MANY_VALUES_HIDDEN.format(
             column=name, role=role, pos_label=pos, dtype=dtype, levels=levels, rows=rows))
 

@@ -25,7 +25,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.core.limits import LIMITS, check_size
+from polars_fair.core.limits import LIMITS
 from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
     MEMBERSHIP_ARGS,
@@ -44,9 +44,9 @@ from polars_fair.counting.tables import Engine, PolarsEngine, engine_of
 
 __all__ = ["CLASS_ARGS", "CLASS_ARGS_DOC", "CLASS_COLUMNS", "ClassArgs", "ClassTable",
            "check_class_args", "check_class_values", "check_classes", "check_enum_pair",
-           "class_dtype", "declared_categories",
-           "class_table", "classes_of", "derive_classes", "finish_classes", "spell_out_classes",
-           "staging_dtype"]
+           "class_dtype", "declared_categories", "check_class_count",
+           "class_table", "classes_of", "derive_classes", "hidden_classes", "finish_classes",
+           "spell_out_classes", "staging_dtype"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -272,7 +272,9 @@ def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, .
     if isinstance(classes, (str, bytes)) or not isinstance(classes, Sequence | pl.Series):
         raise E.InvalidArgumentError(E.FEW_CLASSES.format(values=E.show_values([classes])))
     values = list(classes)
-    check_size(len(values), "classes", "len(classes)")  # one report of every group a class
+    if len(values) > LIMITS["classes"].limit:  # one report of every group a class
+        raise E.SizeLimitError(E.CLASSES_TOO_MANY.format(size=len(values),
+                                                         limit=LIMITS["classes"].limit))
     if len(values) < 2 or len(set(map(repr, values))) != len(values) or any(
             v is None for v in values):
         raise E.InvalidArgumentError(E.FEW_CLASSES.format(values=E.show_values(values)))
@@ -494,6 +496,8 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     ('a', 'b')
     """
     columns = [c for c in ("y_pred", "y_true") if c in df.columns]
+    if declared is None:
+        check_class_count(df, columns, names)
     if "y_true" in columns and declared is None:  # declared classes: the set is the user's
         _check_overlap(df, names)
     if declared is not None:
@@ -502,16 +506,59 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
             extra = df.filter(~pl.col(c).is_in(allowed.implode()) & (pl.col("n") > 0))
             if extra.height:
                 found = extra[c].unique(maintain_order=True).sort().to_list()
-                raise E.InvalidLabelError(E.UNKNOWN_CLASSES.format(
+                hidden = hidden_classes(df, c)
+                raise E.InvalidLabelError((E.UNKNOWN_CLASSES_HIDDEN if hidden else
+                                           E.UNKNOWN_CLASSES).format(
                     column=names[c], role=c, count=int(extra["n"].sum()),
                     classes=E.show_classes(list(declared), names[c]),
-                    values=E.show_classes(found, names[c])))
+                    values=hidden or E.show_classes(found, names[c])))
         return declared
     seen = pl.concat([df.filter(pl.col("n") > 0)[c] for c in columns]).unique().sort()
+    rows = int(df["n"].sum())
+    if seen.len() >= boundary.MIN_LEVELS_PER_ROW_CHECK and 2 * seen.len() > rows:
+        raise E.InvalidLabelError(E.CLASS_COLUMN_HIDDEN.format(  # a name or a birth date
+            column=names["y_pred"], role="y_pred", dtype=seen.dtype, levels=seen.len(),
+            rows=rows))
     if seen.len() < 2:
         raise E.InvalidLabelError(E.ONE_CLASS.format(
             column=names["y_pred"], role="y_pred", values=E.show_values(seen.to_list())))
     return tuple(seen.to_list())
+
+
+def check_class_count(df: pl.DataFrame, columns: Sequence[str], names: dict[str, str]) -> None:
+    """Refuse a class column with more distinct values than the limit ``classes``.
+
+    Checked on the class table, before any per-class work (each class is a report of every
+    group): the message names the column and counts its values, never shows them.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A class table.
+    columns : sequence of str
+        Its class columns (``y_pred`` [, ``y_true``]).
+    names : dict of str to str
+        As :func:`classes_of`.
+
+    Raises
+    ------
+    SizeLimitError
+        :data:`polars_fair.errors.CLASS_VALUES_TOO_MANY`.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"y_pred": list(range(1_001)), "n": [5] * 1_001})
+    >>> check_class_count(t, ["y_pred"], {"y_pred": "code"})
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.SizeLimitError: column 'code' (y_pred) holds 1,001 distinct values, ...
+    """
+    limit = LIMITS["classes"].limit
+    for c in columns:
+        size = df.filter(pl.col("n") > 0)[c].n_unique()
+        if size > limit:
+            raise E.SizeLimitError(E.CLASS_VALUES_TOO_MANY.format(
+                column=names.get(c, c), role=c, size=size, limit=limit))
 
 
 def _check_overlap(df: pl.DataFrame, names: dict[str, str]) -> None:
@@ -522,8 +569,43 @@ def _check_overlap(df: pl.DataFrame, names: dict[str, str]) -> None:
             not found["y_true"].is_in(found["y_pred"].implode()).any():
         raise E.InvalidLabelError(E.NO_COMMON_CLASSES.format(
             y_true=names.get("y_true", "y_true"), y_pred=names["y_pred"],
-            true_values=E.show_values(found["y_true"].to_list()),
-            pred_values=E.show_values(found["y_pred"].to_list())))
+            true_values=hidden_classes(df, "y_true") or E.show_values(found["y_true"].to_list()),
+            pred_values=hidden_classes(df, "y_pred") or E.show_values(found["y_pred"].to_list())))
+
+
+def hidden_classes(df: pl.DataFrame, column: str) -> str | None:
+    """What a message says of a class column whose values may identify people, else None.
+
+    The rule of :func:`polars_fair.counting.boundary.identifying` on the classes held (``n`` >
+    0): counts and dtype only (:data:`polars_fair.errors.CLASSES_HIDDEN`), never the values (a
+    date of birth or a name given as a class).
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A class table (``column``, ``n``).
+    column : str
+        ``y_pred`` or ``y_true``.
+
+    Returns
+    -------
+    str or None
+        The words in place of the values, or ``None`` when they may be shown.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"y_pred": [f"P{i}" for i in range(8)], "n": [1] * 8})
+    >>> hidden_classes(t, "y_pred")
+    '(8 distinct String values in 8 rows, not shown: such a column can identify people; is it \
+the right column?)'
+    >>> hidden_classes(t.head(3), "y_pred") is None
+    True
+    """
+    present = df.filter(pl.col("n") > 0)[column]
+    levels, rows = present.n_unique(), int(df["n"].sum())
+    if not boundary.identifying(levels, rows, present.dtype):
+        return None
+    return E.CLASSES_HIDDEN.format(levels=levels, rows=rows, dtype=present.dtype)
 
 
 def derive_classes(df: pl.DataFrame, a: Audit, dtype: pl.DataType,
