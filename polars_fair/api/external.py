@@ -231,7 +231,8 @@ def from_counts(
     InvalidArgumentError
         A non-numeric count column, a key of a nested or object dtype, named ``""`` or
         starting with the reserved prefix ``__pf_``, membership columns (``n_effective``,
-        ...) without ``weight_sum`` (at once); at collect time: a membership
+        ...) without ``weight_sum``, or some of them without ``n_effective`` or
+        ``attenuation`` (they come together; at once); at collect time: a membership
         table that repeats a group, or whose ``n_effective``, ``attenuation`` or
         ``row_weight_sum`` no rows can have (:func:`check_membership_table`: ``n_effective``
         above ``n``, negative, not finite, 0 where ``weight_sum`` is positive); negative, NaN or
@@ -271,6 +272,10 @@ def from_counts(
     extra = [c for c in MEMBERSHIP_COLUMNS if c in schema]  # estimated membership (issue 24)
     if extra and not weighted:
         raise E.InvalidArgumentError(E.MEMBERSHIP_UNWEIGHTED.format(columns=extra))
+    missing = [c for c in MEMBERSHIP_COLUMNS[:2] if extra and c not in schema]
+    if missing:  # the columns come together: without one, read as crisp or a plan dump
+        raise E.InvalidArgumentError(E.MEMBERSHIP_INCOMPLETE.format(
+            missing=", ".join(missing), present=", ".join(extra)))
     key_list = _key_list(keys, schema, [*cells, *extra])
     limit = check_int(max_groups, "max_groups")
     raw = lf.select(*key_list, *cells)
