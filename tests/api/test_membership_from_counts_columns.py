@@ -60,3 +60,20 @@ def test_the_advice_followed_either_way() -> None:
     whole = polars_fair.from_counts(table).frame.collect()
     assert whole["n_effective"].to_list() == pytest.approx([625 / 22.5] * 2, rel=1e-12)
 
+
+@pytest.mark.parametrize("value", [1e-9, 0.5])
+def test_n_effective_between_0_and_1_with_weight_is_refused(value: float) -> None:
+    # (Σ a)² >= Σ a² for a >= 0: Kish's size is at least 1 where weight_sum (25) is positive
+    table = _table(weights=True).with_columns(n_effective=pl.Series([value, 625 / 22.5]))
+    with pytest.raises(E.InvalidArgumentError) as info:
+        polars_fair.from_counts(table).report().collect()
+    message = str(info.value)
+    assert message.startswith("membership count table: n_effective must be at least 1 where "
+                              "weight_sum is above 0"), message
+    assert "; 1 row(s) are not (first such row: {'g': 'a', 'n': 30" in message
+
+
+def test_n_effective_of_exactly_1_is_accepted() -> None:
+    # one weight dominating every other: a size of 1 is possible (a single effective row)
+    table = _table(weights=True).with_columns(n_effective=pl.Series([1.0, 625 / 22.5]))
+    assert polars_fair.from_counts(table).report().collect().height == 2
