@@ -1357,6 +1357,13 @@ MEMBERSHIP_UNWEIGHTED = (
     "with weight_sum = Σ w·p), but the table has no weight_sum; drop them, or add weight_sum "
     "and the weighted cells"
 )
+#: A membership count table from elsewhere with some of its columns only (``from_counts``).
+MEMBERSHIP_INCOMPLETE = (
+    "count table: a weighted membership table carries n_effective and attenuation together "
+    "(and row_weight_sum, counted with sample weights, beside them), but {missing} is "
+    "missing (the table has {present}); add {missing} as counted, or drop {present} to read "
+    "the table as an ordinary weighted count table"
+)
 #: A membership count table from elsewhere that no rows can have (``from_counts``).
 MEMBERSHIP_TABLE_BOUND = (
     "membership count table: {column} {rule}; {count} row(s) are not (first such row: "

@@ -231,10 +231,12 @@ def from_counts(
     InvalidArgumentError
         A non-numeric count column, a key of a nested or object dtype, named ``""`` or
         starting with the reserved prefix ``__pf_``, membership columns (``n_effective``,
-        ...) without ``weight_sum`` (at once); at collect time: a membership
+        ...) without ``weight_sum``, or some of them without ``n_effective`` or
+        ``attenuation`` (they come together; at once); at collect time: a membership
         table that repeats a group, or whose ``n_effective``, ``attenuation`` or
         ``row_weight_sum`` no rows can have (:func:`check_membership_table`: ``n_effective``
-        above ``n``, negative, not finite, 0 where ``weight_sum`` is positive); negative, NaN or
+        above ``n``, negative, not finite, below 1 where ``weight_sum`` is positive); negative,
+        NaN or
         infinite counts, non-integer unweighted counts (or ``n``), counts or totals beyond
         Int64, an infinite weighted total,
         unweighted rows whose cells do not add up to ``n``, weighted rows whose cells do not
@@ -271,6 +273,10 @@ def from_counts(
     extra = [c for c in MEMBERSHIP_COLUMNS if c in schema]  # estimated membership (issue 24)
     if extra and not weighted:
         raise E.InvalidArgumentError(E.MEMBERSHIP_UNWEIGHTED.format(columns=extra))
+    missing = [c for c in MEMBERSHIP_COLUMNS[:2] if extra and c not in schema]
+    if missing:  # the columns come together: without one, read as crisp or a plan dump
+        raise E.InvalidArgumentError(E.MEMBERSHIP_INCOMPLETE.format(
+            missing=", ".join(missing), present=", ".join(extra)))
     key_list = _key_list(keys, schema, [*cells, *extra])
     limit = check_int(max_groups, "max_groups")
     raw = lf.select(*key_list, *cells)
@@ -311,8 +317,9 @@ def check_membership_table(df: pl.DataFrame) -> pl.DataFrame:
     With ``S`` = ``weight_sum`` (Σ w·p) and ``n`` the rows counted (p > 0): Kish's
     ``n_effective`` = S² / Σ (w·p)² is a finite number in [0, n], since S² ≤ n·Σ (w·p)²
     (Cauchy-Schwarz over the n rows; equal when every w·p is the same), and it is 0 exactly
-    where S is (no weight: no observation), above 0 wherever S is, or every interval divides
-    by it; without sample weights (no ``row_weight_sum``) it is at least S, since
+    where S is (no weight: no observation), at least 1 wherever S is above 0 (S² ≥ Σ (w·p)²,
+    the terms being >= 0; every interval divides by it); without sample weights (no
+    ``row_weight_sum``) it is at least S, since
     Σ p² ≤ Σ p. ``attenuation`` = Var(p) / (μ(1 − μ)) lies in [0, 1] (a variance of values in
     [0, 1] is at most μ(1 − μ)), or is null (no weight). ``row_weight_sum`` (Σ w over the
     n rows) is finite, at least S (each p ≤ 1), and above 0 wherever S is.
@@ -354,6 +361,9 @@ def check_membership_table(df: pl.DataFrame) -> pl.DataFrame:
              "must be at most n (Kish's (Σ w·p)² / Σ (w·p)² is at most the rows counted)"),
             ("n_effective", (e <= 0) & (s > 0),
              "must be above 0 where weight_sum is (Kish's size is 0 only without weight)"),
+            ("n_effective", (e > 0) & (e < 1 - 1e-9) & (s > 0),
+             "must be at least 1 where weight_sum is above 0 ((Σ a)² >= Σ a² for a >= 0: "
+             "Kish's size is at least 1 whenever a weight is positive)"),
             ("n_effective", (e > 0) & (s <= 0), "must be 0 where weight_sum is 0"),
         ]
         if "row_weight_sum" not in df.columns:  # no sample weights: Σ p² <= Σ p (p <= 1)
