@@ -111,9 +111,10 @@ FOLLOWED = {
     # tests/api/test_membership_from_counts_columns.py::test_the_advice_followed_either_way
     "MEMBERSHIP_INCOMPLETE",
     # issue 19, fifth review: tests/api/test_one_guard.py (EMPTY_NAME_TABLE),
-    # tests/core/test_list_limits.py (ENUM_CLASSES_TOO_MANY, POWER_CELLS),
+    # tests/core/test_list_limits.py (ENUM_CLASSES_TOO_MANY, CLASSES_TOO_MANY, POWER_CELLS),
     # tests/counting/test_conversion_counts.py and tests/cli/test_sql_dates.py (CAST_UNSUPPORTED)
-    "EMPTY_NAME_TABLE", "ENUM_CLASSES_TOO_MANY", "POWER_CELLS", "CAST_UNSUPPORTED",
+    "EMPTY_NAME_TABLE", "ENUM_CLASSES_TOO_MANY", "CLASSES_TOO_MANY", "POWER_CELLS",
+    "CAST_UNSUPPORTED",
     # tests/cli/test_cli_advice_followed.py (issue 20): the command line's advice, followed
     "SQL_WHY_BACKSLASH", "CLI_RANGE_TOO_LONG", "CLI_BAD_DTYPE_OPTION", "CLI_OUTPUT_SUFFIX",
     "CLI_OUTPUTS_CLASH", "CLI_OUTPUT_IS_DIR", "CLI_SCORE_ADVICE", "CLI_ONE_OUTCOME",
