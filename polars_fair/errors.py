@@ -539,14 +539,17 @@ SQL_DATE_NO_FORMAT = (
     "{role} {text!r} is not a row-level expression: {call} without a format guesses the format "
     "from the column's values, so one row's value depends on the others; give the format, "
     "DATE({x}, '%Y-%m-%d') (DATE(SUBSTR({x}, 1, 10), '%Y-%m-%d') for a date and time written "
-    "as text), or CAST({x} AS DATE) for a column read as a date-time (--dtype {x}=datetime)"
+    "as text), or CAST({x} AS DATE) for a column {read}"
 )
+#: How :data:`SQL_DATE_NO_FORMAT` names a date-time column: on the command line with the flag
+#: that reads it so, in Python (``audit_html(where=...)``) by its dtype.
+SQL_READ_DATETIME = {"cli": "read as a date-time (--dtype {x}=datetime)",
+                     "python": "of date-times (pl.Datetime)"}
 #: ``TIMESTAMP(x)`` of a column without a format (:data:`SQL_DATE_NO_FORMAT`'s twin).
 SQL_TIMESTAMP_NO_FORMAT = (
     "{role} {text!r} is not a row-level expression: {call} without a format guesses the format "
     "from the column's values, so one row's value depends on the others; give the format, "
-    "TIMESTAMP({x}, '%Y-%m-%d %H:%M:%S'), or CAST({x} AS TIMESTAMP) for a column read as a "
-    "date-time (--dtype {x}=datetime)"
+    "TIMESTAMP({x}, '%Y-%m-%d %H:%M:%S'), or CAST({x} AS TIMESTAMP) for a column {read}"
 )
 #: ``DATE(...)`` or ``TIMESTAMP(...)`` of an expression without a format (``DATE(SUBSTR(dt, 1,
 #: 10))``), wherever it stands in a SQL option; ``{advice}`` is the call with a format.

@@ -603,7 +603,9 @@ def date_refusal(text: str, tokens: list[Token], idx: int, columns: Collection[s
     name = tokens[idx].text.upper()
     x = text[tokens[idx + 1].pos + 1:close].strip()
     call = f"{tokens[idx].text}({x})"
-    fields = dict(role=role, text=_short(text), call=call, x=x)
+    surface = "cli" if role.startswith("--") else "python"  # audit_html(where=...): Python
+    fields = dict(role=role, text=_short(text), call=call, x=x,
+                  read=E.SQL_READ_DATETIME[surface].format(x=x))
     one = args[0][0]
     if len(args[0]) == 1 and one.kind == "word" and one.text in columns:
         template = E.SQL_DATE_NO_FORMAT if name == "DATE" else E.SQL_TIMESTAMP_NO_FORMAT

@@ -130,3 +130,28 @@ def test_a_call_with_its_format_is_not_refused(rows: Path) -> None:
     code, out, err = _run(rows, "--by", "DATE(dt, '%Y-%m-%d %H:%M:%S')", "--columns", "n")
     assert code == 0, err
     assert out.splitlines() == ["n", "2", "2"]
+
+
+def test_the_python_surface_is_advised_without_a_flag() -> None:
+    import re
+
+    import polars as pl
+
+    from polars_fair import errors as E
+    from polars_fair.audit.html import audit_html
+
+    # 4 rows: two days, two rows each; the where keeps the second day
+    df = pl.DataFrame({"g": ["a", "b"] * 2, "y_true": [1, 0, 1, 0], "y_pred": [1, 1, 0, 0],
+                       "dt": ["2024-01-01", "2024-01-01", "2024-01-02", "2024-01-02"]})
+    where = "{call} > DATE('2024-01-01', '%Y-%m-%d')"
+    with pytest.raises(E.NotRowLevelError) as info:
+        audit_html(df, "g", where=where.format(call="DATE(dt)"), min_support=1)
+    assert str(info.value).endswith(
+        "or CAST(dt AS DATE) for a column of date-times (pl.Datetime)")
+    assert "--dtype" not in str(info.value)
+    for data, call in ((df, "DATE(dt, '%Y-%m-%d')"),
+                       (df.with_columns(pl.col("dt").str.to_datetime("%Y-%m-%d")),
+                        "CAST(dt AS DATE)")):
+        page = audit_html(data, "g", where=where.format(call=call), min_support=1)
+        # rows read / filtered / audited: 4 / 2 / 2
+        assert re.search(r"rows read / filtered / audited</td><td>4 / 2 / 2<", page)
