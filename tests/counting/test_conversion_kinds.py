@@ -120,3 +120,36 @@ def test_a_value_outside_a_mapping_counts_nulls_as_mapped() -> None:
     with pytest.raises(E.InvalidInputError) as info:
         df.lazy().fair.report("g", y_pred=pl.col("s").replace_strict({"1": 1})).collect()
     assert str(info.value).startswith("y_pred: 1 of 4 values of column 's' are not in the ")
+
+
+#: More conversions over two chunks of: d = "2020", "20x0", "2021", "q", "2020", "2021" (two
+#: are no year a chunk), i = 1, 300, 0, -5, 1, 0 (300 and -5 fit no UInt8; 300 no Int8),
+#: bits = "1", "2", "0", "1", "1", "0" ("2" is no binary digit).
+OTHERS = {
+    "to_date with a format": ("by", pl.col("d").str.to_date("%Y"),
+                              "4 of 12 values of column 'd' could not be converted from str to "
+                              "date"),
+    "strptime": ("by", pl.col("d").str.strptime(pl.Datetime, "%Y"),
+                 "4 of 12 values of column 'd' could not be converted from str to datetime[μs]"),
+    "u8": ("y_pred", pl.col("i").cast(pl.UInt8),
+           "4 of 12 values of column 'i' could not be converted from i64 to u8"),
+    "i8": ("sample_weight", pl.col("i").cast(pl.Int8),
+           "2 of 12 values of column 'i' could not be converted from i64 to i8"),
+    "base 2": ("y_pred", pl.col("bits").str.to_integer(base=2),
+               "2 of 12 values of column 'bits' could not be converted from text to integer"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OTHERS))
+def test_other_conversions_are_counted_on_every_chunk(case: str) -> None:
+    six = pl.DataFrame({"g": ["a", "b"] * 3, "y_true": [1, 0] * 3,
+                        "d": ["2020", "20x0", "2021", "q", "2020", "2021"],
+                        "i": [1, 300, 0, -5, 1, 0], "bits": ["1", "2", "0", "1", "1", "0"]})
+    lf = pl.concat([six, six], rechunk=False).lazy()
+    role, expr, expected = OTHERS[case]
+    kwargs: dict[str, Any] = {"by": expr} if role == "by" else {"by": "g", role: expr}
+    if role != "y_pred":
+        kwargs["y_pred"] = pl.col("y_true")
+    with pytest.raises(E.InvalidInputError) as info:
+        lf.fair.report(**kwargs).collect()
+    assert str(info.value) == f"{role}: {expected} {HIDDEN}"
