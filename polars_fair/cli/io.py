@@ -1343,9 +1343,9 @@ _FLAG_PATTERNS = tuple((re.compile(regex), template, names) for regex, template,
     # "y_score must lie in [0, 1]"): the role, so its flag
     (r"(?<![\w-])(\w+)(?= column (?:['\"]|$))", "{}", "role"),  # $: a quoted part follows
     (r"(?<![\w-])(\w+)(?= must )", "{}", "role"),
-    # the argument a message is about, leading it ("y_pred: 2 of 4,000 values of column ..."),
-    # even when a column shares its name
-    (r"^(\w+)(?=: )", "{}", "all"),
+    # the argument whose values failed to convert, leading the message ("y_pred: 2 of 4,000
+    # values of column ..."), even when a column shares its name
+    (r"^(\w+)(?=: [\d,]+ of [\d,]+ values of column )", "{}", "all"),
     # an option named without a value: "y_score=, which" -> "--y-score, which"
     (r"(?<![\w-])(\w+)=(?=[\s,;.)\]])", "{}", "all"),
     (r"(?<![\w-])(\w+)=", "{} ", "all"),  # pos_label=1 -> --pos-label 1
