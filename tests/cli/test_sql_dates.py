@@ -22,8 +22,9 @@ runner = CliRunner()
 @pytest.fixture
 def rows(tmp_path: Path) -> Path:
     path = tmp_path / "rows.csv"
-    path.write_text("dt,y_true,y_pred\n2024-01-01 10:00:00,1,1\n2024-01-01 11:00:00,0,1\n"
-                    "2024-01-02 10:00:00,1,0\n2024-01-02 12:00:00,0,0\n")
+    # g (a, b, a, b) is read by tests/cli/test_sql_dates_nested.py, which shares the file
+    path.write_text("dt,g,y_true,y_pred\n2024-01-01 10:00:00,a,1,1\n2024-01-01 11:00:00,b,0,1\n"
+                    "2024-01-02 10:00:00,a,1,0\n2024-01-02 12:00:00,b,0,0\n")
     return path
 
 

@@ -20,20 +20,15 @@ import pytest
 from typer.testing import CliRunner
 
 from polars_fair.cli.entry import app
+from tests.cli import test_sql_dates
 
 runner = CliRunner()
+#: the four rows of tests/cli/test_sql_dates.py (its fixture)
+rows = test_sql_dates.rows
 DATE_ADVICE = ("DATE(dt) without a format guesses the format from the column's values, so one "
                "row's value depends on the others; give the format, DATE(dt, '%Y-%m-%d') "
                "(DATE(SUBSTR(dt, 1, 10), '%Y-%m-%d') for a date and time written as text), or "
                "CAST(dt AS DATE) for a column read as a date-time (--dtype dt=datetime)")
-
-
-@pytest.fixture
-def rows(tmp_path: Path) -> Path:
-    path = tmp_path / "rows.csv"
-    path.write_text("dt,g,y_true,y_pred\n2024-01-01 10:00:00,a,1,1\n2024-01-01 11:00:00,b,0,1\n"
-                    "2024-01-02 10:00:00,a,1,0\n2024-01-02 12:00:00,b,0,0\n")
-    return path
 
 
 def _run(path: Path, *args: str) -> tuple[int, str, str]:
