@@ -570,12 +570,37 @@ SQL_DATE_NO_FORMAT = (
     "{role} {text!r} is not a row-level expression: {call} without a format guesses the format "
     "from the column's values, so one row's value depends on the others; give the format, "
     "DATE({x}, '%Y-%m-%d') (DATE(SUBSTR({x}, 1, 10), '%Y-%m-%d') for a date and time written "
-    "as text), or CAST({x} AS DATE) for a column read as a date-time (--dtype {x}=datetime)"
+    "as text), or CAST({x} AS DATE) for a column {read}"
+)
+#: How :data:`SQL_DATE_NO_FORMAT` names a date-time column: on the command line with the flag
+#: that reads it so, in Python (``audit_html(where=...)``) by its dtype.
+SQL_READ_DATETIME = {"cli": "read as a date-time (--dtype {x}=datetime)",
+                     "python": "of date-times (pl.Datetime)"}
+#: ``TIMESTAMP(x)`` of a column without a format (:data:`SQL_DATE_NO_FORMAT`'s twin).
+SQL_TIMESTAMP_NO_FORMAT = (
+    "{role} {text!r} is not a row-level expression: {call} without a format guesses the format "
+    "from the column's values, so one row's value depends on the others; give the format, "
+    "TIMESTAMP({x}, '%Y-%m-%d %H:%M:%S'), or CAST({x} AS TIMESTAMP) for a column {read}"
+)
+#: ``DATE(...)`` or ``TIMESTAMP(...)`` of an expression without a format (``DATE(SUBSTR(dt, 1,
+#: 10))``), wherever it stands in a SQL option; ``{advice}`` is the call with a format.
+SQL_CALL_NO_FORMAT = (
+    "{role} {text!r} is not a row-level expression: {call} without a format guesses the format "
+    "from the values, so one row's value depends on the others; give the format, {advice}"
 )
 #: A cast Polars does not make for any value (text to a date), with the function it advises.
 CAST_UNSUPPORTED = (
-    "{role}: column {column!r} cannot be cast from {source} to {target}: Polars does not "
-    "cast {source} to {target}{instead}"
+    "{role}: {count}column {column!r} cannot be cast from {source} to {target}: Polars does "
+    "not cast {source} to {target}{instead}"
+)
+#: The advice of :data:`CAST_UNSUPPORTED` for text cast to a Boolean (Polars casts numbers
+#: only): the comparison that makes one, in Python and in SQL.
+BOOLEAN_FROM_TEXT = "; compare the text with its true value instead, for example {expr}"
+#: ``replace_strict`` without ``default=`` meeting values its mapping does not name: counts,
+#: never the values.
+REPLACE_UNMAPPED = (
+    "{role}: {count} of column {column!r} are not in the mapping of replace_strict, which has "
+    "no default= (the values are not shown: they may identify people)"
 )
 # continuous outcomes (moments, continuous_report)
 CONTINUOUS_NEEDS_Y_PRED = "a continuous audit needs y_pred= (the numeric outcome or prediction)"
@@ -2063,7 +2088,11 @@ _STRICT = _re.compile(r"strict (?P<target>\w+) parsing failed for (?P<n>[\d,]+) 
 _JSON = _re.compile(r"error deserializing JSON")
 #: a cast Polars does not do at all (text to a date: ``pl.col("d").cast(pl.Date)``), and the
 #: function it names instead
-_UNSUPPORTED = _re.compile(r"casting from (?P<source>\w+) to (?P<target>\w+) is not supported")
+_UNSUPPORTED = _re.compile(
+    r"casting from (?P<source>\w+) to (?P<target>\w+) (?:is )?not supported")
+_UNMAPPED = _re.compile(r"incomplete mapping specified for `replace_strict`")
+#: Polars' names of the text dtype, as the messages write it
+_TEXT_DTYPES = {"utf8view": "string", "utf8": "string", "largeutf8": "string", "str": "string"}
 _INSTEAD = _re.compile(r"Use `(?P<use>[^`]+)` instead")
 _sql_instead = {
     "date": "; write DATE({x}, '%Y-%m-%d') with the format of the text instead",
@@ -2132,8 +2161,8 @@ def conversion_parts(message: str) -> tuple[str, str, str] | None:
 
 
 def conversion_failure(message: str, role: str,
-                       counted: tuple[int, int] | None = None, *, sql: bool = False
-                       ) -> str | None:
+                       counted: tuple[int, int] | None = None, *, sql: bool = False,
+                       column: str | None = None) -> str | None:
     """The value-free message of a Polars conversion failure, or ``None`` for another error.
 
     Polars quotes the values it could not convert (``could not parse `Jane Doe` as dtype
@@ -2147,17 +2176,22 @@ def conversion_failure(message: str, role: str,
     role : str
         The option or argument whose expression or type failed (``--dtype``, ``y_pred``).
     counted : (int, int), optional
-        The failing values and the rows counted over the whole column
-        (:func:`polars_fair.counting.boundary.failed_values`): Polars counts one chunk.
+        The failing rows and all rows, counted over the whole frame
+        (:func:`polars_fair.counting.conversions.failed_rows`): Polars counts one chunk, or
+        none at all (``str.to_integer``, ``str.json_decode``, ``replace_strict``).
     sql : bool, default False
         The expression came from a SQL option of the command line: a cast Polars never makes
         is advised in SQL (``DATE(d, '%Y-%m-%d')``), not with Polars' method.
+    column : str, optional
+        The column (or the output name of the expression) the conversion read, when known;
+        else the one Polars' message names.
 
     Returns
     -------
     str or None
-        :data:`CONVERSION_FAILED` filled in, or ``None`` when ``message`` is not a conversion
-        or parse failure.
+        :data:`CONVERSION_FAILED` filled in (:data:`CAST_UNSUPPORTED` for a cast Polars never
+        makes, :data:`REPLACE_UNMAPPED` for values outside a ``replace_strict`` mapping), or
+        ``None`` when ``message`` is not a conversion or parse failure.
 
     Examples
     --------
@@ -2174,29 +2208,50 @@ values are not shown: they may identify people)
     ...                          'col("d").strict_cast(Date)', "by"))
     by: column 'd' cannot be cast from string to date: Polars does not cast string to \
 date; use .str.to_date() instead
+    >>> print(conversion_failure('incomplete mapping specified for `replace_strict` ... '
+    ...                          'col("s").replace_strict([["1"], [1]])', "y_pred", (4, 12)))
+    y_pred: 4 of 12 values of column 's' are not in the mapping of replace_strict, which has \
+no default= (the values are not shown: they may identify people)
     >>> conversion_failure("something else", "y_pred") is None
     True
     """
+    total = None if counted is None else f"{counted[0]:,} of {counted[1]:,} values"
+    printed = c["column"] if (c := _COLUMN.search(message)) is not None else "?"
     if (m := _CONVERSION.search(message)) is not None:
-        count = (f"{m['n']} of {m['m']} values" if counted is None
-                 else f"{counted[0]:,} of {counted[1]:,} values")
-        return CONVERSION_FAILED.format(role=role, count=count, column=m["column"],
-                                        source=m["source"], target=m["target"])
+        return CONVERSION_FAILED.format(role=role, count=total or f"{m['n']} of {m['m']} values",
+                                        column=column or m["column"], source=m["source"],
+                                        target=m["target"])
     if (m := _PARSE.search(message)) is not None:
-        return CONVERSION_FAILED.format(role=role, count="a value", column=m["column"],
-                                        source="text", target=m["target"])
+        return CONVERSION_FAILED.format(role=role, count=total or "a value",
+                                        column=column or m["column"], source="text",
+                                        target=m["target"])
     if (m := _UNSUPPORTED.search(message)) is not None:
-        column = c["column"] if (c := _COLUMN.search(message)) is not None else "?"
-        use = _INSTEAD.search(message)
-        instead = f"; use .{use['use'].removeprefix('.')} instead" if use is not None else ""
-        if sql:  # the command line's words
-            instead = _sql_instead.get(m["target"], "").format(x=column)
-        return CAST_UNSUPPORTED.format(role=role, column=column, source=m["source"],
-                                       target=m["target"], instead=instead)
+        return _cast_unsupported(message, m, role, total, column or printed, sql)
+    if _UNMAPPED.search(message) is not None:
+        return REPLACE_UNMAPPED.format(role=role, count=total or "some values",
+                                       column=column or printed)
     strict, json = _STRICT.search(message), _JSON.search(message)
     if strict is not None or json is not None:
-        column = c["column"] if (c := _COLUMN.search(message)) is not None else "?"
-        count = f"at least {strict['n']} value(s)" if strict else "a value"
-        return CONVERSION_FAILED.format(role=role, count=count, column=column, source="text",
+        count = total or (f"at least {strict['n']} value(s)" if strict else "a value")
+        return CONVERSION_FAILED.format(role=role, count=count, column=column or printed,
+                                        source="text",
                                         target=strict["target"] if strict else "JSON")
     return None
+
+
+def _cast_unsupported(message: str, m: _re.Match[str], role: str, total: str | None,
+                      column: str, sql: bool) -> str:
+    """:data:`CAST_UNSUPPORTED` for a cast Polars never makes, with the advice of the surface."""
+    source = _TEXT_DTYPES.get(m["source"].lower(), m["source"].lower())
+    target = m["target"].lower()
+    use = _INSTEAD.search(message)
+    instead = f"; use .{use['use'].removeprefix('.')} instead" if use is not None else ""
+    if sql:  # the command line's words
+        instead = _sql_instead.get(target, "").format(x=column)
+    if source == "string" and target == "boolean":  # the column quoted: any name reads
+        quoted = '"' + column.replace('"', '""') + '"'
+        instead = BOOLEAN_FROM_TEXT.format(
+            expr=f"{quoted} = 'true'" if sql else f"pl.col({column!r}) == 'true'")
+    return CAST_UNSUPPORTED.format(role=role, count=f"{total} of " if total else "",
+                                   column=column, source=source, target=target, instead=instead)
+

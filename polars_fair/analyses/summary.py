@@ -89,7 +89,7 @@ from polars_fair.core.reference import Reference, known, support_rows
 from polars_fair.core.registry import METRICS
 from polars_fair.counting.membership_counts import support_size
 
-__all__ = ["METHODS", "RULE_VERDICTS", "SUMMARY_METRICS", "summary_from_counts"]
+__all__ = ["METHODS", "RULE_VERDICTS", "SUMMARY_METRICS", "summary_from_counts", "summary_label"]
 
 Method = SummaryMethod
 #: ``"to_overall"`` is Fairlearn's name: ``"to_reference"`` with ``reference="overall"``.
@@ -137,12 +137,28 @@ _SCHEMA = pl.Schema({
 Value = Fraction | float | None
 
 
-def _label(keys: Sequence[str]) -> pl.Expr:
-    """``"African-American"`` for one key, ``"race=Black, sex=Female"`` for several.
+def summary_label(keys: Sequence[str]) -> pl.Expr:
+    """How the summary names a group: ``"African-American"``, ``"race=Black, sex=Female"``.
 
     A missing value reads ``(missing)``; a value that could be read as another (the text
     ``"(missing)"``, a text starting with ``"``, with several keys one holding ``", "``) is
     quoted (:func:`polars_fair.core.labels.value_text`), so two groups never share a label.
+
+    Parameters
+    ----------
+    keys : sequence of str
+        The key columns (none: ``"overall"``).
+
+    Returns
+    -------
+    pl.Expr
+        A String expression (the ``group_1`` and ``group_2`` of :func:`summary_from_counts`).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"g": ["a", None, "(missing)"], "h": ["x", "y", "z"]})
+    >>> df.select(summary_label(["g", "h"])).to_series().to_list()
+    ['g=a, h=x', 'g=(missing), h=y', 'g="(missing)", h=z']
     """
     if not keys:
         return pl.lit(OVERALL_LABEL)
@@ -385,7 +401,7 @@ def _build(lf: pl.LazyFrame, keys: list[str], ref: Reference, rule: _Rule, suppo
     if size == "n_effective":  # estimated membership: min(Σ w·p, n_eff) (Float64)
         low = support_rows(names) < float(support)
     table = table.with_columns(
-        _label(keys).alias(_LABEL), low.alias(_LOW), *parts,
+        summary_label(keys).alias(_LABEL), low.alias(_LOW), *parts,
         METRICS["selection_rate"].value(c).alias(f"{_P}sr"),
     )
     mask: pl.Expr = pl.lit(False)

@@ -64,6 +64,7 @@ from polars_fair.core.options import (
     Test,
 )
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, By, CountArgs, IntoExpr, ScoreArgs
+from polars_fair.counting.conversions import conversion_error
 
 __all__ = ["FairDataFrame", "FairLazyFrame", "fair"]
 
@@ -542,10 +543,12 @@ def _collected(
         try:
             return method(self._lazy, *args, **kwargs).collect()
         except pl.exceptions.PolarsError as exc:  # a failed cast: no value (names, birth dates)
-            hidden = E.conversion_failure(str(exc), _failed_argument(str(exc), kwargs))
+            bound = [(v, k) for k, v in kwargs.items() if isinstance(v, pl.Expr)]
+            hidden = conversion_error(str(exc), bound, self._lazy._lf,
+                                      _failed_argument(str(exc), kwargs))
             if hidden is None:
                 raise
-            raise E.InvalidInputError(hidden) from None
+            raise hidden from None
 
     sig = inspect.signature(method)
     run.__signature__ = sig.replace(return_annotation=pl.DataFrame)  # type: ignore[attr-defined]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 import polars as pl
 
 from polars_fair import errors as E
-from polars_fair.core.labels import named_text, value_text
+from polars_fair.core.labels import markup_text, named_text, value_text
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import METRICS, PAIR_METRICS, metric
 
@@ -227,6 +227,7 @@ def style_report(
     keys = report_keys(df)
     if reference_label is None:
         reference_label = reference_label_of(df, keys)
+    reference_label = markup_text(reference_label)  # spaces and line breaks visible, as a cell
     metrics = _shown_metrics(df, rates)
     table, shown = _report_frame(df, keys, metrics, ofi_threshold=ofi_threshold,
                                  four_fifths=four_fifths)
@@ -274,12 +275,14 @@ def _report_frame(df: pl.DataFrame, keys: list[str], metrics: list[str], *,
     ).list.drop_nulls().list.join("; ")
     shown = ["n", *metrics, *(c for c in (*DISPARITY, "finding") if c in df.columns)]
     prefix = ["attributes"] if "attributes" in df.columns else []
+    # a group's text as every HTML cell writes it (markup_text): a line break, a tab, a run of
+    # spaces or a leading space is an escape, so two groups never render alike
     table = df.select(
         *([pl.col("attributes").list.join(" × ")] if prefix else []),
         # a null key is the group of rows whose attribute is missing: "(missing)", never the
         # "—" of an undefined figure (with attribute sets a null key is "not in this set")
-        *(pl.col(k).cast(pl.String) if prefix else
-          value_text(k, missing=MISSING_GROUP) for k in keys),
+        *((pl.col(k).cast(pl.String) if prefix else value_text(k, missing=MISSING_GROUP))
+          .map_elements(markup_text, return_dtype=pl.String) for k in keys),
         *shown,
         flags.alias("flags"),
         adverse.alias("__pf_adverse"), ofi_over.alias("__pf_ofi"), low.alias("__pf_low"),

@@ -43,6 +43,7 @@ from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference
 from polars_fair.core.spec import sql_rename_example
 from polars_fair.core.sql import sql_expr
+from polars_fair.counting.conversions import conversion_error
 
 __all__ = [
     "BASELINE_ALIAS",
@@ -814,8 +815,9 @@ def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | 
     ------
     InvalidArgumentError
         An expression that fails on the first :data:`SAMPLE_ROWS` rows; a value it cannot
-        convert is :data:`polars_fair.errors.CONVERSION_FAILED` (counted on those rows, no
-        value shown).
+        convert is :data:`polars_fair.errors.CONVERSION_FAILED` (its failing rows counted over
+        the whole input, no value shown:
+        :func:`polars_fair.counting.conversions.conversion_error`).
 
     Examples
     --------
@@ -840,9 +842,10 @@ def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | 
             head.select(expr).collect()
         except pl.exceptions.PolarsError as exc:
             role = f"{flag.split('#')[0]} {texts[flag][0]!r}"
-            hidden = E.conversion_failure(str(exc), role, sql=True)  # no value shown
+            # no value shown; the failing rows counted over the whole input, not the sample
+            hidden = conversion_error(str(exc), [(expr, role)], lf, role, sql=True)
             if hidden is not None:
-                raise E.InvalidArgumentError(hidden) from None
+                raise E.InvalidArgumentError(str(hidden)) from None
             raise E.InvalidArgumentError(E.SQL_ON_ROWS.format(
                 role=flag.split("#")[0], text=texts[flag][0], detail=_first_line(exc))) from None
 
@@ -1340,6 +1343,9 @@ _FLAG_PATTERNS = tuple((re.compile(regex), template, names) for regex, template,
     # "y_score must lie in [0, 1]"): the role, so its flag
     (r"(?<![\w-])(\w+)(?= column (?:['\"]|$))", "{}", "role"),  # $: a quoted part follows
     (r"(?<![\w-])(\w+)(?= must )", "{}", "role"),
+    # the argument whose values failed to convert, leading the message ("y_pred: 2 of 4,000
+    # values of column ..."), even when a column shares its name
+    (r"^(\w+)(?=: [\d,]+ of [\d,]+ values of column )", "{}", "all"),
     # an option named without a value: "y_score=, which" -> "--y-score, which"
     (r"(?<![\w-])(\w+)=(?=[\s,;.)\]])", "{}", "all"),
     (r"(?<![\w-])(\w+)=", "{} ", "all"),  # pos_label=1 -> --pos-label 1

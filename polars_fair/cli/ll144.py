@@ -429,7 +429,16 @@ def _one_line(value: Any) -> str:
 
 
 def _label(row: dict[str, Any], attributes: list[str]) -> str:
-    return " × ".join("(unknown)" if row[a] is None else str(row[a]) for a in attributes)
+    """A category as the HTML table spells it: a value that reads as another is quoted.
+
+    A missing value reads ``(unknown)``; the text ``"(unknown)"``, and in a category of several
+    attributes a value holding `` × ``, is quoted (:func:`polars_fair.core.labels.text_of`).
+    """
+    from polars_fair.core.labels import text_of
+
+    ambiguous = (" × ",) if len(attributes) > 1 else ()
+    return " × ".join(text_of(row[a], missing="(unknown)", ambiguous=ambiguous)
+                      for a in attributes)
 
 
 def _fmt(x: Any, digits: int = 4) -> str:

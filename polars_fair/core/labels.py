@@ -412,16 +412,29 @@ def _escaping(controls: str) -> re.Pattern[str]:
 _CONTROL = _escaping(_CONTROLS)
 #: :func:`printable`'s characters (XML cannot hold them) and the backslashes before an escape.
 _XML_ESCAPING = _escaping("\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff")
-#: :func:`markup_text`'s: :data:`NOT_IN_MARKUP` and the backslashes before an escape.
-_MARKUP_ESCAPING = _escaping("\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef"
-                             "\ufffe\uffff" + INVISIBLE)
+#: The spaces other than U+0020 that read as one (no-break, en, em, thin, ideographic, ...).
+OTHER_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+#: :func:`markup_text`'s: :data:`NOT_IN_MARKUP`, the whitespace HTML collapses or that reads as
+#: a space (tab, line feed, carriage return, :data:`OTHER_SPACES`), and the backslashes before
+#: an escape.
+_MARKUP_ESCAPING = _escaping("\x00-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
+                             + INVISIBLE + OTHER_SPACES)
+#: A space HTML drops or merges (leading, trailing, or after another space), and a backslash
+#: before a trailing space (its ``\x20`` would read as an escape otherwise).
+_LOOSE_SPACE = re.compile(r"\\(?= $)|^ | $|(?<= ) ")
 
 
 def markup_text(text: str) -> str:
-    r"""A value's text for an HTML page, escaped injectively.
+    r"""A value's text for an HTML page, escaped injectively, also where HTML merges spaces.
 
     :func:`markup_safe`, and a backslash before an escape doubled, so a NUL reads ``A\x00`` and
     the text ``A\x00`` reads ``A\\x00``, as in the charts (:func:`printable`) and the text table.
+    Whitespace that a page would collapse or that reads as a plain space is written as an
+    escape too, so two values never render alike: a line feed, carriage return and tab read
+    ``\n``, ``\r``, ``\t`` (as in the text table, :func:`visible`), a no-break or other
+    Unicode space ``\xa0`` or ``\u2009``, and a space that leads, ends the value or follows
+    another space
+    ``\x20`` (``"a  b"`` reads ``a \x20b``, ``" a"`` reads ``\x20a``).
 
     Applied to each value where it enters the page (``polars_fair.audit.html.text._esc``, the LL
     144 document); :func:`polars_fair.audit.escape.page_safe` then finds nothing raw to escape.
@@ -440,8 +453,11 @@ def markup_text(text: str) -> str:
     --------
     >>> print(markup_text("A\x00"), markup_text("A\\x00"), markup_text("C:\\data"))
     A\x00 A\\x00 C:\data
+    >>> print(markup_text("a\nb"), markup_text("a  b"), markup_text(" a "), markup_text("a\xa0b"))
+    a\nb a \x20b \x20a\x20 a\xa0b
     """
-    return _MARKUP_ESCAPING.sub(_escaped, text)
+    shown = _MARKUP_ESCAPING.sub(_visible, text)
+    return _LOOSE_SPACE.sub(lambda m: "\\\\" if m.group() == "\\" else "\\x20", shown)
 
 
 def _visible(match: re.Match[str]) -> str:

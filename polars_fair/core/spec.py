@@ -802,9 +802,9 @@ class Audit:
     way : {"rows", "relation"}, default "rows"
         How the rows arrive: Polars rows, or a DuckDB/Spark relation (whose errors advise
         what can be done there, :func:`polars_fair.errors.levels_error`).
-    bound : tuple of (str, str), default ()
+    bound : tuple of (pl.Expr, str), default ()
         The expression arguments that :func:`polars_fair.counting.boundary.bind_frame`
-        evaluates over the frame: (the expression's text, its argument), so a conversion that
+        evaluates over the frame: (the expression, its argument), so a conversion that
         fails on the rows names the argument and no value
         (:func:`polars_fair.counting.boundary.values_hidden`).
 
@@ -840,7 +840,7 @@ class Audit:
     pred_dtype: pl.DataType | None = None
     max_groups: int = DEFAULT_MAX_GROUPS
     way: str = "rows"
-    bound: tuple[tuple[str, str], ...] = ()
+    bound: tuple[tuple[pl.Expr, str], ...] = ()
 
 
 def _check_columns(schema: pl.Schema, x: Any, role: str) -> None:

@@ -18,6 +18,10 @@ through :func:`check_sql` first, which reads the text alone, token by token:
   functions such as ``read_csv`` are not in :data:`FUNCTIONS`), a qualified name (``t.x``),
   a comment, a parameter (``$1``, ``?``) and a statement separator (``;``);
 - an aggregate or window function (:data:`AGGREGATES`, ``OVER``) is refused as not row-level;
+- ``DATE(x)`` or ``TIMESTAMP(x)`` without a format is refused as not row-level wherever it
+  stands (at the top, inside ``CASE``, inside another function's arguments): Polars guesses
+  the format from the column's values, so one row's value depends on the others
+  (:func:`date_refusal`, with the SQL that works instead);
 - a text larger than its declared limits (:data:`polars_fair.core.limits.LIMITS`) is refused
   with ``SizeLimitError`` before it is parsed: its length (``sql_length``), its operators and
   ``AND``/``OR``/``NOT``/``XOR`` (``sql_operators``: Polars' parser and planner recurse on each,
@@ -308,7 +312,8 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
         A query word (:data:`TABLE_WORDS`), a function outside :data:`FUNCTIONS` (table
         functions included), a qualified name, or a character :func:`tokenize` refuses.
     NotRowLevelError
-        An aggregate or window function (:data:`AGGREGATES`).
+        An aggregate or window function (:data:`AGGREGATES`); ``DATE(x)`` or ``TIMESTAMP(x)``
+        without a format, anywhere in the text (:func:`date_refusal`).
     SizeLimitError
         A text above its size limits (:func:`check_size`).
     ColumnNotFoundError
@@ -343,6 +348,10 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
         if tok.kind != "word":
             continue
         word = tok.text.upper()
+        if call and word in _NO_FORMAT_CALLS:
+            refused = date_refusal(text, tokens, idx, cols, role)
+            if refused is not None:
+                raise refused
         if call:
             if word in AGGREGATES:
                 raise E.NotRowLevelError(E.NOT_ROW_LEVEL.format(
@@ -539,11 +548,72 @@ def sql_name(column: str) -> str:
     return '"' + column.replace('"', '""') + '"'
 
 
-#: ``DATE(x)``, ``TIMESTAMP(x)`` or ``STRPTIME(x)`` of one argument: Polars guesses the format
-#: from the column's values, so a row's value depends on the other rows.
-_NO_FORMAT = re.compile(r"\b(?P<f>DATE|TIMESTAMP|DATETIME|STRPTIME)\s*\(\s*(?P<x>[^,()]+?)\s*\)",
-                        re.IGNORECASE)
+#: The date functions whose one-argument form guesses its format from the column's values.
+_NO_FORMAT_CALLS = frozenset({"DATE", "TIMESTAMP"})
 _WHY = re.compile(r"is not a row-level expression: it (?P<why>.*?); pass")
+
+
+def date_refusal(text: str, tokens: list[Token], idx: int, columns: Collection[str],
+                 role: str) -> E.NotRowLevelError | None:
+    """The refusal of ``DATE(x)`` or ``TIMESTAMP(x)`` without a format at ``tokens[idx]``.
+
+    Polars' ``DATE(x)`` of one argument guesses the format from the column's values, so a row's
+    value depends on the other rows: refused wherever the call stands, with the SQL that
+    works. For a column ``x``: :data:`polars_fair.errors.SQL_DATE_NO_FORMAT` (the format, the
+    first ten characters of a date-time written as text, or ``CAST(x AS DATE)`` of a column
+    read as a date-time) or :data:`polars_fair.errors.SQL_TIMESTAMP_NO_FORMAT`; for another
+    argument (``DATE(SUBSTR(dt, 1, 10))``): :data:`polars_fair.errors.SQL_CALL_NO_FORMAT`.
+
+    Parameters
+    ----------
+    text : str
+        The SQL text.
+    tokens : list of Token
+        Its tokens (:func:`tokenize`).
+    idx : int
+        The index of the function's name, followed by ``(``.
+    columns : collection of str
+        The input's columns.
+    role : str
+        The flag (``--by``).
+
+    Returns
+    -------
+    NotRowLevelError or None
+        The refusal, or ``None`` for a call with a format (two arguments).
+
+    Examples
+    --------
+    >>> t = "CASE WHEN DATE(dt) > DATE('2024-01-01', '%Y-%m-%d') THEN 1 ELSE 0 END"
+    >>> print(date_refusal(t, tokenize(t), 2, ["dt"], "--y-pred"))  # doctest: +ELLIPSIS
+    --y-pred "CASE WHEN DATE(dt) > ..." is not a row-level expression: DATE(dt) without a ...
+    >>> date_refusal(t, tokenize(t), 7, ["dt"], "--y-pred") is None
+    True
+    """
+    args = _arguments(tokens, idx + 1)
+    if len(args) != 1 or not args[0]:
+        return None
+    depth, close = 0, len(text)
+    for tok in tokens[idx + 1:]:
+        depth += tok.kind == "punct" and tok.text in "(["
+        depth -= tok.kind == "punct" and tok.text in ")]"
+        if depth == 0:
+            close = tok.pos
+            break
+    name = tokens[idx].text.upper()
+    x = text[tokens[idx + 1].pos + 1:close].strip()
+    call = f"{tokens[idx].text}({x})"
+    surface = "cli" if role.startswith("--") else "python"  # audit_html(where=...): Python
+    fields = dict(role=role, text=_short(text), call=call, x=x,
+                  read=E.SQL_READ_DATETIME[surface].format(x=x))
+    one = args[0][0]
+    if len(args[0]) == 1 and one.kind == "word" and one.text in columns:
+        template = E.SQL_DATE_NO_FORMAT if name == "DATE" else E.SQL_TIMESTAMP_NO_FORMAT
+    else:
+        template = E.SQL_CALL_NO_FORMAT
+        fields["advice"] = (f"DATE({x}, '%Y-%m-%d')" if name == "DATE"
+                            else f"TIMESTAMP({x}, '%Y-%m-%d %H:%M:%S')")
+    return E.NotRowLevelError(template.format(**fields))
 
 
 def sql_not_row_level(text: str, role: str, message: str) -> str:
@@ -561,17 +631,14 @@ def sql_not_row_level(text: str, role: str, message: str) -> str:
     Returns
     -------
     str
-        :data:`polars_fair.errors.SQL_DATE_NO_FORMAT` for a date function without a format,
-        else :data:`polars_fair.errors.NOT_ROW_LEVEL` naming the text.
+        :data:`polars_fair.errors.NOT_ROW_LEVEL` naming the text (a date function without a
+        format is refused before, by :func:`check_sql`: :func:`date_refusal`).
 
     Examples
     --------
-    >>> print(sql_not_row_level("DATE(dt)", "--by", "x is not a row-level expression: it reads "
+    >>> print(sql_not_row_level("g", "--by", "x is not a row-level expression: it reads "
     ...                         "other rows (a window); pass ..."))  # doctest: +ELLIPSIS
-    --by 'DATE(dt)' is not a row-level expression: DATE(dt) without a format guesses ...
+    --by='g' is not a row-level expression: it reads other rows (a window), and an argument ...
     """
-    if (m := _NO_FORMAT.search(text)) is not None:
-        x = m["x"]
-        return E.SQL_DATE_NO_FORMAT.format(role=role, text=text, call=m.group(0), x=x)
     why = w["why"] if (w := _WHY.search(message)) is not None else "reads other rows"
     return E.NOT_ROW_LEVEL.format(role=role, expr=repr(text), why=why)

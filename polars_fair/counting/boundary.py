@@ -38,7 +38,7 @@ import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
 import polars as pl
 
@@ -52,6 +52,7 @@ from polars_fair.core.spec import (
     wide_decimal,
 )
 from polars_fair.core.sql import sql_name
+from polars_fair.counting.conversions import failed_values, values_hidden
 from polars_fair.counting.score_bounds import big_score_check
 
 __all__ = [
@@ -199,7 +200,7 @@ def bind_frame(lf: pl.LazyFrame, a: Audit,
     """
     new: dict[str, pl.Expr] = {}
     roles: dict[str, str] = {}  # the bound columns whose length must be checked on the rows
-    texts: list[tuple[str, str]] = []  # (expression text, argument): named by values_hidden
+    texts: list[tuple[pl.Expr, str]] = []  # (expression, argument): named by values_hidden
     schema = lf.collect_schema()
 
     def column(e: pl.Expr, role: str) -> pl.Expr:
@@ -207,7 +208,7 @@ def bind_frame(lf: pl.LazyFrame, a: Audit,
             return e
         name = f"{_V}b{len(new)}"
         new[name] = e
-        texts.append((str(e), role))
+        texts.append((e, role))
         if not length_follows_frame(e, schema):
             roles[name] = role
         return pl.col(name)
@@ -232,133 +233,6 @@ def bind_frame(lf: pl.LazyFrame, a: Audit,
                                schema=bound.collect_schema())
     return bound, replace(a, key_exprs=keys, y_true=y_true, score=score, weight=weight,
                           y_pred=y_pred, bound=tuple(texts))
-
-
-def values_hidden(plan: pl.LazyFrame, bound: Sequence[tuple[str, str]],
-                  rows: pl.LazyFrame | None = None) -> pl.LazyFrame:
-    """``plan``, whose conversion failures on the rows name the argument and no value.
-
-    An expression argument bound by :func:`bind_frame` (``y_pred=pl.col("name").cast(pl.Int32)``)
-    can fail on the rows when the plan is collected, and Polars' error quotes the values it
-    could not convert, which may be names or dates of birth. The small table ``plan`` (a count,
-    score, class or moment table) is read through a Python source that collects it (the
-    engine is Polars' default, the streaming one unless configured otherwise) and turns such
-    a failure into :data:`polars_fair.errors.CONVERSION_FAILED`, as the eager methods and the
-    command line do (:func:`polars_fair.errors.conversion_failure`). Without a bound
-    expression (column names only) ``plan`` is returned as it is.
-
-    Parameters
-    ----------
-    plan : pl.LazyFrame
-        The small table built over the bound rows.
-    bound : sequence of (str, str)
-        The expression arguments evaluated on the rows: (the expression's text, its argument),
-        as :func:`bind_frame` records them in ``Audit.bound``. The argument named is the one
-        whose text Polars' error shows, else the only one, else "an argument's expression".
-    rows : pl.LazyFrame, optional
-        The rows the expressions read. Polars counts a failed cast in one chunk of a column
-        (``"6 of 6"`` for a 12-row frame of two chunks); with ``rows`` the failing values of
-        the column are counted over the whole column (:func:`failed_values`).
-
-    Returns
-    -------
-    pl.LazyFrame
-        The same rows, columns and dtypes as ``plan``.
-
-    Raises
-    ------
-    InvalidInputError
-        At collect time: a bound expression's conversion failed (the argument, the column, the
-        count and the dtypes).
-
-    Examples
-    --------
-    >>> from polars_fair.core.spec import resolve
-    >>> lf = pl.LazyFrame({"g": ["a", "b"], "who": ["Ann Madeup", "Bo Fake"]})
-    >>> bound, a = bind_frame(lf, resolve(lf.collect_schema(), "g",
-    ...                                   y_pred=pl.col("who").cast(pl.Int8), y_true=None))
-    >>> values_hidden(bound.group_by("g").agg(pl.col("__pf_b0").sum()), a.bound).collect()
-    Traceback (most recent call last):
-    ...
-    polars_fair.errors.InvalidInputError: y_pred: 1 of 1 values of column 'who' could not be \
-converted from str to i8 (the values are not shown: they may identify people)
-    """
-    if not bound:
-        return plan
-    roles = {role for _, role in bound}
-    only = roles.pop() if len(roles) == 1 else "an argument's expression"
-    from polars.io.plugins import register_io_source
-
-    def source(with_columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None,
-               batch_size: int | None) -> Any:
-        try:
-            df = plan.collect()
-        except pl.exceptions.PolarsError as exc:  # a failed cast: no value (names, births)
-            text = str(exc)
-            role = next((r for t, r in bound if t in text), only)
-            hidden = E.conversion_failure(text, role, failed_values(rows, text))
-            if hidden is None:
-                raise
-            raise E.InvalidInputError(hidden) from None
-        if with_columns is not None:
-            df = df.select(with_columns)
-        if predicate is not None:
-            df = df.filter(predicate)
-        yield df if n_rows is None else df.head(n_rows)
-
-    return register_io_source(source, schema=plan.collect_schema())
-
-
-def failed_values(rows: pl.LazyFrame | None, message: str) -> tuple[int, int] | None:
-    """The values of a column a failed cast could not convert, counted over every chunk.
-
-    Polars' message (``conversion from `str` to `i64` failed in column 'y' for 6 out of 6
-    values``) counts the chunk it failed in; this counts the column of ``rows`` it names: the
-    values that are not null and that the same conversion, non-strict, makes null (text to a
-    date, a datetime or a time is parsed as ``str.strptime`` does without a format).
-
-    Parameters
-    ----------
-    rows : pl.LazyFrame or None
-        The rows (``None``: nothing to count).
-    message : str
-        Polars' error.
-
-    Returns
-    -------
-    (int, int) or None
-        (failing values, rows), or ``None`` when the message names no conversion of a column
-        of ``rows``, or the count itself fails.
-
-    Examples
-    --------
-    >>> half = pl.DataFrame({"y": ["1", "x", "2"]})
-    >>> rows = pl.concat([half, half], rechunk=False).lazy()
-    >>> failed_values(rows, "conversion from `str` to `i64` failed in column 'y' for 1 out "
-    ...               "of 3 values")
-    (2, 6)
-    """
-    found = E.conversion_parts(message)
-    if rows is None or found is None:
-        return None
-    column, source, target = found
-    try:
-        from polars.datatypes.convert import dtype_short_repr_to_dtype
-
-        dtype = dtype_short_repr_to_dtype(target)
-        if column not in rows.collect_schema().names() or dtype is None:
-            return None
-        col = pl.col(column)
-        temporal = dtype.base_type() in (pl.Date, pl.Datetime, pl.Time)
-        converted = (col.str.strptime(cast(Any, dtype), strict=False)
-                     if source == "str" and temporal
-                     else col.cast(dtype, strict=False))
-        counted = rows.select((col.is_not_null() & converted.is_null()).sum().alias("f"),
-                              pl.len().alias("n")).collect(engine="in-memory")
-    except Exception:  # noqa: BLE001 - a count that cannot be made keeps Polars' own
-        return None
-    failed, total = int(counted["f"][0]), int(counted["n"][0])
-    return (failed, total) if failed else None
 
 
 def _with_lengths_checked(df: pl.DataFrame, new: dict[str, pl.Expr],

@@ -197,24 +197,24 @@ class Membership:
         return pl.Series(list(self.groups)).dtype
 
     @property
-    def bound(self) -> tuple[tuple[str, str], ...]:
-        """The probabilities given as expressions: (their text, ``membership[...]``).
+    def bound(self) -> tuple[tuple[pl.Expr, str], ...]:
+        """The probabilities given as expressions: (the expression, ``membership[...]``).
 
         Read by :func:`polars_fair.counting.boundary.values_hidden`, so a probability whose
         conversion fails on the rows names it and no value.
 
         Returns
         -------
-        tuple of (str, str)
+        tuple of (pl.Expr, str)
             One pair per probability that is not a plain column.
 
         Examples
         --------
         >>> m = parse_membership({"g": {"a": pl.col("p").cast(pl.Float64), "b": "q"}})
-        >>> m.bound
-        (('col("p").strict_cast(Float64)', "membership['g']['a']"),)
+        >>> [(str(e), role) for e, role in m.bound]
+        [('col("p").strict_cast(Float64)', "membership['g']['a']")]
         """
-        return tuple((str(x), f"membership[{self.attribute!r}][{g!r}]")
+        return tuple((x, f"membership[{self.attribute!r}][{g!r}]")
                      for g, x in zip(self.groups, self.exprs, strict=True)
                      if not x.meta.is_column())
 

@@ -226,9 +226,8 @@ def calibration_table(frame: pl.DataFrame | pl.LazyFrame, *, membership: Any, kn
         _bins(len(m.exprs), edges))  # preparation of membership columns, then the bins
     table = prepared.group_by(to_expr(known).cast(pl.String).alias("known"), ARGMAX).agg(aggs)
     known_expr = to_expr(known)
-    bound = [*m.bound, *(() if known_expr.meta.is_column() else ((str(known_expr), "known"),)),
-             *(() if weight is None or weight.meta.is_column()
-               else ((str(weight), "sample_weight"),))]
+    bound = [*m.bound, *(() if known_expr.meta.is_column() else ((known_expr, "known"),)),
+             *(() if weight is None or weight.meta.is_column() else ((weight, "sample_weight"),))]
     table = boundary.values_hidden(table, bound, lf)  # a failed cast shows no value
     return CalibrationTable(table, m, name_of(known), tuple(float(e) for e in edges), a)
 

@@ -235,8 +235,7 @@ def _label_kinds_error(engine: Engine, args: dict[str, Any],
     text column of nulls only has no value to compare with: its nulls are the error.
     """
     role = kinds["text_role"]
-    a = resolve(engine.schema(), None, y_true=None, y_pred=args.get(role, role), classes=True)
-    table = engine.label_table(a).collect()
+    table = _read_values(engine, args.get(role, role), role)
     found = table[boundary.P].drop_nulls().unique().sort()
     if found.is_empty() and table.height:
         return E.NullValuesError(E.NULL_LABELS.format(
@@ -251,10 +250,22 @@ def _label_kinds_error(engine: Engine, args: dict[str, Any],
 _POSITIVE_WORDS = ("1", "yes", "y", "true", "t", "positive", "pos")
 
 
-def _text_values(engine: Engine, source: Any) -> list[Any]:
+def _text_values(engine: Engine, source: Any, role: str) -> list[Any]:
     """The distinct non-null values of one column or expression (an error path only)."""
+    return list(_read_values(engine, source, role)[boundary.P].drop_nulls().unique().sort())
+
+
+def _read_values(engine: Engine, source: Any, role: str) -> pl.DataFrame:
+    """The label table of one column or expression (an error path only).
+
+    An expression that fails to convert on the rows raises the typed error that names
+    ``role`` (:func:`polars_fair.counting.conversions.values_hidden`), never Polars' own.
+    """
     a = resolve(engine.schema(), None, y_true=None, y_pred=source, classes=True)
-    return list(engine.label_table(a).collect()[boundary.P].drop_nulls().unique().sort())
+    table = engine.label_table(a)
+    if isinstance(source, pl.Expr) and not source.meta.is_column():
+        table = boundary.values_hidden(table, ((source, role),), _rows_of(engine))
+    return table.collect()
 
 
 def readable_label_error(engine: Engine, args: dict[str, Any],
@@ -301,7 +312,8 @@ def readable_label_error(engine: Engine, args: dict[str, Any],
     dtype = None if pos is None else pos["dtype"]
     if pos is None or not (dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum))):
         return exc
-    values = _text_values(engine, pos["source"])
+    role = next((k for k, v in args.items() if v is pos["source"]), "y_true")
+    values = _text_values(engine, pos["source"], role)
     if not values or len(values) >= 8:
         return exc
     text = str(pos["pos_label"]).lower() if isinstance(pos["pos_label"], bool) \

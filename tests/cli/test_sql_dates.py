@@ -22,8 +22,9 @@ runner = CliRunner()
 @pytest.fixture
 def rows(tmp_path: Path) -> Path:
     path = tmp_path / "rows.csv"
-    path.write_text("dt,y_true,y_pred\n2024-01-01 10:00:00,1,1\n2024-01-01 11:00:00,0,1\n"
-                    "2024-01-02 10:00:00,1,0\n2024-01-02 12:00:00,0,0\n")
+    # g (a, b, a, b) is read by tests/cli/test_sql_dates_nested.py, which shares the file
+    path.write_text("dt,g,y_true,y_pred\n2024-01-01 10:00:00,a,1,1\n2024-01-01 11:00:00,b,0,1\n"
+                    "2024-01-02 10:00:00,a,1,0\n2024-01-02 12:00:00,b,0,0\n")
     return path
 
 
@@ -58,6 +59,7 @@ def test_a_cast_of_text_to_a_date_is_advised_in_sql(rows: Path) -> None:
     out = runner.invoke(app, ["report", str(rows), "--by", "CAST(dt AS DATE)"])
     assert out.exit_code == 2
     assert out.stderr.strip() == (
-        "polars-fair: error: --by 'CAST(dt AS DATE)': column 'dt' cannot be cast from string to "
-        "date: Polars does not cast string to date; write DATE(dt, '%Y-%m-%d') with the format "
-        "of the text instead")
+        # every one of the 4 values is text, which Polars never casts to a date: 4 of 4
+        "polars-fair: error: --by 'CAST(dt AS DATE)': 4 of 4 values of column 'dt' cannot be "
+        "cast from string to date: Polars does not cast string to date; write DATE(dt, "
+        "'%Y-%m-%d') with the format of the text instead")

@@ -115,6 +115,9 @@ FOLLOWED = {
     # tests/counting/test_conversion_counts.py and tests/cli/test_sql_dates.py (CAST_UNSUPPORTED)
     "EMPTY_NAME_TABLE", "ENUM_CLASSES_TOO_MANY", "CLASSES_TOO_MANY", "POWER_CELLS",
     "CAST_UNSUPPORTED",
+    # issue 19 (review of kind 1): tests/counting/test_conversion_kinds.py and
+    # tests/cli/test_cli_conversion_counts.py follow the Boolean advice in Python and in SQL
+    "BOOLEAN_FROM_TEXT",
     # tests/cli/test_cli_advice_followed.py (issue 20): the command line's advice, followed
     "SQL_WHY_BACKSLASH", "CLI_RANGE_TOO_LONG", "CLI_BAD_DTYPE_OPTION", "CLI_OUTPUT_SUFFIX",
     "CLI_OUTPUTS_CLASH", "CLI_OUTPUT_IS_DIR", "CLI_SCORE_ADVICE", "CLI_ONE_OUTCOME",

@@ -8,7 +8,7 @@ this module only words them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
@@ -34,21 +34,17 @@ if TYPE_CHECKING:
 
 
 def _summary_labels(report: pl.DataFrame, keys: Sequence[str]) -> Callable[[Any], str]:
-    """How the page writes a summary's group label: a null key value reads as missing.
+    """How the page writes a summary's group label: as every other part of the page does.
 
-    The summary spells a null key ``"null"`` (``"g=null"`` with several keys); the page maps
-    each group's spelling to its label with "(missing)", unless a group's value is the text
-    ``"null"`` itself, when the spelling is ambiguous and kept.
+    The summary names a group by :func:`polars_fair.analyses.summary.summary_label`
+    (``"g=(missing), h=u"``), one label per group; the page maps each to its own spelling
+    (:func:`polars_fair.audit.html.text._group`: ``"(missing) | u"``), so a missing value and
+    the text ``"null"`` stay two groups in the summary table too.
     """
-    def spell(row: Mapping[str, Any], missing: str) -> str:
-        text = [missing if row[k] is None else str(row[k]) for k in keys]
-        return text[0] if len(keys) == 1 else ", ".join(
-            f"{k}={t}" for k, t in zip(keys, text, strict=True))
+    from polars_fair.analyses.summary import summary_label
 
-    spelled: dict[str, set[str]] = {}
-    for row in report.select(keys).iter_rows(named=True):
-        spelled.setdefault(spell(row, "null"), set()).add(_group(row, keys))
-    names = {k: next(iter(v)) for k, v in spelled.items() if len(v) == 1}
+    spelled = report.select(summary_label(keys).alias("__pf_label"), *keys)
+    names = {row["__pf_label"]: _group(row, keys) for row in spelled.iter_rows(named=True)}
     return lambda label: "" if label is None else names.get(str(label), str(label))
 
 
