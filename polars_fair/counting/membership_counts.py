@@ -22,7 +22,9 @@ group. For group k within a cell of the ``by`` keys, ``tp = Σ w·p_k`` over the
   factor (1 for crisp, 0/1 memberships; near 0 for uninformative ones). Crisp cells are 1 by
   definition where the ratio is 0/0: μ_k = 1 (every row of the cell in the group with
   p = 1, so Var(p_k) = μ_k (1 − μ_k) = 0); null only where the group has no weight in the
-  cell (μ_k 0 or undefined).
+  cell (``weight_sum`` 0: every p_k of the cell is 0, or every row with p_k > 0 weighs 0, so
+  μ_k is 0 or 0/0 and the factor is undefined). Such a group's rates are null too (a zero
+  denominator) and the report's ``finding`` for it reads "insufficient support".
 * ``row_weight_sum`` = Σ w over the rows counted in ``n`` (p_k > 0; Float64), with
   ``sample_weight`` only: the support size rescales ``weight_sum`` by n / ``row_weight_sum``,
   so it is in rows whatever the weights' scale (weights of 1/N would otherwise make every
@@ -275,9 +277,12 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
         mu = pl.col("__pf_mu")
         parts.append(part.with_columns(
             pl.lit(group, dtype=m.key_dtype).alias(m.attribute),
+            # no weight in the group (Σ w·p = 0; μ is 0, or 0/0 = NaN where the cell's rows
+            # all weigh 0, which Polars orders above 1): null, never the crisp 1 below
+            pl.when(pl.col("weight_sum") <= 0).then(None)
             # crisp where every row is in the group (μ = 1: Var(p) = μ(1 − μ) = 0): 1
-            pl.when(mu >= 1).then(1.0).otherwise((pl.col("__pf_m2") - mu * mu)
-                                                 / (mu * (1 - mu))).alias("attenuation")))
+            .when(mu >= 1).then(1.0).otherwise((pl.col("__pf_m2") - mu * mu)
+                                               / (mu * (1 - mu))).alias("attenuation")))
     missing = table.filter(pl.col(ARGMAX).is_null())
     if missing.height:
         w = pl.col("w")

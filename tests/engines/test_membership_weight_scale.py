@@ -108,3 +108,15 @@ def test_proxy_report_is_the_same_at_any_weight_scale(scale: float) -> None:
     exact = _exact(base)
     for row in want.iter_rows(named=True):
         assert row["n_effective"] == pytest.approx(float(exact[row["g"]][1]), rel=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e170, 1e-170])
+def test_roll_up_keeps_n_effective_at_any_weight_scale(scale: float) -> None:
+    # counted by (g, s), rolled up to g: the same Kish size as a count by g alone
+    df = _people(scale).with_columns(s=pl.int_range(pl.len()) % 3)
+    fine = df.fair.counts("s", membership=MEMBERSHIP, sample_weight="w")
+    got = fine.report(by=["g"], reference="a", min_support=0).collect().sort("g")
+    exact = _exact(df)
+    for row in got.iter_rows(named=True):
+        assert row["n_effective"] == pytest.approx(float(exact[row["g"]][1]), rel=1e-12)
+        assert row["attenuation"] == pytest.approx(float(exact[row["g"]][2]), rel=1e-9)
