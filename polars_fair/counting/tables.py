@@ -929,7 +929,8 @@ def membership_rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
     ``n_effective`` and ``attenuation`` are not sums, but every sum they are made of is
     additive over the other attributes and is recovered from each finer row:
     :math:`S = \sum w p` (``weight_sum``), :math:`Q = \sum (w p)^2 = S^2 / n_{eff}` (0 for an
-    empty group; both on :math:`S / \max S` of the coarser row, which cancels, so that
+    empty group; both on :math:`S / 2^{\lfloor \log_2 \max S \rfloor}` of the coarser row,
+    which cancels, so that
     weights of any scale give the same size), the cell's weight :math:`W = \sum w`
     (``weight_sum`` summed over the declared groups of the cell, whose probabilities sum to 1
     on each row) and
@@ -975,9 +976,10 @@ def membership_rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
     mu = s / w
     m2 = (pl.when(att.is_not_null()).then(att * mu * (1 - mu) + mu * mu)
           .when(mu >= 1).then(1.0).otherwise(0.0) * w)
-    # Q and the coarser n_eff on S / max S of the coarser row: (S / top)² / n_eff holds where
-    # S² itself overflows or underflows (sample weights of 1e170 or 1e-170); top cancels
-    top = s.max().over(list(keys))
+    # Q and the coarser n_eff on S / top, top the power of two at or below max S of the
+    # coarser row: (S / top)² / n_eff holds where S² overflows or underflows (sample weights
+    # of 1e170 or 1e-170); top cancels, and a power of two changes no digit of the result
+    top = pl.lit(2.0).pow(s.max().over(list(keys)).log(2).floor())
     parts = counts.with_columns(
         pl.when(n_eff > 0).then((s / top) ** 2 / n_eff).otherwise(0.0).alias("__pf_q"),
         top.alias("__pf_top"),
