@@ -67,3 +67,21 @@ def test_report_states_why_and_the_roll_up_agrees() -> None:
     only_y = df.filter(pl.col("s") == "y").fair.counts(membership=MEMBERSHIP,
                                                         sample_weight="w").frame.collect()
     assert only_y["attenuation"].null_count() == 3
+
+
+def test_proxy_report_states_why_a_weightless_group_is_null() -> None:
+    # group b's one row weighs 0 (its p = 1 there): Σ w·p = 0, so its attenuation, its rates
+    # and its regression fit are null, and regression_reason says the group weighs nothing
+    from polars_fair.analyses.membership_regression import REASON_EMPTY
+
+    df = pl.DataFrame({"y_pred": [1, 1, 0, 0], "pa": [1.0, 1.0, 0.0, 0.5],
+                       "pb": [0.0, 0.0, 1.0, 0.0], "pc": [0.0, 0.0, 0.0, 0.5],
+                       "w": [1.0, 2.0, 0.0, 1.0]})
+    got = polars_fair.proxy_report(df, membership=MEMBERSHIP, y_true=None, sample_weight="w",
+                                   reference="a", min_support=0).collect()
+    b = got.filter(pl.col("g") == "b").row(0, named=True)
+    assert b["weight_sum"] == 0.0
+    assert b["attenuation"] is None
+    assert b["selection_rate_weighted"] is None
+    assert b["regression_reason"] == REASON_EMPTY
+    assert "every row with a positive probability weighs 0" in REASON_EMPTY
