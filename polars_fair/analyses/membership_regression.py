@@ -97,7 +97,10 @@ MAX_CONDITION = 1e10
 #: Estimates this close outside [0, 1] are rounding (``rate_interval`` floors them as 0 or 1).
 _ROUNDING = 1e-9
 #: ``regression_reason`` of a group nobody is in (left out of the fit).
-REASON_EMPTY = "nobody is in the group (its probabilities sum to 0): left out of the fit"
+REASON_EMPTY = (
+    "nobody is in the group (its probabilities sum to 0, or every row with a positive "
+    "probability weighs 0): left out of the fit"
+)
 #: ``regression_reason`` of a group whose Gram column weighs too little to be estimated.
 REASON_NEGLIGIBLE = (
     "the group's weight (sum of w*p^2) is below 1e-10 of the largest group's: too little to "

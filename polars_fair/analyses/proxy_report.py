@@ -40,8 +40,9 @@ if TYPE_CHECKING:
 
     FloatArray = npt.NDArray[np.float64]
 
-__all__ = ["ESTIMATORS", "REASON_CLIPPED", "REASON_OUTSIDE", "VERDICTS",
-           "proxy_report_from_membership", "proxy_report_schema"]
+__all__ = ["ESTIMATORS", "REASON_CLIPPED", "REASON_OUTSIDE", "REASON_RATIO_NEGATIVE",
+           "REASON_RATIO_REFERENCE", "VERDICTS", "proxy_report_from_membership",
+           "proxy_report_schema", "ratio_reason"]
 
 #: The estimators, in column order.
 ESTIMATORS = ("weighted", "argmax", "regression")
@@ -55,6 +56,18 @@ REASON_OUTSIDE = (
     "{rate} estimate {value:.4g} and its whole interval [{low:.4g}, {high:.4g}] lie outside "
     "[0, 1] (the linear model does not fit these probabilities): estimate shown clipped, "
     "interval null"
+)
+#: ``regression_reason`` of a null ``impact_ratio_regression``: the reference's selection rate
+#: estimate is 0, negative or null, so no ratio to it is defined.
+REASON_RATIO_REFERENCE = (
+    "impact_ratio_regression is null: the reference's selection_rate estimate ({value}) is "
+    "not positive, so a ratio to it is undefined"
+)
+#: ``regression_reason`` of a null ``impact_ratio_regression``: the group's own estimate is
+#: negative (a selection rate is at least 0), so its ratio would be below the range [0, inf).
+REASON_RATIO_NEGATIVE = (
+    "impact_ratio_regression is null: the group's selection_rate estimate ({value:.4g}) is "
+    "negative"
 )
 
 def _rates(schema: pl.Schema) -> list[str]:
@@ -213,7 +226,9 @@ def proxy_report_from_membership(
         in [0, 1], null where undefined); the
         Booleans ``regression_singular``, ``regression_clipped``; ``regression_reason``
         (String: why the regression's figures are null or clipped,
-        :mod:`polars_fair.analyses.membership_regression`'s ``REASON_*``; null otherwise);
+        :mod:`polars_fair.analyses.membership_regression`'s ``REASON_*``, and why
+        ``impact_ratio_regression`` is null, :data:`REASON_RATIO_REFERENCE` or
+        :data:`REASON_RATIO_NEGATIVE`; several joined by "; "; null otherwise);
         the Booleans ``low_support``, ``is_reference``; ``verdict`` (String: "pass", "fail",
         "indeterminate"; null for the reference). The plan collects the small table when it
         runs (numpy), not before.
@@ -281,6 +296,10 @@ class _Build:
         cols.update(self._impact(base, cols, fits, ref, self._correlation(table, fits, ref)))
         reasons = [x for f in fits for x in f.reasons(len(self.groups))]
         clipped = _outside_unit(cols, rates, reasons)
+        ref_rate = None if ref is None else float(cols["selection_rate_regression"][ref])
+        for i, (rate, ratio) in enumerate(zip(cols["selection_rate_regression"],
+                                              cols["impact_ratio_regression"], strict=True)):
+            reasons[i] = _joined(reasons[i], ratio_reason(float(rate), float(ratio), ref_rate))
         out = base.with_columns(
             **{c: pl.Series(c, _clip(v) if c.startswith(tuple(rates)) and "regression" in c
                             else v, dtype=pl.Float64, nan_to_null=True)
@@ -299,11 +318,15 @@ class _Build:
                                 self._verdicts)
         if missing is not None:  # null_groups="keep": the rows with a null probability
             rows, extra = missing
+            ref_rate = None if ref is None else float(cols["selection_rate_regression"][ref])
             out = pl.concat([out, rows.with_columns(
                 **{c: pl.Series(c, v, dtype=pl.Float64, nan_to_null=True)
                    for c, v in extra.items() if c != "verdict"},
                 regression_singular=pl.lit(False), regression_clipped=pl.lit(False),
-                regression_reason=pl.lit(None, dtype=pl.String),
+                regression_reason=pl.Series([
+                    ratio_reason(float(r), float(q), ref_rate) for r, q in zip(
+                        extra["selection_rate_regression"], extra["impact_ratio_regression"],
+                        strict=True)], dtype=pl.String),
                 low_support=support_rows(rows.columns) < self.min_support,
                 is_reference=pl.lit(False),
                 verdict=pl.Series(extra["verdict"], dtype=pl.String),
@@ -524,11 +547,56 @@ def _outside_unit(cols: dict[str, FloatArray], rates: Sequence[str],
         for i in np.flatnonzero(out):
             text = (REASON_OUTSIDE.format(rate=rate, value=est[i], low=low[i], high=high[i])
                     if away[i] else REASON_CLIPPED.format(rate=rate, value=est[i]))
-            reasons[i] = text if reasons[i] is None else f"{reasons[i]}; {text}"
+            reasons[i] = _joined(reasons[i], text)
         cols[f"{rate}_regression_ci_low"] = np.where(away, np.nan, low)
         cols[f"{rate}_regression_ci_high"] = np.where(away, np.nan, high)
         clipped |= out
     return clipped
+
+
+def ratio_reason(rate: float, ratio: float, reference: float | None) -> str | None:
+    """Why a group's ``impact_ratio_regression`` is null, or None (it is not, or said already).
+
+    The regression's impact ratio is the group's unclipped selection-rate estimate over the
+    reference's, defined where the reference's is positive and the group's is not negative
+    (:func:`_regression_ratio`); a ratio is never shown outside [0, inf). A group whose own
+    estimate is null already has its reason (the fit's, :class:`CellFit`); without a
+    reference the verdict is "indeterminate" for every group.
+
+    Parameters
+    ----------
+    rate : float
+        The group's selection-rate estimate (NaN: null).
+    ratio : float
+        Its ``impact_ratio_regression`` (NaN: null).
+    reference : float, optional
+        The reference's estimate (NaN: null); None without a reference.
+
+    Returns
+    -------
+    str or None
+        :data:`REASON_RATIO_REFERENCE` or :data:`REASON_RATIO_NEGATIVE`, filled in.
+
+    Examples
+    --------
+    >>> ratio_reason(0.3, float("nan"), 0.0).split(": ")[1]
+    "the reference's selection_rate estimate (0) is not positive, so a ratio to it is undefined"
+    >>> ratio_reason(-0.05, float("nan"), 0.4).split(": ")[1]
+    "the group's selection_rate estimate (-0.05) is negative"
+    >>> ratio_reason(0.3, 0.75, 0.4) is None
+    True
+    """
+    if reference is None or np.isfinite(ratio) or not np.isfinite(rate):
+        return None
+    if not reference > 0:
+        shown = f"{reference:.4g}" if np.isfinite(reference) else "null"
+        return REASON_RATIO_REFERENCE.format(value=shown)
+    return REASON_RATIO_NEGATIVE.format(value=rate) if rate < 0 else None
+
+
+def _joined(first: str | None, second: str | None) -> str | None:
+    """Two reasons as one text ("; " between them), either of them possibly None."""
+    return first if second is None else second if first is None else f"{first}; {second}"
 
 
 def _clip(values: FloatArray) -> FloatArray:

@@ -50,7 +50,7 @@ def _products(k: int, families: Sequence[str], weighted: bool) -> list[tuple[str
 
 
 def _duckdb(engine: Any, a: Audit, m: Membership, families: Sequence[str],
-            detail: bool) -> pl.LazyFrame:
+            detail: bool, scale: float) -> pl.LazyFrame:
     from dataclasses import replace
 
     from polars_fair.counting._duckdb import _count_if, _double, _Group, quote
@@ -59,6 +59,8 @@ def _duckdb(engine: Any, a: Audit, m: Membership, families: Sequence[str],
     k = len(cols)
     r = [f"{_V}r{i}" for i in range(k)]
     w = f"CAST({quote(a.weight_name)} AS DOUBLE)" if a.weight_name is not None else "1.0"
+    if scale != 1.0:  # a power of two (weight_scale): exact
+        w = f"({w} * {_double(scale)})"
     first = ", ".join([*(f"CAST({quote(c)} AS DOUBLE) AS {x}" for c, x in zip(cols, r,
                                                                              strict=True)),
                        f"{w} AS {_V}w"])
@@ -95,8 +97,8 @@ def _duckdb(engine: Any, a: Audit, m: Membership, families: Sequence[str],
         if f == "c":
             sums.append(f"{_count_if(f'{p[t[0]]} > 0.0')} AS {name}")
             continue
-        scale = [wt] if f in ("s", "g") else [wt, wt]
-        sums.append(f"CAST(sum({' * '.join([*(p[j] for j in t), *scale])}) AS DOUBLE) "
+        factors = [wt] if f in ("s", "g") else [wt, wt]
+        sums.append(f"CAST(sum({' * '.join([*(p[j] for j in t), *factors])}) AS DOUBLE) "
                     f"AS {name}")
     if ROW_WEIGHTS in families and a.weight_name is not None:  # unweighted: copied from c
         sums += [f"CAST(coalesce(sum({wt}) FILTER (WHERE {x} > 0.0), 0.0) AS DOUBLE) "
@@ -120,7 +122,7 @@ def _duckdb(engine: Any, a: Audit, m: Membership, families: Sequence[str],
 
 
 def _spark(engine: Any, a: Audit, m: Membership, families: Sequence[str],
-           detail: bool) -> pl.LazyFrame:
+           detail: bool, scale: float) -> pl.LazyFrame:
     import math
     from functools import reduce
 
@@ -138,6 +140,8 @@ def _spark(engine: Any, a: Audit, m: Membership, families: Sequence[str],
     for i, x in enumerate(r):
         argmax = argmax.when(x == top, F.lit(i))
     w = _col(a.weight_name).cast("double") if a.weight_name is not None else F.lit(1.0)
+    if scale != 1.0:  # a power of two (weight_scale): exact
+        w = w * F.lit(scale)
     sdf = engine.spark_df.select(
         "*", *(x.alias(f"{_V}r{i}") for i, x in enumerate(r)), w.alias(f"{_V}w"),
         *(F.when(miss, F.lit(0.0)).otherwise(x / total if m.normalize else x)
@@ -194,7 +198,8 @@ def _spark(engine: Any, a: Audit, m: Membership, families: Sequence[str],
 
 
 def sql_membership_label_table(engine: Any, a: Audit, m: Membership,
-                               families: Sequence[str], *, detail: bool = True) -> pl.LazyFrame:
+                               families: Sequence[str], *, detail: bool = True,
+                               scale: float = 1.0) -> pl.LazyFrame:
     """The membership table's scan of a DuckDB relation or a Spark DataFrame, by one query.
 
     Parameters
@@ -210,6 +215,9 @@ def sql_membership_label_table(engine: Any, a: Audit, m: Membership,
     detail : bool, default True
         Also count bad values per probability column (see
         :func:`polars_fair.counting.membership.membership_label_table`).
+    scale : float, default 1.0
+        Multiply every weight by it before summing (a power of two:
+        :func:`polars_fair.counting.membership.weight_scale`).
 
     Returns
     -------
@@ -236,5 +244,5 @@ def sql_membership_label_table(engine: Any, a: Audit, m: Membership,
     [(1, 1, 0.25, 0.75)]
     """
     if type(engine).__name__.startswith("Spark"):
-        return _spark(engine, a, m, families, detail)
-    return _duckdb(engine, a, m, families, detail)
+        return _spark(engine, a, m, families, detail, scale)
+    return _duckdb(engine, a, m, families, detail, scale)

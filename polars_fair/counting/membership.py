@@ -55,6 +55,7 @@ that every estimator (weighted, argmax here; regression and calibration elsewher
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -74,6 +75,7 @@ __all__ = [
     "ESTIMATORS",
     "FAMILIES",
     "ROW_WEIGHTS",
+    "SCALE",
     "TOLERANCE",
     "Membership",
     "MembershipTable",
@@ -83,6 +85,7 @@ __all__ = [
     "parse_membership",
     "resolve_membership",
     "sum_columns",
+    "weight_scale",
 ]
 
 #: The key of the most likely group (its index in declared order, Int64).
@@ -95,6 +98,11 @@ FAMILIES: dict[str, int] = {"c": 1, "s": 1, "g": 2, "h": 2, "t": 3, "u": 4}
 ROW_WEIGHTS = "v"
 #: How far (absolute) a row's probabilities may sum from 1 without ``normalize=True``.
 TOLERANCE = 1e-6
+#: The column of a membership table holding the power of two its weights were scaled by
+#: (:func:`weight_scale`); a table without it was summed on the weights as given.
+SCALE = "__pf_w_scale"
+#: The total weights whose squares stay in the float range unscaled (see :func:`weight_scale`).
+_SAFE = (2.0 ** -400, 2.0 ** 500)
 _V = "__pf_m_"
 
 
@@ -364,12 +372,13 @@ def resolve_membership(schema: pl.Schema, m: Membership, a: Audit) -> None:
 
 
 # ------------------------------------------------------------------ Polars: rows -> one scan
-def _prepared(lf: pl.LazyFrame, m: Membership, a: Audit) -> pl.LazyFrame:
+def _prepared(lf: pl.LazyFrame, m: Membership, a: Audit, scale: float = 1.0) -> pl.LazyFrame:
     """The rows with the membership columns added (lazy; still one scan).
 
     The raw probabilities ``__pf_m_r{k}``, the used ones ``__pf_m_p{k}`` (0 on a row with a
     null, divided by the row's sum with ``normalize``), ``__pf_argmax`` and the weight
-    ``__pf_m_w``, and each row's largest probability ``__pf_m_top``.
+    ``__pf_m_w`` (times ``scale``, a power of two: :func:`weight_scale`), and each row's
+    largest probability ``__pf_m_top``.
     """
     raw = [e.cast(pl.Float64) for e in m.exprs]
     r = [pl.col(f"{_V}r{i}") for i in range(len(raw))]
@@ -381,6 +390,8 @@ def _prepared(lf: pl.LazyFrame, m: Membership, a: Audit) -> pl.LazyFrame:
     for i, x in enumerate(r):
         argmax = argmax.when(x == top).then(pl.lit(i, dtype=pl.Int64))
     w = a.weight.cast(pl.Float64) if a.weight is not None else pl.lit(1.0)
+    if scale != 1.0:
+        w = w * scale
     return (lf.with_columns(*(x.alias(f"{_V}r{i}") for i, x in enumerate(raw)), w.alias(f"{_V}w"))
             .with_columns(pl.max_horizontal(r).alias(f"{_V}top"))
             .with_columns(*(u.alias(f"{_V}p{i}") for i, u in enumerate(used)),
@@ -449,7 +460,7 @@ def _sum_aggs(k: int, families: Sequence[str], weighted: bool) -> list[pl.Expr]:
 
 def membership_label_table(lf: pl.LazyFrame, m: Membership, a: Audit,
                            families: Sequence[str] = tuple(FAMILIES), *,
-                           detail: bool = True) -> pl.LazyFrame:
+                           detail: bool = True, scale: float = 1.0) -> pl.LazyFrame:
     """The Polars scan of the membership table: one ``group_by`` over the wide rows.
 
     Parameters
@@ -466,6 +477,9 @@ def membership_label_table(lf: pl.LazyFrame, m: Membership, a: Audit,
         Also count nulls, non-finite and out-of-range values per probability column (the
         columns an error names). ``False`` counts rows only (cheaper); then
         :func:`membership_from_labels` needs ``rescan`` to name the columns of an error.
+    scale : float, default 1.0
+        Multiply every weight by it before summing (a power of two from
+        :func:`weight_scale`: exact); the weight checks read the weights as given.
 
     Returns
     -------
@@ -487,7 +501,7 @@ def membership_label_table(lf: pl.LazyFrame, m: Membership, a: Audit,
     [(0, 1, 1.0, 0.0), (1, 1, 0.25, 0.75)]
     """
     assert a.y_pred is not None
-    prepared = _prepared(lf, m, a)
+    prepared = _prepared(lf, m, a, scale)
     labels = [a.y_true.alias(Y)] if a.y_true is not None else []
     keys = [e.alias(k) for e, k in zip(a.key_exprs, a.keys, strict=True)]
     sums = _sum_aggs(len(m.exprs), families, a.weight is not None)
@@ -513,6 +527,44 @@ def membership_label_table(lf: pl.LazyFrame, m: Membership, a: Audit,
     fast = prepared.group_by(group).agg([*sums, *bound_aggs(len(m.exprs), m.normalize, _V),
                                          *extra])
     return fast.map_batches(complete, schema=schema)
+
+
+def weight_scale(labels: pl.DataFrame) -> float:
+    """The power of two to scale the weights by so that the sums of their squares stay finite.
+
+    Kish's size (Σ w·p)² / Σ (w·p)² does not change when every weight is multiplied by the
+    same factor, but the squares leave the float range: weights of 1e170 square to inf and
+    weights of 1e-170 to 0, and the size came out NaN. When the weights' total W is outside
+    [2⁻⁴⁰⁰, 2⁵⁰⁰] the scan runs again on w·c with c = 2⁻ᵉ, W = m·2ᵉ (0.5 ≤ m < 1): every
+    scaled weight is at most 1, so no square overflows, and the largest is at least 0.5 / rows,
+    so the squares that count are normal. Multiplying by a power of two is exact, so the
+    scaled sums are the sums times c to the last bit (a weight's product that would underflow
+    aside) and the count tables divide c out of their weight sums
+    (:func:`polars_fair.counting.membership_counts.weighted_counts`). Inside the interval every
+    square sum is at most W² ≤ 2¹⁰⁰⁰, and nothing is scaled (c = 1).
+
+    Parameters
+    ----------
+    labels : pl.DataFrame
+        A scan of :func:`membership_label_table` (its ``w`` sums), collected.
+
+    Returns
+    -------
+    float
+        1.0, or the power of two c; 1.0 also where W is not a positive finite number (the
+        weight checks then raise, or no row weighs anything).
+
+    Examples
+    --------
+    >>> weight_scale(pl.DataFrame({"w": [3.0, 5.0]}))
+    1.0
+    >>> weight_scale(pl.DataFrame({"w": [1e170, 2e170]})) == 2.0 ** -567
+    True
+    """
+    total = float(labels["w"].sum()) if labels.height else 0.0
+    if not math.isfinite(total) or total <= 0 or _SAFE[0] <= total <= _SAFE[1]:
+        return 1.0
+    return math.ldexp(1.0, -math.frexp(total)[1])
 
 
 def _validate(df: pl.DataFrame, m: Membership, a: Audit,
@@ -563,7 +615,8 @@ def _validate(df: pl.DataFrame, m: Membership, a: Audit,
 def membership_from_labels(labels: pl.DataFrame, m: Membership, a: Audit,
                            families: Sequence[str] = tuple(FAMILIES), *,
                            rescan: Callable[[], pl.DataFrame] | None = None,
-                           positive_rows: bool = False) -> pl.DataFrame:
+                           positive_rows: bool = False,
+                           scale: float | None = None) -> pl.DataFrame:
     """Validate a scanned membership table and give its public form (eager, small).
 
     Parameters
@@ -582,11 +635,15 @@ def membership_from_labels(labels: pl.DataFrame, m: Membership, a: Audit,
     positive_rows : bool, default False
         With sample weights, also ``n_positive_weight`` (the rows of positive weight, last;
         the argmax estimator's count table carries it).
+    scale : float, optional
+        The power of two the scan multiplied the weights by (:func:`weight_scale`): kept as
+        the last column, :data:`SCALE`, which the count tables divide out of their weight sums.
 
     Returns
     -------
     pl.DataFrame
-        The membership table of the module's schema, sorted by its keys (nulls last).
+        The membership table of the module's schema, sorted by its keys (nulls last)
+        [, :data:`SCALE` (Float64) with ``scale``].
 
     Raises
     ------
@@ -635,8 +692,9 @@ def membership_from_labels(labels: pl.DataFrame, m: Membership, a: Audit,
            .group_by(keys).agg(pl.col(sums).sum()))
     casts = {c: pl.Int64 if c in ("n", POSITIVE_WEIGHT_ROWS) or c.startswith("c_")
              else pl.Float64 for c in sums}
-    return out.with_columns(pl.col(c).cast(t) for c, t in casts.items()).sort(
+    out = out.with_columns(pl.col(c).cast(t) for c, t in casts.items()).sort(
         keys, nulls_last=True).select(*keys, *sums)
+    return out if scale is None else out.with_columns(pl.lit(scale, dtype=pl.Float64).alias(SCALE))
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,9 @@ group. For group k within a cell of the ``by`` keys, ``tp = Σ w·p_k`` over the
   factor (1 for crisp, 0/1 memberships; near 0 for uninformative ones). Crisp cells are 1 by
   definition where the ratio is 0/0: μ_k = 1 (every row of the cell in the group with
   p = 1, so Var(p_k) = μ_k (1 − μ_k) = 0); null only where the group has no weight in the
-  cell (μ_k 0 or undefined).
+  cell (``weight_sum`` 0: every p_k of the cell is 0, or every row with p_k > 0 weighs 0, so
+  μ_k is 0 or 0/0 and the factor is undefined). Such a group's rates are null too (a zero
+  denominator) and the report's ``finding`` for it reads "insufficient support".
 * ``row_weight_sum`` = Σ w over the rows counted in ``n`` (p_k > 0; Float64), with
   ``sample_weight`` only: the support size rescales ``weight_sum`` by n / ``row_weight_sum``,
   so it is in rows whatever the weights' scale (weights of 1/N would otherwise make every
@@ -62,14 +64,17 @@ from polars_fair.counting.boundary import count_schema
 from polars_fair.counting.membership import (
     ARGMAX,
     ROW_WEIGHTS,
+    SCALE,
     Membership,
     membership_from_labels,
     membership_label_table,
     resolve_membership,
+    weight_scale,
 )
 
-__all__ = ["MEMBERSHIP_COLUMNS", "argmax_counts", "membership_counts",
-           "refuse_weighted_membership", "support_size", "weighted_counts", "with_empty_groups"]
+__all__ = ["MEMBERSHIP_COLUMNS", "argmax_counts", "label_scan", "membership_counts",
+           "refuse_weighted_membership", "scaled_labels", "support_size", "weighted_counts",
+           "with_empty_groups"]
 
 #: The columns the weighted estimator adds after ``weight_sum`` (the last with sample weights).
 MEMBERSHIP_COLUMNS = ("n_effective", "attenuation", "row_weight_sum")
@@ -110,6 +115,98 @@ def refuse_weighted_membership(names: Sequence[str], analysis: str, why: str) ->
             E.MEMBERSHIP_WEIGHTED_TABLE.format(analysis=analysis, why=why),
             cli_message=E.CLI_MEMBERSHIP_WEIGHTED_TABLE.format(
                 analysis=analysis.replace("_", "-"), why=why))
+
+
+def label_scan(engine: Any, m: Membership, a: Audit, families: Sequence[str], *,
+               detail: bool, scale: float = 1.0) -> pl.LazyFrame:
+    """The membership table's scan on the engine that holds the rows (one aggregation).
+
+    Parameters
+    ----------
+    engine : Engine
+        Polars (:func:`polars_fair.counting.membership.membership_label_table`), DuckDB or
+        Spark (the same sums in SQL: :func:`polars_fair.counting._membership_sql.
+        sql_membership_label_table`).
+    m : Membership
+        The parsed membership arguments.
+    a : Audit
+        The resolved call.
+    families : sequence of str
+        The sum families.
+    detail : bool
+        Count bad values per probability column too.
+    scale : float, default 1.0
+        The power of two to multiply the weights by
+        (:func:`polars_fair.counting.membership.weight_scale`).
+
+    Returns
+    -------
+    pl.LazyFrame
+        The scan, unvalidated (:func:`polars_fair.counting.membership.membership_from_labels`).
+
+    Examples
+    --------
+    >>> from polars_fair.core.spec import resolve
+    >>> from polars_fair.counting.membership import parse_membership
+    >>> from polars_fair.counting.tables import PolarsEngine
+    >>> lf = pl.LazyFrame({"y_pred": [1, 1], "pa": [0.25, 1.0], "pb": [0.75, 0.0]})
+    >>> m = parse_membership({"g": {"a": "pa", "b": "pb"}})
+    >>> scan = label_scan(PolarsEngine(lf), m, resolve(lf.collect_schema(), None, y_true=None),
+    ...                   ("s",), detail=False)
+    >>> scan.select("n", "s_0", "s_1").sort("s_0").collect().rows()
+    [(1, 0.25, 0.75), (1, 1.0, 0.0)]
+    """
+    lf = getattr(engine, "lf", None)
+    if isinstance(lf, pl.LazyFrame):
+        return membership_label_table(lf, m, a, families, detail=detail, scale=scale)
+    return sql_membership_label_table(engine, a, m, families, detail=detail, scale=scale)
+
+
+def scaled_labels(labels: pl.DataFrame, scan: Any) -> tuple[pl.DataFrame, float]:
+    """The scan again on scaled weights when their squares leave the float range.
+
+    Parameters
+    ----------
+    labels : pl.DataFrame
+        The first scan, collected.
+    scan : callable
+        ``scan(scale)`` runs the same scan on the weights times ``scale`` (lazy).
+
+    Returns
+    -------
+    labels : pl.DataFrame
+        ``labels``, or the scan on scaled weights
+        (:func:`polars_fair.counting.membership.weight_scale`: paid only by weights whose
+        total lies outside [2⁻⁴⁰⁰, 2⁵⁰⁰]).
+    scale : float
+        The power of two the weights of ``labels`` were multiplied by (1.0: none).
+
+    Examples
+    --------
+    >>> scaled_labels(pl.DataFrame({"w": [2.0]}), None)
+    (shape: (1, 1)
+    ┌─────┐
+    │ w   │
+    │ --- │
+    │ f64 │
+    ╞═════╡
+    │ 2.0 │
+    └─────┘, 1.0)
+    """
+    scale = weight_scale(labels)
+    if scale == 1.0:
+        return labels, scale
+    return scan(scale).collect(), scale
+
+
+def _unscaled(out: pl.DataFrame, table: pl.DataFrame, sums: Sequence[str]) -> pl.DataFrame:
+    """``out`` with the weight sums ``sums`` back on the weights as given (÷ the table's c)."""
+    if SCALE not in table.columns or not table.height:
+        return out
+    scale = float(table[SCALE][0])
+    if scale == 1.0:
+        return out
+    return out.with_columns(pl.col(c) / scale for c in sums if c in out.columns)
 
 
 def _cell(value: pl.Expr, labelled: bool, y: int, p: int) -> pl.Expr:
@@ -180,9 +277,12 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
         mu = pl.col("__pf_mu")
         parts.append(part.with_columns(
             pl.lit(group, dtype=m.key_dtype).alias(m.attribute),
+            # no weight in the group (Σ w·p = 0; μ is 0, or 0/0 = NaN where the cell's rows
+            # all weigh 0, which Polars orders above 1): null, never the crisp 1 below
+            pl.when(pl.col("weight_sum") <= 0).then(None)
             # crisp where every row is in the group (μ = 1: Var(p) = μ(1 − μ) = 0): 1
-            pl.when(mu >= 1).then(1.0).otherwise((pl.col("__pf_m2") - mu * mu)
-                                                 / (mu * (1 - mu))).alias("attenuation")))
+            .when(mu >= 1).then(1.0).otherwise((pl.col("__pf_m2") - mu * mu)
+                                               / (mu * (1 - mu))).alias("attenuation")))
     missing = table.filter(pl.col(ARGMAX).is_null())
     if missing.height:
         w = pl.col("w")
@@ -204,6 +304,8 @@ def weighted_counts(table: pl.DataFrame, m: Membership, keys: list[str]) -> pl.D
         # no rows, or rows of zero weight (0² / 0): an empty group's 0, never NaN
         pl.when(pl.col("weight_sum") > 0).then(pl.col("n_effective")).otherwise(0.0)
         .alias("n_effective"))
+    # n_effective and attenuation are ratios of sums (the scale cancels); the sums are not
+    out = _unscaled(out, table, [*_CELLS, "weight_sum", "row_weight_sum"])
     return with_empty_groups(out, table, m, keys)
 
 
@@ -296,8 +398,10 @@ def argmax_counts(table: pl.DataFrame, m: Membership, keys: list[str],
             *([pl.col("w").sum().alias("weight_sum")] if weighted else []),
             *([pl.col(POSITIVE_WEIGHT_ROWS).sum()] if positive else [])]
     out = table.with_columns(group.alias(m.attribute)).group_by([m.attribute, *keys]).agg(aggs)
-    return with_empty_groups(out.with_columns(pl.col(c).cast(t) for c, t in schema.items())
-                             .select(schema.names()), table, m, keys)
+    out = out.with_columns(pl.col(c).cast(t) for c, t in schema.items()).select(schema.names())
+    if weighted:
+        out = _unscaled(out, table, [*_CELLS, "weight_sum"])
+    return with_empty_groups(out, table, m, keys)
 
 
 def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFrame, list[str]]:
@@ -349,16 +453,10 @@ def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFram
     # v (Σ w over the rows of each group): the support size with sample weights only
     families = ("c", "s", "g", "h", *([ROW_WEIGHTS] if a.weight is not None else [])) \
         if weighted else ()
-    lf = getattr(engine, "lf", None)  # Polars; DuckDB and Spark run the same sums in SQL
-
-    def scan(sums: Sequence[str], detail: bool) -> pl.LazyFrame:
-        if isinstance(lf, pl.LazyFrame):
-            return membership_label_table(lf, m, a, sums, detail=detail)
-        return sql_membership_label_table(engine, a, m, sums, detail=detail)
 
     # the per-column counts of bad values only name an error's columns: a second scan on
     # the error path finds them, so the one scan of a valid input stays lean
-    labels = scan(families, False)
+    labels = label_scan(engine, m, a, families, detail=False)
     key_schema = labels.collect_schema()
     if weighted:
         schema = _weighted_schema(key_schema, m, a.keys, a.weight is not None)
@@ -368,9 +466,13 @@ def membership_counts(engine: Any, a: Audit, m: Membership) -> tuple[pl.LazyFram
                               positive_rows=True)
 
     def derive(df: pl.DataFrame) -> pl.DataFrame:
-        table = membership_from_labels(df, m, a, families,
-                                       rescan=lambda: scan((), True).collect(),
-                                       positive_rows=not weighted)
+        scale = 1.0
+        if weighted:  # Kish's size squares the weights: scaled when they would leave range
+            df, scale = scaled_labels(df, lambda c: label_scan(engine, m, a, families,
+                                                               detail=False, scale=c))
+        table = membership_from_labels(
+            df, m, a, families, positive_rows=not weighted, scale=scale if weighted else None,
+            rescan=lambda: label_scan(engine, m, a, (), detail=True).collect())
         return (weighted_counts(table, m, a.keys) if weighted
                 else argmax_counts(table, m, a.keys, a.weight is not None))
 

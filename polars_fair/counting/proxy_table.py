@@ -23,19 +23,19 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, By
 from polars_fair.counting import tables
-from polars_fair.counting._membership_sql import sql_membership_label_table
 from polars_fair.counting.boundary import values_hidden
 from polars_fair.counting.membership import (
     ARGMAX,
     FAMILIES,
     ROW_WEIGHTS,
+    SCALE,
     MembershipTable,
     membership_from_labels,
-    membership_label_table,
     parse_membership,
     resolve_membership,
     sum_columns,
 )
+from polars_fair.counting.membership_counts import label_scan, scaled_labels
 
 __all__ = ["proxy_table"]
 
@@ -91,8 +91,7 @@ def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool =
     resolve_membership(engine.schema(), m, a)
     lf = getattr(engine, "lf", None)  # Polars; DuckDB and Spark run the same sums in SQL
     families = (*FAMILIES, *([ROW_WEIGHTS] if a.weight is not None else []))
-    labels = (membership_label_table(lf, m, a, families) if isinstance(lf, pl.LazyFrame)
-              else sql_membership_label_table(engine, a, m, families))
+    labels = label_scan(engine, m, a, families, detail=True)
     key_schema = labels.collect_schema()
     keys = [*a.keys, ARGMAX, *(["y_true"] if a.y_true is not None else []), "y_pred"]
     schema = pl.Schema({
@@ -102,10 +101,16 @@ def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool =
            for c in sum_columns(len(m.groups), families)},
         # with sample weights: the rows of positive weight (the argmax estimator's support)
         **({POSITIVE_WEIGHT_ROWS: pl.Int64()} if a.weight is not None else {}),
+        SCALE: pl.Float64(),  # the weights' power-of-two scale (weight_scale; 1.0: none)
     })
     assert list(schema)[:len(keys)] == keys
-    table = labels.map_batches(lambda df: membership_from_labels(
-        df, m, a, families, positive_rows=True), schema=schema)
+
+    def derive(df: pl.DataFrame) -> pl.DataFrame:
+        df, scale = scaled_labels(df, lambda c: label_scan(engine, m, a, families, detail=True,
+                                                           scale=c))
+        return membership_from_labels(df, m, a, families, positive_rows=True, scale=scale)
+
+    table = labels.map_batches(derive, schema=schema)
     table = values_hidden(table, (*a.bound, *m.bound),  # a failed cast shows no value
                           lf if isinstance(lf, pl.LazyFrame) else None)
     return MembershipTable(table, list(a.keys), m, a.weight is not None, a.y_true is not None,

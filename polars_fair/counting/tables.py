@@ -949,15 +949,19 @@ def membership_rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
     ``n_effective`` and ``attenuation`` are not sums, but every sum they are made of is
     additive over the other attributes and is recovered from each finer row:
     :math:`S = \sum w p` (``weight_sum``), :math:`Q = \sum (w p)^2 = S^2 / n_{eff}` (0 for an
-    empty group), the cell's weight :math:`W = \sum w` (``weight_sum`` summed over the declared
-    groups of the cell, whose probabilities sum to 1 on each row) and
+    empty group; both on :math:`S / 2^{\lfloor \log_2 \max S \rfloor}` of the coarser row,
+    which cancels, so that
+    weights of any scale give the same size), the cell's weight :math:`W = \sum w`
+    (``weight_sum`` summed over the declared groups of the cell, whose probabilities sum to 1
+    on each row) and
     :math:`M = \sum w p^2 = (a\,\mu(1 - \mu) + \mu^2) W` with :math:`\mu = S / W` and
     ``attenuation`` :math:`a` (:math:`M = 0` when :math:`\mu = 0`, :math:`W` when
     :math:`\mu = 1`). The coarser row takes :math:`n_{eff} = (\sum S)^2 / \sum Q` and
     :math:`a = (\sum M / \sum W - \mu^2) / (\mu (1 - \mu))`, exactly the values a count at
     the coarser level gives (up to rounding); as there, a crisp row's ``attenuation`` is 1
     where the ratio is 0/0 (:math:`\mu = 1`, and the missing group, null attribute, with
-    weight). ``row_weight_sum`` (with sample weights: Σ w over the rows counted in ``n``) is
+    weight), and null where the coarser row has no weight (:math:`S = 0`).
+    ``row_weight_sum`` (with sample weights: Σ w over the rows counted in ``n``) is
     a sum.
 
     Parameters
@@ -992,20 +996,27 @@ def membership_rollup(counts: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame
     mu = s / w
     m2 = (pl.when(att.is_not_null()).then(att * mu * (1 - mu) + mu * mu)
           .when(mu >= 1).then(1.0).otherwise(0.0) * w)
+    # Q and the coarser n_eff on S / top, top the power of two at or below max S of the
+    # coarser row: (S / top)² / n_eff holds where S² overflows or underflows (sample weights
+    # of 1e170 or 1e-170); top cancels, and a power of two changes no digit of the result
+    top = pl.lit(2.0).pow(s.max().over(list(keys)).log(2).floor())
     parts = counts.with_columns(
-        pl.when(n_eff > 0).then(s * s / n_eff).otherwise(0.0).alias("__pf_q"),
+        pl.when(n_eff > 0).then((s / top) ** 2 / n_eff).otherwise(0.0).alias("__pf_q"),
+        top.alias("__pf_top"),
         pl.when(pl.col(attribute).is_not_null()).then(m2).alias("__pf_m"),
         pl.when(pl.col(attribute).is_not_null()).then(w).alias("__pf_w"))
     rows = ["row_weight_sum"] if "row_weight_sum" in names else []  # additive
     sums = [*COUNT_COLUMNS, "weight_sum", "__pf_q", "__pf_m", "__pf_w", *rows]
-    out = parts.group_by(list(keys)).agg(pl.col(c).sum() for c in sums)
+    out = parts.group_by(list(keys)).agg(*(pl.col(c).sum() for c in sums),
+                                         pl.col("__pf_top").first())
     mu = s / pl.col("__pf_w")
     attenuation = (pl.col("__pf_m") / pl.col("__pf_w") - mu * mu) / (mu * (1 - mu))
     return out.with_columns(
-        pl.when(pl.col("__pf_q") > 0).then(s * s / pl.col("__pf_q")).otherwise(0.0)
-        .alias("n_effective"),
-        # as the direct count: 1 for the (crisp) missing group with weight and for μ = 1
-        pl.when(pl.col(attribute).is_null()).then(pl.when(s > 0).then(1.0))
+        pl.when(pl.col("__pf_q") > 0).then((s / pl.col("__pf_top")) ** 2 / pl.col("__pf_q"))
+        .otherwise(0.0).alias("n_effective"),
+        # as the direct count: null without weight (μ 0, or 0/0 = NaN, which Polars orders
+        # above 1), 1 for the (crisp) missing group with weight and for μ = 1
+        pl.when(s <= 0).then(None).when(pl.col(attribute).is_null()).then(1.0)
         .when(mu >= 1).then(1.0).when(attenuation.is_finite()).then(attenuation)
         .cast(pl.Float64).alias("attenuation"),
     ).select(*keys, *COUNT_COLUMNS, "weight_sum", "n_effective", "attenuation", *rows).sort(

@@ -256,7 +256,7 @@ def test_an_estimate_outside_with_an_interval_across_the_edge_keeps_it_clipped()
     # b's -0.683 with an interval reaching above 0: clipped to [0, high], not null, with
     # REASON_CLIPPED. The estimate and bound are statsmodels' WLS with HC0 (test-only).
     import polars_fair  # noqa: F401  (registers .fair)
-    from polars_fair.analyses.proxy_report import REASON_CLIPPED
+    from polars_fair.analyses.proxy_report import REASON_CLIPPED, REASON_RATIO_REFERENCE
 
     p0 = [0.33, 0.63, 0.61, 0.4, 0.65, 0.32, 0.43, 0.36, 0.48, 0.62, 0.39, 0.32]
     y = [1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0]
@@ -272,8 +272,11 @@ def test_an_estimate_outside_with_an_interval_across_the_edge_keeps_it_clipped()
     assert b["selection_rate_regression"] == 0.0 and b["regression_clipped"] is True
     assert b["selection_rate_regression_ci_low"] == 0.0
     assert b["selection_rate_regression_ci_high"] == pytest.approx(high, abs=1e-10)
-    assert b["regression_reason"] == REASON_CLIPPED.format(rate="selection_rate",
-                                                           value=beta[1])
+    # b is the reference: its negative estimate also leaves every regression ratio undefined
+    assert b["is_reference"] is True
+    assert b["regression_reason"] == "; ".join([
+        REASON_CLIPPED.format(rate="selection_rate", value=beta[1]),
+        REASON_RATIO_REFERENCE.format(value=f"{beta[1]:.4g}")])
     a = proxy.row(0, named=True)
     assert a["selection_rate_regression_ci_low"] is None
     assert "interval null" in a["regression_reason"]

@@ -181,7 +181,7 @@ def test_stratified_tests_count_n_effective_on_a_membership_table() -> None:
         "g": ["a", "a", "b", "b"], "s": ["x", "y", "x", "y"], "n": [20, 20, 20, 20],
         "tp": [0.0] * 4, "fp": [6.0, 2.0, 5.0, 6.0], "fn": [0.0] * 4,
         "tn": [4.0, 6.0, 5.0, 6.0], "weight_sum": [10.0, 8.0, 10.0, 12.0],
-        "n_effective": [12.0, 10.0, 15.0, 16.0]})
+        "n_effective": [12.0, 10.0, 15.0, 16.0], "attenuation": [0.5] * 4})  # not read here
     got = polars_fair.from_counts(table).stratified(strata="s", reference="b").collect()
     # by hand, in effective rows: x: a selects 0.6·12 = 7.2 of 12, b 0.5·15 = 7.5 of 15
     # (27 in all); y: a 0.25·10 = 2.5 of 10, b 0.5·16 = 8 of 16 (26). Mantel-Haenszel:
@@ -191,7 +191,7 @@ def test_stratified_tests_count_n_effective_on_a_membership_table() -> None:
     assert a["mh_odds_ratio"] == pytest.approx(54 / 71, rel=1e-12)
     assert a["n"] == 40  # the rows shown are the table's n
     # the same figures as a crisp weighted table whose rows are those effective sizes
-    crisp = polars_fair.from_counts(table.drop("n_effective").with_columns(
+    crisp = polars_fair.from_counts(table.drop("n_effective", "attenuation").with_columns(
         n=pl.Series([12, 10, 15, 16]))).stratified(strata="s", reference="b").collect()
     assert_frame_equal(got.drop("n"), crisp.drop("n"), check_exact=True)
 
