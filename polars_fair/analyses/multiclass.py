@@ -50,16 +50,10 @@ def _order_needs_classes(found: Sequence[Any], column: str, dtype: Any) -> E.Inv
     ordered = [v for _, v in sorted(zip(ranks, found, strict=True))] if known else list(found)
     guess = "" if known else E.ORDER_GUESSED
     facts = {"column": column, "dtype": dtype, "guess": guess}
-    if len(ordered) <= E.MAX_LISTED_CLASSES:
-        items = ['"' + str(v).replace('"', '""') + '"' if any(c in str(v) for c in ',="')
-                 else str(v) for v in ordered]
-        cli_example = E.shell_word(",".join(items))
-    else:
-        cli_example = E.show_classes(ordered, column).replace("[...]", "...")
-    return E.InvalidArgumentError(
-        E.ORDER_NEEDS_CLASSES.format(**facts, example=E.show_classes(ordered, column),
-                                     values=E.show_values(list(found))),
-        cli_message=E.CLI_ORDER_NEEDS_CLASSES.format(**facts, example=cli_example))
+    return E.class_error(E.InvalidArgumentError, E.ORDER_NEEDS_CLASSES,
+                         E.CLI_ORDER_NEEDS_CLASSES, **facts,
+                         example=E.Classes(ordered, column, every=True),
+                         values=E.Classes(found))
 
 
 __all__ = ["MIN_EXPECTED", "N_DRAWS", "REPORT_COLUMNS", "TEST_COLUMNS", "class_tables",
