@@ -408,6 +408,9 @@ CLI_ORDER_NEEDS_CLASSES = (
 #: :data:`ORDER_NEEDS_CLASSES`'s note when no known scale orders the classes (they are shown
 #: sorted as text).
 ORDER_GUESSED = " (sorted as text here: put them in their order)"
+#: :data:`ORDER_NEEDS_CLASSES`'s note when an Enum label (read as text beside a text
+#: prediction) orders the classes.
+ORDER_OF_LABEL = " (in the order of the y_true Enum's categories)"
 UNKNOWN_GROUP = "reference group {group!r} does not exist{near}; the groups are: {groups}"
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
 #: ``{example}``: the same value in the attribute's type (:func:`polars_fair.core.values.
@@ -603,6 +606,12 @@ ENUM_CLASSES_TOO_MANY = (
     "the Enum prediction declares {size:,} categories, more than the limit of {limit:,} classes "
     "(each class is a report of every group); cast it to String so that only the classes the "
     "rows hold are used, or pass classes= with at most {limit:,}"
+)
+#: :data:`ENUM_CLASSES_TOO_MANY` on the command line: the prediction read as text.
+CLI_ENUM_CLASSES_TOO_MANY = (
+    "the Enum prediction declares {size:,} categories, more than the limit of {limit:,} classes "
+    "(each class is a report of every group); read it as text so that only the classes the "
+    "rows hold are used, for example --y-pred {sql}, or pass --classes with at most {limit:,}"
 )
 #: ``power_curve`` with more cells (effects x sizes) than its limit.
 POWER_CELLS = (
@@ -2143,6 +2152,15 @@ def cli_classes(values: Sequence[Any], column: str, *, limit: int | None = None,
 def sql_name(column: str) -> str:
     """A column's name as SQL reads it: as it is when an identifier, else double-quoted.
 
+    Parameters
+    ----------
+    column : str
+        The name.
+
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> sql_name("risk"), sql_name("risk score")
@@ -2175,12 +2193,34 @@ class Classes:
         self.values, self.column, self.every = list(values), column, every
 
     def python(self) -> str:
-        """As Python writes them (a list)."""
+        """As Python writes them (a list).
+
+        Returns
+        -------
+        str
+            :func:`show_classes` of every class, else :func:`show_values` of a few.
+
+        Examples
+        --------
+        >>> Classes(range(7)).python()
+        '[0, 1, 2, 3, 4, ... (2 more)]'
+        """
         return (show_classes(self.values, self.column) if self.every
                 else show_values(self.values))
 
     def cli(self) -> str:
-        """As ``--classes`` takes them."""
+        """As ``--classes`` takes them.
+
+        Returns
+        -------
+        str
+            :func:`cli_classes` of every class, else of five.
+
+        Examples
+        --------
+        >>> print(Classes(["a,b", "c"], every=True).cli())
+        '"a,b",c'
+        """
         return cli_classes(self.values, self.column, limit=None if self.every else 5)
 
 

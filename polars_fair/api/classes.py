@@ -150,7 +150,8 @@ class FairClassCounts:
         def report(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
             return multiclass_report_from_classes(
                 frame, keys, classes=declared, ordered=ordered, reference=reference,
-                min_support=min_support, four_fifths=four_fifths, names=self._table.names)
+                min_support=min_support, four_fifths=four_fifths, names=self._table.names,
+                order=self._table.order)
 
         if combinations is None and max_order is None and not _nested(by):
             frame, keys = self._rolled(cast("By", by))
@@ -541,4 +542,5 @@ def from_class_counts(
         lambda df: _check_class_table(df, key_list, labels, cells, declared, dtype),
         schema=out_schema)
     return FairClassCounts(C.ClassTable(checked, key_list, declared,
-                                        check_int(max_groups, "max_groups")))
+                                        check_int(max_groups, "max_groups"),
+                                        order=C.label_order(true_dtype, dtype)))

@@ -1326,6 +1326,8 @@ _PYTHON_ADVICE = (
     # a Python function named as the analysis: the command that runs it
     (re.compile(r"(output columns?(?:\(s\))? of )(?:polars_fair\b|[a-z]+(?:_[a-z]+)+\b)"),
      lambda m: m.group(1) + _command_words()),
+    (re.compile(r"^[a-z]+(?:_[a-z]+)+(?= reports one attribute set)"),
+     lambda m: _command_words()),
     # a reference over several attributes names each of them: attr=value,attr=value
     (re.compile(r"reference mapping must name exactly the attributes \[([^\]]*)\], got "
                 r"\[([^\]]*)\]"),

@@ -47,6 +47,7 @@ __all__ = ["CLASS_ARGS", "CLASS_ARGS_DOC", "CLASS_COLUMNS", "ClassArgs", "ClassT
            "check_class_args", "check_class_values", "check_classes", "check_enum_pair",
            "class_dtype", "declared_categories", "check_class_count",
            "class_table", "classes_of", "derive_classes", "hidden_classes", "finish_classes",
+           "label_order",
            "spell_out_classes", "staging_dtype"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -178,6 +179,10 @@ class ClassTable:
     names : dict of str to str, optional
         ``y_pred`` [, ``y_true``, ``sample_weight``] -> the column the user named, for the
         messages of the analyses (default: the table's own column names).
+    order : tuple, optional
+        An order of the classes the table does not declare: the categories of an Enum label
+        beside a text prediction (the classes are then read as text), advised when
+        ``ordered=True`` is asked without ``classes=``.
 
     Examples
     --------
@@ -191,6 +196,7 @@ class ClassTable:
     classes: tuple[Any, ...] | None = None
     max_groups: int = DEFAULT_MAX_GROUPS
     names: dict[str, str] = field(default_factory=lambda: dict(TABLE_NAMES))
+    order: tuple[Any, ...] | None = None
 
     @property
     def labelled(self) -> bool:
@@ -203,13 +209,15 @@ class ClassTable:
         return "weight_sum" in self.frame.collect_schema().names()
 
 
-def declared_categories(dtype: pl.Enum) -> tuple[Any, ...]:
+def declared_categories(dtype: pl.Enum, column: str = "y_pred") -> tuple[Any, ...]:
     """The categories of an Enum prediction, its declared classes, bounded as ``classes=`` is.
 
     Parameters
     ----------
     dtype : pl.Enum
         The prediction's dtype.
+    column : str, default "y_pred"
+        The prediction's name (the command line's advice reads it as text by name).
 
     Returns
     -------
@@ -229,8 +237,10 @@ def declared_categories(dtype: pl.Enum) -> tuple[Any, ...]:
     categories = dtype.categories
     limit = LIMITS["classes"].limit
     if categories.len() > limit:
-        raise E.SizeLimitError(E.ENUM_CLASSES_TOO_MANY.format(size=categories.len(),
-                                                             limit=limit))
+        raise E.SizeLimitError(
+            E.ENUM_CLASSES_TOO_MANY.format(size=categories.len(), limit=limit),
+            cli_message=E.CLI_ENUM_CLASSES_TOO_MANY.format(size=categories.len(), limit=limit,
+                                                           sql=_as_text(column)))
     return tuple(categories.to_list())
 
 
@@ -301,8 +311,8 @@ def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, .
     same_kind = series is not None and all(
         isinstance(v, str) == _is_text(dtype) for v in values)
     if not same_kind or series is None or series.n_unique() != len(values):
-        raise E.InvalidArgumentError(E.CLASS_DTYPE.format(
-            values=E.show_values(values), column=column, dtype=dtype))
+        raise E.class_error(E.InvalidArgumentError, E.CLASS_DTYPE, values=E.Classes(values),
+                            column=column, dtype=dtype)
     return tuple(series.to_list())
 
 
@@ -385,7 +395,7 @@ def class_table(
     declared = check_classes(classes, dtype, a.y_pred_name)
     if declared is None and isinstance(dtype, pl.Enum) and (
             dtype == a.pred_dtype or isinstance(a.pred_dtype, pl.Enum)):
-        declared = declared_categories(dtype)
+        declared = declared_categories(dtype, a.y_pred_name)
     labels = engine.label_table(a)
     schema_in = labels.collect_schema()
     out = pl.Schema([*((k, schema_in[k]) for k in a.keys),
@@ -398,7 +408,34 @@ def class_table(
              **({"sample_weight": a.weight_name} if a.weight_name else {})}
     rows = engine.lf if isinstance(engine, PolarsEngine) else None
     return ClassTable(boundary.values_hidden(table, a.bound, rows), a.keys, declared,
-                      a.max_groups, names)
+                      a.max_groups, names, label_order(a.true_dtype, dtype))
+
+
+def label_order(true_dtype: pl.DataType | None, dtype: pl.DataType) -> tuple[Any, ...] | None:
+    """The categories of an Enum label whose order the class dtype lost (read as text).
+
+    Parameters
+    ----------
+    true_dtype : pl.DataType, optional
+        The label's dtype.
+    dtype : pl.DataType
+        The class dtype (:func:`class_dtype`).
+
+    Returns
+    -------
+    tuple or None
+        The label's categories when it is an Enum and the classes are not, else ``None``.
+
+    Examples
+    --------
+    >>> label_order(pl.Enum(["bad", "ok", "good"]), pl.String())
+    ('bad', 'ok', 'good')
+    >>> label_order(pl.String(), pl.String()) is None
+    True
+    """
+    if isinstance(true_dtype, pl.Enum) and not isinstance(dtype, pl.Enum):
+        return tuple(true_dtype.categories.to_list())
+    return None
 
 
 #: Null or NaN classes: the binary audit's check of a label column, shared.

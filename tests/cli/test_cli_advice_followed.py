@@ -5,7 +5,8 @@ text, runs it, and checks the result. The templates: SQL_WHY_BACKSLASH, CLI_RANG
 CLI_BAD_DTYPE_OPTION, CLI_OUTPUT_SUFFIX, CLI_OUTPUTS_CLASH, CLI_OUTPUT_IS_DIR, CLI_SCORE_ADVICE,
 CLI_ONE_OUTCOME, CLI_PAGE_OPTION, PAGE_OUTPUT_IS_DIR (the Python page's) and CLASSES_NOT_LISTED;
 the class errors' (issue 22): UNKNOWN_CLASSES, CLASSES_ABSENT, CLI_NO_COMMON_CLASSES,
-CLI_ENUM_OUTSIDE and CLI_ENUM_CLASSES, their classes listed as ``--classes`` takes them.
+CLI_ENUM_OUTSIDE, CLI_ENUM_CLASSES and CLI_ENUM_CLASSES_TOO_MANY, their classes listed as
+``--classes`` takes them; ONE_SET_ONLY naming the command, not the Python function.
 """
 
 from __future__ import annotations
@@ -400,3 +401,61 @@ def test_kinds_apart_lists_values_as_typed(classes_csv: Path, tmp_path: Path) ->
     assert "--y-true column 'n' (Int64) holds 0,1,2 and --y-pred column 'r' (String) holds " \
            "High,Low,Medium" in text, text
     assert "[" not in text
+
+
+def test_an_enum_of_too_many_categories_advice_reads_it_as_text_and_runs(tmp_path: Path) -> None:
+    path = tmp_path / "wide.parquet"
+    wide = pl.Enum([f"c{i}" for i in range(1_001)])  # 1,001 categories, three of them held
+    CLASS_ROWS.select("g", r=pl.Series(["c0", "c1", "c2"] * 4).cast(wide)).write_parquet(path)
+    code, _, err = cli("multiclass-report", str(path), "--by", "g", "--y-pred", "r")
+    assert code == 2
+    text = " ".join(err.split())
+    assert text.endswith(E.CLI_ENUM_CLASSES_TOO_MANY.format(
+        size=1_001, limit=1_000, sql='"CAST(r AS VARCHAR)"')), text
+    code, out, err = cli("multiclass-report", str(path), "--by", "g",
+                         "--y-pred", _words(text, "for example --y-pred")[0], "--format", "csv",
+                         "--min-support", "1")
+    assert code == 0, err
+    # only the classes the rows hold: a gets c0, c2, c1, c0, c2, c1 (2 each), b the same
+    assert _class_counts(out) == {(g, c): 2 for g in ("a", "b") for c in ("c0", "c1", "c2")}
+
+
+def test_one_attribute_set_names_the_command_and_its_advice_runs(tmp_path: Path) -> None:
+    path = tmp_path / "c.csv"
+    CLASS_ROWS.with_columns(y=pl.Series([float(i) for i in range(12)])).write_csv(path)
+    code, _, err = cli("continuous-report", str(path), "--by", "g", "--by", "r", "--y-pred", "y",
+                       "--combinations", "all")
+    assert code == 2
+    text = " ".join(err.split())
+    assert text.startswith("polars-fair: error: polars-fair continuous-report reports one "
+                           "attribute set (the intersection of --by)"), text
+    assert "continuous_report" not in text
+    assert text.endswith("for example --by 'g', then --by 'r'"), text
+    code, out, err = cli("continuous-report", str(path), "--by",
+                         _words(text, "for example --by")[0], "--y-pred", "y", "--format", "csv",
+                         "--min-support", "1")
+    assert code == 0, err
+    # g = a: the even rows 0, 2, ..., 10 (mean 5); b: the odd ones (mean 6)
+    assert _csv(out).select("g", "mean").rows() == [("a", 5.0), ("b", 6.0)]
+
+
+def test_ordered_advice_follows_an_enum_label_and_runs(tmp_path: Path) -> None:
+    path = tmp_path / "label.parquet"
+    label = pl.Enum(["bad", "ok", "good", "unused"])
+    pl.DataFrame({"g": ["a", "b"] * 6, "p": ["bad", "ok", "good"] * 4,
+                  "t": ["ok", "good"] * 6}).with_columns(
+        t=pl.col("t").cast(label)).write_parquet(path)
+    code, _, err = cli("multiclass-report", str(path), "--by", "g", "--y-pred", "p",
+                       "--y-true", "t", "--ordered")
+    assert code == 2
+    text = " ".join(err.split())
+    assert text.endswith("for example --classes bad,ok,good"
+                         + E.ORDER_OF_LABEL.replace("y_true", "--y-true")), text
+    code, out, err = cli("multiclass-report", str(path), "--by", "g", "--y-pred", "p",
+                         "--y-true", "t", "--ordered", "--format", "csv", "--min-support", "1",
+                         "--classes", _listed(text, "for example --classes"))
+    assert code == 0, err
+    # b (rows 1, 3, ..., 11): ok, bad, good, ok, bad, good: at or above bad 6/6, ok 4/6,
+    # good 2/6
+    rows = _csv(out).filter(pl.col("g") == "b")
+    assert rows["selection_rate"].to_list() == [1.0, 4 / 6, 2 / 6]

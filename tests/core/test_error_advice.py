@@ -152,7 +152,7 @@ FOLLOWED = {
     # limit of classes, CLASSES_TOO_MANY)
     "UNKNOWN_CLASSES", "CLASSES_ABSENT", "CLASSES_UNORDERED", "ENUM_OUTSIDE", "ENUM_CLASSES",
     "NO_COMMON_CLASSES", "CLI_ENUM_OUTSIDE", "CLI_ENUM_CLASSES", "CLI_NO_COMMON_CLASSES",
-    "CLASSES_TOO_MANY",
+    "CLASSES_TOO_MANY", "CLI_ENUM_CLASSES_TOO_MANY",
 }
 #: Templates that suggest something, not followed by a test yet (left for later work).
 NOT_YET_FOLLOWED: set[str] = set()

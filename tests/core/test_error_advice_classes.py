@@ -203,3 +203,22 @@ def test_no_common_classes_advice_leave_y_true_out_runs() -> None:
     assert "or leave y_true out" in str(err.value)
     out = df.fair.multiclass_report("g", y_pred="p", min_support=1)
     assert _n_class(out)[("a", "High")] == 3
+
+
+def test_ordered_text_classes_are_advised_in_the_order_of_an_enum_label() -> None:
+    # p (text) beside t, an Enum [bad, ok, good, unused]: the classes are read as text, and
+    # ordered=True used to advise them sorted as text (bad, good, ok: not their order)
+    df = pl.DataFrame({"g": ["a", "b"] * 6, "p": ["bad", "ok", "good"] * 4,
+                       "t": ["ok", "good"] * 6}).with_columns(
+        t=pl.col("t").cast(pl.Enum(["bad", "ok", "good", "unused"])))
+    with pytest.raises(E.InvalidArgumentError) as err:
+        df.fair.multiclass_report("g", y_pred="p", y_true="t", ordered=True)
+    assert str(err.value) == E.ORDER_NEEDS_CLASSES.format(
+        column="p", dtype=pl.String, example="['bad', 'ok', 'good']", guess=E.ORDER_OF_LABEL,
+        values="['bad', 'good', 'ok']")  # unused: held by no row, left out
+    classes = _advised(str(err.value), "classes")
+    out = df.fair.multiclass_report("g", y_pred="p", y_true="t", ordered=True, classes=classes,
+                                    min_support=1)
+    # a (rows 0, 2, ..., 10): bad, good, ok, bad, good, ok; at or above bad 6/6, ok 4/6,
+    # good 2/6
+    assert out.filter(pl.col("g") == "a")["selection_rate"].to_list() == [1.0, 4 / 6, 2 / 6]
