@@ -14,7 +14,7 @@ import datetime as _dt
 import math as _math
 import re as _re
 from collections.abc import Collection, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = [
     "PolarsFairError",
@@ -31,6 +31,10 @@ __all__ = [
     "NotRowLevelError",
     "SizeLimitError",
     "SQLRefusedError",
+    "Classes",
+    "class_error",
+    "cli_classes",
+    "cli_item",
     "closest",
     "cut_off",
     "levels_error",
@@ -38,6 +42,7 @@ __all__ = [
     "shell_escaped",
     "shell_word",
     "show_values",
+    "sql_name",
     "InvalidInputError",
     "InvalidMembershipError",
 ]
@@ -141,7 +146,8 @@ TOO_MANY_CLASSES = TOO_MANY_VALUES + (
 )
 CLI_TOO_MANY_CLASSES = TOO_MANY_VALUES + (
     "; a prediction of more than two classes is audited per class: polars-fair "
-    "multiclass-report, or bias-audit with classes={classes} (one selection table per class)"
+    "multiclass-report, or bias-audit with classes={classes} and no pos_label= (one selection "
+    "table per class)"
 )
 LOOKS_LIKE_SCORES = (
     "column {column!r} ({role}) holds values between {low} and {high} besides "
@@ -241,8 +247,38 @@ ONE_CLASS = (
 )
 FEW_CLASSES = "classes= must list at least two distinct, non-null classes, got {values}"
 UNKNOWN_CLASSES = (
-    "column {column!r} ({role}) holds {count} value(s) not in classes={classes}: {values}; add "
-    "them to classes= or map them to a listed class first"
+    "column {column!r} ({role}) holds {count} value(s) not in classes={classes}: {values}; pass "
+    "classes={wanted} (the classes given, then those found), or map them to a listed class first"
+)
+#: Not one row's class among ``classes=``: none of the classes given occurs (a misspelt list,
+#: or classes of another column); the classes the column holds, to pass instead.
+CLASSES_ABSENT = (
+    "none of classes={classes} occurs in column {column!r} ({role}): its {count:,} row(s) hold "
+    "{values}; pass the classes it holds, for example classes={wanted}"
+)
+#: ``classes=`` as a set: it has no order, and the classes' order is the report's.
+CLASSES_UNORDERED = (
+    "classes= is a {kind}, which has no order, but the order of the classes matters (the rows "
+    "of the report follow it, and ordered=True reads it from the lowest class up); pass a list "
+    "in the order you mean, for example classes={example}"
+)
+#: A class table whose every count ``n`` is 0 (:func:`polars_fair.from_class_counts`).
+CLASS_COUNTS_ZERO = (
+    "every n of the class table is 0 ({rows:,} table row(s), classes {values}): none of its "
+    "classes occurs, so there is nothing to audit"
+)
+#: A label's classes outside the categories of the Enum prediction that declares the classes:
+#: the Enum cannot hold them, so ``classes=`` cannot take them; the Enum widened can.
+ENUM_OUTSIDE = (
+    "column {column!r} ({role}) holds {count} value(s) outside the categories of the Enum column "
+    "{enum!r} (y_pred): {values} (its categories: {categories}); cast it to an Enum that has "
+    "them, for example y_pred=pl.col({enum!r}).cast(pl.Enum({widened})){also}"
+)
+#: :data:`ENUM_OUTSIDE` on the command line: the Enum read as text, the classes in order.
+CLI_ENUM_OUTSIDE = (
+    "column {column!r} ({role}) holds {count} value(s) outside the categories of the Enum column "
+    "{enum!r} (y_pred): {values} (its categories: {categories}); read it as text with the "
+    "classes in order, for example --y-pred {sql} --classes {wanted}"
 )
 #: The classes found in a column whose values may identify people
 #: (:func:`polars_fair.counting.boundary.identifying`), in place of their list: counts and dtype.
@@ -277,8 +313,14 @@ CLASS_DTYPE = (
     "of the column's type"
 )
 ENUM_CLASSES = (
-    "classes= {values} holds {bad} that the Enum column {column!r} cannot hold; its categories "
-    "are {categories}: list only those, or cast the column to an Enum that has them"
+    "classes= {values} holds {bad} that the Enum column {column!r} cannot hold (its categories: "
+    "{categories}); cast it to an Enum that has them, for example "
+    "y_pred=pl.col({column!r}).cast(pl.Enum({wanted}))"
+)
+#: :data:`ENUM_CLASSES` on the command line: the Enum read as text.
+CLI_ENUM_CLASSES = (
+    "classes= {values} holds {bad} that the Enum column {column!r} cannot hold (its categories: "
+    "{categories}); read it as text, for example --y-pred {sql} with the same --classes"
 )
 CLASS_KINDS = (
     "y_true column {y_true!r} ({true_dtype}) and y_pred column {y_pred!r} ({pred_dtype}) hold "
@@ -316,7 +358,14 @@ CLI_CLASS_KINDS_APART = (
 NO_COMMON_CLASSES = (
     "y_true column {y_true!r} holds the classes {true_values} and y_pred column {y_pred!r} the "
     "classes {pred_values}: none in common, so no prediction can be right; map both columns to "
-    "the same classes first"
+    "the same classes first, or leave y_true out (the selection rates per class need no labels)"
+)
+#: :data:`NO_COMMON_CLASSES` on the command line (a mapping is SQL there).
+CLI_NO_COMMON_CLASSES = (
+    "--y-true column {y_true!r} holds the classes {true_values} and --y-pred column {y_pred!r} "
+    "the classes {pred_values}: none in common, so no prediction can be right; map both "
+    "columns to the same classes first (SQL CASE), or leave --y-true out (the selection rates "
+    "per class need no labels)"
 )
 #: :data:`NULL_LABELS` / :data:`NAN_LABELS` of a class table handed in (``from_class_counts``):
 #: its table rows are counted, and the rows they stand for (their ``n``) said as such.
@@ -362,6 +411,9 @@ CLI_ORDER_NEEDS_CLASSES = (
 #: :data:`ORDER_NEEDS_CLASSES`'s note when no known scale orders the classes (they are shown
 #: sorted as text).
 ORDER_GUESSED = " (sorted as text here: put them in their order)"
+#: :data:`ORDER_NEEDS_CLASSES`'s note when an Enum label (read as text beside a text
+#: prediction) orders the classes.
+ORDER_OF_LABEL = " (in the order of the y_true Enum's categories)"
 UNKNOWN_GROUP = "reference group {group!r} does not exist{near}; the groups are: {groups}"
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
 #: ``{example}``: the same value in the attribute's type (:func:`polars_fair.core.values.
@@ -557,6 +609,12 @@ ENUM_CLASSES_TOO_MANY = (
     "the Enum prediction declares {size:,} categories, more than the limit of {limit:,} classes "
     "(each class is a report of every group); cast it to String so that only the classes the "
     "rows hold are used, or pass classes= with at most {limit:,}"
+)
+#: :data:`ENUM_CLASSES_TOO_MANY` on the command line: the prediction read as text.
+CLI_ENUM_CLASSES_TOO_MANY = (
+    "the Enum prediction declares {size:,} categories, more than the limit of {limit:,} classes "
+    "(each class is a report of every group); read it as text so that only the classes the "
+    "rows hold are used, for example --y-pred {sql}, or pass --classes with at most {limit:,}"
 )
 #: ``power_curve`` with more cells (effects x sizes) than its limit.
 POWER_CELLS = (
@@ -2050,6 +2108,201 @@ def show_classes(values: Sequence[Any], column: str) -> str:
             repr(v.isoformat(sep=" ") if isinstance(v, _dt.datetime) else v.isoformat()
                  if isinstance(v, (_dt.date, _dt.time)) else v) for v in values) + "]"
     return CLASSES_NOT_LISTED.format(count=len(values), column=column)
+
+
+#: A word the shell passes as it is (commas included: ``--classes Low,High``); ``_`` is left
+#: out so that no class reads as a parameter the command line would turn into a flag.
+_SHELL_PLAIN = _re.compile(r"[A-Za-z0-9,.+@%/-]+")
+
+
+def cli_item(value: Any) -> str:
+    """A value as an item of a command-line list (``--classes``) reads it back.
+
+    Booleans ``true``/``false``, dates and times in ISO 8601, other values as text; an item
+    holding ``,``, ``=``, ``:`` or ``"`` in double quotes, a ``"`` doubled
+    (:mod:`polars_fair.cli.quoting`).
+
+    Parameters
+    ----------
+    value : Any
+        One class.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> cli_item("High"), cli_item(True), cli_item("a,b"), cli_item(2.5)
+    ('High', 'true', '"a,b"', '2.5')
+    """
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, _dt.datetime):
+        text = value.isoformat(sep=" ")
+    elif isinstance(value, (_dt.date, _dt.time)):
+        text = value.isoformat()
+    else:
+        text = str(value)
+    return '"' + text.replace('"', '""') + '"' if _re.search(r'[,=:"]', text) else text
+
+
+def cli_classes(values: Sequence[Any], column: str, *, limit: int | None = None,
+                width: int = 40) -> str:
+    """Classes as ``--classes`` takes them: one shell word, the items comma-separated.
+
+    Parameters
+    ----------
+    values : sequence
+        The classes.
+    column : str
+        The column they come from (named when they are too many to list).
+    limit : int, optional
+        ``None``: every class, to copy (past :data:`MAX_LISTED_CLASSES` none, counted, as
+        :func:`show_classes`); a number: at most that many are shown, each cut to ``width``
+        characters, the rest counted (as :func:`show_values`).
+    width : int, default 40
+        With ``limit``, the longest item shown.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> cli_classes(["Low", "High"], "risk")
+    'Low,High'
+    >>> print(cli_classes(["a,b", "c d"], "x"))
+    '"a,b",c d'
+    >>> cli_classes(list(range(7)), "code", limit=5)
+    '0,1,2,3,4 ... (2 more)'
+    """
+    values = list(values)
+    if limit is None and len(values) > MAX_LISTED_CLASSES:  # " ...": "classes= ..." is a flag
+        return CLASSES_NOT_LISTED.format(count=len(values), column=column).replace("[...]",
+                                                                                   " ...")
+    shown = values if limit is None else values[:limit]
+    items = [cli_item(v) for v in shown]
+    if limit is not None:
+        items = [t if len(t) <= width else t[:width - 3] + "..." for t in items]
+    text = ",".join(items)
+    word = text if _SHELL_PLAIN.fullmatch(text) else "'" + text.replace("'", "'\"'\"'") + "'"
+    more = len(values) - len(shown)
+    return word + (f" ... ({more} more)" if more > 0 else "")
+
+
+def sql_name(column: str) -> str:
+    """A column's name as SQL reads it: as it is when an identifier, else double-quoted.
+
+    Parameters
+    ----------
+    column : str
+        The name.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> sql_name("risk"), sql_name("risk score")
+    ('risk', '"risk score"')
+    """
+    return column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
+
+
+class Classes:
+    """Classes a class message lists, shown as each surface types them (:func:`class_error`).
+
+    Parameters
+    ----------
+    values : sequence
+        The classes.
+    column : str, default ""
+        The column they come from.
+    every : bool, default False
+        Every class, to copy into ``classes=`` (:func:`show_classes`, :func:`cli_classes`);
+        otherwise a few are shown (:func:`show_values`, ``cli_classes(limit=5)``).
+
+    Examples
+    --------
+    >>> c = Classes(["a", "b"])
+    >>> c.python(), c.cli()
+    ("['a', 'b']", 'a,b')
+    """
+
+    def __init__(self, values: Iterable[Any], column: str = "", every: bool = False) -> None:
+        self.values, self.column, self.every = list(values), column, every
+
+    def python(self) -> str:
+        """As Python writes them (a list).
+
+        Returns
+        -------
+        str
+            :func:`show_classes` of every class, else :func:`show_values` of a few.
+
+        Examples
+        --------
+        >>> Classes(range(7)).python()
+        '[0, 1, 2, 3, 4, ... (2 more)]'
+        """
+        return (show_classes(self.values, self.column) if self.every
+                else show_values(self.values))
+
+    def cli(self) -> str:
+        """As ``--classes`` takes them.
+
+        Returns
+        -------
+        str
+            :func:`cli_classes` of every class, else of five.
+
+        Examples
+        --------
+        >>> print(Classes(["a,b", "c"], every=True).cli())
+        '"a,b",c'
+        """
+        return cli_classes(self.values, self.column, limit=None if self.every else 5)
+
+
+_E = TypeVar("_E", bound="PolarsFairError")
+
+
+def class_error(kind: type[_E], template: str, cli_template: str | None = None, /,
+                **facts: Any) -> _E:
+    """An error of a class message, its lists of classes written for each surface.
+
+    Each fact given as :class:`Classes` is a Python list in the message and a ``--classes``
+    word in its ``cli_message`` (the command line's flags then replace the parameter names:
+    :func:`polars_fair.cli.io.cli_message`).
+
+    Parameters
+    ----------
+    kind : type
+        The error type.
+    template : str
+        The message.
+    cli_template : str, optional
+        The command line's message (default: ``template``).
+    **facts
+        The template's fields.
+
+    Returns
+    -------
+    PolarsFairError
+
+    Examples
+    --------
+    >>> err = class_error(InvalidLabelError, ONE_CLASS, column="p", role="y_pred",
+    ...                   values=Classes(["x"]))
+    >>> str(err).split(";")[0], err.cli_message.split(";")[0]
+    ("column 'p' (y_pred) holds one class only (['x'])", "column 'p' (y_pred) holds one class only (x)")
+    """  # noqa: E501
+    python = {k: v.python() if isinstance(v, Classes) else v for k, v in facts.items()}
+    cli = {k: v.cli() if isinstance(v, Classes) else v for k, v in facts.items()}
+    return kind(template.format(**python),
+                cli_message=(cli_template or template).format(**cli))
 
 
 def show_columns(columns: Sequence[str]) -> str:

@@ -36,30 +36,29 @@ _SCALE = {"very low": 0, "low": 1, "medium": 2, "moderate": 2, "mid": 2, "middle
           "high": 3, "very high": 4, "bronze": 1, "silver": 2, "gold": 3, "platinum": 4}
 
 
-def _order_needs_classes(found: Sequence[Any], column: str, dtype: Any) -> E.InvalidArgumentError:
+def _order_needs_classes(found: Sequence[Any], column: str, dtype: Any,
+                         order: Sequence[Any] | None = None) -> E.InvalidArgumentError:
     """ORDER_NEEDS_CLASSES, with the classes in the order of a known scale where they are one.
 
-    Classes that are all words of :data:`_SCALE` (``High``, ``Low``, ``Medium``) are advised
-    in its order (``Low``, ``Medium``, ``High``); others sorted as text, saying so. The command
-    line's message writes them as ``--classes`` takes them (comma-separated).
+    Classes that are all categories of an Enum label (``order``) are advised in its order, the
+    categories no row holds left out; else classes that are all words of :data:`_SCALE`
+    (``High``, ``Low``, ``Medium``) in its order (``Low``, ``Medium``, ``High``); others sorted
+    as text, saying so. The command line's message writes them as ``--classes`` takes them.
     """
     words = [" ".join(str(v).strip().lower().replace("_", " ").replace("-", " ").split())
              for v in found]
-    ranks = [_SCALE.get(w) for w in words]
+    ranks: list[int | None] = [_SCALE.get(w) for w in words]
+    labelled = order is not None and set(found) <= set(order)
+    if labelled:  # the label's Enum orders them
+        ranks = [list(order or ()).index(v) for v in found]
     known = None not in ranks and len(set(ranks)) == len(ranks)
     ordered = [v for _, v in sorted(zip(ranks, found, strict=True))] if known else list(found)
-    guess = "" if known else E.ORDER_GUESSED
+    guess = E.ORDER_OF_LABEL if labelled else "" if known else E.ORDER_GUESSED
     facts = {"column": column, "dtype": dtype, "guess": guess}
-    if len(ordered) <= E.MAX_LISTED_CLASSES:
-        items = ['"' + str(v).replace('"', '""') + '"' if any(c in str(v) for c in ',="')
-                 else str(v) for v in ordered]
-        cli_example = E.shell_word(",".join(items))
-    else:
-        cli_example = E.show_classes(ordered, column).replace("[...]", "...")
-    return E.InvalidArgumentError(
-        E.ORDER_NEEDS_CLASSES.format(**facts, example=E.show_classes(ordered, column),
-                                     values=E.show_values(list(found))),
-        cli_message=E.CLI_ORDER_NEEDS_CLASSES.format(**facts, example=cli_example))
+    return E.class_error(E.InvalidArgumentError, E.ORDER_NEEDS_CLASSES,
+                         E.CLI_ORDER_NEEDS_CLASSES, **facts,
+                         example=E.Classes(ordered, column, every=True),
+                         values=E.Classes(found))
 
 
 __all__ = ["MIN_EXPECTED", "N_DRAWS", "REPORT_COLUMNS", "TEST_COLUMNS", "class_tables",
@@ -181,6 +180,7 @@ def multiclass_report_from_classes(
     min_support: float = DEFAULTS.min_support,
     four_fifths: float = DEFAULTS.four_fifths,
     names: Mapping[str, str] | None = None,
+    order: Sequence[Any] | None = None,
 ) -> pl.LazyFrame:
     """Per group and class: the share placed in the class, its impact ratio and verdicts.
 
@@ -217,6 +217,9 @@ def multiclass_report_from_classes(
     names : mapping of str to str, optional
         ``y_pred`` [and ``y_true``] -> the column the user named, for the messages (default:
         the table's column names).
+    order : sequence, optional
+        An order of the classes known besides the table (an Enum label's categories,
+        ``ClassTable.order``): the order ``ordered=True`` without ``classes`` advises.
 
     Returns
     -------
@@ -254,7 +257,7 @@ def multiclass_report_from_classes(
     if ordered and classes is None and _is_text(dtype):
         found = table.select(pl.col("y_pred").drop_nulls().unique().sort()).collect()
         raise _order_needs_classes(found["y_pred"].to_list(),
-                                   {**TABLE_NAMES, **(names or {})}["y_pred"], dtype)
+                                   {**TABLE_NAMES, **(names or {})}["y_pred"], dtype, order)
     ref = Reference.parse(reference, keys)
     out_schema = _report_schema(schema, keys)
 

@@ -37,7 +37,8 @@ max_order : int, optional
 
 def _class_doc(source: Callable[..., Any], example: str, *, sets: bool = False) -> str:
     """A multiclass namespace method's docstring, from its analysis."""
-    return compose(source.__doc__ or "", drop=("table", "keys", "sets", "classes", "names"),
+    return compose(source.__doc__ or "",
+                   drop=("table", "keys", "sets", "classes", "names", "order"),
                    before=spec.BY_DOC + ("\n" + _SETS_DOC if sets else ""),
                    after=CLASS_ARGS_DOC, raises=spec.INPUT_ERRORS_DOC, example=example,
                    returns="pl.LazyFrame")

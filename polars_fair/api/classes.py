@@ -34,7 +34,7 @@ from polars_fair.api.objects import FairCounts, counts
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS, POSITIVE_WEIGHT_ROWS, check_int, parse_by
 from polars_fair.counting import classes as C
-from polars_fair.counting.boundary import missing_keys_as_null
+from polars_fair.counting.boundary import identifying, missing_keys_as_null
 from polars_fair.counting.tables import Counted
 
 __all__ = ["FairClassCounts", "class_counts", "class_sets", "from_class_counts"]
@@ -150,7 +150,8 @@ class FairClassCounts:
         def report(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
             return multiclass_report_from_classes(
                 frame, keys, classes=declared, ordered=ordered, reference=reference,
-                min_support=min_support, four_fifths=four_fifths, names=self._table.names)
+                min_support=min_support, four_fifths=four_fifths, names=self._table.names,
+                order=self._table.order)
 
         if combinations is None and max_order is None and not _nested(by):
             frame, keys = self._rolled(cast("By", by))
@@ -441,8 +442,15 @@ def _check_class_table(df: pl.DataFrame, keys: list[str], labels: list[str],
             if bad.height:
                 raise E.NullValuesError(E.NULL_CLASS_TABLE.format(
                     column=c, count=bad.height, what=what, rows=int(bad["n"].sum())))
-    if df.height == 0 or not df["n"].sum():
+    if df.height == 0:
         raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the class table is empty)"))
+    if not df["n"].sum():  # rows, each of none: no class occurs
+        held = df[labels[-1]].unique().sort()
+        hidden = identifying(held.len(), df.height, held.dtype)  # a name as the class
+        raise E.class_error(E.EmptyFrameError, E.CLASS_COUNTS_ZERO, rows=df.height,
+                            values=E.CLASSES_HIDDEN.format(
+                                levels=held.len(), rows=df.height, dtype=held.dtype)
+                            if hidden else E.Classes(held.to_list()))
     _check_levels(df, keys)
     out = (df.group_by([*keys, *labels]).agg(pl.col(c).sum() for c in cells)
            .sort([*keys, *labels], nulls_last=True))
@@ -534,4 +542,5 @@ def from_class_counts(
         lambda df: _check_class_table(df, key_list, labels, cells, declared, dtype),
         schema=out_schema)
     return FairClassCounts(C.ClassTable(checked, key_list, declared,
-                                        check_int(max_groups, "max_groups")))
+                                        check_int(max_groups, "max_groups"),
+                                        order=C.label_order(true_dtype, dtype)))

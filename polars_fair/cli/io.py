@@ -1242,6 +1242,15 @@ def _names(listed: str) -> str:
                      for v in listed.split(",") if v.strip())
 
 
+def _classes_word(listed: str) -> str:
+    """A Python list of classes (``['a,b', 'c']``) as ``--classes`` takes it (``'"a,b",c'``)."""
+    try:
+        values = ast.literal_eval(listed)
+    except (ValueError, SyntaxError):  # not literals: the items as they are written
+        return _names(listed[1:-1]).replace(", ", ",")
+    return E.cli_classes(list(values), "")
+
+
 def _item_value(value_repr: str) -> str:
     """A value of ``--benchmark`` as typed: text as it is (double-quoted if it holds , = :)."""
     try:
@@ -1299,10 +1308,11 @@ _PYTHON_ADVICE = (
     (re.compile(r"a mapping \{attribute: value\}"), "attr=value,attr=value"),
     (re.compile(rf"bins=\{{({_PY_TEXT}): ([^{{}}]*)\}}"),
      lambda m: _item_word("--bins", m.group(1), m.group(2))),
-    # classes=['Low', 'High'] -> --classes Low,High (a list flag is comma-separated)
-    (re.compile(r"(?<![\w-])classes=\[([^\]]*)\]"),
-     lambda m: "--classes " + ",".join(re.sub(r"^'(.*)'$|^\"(.*)\"$", r"\1\2", v.strip())
-                                       for v in m.group(1).split(","))),
+    # classes=['Low', 'High'] -> --classes Low,High (a list flag is comma-separated, an item
+    # holding a comma in double quotes: the list read back as Python, then written as flags)
+    (re.compile(r"(?<![\w-])classes=(\[(?:[^\]'\"]|{_PY_TEXT})*\])".replace("{_PY_TEXT}",
+                                                                         _PY_TEXT)),
+     lambda m: "--classes " + _classes_word(m.group(1))),
     # a key renamed in Python (pl.col('n').alias('n' + '_attr')) is SQL named by AS on the
     # command line, which names the key (cli.io.column_or_sql): --by '"n" AS n_attr'
     (re.compile(r"(?:by=)?pl\.col\(('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\)\.alias\("
@@ -1319,6 +1329,8 @@ _PYTHON_ADVICE = (
     # a Python function named as the analysis: the command that runs it
     (re.compile(r"(output columns?(?:\(s\))? of )(?:polars_fair\b|[a-z]+(?:_[a-z]+)+\b)"),
      lambda m: m.group(1) + _command_words()),
+    (re.compile(r"^[a-z]+(?:_[a-z]+)+(?= reports one attribute set)"),
+     lambda m: _command_words()),
     # a reference over several attributes names each of them: attr=value,attr=value
     (re.compile(r"reference mapping must name exactly the attributes \[([^\]]*)\], got "
                 r"\[([^\]]*)\]"),

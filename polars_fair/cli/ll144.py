@@ -30,6 +30,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.audit.escape import page_safe, script_json
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
+from polars_fair.cli.quoting import QUOTING, split_items, unquote
 from polars_fair.core.limits import LIMITS
 from polars_fair.core.options import DEFAULTS
 from polars_fair.counting.boundary import MIN_LEVELS_PER_ROW_CHECK
@@ -245,7 +246,8 @@ def _classes_given(lf: pl.LazyFrame, outcome: Any, y_pred: str | None, y_score: 
             advice="pass --y-pred with --classes, or leave --classes out"))
     assert y_pred is not None
     dtype = lf.select(outcome).collect_schema().dtypes()[0]
-    return tuple(parse_value(c.strip(), dtype, "--classes") for c in classes.split(","))
+    return tuple(parse_value(unquote(c), dtype, "--classes")  # read as every list flag is
+                 for c in split_items(classes) if c)
 
 
 def _classes_of(lf: pl.LazyFrame, outcome: Any) -> tuple[Any, ...] | None:
@@ -638,7 +640,7 @@ def register(app: Any, guard: Any) -> None:
             "true for a boolean).", "VALUE"),
         opt("classes", str | None, None, "The classes of --y-pred in order, comma-separated: "
             "one selection table per class, a class no one received included (not with "
-            "--pos-label or --y-score).", "A,B,..."),
+            "--pos-label or --y-score). " + QUOTING, "A,B,..."),
         opt("sample_weight", str | None, None, "Row weights (column or SQL).", "COLUMN|SQL"),
         opt("where", str | None, None, "SQL filter applied before the audit.", "SQL"),
         opt("data_date", str | None, None, "The date of the data: YYYY-MM-DD or "

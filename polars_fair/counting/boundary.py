@@ -487,10 +487,10 @@ def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> 
         if role == "y_pred":
             held = df.filter(pl.col(col) == pos)["n"].sum() > 0
             found = sorted([*([pos] if held else []), *others], key=lambda v: (str(type(v)), v))
-            facts = {"column": name, "role": role, "pos_label": pos,
-                     "values": E.show_values(others), "classes": E.show_classes(found, name)}
-            raise E.InvalidLabelError(E.TOO_MANY_CLASSES.format(**facts),
-                                      cli_message=E.CLI_TOO_MANY_CLASSES.format(**facts))
+            raise E.class_error(E.InvalidLabelError, E.TOO_MANY_CLASSES,
+                                E.CLI_TOO_MANY_CLASSES, column=name, role=role, pos_label=pos,
+                                values=E.Classes(others),
+                                classes=E.Classes(found, name, every=True))
         if role == "y_true" and all(isinstance(v, str) for v in others):  # text: compare it
             raise E.too_many_labels(name, pos, others,
                                     held=df.filter(pl.col(col) == pos)["n"].sum() > 0)

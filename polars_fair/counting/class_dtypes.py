@@ -106,9 +106,10 @@ def check_enum_pair(true_dtype: pl.DataType | None, pred_dtype: pl.DataType,
         return
     true_cats, pred_cats = true_dtype.categories.to_list(), pred_dtype.categories.to_list()
     example = [*pred_cats, *(c for c in true_cats if c not in pred_cats)]
-    raise E.InvalidArgumentError(E.ENUM_CLASSES_DIFFER.format(
-        y_true=names[0], y_pred=names[1], true_categories=true_cats,
-        pred_categories=pred_cats, example=example))
+    raise E.class_error(E.InvalidArgumentError, E.ENUM_CLASSES_DIFFER, y_true=names[0],
+                        y_pred=names[1], true_categories=E.Classes(true_cats, every=True),
+                        pred_categories=E.Classes(pred_cats, every=True),
+                        example=E.Classes(example, names[1], every=True))
 
 
 def _kinds_error(engine: Engine, a: Audit) -> E.InvalidLabelError:
@@ -124,7 +125,7 @@ def _kinds_error(engine: Engine, a: Audit) -> E.InvalidLabelError:
     numeric = ("y_pred", a.y_pred_name) if _is_text(a.true_dtype) else ("y_true", a.y_true_name)
     facts = {"y_true": a.y_true_name, "true_dtype": a.true_dtype, "y_pred": a.y_pred_name,
              "pred_dtype": a.pred_dtype}
-    sql = numeric[1] if numeric[1].isidentifier() else '"' + numeric[1].replace('"', '""') + '"'
+    sql = E.sql_name(numeric[1])
     cast = E.InvalidLabelError(
         E.CLASS_KINDS.format(**facts, role=numeric[0], column=numeric[1]),
         cli_message=E.CLI_CLASS_KINDS.format(
@@ -136,7 +137,6 @@ def _kinds_error(engine: Engine, a: Audit) -> E.InvalidLabelError:
     values = [labels[c].drop_nulls().unique().sort() for c in (boundary.Y, boundary.P)]
     if set(values[0].cast(pl.String).to_list()) & set(values[1].cast(pl.String).to_list()):
         return cast
-    shown = {"true_values": E.show_values(values[0].to_list()),
-             "pred_values": E.show_values(values[1].to_list())}
-    return E.InvalidLabelError(E.CLASS_KINDS_APART.format(**facts, **shown),
-                               cli_message=E.CLI_CLASS_KINDS_APART.format(**facts, **shown))
+    return E.class_error(E.InvalidLabelError, E.CLASS_KINDS_APART, E.CLI_CLASS_KINDS_APART,
+                         **facts, true_values=E.Classes(values[0].to_list()),
+                         pred_values=E.Classes(values[1].to_list()))

@@ -18,6 +18,7 @@ of weight 0 is no observation), sorted by the keys (nulls last), ``y_true`` and 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeVar
 
@@ -46,6 +47,7 @@ __all__ = ["CLASS_ARGS", "CLASS_ARGS_DOC", "CLASS_COLUMNS", "ClassArgs", "ClassT
            "check_class_args", "check_class_values", "check_classes", "check_enum_pair",
            "class_dtype", "declared_categories", "check_class_count",
            "class_table", "classes_of", "derive_classes", "hidden_classes", "finish_classes",
+           "label_order",
            "spell_out_classes", "staging_dtype"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -177,6 +179,10 @@ class ClassTable:
     names : dict of str to str, optional
         ``y_pred`` [, ``y_true``, ``sample_weight``] -> the column the user named, for the
         messages of the analyses (default: the table's own column names).
+    order : tuple, optional
+        An order of the classes the table does not declare: the categories of an Enum label
+        beside a text prediction (the classes are then read as text), advised when
+        ``ordered=True`` is asked without ``classes=``.
 
     Examples
     --------
@@ -190,6 +196,7 @@ class ClassTable:
     classes: tuple[Any, ...] | None = None
     max_groups: int = DEFAULT_MAX_GROUPS
     names: dict[str, str] = field(default_factory=lambda: dict(TABLE_NAMES))
+    order: tuple[Any, ...] | None = None
 
     @property
     def labelled(self) -> bool:
@@ -202,13 +209,15 @@ class ClassTable:
         return "weight_sum" in self.frame.collect_schema().names()
 
 
-def declared_categories(dtype: pl.Enum) -> tuple[Any, ...]:
+def declared_categories(dtype: pl.Enum, column: str = "y_pred") -> tuple[Any, ...]:
     """The categories of an Enum prediction, its declared classes, bounded as ``classes=`` is.
 
     Parameters
     ----------
     dtype : pl.Enum
         The prediction's dtype.
+    column : str, default "y_pred"
+        The prediction's name (the command line's advice reads it as text by name).
 
     Returns
     -------
@@ -228,8 +237,10 @@ def declared_categories(dtype: pl.Enum) -> tuple[Any, ...]:
     categories = dtype.categories
     limit = LIMITS["classes"].limit
     if categories.len() > limit:
-        raise E.SizeLimitError(E.ENUM_CLASSES_TOO_MANY.format(size=categories.len(),
-                                                             limit=limit))
+        raise E.SizeLimitError(
+            E.ENUM_CLASSES_TOO_MANY.format(size=categories.len(), limit=limit),
+            cli_message=E.CLI_ENUM_CLASSES_TOO_MANY.format(size=categories.len(), limit=limit,
+                                                           sql=_as_text(column)))
     return tuple(categories.to_list())
 
 
@@ -269,22 +280,29 @@ def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, .
     """
     if classes is None:
         return None
+    if isinstance(classes, AbstractSet):  # no order, and the order is the report's
+        raise E.InvalidArgumentError(E.CLASSES_UNORDERED.format(
+            kind=type(classes).__name__, example=E.show_classes(_sorted(classes), column)))
     if isinstance(classes, (str, bytes)) or not isinstance(classes, Sequence | pl.Series):
-        raise E.InvalidArgumentError(E.FEW_CLASSES.format(values=E.show_values([classes])))
+        raise E.class_error(E.InvalidArgumentError, E.FEW_CLASSES,
+                            values=E.Classes([classes]))
     values = list(classes)
     if len(values) > LIMITS["classes"].limit:  # one report of every group a class
         raise E.SizeLimitError(E.CLASSES_TOO_MANY.format(size=len(values),
                                                          limit=LIMITS["classes"].limit))
     if len(values) < 2 or len(set(map(repr, values))) != len(values) or any(
             v is None for v in values):
-        raise E.InvalidArgumentError(E.FEW_CLASSES.format(values=E.show_values(values)))
+        raise E.class_error(E.InvalidArgumentError, E.FEW_CLASSES,
+                            values=E.Classes(values))
     if isinstance(dtype, pl.Enum):  # a value outside the categories: no row can hold it
         categories = dtype.categories.to_list()
         bad = [v for v in values if not isinstance(v, str) or v not in categories]
         if bad:
-            raise E.InvalidArgumentError(E.ENUM_CLASSES.format(
-                values=E.show_values(values), bad=E.show_values(bad), column=column,
-                categories=E.show_values(categories, limit=10)))
+            raise E.class_error(
+                E.InvalidArgumentError, E.ENUM_CLASSES, E.CLI_ENUM_CLASSES,
+                values=E.Classes(values), bad=E.Classes(bad), column=column,
+                categories=E.Classes(categories), sql=_as_text(column),
+                wanted=E.show_classes([*categories, *(str(v) for v in bad)], column))
     target = pl.String() if _is_text(dtype) else dtype
     try:
         series = pl.Series(values, strict=True).cast(target, strict=True)
@@ -293,8 +311,8 @@ def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, .
     same_kind = series is not None and all(
         isinstance(v, str) == _is_text(dtype) for v in values)
     if not same_kind or series is None or series.n_unique() != len(values):
-        raise E.InvalidArgumentError(E.CLASS_DTYPE.format(
-            values=E.show_values(values), column=column, dtype=dtype))
+        raise E.class_error(E.InvalidArgumentError, E.CLASS_DTYPE, values=E.Classes(values),
+                            column=column, dtype=dtype)
     return tuple(series.to_list())
 
 
@@ -377,7 +395,7 @@ def class_table(
     declared = check_classes(classes, dtype, a.y_pred_name)
     if declared is None and isinstance(dtype, pl.Enum) and (
             dtype == a.pred_dtype or isinstance(a.pred_dtype, pl.Enum)):
-        declared = declared_categories(dtype)
+        declared = declared_categories(dtype, a.y_pred_name)
     labels = engine.label_table(a)
     schema_in = labels.collect_schema()
     out = pl.Schema([*((k, schema_in[k]) for k in a.keys),
@@ -390,7 +408,34 @@ def class_table(
              **({"sample_weight": a.weight_name} if a.weight_name else {})}
     rows = engine.lf if isinstance(engine, PolarsEngine) else None
     return ClassTable(boundary.values_hidden(table, a.bound, rows), a.keys, declared,
-                      a.max_groups, names)
+                      a.max_groups, names, label_order(a.true_dtype, dtype))
+
+
+def label_order(true_dtype: pl.DataType | None, dtype: pl.DataType) -> tuple[Any, ...] | None:
+    """The categories of an Enum label whose order the class dtype lost (read as text).
+
+    Parameters
+    ----------
+    true_dtype : pl.DataType, optional
+        The label's dtype.
+    dtype : pl.DataType
+        The class dtype (:func:`class_dtype`).
+
+    Returns
+    -------
+    tuple or None
+        The label's categories when it is an Enum and the classes are not, else ``None``.
+
+    Examples
+    --------
+    >>> label_order(pl.Enum(["bad", "ok", "good"]), pl.String())
+    ('bad', 'ok', 'good')
+    >>> label_order(pl.String(), pl.String()) is None
+    True
+    """
+    if isinstance(true_dtype, pl.Enum) and not isinstance(dtype, pl.Enum):
+        return tuple(true_dtype.categories.to_list())
+    return None
 
 
 #: Null or NaN classes: the binary audit's check of a label column, shared.
@@ -458,7 +503,7 @@ def finish_classes(out: pl.DataFrame, labels: Sequence[str], order: Sequence[str
     ...                {"y_pred": "p"}).rows()
     [('lo', 2), ('hi', 1)]
     """
-    classes_of(out, declared, names)
+    classes_of(out, declared, names, dtype)
     if dtype == out.schema[labels[0]]:
         return out
     return out.with_columns(pl.col(c).cast(dtype) for c in labels).sort(
@@ -466,7 +511,7 @@ def finish_classes(out: pl.DataFrame, labels: Sequence[str], order: Sequence[str
 
 
 def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
-               names: dict[str, str]) -> tuple[Any, ...]:
+               names: dict[str, str], dtype: pl.DataType | None = None) -> tuple[Any, ...]:
     """The classes of a checked class table: the declared ones, or those found (sorted).
 
     Parameters
@@ -477,6 +522,9 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
         The declared classes.
     names : dict of str to str
         ``y_pred`` [and ``y_true``] -> the column name the user gave, for the messages.
+    dtype : pl.DataType, optional
+        The class dtype, when ``df`` holds its classes in another (:func:`staging_dtype`):
+        an Enum's categories are the classes its column can hold.
 
     Returns
     -------
@@ -486,8 +534,9 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     Raises
     ------
     InvalidLabelError
-        A value outside the declared classes, a single class found and none declared, or
-        (none declared) true and predicted classes with none in common.
+        A value outside the declared classes (none of them found, or outside an Enum's
+        categories: each its own advice), a single class found and none declared, or (none
+        declared) true and predicted classes with none in common.
 
     Examples
     --------
@@ -501,17 +550,7 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     if "y_true" in columns and declared is None:  # declared classes: the set is the user's
         _check_overlap(df, names)
     if declared is not None:
-        allowed = pl.Series(list(declared)).cast(df.schema["y_pred"])
-        for c in columns:
-            extra = df.filter(~pl.col(c).is_in(allowed.implode()) & (pl.col("n") > 0))
-            if extra.height:
-                found = extra[c].unique(maintain_order=True).sort().to_list()
-                hidden = hidden_classes(df, c)
-                raise E.InvalidLabelError((E.UNKNOWN_CLASSES_HIDDEN if hidden else
-                                           E.UNKNOWN_CLASSES).format(
-                    column=names[c], role=c, count=int(extra["n"].sum()),
-                    classes=E.show_classes(list(declared), names[c]),
-                    values=hidden or E.show_classes(found, names[c])))
+        _check_declared(df, columns, declared, names, dtype or df.schema["y_pred"])
         return declared
     seen = pl.concat([df.filter(pl.col("n") > 0)[c] for c in columns]).unique().sort()
     rows = int(df["n"].sum())
@@ -520,9 +559,71 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
             column=names["y_pred"], role="y_pred", dtype=seen.dtype, levels=seen.len(),
             rows=rows))
     if seen.len() < 2:
-        raise E.InvalidLabelError(E.ONE_CLASS.format(
-            column=names["y_pred"], role="y_pred", values=E.show_values(seen.to_list())))
+        raise E.class_error(E.InvalidLabelError, E.ONE_CLASS, column=names["y_pred"],
+                            role="y_pred", values=E.Classes(seen.to_list()))
     return tuple(seen.to_list())
+
+
+def _sorted(values: Any) -> list[Any]:
+    """``values`` sorted (by type, then value), or as they come when they do not compare."""
+    try:
+        return sorted(values, key=lambda v: (type(v).__name__, v))
+    except TypeError:
+        return list(values)
+
+
+def _as_text(column: str) -> str:
+    """The command line's ``--y-pred`` that reads an Enum column as text, one shell word."""
+    return '"' + E.shell_escaped(f"CAST({E.sql_name(column)} AS VARCHAR)") + '"'
+
+
+def _check_declared(df: pl.DataFrame, columns: Sequence[str], declared: tuple[Any, ...],
+                    names: dict[str, str], dtype: pl.DataType | None) -> None:
+    """Refuse classes outside ``declared`` (see :func:`classes_of`), advice that runs.
+
+    The advice lists the classes to pass: those declared, then those found (in every class
+    column, so that following it does not meet the next column's); none of the declared
+    classes found: the classes found (:data:`~polars_fair.errors.CLASSES_ABSENT`); classes an
+    Enum prediction cannot hold: the Enum widened (:data:`~polars_fair.errors.ENUM_OUTSIDE`).
+    """
+    allowed = pl.Series(list(declared)).cast(df.schema["y_pred"])
+    held = df.filter(pl.col("n") > 0)
+    outside = {c: held.filter(~pl.col(c).is_in(allowed.implode())) for c in columns}
+    found = _sorted({v for part in (outside[c][c] for c in columns) for v in part.to_list()})
+    for c in columns:
+        extra = outside[c]
+        if not extra.height:
+            continue
+        hidden = hidden_classes(df, c)
+        facts: dict[str, Any] = {
+            "column": names[c], "role": c, "count": int(extra["n"].sum()),
+            "values": hidden or E.Classes(_sorted(set(extra[c].to_list())), names[c])}
+        if hidden:
+            raise E.class_error(E.InvalidLabelError, E.UNKNOWN_CLASSES_HIDDEN,
+                                classes=E.Classes(declared, names[c], every=True), **facts)
+        categories = dtype.categories.to_list() if isinstance(dtype, pl.Enum) else None
+        if categories is not None and not set(found) <= set(categories):
+            raise _enum_outside(facts, categories, found, declared, names["y_pred"])
+        if extra.height == held.height and len(found) > 1:  # not one row in a declared class
+            raise E.class_error(E.InvalidLabelError, E.CLASSES_ABSENT, **facts,
+                                classes=E.Classes(declared, names[c], every=True),
+                                wanted=E.Classes(found, names[c], every=True))
+        raise E.class_error(E.InvalidLabelError, E.UNKNOWN_CLASSES, **facts,
+                            classes=E.Classes(declared, names[c], every=True),
+                            wanted=E.Classes([*declared, *found], names[c], every=True))
+
+
+def _enum_outside(facts: dict[str, Any], categories: list[Any], found: list[Any],
+                  declared: tuple[Any, ...], enum: str) -> E.InvalidLabelError:
+    """:data:`~polars_fair.errors.ENUM_OUTSIDE`: the Enum prediction widened by ``found``."""
+    widened = [*categories, *(v for v in found if v not in categories)]
+    given = tuple(declared) != tuple(categories)  # classes= given: the found ones join it
+    classes = [*declared, *(v for v in found if v not in declared)] if given else widened
+    also = ", with classes=" + E.show_classes(classes, enum) if given else ""
+    return E.class_error(
+        E.InvalidLabelError, E.ENUM_OUTSIDE, E.CLI_ENUM_OUTSIDE, **facts, enum=enum,
+        categories=E.Classes(categories), sql=_as_text(enum), also=also,
+        widened=E.show_classes(widened, enum), wanted=E.Classes(classes, enum, every=True))
 
 
 def check_class_count(df: pl.DataFrame, columns: Sequence[str], names: dict[str, str]) -> None:
@@ -567,10 +668,11 @@ def _check_overlap(df: pl.DataFrame, names: dict[str, str]) -> None:
              for c in ("y_true", "y_pred")}
     if found["y_true"].len() and found["y_pred"].len() and \
             not found["y_true"].is_in(found["y_pred"].implode()).any():
-        raise E.InvalidLabelError(E.NO_COMMON_CLASSES.format(
+        raise E.class_error(
+            E.InvalidLabelError, E.NO_COMMON_CLASSES, E.CLI_NO_COMMON_CLASSES,
             y_true=names.get("y_true", "y_true"), y_pred=names["y_pred"],
-            true_values=hidden_classes(df, "y_true") or E.show_values(found["y_true"].to_list()),
-            pred_values=hidden_classes(df, "y_pred") or E.show_values(found["y_pred"].to_list())))
+            true_values=hidden_classes(df, "y_true") or E.Classes(found["y_true"].to_list()),
+            pred_values=hidden_classes(df, "y_pred") or E.Classes(found["y_pred"].to_list()))
 
 
 def hidden_classes(df: pl.DataFrame, column: str) -> str | None:

@@ -25,7 +25,8 @@ def test_unknown_class_of_an_enum_is_a_typed_error() -> None:
         _frame().fair.multiclass_report("g", y_pred="p", classes=["Low", "Zzz"])
     assert str(info.value) == E.ENUM_CLASSES.format(
         values="['Low', 'Zzz']", bad="['Zzz']", column="p",
-        categories="['Low', 'Medium', 'High', 'VeryHigh']")
+        categories="['Low', 'Medium', 'High', 'VeryHigh']",
+        wanted="['Low', 'Medium', 'High', 'VeryHigh', 'Zzz']")
 
 
 def test_enum_prediction_keeps_its_classes_with_a_string_label() -> None:
@@ -64,9 +65,12 @@ def test_label_outside_the_enum_is_a_typed_error() -> None:
     with pytest.raises(E.InvalidLabelError) as info:
         _frame().with_columns(y=pl.lit("Zzz")).fair.multiclass_report("g", y_pred="p",
                                                                       y_true="y")
-    assert str(info.value) == E.UNKNOWN_CLASSES.format(
-        column="y", role="y_true", count=4,
-        classes="['Low', 'Medium', 'High', 'VeryHigh']", values="['Zzz']")
+    # the Enum prediction cannot hold Zzz, so classes= cannot take it: the Enum widened can
+    # (issue 22 review: the advice to add it to classes= led to ENUM_CLASSES)
+    assert str(info.value) == E.ENUM_OUTSIDE.format(
+        column="y", role="y_true", count=4, enum="p", values="['Zzz']",
+        categories="['Low', 'Medium', 'High', 'VeryHigh']",
+        widened="['Low', 'Medium', 'High', 'VeryHigh', 'Zzz']", also="")
 
 
 def test_two_enums_take_the_one_whose_categories_hold_the_others_in_order() -> None:

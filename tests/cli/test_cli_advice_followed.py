@@ -3,7 +3,10 @@
 Each test triggers an error through ``polars-fair ...``, reads the advice out of the message
 text, runs it, and checks the result. The templates: SQL_WHY_BACKSLASH, CLI_RANGE_TOO_LONG,
 CLI_BAD_DTYPE_OPTION, CLI_OUTPUT_SUFFIX, CLI_OUTPUTS_CLASH, CLI_OUTPUT_IS_DIR, CLI_SCORE_ADVICE,
-CLI_ONE_OUTCOME, CLI_PAGE_OPTION, PAGE_OUTPUT_IS_DIR (the Python page's) and CLASSES_NOT_LISTED.
+CLI_ONE_OUTCOME, CLI_PAGE_OPTION, PAGE_OUTPUT_IS_DIR (the Python page's) and CLASSES_NOT_LISTED;
+the class errors' (issue 22): UNKNOWN_CLASSES, CLASSES_ABSENT, CLI_NO_COMMON_CLASSES,
+CLI_ENUM_OUTSIDE, CLI_ENUM_CLASSES and CLI_ENUM_CLASSES_TOO_MANY, their classes listed as
+``--classes`` takes them; ONE_SET_ONLY naming the command, not the Python function.
 """
 
 from __future__ import annotations
@@ -262,3 +265,210 @@ def test_a_misspelled_sql_function_gets_did_you_mean_and_that_runs(data: Path) -
     assert code == 0, err
     # the first letter of who: O (O'Brien, every third row: 40) and S (Smith: 80)
     assert sorted(_csv(out).select(pl.first(), "n").rows()) == [("O", 40), ("S", 80)]
+
+
+# --------------------------------------------------- class errors (issue 22, fresh-user review)
+#: g: a, b alternate; p: "a,b", "c d", "e" repeating (12 rows, 4 of each; a gets "a,b", "e",
+#: "c d", "a,b", "e", "c d": 2 of each, b the same); r: Low, Medium, High, Low repeating
+#: (a: Low 3, High 3; b: Medium 3, Low 3); t: Low, Zzz alternating (a Low, b Zzz).
+CLASS_ROWS = pl.DataFrame({"g": ["a", "b"] * 6, "p": ["a,b", "c d", "e"] * 4,
+                           "r": ["Low", "Medium", "High", "Low"] * 3,
+                           "t": ["Low", "Zzz"] * 6})
+RISK = pl.Enum(["Low", "Medium", "High", "Unused"])
+
+
+@pytest.fixture
+def classes_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "classes.csv"
+    CLASS_ROWS.write_csv(path)
+    return path
+
+
+def _listed(message: str, flag: str) -> str:
+    """The one shell word after ``flag``: a list of classes, its commas included."""
+    m = re.search(re.escape(flag) + r" ('[^']*'|[^\s;()']+)", message)
+    assert m, message
+    words = shlex.split(m.group(1).rstrip(","))
+    assert len(words) == 1, words
+    return words[0]
+
+
+def _class_counts(out: str) -> dict[tuple[str, str], int]:
+    return {(g, c): n for g, c, n in _csv(out).select("g", "class", "n_class").rows()}
+
+
+@pytest.mark.parametrize(("command", "flag"), [("multiclass-report", "--by"),
+                                               ("bias-audit", "--category")])
+def test_classes_outside_classes_advice_is_one_classes_flag_that_runs(
+        classes_csv: Path, command: str, flag: str) -> None:
+    code, _, err = cli(command, str(classes_csv), flag, "g", "--y-pred", "p", "--classes", "e,x")
+    assert code == 2
+    text = " ".join(err.split())
+    # the values as --classes takes them (a comma inside double quotes), never a Python list
+    assert "holds 8 value(s) not in --classes e,x: '\"a,b\",c d';" in text, text
+    assert "[" not in text and "classes=" not in text
+    classes = _listed(text, "pass --classes")
+    assert classes == 'e,x,"a,b",c d'  # the classes given, then those found
+    code, out, err = cli(command, str(classes_csv), flag, "g", "--y-pred", "p",
+                         "--classes", classes, "--format", "csv")
+    assert code == 0, err
+    rows = _csv("\n".join(line for line in out.splitlines() if not line.startswith("#")))
+    assert rows["class"].unique(maintain_order=True).to_list() == ["e", "x", "a,b", "c d"]
+
+
+def test_classes_none_of_which_occurs_advice_runs(classes_csv: Path) -> None:
+    code, _, err = cli("multiclass-report", str(classes_csv), "--by", "g", "--y-pred", "r",
+                       "--classes", "low,high")
+    assert code == 2
+    text = " ".join(err.split())
+    assert text.endswith(
+        "none of --classes low,high occurs in column 'r' (--y-pred): its 12 row(s) hold "
+        "High,Low,Medium; pass the classes it holds, for example --classes High,Low,Medium")
+    code, out, err = cli("multiclass-report", str(classes_csv), "--by", "g", "--y-pred", "r",
+                         "--classes", _listed(text, "for example --classes"),
+                         "--format", "csv", "--min-support", "1")
+    assert code == 0, err
+    assert _class_counts(out) == {("a", "High"): 3, ("a", "Low"): 3, ("a", "Medium"): 0,
+                                  ("b", "High"): 0, ("b", "Low"): 3, ("b", "Medium"): 3}
+
+
+def test_one_class_and_few_classes_list_values_as_typed(classes_csv: Path) -> None:
+    code, _, err = cli("multiclass-report", str(classes_csv), "--by", "g", "--y-pred", "r",
+                       "--where", "r = 'Low'")
+    assert code == 2
+    assert "holds one class only (Low); a multiclass audit compares at least two classes: " \
+           "pass --classes with every class the tool can assign" in " ".join(err.split())
+    code, _, err = cli("multiclass-report", str(classes_csv), "--by", "g", "--y-pred", "r",
+                       "--classes", "Low")
+    assert code == 2
+    assert err.strip().endswith("--classes must list at least two distinct, non-null "
+                                "classes, got Low"), err
+
+
+def test_no_common_classes_advice_leave_y_true_out_runs(classes_csv: Path) -> None:
+    code, _, err = cli("multiclass-report", str(classes_csv), "--by", "g", "--y-pred", "p",
+                       "--y-true", "r")
+    assert code == 2
+    text = " ".join(err.split())
+    assert ("--y-true column 'r' holds the classes High,Low,Medium and --y-pred column 'p' "
+            "the classes '\"a,b\",c d,e': none in common") in text, text
+    assert "leave --y-true out" in text and "[" not in text
+    code, out, err = cli("multiclass-report", str(classes_csv), "--by", "g", "--y-pred", "p",
+                         "--format", "csv", "--min-support", "1")
+    assert code == 0, err
+    assert set(_class_counts(out).values()) == {2}
+
+
+def test_a_label_outside_an_enum_prediction_advice_runs(tmp_path: Path) -> None:
+    path = tmp_path / "enum.parquet"
+    CLASS_ROWS.with_columns(pl.col("r").cast(RISK)).write_parquet(path)
+    code, _, err = cli("multiclass-report", str(path), "--by", "g", "--y-pred", "r",
+                       "--y-true", "t")
+    assert code == 2
+    text = " ".join(err.split())
+    assert text.endswith(
+        "column 't' (--y-true) holds 6 value(s) outside the categories of the Enum column 'r' "
+        "(--y-pred): Zzz (its categories: Low,Medium,High,Unused); read it as text with the "
+        "classes in order, for example --y-pred \"CAST(r AS VARCHAR)\" --classes "
+        "Low,Medium,High,Unused,Zzz"), text
+    y_pred, classes = _words(text, "for example --y-pred"), _listed(text, "--classes")
+    code, out, err = cli("multiclass-report", str(path), "--by", "g", "--y-pred", y_pred[0],
+                         "--y-true", "t", "--classes", classes, "--format", "csv",
+                         "--min-support", "1")
+    assert code == 0, err
+    # b: predicted Medium 3, Low 3; truly Zzz on each of its 6 rows: Zzz's tpr 0 / 6
+    rows = _csv(out).filter(pl.col("g") == "b")
+    assert rows["class"].to_list() == ["Low", "Medium", "High", "Unused", "Zzz"]
+    assert rows["n_class"].to_list() == [3, 3, 0, 0, 0]
+    assert rows.filter(pl.col("class") == "Zzz")["tpr"].item() == 0.0
+
+
+def test_classes_an_enum_cannot_hold_advice_runs(tmp_path: Path) -> None:
+    path = tmp_path / "enum.parquet"
+    CLASS_ROWS.with_columns(pl.col("r").cast(RISK)).write_parquet(path)
+    code, _, err = cli("multiclass-report", str(path), "--by", "g", "--y-pred", "r",
+                       "--classes", "High,Medium,Low,Top")
+    assert code == 2
+    text = " ".join(err.split())
+    assert text.endswith(
+        "--classes High,Medium,Low,Top holds Top that the Enum column 'r' cannot hold (its "
+        "categories: Low,Medium,High,Unused); read it as text, for example --y-pred "
+        "\"CAST(r AS VARCHAR)\" with the same --classes"), text
+    code, out, err = cli("multiclass-report", str(path), "--by", "g",
+                         "--y-pred", _words(text, "for example --y-pred")[0],
+                         "--classes", "High,Medium,Low,Top", "--format", "csv",
+                         "--min-support", "1")
+    assert code == 0, err
+    assert _class_counts(out) == {("a", "High"): 3, ("a", "Medium"): 0, ("a", "Low"): 3,
+                                  ("a", "Top"): 0, ("b", "High"): 0, ("b", "Medium"): 3,
+                                  ("b", "Low"): 3, ("b", "Top"): 0}
+
+
+def test_kinds_apart_lists_values_as_typed(classes_csv: Path, tmp_path: Path) -> None:
+    path = tmp_path / "kinds.csv"
+    CLASS_ROWS.with_columns(n=pl.Series([0, 1, 2] * 4)).write_csv(path)
+    code, _, err = cli("multiclass-report", str(path), "--by", "g", "--y-pred", "r",
+                       "--y-true", "n")
+    assert code == 2
+    text = " ".join(err.split())
+    assert "--y-true column 'n' (Int64) holds 0,1,2 and --y-pred column 'r' (String) holds " \
+           "High,Low,Medium" in text, text
+    assert "[" not in text
+
+
+def test_an_enum_of_too_many_categories_advice_reads_it_as_text_and_runs(tmp_path: Path) -> None:
+    path = tmp_path / "wide.parquet"
+    wide = pl.Enum([f"c{i}" for i in range(1_001)])  # 1,001 categories, three of them held
+    CLASS_ROWS.select("g", r=pl.Series(["c0", "c1", "c2"] * 4).cast(wide)).write_parquet(path)
+    code, _, err = cli("multiclass-report", str(path), "--by", "g", "--y-pred", "r")
+    assert code == 2
+    text = " ".join(err.split())
+    assert text.endswith(E.CLI_ENUM_CLASSES_TOO_MANY.format(
+        size=1_001, limit=1_000, sql='"CAST(r AS VARCHAR)"')), text
+    code, out, err = cli("multiclass-report", str(path), "--by", "g",
+                         "--y-pred", _words(text, "for example --y-pred")[0], "--format", "csv",
+                         "--min-support", "1")
+    assert code == 0, err
+    # only the classes the rows hold: a gets c0, c2, c1, c0, c2, c1 (2 each), b the same
+    assert _class_counts(out) == {(g, c): 2 for g in ("a", "b") for c in ("c0", "c1", "c2")}
+
+
+def test_one_attribute_set_names_the_command_and_its_advice_runs(tmp_path: Path) -> None:
+    path = tmp_path / "c.csv"
+    CLASS_ROWS.with_columns(y=pl.Series([float(i) for i in range(12)])).write_csv(path)
+    code, _, err = cli("continuous-report", str(path), "--by", "g", "--by", "r", "--y-pred", "y",
+                       "--combinations", "all")
+    assert code == 2
+    text = " ".join(err.split())
+    assert text.startswith("polars-fair: error: polars-fair continuous-report reports one "
+                           "attribute set (the intersection of --by)"), text
+    assert "continuous_report" not in text
+    assert text.endswith("for example --by 'g', then --by 'r'"), text
+    code, out, err = cli("continuous-report", str(path), "--by",
+                         _words(text, "for example --by")[0], "--y-pred", "y", "--format", "csv",
+                         "--min-support", "1")
+    assert code == 0, err
+    # g = a: the even rows 0, 2, ..., 10 (mean 5); b: the odd ones (mean 6)
+    assert _csv(out).select("g", "mean").rows() == [("a", 5.0), ("b", 6.0)]
+
+
+def test_ordered_advice_follows_an_enum_label_and_runs(tmp_path: Path) -> None:
+    path = tmp_path / "label.parquet"
+    label = pl.Enum(["bad", "ok", "good", "unused"])
+    pl.DataFrame({"g": ["a", "b"] * 6, "p": ["bad", "ok", "good"] * 4,
+                  "t": ["ok", "good"] * 6}).with_columns(
+        t=pl.col("t").cast(label)).write_parquet(path)
+    code, _, err = cli("multiclass-report", str(path), "--by", "g", "--y-pred", "p",
+                       "--y-true", "t", "--ordered")
+    assert code == 2
+    text = " ".join(err.split())
+    assert text.endswith("for example --classes bad,ok,good"
+                         + E.ORDER_OF_LABEL.replace("y_true", "--y-true")), text
+    code, out, err = cli("multiclass-report", str(path), "--by", "g", "--y-pred", "p",
+                         "--y-true", "t", "--ordered", "--format", "csv", "--min-support", "1",
+                         "--classes", _listed(text, "for example --classes"))
+    assert code == 0, err
+    # b (rows 1, 3, ..., 11): ok, bad, good, ok, bad, good: at or above bad 6/6, ok 4/6,
+    # good 2/6
+    rows = _csv(out).filter(pl.col("g") == "b")
+    assert rows["selection_rate"].to_list() == [1.0, 4 / 6, 2 / 6]

@@ -76,7 +76,8 @@ def test_a_class_outside_classes_is_an_error_listing_it() -> None:
     with pytest.raises(E.InvalidLabelError) as err:
         polars_fair.class_counts(ROWS, "g", y_pred="p", classes=["Low", "High"]).frame.collect()
     assert str(err.value) == E.UNKNOWN_CLASSES.format(
-        column="p", role="y_pred", count=2, classes="['Low', 'High']", values="['Medium']")
+        column="p", role="y_pred", count=2, classes="['Low', 'High']", values="['Medium']",
+        wanted="['Low', 'High', 'Medium']")  # the classes given, then the one found
 
 
 @pytest.mark.parametrize(("classes", "template"), [

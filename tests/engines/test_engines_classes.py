@@ -134,7 +134,7 @@ BAD: dict[str, tuple[pl.DataFrame, dict[str, Any], type[E.PolarsFairError], str]
         pl.DataFrame({"g": ["a", "b", "b"], "p": ["x", "y", "z"]}),
         {"y_pred": "p", "classes": ["x", "y"]}, E.InvalidLabelError,
         E.UNKNOWN_CLASSES.format(column="p", role="y_pred", count=1, classes="['x', 'y']",
-                                 values="['z']")),
+                                 values="['z']", wanted="['x', 'y', 'z']")),
     "negative weight": (
         pl.DataFrame({"g": ["a", "b"], "p": ["x", "y"], "w": [1.0, -2.0]}),
         {"y_pred": "p", "sample_weight": "w"}, E.InvalidWeightError,
