@@ -744,6 +744,14 @@ BEYOND_CEILING = (
 OPTION_TOO_LARGE = (
     "{option}={size:,} is more than its limit {limit:,} ({why}); pass a smaller {option}"
 )
+#: The proxy report's bound on the groups of membership= (core.limits: membership_groups).
+MEMBERSHIP_GROUPS_TOO_MANY = (
+    "membership: attribute {attribute!r} has {size:,} groups, more than the proxy report's "
+    "limit membership_groups {limit:,} ({why}); merge rare groups into one (its probability "
+    "column the sum of theirs), or use membership_estimator='weighted' or 'argmax' with "
+    "report, metrics, disparity or summary (and the same membership=), whose sums grow only "
+    "with the square of the groups"
+)
 WORK_TOO_LARGE = (
     "{what} = {size:,} is more than its limit {limit:,} ({why}); pass smaller values"
 )
