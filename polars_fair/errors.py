@@ -1200,6 +1200,18 @@ CLI_MEMBERSHIP_ONE_ATTRIBUTE = (
     "--membership takes one attribute per command, got {count}: {names}; audit each one in "
     "its own command (combine one with ordinary --by attributes instead)"
 )
+#: --by naming the --membership attribute (no column): its groups are keys already.
+CLI_BY_IS_MEMBERSHIP = (
+    "--by {name} names the --membership attribute, which is no column of the input: its "
+    "groups are audited without --by (crossed with the other --by attributes); leave --by "
+    "{name} out"
+)
+#: strata= naming the membership attribute (no column; a row may be in several groups).
+STRATA_IS_MEMBERSHIP = (
+    "strata names the membership attribute {name!r}: a stratum is a column of the input, "
+    "each row in one stratum, and estimated membership may count a row in several groups; "
+    "the membership groups are compared within strata of columns"
+)
 #: report --html with --membership: the HTML audit counts crisp groups only; what to run.
 CLI_HTML_MEMBERSHIP = (
     "--membership is not an option of the HTML audit (polars_fair.audit.html.audit_html, which "
@@ -1215,6 +1227,13 @@ PROXY_NEEDS_MEMBERSHIP = (
 PROXY_REFERENCE_RULE = (
     "proxy_report compares groups with one of them: reference must be 'largest', "
     "'max_selection_rate' or a group, not {reference!r}"
+)
+#: A membership attribute named like a column of the input: its key would hide that column.
+MEMBERSHIP_COLUMN_CLASH = (
+    "membership attribute {attribute!r} is also a column of the input: the audit's "
+    "{attribute!r} column would hold the estimated groups, not that column's values; name the "
+    "attribute otherwise in membership=, for example "
+    "membership={{{renamed!r}: membership[{attribute!r}]}}"
 )
 MEMBERSHIP_KEY_CLASH = (
     "membership attribute {attribute!r} is also a by= attribute or a reserved name; name it "

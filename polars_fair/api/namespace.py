@@ -266,6 +266,8 @@ class FairLazyFrame(ClassNamespace):
         # estimated membership: its attribute is a group attribute counted from the
         # probabilities (by may name it, as on the count table; it is not a column)
         member = _membership_attribute(count_args)
+        if member is not None and member in names:  # estimated: no stratum can be made of it
+            raise E.InvalidArgumentError(E.STRATA_IS_MEMBERSHIP.format(name=member))
         check_strata(names, self._lf.collect_schema().names(),
                      [*groups, *([member] if member and member not in groups else [])])
         counted = [a for a, g in zip(attrs, groups, strict=True) if g != member]
