@@ -77,9 +77,9 @@ from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
 from polars_fair.core.labels import cli_group, visible
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.reference import SUPPORT_SIZE, support_name
+from polars_fair.core.reference import SUPPORT_SIZE, support_name, support_unit
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
-from polars_fair.core.spec import DEFAULT_MAX_GROUPS, MEMBERSHIP_ARGS, NullGroups
+from polars_fair.core.spec import DEFAULT_MAX_GROUPS, MEMBERSHIP_ARGS, NullGroups, support_size
 
 __all__ = ["app", "main"]
 
@@ -722,7 +722,9 @@ def check_gate(
         sample weights, whose weighted table does not hold them), ``counted`` (the header's
         words for it: ``"1,000 rows"``, or ``"a weight of 812.5"`` then), ``support``
         (what ``--min-support`` is compared with:
-        ``"n"``, or for estimated membership :data:`SUPPORT_MEMBERSHIP` (with sample weights
+        ``"n"``, ``"n_positive_weight"`` with sample weights (the rows of positive weight;
+        ``counted`` then adds their number), or for estimated membership
+        :data:`SUPPORT_MEMBERSHIP` (with sample weights
         :data:`polars_fair.core.reference.SUPPORT_SIZE_WEIGHTED`), the support size
         :func:`polars_fair.core.reference.support_rows`), ``by``, ``reference``, ``limits``,
         ``checked_groups``, ``skipped_low_support``, ``skipped_abroca`` (checked groups whose
@@ -775,7 +777,7 @@ def check_gate(
     membership = "n_effective" in columns
     if not checked:
         what = (f"a {support_name(columns)} of at least --min-support {min_support}" if membership
-                else f"at least --min-support {min_support} rows")
+                else f"at least --min-support {min_support} {support_unit(columns)}")
         raise E.InvalidArgumentError(
             f"no group has {what}: nothing was checked (groups: {E.show_values(skipped)})")
     reference = groups.filter(pl.col("is_reference"))["group"].to_list()
@@ -804,6 +806,9 @@ def check_gate(
     # weight and not rows (the rows are not in the weighted table): said as a weight
     counted = cli_gen.rows_text(counts.frame, sample_weight is not None) if membership \
         else f"{rows:,} rows"
+    if not membership and support_size(columns) != "n":  # weighted: the rows that count
+        positive = counts.frame.select(pl.col(support_size(columns)).sum()).collect().item()
+        counted += f", {positive:,} of positive weight"
     if membership:
         rows = None if sample_weight is not None else round(
             counts.frame.select(pl.col("weight_sum").sum()).collect().item())
@@ -811,7 +816,8 @@ def check_gate(
         "passed": verdict(table),
         "rows": rows,
         "counted": counted,
-        "support": support_name(columns) if membership else "n",
+        # what --min-support is compared with: n, n_positive_weight (weighted) or the size
+        "support": support_name(columns) if membership else support_size(columns),
         "by": keys,
         "reference": reference[0] if reference else None,
         "limits": {"min_impact_ratio": json_number(min_impact_ratio),
