@@ -1438,6 +1438,14 @@ BENCHMARK_MISSING = (
     "benchmark[{column!r}] has no share for {values}, which the rows have; give every value a "
     "share (0 for one that the benchmark population lacks)"
 )
+#: BENCHMARK_MISSING for the rows of no known value (a null attribute, or estimated membership
+#: with null probabilities): a benchmark population has no share for "unknown", so they are
+#: left out rather than given one.
+BENCHMARK_MISSING_NULL = (
+    "benchmark[{column!r}] has no share for the {rows:,} row(s) whose {column!r} is unknown "
+    "(null), and a benchmark population has no share of unknown members; pass "
+    "null_groups='drop' to leave those rows out (a warning counts them)"
+)
 BENCHMARK_NOT_IN_BY = (
     "benchmark names {column!r}, which is not among the attributes of by ({by}); add it to by, "
     "or leave by out to audit the benchmark's attributes"

@@ -115,6 +115,8 @@ FOLLOWED = {
     "MEMBERSHIP_COLUMN_CLASH",
     # tests/cli/test_cli_stratified_membership.py (fix 24a item 3): --by g left out
     "CLI_BY_IS_MEMBERSHIP",
+    # tests/analyses/test_availability_null_group.py (fix 24a item 5), Python and CLI
+    "BENCHMARK_MISSING_NULL",
     # issue 19, fifth review: tests/api/test_one_guard.py (EMPTY_NAME_TABLE),
     # tests/core/test_list_limits.py (ENUM_CLASSES_TOO_MANY, POWER_CELLS),
     # tests/counting/test_conversion_counts.py and tests/cli/test_sql_dates.py (CAST_UNSUPPORTED)
