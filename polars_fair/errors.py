@@ -1212,6 +1212,11 @@ STRATA_IS_MEMBERSHIP = (
     "each row in one stratum, and estimated membership may count a row in several groups; "
     "the membership groups are compared within strata of columns"
 )
+#: report --html with a fractional --min-support (a support size of estimated membership).
+CLI_HTML_MIN_SUPPORT = (
+    "--min-support with --html is a number of rows (the page audits crisp --by groups): a "
+    "whole number, got {value}"
+)
 #: report --html with --membership: the HTML audit counts crisp groups only; what to run.
 CLI_HTML_MEMBERSHIP = (
     "--membership is not an option of the HTML audit (polars_fair.audit.html.audit_html, which "

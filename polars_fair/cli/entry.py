@@ -70,7 +70,7 @@ from polars_fair.cli.io import (
     scan,
     unreadable,
 )
-from polars_fair.cli.numbers import NUMBER_OPTION, json_number, number_text
+from polars_fair.cli.numbers import NUMBER_OPTION, json_number, number_text, support_number
 from polars_fair.cli.pages import ModelOpt, NoteOpt, TitleOpt, page_html
 from polars_fair.cli.quoting import QUOTING
 from polars_fair.cli.summary import report_summary
@@ -159,7 +159,7 @@ def run_report(
     y_pred_text: str | None,
     pos_label_text: str | None,
     reference_text: str | None,
-    min_support: int,
+    min_support: float,
     where: str | None,
     fmt: str,
     output: Path | None,
@@ -194,8 +194,8 @@ def run_report(
         ``--y-true``, ``--y-pred``.
     pos_label_text, reference_text : str or None
         ``--pos-label``, ``--reference``.
-    min_support : int
-        ``--min-support``.
+    min_support : int or float
+        ``--min-support`` (rows; under estimated membership a support size, fractional).
     where : str or None
         ``--where``.
     fmt : str
@@ -397,8 +397,11 @@ def report(
         typer.Option(help="largest | max_selection_rate | overall | VALUE | attr=v,attr=v. "
                      + QUOTING, metavar="REFERENCE"),
     ] = None,
-    min_support: Annotated[
-        int, typer.Option(help="Flag groups with fewer rows.")] = DEFAULTS.min_support,
+    min_support_given: Annotated[
+        Decimal, typer.Option("--min-support", help="Flag groups with fewer rows (under "
+                              "--membership, a support size below it: a number, 19.5).",
+                              **NUMBER_OPTION)
+    ] = Decimal(DEFAULTS.min_support),
     where: WhereOpt = None,
     null_groups: NullGroupsOpt = "keep",
     format: FormatOpt = "table",
@@ -453,6 +456,7 @@ def report(
 ) -> None:
     """Audit a file: one row per group with counts, rates, DI, impact ratio and OFI."""
     baseline_pred = one_baseline(baseline_pred, baseline_alias)
+    min_support: float = support_number(min_support_given)  # rows, or a support size
     page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note),
                                     ("n_permutations", n_permutations), ("seed", seed),
                                     ("divergence", True if divergence else None),
@@ -483,6 +487,8 @@ def report(
                 else "--max-ofi-increase"
             raise E.InvalidArgumentError(E.CLI_CHANGE_LIMIT.format(flag=flag))
         if html is not None:
+            if not isinstance(min_support, int):  # the page's groups are crisp: rows
+                raise E.InvalidArgumentError(E.CLI_HTML_MIN_SUPPORT.format(value=min_support))
             page = html_page(
                 lf, by, y_true_text=y_true, y_pred_text=y_pred, y_score_text=y_score,
                 pos_label_text=pos_label, reference_text=reference, min_support=min_support,
@@ -684,7 +690,7 @@ def check_gate(
     min_impact_ratio: float | Decimal = DEFAULTS.four_fifths,
     max_abs_ofi: float | Decimal = DEFAULTS.ofi_threshold,
     max_abroca: float | Decimal | None = None,
-    min_support: int = DEFAULTS.min_support,
+    min_support: float = DEFAULTS.min_support,
     null_groups: str = "keep",
     max_groups: int = DEFAULT_MAX_GROUPS,
     counts: Any = None,
@@ -704,8 +710,8 @@ def check_gate(
         The limits; ``min_impact_ratio=0`` or ``max_abs_ofi=2`` switch a check off.
     max_abroca : float or Decimal, optional
         Checked only when given; needs ``args.y_score``.
-    min_support : int, default 30
-        Rows a group needs to be checked.
+    min_support : int or float, default 30
+        Rows a group needs to be checked (under estimated membership, its support size).
     null_groups : {"keep", "raise", "drop"}, default "keep"
         As ``df.fair.report``.
     max_groups : int, default 10000
@@ -971,9 +977,11 @@ def check(
         Decimal | None, typer.Option(help="Fail a group whose ABROCA exceeds this (needs "
                                            "--y-score).", **NUMBER_OPTION)
     ] = None,
-    min_support: Annotated[
-        int, typer.Option(help="Check only groups with at least this many rows.")
-    ] = DEFAULTS.min_support,
+    min_support_given: Annotated[
+        Decimal, typer.Option("--min-support", help="Check only groups with at least this many "
+                              "rows (under --membership, this support size: a number, 19.5).",
+                              **NUMBER_OPTION)
+    ] = Decimal(DEFAULTS.min_support),
     null_groups: NullGroupsOpt = "keep",
     format: Annotated[Literal["text", "json"], typer.Option("--format", help="text | json",
                                         metavar="[text|json]")] = "text",
@@ -1003,6 +1011,7 @@ def check(
     change at --level (default 0.95) excludes 0.
     """
     baseline_pred = one_baseline(baseline_pred, baseline_alias)
+    min_support: float = support_number(min_support_given)  # rows, or a support size
     result: dict[str, Any] = {}
 
     def run() -> None:  # --format is text or json: typer checks it as it parses
