@@ -865,6 +865,14 @@ BEYOND_CEILING = (
 OPTION_TOO_LARGE = (
     "{option}={size:,} is more than its limit {limit:,} ({why}); pass a smaller {option}"
 )
+#: The proxy report's bound on the groups of membership= (core.limits: membership_groups).
+MEMBERSHIP_GROUPS_TOO_MANY = (
+    "membership: attribute {attribute!r} has {size:,} groups, more than the proxy report's "
+    "limit membership_groups {limit:,} ({why}); merge rare groups into one (its probability "
+    "column the sum of theirs), or use membership_estimator='weighted' or 'argmax' with "
+    "report, metrics, disparity or summary (and the same membership=), whose sums grow only "
+    "with the square of the groups"
+)
 WORK_TOO_LARGE = (
     "{what} = {size:,} is more than its limit {limit:,} ({why}); pass smaller values"
 )
@@ -1313,6 +1321,23 @@ CLI_MEMBERSHIP_ONE_ATTRIBUTE = (
     "--membership takes one attribute per command, got {count}: {names}; audit each one in "
     "its own command (combine one with ordinary --by attributes instead)"
 )
+#: --by naming the --membership attribute (no column): its groups are keys already.
+CLI_BY_IS_MEMBERSHIP = (
+    "--by {name} names the --membership attribute, which is no column of the input: its "
+    "groups are audited without --by (crossed with the other --by attributes); leave --by "
+    "{name} out"
+)
+#: strata= naming the membership attribute (no column; a row may be in several groups).
+STRATA_IS_MEMBERSHIP = (
+    "strata names the membership attribute {name!r}: a stratum is a column of the input, "
+    "each row in one stratum, and estimated membership may count a row in several groups; "
+    "the membership groups are compared within strata of columns"
+)
+#: report --html with a fractional --min-support (a support size of estimated membership).
+CLI_HTML_MIN_SUPPORT = (
+    "--min-support with --html is a number of rows (the page audits crisp --by groups): a "
+    "whole number, got {value}"
+)
 #: report --html with --membership: the HTML audit counts crisp groups only; what to run.
 CLI_HTML_MEMBERSHIP = (
     "--membership is not an option of the HTML audit (polars_fair.audit.html.audit_html, which "
@@ -1328,6 +1353,13 @@ PROXY_NEEDS_MEMBERSHIP = (
 PROXY_REFERENCE_RULE = (
     "proxy_report compares groups with one of them: reference must be 'largest', "
     "'max_selection_rate' or a group, not {reference!r}"
+)
+#: A membership attribute named like a column of the input: its key would hide that column.
+MEMBERSHIP_COLUMN_CLASH = (
+    "membership attribute {attribute!r} is also a column of the input: the audit's "
+    "{attribute!r} column would hold the estimated groups, not that column's values; name the "
+    "attribute otherwise in membership=, for example "
+    "membership={{{renamed!r}: membership[{attribute!r}]}}"
 )
 MEMBERSHIP_KEY_CLASH = (
     "membership attribute {attribute!r} is also a by= attribute or a reserved name; name it "
@@ -1538,6 +1570,14 @@ BENCHMARK_UNKNOWN = (
 BENCHMARK_MISSING = (
     "benchmark[{column!r}] has no share for {values}, which the rows have; give every value a "
     "share (0 for one that the benchmark population lacks)"
+)
+#: BENCHMARK_MISSING for the rows of no known value (a null attribute, or estimated membership
+#: with null probabilities): a benchmark population has no share for "unknown", so they are
+#: left out rather than given one.
+BENCHMARK_MISSING_NULL = (
+    "benchmark[{column!r}] has no share for the {rows:,} row(s) whose {column!r} is unknown "
+    "(null), and a benchmark population has no share of unknown members; pass "
+    "null_groups='drop' to leave those rows out (a warning counts them)"
 )
 BENCHMARK_NOT_IN_BY = (
     "benchmark names {column!r}, which is not among the attributes of by ({by}); add it to by, "

@@ -182,7 +182,9 @@ def availability_from_counts(
     ------
     InvalidArgumentError
         A malformed benchmark or shares that do not sum to 1 (:func:`benchmark_attributes`), a
-        value of the rows without a share (:data:`BENCHMARK_MISSING`), a value of the wrong
+        value of the rows without a share (:data:`BENCHMARK_MISSING`; for rows of unknown
+        value, a null key, :data:`polars_fair.errors.BENCHMARK_MISSING_NULL`, which advises
+        ``null_groups="drop"``), a value of the wrong
         type; the weighted estimator's count table of estimated membership (with
         ``n_effective``: its test counts rows each in one group;
         ``membership_estimator="argmax"`` gives a crisp table).
@@ -220,6 +222,10 @@ def availability_from_counts(
         size = dict(zip(df[column].to_list(), df["__pf_size"].to_list(), strict=True))
         rows = dict(zip(df[column].to_list(), df["__pf_rows"].to_list(), strict=True))
         missing = [v for v in size if v not in shares]
+        if missing == [None]:  # the rows of unknown value: left out, not given a share
+            raise E.InvalidArgumentError(E.BENCHMARK_MISSING_NULL.format(
+                column=column, rows=rows[None]))
+        missing = [v for v in missing if v is not None] or missing  # known values first
         if missing:
             raise E.InvalidArgumentError(BENCHMARK_MISSING.format(
                 column=column, values=E.show_values(missing, limit=5)))

@@ -137,7 +137,8 @@ def membership_calibration_from_table(table: CalibrationTable) -> pl.LazyFrame:
           bin);
         - ``n_known`` (Int64: rows with a known group and probabilities), ``share_known``
           (Float64 in [0, 1]: ``n_known`` over all rows; null without rows), the same on every
-          row;
+          row. Both count rows, with sample weights too, where ``n`` is a weight sum: they say
+          how many people reported a group, whatever their weight;
         - ``ece``, ``max_calibration_error`` (Float64 in [0, 1]: the group's, on each of its
           rows; null when no row has a known group);
         - ``classwise_ece`` (Float64 in [0, 1]: the mean of the groups' ECEs, on every row).

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Concatenate, ParamSpec, TypeVar, Unpack, overload
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, Unpack, overload
 
 import polars as pl
 
@@ -267,6 +267,8 @@ class FairLazyFrame(ClassNamespace):
         # estimated membership: its attribute is a group attribute counted from the
         # probabilities (by may name it, as on the count table; it is not a column)
         member = _membership_attribute(count_args)
+        if member is not None and member in names:  # estimated: no stratum can be made of it
+            raise E.InvalidArgumentError(E.STRATA_IS_MEMBERSHIP.format(name=member))
         check_strata(names, self._lf.collect_schema().names(),
                      [*groups, *([member] if member and member not in groups else [])])
         counted = [a for a, g in zip(attrs, groups, strict=True) if g != member]
@@ -303,15 +305,16 @@ class FairLazyFrame(ClassNamespace):
                    sample_weight: IntoExpr | None = None, min_share: float = DEFAULTS.min_share,
                    exclude_small: bool = DEFAULTS.exclude_small,
                    classes: Sequence[Any] | None = None,
-                   membership: None = None) -> pl.LazyFrame:  # noqa: D102
-        spec.refuse_membership({"membership": membership}, "bias_audit", "category table")
+                   membership: Mapping[str, Mapping[Any, IntoExpr]] | None = None,
+                   membership_estimator: Literal["weighted", "argmax", "regression"] = "weighted",
+                   normalize: bool = False) -> pl.LazyFrame:  # noqa: D102
         return _ll144.bias_audit(self._lf, categories, y_pred=y_pred, y_score=y_score,
                                  pos_label=pos_label, sample_weight=sample_weight,
                                  min_share=min_share, exclude_small=exclude_small,
-                                 classes=classes)
+                                 classes=classes, membership=membership,
+                                 membership_estimator=membership_estimator, normalize=normalize)
 
-    bias_audit.__doc__ = compose(_ll144.bias_audit.__doc__ or "", drop=("frame",),
-                                 after=E.MEMBERSHIP_REFUSED_DOC, example="""\
+    bias_audit.__doc__ = compose(_ll144.bias_audit.__doc__ or "", drop=("frame",), example="""\
 >>> import polars as pl, polars_fair
 >>> df = pl.DataFrame({"sex": ["F", "F", "M", "M"], "y_pred": [1, 0, 1, 1]})
 >>> a = df.fair.bias_audit(["sex"], y_pred="y_pred", min_share=0.0)

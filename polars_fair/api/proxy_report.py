@@ -16,6 +16,7 @@ import polars as pl
 from polars_fair._docs import compose
 from polars_fair.analyses.proxy_report import proxy_report_from_membership
 from polars_fair.api.membership_calibration import Memberships
+from polars_fair.core.limits import limit
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import By, IntoExpr, NullGroups
 from polars_fair.counting.membership import MembershipTable
@@ -45,14 +46,18 @@ null_groups : {"keep", "raise", "drop"}, default "keep"
     ``"raise"`` refuses them; ``"drop"`` drops them with a warning."""
 
 #: The errors raised before the plan runs, beside those of the analysis.
-ROWS_ERRORS_DOC = """ColumnNotFoundError
+ROWS_ERRORS_DOC = f"""ColumnNotFoundError
     A probability, label, prediction, weight or ``by`` column is absent.
 InvalidMembershipError
     A probability column is not numeric (at once); probabilities NaN, infinite, outside
     [0, 1] or not summing to 1 (when the plan runs; the message counts the rows).
 InvalidLabelError, InvalidWeightError, NullGroupError
     Labels that are not binary, bad weights, null probabilities with ``null_groups="raise"``
-    (when the plan runs)."""
+    (when the plan runs).
+SizeLimitError
+    More than {limit('membership_groups'):,} membership groups (``membership_groups`` in
+    :data:`polars_fair.core.limits.LIMITS`: the regression's sandwich variance sums (G+3 choose
+    4) products of four probabilities per cell), before any work."""
 
 _EXAMPLE = """\
 >>> import polars as pl, polars_fair

@@ -11,8 +11,8 @@ and then the object's method, so the analysis itself is the one in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Unpack
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, Unpack
 
 import polars as pl
 
@@ -40,10 +40,12 @@ from polars_fair.core.spec import (
     IntoExpr,
     RowArgs,
     normalize_by,
+    refuse_membership,
     to_expr,
 )
 from polars_fair.counting import tables
 from polars_fair.counting.classes import hidden_classes
+from polars_fair.counting.membership import parse_membership
 
 __all__ = ["bias_audit", "divergence_of_rows", "namespace_divergence"]
 
@@ -59,6 +61,9 @@ def bias_audit(
     min_share: float = DEFAULTS.min_share,
     exclude_small: bool = DEFAULTS.exclude_small,
     classes: Sequence[Any] | None = None,
+    membership: Mapping[str, Mapping[Any, IntoExpr]] | None = None,
+    membership_estimator: Literal["weighted", "argmax", "regression"] = "weighted",
+    normalize: bool = False,
 ) -> pl.LazyFrame:
     """Bias audit of an automated employment decision tool (NYC Local Law 144 of 2021), from rows.
 
@@ -113,6 +118,18 @@ def bias_audit(
         (:func:`~polars_fair.analyses.bias_audit.bias_audit_from_classes`). An Enum
         ``y_pred`` with more than two categories is audited per class without it.
         Refused with ``y_score`` or ``pos_label`` (``InvalidArgumentError``).
+    membership : mapping of str to mapping of group value to str or pl.Expr, optional
+        Estimated membership as a category (``{"race": {"White": "p_white", ...}}``), first
+        among the categories (``categories`` may then be empty), as ``availability`` and
+        ``divergence`` take it: with ``membership_estimator="argmax"`` each applicant counts in
+        their most likely group, a crisp category. The default ``"weighted"`` count table is
+        refused (``InvalidArgumentError``: LL 144's shares divide a category's rows by all
+        rows, and that table counts a row in every group it may belong to), and so is
+        membership with ``y_score`` or ``classes`` (their tables count each row in one group).
+    membership_estimator : {"weighted", "argmax", "regression"}, default "weighted"
+        With ``membership``: ``"argmax"`` is the one the audit takes.
+    normalize : bool, default False
+        With ``membership``: divide each row's probabilities by their sum.
 
     Returns
     -------
@@ -173,8 +190,14 @@ def bias_audit(
     cats = _categories(categories)
     if (y_pred is None) == (y_score is None):
         raise E.InvalidArgumentError(ONE_OUTCOME)
-    _check_categories(frame, cats, [c for c in (y_pred, y_score, sample_weight)
-                                    if isinstance(c, str)])
+    member = parse_membership(membership, membership_estimator, normalize)  # reads no data
+    if cats or member is None:  # with membership its attribute alone is a category
+        _check_categories(frame, cats, [c for c in (y_pred, y_score, sample_weight)
+                                        if isinstance(c, str)])
+    if member is not None and (y_pred is None or classes is not None
+                               or _many_classes(frame, y_pred)):
+        refuse_membership({"membership": membership}, "bias_audit",
+                          "score table" if y_pred is None else "class table")
     if classes is not None and (y_score is not None or pos_label is not None):
         raise E.InvalidArgumentError(E.CLASSES_CONFLICT.format(
             other="y_score= (a score)" if y_score is not None else
@@ -185,12 +208,15 @@ def bias_audit(
                             sample_weight=sample_weight, null_groups="keep").bias_audit(
             min_share=min_share, exclude_small=exclude_small)
     if y_pred is not None:
+        estimated: dict[str, Any] = {} if member is None else {
+            "membership": membership, "membership_estimator": membership_estimator,
+            "normalize": normalize}
         try:
-            counted = counts(frame, cats, y_true=None, y_pred=y_pred,
+            counted = counts(frame, cats or None, y_true=None, y_pred=y_pred,
                              pos_label=1 if pos_label is None else pos_label,
-                             sample_weight=sample_weight, null_groups="keep")
+                             sample_weight=sample_weight, null_groups="keep", **estimated)
         except E.InvalidLabelError as err:  # pos_label=1 does not fit: classes, perhaps
-            if pos_label is not None:
+            if pos_label is not None or member is not None:
                 raise
             raise _classes_advice(frame, cats, y_pred) or err from err
         return counted.bias_audit(min_share=min_share, exclude_small=exclude_small)

@@ -126,13 +126,15 @@ def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.D
                    pos_label: Any = None, sample_weight: Any = None,
                    min_share: float = DEFAULTS.min_share,
                    exclude_small: bool = DEFAULTS.exclude_small, classes: Any = None,
-                   round_scores: int | None = None, membership: None = None) -> pl.DataFrame:
-        refuse_membership({"membership": membership}, "bias_audit", "category table")
+                   round_scores: int | None = None, membership: Any = None,
+                   membership_estimator: Any = "weighted",
+                   normalize: bool = False) -> pl.DataFrame:
         # both objects have bias_audit: the rows' entry point picks counts or scores
         out = _ll144.bias_audit(
             factory(rows, round_scores), categories, y_pred=y_pred, y_score=y_score,
             pos_label=pos_label, sample_weight=sample_weight, min_share=min_share,
-            exclude_small=exclude_small, classes=classes).collect()
+            exclude_small=exclude_small, classes=classes, membership=membership,
+            membership_estimator=membership_estimator, normalize=normalize).collect()
         assert isinstance(out, pl.DataFrame)
         return out
 
@@ -144,8 +146,7 @@ def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.D
         _ll144.bias_audit.__doc__ or "", drop=("frame",),
         before=f"{frame} : {engine} DataFrame\n    The applicants; only the label table leaves.",
         after=(f"round_scores : int, optional\n"
-               f"    With ``y_score``: round scores in {engine} first.\n"
-               + E.MEMBERSHIP_REFUSED_DOC),
+               f"    With ``y_score``: round scores in {engine} first.\n"),
         example=f""">>> bias_audit({frame}, ["sex", "race"], y_pred="hired")  # doctest: +SKIP""",
         returns="pl.DataFrame",
     )

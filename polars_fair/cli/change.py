@@ -27,7 +27,7 @@ def check_change(
     max_impact_ratio_drop: float | Decimal = 0.05,
     max_ofi_increase: float | Decimal = 0.05,
     level: float = DEFAULTS.level,
-    min_support: int = DEFAULTS.min_support,
+    min_support: float = DEFAULTS.min_support,
     null_groups: str = "keep",
     sample_weight: Any = None,
 ) -> dict[str, Any]:
@@ -44,7 +44,7 @@ def check_change(
         The limits of :func:`polars_fair.audit.change_gate.change_gate`.
     level : float, default 0.95
         The level of the paired intervals.
-    min_support : int, default 30
+    min_support : int or float, default 30
         Rows a group needs to be checked.
     null_groups : {"keep", "raise", "drop"}, default "keep"
         As ``df.fair.report``.

@@ -61,6 +61,7 @@ from polars_fair.cli.io import (
     column_or_sql,
     emit,
     note_attribute_flag,
+    note_membership,
     parse_dtypes,
     parse_reference,
     parse_value,
@@ -754,6 +755,7 @@ def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
                 read = unquote if opt.kind == "groups" else read_number
                 if opt.kind == "groups":
                     _once(opt, item, "attribute", [*out, column])
+                    note_membership(column, spec)  # advice renaming it repeats the rest
                     _once(opt, item, "group", [_share_value(v) for v, _, _ in pairs])
                 out[column] = {_share_value(v): read(x) for v, _, x in pairs}
                 continue

@@ -70,16 +70,16 @@ from polars_fair.cli.io import (
     scan,
     unreadable,
 )
-from polars_fair.cli.numbers import NUMBER_OPTION, json_number, number_text
+from polars_fair.cli.numbers import NUMBER_OPTION, json_number, number_text, support_number
 from polars_fair.cli.pages import ModelOpt, NoteOpt, TitleOpt, page_html
 from polars_fair.cli.quoting import QUOTING
 from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
 from polars_fair.core.labels import cli_group, visible
 from polars_fair.core.options import DEFAULTS
-from polars_fair.core.reference import SUPPORT_SIZE, support_name
+from polars_fair.core.reference import SUPPORT_SIZE, support_name, support_unit
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
-from polars_fair.core.spec import DEFAULT_MAX_GROUPS, MEMBERSHIP_ARGS, NullGroups
+from polars_fair.core.spec import DEFAULT_MAX_GROUPS, MEMBERSHIP_ARGS, NullGroups, support_size
 
 __all__ = ["app", "main"]
 
@@ -159,7 +159,7 @@ def run_report(
     y_pred_text: str | None,
     pos_label_text: str | None,
     reference_text: str | None,
-    min_support: int,
+    min_support: float,
     where: str | None,
     fmt: str,
     output: Path | None,
@@ -194,8 +194,8 @@ def run_report(
         ``--y-true``, ``--y-pred``.
     pos_label_text, reference_text : str or None
         ``--pos-label``, ``--reference``.
-    min_support : int
-        ``--min-support``.
+    min_support : int or float
+        ``--min-support`` (rows; under estimated membership a support size, fractional).
     where : str or None
         ``--where``.
     fmt : str
@@ -397,8 +397,11 @@ def report(
         typer.Option(help="largest | max_selection_rate | overall | VALUE | attr=v,attr=v. "
                      + QUOTING, metavar="REFERENCE"),
     ] = None,
-    min_support: Annotated[
-        int, typer.Option(help="Flag groups with fewer rows.")] = DEFAULTS.min_support,
+    min_support_given: Annotated[
+        Decimal, typer.Option("--min-support", help="Flag groups with fewer rows (under "
+                              "--membership, a support size below it: a number, 19.5).",
+                              **NUMBER_OPTION)
+    ] = Decimal(DEFAULTS.min_support),
     where: WhereOpt = None,
     null_groups: NullGroupsOpt = "keep",
     format: FormatOpt = "table",
@@ -453,6 +456,7 @@ def report(
 ) -> None:
     """Audit a file: one row per group with counts, rates, DI, impact ratio and OFI."""
     baseline_pred = one_baseline(baseline_pred, baseline_alias)
+    min_support: float = support_number(min_support_given)  # rows, or a support size
     page_texts = {k: v for k, v in (("title", title), ("model", model), ("note", note),
                                     ("n_permutations", n_permutations), ("seed", seed),
                                     ("divergence", True if divergence else None),
@@ -483,6 +487,8 @@ def report(
                 else "--max-ofi-increase"
             raise E.InvalidArgumentError(E.CLI_CHANGE_LIMIT.format(flag=flag))
         if html is not None:
+            if not isinstance(min_support, int):  # the page's groups are crisp: rows
+                raise E.InvalidArgumentError(E.CLI_HTML_MIN_SUPPORT.format(value=min_support))
             page = html_page(
                 lf, by, y_true_text=y_true, y_pred_text=y_pred, y_score_text=y_score,
                 pos_label_text=pos_label, reference_text=reference, min_support=min_support,
@@ -684,7 +690,7 @@ def check_gate(
     min_impact_ratio: float | Decimal = DEFAULTS.four_fifths,
     max_abs_ofi: float | Decimal = DEFAULTS.ofi_threshold,
     max_abroca: float | Decimal | None = None,
-    min_support: int = DEFAULTS.min_support,
+    min_support: float = DEFAULTS.min_support,
     null_groups: str = "keep",
     max_groups: int = DEFAULT_MAX_GROUPS,
     counts: Any = None,
@@ -704,8 +710,8 @@ def check_gate(
         The limits; ``min_impact_ratio=0`` or ``max_abs_ofi=2`` switch a check off.
     max_abroca : float or Decimal, optional
         Checked only when given; needs ``args.y_score``.
-    min_support : int, default 30
-        Rows a group needs to be checked.
+    min_support : int or float, default 30
+        Rows a group needs to be checked (under estimated membership, its support size).
     null_groups : {"keep", "raise", "drop"}, default "keep"
         As ``df.fair.report``.
     max_groups : int, default 10000
@@ -722,7 +728,9 @@ def check_gate(
         sample weights, whose weighted table does not hold them), ``counted`` (the header's
         words for it: ``"1,000 rows"``, or ``"a weight of 812.5"`` then), ``support``
         (what ``--min-support`` is compared with:
-        ``"n"``, or for estimated membership :data:`SUPPORT_MEMBERSHIP` (with sample weights
+        ``"n"``, ``"n_positive_weight"`` with sample weights (the rows of positive weight;
+        ``counted`` then adds their number), or for estimated membership
+        :data:`SUPPORT_MEMBERSHIP` (with sample weights
         :data:`polars_fair.core.reference.SUPPORT_SIZE_WEIGHTED`), the support size
         :func:`polars_fair.core.reference.support_rows`), ``by``, ``reference``, ``limits``,
         ``checked_groups``, ``skipped_low_support``, ``skipped_abroca`` (checked groups whose
@@ -775,7 +783,7 @@ def check_gate(
     membership = "n_effective" in columns
     if not checked:
         what = (f"a {support_name(columns)} of at least --min-support {min_support}" if membership
-                else f"at least --min-support {min_support} rows")
+                else f"at least --min-support {min_support} {support_unit(columns)}")
         raise E.InvalidArgumentError(
             f"no group has {what}: nothing was checked (groups: {E.show_values(skipped)})")
     reference = groups.filter(pl.col("is_reference"))["group"].to_list()
@@ -804,6 +812,9 @@ def check_gate(
     # weight and not rows (the rows are not in the weighted table): said as a weight
     counted = cli_gen.rows_text(counts.frame, sample_weight is not None) if membership \
         else f"{rows:,} rows"
+    if not membership and support_size(columns) != "n":  # weighted: the rows that count
+        positive = counts.frame.select(pl.col(support_size(columns)).sum()).collect().item()
+        counted += f", {positive:,} of positive weight"
     if membership:
         rows = None if sample_weight is not None else round(
             counts.frame.select(pl.col("weight_sum").sum()).collect().item())
@@ -811,7 +822,8 @@ def check_gate(
         "passed": verdict(table),
         "rows": rows,
         "counted": counted,
-        "support": support_name(columns) if membership else "n",
+        # what --min-support is compared with: n, n_positive_weight (weighted) or the size
+        "support": support_name(columns) if membership else support_size(columns),
         "by": keys,
         "reference": reference[0] if reference else None,
         "limits": {"min_impact_ratio": json_number(min_impact_ratio),
@@ -965,9 +977,11 @@ def check(
         Decimal | None, typer.Option(help="Fail a group whose ABROCA exceeds this (needs "
                                            "--y-score).", **NUMBER_OPTION)
     ] = None,
-    min_support: Annotated[
-        int, typer.Option(help="Check only groups with at least this many rows.")
-    ] = DEFAULTS.min_support,
+    min_support_given: Annotated[
+        Decimal, typer.Option("--min-support", help="Check only groups with at least this many "
+                              "rows (under --membership, this support size: a number, 19.5).",
+                              **NUMBER_OPTION)
+    ] = Decimal(DEFAULTS.min_support),
     null_groups: NullGroupsOpt = "keep",
     format: Annotated[Literal["text", "json"], typer.Option("--format", help="text | json",
                                         metavar="[text|json]")] = "text",
@@ -997,6 +1011,7 @@ def check(
     change at --level (default 0.95) excludes 0.
     """
     baseline_pred = one_baseline(baseline_pred, baseline_alias)
+    min_support: float = support_number(min_support_given)  # rows, or a support size
     result: dict[str, Any] = {}
 
     def run() -> None:  # --format is text or json: typer checks it as it parses

@@ -582,6 +582,31 @@ _INPUT_COLUMNS: set[str] = set()
 _GROUP_KEYS: list[str] = []
 
 
+#: The ``--membership`` values of the running command (attribute -> ``G1:C1,...`` as typed):
+#: advice to rename the attribute repeats the groups and columns given (:func:`cli_message`).
+_MEMBERSHIP_SPECS: dict[str, str] = {}
+
+
+def note_membership(attribute: str, spec: str) -> None:
+    """Remember the groups and columns ``--membership`` gave ``attribute`` (for advice).
+
+    Parameters
+    ----------
+    attribute : str
+        The attribute's name.
+    spec : str
+        What followed ``attribute=`` on the command line.
+
+    Examples
+    --------
+    >>> note_membership("ece", "a:p,b:q")
+    >>> cli_message("for example membership={'ece_attr': membership['ece']}")
+    "for example --membership 'ece_attr=a:p,b:q'"
+    >>> forget_sql_names()
+    """
+    _MEMBERSHIP_SPECS[attribute] = spec
+
+
 def forget_sql_names() -> None:
     """Forget the SQL texts named by ``AS``, the attribute flags and the input's columns.
 
@@ -594,6 +619,7 @@ def forget_sql_names() -> None:
     _NAMED_SQL.clear()
     _TEXT_SQL.clear()
     _ATTRIBUTE_FLAGS.clear()
+    _MEMBERSHIP_SPECS.clear()
     _INPUT_COLUMNS.clear()
     _GROUP_KEYS.clear()
 
@@ -1271,7 +1297,8 @@ def _item_word(flag: str, name_repr: str, rest: str) -> str:
     name = ast.literal_eval(name_repr)
     shown = '"' + name.replace('"', '""') + '"' if re.search(r'[,=:"]', name) else name
     word = f"{shown}={rest}"
-    plain = re.fullmatch(r"[A-Za-z0-9]+", name) is not None and name not in FLAGS
+    plain = (re.fullmatch(r"[A-Za-z0-9]+", name) is not None and name not in FLAGS
+             and re.fullmatch(r"[\w@%+=:,./-]*", rest) is not None)  # no word the shell splits
     return f"{flag} {word}" if plain else f"{flag} " + "'" + word.replace("'", "'\"'\"'") + "'"
 
 
@@ -1298,8 +1325,10 @@ _PYTHON_ADVICE = (
                           _item_value(m.group(2)) + ":...")),
     (re.compile(rf"(?<![\w-])benchmark\[({_PY_TEXT})\]"),
      lambda m: _item_word("--benchmark", m.group(1), "VALUE:SHARE,...")),
-    (re.compile(rf"(?<![\w-])membership=\{{({_PY_TEXT}): membership\[{_PY_TEXT}\]\}}"),
-     lambda m: _item_word("--membership", m.group(1), "G1:C1,G2:C2,...")),
+    # a membership attribute renamed: the groups and columns as the command was given them
+    (re.compile(rf"(?<![\w-])membership=\{{({_PY_TEXT}): membership\[({_PY_TEXT})\]\}}"),
+     lambda m: _item_word("--membership", m.group(1), _MEMBERSHIP_SPECS.get(
+         ast.literal_eval(m.group(2)), "G1:C1,G2:C2,..."))),
     # a number option arrives as the Decimal of its text (cli.numbers): shown as typed
     (re.compile(r"(?:np\.)?Decimal\('([^']*)'\)"), r"\1"),
     (re.compile(rf"bins=\{{({_PY_TEXT}): \[edges\]\}}"),
@@ -1531,7 +1560,8 @@ def resolve_inputs(
     SQLRefusedError, NotRowLevelError
         SQL that reads outside the rows, cannot be parsed, or is not row-level.
     InvalidArgumentError
-        A value that does not fit its column's dtype.
+        A value that does not fit its column's dtype; a ``--by`` that names the
+        ``--membership`` attribute (no column).
 
     Examples
     --------
@@ -1544,6 +1574,10 @@ def resolve_inputs(
     (True, 'b', 's >= 0.5')
     """
     unfiltered, schema = lf, lf.collect_schema()
+    member = next(iter(membership or {}), None)
+    for b in by_text:  # the attribute of --membership: a key of its own, never a column
+        if b == member and b not in schema:
+            raise E.InvalidArgumentError(E.CLI_BY_IS_MEMBERSHIP.format(name=E.shell_word(b)))
     condition: str | pl.Expr | None = None
     if where:
         condition = where_condition(lf, where)

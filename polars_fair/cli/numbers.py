@@ -20,7 +20,7 @@ import polars as pl
 from polars_fair.core.numbers import limit_text, plain_number
 
 __all__ = ["NUMBER", "NUMBER_OPTION", "SUMMARY_LIMITS", "exact_thresholds", "json_number",
-           "number_text", "read_number"]
+           "number_text", "read_number", "support_number"]
 
 #: The metavar of a number option in ``--help``.
 NUMBER = "NUMBER"
@@ -64,6 +64,31 @@ def read_number(text: Any) -> Any:
 
 #: The ``typer.Option`` keywords of a number option: ``typer.Option(help=..., **NUMBER_OPTION)``.
 NUMBER_OPTION: dict[str, Any] = {"parser": read_number, "metavar": NUMBER}
+
+
+def support_number(value: Any) -> Any:
+    """A number option's Decimal as the library takes a count: an int if whole, else a float.
+
+    ``--min-support`` is a number of rows, or under estimated membership a support size,
+    which is fractional (``--min-support 19.5``); a whole one stays an int (``30``, shown so).
+
+    Parameters
+    ----------
+    value : Any
+        What :func:`read_number` gave (anything else is returned unchanged).
+
+    Returns
+    -------
+    Any
+
+    Examples
+    --------
+    >>> support_number(Decimal("30")), support_number(Decimal("19.5")), support_number(30)
+    (30, 19.5, 30)
+    """
+    if not isinstance(value, Decimal) or not value.is_finite():
+        return float(value) if isinstance(value, Decimal) else value
+    return int(value) if value == value.to_integral_value() else float(value)
 
 
 def json_number(value: Any) -> Any:

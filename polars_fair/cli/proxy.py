@@ -45,6 +45,9 @@ def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
 
     Raises
     ------
+    SizeLimitError
+        More membership groups than the proxy report takes, before the input is read
+        (:func:`polars_fair.counting.proxy_table.proxy_membership`).
     PolarsFairError
         Bad input, as :func:`polars_fair.cli.io.resolve_inputs`, the options' conversion
         (:func:`polars_fair.cli.commands.convert`) and the method.
@@ -63,9 +66,11 @@ def run_proxy_report(values: dict[str, Any]) -> tuple[pl.DataFrame, str]:
     ([1.0, 0.5], "polars-fair proxy-report: 2 row(s); groups of 'g' ['a', 'b']; by []")
     """
     from polars_fair.api.namespace import FairLazyFrame
+    from polars_fair.counting.proxy_table import proxy_membership
 
     opts = namespace_options(_METHOD)
     given = {o.name: convert(o, values.get(o.name, o.default)) for o in opts}
+    proxy_membership(given["membership"], given["normalize"])  # bounded before the input is read
     lf = scan(values["path"], values.get("separator"), parse_dtypes(values.get("dtype")))
     y_pred = given["y_pred"] or "y_pred"
     labels = given["y_true"]

@@ -16,7 +16,8 @@ import polars as pl
 from polars_fair.analyses.impact import PASSED_OVER_NOTE, RATIO_TO_REFERENCE, passed_over
 from polars_fair.analyses.report import FINDING_MEANINGS, FINDINGS
 from polars_fair.core.labels import named_text, visible
-from polars_fair.core.reference import Reference, support_name, support_rows
+from polars_fair.core.reference import Reference, support_name, support_rows, support_unit
+from polars_fair.core.spec import support_size
 
 __all__ = ["group_name", "impact_note", "ratio_note", "report_summary"]
 
@@ -95,8 +96,9 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
     membership = "n_effective" in report.columns
     rows = (report.with_columns(support_rows(report.columns).alias("__pf_support"))
             if membership else report).to_dicts()
+    unit = support_unit(report.columns)  # rows, or (weighted) rows of positive weight
     enough = (f"a {support_name(report.columns)} of at least {support}" if membership
-              else f"at least {support} rows")
+              else f"at least {support} {unit}")
     lines = []
     ref = [r for r in rows if r.get("is_reference")]
     # a rule passes over low-support groups only while a supported group exists: say which
@@ -117,7 +119,7 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
         r = ref[0]
         low = " (low support)" if r.get("low_support") else ""
         size = (f"support size {r['__pf_support']:,.4g}" if membership
-                else f"{r['n']:,} rows")
+                else f"{r[support_size(report.columns)]:,} {unit}")
         lines.append(f"reference group: {group_name(r, keys)} ({size}; {how}){low}")
     elif reference == "overall":
         lines.append("reference group: everyone (the whole population)")
@@ -141,7 +143,7 @@ def report_summary(report: pl.DataFrame, keys: Sequence[str], *, min_support: fl
         which = "" if f == "none" else f"{named}{more}: "  # the groups to look at are named
         text = (f"{f} ({len(groups)}): {which}"
                 + FINDING_MEANINGS[f].replace(
-                    "fewer than min_support rows", f"fewer than {support} rows"
+                    "fewer than min_support rows", f"fewer than {support} {unit}"
                     if not membership else f"a support size below {support}"))
         lines.append(textwrap.fill(text, width=width, initial_indent="  ",
                                    subsequent_indent="    ", break_on_hyphens=False))

@@ -94,6 +94,11 @@ _TABLE = (
     Limit("bins", 10_000,
           "`divergence(bins=)` (`--bins`): a number of quantile bins, or the number of edges",
           "one level per bin, and patterns over the levels"),
+    Limit("membership_groups", 12,
+          "`proxy_report`, `proxy_counts` (`polars-fair proxy-report`): the groups of "
+          "`membership=`",
+          "the regression estimator's sandwich variance sums every product of four "
+          "probabilities in each cell, (G+3 choose 4) sums: 1,365 at 12 groups, 20,475 at 25"),
     Limit("max_groups", 10_000_000,
           "every count argument `max_groups=` (`--max-groups`)",
           "a count table's groups (ceiling of the raisable limit, default 10,000)"),

@@ -85,6 +85,7 @@ __all__ = [
     "prefer_supported",
     "support_name",
     "support_rows",
+    "support_unit",
 ]
 
 COUNT_RULES = ("largest", "max_selection_rate", "overall")
@@ -268,6 +269,34 @@ def support_name(names: Sequence[str]) -> str:
     'support size min(weight_sum, n_effective)'
     """
     return SUPPORT_SIZE_WEIGHTED if "row_weight_sum" in names else SUPPORT_SIZE
+
+
+def support_unit(names: Sequence[str]) -> str:
+    """What a crisp count table's support counts, as messages name it: rows, or rows of weight.
+
+    A weighted table with ``n_positive_weight`` is supported by its rows of positive weight
+    (:func:`polars_fair.core.spec.support_size`), not by ``n``, which counts rows of weight 0
+    too: messages say so (the column is ``n_positive_weight``).
+
+    Parameters
+    ----------
+    names : sequence of str
+        A count table's (or report's) columns, without ``n_effective``.
+
+    Returns
+    -------
+    str
+        ``"rows"``, or ``"rows of positive weight"``.
+
+    Examples
+    --------
+    >>> support_unit(["g", "n", "weight_sum", "n_positive_weight"])
+    'rows of positive weight'
+    >>> support_unit(["g", "n"])
+    'rows'
+    """
+    column = support_size(names)
+    return "rows" if column == "n" else "rows of positive weight"
 
 
 def prefer_supported(eligible: pl.Expr, min_support: float = DEFAULTS.min_support,

@@ -326,7 +326,8 @@ def parse_membership(membership: Any, estimator: Any = "weighted",
                       tuple(to_expr(c) for c in spec.values()), estimator, normalize)
 
 
-def resolve_membership(schema: pl.Schema, m: Membership, a: Audit) -> None:
+def resolve_membership(schema: pl.Schema, m: Membership, a: Audit,
+                       same: str | None = None) -> None:
     """Check the probability columns against the input's schema (before any row is read).
 
     Parameters
@@ -337,13 +338,17 @@ def resolve_membership(schema: pl.Schema, m: Membership, a: Audit) -> None:
         The parsed membership arguments.
     a : Audit
         The resolved call (its keys).
+    same : str, optional
+        A column that may share the attribute's name because it holds the same groups (the
+        calibration check's ``known`` column).
 
     Raises
     ------
     ColumnNotFoundError
         A probability column is missing.
     InvalidArgumentError
-        The attribute's name is a ``by`` attribute or reserved.
+        The attribute's name is a ``by`` attribute, reserved, or a column of the input
+        (other than ``same``), whose values the attribute's key column would hide.
     InvalidMembershipError
         A probability column is not numeric.
 
@@ -359,6 +364,9 @@ def resolve_membership(schema: pl.Schema, m: Membership, a: Audit) -> None:
     if m.attribute in a.keys or m.attribute.startswith("__pf_") or m.attribute in (
             "n", "tp", "fp", "fn", "tn", "weight_sum", "n_effective", "attenuation"):
         raise E.InvalidArgumentError(E.MEMBERSHIP_KEY_CLASH.format(attribute=m.attribute))
+    if m.attribute in schema and m.attribute != same:
+        raise E.InvalidArgumentError(E.MEMBERSHIP_COLUMN_CLASH.format(
+            attribute=m.attribute, renamed=E.renamed(m.attribute, schema.names())))
     for e in m.exprs:
         for col in e.meta.root_names():
             if col not in schema:

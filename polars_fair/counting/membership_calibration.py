@@ -207,7 +207,9 @@ def calibration_table(frame: pl.DataFrame | pl.LazyFrame, *, membership: Any, kn
     weight = None if sample_weight is None else to_expr(sample_weight)
     a = Audit([], [], 1, weight=weight, null_groups=null_groups,
               weight_name=None if sample_weight is None else name_of(sample_weight))
-    scan.resolve_membership(schema, m, a)
+    # the known column may share the attribute's name: it holds the same groups, as reported
+    scan.resolve_membership(schema, m, a, same=name_of(known) if to_expr(known).meta.is_column()
+                            else None)
     _check_columns(schema, known, "known")
     if sample_weight is not None:
         _check_columns(schema, sample_weight, "sample_weight")

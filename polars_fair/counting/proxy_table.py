@@ -21,6 +21,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair.core.limits import LIMITS, with_limits
 from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS, By
 from polars_fair.counting import tables
 from polars_fair.counting.boundary import values_hidden
@@ -29,6 +30,7 @@ from polars_fair.counting.membership import (
     FAMILIES,
     ROW_WEIGHTS,
     SCALE,
+    Membership,
     MembershipTable,
     membership_from_labels,
     parse_membership,
@@ -37,9 +39,53 @@ from polars_fair.counting.membership import (
 )
 from polars_fair.counting.membership_counts import label_scan, scaled_labels
 
-__all__ = ["proxy_table"]
+__all__ = ["proxy_membership", "proxy_table"]
 
 
+@with_limits
+def proxy_membership(membership: Any, normalize: bool = False) -> Membership:
+    """The proxy report's ``membership=``, parsed and bounded (no data is read).
+
+    The regression estimator's sandwich variance needs, per cell, every product of four
+    probabilities: (G+3 choose 4) sums for G groups (1,365 at 12, 20,475 at 25), so the groups
+    are bounded (``membership_groups`` in :data:`polars_fair.core.limits.LIMITS`). The command
+    line calls this before it reads the input, :func:`proxy_table` before it builds the scan.
+
+    Parameters
+    ----------
+    membership : mapping
+        One attribute name -> (group value -> probability column or expression).
+    normalize : bool, default False
+        Divide each row's probabilities by their sum.
+
+    Returns
+    -------
+    Membership
+        The parsed argument.
+
+    Raises
+    ------
+    InvalidArgumentError
+        No ``membership``, a malformed one, more than one attribute.
+    SizeLimitError
+        More than |limit:membership_groups| groups.
+
+    Examples
+    --------
+    >>> proxy_membership({"g": {"a": "p_a", "b": "p_b"}}).groups
+    ('a', 'b')
+    """
+    m = parse_membership(membership, "weighted", normalize)
+    if m is None:
+        raise E.InvalidArgumentError(E.PROXY_NEEDS_MEMBERSHIP.format(value=membership))
+    bound = LIMITS["membership_groups"]  # the u family grows as G^4: refused before any work
+    if len(m.groups) > bound.limit:
+        raise E.SizeLimitError(E.MEMBERSHIP_GROUPS_TOO_MANY.format(
+            attribute=m.attribute, size=len(m.groups), limit=bound.limit, why=bound.why))
+    return m
+
+
+@with_limits
 def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool = False,
                 **args: Any) -> MembershipTable:
     """The lazy membership table of the rows with every sum family (one scan).
@@ -72,6 +118,9 @@ def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool =
     InvalidArgumentError
         No ``membership``, a malformed one, more than one attribute; a bad count argument; a
         probability given as an expression on Spark or DuckDB (column names there).
+    SizeLimitError
+        More than |limit:membership_groups| membership groups (:func:`proxy_membership`),
+        before any work.
     ColumnNotFoundError, InvalidMembershipError
         A missing or non-numeric probability column (at once); invalid probabilities, labels
         or weights when the table is collected.
@@ -83,9 +132,7 @@ def proxy_table(frame: Any, by: By = None, *, membership: Any, normalize: bool =
     >>> t.frame.collect().select("__pf_argmax", "y_pred", "s_0", "u_1_1_1_1").rows()
     [(0, 0, 1.0, 0.0), (1, 1, 0.25, 0.31640625)]
     """
-    m = parse_membership(membership, "weighted", normalize)
-    if m is None:
-        raise E.InvalidArgumentError(E.PROXY_NEEDS_MEMBERSHIP.format(value=membership))
+    m = proxy_membership(membership, normalize)
     engine, a = getattr(tables, "_resolve")(  # noqa: B009 - the one resolution of a count call
         tables.engine_of(frame), by, args, False)
     resolve_membership(engine.schema(), m, a)

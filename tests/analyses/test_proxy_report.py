@@ -244,7 +244,9 @@ def test_one_hot_membership_gives_the_crisp_rates_by_all_three_estimators() -> N
     y_pred = (rng.random(n) < np.where(y_true == 1, 0.7, 0.2)).astype(np.int64)
     rows = pl.DataFrame({f"p{k}": (group == k).astype(np.float64) for k in range(3)}).with_columns(
         y_true=pl.Series(y_true), y_pred=pl.Series(y_pred), g=pl.Series(group))
-    out = _report(rows, ["p0", "p1", "p2"], [0, 1, 2], y_true="y_true", reference=0)
+    # the crisp column g is dropped on the membership side: an attribute named like a column
+    # of the input is refused (fix 24a item 2)
+    out = _report(rows.drop("g"), ["p0", "p1", "p2"], [0, 1, 2], y_true="y_true", reference=0)
     crisp = rows.group_by("g").agg(
         n=pl.len(), selection_rate=pl.col("y_pred").mean(),
         tpr=pl.col("y_pred").filter(pl.col("y_true") == 1).mean(),

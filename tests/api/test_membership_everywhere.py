@@ -56,8 +56,11 @@ TAKES: dict[str, Call] = {
     "availability": lambda f, a: f.availability(benchmark=BENCHMARK, **a),
     "divergence": lambda f, a: f.divergence(min_support=0.01, **a),
     "counts.bias_audit": lambda f, a: f.counts(**a).bias_audit().collect(),
+    # LL 144 from rows: the attribute first among the categories (fix 24a item 1)
+    "bias_audit": lambda f, a: f.bias_audit(
+        [*([a.pop("by")] if "by" in a else []), "s"], y_pred="y_pred", min_share=0, **a),
 }
-ROW_READERS = {"availability", "divergence", "counts.bias_audit"}
+ROW_READERS = {"availability", "divergence", "counts.bias_audit", "bias_audit"}
 
 
 def _crisp(df: pl.DataFrame, weights: bool) -> dict[str, Any]:
@@ -101,9 +104,10 @@ def test_one_hot_membership_equals_the_crisp_audit(name: str, estimator: str,
 
 #: The analyses whose table counts each row in one group: refused, saying so.
 REFUSES: dict[str, tuple[Call, str]] = {
-    "bias_audit": (lambda f, m: f.bias_audit(["s"], y_pred="y_pred", membership=m),
+    # a score (or class) audit: its score table counts each row in one group
+    "bias_audit": (lambda f, m: f.bias_audit(["s"], y_score="y_score", membership=m),
                    "bias_audit does not take membership= (estimated group membership): its "
-                   "category table counts"),
+                   "score table counts"),
     "compare": (lambda f, m: f.compare(y_pred="y_pred", baseline="base", membership=m),
                 "compare does not take membership= (estimated group membership): its paired "
                 "count table counts"),

@@ -77,8 +77,9 @@ def test_the_membership_rename_advice_is_the_flag_syntax_and_runs(tmp_path: Path
     path.write_text("p,q,known\n0.5,0.5,a\n0.25,0.75,b\n1,0,a\n0,1,b\n")
     text = _error(["membership-calibration", str(path), "--membership", "ece=a:p,b:q",
                    "--known", "known"])
-    assert "for example --membership 'ece_attr=G1:C1,G2:C2,...'" in text, text
-    # followed with the groups and columns of the call
+    # the groups and columns of the call, renamed (fix 24a: they were G1:C1,G2:C2,...)
+    assert text.rstrip().endswith("for example --membership 'ece_attr=a:p,b:q'"), text
+    # followed as written
     result = runner.invoke(app, ["membership-calibration", str(path), "--membership",
                                  "ece_attr=a:p,b:q", "--known", "known", "--format", "csv"])
     assert result.exit_code == 0, result.output

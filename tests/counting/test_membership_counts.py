@@ -159,6 +159,8 @@ def frames(draw: st.DrawFn) -> pl.DataFrame:
                          **{f"p_{v}": (g == v).astype(float) for v in ("a", "b", "c")}})
 
 
+#: the membership side drops the crisp column g: an attribute named like a column of the input
+#: is refused (fix 24a item 2)
 ONE_HOT = {"g": {"a": "p_a", "b": "p_b", "c": "p_c"}}
 
 
@@ -185,8 +187,9 @@ def test_one_hot_argmax_reproduces_the_crisp_attribute_bit_for_bit(df: pl.DataFr
         for by, weight in (([], None), (["s"], "w")):
             want = getattr(_crisp(df).fair, method)(["g", *by], sample_weight=weight,
                                                     **options)
-            got = getattr(df.fair, method)(by, membership=ONE_HOT, sample_weight=weight,
-                                           membership_estimator="argmax", **options)
+            got = getattr(df.drop("g").fair, method)(
+                by, membership=ONE_HOT, sample_weight=weight, membership_estimator="argmax",
+                **options)
             _same(got, want)
 
 
@@ -199,7 +202,7 @@ def test_one_hot_weighted_reproduces_the_crisp_attribute_with_unit_weights(
     for method, options in ANALYSES:
         for by in ([], ["s"]):
             want = getattr(_crisp(df).fair, method)(["g", *by], sample_weight="one", **options)
-            got = getattr(df.fair, method)(by, membership=ONE_HOT, **options)
+            got = getattr(df.drop("g").fair, method)(by, membership=ONE_HOT, **options)
             _same(got, want)
 
 
@@ -214,7 +217,7 @@ def test_one_hot_weighted_equals_the_unweighted_crisp_attribute_bit_for_bit(
     for method, options in ANALYSES:
         for by in ([], ["s"]):
             want = getattr(_crisp(df).fair, method)(["g", *by], **options)
-            got = getattr(df.fair, method)(by, membership=ONE_HOT, **options)
+            got = getattr(df.drop("g").fair, method)(by, membership=ONE_HOT, **options)
             got = got.drop([c for c in ("weight_sum", "n_effective", "attenuation")
                             if c in got.columns])
             assert got.columns == want.columns

@@ -75,7 +75,7 @@ def _refusals(route: str, frame: Any) -> dict[str, Any]:
             "spark.continuous_report": lambda: pfs.continuous_report(frame, y_pred="y_score",
                                                                      membership=M),
             "spark.multiclass_report": lambda: pfs.multiclass_report(frame, membership=M),
-            "spark.bias_audit": lambda: pfs.bias_audit(frame, ["s"], y_pred="y_pred",
+            "spark.bias_audit": lambda: pfs.bias_audit(frame, ["s"], y_score="y_score",
                                                        membership=M),
             "spark.compare": lambda: pfs.compare(frame, y_pred="y_pred", baseline="base",
                                                  membership=M),
