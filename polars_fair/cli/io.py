@@ -581,6 +581,26 @@ _INPUT_COLUMNS: set[str] = set()
 _GROUP_KEYS: list[str] = []
 
 
+def note_group_keys(keys: Sequence[str]) -> None:
+    """Name the columns of the running command that hold groups (the text table and Markdown).
+
+    :func:`emit` writes a missing value of these columns ``(missing)`` and quotes a text that
+    reads as one (:func:`polars_fair.cli.table.group_cell`); :func:`resolve_inputs` names
+    ``--by``'s, ``bias-audit`` its ``--category`` columns, ``multiclass-report`` its keys.
+
+    Parameters
+    ----------
+    keys : sequence of str
+        The key columns.
+
+    Examples
+    --------
+    >>> note_group_keys(["g"])
+    >>> forget_sql_names()
+    """
+    _GROUP_KEYS.extend(k for k in keys if k not in _GROUP_KEYS)
+
+
 def forget_sql_names() -> None:
     """Forget the SQL texts named by ``AS``, the attribute flags and the input's columns.
 
@@ -1559,5 +1579,5 @@ def resolve_inputs(
         keyed, keys = lf.with_columns(pl.lit(None, dtype=dtype).alias(attribute)), [
             attribute, *by]
     reference = Reference.parse(parse_reference(reference_text, keyed, keys))
-    _GROUP_KEYS.extend(k if isinstance(k, str) else k.meta.output_name() for k in keys)
+    note_group_keys([k if isinstance(k, str) else k.meta.output_name() for k in keys])
     return Inputs(lf, by, y_true, y_pred, y_score, pos_label, reference)

@@ -30,6 +30,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.audit.escape import page_safe, script_json
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
+from polars_fair.core.labels import markup_text, text_of
 from polars_fair.core.options import DEFAULTS
 
 __all__ = [
@@ -418,8 +419,20 @@ def _one_line(value: Any) -> str:
     return " ".join(str(value).splitlines())
 
 
+#: The separator of an intersection's categories on the LL 144 page.
+INTERSECTION = " × "
+
+
 def _label(row: dict[str, Any], attributes: list[str]) -> str:
-    return " × ".join("(unknown)" if row[a] is None else str(row[a]) for a in attributes)
+    r"""A category on the LL 144 page, spelled as every other way out spells a group.
+
+    A missing value reads ``(missing)`` (:data:`polars_fair.core.labels.MISSING_GROUP`); the
+    text ``"(missing)"``, a text starting with ``"`` and, in an intersection, one holding
+    :data:`INTERSECTION` are quoted, ``\`` and ``"`` escaped
+    (:func:`polars_fair.core.labels.text_of`).
+    """
+    several = (INTERSECTION,) if len(attributes) > 1 else ()
+    return INTERSECTION.join(text_of(row[a], ambiguous=several) for a in attributes)
 
 
 def _fmt(x: Any, digits: int = 4) -> str:
@@ -452,8 +465,6 @@ def ll144_html(summary: dict[str, Any]) -> str:
     (True, True)
     """
     def esc(text: str) -> str:  # controls, and backslashes before them, escaped (injective)
-        from polars_fair.core.labels import markup_text
-
         return html.escape(markup_text(text))
 
     title = summary["provenance"].get("title") or "Bias audit: summary of results"
@@ -467,7 +478,7 @@ def ll144_html(summary: dict[str, Any]) -> str:
     by = ["class", "attributes"] if per_class else ["attributes"]
     for values, group in results.group_by(by, maintain_order=True):
         attrs = list(values[-1])
-        heading = " × ".join(attrs) + (f" (class {values[0]})" if per_class else "")
+        heading = INTERSECTION.join(attrs) + (f" (class {values[0]})" if per_class else "")
         rows = []
         for r in group.iter_rows(named=True):
             notes = [n for n, flag in (("unknown category", r["unknown_category"]),
@@ -539,6 +550,7 @@ def register(app: Any, guard: Any) -> None:
         choices,
         effective_format,
         emit,
+        note_group_keys,
         parse_dtypes,
         scan,
     )
@@ -591,6 +603,7 @@ def register(app: Any, guard: Any) -> None:
                 frame = frame.select(*[c for c in first if c in frame.columns],
                                      *[c for c in frame.columns if c not in first])
             frame, head = select_columns(frame, v["columns"], fmt, head)
+            note_group_keys(summary["categories"])  # (missing), "null": apart (group_cell)
             emit(frame, fmt, output, head)
 
         guard(run, json_errors=v["format"] == "json")
