@@ -27,6 +27,7 @@ from polars_fair.audit.html.text import (
     _pct,
     _rows,
 )
+from polars_fair.core.labels import named_text, text_of
 from polars_fair.core.registry import METRICS
 
 if TYPE_CHECKING:
@@ -34,21 +35,16 @@ if TYPE_CHECKING:
 
 
 def _summary_labels(report: pl.DataFrame, keys: Sequence[str]) -> Callable[[Any], str]:
-    """How the page writes a summary's group label: a null key value reads as missing.
+    """How the page writes a summary's group label: as every other part of the page (``_group``).
 
-    The summary spells a null key ``"null"`` (``"g=null"`` with several keys); the page maps
-    each group's spelling to its label with "(missing)", unless a group's value is the text
-    ``"null"`` itself, when the spelling is ambiguous and kept.
+    The summary names a group by its value (one key) or ``g=(missing), h=M`` (several;
+    :func:`polars_fair.core.labels.named_text`'s rule); the page maps each to its own spelling,
+    ``(missing) | M``. Both spellings name every group apart, so the map is one-to-one.
     """
-    def spell(row: Mapping[str, Any], missing: str) -> str:
-        text = [missing if row[k] is None else str(row[k]) for k in keys]
-        return text[0] if len(keys) == 1 else ", ".join(
-            f"{k}={t}" for k, t in zip(keys, text, strict=True))
+    def spell(row: Mapping[str, Any]) -> str:
+        return text_of(row[keys[0]]) if len(keys) == 1 else named_text(dict(row))
 
-    spelled: dict[str, set[str]] = {}
-    for row in report.select(keys).iter_rows(named=True):
-        spelled.setdefault(spell(row, "null"), set()).add(_group(row, keys))
-    names = {k: next(iter(v)) for k, v in spelled.items() if len(v) == 1}
+    names = {spell(row): _group(row, keys) for row in report.select(keys).iter_rows(named=True)}
     return lambda label: "" if label is None else names.get(str(label), str(label))
 
 
