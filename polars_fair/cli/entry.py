@@ -730,7 +730,10 @@ def check_gate(
         rule, :func:`polars_fair.audit.gate.testable`), ``undefined`` (each ``group``,
         ``metric``, ``reason``) and
         ``violations`` (each ``group``, ``values``, ``metric``, ``value``, ``limit``, ``rule``;
-        an undefined figure is a violation with ``value`` and ``limit`` null).
+        an undefined figure is a violation with ``value`` and ``limit`` null),
+        ``reference_low_support`` (the reference has fewer than ``min_support``: the text's
+        ``(low support)``) and ``groups`` (every group: ``group``, ``values``, ``n`` (the
+        support), ``low_support`` (under ``min_support``, so not checked), ``is_reference``).
 
     Raises
     ------
@@ -807,6 +810,11 @@ def check_gate(
     if membership:
         rows = None if sample_weight is not None else round(
             counts.frame.select(pl.col("weight_sum").sum()).collect().item())
+    # every group with its support and flags: a group under min_support is low support and
+    # not checked, as the text says it ("not checked", "reference ... (low support)")
+    group_rows = [{"group": r["group"], "values": {k: r[k] for k in keys}, "n": r["n"],
+                   "low_support": not r["checked"], "is_reference": bool(r["is_reference"])}
+                  for r in groups.iter_rows(named=True)]
     return {
         "passed": verdict(table),
         "rows": rows,
@@ -814,6 +822,7 @@ def check_gate(
         "support": support_name(columns) if membership else "n",
         "by": keys,
         "reference": reference[0] if reference else None,
+        "reference_low_support": bool(reference) and reference[0] in skipped,
         "limits": {"min_impact_ratio": json_number(min_impact_ratio),
                    "max_abs_ofi": json_number(max_abs_ofi),
                    "max_abroca": json_number(max_abroca), "min_support": min_support},
@@ -822,6 +831,7 @@ def check_gate(
         "skipped_abroca": abroca_skipped,
         "undefined": undefined,
         "violations": violations,
+        "groups": group_rows,
     }
 
 
@@ -891,7 +901,8 @@ def format_gate(result: dict[str, Any], overall: bool = True) -> str:
     size = result.get("support", "n")
     reference = result["reference"]
     # a reference below min_support (no group a rule may choose has enough rows) says so
-    low = " (low support)" if reference in result["skipped_low_support"] else ""
+    low = " (low support)" if result.get(
+        "reference_low_support", reference in result["skipped_low_support"]) else ""
     named = (f"{visible(reference)}{low}" if reference is not None
              else "overall" if overall else "none")
     head = (
