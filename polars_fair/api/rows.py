@@ -36,9 +36,11 @@ from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
     COUNT_ARGS,
     COUNT_ARGS_DOC,
+    DEFAULT_MAX_GROUPS,
     By,
     IntoExpr,
     RowArgs,
+    check_int,
     normalize_by,
     to_expr,
 )
@@ -58,6 +60,7 @@ def bias_audit(
     min_share: float = DEFAULTS.min_share,
     exclude_small: bool = DEFAULTS.exclude_small,
     classes: Sequence[Any] | None = None,
+    max_groups: int = DEFAULT_MAX_GROUPS,
 ) -> pl.LazyFrame:
     """Bias audit of an automated employment decision tool (NYC Local Law 144 of 2021), from rows.
 
@@ -112,6 +115,11 @@ def bias_audit(
         (:func:`~polars_fair.analyses.bias_audit.bias_audit_from_classes`). An Enum
         ``y_pred`` with more than two categories is audited per class without it.
         Refused with ``y_score`` or ``pos_label`` (``InvalidArgumentError``).
+    max_groups : int, default 10000
+        The most groups the count table may make, as for every count table
+        (:func:`~polars_fair.api.objects.counts`): the empty intersections of ``pl.Enum``
+        categories. A larger table raises ``SizeLimitError`` (stating its size) before any row
+        is read; checked (an integer >= 1, at most its limit) with ``y_score`` too.
 
     Returns
     -------
@@ -148,6 +156,8 @@ def bias_audit(
         No rows (at collect time).
     TooManyLevelsError
         A float attribute with more than 50 distinct values (at collect time).
+    SizeLimitError
+        The Enum categories' intersections hold more than ``max_groups`` groups (at once).
 
     Examples
     --------
@@ -170,6 +180,7 @@ def bias_audit(
     └──────┴─────┴──────────┴────────────────┴──────────┴──────────────┴──────────────┘
     """
     cats = _categories(categories)
+    max_groups = check_int(max_groups, "max_groups", limit="max_groups")
     if (y_pred is None) == (y_score is None):
         raise E.InvalidArgumentError(ONE_OUTCOME)
     _check_categories(frame, cats, [c for c in (y_pred, y_score, sample_weight)
@@ -181,13 +192,15 @@ def bias_audit(
             advice="pass y_pred= a class column with classes=, or leave classes= out"))
     if y_pred is not None and (classes is not None or _many_classes(frame, y_pred)):
         return class_counts(frame, cats, y_pred=y_pred, classes=classes,
-                            sample_weight=sample_weight, null_groups="keep").bias_audit(
+                            sample_weight=sample_weight, null_groups="keep",
+                            max_groups=max_groups).bias_audit(
             min_share=min_share, exclude_small=exclude_small)
     if y_pred is not None:
         try:
             counted = counts(frame, cats, y_true=None, y_pred=y_pred,
                              pos_label=1 if pos_label is None else pos_label,
-                             sample_weight=sample_weight, null_groups="keep")
+                             sample_weight=sample_weight, null_groups="keep",
+                             max_groups=max_groups)
         except E.InvalidLabelError as err:  # pos_label=1 does not fit: classes, perhaps
             if pos_label is not None:
                 raise

@@ -27,6 +27,7 @@ from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
     COUNT_ARGS,
     COUNT_ARGS_DOC,
+    DEFAULT_MAX_GROUPS,
     SCORE_ARGS,
     SCORE_ARGS_DOC,
     refuse_membership,
@@ -126,13 +127,14 @@ def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.D
                    pos_label: Any = None, sample_weight: Any = None,
                    min_share: float = DEFAULTS.min_share,
                    exclude_small: bool = DEFAULTS.exclude_small, classes: Any = None,
+                   max_groups: int = DEFAULT_MAX_GROUPS,
                    round_scores: int | None = None, membership: None = None) -> pl.DataFrame:
         refuse_membership({"membership": membership}, "bias_audit", "category table")
         # both objects have bias_audit: the rows' entry point picks counts or scores
         out = _ll144.bias_audit(
             factory(rows, round_scores), categories, y_pred=y_pred, y_score=y_score,
             pos_label=pos_label, sample_weight=sample_weight, min_share=min_share,
-            exclude_small=exclude_small, classes=classes).collect()
+            exclude_small=exclude_small, classes=classes, max_groups=max_groups).collect()
         assert isinstance(out, pl.DataFrame)
         return out
 

@@ -32,6 +32,7 @@ from polars_fair.audit.escape import page_safe, script_json
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
 from polars_fair.core.labels import markup_text, text_of
 from polars_fair.core.options import DEFAULTS
+from polars_fair.core.spec import DEFAULT_MAX_GROUPS
 
 __all__ = [
     "LAW",
@@ -102,6 +103,7 @@ def ll144_summary(
     model: str | None = None,
     note: str | None = None,
     classes: str | None = None,
+    max_groups: int = DEFAULT_MAX_GROUPS,
 ) -> dict[str, Any]:
     """The LL 144 summary of results of a file, from :func:`polars_fair.api.rows.bias_audit`.
 
@@ -134,6 +136,9 @@ def ll144_summary(
         ``--classes``: the classes of ``y_pred`` in order, comma-separated, read in its dtype
         as ``--pos-label`` is (a per-class audit with a fixed set and order; a class no one
         received has its rows). Default: more than two values found make a per-class audit.
+    max_groups : int, default 10000
+        ``--max-groups``: the most groups the count table may make (the intersections of Enum
+        categories), as for every command.
 
     Returns
     -------
@@ -196,7 +201,7 @@ def ll144_summary(
         lf, cats, y_pred=outcome if y_pred is not None else None,
         y_score=outcome if y_score is not None else None, pos_label=label,
         sample_weight=weight, min_share=min_share, exclude_small=exclude_small,
-        classes=found,
+        classes=found, max_groups=max_groups,
     ).collect()
     rows_audited = int(lf.select(pl.len()).collect().item())
     keys = [c if isinstance(c, str) else c.meta.output_name() for c in cats]
@@ -213,6 +218,7 @@ def ll144_summary(
         **({"--classes": list(found)} if found is not None else {}),
         "--sample-weight": sample_weight,
         "--min-share": min_share, "--exclude-small": exclude_small, "--where": where,
+        **({"--max-groups": max_groups} if max_groups != DEFAULT_MAX_GROUPS else {}),
     }
     return {
         "law": LAW,
@@ -558,6 +564,8 @@ def register(app: Any, guard: Any) -> None:
 
     declared = [o for o in method_options(FairCounts, "bias_audit")
                 if o.target == "method" and o.name not in ("combinations", "max_order")]
+    # the count table's size limit, as every command declares it (--max-groups)
+    limit = next(o for o in method_options(FairCounts, "report") if o.name == "max_groups")
 
     def bias_audit(**v: Any) -> None:
         """NYC Local Law 144 summary of results: rates and impact ratios per category.
@@ -582,7 +590,7 @@ def register(app: Any, guard: Any) -> None:
                 pos_label=v["pos_label"], classes=v["classes"],
                 sample_weight=v["sample_weight"], where=v["where"],
                 data_date=v["data_date"], title=v["title"], model=v["model"], note=v["note"],
-                **{o.name: v[o.name] for o in declared},
+                max_groups=v["max_groups"], **{o.name: v[o.name] for o in declared},
             )
             if v["columns"] is not None:
                 summary["results"], _ = select_columns(summary["results"], v["columns"], "csv")
@@ -649,7 +657,7 @@ def register(app: Any, guard: Any) -> None:
         opt("separator", str | None, None, "CSV field separator (one character).", "CHAR"),
         opt("dtype", list[str] | None, None, "COLUMN=TYPE: read a column as this type; repeat.",
             "COLUMN=TYPE"),
-        *[_parameter(o) for o in declared],
+        *[_parameter(o) for o in (*declared, limit)],
     ]
     bias_audit.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     bias_audit.__annotations__ = {}
