@@ -680,6 +680,13 @@ TOO_MANY_THRESHOLDS = (
     "threshold makes a report of every group); pass max_thresholds={size}, or a coarser grid of "
     "at most {limit:,} thresholds"
 )
+#: An iterator (a generator) of more items than an option's limit: its size is not known, so the
+#: message says where reading stopped instead of advising a limit that may not be enough.
+ITERATOR_TOO_LONG = (
+    "{what} is an iterator of more than {limit:,} {unit}, the limit {option}={limit:,} (it was "
+    "read no further); pass at most {limit:,} {unit}, or a list, whose size the message then "
+    "states"
+)
 BAD_NULL_GROUPS = "null_groups must be 'keep', 'raise' or 'drop', got {value!r}{near}"
 BAD_COMBINATIONS = "combinations must be 'all' or None, got {value!r}"
 #: :data:`BAD_COMBINATIONS` on the command line: leaving the option out is its None.
