@@ -332,6 +332,13 @@ CLI_ORDER_NEEDS_CLASSES = (
 #: sorted as text).
 ORDER_GUESSED = " (sorted as text here: put them in their order)"
 UNKNOWN_GROUP = "reference group {group!r} does not exist{near}; the groups are: {groups}"
+#: :data:`UNKNOWN_GROUP` on the command line: the group and a few groups as the shell words
+#: ``--reference`` takes (:func:`polars_fair.core.labels.cli_words`; the missing group
+#: ``'(missing)'``, the text "(missing)" ``'"(missing)"'``).
+CLI_UNKNOWN_GROUP = (
+    "--reference {group} names no group{near}; the groups are: {groups} (each as --reference "
+    "takes it)"
+)
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
 #: ``{example}``: the same value in the attribute's type (:func:`polars_fair.core.values.
 #: value_advice`: ", for example datetime.date(2020, 1, 31)"), or "" when it has none.

@@ -75,7 +75,7 @@ from polars_fair.cli.pages import ModelOpt, NoteOpt, TitleOpt, page_html
 from polars_fair.cli.quoting import QUOTING
 from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
-from polars_fair.core.labels import cli_group, visible
+from polars_fair.core.labels import cli_words, visible
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import SUPPORT_SIZE, support_name
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
@@ -279,7 +279,8 @@ def run_report(
         f"y_true={y_true_text!r}, "
         + (f"y_pred={y_score_text} >= {threshold}" if thresholded else f"y_pred={y_pred_text!r}")
         + f", pos_label={pos_label!r}; "
-        f"reference={cli_group(reference.argument)!r}\n" + _overall_line(counts)  # k=v,k=v
+        # the reference as the shell word --reference takes (k=v,k=v; missing: (missing))
+        f"reference={cli_words([reference.argument])}\n" + _overall_line(counts)
     )
     fmt = effective_format(fmt, output)
     footer = ""

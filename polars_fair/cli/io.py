@@ -39,6 +39,7 @@ from polars_fair.cli.csv_read import check_text_file, csv_failure, unreadable
 from polars_fair.cli.group import json_requested, usage_message
 from polars_fair.cli.quoting import unquote
 from polars_fair.cli.table import _table_text, to_csv, to_markdown
+from polars_fair.core.labels import MISSING_GROUP
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference
 from polars_fair.core.spec import sql_rename_example
@@ -969,16 +970,17 @@ def _dtype(lf: pl.LazyFrame, expr: str | pl.Expr, role: str = "column") -> pl.Da
     return lf.select(e).collect_schema().dtypes()[0]
 
 
-def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str]]:
+def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str | None]]:
     """``attr=value,attr=value`` split before each ``,<attribute>=`` (a quoted value whole).
 
     Values are verbatim: ``g= x ,h=H1`` gives ``" x "``; only spaces around an attribute's
-    name (between a comma and the next ``=``) are not part of a value.
+    name (between a comma and the next ``=``) are not part of a value. The bare value
+    ``(missing)`` is None, the missing group; quoted, ``"(missing)"`` is the text.
     """
     keys = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     head = re.compile(rf"\s*({keys})\s*=")
     sep = re.compile(rf",(?=\s*(?:{keys})\s*=)")
-    parts: list[tuple[str, str]] = []
+    parts: list[tuple[str, str | None]] = []
     pos = 0
     while True:
         m = head.match(text, pos)
@@ -996,7 +998,8 @@ def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str]]:
                 return parts
             continue
         end = sep.search(text, pos)
-        parts.append((m.group(1), text[pos:end.start() if end else len(text)]))
+        value = text[pos:end.start() if end else len(text)]
+        parts.append((m.group(1), None if value == MISSING_GROUP else value))
         if end is None:
             return parts
         pos = end.end()
@@ -1014,7 +1017,10 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     are verbatim (``g= x ,h=H1`` names the group ``" x "``, never ``"x"``). A value in double
     quotes is taken as written (``race="a,sex=b"``; a doubled ``""`` is one quote), for a value
     that itself holds ``,<attribute>=`` (:data:`polars_fair.cli.quoting.QUOTING`); with one
-    attribute the whole text is the value, by the same rule (``'"c,d"'`` is ``c,d``).
+    attribute the whole text is the value, by the same rule (``'"c,d"'`` is ``c,d``). The
+    bare value ``(missing)`` names the missing group (the rows whose attribute is null), as
+    the tables name it; the text "(missing)" is written quoted, ``'"(missing)"'``, as the
+    tables write it too.
 
     Parameters
     ----------
@@ -1046,6 +1052,8 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     {'race': 'White, non-Hispanic', 'age': 30}
     >>> parse_reference('"a,b"', lf, ["race"])
     'a,b'
+    >>> parse_reference("(missing)", lf, ["race"]), parse_reference('"(missing)"', lf, ["race"])
+    ({'race': None}, '(missing)')
     """
     if text is None:
         return DEFAULTS.reference
@@ -1058,12 +1066,15 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
         for key, value in _reference_parts(text, names):
             if key in out:
                 raise E.InvalidArgumentError(f"--reference names {key!r} twice")
-            out[key] = parse_value(value, dtypes[key], "--reference")
+            out[key] = None if value is None else parse_value(value, dtypes[key],
+                                                              "--reference")
         return out
     if len(by) != 1:
         raise E.InvalidArgumentError(
             "with several --by attributes pass --reference as attr=value,attr=value"
         )
+    if text == MISSING_GROUP:  # the missing group, as the tables name it ('"(missing)"': text)
+        return {names[0]: None}
     # one attribute: the whole text is the value, read by the one quoting rule ('"c,d"' is c,d)
     return parse_value(unquote(text), dtypes[names[0]], "--reference")
 

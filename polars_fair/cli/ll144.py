@@ -30,7 +30,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.audit.escape import page_safe, script_json
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
-from polars_fair.core.labels import markup_text, text_of
+from polars_fair.core.labels import markup_text, named_text, text_of, visible
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import DEFAULT_MAX_GROUPS
 
@@ -324,14 +324,15 @@ def small_benchmarks(results: pl.DataFrame, keys: Sequence[str],
     >>> t = pl.DataFrame({"attributes": [["race"]] * 2, "race": ["a", "b"], "n": [18, 900],
     ...                   "selection_rate": [0.6, 0.4], "impact_ratio": [1.0, 0.667]})
     >>> small_benchmarks(t, ["race"])[0][:60]
-    "the benchmark of race (race='a': the highest selection_rate,"
+    'the benchmark of race (race=a: the highest selection_rate, i'
     """
     rate = "selection_rate" if "selection_rate" in results.columns else "scoring_rate"
     notes = []
     for r in results.filter((pl.col("impact_ratio") == 1.0)
                             & (pl.col("n") < min_support)).iter_rows(named=True):
         attrs = list(r["attributes"])
-        category = ", ".join(f"{k}={r[k]!r}" for k in attrs)  # repr: no raw control chars
+        # named as every label is, controls escaped (visible): never a Python repr
+        category = visible(named_text({k: r[k] for k in attrs}))
         if "class" in r:
             category = f"class {r['class']}: {category}"
         facts = {"attributes": " × ".join(attrs), "category": category, "rate": rate,
