@@ -781,7 +781,7 @@ def check_gate(
         what = (f"a {support_name(columns)} of at least --min-support {min_support}" if membership
                 else f"at least --min-support {min_support} rows")
         raise E.InvalidArgumentError(
-            f"no group has {what}: nothing was checked (groups: {E.show_values(skipped)})")
+            f"no group has {what}: nothing was checked (groups: {_some_groups(skipped)})")
     reference = groups.filter(pl.col("is_reference"))["group"].to_list()
     # ABROCA is judged only for a group with min_support positives and negatives (the page's
     # rule, audit.gate.testable): the supported groups whose ABROCA was not, by name
@@ -834,6 +834,18 @@ def check_gate(
         "violations": violations,
         "groups": group_rows,
     }
+
+
+def _some_groups(labels: list[str], limit: int = 5) -> str:
+    """A few gate labels in a message: ```g=a`; `g=(missing)```, never a Python repr.
+
+    Each label as the text output writes it (control characters escaped:
+    :func:`polars_fair.core.labels.visible`) in backquotes, which keep a key named like an
+    option (``y_true=0``) from being read as its flag (:func:`polars_fair.cli.io.cli_message`);
+    joined with ``"; "`` as ``not checked`` joins them, then how many more there are.
+    """
+    more = f"; ... ({len(labels) - limit} more)" if len(labels) > limit else ""
+    return "; ".join(f"`{visible(g)}`" for g in labels[:limit]) + more
 
 
 def gate_counts(args: Inputs, *, null_groups: str = "keep",

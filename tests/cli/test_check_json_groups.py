@@ -45,3 +45,18 @@ def test_each_group_carries_its_low_support_flag(path: Path, reference: str | No
     text = runner.invoke(app, ["check", str(path), "--by", "g", *extra]).stdout
     assert (f"reference g={chosen} (low support)" in text) is (chosen == "c")
     assert "not checked (n < 30): g=c" in text
+
+
+def test_nothing_checked_lists_labels_without_repr(tmp_path: Path) -> None:
+    """The error listed ['g=\\"(missing)\\"', ...] (a Python list of reprs); a key named like an
+    option stays a key. By hand: g missing / "(missing)" / O'Brien, y_true 0 and 1, one row each
+    (every group under --min-support 30)."""
+    p = tmp_path / "few.parquet"
+    pl.DataFrame({"g": [None, "(missing)", "O'Brien"], "y_true": [0, 1, 0],
+                  "y_pred": [1, 0, 1]}).write_parquet(p)
+    out = runner.invoke(app, ["check", str(p), "--by", "g"])
+    assert out.exit_code == 2
+    assert out.stderr.strip().endswith(
+        "nothing was checked (groups: `g=\"(missing)\"`; `g=O'Brien`; `g=(missing)`)")
+    out = runner.invoke(app, ["check", str(p), "--by", "g", "--by", "y_true"])
+    assert "`g=\"(missing)\", y_true=1`" in out.stderr and "--y-true 1" not in out.stderr
