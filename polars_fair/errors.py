@@ -415,6 +415,13 @@ ORDER_GUESSED = " (sorted as text here: put them in their order)"
 #: prediction) orders the classes.
 ORDER_OF_LABEL = " (in the order of the y_true Enum's categories)"
 UNKNOWN_GROUP = "reference group {group!r} does not exist{near}; the groups are: {groups}"
+#: :data:`UNKNOWN_GROUP` on the command line: the group and a few groups as the shell words
+#: ``--reference`` takes (:func:`polars_fair.core.labels.cli_words`; the missing group
+#: ``'(missing)'``, the text "(missing)" ``'"(missing)"'``).
+CLI_UNKNOWN_GROUP = (
+    "--reference {group} names no group{near}; the groups are: {groups} (each as --reference "
+    "takes it)"
+)
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
 #: ``{example}``: the same value in the attribute's type (:func:`polars_fair.core.values.
 #: value_advice`: ", for example datetime.date(2020, 1, 31)"), or "" when it has none.
@@ -800,6 +807,13 @@ TOO_MANY_THRESHOLDS = (
     "{what}: thresholds= holds {size:,} thresholds, more than max_thresholds={limit:,} (each "
     "threshold makes a report of every group); pass max_thresholds={size}, or a coarser grid of "
     "at most {limit:,} thresholds"
+)
+#: An iterator (a generator) of more items than an option's limit: its size is not known, so the
+#: message says where reading stopped instead of advising a limit that may not be enough.
+ITERATOR_TOO_LONG = (
+    "{what} is an iterator of more than {limit:,} {unit}, the limit {option}={limit:,} (it was "
+    "read no further); pass at most {limit:,} {unit}, or a list, whose size the message then "
+    "states"
 )
 BAD_NULL_GROUPS = "null_groups must be 'keep', 'raise' or 'drop', got {value!r}{near}"
 BAD_COMBINATIONS = "combinations must be 'all' or None, got {value!r}"

@@ -11,8 +11,9 @@ reference rule, exact rules and findings), so every verdict is the one ``report`
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any, Unpack
 
@@ -23,7 +24,7 @@ from polars_fair._docs import borrow
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import dense
 from polars_fair.core.families import ReportOptions, takes
-from polars_fair.core.limits import check_ceiling
+from polars_fair.core.limits import LIMITS, check_ceiling
 from polars_fair.core.numbers import number_items
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
@@ -35,7 +36,7 @@ from polars_fair.core.spec import (
 from polars_fair.counting.tables import complete_enums
 
 __all__ = ["DEFAULT_MAX_THRESHOLDS", "SWEEP_THRESHOLDS", "checked_grid", "sweep_counts",
-           "sweep_from_scores", "sweep_reports"]
+           "sweep_from_scores", "sweep_reports", "threshold_items"]
 
 #: The default thresholds of ``sweep``.
 SWEEP_THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -46,9 +47,47 @@ DEFAULT_MAX_THRESHOLDS = DEFAULTS.max_thresholds
 _FLOAT64 = pl.Float64()
 
 
-def _as_list(thresholds: Sequence[float]) -> list[Any]:
-    # numpy float32 items stay numpy scalars: each is the decimal it prints as (core.numbers)
-    return number_items(thresholds)
+def threshold_items(thresholds: Iterable[float], max_thresholds: int, what: str) -> list[Any]:
+    """The thresholds given, as a list, read once and no further than the limit allows.
+
+    A sequence, an array or a Series is read whole (its size is known); an iterator or a
+    generator is read once, at most ``max_thresholds`` + 1 items (or the ceiling's), so one
+    without end, or a long one, is refused before it is read to the end.
+
+    Parameters
+    ----------
+    thresholds : iterable of float
+        ``thresholds=`` as given.
+    max_thresholds : int
+        The limit (an integer >= 1).
+    what : str
+        The analysis' name, for the message.
+
+    Returns
+    -------
+    list
+        The items, unread (numpy float32 items stay numpy scalars: the decimal each prints as).
+
+    Raises
+    ------
+    SizeLimitError
+        An iterator with more items than the limit (:data:`polars_fair.errors.ITERATOR_TOO_LONG`).
+
+    Examples
+    --------
+    >>> threshold_items((t / 10 for t in range(1, 3)), 10, "sweep")
+    [0.1, 0.2]
+    """
+    limit = check_int(max_thresholds, "max_thresholds")
+    if not isinstance(thresholds, Iterator):
+        return number_items(thresholds)
+    cap = min(limit, LIMITS["max_thresholds"].limit)
+    items = number_items(list(itertools.islice(thresholds, cap + 1)))
+    if len(items) > cap:
+        raise E.SizeLimitError(E.ITERATOR_TOO_LONG.format(
+            what=f"{what}: thresholds=", unit="thresholds", limit=cap,
+            option="max_thresholds"))
+    return items
 
 
 def _round_step(step: float) -> str:
@@ -90,7 +129,7 @@ def _on_probability_scale(scores: pl.LazyFrame, what: str, grid: Sequence[float]
     return scores.map_batches(check, schema=schema)
 
 
-def checked_grid(scores: pl.LazyFrame, thresholds: Sequence[float], default: Sequence[float],
+def checked_grid(scores: pl.LazyFrame, thresholds: Iterable[float], default: Sequence[float],
                  dtype: pl.DataType, max_thresholds: int, what: str,
                  ) -> tuple[pl.LazyFrame, list[float]]:
     """The sorted, distinct thresholds in the score's dtype, and the score table to use.
@@ -99,8 +138,8 @@ def checked_grid(scores: pl.LazyFrame, thresholds: Sequence[float], default: Seq
     ----------
     scores : pl.LazyFrame
         The score table.
-    thresholds : sequence of float
-        The thresholds given.
+    thresholds : iterable of float
+        The thresholds given (:func:`threshold_items`: an iterator is read once, bounded).
     default : sequence of float
         The analysis' default grid (for probabilities).
     dtype : pl.DataType
@@ -133,7 +172,7 @@ def checked_grid(scores: pl.LazyFrame, thresholds: Sequence[float], default: Seq
     [0.3, 0.7]
     """
     limit = check_int(max_thresholds, "max_thresholds")
-    given = _as_list(thresholds)
+    given = threshold_items(thresholds, limit, what)
     check_ceiling(len(given), "max_thresholds", f"{what}: thresholds=", "thresholds",
                   "pass a coarser grid")
     if len(given) > limit:  # before the grid is built

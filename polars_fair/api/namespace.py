@@ -307,12 +307,14 @@ class FairLazyFrame(ClassNamespace):
                    classes: Sequence[Any] | None = None,
                    membership: Mapping[str, Mapping[Any, IntoExpr]] | None = None,
                    membership_estimator: Literal["weighted", "argmax", "regression"] = "weighted",
-                   normalize: bool = False) -> pl.LazyFrame:  # noqa: D102
+                   normalize: bool = False,
+                   max_groups: int = DEFAULT_MAX_GROUPS) -> pl.LazyFrame:  # noqa: D102
         return _ll144.bias_audit(self._lf, categories, y_pred=y_pred, y_score=y_score,
                                  pos_label=pos_label, sample_weight=sample_weight,
                                  min_share=min_share, exclude_small=exclude_small,
                                  classes=classes, membership=membership,
-                                 membership_estimator=membership_estimator, normalize=normalize)
+                                 membership_estimator=membership_estimator, normalize=normalize,
+                                 max_groups=max_groups)
 
     bias_audit.__doc__ = compose(_ll144.bias_audit.__doc__ or "", drop=("frame",), example="""\
 >>> import polars as pl, polars_fair

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal, TypeVar, Unpack
 
 import polars as pl
@@ -68,7 +68,12 @@ from polars_fair.analyses.strata import (
     stratified_from_counts,
 )
 from polars_fair.analyses.summary import summary_from_counts
-from polars_fair.analyses.sweep import DEFAULT_MAX_THRESHOLDS, SWEEP_THRESHOLDS, sweep_from_scores
+from polars_fair.analyses.sweep import (
+    DEFAULT_MAX_THRESHOLDS,
+    SWEEP_THRESHOLDS,
+    sweep_from_scores,
+    threshold_items,
+)
 from polars_fair.analyses.thresholds import THRESHOLD_GRID, thresholds_from_scores
 from polars_fair.analyses.uncertainty import disparity_table, metrics_table
 from polars_fair.core.families import (
@@ -435,6 +440,9 @@ class FairScores:
         return self._table
 
     def _run(self, plan: Callable[..., pl.LazyFrame], name: str, **options: Any) -> pl.LazyFrame:
+        if isinstance(options.get("thresholds"), Iterator):  # read once (bounded), then checked
+            options["thresholds"] = threshold_items(options["thresholds"],
+                                                    options["max_thresholds"], name)
         _resolve_reference(options, self.keys)
         check_outputs(self._table, self.keys, plan, name, made_elsewhere=self.made_elsewhere,
                       **options)

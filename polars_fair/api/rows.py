@@ -36,9 +36,11 @@ from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
     COUNT_ARGS,
     COUNT_ARGS_DOC,
+    DEFAULT_MAX_GROUPS,
     By,
     IntoExpr,
     RowArgs,
+    check_int,
     normalize_by,
     refuse_membership,
     to_expr,
@@ -64,6 +66,7 @@ def bias_audit(
     membership: Mapping[str, Mapping[Any, IntoExpr]] | None = None,
     membership_estimator: Literal["weighted", "argmax", "regression"] = "weighted",
     normalize: bool = False,
+    max_groups: int = DEFAULT_MAX_GROUPS,
 ) -> pl.LazyFrame:
     """Bias audit of an automated employment decision tool (NYC Local Law 144 of 2021), from rows.
 
@@ -130,6 +133,11 @@ def bias_audit(
         With ``membership``: ``"argmax"`` is the one the audit takes.
     normalize : bool, default False
         With ``membership``: divide each row's probabilities by their sum.
+    max_groups : int, default 10000
+        The most groups the count table may make, as for every count table
+        (:func:`~polars_fair.api.objects.counts`): the empty intersections of ``pl.Enum``
+        categories. A larger table raises ``SizeLimitError`` (stating its size) before any row
+        is read; checked (an integer >= 1, at most its limit) with ``y_score`` too.
 
     Returns
     -------
@@ -166,6 +174,8 @@ def bias_audit(
         No rows (at collect time).
     TooManyLevelsError
         A float attribute with more than 50 distinct values (at collect time).
+    SizeLimitError
+        The Enum categories' intersections hold more than ``max_groups`` groups (at once).
 
     Examples
     --------
@@ -188,6 +198,7 @@ def bias_audit(
     └──────┴─────┴──────────┴────────────────┴──────────┴──────────────┴──────────────┘
     """
     cats = _categories(categories)
+    max_groups = check_int(max_groups, "max_groups", limit="max_groups")
     if (y_pred is None) == (y_score is None):
         raise E.InvalidArgumentError(ONE_OUTCOME)
     member = parse_membership(membership, membership_estimator, normalize)  # reads no data
@@ -205,7 +216,8 @@ def bias_audit(
             advice="pass y_pred= a class column with classes=, or leave classes= out"))
     if y_pred is not None and (classes is not None or _many_classes(frame, y_pred)):
         return class_counts(frame, cats, y_pred=y_pred, classes=classes,
-                            sample_weight=sample_weight, null_groups="keep").bias_audit(
+                            sample_weight=sample_weight, null_groups="keep",
+                            max_groups=max_groups).bias_audit(
             min_share=min_share, exclude_small=exclude_small)
     if y_pred is not None:
         estimated: dict[str, Any] = {} if member is None else {
@@ -214,7 +226,8 @@ def bias_audit(
         try:
             counted = counts(frame, cats or None, y_true=None, y_pred=y_pred,
                              pos_label=1 if pos_label is None else pos_label,
-                             sample_weight=sample_weight, null_groups="keep", **estimated)
+                             sample_weight=sample_weight, null_groups="keep",
+                             max_groups=max_groups, **estimated)
         except E.InvalidLabelError as err:  # pos_label=1 does not fit: classes, perhaps
             if pos_label is not None or member is not None:
                 raise

@@ -27,6 +27,7 @@ from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
     COUNT_ARGS,
     COUNT_ARGS_DOC,
+    DEFAULT_MAX_GROUPS,
     SCORE_ARGS,
     SCORE_ARGS_DOC,
     refuse_membership,
@@ -128,13 +129,15 @@ def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.D
                    exclude_small: bool = DEFAULTS.exclude_small, classes: Any = None,
                    round_scores: int | None = None, membership: Any = None,
                    membership_estimator: Any = "weighted",
-                   normalize: bool = False) -> pl.DataFrame:
+                   normalize: bool = False,
+                   max_groups: int = DEFAULT_MAX_GROUPS) -> pl.DataFrame:
         # both objects have bias_audit: the rows' entry point picks counts or scores
         out = _ll144.bias_audit(
             factory(rows, round_scores), categories, y_pred=y_pred, y_score=y_score,
             pos_label=pos_label, sample_weight=sample_weight, min_share=min_share,
             exclude_small=exclude_small, classes=classes, membership=membership,
-            membership_estimator=membership_estimator, normalize=normalize).collect()
+            membership_estimator=membership_estimator, normalize=normalize,
+            max_groups=max_groups).collect()
         assert isinstance(out, pl.DataFrame)
         return out
 

@@ -60,6 +60,9 @@ LABELS = {
 }
 #: How a null group key reads (the group of rows whose attribute is missing).
 MISSING_GROUP = "(missing)"
+#: A key's cell in a row of another attribute set (stacked sets): no group, neither the missing
+#: one nor the "—" of an undefined figure.
+NOT_IN_SET = ""
 NOT_A_REPORT = (
     "style_report needs the output of df.fair.report(...) (columns n and selection_rate); "
     "the frame has columns: {available}"
@@ -280,9 +283,11 @@ def _report_frame(df: pl.DataFrame, keys: list[str], metrics: list[str], *,
     table = df.select(
         *([pl.col("attributes").list.join(" × ")] if prefix else []),
         # a null key is the group of rows whose attribute is missing: "(missing)", never the
-        # "—" of an undefined figure (with attribute sets a null key is "not in this set")
-        *((pl.col(k).cast(pl.String) if prefix else value_text(k, missing=MISSING_GROUP))
-          .map_elements(markup_text, return_dtype=pl.String) for k in keys),
+        # "—" of an undefined figure; with attribute sets a key outside the row's set is empty
+        *((pl.when(pl.col("attributes").list.contains(pl.lit(k)))
+           .then(value_text(k, missing=MISSING_GROUP)).otherwise(pl.lit(NOT_IN_SET))
+           if prefix else value_text(k, missing=MISSING_GROUP))
+          .map_elements(markup_text, return_dtype=pl.String).alias(k) for k in keys),
         *shown,
         flags.alias("flags"),
         adverse.alias("__pf_adverse"), ofi_over.alias("__pf_ofi"), low.alias("__pf_low"),

@@ -61,6 +61,7 @@ from polars_fair.cli.io import (
     column_or_sql,
     emit,
     note_attribute_flag,
+    note_group_keys,
     note_membership,
     parse_dtypes,
     parse_reference,
@@ -1041,6 +1042,7 @@ def _run_classes(method: str, values: dict[str, Any], opts: list[Opt],
     if "reference" in method_kw:
         method_kw["reference"] = parse_reference(method_kw["reference"], lf, by)
     obj = polars_fair.class_counts(lf, by, **table_kw)
+    note_group_keys(list(obj.keys))  # a missing group and the text "null" read apart
     frame = getattr(obj, method)(**method_kw).collect()
     rows = int(obj.frame.select(pl.col("n").sum()).collect().item())
     return frame, (f"polars-fair {command_name(method)}: {frame.height} row(s); by "

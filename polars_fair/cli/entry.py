@@ -75,7 +75,7 @@ from polars_fair.cli.pages import ModelOpt, NoteOpt, TitleOpt, page_html
 from polars_fair.cli.quoting import QUOTING
 from polars_fair.cli.summary import report_summary
 from polars_fair.cli.table import EXPORT_HELP, TABLE_WIDTH, select_columns
-from polars_fair.core.labels import cli_group, visible
+from polars_fair.core.labels import cli_words, visible
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import SUPPORT_SIZE, support_name, support_unit
 from polars_fair.core.registry import METRICS, RATE_NAMES, metric
@@ -279,7 +279,8 @@ def run_report(
         f"y_true={y_true_text!r}, "
         + (f"y_pred={y_score_text} >= {threshold}" if thresholded else f"y_pred={y_pred_text!r}")
         + f", pos_label={pos_label!r}; "
-        f"reference={cli_group(reference.argument)!r}\n" + _overall_line(counts)  # k=v,k=v
+        # the reference as the shell word --reference takes (k=v,k=v; missing: (missing))
+        f"reference={cli_words([reference.argument])}\n" + _overall_line(counts)
     )
     fmt = effective_format(fmt, output)
     footer = ""
@@ -738,7 +739,10 @@ def check_gate(
         rule, :func:`polars_fair.audit.gate.testable`), ``undefined`` (each ``group``,
         ``metric``, ``reason``) and
         ``violations`` (each ``group``, ``values``, ``metric``, ``value``, ``limit``, ``rule``;
-        an undefined figure is a violation with ``value`` and ``limit`` null).
+        an undefined figure is a violation with ``value`` and ``limit`` null),
+        ``reference_low_support`` (the reference has fewer than ``min_support``: the text's
+        ``(low support)``) and ``groups`` (every group: ``group``, ``values``, ``n`` (the
+        support), ``low_support`` (under ``min_support``, so not checked), ``is_reference``).
 
     Raises
     ------
@@ -785,7 +789,7 @@ def check_gate(
         what = (f"a {support_name(columns)} of at least --min-support {min_support}" if membership
                 else f"at least --min-support {min_support} {support_unit(columns)}")
         raise E.InvalidArgumentError(
-            f"no group has {what}: nothing was checked (groups: {E.show_values(skipped)})")
+            f"no group has {what}: nothing was checked (groups: {_some_groups(skipped)})")
     reference = groups.filter(pl.col("is_reference"))["group"].to_list()
     # ABROCA is judged only for a group with min_support positives and negatives (the page's
     # rule, audit.gate.testable): the supported groups whose ABROCA was not, by name
@@ -818,6 +822,11 @@ def check_gate(
     if membership:
         rows = None if sample_weight is not None else round(
             counts.frame.select(pl.col("weight_sum").sum()).collect().item())
+    # every group with its support and flags: a group under min_support is low support and
+    # not checked, as the text says it ("not checked", "reference ... (low support)")
+    group_rows = [{"group": r["group"], "values": {k: r[k] for k in keys}, "n": r["n"],
+                   "low_support": not r["checked"], "is_reference": bool(r["is_reference"])}
+                  for r in groups.iter_rows(named=True)]
     return {
         "passed": verdict(table),
         "rows": rows,
@@ -826,6 +835,7 @@ def check_gate(
         "support": support_name(columns) if membership else support_size(columns),
         "by": keys,
         "reference": reference[0] if reference else None,
+        "reference_low_support": bool(reference) and reference[0] in skipped,
         "limits": {"min_impact_ratio": json_number(min_impact_ratio),
                    "max_abs_ofi": json_number(max_abs_ofi),
                    "max_abroca": json_number(max_abroca), "min_support": min_support},
@@ -834,7 +844,20 @@ def check_gate(
         "skipped_abroca": abroca_skipped,
         "undefined": undefined,
         "violations": violations,
+        "groups": group_rows,
     }
+
+
+def _some_groups(labels: list[str], limit: int = 5) -> str:
+    """A few gate labels in a message: ```g=a`; `g=(missing)```, never a Python repr.
+
+    Each label as the text output writes it (control characters escaped:
+    :func:`polars_fair.core.labels.visible`) in backquotes, which keep a key named like an
+    option (``y_true=0``) from being read as its flag (:func:`polars_fair.cli.io.cli_message`);
+    joined with ``"; "`` as ``not checked`` joins them, then how many more there are.
+    """
+    more = f"; ... ({len(labels) - limit} more)" if len(labels) > limit else ""
+    return "; ".join(f"`{visible(g)}`" for g in labels[:limit]) + more
 
 
 def gate_counts(args: Inputs, *, null_groups: str = "keep",
@@ -903,7 +926,8 @@ def format_gate(result: dict[str, Any], overall: bool = True) -> str:
     size = result.get("support", "n")
     reference = result["reference"]
     # a reference below min_support (no group a rule may choose has enough rows) says so
-    low = " (low support)" if reference in result["skipped_low_support"] else ""
+    low = " (low support)" if result.get(
+        "reference_low_support", reference in result["skipped_low_support"]) else ""
     named = (f"{visible(reference)}{low}" if reference is not None
              else "overall" if overall else "none")
     head = (

@@ -39,6 +39,7 @@ from polars_fair.cli.csv_read import check_text_file, csv_failure, unreadable
 from polars_fair.cli.group import json_requested, usage_message
 from polars_fair.cli.quoting import unquote
 from polars_fair.cli.table import _table_text, to_csv, to_markdown
+from polars_fair.core.labels import MISSING_GROUP
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference
 from polars_fair.core.spec import sql_rename_example
@@ -607,6 +608,26 @@ def note_membership(attribute: str, spec: str) -> None:
     _MEMBERSHIP_SPECS[attribute] = spec
 
 
+def note_group_keys(keys: Sequence[str]) -> None:
+    """Name the columns of the running command that hold groups (the text table and Markdown).
+
+    :func:`emit` writes a missing value of these columns ``(missing)`` and quotes a text that
+    reads as one (:func:`polars_fair.cli.table.group_cell`); :func:`resolve_inputs` names
+    ``--by``'s, ``bias-audit`` its ``--category`` columns, ``multiclass-report`` its keys.
+
+    Parameters
+    ----------
+    keys : sequence of str
+        The key columns.
+
+    Examples
+    --------
+    >>> note_group_keys(["g"])
+    >>> forget_sql_names()
+    """
+    _GROUP_KEYS.extend(k for k in keys if k not in _GROUP_KEYS)
+
+
 def forget_sql_names() -> None:
     """Forget the SQL texts named by ``AS``, the attribute flags and the input's columns.
 
@@ -978,16 +999,17 @@ def _dtype(lf: pl.LazyFrame, expr: str | pl.Expr, role: str = "column") -> pl.Da
     return lf.select(e).collect_schema().dtypes()[0]
 
 
-def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str]]:
+def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str | None]]:
     """``attr=value,attr=value`` split before each ``,<attribute>=`` (a quoted value whole).
 
     Values are verbatim: ``g= x ,h=H1`` gives ``" x "``; only spaces around an attribute's
-    name (between a comma and the next ``=``) are not part of a value.
+    name (between a comma and the next ``=``) are not part of a value. The bare value
+    ``(missing)`` is None, the missing group; quoted, ``"(missing)"`` is the text.
     """
     keys = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     head = re.compile(rf"\s*({keys})\s*=")
     sep = re.compile(rf",(?=\s*(?:{keys})\s*=)")
-    parts: list[tuple[str, str]] = []
+    parts: list[tuple[str, str | None]] = []
     pos = 0
     while True:
         m = head.match(text, pos)
@@ -1005,7 +1027,8 @@ def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str]]:
                 return parts
             continue
         end = sep.search(text, pos)
-        parts.append((m.group(1), text[pos:end.start() if end else len(text)]))
+        value = text[pos:end.start() if end else len(text)]
+        parts.append((m.group(1), None if value == MISSING_GROUP else value))
         if end is None:
             return parts
         pos = end.end()
@@ -1023,7 +1046,10 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     are verbatim (``g= x ,h=H1`` names the group ``" x "``, never ``"x"``). A value in double
     quotes is taken as written (``race="a,sex=b"``; a doubled ``""`` is one quote), for a value
     that itself holds ``,<attribute>=`` (:data:`polars_fair.cli.quoting.QUOTING`); with one
-    attribute the whole text is the value, by the same rule (``'"c,d"'`` is ``c,d``).
+    attribute the whole text is the value, by the same rule (``'"c,d"'`` is ``c,d``). The
+    bare value ``(missing)`` names the missing group (the rows whose attribute is null), as
+    the tables name it; the text "(missing)" is written quoted, ``'"(missing)"'``, as the
+    tables write it too.
 
     Parameters
     ----------
@@ -1055,6 +1081,8 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
     {'race': 'White, non-Hispanic', 'age': 30}
     >>> parse_reference('"a,b"', lf, ["race"])
     'a,b'
+    >>> parse_reference("(missing)", lf, ["race"]), parse_reference('"(missing)"', lf, ["race"])
+    ({'race': None}, '(missing)')
     """
     if text is None:
         return DEFAULTS.reference
@@ -1067,12 +1095,15 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
         for key, value in _reference_parts(text, names):
             if key in out:
                 raise E.InvalidArgumentError(f"--reference names {key!r} twice")
-            out[key] = parse_value(value, dtypes[key], "--reference")
+            out[key] = None if value is None else parse_value(value, dtypes[key],
+                                                              "--reference")
         return out
     if len(by) != 1:
         raise E.InvalidArgumentError(
             "with several --by attributes pass --reference as attr=value,attr=value"
         )
+    if text == MISSING_GROUP:  # the missing group, as the tables name it ('"(missing)"': text)
+        return {names[0]: None}
     # one attribute: the whole text is the value, read by the one quoting rule ('"c,d"' is c,d)
     return parse_value(unquote(text), dtypes[names[0]], "--reference")
 
@@ -1611,5 +1642,5 @@ def resolve_inputs(
         keyed, keys = lf.with_columns(pl.lit(None, dtype=dtype).alias(attribute)), [
             attribute, *by]
     reference = Reference.parse(parse_reference(reference_text, keyed, keys))
-    _GROUP_KEYS.extend(k if isinstance(k, str) else k.meta.output_name() for k in keys)
+    note_group_keys([k if isinstance(k, str) else k.meta.output_name() for k in keys])
     return Inputs(lf, by, y_true, y_pred, y_score, pos_label, reference)

@@ -31,8 +31,10 @@ from polars_fair._docs import borrow
 from polars_fair.audit.escape import page_safe, script_json
 from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
 from polars_fair.cli.quoting import QUOTING, split_items, unquote
+from polars_fair.core.labels import markup_text, named_text, text_of, visible
 from polars_fair.core.limits import LIMITS
 from polars_fair.core.options import DEFAULTS
+from polars_fair.core.spec import DEFAULT_MAX_GROUPS
 from polars_fair.counting.boundary import MIN_LEVELS_PER_ROW_CHECK
 
 __all__ = [
@@ -104,6 +106,7 @@ def ll144_summary(
     model: str | None = None,
     note: str | None = None,
     classes: str | None = None,
+    max_groups: int = DEFAULT_MAX_GROUPS,
 ) -> dict[str, Any]:
     """The LL 144 summary of results of a file, from :func:`polars_fair.api.rows.bias_audit`.
 
@@ -136,6 +139,9 @@ def ll144_summary(
         ``--classes``: the classes of ``y_pred`` in order, comma-separated, read in its dtype
         as ``--pos-label`` is (a per-class audit with a fixed set and order; a class no one
         received has its rows). Default: more than two values found make a per-class audit.
+    max_groups : int, default 10000
+        ``--max-groups``: the most groups the count table may make (the intersections of Enum
+        categories), as for every command.
 
     Returns
     -------
@@ -198,7 +204,7 @@ def ll144_summary(
         lf, cats, y_pred=outcome if y_pred is not None else None,
         y_score=outcome if y_score is not None else None, pos_label=label,
         sample_weight=weight, min_share=min_share, exclude_small=exclude_small,
-        classes=found,
+        classes=found, max_groups=max_groups,
     ).collect()
     rows_audited = int(lf.select(pl.len()).collect().item())
     keys = [c if isinstance(c, str) else c.meta.output_name() for c in cats]
@@ -215,6 +221,7 @@ def ll144_summary(
         **({"--classes": list(found)} if found is not None else {}),
         "--sample-weight": sample_weight,
         "--min-share": min_share, "--exclude-small": exclude_small, "--where": where,
+        **({"--max-groups": max_groups} if max_groups != DEFAULT_MAX_GROUPS else {}),
     }
     return {
         "law": LAW,
@@ -329,14 +336,15 @@ def small_benchmarks(results: pl.DataFrame, keys: Sequence[str],
     >>> t = pl.DataFrame({"attributes": [["race"]] * 2, "race": ["a", "b"], "n": [18, 900],
     ...                   "selection_rate": [0.6, 0.4], "impact_ratio": [1.0, 0.667]})
     >>> small_benchmarks(t, ["race"])[0][:60]
-    "the benchmark of race (race='a': the highest selection_rate,"
+    'the benchmark of race (race=a: the highest selection_rate, i'
     """
     rate = "selection_rate" if "selection_rate" in results.columns else "scoring_rate"
     notes = []
     for r in results.filter((pl.col("impact_ratio") == 1.0)
                             & (pl.col("n") < min_support)).iter_rows(named=True):
         attrs = list(r["attributes"])
-        category = ", ".join(f"{k}={r[k]!r}" for k in attrs)  # repr: no raw control chars
+        # named as every label is, controls escaped (visible): never a Python repr
+        category = visible(named_text({k: r[k] for k in attrs}))
         if "class" in r:
             category = f"class {r['class']}: {category}"
         facts = {"attributes": " × ".join(attrs), "category": category, "rate": rate,
@@ -430,17 +438,20 @@ def _one_line(value: Any) -> str:
     return " ".join(str(value).splitlines())
 
 
+#: The separator of an intersection's categories on the LL 144 page.
+INTERSECTION = " × "
+
+
 def _label(row: dict[str, Any], attributes: list[str]) -> str:
-    """A category as the HTML table spells it: a value that reads as another is quoted.
+    r"""A category on the LL 144 page, spelled as every other way out spells a group.
 
-    A missing value reads ``(unknown)``; the text ``"(unknown)"``, and in a category of several
-    attributes a value holding `` × ``, is quoted (:func:`polars_fair.core.labels.text_of`).
+    A missing value reads ``(missing)`` (:data:`polars_fair.core.labels.MISSING_GROUP`); the
+    text ``"(missing)"``, a text starting with ``"`` and, in an intersection, one holding
+    :data:`INTERSECTION` are quoted, ``\`` and ``"`` escaped
+    (:func:`polars_fair.core.labels.text_of`).
     """
-    from polars_fair.core.labels import text_of
-
-    ambiguous = (" × ",) if len(attributes) > 1 else ()
-    return " × ".join(text_of(row[a], missing="(unknown)", ambiguous=ambiguous)
-                      for a in attributes)
+    several = (INTERSECTION,) if len(attributes) > 1 else ()
+    return INTERSECTION.join(text_of(row[a], ambiguous=several) for a in attributes)
 
 
 def _fmt(x: Any, digits: int = 4) -> str:
@@ -473,8 +484,6 @@ def ll144_html(summary: dict[str, Any]) -> str:
     (True, True)
     """
     def esc(text: str) -> str:  # controls, and backslashes before them, escaped (injective)
-        from polars_fair.core.labels import markup_text
-
         return html.escape(markup_text(text))
 
     title = summary["provenance"].get("title") or "Bias audit: summary of results"
@@ -488,7 +497,7 @@ def ll144_html(summary: dict[str, Any]) -> str:
     by = ["class", "attributes"] if per_class else ["attributes"]
     for values, group in results.group_by(by, maintain_order=True):
         attrs = list(values[-1])
-        heading = " × ".join(attrs) + (f" (class {values[0]})" if per_class else "")
+        heading = INTERSECTION.join(attrs) + (f" (class {values[0]})" if per_class else "")
         rows = []
         for r in group.iter_rows(named=True):
             notes = [n for n, flag in (("unknown category", r["unknown_category"]),
@@ -560,6 +569,7 @@ def register(app: Any, guard: Any) -> None:
         choices,
         effective_format,
         emit,
+        note_group_keys,
         parse_dtypes,
         scan,
     )
@@ -567,6 +577,8 @@ def register(app: Any, guard: Any) -> None:
 
     declared = [o for o in method_options(FairCounts, "bias_audit")
                 if o.target == "method" and o.name not in ("combinations", "max_order")]
+    # the count table's size limit, as every command declares it (--max-groups)
+    limit = next(o for o in method_options(FairCounts, "report") if o.name == "max_groups")
 
     def bias_audit(**v: Any) -> None:
         """NYC Local Law 144 summary of results: rates and impact ratios per category.
@@ -591,7 +603,7 @@ def register(app: Any, guard: Any) -> None:
                 pos_label=v["pos_label"], classes=v["classes"],
                 sample_weight=v["sample_weight"], where=v["where"],
                 data_date=v["data_date"], title=v["title"], model=v["model"], note=v["note"],
-                **{o.name: v[o.name] for o in declared},
+                max_groups=v["max_groups"], **{o.name: v[o.name] for o in declared},
             )
             if v["columns"] is not None:
                 summary["results"], _ = select_columns(summary["results"], v["columns"], "csv")
@@ -612,6 +624,7 @@ def register(app: Any, guard: Any) -> None:
                 frame = frame.select(*[c for c in first if c in frame.columns],
                                      *[c for c in frame.columns if c not in first])
             frame, head = select_columns(frame, v["columns"], fmt, head)
+            note_group_keys(summary["categories"])  # (missing), "null": apart (group_cell)
             emit(frame, fmt, output, head)
 
         guard(run, json_errors=v["format"] == "json")
@@ -657,7 +670,7 @@ def register(app: Any, guard: Any) -> None:
         opt("separator", str | None, None, "CSV field separator (one character).", "CHAR"),
         opt("dtype", list[str] | None, None, "COLUMN=TYPE: read a column as this type; repeat.",
             "COLUMN=TYPE"),
-        *[_parameter(o) for o in declared],
+        *[_parameter(o) for o in (*declared, limit)],
     ]
     bias_audit.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     bias_audit.__annotations__ = {}

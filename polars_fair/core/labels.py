@@ -16,6 +16,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 
 __all__ = ["INVISIBLE", "LIST_SEPARATOR", "MISSING_GROUP", "NOT_IN_MARKUP", "cli_group",
+           "cli_words", "shell_word",
            "csv_visible", "group_label", "list_text", "markup_safe", "markup_text", "named_label",
            "named_text", "printable", "printable_spec", "shown_group", "text_of", "value_text",
            "visible"]
@@ -364,8 +365,22 @@ def shown_group(group: Any) -> Any:
     return _Missing() if group is None else group
 
 
+def _cli_value(value: Any) -> str:
+    """One value as ``--reference`` reads it back (the command line's quoting rule)."""
+    if value is None:
+        return MISSING_GROUP
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    if text.startswith('"') or text == MISSING_GROUP or "," in text:
+        return '"' + text.replace('"', '""') + '"'  # QUOTING: a doubled "" is one quote
+    return text
+
+
 def cli_group(group: Any) -> str:
     """A group as the command line writes it: ``--reference``'s ``attr=value,attr=value``.
+
+    The command line's quoting rule (``polars_fair.cli.quoting.QUOTING``), so the text reads
+    back as the same group: a missing value is ``(missing)``; a value equal to ``(missing)``,
+    starting with ``"`` or holding a comma is written in double quotes, a quote in it doubled.
 
     Parameters
     ----------
@@ -375,16 +390,92 @@ def cli_group(group: Any) -> str:
     Returns
     -------
     str
-        The value's text (:func:`text_of`; missing: ``(missing)``), or ``k=v,k=v``.
+        The value's text, or ``k=v,k=v``.
 
     Examples
     --------
     >>> cli_group("a"), cli_group(None), cli_group({"race": "b", "sex": None})
     ('a', '(missing)', 'race=b,sex=(missing)')
+    >>> cli_group("(missing)"), cli_group("White, non-Hispanic")
+    ('"(missing)"', '"White, non-Hispanic"')
+    >>> cli_group('"q') == '"' + '""q' + '"'  # a quote doubled inside the quotes
+    True
     """
     if isinstance(group, dict):
-        return ",".join(f"{k}={text_of(v)}" for k, v in group.items())
-    return text_of(group)
+        return ",".join(f"{k}={_cli_value(v)}" for k, v in group.items())
+    return _cli_value(group)
+
+
+def cli_words(groups: Sequence[Any], limit: int = 8, *, quoted: bool = False) -> str:
+    """A few groups as the shell words ``--reference`` takes: ``a, 'x y', '(missing)'``.
+
+    Each group is :func:`cli_group`'s text as one shell word (:func:`shell_word`), so
+    ``--reference <word>`` runs as written. At most ``limit`` are named, then how many more
+    there are.
+
+    Parameters
+    ----------
+    groups : sequence
+        The groups (values, or ``{key: value}``).
+    limit : int, default 8
+        How many to name.
+    quoted : bool, default False
+        Quote a bare word too (``'a'``): in a message, a value is never read as a flag's name.
+
+    Returns
+    -------
+    str
+        The words, joined with ``", "``.
+
+    Examples
+    --------
+    >>> print(cli_words(["a", "O'Brien", None, "(missing)"]))
+    a, "O'Brien", '(missing)', '"(missing)"'
+    >>> cli_words(list("abcde"), limit=2), cli_words(["y_true=1"], quoted=True)
+    ('a, b, ... (3 more)', "'y_true=1'")
+    """
+    words = [shell_word(cli_group(g)) for g in groups[:limit]]
+    if quoted:
+        words = [w if w[0] in "'\"$" else f"'{w}'" for w in words]
+    more = f", ... ({len(groups) - limit} more)" if len(groups) > limit else ""
+    return ", ".join(words) + more
+
+
+def shell_word(text: str) -> str:
+    r"""A text as one POSIX shell word that reads back as it: runnable, and never two alike.
+
+    A text a shell leaves alone is bare; one with a ``'`` (and no ``"``, ``$``, a backquote,
+    ``\`` or ``!``) is in double quotes; another in single quotes (:func:`shlex.quote`). A
+    text with control or invisible characters (:func:`visible`'s) is written in bash's
+    ``$'...'`` quoting with the same escapes (``$'A\x01'``), so a line break or a zero-width
+    space is seen, and the text ``A\x01`` (backslash, x, 0, 1) reads ``'A\x01'``, apart.
+
+    Parameters
+    ----------
+    text : str
+        A value as the command line takes it.
+
+    Returns
+    -------
+    str
+        The word.
+
+    Examples
+    --------
+    >>> print(shell_word("a"), shell_word("x y"), shell_word("O'Brien"), shell_word("C:\\x"))
+    a 'x y' "O'Brien" 'C:\x'
+    >>> print(shell_word("A\x01"), shell_word("it's\n"), shell_word("A\\x01"))
+    $'A\x01' $'it\'s\n' 'A\x01'
+    """
+    import shlex
+
+    if _RAW_CONTROL.search(text):
+        body = text.replace("\\", "\\\\").replace("'", "\\'")
+        return "$'" + _RAW_CONTROL.sub(_visible, body) + "'"
+    word = shlex.quote(text)
+    if word != text and "'" in text and not any(c in text for c in '"$`\\!'):
+        return f'"{text}"'
+    return word
 
 
 #: C0 and C1 controls, DEL, the line and paragraph separators, and the invisible format
@@ -410,6 +501,8 @@ def _escaping(controls: str) -> re.Pattern[str]:
 
 
 _CONTROL = _escaping(_CONTROLS)
+#: The characters :func:`visible` escapes, without the backslashes (:func:`shell_word`).
+_RAW_CONTROL = re.compile(f"[{_CONTROLS}]")
 #: :func:`printable`'s characters (XML cannot hold them) and the backslashes before an escape.
 _XML_ESCAPING = _escaping("\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff")
 #: The spaces other than U+0020 that read as one (no-break, en, em, thin, ideographic, ...).

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import difflib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -66,7 +67,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import is_numpy
-from polars_fair.core.labels import cli_group, shown_group
+from polars_fair.core.labels import cli_words, shown_group
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import support_size
 from polars_fair.core.values import value_advice
@@ -713,18 +714,23 @@ class Reference:
             if chosen.height == 0:
                 groups = [_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
                 shown = [shown_group(g) for g in groups]
-                cli = [shown_group(g) if g is None else cli_group(g) for g in groups]
                 # a value of one attribute, misspelled: its close values (a group of several
                 # attributes is a mapping, whose text is no value to correct)
                 near = E.closest([group], [g for g in groups if isinstance(g, str)],
                                  cutoff=E.VALUE_CUTOFF) if isinstance(group, str) else ""
+                # the command line: each group as the shell word --reference takes
+                close = difflib.get_close_matches(
+                    group, [g for g in groups if isinstance(g, str)], n=3,
+                    cutoff=E.VALUE_CUTOFF) if isinstance(group, str) else []
+                near_cli = E.DID_YOU_MEAN.format(names=" or ".join(
+                    f"--reference {cli_words([m], quoted=True)}" for m in close)) if close else ""
                 raise E.UnknownGroupError(  # a missing value reads (missing); the CLI: k=v,k=v
                     E.UNKNOWN_GROUP.format(
                         group=shown_group(group), groups=E.show_values(shown, limit=50),
                         near=near),
-                    cli_message=E.UNKNOWN_GROUP.format(
-                        group=cli_group(group), groups=E.show_values(cli, limit=50),
-                        near=near))
+                    cli_message=E.CLI_UNKNOWN_GROUP.format(
+                        group=cli_words([group], quoted=True),
+                        groups=cli_words(groups, quoted=True), near=near_cli))
             if size in df.columns and not chosen[size].sum():
                 raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=group))
             return df

@@ -119,3 +119,61 @@ def test_the_lines_under_the_cli_tables_escape_control_and_invisible_characters(
     assert "reference g=A\\x01b" in out
     assert "g=A\\x1b[31mb" in out and "g=x\\u200by" in out
     assert visible("x\u200by") == "x\\u200by"
+
+
+#: g missing or the text "(missing)", h "c" or "a, b"; 40 rows per group. Selection rates by
+#: hand: (missing) | c 30/40 = 0.75, (missing) | a, b 20/40, "(missing)" | c 10/40 = 0.25,
+#: "(missing)" | a, b 20/40.
+INTERSECT = pl.DataFrame({
+    "g": [None] * 80 + ["(missing)"] * 80,
+    "h": (["c"] * 40 + ["a, b"] * 40) * 2,
+    "y_true": [1, 0] * 80,
+    "y_pred": [1, 1, 1, 0] * 10 + [1, 0] * 20 + [1, 0, 0, 0] * 10 + [0, 1] * 20,
+})
+
+
+def test_the_html_audit_summary_names_intersections_as_the_rest_of_the_page() -> None:
+    """The summary table wrote the summary's own labels (g=(missing), h=c) where the rest of
+    the page writes (missing) | c (review of issue 19, h-fix20c item 2)."""
+    pytest.importorskip("altair")
+    import html
+    import re
+
+    from polars_fair.html import audit_html
+
+    page = audit_html(INTERSECT, ["g", "h"])
+    summary = page[page.index("<h2>Summary metrics</h2>"):page.index("<h3>What the findings")]
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", summary, re.S)[1:]:
+        cells = [html.unescape(re.sub("<.*?>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>",
+                                                                          row)]
+        rows[cells[0]] = (cells[2], cells[3])
+    # selection rate: highest (missing) | c (0.75), lowest "(missing)" | c (0.25)
+    assert rows["demographic_parity_difference"] == ("(missing) | c", '"(missing)" | c')
+    assert rows["min_impact_ratio"] == ("(missing) | c", '"(missing)" | c')
+    spelled = {"(missing) | c", "(missing) | a, b", '"(missing)" | c', '"(missing)" | a, b'}
+    assert {c for pair in rows.values() for c in pair} <= spelled
+    # the headline and the tables spell the same groups alike
+    assert "&quot;(missing)&quot; | c" in page.split("<h2>Summary metrics</h2>")[0]
+
+
+def test_style_report_of_stacked_sets_names_the_missing_group() -> None:
+    """With attribute sets a null key was cast to a null cell, "—" like an undefined figure,
+    for the missing group and for a key outside the row's set alike, and the text "(missing)"
+    read as the missing group. By hand (g over 160 rows; h: c, a, b, 80 rows each):"""
+    import html
+    import re
+
+    from polars_fair.audit.style import style_report
+
+    page = style_report(INTERSECT.fair.report(["g", "h"], combinations="all")).as_raw_html()
+    cells = [[html.unescape(re.sub("<.*?>", "", c)).strip()
+              for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)][:4]
+             for r in re.findall(r"<tr[^>]*>(.*?)</tr>", page, re.S)]
+    rows = [c for c in cells if c and c[0] in ("g", "h", "g × h")]
+    assert rows == [
+        ["g", '"(missing)"', "", "80"], ["g", "(missing)", "", "80"],
+        ["h", "", "a, b", "80"], ["h", "", "c", "80"],
+        ["g × h", '"(missing)"', "a, b", "40"], ["g × h", '"(missing)"', "c", "40"],
+        ["g × h", "(missing)", "a, b", "40"], ["g × h", "(missing)", "c", "40"],
+    ]

@@ -587,10 +587,10 @@ def test_a_stratum_given_as_the_reference_is_named_a_stratum(tmp_path: Path) -> 
         assert (f"--reference names 'dept', which is a stratum (--strata), not a group "
                 f"attribute: the reference is a group of {groups}") in " ".join(
                     result.output.split())
-    # a value that is not a group is still "does not exist"
+    # a value that is not a group is still "names no group"
     other = runner.invoke(app, ["stratified", str(path), "--by", "sex", "--strata", "dept",
                                 "--reference", "Other"])
-    assert other.exit_code == 2 and "does not exist" in other.output
+    assert other.exit_code == 2 and "names no group" in other.output
 
 
 def test_impact_analysis_says_which_group_it_passed_over(tmp_path: Path) -> None:

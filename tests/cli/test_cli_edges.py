@@ -233,8 +233,10 @@ def test_an_unknown_reference_lists_the_missing_group_as_missing(tmp_path: Path)
     path.write_text("g,y_true,y_pred\na,1,1\na,0,1\nb,1,0\n,1,1\n")  # the blank g is missing
     code, _, err = _run("report", str(path), "--by", "g", "--reference", "")
     assert code == 2
-    assert err.strip() == ("polars-fair: error: reference group '' does not exist; the groups "
-                           "are: ['a', 'b', (missing)]")
+    # each group as the shell word --reference takes (h-fix20c items 3, 4): '(missing)' names
+    # the missing group
+    assert err.strip() == ("polars-fair: error: --reference '' names no group; the groups are: "
+                           "'a', 'b', '(missing)' (each as --reference takes it)")
 
 
 def test_several_attributes_speak_the_command_line(clash: Path) -> None:
@@ -242,13 +244,14 @@ def test_several_attributes_speak_the_command_line(clash: Path) -> None:
                         "--reference", "g=z,y_true=1")
     assert code == 2
     assert err.strip() == (
-        "polars-fair: error: reference group 'g=z,y_true=1' does not exist; the groups are: "
-        "['g=a,y_true=0', 'g=a,y_true=1', 'g=b,y_true=0', 'g=b,y_true=1']")
+        "polars-fair: error: --reference 'g=z,y_true=1' names no group; the groups are: "
+        "'g=a,y_true=0', 'g=a,y_true=1', 'g=b,y_true=0', 'g=b,y_true=1' (each as --reference "
+        "takes it)")
     code, out, err = _run("report", str(clash), "--by", "g", "--by", "y_true",
                           "--reference", "g=a,y_true=1", "--min-support", "1")
     assert code == 0, err
     header = " ".join(out.splitlines()[:2])
-    assert "reference='g=a,y_true=1'" in header and "{" not in header
+    assert "reference=g=a,y_true=1 " in header + " " and "{" not in header  # a shell word
 
 
 def test_the_threshold_message_has_no_stray_spaces(clash: Path) -> None:

@@ -475,7 +475,7 @@ def _bad_inputs(tmp_path: Path, hiring: Path) -> list[tuple[list[str], str]]:
          "hold different kinds of values, so no one --pos-label fits both"),
         (["report", h, "--by", "race", "--y-true", "race", "--y-pred", "race"],
          "column 'race' (--y-true) must hold --pos-label '1' and at most one other value"),
-        (["report", h, "--by", "race", "--reference", "Martian"], "does not exist"),
+        (["report", h, "--by", "race", "--reference", "Martian"], "names no group"),
         (["report", h, "--by", "race", "--by", "sex", "--reference", "Black"],
          "pass --reference as attr=value"),
         (["report", h, "--by", "race", "--where", "race ==="], "is not a SQL expression"),

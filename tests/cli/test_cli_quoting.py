@@ -131,4 +131,4 @@ def test_an_unknown_date_time_reference_lists_groups_as_text(tmp_path: Path) -> 
                                  "2024-03-30 13:00:00", "--format", "json"])
     assert result.exit_code == 2
     message = json.loads(result.stdout)["message"]
-    assert "the groups are: ['2024-03-30 12:00:00+01:00']" in message
+    assert "the groups are: '2024-03-30 12:00:00+01:00' (each as --reference" in message

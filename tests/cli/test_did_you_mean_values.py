@@ -8,6 +8,7 @@ misspelled flags and arguments already were. Each suggestion is followed and wor
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 import polars as pl
@@ -25,10 +26,12 @@ ROWS = pl.DataFrame({"sex": ["Female", "Male"] * 20, "race": ["a", "a", "b", "b"
 
 
 def _suggestion(message: str) -> str:
-    """The value suggested: a choice is written as typed, ``--format csv`` (the value follows)."""
-    m = re.search(r"\(did you mean '?([^'?]+?)'?(?: or [^?]*)?\?\)", message)
+    """The value suggested: a choice is written as typed, ``--format csv`` (the value follows;
+    a group as the shell word --reference takes, ``--reference 'Male'``, read as the shell
+    reads it)."""
+    m = re.search(r"\(did you mean (.+?)(?: or [^?]*)?\?\)", message)
     assert m, message
-    return m.group(1).split(" ")[-1]
+    return shlex.split(m.group(1))[-1]
 
 
 def _run(path: Path, *args: str) -> tuple[int, str]:

@@ -39,7 +39,7 @@ def test_a_small_benchmark_is_named_and_the_legal_default_kept(tmp_path: Path) -
     path = _rows(tmp_path)
     text = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel"])
     assert text.exit_code == 0, text.stderr
-    note = SMALL_BENCHMARK.format(attributes="g", category="g='x'", rate="selection_rate", n=10,
+    note = SMALL_BENCHMARK.format(attributes="g", category="g=x", rate="selection_rate", n=10,
                                   min_support=30)
     assert f"small benchmark: {note}" in text.stdout
     result = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
@@ -79,7 +79,7 @@ def test_a_small_benchmark_above_min_share_is_not_advised_exclude_small(tmp_path
     assert plain.exit_code == 0, plain.stderr
     summary = json.loads(plain.stdout)
     note = SMALL_BENCHMARK_ABOVE_SHARE.format(
-        attributes="g", category="g='x'", rate="selection_rate", n=25, min_support=30,
+        attributes="g", category="g=x", rate="selection_rate", n=25, min_support=30,
         share=0.025, min_share=0.02)
     assert summary["small_benchmark"] == [note]
     assert "at 2.50% of the applicants it is not under --min-share (2.00%)" in note
@@ -95,7 +95,7 @@ def test_a_small_benchmark_above_min_share_is_not_advised_exclude_small(tmp_path
     higher = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
                                  "--min-share", "0.03", "--format", "json"])
     assert json.loads(higher.stdout)["small_benchmark"] == [SMALL_BENCHMARK.format(
-        attributes="g", category="g='x'", rate="selection_rate", n=25, min_support=30)]
+        attributes="g", category="g=x", rate="selection_rate", n=25, min_support=30)]
     moved = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
                                 "--min-share", "0.03", "--exclude-small", "--format", "json"])
     ratios = {r["g"]: r["impact_ratio"] for r in json.loads(moved.stdout)["results"]}

@@ -30,6 +30,7 @@ def rows(tmp_path: Path) -> Path:
     path = tmp_path / "rows.parquet"  # parquet: a CSV reads "null" text as it is too, but
     # parquet keeps the missing value and the text apart without any reading rule
     pl.DataFrame({"g": [None, None, "null", "null", "(missing)", "(missing)", "a", "a"],
+                  "h": ["x", "y"] * 4,
                   "y_true": [1, 0] * 4, "y_pred": [1, 0] * 4}).write_parquet(path)
     return path
 
@@ -84,3 +85,77 @@ def test_group_labels_are_not_quoted_twice(rows: Path) -> None:
                               "--format", "table", "--columns", "metric,group_1,group_2"])
     assert out.exit_code == 0, out.output
     assert '\\"' not in out.stdout  # no label quoted a second time
+
+
+# bias-audit and multiclass-report (issue 19, review of h-fix20c): the same rows. bias-audit of
+# g over y_pred: every category holds 2 rows, one selected (y_pred [1, 0] per pair), so each has
+# n = 2 and selected = 1; the missing category is the applicants of unknown category.
+
+
+def _bias_audit(path: Path, fmt: str) -> str:
+    out = runner.invoke(app, ["bias-audit", str(path), "--category", "g", "--y-pred", "y_pred",
+                              "--format", fmt, "--columns", "g,n,selected"])
+    assert out.exit_code == 0, out.output
+    return out.stdout
+
+
+def test_bias_audit_text_table(rows: Path) -> None:
+    cells = re.findall(r"│ (.*?) +┆ 2 +┆ 1 +│", _bias_audit(rows, "table"))
+    assert cells == ['"(missing)"', "a", '"null"', "(missing)"]  # sorted, missing last
+
+
+def test_bias_audit_markdown(rows: Path) -> None:
+    lines = [x for x in _bias_audit(rows, "markdown").splitlines() if x.endswith("| 2 | 1 |")]
+    assert lines == ['| "(missing)" | 2 | 1 |', "| a | 2 | 1 |", '| "null" | 2 | 1 |',
+                     "| (missing) | 2 | 1 |"]
+
+
+def test_bias_audit_csv_and_json(rows: Path) -> None:
+    text = _bias_audit(rows, "csv")
+    body = [x for x in text.splitlines() if not x.startswith("#")]
+    cells = [r["g"] for r in csv.DictReader(io.StringIO("\n".join(body)))]
+    assert cells == ["(missing)", "a", "null", ""]  # the missing value: an empty field
+    assert body[-1] == ",2,1"  # empty, not the quoted text ""
+    import json
+
+    results = json.loads(_bias_audit(rows, "json"))["results"]
+    assert [r["g"] for r in results] == ["(missing)", "a", "null", None]
+
+
+def test_multiclass_report_text_and_markdown(rows: Path) -> None:
+    """multiclass-report over y_pred as two classes 0 and 1: two rows per group."""
+    args = ["multiclass-report", str(rows), "--by", "g", "--y-true", "y_true", "--y-pred",
+            "y_pred", "--columns", "g,class,n"]
+    out = runner.invoke(app, [*args, "--format", "table"])
+    assert out.exit_code == 0, out.output
+    cells = re.findall(r"│ (.*?) +┆ 0 +┆ 2 +│", out.stdout)
+    assert cells == ['"(missing)"', "a", '"null"', "(missing)"]
+    out = runner.invoke(app, [*args, "--format", "markdown"])
+    assert out.exit_code == 0, out.output
+    lines = [x for x in out.stdout.splitlines() if x.endswith("| 1 | 2 |")]
+    assert lines == ['| "(missing)" | 1 | 2 |', "| a | 1 | 2 |", '| "null" | 1 | 2 |',
+                     "| (missing) | 1 | 2 |"]
+
+
+def test_ll144_page_names_the_missing_category_as_every_way_out(rows: Path) -> None:
+    """The LL 144 page spelled the missing category "(unknown)" and the text "(missing)" as it
+    is: now the missing one reads (missing), the text "(missing)" quoted, "null" as it is (it
+    reads like no missing value on the page). By hand, g alone: "(missing)", a, null, missing
+    (sorted, missing last); g × h (h: x on the first row of each pair, y on the second) adds
+    " × x" and " × y" to each."""
+    out = runner.invoke(app, ["bias-audit", str(rows), "--category", "g", "--category", "h",
+                              "--y-pred", "y_pred", "--format", "html"])
+    assert out.exit_code == 0, out.output
+    cells = re.findall(r"<tr><td>(.*?)</td>", out.stdout)
+    one = ["&quot;(missing)&quot;", "a", "null", "(missing)"]
+    assert cells == [*one, "x", "y", *(f"{c} × {h}" for c in one for h in ("x", "y"))]
+    assert "(unknown)" not in out.stdout
+
+
+def test_ll144_label_quotes_a_text_holding_the_intersection_separator() -> None:
+    from polars_fair.cli.ll144 import _label
+
+    # "a × b" in an intersection would read as two categories: quoted; alone it is kept
+    assert _label({"g": "a × b", "h": "c"}, ["g", "h"]) == '"a × b" × c'
+    assert _label({"g": "a × b"}, ["g"]) == "a × b"
+    assert _label({"g": None, "h": '"q'}, ["g", "h"]) == '(missing) × "\\"q"'

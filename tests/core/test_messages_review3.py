@@ -35,8 +35,8 @@ def test_an_unknown_reference_lists_a_missing_group_as_missing() -> None:
         "{'g': (missing), 'h': 'x'}]")
     # the command line's twin: attr=value, never a mapping
     assert info.value.cli_message == (
-        "reference group 'g=z,h=x' does not exist; the groups are: "
-        "['g=a,h=x', 'g=a,h=y', 'g=b,h=x', 'g=(missing),h=x']")
+        "--reference 'g=z,h=x' names no group; the groups are: "
+        "'g=a,h=x', 'g=a,h=y', 'g=b,h=x', 'g=(missing),h=x' (each as --reference takes it)")
 
 
 def test_the_text_missing_and_a_missing_value_stay_apart() -> None:

@@ -27,6 +27,7 @@ from polars_fair.analyses.scores.permutation import GridCache, permutation_null
 from polars_fair.core.limits import LIMITS, check_size, check_work, with_limits
 from polars_fair.core.numbers import check_seed, real
 from polars_fair.core.options import DEFAULTS
+from polars_fair.core.spec import check_int
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -42,6 +43,11 @@ EMPTY_CELL = (
     "{group} {positives} positive(s) and {negatives} negative(s); each group needs both classes"
 )
 EFFECTS = "pass exactly one of auc_pairs= and delta_aucs=, got {given}"
+#: ``sizes=`` that is no list of sizes: a number, a text, an array of another shape.
+SIZES_NOT_A_LIST = (
+    "sizes must be an iterable of integers (a list, a 1-D numpy array, a range or an iterator), "
+    "got {kind}; pass sizes=[{example}] for one size"
+)
 
 
 def _exact(value: Any) -> Any:
@@ -376,6 +382,23 @@ def _bounded(values: Iterable[Any], cap: int, option: str, effects: int = 1) -> 
     return items
 
 
+def _sizes(sizes: Any, cap: int, effects: int) -> list[int]:
+    """``sizes=`` as integers, bounded (:func:`_bounded`), each one checked as it is.
+
+    A size is a number of rows: an integer (Python or numpy), never a float truncated
+    (``100.5`` read as 100) nor a text or a bool converted; a scalar, a text or a numpy array
+    that is not 1-D is refused (``InvalidArgumentError``).
+    """
+    ndim = getattr(sizes, "ndim", 1)
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable) or ndim != 1:
+        kind = (f"a {ndim}-D array" if ndim != 1 else f"{type(sizes).__name__} "
+                f"{E.show_values([sizes], limit=1)[1:-1]}")
+        example = sizes if isinstance(sizes, int) and not isinstance(sizes, bool) else 500
+        raise E.InvalidArgumentError(SIZES_NOT_A_LIST.format(kind=kind, example=example))
+    return [check_int(s, f"sizes[{i}]")
+            for i, s in enumerate(_bounded(sizes, cap, "sizes", effects))]
+
+
 @with_limits
 @borrow(abroca_power, params=("group_ratio", "positive_ratio", "alpha"))
 def power_curve(
@@ -402,7 +425,9 @@ def power_curve(
     Parameters
     ----------
     sizes : iterable of int
-        Test-set sizes ``n`` (rows in total, both groups).
+        Test-set sizes ``n`` (rows in total, both groups): a list, a 1-D numpy array of
+        integers, a range or an iterator (read once, no further than |limit:power_cells|
+        cells). Each is an integer; ``100.5``, ``"100"`` or ``True`` is refused, not converted.
     auc_pairs : sequence of (float, float), optional
         Population AUCs of groups a and b.
     delta_aucs : sequence of float, optional
@@ -428,7 +453,8 @@ def power_curve(
     ------
     polars_fair.errors.InvalidArgumentError
         As :func:`abroca_power`, or when not exactly one of ``auc_pairs`` and ``delta_aucs`` is
-        given.
+        given; ``sizes`` not an iterable of integers (a scalar, a text, an array not 1-D, an
+        item that is not an integer >= 1).
     polars_fair.errors.SizeLimitError
         As :func:`abroca_power`, the work summed over the cells:
         ``n_simulations * n_permutations * sum(n)`` above |limit:power_work|; more than
@@ -455,8 +481,7 @@ def power_curve(
     cap = LIMITS["power_cells"].limit
     pairs = _bounded(auc_pairs if auc_pairs is not None else delta_aucs or [], cap,
                      "auc_pairs" if auc_pairs is not None else "delta_aucs")
-    size_list = [int(s) for s in _bounded(sizes, cap // max(len(pairs), 1), "sizes",
-                                          len(pairs))]
+    size_list = _sizes(sizes, cap // max(len(pairs), 1), len(pairs))
     effects: list[tuple[float, float, float]] = (  # (auc_a, auc_b, delta as given)
         [(_exact(a), _exact(b), _exact(a) - _exact(b)) for a, b in pairs]
         if auc_pairs is not None

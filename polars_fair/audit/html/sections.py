@@ -169,7 +169,7 @@ def verdicts_section(p: PageContext) -> str:
     excluded = t.summary["excluded_groups"].explode().drop_nulls().unique(maintain_order=True)
     if excluded.len():
         parts.append(f"<p>Left out of the summaries (low support): "
-                     f"{_esc(', '.join(label_of(x) for x in excluded.to_list()))}.</p>")
+                     f"{_esc(list_text([label_of(x) for x in excluded.to_list()]))}.</p>")
     parts.append("<h3>What the findings mean</h3>")
     parts.append(_reading(t.report, t.keys, ofi_threshold=o.ofi_threshold,
                           four_fifths=o.four_fifths, min_support=o.min_support))
