@@ -114,13 +114,21 @@ TOO_MANY_VALUES = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
     "found other values {values}"
 )
-#: :data:`TOO_MANY_VALUES` of a label column whose values may identify people (text with
-#: :data:`~polars_fair.counting.boundary.MIN_LEVELS_PER_ROW_CHECK` or more values, or nearly
-#: one row per value of any dtype: a name, a date of birth, an id): counts and the dtype only.
+#: :data:`TOO_MANY_VALUES` of a label column whose values may identify people, by the rule of
+#: attributes (:func:`polars_fair.counting.boundary.identifying`: a name, a date of birth, an
+#: id): counts and the dtype only, and ``{why}``, what was counted (:data:`WHY_ALL_SINGLE`, ...).
 TOO_MANY_VALUES_HIDDEN = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
-    "it is a {dtype} column with {levels:,} distinct values in {rows:,} rows (values not shown: "
-    "such a column can identify people); is it the right column?"
+    "it is a {dtype} column with {levels:,} distinct values in {rows:,} rows: {why} (values not "
+    "shown: such a column can identify people); is it the right column?"
+)
+#: A class column (``y_pred`` or ``y_true`` of a multiclass audit) whose values may identify
+#: people (:func:`polars_fair.counting.boundary.identifying`): refused as such an attribute is,
+#: since its classes would be printed; counts and the dtype only.
+CLASSES_HIDDEN = (
+    "column {column!r} ({role}) is a {dtype} column with {levels:,} distinct values in "
+    "{rows:,} rows: {why}, so it cannot hold classes (values not shown: such a column can "
+    "identify people); is it the right column?"
 )
 #: TOO_MANY_VALUES of a label, with the way to make it binary (:func:`too_many_labels`).
 TOO_MANY_LABELS = TOO_MANY_VALUES + (
@@ -228,7 +236,8 @@ POS_LABEL_VALUES = (
 )
 KINDS_HIDDEN = (
     "turn the {what} into a Boolean first by comparing {column!r} with its positive value; its "
-    "{levels:,} distinct values are not shown (they may identify people): is it the right column?"
+    "values are not shown ({levels:,} distinct values in {rows:,} rows: {why}; they may "
+    "identify people): is it the right column?"
 )
 EMPTY_FRAME = "the frame has no rows{detail}: there is nothing to audit"
 #: Multiclass decisions (:mod:`polars_fair.counting.classes`, ``analyses.multiclass``).
@@ -353,22 +362,22 @@ DROPPED_NULL_GROUPS_SETS = (
     "their own"
 )
 #: An attribute refused for its number of levels: counts and the dtype, never a value (a column
-#: with one row per level, a name, a date of birth or an id, identifies people). ``{why}`` is
-#: :data:`WHY_FLOAT_LEVELS` or :data:`WHY_ROW_LEVELS`, ``{advice}`` one of :data:`LEVELS_ADVICE`
+#: too fine to form groups, a name, a date of birth or an id, identifies people). ``{why}`` is
+#: :data:`WHY_FLOAT_LEVELS`, :data:`WHY_ALL_SINGLE`, :data:`WHY_FEW_ROWS` or :data:`WHY_SINGLES`
+#: (what was counted), ``{advice}`` one of :data:`LEVELS_ADVICE`
 #: (Python) or :data:`CLI_LEVELS_ADVICE` (the command line), by the kind of the column's dtype.
 TOO_MANY_LEVELS = (
     "attribute {column!r} is a {dtype} column with {levels:,} distinct values in {rows:,} rows: "
-    "{why}, too many to form groups (values not shown: such a column can identify people); "
+    "{why}, so it cannot form groups (values not shown: such a column can identify people); "
     "{advice}"
 )
 NUMERIC_LEVELS = TOO_MANY_LEVELS
 #: Attributes each fine alone whose intersection, the groups actually counted, is too fine
 #: (:func:`intersection_error`): the attribute names and counts, never a value.
 FINE_INTERSECTION = (
-    "attributes {columns} together form {levels:,} groups in {rows:,} rows: {why}, too many "
-    "to form groups (values not shown: such groups can identify people); {advice}"
+    "attributes {columns} together form {levels:,} groups in {rows:,} rows: {why}, so they "
+    "cannot form groups (values not shown: such groups can identify people); {advice}"
 )
-WHY_ROW_GROUPS = "nearly one row per group"
 INTERSECTION_ADVICE = (
     "leave one of them out of by=, or map their values to a few categories first"
 )
@@ -377,8 +386,12 @@ CLI_INTERSECTION_ADVICE = (
     "leave one of {flags} out, or map their values to a few categories first with a CASE "
     "expression"
 )
-WHY_FLOAT_LEVELS = "more than {limit} levels of a number"
-WHY_ROW_LEVELS = "nearly one row per level"
+WHY_FLOAT_LEVELS = "more than {limit} values of a number"
+#: The parts of the rule of :func:`polars_fair.counting.boundary.fineness`, each saying what it
+#: counted: ``{unit}`` is "value" (one column) or "group" (an intersection of attributes).
+WHY_ALL_SINGLE = "each of the {levels:,} {unit}s is a single row"
+WHY_FEW_ROWS = "fewer than two rows per {unit} on average"
+WHY_SINGLES = "{singles:,} of the {levels:,} {unit}s (half or more) are a single row each"
 LEVELS_ADVICE = {
     "number": "bin it first, for example by=pl.col({column!r}).bin_quantiles(5, labels=False) "
               "(five quantile bins), or in divergence pass bins={{{column!r}: 5}}",
@@ -763,13 +776,6 @@ SQL_WHY_PAD = (
 TOO_MANY_PAIRS = (
     "pairwise over {groups:,} groups makes {pairs:,} ordered pairs, more than "
     "max_pairs={limit:,}; pass max_pairs={pairs}, or compare fewer groups"
-)
-NUMERIC_LEVELS = (
-    "attribute {column!r} is a {dtype} column with {levels} distinct values in {rows} "
-    "rows (for example {values}): too many levels, or nearly one row per level, to form groups; "
-    "bin it first, for example by=pl.col({column!r}).bin_quantiles(5, labels=[...]) or "
-    ".bin_intervals([...], labels=[...]), or (divergence) pass bins={{{column!r}: 5}} (quantile "
-    "bins, edges shown in the keys) or bins={{{column!r}: [edges]}}"
 )
 #: ``{advice}``: :data:`TOO_MANY_PATTERNS_ORDER` from level 2 (the levels below were within the
 #: limit, so max_order one below runs), else :data:`TOO_MANY_PATTERNS_LEVEL_ONE`.
@@ -1477,7 +1483,7 @@ class NullGroupError(PolarsFairError):
 
 
 class TooManyLevelsError(PolarsFairError):
-    """An attribute with too many levels (or nearly one row per level) to form groups.
+    """An attribute with too many levels, or too fine, to form groups (counted: ``fineness``).
 
     The message gives counts and the dtype, never a value (:func:`levels_error`).
     """
@@ -1523,7 +1529,7 @@ def cut_off(low: float | None, high: float | None, middle: float | None) -> str:
 
 
 def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: str,
-                 float_limit: int | None = None, way: str = "rows",
+                 float_limit: int | None = None, why: str | None = None, way: str = "rows",
                  sql: str | None = None, cut: str = "30") -> TooManyLevelsError:
     """The error for an attribute refused for its number of levels: counts, never values.
 
@@ -1539,8 +1545,11 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
         A key of :data:`LEVELS_ADVICE`: ``"number"``, ``"date"``, ``"time"``, ``"duration"``
         or ``"text"`` (every other dtype).
     float_limit : int, optional
-        Set when a float attribute has more than this many levels (:data:`WHY_FLOAT_LEVELS`);
-        ``None`` for nearly one row per level (:data:`WHY_ROW_LEVELS`).
+        Set when a float attribute has more than this many levels (:data:`WHY_FLOAT_LEVELS`).
+    why : str, optional
+        Otherwise, what made it too fine, counted
+        (:attr:`polars_fair.counting.boundary.Fineness.why`: :data:`WHY_ALL_SINGLE`,
+        :data:`WHY_FEW_ROWS` or :data:`WHY_SINGLES`).
     way : {"rows", "table", "relation"}, default "rows"
         How the data arrived, so the advice can be followed there: Polars rows (``by=`` an
         expression, :data:`LEVELS_ADVICE`), a count or score table made elsewhere
@@ -1560,14 +1569,16 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
 
     Examples
     --------
-    >>> err = levels_error("name", "String", 7158, 7214, kind="text")
+    >>> err = levels_error("name", "String", 7158, 7214, kind="text",
+    ...                    why=WHY_FEW_ROWS.format(unit="value"))
     >>> print(err)  # doctest: +ELLIPSIS
-    attribute 'name' is a String column with 7,158 distinct values in 7,214 rows: nearly one ...
+    attribute 'name' is a String column with 7,158 distinct values in 7,214 rows: fewer than two ...
     >>> err.cli_message.split("; ")[-1][:24]
     'leave --by name out (a n'
     """
-    why = (WHY_ROW_LEVELS if float_limit is None
-           else WHY_FLOAT_LEVELS.format(limit=float_limit))
+    if float_limit is not None:
+        why = WHY_FLOAT_LEVELS.format(limit=float_limit)
+    assert why is not None, "levels_error needs float_limit= or why="
     facts = {"column": column, "dtype": dtype, "levels": levels, "rows": rows, "why": why}
     if sql is None:
         sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
@@ -1584,7 +1595,7 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
     )
 
 
-def intersection_error(columns: Sequence[str], levels: int, rows: int, *,
+def intersection_error(columns: Sequence[str], levels: int, rows: int, *, why: str,
                        way: str = "rows") -> TooManyLevelsError:
     """The error for attributes whose intersection is too fine: names and counts, never values.
 
@@ -1594,6 +1605,9 @@ def intersection_error(columns: Sequence[str], levels: int, rows: int, *,
         The attributes of the intersection.
     levels, rows : int
         Its groups (with no null attribute) and the rows counted.
+    why : str
+        What made the groups too fine, counted
+        (:attr:`polars_fair.counting.boundary.Fineness.why`).
     way : {"rows", "table", "relation"}, default "rows"
         How the data arrived (the advice is the same: leave one attribute out).
 
@@ -1604,14 +1618,15 @@ def intersection_error(columns: Sequence[str], levels: int, rows: int, *,
 
     Examples
     --------
-    >>> err = intersection_error(["first", "age"], 6042, 7214)
+    >>> err = intersection_error(["first", "age"], 6042, 7214,
+    ...                          why=WHY_FEW_ROWS.format(unit="group"))
     >>> print(err)  # doctest: +ELLIPSIS
-    attributes 'first', 'age' together form 6,042 groups in 7,214 rows: nearly one row per ...
+    attributes 'first', 'age' together form 6,042 groups in 7,214 rows: fewer than two rows ...
     >>> err.cli_message.split("; ")[-1]
     'leave one of --by first or --by age out, or map their values to a few categories first with a CASE expression'
     """  # noqa: E501
     facts = {"columns": ", ".join(repr(c) for c in columns), "levels": levels, "rows": rows,
-             "why": WHY_ROW_GROUPS}
+             "why": why}
     flags = " or ".join(f"--by {shell_word(c)}" for c in columns)
     keys = "the keys" if way == "table" else "by="
     return TooManyLevelsError(
@@ -1623,15 +1638,15 @@ def intersection_error(columns: Sequence[str], levels: int, rows: int, *,
 
 def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: object, *,
                       text_role: str, values: Sequence[Any], pos_label: Any = None,
-                      ) -> InvalidLabelError:
+                      hidden: tuple[int, int, str] | None = None) -> InvalidLabelError:
     """The error for a text label with a Boolean or numeric prediction (or the reverse).
 
     No one ``pos_label`` can be both a string and a number or a Boolean: the advice turns the
     text column into a Boolean by comparing it with one of its own values (``pos_label`` when
     it is one of them, else the first in sorted order), so that, followed, the audit is not
     all false, with ``pos_label=True`` for a text label, or the numeric label's own
-    ``pos_label`` (default 1) for a text prediction. A text column of :data:`~polars_fair.counting.boundary.MIN_LEVELS_PER_ROW_CHECK`
-    (8) or more distinct values is not shown (:data:`KINDS_HIDDEN`).
+    ``pos_label`` (default 1) for a text prediction. The values of a column that may identify
+    people (``hidden``) are not shown (:data:`KINDS_HIDDEN`).
 
     Parameters
     ----------
@@ -1645,6 +1660,9 @@ def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: 
         The distinct non-null values of the text column, sorted.
     pos_label : Any, optional
         The ``pos_label`` given, used as the example when it is one of ``values``.
+    hidden : tuple of (int, int, str), optional
+        The distinct values, the rows and why, when the text column's values may not be shown
+        (:func:`polars_fair.counting.boundary.identifying`).
 
     Returns
     -------
@@ -1670,8 +1688,9 @@ def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: 
     if not values:  # the schema alone: no value read (the counting layer reads them)
         return InvalidLabelError(LABEL_PREDICTION_KINDS.format(
             **facts, advice=KINDS_UNREAD.format(what=what, column=column, pos=pos)))
-    if len(values) >= 8:
-        advice = KINDS_HIDDEN.format(what=what, column=column, levels=len(values))
+    if hidden is not None:
+        levels, rows, why = hidden
+        advice = KINDS_HIDDEN.format(what=what, column=column, levels=levels, rows=rows, why=why)
         return InvalidLabelError(
             LABEL_PREDICTION_KINDS.format(**facts, advice=advice),
             cli_message=CLI_LABEL_PREDICTION_KINDS.format(**facts, advice=advice))

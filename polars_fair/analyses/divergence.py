@@ -73,7 +73,7 @@ from polars_fair.core.spec import (
     normalize_by,
 )
 from polars_fair.core.sql import sql_name
-from polars_fair.counting.boundary import MAX_FLOAT_LEVELS, level_cut, too_fine
+from polars_fair.counting.boundary import MAX_FLOAT_LEVELS, fineness, level_cut
 from polars_fair.counting.membership_counts import refuse_weighted_membership
 
 __all__ = [
@@ -314,17 +314,18 @@ def _patterns_ceiling(tested: int) -> None:
 
 
 def _check_levels(df: pl.DataFrame, keys: Sequence[str], schema: pl.Schema) -> None:
-    """A numeric attribute with many levels, or nearly one row per level, must be binned."""
+    """A numeric attribute with many levels, or too fine to form groups, must be binned."""
     rows = int(df["n"].sum())
     for k in keys:
         dtype = schema[k]
         if not dtype.is_numeric():
             continue
-        levels, fine = too_fine(df, [k], rows)
-        if levels > MAX_FLOAT_LEVELS or fine:
-            raise E.levels_error(k, dtype, levels, rows, kind="number",
-                                 float_limit=MAX_FLOAT_LEVELS if levels > MAX_FLOAT_LEVELS
-                                 else None, sql=sql_name(k), cut=level_cut(df[k]))
+        found = fineness(df, [k], rows)
+        if found.levels > MAX_FLOAT_LEVELS or found.why is not None:
+            raise E.levels_error(k, dtype, found.levels, rows, kind="number",
+                                 float_limit=MAX_FLOAT_LEVELS if found.levels > MAX_FLOAT_LEVELS
+                                 else None, why=found.why, sql=sql_name(k),
+                                 cut=level_cut(df[k]))
 
 
 # ---------------------------------------------------------------------------- enumeration

@@ -224,18 +224,19 @@ def _label_kinds_error(engine: Engine, args: dict[str, Any],
     """:func:`polars_fair.errors.label_kinds_error` with the text column's values, read once.
 
     On the error path only: one aggregation of the text column in the frame's own engine. A
-    text column of nulls only has no value to compare with: its nulls are the error.
+    text column of nulls only has no value to compare with: its nulls are the error. Its
+    values are not shown when they may identify people (:func:`boundary.identifying`).
     """
     role = kinds["text_role"]
-    a = resolve(engine.schema(), None, y_true=None, y_pred=args.get(role, role), classes=True)
-    table = engine.label_table(a).collect()
-    found = table[boundary.P].drop_nulls().unique().sort()
-    if found.is_empty() and table.height:
+    table, found = _text_values(engine, args.get(role, role))
+    if not found and table.height:
         return E.NullValuesError(E.NULL_LABELS.format(
             column=kinds[role], role=role, count=int(table["n"].sum())))
-    return E.label_kinds_error(kinds["y_true"], kinds["y_pred"], kinds["true_dtype"],
-                               kinds["pred_dtype"], text_role=role, values=found.to_list(),
-                               pos_label=kinds["pos_label"])
+    hidden = boundary.identifying(table, boundary.P)
+    return E.label_kinds_error(
+        kinds["y_true"], kinds["y_pred"], kinds["true_dtype"], kinds["pred_dtype"],
+        text_role=role, values=found, pos_label=kinds["pos_label"],
+        hidden=None if hidden.why is None else (hidden.levels, hidden.rows, hidden.why))
 
 
 #: Text values that usually mean the positive outcome: the example of a text label's
@@ -243,10 +244,14 @@ def _label_kinds_error(engine: Engine, args: dict[str, Any],
 _POSITIVE_WORDS = ("1", "yes", "y", "true", "t", "positive", "pos")
 
 
-def _text_values(engine: Engine, source: Any) -> list[Any]:
-    """The distinct non-null values of one column or expression (an error path only)."""
+def _text_values(engine: Engine, source: Any) -> tuple[pl.DataFrame, list[Any]]:
+    """The label table of one column or expression and its distinct non-null values, sorted.
+
+    One aggregation in the frame's own engine, on an error path only.
+    """
     a = resolve(engine.schema(), None, y_true=None, y_pred=source, classes=True)
-    return list(engine.label_table(a).collect()[boundary.P].drop_nulls().unique().sort())
+    table = engine.label_table(a).collect()
+    return table, list(table[boundary.P].drop_nulls().unique().sort())
 
 
 def readable_label_error(engine: Engine, args: dict[str, Any],
@@ -258,9 +263,9 @@ def readable_label_error(engine: Engine, args: dict[str, Any],
     column cannot hold (``pos_dtype``: ``pos_label=1``, the default, for labels ``'hired'`` /
     ``'rejected'``) is advised one of the column's values, shown
     (:data:`~polars_fair.errors.POS_LABEL_VALUES`: ``pos_label`` as text, else one that reads
-    as positive, ``'yes'``, ``'true'``, ..., else the first) unless it holds 8 or more (they
-    may identify people). One aggregation of the column in the frame's own engine, on the
-    error path only.
+    as positive, ``'yes'``, ``'true'``, ..., else the first) unless they may identify people
+    (:func:`boundary.identifying`, the rule of attributes). One aggregation of the column in
+    the frame's own engine, on the error path only.
 
     Parameters
     ----------
@@ -293,8 +298,8 @@ def readable_label_error(engine: Engine, args: dict[str, Any],
     dtype = None if pos is None else pos["dtype"]
     if pos is None or not (dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum))):
         return exc
-    values = _text_values(engine, pos["source"])
-    if not values or len(values) >= 8:
+    table, values = _text_values(engine, pos["source"])
+    if not values or boundary.identifying(table, boundary.P).why is not None:
         return exc
     text = str(pos["pos_label"]).lower() if isinstance(pos["pos_label"], bool) \
         else str(pos["pos_label"])
@@ -829,9 +834,9 @@ def expand_sets(
         for s, part in zip(sets, inputs, strict=True):
             rolled = part if s == keys else rollup(part.lazy(), s).collect()
             if check_sets and len(s) > 1:
-                levels, fine = boundary.too_fine(rolled, s, int(rolled["n"].sum()))
-                if fine:
-                    raise E.intersection_error(s, levels, int(rolled["n"].sum()))
+                found = boundary.fineness(rolled, s, int(rolled["n"].sum()))
+                if found.why is not None:
+                    raise E.intersection_error(s, found.levels, found.rows, why=found.why)
             parts.append(rolled.with_columns(
                 pl.lit(s, dtype=pl.List(pl.String)).alias("attributes"),
                 *[pl.lit(None, dtype=schema[k]).alias(k) for k in keys if k not in s],

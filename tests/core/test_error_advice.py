@@ -39,7 +39,7 @@ runner = CliRunner()
 #: RESERVED_KEY: tests/api/test_review_guards.py).
 FOLLOWED = {
     "RESERVED_KEY",
-    "LEVELS_ADVICE", "CLI_LEVELS_ADVICE", "NUMERIC_LEVELS",
+    "LEVELS_ADVICE", "CLI_LEVELS_ADVICE",
     # tests/cli/test_label_advice.py follows them (with a value the column holds)
     "KINDS_ADVICE", "CLI_KINDS_ADVICE", "CLI_BY_COMMA", "DID_YOU_MEAN", "NULL_GROUPS",
     "RESERVED_NAME", "LOOKS_LIKE_SCORES", "REFERENCE_NEEDS_KEYS", "BAD_KEY_DTYPE",
