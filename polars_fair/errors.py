@@ -754,6 +754,45 @@ BEYOND_CEILING = (
     "{what}: {size:,} {unit}, more than {option}= can be raised to (its ceiling {ceiling:,}); "
     "{advice}"
 )
+#: The advice of :data:`BEYOND_CEILING`, each saying what to pass (the command line's beside
+#: it where the Python advice does not read as flags). Too many attribute sets:
+CEILING_ORDER = (
+    "pass max_order={order} ({fewer:,} sets of at most {order} attributes, whose groups fit "
+    "max_groups={limit:,} when each attribute holds 2 values)"
+)
+#: Too many candidate patterns of ``divergence`` from level 2: the levels below stayed under.
+CEILING_PATTERNS_ORDER = "pass max_order={order} (the levels below stayed under the ceiling)"
+#: ... at level 1: the attributes' values alone are too many; ``{example}`` one attribute less.
+CEILING_PATTERNS_LEVEL_ONE = (
+    "audit fewer attributes, for example by={example}, or bin the numeric ones with bins="
+)
+#: Too many thresholds given.
+CEILING_THRESHOLDS = (
+    "pass a coarser grid, for example thresholds=[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]"
+)
+CLI_CEILING_THRESHOLDS = (
+    "pass a coarser grid, for example --thresholds 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9"
+)
+#: Too many ordered pairs of groups: ``{groups}`` the most groups whose pairs fit.
+CEILING_PAIRS = (
+    "compare each group with the reference instead, with report() or disparity() (one row per "
+    "group), or audit by an attribute of at most {groups:,} groups"
+)
+CLI_CEILING_PAIRS = (
+    "compare each group with the reference instead, with polars-fair report or polars-fair "
+    "disparity and the same flags (one row per group), or audit by an attribute of at most "
+    "{groups:,} groups"
+)
+#: Too many intersections of Enum categories: count only those observed (``{casts}`` each Enum
+#: attribute cast to text, ``{flags}`` the same as ``--by`` SQL).
+CEILING_ENUMS = (
+    "count only the intersections observed: cast the Enum attributes to text first, for "
+    "example by=[{casts}]"
+)
+CLI_CEILING_ENUMS = (
+    "count only the intersections observed: read the Enum attributes as text, for example "
+    "{flags}"
+)
 OPTION_TOO_LARGE = (
     "{option}={size:,} is more than its limit {limit:,} ({why}); pass a smaller {option}"
 )

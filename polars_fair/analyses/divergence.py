@@ -308,9 +308,16 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
     return lf.with_columns(exprs)
 
 
-def _patterns_ceiling(tested: int) -> None:
+def _patterns_ceiling(tested: int, size: int, keys: Sequence[str]) -> None:
+    """Refuse more candidate patterns than max_patterns= can be raised to, saying what to pass.
+
+    From level 2, ``max_order`` one below (the levels below stayed under the ceiling); at
+    level 1, one attribute fewer.
+    """
+    advice = (E.CEILING_PATTERNS_ORDER.format(order=size - 1) if size > 1
+              else E.CEILING_PATTERNS_LEVEL_ONE.format(example=list(keys)[:-1] or list(keys)))
     check_ceiling(tested, "max_patterns", "divergence: the search", "candidate patterns",
-                  "pass min_support= a larger share, or max_order= a smaller value")
+                  advice)
 
 
 def _check_levels(df: pl.DataFrame, keys: Sequence[str], schema: pl.Schema) -> None:
@@ -399,7 +406,7 @@ def _enumerate(df: pl.DataFrame, keys: list[str], top: int, threshold: int,
                 idx = np.flatnonzero(rows)
             uniq, inverse = _group([codes[i] for i in s], [sizes[i] for i in s], idx)
             tested += len(uniq)
-            _patterns_ceiling(tested)
+            _patterns_ceiling(tested, size, keys)
             if tested > max_patterns:  # before this set's support is summed
                 raise E.SizeLimitError(_too_many_patterns(tested, size, max_patterns))
             count = np.bincount(inverse, weights=vals[0][idx], minlength=len(uniq))
@@ -800,7 +807,7 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
         threshold = _support_threshold(min_support, int(total[0]))
         freq: dict[tuple[str, ...], pl.DataFrame] = {}
         tested = sum(d.height for d in firsts_df)
-        _patterns_ceiling(tested)
+        _patterns_ceiling(tested, 1, names)
         if tested > max_patterns:
             raise E.SizeLimitError(_too_many_patterns(tested, 1, max_patterns))
         for d, k in zip(firsts_df, names, strict=True):
@@ -814,7 +821,7 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
             cands = {s: _apriori_gen(freq, s) for s in sets}
             cands = {s: cand for s, cand in cands.items() if cand.height}
             tested += sum(cand.height for cand in cands.values())
-            _patterns_ceiling(tested)
+            _patterns_ceiling(tested, size, names)
             if tested > max_patterns:  # before this level is counted
                 raise E.SizeLimitError(_too_many_patterns(tested, size, max_patterns))
             if not cands:

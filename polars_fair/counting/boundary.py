@@ -1074,12 +1074,28 @@ def too_fine(df: pl.DataFrame, keys: Sequence[str], rows: int) -> tuple[int, boo
 
 
 class Fineness(NamedTuple):
-    """What :func:`fineness` counted: the groups, the rows, the one-row groups, and why."""
+    """What :func:`fineness` counted: the groups, the rows, the one-row groups, and why.
+
+    Parameters
+    ----------
+    levels : int
+        The groups (distinct non-null values, or combinations of them).
+    rows : int
+        The rows counted.
+    singles : int
+        The groups of a single row.
+    why : str or None
+        Why the groups are too fine, as the messages say it (counts only), or ``None``.
+
+    Examples
+    --------
+    >>> Fineness(3, 3, 3, "each of the 3 values is a single row").why is None
+    False
+    """
 
     levels: int
     rows: int
     singles: int
-    #: Why the groups are too fine, as the messages say it (counts only), or ``None``.
     why: str | None
 
 

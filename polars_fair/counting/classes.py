@@ -38,14 +38,8 @@ from polars_fair.core.spec import (
     resolve,
     spell_out,
 )
-from polars_fair.counting import boundary
-from polars_fair.counting.class_dtypes import (
-    _is_text,
-    _kinds_error,
-    check_enum_pair,
-    check_identifying,
-    class_dtype,
-)
+from polars_fair.counting import boundary, class_dtypes
+from polars_fair.counting.class_dtypes import _is_text, _kinds_error, check_enum_pair, class_dtype
 from polars_fair.counting.tables import Engine, PolarsEngine, engine_of
 
 __all__ = ["CLASS_ARGS", "CLASS_ARGS_DOC", "CLASS_COLUMNS", "ClassArgs", "ClassTable",
@@ -490,10 +484,9 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     Raises
     ------
     InvalidLabelError
-        A class column whose values may identify people (the rule of attributes,
-        :func:`polars_fair.counting.class_dtypes.check_identifying`), a value outside the
-        declared classes, a single class found and none declared, or (none declared) true and
-        predicted classes with none in common.
+        A class column too fine to be an attribute (:func:`class_dtypes.check_identifying`), a
+        value outside the declared classes, a single class found and none declared, or (none
+        declared) true and predicted classes with none in common.
 
     Examples
     --------
@@ -502,7 +495,7 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     ('a', 'b')
     """
     columns = [c for c in ("y_pred", "y_true") if c in df.columns]
-    check_identifying(df, {c: (names.get(c, c), c) for c in columns})
+    class_dtypes.check_identifying(df, {c: (names.get(c, c), c) for c in columns})
     if "y_true" in columns and declared is None:  # declared classes: the set is the user's
         _check_overlap(df, names)
     if declared is not None:

@@ -46,6 +46,7 @@ from polars_fair.core.spec import (
     parse_by,
     resolve,
 )
+from polars_fair.core.sql import sql_name
 from polars_fair.counting import boundary
 from polars_fair.counting.boundary import COUNT_COLUMNS, checked
 from polars_fair.counting.engine import Engine
@@ -519,6 +520,21 @@ def score_table(
     return boundary.values_hidden(table, a.bound, _rows_of(engine)), a.keys, a.score_dtype
 
 
+def _observed_advice(keys: Sequence[str], enums: dict[str, pl.DataType]) -> tuple[str, str]:
+    r"""BEYOND_CEILING's advice for Enum intersections: the keys with each Enum cast to text.
+
+    Examples
+    --------
+    >>> print(*_observed_advice(["e", "g"], {"e": pl.Enum(["a"])}), sep="\n")
+    count only the intersections observed: cast the Enum attributes to text first, for example by=[pl.col('e').cast(pl.String), 'g']
+    count only the intersections observed: read the Enum attributes as text, for example --by "CAST(e AS VARCHAR)" --by g
+    """  # noqa: E501
+    casts = ", ".join(f"pl.col({k!r}).cast(pl.String)" if k in enums else repr(k) for k in keys)
+    flags = " ".join("--by " + ('"' + E.shell_escaped(f"CAST({sql_name(k)} AS VARCHAR)") + '"'
+                                if k in enums else E.shell_word(k)) for k in keys)
+    return E.CEILING_ENUMS.format(casts=casts), E.CLI_CEILING_ENUMS.format(flags=flags)
+
+
 def complete_enums(
     counts: pl.LazyFrame, keys: Sequence[str], *, max_groups: int = DEFAULT_MAX_GROUPS
 ) -> pl.LazyFrame:
@@ -570,7 +586,8 @@ def complete_enums(
     what = "the count table with every intersection of the Enum categories of " + ", ".join(
         repr(k) for k in enums)
     declared = math.prod(len(cast(pl.Enum, d).categories) for d in enums.values())
-    check_ceiling(declared, "max_groups", what, "groups", _FEWER)
+    advice = _observed_advice(keys, enums)
+    check_ceiling(declared, "max_groups", what, "groups", *advice)
     if declared > max_groups:  # before any row is read
         raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(what=what, size=declared,
                                                         limit=max_groups))
@@ -586,7 +603,7 @@ def complete_enums(
                 values = pl.concat([cats, values]).unique()
             levels.append(values)
         size = math.prod(v.height for v in levels)
-        check_ceiling(size, "max_groups", what, "groups", _FEWER)
+        check_ceiling(size, "max_groups", what, "groups", *advice)
         if size > max_groups:
             raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(what=what, size=size,
                                                             limit=max_groups))
