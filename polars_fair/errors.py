@@ -915,6 +915,12 @@ SQL_WHY_FUNCTION = (
     "{name}() is not one of the accepted scalar functions (polars_fair.core.sql.FUNCTIONS; table "
     "functions are never accepted)"
 )
+#: :data:`SQL_WHY_FUNCTION` on the command line: where a command-line user finds the list.
+CLI_SQL_WHY_FUNCTION = (
+    "{name}() is not one of the accepted scalar functions (they are listed under \"SQL "
+    "functions\" in the command line's documentation, docs/cli.md; table functions are never "
+    "accepted)"
+)
 SQL_WHY_AGGREGATE = "aggregates rows or reads other rows ({name})"
 SQL_WHY_QUALIFIED = "a qualified name ({name}) is not a column of the input"
 SQL_WHY_COMMENT = "a comment (at offset {pos}) is not accepted"

@@ -262,3 +262,35 @@ def test_a_misspelled_sql_function_gets_did_you_mean_and_that_runs(data: Path) -
     assert code == 0, err
     # the first letter of who: O (O'Brien, every third row: 40) and S (Smith: 80)
     assert sorted(_csv(out).select(pl.first(), "n").rows()) == [("O", 40), ("S", 80)]
+
+
+def _documented_functions() -> list[str]:
+    """The functions docs/cli.md lists under "SQL functions" (after its marker comment)."""
+    page = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = page.split("## SQL functions", 1)[1].split("\n## ", 1)[0]
+    listed = section.split("-->", 1)[1]
+    return re.findall(r"`(\w+)`", listed)
+
+
+def test_an_unknown_sql_function_points_to_the_list_a_cli_user_can_read(data: Path) -> None:
+    # issue 20, 20a item 4: the command line named a Python object (polars_fair.core.sql.
+    # FUNCTIONS); it names the documentation's section, which lists exactly those functions
+    code, _, err = cli("report", str(data), "--by", "g", "--where", "FOO(who) = 'x'")
+    assert code == 2 and "FOO() is not one of the accepted scalar functions" in err
+    assert "polars_fair." not in err
+    assert 'they are listed under "SQL functions" in the command line\'s documentation, ' \
+           "docs/cli.md" in err
+    from polars_fair.core.sql import FUNCTIONS, check_sql
+
+    listed = _documented_functions()
+    assert sorted(listed) == listed and set(listed) == set(FUNCTIONS)
+    for name in listed:  # each one the page lists is accepted (any case)
+        check_sql(f"{name.lower()}(who, 5, 'x') IS NULL", ["who"], "--where")
+    # followed: a listed function in its place runs (UPPER of O'Brien / Smith is never 'x')
+    code, out, err = cli("report", str(data), "--by", "g", "--where", "UPPER(who) <> 'x'",
+                         "--format", "csv", "--min-support", "1")
+    assert code == 0, err
+    assert _csv(out)["n"].sum() == 120  # every row: none is 'x'
+    # the Python message keeps the Python name
+    with pytest.raises(E.SQLRefusedError, match=r"polars_fair\.core\.sql\.FUNCTIONS"):
+        check_sql("FOO(who)", ["who"], "where")
