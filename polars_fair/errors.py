@@ -229,10 +229,18 @@ KINDS_UNREAD = (
     "pass pos_label={pos!r}"
 )
 KINDS_VALUES = "its values: {values}; compare it with the positive one"
+#: :data:`KINDS_VALUES` on the command line: the values as the SQL of the example writes them,
+#: space-separated (:func:`cli_values`), not a Python list.
+CLI_KINDS_VALUES = "its values: {values}; put the positive one in place of {example}"
 #: :data:`POS_LABEL_DTYPE`'s ``{example}`` for a text column, read from its rows: one of its
 #: own values (``pos_label`` as text when the column holds it, else the first in sorted order).
 POS_LABEL_VALUES = (
     ", for example pos_label={example!r} (its values: {values}; pass the positive one)"
+)
+#: :data:`POS_LABEL_VALUES` on the command line: each value as ``--pos-label`` takes it, one
+#: shell word (:func:`cli_values`).
+CLI_POS_LABEL_VALUES = (
+    ", for example --pos-label {example} (its values: {values}; pass the positive one)"
 )
 KINDS_HIDDEN = (
     "turn the {what} into a Boolean first by comparing {column!r} with its positive value; its "
@@ -1719,7 +1727,7 @@ def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: 
     >>> err = label_kinds_error("score_text", "is_recid", "String", "Int64",
     ...                         text_role="y_true", values=["High", "Low", "Medium"])
     >>> print(err.cli_message.split("; ", 1)[1])
-    turn the label into a Boolean first, for example --y-true "score_text = 'High'" (its values: ['High', 'Low', 'Medium']; compare it with the positive one) with --pos-label true
+    turn the label into a Boolean first, for example --y-true "score_text = 'High'" (its values: 'High' 'Low' 'Medium'; put the positive one in place of 'High') with --pos-label true
     """  # noqa: E501
     column = y_true if text_role == "y_true" else y_pred
     facts = {"y_true": y_true, "y_pred": y_pred, "true_dtype": true_dtype,
@@ -1743,12 +1751,14 @@ def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: 
     shown = KINDS_VALUES.format(values=show_values(values, limit=8))
     sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
     example_sql = "'" + str(example).replace("'", "''") + "'"
+    cli_shown = CLI_KINDS_VALUES.format(values=cli_values(values, sql=True),
+                                        example=shell_escaped(example_sql))
     return InvalidLabelError(
         LABEL_PREDICTION_KINDS.format(**facts, advice=KINDS_ADVICE.format(
             what=what, role=text_role, column=column, example=example, values=shown, pos=pos)),
         cli_message=CLI_LABEL_PREDICTION_KINDS.format(**facts, advice=CLI_KINDS_ADVICE.format(
             what=what, flag=text_role.replace("_", "-"), sql=shell_escaped(sql),
-            example_sql=shell_escaped(example_sql), values=shown, pos_cli=pos_cli)),
+            example_sql=shell_escaped(example_sql), values=cli_shown, pos_cli=pos_cli)),
     )
 
 
@@ -1885,6 +1895,48 @@ class SizeLimitError(PolarsFairError):
     ``max_pairs``, ``max_order``), or the option whose value is above its declared limit
     (:data:`polars_fair.core.limits.LIMITS`).
     """
+
+
+def cli_values(values: Sequence[Any], *, sql: bool = False, limit: int = 8) -> str:
+    """Values as the command line takes them: space-separated words, not a Python list.
+
+    Each is one shell word (:func:`shell_word`), or with ``sql`` a SQL literal as it is
+    written inside the double-quoted SQL of the advice (``'O''Brien'``); at most ``limit``
+    of them, then how many more. Values are never cut: one cut short would not run.
+
+    Parameters
+    ----------
+    values : sequence
+        The values (few: the callers show them only when they may be shown).
+    sql : bool, default False
+        Write SQL literals (text quoted, numbers and Booleans bare).
+    limit : int, default 8
+        The most values written.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(cli_values(["High", "O'Brien", "a b"]))
+    High 'O'"'"'Brien' 'a b'
+    >>> print(cli_values(["High", "O'Brien"], sql=True))
+    'High' 'O''Brien'
+    >>> print(cli_values(list(range(10)), limit=3))
+    0 1 2 (and 7 more)
+    """
+    def word(v: Any) -> str:
+        text = v.isoformat() if isinstance(v, (_dt.date, _dt.time)) else \
+            str(v).lower() if isinstance(v, bool) else str(v)
+        if sql:
+            return shell_escaped("'" + text.replace("'", "''") + "'") \
+                if isinstance(v, (str, _dt.date, _dt.time)) else text
+        return text if _re.fullmatch(r"[A-Za-z0-9._-]+", text) else \
+            "'" + text.replace("'", "'\"'\"'") + "'"
+
+    more = f" (and {len(values) - limit} more)" if len(values) > limit else ""
+    return " ".join(word(v) for v in list(values)[:limit]) + more
 
 
 def show_values(values: Iterable[Any], limit: int = 5, width: int = 40) -> str:

@@ -306,12 +306,13 @@ def readable_label_error(engine: Engine, args: dict[str, Any],
         else str(pos["pos_label"])
     likely = [v for v in values if str(v).strip().lower() in _POSITIVE_WORDS]
     example = text if text in values else (likely or values)[0]
-    shown = E.show_values(values, limit=8)
-    message = E.POS_LABEL_DTYPE.format(
-        pos_label=pos["pos_label"], pos_type=type(pos["pos_label"]).__name__,
-        column=pos["column"], dtype=dtype,
-        example=E.POS_LABEL_VALUES.format(example=example, values=shown))
-    return E.InvalidLabelError(message)
+    facts = {"pos_label": pos["pos_label"], "pos_type": type(pos["pos_label"]).__name__,
+             "column": pos["column"], "dtype": dtype}
+    return E.InvalidLabelError(
+        E.POS_LABEL_DTYPE.format(**facts, example=E.POS_LABEL_VALUES.format(
+            example=example, values=E.show_values(values, limit=8))),
+        cli_message=E.POS_LABEL_DTYPE.format(**facts, example=E.CLI_POS_LABEL_VALUES.format(
+            example=E.cli_values([example]), values=E.cli_values(values))))
 
 
 def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool,

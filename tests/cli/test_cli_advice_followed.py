@@ -294,3 +294,44 @@ def test_an_unknown_sql_function_points_to_the_list_a_cli_user_can_read(data: Pa
     # the Python message keeps the Python name
     with pytest.raises(E.SQLRefusedError, match=r"polars_fair\.core\.sql\.FUNCTIONS"):
         check_sql("FOO(who)", ["who"], "where")
+
+
+def test_the_kinds_advice_lists_values_as_the_sql_takes_them_and_each_runs(
+        tmp_path: Path) -> None:
+    # issue 20, 20a item 5: the command line printed a Python list (its values: ['High', ...])
+    path = tmp_path / "k.csv"
+    pl.DataFrame({"g": ["a", "b"] * 3, "risk": ["High", "Low", "O'Brien"] * 2,
+                  "y": [1, 0, 1, 0, 1, 0]}).write_csv(path)
+    code, _, err = cli("report", str(path), "--by", "g", "--y-true", "risk", "--y-pred", "y")
+    assert code == 2
+    m = re.search(r"\(its values: (.*); put the positive one in place of ('High')\)", err)
+    assert m, err
+    assert "[" not in m.group(1)
+    # bash reads the SQL literals inside the double-quoted word: 'High' 'Low' 'O''Brien'
+    literals = m.group(1).split(" ")
+    assert literals == ["'High'", "'Low'", "'O''Brien'"]
+    for literal in literals:  # each in the example's place runs
+        code, out, err = cli("report", str(path), "--by", "g", "--y-true", f"risk = {literal}",
+                             "--y-pred", "y", "--pos-label", "true", "--min-support", "1",
+                             "--format", "csv")
+        assert code == 0, err
+        assert _csv(out)["n"].to_list() == [3, 3]
+
+
+def test_the_pos_label_advice_lists_values_as_pos_label_takes_them() -> None:
+    from polars_fair.core.spec import resolve
+    from polars_fair.counting.tables import PolarsEngine, readable_label_error
+
+    # each value on two rows (three values of one row each would not be shown at all)
+    lf = pl.LazyFrame({"y_true": ["hired", "rejected", "O'Brien"] * 2, "y_pred": ["hired"] * 6})
+    with pytest.raises(E.InvalidLabelError) as info:
+        resolve(lf.collect_schema(), None)  # pos_label=1 for text columns
+    err = readable_label_error(PolarsEngine(lf), {}, info.value)
+    assert err.cli_message is not None
+    # each value one shell word, as --pos-label takes it; none reads as positive (yes, true,
+    # ...), so the example is the first in sorted order, O'Brien
+    assert err.cli_message.endswith(
+        "for example --pos-label 'O'\"'\"'Brien' (its values: 'O'\"'\"'Brien' hired rejected; "
+        "pass the positive one)")
+    assert shlex.split("'O'\"'\"'Brien' hired rejected") == ["O'Brien", "hired", "rejected"]
+    assert "(its values: [" in str(err)  # Python keeps its list
