@@ -122,13 +122,21 @@ TOO_MANY_VALUES = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
     "found other values {values}"
 )
-#: :data:`TOO_MANY_VALUES` of a label column whose values may identify people (text with
-#: :data:`~polars_fair.counting.boundary.MIN_LEVELS_PER_ROW_CHECK` or more values, or nearly
-#: one row per value of any dtype: a name, a date of birth, an id): counts and the dtype only.
+#: :data:`TOO_MANY_VALUES` of a label column whose values may identify people, by the rule of
+#: attributes (:func:`polars_fair.counting.boundary.identifying`: a name, a date of birth, an
+#: id): counts and the dtype only, and ``{why}``, what was counted (:data:`WHY_ALL_SINGLE`, ...).
 TOO_MANY_VALUES_HIDDEN = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
-    "it is a {dtype} column with {levels:,} distinct values in {rows:,} rows (values not shown: "
-    "such a column can identify people); is it the right column?"
+    "it is a {dtype} column with {levels:,} distinct values in {rows:,} rows: {why} (values not "
+    "shown: such a column can identify people); is it the right column?"
+)
+#: A class column (``y_pred`` or ``y_true`` of a multiclass audit) whose values may identify
+#: people (:func:`polars_fair.counting.boundary.identifying`): refused as such an attribute is,
+#: since its classes would be printed; counts and the dtype only.
+CLASSES_HIDDEN = (
+    "column {column!r} ({role}) is a {dtype} column with {levels:,} distinct values in "
+    "{rows:,} rows: {why}, so it cannot hold classes (values not shown: such a column can "
+    "identify people); is it the right column?"
 )
 #: TOO_MANY_VALUES of a label, with the way to make it binary (:func:`too_many_labels`).
 TOO_MANY_LABELS = TOO_MANY_VALUES + (
@@ -230,14 +238,23 @@ KINDS_UNREAD = (
     "pass pos_label={pos!r}"
 )
 KINDS_VALUES = "its values: {values}; compare it with the positive one"
+#: :data:`KINDS_VALUES` on the command line: the values as the SQL of the example writes them,
+#: space-separated (:func:`cli_values`), not a Python list.
+CLI_KINDS_VALUES = "its values: {values}; put the positive one in place of {example}"
 #: :data:`POS_LABEL_DTYPE`'s ``{example}`` for a text column, read from its rows: one of its
 #: own values (``pos_label`` as text when the column holds it, else the first in sorted order).
 POS_LABEL_VALUES = (
     ", for example pos_label={example!r} (its values: {values}; pass the positive one)"
 )
+#: :data:`POS_LABEL_VALUES` on the command line: each value as ``--pos-label`` takes it, one
+#: shell word (:func:`cli_values`).
+CLI_POS_LABEL_VALUES = (
+    ", for example --pos-label {example} (its values: {values}; pass the positive one)"
+)
 KINDS_HIDDEN = (
     "turn the {what} into a Boolean first by comparing {column!r} with its positive value; its "
-    "{levels:,} distinct values are not shown (they may identify people): is it the right column?"
+    "values are not shown ({levels:,} distinct values in {rows:,} rows: {why}; they may "
+    "identify people): is it the right column?"
 )
 EMPTY_FRAME = "the frame has no rows{detail}: there is nothing to audit"
 #: Multiclass decisions (:mod:`polars_fair.counting.classes`, ``analyses.multiclass``).
@@ -443,22 +460,22 @@ DROPPED_NULL_GROUPS_SETS = (
     "their own"
 )
 #: An attribute refused for its number of levels: counts and the dtype, never a value (a column
-#: with one row per level, a name, a date of birth or an id, identifies people). ``{why}`` is
-#: :data:`WHY_FLOAT_LEVELS` or :data:`WHY_ROW_LEVELS`, ``{advice}`` one of :data:`LEVELS_ADVICE`
+#: too fine to form groups, a name, a date of birth or an id, identifies people). ``{why}`` is
+#: :data:`WHY_FLOAT_LEVELS`, :data:`WHY_ALL_SINGLE`, :data:`WHY_FEW_ROWS` or :data:`WHY_SINGLES`
+#: (what was counted), ``{advice}`` one of :data:`LEVELS_ADVICE`
 #: (Python) or :data:`CLI_LEVELS_ADVICE` (the command line), by the kind of the column's dtype.
 TOO_MANY_LEVELS = (
     "attribute {column!r} is a {dtype} column with {levels:,} distinct values in {rows:,} rows: "
-    "{why}, too many to form groups (values not shown: such a column can identify people); "
+    "{why}, so it cannot form groups (values not shown: such a column can identify people); "
     "{advice}"
 )
 NUMERIC_LEVELS = TOO_MANY_LEVELS
 #: Attributes each fine alone whose intersection, the groups actually counted, is too fine
 #: (:func:`intersection_error`): the attribute names and counts, never a value.
 FINE_INTERSECTION = (
-    "attributes {columns} together form {levels:,} groups in {rows:,} rows: {why}, too many "
-    "to form groups (values not shown: such groups can identify people); {advice}"
+    "attributes {columns} together form {levels:,} groups in {rows:,} rows: {why}, so they "
+    "cannot form groups (values not shown: such groups can identify people); {advice}"
 )
-WHY_ROW_GROUPS = "nearly one row per group"
 INTERSECTION_ADVICE = (
     "leave one of them out of by=, or map their values to a few categories first"
 )
@@ -467,8 +484,12 @@ CLI_INTERSECTION_ADVICE = (
     "leave one of {flags} out, or map their values to a few categories first with a CASE "
     "expression"
 )
-WHY_FLOAT_LEVELS = "more than {limit} levels of a number"
-WHY_ROW_LEVELS = "nearly one row per level"
+WHY_FLOAT_LEVELS = "more than {limit} values of a number"
+#: The parts of the rule of :func:`polars_fair.counting.boundary.fineness`, each saying what it
+#: counted: ``{unit}`` is "value" (one column) or "group" (an intersection of attributes).
+WHY_ALL_SINGLE = "each of the {levels:,} {unit}s is a single row"
+WHY_FEW_ROWS = "fewer than two rows per {unit} on average"
+WHY_SINGLES = "{singles:,} of the {levels:,} {unit}s (half or more) are a single row each"
 LEVELS_ADVICE = {
     "number": "bin it first, for example by=pl.col({column!r}).bin_quantiles(5, labels=False) "
               "(five quantile bins), or in divergence pass bins={{{column!r}: 5}}",
@@ -876,6 +897,45 @@ BEYOND_CEILING = (
     "{what}: {size:,} {unit}, more than {option}= can be raised to (its ceiling {ceiling:,}); "
     "{advice}"
 )
+#: The advice of :data:`BEYOND_CEILING`, each saying what to pass (the command line's beside
+#: it where the Python advice does not read as flags). Too many attribute sets:
+CEILING_ORDER = (
+    "pass max_order={order} ({fewer:,} sets of at most {order} attributes, whose groups fit "
+    "max_groups={limit:,} when each attribute holds 2 values)"
+)
+#: Too many candidate patterns of ``divergence`` from level 2: the levels below stayed under.
+CEILING_PATTERNS_ORDER = "pass max_order={order} (the levels below stayed under the ceiling)"
+#: ... at level 1: the attributes' values alone are too many; ``{example}`` one attribute less.
+CEILING_PATTERNS_LEVEL_ONE = (
+    "audit fewer attributes, for example by={example}, or bin the numeric ones with bins="
+)
+#: Too many thresholds given.
+CEILING_THRESHOLDS = (
+    "pass a coarser grid, for example thresholds=[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]"
+)
+CLI_CEILING_THRESHOLDS = (
+    "pass a coarser grid, for example --thresholds 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9"
+)
+#: Too many ordered pairs of groups: ``{groups}`` the most groups whose pairs fit.
+CEILING_PAIRS = (
+    "compare each group with the reference instead, with report() or disparity() (one row per "
+    "group), or audit by an attribute of at most {groups:,} groups"
+)
+CLI_CEILING_PAIRS = (
+    "compare each group with the reference instead, with polars-fair report or polars-fair "
+    "disparity and the same flags (one row per group), or audit by an attribute of at most "
+    "{groups:,} groups"
+)
+#: Too many intersections of Enum categories: count only those observed (``{casts}`` each Enum
+#: attribute cast to text, ``{flags}`` the same as ``--by`` SQL).
+CEILING_ENUMS = (
+    "count only the intersections observed: cast the Enum attributes to text first, for "
+    "example by=[{casts}]"
+)
+CLI_CEILING_ENUMS = (
+    "count only the intersections observed: read the Enum attributes as text, for example "
+    "{flags}"
+)
 OPTION_TOO_LARGE = (
     "{option}={size:,} is more than its limit {limit:,} ({why}); pass a smaller {option}"
 )
@@ -906,13 +966,6 @@ SQL_WHY_PAD = (
 TOO_MANY_PAIRS = (
     "pairwise over {groups:,} groups makes {pairs:,} ordered pairs, more than "
     "max_pairs={limit:,}; pass max_pairs={pairs}, or compare fewer groups"
-)
-NUMERIC_LEVELS = (
-    "attribute {column!r} is a {dtype} column with {levels} distinct values in {rows} "
-    "rows (for example {values}): too many levels, or nearly one row per level, to form groups; "
-    "bin it first, for example by=pl.col({column!r}).bin_quantiles(5, labels=[...]) or "
-    ".bin_intervals([...], labels=[...]), or (divergence) pass bins={{{column!r}: 5}} (quantile "
-    "bins, edges shown in the keys) or bins={{{column!r}: [edges]}}"
 )
 #: ``{advice}``: :data:`TOO_MANY_PATTERNS_ORDER` from level 2 (the levels below were within the
 #: limit, so max_order one below runs), else :data:`TOO_MANY_PATTERNS_LEVEL_ONE`.
@@ -1012,6 +1065,12 @@ SQL_WHY_TABLE_WORD = "{word} starts a query or reads a table (no subquery, table
 SQL_WHY_FUNCTION = (
     "{name}() is not one of the accepted scalar functions (polars_fair.core.sql.FUNCTIONS; table "
     "functions are never accepted)"
+)
+#: :data:`SQL_WHY_FUNCTION` on the command line: where a command-line user finds the list.
+CLI_SQL_WHY_FUNCTION = (
+    "{name}() is not one of the accepted scalar functions (they are listed under \"SQL "
+    "functions\" in the command line's documentation, docs/cli.md; table functions are never "
+    "accepted)"
 )
 SQL_WHY_AGGREGATE = "aggregates rows or reads other rows ({name})"
 SQL_WHY_QUALIFIED = "a qualified name ({name}) is not a column of the input"
@@ -1659,7 +1718,7 @@ class NullGroupError(PolarsFairError):
 
 
 class TooManyLevelsError(PolarsFairError):
-    """An attribute with too many levels (or nearly one row per level) to form groups.
+    """An attribute with too many levels, or too fine, to form groups (counted: ``fineness``).
 
     The message gives counts and the dtype, never a value (:func:`levels_error`).
     """
@@ -1705,7 +1764,7 @@ def cut_off(low: float | None, high: float | None, middle: float | None) -> str:
 
 
 def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: str,
-                 float_limit: int | None = None, way: str = "rows",
+                 float_limit: int | None = None, why: str | None = None, way: str = "rows",
                  sql: str | None = None, cut: str = "30") -> TooManyLevelsError:
     """The error for an attribute refused for its number of levels: counts, never values.
 
@@ -1721,8 +1780,11 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
         A key of :data:`LEVELS_ADVICE`: ``"number"``, ``"date"``, ``"time"``, ``"duration"``
         or ``"text"`` (every other dtype).
     float_limit : int, optional
-        Set when a float attribute has more than this many levels (:data:`WHY_FLOAT_LEVELS`);
-        ``None`` for nearly one row per level (:data:`WHY_ROW_LEVELS`).
+        Set when a float attribute has more than this many levels (:data:`WHY_FLOAT_LEVELS`).
+    why : str, optional
+        Otherwise, what made it too fine, counted
+        (:attr:`polars_fair.counting.boundary.Fineness.why`: :data:`WHY_ALL_SINGLE`,
+        :data:`WHY_FEW_ROWS` or :data:`WHY_SINGLES`).
     way : {"rows", "table", "relation"}, default "rows"
         How the data arrived, so the advice can be followed there: Polars rows (``by=`` an
         expression, :data:`LEVELS_ADVICE`), a count or score table made elsewhere
@@ -1742,14 +1804,16 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
 
     Examples
     --------
-    >>> err = levels_error("name", "String", 7158, 7214, kind="text")
+    >>> err = levels_error("name", "String", 7158, 7214, kind="text",
+    ...                    why=WHY_FEW_ROWS.format(unit="value"))
     >>> print(err)  # doctest: +ELLIPSIS
-    attribute 'name' is a String column with 7,158 distinct values in 7,214 rows: nearly one ...
+    attribute 'name' is a String column with 7,158 distinct values in 7,214 rows: fewer than two ...
     >>> err.cli_message.split("; ")[-1][:24]
     'leave --by name out (a n'
     """
-    why = (WHY_ROW_LEVELS if float_limit is None
-           else WHY_FLOAT_LEVELS.format(limit=float_limit))
+    if float_limit is not None:
+        why = WHY_FLOAT_LEVELS.format(limit=float_limit)
+    assert why is not None, "levels_error needs float_limit= or why="
     facts = {"column": column, "dtype": dtype, "levels": levels, "rows": rows, "why": why}
     if sql is None:
         sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
@@ -1766,7 +1830,7 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
     )
 
 
-def intersection_error(columns: Sequence[str], levels: int, rows: int, *,
+def intersection_error(columns: Sequence[str], levels: int, rows: int, *, why: str,
                        way: str = "rows") -> TooManyLevelsError:
     """The error for attributes whose intersection is too fine: names and counts, never values.
 
@@ -1776,6 +1840,9 @@ def intersection_error(columns: Sequence[str], levels: int, rows: int, *,
         The attributes of the intersection.
     levels, rows : int
         Its groups (with no null attribute) and the rows counted.
+    why : str
+        What made the groups too fine, counted
+        (:attr:`polars_fair.counting.boundary.Fineness.why`).
     way : {"rows", "table", "relation"}, default "rows"
         How the data arrived (the advice is the same: leave one attribute out).
 
@@ -1786,14 +1853,15 @@ def intersection_error(columns: Sequence[str], levels: int, rows: int, *,
 
     Examples
     --------
-    >>> err = intersection_error(["first", "age"], 6042, 7214)
+    >>> err = intersection_error(["first", "age"], 6042, 7214,
+    ...                          why=WHY_FEW_ROWS.format(unit="group"))
     >>> print(err)  # doctest: +ELLIPSIS
-    attributes 'first', 'age' together form 6,042 groups in 7,214 rows: nearly one row per ...
+    attributes 'first', 'age' together form 6,042 groups in 7,214 rows: fewer than two rows ...
     >>> err.cli_message.split("; ")[-1]
     'leave one of --by first or --by age out, or map their values to a few categories first with a CASE expression'
     """  # noqa: E501
     facts = {"columns": ", ".join(repr(c) for c in columns), "levels": levels, "rows": rows,
-             "why": WHY_ROW_GROUPS}
+             "why": why}
     flags = " or ".join(f"--by {shell_word(c)}" for c in columns)
     keys = "the keys" if way == "table" else "by="
     return TooManyLevelsError(
@@ -1805,15 +1873,15 @@ def intersection_error(columns: Sequence[str], levels: int, rows: int, *,
 
 def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: object, *,
                       text_role: str, values: Sequence[Any], pos_label: Any = None,
-                      ) -> InvalidLabelError:
+                      hidden: tuple[int, int, str] | None = None) -> InvalidLabelError:
     """The error for a text label with a Boolean or numeric prediction (or the reverse).
 
     No one ``pos_label`` can be both a string and a number or a Boolean: the advice turns the
     text column into a Boolean by comparing it with one of its own values (``pos_label`` when
     it is one of them, else the first in sorted order), so that, followed, the audit is not
     all false, with ``pos_label=True`` for a text label, or the numeric label's own
-    ``pos_label`` (default 1) for a text prediction. A text column of :data:`~polars_fair.counting.boundary.MIN_LEVELS_PER_ROW_CHECK`
-    (8) or more distinct values is not shown (:data:`KINDS_HIDDEN`).
+    ``pos_label`` (default 1) for a text prediction. The values of a column that may identify
+    people (``hidden``) are not shown (:data:`KINDS_HIDDEN`).
 
     Parameters
     ----------
@@ -1827,6 +1895,9 @@ def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: 
         The distinct non-null values of the text column, sorted.
     pos_label : Any, optional
         The ``pos_label`` given, used as the example when it is one of ``values``.
+    hidden : tuple of (int, int, str), optional
+        The distinct values, the rows and why, when the text column's values may not be shown
+        (:func:`polars_fair.counting.boundary.identifying`).
 
     Returns
     -------
@@ -1838,7 +1909,7 @@ def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: 
     >>> err = label_kinds_error("score_text", "is_recid", "String", "Int64",
     ...                         text_role="y_true", values=["High", "Low", "Medium"])
     >>> print(err.cli_message.split("; ", 1)[1])
-    turn the label into a Boolean first, for example --y-true "score_text = 'High'" (its values: ['High', 'Low', 'Medium']; compare it with the positive one) with --pos-label true
+    turn the label into a Boolean first, for example --y-true "score_text = 'High'" (its values: 'High' 'Low' 'Medium'; put the positive one in place of 'High') with --pos-label true
     """  # noqa: E501
     column = y_true if text_role == "y_true" else y_pred
     facts = {"y_true": y_true, "y_pred": y_pred, "true_dtype": true_dtype,
@@ -1852,8 +1923,9 @@ def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: 
     if not values:  # the schema alone: no value read (the counting layer reads them)
         return InvalidLabelError(LABEL_PREDICTION_KINDS.format(
             **facts, advice=KINDS_UNREAD.format(what=what, column=column, pos=pos)))
-    if len(values) >= 8:
-        advice = KINDS_HIDDEN.format(what=what, column=column, levels=len(values))
+    if hidden is not None:
+        levels, rows, why = hidden
+        advice = KINDS_HIDDEN.format(what=what, column=column, levels=levels, rows=rows, why=why)
         return InvalidLabelError(
             LABEL_PREDICTION_KINDS.format(**facts, advice=advice),
             cli_message=CLI_LABEL_PREDICTION_KINDS.format(**facts, advice=advice))
@@ -1861,12 +1933,14 @@ def label_kinds_error(y_true: str, y_pred: str, true_dtype: object, pred_dtype: 
     shown = KINDS_VALUES.format(values=show_values(values, limit=8))
     sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
     example_sql = "'" + str(example).replace("'", "''") + "'"
+    cli_shown = CLI_KINDS_VALUES.format(values=cli_values(values, sql=True),
+                                        example=shell_escaped(example_sql))
     return InvalidLabelError(
         LABEL_PREDICTION_KINDS.format(**facts, advice=KINDS_ADVICE.format(
             what=what, role=text_role, column=column, example=example, values=shown, pos=pos)),
         cli_message=CLI_LABEL_PREDICTION_KINDS.format(**facts, advice=CLI_KINDS_ADVICE.format(
             what=what, flag=text_role.replace("_", "-"), sql=shell_escaped(sql),
-            example_sql=shell_escaped(example_sql), values=shown, pos_cli=pos_cli)),
+            example_sql=shell_escaped(example_sql), values=cli_shown, pos_cli=pos_cli)),
     )
 
 
@@ -2003,6 +2077,48 @@ class SizeLimitError(PolarsFairError):
     ``max_pairs``, ``max_order``), or the option whose value is above its declared limit
     (:data:`polars_fair.core.limits.LIMITS`).
     """
+
+
+def cli_values(values: Sequence[Any], *, sql: bool = False, limit: int = 8) -> str:
+    """Values as the command line takes them: space-separated words, not a Python list.
+
+    Each is one shell word (:func:`shell_word`), or with ``sql`` a SQL literal as it is
+    written inside the double-quoted SQL of the advice (``'O''Brien'``); at most ``limit``
+    of them, then how many more. Values are never cut: one cut short would not run.
+
+    Parameters
+    ----------
+    values : sequence
+        The values (few: the callers show them only when they may be shown).
+    sql : bool, default False
+        Write SQL literals (text quoted, numbers and Booleans bare).
+    limit : int, default 8
+        The most values written.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(cli_values(["High", "O'Brien", "a b"]))
+    High 'O'"'"'Brien' 'a b'
+    >>> print(cli_values(["High", "O'Brien"], sql=True))
+    'High' 'O''Brien'
+    >>> print(cli_values(list(range(10)), limit=3))
+    0 1 2 (and 7 more)
+    """
+    def word(v: Any) -> str:
+        text = v.isoformat() if isinstance(v, (_dt.date, _dt.time)) else \
+            str(v).lower() if isinstance(v, bool) else str(v)
+        if sql:
+            return shell_escaped("'" + text.replace("'", "''") + "'") \
+                if isinstance(v, (str, _dt.date, _dt.time)) else text
+        return text if _re.fullmatch(r"[A-Za-z0-9._-]+", text) else \
+            "'" + text.replace("'", "'\"'\"'") + "'"
+
+    more = f" (and {len(values) - limit} more)" if len(values) > limit else ""
+    return " ".join(word(v) for v in list(values)[:limit]) + more
 
 
 def show_values(values: Iterable[Any], limit: int = 5, width: int = 40) -> str:

@@ -73,7 +73,7 @@ from polars_fair.core.spec import (
     normalize_by,
 )
 from polars_fair.core.sql import sql_name
-from polars_fair.counting.boundary import MAX_FLOAT_LEVELS, level_cut, too_fine
+from polars_fair.counting.boundary import MAX_FLOAT_LEVELS, fineness, level_cut
 from polars_fair.counting.membership_counts import refuse_weighted_membership
 
 __all__ = [
@@ -308,23 +308,31 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
     return lf.with_columns(exprs)
 
 
-def _patterns_ceiling(tested: int) -> None:
+def _patterns_ceiling(tested: int, size: int, keys: Sequence[str]) -> None:
+    """Refuse more candidate patterns than max_patterns= can be raised to, saying what to pass.
+
+    From level 2, ``max_order`` one below (the levels below stayed under the ceiling); at
+    level 1, one attribute fewer.
+    """
+    advice = (E.CEILING_PATTERNS_ORDER.format(order=size - 1) if size > 1
+              else E.CEILING_PATTERNS_LEVEL_ONE.format(example=list(keys)[:-1] or list(keys)))
     check_ceiling(tested, "max_patterns", "divergence: the search", "candidate patterns",
-                  "pass min_support= a larger share, or max_order= a smaller value")
+                  advice)
 
 
 def _check_levels(df: pl.DataFrame, keys: Sequence[str], schema: pl.Schema) -> None:
-    """A numeric attribute with many levels, or nearly one row per level, must be binned."""
+    """A numeric attribute with many levels, or too fine to form groups, must be binned."""
     rows = int(df["n"].sum())
     for k in keys:
         dtype = schema[k]
         if not dtype.is_numeric():
             continue
-        levels, fine = too_fine(df, [k], rows)
-        if levels > MAX_FLOAT_LEVELS or fine:
-            raise E.levels_error(k, dtype, levels, rows, kind="number",
-                                 float_limit=MAX_FLOAT_LEVELS if levels > MAX_FLOAT_LEVELS
-                                 else None, sql=sql_name(k), cut=level_cut(df[k]))
+        found = fineness(df, [k], rows)
+        if found.levels > MAX_FLOAT_LEVELS or found.why is not None:
+            raise E.levels_error(k, dtype, found.levels, rows, kind="number",
+                                 float_limit=MAX_FLOAT_LEVELS if found.levels > MAX_FLOAT_LEVELS
+                                 else None, why=found.why, sql=sql_name(k),
+                                 cut=level_cut(df[k]))
 
 
 # ---------------------------------------------------------------------------- enumeration
@@ -398,7 +406,7 @@ def _enumerate(df: pl.DataFrame, keys: list[str], top: int, threshold: int,
                 idx = np.flatnonzero(rows)
             uniq, inverse = _group([codes[i] for i in s], [sizes[i] for i in s], idx)
             tested += len(uniq)
-            _patterns_ceiling(tested)
+            _patterns_ceiling(tested, size, keys)
             if tested > max_patterns:  # before this set's support is summed
                 raise E.SizeLimitError(_too_many_patterns(tested, size, max_patterns))
             count = np.bincount(inverse, weights=vals[0][idx], minlength=len(uniq))
@@ -799,7 +807,7 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
         threshold = _support_threshold(min_support, int(total[0]))
         freq: dict[tuple[str, ...], pl.DataFrame] = {}
         tested = sum(d.height for d in firsts_df)
-        _patterns_ceiling(tested)
+        _patterns_ceiling(tested, 1, names)
         if tested > max_patterns:
             raise E.SizeLimitError(_too_many_patterns(tested, 1, max_patterns))
         for d, k in zip(firsts_df, names, strict=True):
@@ -813,7 +821,7 @@ def _by_levels(frame: Any, by: By, args: dict[str, Any], *, metric: str,
             cands = {s: _apriori_gen(freq, s) for s in sets}
             cands = {s: cand for s, cand in cands.items() if cand.height}
             tested += sum(cand.height for cand in cands.values())
-            _patterns_ceiling(tested)
+            _patterns_ceiling(tested, size, names)
             if tested > max_patterns:  # before this level is counted
                 raise E.SizeLimitError(_too_many_patterns(tested, size, max_patterns))
             if not cands:

@@ -8,6 +8,7 @@ square matrix that a heatmap draws.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +18,7 @@ from polars_fair import errors as E
 from polars_fair.analyses.report import with_rates
 from polars_fair.analyses.runner import on_small_table
 from polars_fair.core.labels import group_label
-from polars_fair.core.limits import check_ceiling
+from polars_fair.core.limits import LIMITS, check_ceiling
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.registry import PAIR_METRICS
 from polars_fair.core.spec import check_int, names
@@ -174,8 +175,11 @@ def pairwise_from_counts(
 
     def bounded(df: pl.DataFrame) -> pl.DataFrame:
         k = df.height  # the small count table, before any pair is built
+        fit = math.isqrt(LIMITS["max_pairs"].limit) + 1  # the most groups whose pairs fit
+        while fit * (fit - 1) > LIMITS["max_pairs"].limit:
+            fit -= 1
         check_ceiling(k * (k - 1), "max_pairs", f"pairwise over {k:,} groups", "ordered pairs",
-                      "compare fewer groups")
+                      E.CEILING_PAIRS.format(groups=fit), E.CLI_CEILING_PAIRS.format(groups=fit))
         if k * (k - 1) > limit:
             raise E.SizeLimitError(E.TOO_MANY_PAIRS.format(groups=k, pairs=k * (k - 1),
                                                            limit=limit))

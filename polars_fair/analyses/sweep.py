@@ -174,7 +174,7 @@ def checked_grid(scores: pl.LazyFrame, thresholds: Iterable[float], default: Seq
     limit = check_int(max_thresholds, "max_thresholds")
     given = threshold_items(thresholds, limit, what)
     check_ceiling(len(given), "max_thresholds", f"{what}: thresholds=", "thresholds",
-                  "pass a coarser grid")
+                  E.CEILING_THRESHOLDS, E.CLI_CEILING_THRESHOLDS)
     if len(given) > limit:  # before the grid is built
         raise E.SizeLimitError(E.TOO_MANY_THRESHOLDS.format(what=what, size=len(given),
                                                             limit=limit))

@@ -446,7 +446,8 @@ def _check_class_table(df: pl.DataFrame, keys: list[str], labels: list[str],
         raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" (the class table is empty)"))
     if not df["n"].sum():  # rows, each of none: no class occurs
         held = df[labels[-1]].unique().sort()
-        hidden = identifying(held.len(), df.height, held.dtype)  # a name as the class
+        hidden = identifying(df.select(labels[-1]).with_columns(n=pl.lit(1)),  # table rows
+                             labels[-1]).why is not None  # a name as the class: not shown
         raise E.class_error(E.EmptyFrameError, E.CLASS_COUNTS_ZERO, rows=df.height,
                             values=E.CLASSES_HIDDEN.format(
                                 levels=held.len(), rows=df.height, dtype=held.dtype)

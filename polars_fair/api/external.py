@@ -177,7 +177,7 @@ def _check_count_table(
 def _check_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
     """The rows' guards on attribute levels, for a table made elsewhere (``n`` counts rows).
 
-    A float key with more than 50 levels, or a numeric key with nearly one row per level, is
+    A float key with more than 50 levels, or a key too fine to form groups, is
     refused exactly as on the rows (:func:`polars_fair.counting.boundary.check_float_levels`,
     :func:`polars_fair.counting.boundary.check_row_levels`), with the same message.
     """
@@ -248,7 +248,7 @@ def from_counts(
         No rows, or ``n`` sums to 0 (at collect time).
     TooManyLevelsError
         As on the rows (at collect time): a float key with more than 50 levels, or a numeric
-        key with nearly one row per level (8 or more levels, fewer than two rows each).
+        key too fine to form groups (:func:`polars_fair.counting.boundary.fineness`).
 
     Examples
     --------
@@ -435,7 +435,7 @@ def from_scores(
         No rows (at collect time).
     TooManyLevelsError
         As on the rows (at collect time): a float key with more than 50 levels, or a numeric
-        key with nearly one row per level (rows: ``positives + negatives``, or ``n_rows``).
+        key too fine to form groups (rows: ``positives + negatives``, or ``n_rows``).
 
     Examples
     --------

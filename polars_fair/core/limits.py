@@ -233,7 +233,8 @@ def check_work(size: int, name: str, what: str) -> None:
             what=what, size=size, limit=entry.limit, why=entry.why))
 
 
-def check_ceiling(size: int, name: str, what: str, unit: str, advice: str) -> None:
+def check_ceiling(size: int, name: str, what: str, unit: str, advice: str,
+                  cli_advice: str | None = None) -> None:
     """Refuse a size that no raisable limit (``max_groups=``, ...) can accept, before any work.
 
     A raisable limit's error advises raising it; past the ceiling that advice cannot work, so
@@ -250,7 +251,10 @@ def check_ceiling(size: int, name: str, what: str, unit: str, advice: str) -> No
     unit : str
         What ``size`` counts (``"thresholds"``, ``"groups"``).
     advice : str
-        What can be done instead (``"pass a coarser grid"``).
+        What to pass instead, runnable as written (:data:`~polars_fair.errors.CEILING_ORDER`,
+        ...).
+    cli_advice : str, optional
+        The same as the command line's flags, where ``advice`` does not read as them.
 
     Raises
     ------
@@ -260,16 +264,19 @@ def check_ceiling(size: int, name: str, what: str, unit: str, advice: str) -> No
     Examples
     --------
     >>> check_ceiling(2_000_000, "max_thresholds", "thresholds", "thresholds",
-    ...               "pass a coarser grid")
+    ...               "pass max_order=2")
     Traceback (most recent call last):
     ...
     polars_fair.errors.SizeLimitError: thresholds: 2,000,000 thresholds, more than \
-max_thresholds= can be raised to (its ceiling 1,000,000); pass a coarser grid
+max_thresholds= can be raised to (its ceiling 1,000,000); pass max_order=2
     """
     ceiling = LIMITS[name].limit
     if size > ceiling:
-        raise E.SizeLimitError(E.BEYOND_CEILING.format(
-            what=what, size=size, unit=unit, option=name, ceiling=ceiling, advice=advice))
+        facts = {"what": what, "size": size, "unit": unit, "option": name, "ceiling": ceiling}
+        raise E.SizeLimitError(
+            E.BEYOND_CEILING.format(**facts, advice=advice),
+            cli_message=None if cli_advice is None
+            else E.BEYOND_CEILING.format(**facts, advice=cli_advice))
 
 
 def limits_markdown() -> str:

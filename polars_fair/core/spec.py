@@ -634,12 +634,13 @@ def _items(by: Any) -> list[Any]:
     return normalize_by(by)
 
 
-def _fewer_sets(attributes: int, sets: int, limit: int) -> str:
-    """TOO_MANY_SETS' advice: the largest max_order that can fit ``limit``, or a larger one.
+def _fitting_order(attributes: int, limit: int) -> tuple[int, int]:
+    """The largest max_order whose sets' groups fit ``limit`` (2 values an attribute), and its sets.
 
-    ``max_groups`` bounds the sets and then the groups they hold; a set of ``k`` attributes of
-    2 values each holds ``2**k`` groups (the fewest a set of them can hold, an attribute of
-    one value aside), so the order advised is the largest whose groups fit by that count.
+    Examples
+    --------
+    >>> _fitting_order(30, 10_000)  # 30 + 435 sets: 60 + 1,740 groups; 4,060 more of 3 do not
+    (2, 465)
     """
     fewer = order = groups = 0
     while order < attributes:
@@ -649,6 +650,17 @@ def _fewer_sets(attributes: int, sets: int, limit: int) -> str:
         order += 1
         fewer += more
         groups += more * 2**order
+    return order, fewer
+
+
+def _fewer_sets(attributes: int, sets: int, limit: int) -> str:
+    """TOO_MANY_SETS' advice: the largest max_order that can fit ``limit``, or a larger one.
+
+    ``max_groups`` bounds the sets and then the groups they hold; a set of ``k`` attributes of
+    2 values each holds ``2**k`` groups (the fewest a set of them can hold, an attribute of
+    one value aside), so the order advised is the largest whose groups fit by that count.
+    """
+    order, fewer = _fitting_order(attributes, limit)
     if order == 0:
         return E.TOO_MANY_SETS_GROUPS.format(sets=sets)
     return E.TOO_MANY_SETS_ORDER.format(order=order, fewer=fewer, sets=sets)
@@ -714,8 +726,10 @@ def parse_by(
         base = normalize_by(by)
         top = len(base) if max_order is None else check_int(max_order, "max_order")
         n_sets = sum(math.comb(len(base), r) for r in range(1, min(top, len(base)) + 1))
+        order, fewer = _fitting_order(len(base), max_groups)
         check_ceiling(n_sets, "max_groups", f"combinations='all' over {len(base)} attributes",
-                      "attribute sets", "pass max_order= a smaller value")
+                      "attribute sets",
+                      E.CEILING_ORDER.format(order=order, fewer=fewer, limit=max_groups))
         if n_sets > max_groups:
             raise E.SizeLimitError(E.TOO_MANY_SETS.format(
                 attributes=len(base), sets=n_sets, limit=max_groups,

@@ -138,8 +138,17 @@ class Token:
     pos: int
 
 
-def _refuse(role: str, text: str, why: str) -> E.SQLRefusedError:
-    return E.SQLRefusedError(E.SQL_REFUSED.format(role=role, text=text, why=why))
+def _refuse(role: str, text: str, why: str, cli_why: str | None = None) -> E.SQLRefusedError:
+    return E.SQLRefusedError(
+        E.SQL_REFUSED.format(role=role, text=text, why=why),
+        cli_message=None if cli_why is None else E.SQL_REFUSED.format(role=role, text=text,
+                                                                      why=cli_why))
+
+
+def _unknown_function(role: str, text: str, name: str, near: str = "") -> E.SQLRefusedError:
+    """SQL_WHY_FUNCTION, pointing to the list where the message is read (Python or flags)."""
+    return _refuse(role, text, E.SQL_WHY_FUNCTION.format(name=name) + near,
+                   E.CLI_SQL_WHY_FUNCTION.format(name=name) + near)
 
 
 def _doubled_quotes(text: str, start: int) -> str:
@@ -340,7 +349,7 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
         call = nxt is not None and nxt.kind == "punct" and nxt.text == "("
         if tok.kind == "quoted":
             if call:  # "name"(...) calls a function by a quoted name
-                raise _refuse(role, text, E.SQL_WHY_FUNCTION.format(name=f'"{tok.text}"'))
+                raise _unknown_function(role, text, f'"{tok.text}"')
             after_as = prev is not None and prev.kind == "word" and prev.text.upper() == "AS"
             if tok.text not in cols and not after_as:  # "x" AS "my key": a name, never read
                 raise E.ColumnNotFoundError(E.missing_column(tok.text, role, list(columns)))
@@ -360,8 +369,8 @@ def check_sql(text: str, columns: Collection[str], role: str) -> None:
                 raise _refuse(role, text, E.SQL_WHY_TABLE_WORD.format(word=tok.text))
             if word in FUNCTIONS or word in TYPES or word in KEYWORDS:
                 continue
-            raise _refuse(role, text, E.SQL_WHY_FUNCTION.format(name=tok.text)
-                          + E.closest([word], FUNCTIONS, quote=False))  # SUBTRING: SUBSTRING
+            raise _unknown_function(role, text, tok.text,  # SUBTRING: SUBSTRING
+                                    E.closest([word], FUNCTIONS, quote=False))
         # a query word is one even where a column has its name (quote such a column: "order")
         if word in TABLE_WORDS:
             raise _refuse(role, text, E.SQL_WHY_TABLE_WORD.format(word=tok.text))

@@ -38,7 +38,7 @@ import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import polars as pl
 
@@ -67,6 +67,9 @@ __all__ = [
     "bind_frame",
     "values_hidden",
     "failed_values",
+    "Fineness",
+    "fineness",
+    "identifying",
     "check_missing_labels",
     "identifying",
     "check_weights",
@@ -86,10 +89,10 @@ __all__ = [
 COUNT_COLUMNS = ("n", "tp", "fp", "fn", "tn")
 #: A float attribute with more distinct values than this must be binned first.
 MAX_FLOAT_LEVELS = 50
-#: An attribute (or an intersection of attributes) with at least this many levels and nearly
-#: one row per level (fewer than two rows per level on average, 8 distinct ages in 8 rows, or
-#: half of its levels or more with a single row, a first name) is an identifier or a
-#: measurement, not a group: every analysis refuses it (:func:`too_fine`).
+#: An attribute (or an intersection of attributes) with at least this many levels and fewer
+#: than two rows per level on average (8 distinct ages in 8 rows) or half of its levels or more
+#: with a single row (a first name) is an identifier or a measurement, not a group: every
+#: analysis refuses it (:func:`fineness`, :func:`too_fine`).
 MIN_LEVELS_PER_ROW_CHECK = 8
 #: The groups from which an intersection of several attributes is checked (:func:`too_fine`).
 MIN_GROUPS_INTERSECTION_CHECK = 100
@@ -422,50 +425,16 @@ def _quick_other(df: pl.DataFrame, col: str, pos: Any) -> Any:
     return others.pop() if others else None
 
 
-def identifying(levels: int, rows: int, dtype: pl.DataType) -> bool:
-    """Whether a column's values may identify people, so that no message shows them.
-
-    The rule of attributes (:func:`check_row_levels`): at least
-    :data:`MIN_LEVELS_PER_ROW_CHECK` distinct values and nearly one row per value (fewer than
-    two rows each) of any dtype, or text with that many values (a name column of a large table
-    repeats some names).
-
-    Parameters
-    ----------
-    levels : int
-        The column's distinct non-null values.
-    rows : int
-        The rows they are in.
-    dtype : pl.DataType
-        The column's dtype.
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> identifying(7_158, 7_214, pl.String), identifying(3, 7_214, pl.String)
-    (True, False)
-    >>> identifying(9, 9_000, pl.Int64), identifying(5_452, 7_214, pl.Date)
-    (False, True)
-    """
-    text = dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum)
-    return levels >= MIN_LEVELS_PER_ROW_CHECK and (text or 2 * levels > rows)
-
-
 def _hide_identifying_values(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> None:
     """Raise the label error without values for a column whose values may identify people.
 
-    The rule of attributes (:func:`check_row_levels`): nearly one row per value (at least
-    :data:`MIN_LEVELS_PER_ROW_CHECK` values, fewer than two rows each) of any dtype, and also
-    text with that many values (a name column of a large table repeats some names).
+    The rule of attributes (:func:`identifying`), with what was counted.
     """
-    present = df.filter(pl.col(col).is_not_null() & (pl.col("n") > 0))[col]
-    levels, rows, dtype = present.n_unique(), int(df["n"].sum()), df.schema[col]
-    if identifying(levels, rows, dtype):
+    found = identifying(df, col)
+    if found.why is not None:
         raise E.InvalidLabelError(E.TOO_MANY_VALUES_HIDDEN.format(
-            column=name, role=role, pos_label=pos, dtype=dtype, levels=levels, rows=rows))
+            column=name, role=role, pos_label=pos, dtype=df.schema[col], levels=found.levels,
+            rows=found.rows, why=found.why))
 
 
 def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> Any:
@@ -742,8 +711,8 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
     NullGroupError
         A key holds nulls and ``a.null_groups == "raise"`` (the message gives their counts).
     TooManyLevelsError
-        A float key with more than :data:`MAX_FLOAT_LEVELS` distinct values, or a numeric key
-        with nearly one row per level (:func:`check_row_levels`).
+        A float key with more than :data:`MAX_FLOAT_LEVELS` distinct values, or a key too
+        fine to form groups (:func:`check_row_levels`).
 
     Warns
     -----
@@ -855,7 +824,7 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
                      intersection: bool = True) -> None:
     """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a key too fine to group.
 
-    Nearly one row per level (:func:`too_fine`): at least :data:`MIN_LEVELS_PER_ROW_CHECK`
+    Too fine to form groups (:func:`fineness`): at least :data:`MIN_LEVELS_PER_ROW_CHECK`
     distinct (non-null) values, and fewer than two rows per value on average or half of the
     values or more on a single row, or at least :data:`MIN_LEVELS_ALL_SINGLE` values of a
     single row each (at any size), in a grouped table whose ``n`` counts rows. Such a column
@@ -881,7 +850,8 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
     Raises
     ------
     TooManyLevelsError
-        A key, or the intersection of the keys, with nearly one row per level.
+        A key, or the intersection of the keys, too fine to form groups; the message says
+        which part of the rule the counts met (:attr:`Fineness.why`).
 
     Examples
     --------
@@ -894,14 +864,14 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
     rows = int(df["n"].sum())
     for k in keys:
         dtype = df.schema[k]
-        levels, fine = too_fine(df, [k], rows)
-        if fine:
-            raise E.levels_error(k, dtype, levels, rows, kind=level_kind(dtype), way=way,
-                                 sql=sql_name(k), cut=level_cut(df[k]))
+        found = fineness(df, [k], rows)
+        if found.why is not None:
+            raise E.levels_error(k, dtype, found.levels, rows, kind=level_kind(dtype),
+                                 why=found.why, way=way, sql=sql_name(k), cut=level_cut(df[k]))
     if len(keys) > 1 and intersection:
-        levels, fine = too_fine(df, keys, rows)
-        if fine:
-            raise E.intersection_error(keys, levels, rows, way=way)
+        found = fineness(df, keys, rows)
+        if found.why is not None:
+            raise E.intersection_error(keys, found.levels, rows, why=found.why, way=way)
 
 
 def level_cut(values: pl.Series) -> str:
@@ -943,10 +913,11 @@ def too_fine(df: pl.DataFrame, keys: Sequence[str], rows: int) -> tuple[int, boo
     average or half of the groups or more with a single row (``n``); or, for one attribute at
     any size, at least :data:`MIN_LEVELS_ALL_SINGLE` groups that are each a single row (a filter
     that leaves six defendants would otherwise show six names). The one rule of an
-    attribute and of an intersection (:func:`check_row_levels`). An intersection of a few
+    attribute and of an intersection (:func:`check_row_levels`), and of whether an error may
+    show a label's values (:func:`identifying`). An intersection of a few
     legitimate attributes in a small sample often has cells of one row (race × sex × age band
     in 50 rows): it is judged from 100 groups up, where cells of one row name people (a first
-    name with an age: 6,042 groups in 7,214 rows).
+    name with an age: 6,042 groups in 7,214 rows). :func:`fineness` says which part decided.
 
     Parameters
     ----------
@@ -974,14 +945,120 @@ def too_fine(df: pl.DataFrame, keys: Sequence[str], rows: int) -> tuple[int, boo
     >>> too_fine(pl.DataFrame({"g": list("abc"), "n": [1, 1, 2]}), ["g"], 4)
     (3, False)
     """
+    found = fineness(df, keys, rows)
+    return found.levels, found.why is not None
+
+
+class Fineness(NamedTuple):
+    """What :func:`fineness` counted: the groups, the rows, the one-row groups, and why.
+
+    Parameters
+    ----------
+    levels : int
+        The groups (distinct non-null values, or combinations of them).
+    rows : int
+        The rows counted.
+    singles : int
+        The groups of a single row.
+    why : str or None
+        Why the groups are too fine, as the messages say it (counts only), or ``None``.
+
+    Examples
+    --------
+    >>> Fineness(3, 3, 3, "each of the 3 values is a single row").why is None
+    False
+    """
+
+    levels: int
+    rows: int
+    singles: int
+    why: str | None
+
+
+def fineness(df: pl.DataFrame, keys: Sequence[str], rows: int) -> Fineness:
+    """:func:`too_fine`'s counts, with the part of the rule that decided, said exactly.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label or count table (the keys and ``n``, several rows per group allowed).
+    keys : sequence of str
+        The attributes (or the one label) whose groups are counted.
+    rows : int
+        The rows of the table (``n`` summed).
+
+    Returns
+    -------
+    Fineness
+        ``why`` is :data:`~polars_fair.errors.WHY_ALL_SINGLE`,
+        :data:`~polars_fair.errors.WHY_FEW_ROWS` or :data:`~polars_fair.errors.WHY_SINGLES`
+        filled in (``value`` for one column, ``group`` for an intersection), or ``None`` when
+        the groups are not too fine.
+
+    Examples
+    --------
+    >>> fineness(pl.DataFrame({"g": list("abc"), "n": [1, 1, 1]}), ["g"], 3).why
+    'each of the 3 values is a single row'
+    >>> fineness(pl.DataFrame({"g": list("abcdefgh"), "n": [1] * 7 + [2]}), ["g"], 9).why
+    'fewer than two rows per value on average'
+    >>> fineness(pl.DataFrame({"g": list("abcdefgh"), "n": [1] * 4 + [9] * 4}), ["g"], 40).why
+    '4 of the 8 values (half or more) are a single row each'
+    """
     sizes = (df.filter(pl.all_horizontal([pl.col(k).is_not_null() for k in keys])
                        & (pl.col("n") > 0))
              .group_by(keys).agg(pl.col("n").sum()))
     levels, singles = sizes.height, int((sizes["n"] == 1).sum())
     least = MIN_LEVELS_PER_ROW_CHECK if len(keys) == 1 else MIN_GROUPS_INTERSECTION_CHECK
+    facts = {"levels": levels, "rows": rows, "singles": singles,
+             "unit": "value" if len(keys) == 1 else "group"}
+    why = None
     if len(keys) == 1 and levels >= MIN_LEVELS_ALL_SINGLE and singles == levels:
-        return levels, True
-    return levels, levels >= least and (2 * levels > rows or 2 * singles >= levels)
+        why = E.WHY_ALL_SINGLE.format(**facts)
+    elif levels >= least and 2 * levels > rows:
+        why = E.WHY_FEW_ROWS.format(**facts)
+    elif levels >= least and 2 * singles >= levels:
+        why = E.WHY_SINGLES.format(**facts)
+    return Fineness(levels, rows, singles, why)
+
+
+def identifying(df: pl.DataFrame, column: str) -> Fineness:
+    """Whether an error may show the values of a label or class column: the attributes' rule.
+
+    Its values are not shown when it could not be an attribute (:func:`check_row_levels`,
+    :func:`check_float_levels`): too fine (:func:`fineness`: as few as
+    :data:`MIN_LEVELS_ALL_SINGLE` values that are each a single row, or
+    :data:`MIN_LEVELS_PER_ROW_CHECK` or more with fewer than two rows each on average or half
+    of them on a single row: a name, a date of birth, an id), or a float with more than
+    :data:`MAX_FLOAT_LEVELS` values. Every error about ``y_true``, ``y_pred``, a baseline,
+    ``pos_label`` or ``classes`` asks it, on every engine and surface, and a multiclass audit
+    refuses such a column as it refuses such an attribute (its classes would be printed).
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label or class table: ``column`` and ``n`` (the rows each table row stands for).
+    column : str
+        The column of ``df``.
+
+    Returns
+    -------
+    Fineness
+        The counts, and ``why`` (counts only) when the values may not be shown, else ``None``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"who": ["p1", "p2", "p3", "x", "x"], "n": [1, 1, 1, 5, 5]})
+    >>> identifying(df.head(3), "who").why  # 3 values, one row each
+    'each of the 3 values is a single row'
+    >>> identifying(df, "who").why is None  # 4 values in 13 rows
+    True
+    >>> identifying(pl.DataFrame({"v": [i / 10 for i in range(60)], "n": [3] * 60}), "v").why
+    'more than 50 values of a number'
+    """
+    found = fineness(df, [column], int(df["n"].sum()))
+    if found.why is None and df.schema[column].is_float() and found.levels > MAX_FLOAT_LEVELS:
+        return found._replace(why=E.WHY_FLOAT_LEVELS.format(limit=MAX_FLOAT_LEVELS))
+    return found
 
 
 def checked(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.LazyFrame:

@@ -112,6 +112,41 @@ def check_enum_pair(true_dtype: pl.DataType | None, pred_dtype: pl.DataType,
                         example=E.Classes(example, names[1], every=True))
 
 
+def check_identifying(df: pl.DataFrame, columns: dict[str, tuple[str, str]]) -> None:
+    """Refuse a class column whose values may identify people, with counts, never values.
+
+    The rule of attributes (:func:`polars_fair.counting.boundary.identifying`): a multiclass
+    audit would print its classes as an audit by it would print its groups, and its errors
+    would list them.
+
+    Parameters
+    ----------
+    df : pl.DataFrame
+        A label or class table: the class columns and ``n``.
+    columns : dict of str to (str, str)
+        Each class column of ``df`` -> (the column the user gave, its role).
+
+    Raises
+    ------
+    InvalidLabelError
+        :data:`~polars_fair.errors.CLASSES_HIDDEN`.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"p": ["Ann", "Bob", "Cy"], "n": [1, 1, 1]})
+    >>> check_identifying(df, {"p": ("name", "y_pred")})
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidLabelError: column 'name' (y_pred) is a String column with 3 ...
+    """
+    for c, (name, role) in columns.items():
+        found = boundary.identifying(df, c)
+        if found.why is not None:
+            raise E.InvalidLabelError(E.CLASSES_HIDDEN.format(
+                column=name, role=role, dtype=df.schema[c], levels=found.levels,
+                rows=found.rows, why=found.why))
+
+
 def _kinds_error(engine: Engine, a: Audit) -> E.InvalidLabelError:
     """The error of a text label beside a numeric prediction (or the reverse).
 
@@ -131,9 +166,11 @@ def _kinds_error(engine: Engine, a: Audit) -> E.InvalidLabelError:
         cli_message=E.CLI_CLASS_KINDS.format(
             **facts, flag="--" + numeric[0].replace("_", "-"), sql=sql))
     try:
-        labels = engine.label_table(a).select(boundary.Y, boundary.P).collect()
+        labels = engine.label_table(a).select(boundary.Y, boundary.P, "n").collect()
     except Exception:  # noqa: BLE001 - values unreadable: the dtypes' advice stands
         return cast
+    check_identifying(labels, {boundary.Y: (a.y_true_name, "y_true"),
+                               boundary.P: (a.y_pred_name, "y_pred")})
     values = [labels[c].drop_nulls().unique().sort() for c in (boundary.Y, boundary.P)]
     if set(values[0].cast(pl.String).to_list()) & set(values[1].cast(pl.String).to_list()):
         return cast

@@ -39,7 +39,7 @@ from polars_fair.core.spec import (
     resolve,
     spell_out,
 )
-from polars_fair.counting import boundary
+from polars_fair.counting import boundary, class_dtypes
 from polars_fair.counting.class_dtypes import _is_text, _kinds_error, check_enum_pair, class_dtype
 from polars_fair.counting.tables import Engine, PolarsEngine, engine_of
 
@@ -534,8 +534,8 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     Raises
     ------
     InvalidLabelError
-        A value outside the declared classes (none of them found, or outside an Enum's
-        categories: each its own advice), a single class found and none declared, or (none
+        A class column too fine to be an attribute (:func:`class_dtypes.check_identifying`), a
+        value outside the declared classes, a single class found and none declared, or (none
         declared) true and predicted classes with none in common.
 
     Examples
@@ -545,6 +545,7 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     ('a', 'b')
     """
     columns = [c for c in ("y_pred", "y_true") if c in df.columns]
+    class_dtypes.check_identifying(df, {c: (names.get(c, c), c) for c in columns})
     if declared is None:
         check_class_count(df, columns, names)
     if "y_true" in columns and declared is None:  # declared classes: the set is the user's
@@ -700,14 +701,14 @@ def hidden_classes(df: pl.DataFrame, column: str) -> str | None:
     >>> hidden_classes(t, "y_pred")
     '(8 distinct String values in 8 rows, not shown: such a column can identify people; is it \
 the right column?)'
-    >>> hidden_classes(t.head(3), "y_pred") is None
+    >>> hidden_classes(t.head(2).with_columns(n=pl.lit(5)), "y_pred") is None
     True
     """
-    present = df.filter(pl.col("n") > 0)[column]
-    levels, rows = present.n_unique(), int(df["n"].sum())
-    if not boundary.identifying(levels, rows, present.dtype):
+    found = boundary.identifying(df.filter(pl.col("n") > 0), column)  # the attributes' rule
+    if found.why is None:
         return None
-    return E.CLASSES_HIDDEN.format(levels=levels, rows=rows, dtype=present.dtype)
+    return E.CLASSES_HIDDEN.format(levels=found.levels, rows=found.rows,
+                                   dtype=df.schema[column])
 
 
 def derive_classes(df: pl.DataFrame, a: Audit, dtype: pl.DataType,

@@ -47,6 +47,7 @@ from polars_fair.core.spec import (
     pin_selectors,
     resolve,
 )
+from polars_fair.core.sql import sql_name
 from polars_fair.counting import boundary
 from polars_fair.counting.boundary import COUNT_COLUMNS, checked
 from polars_fair.counting.engine import Engine
@@ -232,17 +233,19 @@ def _label_kinds_error(engine: Engine, args: dict[str, Any],
     """:func:`polars_fair.errors.label_kinds_error` with the text column's values, read once.
 
     On the error path only: one aggregation of the text column in the frame's own engine. A
-    text column of nulls only has no value to compare with: its nulls are the error.
+    text column of nulls only has no value to compare with: its nulls are the error. Its
+    values are not shown when they may identify people (:func:`boundary.identifying`).
     """
     role = kinds["text_role"]
-    table = _read_values(engine, args.get(role, role), role)
-    found = table[boundary.P].drop_nulls().unique().sort()
-    if found.is_empty() and table.height:
+    table, found = _text_values(engine, args.get(role, role), role)
+    if not found and table.height:
         return E.NullValuesError(E.NULL_LABELS.format(
             column=kinds[role], role=role, count=int(table["n"].sum())))
-    return E.label_kinds_error(kinds["y_true"], kinds["y_pred"], kinds["true_dtype"],
-                               kinds["pred_dtype"], text_role=role, values=found.to_list(),
-                               pos_label=kinds["pos_label"])
+    hidden = boundary.identifying(table, boundary.P)
+    return E.label_kinds_error(
+        kinds["y_true"], kinds["y_pred"], kinds["true_dtype"], kinds["pred_dtype"],
+        text_role=role, values=found, pos_label=kinds["pos_label"],
+        hidden=None if hidden.why is None else (hidden.levels, hidden.rows, hidden.why))
 
 
 #: Text values that usually mean the positive outcome: the example of a text label's
@@ -250,9 +253,13 @@ def _label_kinds_error(engine: Engine, args: dict[str, Any],
 _POSITIVE_WORDS = ("1", "yes", "y", "true", "t", "positive", "pos")
 
 
-def _text_values(engine: Engine, source: Any, role: str) -> list[Any]:
-    """The distinct non-null values of one column or expression (an error path only)."""
-    return list(_read_values(engine, source, role)[boundary.P].drop_nulls().unique().sort())
+def _text_values(engine: Engine, source: Any, role: str) -> tuple[pl.DataFrame, list[Any]]:
+    """The label table of one column or expression and its distinct non-null values, sorted.
+
+    One aggregation in the frame's own engine, on an error path only (:func:`_read_values`).
+    """
+    table = _read_values(engine, source, role)
+    return table, list(table[boundary.P].drop_nulls().unique().sort())
 
 
 def _read_values(engine: Engine, source: Any, role: str) -> pl.DataFrame:
@@ -277,9 +284,9 @@ def readable_label_error(engine: Engine, args: dict[str, Any],
     column cannot hold (``pos_dtype``: ``pos_label=1``, the default, for labels ``'hired'`` /
     ``'rejected'``) is advised one of the column's values, shown
     (:data:`~polars_fair.errors.POS_LABEL_VALUES`: ``pos_label`` as text, else one that reads
-    as positive, ``'yes'``, ``'true'``, ..., else the first) unless it holds 8 or more (they
-    may identify people). One aggregation of the column in the frame's own engine, on the
-    error path only.
+    as positive, ``'yes'``, ``'true'``, ..., else the first) unless they may identify people
+    (:func:`boundary.identifying`, the rule of attributes). One aggregation of the column in
+    the frame's own engine, on the error path only.
 
     Parameters
     ----------
@@ -313,19 +320,20 @@ def readable_label_error(engine: Engine, args: dict[str, Any],
     if pos is None or not (dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum))):
         return exc
     role = next((k for k, v in args.items() if v is pos["source"]), "y_true")
-    values = _text_values(engine, pos["source"], role)
-    if not values or len(values) >= 8:
+    table, values = _text_values(engine, pos["source"], role)
+    if not values or boundary.identifying(table, boundary.P).why is not None:
         return exc
     text = str(pos["pos_label"]).lower() if isinstance(pos["pos_label"], bool) \
         else str(pos["pos_label"])
     likely = [v for v in values if str(v).strip().lower() in _POSITIVE_WORDS]
     example = text if text in values else (likely or values)[0]
-    shown = E.show_values(values, limit=8)
-    message = E.POS_LABEL_DTYPE.format(
-        pos_label=pos["pos_label"], pos_type=type(pos["pos_label"]).__name__,
-        column=pos["column"], dtype=dtype,
-        example=E.POS_LABEL_VALUES.format(example=example, values=shown))
-    return E.InvalidLabelError(message)
+    facts = {"pos_label": pos["pos_label"], "pos_type": type(pos["pos_label"]).__name__,
+             "column": pos["column"], "dtype": dtype}
+    return E.InvalidLabelError(
+        E.POS_LABEL_DTYPE.format(**facts, example=E.POS_LABEL_VALUES.format(
+            example=example, values=E.show_values(values, limit=8))),
+        cli_message=E.POS_LABEL_DTYPE.format(**facts, example=E.CLI_POS_LABEL_VALUES.format(
+            example=E.cli_values([example]), values=E.cli_values(values))))
 
 
 def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool,
@@ -534,6 +542,21 @@ def score_table(
     return boundary.values_hidden(table, a.bound, _rows_of(engine)), a.keys, a.score_dtype
 
 
+def _observed_advice(keys: Sequence[str], enums: dict[str, pl.DataType]) -> tuple[str, str]:
+    r"""BEYOND_CEILING's advice for Enum intersections: the keys with each Enum cast to text.
+
+    Examples
+    --------
+    >>> print(*_observed_advice(["e", "g"], {"e": pl.Enum(["a"])}), sep="\n")
+    count only the intersections observed: cast the Enum attributes to text first, for example by=[pl.col('e').cast(pl.String), 'g']
+    count only the intersections observed: read the Enum attributes as text, for example --by "CAST(e AS VARCHAR)" --by g
+    """  # noqa: E501
+    casts = ", ".join(f"pl.col({k!r}).cast(pl.String)" if k in enums else repr(k) for k in keys)
+    flags = " ".join("--by " + ('"' + E.shell_escaped(f"CAST({sql_name(k)} AS VARCHAR)") + '"'
+                                if k in enums else E.shell_word(k)) for k in keys)
+    return E.CEILING_ENUMS.format(casts=casts), E.CLI_CEILING_ENUMS.format(flags=flags)
+
+
 def complete_enums(
     counts: pl.LazyFrame, keys: Sequence[str], *, max_groups: int = DEFAULT_MAX_GROUPS
 ) -> pl.LazyFrame:
@@ -585,7 +608,8 @@ def complete_enums(
     what = "the count table with every intersection of the Enum categories of " + ", ".join(
         repr(k) for k in enums)
     declared = math.prod(len(cast(pl.Enum, d).categories) for d in enums.values())
-    check_ceiling(declared, "max_groups", what, "groups", _FEWER)
+    advice = _observed_advice(keys, enums)
+    check_ceiling(declared, "max_groups", what, "groups", *advice)
     if declared > max_groups:  # before any row is read
         raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(what=what, size=declared,
                                                         limit=max_groups))
@@ -601,7 +625,7 @@ def complete_enums(
                 values = pl.concat([cats, values]).unique()
             levels.append(values)
         size = math.prod(v.height for v in levels)
-        check_ceiling(size, "max_groups", what, "groups", _FEWER)
+        check_ceiling(size, "max_groups", what, "groups", *advice)
         if size > max_groups:
             raise E.SizeLimitError(E.TOO_MANY_GROUPS.format(what=what, size=size,
                                                             limit=max_groups))
@@ -849,9 +873,9 @@ def expand_sets(
         for s, part in zip(sets, inputs, strict=True):
             rolled = part if s == keys else rollup(part.lazy(), s).collect()
             if check_sets and len(s) > 1:
-                levels, fine = boundary.too_fine(rolled, s, int(rolled["n"].sum()))
-                if fine:
-                    raise E.intersection_error(s, levels, int(rolled["n"].sum()))
+                found = boundary.fineness(rolled, s, int(rolled["n"].sum()))
+                if found.why is not None:
+                    raise E.intersection_error(s, found.levels, found.rows, why=found.why)
             parts.append(rolled.with_columns(
                 pl.lit(s, dtype=pl.List(pl.String)).alias("attributes"),
                 *[pl.lit(None, dtype=schema[k]).alias(k) for k in keys if k not in s],

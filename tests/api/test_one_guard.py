@@ -73,9 +73,13 @@ def test_the_level_guard_reads_the_message_of_the_rows() -> None:
         "age": list(range(20, 30)), "n": [1] * 10, "tp": [1] * 10, "fp": [0] * 10,
         "fn": [0] * 10, "tn": [0] * 10})).report().collect())
     assert kind is E.TooManyLevelsError
-    assert message == str(E.levels_error("age", pl.Int64(), 10, 10, kind="number", way="table"))
+    # what was counted: each of the 10 values is a single row
+    why = E.WHY_ALL_SINGLE.format(levels=10, unit="value")
+    assert message == str(E.levels_error("age", pl.Int64(), 10, 10, kind="number", why=why,
+                                         way="table"))
+    assert "each of the 10 values is a single row, so it cannot form groups" in message
     assert _facts(message) == _facts(str(E.levels_error("age", pl.Int64(), 10, 10,
-                                                        kind="number")))
+                                                        kind="number", why=why)))
 
 
 def test_a_count_table_with_two_rows_per_level_is_accepted() -> None:

@@ -472,3 +472,76 @@ def test_ordered_advice_follows_an_enum_label_and_runs(tmp_path: Path) -> None:
     # good 2/6
     rows = _csv(out).filter(pl.col("g") == "b")
     assert rows["selection_rate"].to_list() == [1.0, 4 / 6, 2 / 6]
+
+
+def _documented_functions() -> list[str]:
+    """The functions docs/cli.md lists under "SQL functions" (after its marker comment)."""
+    page = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = page.split("## SQL functions", 1)[1].split("\n## ", 1)[0]
+    listed = section.split("-->", 1)[1]
+    return re.findall(r"`(\w+)`", listed)
+
+
+def test_an_unknown_sql_function_points_to_the_list_a_cli_user_can_read(data: Path) -> None:
+    # issue 20, 20a item 4: the command line named a Python object (polars_fair.core.sql.
+    # FUNCTIONS); it names the documentation's section, which lists exactly those functions
+    code, _, err = cli("report", str(data), "--by", "g", "--where", "FOO(who) = 'x'")
+    assert code == 2 and "FOO() is not one of the accepted scalar functions" in err
+    assert "polars_fair." not in err
+    assert 'they are listed under "SQL functions" in the command line\'s documentation, ' \
+           "docs/cli.md" in err
+    from polars_fair.core.sql import FUNCTIONS, check_sql
+
+    listed = _documented_functions()
+    assert sorted(listed) == listed and set(listed) == set(FUNCTIONS)
+    for name in listed:  # each one the page lists is accepted (any case)
+        check_sql(f"{name.lower()}(who, 5, 'x') IS NULL", ["who"], "--where")
+    # followed: a listed function in its place runs (UPPER of O'Brien / Smith is never 'x')
+    code, out, err = cli("report", str(data), "--by", "g", "--where", "UPPER(who) <> 'x'",
+                         "--format", "csv", "--min-support", "1")
+    assert code == 0, err
+    assert _csv(out)["n"].sum() == 120  # every row: none is 'x'
+    # the Python message keeps the Python name
+    with pytest.raises(E.SQLRefusedError, match=r"polars_fair\.core\.sql\.FUNCTIONS"):
+        check_sql("FOO(who)", ["who"], "where")
+
+
+def test_the_kinds_advice_lists_values_as_the_sql_takes_them_and_each_runs(
+        tmp_path: Path) -> None:
+    # issue 20, 20a item 5: the command line printed a Python list (its values: ['High', ...])
+    path = tmp_path / "k.csv"
+    pl.DataFrame({"g": ["a", "b"] * 3, "risk": ["High", "Low", "O'Brien"] * 2,
+                  "y": [1, 0, 1, 0, 1, 0]}).write_csv(path)
+    code, _, err = cli("report", str(path), "--by", "g", "--y-true", "risk", "--y-pred", "y")
+    assert code == 2
+    m = re.search(r"\(its values: (.*); put the positive one in place of ('High')\)", err)
+    assert m, err
+    assert "[" not in m.group(1)
+    # bash reads the SQL literals inside the double-quoted word: 'High' 'Low' 'O''Brien'
+    literals = m.group(1).split(" ")
+    assert literals == ["'High'", "'Low'", "'O''Brien'"]
+    for literal in literals:  # each in the example's place runs
+        code, out, err = cli("report", str(path), "--by", "g", "--y-true", f"risk = {literal}",
+                             "--y-pred", "y", "--pos-label", "true", "--min-support", "1",
+                             "--format", "csv")
+        assert code == 0, err
+        assert _csv(out)["n"].to_list() == [3, 3]
+
+
+def test_the_pos_label_advice_lists_values_as_pos_label_takes_them() -> None:
+    from polars_fair.core.spec import resolve
+    from polars_fair.counting.tables import PolarsEngine, readable_label_error
+
+    # each value on two rows (three values of one row each would not be shown at all)
+    lf = pl.LazyFrame({"y_true": ["hired", "rejected", "O'Brien"] * 2, "y_pred": ["hired"] * 6})
+    with pytest.raises(E.InvalidLabelError) as info:
+        resolve(lf.collect_schema(), None)  # pos_label=1 for text columns
+    err = readable_label_error(PolarsEngine(lf), {}, info.value)
+    assert err.cli_message is not None
+    # each value one shell word, as --pos-label takes it; none reads as positive (yes, true,
+    # ...), so the example is the first in sorted order, O'Brien
+    assert err.cli_message.endswith(
+        "for example --pos-label 'O'\"'\"'Brien' (its values: 'O'\"'\"'Brien' hired rejected; "
+        "pass the positive one)")
+    assert shlex.split("'O'\"'\"'Brien' hired rejected") == ["O'Brien", "hired", "rejected"]
+    assert "(its values: [" in str(err)  # Python keeps its list

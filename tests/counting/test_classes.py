@@ -34,12 +34,15 @@ def test_the_class_table_counts_each_group_true_and_predicted_class_once() -> No
 
 
 def test_weights_add_a_weight_sum_and_n_stays_the_row_count() -> None:
-    table = polars_fair.class_counts(ROWS.filter(pl.col("g") == "a"), "g", y_pred="p",
-                                     sample_weight="w").frame.collect()
-    # a: High 2.0 (1 row), Low 1.0 (1 row), Medium 0.5 (1 row); each row of positive weight
-    # (n_positive_weight, issue 22: the support a binary count table counts)
+    # every group: group a alone would hold three classes of one row each, a class column
+    # refused as an attribute would be (boundary.identifying)
+    table = polars_fair.class_counts(ROWS, "g", y_pred="p", sample_weight="w").frame.collect()
+    # a: High 2.0 (1 row), Low 1.0 (1 row), Medium 0.5 (1 row); b: High 3.0, Medium 1.5; the
+    # null group: Low 1.0; each row of positive weight (n_positive_weight, issue 22: the
+    # support a binary count table counts)
     assert table.rows() == [("a", "High", 1, 2.0, 1), ("a", "Low", 1, 1.0, 1),
-                            ("a", "Medium", 1, 0.5, 1)]
+                            ("a", "Medium", 1, 0.5, 1), ("b", "High", 1, 3.0, 1),
+                            ("b", "Medium", 1, 1.5, 1), (None, "Low", 1, 1.0, 1)]
 
 
 def test_expressions_and_lazy_frames_are_read_as_with_columns_reads_them() -> None:

@@ -36,7 +36,8 @@ def test_each_attribute_alone_is_fine_and_the_intersection_is_refused(run: Runne
     with pytest.raises(E.TooManyLevelsError) as info:
         run(ROWS, "report", ["a", "b"])
     assert str(info.value) == E.FINE_INTERSECTION.format(
-        columns="'a', 'b'", levels=100, rows=100, why=E.WHY_ROW_GROUPS,
+        # what was counted: 100 groups (>= 100) in 100 rows, fewer than two rows each
+        columns="'a', 'b'", levels=100, rows=100, why="fewer than two rows per group on average",
         advice=E.INTERSECTION_ADVICE)
     assert "a0" not in str(info.value) and "b0" not in str(info.value)  # counts only
 
@@ -109,7 +110,8 @@ def test_the_command_line_names_both_flags_and_the_advice_works(tmp_path: Path) 
         result = runner.invoke(app, [command, path, "--by", "a", "--by", "b", "--format", "json"])
         assert result.exit_code == 2
         message = json.loads(result.stdout)["message"]
-        assert message == E.intersection_error(["a", "b"], 100, 100).cli_message
+        assert message == E.intersection_error(
+            ["a", "b"], 100, 100, why=E.WHY_FEW_ROWS.format(unit="group")).cli_message
         assert message.endswith("leave one of --by a or --by b out, or map their values to a "
                                 "few categories first with a CASE expression")
     # followed: leave --by b out

@@ -131,7 +131,9 @@ BAD: dict[str, tuple[pl.DataFrame, dict[str, Any], type[E.PolarsFairError], str]
         pl.DataFrame({"g": ["a", "b"], "p": ["x", "x"]}), {"y_pred": "p"},
         E.InvalidLabelError, E.ONE_CLASS.format(column="p", role="y_pred", values="['x']")),
     "outside classes": (
-        pl.DataFrame({"g": ["a", "b", "b"], "p": ["x", "y", "z"]}),
+        # x on two rows: three classes of one row each would be refused first (the rule of
+        # attributes, boundary.identifying)
+        pl.DataFrame({"g": ["a", "b", "b", "a"], "p": ["x", "y", "z", "x"]}),
         {"y_pred": "p", "classes": ["x", "y"]}, E.InvalidLabelError,
         E.UNKNOWN_CLASSES.format(column="p", role="y_pred", count=1, classes="['x', 'y']",
                                  values="['z']", wanted="['x', 'y', 'z']")),
