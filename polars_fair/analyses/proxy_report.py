@@ -259,9 +259,8 @@ def proxy_report_from_membership(
     >>> r.select("g", "selection_rate_weighted", "selection_rate_regression", "verdict").rows()
     [('a', 1.0, 1.0, None), ('b', 0.0, 0.0, 'indeterminate')]
     """
-    for name, value in (("level", level), ("four_fifths", four_fifths),
-                        ("min_support", min_support)):
-        check(name, value)
+    _ = [check(name, value) for name, value in (("level", level), ("four_fifths", four_fifths),
+                                                 ("min_support", min_support))]
     m = table.membership
     attribute, keys = m.attribute, list(table.keys)
     given = Reference.parse(reference).for_set([attribute, *keys])

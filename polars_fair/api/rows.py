@@ -121,23 +121,6 @@ def bias_audit(
         (:func:`~polars_fair.analyses.bias_audit.bias_audit_from_classes`). An Enum
         ``y_pred`` with more than two categories is audited per class without it.
         Refused with ``y_score`` or ``pos_label`` (``InvalidArgumentError``).
-    membership : mapping of str to mapping of group value to str or pl.Expr, optional
-        Estimated membership as a category (``{"race": {"White": "p_white", ...}}``), first
-        among the categories (``categories`` may then be empty), as ``availability`` and
-        ``divergence`` take it: with ``membership_estimator="argmax"`` each applicant counts in
-        their most likely group, a crisp category. The default ``"weighted"`` count table is
-        refused (``InvalidArgumentError``: LL 144's shares divide a category's rows by all
-        rows, and that table counts a row in every group it may belong to), and so is
-        membership with ``y_score`` or ``classes`` (their tables count each row in one group).
-    membership_estimator : {"weighted", "argmax", "regression"}, default "weighted"
-        With ``membership``: ``"argmax"`` is the one the audit takes.
-    normalize : bool, default False
-        With ``membership``: divide each row's probabilities by their sum.
-    max_groups : int, default 10000
-        The most groups the count table may make, as for every count table
-        (:func:`~polars_fair.api.objects.counts`): the empty intersections of ``pl.Enum``
-        categories. A larger table raises ``SizeLimitError`` (stating its size) before any row
-        is read; checked (an integer >= 1, at most its limit) with ``y_score`` too.
 
     Returns
     -------
@@ -150,32 +133,6 @@ def bias_audit(
         excluded or undefined), ``unknown_rows`` (Int64). With ``y_score``, the table of
         :func:`~polars_fair.analyses.bias_audit.bias_audit_from_scores`: ``scored_above_median``
         and ``scoring_rate`` in their place, and ``median_score`` (Float64).
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing (lists the columns). Raised at once.
-    InvalidArgumentError
-        Neither or both of ``y_pred`` / ``y_score``; ``classes`` with ``y_score`` or
-        ``pos_label``; no categories; repeated or reserved attribute names; ``min_share`` not
-        a number in [0, 1] (NaN included). Raised at once.
-    InvalidLabelError
-        ``pos_label`` of the wrong dtype (at once; without ``pos_label``, a ``y_pred`` of more
-        than two values is named with them and the advice ``classes=``); ``y_pred`` holding
-        ``pos_label`` and more than one other value (at collect time, advising ``classes=``).
-    NullValuesError
-        Nulls or NaN in ``y_pred`` (at collect time).
-    InvalidScoreError
-        A non-numeric score (at once); null, NaN or infinite scores, with their counts (at
-        collect time).
-    InvalidWeightError
-        Non-numeric (at once); null, NaN or negative weights (at collect time).
-    EmptyFrameError
-        No rows (at collect time).
-    TooManyLevelsError
-        A float attribute with more than 50 distinct values (at collect time).
-    SizeLimitError
-        The Enum categories' intersections hold more than ``max_groups`` groups (at once).
 
     Examples
     --------
@@ -237,6 +194,54 @@ def bias_audit(
     scored = scores(frame, cats, y_true=None, y_score=y_score,
                     sample_weight=sample_weight, null_groups="keep")
     return scored.bias_audit(min_share=min_share, exclude_small=exclude_small)
+
+
+#: What :func:`bias_audit` raises (composed into its docstring: kept short, the function).
+_BIAS_AUDIT_RAISES = """ColumnNotFoundError
+    A named column is missing (lists the columns). Raised at once.
+InvalidArgumentError
+    Neither or both of ``y_pred`` / ``y_score``; ``classes`` with ``y_score`` or
+    ``pos_label``; no categories; repeated or reserved attribute names; ``min_share`` not
+    a number in [0, 1] (NaN included). Raised at once.
+InvalidLabelError
+    ``pos_label`` of the wrong dtype (at once; without ``pos_label``, a ``y_pred`` of more
+    than two values is named with them and the advice ``classes=``); ``y_pred`` holding
+    ``pos_label`` and more than one other value (at collect time, advising ``classes=``).
+NullValuesError
+    Nulls or NaN in ``y_pred`` (at collect time).
+InvalidScoreError
+    A non-numeric score (at once); null, NaN or infinite scores, with their counts (at
+    collect time).
+InvalidWeightError
+    Non-numeric (at once); null, NaN or negative weights (at collect time).
+EmptyFrameError
+    No rows (at collect time).
+TooManyLevelsError
+    A float attribute with more than 50 distinct values (at collect time).
+SizeLimitError
+    The Enum categories' intersections hold more than ``max_groups`` groups (at once)."""
+
+#: Its membership and table-size parameters (composed in, after its own).
+_BIAS_AUDIT_LAST_PARAMS = """\
+membership : mapping of str to mapping of group value to str or pl.Expr, optional
+    Estimated membership as a category (``{"race": {"White": "p_white", ...}}``), first
+    among the categories (``categories`` may then be empty), as ``availability`` and
+    ``divergence`` take it: with ``membership_estimator="argmax"`` each applicant counts in
+    their most likely group, a crisp category. The default ``"weighted"`` count table is
+    refused (``InvalidArgumentError``: LL 144's shares divide a category's rows by all
+    rows, and that table counts a row in every group it may belong to), and so is
+    membership with ``y_score`` or ``classes`` (their tables count each row in one group).
+membership_estimator : {"weighted", "argmax", "regression"}, default "weighted"
+    With ``membership``: ``"argmax"`` is the one the audit takes.
+normalize : bool, default False
+    With ``membership``: divide each row's probabilities by their sum.
+max_groups : int, default 10000
+    The most groups the count table may make, as for every count table
+    (:func:`~polars_fair.api.objects.counts`): the empty intersections of ``pl.Enum``
+    categories. A larger table raises ``SizeLimitError`` (stating its size) before any row
+    is read; checked (an integer >= 1, at most its limit) with ``y_score`` too."""
+bias_audit.__doc__ = compose(bias_audit.__doc__ or "", after=_BIAS_AUDIT_LAST_PARAMS,
+                             raises=_BIAS_AUDIT_RAISES)
 
 
 def _classes_advice(frame: Any, cats: list[Any], y_pred: Any) -> E.InvalidLabelError | None:

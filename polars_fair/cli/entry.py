@@ -685,6 +685,26 @@ def html_page(
 # --------------------------------------------------------------------------- check (CI gate)
 
 
+def _rows_counted(counts: Any, rows: int, columns: list[str], membership: bool,
+                  weighted: bool) -> tuple[int | None, str]:
+    """The gate's ``rows`` (None when they are not known) and its ``counted`` text.
+
+    Estimated membership: ``n`` counts a row in every group it may be in, and each row's
+    probabilities sum to 1, so the sum of ``weight_sum`` is the rows; with sample weights it is
+    the sum of the weights, a weight and not rows (the rows are not in the weighted table):
+    said as a weight. A crisp weighted table adds the rows of positive weight, which count.
+    """
+    if membership:
+        counted = cli_gen.rows_text(counts.frame, weighted)
+        return (None if weighted else round(
+            counts.frame.select(pl.col("weight_sum").sum()).collect().item())), counted
+    counted = f"{rows:,} rows"
+    if support_size(columns) != "n":  # weighted: the rows that count
+        positive = counts.frame.select(pl.col(support_size(columns)).sum()).collect().item()
+        counted += f", {positive:,} of positive weight"
+    return rows, counted
+
+
 def check_gate(
     args: Inputs,
     *,
@@ -791,8 +811,7 @@ def check_gate(
         raise E.InvalidArgumentError(
             f"no group has {what}: nothing was checked (groups: {_some_groups(skipped)})")
     reference = groups.filter(pl.col("is_reference"))["group"].to_list()
-    # ABROCA is judged only for a group with min_support positives and negatives (the page's
-    # rule, audit.gate.testable): the supported groups whose ABROCA was not, by name
+    # ABROCA judged only with min_support positives and negatives (audit.gate.testable)
     abroca_skipped = table.filter(
         (pl.col("metric") == "abroca") & pl.col("group").is_in(checked)
         & (pl.col("reason") == LOW_CLASS_SUPPORT.format(min_support=float(min_support))))[
@@ -810,18 +829,8 @@ def check_gate(
          "rule": r["rule"] if r["value"] is not None else f"undefined: {r['reason']}"}
         for r in table.filter(pl.col("checked") & ~pl.col("passed")).iter_rows(named=True)
     ]
-    rows: int | None = int(groups["n"].sum())
-    # estimated membership: n counts a row in every group it may be in, and each row's
-    # probabilities sum to 1, so Σ weight_sum is the rows; with sample weights it is Σ w, a
-    # weight and not rows (the rows are not in the weighted table): said as a weight
-    counted = cli_gen.rows_text(counts.frame, sample_weight is not None) if membership \
-        else f"{rows:,} rows"
-    if not membership and support_size(columns) != "n":  # weighted: the rows that count
-        positive = counts.frame.select(pl.col(support_size(columns)).sum()).collect().item()
-        counted += f", {positive:,} of positive weight"
-    if membership:
-        rows = None if sample_weight is not None else round(
-            counts.frame.select(pl.col("weight_sum").sum()).collect().item())
+    rows, counted = _rows_counted(counts, int(groups["n"].sum()), columns, membership,
+                                  sample_weight is not None)
     # every group with its support and flags: a group under min_support is low support and
     # not checked, as the text says it ("not checked", "reference ... (low support)")
     group_rows = [{"group": r["group"], "values": {k: r[k] for k in keys}, "n": r["n"],

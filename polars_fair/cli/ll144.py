@@ -190,16 +190,7 @@ def ll144_summary(
                                                                       strict=True))},
         "--sample-weight": (sample_weight or "", weight),
     })
-    label: Any = None if y_score is None else 1
-    found = _classes_given(lf, outcome, y_pred, y_score, pos_label, classes)
-    if found is None and y_pred is not None and pos_label is None:
-        found = _classes_of(lf, outcome)
-    if y_pred is not None and found is None:
-        dtype = lf.select(outcome).collect_schema().dtypes()[0]
-        if pos_label is None:
-            label = True if dtype == pl.Boolean else parse_value("1", dtype, "--pos-label")
-        else:
-            label = parse_value(pos_label, dtype, "--pos-label")
+    label, found = _outcome_label(lf, outcome, y_pred, y_score, pos_label, classes)
     results = bias_audit(
         lf, cats, y_pred=outcome if y_pred is not None else None,
         y_score=outcome if y_score is not None else None, pos_label=label,
@@ -240,6 +231,26 @@ def ll144_summary(
             title=title or "Bias audit: summary of results", model=model, note=note),
         "results": results,
     }
+
+
+def _outcome_label(lf: pl.LazyFrame, outcome: Any, y_pred: str | None, y_score: str | None,
+                   pos_label: str | None, classes: str | None) -> tuple[Any, Any]:
+    """The positive label and the classes of the audited outcome (``--pos-label``, ``--classes``).
+
+    Classes given, or found (more than two values and no ``--pos-label``): a per-class audit,
+    no label. Otherwise the label read in the outcome's dtype (default 1; true for a boolean).
+    """
+    label: Any = None if y_score is None else 1
+    found = _classes_given(lf, outcome, y_pred, y_score, pos_label, classes)
+    if found is None and y_pred is not None and pos_label is None:
+        found = _classes_of(lf, outcome)
+    if y_pred is not None and found is None:
+        dtype = lf.select(outcome).collect_schema().dtypes()[0]
+        if pos_label is None:
+            label = True if dtype == pl.Boolean else parse_value("1", dtype, "--pos-label")
+        else:
+            label = parse_value(pos_label, dtype, "--pos-label")
+    return label, found
 
 
 def _classes_given(lf: pl.LazyFrame, outcome: Any, y_pred: str | None, y_score: str | None,

@@ -2,6 +2,10 @@
 
 :func:`group_label` is a pure ``pl.Expr``; the charts (:mod:`polars_fair.audit.plot`), the
 threshold search (:mod:`polars_fair.analyses.thresholds`) and the audit page read it from here.
+
+Why one module: every way out (the text table, CSV, Markdown, JSON, the HTML pages, the charts
+and the command line's words) spells a group by one rule with its own escapes; kept together,
+no surface can drift from the others and two groups never read alike on one of them.
 """
 
 from __future__ import annotations

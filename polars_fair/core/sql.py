@@ -37,6 +37,10 @@ Only then does :func:`sql_expr` call ``pl.sql_expr``, whose result is checked on
 :func:`polars_fair.core.spec.check_row_level`. Nothing is read before the text passes: no file, no
 URL, no table. The refusal is the same whether a named file exists or not, so an error says
 nothing about the file system.
+
+Why one module: the check is one tokenizer and one grammar of what is accepted; its word lists,
+its limits and its refusals (with their advice) are read together, and a change to one must be
+read against the others for the check to stay sound.
 """
 
 from __future__ import annotations

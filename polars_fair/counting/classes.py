@@ -13,6 +13,10 @@ Public schema: the keys, ``y_true`` (absent without labels), ``y_pred`` (the cla
 for both), ``n`` (Int64 rows), ``weight_sum`` (Float64, with weights) and ``n_positive_weight``
 (Int64 rows of positive weight, with weights: the support a binary count table counts, as a row
 of weight 0 is no observation), sorted by the keys (nulls last), ``y_true`` and ``y_pred``.
+
+Why one module: the class table is derived, checked and refused in one pass over the same small
+table (classes declared or found, their count, the privacy rule, Enum categories); the checks
+share its columns and messages, and the order in which they run is part of what they promise.
 """
 
 from __future__ import annotations
