@@ -9,9 +9,10 @@ Two rows, each against a baseline measured in the same run, alternating with our
   imports, the page), against the same command without ``--html``.
 
 Each row also records the CPU time of ours (``ours_cpu_s``: for the call, the process's own, all
-threads, plus its helper processes' (``helper_cpu_s``: the chart renderer's from ``/proc``, the
-ABROCA test's once waited for); for the command, the child's user + system time, its helpers
-included), which a shared machine's load
+threads, plus its helper processes' (``helper_cpu_s``: the chart renderer's from ``/proc``,
+``svg_cpu_s``, and the ABROCA test's once waited for, ``test_cpu_s``; the test's is most of it);
+for the command, the child's user + system time, its helpers included), which a shared
+machine's load
 inflates far less than the wall time. The page renders its charts in a helper process
 (:mod:`polars_fair.audit.svg_process`) that works on the second core while the page computes,
 so on a quiet machine the wall time can be below the CPU time. Target (issue 20): the page is
@@ -57,8 +58,8 @@ def _command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "polars_fair.cli"]
 
 
-def _helper_cpu() -> float:
-    """CPU seconds (user + system) of this process's helpers so far (Linux; else 0).
+def _helper_cpu() -> tuple[float, float]:
+    """CPU seconds (user + system) of this process's helpers so far (Linux; else 0): charts, test.
 
     The chart helpers still running (from ``/proc``), and the ABROCA test's helpers, which
     end after their test and are waited for (``RUSAGE_CHILDREN``).
@@ -66,13 +67,14 @@ def _helper_cpu() -> float:
     from polars_fair.audit import svg_process
 
     ended = resource.getrusage(resource.RUSAGE_CHILDREN)
-    total = ended.ru_utime + ended.ru_stime
+    test = ended.ru_utime + ended.ru_stime
+    total = 0.0
     for helper in svg_process._SHARED:
         stat = Path(f"/proc/{helper._proc.pid}/stat")
         if helper.alive and stat.exists():  # fields 14 and 15: utime, stime (clock ticks)
             fields = stat.read_text().rsplit(")", 1)[1].split()
             total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+    return total, test
 
 
 def _call_row(cfg: Config, path: Path) -> Row:
@@ -90,13 +92,16 @@ def _call_row(cfg: Config, path: Path) -> Row:
         r.n = lf.select(pl.len()).collect().item()
         cpu: list[float] = []
         helper: list[float] = []
+        svg: list[float] = []
 
         def page() -> None:
             c0 = time.process_time()  # every thread of this process (Polars, numpy)
             h0 = _helper_cpu()  # the helpers' renders and test, on the other core
             audit_html(lf, ["race", "sex"], y_score="y_score", threshold=0.5,
                        n_permutations=n_permutations)
-            helper.append(_helper_cpu() - h0)
+            h1 = _helper_cpu()
+            svg.append(h1[0] - h0[0])
+            helper.append(svg[-1] + h1[1] - h0[1])
             cpu.append(time.process_time() - c0 + helper[-1])
 
         times = measure({
@@ -106,9 +111,12 @@ def _call_row(cfg: Config, path: Path) -> Row:
         }, repeats=cfg.repeats, warmup=1)
         r.ours_s, r.ours_repeats = median(times["ours"]), len(times["ours"])
         r.baseline_s, r.baseline_repeats = median(times["baseline"]), len(times["baseline"])
+        test = [h - s for h, s in zip(helper, svg, strict=True)]
         r.extra.update(ours_times=times["ours"], baseline_times=times["baseline"],
                        ours_cpu_s=median(cpu[1:] or cpu),
-                       helper_cpu_s=median(helper[1:] or helper), load_average=os.getloadavg())
+                       helper_cpu_s=median(helper[1:] or helper),
+                       svg_cpu_s=median(svg[1:] or svg), test_cpu_s=median(test[1:] or test),
+                       load_average=os.getloadavg())
 
     return guarded(row, body)
 

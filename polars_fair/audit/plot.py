@@ -163,6 +163,28 @@ def _chart_errors(missing: str = "A required column is missing.") -> Callable[[_
 _SHARED_DATA: list[Any] = []  # the InlineData class of _values, made once Altair is imported
 
 
+def _channels(**encodings: Any) -> dict[str, Any]:
+    """Encodings as Altair channel objects, which ``encode`` takes as they are.
+
+    Given a shorthand (``"fpr:Q"``), a condition or a datum (dicts), ``encode`` resolves the
+    channel's class by trying the Vega-Lite schema's alternatives with jsonschema, about 20 ms
+    each (half a second of the Adult audit page); the channel's own class, built here, gives the
+    same spec at once.
+    """
+    alt = _altair("charts")
+    built: dict[str, Any] = {}
+    for name, value in encodings.items():
+        cls = name[0].upper() + name[1:]
+        if isinstance(value, str):
+            value = getattr(alt, cls)(value)
+        elif isinstance(value, dict) and "datum" in value and len(value) == 1:
+            value = getattr(alt, cls + "Datum")(value["datum"])
+        elif isinstance(value, dict) and "value" in value:
+            value = getattr(alt, cls + "Value")(**value)
+        built[name] = value
+    return built
+
+
 def _values(df: pl.DataFrame) -> Any:
     """Inline data for a chart: plain JSON rows (no data transformer, no row limit).
 
@@ -249,10 +271,10 @@ def _rule(column: str, value: float, text: str, colour: str, dash: list[int]) ->
     alt = _altair("a chart")
     rule_data = pl.DataFrame({column: [float(value)], "label": [text]})
     rule = alt.Chart(_values(rule_data)).mark_rule(color=colour, strokeDash=dash).encode(
-        y=f"{column}:Q")
+        **_channels(y=f"{column}:Q"))
     label = alt.Chart(_values(rule_data)).mark_text(
-        align="left", dx=4, dy=-6, color=colour).encode(
-        y=f"{column}:Q", x=alt.value(0), text="label:N")
+        align="left", dx=4, dy=-6, color=colour).encode(**_channels(
+        y=f"{column}:Q", x=alt.value(0), text="label:N"))
     return [rule, label]
 
 
@@ -397,7 +419,7 @@ def pairwise_heatmap(
     x = alt.X("j:N", sort=_by_rank(alt, "j"), title="group j (column)",
               axis=alt.Axis(labelAngle=-40))
     y = alt.Y("i:N", sort=_by_rank(alt, "i"), title="group i (row)")
-    base = alt.Chart(_values(data)).encode(x=x, y=y)
+    base = alt.Chart(_values(data)).encode(**_channels(x=x, y=y))
     background = base.mark_rect(color="#e6e6e6")
     if ratio:
         scale = alt.Scale(type="log", scheme="redblue", domain=[lo, hi], domainMid=mid)
@@ -406,13 +428,13 @@ def pairwise_heatmap(
     else:
         scale = alt.Scale(scheme="redblue", domain=[lo, hi], domainMid=mid, clamp=True)
         legend = alt.Legend(title=metric, format=".2f")
-    colored = base.mark_rect().encode(
+    colored = base.mark_rect().encode(**_channels(
         color=alt.Color("colour:Q", scale=scale, legend=legend)
-    ).transform_filter("datum.value != null && !datum.diag")
-    text = base.mark_text(fontSize=10).encode(
+    )).transform_filter("datum.value != null && !datum.diag")
+    text = base.mark_text(fontSize=10).encode(**_channels(
         text="text:N",
         color=alt.condition("datum.dark", alt.value("white"), alt.value("black")),
-    )
+    ))
     chart = alt.layer(background, colored, text).properties(
         width=cell_size * n, height=cell_size * n,
         title=alt.TitleParams(title or name, subtitle=subtitle),
@@ -495,20 +517,23 @@ def rates_chart(
     low = min((METRICS[r].low for r in rates if r in METRICS), default=0.0)
     high = max((METRICS[r].high for r in rates if r in METRICS), default=1.0)
     legend_title = " | ".join(keys) if keys else "group"
-    base = alt.Chart(_values(_ranked(data, order, "group"))).encode(
+    base = alt.Chart(_values(_ranked(data, order, "group"))).encode(**_channels(
         x=alt.X("rate:N", sort=rate_order, title=None, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("group:N", sort=_by_rank(alt, "group")),
-    )
-    bars = base.mark_bar().encode(
+    ))
+    bars = base.mark_bar().encode(**_channels(
         y=alt.Y("value:Q", title="value", scale=alt.Scale(domain=[low, high]),
                 axis=alt.Axis(format="%")),
         color=alt.Color("group:N", sort=_by_rank(alt, "group"), scale=_group_scale(len(order)),
                         legend=alt.Legend(title=legend_title)),
         opacity=alt.condition("datum.low_support", alt.value(0.35), alt.value(0.9)),
-    )
-    errors = base.mark_rule(color="black", strokeWidth=1.2).encode(y="ci_low:Q", y2="ci_high:Q")
-    caps_low = base.mark_tick(color="black", size=6, thickness=1.2).encode(y="ci_low:Q")
-    caps_high = base.mark_tick(color="black", size=6, thickness=1.2).encode(y="ci_high:Q")
+    ))
+    errors = base.mark_rule(color="black", strokeWidth=1.2).encode(
+        **_channels(y="ci_low:Q", y2="ci_high:Q"))
+    caps_low = base.mark_tick(color="black", size=6, thickness=1.2).encode(
+        **_channels(y="ci_low:Q"))
+    caps_high = base.mark_tick(color="black", size=6, thickness=1.2).encode(
+        **_channels(y="ci_high:Q"))
     width = max(320, 16 * len(order) * len(rates) + 30 * len(rates))
     if title is None:
         title = "Rates by group with 95% intervals (faint: low support)"
@@ -665,21 +690,21 @@ def roc_chart(
     lines, band, order = _roc_lines(fs, keys, labels, ref, chosen, max_points)
     legend_title = " | ".join(keys)
     axis = {"scale": alt.Scale(domain=[0, 1]), "axis": alt.Axis(format=".1f")}
-    area = alt.Chart(_values(band)).mark_area(color="#f28e2b", opacity=0.3).encode(
+    area = alt.Chart(_values(band)).mark_area(color="#f28e2b", opacity=0.3).encode(**_channels(
         x=alt.X("fpr:Q", title="false positive rate", **axis),
         y=alt.Y("tpr_ref:Q", title="true positive rate", **axis),
         y2="tpr_group:Q",
-    )
+    ))
     diagonal = alt.Chart(_values(pl.DataFrame({"fpr": [0.0, 1.0], "tpr": [0.0, 1.0]}))).mark_line(
         color="#999999", strokeDash=[4, 4]
-    ).encode(x="fpr:Q", y="tpr:Q")
-    curve_lines = alt.Chart(_values(_ranked(lines, order, "group"))).mark_line().encode(
+    ).encode(**_channels(x="fpr:Q", y="tpr:Q"))
+    curve_lines = alt.Chart(_values(_ranked(lines, order, "group"))).mark_line().encode(**_channels(
         x="fpr:Q", y="tpr:Q", order="i:Q",
         color=alt.Color("group:N", sort=_by_rank(alt, "group"), scale=_group_scale(len(order)),
                         legend=alt.Legend(title=legend_title)),
         strokeWidth=alt.condition("datum.highlight", alt.value(2.6), alt.value(1.0)),
         opacity=alt.condition("datum.highlight", alt.value(1.0), alt.value(0.55)),
-    )
+    ))
     subtitle = [f"shaded: ABROCA({chosen} vs reference {ref}) = {areas[chosen]:.4f}"]
     if one_class:
         subtitle.append(f"no curve (one class): {', '.join(one_class)}")
@@ -775,14 +800,14 @@ def power_chart(
         (pl.col("power") + 1.96 * pl.col("mc_se")).clip(0.0, 1.0).alias("high"),
     )
     order = data["effect"].unique(maintain_order=True).to_list()
-    base = alt.Chart(_values(data)).encode(
+    base = alt.Chart(_values(data)).encode(**_channels(
         x=alt.X("n:Q", title="test-set size n (rows)"),
         color=alt.Color("effect:N", sort=order, scale=_group_scale(len(order)),
                         legend=alt.Legend(title="effect")),
-    )
+    ))
     y = alt.Y("power:Q", title="power", scale=alt.Scale(domain=[0, 1]))
-    lines = base.mark_line(point=True).encode(y=y)
-    bars = base.mark_rule().encode(y="low:Q", y2="high:Q")
+    lines = base.mark_line(point=True).encode(**_channels(y=y))
+    bars = base.mark_rule().encode(**_channels(y="low:Q", y2="high:Q"))
     rule = _rule("power", target, f"power {target:g}", "#555555", [5, 4])
     chart = alt.layer(*rule, bars, lines).properties(
         width=420, height=280,
@@ -860,19 +885,19 @@ def calibration_chart(
     axis = {"scale": alt.Scale(domain=[0, 1]), "axis": alt.Axis(format=".1f", tickCount=5)}
     x = alt.X("mean_score:Q", title="mean predicted score", **axis)
     y = alt.Y("fraction_positive:Q", title="fraction positive", **axis)
-    diagonal = alt.Chart().mark_rule(color="#999999", strokeDash=[4, 4]).encode(
-        x=alt.datum(0), y=alt.datum(0), x2=alt.datum(1), y2=alt.datum(1))
-    line = alt.Chart().mark_line(color="#4e79a7").encode(
-        x=x, y=y, order="mean_score:Q").transform_filter("!datum.few")
-    points = alt.Chart().mark_point(filled=True, size=36).encode(
+    diagonal = alt.Chart().mark_rule(color="#999999", strokeDash=[4, 4]).encode(**_channels(
+        x=alt.datum(0), y=alt.datum(0), x2=alt.datum(1), y2=alt.datum(1)))
+    line = alt.Chart().mark_line(color="#4e79a7").encode(**_channels(
+        x=x, y=y, order="mean_score:Q")).transform_filter("!datum.few")
+    points = alt.Chart().mark_point(filled=True, size=36).encode(**_channels(
         x=x, y=y,
         color=alt.condition("datum.few", alt.value("#ffffff"), alt.value("#4e79a7")),
         stroke=alt.condition("datum.few", alt.value("#9aa0a6"), alt.value("#4e79a7")),
-    )
-    counts = alt.Chart().mark_text(fontSize=8, dx=2, dy=-7, align="left").encode(
+    ))
+    counts = alt.Chart().mark_text(fontSize=8, dx=2, dy=-7, align="left").encode(**_channels(
         x=x, y=y, text="label:N",
         color=alt.condition("datum.few", alt.value("#9aa0a6"), alt.value("#3c4043")),
-    )
+    ))
     subtitle = [f"numbers: rows in the bin; hollow grey: fewer than {min_count} rows (too few "
                 "to read, off the line); dashed: perfect calibration"]
     if left:
@@ -962,17 +987,17 @@ def threshold_chart(
     colour = alt.Color("group:N", sort=_by_rank(alt, "group"), scale=_group_scale(len(order)),
                        legend=alt.Legend(title=" | ".join(keys) if keys else "group"))
     base = alt.Chart(_values(data.filter(pl.col("impact_ratio").is_not_null())))
-    lines = base.mark_line().encode(
+    lines = base.mark_line().encode(**_channels(
         x=x, y=y, color=colour, order="threshold:Q",
         strokeDash=alt.condition("datum.low_support", alt.value([3, 3]), alt.value([1, 0])),
-    )
-    points = base.mark_point(size=28).encode(
+    ))
+    points = base.mark_point(size=28).encode(**_channels(
         x=x, y=y, color=colour,
         fill=alt.condition("datum.low_support", alt.value("white"), alt.Color(
             "group:N", sort=_by_rank(alt, "group"), scale=_group_scale(len(order)),
             legend=None)),
         tooltip=["group:N", "threshold:Q", alt.Tooltip("impact_ratio:Q", format=".3f")],
-    )
+    ))
     rule = _rule("impact_ratio", four_fifths, f"four-fifths rule: {four_fifths:g}", "#b3261e",
                  [6, 4])
     subtitle = [f"below the red line ({four_fifths:g}): adverse impact; hollow points and "
@@ -1138,17 +1163,18 @@ def divergence_chart(
     data = data.with_columns(direction=pl.when(above).then(pl.lit(domain[0]))
                              .otherwise(pl.lit(domain[1])))
     y = alt.Y("pattern:N", sort=_by_rank(alt, "pattern"), title=None)  # (_ranked)
-    base = alt.Chart(_values(data)).encode(y=y)
-    bars = base.mark_bar().encode(
+    base = alt.Chart(_values(data)).encode(**_channels(y=y))
+    bars = base.mark_bar().encode(**_channels(
         x=alt.X("divergence:Q", title=f"divergence of {metric or 'the metric'} "
                 "(pattern − everyone)"),
         color=alt.Color("direction:N", scale=alt.Scale(domain=domain, range=colours),
                         legend=alt.Legend(title=legend, orient="bottom")),
         opacity=alt.condition("datum.significant", alt.value(0.9), alt.value(0.3)),
-    )
-    errors = base.mark_rule(color="black").encode(x="ci_low:Q", x2="ci_high:Q")
+    ))
+    errors = base.mark_rule(color="black").encode(**_channels(x="ci_low:Q", x2="ci_high:Q"))
     zero = alt.Chart(_values(pl.DataFrame({"x": [0.0]}))).mark_rule(color="#5f6368").encode(
-        x="x:Q")
+        **_channels(
+        x="x:Q"))
     subtitle = [f"the {data.height} patterns of largest |divergence|; solid: significant, "
                 "faint: not; bars: interval"]
     chart = alt.layer(bars, errors, zero).properties(

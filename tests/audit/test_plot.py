@@ -433,3 +433,27 @@ def test_a_charts_inline_rows_are_shared_by_its_copies_and_spelled_as_inline_dat
     # ... and the spec is the one plain InlineData gives (NaN written as null)
     assert shared.to_dict() == plain.to_dict()
     assert layered.layer[0].to_dict() == plain.to_dict()
+
+
+def test_channels_give_encode_the_spec_of_its_shorthands() -> None:
+    """Issue 20 (perf): channel objects built by ``_channels`` encode to the same spec.
+
+    ``"fpr:Q"`` is the field ``fpr``, quantitative (Vega-Lite's shorthand); ``alt.datum(0)`` is
+    ``{"datum": 0}``; a condition keeps its test and both values. Built by the channel's own
+    class, no schema search; the spec is the one ``encode`` gives from the plain arguments.
+    """
+    alt = pytest.importorskip("altair")
+    from polars_fair.audit.plot import _channels
+
+    plain = dict(x="fpr:Q", y=alt.datum(0), order="i:Q", text="label:N",
+                 opacity=alt.condition("datum.h", alt.value(1.0), alt.value(0.5)))
+    built = _channels(**plain)
+    assert isinstance(built["x"], alt.X) and isinstance(built["y"], alt.YDatum)
+    assert isinstance(built["opacity"], alt.OpacityValue)
+    mark = alt.Chart().mark_text()
+    spec = mark.encode(**built).to_dict(validate=False)["encoding"]
+    assert spec == mark.encode(**plain).to_dict(validate=False)["encoding"]
+    assert spec["x"] == {"field": "fpr", "type": "quantitative"}
+    assert spec["y"] == {"datum": 0}
+    assert spec["text"] == {"field": "label", "type": "nominal"}
+    assert spec["opacity"] == {"condition": {"test": "datum.h", "value": 1.0}, "value": 0.5}

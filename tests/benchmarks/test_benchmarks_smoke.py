@@ -66,3 +66,16 @@ def test_targets_and_machine_are_recorded(smoke: dict) -> None:
     machine = smoke["machine"]
     assert machine["cores"] >= 1
     assert {"python", "polars", "numpy"} <= set(machine["versions"])
+
+
+def test_the_html_row_records_each_helpers_cpu(smoke: dict) -> None:
+    """Issue 20 (perf): the page's helper CPU is split into the chart renderer's and the test's.
+
+    A review read the whole helper figure as the chart renderer's; the ABROCA test's helper was
+    most of it. Both parts are recorded, neither negative.
+    """
+    row = next(r for r in smoke["rows"] if r["id"] == "html/adult/call")
+    assert row["status"] == "ok", row["reason"]
+    extra = row["extra"]
+    assert {"helper_cpu_s", "svg_cpu_s", "test_cpu_s"} <= set(extra)
+    assert extra["svg_cpu_s"] >= 0 and extra["test_cpu_s"] >= 0

@@ -91,8 +91,11 @@ BLOCK_CELLS = 1_000_000
 #: block of draws is evaluated in slices of at most this many (at least one draw each), so the
 #: kernel's temporaries come from reused memory. A whole block's (tens of MB) were fresh pages
 #: on every block in a new process: 1.7 GB of page faults, 0.7 s of system time, in the Adult
-#: audit page's test (issue 20). Each draw's ABROCA is the same double either way.
-EVAL_CELLS = 16_384
+#: audit page's test (issue 20). Each draw's ABROCA is the same double either way. 65,536 cells
+#: evaluate three of Adult's draws per call (16,384 evaluated one: the kernel's fixed cost of
+#: about 40 numpy calls paid per draw, 6.2 s of CPU against 4.0 s for its test under load); from
+#: about 100,000 the slices' temporaries outgrow the allocator's reused memory and fault again.
+EVAL_CELLS = 65_536
 #: The cell kernel draws the null when the pooled rows are at least this many times the pooled
 #: (score, label) cells; the row kernel otherwise (see :func:`null_kernel_for`).
 ROWS_PER_CELL = 4

@@ -519,3 +519,39 @@ def test_row_kernel_in_slices_is_one_block_bit_for_bit(monkeypatch: pytest.Monke
                              kernel="rows")
     assert np.array_equal(sliced.draws, whole.draws) and sliced.p_value == whole.p_value
     assert perm.BLOCK_CELLS // max(int(pos.sum()), int(neg.sum())) > 1  # blocks of many draws
+
+
+def test_row_kernel_slices_hold_several_large_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20 (perf): a pool of 20,000 negatives is evaluated 3 draws per kernel call.
+
+    EVAL_CELLS = 65,536 and max(N, P) = 20,000, so a slice holds 65,536 // 20,000 = 3 draws: a
+    block of 7 draws is evaluated as 3 + 3 + 1 (at 16,384 cells it was 7 calls of one draw).
+    """
+    import polars_fair.analyses.scores.permutation as perm
+    from polars_fair.analyses.scores.null_kernel import PooledCells, pooled_cells
+
+    assert perm.EVAL_CELLS == 65_536
+    pos = np.zeros(25_000, dtype=np.int64)
+    pos[:5_000] = 1  # 5,000 positives above 20,000 negatives, each cell one row
+    neg = 1 - pos
+    pool = pooled_cells(pos, neg)
+    rng = np.random.default_rng(0)
+    mem_n = np.zeros((7, 20_000), dtype=bool)
+    mem_p = np.zeros((7, 5_000), dtype=bool)
+    for r in range(7):  # every draw gives group a 100 negatives and 50 positives
+        mem_n[r, rng.choice(20_000, 100, replace=False)] = True
+        mem_p[r, rng.choice(5_000, 50, replace=False)] = True
+    calls: list[int] = []
+
+    def counted(pool: PooledCells, n_a: int, mem_p: np.ndarray, mem_n: np.ndarray,
+                cache: dict | None = None) -> np.ndarray:
+        calls.append(mem_n.shape[0])  # one row a draw
+        return split_abroca(pool, n_a, mem_p, mem_n, cache)
+
+    monkeypatch.setattr(perm, "split_abroca", counted)
+    sliced = perm._split_abroca_sliced(pool, 100, mem_p, mem_n, {})
+    assert calls == [3, 3, 1]
+    # every positive ranks above every negative in both groups: each ROC curve is a perfect
+    # ranking, so each draw's ABROCA is 0 (by hand), as one call of the whole block gives
+    assert sliced.tolist() == [0.0] * 7
+    assert np.array_equal(sliced, split_abroca(pool, 100, mem_p, mem_n, {}))
