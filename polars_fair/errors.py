@@ -901,6 +901,12 @@ SQL_REFUSED = (
 )
 SQL_INVALID = "{role}: {text!r} is not a SQL expression Polars can parse: {detail}"
 SQL_TYPES = "{role} {text!r} does not fit the columns' types: {detail}"
+#: A date, date-time or time compared with a number (issue 20): the two rewrites run as written.
+SQL_TEMPORAL_NUMBER = (
+    "{role} {text!r} compares column {column!r} ({dtype}) with a number ({comparison}), which "
+    "Polars would read as days or microseconds since 1970-01-01; use a {kind} literal, "
+    "{with_literal}, or a part of the column, {with_part}"
+)
 SQL_ON_ROWS = "{role} {text!r} fails on the rows: {detail}"
 SQL_NOT_CONDITION = "{role} {text!r} must be a condition (true or false per row), not {dtype}"
 SQL_WHY_TABLE_WORD = "{word} starts a query or reads a table (no subquery, table, file or URL)"

@@ -727,7 +727,7 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
     if unquote(text) != text and unquote(text) in schema:  # a quoted name: the column itself
         note_attribute_flag(unquote(text), role)
         return unquote(text)
-    expr = sql_expr(text, schema.names(), role)
+    expr = sql_expr(text, schema, role)
     # named by its text, or by its own top-level AS: --by '"n" AS n_attr' is the key n_attr
     if _named_by_as(text) is None:
         expr = expr.alias(text)

@@ -114,7 +114,7 @@ def row_sizes(lf: pl.LazyFrame, by_exprs: Sequence[pl.Expr], where: str | pl.Exp
     if isinstance(where, str):  # SQL over the input's columns only: nothing else is read
         from polars_fair.core.sql import sql_expr
 
-        condition: pl.Expr | None = sql_expr(where, lf.collect_schema().names(), "where")
+        condition: pl.Expr | None = sql_expr(where, lf.collect_schema(), "where")
     else:
         condition = where
     kept = condition.fill_null(False) if condition is not None else pl.repeat(True, pl.len())
