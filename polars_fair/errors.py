@@ -47,6 +47,15 @@ MISSING_COLUMN = "column {column!r} ({role}) not found; the frame has columns: {
 MISSING_COLUMN_NEAR = (
     "column {column!r} ({role}) not found{near}; the frame has columns: {available}"
 )
+#: A comma-joined name whose parts are all columns, given to an argument that takes a list
+#: (issue 20: "race,sex" was answered "did you mean 'race'?", which drops sex).
+COMMA_JOINED_COLUMNS = (
+    "column {column!r} ({role}) not found: it joins the columns {parts} with commas; pass a "
+    "list, {advice}"
+)
+#: The arguments that take a list of columns, by the role their errors name.
+LIST_ARGUMENTS = {"by": "by", "key": "keys", "keys": "keys", "categories": "categories",
+                  "strata": "strata"}
 NULL_LABELS = (
     "column {column!r} ({role}) holds {count} null value(s); labels and predictions may not be "
     "null"
@@ -978,7 +987,7 @@ CLI_BASELINE_TWICE = (
     "--baseline-pred (the baseline model's prediction); give one of them"
 )
 CLI_BY_COMMA = (
-    "--by takes one attribute (a column or a SQL expression), got {text!r}; repeat --by for "
+    "{flag} takes one attribute (a column or a SQL expression), got {text!r}; repeat {flag} for "
     "several: {flags}"
 )
 CLI_BAD_PARAMETER = "{flag}: {message}"
@@ -1938,7 +1947,18 @@ def missing_column(column: str, role: str, columns: Sequence[str]) -> str:
     --------
     >>> missing_column("sxe", "--by", ["race", "sex"])
     "column 'sxe' (--by) not found (did you mean 'sex'?); the frame has columns: ['race', 'sex']"
-    """
+
+    A comma-joined name whose parts are all columns, given to an argument that takes a list
+    (:data:`LIST_ARGUMENTS`), gets :data:`COMMA_JOINED_COLUMNS`:
+
+    >>> missing_column("race, sex", "by", ["race", "sex"])
+    "column 'race, sex' (by) not found: it joins the columns 'race' and 'sex' with commas; pass a list, by=['race', 'sex']"
+    """  # noqa: E501
+    parts = [p.strip() for p in str(column).split(",")]
+    if role in LIST_ARGUMENTS and len(parts) > 1 and all(p in columns for p in parts):
+        return COMMA_JOINED_COLUMNS.format(
+            column=column, role=role, parts=" and ".join(repr(p) for p in parts),
+            advice=f"{LIST_ARGUMENTS[role]}={parts!r}")
     shown = [c for c in columns if not str(c).startswith("__pf_")]
     return MISSING_COLUMN_NEAR.format(column=column, role=role, available=show_columns(columns),
                                       near=closest([str(column)], [str(c) for c in shown],

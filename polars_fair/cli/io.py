@@ -641,7 +641,7 @@ def _renamed_sql(name: str) -> str:
     return "--by " + shlex.quote(f"{text[:at].rstrip()} AS {alias}")
 
 
-def check_one_attribute(text: str, schema: pl.Schema) -> None:
+def check_one_attribute(text: str, schema: pl.Schema, flag: str = "--by") -> None:
     """Refuse ``--by race,sex``: one attribute per ``--by``, repeated for several.
 
     A comma outside parentheses and quotes is not part of one column or SQL expression (a
@@ -653,6 +653,8 @@ def check_one_attribute(text: str, schema: pl.Schema) -> None:
         One ``--by`` value.
     schema : pl.Schema
         The data's schema.
+    flag : str, default "--by"
+        The flag it came from (``--category`` for bias-audit), named and repeated in the advice.
 
     Raises
     ------
@@ -673,8 +675,8 @@ def check_one_attribute(text: str, schema: pl.Schema) -> None:
         return
     parts = _top_level_parts(text)
     if len(parts) > 1:  # each part quoted for the shell (and left alone by cli_message)
-        flags = " ".join("--by '{}'".format(p.replace("'", "'\\''")) for p in parts if p)
-        raise E.InvalidArgumentError(E.CLI_BY_COMMA.format(text=text, flags=flags))
+        flags = " ".join("{} '{}'".format(flag, p.replace("'", "'\\''")) for p in parts if p)
+        raise E.InvalidArgumentError(E.CLI_BY_COMMA.format(flag=flag, text=text, flags=flags))
 
 
 def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | pl.Expr:

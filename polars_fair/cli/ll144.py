@@ -29,7 +29,13 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.audit.escape import page_safe, script_json
-from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
+from polars_fair.cli.io import (
+    check_on_rows,
+    check_one_attribute,
+    column_or_sql,
+    parse_value,
+    where_condition,
+)
 from polars_fair.core.limits import LIMITS
 from polars_fair.core.options import DEFAULTS
 from polars_fair.counting.boundary import MIN_LEVELS_PER_ROW_CHECK
@@ -172,6 +178,8 @@ def ll144_summary(
     unfiltered, condition = lf, where_condition(lf, where) if where else None
     if condition is not None:
         lf = lf.filter(condition)
+    for c in categories:
+        check_one_attribute(c, schema, "--category")
     cats = [column_or_sql(c, schema, "--category") for c in categories]
     outcome_flag = "--y-pred" if y_pred is not None else "--y-score"
     outcome_text = y_pred if y_pred is not None else str(y_score)
