@@ -302,12 +302,15 @@ class FairLazyFrame(ClassNamespace):
                    sample_weight: IntoExpr | None = None, min_share: float = DEFAULTS.min_share,
                    exclude_small: bool = DEFAULTS.exclude_small,
                    classes: Sequence[Any] | None = None,
-                   membership: None = None) -> pl.LazyFrame:  # noqa: D102
+                   membership: None = None,
+                   plain_benchmark: bool = DEFAULTS.plain_benchmark,
+                   min_support: float = DEFAULTS.min_support) -> pl.LazyFrame:  # noqa: D102
         spec.refuse_membership({"membership": membership}, "bias_audit", "category table")
         return _ll144.bias_audit(self._lf, categories, y_pred=y_pred, y_score=y_score,
                                  pos_label=pos_label, sample_weight=sample_weight,
                                  min_share=min_share, exclude_small=exclude_small,
-                                 classes=classes)
+                                 classes=classes, plain_benchmark=plain_benchmark,
+                                 min_support=min_support)
 
     bias_audit.__doc__ = compose(_ll144.bias_audit.__doc__ or "", drop=("frame",),
                                  after=E.MEMBERSHIP_REFUSED_DOC, example="""\

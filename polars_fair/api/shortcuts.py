@@ -126,13 +126,16 @@ def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.D
                    pos_label: Any = None, sample_weight: Any = None,
                    min_share: float = DEFAULTS.min_share,
                    exclude_small: bool = DEFAULTS.exclude_small, classes: Any = None,
-                   round_scores: int | None = None, membership: None = None) -> pl.DataFrame:
+                   round_scores: int | None = None, membership: None = None,
+                   plain_benchmark: bool = DEFAULTS.plain_benchmark,
+                   min_support: float = DEFAULTS.min_support) -> pl.DataFrame:
         refuse_membership({"membership": membership}, "bias_audit", "category table")
         # both objects have bias_audit: the rows' entry point picks counts or scores
         out = _ll144.bias_audit(
             factory(rows, round_scores), categories, y_pred=y_pred, y_score=y_score,
             pos_label=pos_label, sample_weight=sample_weight, min_share=min_share,
-            exclude_small=exclude_small, classes=classes).collect()
+            exclude_small=exclude_small, classes=classes,
+            plain_benchmark=plain_benchmark, min_support=min_support).collect()
         assert isinstance(out, pl.DataFrame)
         return out
 

@@ -33,6 +33,10 @@ Only then does :func:`sql_expr` call ``pl.sql_expr``, whose result is checked on
 :func:`polars_fair.core.spec.check_row_level`. Nothing is read before the text passes: no file, no
 URL, no table. The refusal is the same whether a named file exists or not, so an error says
 nothing about the file system.
+
+Why one module: every check of a SQL text reads the same tokens (:func:`tokenize`), and the
+text reaches Polars only through :func:`sql_expr` after all of them (the reach of the text, its
+size, a date compared with a number), so one reader sees every rule a SQL option meets.
 """
 
 from __future__ import annotations
