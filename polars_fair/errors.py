@@ -52,6 +52,15 @@ MISSING_COLUMN = "column {column!r} ({role}) not found; the frame has columns: {
 MISSING_COLUMN_NEAR = (
     "column {column!r} ({role}) not found{near}; the frame has columns: {available}"
 )
+#: A comma-joined name whose parts are all columns, given to an argument that takes a list
+#: (issue 20: "race,sex" was answered "did you mean 'race'?", which drops sex).
+COMMA_JOINED_COLUMNS = (
+    "column {column!r} ({role}) not found: it joins the columns {parts} with commas; pass a "
+    "list, {advice}"
+)
+#: The arguments that take a list of columns, by the role their errors name.
+LIST_ARGUMENTS = {"by": "by", "key": "keys", "keys": "keys", "categories": "categories",
+                  "strata": "strata"}
 NULL_LABELS = (
     "column {column!r} ({role}) holds {count} null value(s); labels and predictions may not be "
     "null"
@@ -489,7 +498,7 @@ WHY_FLOAT_LEVELS = "more than {limit} values of a number"
 #: counted: ``{unit}`` is "value" (one column) or "group" (an intersection of attributes).
 WHY_ALL_SINGLE = "each of the {levels:,} {unit}s is a single row"
 WHY_FEW_ROWS = "fewer than two rows per {unit} on average"
-WHY_SINGLES = "{singles:,} of the {levels:,} {unit}s (half or more) are a single row each"
+WHY_SINGLES = "{singles:,} of the {levels:,} {unit}s ({share} or more) are a single row each"
 LEVELS_ADVICE = {
     "number": "bin it first, for example by=pl.col({column!r}).bin_quantiles(5, labels=False) "
               "(five quantile bins), or in divergence pass bins={{{column!r}: 5}}",
@@ -1059,6 +1068,12 @@ SQL_REFUSED = (
 )
 SQL_INVALID = "{role}: {text!r} is not a SQL expression Polars can parse: {detail}"
 SQL_TYPES = "{role} {text!r} does not fit the columns' types: {detail}"
+#: A date, date-time or time compared with a number (issue 20): the two rewrites run as written.
+SQL_TEMPORAL_NUMBER = (
+    "{role} {text!r} compares column {column!r} ({dtype}) with a number ({comparison}), which "
+    "Polars would read as days or microseconds since 1970-01-01; use a {kind} literal, "
+    "{with_literal}, or a part of the column, {with_part}"
+)
 SQL_ON_ROWS = "{role} {text!r} fails on the rows: {detail}"
 SQL_NOT_CONDITION = "{role} {text!r} must be a condition (true or false per row), not {dtype}"
 SQL_WHY_TABLE_WORD = "{word} starts a query or reads a table (no subquery, table, file or URL)"
@@ -1136,7 +1151,7 @@ CLI_BASELINE_TWICE = (
     "--baseline-pred (the baseline model's prediction); give one of them"
 )
 CLI_BY_COMMA = (
-    "--by takes one attribute (a column or a SQL expression), got {text!r}; repeat --by for "
+    "{flag} takes one attribute (a column or a SQL expression), got {text!r}; repeat {flag} for "
     "several: {flags}"
 )
 CLI_BAD_PARAMETER = "{flag}: {message}"
@@ -2185,7 +2200,18 @@ def missing_column(column: str, role: str, columns: Sequence[str]) -> str:
     --------
     >>> missing_column("sxe", "--by", ["race", "sex"])
     "column 'sxe' (--by) not found (did you mean 'sex'?); the frame has columns: ['race', 'sex']"
-    """
+
+    A comma-joined name whose parts are all columns, given to an argument that takes a list
+    (:data:`LIST_ARGUMENTS`), gets :data:`COMMA_JOINED_COLUMNS`:
+
+    >>> missing_column("race, sex", "by", ["race", "sex"])
+    "column 'race, sex' (by) not found: it joins the columns 'race' and 'sex' with commas; pass a list, by=['race', 'sex']"
+    """  # noqa: E501
+    parts = [p.strip() for p in str(column).split(",")]
+    if role in LIST_ARGUMENTS and len(parts) > 1 and all(p in columns for p in parts):
+        return COMMA_JOINED_COLUMNS.format(
+            column=column, role=role, parts=" and ".join(repr(p) for p in parts),
+            advice=f"{LIST_ARGUMENTS[role]}={parts!r}")
     shown = [c for c in columns if not str(c).startswith("__pf_")]
     return MISSING_COLUMN_NEAR.format(column=column, role=role, available=show_columns(columns),
                                       near=closest([str(column)], [str(c) for c in shown],

@@ -44,6 +44,7 @@ from polars_fair.analyses.runner import on_small_table
 from polars_fair.core import rules as R
 from polars_fair.core.families import LL144Options, takes
 from polars_fair.core.options import check
+from polars_fair.core.reference import prefer_supported, support_rows
 from polars_fair.core.registry import safe_div
 from polars_fair.core.spec import name_of
 from polars_fair.counting import tables
@@ -66,7 +67,7 @@ _TOTAL = "__pf_total"
 OUTPUT_COLUMNS = (
     "attributes", "n", "weight_sum", "selected", "scored_above_median", "selection_rate",
     "scoring_rate", _MEDIAN, "share", "small_category", "unknown_category", "excluded",
-    "impact_ratio", "unknown_rows",
+    "impact_ratio", "unknown_rows", "benchmark_eligible",
 )
 
 NO_CATEGORIES = (
@@ -130,6 +131,8 @@ def _audit(
     rate: str,
     min_share: Fraction,
     exclude_small: bool,
+    min_support: float,
+    plain_benchmark: bool,
 ) -> pl.LazyFrame:
     """Rates, flags and impact ratios of each attribute set from a count table's predictions.
 
@@ -181,9 +184,15 @@ def _audit(
                     for u, sm in zip(df["unknown_category"], small, strict=True)]
         rates = [R.fraction(o, m) for o, m in zip(df[outcome], df[size], strict=True)]
         sets = [tuple(a) for a in df[per_set].to_list()]
+        # the benchmark: report's rule (prefer_supported), one set at a time, unless plain
+        candidates = pl.Series([not ex for ex in excluded], dtype=pl.Boolean)
+        eligible = candidates.to_list() if plain_benchmark else df.with_columns(
+            __pf_candidate=candidates).select(prefer_supported(
+                pl.col("__pf_candidate"), min_support, rows=support_rows(df.columns)
+            ).over(per_set)).to_series().to_list()
         top: dict[tuple[str, ...], Any] = {}
-        for key, r, ex in zip(sets, rates, excluded, strict=True):
-            if not ex and r is not None and (top.get(key) is None or r > top[key]):
+        for key, r, ok in zip(sets, rates, eligible, strict=True):
+            if ok and r is not None and (top.get(key) is None or r > top[key]):
                 top[key] = r
         ratios = [None if ex or r is None or not top.get(key) else float(r / top[key])
                   for key, r, ex in zip(sets, rates, excluded, strict=True)]
@@ -191,12 +200,14 @@ def _audit(
             small_category=pl.Series(small, dtype=pl.Boolean),
             excluded=pl.Series(excluded, dtype=pl.Boolean),
             impact_ratio=pl.Series(ratios, dtype=pl.Float64),
+            benchmark_eligible=pl.Series(eligible, dtype=pl.Boolean),
         )
 
+    framed = framed.with_columns(pl.lit(None, dtype=pl.Boolean).alias("benchmark_eligible"))
     return framed.map_batches(decide, schema=framed.collect_schema()).select(
         "attributes", *keys, "n", *(["weight_sum"] if weighted else []), outcome, rate,
         "share", "small_category", "unknown_category", "excluded", "impact_ratio",
-        "unknown_rows",
+        "unknown_rows", "benchmark_eligible",
     )
 
 
@@ -217,9 +228,16 @@ def bias_audit_from_counts(
       assigned a classification"). Only the predictions are read, so a count table made
       without labels (``y_true=None``) or with them gives the same audit;
     * ``impact_ratio = selection_rate / max(selection_rate)``, the maximum taken over the
-      categories of the same attribute set that are not excluded (6 RCNY § 5-300, "impact
-      ratio": "selection rate for a category divided by the selection rate of the most selected
-      category").
+      categories of the same attribute set that are eligible as benchmark (6 RCNY § 5-300,
+      "impact ratio": "selection rate for a category divided by the selection rate of the most
+      selected category"). Eligible by default: not excluded and with at least ``min_support``
+      rows, ``report``'s support rule (:func:`polars_fair.core.reference.prefer_supported`;
+      every category not excluded when none has that many), so a category of a few people
+      never sets the benchmark; each category's ratio is still reported, above 1 for a small
+      category selected more often than the benchmark. ``plain_benchmark=True`` applies the
+      law's plain rule (any category not excluded). § 5-301 lets an auditor exclude
+      categories under 2% of the data from the calculation; ``exclude_small`` does so
+      outright.
 
     Categories representing less than ``min_share`` of the rows are flagged
     (``small_category``); with ``exclude_small=True`` they are left out of the impact-ratio
@@ -249,6 +267,10 @@ def bias_audit_from_counts(
         A category with ``share < min_share`` is flagged ``small_category`` (the rules' 2%).
     exclude_small : bool, default False
         Exclude small categories from the impact-ratio calculation.
+    min_support : float, default 30
+        The rows a category needs to be eligible as benchmark (``report``'s support rule).
+    plain_benchmark : bool, default False
+        Let any category not excluded be the benchmark (the law's plain rule).
 
     Returns
     -------
@@ -271,11 +293,15 @@ def bias_audit_from_counts(
         ``unknown_category``    Boolean    an attribute of the row's set is null
         ``excluded``            Boolean    left out of the impact ratios: unknown, or small with
                                            ``exclude_small``
-        ``impact_ratio``        Float64    rate / highest non-excluded rate of the set, in [0, 1];
-                                           null when excluded or when that highest rate is 0
+        ``impact_ratio``        Float64    rate / highest rate of the set's benchmark-eligible
+                                           categories, in [0, inf) (above 1 only for a category
+                                           not eligible); null when excluded or when that
+                                           highest rate is 0
         ``unknown_rows``        Int64      rows whose category in this attribute set is unknown
                                            (the same in every row of the set; in the intersection:
                                            rows with any unknown attribute)
+        ``benchmark_eligible``  Boolean    may set the benchmark: not excluded, and with
+                                           ``min_support`` rows (unless ``plain_benchmark``)
         ======================  =========  =========================================================
 
     Raises
@@ -312,10 +338,13 @@ def bias_audit_from_counts(
     keys = list(keys)
     share = _check(keys, options["min_share"])
     return _audit(counts, keys, outcome="selected", rate="selection_rate",
-                  min_share=share, exclude_small=bool(options["exclude_small"]))
+                  min_share=share, exclude_small=bool(options["exclude_small"]),
+                  min_support=float(options["min_support"]),
+                  plain_benchmark=bool(options["plain_benchmark"]))
 
 
-@borrow(bias_audit_from_counts, params=("min_share", "exclude_small"))
+@borrow(bias_audit_from_counts, params=("min_share", "exclude_small", "min_support",
+                                        "plain_benchmark"))
 @takes(LL144Options)
 def bias_audit_from_classes(
     table: pl.LazyFrame,
@@ -394,7 +423,8 @@ def _median_expr(score: pl.Expr, weight: pl.Expr) -> pl.Expr:
     return (score.filter(cum >= half).first() + score.filter(cum > half).first()) / 2
 
 
-@borrow(bias_audit_from_counts, params=("keys", "min_share", "exclude_small"))
+@borrow(bias_audit_from_counts, params=("keys", "min_share", "exclude_small", "min_support",
+                                        "plain_benchmark"))
 @takes(LL144Options)
 def bias_audit_from_scores(
     scores: pl.LazyFrame,
@@ -494,7 +524,9 @@ def bias_audit_from_scores(
         *([mass.sum().alias("weight_sum")] if weighted else []),
     )
     out = _audit(counts, keys, outcome="scored_above_median", rate="scoring_rate",
-                 min_share=share, exclude_small=bool(options["exclude_small"]))
+                 min_share=share, exclude_small=bool(options["exclude_small"]),
+                 min_support=float(options["min_support"]),
+                 plain_benchmark=bool(options["plain_benchmark"]))
     names = out.collect_schema().names()
     at = names.index("scoring_rate") + 1
     return out.join(median, how="cross", maintain_order="left").select(
@@ -502,7 +534,8 @@ def bias_audit_from_scores(
     )
 
 
-@borrow(bias_audit_from_counts, params=("min_share", "exclude_small"))
+@borrow(bias_audit_from_counts, params=("min_share", "exclude_small", "min_support",
+                                        "plain_benchmark"))
 @takes(LL144Options)
 def bias_audit_plan(
     table: pl.LazyFrame,

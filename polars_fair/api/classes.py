@@ -220,7 +220,9 @@ class FairClassCounts:
 
 
     def bias_audit(self, *, min_share: float = DEFAULTS.min_share,
-                   exclude_small: bool = DEFAULTS.exclude_small) -> pl.LazyFrame:
+                   exclude_small: bool = DEFAULTS.exclude_small,
+                   plain_benchmark: bool = DEFAULTS.plain_benchmark,
+                   min_support: float = DEFAULTS.min_support) -> pl.LazyFrame:
         """NYC Local Law 144 bias audit per class: each category's selection table per class.
 
         Parameters
@@ -229,6 +231,11 @@ class FairClassCounts:
             A category with a smaller share of the rows is flagged ``small_category``.
         exclude_small : bool, default False
             Leave small categories out of the impact ratios.
+        plain_benchmark : bool, default False
+            Let any category set the benchmark (the law's plain rule); by default only those
+            with ``min_support`` (30) rows may, when some have.
+        min_support : float, default 30
+            The rows a benchmark category needs.
 
         Returns
         -------
@@ -252,7 +259,8 @@ class FairClassCounts:
         """
         return on_small_table(self.frame, lambda t: bias_audit_from_classes(
             t, self.keys, classes=self.classes, names=self._table.names, min_share=min_share,
-            exclude_small=exclude_small))
+            exclude_small=exclude_small, plain_benchmark=plain_benchmark,
+            min_support=min_support))
 
 
 def _nested(by: Any) -> bool:

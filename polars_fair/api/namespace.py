@@ -305,6 +305,8 @@ class FairLazyFrame(ClassNamespace):
                    sample_weight: IntoExpr | None = None, min_share: float = DEFAULTS.min_share,
                    exclude_small: bool = DEFAULTS.exclude_small,
                    classes: Sequence[Any] | None = None,
+                   plain_benchmark: bool = DEFAULTS.plain_benchmark,
+                   min_support: float = DEFAULTS.min_support,
                    membership: Mapping[str, Mapping[Any, IntoExpr]] | None = None,
                    membership_estimator: Literal["weighted", "argmax", "regression"] = "weighted",
                    normalize: bool = False,
@@ -314,7 +316,8 @@ class FairLazyFrame(ClassNamespace):
                                  min_share=min_share, exclude_small=exclude_small,
                                  classes=classes, membership=membership,
                                  membership_estimator=membership_estimator, normalize=normalize,
-                                 max_groups=max_groups)
+                                 max_groups=max_groups, plain_benchmark=plain_benchmark,
+                                 min_support=min_support)
 
     bias_audit.__doc__ = compose(_ll144.bias_audit.__doc__ or "", drop=("frame",), example="""\
 >>> import polars as pl, polars_fair

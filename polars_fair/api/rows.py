@@ -63,6 +63,8 @@ def bias_audit(
     min_share: float = DEFAULTS.min_share,
     exclude_small: bool = DEFAULTS.exclude_small,
     classes: Sequence[Any] | None = None,
+    plain_benchmark: bool = DEFAULTS.plain_benchmark,
+    min_support: float = DEFAULTS.min_support,
     membership: Mapping[str, Mapping[Any, IntoExpr]] | None = None,
     membership_estimator: Literal["weighted", "argmax", "regression"] = "weighted",
     normalize: bool = False,
@@ -121,6 +123,11 @@ def bias_audit(
         (:func:`~polars_fair.analyses.bias_audit.bias_audit_from_classes`). An Enum
         ``y_pred`` with more than two categories is audited per class without it.
         Refused with ``y_score`` or ``pos_label`` (``InvalidArgumentError``).
+    plain_benchmark : bool, default False
+        Any category may set the benchmark (LL 144's plain rule); by default only those with
+        ``min_support`` rows (``report``'s rule), when some have (``benchmark_eligible``).
+    min_support : float, default 30
+        The rows a benchmark category needs.
 
     Returns
     -------
@@ -129,8 +136,8 @@ def bias_audit(
         :func:`~polars_fair.analyses.bias_audit.bias_audit_from_counts`: ``attributes``, one
         column per attribute, ``n`` (Int64) [, ``weight_sum``], ``selected``,
         ``selection_rate`` (Float64 in [0, 1]), ``share``, ``small_category``,
-        ``unknown_category``, ``excluded``, ``impact_ratio`` (Float64 in [0, 1], null when
-        excluded or undefined), ``unknown_rows`` (Int64). With ``y_score``, the table of
+        ``unknown_category``, ``excluded``, ``impact_ratio`` (Float64, null when excluded or
+        undefined), ``unknown_rows`` (Int64), ``benchmark_eligible``. With ``y_score``, the table of
         :func:`~polars_fair.analyses.bias_audit.bias_audit_from_scores`: ``scored_above_median``
         and ``scoring_rate`` in their place, and ``median_score`` (Float64).
 
@@ -142,17 +149,8 @@ def bias_audit(
     ...     "hired": [1, 1, 0, 1, 0, 0, 1],
     ... })
     >>> bias_audit(df.lazy(), ["sex"], y_pred="hired").collect().select(
-    ...     "sex", "n", "selected", "selection_rate", "excluded", "impact_ratio", "unknown_rows")
-    shape: (3, 7)
-    ┌──────┬─────┬──────────┬────────────────┬──────────┬──────────────┬──────────────┐
-    │ sex  ┆ n   ┆ selected ┆ selection_rate ┆ excluded ┆ impact_ratio ┆ unknown_rows │
-    │ ---  ┆ --- ┆ ---      ┆ ---            ┆ ---      ┆ ---          ┆ ---          │
-    │ str  ┆ i64 ┆ i64      ┆ f64            ┆ bool     ┆ f64          ┆ i64          │
-    ╞══════╪═════╪══════════╪════════════════╪══════════╪══════════════╪══════════════╡
-    │ F    ┆ 3   ┆ 1        ┆ 0.333333       ┆ false    ┆ 0.5          ┆ 1            │
-    │ M    ┆ 3   ┆ 2        ┆ 0.666667       ┆ false    ┆ 1.0          ┆ 1            │
-    │ null ┆ 1   ┆ 1        ┆ 1.0            ┆ true     ┆ null         ┆ 1            │
-    └──────┴─────┴──────────┴────────────────┴──────────┴──────────────┴──────────────┘
+    ...     "sex", "n", "selected", "excluded", "impact_ratio", "unknown_rows").rows()
+    [('F', 3, 1, False, 0.5, 1), ('M', 3, 2, False, 1.0, 1), (None, 1, 1, True, None, 1)]
     """
     cats = _categories(categories)
     max_groups = check_int(max_groups, "max_groups", limit="max_groups")
@@ -171,11 +169,12 @@ def bias_audit(
             other="y_score= (a score)" if y_score is not None else
             f"pos_label={pos_label!r} (a binary selection)",
             advice="pass y_pred= a class column with classes=, or leave classes= out"))
+    audit: dict[str, Any] = {"min_share": min_share, "exclude_small": exclude_small,
+                             "plain_benchmark": plain_benchmark, "min_support": min_support}
     if y_pred is not None and (classes is not None or _many_classes(frame, y_pred)):
         return class_counts(frame, cats, y_pred=y_pred, classes=classes,
                             sample_weight=sample_weight, null_groups="keep",
-                            max_groups=max_groups).bias_audit(
-            min_share=min_share, exclude_small=exclude_small)
+                            max_groups=max_groups).bias_audit(**audit)
     if y_pred is not None:
         estimated: dict[str, Any] = {} if member is None else {
             "membership": membership, "membership_estimator": membership_estimator,
@@ -189,11 +188,11 @@ def bias_audit(
             if pos_label is not None or member is not None:
                 raise
             raise _classes_advice(frame, cats, y_pred) or err from err
-        return counted.bias_audit(min_share=min_share, exclude_small=exclude_small)
+        return counted.bias_audit(**audit)
     assert y_score is not None
     scored = scores(frame, cats, y_true=None, y_score=y_score,
                     sample_weight=sample_weight, null_groups="keep")
-    return scored.bias_audit(min_share=min_share, exclude_small=exclude_small)
+    return scored.bias_audit(**audit)
 
 
 #: What :func:`bias_audit` raises (composed into its docstring: kept short, the function).

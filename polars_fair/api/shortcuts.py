@@ -127,6 +127,8 @@ def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.D
                    pos_label: Any = None, sample_weight: Any = None,
                    min_share: float = DEFAULTS.min_share,
                    exclude_small: bool = DEFAULTS.exclude_small, classes: Any = None,
+                   plain_benchmark: bool = DEFAULTS.plain_benchmark,
+                   min_support: float = DEFAULTS.min_support,
                    round_scores: int | None = None, membership: Any = None,
                    membership_estimator: Any = "weighted",
                    normalize: bool = False,
@@ -137,7 +139,8 @@ def _bias_audit(factory: Factory, frame: str, engine: str) -> Callable[..., pl.D
             pos_label=pos_label, sample_weight=sample_weight, min_share=min_share,
             exclude_small=exclude_small, classes=classes, membership=membership,
             membership_estimator=membership_estimator, normalize=normalize,
-            max_groups=max_groups).collect()
+            max_groups=max_groups, plain_benchmark=plain_benchmark,
+            min_support=min_support).collect()
         assert isinstance(out, pl.DataFrame)
         return out
 

@@ -689,7 +689,7 @@ def _renamed_sql(name: str) -> str:
     return "--by " + shlex.quote(f"{text[:at].rstrip()} AS {alias}")
 
 
-def check_one_attribute(text: str, schema: pl.Schema) -> None:
+def check_one_attribute(text: str, schema: pl.Schema, flag: str = "--by") -> str:
     """Refuse ``--by race,sex``: one attribute per ``--by``, repeated for several.
 
     A comma outside parentheses and quotes is not part of one column or SQL expression (a
@@ -701,6 +701,13 @@ def check_one_attribute(text: str, schema: pl.Schema) -> None:
         One ``--by`` value.
     schema : pl.Schema
         The data's schema.
+    flag : str, default "--by"
+        The flag it came from (``--category`` for bias-audit), named and repeated in the advice.
+
+    Returns
+    -------
+    str
+        ``text``, unchanged.
 
     Raises
     ------
@@ -712,17 +719,19 @@ def check_one_attribute(text: str, schema: pl.Schema) -> None:
     >>> import polars as pl
     >>> schema = pl.Schema({"race": pl.String, "sex": pl.String})
     >>> check_one_attribute("COALESCE(race, sex)", schema)
+    'COALESCE(race, sex)'
     >>> check_one_attribute("race,sex", schema)
     Traceback (most recent call last):
     ...
     polars_fair.errors.InvalidArgumentError: --by takes one attribute (a column or a SQL ...
     """
     if text in schema:
-        return
+        return text
     parts = _top_level_parts(text)
     if len(parts) > 1:  # each part quoted for the shell (and left alone by cli_message)
-        flags = " ".join("--by '{}'".format(p.replace("'", "'\\''")) for p in parts if p)
-        raise E.InvalidArgumentError(E.CLI_BY_COMMA.format(text=text, flags=flags))
+        flags = " ".join("{} '{}'".format(flag, p.replace("'", "'\\''")) for p in parts if p)
+        raise E.InvalidArgumentError(E.CLI_BY_COMMA.format(flag=flag, text=text, flags=flags))
+    return text
 
 
 def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | pl.Expr:
@@ -775,7 +784,7 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
     if unquote(text) != text and unquote(text) in schema:  # a quoted name: the column itself
         note_attribute_flag(unquote(text), role)
         return unquote(text)
-    expr = sql_expr(text, schema.names(), role)
+    expr = sql_expr(text, schema, role)
     # named by its text, or by its own top-level AS: --by '"n" AS n_attr' is the key n_attr
     if _named_by_as(text) is None:
         expr = expr.alias(text)

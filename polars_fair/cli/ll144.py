@@ -29,7 +29,13 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.audit.escape import page_safe, script_json
-from polars_fair.cli.io import check_on_rows, column_or_sql, parse_value, where_condition
+from polars_fair.cli.io import (
+    check_on_rows,
+    check_one_attribute,
+    column_or_sql,
+    parse_value,
+    where_condition,
+)
 from polars_fair.cli.quoting import QUOTING, split_items, unquote
 from polars_fair.core.labels import markup_text, named_text, text_of, visible
 from polars_fair.core.limits import LIMITS
@@ -107,6 +113,8 @@ def ll144_summary(
     note: str | None = None,
     classes: str | None = None,
     max_groups: int = DEFAULT_MAX_GROUPS,
+    min_support: float = DEFAULTS.min_support,
+    plain_benchmark: bool = DEFAULTS.plain_benchmark,
 ) -> dict[str, Any]:
     """The LL 144 summary of results of a file, from :func:`polars_fair.api.rows.bias_audit`.
 
@@ -131,6 +139,8 @@ def ll144_summary(
         Categories under this share of the rows are flagged small.
     exclude_small : bool, default False
         Leave small categories out of the impact ratios.
+    min_support, plain_benchmark : float (30), bool (False)
+        ``--min-support``, ``--plain-benchmark``: who may set the benchmark (``not_benchmark``).
     data_date : str, optional
         ``--data-date`` (:func:`parse_data_date`).
     title, model, note : str, optional
@@ -148,17 +158,15 @@ def ll144_summary(
     dict
         ``law``, ``outcome`` ("selection" or "scoring"), ``rate`` (the rate column),
         ``source`` (the file name), ``data_date``, ``applicants`` (rows audited),
-        ``unknown_category`` (attribute set -> rows of unknown category), ``provenance``
-        (:func:`polars_fair.audit.html.provenance`) and ``results`` (the frame of
-        :func:`polars_fair.api.rows.bias_audit`).
+        ``unknown_category`` (attribute set -> rows of unknown category), ``small_benchmark``,
+        ``not_benchmark`` (:func:`not_benchmarks`), ``provenance`` and ``results`` (the frame
+        of :func:`polars_fair.api.rows.bias_audit`).
 
     Raises
     ------
-    InvalidArgumentError
-        Neither or both of ``y_pred`` / ``y_score``; a bad ``--data-date``; the errors of
-        :func:`polars_fair.api.rows.bias_audit`.
     PolarsFairError
-        Bad input (missing columns, SQL refused, ...).
+        Neither or both of ``y_pred`` / ``y_score``, a bad ``--data-date``
+        (``InvalidArgumentError``); bad input (missing columns, SQL refused, ...).
 
     Examples
     --------
@@ -179,7 +187,8 @@ def ll144_summary(
     unfiltered, condition = lf, where_condition(lf, where) if where else None
     if condition is not None:
         lf = lf.filter(condition)
-    cats = [column_or_sql(c, schema, "--category") for c in categories]
+    cats = [column_or_sql(check_one_attribute(c, schema, "--category"), schema, "--category")
+            for c in categories]
     outcome_flag = "--y-pred" if y_pred is not None else "--y-score"
     outcome_text = y_pred if y_pred is not None else str(y_score)
     outcome = column_or_sql(outcome_text, schema, outcome_flag)
@@ -195,7 +204,8 @@ def ll144_summary(
         lf, cats, y_pred=outcome if y_pred is not None else None,
         y_score=outcome if y_score is not None else None, pos_label=label,
         sample_weight=weight, min_share=min_share, exclude_small=exclude_small,
-        classes=found, max_groups=max_groups,
+        classes=found, max_groups=max_groups, plain_benchmark=plain_benchmark,
+        min_support=min_support,
     ).collect()
     rows_audited = int(lf.select(pl.len()).collect().item())
     keys = [c if isinstance(c, str) else c.meta.output_name() for c in cats]
@@ -205,7 +215,7 @@ def ll144_summary(
                      for r in results.select("attributes").unique(maintain_order=True)
                      .iter_rows(named=True))
     }
-    small = small_benchmarks(results, keys, min_share=min_share)
+    small = small_benchmarks(results, keys, min_support=min_support, min_share=min_share)
     parameters = {
         "--category": categories, "--y-pred": y_pred, "--y-score": y_score,
         "--pos-label": label if y_pred is not None and found is None else None,
@@ -213,6 +223,7 @@ def ll144_summary(
         "--sample-weight": sample_weight,
         "--min-share": min_share, "--exclude-small": exclude_small, "--where": where,
         **({"--max-groups": max_groups} if max_groups != DEFAULT_MAX_GROUPS else {}),
+        "--min-support": min_support, "--plain-benchmark": plain_benchmark,
     }
     return {
         "law": LAW,
@@ -225,6 +236,7 @@ def ll144_summary(
         "applicants": rows_audited,
         "unknown_category": unknown,
         "small_benchmark": small,
+        "not_benchmark": not_benchmarks(results, min_support),
         "provenance": provenance(
             path, rows_read=rows_read, rows_filtered=rows_read - rows_audited,
             rows_audited=rows_audited, filters=[where] if where else [], params=parameters,
@@ -316,6 +328,52 @@ SMALL_BENCHMARK_ABOVE_SHARE = (
 )
 
 
+#: Categories left out of the benchmark by the support rule (issue 20): they keep their rows and
+#: their impact ratio (against the benchmark; above 1 when selected more often).
+NOT_BENCHMARK = (
+    "{attributes}: {categories} ({count} categor{ies}) with fewer than {min_support:g} "
+    "applicants, report's support rule; their impact ratios are against the highest rate of "
+    "the others (--plain-benchmark lets any category set it, LL 144's plain rule)"
+)
+
+
+def not_benchmarks(results: pl.DataFrame, min_support: float) -> list[str]:
+    """One note per attribute set naming its categories not eligible as benchmark, and why.
+
+    Parameters
+    ----------
+    results : pl.DataFrame
+        :func:`polars_fair.analyses.bias_audit.bias_audit_from_counts`' table (with
+        ``benchmark_eligible``).
+    min_support : float
+        The support rule's applicants.
+
+    Returns
+    -------
+    list of str
+        :data:`NOT_BENCHMARK` for each set with such categories (none under
+        ``--plain-benchmark``, or when no category has ``min_support`` applicants).
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"attributes": [["race"]] * 2, "race": ["a", "b"], "n": [18, 900],
+    ...                   "excluded": [False, False], "benchmark_eligible": [False, True]})
+    >>> not_benchmarks(t, 30)[0][:40]
+    "race: race='a' (1 category) with fewer t"
+    """
+    notes: list[str] = []
+    if "benchmark_eligible" not in results.columns:
+        return notes
+    left = results.filter(~pl.col("benchmark_eligible") & ~pl.col("excluded"))
+    for attrs, group in left.group_by("attributes", maintain_order=True):
+        names = list(attrs[0])
+        shown = [", ".join(f"{k}={r[k]!r}" for k in names) for r in group.iter_rows(named=True)]
+        notes.append(NOT_BENCHMARK.format(
+            attributes=" × ".join(names), categories="; ".join(shown), count=len(shown),
+            ies="y" if len(shown) == 1 else "ies", min_support=min_support))
+    return notes
+
+
 def small_benchmarks(results: pl.DataFrame, keys: Sequence[str],
                      min_support: float = DEFAULTS.min_support,
                      min_share: float = DEFAULTS.min_share) -> list[str]:
@@ -388,6 +446,7 @@ def _facts(summary: dict[str, Any]) -> list[tuple[str, str]]:
         ("versions", ", ".join(f"{k} {v}" for k, v in versions.items())),
         ("note", prov.get("note")),
         *(("small benchmark", n) for n in summary.get("small_benchmark", [])),
+        *(("not eligible as benchmark", n) for n in summary.get("not_benchmark", [])),
     ]
     return [(k, str(v)) for k, v in facts if v is not None]
 

@@ -139,18 +139,23 @@ class SupportOptions(TypedDict, total=False):
 class LL144Options(TypedDict, total=False):
     """The options of the NYC Local Law 144 bias audit (every ``bias_audit_*`` function).
 
-    ``min_share`` (default :attr:`~polars_fair.core.options.Options.min_share`) and
-    ``exclude_small`` (default :attr:`~polars_fair.core.options.Options.exclude_small`).
+    ``min_share`` (default :attr:`~polars_fair.core.options.Options.min_share`),
+    ``exclude_small`` (default :attr:`~polars_fair.core.options.Options.exclude_small`),
+    ``min_support`` (default :attr:`~polars_fair.core.options.Options.min_support`: the
+    support rule of ``report``, which a benchmark category must meet) and ``plain_benchmark``
+    (default :attr:`~polars_fair.core.options.Options.plain_benchmark`).
 
     Examples
     --------
     >>> options: LL144Options = {"min_share": 0.05}
     >>> sorted(LL144Options.__annotations__)
-    ['exclude_small', 'min_share']
+    ['exclude_small', 'min_share', 'min_support', 'plain_benchmark']
     """
 
     min_share: float
     exclude_small: bool
+    min_support: float
+    plain_benchmark: bool
 
 
 class BinOptions(TypedDict, total=False):

@@ -213,6 +213,9 @@ class Options:
         Categories below this share of the rows are small. Accepts [0, 1].
     exclude_small : bool, default False
         Leave small categories out of the impact ratio.
+    plain_benchmark : bool, default False
+        LL 144's plain rule: any category may set the impact ratios' benchmark (by default only
+        those with ``min_support`` rows may, when some have).
     pairwise : bool, default False
         ABROCA between every pair of groups.
     n_permutations : int, default 1000
@@ -273,6 +276,7 @@ class Options:
     # -- NYC Local Law 144
     min_share: float = _option(0.02, Interval(0, 1))
     exclude_small: bool = _option(False)
+    plain_benchmark: bool = _option(False)
     # -- scores
     pairwise: bool = _option(False)
     n_permutations: int = _option(1000, Integer(1))

@@ -58,6 +58,7 @@ import datetime as dt
 import decimal
 import difflib
 import math
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -67,7 +68,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import is_numpy
-from polars_fair.core.labels import cli_words, shown_group
+from polars_fair.core.labels import cli_group, shown_group
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import support_size
 from polars_fair.core.values import value_advice
@@ -83,6 +84,7 @@ __all__ = [
     "known_supported",
     "is_rule",
     "known",
+    "nearest_group",
     "prefer_supported",
     "support_name",
     "support_rows",
@@ -415,6 +417,69 @@ def check_value_type(value: Any, dtype: pl.DataType, column: str, role: str) -> 
     return value
 
 
+def _closest_value(value: Any, values: Sequence[Any]) -> Any:
+    """The value of ``values`` closest to ``value``, or ``None`` when nothing is close.
+
+    By spelling for text (at least :data:`polars_fair.errors.VALUE_CUTOFF`), by distance for a
+    number.
+    """
+    if isinstance(value, str):
+        texts = [v for v in values if isinstance(v, str)]
+        close = difflib.get_close_matches(value, texts, n=1, cutoff=E.VALUE_CUTOFF)
+        return close[0] if close else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        numbers = [v for v in values
+                   if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        return min(numbers, key=lambda v: (abs(v - value), v)) if numbers else None
+    return None
+
+
+def nearest_group(group: Any, groups: pl.DataFrame, keys: Sequence[str]) -> Any:
+    """The group closest to a reference that does not exist, attribute by attribute, or None.
+
+    Each attribute whose value is not among that attribute's values takes its closest value
+    (the closest spelling for text, the nearest number); the result is offered only when it is
+    a group of the data.
+
+    Parameters
+    ----------
+    group : Any
+        The reference asked for: a value, or ``{attribute: value}``.
+    groups : pl.DataFrame
+        The groups, one row each, with the ``keys`` columns.
+    keys : sequence of str
+        The attributes.
+
+    Returns
+    -------
+    Any
+        The closest group in the form asked for, or ``None``.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"race": ["a", "Caucasian", "Caucasian"], "sex": ["Male", "Male", "F"]})
+    >>> nearest_group({"race": "Caucasian", "sex": "Mal"}, t, ["race", "sex"])
+    {'race': 'Caucasian', 'sex': 'Male'}
+    >>> nearest_group(200, pl.DataFrame({"age": [18, 96]}), ["age"])
+    96
+    """
+    asked = dict(group) if isinstance(group, Mapping) else {keys[0]: group}
+    if set(asked) != set(keys) or not 0 < len(keys) == len(asked):
+        return None
+    near = {}
+    for k, v in asked.items():
+        values = groups[k].unique().to_list()
+        near[k] = v if v in values else _closest_value(v, values)
+        if near[k] is None:
+            return None
+    if near == asked:
+        return None
+    hit = groups.filter(pl.all_horizontal(pl.col(k).eq_missing(pl.lit(v)) for k, v in near.items()))
+    if hit.height == 0:
+        return None
+    return near if isinstance(group, Mapping) else near[keys[0]]
+
+
 def _label(row: Mapping[str, Any], keys: Sequence[str]) -> Any:
     return row[keys[0]] if len(keys) == 1 else {k: row[k] for k in keys}
 
@@ -714,23 +779,19 @@ class Reference:
             if chosen.height == 0:
                 groups = [_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
                 shown = [shown_group(g) for g in groups]
-                # a value of one attribute, misspelled: its close values (a group of several
-                # attributes is a mapping, whose text is no value to correct)
-                near = E.closest([group], [g for g in groups if isinstance(g, str)],
-                                 cutoff=E.VALUE_CUTOFF) if isinstance(group, str) else ""
-                # the command line: each group as the shell word --reference takes
-                close = difflib.get_close_matches(
-                    group, [g for g in groups if isinstance(g, str)], n=3,
-                    cutoff=E.VALUE_CUTOFF) if isinstance(group, str) else []
-                near_cli = E.DID_YOU_MEAN.format(names=" or ".join(
-                    f"--reference {cli_words([m], quoted=True)}" for m in close)) if close else ""
+                cli = [shown_group(g) if g is None else cli_group(g) for g in groups]
+                near = nearest_group(group, df.select(keys), keys)
+                python_near = cli_near = ""
+                if near is not None:  # the group as each surface writes it, runnable there
+                    python_near = E.DID_YOU_MEAN.format(names=repr(near))
+                    cli_near = E.DID_YOU_MEAN.format(
+                        names="--reference " + shlex.quote(cli_group(near)))
                 raise E.UnknownGroupError(  # a missing value reads (missing); the CLI: k=v,k=v
-                    E.UNKNOWN_GROUP.format(
-                        group=shown_group(group), groups=E.show_values(shown, limit=50),
-                        near=near),
-                    cli_message=E.CLI_UNKNOWN_GROUP.format(
-                        group=cli_words([group], quoted=True),
-                        groups=cli_words(groups, quoted=True), near=near_cli))
+                    E.UNKNOWN_GROUP.format(  # a few values, each cut (errors.show_values)
+                        group=shown_group(group), groups=E.show_values(shown),
+                        near=python_near),
+                    cli_message=E.UNKNOWN_GROUP.format(
+                        group=cli_group(group), groups=E.show_values(cli), near=cli_near))
             if size in df.columns and not chosen[size].sum():
                 raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=group))
             return df

@@ -38,9 +38,9 @@ Only then does :func:`sql_expr` call ``pl.sql_expr``, whose result is checked on
 URL, no table. The refusal is the same whether a named file exists or not, so an error says
 nothing about the file system.
 
-Why one module: the check is one tokenizer and one grammar of what is accepted; its word lists,
-its limits and its refusals (with their advice) are read together, and a change to one must be
-read against the others for the check to stay sound.
+Why one module: every check of a SQL text reads the same tokens (:func:`tokenize`), and the
+text reaches Polars only through :func:`sql_expr` after all of them (the reach of the text, its
+size, a date compared with a number), so one reader sees every rule a SQL option meets.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ __all__ = [
     "Token",
     "check_size",
     "check_sql",
+    "check_temporal_numbers",
     "sql_expr",
     "sql_name",
     "tokenize",
@@ -476,6 +477,128 @@ def check_size(text: str, tokens: list[Token], role: str) -> None:
             raise _too_large(role, text, name, what, size)
 
 
+#: A literal of each temporal dtype and the part of it a number is usually meant as.
+_TEMPORAL_ADVICE = {
+    "Date": ("date", "DATE '1990-01-01'", "year"),
+    "Datetime": ("date-time", "TIMESTAMP '1990-01-01 00:00:00'", "year"),
+    "Time": ("time", "TIME '12:00:00'", "hour"),
+}
+_COMPARISON_CHARS = frozenset("<>=!")
+
+
+def _operands(tokens: list[Token]) -> list[tuple[Token, list[tuple[int, Token]]]]:
+    """Each comparison or ``BETWEEN`` whose sides are single tokens: ``(left, [(start, right)])``.
+
+    ``>=`` (two punctuation tokens) is one operator; a sign before a right operand belongs to it
+    (``start`` is the sign's offset: ``x > -5``); ``NOT BETWEEN`` is read as ``BETWEEN``, whose
+    two bounds are both right operands.
+    """
+    def operand(k: int) -> tuple[int, int] | None:  # (start offset, index of the token)
+        if k < len(tokens) and tokens[k].kind == "punct" and tokens[k].text in "+-":
+            return (tokens[k].pos, k + 1) if k + 1 < len(tokens) else None
+        return (tokens[k].pos, k) if k < len(tokens) else None
+
+    out: list[tuple[Token, list[tuple[int, Token]]]] = []
+    i = 0
+    while i < len(tokens):
+        tok, j = tokens[i], i
+        between = tok.kind == "word" and tok.text.upper() == "BETWEEN"
+        if tok.kind == "punct" and tok.text in _COMPARISON_CHARS:
+            while j + 1 < len(tokens) and tokens[j + 1].kind == "punct" \
+                    and tokens[j + 1].text in _COMPARISON_CHARS:
+                j += 1
+        elif not between:
+            i += 1
+            continue
+        left = i - 1
+        if left >= 0 and tokens[left].kind == "word" and tokens[left].text.upper() == "NOT":
+            left -= 1
+        rights: list[tuple[int, Token]] = []
+        if (first := operand(j + 1)) is not None:
+            rights.append((first[0], tokens[first[1]]))
+            after = first[1] + 1
+            if between and after < len(tokens) and tokens[after].text.upper() == "AND" \
+                    and (second := operand(after + 1)) is not None:
+                rights.append((second[0], tokens[second[1]]))
+        if left >= 0 and rights:
+            out.append((tokens[left], rights))
+        i = j + 1
+    return out
+
+
+def _end(tok: Token) -> int:
+    """The offset just after ``tok`` in its text (a quoted name with its quotes, doubled ones)."""
+    if tok.kind == "quoted":
+        return tok.pos + len(tok.text.replace('"', '""')) + 2
+    return tok.pos + len(tok.text)
+
+
+def check_temporal_numbers(text: str, schema: pl.Schema, role: str) -> None:
+    """Refuse a SQL text that compares a date, date-time or time column with a number.
+
+    Polars' SQL reads ``dob > 5`` over a date column as "after 1970-01-06" (the number taken as
+    days, or microseconds, since 1970-01-01) and filters silently; a comparison with text
+    (``dob > 'x'``) already fails. A column or number standing alone on each side of a
+    comparison (``=``, ``<>``, ``<``, ``>=``, ...) or of ``BETWEEN`` is checked; the advice
+    writes the text twice with one change, a literal of the column's type in place of the
+    number, or the column's year (hour for a time) in place of the column, and both run as
+    written.
+
+    Parameters
+    ----------
+    text : str
+        The SQL text.
+    schema : pl.Schema
+        The input's schema (the columns' dtypes).
+    role : str
+        The argument it came from (``--where``), named in the error.
+
+    Raises
+    ------
+    InvalidArgumentError
+        :data:`polars_fair.errors.SQL_TEMPORAL_NUMBER`, naming the column and its dtype.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> schema = pl.Schema({"dob": pl.Date, "age": pl.Int64})
+    >>> check_temporal_numbers("dob > DATE '1990-01-01' AND age > 5", schema, "--where")
+    >>> check_temporal_numbers("dob > 5", schema, "--where")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidArgumentError: --where 'dob > 5' compares column 'dob' (Date) ...
+    """
+    def dtype(tok: Token) -> pl.DataType | None:
+        if tok.kind in ("word", "quoted") and tok.text in schema:
+            return schema[tok.text]
+        return None
+
+    def numeric(tok: Token) -> bool:
+        kind = dtype(tok)
+        return tok.kind == "number" or (kind is not None and kind.is_numeric())
+
+    for left, rights in _operands(tokenize(text, role)):
+        sides = [(column, [(start, number) for start, number in rights]) for column in [left]]
+        sides += [(column, [(left.pos, left)]) for _, column in rights]
+        for column, numbers in sides:
+            kind = dtype(column)
+            if kind is None or kind.base_type().__name__ not in _TEMPORAL_ADVICE \
+                    or not any(numeric(number) for _, number in numbers):
+                continue
+            word, literal, part = _TEMPORAL_ADVICE[kind.base_type().__name__]
+            with_literal = text
+            for start, number in reversed(numbers):  # right to left: offsets stay valid
+                if numeric(number):
+                    with_literal = with_literal[:start] + literal + with_literal[_end(number):]
+            part_of = f"DATE_PART('{part}', {sql_name(column.text)})"
+            with_part = text[:column.pos] + part_of + text[_end(column):]
+            spans = [left.pos, _end(left)] + [_end(number) for _, number in rights]
+            raise E.InvalidArgumentError(E.SQL_TEMPORAL_NUMBER.format(
+                role=role, text=text, column=column.text, dtype=kind, kind=word,
+                comparison=text[min(spans):max(spans)], with_literal=with_literal,
+                with_part=with_part))
+
+
 def sql_expr(text: str, columns: Collection[str], role: str) -> pl.Expr:
     """A SQL text as a row-level Polars expression over ``columns``, checked before it is parsed.
 
@@ -486,8 +609,9 @@ def sql_expr(text: str, columns: Collection[str], role: str) -> pl.Expr:
     ----------
     text : str
         The SQL expression (``score_text <> 'Low'``).
-    columns : collection of str
-        The input's column names.
+    columns : collection of str or pl.Schema
+        The input's column names; given as its schema, a date, date-time or time column compared
+        with a number is refused too (:func:`check_temporal_numbers`).
     role : str
         The argument it came from, named in errors.
 
@@ -501,6 +625,8 @@ def sql_expr(text: str, columns: Collection[str], role: str) -> pl.Expr:
     SQLRefusedError
         See :func:`check_sql`; also a text Polars cannot parse (the message gives Polars' first
         line; nothing was read).
+    InvalidArgumentError
+        A date, date-time or time column compared with a number (with the schema).
     NotRowLevelError
         An aggregate, a window or a filter (:func:`check_sql`,
         :func:`polars_fair.core.spec.check_row_level`).
@@ -521,6 +647,8 @@ def sql_expr(text: str, columns: Collection[str], role: str) -> pl.Expr:
     from polars_fair.core.spec import check_row_level
 
     check_sql(text, columns, role)
+    if isinstance(columns, pl.Schema):  # with the dtypes: a date compared with a number
+        check_temporal_numbers(text, columns, role)
     try:
         expr = pl.sql_expr(text)
     except Exception as exc:  # Polars raises several types for bad SQL

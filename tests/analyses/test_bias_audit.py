@@ -95,6 +95,7 @@ def test_output_schema_is_fixed(audit: Audit) -> None:
             "n": pl.Int64(), "selected": pl.Int64(), "selection_rate": pl.Float64(),
             "share": pl.Float64(), "small_category": pl.Boolean(), "unknown_category": pl.Boolean(),
             "excluded": pl.Boolean(), "impact_ratio": pl.Float64(), "unknown_rows": pl.Int64(),
+            "benchmark_eligible": pl.Boolean(),
         }
     )
     scored = audit(HIRING.with_columns(s=pl.col("hired") * 2.0), ["sex"], y_score="s",
@@ -106,6 +107,7 @@ def test_output_schema_is_fixed(audit: Audit) -> None:
             "scoring_rate": pl.Float64(), "median_score": pl.Float64(), "share": pl.Float64(),
             "small_category": pl.Boolean(), "unknown_category": pl.Boolean(),
             "excluded": pl.Boolean(), "impact_ratio": pl.Float64(), "unknown_rows": pl.Int64(),
+            "benchmark_eligible": pl.Boolean(),
         }
     )
 

@@ -1,8 +1,9 @@
 """bias-audit says plainly when its benchmark category is small (issue 20, fix item 11).
 
-LL 144's impact ratio divides by the highest rate, whatever the category's size; the default
-stays so. A benchmark below the report's min_support (30) is named in a fact, in every format,
-and the note's advice (--exclude-small, for a category under --min-share) is followed.
+LL 144's plain rule divides by the highest rate, whatever the category's size
+(``--plain-benchmark``); there a benchmark below the report's min_support (30) is named in a
+fact, in every format, and the note's advice (--exclude-small, for a category under --min-share)
+is followed. By default (issue 20, fix item 4) such a category is not eligible as benchmark.
 """
 
 from __future__ import annotations
@@ -37,13 +38,14 @@ def _rows(tmp_path: Path) -> str:
 
 def test_a_small_benchmark_is_named_and_the_legal_default_kept(tmp_path: Path) -> None:
     path = _rows(tmp_path)
-    text = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel"])
+    text = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
+                               "--plain-benchmark"])
     assert text.exit_code == 0, text.stderr
     note = SMALL_BENCHMARK.format(attributes="g", category="g=x", rate="selection_rate", n=10,
                                   min_support=30)
     assert f"small benchmark: {note}" in text.stdout
     result = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
-                                 "--format", "json"])
+                                 "--plain-benchmark", "--format", "json"])
     summary = json.loads(result.stdout)
     assert summary["small_benchmark"] == [note]
     ratios = {r["g"]: r["impact_ratio"] for r in summary["results"]}
@@ -75,7 +77,7 @@ def test_a_small_benchmark_above_min_share_is_not_advised_exclude_small(tmp_path
 
     path = _rows_above_share(tmp_path)
     plain = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
-                                "--format", "json"])
+                                "--plain-benchmark", "--format", "json"])
     assert plain.exit_code == 0, plain.stderr
     summary = json.loads(plain.stdout)
     note = SMALL_BENCHMARK_ABOVE_SHARE.format(
@@ -86,18 +88,46 @@ def test_a_small_benchmark_above_min_share_is_not_advised_exclude_small(tmp_path
     assert "with --exclude-small" not in note
     # why: --exclude-small changes nothing here, the same ratios against x's 0.8
     excluded = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
-                                   "--exclude-small", "--format", "json"])
+                                   "--plain-benchmark", "--exclude-small", "--format", "json"])
     assert excluded.exit_code == 0, excluded.stderr
     ratios = {r["g"]: r["impact_ratio"] for r in json.loads(excluded.stdout)["results"]}
     assert ratios == {r["g"]: r["impact_ratio"] for r in summary["results"]}
     assert ratios["x"] == 1.0 and abs(ratios["a"] - 0.5 / 0.8) < 1e-12
     # with a --min-share above x's share the note's first form returns, and its advice works
     higher = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
-                                 "--min-share", "0.03", "--format", "json"])
+                                 "--plain-benchmark", "--min-share", "0.03", "--format", "json"])
     assert json.loads(higher.stdout)["small_benchmark"] == [SMALL_BENCHMARK.format(
         attributes="g", category="g=x", rate="selection_rate", n=25, min_support=30)]
     moved = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
-                                "--min-share", "0.03", "--exclude-small", "--format", "json"])
+                                "--plain-benchmark", "--min-share", "0.03", "--exclude-small",
+                                "--format", "json"])
     ratios = {r["g"]: r["impact_ratio"] for r in json.loads(moved.stdout)["results"]}
     assert ratios["x"] is None and ratios["a"] == 1.0
     assert abs(ratios["b"] - (190 / 475) / 0.5) < 1e-12
+
+
+def test_by_default_a_small_category_is_not_the_benchmark(tmp_path: Path) -> None:
+    """Issue 20, fix item 4: report's support rule (30 applicants) picks the benchmark."""
+    from polars_fair.cli.ll144 import NOT_BENCHMARK
+
+    path = _rows(tmp_path)
+    result = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
+                                 "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["small_benchmark"] == []
+    assert summary["not_benchmark"] == [NOT_BENCHMARK.format(
+        attributes="g", categories="g='x'", count=1, ies="y", min_support=30)]
+    rows = {r["g"]: r for r in summary["results"]}
+    # benchmark a: 248/495; x: 0.8 / (248/495) = 396/248 = 1.5968 (still reported); b: 198/248
+    assert rows["a"]["impact_ratio"] == 1.0
+    assert abs(rows["x"]["impact_ratio"] - 0.8 / (248 / 495)) < 1e-12
+    assert abs(rows["b"]["impact_ratio"] - 198 / 248) < 1e-12
+    assert [rows[g]["benchmark_eligible"] for g in "xab"] == [False, True, True]
+    text = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel"])
+    assert "not eligible as benchmark: g: g='x' (1 category) with fewer than 30" in text.stdout
+    # --min-support 10 makes x (10 applicants) eligible again: the benchmark at 0.8
+    low = runner.invoke(app, ["bias-audit", path, "--category", "g", "--y-pred", "sel",
+                              "--min-support", "10", "--format", "json"])
+    ratios = {r["g"]: r["impact_ratio"] for r in json.loads(low.stdout)["results"]}
+    assert ratios["x"] == 1.0 and abs(ratios["a"] - 248 / 495 / 0.8) < 1e-12

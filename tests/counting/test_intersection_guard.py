@@ -160,3 +160,41 @@ def test_combinations_check_the_sets_shown_not_the_finest_table() -> None:
     # asking for the finest set itself is refused: 128 groups of one row each
     with pytest.raises(E.TooManyLevelsError, match="together form 128 groups in 128 rows"):
         df.fair.confusion(["a", "b", "c"], combinations="all")
+
+
+def test_an_intersection_with_a_quarter_of_one_row_cells_is_refused() -> None:
+    """The intersection rule (INTERSECTION_SINGLE_SHARE, issue 20 fix item 5): from 100 groups,
+    a quarter of them or more on a single row. Hand-built: 100 groups, 1,000 rows."""
+    from polars_fair.counting.boundary import INTERSECTION_SINGLE_SHARE
+
+    assert INTERSECTION_SINGLE_SHARE == 0.25
+    # 25 groups of 1 row and 75 of (1,000 - 25) / 75 = 13 rows: 25 / 100 = a quarter: refused
+    quarter = pl.DataFrame({"a": [i % 10 for i in range(100)], "b": [i // 10 for i in range(100)],
+                            "n": [1] * 25 + [13] * 75})
+    assert too_fine(quarter, ["a", "b"], 1_000) == (100, True)
+    # 24 groups of 1 row (24% < 25%), 76 of 13 rows, 1,012 rows: accepted
+    fewer = quarter.with_columns(n=pl.Series([1] * 24 + [13] * 76))
+    assert too_fine(fewer, ["a", "b"], 1_012) == (100, False)
+    # one attribute keeps its rule, half of the levels: 25 of 100 levels on one row is fine
+    single = pl.DataFrame({"a": list(range(100)), "n": [1] * 25 + [13] * 75})
+    assert too_fine(single, ["a"], 1_000) == (100, False)
+
+
+def test_compas_sex_race_age_priors_is_refused_with_counts_only() -> None:
+    """sex x race x age x priors_count on COMPAS: the review counted 2,246 groups, 1,117 of one
+    person (49.7%, under half: printed before); now refused. Counted here independently with a
+    plain Polars group-by (asserted, never printed)."""
+    path = str(require(COMPAS_CSV))
+    keys = ["sex", "race", "age", "priors_count"]
+    cells = pl.read_csv(path, columns=keys).group_by(keys).len()
+    assert cells.height == 2_246 and int((cells["len"] == 1).sum()) == 1_117
+    args = [a for k in keys for a in ("--by", k)]
+    result = runner.invoke(app, ["report", path, *args, "--y-true", "two_year_recid",
+                                 "--y-pred", "is_recid"])
+    assert result.exit_code == 2
+    assert "together form 2,246 groups in 7,214 rows" in result.stderr
+    assert result.stdout == ""  # no table, so no cell of one person
+    # the Python surface refuses the same cells
+    frame = pl.read_csv(path, columns=[*keys, "two_year_recid", "is_recid"])
+    with pytest.raises(E.TooManyLevelsError, match="2,246 groups"):
+        frame.fair.report(keys, y_true="two_year_recid", y_pred="is_recid")

@@ -110,11 +110,18 @@ def row_sizes(lf: pl.LazyFrame, by_exprs: Sequence[pl.Expr], where: str | pl.Exp
     """The row filter, and the rows in, kept and with a missing group value (one cheap scan).
 
     Returns the filter (or None), ``{"total", "kept", "null_rows"}`` and the input's columns.
+    A ``by`` column the input lacks is named before the scan (``"race,sex"``: pass a list).
     """
+    from polars_fair import errors as E
+
+    schema = lf.collect_schema()
+    for col in (c for e in by_exprs for c in e.meta.root_names()):
+        if col not in schema:
+            raise E.ColumnNotFoundError(E.missing_column(col, "by", schema.names()))
     if isinstance(where, str):  # SQL over the input's columns only: nothing else is read
         from polars_fair.core.sql import sql_expr
 
-        condition: pl.Expr | None = sql_expr(where, lf.collect_schema().names(), "where")
+        condition: pl.Expr | None = sql_expr(where, schema, "where")
     else:
         condition = where
     kept = condition.fill_null(False) if condition is not None else pl.repeat(True, pl.len())
