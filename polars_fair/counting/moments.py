@@ -330,7 +330,8 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     checked = table(True)
     schema = checked.collect_schema()
     public = schema.names()
-    values = [c for c in public if c.startswith(("mean_", "m2_", "sum_abs", DMEAN))]
+    values = [c for c in public  # a key may start so too ("mean_attr"): not a moment
+              if c not in a.keys and c.startswith(("mean_", "m2_", "sum_abs", DMEAN))]
 
     def complete(df: pl.DataFrame) -> pl.DataFrame:
         # finite moments hold no NaN or infinite value: the finite counts are the non-null
