@@ -725,6 +725,15 @@ CONTINUOUS_OVERFLOW = (
     "power of ten first, for example by 1e100 (the same factor for y_true and y_pred when "
     "both are given; SMDs and ratios are unchanged)"
 )
+#: Nonzero values whose squares underflow a double (below about 1.5e-154) in groups whose sum
+#: of squares is then 0 or subnormal, any engine: the standard deviation (and SMD) would be
+#: silently lost.
+CONTINUOUS_UNDERFLOW = (
+    "column {column!r} ({role}) holds {count} nonzero value(s) too small to square in a "
+    "double (below about 1.5e-154 in magnitude: their squares underflow, and the standard "
+    "deviation of their group(s) would be lost); multiply the column by a power of ten first, for example by 1e100 (the "
+    "same factor for y_true and y_pred when both are given; SMDs and ratios are unchanged)"
+)
 #: :data:`CONTINUOUS_BEYOND_FLOAT` of a Decimal column (``SCORE_DECIMAL_DIGITS``' rule).
 CONTINUOUS_DECIMAL_DIGITS = (
     "column {column!r} ({role}, {dtype}) holds {count} decimal value(s) of more than 15 "

@@ -163,6 +163,10 @@ FOLLOWED = {
     # tests/counting/test_moment_checks.py::
     # test_finite_values_whose_squares_overflow_are_an_error_whose_advice_works
     "CONTINUOUS_OVERFLOW",
+    # fix 22d item 2: tests/counting/test_moment_checks.py::
+    # test_nonzero_values_whose_squares_underflow_are_an_error_whose_advice_works (Python, the
+    # command line)
+    "CONTINUOUS_UNDERFLOW",
     # issue 22 (fresh-user review): tests/core/test_error_advice_classes.py follows the Python
     # class advice (classes= given then found, none of them found, a set, an Enum widened),
     # tests/cli/test_cli_advice_followed.py the command line's (CLI_*);
