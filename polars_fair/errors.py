@@ -731,8 +731,9 @@ CONTINUOUS_OVERFLOW = (
 CONTINUOUS_UNDERFLOW = (
     "column {column!r} ({role}) holds {count} nonzero value(s) too small to square in a "
     "double (below about 1.5e-154 in magnitude: their squares underflow, and the standard "
-    "deviation of their group(s) would be lost); multiply the column by a power of ten first, for example by 1e100 (the "
-    "same factor for y_true and y_pred when both are given; SMDs and ratios are unchanged)"
+    "deviation of their group(s) would be lost); multiply the column by a power of ten "
+    "first, for example by 1e100 (the same factor for y_true and y_pred when both are given; "
+    "SMDs and ratios are unchanged)"
 )
 #: :data:`CONTINUOUS_BEYOND_FLOAT` of a Decimal column (``SCORE_DECIMAL_DIGITS``' rule).
 CONTINUOUS_DECIMAL_DIGITS = (
