@@ -267,6 +267,13 @@ UNKNOWN_CLASSES = (
     "column {column!r} ({role}) holds {count} value(s) not in classes={classes}: {values}; pass "
     "classes={wanted} (the classes given, then those found), or map them to a listed class first"
 )
+#: :data:`UNKNOWN_CLASSES` when a class given never occurs while a close one found is unlisted
+#: (``Meduim`` given, ``Medium`` found): the list advised has the misspelt class replaced.
+UNKNOWN_CLASSES_TYPO = (
+    "column {column!r} ({role}) holds {count} value(s) not in classes={classes}: {values}, "
+    "while {absent} never occurs (did you mean {hint}?); pass classes={wanted} (the classes "
+    "given with the misspelt one(s) replaced), or map them to a listed class first"
+)
 #: Not one row's class among ``classes=``: none of the classes given occurs (a misspelt list,
 #: or classes of another column); the classes the column holds, to pass instead.
 CLASSES_ABSENT = (
