@@ -276,6 +276,13 @@ UNKNOWN_CLASSES = (
     "column {column!r} ({role}) holds {count} value(s) not in classes={classes}: {values}; pass "
     "classes={wanted} (the classes given, then those found), or map them to a listed class first"
 )
+#: :data:`UNKNOWN_CLASSES` when a class given never occurs while a close one found is unlisted
+#: (``Meduim`` given, ``Medium`` found): the list advised has the misspelt class replaced.
+UNKNOWN_CLASSES_TYPO = (
+    "column {column!r} ({role}) holds {count} value(s) not in classes={classes}: {values}, "
+    "while {absent} never occurs (did you mean {hint}?); pass classes={wanted} (the classes "
+    "given with the misspelt one(s) replaced), or map them to a listed class first"
+)
 #: Not one row's class among ``classes=``: none of the classes given occurs (a misspelt list,
 #: or classes of another column); the classes the column holds, to pass instead.
 CLASSES_ABSENT = (
@@ -733,6 +740,16 @@ CONTINUOUS_OVERFLOW = (
     "1e154 in magnitude): the {moment} of {count} group(s) overflows; divide the column by a "
     "power of ten first, for example by 1e100 (the same factor for y_true and y_pred when "
     "both are given; SMDs and ratios are unchanged)"
+)
+#: Nonzero values whose squares underflow a double (below about 1.5e-154) in groups whose sum
+#: of squares is then 0 or subnormal, any engine: the standard deviation (and SMD) would be
+#: silently lost.
+CONTINUOUS_UNDERFLOW = (
+    "column {column!r} ({role}) holds {count} nonzero value(s) too small to square in a "
+    "double (below about 1.5e-154 in magnitude: their squares underflow, and the standard "
+    "deviation of their group(s) would be lost); multiply the column by a power of ten "
+    "first, for example by 1e100 (the same factor for y_true and y_pred when both are given; "
+    "SMDs and ratios are unchanged)"
 )
 #: :data:`CONTINUOUS_BEYOND_FLOAT` of a Decimal column (``SCORE_DECIMAL_DIGITS``' rule).
 CONTINUOUS_DECIMAL_DIGITS = (

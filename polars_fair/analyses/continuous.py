@@ -19,11 +19,13 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import np, sps
 from polars_fair.analyses.membership_regression import normal_quantile
+from polars_fair.analyses.runner import check_clash
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference, known
 from polars_fair.counting.moment_merge import LOW, merge_moments
 
-__all__ = ["SMD_SD", "continuous_report_from_moments", "mean_intervals", "report_schema"]
+__all__ = ["REPORT_COLUMNS", "SMD_SD", "continuous_report_from_moments", "mean_intervals",
+           "report_schema"]
 
 SmdSd = Literal["pooled", "population"]
 #: The accepted ``smd_sd`` values.
@@ -34,6 +36,9 @@ _BASE = ("mean", "std", "low_support", "is_reference", "mean_difference", "ci_lo
          "p_value", "smd")
 _RESIDUAL = ("mean_true", "mean_residual", "mae", "rmse", "mae_ratio", "rmse_ratio",
              "residual_difference", "residual_p_value", "residual_smd")
+#: Every column the report adds to the keys (``weight_sum`` when weighted, the residual ones
+#: with ``y_true``): a key may not be named like one (:func:`continuous_report_from_moments`).
+REPORT_COLUMNS = ("n", "weight_sum", *_BASE, *_RESIDUAL)
 
 
 def report_schema(moment_schema: pl.Schema, keys: Sequence[str]) -> pl.Schema:
@@ -198,8 +203,9 @@ def continuous_report_from_moments(
     Raises
     ------
     InvalidArgumentError
-        ``level`` outside (0, 1), a negative ``min_support``, an unknown ``smd_sd`` or a
-        reference rule other than "largest".
+        A key named like an output column (:data:`REPORT_COLUMNS`); ``level`` outside
+        (0, 1), a negative ``min_support``, an unknown ``smd_sd`` or a reference rule other
+        than "largest".
     UnknownGroupError
         An explicit reference that is not a group or has no rows (at collect time).
 
@@ -211,6 +217,7 @@ def continuous_report_from_moments(
     >>> r.select("g", "mean", "std", "mean_difference", "smd").rows()
     [('a', 2.0, 1.0, 0.0, 0.0), ('b', 3.0, 1.0, 1.0, 1.0)]
     """
+    check_clash(keys, REPORT_COLUMNS, "continuous_report")
     lvl = float(check("level", level))
     support = float(check("min_support", min_support))
     if smd_sd not in SMD_SD:

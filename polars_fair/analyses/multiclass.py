@@ -23,7 +23,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import np, sps
 from polars_fair.analyses.report import report_from_counts
-from polars_fair.analyses.runner import dense
+from polars_fair.analyses.runner import check_clash, dense
 from polars_fair.core.numbers import check_seed
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference
@@ -235,8 +235,9 @@ def multiclass_report_from_classes(
     Raises
     ------
     InvalidArgumentError
-        An option outside its range, bad ``classes``, or ``ordered=True`` on text classes
-        without ``classes``.
+        A key named like an output column (:data:`REPORT_COLUMNS`, ``weight_sum``); an option
+        outside its range, bad ``classes``, or ``ordered=True`` on text classes without
+        ``classes``.
     InvalidLabelError
         A class outside ``classes``, or one class only (at collect time).
     UnknownGroupError
@@ -250,6 +251,7 @@ def multiclass_report_from_classes(
     >>> out.select("g", "class", "selection_rate", pl.col("impact_ratio").round(3)).rows()
     [('a', 'x', 0.75, 1.0), ('a', 'y', 0.25, 0.5), ('b', 'x', 0.5, 0.667), ('b', 'y', 0.5, 1.0)]
     """
+    check_clash(keys, (*REPORT_COLUMNS, "weight_sum"), "multiclass_report")
     check("min_support", min_support)
     check("four_fifths", four_fifths)
     schema = table.collect_schema()

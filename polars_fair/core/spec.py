@@ -1201,6 +1201,10 @@ def _pos_for(dtype: pl.DataType, pos_label: Any, column: str, source: Any = None
 #: The largest integer magnitude from which every integer is a float: integer scores beyond it
 #: are refused (``SCORE_BEYOND_FLOAT``), since the score table and every comparison read Float64.
 FLOAT_EXACT_INT = 2**53
+#: The smallest magnitude whose square is a normal double (2**-511, about 1.5e-154): the squares
+#: of nonzero continuous values below it are subnormal or 0, and a standard deviation of such
+#: values is lost (``CONTINUOUS_UNDERFLOW``).
+FLOAT_SQUARE_MIN = 2.0**-511
 
 
 def wide_int(dtype: pl.DataType | None) -> bool:

@@ -31,7 +31,14 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair.core.spec import FLOAT_DIGITS, FLOAT_EXACT_INT, Audit, wide_decimal, wide_int
+from polars_fair.core.spec import (
+    FLOAT_DIGITS,
+    FLOAT_EXACT_INT,
+    FLOAT_SQUARE_MIN,
+    Audit,
+    wide_decimal,
+    wide_int,
+)
 from polars_fair.counting.moment_merge import DMEAN, SHIFT, far_from_shift
 
 __all__ = ["sql_moment_label_table"]
@@ -47,7 +54,8 @@ def _duckdb(engine: Any, a: Audit) -> pl.LazyFrame:
     def parts(column: str, tag: str) -> list[str]:
         x = f"CAST({quote(column)} AS DOUBLE)"
         out = [f"{_count_if(f'{x} IS NULL')} AS {_V}{tag}_null",
-               f"{_count_if(f'isfinite({x})')} AS {_V}{tag}_finite"]
+               f"{_count_if(f'isfinite({x})')} AS {_V}{tag}_finite",
+               f"{_count_if(f'{x} <> 0 AND abs({x}) < {FLOAT_SQUARE_MIN!r}')} AS {_V}{tag}_tiny"]
         dtype = a.pred_dtype if tag == "pred" else a.true_dtype
         if wide_decimal(dtype):  # the significant digits of its plain text
             digits = (f"length(trim(regexp_replace(CAST({quote(column)} AS VARCHAR), '[-+.]', "
@@ -119,7 +127,8 @@ def _spark(engine: Any, a: Audit) -> pl.LazyFrame:
         x = _col(column).cast("double")
         out = [_count_if(x.isNull()).alias(f"{_V}{tag}_null"),
                _count_if(~F.isnan(x) & (F.abs(x) != F.lit(float("inf"))))
-               .alias(f"{_V}{tag}_finite")]
+               .alias(f"{_V}{tag}_finite"),
+               _count_if((x != 0) & (F.abs(x) < F.lit(FLOAT_SQUARE_MIN))).alias(f"{_V}{tag}_tiny")]
         dtype = a.pred_dtype if tag == "pred" else a.true_dtype
         if wide_decimal(dtype):  # the significant digits of its plain text
             text = F.regexp_replace(_col(column).cast("string"), "[-+.]", "")

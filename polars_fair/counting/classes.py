@@ -613,9 +613,38 @@ def _check_declared(df: pl.DataFrame, columns: Sequence[str], declared: tuple[An
             raise E.class_error(E.InvalidLabelError, E.CLASSES_ABSENT, **facts,
                                 classes=E.Classes(declared, names[c], every=True),
                                 wanted=E.Classes(found, names[c], every=True))
-        raise E.class_error(E.InvalidLabelError, E.UNKNOWN_CLASSES, **facts,
-                            classes=E.Classes(declared, names[c], every=True),
+        given = E.Classes(declared, names[c], every=True)
+        fixes = _misspelt(declared, found, {v for part in (held[k] for k in columns)
+                                            for v in part.to_list()})
+        if fixes:
+            wanted = [fixes.get(v, v) for v in declared]
+            wanted += [v for v in found if v not in wanted]
+            raise E.class_error(
+                E.InvalidLabelError, E.UNKNOWN_CLASSES_TYPO, **facts, classes=given,
+                absent=", ".join(map(str, fixes)), hint=", ".join(map(str, fixes.values())),
+                wanted=E.Classes(wanted, names[c], every=True))
+        raise E.class_error(E.InvalidLabelError, E.UNKNOWN_CLASSES, **facts, classes=given,
                             wanted=E.Classes([*declared, *found], names[c], every=True))
+
+
+def _misspelt(declared: Sequence[Any], found: Sequence[Any], held: AbstractSet[Any]) -> dict[
+        Any, Any]:
+    """Each class given that never occurs -> the close unlisted class found (difflib).
+
+    >>> _misspelt(("Low", "Meduim", "High"), ["Medium"], {"Low", "Medium", "High"})
+    {'Meduim': 'Medium'}
+    """
+    import difflib
+
+    fixes: dict[Any, Any] = {}
+    unlisted = [v for v in found if isinstance(v, str)]
+    for v in declared:
+        if isinstance(v, str) and v not in held:
+            close = difflib.get_close_matches(v, unlisted, n=1, cutoff=E.VALUE_CUTOFF)
+            if close:
+                fixes[v] = close[0]
+                unlisted.remove(close[0])
+    return fixes
 
 
 def _enum_outside(facts: dict[str, Any], categories: list[Any], found: list[Any],

@@ -48,6 +48,7 @@ deviations from it, inside the one group-by).
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, TypedDict
@@ -58,6 +59,7 @@ from polars_fair import errors as E
 from polars_fair.core.spec import (
     FLOAT_DIGITS,
     FLOAT_EXACT_INT,
+    FLOAT_SQUARE_MIN,
     Audit,
     IntoExpr,
     NullGroups,
@@ -243,10 +245,13 @@ def _checks(x: pl.Expr, tag: str, raw: pl.Expr | None = None,
     :data:`~polars_fair.core.spec.FLOAT_EXACT_INT` (``__pf_{tag}_big``), which the Float64
     cast would round; with a Decimal ``dtype`` wider than 15 digits, the count of values of
     more than :data:`~polars_fair.core.spec.FLOAT_DIGITS` significant digits (the rule of
-    Decimal scores).
+    Decimal scores). Always the count of nonzero values whose squares are not normal doubles
+    (``__pf_{tag}_tiny``, below :data:`~polars_fair.core.spec.FLOAT_SQUARE_MIN`).
     """
     out = [x.null_count().cast(pl.Int64).alias(f"{_V}{tag}_null"),
-           x.is_finite().sum().cast(pl.Int64).alias(f"{_V}{tag}_finite")]
+           x.is_finite().sum().cast(pl.Int64).alias(f"{_V}{tag}_finite"),
+           ((x != 0) & (x.abs() < FLOAT_SQUARE_MIN)).sum().cast(pl.Int64)
+           .alias(f"{_V}{tag}_tiny")]
     if raw is not None and (wide_int(dtype) or wide_decimal(dtype)):
         big = (decimal_digits(raw) > FLOAT_DIGITS if wide_decimal(dtype)
                else ~raw.is_between(-FLOAT_EXACT_INT, FLOAT_EXACT_INT))
@@ -330,7 +335,8 @@ def moment_label_table(lf: pl.LazyFrame, a: Audit) -> pl.LazyFrame:
     checked = table(True)
     schema = checked.collect_schema()
     public = schema.names()
-    values = [c for c in public if c.startswith(("mean_", "m2_", "sum_abs", DMEAN))]
+    values = [c for c in public  # a key may start so too ("mean_attr"): not a moment
+              if c not in a.keys and c.startswith(("mean_", "m2_", "sum_abs", DMEAN))]
 
     def complete(df: pl.DataFrame) -> pl.DataFrame:
         # finite moments hold no NaN or infinite value: the finite counts are the non-null
@@ -423,10 +429,28 @@ def _validate(df: pl.DataFrame, a: Audit) -> None:
         if bad:
             raise E.InvalidScoreError(E.BAD_CONTINUOUS.format(column=name, role=role,
                                                               count=bad))
+        tiny = _lost_spread(df, tag)
+        if tiny:
+            raise E.InvalidScoreError(E.CONTINUOUS_UNDERFLOW.format(column=name, role=role,
+                                                                    count=tiny))
     boundary.check_weights(df, a)
     if "weight_sum" in df.columns and not math.isfinite(float(df["weight_sum"].sum() or 0.0)):
         raise E.InvalidWeightError(E.WEIGHT_TOTAL_OVERFLOW.format(column=a.weight_name))
     _check_overflow(df, a)
+
+
+def _lost_spread(df: pl.DataFrame, tag: str) -> int:
+    """The nonzero values whose squares underflow, in groups whose sum of squares is lost.
+
+    A group's centred sum of squares (of ``y_pred``, or of the residual for ``y_true``) that is
+    0 or subnormal while it holds such values has lost its spread; a tiny value beside
+    values of normal size changes nothing and is not counted.
+    """
+    m2 = "m2_pred" if tag == "pred" else "m2_residual"
+    if f"{_V}{tag}_tiny" not in df.columns or m2 not in df.columns:
+        return 0
+    lost = pl.col(m2).cast(pl.Float64).abs() < sys.float_info.min  # 0 or subnormal
+    return int(df.filter(lost.fill_null(False))[f"{_V}{tag}_tiny"].sum())
 
 
 #: moment label column -> (role, what overflowed), in the order they are reported: y_pred's

@@ -332,6 +332,26 @@ def test_classes_none_of_which_occurs_advice_runs(classes_csv: Path) -> None:
                                   ("b", "High"): 0, ("b", "Low"): 3, ("b", "Medium"): 3}
 
 
+def test_a_misspelt_class_on_the_command_line_gets_did_you_mean_and_that_runs(
+        classes_csv: Path) -> None:
+    # fix 22d item 3: --classes Low,Meduim,High advised Low,Meduim,High,Medium (the typo
+    # kept); Meduim never occurs and Medium is close: the list with Meduim replaced
+    code, _, err = cli("multiclass-report", str(classes_csv), "--by", "g", "--y-pred", "r",
+                       "--classes", "Low,Meduim,High")
+    assert code == 2
+    text = " ".join(err.split())
+    assert "while Meduim never occurs (did you mean Medium?)" in text, text
+    assert "[" not in text and "classes=" not in text
+    classes = _listed(text, "pass --classes")
+    assert classes == "Low,Medium,High"
+    code, out, err = cli("multiclass-report", str(classes_csv), "--by", "g", "--y-pred", "r",
+                         "--classes", classes, "--format", "csv", "--min-support", "1")
+    assert code == 0, err
+    # r by hand (the classes_csv fixture): a Low 3, High 3; b Low 3, Medium 3
+    assert _class_counts(out) == {("a", "High"): 3, ("a", "Low"): 3, ("a", "Medium"): 0,
+                                  ("b", "High"): 0, ("b", "Low"): 3, ("b", "Medium"): 3}
+
+
 def test_one_class_and_few_classes_list_values_as_typed(classes_csv: Path) -> None:
     code, _, err = cli("multiclass-report", str(classes_csv), "--by", "g", "--y-pred", "r",
                        "--where", "r = 'Low'")

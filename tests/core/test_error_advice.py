@@ -163,6 +163,15 @@ FOLLOWED = {
     # tests/counting/test_moment_checks.py::
     # test_finite_values_whose_squares_overflow_are_an_error_whose_advice_works
     "CONTINUOUS_OVERFLOW",
+    # fix 22d item 2: tests/counting/test_moment_checks.py::
+    # test_nonzero_values_whose_squares_underflow_are_an_error_whose_advice_works (Python, the
+    # command line)
+    "CONTINUOUS_UNDERFLOW",
+    # fix 22d item 3: tests/core/test_error_advice_classes.py::
+    # test_a_misspelt_class_gets_did_you_mean_and_the_advised_list_replaces_it (Python) and
+    # tests/cli/test_cli_advice_followed.py::
+    # test_a_misspelt_class_on_the_command_line_gets_did_you_mean_and_that_runs
+    "UNKNOWN_CLASSES_TYPO",
     # issue 22 (fresh-user review): tests/core/test_error_advice_classes.py follows the Python
     # class advice (classes= given then found, none of them found, a set, an Enum widened),
     # tests/cli/test_cli_advice_followed.py the command line's (CLI_*);

@@ -66,6 +66,25 @@ def test_unknown_classes_advice_lists_every_class_found_and_runs() -> None:
                              ("b", "Medium"): 3, ("b", "VeryHigh"): 0}
 
 
+def test_a_misspelt_class_gets_did_you_mean_and_the_advised_list_replaces_it() -> None:
+    # fix 22d item 3: Meduim given never occurs while Medium (unlisted) does: the advice was
+    # classes=['Low', 'Meduim', 'High', 'Medium'], keeping the typo; now Meduim -> Medium
+    with pytest.raises(E.InvalidLabelError) as err:
+        ROWS.fair.multiclass_report("g", y_pred="p", classes=["Low", "Meduim", "High"])
+    # p's rows outside the list: the 3 Medium rows of b
+    assert str(err.value) == E.UNKNOWN_CLASSES_TYPO.format(
+        column="p", role="y_pred", count=3, classes="['Low', 'Meduim', 'High']",
+        values="['Medium']", absent="Meduim", hint="Medium",
+        wanted="['Low', 'Medium', 'High']")
+    assert "did you mean Medium?" in str(err.value)
+    classes = _advised(str(err.value), "classes")
+    assert classes == ["Low", "Medium", "High"]
+    out = ROWS.fair.multiclass_report("g", y_pred="p", classes=classes, min_support=1)
+    assert out.filter(pl.col("g") == "a")["class"].to_list() == ["Low", "Medium", "High"]
+    assert _n_class(out) == {("a", "Low"): 3, ("a", "Medium"): 0, ("a", "High"): 3,
+                             ("b", "Low"): 3, ("b", "Medium"): 3, ("b", "High"): 0}
+
+
 def test_classes_none_of_which_occurs_say_so_and_list_those_held() -> None:
     with pytest.raises(E.InvalidLabelError) as err:
         ROWS.fair.multiclass_report("g", y_pred="p", classes=["low", "high"])

@@ -112,6 +112,8 @@ BAD = pl.DataFrame({"g": ["a", "a", "b", "b"], "x": [1.0, 2.0, 3.0, 4.0],
                     "nulls": [1.0, None, 3.0, None], "nans": [1.0, float("nan"), 3.0, 4.0],
                     "infs": [1.0, float("inf"), float("-inf"), 4.0], "text": ["1", "2", "3", "4"],
                     "huge": [1e200, -1e200, 2.0, 3.0],  # finite, group a's squares overflow
+                    # 3 nonzero values below 2**-511 (~1.5e-154), whose squares underflow
+                    "tiny": [1e-170, 2e-170, 0.0, -1e-160],
                     "big": [1, 2**53 + 1, 3, -(2**53) - 2],  # 2 integers a float cannot hold
                     # 2 decimals of more than 15 significant digits (17 and 19), 2 of at most 15
                     "dec": pl.Series([Decimal("12345678901234567.5"), Decimal("1.5"),
@@ -140,6 +142,12 @@ CATALOGUE: dict[str, tuple[dict[str, Any], type[Exception], str]] = {
     "squares that overflow": ({"y_pred": "huge"}, E.InvalidScoreError,
                               E.CONTINUOUS_OVERFLOW.format(column="huge", role="y_pred",
                                                            moment="sum of squares", count=1)),
+    # fix 22d item 2: nonzero values whose squares underflow (a: 1e-170, 2e-170; b: 0.0 and
+    # -1e-160, the 0.0 not counted), so both groups' sums of squares are 0: std 0 and a null
+    # smd, silently; now a typed error on every engine
+    "squares that underflow": ({"y_pred": "tiny"}, E.InvalidScoreError,
+                               E.CONTINUOUS_UNDERFLOW.format(column="tiny", role="y_pred",
+                                                             count=3)),
     "residuals that overflow": ({"y_pred": "x", "y_true": "huge"}, E.InvalidScoreError,
                                 E.CONTINUOUS_OVERFLOW.format(
                                     column="huge", role="y_true",
