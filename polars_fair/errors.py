@@ -142,11 +142,6 @@ TOO_MANY_VALUES_HIDDEN = (
 #: A class column (``y_pred`` or ``y_true`` of a multiclass audit) whose values may identify
 #: people (:func:`polars_fair.counting.boundary.identifying`): refused as such an attribute is,
 #: since its classes would be printed; counts and the dtype only.
-CLASSES_HIDDEN = (
-    "column {column!r} ({role}) is a {dtype} column with {levels:,} distinct values in "
-    "{rows:,} rows: {why}, so it cannot hold classes (values not shown: such a column can "
-    "identify people); is it the right column?"
-)
 #: TOO_MANY_VALUES of a label, with the way to make it binary (:func:`too_many_labels`).
 TOO_MANY_LABELS = TOO_MANY_VALUES + (
     "; a label of more than two values is made binary first, for example "
@@ -319,12 +314,13 @@ CLASSES_HIDDEN = (
     "({levels:,} distinct {dtype} values in {rows:,} rows, not shown: such a column can identify "
     "people; is it the right column?)"
 )
-#: Classes found with nearly one row each (at least 8, fewer than two rows a class): an id, a
-#: name or a birth date given as the class; counts and dtype only.
+#: A class column too fine to be an attribute (the attributes' rule, ``{why}`` the part that
+#: decided: :func:`polars_fair.counting.boundary.identifying`): an id, a name or a birth date
+#: given as the class; counts and dtype only.
 CLASS_COLUMN_HIDDEN = (
-    "column {column!r} ({role}) read as classes is a column of dtype {dtype} with {levels:,} "
-    "distinct values in {rows:,} rows, nearly one row per class (values not shown: such a "
-    "column can identify people); is it the right column?"
+    "column {column!r} ({role}) is a {dtype} column with {levels:,} distinct values in "
+    "{rows:,} rows: {why}, so it cannot hold classes (values not shown: such a column can "
+    "identify people); is it the right column?"
 )
 #: ``classes=`` longer than the limit ``classes`` (:mod:`polars_fair.core.limits`).
 CLASSES_TOO_MANY = (

@@ -303,7 +303,8 @@ def _classes_of(lf: pl.LazyFrame, outcome: Any) -> tuple[Any, ...] | None:
             column=name, role="y_pred", size=len(values), limit=LIMITS["classes"].limit))
     if len(values) >= MIN_LEVELS_PER_ROW_CHECK and 2 * len(values) > rows:  # a name as classes
         raise E.InvalidLabelError(E.CLASS_COLUMN_HIDDEN.format(
-            column=name, role="y_pred", dtype=dtype, levels=len(values), rows=rows))
+            column=name, role="y_pred", dtype=dtype, levels=len(values), rows=rows,
+            why=E.WHY_FEW_ROWS.format(unit="value")))
     return tuple(values) if len(values) > 2 else None
 
 

@@ -129,7 +129,7 @@ def check_identifying(df: pl.DataFrame, columns: dict[str, tuple[str, str]]) -> 
     Raises
     ------
     InvalidLabelError
-        :data:`~polars_fair.errors.CLASSES_HIDDEN`.
+        :data:`~polars_fair.errors.CLASS_COLUMN_HIDDEN`.
 
     Examples
     --------
@@ -142,7 +142,7 @@ def check_identifying(df: pl.DataFrame, columns: dict[str, tuple[str, str]]) -> 
     for c, (name, role) in columns.items():
         found = boundary.identifying(df, c)
         if found.why is not None:
-            raise E.InvalidLabelError(E.CLASSES_HIDDEN.format(
+            raise E.InvalidLabelError(E.CLASS_COLUMN_HIDDEN.format(
                 column=name, role=role, dtype=df.schema[c], levels=found.levels,
                 rows=found.rows, why=found.why))
 

@@ -562,7 +562,7 @@ def classes_of(df: pl.DataFrame, declared: tuple[Any, ...] | None,
     if seen.len() >= boundary.MIN_LEVELS_PER_ROW_CHECK and 2 * seen.len() > rows:
         raise E.InvalidLabelError(E.CLASS_COLUMN_HIDDEN.format(  # a name or a birth date
             column=names["y_pred"], role="y_pred", dtype=seen.dtype, levels=seen.len(),
-            rows=rows))
+            rows=rows, why=E.WHY_FEW_ROWS.format(unit="value")))
     if seen.len() < 2:
         raise E.class_error(E.InvalidLabelError, E.ONE_CLASS, column=names["y_pred"],
                             role="y_pred", values=E.Classes(seen.to_list()))

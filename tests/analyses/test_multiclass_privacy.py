@@ -33,10 +33,11 @@ def _shown(text: str, values: list[str]) -> int:
 def test_an_identifier_as_y_true_is_counted_not_listed() -> None:
     with pytest.raises(E.InvalidLabelError) as err:
         FRAME.fair.multiclass_report("g", y_pred="p", y_true="id")
-    # by hand: 40 distinct ids in 40 rows, String; the predictions x, y are shown
-    hidden = E.CLASSES_HIDDEN.format(levels=40, rows=40, dtype="String")
-    assert str(err.value) == E.NO_COMMON_CLASSES.format(
-        y_true="id", y_pred="p", true_values=hidden, pred_values="['x', 'y']")
+    # by hand: 40 distinct ids in 40 rows, String, each one row: refused as a class column by
+    # the attributes' rule before the classes are compared (counts and dtype only)
+    assert str(err.value) == E.CLASS_COLUMN_HIDDEN.format(
+        column="id", role="y_true", dtype="String", levels=40, rows=40,
+        why="each of the 40 values is a single row")
     assert _shown(str(err.value), IDS) == 0
     with pytest.raises(E.InvalidLabelError) as test:
         FRAME.lazy().fair.multiclass_test("g", y_pred="p", y_true="id").collect()
@@ -46,8 +47,10 @@ def test_an_identifier_as_y_true_is_counted_not_listed() -> None:
 @pytest.mark.parametrize(("column", "dtype"), [("id", "String"), ("num", "Int64")])
 def test_an_identifier_as_the_classes_is_refused_with_counts_only(column: str,
                                                                   dtype: str) -> None:
+    # by hand: 40 values, each on one row (the attributes' rule: all single from 3 values)
     expected = E.CLASS_COLUMN_HIDDEN.format(column=column, role="y_pred", dtype=dtype,
-                                            levels=40, rows=40)
+                                            levels=40, rows=40,
+                                            why="each of the 40 values is a single row")
     for run in (lambda: FRAME.fair.multiclass_report("g", y_pred=column),
                 lambda: polars_fair.class_counts(FRAME, "g", y_pred=column).frame.collect()):
         with pytest.raises(E.InvalidLabelError) as err:
@@ -64,9 +67,10 @@ def test_an_identifier_as_the_classes_is_refused_with_counts_only(column: str,
 def test_an_identifier_outside_declared_classes_is_counted_not_listed() -> None:
     with pytest.raises(E.InvalidLabelError) as err:
         FRAME.fair.multiclass_report("g", y_pred="p", y_true="id", classes=["x", "y"])
-    assert str(err.value) == E.UNKNOWN_CLASSES_HIDDEN.format(
-        column="id", role="y_true", count=40, classes="['x', 'y']",
-        values=E.CLASSES_HIDDEN.format(levels=40, rows=40, dtype="String"))
+    # refused by the attributes' rule before the declared classes are checked
+    assert str(err.value) == E.CLASS_COLUMN_HIDDEN.format(
+        column="id", role="y_true", dtype="String", levels=40, rows=40,
+        why="each of the 40 values is a single row")
     assert _shown(str(err.value), IDS) == 0
 
 

@@ -103,13 +103,14 @@ def test_a_multiclass_audit_refuses_such_a_class_column(role: str,
     ordered = kw.pop("ordered", False)
     text = _refused(lambda: polars_fair.class_counts(THREE, "g", **kw).multiclass_report(
         min_support=1, ordered=ordered).collect())
-    assert text == E.CLASSES_HIDDEN.format(column="who", role=role, dtype="String", levels=3,
-                                           rows=3, why="each of the 3 values is a single row")
+    assert text == E.CLASS_COLUMN_HIDDEN.format(
+        column="who", role=role, dtype="String", levels=3, rows=3,
+        why="each of the 3 values is a single row")
 
 
 def test_bias_audit_and_duckdb_refuse_it_the_same_way() -> None:
-    want = E.CLASSES_HIDDEN.format(column="who", role="y_pred", dtype="String", levels=3, rows=3,
-                                   why="each of the 3 values is a single row")
+    want = E.CLASS_COLUMN_HIDDEN.format(column="who", role="y_pred", dtype="String", levels=3,
+                                        rows=3, why="each of the 3 values is a single row")
     assert _refused(lambda: THREE.fair.bias_audit("g", y_pred="who")) == want
     duckdb = pytest.importorskip("duckdb")
     rel = duckdb.from_arrow(THREE.to_arrow())
