@@ -142,6 +142,18 @@ def test_a_non_numeric_probability_column_is_refused_before_reading() -> None:
     assert str(info.value) == E.MEMBERSHIP_NOT_NUMERIC.format(attribute="g", columns="['pa']")
 
 
+def test_a_membership_of_one_group_is_refused() -> None:
+    # issue 24 re-review, item 1: one group compares nothing (on the CLI, most often a typo)
+    with pytest.raises(E.InvalidArgumentError) as info:
+        parse_membership({"g": {"a": "pa"}})
+    assert str(info.value) == (
+        "membership['g'] lists one group ('a'): an audit compares groups, so map every group "
+        "to its probability column, in the shape {'g': {'a': 'p_1', 'other': 'p_2'}}")
+    df = pl.DataFrame({"pa": [1.0], "y_pred": [1]})
+    with pytest.raises(E.InvalidArgumentError, match=r"membership\['g'\] lists one group"):
+        df.fair.report(membership={"g": {"a": "pa"}}, y_true=None)
+
+
 def test_membership_arguments_are_checked() -> None:
     with pytest.raises(E.InvalidArgumentError, match="one attribute per call, got 2"):
         parse_membership({"g": {"a": "pa"}, "h": {"b": "pb"}})
@@ -174,7 +186,7 @@ def test_the_advice_of_membership_errors_works() -> None:
     with pytest.warns(UserWarning, match="dropped 1 row"):
         dropped = polars_fair.counts(df, membership=one, normalize=True, null_groups="drop")
         assert dropped.frame.collect()["g"].to_list() == ["a", "b"]
-    two = {"g": {"a": "pa"}, "h": {"b": "pb"}}
+    two = {"g": {"a": "pa", "b": "pb"}, "h": {"x": "pb", "y": "pa"}}  # two groups each
     with pytest.raises(E.InvalidArgumentError, match="audit each one in its own call"):
         polars_fair.counts(df, membership=two)
     for name, groups in two.items():  # each one in its own call
