@@ -1381,8 +1381,8 @@ CLI_MEMBERSHIP_ONE_GROUP = (
     "it takes A=G1:C1,G2:C2"
 )
 MEMBERSHIP_GROUP_TYPES = (
-    "membership attribute {attribute!r}: its groups must be values of one type (all strings "
-    "or all numbers); got {groups}"
+    "membership[{attribute!r}]: its group values must share one type (all strings or all "
+    "numbers); got {groups}"
 )
 MEMBERSHIP_ESTIMATOR = (
     "membership_estimator must be 'weighted', 'argmax' or 'regression', got {value!r}"

@@ -316,9 +316,8 @@ def parse_membership(membership: Any, estimator: Any = "weighted",
         facts = {"attribute": attribute, "group": groups[0]}
         raise E.InvalidArgumentError(E.MEMBERSHIP_ONE_GROUP.format(**facts),
                                      cli_message=E.CLI_MEMBERSHIP_ONE_GROUP.format(**facts))
-    try:  # groups equal as text ({1, '1'}) are left to the callers' own message
-        if len({str(g) for g in groups}) == len(groups):
-            pl.Series(list(groups))
+    try:  # groups equal as text too ({1, '1'}): one Series holds one type
+        pl.Series(list(groups))
     except (TypeError, pl.exceptions.PolarsError):
         raise E.InvalidArgumentError(E.MEMBERSHIP_GROUP_TYPES.format(
             attribute=attribute, groups=E.show_values(groups))) from None

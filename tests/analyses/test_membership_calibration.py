@@ -276,7 +276,8 @@ def test_argument_errors_before_any_work() -> None:
     assert str(limit.value) == E.CALIBRATION_BINS_LIMIT.format(bins=101, limit=100)
     with pytest.raises(E.InvalidArgumentError, match="clash with output column"):
         lf.membership_calibration(membership={"bin": {"A": "p_a", "B": "p_b"}}, known="self")
-    with pytest.raises(E.InvalidArgumentError, match="must differ as text"):
+    # 1 and '1' are first groups of two types (issue 24 re-review, item 3)
+    with pytest.raises(E.InvalidArgumentError, match="must share one type"):
         lf.membership_calibration(membership={"g": {1: "p_a", "1": "p_b"}}, known="self")
 
 

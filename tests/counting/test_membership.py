@@ -198,5 +198,15 @@ def test_the_advice_of_membership_errors_works() -> None:
 def test_group_keys_of_mixed_types_are_a_typed_error_naming_membership() -> None:
     # {1: ..., "b": ...} formerly raised a builtin TypeError from Series construction
     df = pl.DataFrame({"p_a": [0.5], "p_b": [0.5], "y_pred": [1]})
-    with pytest.raises(E.InvalidArgumentError, match=r"membership attribute 'g'.*one type"):
+    with pytest.raises(E.InvalidArgumentError, match=r"membership\['g'\].*share one type"):
         df.fair.report(membership={"g": {1: "p_a", "b": "p_b"}}, y_true=None, y_pred="y_pred")
+    # issue 24 re-review, item 3: groups equal as text (1 and '1') formerly escaped the check
+    # and raised Polars' TypeError; the groups shown as given: [1, '1']
+    want = ("membership['g']: its group values must share one type (all strings or all "
+            "numbers); got [1, '1']")
+    for call in (lambda m: df.fair.report(membership=m, y_true=None),
+                 lambda m: df.with_columns(k=pl.lit("1")).fair.membership_calibration(
+                     membership=m, known="k")):
+        with pytest.raises(E.InvalidArgumentError) as info:
+            call({"g": {1: "p_a", "1": "p_b"}})
+        assert str(info.value) == want
