@@ -530,7 +530,8 @@ def _keywords_checked(name: str, method: Callable[..., Any]) -> Callable[..., An
 
     @functools.wraps(method)
     def run(self: Any, /, *args: Any, **kwargs: Any) -> Any:
-        unknown = [k for k in kwargs if k not in named]
+        # membership= where not taken: the method refuses it itself, saying why
+        unknown = [k for k in kwargs if k not in named and k not in spec.MEMBERSHIP_ARGS]
         if unknown:
             raise E.InvalidArgumentError(E.UNKNOWN_ARGUMENT.format(
                 names=unknown, what=name, valid=named, hint=E.closest(unknown, named)))
@@ -540,9 +541,10 @@ def _keywords_checked(name: str, method: Callable[..., Any]) -> Callable[..., An
 
 
 for _name, _method in list(vars(FairLazyFrame).items()):
-    if not _name.startswith("_") and inspect.isfunction(_method) and (_name in _RESOLVED or not any(
-            p.kind is inspect.Parameter.VAR_KEYWORD
-            for p in inspect.signature(_method).parameters.values())):
+    # the code's own **kwargs, not a signature written over it (score methods show ScoreArgs)
+    if not _name.startswith("_") and inspect.isfunction(_method) and (
+            _name in _RESOLVED or not inspect.unwrap(_method).__code__.co_flags
+            & inspect.CO_VARKEYWORDS):
         setattr(FairLazyFrame, _name, _keywords_checked(_name, _method))
 
 
