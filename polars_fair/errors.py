@@ -1397,9 +1397,20 @@ MEMBERSHIP_GROUPS = (
     "membership attribute {attribute!r} must list at least one group, with distinct non-null "
     "values; got {groups}"
 )
+#: A membership of one group: an audit compares groups (a typo on the CLI most often).
+MEMBERSHIP_ONE_GROUP = (
+    "membership[{attribute!r}] lists one group ({group!r}): an audit compares groups, so "
+    "map every group to its probability column, in the shape "
+    "{{{attribute!r}: {{{group!r}: 'p_1', 'other': 'p_2'}}}}"
+)
+#: MEMBERSHIP_ONE_GROUP as the command line says it.
+CLI_MEMBERSHIP_ONE_GROUP = (
+    "--membership lists one group for {attribute!r} ({group!r}): an audit compares groups; "
+    "it takes A=G1:C1,G2:C2"
+)
 MEMBERSHIP_GROUP_TYPES = (
-    "membership attribute {attribute!r}: its groups must be values of one type (all strings "
-    "or all numbers); got {groups}"
+    "membership[{attribute!r}]: its group values must share one type (all strings or all "
+    "numbers); got {groups}"
 )
 MEMBERSHIP_ESTIMATOR = (
     "membership_estimator must be 'weighted', 'argmax' or 'regression', got {value!r}"
@@ -1506,6 +1517,13 @@ DROPPED_NULL_MEMBERSHIP = (
 #: A count command given neither --by nor --membership (--help says --by is optional with it):
 #: the same words as any missing option.
 CLI_BY_OR_MEMBERSHIP = "missing option --by"
+#: A --membership that is a typo (a group holding ':' or ';', one group): refused at parse time.
+CLI_MEMBERSHIP_TYPO = (
+    "--membership {given!r}: {why}; it takes A=G1:C1,G2:C2 (attribute A, then two or more "
+    "groups G, each with C, its probability column, separated by commas){advice}"
+)
+#: CLI_MEMBERSHIP_TYPO's guess: ';' or spaces between pairs read as ','.
+CLI_MEMBERSHIP_GUESS = "; did you mean --membership {fixed}"
 CLI_MEMBERSHIP_TWICE = (
     "--membership names {what} {name!r} twice ({given!r}); give each {what} once"
 )

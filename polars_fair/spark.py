@@ -157,7 +157,7 @@ def membership_calibration(spark_df: Any, **options: Any) -> pl.DataFrame:
 
     Examples
     --------
-    >>> polars_fair.spark.membership_calibration(sdf, membership={"g": {"a": "p_a"}},
+    >>> polars_fair.spark.membership_calibration(sdf, membership={"g": {"a": "p_a", "b": "p_b"}},
     ...                                          known="g_self")  # doctest: +SKIP
     Traceback (most recent call last):
     polars_fair.errors.InvalidArgumentError: membership_calibration reads a polars DataFrame ...

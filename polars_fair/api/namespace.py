@@ -509,6 +509,48 @@ True""", scores=True)
     proxy_report = namespace_proxy_report  # rows -> the membership table -> three estimators
 
 
+#: The methods whose ``**count_args`` go straight to :func:`polars_fair.core.spec.resolve`
+#: (their own tables): its keywords (and ``membership=``, which they refuse with a reason).
+_RESOLVED = ("compare", "monitor")
+
+
+def _keywords_checked(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method``, refusing a keyword it does not take with report's typed "did you mean".
+
+    Methods over ``**count_args`` (or score, class arguments) check them where they are
+    counted (:data:`polars_fair.errors.UNKNOWN_ARGUMENT`); the others, whose keywords are all
+    named (or, for :data:`_RESOLVED`, :func:`~polars_fair.core.spec.resolve`'s), get the
+    same message here instead of Python's ``TypeError``.
+    """
+    params = inspect.signature(method).parameters
+    named = [p for p in params if p != "self"
+             and params[p].kind in (inspect.Parameter.KEYWORD_ONLY,
+                                    inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    if name in _RESOLVED:
+        given = inspect.signature(spec.resolve).parameters
+        named += [p for p in given if given[p].kind is inspect.Parameter.KEYWORD_ONLY
+                  and p not in named] + [p for p in spec.MEMBERSHIP_ARGS if p not in given]
+
+    @functools.wraps(method)
+    def run(self: Any, /, *args: Any, **kwargs: Any) -> Any:
+        # membership= where not taken: the method refuses it itself, saying why
+        unknown = [k for k in kwargs if k not in named and k not in spec.MEMBERSHIP_ARGS]
+        if unknown:
+            raise E.InvalidArgumentError(E.UNKNOWN_ARGUMENT.format(
+                names=unknown, what=name, valid=named, hint=E.closest(unknown, named)))
+        return method(self, *args, **kwargs)
+
+    return run
+
+
+for _name, _method in list(vars(FairLazyFrame).items()):
+    # the code's own **kwargs, not a signature written over it (score methods show ScoreArgs)
+    if not _name.startswith("_") and inspect.isfunction(_method) and (
+            _name in _RESOLVED or not inspect.unwrap(_method).__code__.co_flags
+            & inspect.CO_VARKEYWORDS):
+        setattr(FairLazyFrame, _name, _keywords_checked(_name, _method))
+
+
 def _membership_attribute(count_args: Mapping[str, Any]) -> str | None:
     """The attribute of a call's ``membership=`` (its one key), or ``None`` without it.
 

@@ -755,6 +755,7 @@ def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
                     raise ValueError
                 read = unquote if opt.kind == "groups" else read_number
                 if opt.kind == "groups":
+                    _membership_typo(item, column, spec)
                     _once(opt, item, "attribute", [*out, column])
                     note_membership(column, spec)  # advice renaming it repeats the rest
                     _once(opt, item, "group", [_share_value(v) for v, _, _ in pairs])
@@ -767,6 +768,43 @@ def _mapping(items: Sequence[str], opt: Opt) -> dict[str, Any]:
             raise E.InvalidArgumentError(E.CLI_BAD_LIST.format(
                 flag=opt.flag, value=item, kind=LISTS[opt.kind])) from None
     return out
+
+
+def _membership_fault(spec: str) -> str | None:
+    """Why ``--membership``'s groups (the text after ``A=``) are no list of groups, or None.
+
+    A group (unquoted) or a column holding ``:`` or ``;`` (``a:p_a;b:p_b`` read as one group
+    ``a:p_a;b``), or a single group (an audit compares groups), is a typo, not a membership.
+    """
+    pairs = [p.rpartition(":") for p in split_items(spec)]
+    for group, _, column in pairs:
+        group = group.strip()
+        if not group or not column.strip():
+            return "a group or its column is left out"
+        if unquote(group) == group and (":" in group or ";" in group):
+            return f"the group {group!r} holds ':' or ';'"
+        if unquote(column.strip()) == column.strip() and ";" in column:
+            return f"the column {column.strip()!r} holds ';'"
+    if len(pairs) == 1:
+        return f"it lists one group ({pairs[0][0].strip()!r}), and an audit compares groups"
+    return None
+
+
+def _membership_typo(item: str, column: str, spec: str) -> None:
+    """Refuse ``--membership`` text that is a typo (:func:`_membership_fault`), with a guess.
+
+    The guess (``;`` or spaces between pairs read as ``,``) is offered only when it parses as
+    two or more groups.
+    """
+    why = _membership_fault(spec)
+    if why is None:
+        return
+    fixed = re.sub(r"\s*;\s*|(?<=[^\s,;])\s+(?=[^\s:,;]+:)", ",", spec.strip())
+    advice = ""
+    if fixed != spec.strip() and _membership_fault(fixed) is None:
+        advice = E.CLI_MEMBERSHIP_GUESS.format(fixed=E.shell_word(f"{column}={fixed}"))
+    raise E.InvalidArgumentError(E.CLI_MEMBERSHIP_TYPO.format(given=item, why=why,
+                                                              advice=advice))
 
 
 def _once(opt: Opt, item: str, what: str, names: Sequence[Any]) -> None:

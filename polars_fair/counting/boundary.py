@@ -117,6 +117,8 @@ W_POS = f"{_V}w_pos"
 # ------------------------------------------------------------------ Polars: rows -> label table
 def _weight_aggs(weight: pl.Expr) -> list[pl.Expr]:
     w = weight.cast(pl.Float64)
+    if not weight.meta.root_names():  # pl.lit(-1.0): one value a group, counted once a ROW
+        w = pl.repeat(w, pl.len())
     return [
         w.sum().alias("weight_sum"),
         w.is_null().sum().cast(pl.Int64).alias(f"{_V}w_null"),

@@ -269,9 +269,9 @@ def parse_membership(membership: Any, estimator: Any = "weighted",
     Raises
     ------
     InvalidArgumentError
-        A malformed mapping, more than one attribute, repeated or null groups, groups of
-        mixed types, an unknown estimator, ``normalize``/``membership_estimator`` without
-        ``membership``.
+        A malformed mapping, more than one attribute, one group only, repeated or null
+        groups, groups of mixed types, an unknown estimator, ``normalize`` or
+        ``membership_estimator`` without ``membership``.
 
     Examples
     --------
@@ -312,9 +312,12 @@ def parse_membership(membership: Any, estimator: Any = "weighted",
     if not groups or any(g is None for g in groups) or len(set(groups)) != len(groups):
         raise E.InvalidArgumentError(E.MEMBERSHIP_GROUPS.format(
             attribute=attribute, groups=E.show_values(groups)))
-    try:  # groups equal as text ({1, '1'}) are left to the callers' own message
-        if len({str(g) for g in groups}) == len(groups):
-            pl.Series(list(groups))
+    if len(groups) == 1:
+        facts = {"attribute": attribute, "group": groups[0]}
+        raise E.InvalidArgumentError(E.MEMBERSHIP_ONE_GROUP.format(**facts),
+                                     cli_message=E.CLI_MEMBERSHIP_ONE_GROUP.format(**facts))
+    try:  # groups equal as text too ({1, '1'}): one Series holds one type
+        pl.Series(list(groups))
     except (TypeError, pl.exceptions.PolarsError):
         raise E.InvalidArgumentError(E.MEMBERSHIP_GROUP_TYPES.format(
             attribute=attribute, groups=E.show_values(groups))) from None
@@ -356,7 +359,8 @@ def resolve_membership(schema: pl.Schema, m: Membership, a: Audit,
     --------
     >>> from polars_fair.core.spec import resolve
     >>> schema = pl.Schema({"y_true": pl.Int8, "y_pred": pl.Int8, "p_a": pl.String})
-    >>> resolve_membership(schema, parse_membership({"g": {"a": "p_a"}}), resolve(schema, None))
+    >>> resolve_membership(schema, parse_membership({"g": {"a": "p_a", "b": "p_a"}}),
+    ...                    resolve(schema, None))
     Traceback (most recent call last):
     ...
     polars_fair.errors.InvalidMembershipError: membership probability column(s) of ...
@@ -726,9 +730,9 @@ class MembershipTable:
 
     Examples
     --------
-    >>> m = parse_membership({"g": {"a": "p_a"}})
+    >>> m = parse_membership({"g": {"a": "p_a", "b": "p_b"}})
     >>> MembershipTable(pl.LazyFrame(), [], m, False, True, ("s",)).membership.groups
-    ('a',)
+    ('a', 'b')
     """
 
     frame: pl.LazyFrame

@@ -276,7 +276,8 @@ def test_argument_errors_before_any_work() -> None:
     assert str(limit.value) == E.CALIBRATION_BINS_LIMIT.format(bins=101, limit=100)
     with pytest.raises(E.InvalidArgumentError, match="clash with output column"):
         lf.membership_calibration(membership={"bin": {"A": "p_a", "B": "p_b"}}, known="self")
-    with pytest.raises(E.InvalidArgumentError, match="must differ as text"):
+    # 1 and '1' are first groups of two types (issue 24 re-review, item 3)
+    with pytest.raises(E.InvalidArgumentError, match="must share one type"):
         lf.membership_calibration(membership={"g": {1: "p_a", "1": "p_b"}}, known="self")
 
 
@@ -339,3 +340,24 @@ def test_other_engines_are_refused_by_a_typed_error_not_yet_read() -> None:
         polars_fair.membership_calibration(relation, membership=MEMBERSHIP, known="self")
     kind, advice = E.CALIBRATION_INPUTS["duckdb"], E.CALIBRATION_INPUT_ROWS["duckdb"]
     assert str(info.value) == E.CALIBRATION_POLARS_ONLY.format(type=kind, advice=advice)
+
+
+def test_a_negative_literal_weight_counts_every_row() -> None:
+    # issue 24 re-review, item 2: pl.lit(-1.0) was counted once per (known, argmax) group (4 on
+    # the fixture's 1,000 rows); HAND's six rows are all negative, so 6, as report counts them
+    message = E.BAD_WEIGHTS.format(column="literal", nulls=0, nans=0, negatives=6)
+    with pytest.raises(E.InvalidWeightError) as info:
+        HAND.fair.membership_calibration(membership=MEMBERSHIP, known="self", bins=2,
+                                         sample_weight=pl.lit(-1.0))
+    assert str(info.value) == message
+    with pytest.raises(E.InvalidWeightError) as info:
+        HAND.with_columns(y_pred=pl.lit(1)).fair.report(
+            membership=MEMBERSHIP, y_true=None, normalize=True, sample_weight=pl.lit(-1.0))
+    assert str(info.value) == message
+    # a constant positive weight is the unweighted audit scaled: ECE unchanged, each bin's n
+    # (its weight sum) twice its rows
+    plain = HAND.fair.membership_calibration(membership=MEMBERSHIP, known="self", bins=2)
+    twice = HAND.fair.membership_calibration(membership=MEMBERSHIP, known="self", bins=2,
+                                             sample_weight=pl.lit(2.0))
+    assert twice["ece"].to_list() == pytest.approx(plain["ece"].to_list(), abs=1e-12)
+    assert twice["n"].to_list() == [2.0 * n for n in plain["n"].to_list()]

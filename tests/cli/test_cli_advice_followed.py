@@ -562,3 +562,23 @@ def test_the_pos_label_advice_lists_values_as_pos_label_takes_them() -> None:
         "pass the positive one)")
     assert shlex.split("'O'\"'\"'Brien' hired rejected") == ["O'Brien", "hired", "rejected"]
     assert "(its values: [" in str(err)  # Python keeps its list
+
+
+@pytest.mark.parametrize("typed", ["g=a:p_a;b:p_b", "g=a:p_a b:p_b", "g=a:p_a; b:p_b"])
+def test_a_membership_typo_is_refused_and_its_guess_runs(tmp_path: Path, typed: str) -> None:
+    # issue 24 re-review: ';' or a space for ',' read as ONE group 'a:p_a;b' (a silent PASS);
+    # CLI_MEMBERSHIP_TYPO refuses it and CLI_MEMBERSHIP_GUESS writes the commas
+    path = tmp_path / "m.csv"
+    pl.DataFrame({"p_a": [1.0, 1.0, 0.0, 0.0], "p_b": [0.0, 0.0, 1.0, 1.0],
+                  "y_pred": [1, 0, 1, 1]}).write_csv(path)
+    code, _, err = cli("rates", str(path), "--membership", typed, "--format", "json")
+    err = " ".join(err.split())
+    assert code == 2 and "holds ':' or ';'" in err and "A=G1:C1,G2:C2" in err
+    advice = _words(err, "did you mean --membership")
+    assert advice == ["g=a:p_a,b:p_b"]
+    code, out, err = cli("rates", str(path), "--membership", advice[0], "--y-true", "y_pred",
+                         "--format", "json")
+    assert code == 0, err
+    got = pl.DataFrame(json.loads(out))
+    # by hand: a holds rows 1, 2 (y_pred 1, 0): 1/2; b rows 3, 4 (y_pred 1, 1): 2/2
+    assert got.select("g", "selection_rate").rows() == [("a", 0.5), ("b", 1.0)]

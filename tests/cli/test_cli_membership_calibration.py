@@ -74,3 +74,15 @@ def test_known_values_outside_the_groups_are_exit_2_with_counts(tmp_path: Path) 
                                  "race=A:p_a,B:p_b,C:p_c", "--known", "self"])
     assert result.exit_code == 2
     assert "values ['X'] with row counts [1]" in result.stderr
+
+
+def test_a_negative_sample_weight_literal_counts_every_row(tmp_path: Path) -> None:
+    # issue 24 re-review, item 2: --sample-weight -1 is negative on all of HAND's six rows
+    path = tmp_path / "hand.csv"
+    HAND.write_csv(path)
+    result = runner.invoke(app, ["membership-calibration", str(path), "--membership",
+                                 "race=A:p_a,B:p_b,C:p_c", "--known", "self",
+                                 "--sample-weight", "-1"])
+    assert result.exit_code == 2
+    assert E.BAD_WEIGHTS.format(column="-1", nulls=0, nans=0, negatives=6).replace(
+        "sample_weight", "--sample-weight") in " ".join(result.stderr.split())

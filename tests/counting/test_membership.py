@@ -142,6 +142,18 @@ def test_a_non_numeric_probability_column_is_refused_before_reading() -> None:
     assert str(info.value) == E.MEMBERSHIP_NOT_NUMERIC.format(attribute="g", columns="['pa']")
 
 
+def test_a_membership_of_one_group_is_refused() -> None:
+    # issue 24 re-review, item 1: one group compares nothing (on the CLI, most often a typo)
+    with pytest.raises(E.InvalidArgumentError) as info:
+        parse_membership({"g": {"a": "pa"}})
+    assert str(info.value) == (
+        "membership['g'] lists one group ('a'): an audit compares groups, so map every group "
+        "to its probability column, in the shape {'g': {'a': 'p_1', 'other': 'p_2'}}")
+    df = pl.DataFrame({"pa": [1.0], "y_pred": [1]})
+    with pytest.raises(E.InvalidArgumentError, match=r"membership\['g'\] lists one group"):
+        df.fair.report(membership={"g": {"a": "pa"}}, y_true=None)
+
+
 def test_membership_arguments_are_checked() -> None:
     with pytest.raises(E.InvalidArgumentError, match="one attribute per call, got 2"):
         parse_membership({"g": {"a": "pa"}, "h": {"b": "pb"}})
@@ -174,7 +186,7 @@ def test_the_advice_of_membership_errors_works() -> None:
     with pytest.warns(UserWarning, match="dropped 1 row"):
         dropped = polars_fair.counts(df, membership=one, normalize=True, null_groups="drop")
         assert dropped.frame.collect()["g"].to_list() == ["a", "b"]
-    two = {"g": {"a": "pa"}, "h": {"b": "pb"}}
+    two = {"g": {"a": "pa", "b": "pb"}, "h": {"x": "pb", "y": "pa"}}  # two groups each
     with pytest.raises(E.InvalidArgumentError, match="audit each one in its own call"):
         polars_fair.counts(df, membership=two)
     for name, groups in two.items():  # each one in its own call
@@ -186,5 +198,15 @@ def test_the_advice_of_membership_errors_works() -> None:
 def test_group_keys_of_mixed_types_are_a_typed_error_naming_membership() -> None:
     # {1: ..., "b": ...} formerly raised a builtin TypeError from Series construction
     df = pl.DataFrame({"p_a": [0.5], "p_b": [0.5], "y_pred": [1]})
-    with pytest.raises(E.InvalidArgumentError, match=r"membership attribute 'g'.*one type"):
+    with pytest.raises(E.InvalidArgumentError, match=r"membership\['g'\].*share one type"):
         df.fair.report(membership={"g": {1: "p_a", "b": "p_b"}}, y_true=None, y_pred="y_pred")
+    # issue 24 re-review, item 3: groups equal as text (1 and '1') formerly escaped the check
+    # and raised Polars' TypeError; the groups shown as given: [1, '1']
+    want = ("membership['g']: its group values must share one type (all strings or all "
+            "numbers); got [1, '1']")
+    for call in (lambda m: df.fair.report(membership=m, y_true=None),
+                 lambda m: df.with_columns(k=pl.lit("1")).fair.membership_calibration(
+                     membership=m, known="k")):
+        with pytest.raises(E.InvalidArgumentError) as info:
+            call({"g": {1: "p_a", "1": "p_b"}})
+        assert str(info.value) == want

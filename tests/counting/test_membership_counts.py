@@ -359,9 +359,9 @@ def test_all_zero_weights_give_n_effective_zero_not_nan() -> None:
 def test_a_crisp_cell_every_row_is_in_has_attenuation_one() -> None:
     # review 8, item 5: p = 1 on every row gives Var(p) = 0 and μ(1 − μ) = 0 (0/0); the crisp
     # case is 1 by definition, directly, after a roll-up, and for the missing group
-    one = pl.DataFrame({"pa": [1.0, 1.0, 1.0], "y_pred": [1, 0, 1]})
-    report = one.fair.report(membership={"g": {"a": "pa"}}, y_true=None)
-    assert report["attenuation"].to_list() == [1.0]
+    one = pl.DataFrame({"pa": [1.0, 1.0, 1.0], "pb": [0.0, 0.0, 0.0], "y_pred": [1, 0, 1]})
+    report = one.fair.report(membership={"g": {"a": "pa", "b": "pb"}}, y_true=None)
+    assert report.filter(pl.col("g") == "a")["attenuation"].to_list() == [1.0]
     # cell x: a has p 1 on its known row (μ 1), b has no weight there (μ 0: null); cell y:
     # p_a 0.5, 1 so μ = 0.75, Σp²/2 = 0.625, Var = 0.625 − 0.5625 = 0.0625, a = 0.0625 /
     # 0.1875 = 1/3 (b likewise); rolled up a: p 1, 0.5, 1, μ = 2.5/3, Σp²/3 = 0.75,
