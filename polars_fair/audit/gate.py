@@ -491,10 +491,12 @@ def gate(
     t_ir, t_ofi, t_support, t_abroca = _limits(counts, scores, min_impact_ratio, max_abs_ofi,
                                                max_abroca, min_support)
     keys = list(counts.keys)
-    check_clash(keys, ["metric", *GATE_COLUMNS], "gate",
-                made_elsewhere=getattr(counts, "made_elsewhere", False))
-    # one scan of each table; every analysis below reads the collected table
+    elsewhere = bool(getattr(counts, "made_elsewhere", False))
+    check_clash(keys, ["metric", *GATE_COLUMNS], "gate", made_elsewhere=elsewhere)
+    # one scan of each table; every analysis below reads the collected table, whose keys came
+    # from where the caller's did (a clash is advised as a by= rename, not a table's, for rows)
     counts = from_counts(counts.frame.collect(), keys)
+    counts.made_elsewhere = elsewhere
     fs = from_scores(scores.frame.collect(), scores.keys) if (
         scores is not None and max_abroca is not None) else None
     support = float(t_support)

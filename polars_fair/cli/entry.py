@@ -268,6 +268,10 @@ def run_report(
     from polars_fair.counting.tables import keys_of
 
     keys = keys_of(counts)
+    from polars_fair.analyses.runner import check_outputs  # a --by named like an output column
+
+    check_outputs(counts.lazy(), keys, report_from_counts, "report_from_counts",
+                  reference=reference)
     report = report_from_counts(
         counts.lazy(), keys, reference=reference, min_support=min_support,
         four_fifths=four_fifths, ofi_threshold=ofi_threshold,

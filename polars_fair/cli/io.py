@@ -678,15 +678,19 @@ def _attribute_flags(message: str) -> str:
 
 
 def _renamed_sql(name: str) -> str:
-    """``--by`` advice for a key ``name`` that clashes: the same SQL named ``<name>_attr``."""
+    """``--by`` advice for a key ``name`` that clashes: the same SQL named ``<name>_attr``.
+
+    The flag is the one the attribute came from (``--category`` on ``bias-audit``).
+    """
+    flag = _ATTRIBUTE_FLAGS.get(name, "--by")
     text = _NAMED_SQL.get(name)
     if text is None:  # a column: read it under another key name
-        return "--by " + sql_rename_example(name)
+        return f"{flag} " + sql_rename_example(name)
     at = _named_by_as(text)
     assert at is not None
     alias = f"{name}_attr" if re.fullmatch(r"\w+", name) else '"{}_attr"'.format(
         name.replace('"', '""'))
-    return "--by " + shlex.quote(f"{text[:at].rstrip()} AS {alias}")
+    return f"{flag} " + shlex.quote(f"{text[:at].rstrip()} AS {alias}")
 
 
 def check_one_attribute(text: str, schema: pl.Schema, flag: str = "--by") -> str:
