@@ -179,10 +179,7 @@ def run_report(
     membership_estimator: str = "weighted",
     normalize: bool = False,
 ) -> None:
-    """Build the report of the ``report`` and ``demo`` commands and emit it.
-
-    In the table format the header defines each metric column shown by its registry title,
-    formula and source (:func:`metric_legend`).
+    """Build the report of the ``report`` and ``demo`` commands and emit it (:func:`metric_legend`).
 
     Parameters
     ----------
@@ -265,13 +262,12 @@ def run_report(
         membership_estimator=membership_estimator,  # type: ignore[arg-type]
     ).collect()
     from polars_fair.analyses.report import report_from_counts
+    from polars_fair.analyses.runner import check_outputs
     from polars_fair.counting.tables import keys_of
 
     keys = keys_of(counts)
-    from polars_fair.analyses.runner import check_outputs  # a --by named like an output column
-
     check_outputs(counts.lazy(), keys, report_from_counts, "report_from_counts",
-                  reference=reference)
+                  reference=reference)  # a --by named like an output column: typed
     report = report_from_counts(
         counts.lazy(), keys, reference=reference, min_support=min_support,
         four_fifths=four_fifths, ofi_threshold=ofi_threshold,

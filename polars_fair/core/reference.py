@@ -58,7 +58,6 @@ import datetime as dt
 import decimal
 import difflib
 import math
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -68,7 +67,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import is_numpy
-from polars_fair.core.labels import cli_group, shown_group
+from polars_fair.core.labels import cli_words, shown_group
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import support_size
 from polars_fair.core.values import value_advice
@@ -779,19 +778,19 @@ class Reference:
             if chosen.height == 0:
                 groups = [_label(r, keys) for r in df.select(keys).iter_rows(named=True)]
                 shown = [shown_group(g) for g in groups]
-                cli = [shown_group(g) if g is None else cli_group(g) for g in groups]
                 near = nearest_group(group, df.select(keys), keys)
                 python_near = cli_near = ""
                 if near is not None:  # the group as each surface writes it, runnable there
                     python_near = E.DID_YOU_MEAN.format(names=repr(near))
                     cli_near = E.DID_YOU_MEAN.format(
-                        names="--reference " + shlex.quote(cli_group(near)))
+                        names="--reference " + cli_words([near], quoted=True))
                 raise E.UnknownGroupError(  # a missing value reads (missing); the CLI: k=v,k=v
                     E.UNKNOWN_GROUP.format(  # a few values, each cut (errors.show_values)
                         group=shown_group(group), groups=E.show_values(shown),
                         near=python_near),
-                    cli_message=E.UNKNOWN_GROUP.format(
-                        group=cli_group(group), groups=E.show_values(cli), near=cli_near))
+                    cli_message=E.CLI_UNKNOWN_GROUP.format(  # each as --reference takes it
+                        group=cli_words([group], quoted=True),
+                        groups=cli_words(groups, limit=5, quoted=True), near=cli_near))
             if size in df.columns and not chosen[size].sum():
                 raise E.UnknownGroupError(E.EMPTY_REFERENCE.format(group=group))
             return df

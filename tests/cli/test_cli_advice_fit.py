@@ -10,6 +10,7 @@ followed, and its result checked by hand.
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 import polars as pl
@@ -20,6 +21,13 @@ import polars_fair  # noqa: F401  (registers .fair)
 from polars_fair import errors as E
 from polars_fair.cli.entry import app
 from tests.cli.test_cli_advice_followed import _words, cli
+
+
+def _class_words(message: str) -> list[str]:
+    """The shell word after ``for example --classes``: one list of classes, its commas kept."""
+    m = re.search(r"for example --classes ('[^']*'|\S+)", message)
+    assert m, message
+    return shlex.split(m.group(1))
 
 runner = CliRunner()
 
@@ -114,7 +122,7 @@ def test_ordered_text_classes_are_advised_in_their_scale_s_order(data: Path) -> 
                        "--ordered")
     assert code == 2
     assert "[" not in err.split("--ordered reads", 1)[1]  # no Python list
-    classes = _words(err, "for example --classes")
+    classes = _class_words(err)
     assert classes == ["Low,Medium,High"]  # the scale's order, not the text's
     code, out, err = cli("multiclass-report", str(data), "--by", "g", "--y-pred", "risk",
                          "--ordered", "--classes", classes[0], "--format", "csv",
@@ -136,7 +144,7 @@ def test_ordered_classes_of_no_known_scale_say_they_are_sorted_as_text() -> None
     assert E.ORDER_GUESSED in str(info.value)
     assert "classes=['birch', 'oak', 'pine']" in str(info.value)
     cli_text = info.value.cli_message or ""
-    assert _words(cli_text, "for example --classes") == ["birch,oak,pine"]
+    assert _class_words(cli_text) == ["birch,oak,pine"]
     assert E.ORDER_GUESSED in cli_text
 
 

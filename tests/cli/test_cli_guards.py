@@ -650,7 +650,7 @@ def test_usage_errors_through_main_exit_2_in_one_line(hiring: Path) -> None:
          str(hiring), "--by", "race", "--min-support", "abc"],
         capture_output=True, text=True, check=False)
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == "polars-fair: error: --min-support: 'abc' is not an integer\n"
+    assert proc.stderr == "polars-fair: error: --min-support: 'abc' is not a number\n"
 
 
 # ------------------------------------------- SQL that does not fit the data names flag and text

@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: (command, parameter, values): one parameter of each annotation the app uses.
 BATTERY: list[tuple[str, str, list[Any]]] = [
-    ("report", "min_support", ["0", "7", "-3", "007", "+5", " 5", "5 ", "5.0", "1e3", "abc",
-                               "", "1_000", "99999999999999999999", "١٢", 30]),
+    ("report", "max_groups", ["0", "7", "-3", "007", "+5", " 5", "5 ", "5.0", "1e3", "abc",
+                              "", "1_000", "99999999999999999999", "١٢", 30]),
     ("report", "max_groups", ["10", "-0", "0x10", 10000]),
     ("report", "path", ["a.csv", "", "dir/b.parquet", Path("c.csv")]),
     ("report", "output", ["out.csv", Path("x.json")]),

@@ -37,9 +37,9 @@ def test_a_number_far_off_shows_five_ages_and_the_nearest(data: Path) -> None:
     code, _, err = cli("report", str(data), "--by", "age", "--reference", "200")
     assert code == 2
     # five of the 65 ages, 60 counted; the nearest age to 200 is the oldest, 82
-    assert err.strip() == "polars-fair: error: " + E.UNKNOWN_GROUP.format(
-        group="200", near=" (did you mean --reference 82?)",
-        groups="['18', '19', '20', '21', '22', ... (60 more)]")
+    assert err.strip() == "polars-fair: error: " + E.CLI_UNKNOWN_GROUP.format(
+        group="'200'", near=" (did you mean --reference '82'?)",
+        groups="'18', '19', '20', '21', '22', ... (60 more)")
     code, out, err = cli("report", str(data), "--by", "age", "--reference", "82",
                           "--min-support", "1", "--format", "csv")
     assert code == 0, err

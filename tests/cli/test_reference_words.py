@@ -67,13 +67,15 @@ def test_an_unknown_reference_lists_shell_words_that_work(path: Path) -> None:
     assert message.startswith("polars-fair: error: --reference 'nobody' names no group; ")
     listed = message.split("the groups are: ", 1)[1].rsplit(" (each as", 1)[0]
     # the groups sorted (text order, missing last), each written for the shell by hand
-    assert listed == ("'\"\"\"q\"', '\"(missing)\"', 'C:\\x', \"O'Brien\", 'a', 'a\"b', "
-                      "'\"x, y\"', '(missing)'")
+    # five of the eight, then how many more (a few values, each runnable)
+    assert listed == ("'\"\"\"q\"', '\"(missing)\"', 'C:\\x', \"O'Brien\", 'a', "
+                      "... (3 more)")
+    listed = listed.rsplit(", ...", 1)[0]
     words = shlex.split(listed.replace("', '", "' '").replace("\", '", "\" '")
                         .replace("', \"", "' \""))
-    assert len(words) == 8
+    assert len(words) == 5
     chosen = [_reference(path, "--reference", w)[0] for w in words]  # each word, as written
-    assert chosen == ['"q', "(missing)", "C:\\x", "O'Brien", "a", 'a"b', "x, y", None]
+    assert chosen == ['"q', "(missing)", "C:\\x", "O'Brien", "a"]
 
 
 def test_a_misspelled_reference_suggests_a_word_that_works(path: Path) -> None:
@@ -89,8 +91,8 @@ def test_the_ll144_small_benchmark_note_names_the_group_without_repr(tmp_path: P
     pl.DataFrame({"g": ["O'Brien"] * 10 + ["b"] * 40,
                   "sel": [1] * 10 + [1, 0] * 20}).write_parquet(p)
     out = runner.invoke(app, ["bias-audit", str(p), "--category", "g", "--y-pred", "sel",
-                              "--format", "json"])
+                              "--format", "json", "--plain-benchmark"])
     assert out.exit_code == 0, out.output
-    # O'Brien: 10 of 10 selected, the benchmark, 10 applicants < 30
+    # O'Brien: 10 of 10 selected, the benchmark under the law's plain rule, 10 applicants < 30
     assert json.loads(out.stdout)["small_benchmark"][0].startswith(
         "the benchmark of g (g=O'Brien: the highest selection_rate")

@@ -97,7 +97,7 @@ def test_the_tables_usage_errors_are_the_full_command_lines(table: dict[str, Any
     assert ("rates", ("V", "--where", "V")) in answered
     assert ("abroca", ("V",)) in answered
     # a value the full command surely refuses: no integer, no number, not a choice
-    for line in (["report", "d.csv", "--by", "g", "--min-support", "1e3"],
+    for line in (["report", "d.csv", "--by", "g", "--max-groups", "1e3"],
                  ["report", "d.csv", "--by", "g", "--threshold", "abc"],
                  ["rates", "d.csv", "--by", "g", "--null-groups", "bogus"],
                  ["sample-size", "--impact-ratio", "x"]):

@@ -32,7 +32,8 @@ def test_null_labels(run: Runner) -> None:
 
 
 def test_more_than_two_values(run: Runner) -> None:
-    df = GOOD.with_columns(y_true=pl.Series([1, 0, 2, 3]))
+    # each value on two rows (values that are each one row are hidden, as an attribute's are)
+    df = pl.concat([GOOD, GOOD]).with_columns(y_true=pl.Series([1, 0, 2, 3] * 2))
     with pytest.raises(E.InvalidLabelError) as info:
         run(df, "rates", "g")
     assert str(info.value) == E.TOO_MANY_VALUES.format(

@@ -145,7 +145,8 @@ def test_thresholds_past_the_ceiling_never_advise_raising_the_limit() -> None:
         SMALL.fair.thresholds("g", y_score="s", thresholds=grid, max_thresholds=10**6)
     assert str(info.value) == (
         "thresholds: thresholds=: 2,000,000 thresholds, more than max_thresholds= can be "
-        "raised to (its ceiling 1,000,000); pass a coarser grid")
+        "raised to (its ceiling 1,000,000); pass a coarser grid, for example "
+        "thresholds=[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]")
     assert "larger limit" not in str(info.value)
 
 
@@ -174,4 +175,8 @@ def test_combinations_past_the_ceiling_advise_only_max_order() -> None:
                           max_groups=10_000_000)
     assert str(info.value) == (
         "combinations='all' over 24 attributes: 16,777,215 attribute sets, more than "
-        "max_groups= can be raised to (its ceiling 10,000,000); pass max_order= a smaller value")
+        "max_groups= can be raised to (its ceiling 10,000,000); pass max_order=5 (55,454 sets "
+        "of at most 5 attributes, whose groups fit max_groups=10,000,000 when each attribute "
+        "holds 2 values)")
+    # by hand: C(24,1..5) = 24 + 276 + 2,024 + 10,626 + 42,504 = 55,454 sets, whose groups at 2
+    # values each sum to sum C(24,k) 2**k = 1,547,488 <= 10**7; with k = 6: 10,161,632, beyond

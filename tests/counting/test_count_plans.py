@@ -186,7 +186,9 @@ def test_minus_one_one_labels_fall_back_to_the_label_table() -> None:
 
 
 def test_unexpected_values_are_listed_as_found_by_either_plan() -> None:
-    df = pl.DataFrame({"g": ["a", "a", "b"], "y_true": [1, 0, 2], "y_pred": [1, 1, 0]})
+    # each label value on two rows (values each on one row are hidden: the attributes' rule)
+    df = pl.DataFrame({"g": ["a", "a", "b"] * 2, "y_true": [1, 0, 2] * 2,
+                       "y_pred": [1, 1, 0] * 2})
     fast, general = plans(df, "g")
     assert fast == general
     assert fast[0] == "InvalidLabelError"

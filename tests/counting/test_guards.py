@@ -463,7 +463,10 @@ def test_enum_product_beyond_the_limit_raises_before_reading() -> None:
     assert str(info.value) == E.BEYOND_CEILING.format(
         what="the count table with every intersection of the Enum categories of 'e0', 'e1', "
              "'e2'", size=10**9, unit="groups", option="max_groups", ceiling=10_000_000,
-        advice="audit fewer attributes or categories")
+        advice="count only the intersections observed: cast the Enum attributes to text "
+               "first, for example by=[pl.col('e0').cast(pl.String), "
+               "pl.col('e1').cast(pl.String), pl.col('e2').cast(pl.String)]")
+    # (that advice is followed in tests/core/test_error_advice_ceiling.py)
     assert "1,000,000,000 groups" in str(info.value)
 
 

@@ -926,7 +926,7 @@ CLI_CATALOGUE: dict[str, BadCall] = {
         _sql("--by", "t.race", E.SQL_WHY_QUALIFIED.format(name="t.race"))),
     "an unknown function in --y-pred": BadCall(
         ("check", "{dir}/hiring.csv", "--by", "race", "--y-pred", "evil(y_pred)"),
-        _sql("--y-pred", "evil(y_pred)", E.SQL_WHY_FUNCTION.format(name="evil"))),
+        _sql("--y-pred", "evil(y_pred)", E.CLI_SQL_WHY_FUNCTION.format(name="evil"))),
     # reading and writing (kind 11)
     "--dtype with an unknown type": BadCall(
         ("report", "{dir}/hiring.csv", "--by", "race", "--dtype", "race=complex"),
@@ -986,7 +986,7 @@ CLI_CATALOGUE: dict[str, BadCall] = {
     # typer's own usage errors (before polars_fair runs) are one line too
     "--min-support not a number": BadCall(
         ("report", "{dir}/hiring.csv", "--by", "race", "--min-support", "abc"),
-        "--min-support: 'abc' is not an integer"),
+        "--min-support: 'abc' is not a number"),
     "check without --by": BadCall(("check", "{dir}/hiring.csv"), "missing option --by"),
 }
 #: CLI cases whose output is not yet the one-line message (kept visible, strict).
