@@ -19,13 +19,68 @@ import polars as pl
 
 from polars_fair import errors as E
 
-__all__ = ["check_text_file", "csv_failure", "extra_field_fault", "quote_fault", "unreadable",
-           "utf8_fault", "without_content"]
+__all__ = ["check_text_file", "csv_failure", "dtype_failures", "extra_field_fault",
+           "note_dtype_reads", "quote_fault", "unreadable", "utf8_fault", "without_content"]
 
 #: The bytes read to tell a binary file from text.
 _SNIFF = 8192
 #: The CSV quote character Polars reads (the command line does not change it).
 _QUOTE = '"'
+#: Per ``--dtype`` column of the file the command read, a frame whose one Boolean column is
+#: true on each row whose value the type cannot hold (:func:`note_dtype_reads`).
+_DTYPE_READS: dict[str, pl.LazyFrame] = {}
+#: The column Polars names in a failed conversion (a CSV parse or a strict cast).
+_FAILED_COLUMN = re.compile(r"(?:at|in) column '(?P<column>[^']*)'")
+
+
+def note_dtype_reads(reads: dict[str, pl.LazyFrame]) -> None:
+    """Remember how to count the rows each ``--dtype`` column cannot hold (:func:`scan`).
+
+    Parameters
+    ----------
+    reads : dict of str to pl.LazyFrame
+        Per column, a lazy frame of one Boolean column: true where the row's value is present
+        and its type cannot hold it. Nothing is read until a conversion fails.
+
+    Examples
+    --------
+    >>> note_dtype_reads({"age": pl.LazyFrame({"failed": [False, True]})})
+    >>> dtype_failures("could not parse `x` as dtype `i64` at column 'age' (column number 1)")
+    (1, 2)
+    >>> note_dtype_reads({})
+    """
+    _DTYPE_READS.clear()
+    _DTYPE_READS.update(reads)
+
+
+def dtype_failures(message: str) -> tuple[int, int] | None:
+    """The rows whose value a ``--dtype`` column cannot hold, counted over the whole file.
+
+    Polars stops at the first value it cannot parse (a CSV) or counts one chunk (a cast), so
+    its own count is not the file's.
+
+    Parameters
+    ----------
+    message : str
+        Polars' error.
+
+    Returns
+    -------
+    (int, int) or None
+        (failing rows, rows), or ``None`` when the column Polars names has no ``--dtype`` or
+        the rows cannot be counted.
+    """
+    found = _FAILED_COLUMN.search(message)
+    read = _DTYPE_READS.get(found["column"]) if found is not None else None
+    if read is None:
+        return None
+    try:
+        out = read.select(pl.first().sum().alias("f"), pl.len().alias("n")).collect(
+            engine="streaming")
+    except pl.exceptions.PolarsError:  # the count is a courtesy: Polars' own words remain
+        return None
+    failed, rows = int(out["f"][0] or 0), int(out["n"][0])
+    return (failed, rows) if failed else None
 
 
 def check_text_file(path: Path) -> None:
@@ -307,7 +362,8 @@ def unreadable(exc: pl.exceptions.PolarsError) -> E.InvalidInputError:
     >>> type(err).__name__, str(err).split(" (")[0]
     ('InvalidInputError', "found more fields than defined in 'Schema'")
     """
-    hidden = E.conversion_failure(str(exc), "reading the rows")  # no value: names, birth dates
+    hidden = E.conversion_failure(str(exc), "reading the rows", dtype_failures(str(exc)))
+    # no value: names, birth dates
     if hidden is not None:
         return E.InvalidInputError(hidden + E.DTYPE_HINT)
     text = without_content(str(exc)) or type(exc).__name__  # a value cut as every one shown

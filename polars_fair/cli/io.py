@@ -35,7 +35,7 @@ import typer
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.cli.csv_read import check_text_file, csv_failure, unreadable
+from polars_fair.cli.csv_read import check_text_file, csv_failure, note_dtype_reads, unreadable
 from polars_fair.cli.group import json_requested, usage_message
 from polars_fair.cli.quoting import unquote
 from polars_fair.cli.table import _table_text, to_csv, to_markdown
@@ -396,6 +396,16 @@ def scan(path: Path, separator: str | None = None,
         lf = blank_as_null(pl.scan_csv(path, separator=sep, schema=inferred,
                                        null_values=blanks or None))
         note_columns(inferred.names())
+        text_of = pl.scan_csv(path, separator=sep, infer_schema_length=0,
+                              null_values=blanks or None)
+        lenient = _as_dtypes(pl.scan_csv(path, separator=sep, schema=inferred,
+                                         null_values=blanks or None, ignore_errors=True),
+                             {c: dtypes[c] for c in zoned}, strict=False)
+        note_dtype_reads({c: pl.concat([lenient.select(pl.col(c).alias("held")),
+                                        text_of.select(pl.col(c).alias("text"))],
+                                       how="horizontal").select(
+            pl.col("held").is_null() & pl.col("text").str.strip_chars().ne(""))
+            for c in dtypes})
         return _as_dtypes(lf, {c: dtypes[c] for c in zoned})
     if separator is not None:
         raise E.InvalidArgumentError(E.CLI_SEPARATOR_NOT_CSV.format(path=path.name))
@@ -411,6 +421,11 @@ def scan(path: Path, separator: str | None = None,
     if dtypes:
         _check_dtype_columns(dtypes, lf.collect_schema().names())
     note_columns(lf.collect_schema().names())
+    lenient = _as_dtypes(blank_as_null(lf), dtypes, strict=False)
+    note_dtype_reads({c: pl.concat([lenient.select(pl.col(c).alias("held")),
+                                    blank_as_null(lf).select(pl.col(c).alias("text"))],
+                                   how="horizontal").select(
+        pl.col("held").is_null() & pl.col("text").is_not_null()) for c in dtypes})
     return _as_dtypes(blank_as_null(lf), dtypes)
 
 
@@ -418,7 +433,8 @@ def _zoned(dtype: pl.DataType) -> bool:
     return isinstance(dtype, pl.Datetime) and dtype.time_zone is not None
 
 
-def _as_dtypes(lf: pl.LazyFrame, dtypes: dict[str, pl.DataType]) -> pl.LazyFrame:
+def _as_dtypes(lf: pl.LazyFrame, dtypes: dict[str, pl.DataType], *,
+               strict: bool = True) -> pl.LazyFrame:
     """Each column cast to its ``--dtype``; text read as a zoned Datetime in its zone.
 
     One policy for a date-time written without an offset, in the file and in ``--reference``
@@ -431,8 +447,8 @@ def _as_dtypes(lf: pl.LazyFrame, dtypes: dict[str, pl.DataType]) -> pl.LazyFrame
     def read(column: str, dtype: pl.DataType) -> pl.Expr:
         if isinstance(dtype, pl.Datetime) and dtype.time_zone and schema[column] == pl.String:
             return pl.col(column).str.to_datetime(time_unit=dtype.time_unit,
-                                                  time_zone=dtype.time_zone)
-        return pl.col(column).cast(dtype)
+                                                  time_zone=dtype.time_zone, strict=strict)
+        return pl.col(column).cast(dtype, strict=strict)
 
     return lf.with_columns(read(c, t) for c, t in dtypes.items())
 
@@ -1476,6 +1492,7 @@ def cli_message(message: str) -> str:
 
     Examples
     --------
+    >>> import polars_fair.cli.entry  # the commands register their flags (--threshold) as read
     >>> cli_message("column 'pos_label' (y_pred) holds nulls; pos_label=1, min_support >= 0")
     "column 'pos_label' (--y-pred) holds nulls; --pos-label 1, --min-support >= 0"
     >>> cli_message("pass bins={'age': 5} or bins={'age': [edges]}")

@@ -391,12 +391,37 @@ def test_separator_and_dtype_options(tmp_path: Path) -> None:
     code, _, err = cli("report", str(path), "--by", "branch", "--separator", ";",
                        "--dtype", "branch=int64")
     assert code == 2
-    # issue 20: no value is shown (it may be a name); the column, the dtype and --dtype are
-    assert err.startswith("polars-fair: error: reading the rows: a value of column 'branch' "
-                          "could not be converted from text to i64") and "12A" not in err, err
+    # issue 20: no value is shown (it may be a name); the column, the dtype and --dtype are.
+    # Issue 19: the rows counted over the file: the 150 rows of branch '12A' of 300
+    assert err.startswith("polars-fair: error: reading the rows: 150 of 300 values of column "
+                          "'branch' could not be converted from text to i64"), err
+    assert "12A" not in err
     assert err.rstrip().endswith("(set the column's type with --dtype COLUMN=TYPE, for example "
                                  "str)")
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_dtype_failures_counted_over_the_whole_file(tmp_path: Path, suffix: str) -> None:
+    # issue 19: Polars stops at the first value a CSV column's --dtype cannot parse, and counts
+    # one chunk of a cast; the command counts the file. 200,000 rows, 'age' the text of i % 90
+    # except at i = 0, 50,000, 100,000 and 150,000, where it is 'x' (4 rows by hand); a blank
+    # age (row 7) is missing, not a failure; the Parquet file is written in chunks of 10,000
+    n = 200_000
+    age = ["x" if i % 50_000 == 0 else "" if i == 7 else str(i % 90) for i in range(n)]
+    frame = pl.DataFrame({"g": ["a", "b"] * (n // 2), "y": [0, 1] * (n // 2), "age": age})
+    path = tmp_path / f"ages{suffix}"
+    if suffix == ".csv":
+        frame.write_csv(path)
+    else:
+        frame.write_parquet(path, row_group_size=10_000)
+    code, _, err = cli("report", str(path), "--by", "g", "--y-true", "y", "--y-pred", "y",
+                       "--dtype", "age=int64", "--where", "age > 3")
+    assert code == 2
+    source = "text" if suffix == ".csv" else "str"
+    assert err.startswith(f"polars-fair: error: reading the rows: 4 of 200,000 values of "
+                          f"column 'age' could not be converted from {source} to i64"), err
+    assert "'x'" not in err and "`x`" not in err
 
 
 def test_json_errors_on_stdout(hiring: Path) -> None:
