@@ -264,7 +264,10 @@ def printable_spec(spec: Any) -> Any:
 
     This is the one place where labels, titles and inline data enter a rendered chart
     (:func:`polars_fair.audit.plot.to_svg`, :func:`polars_fair.audit.plot.save`): keys and
-    values alike are rewritten.
+    values alike are rewritten. The texts a reader sees as labels (the inline data's values,
+    from which axes and legends read, and titles) are written by :func:`markup_text`, as the
+    page's tables write them: SVG collapses whitespace, so ``"a"`` and ``"a "`` (or a tab, a
+    line feed, a no-break space) would otherwise draw alike.
 
     Parameters
     ----------
@@ -278,15 +281,25 @@ def printable_spec(spec: Any) -> Any:
 
     Examples
     --------
-    >>> printable_spec({"data": {"values": [{"g": "B\x1b", "n": 2}]}})
-    {'data': {'values': [{'g': 'B\\x1b', 'n': 2}]}}
+    >>> printable_spec({"data": {"values": [{"g": "B\x1b", "n": 2}, {"g": "B ", "n": 1}]}})
+    {'data': {'values': [{'g': 'B\\x1b', 'n': 2}, {'g': 'B\\x20', 'n': 1}]}}
     """
+    return _spec_texts(spec, labels=False)
+
+
+#: The parts of a Vega-Lite specification whose texts a reader sees as labels.
+_LABEL_PARTS = frozenset({"datasets", "values", "title", "subtitle"})
+
+
+def _spec_texts(spec: Any, *, labels: bool) -> Any:
+    """:func:`printable_spec` below one part: labels by :func:`markup_text`, names kept."""
     if isinstance(spec, str):
-        return printable(spec)
+        return markup_text(spec) if labels else printable(spec)
     if isinstance(spec, dict):
-        return {printable_spec(k): printable_spec(v) for k, v in spec.items()}
+        return {printable(k): _spec_texts(v, labels=labels or k in _LABEL_PARTS)
+                for k, v in spec.items()}
     if isinstance(spec, (list, tuple)):
-        return [printable_spec(v) for v in spec]
+        return [_spec_texts(v, labels=labels) for v in spec]
     return spec
 
 

@@ -95,3 +95,33 @@ def test_the_cli_report_html_survives_a_control_character(tmp_path: Path) -> Non
     assert "Traceback" not in out.stderr and "panicked" not in out.stderr
     assert page.stat().st_size > 0
     assert "B\\x01" in page.read_text()  # the chart's escaped label
+
+
+def test_chart_labels_write_whitespace_as_the_tables_do() -> None:
+    # issue 19: SVG collapses whitespace, so groups "a", "a " and "a\tb"/"a b" drew alike. The
+    # data's texts and the titles are written by markup_text (as every HTML cell): by hand,
+    # "a " -> "a\x20" (a space that ends the value), "a\tb" -> "a\tb" as two characters,
+    # "a\xa0b" -> "a\xa0b", " a" -> "\x20a"; field names (keys) and other parts are kept.
+    spec = {"title": {"text": " t", "anchor": "start"},
+            "datasets": {"d1": [{"group": "a "}, {"group": "a\tb"}, {"group": "a\xa0b"},
+                                {"group": " a"}, {"group": "a"}]},
+            "encoding": {"x": {"field": "group", "type": "nominal"}}}
+    out = printable_spec(spec)
+    assert [r["group"] for r in out["datasets"]["d1"]] == [
+        "a\\x20", "a\\tb", "a\\xa0b", "\\x20a", "a"]
+    assert out["title"] == {"text": "\\x20t", "anchor": "start"}
+    assert out["encoding"] == spec["encoding"]
+
+
+def test_the_svg_draws_two_groups_that_differ_by_a_space_apart() -> None:
+    out = _python("""
+import polars as pl
+import polars_fair
+from polars_fair import plot
+frame = pl.DataFrame({"g": ["a"] * 40 + ["a "] * 40, "y_true": [1, 0] * 40,
+                      "y_pred": [1, 1, 0, 0] * 20})
+svg = plot.to_svg(plot.rates_chart(frame.fair.metrics("g")))
+print(svg.count(">a\\\\x20<") > 0, svg.count(">a<") > 0)
+""")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["True", "True"]  # each group has its own label
