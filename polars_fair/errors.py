@@ -38,6 +38,7 @@ __all__ = [
     "closest",
     "cut_off",
     "levels_error",
+    "pos_label_not_held",
     "too_many_labels",
     "shell_escaped",
     "shell_word",
@@ -130,6 +131,13 @@ ONE_COLUMN_ONLY = "{role} takes one column: pass one name or expression{choices}
 TOO_MANY_VALUES = (
     "column {column!r} ({role}) must hold pos_label={pos_label!r} and at most one other value; "
     "found other values {values}"
+)
+#: A label of two values neither of which is ``pos_label`` (the default 1 on a text label): no
+#: third value to remove, the positive one to name (:func:`pos_label_not_held`).
+POS_LABEL_NOT_HELD = (
+    "column {column!r} ({role}) holds two values, {values}, and neither is pos_label="
+    "{pos_label!r}; pass the one that means {meaning} as pos_label, for example "
+    "pos_label={example!r}"
 )
 #: :data:`TOO_MANY_VALUES` of a label column whose values may identify people, by the rule of
 #: attributes (:func:`polars_fair.counting.boundary.identifying`: a name, a date of birth, an
@@ -2023,11 +2031,56 @@ def too_many_labels(column: str, pos_label: Any, values: Sequence[Any], *,
     sql = column if column.isidentifier() else '"' + column.replace('"', '""') + '"'
     example_sql = ("'" + example.replace("'", "''") + "'" if isinstance(example, str)
                    else str(example).lower() if isinstance(example, bool) else str(example))
-    facts = {"column": column, "role": "y_true", "pos_label": pos_label,
-             "values": show_values(list(values)), "example": example}
+    facts = {"column": column, "role": "y_true", "pos_label": pos_label, "example": example}
     return InvalidLabelError(
-        TOO_MANY_LABELS.format(**facts), cli_message=CLI_TOO_MANY_LABELS.format(
-            **facts, sql=shell_escaped(sql), example_sql=shell_escaped(example_sql)))
+        TOO_MANY_LABELS.format(**facts, values=show_values(list(values))),
+        cli_message=CLI_TOO_MANY_LABELS.format(
+            **facts, values=cli_classes(list(values), column, limit=5),
+            sql=shell_escaped(sql), example_sql=shell_escaped(example_sql)))
+
+
+#: Values read as the positive one of a two-valued label (:data:`POS_LABEL_NOT_HELD`'s example).
+_POSITIVE_WORDS = frozenset({"1", "true", "yes", "y", "t", "positive", "pos", "selected",
+                             "hired", "hire", "pass", "approved", "accept", "accepted", "granted",
+                             "qualified", "good", "repaid", "success", ">50k"})
+
+
+def pos_label_not_held(column: str, role: str, pos_label: Any,
+                     values: Sequence[Any]) -> InvalidLabelError:
+    """The error for a label of two values neither of which is ``pos_label``.
+
+    Parameters
+    ----------
+    column : str
+        The label's name.
+    role : str
+        ``"y_true"`` or ``"y_pred"``.
+    pos_label : Any
+        The positive value asked for.
+    values : sequence
+        The label's two values.
+
+    Returns
+    -------
+    InvalidLabelError
+        :data:`POS_LABEL_NOT_HELD`; its example is the value that reads as positive (``"yes"``,
+        ``"hired"``, ``">50K"``, ...), else the last in sorted order; each value shown is cut
+        to 40 characters, the example is whole.
+
+    Examples
+    --------
+    >>> print(pos_label_not_held("hired", "y_true", 1, ["no", "yes"]))
+    column 'hired' (y_true) holds two values, 'no' and 'yes', and neither is pos_label=1; pass the one that means the positive outcome (qualified, repaid) as pos_label, for example pos_label='yes'
+    """  # noqa: E501
+    ordered = sorted(values, key=lambda v: (str(type(v)), v))
+    positive = [v for v in ordered if str(v).strip().lower() in _POSITIVE_WORDS]
+    example = (positive or ordered)[-1]
+    shown = " and ".join(show_values([v])[1:-1] for v in ordered)
+    meaning = ("the positive outcome (qualified, repaid)" if role == "y_true"
+               else "selected (the favourable decision)")
+    return InvalidLabelError(POS_LABEL_NOT_HELD.format(
+        column=column, role=role, values=shown, pos_label=pos_label, meaning=meaning,
+        example=example))
 
 
 def shell_escaped(text: str) -> str:

@@ -457,6 +457,9 @@ def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> 
         return quick
     check_missing_labels(df, col, name, role)
     others = _others(df, col, pos)
+    if len(others) == 2 and df[col].drop_nulls().n_unique() == 2:  # two values, neither pos
+        _hide_identifying_values(df, col, name, role, pos)
+        raise E.pos_label_not_held(name, role, pos, others)
     if len(others) > 1:
         numeric = all(isinstance(v, float) for v in others)
         if role == "y_pred" and numeric and min(others) >= 0 and max(others) <= 1:
@@ -473,8 +476,8 @@ def _check_label(df: pl.DataFrame, col: str, name: str, role: str, pos: Any) -> 
         if role == "y_true" and all(isinstance(v, str) for v in others):  # text: compare it
             raise E.too_many_labels(name, pos, others,
                                     held=df.filter(pl.col(col) == pos)["n"].sum() > 0)
-        raise E.InvalidLabelError(E.TOO_MANY_VALUES.format(
-            column=name, role=role, pos_label=pos, values=E.show_values(others)))
+        raise E.class_error(E.InvalidLabelError, E.TOO_MANY_VALUES, column=name, role=role,
+                            pos_label=pos, values=E.Classes(others))
     return others[0] if others else None
 
 

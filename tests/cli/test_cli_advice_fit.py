@@ -117,6 +117,47 @@ def test_the_python_label_advice_runs() -> None:
                                                             ("b", 5, 10, 5, 10)]
 
 
+def test_a_label_of_two_values_without_pos_label_names_the_positive_one(data: Path) -> None:
+    # issue 19: decision holds 'no' and 'yes', and the default --pos-label 1 is neither. It is
+    # no label "of more than two values" to make binary: the advice names 'yes' (a word read
+    # as positive), and followed it runs. By hand: decision is 'yes' where i % 4 is 2 or 3,
+    # 15 of the 30 rows of a (even i: i % 4 = 2) and of b (odd i: i % 4 = 3); as both the
+    # label and the prediction, tp 15 and tn 15 in each group.
+    code, _, err = cli("report", str(data), "--by", "g", "--y-true", "decision",
+                       "--y-pred", "decision")
+    assert code == 2
+    assert "holds two values, 'no' and 'yes', and neither is --pos-label" in err, err
+    assert "more than two values" not in err and "pos_label" not in err
+    assert _words(err, "for example --pos-label") == ["yes"]
+    code, out, err = cli("report", str(data), "--by", "g", "--y-true", "decision",
+                         "--y-pred", "decision", "--pos-label", "yes", "--format", "csv",
+                         "--min-support", "1")
+    assert code == 0, err
+    assert pl.read_csv(out.encode()).select("g", "tp", "fp", "fn", "tn").rows() == [
+        ("a", 15, 0, 0, 15), ("b", 15, 0, 0, 15)]
+    with pytest.raises(E.InvalidLabelError) as info:  # the same in Python, pos_label='Yes'
+        ROWS.fair.report("g", y_true="decision", y_pred="decision", pos_label="Yes")
+    m = re.search(r"for example pos_label=('yes')$", str(info.value))
+    assert m, info.value
+    out_py = ROWS.fair.report("g", y_true="decision", y_pred="decision",
+                              pos_label=eval(m.group(1)), min_support=1)
+    assert out_py.select("g", "tp", "fp", "fn", "tn").rows() == [("a", 15, 0, 0, 15),
+                                                               ("b", 15, 0, 0, 15)]
+
+
+def test_other_values_of_a_label_read_as_command_line_words(data: Path) -> None:
+    # issue 19: "found other values [0, 1, 2]" was a Python list on the command line; the
+    # values of y_pred (i // 2) % 2 are 0 and 1 and risk is Low/Medium/High: with
+    # --pos-label 7 on a 0/1 label both are "other values", written as --classes takes them
+    code, _, err = cli("report", str(data), "--by", "g", "--y-true", "y_true",
+                       "--y-pred", "y_pred", "--pos-label", "7")
+    assert code == 2
+    assert "found other values 0,1" in err or "holds two values, 0 and 1" in err, err
+    assert "[" not in err
+    code, _, err = cli("report", str(data), "--by", "g", "--y-true", "risk", "--y-pred", "risk")
+    assert "found other values High,Low,Medium" in err and "[" not in err, err
+
+
 def test_ordered_text_classes_are_advised_in_their_scale_s_order(data: Path) -> None:
     code, _, err = cli("multiclass-report", str(data), "--by", "g", "--y-pred", "risk",
                        "--ordered")

@@ -441,8 +441,9 @@ def test_messages_name_flags_not_parameters(hiring: Path) -> None:
     assert code == 2 and "column 'nosuch' (--y-score) not found" in err
     code, _, err = cli("report", str(hiring), "--by", "race", "--pos-label", "7")
     assert code == 2
-    assert err == ("polars-fair: error: column 'y_true' (--y-true) must hold --pos-label 7 and "
-                   "at most one other value; found other values [0, 1]\n")
+    assert err == ("polars-fair: error: column 'y_true' (--y-true) holds two values, 0 and 1, "
+                   "and neither is --pos-label 7; pass the one that means the positive outcome "
+                   "(qualified, repaid) as --pos-label, for example --pos-label 1\n")
     assert "pos_label" not in err
     code, _, err = cli("report", str(hiring), "--by", "race", "--min-support", "-1")
     assert code == 2 and "--min-support must" in err and "min_support" not in err

@@ -133,7 +133,7 @@ FOLLOWED = {
     "CLI_PAGE_OPTION", "PAGE_OUTPUT_IS_DIR", "CLASSES_NOT_LISTED",
     # tests/cli/test_cli_advice_fit.py (issue 20): a label of more than two values, ordered
     # text classes in the order of their scale
-    "TOO_MANY_LABELS", "CLI_TOO_MANY_LABELS", "CLI_ORDER_NEEDS_CLASSES",
+    "TOO_MANY_LABELS", "CLI_TOO_MANY_LABELS", "CLI_ORDER_NEEDS_CLASSES", "POS_LABEL_NOT_HELD",
     # tests/core/test_error_advice_python.py (issue 20, the Python catalogue): each test named
     # after its template (test_negatives_differ_*, test_pos_label_dtype_*, ...)
     "NEGATIVES_DIFFER", "POS_LABEL_DTYPE", "VALUE_DTYPE", "DROPPED_NULL_GROUPS",
@@ -214,6 +214,19 @@ def test_every_suggesting_template_is_listed() -> None:
                 suggesting.add(name)
     assert suggesting == FOLLOWED | NOT_YET_FOLLOWED
     assert not FOLLOWED & NOT_YET_FOLLOWED
+
+
+def test_no_template_is_defined_twice() -> None:
+    # a second assignment of a template's name silently replaces the first (CLASSES_HIDDEN
+    # and POS_LABEL_ABSENT were each written twice by parallel work); every module-level
+    # name of polars_fair.errors is assigned once
+    import ast
+
+    tree = ast.parse(Path(E.__file__).read_text(encoding="utf-8"))
+    names = [t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+             for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+             if isinstance(t, ast.Name) and t.id != "__all__"]
+    assert sorted({n for n in names if names.count(n) > 1}) == []
 
 
 def cli(*args: str) -> tuple[int, str, str]:

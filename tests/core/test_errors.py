@@ -50,8 +50,10 @@ def test_scores_in_prediction_column_suggest_score_api(run: Runner) -> None:
 
 def test_pos_label_in_neither_column(run: Runner) -> None:
     df = GOOD.with_columns(pl.col("y_true", "y_pred") + 5)  # values 5 and 6
-    with pytest.raises(E.InvalidLabelError, match=r"must hold pos_label=1 and at most one other "
-                                                  r"value; found other values \[5, 6\]"):
+    # two values, neither 1: the positive one is asked for (issue 19; the example is the last
+    # in sorted order when no value reads as positive: 6)
+    with pytest.raises(E.InvalidLabelError, match=r"holds two values, 5 and 6, and neither is "
+                                                  r"pos_label=1; .* for example pos_label=6$"):
         run(df, "report", "g")
     df2 = pl.DataFrame({"g": ["a", "b"], "y_true": ["no", "no"], "y_pred": ["no", "no"]})
     with pytest.raises(E.InvalidLabelError) as info:

@@ -969,7 +969,7 @@ CLI_CATALOGUE: dict[str, BadCall] = {
     "-inf label in a CSV": BadCall(
         ("report", "{dir}/neginf.csv", "--by", "g"),
         "column 'y_true' (--y-true) must hold --pos-label 1.0 and at most one other value; "
-        "found other values [-inf, 0.0]"),
+        "found other values -inf,0.0"),  # as --classes takes them (issue 19)
     "a stray 0.7 prediction in a CSV": BadCall(
         ("report", "{dir}/stray.csv", "--by", "g"),
         "column 'y_pred' (--y-pred) holds values between 0.0 and 0.7 besides --pos-label 1: it "
