@@ -110,6 +110,11 @@ def ll144_sets(keys: Sequence[str]) -> list[list[str]]:
     return [[k] for k in keys] + ([list(keys)] if len(keys) > 1 else [])
 
 
+def _flags(options: Any) -> dict[str, bool]:
+    """``exclude_small`` and ``plain_benchmark``, each True or False ("no" would read as true)."""
+    return {k: R.flag(options[k], k) for k in ("exclude_small", "plain_benchmark")}
+
+
 def _check(keys: Sequence[str], min_share: Any) -> Fraction:
     """The audit's own options, checked when the plan is built; ``min_share`` read exactly."""
     if not keys:
@@ -338,9 +343,8 @@ def bias_audit_from_counts(
     keys = list(keys)
     share = _check(keys, options["min_share"])
     return _audit(counts, keys, outcome="selected", rate="selection_rate",
-                  min_share=share, exclude_small=bool(options["exclude_small"]),
-                  min_support=float(options["min_support"]),
-                  plain_benchmark=bool(options["plain_benchmark"]))
+                  min_share=share, min_support=float(options["min_support"]),
+                  **_flags(options))
 
 
 @borrow(bias_audit_from_counts, params=("min_share", "exclude_small", "min_support",
@@ -524,9 +528,8 @@ def bias_audit_from_scores(
         *([mass.sum().alias("weight_sum")] if weighted else []),
     )
     out = _audit(counts, keys, outcome="scored_above_median", rate="scoring_rate",
-                 min_share=share, exclude_small=bool(options["exclude_small"]),
-                 min_support=float(options["min_support"]),
-                 plain_benchmark=bool(options["plain_benchmark"]))
+                 min_share=share, min_support=float(options["min_support"]),
+                 **_flags(options))
     names = out.collect_schema().names()
     at = names.index("scoring_rate") + 1
     return out.join(median, how="cross", maintain_order="left").select(

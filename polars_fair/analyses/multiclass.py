@@ -24,6 +24,7 @@ from polars_fair._docs import borrow
 from polars_fair._lazy import np, sps
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import check_clash, dense
+from polars_fair.core import rules as R
 from polars_fair.core.numbers import check_seed
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference
@@ -254,6 +255,7 @@ def multiclass_report_from_classes(
     check_clash(keys, (*REPORT_COLUMNS, "weight_sum"), "multiclass_report")
     check("min_support", min_support)
     check("four_fifths", four_fifths)
+    ordered = R.flag(ordered, "ordered")  # "yes" would read as true
     schema = table.collect_schema()
     dtype = schema["y_pred"]
     if ordered and classes is None and _is_text(dtype):
