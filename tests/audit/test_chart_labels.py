@@ -14,8 +14,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import polars as pl
 import pytest
 
+import polars_fair  # noqa: F401  (registers .fair)
 from polars_fair.core.labels import printable, printable_spec
 from tests.audit.test_plot import require_plot_extra
 
@@ -205,3 +207,19 @@ def test_no_chart_kind_writes_a_raw_invisible_or_line_separator(
     not_shown = {"titles": set(), "group values": {"power"},
                  "attribute names": {"power", "pairwise"}}[part]
     assert drawn == set(found) - not_shown
+
+
+def test_compare_chart_names_its_attributes_in_the_axis_title_not_the_channel() -> None:
+    # the spec behind the render above, without rendering: the x channel has no title (Vega-Lite
+    # would write it into the aria-label expression, reading "\u2028" back raw), the axis title
+    # has the attributes' names, escaped by printable_spec as every label is
+    from polars_fair.audit.change_plot import compare_chart
+
+    name = "g" + _HOSTILE
+    df = pl.DataFrame({name: ["a"] * 4 + ["b"] * 4, "new": [1, 1, 0, 0, 1, 0, 0, 0],
+                       "old": [1, 1, 0, 0, 1, 1, 0, 0]})
+    spec = printable_spec(compare_chart(
+        df.fair.compare(name, y_pred="new", baseline="old", min_support=1)).to_dict())
+    x = spec["layer"][0]["encoding"]["x"]
+    assert "title" not in x
+    assert x["axis"]["title"] == "g\\u2028\\u2029\\u202e\\u200f\\ufeff"

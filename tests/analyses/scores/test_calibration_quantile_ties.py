@@ -16,9 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import polars_fair
+from polars_fair.analyses.scores.calibration import calibration_from_scores
 from polars_fair.cli.entry import app
 from polars_fair.core.rules import quantile_positions
 
@@ -96,34 +99,48 @@ def _random_frames(count: int) -> list[tuple[pl.DataFrame, int]]:
     return frames
 
 
-def test_rows_per_bin_equal_numpys_quantiles_on_tied_random_frames() -> None:
-    for frame, n_bins in _random_frames(120):
-        expected, edges = _numpy_counts(frame, n_bins)
-        out = _ours(frame, n_bins)
-        for name, counts in expected.items():
-            part = out.filter(pl.col("g") == name)
-            assert part["n"].to_list() == counts, (frame["s"].to_list(), n_bins)
-            # the edges are numpy's (an interpolated one to an ulp: numpy's own position
-            # (N - 1) * (b / n_bins) is rounded)
-            assert np.allclose(part["bin_low"].to_numpy(), edges[:-1], rtol=0, atol=1e-12)
-            assert np.allclose(part["bin_high"].to_numpy(), edges[1:], rtol=0, atol=1e-12)
+def _score_table(frame: pl.DataFrame) -> pl.DataFrame:
+    """The score table of ``frame``: one row per group and distinct score."""
+    return frame.group_by("g", "s").agg(
+        pl.col("y_true").sum().cast(pl.Int64).alias("positives"),
+        (1 - pl.col("y_true")).sum().cast(pl.Int64).alias("negatives"),
+    ).rename({"s": "score"})
+
+
+@settings(max_examples=150, deadline=None)
+@given(tenths=st.lists(st.integers(min_value=0, max_value=10), min_size=6, max_size=45),
+       grid=st.integers(min_value=1, max_value=10), n_bins=st.integers(min_value=2, max_value=13))
+def test_rows_per_bin_equal_numpys_quantiles_on_tied_frames(tenths: list[int], grid: int,
+                                                            n_bins: int) -> None:
+    # scores on a grid of tenths (many ties), three groups of two rows or more; the analysis on
+    # the frame's score table (the methods and the command line reach it through the score
+    # table of the rows)
+    scores = [min(t, grid) / 10 for t in tenths]
+    frame = _frame(scores, [("a", "b", "c")[i % 3] for i in range(len(scores))])
+    expected, edges = _numpy_counts(frame, n_bins)
+    out = calibration_from_scores(_score_table(frame), ["g"], n_bins=n_bins,
+                                  strategy="quantile").reliability
+    for name, counts in expected.items():
+        part = out.filter(pl.col("g") == name)
+        assert part["n"].to_list() == counts
+        # the edges are numpy's (an interpolated one to an ulp: numpy's own position
+        # (N - 1) * (b / n_bins) is rounded)
+        assert np.allclose(part["bin_low"].to_numpy(), edges[:-1], rtol=0, atol=1e-12)
+        assert np.allclose(part["bin_high"].to_numpy(), edges[1:], rtol=0, atol=1e-12)
 
 
 def test_weighted_count_table_bins_as_its_rows_repeated() -> None:
     # a score table with integer counts held as floats (a weighted table) bins as the rows it
     # stands for: the review's frame as counts, positives/negatives per distinct score
-    table = _frame(SCORES).group_by("g", "s").agg(
-        pl.col("y_true").sum().cast(pl.Float64).alias("positives"),
-        (1 - pl.col("y_true")).sum().cast(pl.Float64).alias("negatives"),
-    ).rename({"s": "score"})
-    reliability, _, _ = polars_fair.analyses.scores.calibration.calibration_from_scores(
-        table, ["g"], n_bins=9, strategy="quantile")
+    table = _score_table(_frame(SCORES)).with_columns(
+        pl.col("positives", "negatives").cast(pl.Float64))
+    reliability, _, _ = calibration_from_scores(table, ["g"], n_bins=9, strategy="quantile")
     assert reliability["n"].to_list() == [4.0, 0.0, 0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 0.0]
 
 
 def test_the_command_line_bins_as_numpy(tmp_path: Path) -> None:
     runner = CliRunner()
-    cases = [(_frame(SCORES), 9), *_random_frames(12)]
+    cases = [(_frame(SCORES), 9), *_random_frames(6)]
     for i, (frame, n_bins) in enumerate(cases):
         path = tmp_path / f"f{i}.csv"
         frame.write_csv(path)
@@ -135,3 +152,17 @@ def test_the_command_line_bins_as_numpy(tmp_path: Path) -> None:
         expected, _ = _numpy_counts(frame, n_bins)
         got = {name: [r["n"] for r in rows if r["g"] == name] for name in expected}
         assert got == expected
+
+
+def test_the_command_line_calibration_reads_the_same_bins(tmp_path: Path) -> None:
+    # the review's frame: ECE 0.27 and MCE 0.6, worked out in
+    # test_calibration_reads_the_same_bins
+    path = tmp_path / "scores.csv"
+    _frame(SCORES).write_csv(path)
+    result = CliRunner().invoke(app, ["calibration", str(path), "--by", "g", "--y-score", "s",
+                                      "--n-bins", "9", "--strategy", "quantile",
+                                      "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    [row] = json.loads(result.stdout)
+    assert abs(row["ece"] - 0.27) < 1e-12
+    assert abs(row["max_calibration_error"] - 0.6) < 1e-12
