@@ -120,9 +120,8 @@ def _pooled_quantile_bins(
     distinct, inverse = np.unique(score[keep], return_inverse=True)
     per_score = np.bincount(inverse.ravel(), weights=weight[keep])
     cum = np.cumsum(per_score)
-    total = float(cum[-1])
-    rows: int | float = int(total) if np.all(np.mod(weight[keep], 1.0) == 0) else total
-    positions = R.quantile_positions(rows, n_bins)
+    # the total as the exact value of its float (whole for integer counts below 2^53)
+    positions = R.quantile_positions(float(cum[-1]), n_bins)
     # row j (0-based) of the expanded sorted rows holds the first score whose cumulative weight
     # exceeds j
     last = distinct.size - 1
