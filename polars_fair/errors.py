@@ -1055,8 +1055,9 @@ BAD_BIN_TYPE = (
 )
 BIN_NOT_IN_BY = "bins names {column!r}, which is not an attribute of by={by}"
 BIN_NOT_NUMERIC = "bins[{column!r}]: attribute {column!r} has dtype {dtype}, not a numeric one"
-#: ``{example}``: the first binned column as SQL (NTILE for a number of quantile bins, CASE
-#: for edges) added in the frame's own engine (:data:`BINS_NEED_POLARS_EXAMPLES`).
+#: ``{example}``: the first binned column as SQL (for a number of bins the quantile bin of
+#: ``bins=k`` from RANK and COUNT, ties in one bin; a CASE for edges) added in the frame's own
+#: engine (:data:`BINS_NEED_POLARS_EXAMPLES`).
 BINS_NEED_POLARS = (
     "bins= cuts a Polars frame; for a {type} bin the column in its own engine first, for "
     "example {example}, and pass {binned!r} in by= instead of {column!r}"

@@ -168,6 +168,9 @@ SLOW_TESTS = {
     "test_the_cli_report_html_survives_a_control_character",
     "test_audit_html_escapes_its_data_block_and_draws_every_chart",
     "test_every_chart_draws_a_label_with_a_javascript_line_end",
+    # every chart kind rendered three times; the fast loop checks the compare chart's spec:
+    # test_compare_chart_names_its_attributes_in_the_axis_title_not_the_channel
+    "test_no_chart_kind_writes_a_raw_invisible_or_line_separator",
     # two whole HTML audits; the fast loop checks the helper's SVG equals this process's:
     # test_the_helper_renders_what_to_svg_renders
     "test_the_page_is_the_same_with_and_without_the_helper",

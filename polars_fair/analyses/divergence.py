@@ -199,14 +199,22 @@ def _bin_label(struct: pl.Expr, right_closed: bool = False) -> pl.Expr:
 def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.LazyFrame:
     """Cut numeric attributes into bins labelled by their edges, lazily, in the same scan.
 
-    ``bins={"age": k}`` makes ``k`` quantile bins that split the rows as ``pandas.qcut``,
-    Polars' ``qcut`` and ``numpy.quantile`` (linear interpolation) do: a row is in the first
-    bin ``b`` whose quantile ``Q(b/k)`` it does not exceed, so bins are right-closed,
-    ``(Q((b-1)/k), Q(b/k)]``. Among the ``m`` non-missing values sorted ``v_0 <= ... <= v_(m-1)``,
-    a value is at most ``Q(b/k)`` exactly when it is at most ``v_j`` with
-    ``j = floor(b (m - 1) / k)`` (no value lies strictly between ``v_j`` and ``v_(j+1)``), so
-    the edges are the values ``v_j``, found on integers (Polars' ``bin_quantiles`` with
-    ``right_closed=True``). Equal edges (ties) merge bins: fewer than ``k`` labels appear.
+    ``bins={"age": k}`` makes ``k`` quantile bins: a row is in the first bin ``b`` whose
+    quantile ``Q(b/k)`` it does not exceed, so bins are right-closed, ``(Q((b-1)/k), Q(b/k)]``,
+    with ``Q`` numpy's default linear rule at the position ``b (m - 1) / k`` among the ``m``
+    non-missing values sorted ``v_0 <= ... <= v_(m-1)``, taken exactly
+    (:func:`polars_fair.core.rules.quantile_positions`; ``calibration(strategy="quantile")``
+    cuts by the same rule). A value is at most ``Q(b/k)`` exactly when it is at most ``v_j``
+    with ``j = floor(b (m - 1) / k)`` (no value lies strictly between ``v_j`` and
+    ``v_(j+1)``), so the edges are the values ``v_j``, found on integers (Polars'
+    ``bin_quantiles`` with ``right_closed=True``). Polars' deprecated
+    ``qcut(k, left_closed=False)`` splits the rows alike, and ``numpy.quantile(x, b / k)``
+    too except where its floating-point position falls just below a whole row onto a value
+    such as 0 (108 values -1 and 91 zeros in 22 bins: ``Q(12/22)`` is ``v_108 = 0``, numpy
+    reads -1.4e-14, so the zeros move up a bin). ``pandas.qcut`` does not: it reads the positions of
+    ``np.linspace(0, 1, k + 1)`` in floating point, so a value tied on a quantile can move up
+    a bin, and with ``duplicates="drop"`` a tied lowest bin merges into the next. Equal edges
+    (ties) merge bins: fewer than ``k`` labels appear.
     1, 2, ..., 10 in 5 bins gives 2 rows each; 0, 0, 0, 1, 1 in 2 bins gives 3 and 2. The
     labels show the edges: ``"<= 2"``, ``"(2, 4]"``, ``"> 8"``.
 

@@ -347,8 +347,14 @@ def divergence_of_rows(
 def _bins_need_polars(frame: Any, bins: Any) -> E.InvalidArgumentError:
     """BINS_NEED_POLARS with the first binned column written as SQL in the frame's engine.
 
-    A number of bins is ``NTILE(k) OVER (ORDER BY c)`` (quantile bins, as ``bins=k`` cuts);
-    edges are a ``CASE`` of ``c < edge`` tests. DuckDB adds it with ``rel.select``, Spark with
+    A number of bins is the quantile bin ``bins=k`` cuts (numpy's ``Q(b/k)`` at exact positions,
+    :func:`polars_fair.core.rules.quantile_positions`), numbered 1 to ``k``: a value with ``r``
+    non-missing values below it among ``m`` is in bin ``max(1, ceil(r k / (m - 1)))``, the first
+    ``b`` with ``r <= floor(b (m - 1) / k)``; ``r`` is ``RANK() - 1``, so tied values share a
+    bin (``NTILE(k)`` split them by row position). The quotient of the integers ``r k`` and
+    ``m - 1`` rounds, as a double, onto an integer only when it is one (while ``r k < 2^53``),
+    so its ceiling is exact. Edges are a
+    ``CASE`` of ``c < edge`` tests. DuckDB adds it with ``rel.select``, Spark with
     ``df.selectExpr`` (both read the same SQL).
     """
     column, spec = next(iter(bins.items())) if isinstance(bins, dict) and bins else ("x", 5)
@@ -365,7 +371,10 @@ def _bins_need_polars(frame: Any, bins: Any) -> E.InvalidArgumentError:
         expr = f"CASE {cases} ELSE '>= {edges[-1]!r}' END"
     else:
         k = spec if isinstance(spec, int) and not isinstance(spec, bool) and spec >= 2 else 5
-        expr = f"NTILE({k}) OVER (ORDER BY {sql_col})"
+        m = f"COUNT({sql_col}) OVER ()"
+        below = f"RANK() OVER (ORDER BY {sql_col} NULLS LAST) - 1"
+        expr = (f"CASE WHEN {sql_col} IS NULL THEN NULL WHEN {m} < 2 THEN 1 ELSE GREATEST(1, "
+                f"CAST(CEIL(({below}) * {k} / CAST({m} - 1 AS DOUBLE)) AS INTEGER)) END")
     sql = f"{expr} AS {binned}"
     kind = "spark" if type(frame).__module__.startswith("pyspark") else "duckdb"
     example = E.BINS_NEED_POLARS_EXAMPLES[kind].format(select=f"*, {sql}", sql=sql)

@@ -144,8 +144,11 @@ def compare_chart(
     tooltip = ["group:N", "model:N", alt.Tooltip("value:Q", format=".3f"), "n:Q",
                *(alt.Tooltip(f"{c}:Q", format=".4f") for c in extra)]
     bars = alt.Chart(_values(long.filter(pl.col("value").is_not_null()))).mark_bar().encode(
+        # the attributes' names title the axis, not the channel: Vega-Lite writes a channel's
+        # title into the marks' aria-label expression as a string literal, where an escaped
+        # "\u2028" would be read back as the raw character
         x=alt.X("group:N", sort=_by_rank(alt, "group"),
-                title=" | ".join(keys) if keys else "group"),
+                axis=alt.Axis(title=" | ".join(keys) if keys else "group")),
         xOffset=alt.XOffset("model:N", sort=alt.EncodingSortField(field="model_rank")),
         y=y, color=model, tooltip=tooltip,
         opacity=alt.condition("datum.low_support", alt.value(0.35), alt.value(1.0)))

@@ -75,6 +75,7 @@ __all__ = [
     "fraction",
     "min_count",
     "option",
+    "quantile_positions",
 ]
 
 #: Relative tolerance of a weighted rule: a value within ``1e-9 × threshold`` of it is at it.
@@ -356,6 +357,52 @@ def min_count(threshold: Fraction) -> int:
     (30, 30)
     """
     return math.ceil(threshold)
+
+
+def quantile_positions(rows: int | float, n_bins: int) -> list[tuple[int, Fraction]]:
+    r"""Where the quantiles ``Q(b / n_bins)``, ``b = 0, ..., n_bins``, lie among sorted rows.
+
+    numpy's default rule (``np.quantile(..., method="linear")``, Hyndman & Fan 1996 type 7,
+    also Polars' ``quantile(interpolation="linear")``): among ``rows`` values sorted
+    :math:`v_0 \le \dots \le v_{N-1}`, :math:`Q(q)` lies at position :math:`h = q (N - 1)`,
+    :math:`Q(q) = v_j + t (v_{j+1} - v_j)` with :math:`j = \lfloor h \rfloor`,
+    :math:`t = h - j`. Here :math:`h = b (N - 1) / n_{bins}` is a fraction, so a quantile that
+    falls on a row (``t == 0``) is that row's value, never a neighbour's: in floating point
+    ``9 * (7 / 9)`` is 6.999999999999999, which read the 7th row's quantile between rows 6 and 7.
+
+    A value is then at most :math:`Q(b / n_{bins})` exactly when the rows strictly below it
+    number at most :math:`j` (no value lies strictly between :math:`v_j` and :math:`v_{j+1}`):
+    quantile bins (``calibration(strategy="quantile")``, ``divergence(bins={"x": k})``) are
+    decided on these integers. Weighted rows (a float ``rows``, the sum of the weights) use the
+    same positions on cumulative weight.
+
+    Parameters
+    ----------
+    rows : int or float
+        :math:`N`, the number of rows (or their total weight); below 1, every position is 0.
+    n_bins : int
+        The number of bins, at least 1.
+
+    Returns
+    -------
+    list of (int, Fraction)
+        ``n_bins + 1`` pairs ``(j, t)``: the row below the quantile and the exact fraction of
+        the way to the next row, ``0 <= t < 1``.
+
+    Examples
+    --------
+    >>> quantile_positions(10, 9)[7]  # h = 7 * 9 / 9 = 7: the 8th value itself
+    (7, Fraction(0, 1))
+    >>> quantile_positions(10, 4)[1]  # h = 9 / 4 = 2.25
+    (2, Fraction(1, 4))
+    """
+    span = max(Fraction(rows) - 1, Fraction(0))
+    out = []
+    for b in range(n_bins + 1):
+        h = span * b / n_bins
+        j = math.floor(h)
+        out.append((j, h - j))
+    return out
 
 
 def alpha(level: Fraction) -> Fraction:

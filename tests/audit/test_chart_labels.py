@@ -9,12 +9,15 @@ since an abort would kill the test runner.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
+import polars as pl
 import pytest
 
+import polars_fair  # noqa: F401  (registers .fair)
 from polars_fair.core.labels import printable, printable_spec
 from tests.audit.test_plot import require_plot_extra
 
@@ -125,3 +128,98 @@ print(svg.count(">a\\\\x20<") > 0, svg.count(">a<") > 0)
 """)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["True", "True"]  # each group has its own label
+
+
+#: The characters of the review: line and paragraph separators, a right-to-left override, a
+#: right-to-left mark and a byte-order mark. Each is drawn escaped (``\u2028``), never raw.
+_HOSTILE = "\u2028\u2029\u202e\u200f\ufeff"
+
+#: Every chart kind of polars_fair.plot over a frame whose attribute is ``{attr}``, a group
+#: ``{group}`` and a title ``{title}``; prints, per kind, the raw NOT_IN_MARKUP characters of
+#: its SVG and whether the escaped text is drawn.
+_EVERY_CHART = """
+import datetime as dt, json, re
+import numpy as np, polars as pl, polars_fair
+from polars_fair import plot
+from polars_fair.analyses.monitor import monitor_from_counts
+from polars_fair.core.labels import INVISIBLE, NOT_IN_MARKUP
+attr, group, title = {attr!r}, {group!r}, {title!r}
+rng = np.random.default_rng(0)
+s = np.round(rng.uniform(size=300), 2)
+df = pl.DataFrame({{attr: np.array(["A", group, "C"])[np.arange(300) % 3].tolist(),
+                    "y_true": (rng.uniform(size=300) < s).astype(int),
+                    "y_pred": (s > 0.5).astype(int), "y_base": (s > 0.4).astype(int),
+                    "y_score": s}})
+days = [dt.date(2024, 1, 1), dt.date(2024, 1, 8)]
+counts = pl.LazyFrame({{"period": days * 2, attr: ["A", "A", group, group], "n": [40] * 4,
+                       "tp": [0] * 4, "fp": [20, 22, 4, 4], "fn": [0] * 4,
+                       "tn": [20, 18, 36, 36]}})
+charts = {{
+    "rates": lambda: plot.rates_chart(df.fair.metrics(attr), title=title),
+    "pairwise": lambda: plot.pairwise_heatmap(df.fair.pairwise(attr), title=title),
+    "calibration": lambda: plot.calibration_chart(
+        df.fair.reliability(attr, y_score="y_score", n_bins=4), min_count=1, title=title),
+    "threshold": lambda: plot.threshold_chart(
+        df.fair.sweep(attr, y_score="y_score", thresholds=[0.3, 0.5, 0.7]), title=title),
+    "divergence": lambda: plot.divergence_chart(
+        df.fair.divergence(attr, min_support=0.01, min_denominator=1), title=title),
+    "roc": lambda: plot.roc_chart(polars_fair.scores(df, attr, y_score="y_score"),
+                                  title=title),
+    "compare": lambda: plot.compare_chart(
+        df.fair.compare(attr, y_pred="y_pred", baseline="y_base"), title=title),
+    "monitor": lambda: plot.monitor_chart(monitor_from_counts(counts, [attr], min_support=1),
+                                          title=title),
+    "power": lambda: plot.power_chart(pl.DataFrame({{
+        "delta_auc": [0.05, 0.05, 0.1, 0.1], "n": [100, 200, 100, 200],
+        "power": [0.2, 0.3, 0.4, 0.6], "mc_se": [0.01] * 4}}), title=title),
+}}
+invisible = re.compile("[" + INVISIBLE + "]")
+out = {{}}
+for kind, make in charts.items():
+    svg = plot.to_svg(make())
+    raw = sorted({{f"U+{{ord(c):04X}}" for c in svg
+                   if NOT_IN_MARKUP.match(c) or invisible.match(c)}})
+    out[kind] = [raw, "\\\\u202e" in svg]
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize(("part", "attr", "group", "title"), [
+    ("group values", "g", "B" + _HOSTILE, "T"),
+    ("attribute names", "g" + _HOSTILE, "B", "T"),
+    ("titles", "g", "B", "T" + _HOSTILE),
+])
+def test_no_chart_kind_writes_a_raw_invisible_or_line_separator(
+        part: str, attr: str, group: str, title: str) -> None:
+    # issue 19: standalone charts wrote U+2028, U+2029, U+202E, U+200F and the BOM raw into the
+    # SVG's labels and aria-labels; the compare chart still did for an attribute's name (its x
+    # channel's title went into Vega's aria-label expression as a string literal, where the
+    # escaped "\u2028" read back as the raw character). Every kind, rendered: no raw character
+    # of INVISIBLE or NOT_IN_MARKUP, and the escaped text drawn where the chart shows that part
+    # (the power chart has no groups nor attributes, only its title; the pairwise heatmap's
+    # axes read "group i (row)" and "group j (column)", not the attributes' names)
+    out = _python(_EVERY_CHART.format(attr=attr, group=group, title=title))
+    assert out.returncode == 0, out.stderr[-2000:]
+    found = json.loads(out.stdout)
+    assert {kind: raw for kind, (raw, _) in found.items()} == {kind: [] for kind in found}
+    assert len(found) == 9
+    drawn = {kind for kind, (_, escaped) in found.items() if escaped}
+    not_shown = {"titles": set(), "group values": {"power"},
+                 "attribute names": {"power", "pairwise"}}[part]
+    assert drawn == set(found) - not_shown
+
+
+def test_compare_chart_names_its_attributes_in_the_axis_title_not_the_channel() -> None:
+    # the spec behind the render above, without rendering: the x channel has no title (Vega-Lite
+    # would write it into the aria-label expression, reading "\u2028" back raw), the axis title
+    # has the attributes' names, escaped by printable_spec as every label is
+    from polars_fair.audit.change_plot import compare_chart
+
+    name = "g" + _HOSTILE
+    df = pl.DataFrame({name: ["a"] * 4 + ["b"] * 4, "new": [1, 1, 0, 0, 1, 0, 0, 0],
+                       "old": [1, 1, 0, 0, 1, 1, 0, 0]})
+    spec = printable_spec(compare_chart(
+        df.fair.compare(name, y_pred="new", baseline="old", min_support=1)).to_dict())
+    x = spec["layer"][0]["encoding"]["x"]
+    assert "title" not in x
+    assert x["axis"]["title"] == "g\\u2028\\u2029\\u202e\\u200f\\ufeff"

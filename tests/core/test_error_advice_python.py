@@ -561,6 +561,29 @@ def test_bins_need_polars_advice_on_duckdb_runs(duck: Any, bins: Any, want: list
     assert sorted(out["n"].to_list()) == sorted(want)
 
 
+def test_bins_need_polars_advice_on_duckdb_keeps_tied_values_in_one_bin(duck: Any) -> None:
+    # issue 19, kind 5: the advice was NTILE(k), which splits tied values by row position. 11
+    # rows: age 0 (x6), 1 (x2), 2 (x2) and a missing one, 3 bins: m = 10 values, positions
+    # floor(9 b / 3) = 3, 6: v_3 = 0, v_6 = 1, so <= 0: 6 rows, (0, 1]: 2, > 1: 2 (NTILE(3)
+    # over the 10 values gives 4, 3, 3, two 0s in the second bin); as bins= cuts on Polars
+    from polars_fair.divergence import divergence_of_rows
+
+    ages = pl.DataFrame({"age": [0.0] * 6 + [1.0] * 2 + [2.0] * 2 + [None],
+                         "y_true": [1, 0] * 5 + [1], "y_pred": [1, 1, 0, 0] * 2 + [1, 0, 1]})
+    args: dict[str, Any] = dict(min_support=0.01, min_denominator=1)
+    rel = duck.from_arrow(ages.to_arrow())
+    message = _refused(lambda: divergence_of_rows(rel, ["age"], bins={"age": 3}, **args),
+                       E.InvalidArgumentError)
+    m = re.search(r"for example rel = (rel\.select\(.+\)), and pass '(\w+)' in by= instead of "
+                  r"'age'$", message)
+    assert m, message
+    binned = _python(m.group(1), rel=rel).pl()
+    assert binned.group_by(m.group(2)).len().sort(m.group(2)).rows() == [
+        (None, 1), (1, 6), (2, 2), (3, 2)]
+    polars = divergence_of_rows(ages, ["age"], bins={"age": 3}, **args).collect()
+    assert sorted(polars["n"].to_list()) == [1, 2, 2, 6]  # and the missing age, 1 row
+
+
 # ------------------------------------------------------------------ MEMBERSHIP_SHAPE
 def test_membership_shape_of_a_flat_mapping_advises_the_attribute_around_it() -> None:
     df = pl.DataFrame({"y_true": [1, 0, 1], "y_pred": [1, 1, 0], "pw": [1.0, 0.5, 0.25],

@@ -15,6 +15,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import np, npt
+from polars_fair.core import rules as R
 from polars_fair.core.families import BinOptions, takes
 from polars_fair.core.limits import check_size, with_limits
 
@@ -98,39 +99,46 @@ class CalibrationResult(NamedTuple):
     largest_gap: EceGap
 
 
-def _lerp(
-    a: npt.NDArray[np.float64], b: npt.NDArray[np.float64], t: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64]:
+def _lerp(a: float, b: float, t: float) -> float:
     """Linear interpolation written as numpy's percentile writes it (bit-for-bit edges)."""
     diff = b - a
-    return np.where(t >= 0.5, b - diff * (1.0 - t), a + diff * t)
+    return b - diff * (1.0 - t) if t >= 0.5 else a + diff * t
 
 
-def _pooled_quantile_edges(
+def _pooled_quantile_bins(
     score: npt.NDArray[np.float64], weight: npt.NDArray[np.float64], n_bins: int
-) -> npt.NDArray[np.float64]:
-    """Percentiles of the pooled scores, each distinct score repeated ``weight`` times.
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Quantile edges of the pooled scores (each repeated ``weight`` times), each score's bin.
 
-    Numpy's default (linear, Hyndman–Fan type 7) rule on the expanded rows: position
-    ``h = (N - 1) q`` in the sorted rows, interpolated between rows ``floor(h)`` and
-    ``floor(h) + 1``. With integer weights this equals ``np.percentile`` on the raw rows; with
-    float weights the same rule runs on cumulative weight.
+    The positions are :func:`polars_fair.core.rules.quantile_positions` (numpy's linear rule,
+    decided on fractions): an edge on a row is that row's score, an edge between rows ``j``
+    and ``j + 1`` is interpolated. A score is in the first bin ``b`` whose edge it does not
+    exceed, decided on integers: the rows (cumulative weight) strictly below it are at most
+    the edge's row ``j``. With integer weights this equals ``np.quantile`` on the raw rows.
     """
     keep = weight > 0
-    order = np.argsort(score[keep], kind="stable")
-    s = score[keep][order]
-    cum = np.cumsum(weight[keep][order])
-    total = cum[-1]
-    h = np.maximum(total - 1.0, 0.0) * np.linspace(0.0, 1.0, n_bins + 1)
-    lower = np.floor(h)
-    frac = h - lower
-    upper = np.minimum(lower + 1.0, np.maximum(total - 1.0, 0.0))
-    # Row k (0-based) of the expanded sorted array holds the first score whose cumulative
-    # weight exceeds k.
-    last = s.size - 1
-    at_lower = s[np.minimum(np.searchsorted(cum, lower, side="right"), last)]
-    at_upper = s[np.minimum(np.searchsorted(cum, upper, side="right"), last)]
-    return _lerp(at_lower, at_upper, frac)
+    distinct, inverse = np.unique(score[keep], return_inverse=True)
+    per_score = np.bincount(inverse.ravel(), weights=weight[keep])
+    cum = np.cumsum(per_score)
+    # the total as the exact value of its float (whole for integer counts below 2^53)
+    positions = R.quantile_positions(float(cum[-1]), n_bins)
+    # row j (0-based) of the expanded sorted rows holds the first score whose cumulative weight
+    # exceeds j
+    last = distinct.size - 1
+
+    def at(j: int) -> float:
+        return float(distinct[min(int(np.searchsorted(cum, j, side="right")), last)])
+
+    edges = np.array([at(j) if t == 0 else _lerp(at(j), at(j + 1), float(t))
+                      for j, t in positions], dtype=np.float64)
+    below = cum - per_score  # rows strictly below each distinct score
+    inner = np.array([j for j, _ in positions[1:-1]], dtype=np.float64)
+    bin_of_distinct = np.searchsorted(inner, below, side="left").astype(np.int64)
+    bin_ids = np.zeros(score.size, dtype=np.int64)
+    bin_ids[keep] = bin_of_distinct[inverse.ravel()]
+    bin_ids[~keep] = bin_of_distinct[
+        np.minimum(np.searchsorted(distinct, score[~keep], side="left"), last)]
+    return edges, bin_ids
 
 
 def _validate(scores: pl.DataFrame, keys: list[str], n_bins: int, strategy: str) -> bool:
@@ -182,15 +190,13 @@ def _bins(frame: pl.DataFrame, n_bins: int, strategy: str) -> tuple[np.ndarray, 
     if not np.any(w > 0):
         raise E.EmptyFrameError(EMPTY_MESSAGE)
 
-    if strategy == "uniform":
-        low, high = float(s.min()), float(s.max())
-        if low < 0.0 or high > 1.0:
-            raise E.InvalidScoreError(SCORE_RANGE_MESSAGE.format(low=low, high=high))
-        edges = np.linspace(0.0, 1.0, n_bins + 1)
-    else:
-        edges = _pooled_quantile_edges(s, w, n_bins)
-    bin_ids = np.searchsorted(edges[1:-1], s, side="left").astype(np.int64)
-    return edges, bin_ids
+    if strategy == "quantile":
+        return _pooled_quantile_bins(s, w, n_bins)
+    low, high = float(s.min()), float(s.max())
+    if low < 0.0 or high > 1.0:
+        raise E.InvalidScoreError(SCORE_RANGE_MESSAGE.format(low=low, high=high))
+    edges = np.linspace(0.0, 1.0, n_bins + 1)
+    return edges, np.searchsorted(edges[1:-1], s, side="left").astype(np.int64)
 
 
 def _largest_gap(by_group: pl.DataFrame, keys: list[str]) -> EceGap:
@@ -321,12 +327,19 @@ def calibration_from_scores(
     inner edge goes to the lower bin).
 
     - ``"uniform"``: edges ``0, 1/n_bins, ..., 1``; scores must lie in [0, 1].
-    - ``"quantile"``: edges are percentiles (numpy's default linear rule) of the **pooled**
-      score distribution over all groups, every row counted once (a distinct score weighs its
-      ``positives + negatives``). All groups share the same bins, so their reliability curves
-      and ECEs are comparable; within a group, bins need not hold equal counts. With a single
-      group this matches scikit-learn exactly. Tied scores can make edges coincide; the bins
-      between them stay empty.
+    - ``"quantile"``: edges are the quantiles ``Q(b / n_bins)`` of the **pooled** score
+      distribution over all groups, every row counted once (a distinct score weighs its
+      ``positives + negatives``), by numpy's default rule (``np.quantile(scores, b / n_bins,
+      method="linear")``): among the ``N`` rows sorted, ``Q`` lies at position
+      ``h = b (N - 1) / n_bins``, computed as an exact fraction
+      (:func:`polars_fair.core.rules.quantile_positions`); at a whole ``h`` the edge is that
+      row's score, otherwise it is interpolated between rows ``floor(h)`` and ``floor(h) + 1``.
+      A score goes to the first bin whose edge it does not exceed, decided on the same
+      integers (the rows below it are at most ``floor(h)``), so a score tied on an exact
+      quantile stays in the lower bin, as ``divergence(bins={"x": k})`` decides. All groups
+      share the same bins, so their reliability curves and ECEs are comparable; within a
+      group, bins need not hold equal counts. With a single group this matches scikit-learn
+      and numpy. Tied scores can make edges coincide; the bins between them stay empty.
 
     Parameters
     ----------
@@ -441,7 +454,10 @@ def calibration_plan(
     n_bins : int, default 10
         Number of bins, at least 1.
     strategy : {"uniform", "quantile"}, default "uniform"
-        Equal-width bins on [0, 1], or bins at the percentiles of the pooled scores.
+        Equal-width bins on [0, 1], or bins cut at the quantiles ``Q(b / n_bins)`` of the
+        pooled scores by numpy's linear rule, their positions ``b (N - 1) / n_bins`` among the
+        ``N`` sorted rows exact fractions (a score tied on a quantile stays in the lower bin;
+        :func:`calibration_from_scores`).
 
     Returns
     -------
