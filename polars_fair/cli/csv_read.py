@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import polars as pl
@@ -20,7 +20,8 @@ import polars as pl
 from polars_fair import errors as E
 
 __all__ = ["check_text_file", "csv_failure", "dtype_failures", "extra_field_fault",
-           "note_dtype_reads", "quote_fault", "unreadable", "utf8_fault", "without_content"]
+           "note_dtype_reads", "quote_fault", "short_field_fault", "short_row", "unreadable",
+           "utf8_fault", "without_content"]
 
 #: The bytes read to tell a binary file from text.
 _SNIFF = 8192
@@ -285,6 +286,44 @@ def extra_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None
     >>> extra_field_fault(p, ",")  # line 4 has 3 fields, the header 2
     (4, 3, 2)
     """
+    return _field_fault(path, separator, lambda found, expected: found > expected)
+
+
+def short_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None:
+    r"""The first row with fewer fields than the header: its line and both counts.
+
+    Polars reads a row cut short with its missing fields empty (null), so ``1,0`` under the
+    header ``y_true,y_pred,g`` became a row of the missing group. Read as CSV, as
+    :func:`extra_field_fault` reads it; a blank line (nothing, or only spaces, before its line
+    break: a trailing empty line too) is no row.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The UTF-8 CSV file.
+    separator : str
+        The field separator.
+
+    Returns
+    -------
+    tuple of (int, int, int) or None
+        (line number, counting the header as line 1; the row's fields; the header's fields),
+        or ``None`` when no row has fewer fields than the header.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "x.csv"
+    >>> _ = p.write_text('y_true,y_pred,g\n1,0,a\n"1\n",0,b\n1,0\n\n')
+    >>> short_field_fault(p, ",")  # line 5 has 2 fields, the header 3 (line 3-4 is one row)
+    (5, 2, 3)
+    """
+    return _field_fault(path, separator, lambda found, expected: found < expected)
+
+
+def _field_fault(path: Path, separator: str, fault: Callable[[int, int], bool],
+                 ) -> tuple[int, int, int] | None:
+    """The first row (not a blank line) whose number of fields ``fault`` refuses."""
     import csv
 
     with path.open(encoding="utf-8", errors="replace", newline="") as f:
@@ -294,10 +333,35 @@ def extra_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None
             return None
         start = rows.line_num + 1
         for row in rows:
-            if len(row) > len(header):
+            blank = not row or (len(row) == 1 and not row[0].strip())
+            if not blank and fault(len(row), len(header)):
                 return start, len(row), len(header)
             start = rows.line_num + 1
     return None
+
+
+def short_row(path: Path, separator: str) -> E.InvalidInputError | None:
+    """The typed error of a CSV row with fewer fields than the header, or None.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The CSV file (read once more, as CSV: a quoted field may span lines).
+    separator : str
+        The field separator.
+
+    Returns
+    -------
+    InvalidInputError or None
+        :data:`polars_fair.errors.CSV_SHORT_FIELDS` (the file, the line, the counts; no
+        value).
+    """
+    fault = short_field_fault(path, separator)
+    if fault is None:
+        return None
+    line, found, expected = fault
+    return E.InvalidInputError(E.CSV_SHORT_FIELDS.format(
+        path=path.name, line=line, found=found, expected=expected))
 
 
 _BACKTICKED = re.compile(r"`([^`]*)(`|$)", re.DOTALL)

@@ -35,7 +35,13 @@ import typer
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.cli.csv_read import check_text_file, csv_failure, note_dtype_reads, unreadable
+from polars_fair.cli.csv_read import (
+    check_text_file,
+    csv_failure,
+    note_dtype_reads,
+    short_row,
+    unreadable,
+)
 from polars_fair.cli.group import json_requested, usage_message
 from polars_fair.cli.quoting import unquote
 from polars_fair.cli.table import _table_text, to_csv, to_markdown
@@ -354,6 +360,9 @@ def scan(path: Path, separator: str | None = None,
     polars.exceptions.ComputeError
         A CSV row with more fields than the header, whichever columns the command reads (the
         command line reports it as ``InvalidInputError``: :func:`unreadable`).
+    InvalidInputError
+        A CSV row with fewer fields than the header (a blank line is no row), named by its
+        line (:data:`polars_fair.errors.CSV_SHORT_FIELDS`).
 
     Examples
     --------
@@ -381,12 +390,21 @@ def scan(path: Path, separator: str | None = None,
         # The same pass finds the blank values (" ", a quoted ""): they are missing before the
         # types are inferred, so a label column holding 1, 0 and " " is an integer column with
         # a missing label (NullValuesError), not text that differs in kind from the prediction
-            found = text.select(pl.col(c).filter(pl.col(c).str.strip_chars() == "").unique()
-                                .implode() for c in text.collect_schema().names()
-                                ).collect(engine="streaming")
+        # A row with fewer fields than the header reads its missing fields as null: the same
+        # pass says whether the last column holds a null, and only then is the file read once
+        # more, as CSV, for a row cut short (a null there is also an empty field, or a blank
+        # line, neither of them a short row)
+            names = text.collect_schema().names()
+            flag = "_" * (1 + max(map(len, names)))  # longer than any column's name
+            *found, cut_short = text.select(
+                *(pl.col(c).filter(pl.col(c).str.strip_chars() == "").unique().implode()
+                  for c in names),
+                pl.col(names[-1]).is_null().any().alias(flag)).collect(engine="streaming").row(0)
         except pl.exceptions.PolarsError as exc:  # the fault and its line, no row content
             raise csv_failure(exc, path, sep) from None
-        blanks = sorted({v for column in found.row(0) for v in column})
+        if len(names) > 1 and cut_short and (cut := short_row(path, sep)) is not None:
+            raise cut
+        blanks = sorted({v for column in found for v in column})
         zoned = {c: pl.String() for c, t in dtypes.items() if _zoned(t)}  # read in their zone
         inferred = pl.scan_csv(path, separator=sep, infer_schema_length=None,
                                schema_overrides={**dtypes, **zoned} or None,

@@ -1,7 +1,8 @@
 """Issue 19 kind 7, sixth review: the command line's guards are the library's.
 
 A Decimal attribute read with ``--dtype m=decimal(10,3)`` is judged as the same values read as
-Float64 are.
+Float64 are. A CSV row with fewer fields than the header is refused with its line, as a row
+with more is (Polars read its missing fields as empty: a row of the missing group).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from polars_fair import errors as E
@@ -44,3 +46,75 @@ def test_a_decimal_dtype_attribute_is_judged_as_a_float(tmp_path: Path) -> None:
     assert [row["n"] for row in json.loads(result.stdout)] == [24] * 5
     assert "--bins m=5" in as_decimal["message"]
     assert E.WHY_FLOAT_LEVELS.format(limit=50) in as_decimal["message"]
+
+
+# ------------------------------------------------------------------ CSV rows cut short
+@pytest.mark.parametrize(("content", "line", "found"), [
+    # the review's example: header y_true,y_pred,g (3 fields), line 3 holds 2
+    ("y_true,y_pred,g\n1,0,a\n1,0\n0,1,b\n", 3, 2),
+    # a quoted field spanning lines 3-4 is one row of 3 fields; line 5 holds 1 field
+    ('y_true,y_pred,g\n1,0,a\n1,0,"Jane\nMadeup"\n0\n', 5, 1),
+    # the short row last, without a final line break, after a blank line (no row)
+    ("y_true,y_pred,g\n1,0,a\n\n0,Jane", 4, 2),
+    # tab-separated: a comma is no separator, so "1,0" is one field
+    ("y_true\ty_pred\tg\n1\t0\ta\n1,0\n", 3, 1),
+])
+@pytest.mark.parametrize("command", [["report", "--by", "g"],
+                                     ["bias-audit", "--category", "g", "--y-pred", "y_pred"]])
+def test_a_row_with_fewer_fields_is_refused_with_its_line(
+        tmp_path: Path, content: str, line: int, found: int, command: list[str]) -> None:
+    path = tmp_path / ("rows.tsv" if "\t" in content else "rows.csv")
+    path.write_text(content)
+    result = runner.invoke(app, [command[0], str(path), *command[1:], "--format", "json"])
+    assert result.exit_code == 2, result.output
+    error = json.loads(result.stdout)
+    assert error["error"] == "InvalidInputError"
+    assert error["message"] == E.CSV_SHORT_FIELDS.format(path=path.name, line=line,
+                                                         found=found, expected=3)
+    assert "Jane" not in result.output and "Madeup" not in result.output
+
+
+def test_the_short_row_advice_works_when_followed(tmp_path: Path) -> None:
+    # the advice: write the missing field (an empty one: 1,0,); the row is then the missing
+    # group, n = 1 beside a (n = 1) and b (n = 1)
+    path = tmp_path / "rows.csv"
+    path.write_text("y_true,y_pred,g\n1,0,a\n1,0\n0,1,b\n")
+    assert "write the missing fields at line 3" in _error(["report", str(path), "--by", "g"])[
+        "message"]
+    path.write_text("y_true,y_pred,g\n1,0,a\n1,0,\n0,1,b\n")
+    result = runner.invoke(app, ["report", str(path), "--by", "g", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert [(r["g"], r["n"]) for r in json.loads(result.stdout)] == [("a", 1), ("b", 1),
+                                                                    (None, 1)]
+
+
+@pytest.mark.parametrize("content", [
+    "y_true,y_pred,g\n1,0,a\n0,1,b\n\n",  # a trailing empty line
+    "y_true,y_pred,g\n1,0,a\n  \n0,1,b\n",  # a line of spaces
+    "y_true,y_pred,g\n1,0,\n0,1,b\n",  # an empty last field: 3 fields
+    'y_true,y_pred,g\n1,0,""\n0,1,"b\n"\n',  # a quoted empty field, a field with a line break
+])
+def test_a_blank_line_or_an_empty_field_is_no_short_row(tmp_path: Path, content: str) -> None:
+    from polars_fair.cli.csv_read import short_field_fault
+
+    path = tmp_path / "rows.csv"
+    path.write_text(content)
+    assert short_field_fault(path, ",") is None
+
+
+def test_the_file_is_read_again_only_when_its_last_column_holds_a_null(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from polars_fair.cli import csv_read, io
+
+    reads: list[Path] = []
+    real = csv_read.short_field_fault
+    monkeypatch.setattr(csv_read, "short_field_fault",
+                        lambda path, sep: reads.append(path) or real(path, sep))
+    full = tmp_path / "full.csv"
+    full.write_text("y_true,y_pred,g\n1,0,a\n0,1,b\n")
+    io.scan(full)
+    assert reads == []  # no null in g: no row is short, the file is read once
+    empty = tmp_path / "empty.csv"
+    empty.write_text("y_true,y_pred,g\n1,0,a\n0,1,\n")
+    io.scan(empty)
+    assert reads == [empty]  # an empty g: read once more, and no row is short
