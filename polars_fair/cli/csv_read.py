@@ -18,6 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 
 __all__ = ["check_text_file", "csv_failure", "dtype_failures", "extra_field_fault",
            "note_dtype_reads", "quote_fault", "short_field_fault", "short_row", "unreadable",
@@ -276,7 +277,8 @@ def extra_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None
     -------
     tuple of (int, int, int) or None
         (line number, counting the header as line 1; the row's fields; the header's fields),
-        or ``None`` when no row has more fields than the header.
+        or ``None`` when no row has more fields than the header (fewer, for
+        :func:`short_field_fault`).
 
     Examples
     --------
@@ -289,26 +291,15 @@ def extra_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None
     return _field_fault(path, separator, lambda found, expected: found > expected)
 
 
+@borrow(extra_field_fault, params=("path", "separator"), sections=("Returns",))
 def short_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None:
     r"""The first row with fewer fields than the header: its line and both counts.
 
     Polars reads a row cut short with its missing fields empty (null), so ``1,0`` under the
     header ``y_true,y_pred,g`` became a row of the missing group. Read as CSV, as
     :func:`extra_field_fault` reads it; a blank line (nothing, or only spaces, before its line
-    break: a trailing empty line too) is no row.
-
-    Parameters
-    ----------
-    path : pathlib.Path
-        The UTF-8 CSV file.
-    separator : str
-        The field separator.
-
-    Returns
-    -------
-    tuple of (int, int, int) or None
-        (line number, counting the header as line 1; the row's fields; the header's fields),
-        or ``None`` when no row has fewer fields than the header.
+    break: a trailing empty line too) is no row. Returns as :func:`extra_field_fault`, the
+    first row with fewer fields.
 
     Examples
     --------
@@ -341,7 +332,7 @@ def _field_fault(path: Path, separator: str, fault: Callable[[int, int], bool],
 
 
 def short_row(path: Path, separator: str) -> E.InvalidInputError | None:
-    """The typed error of a CSV row with fewer fields than the header, or None.
+    r"""The typed error of a CSV row with fewer fields than the header, or None.
 
     Parameters
     ----------
@@ -355,6 +346,14 @@ def short_row(path: Path, separator: str) -> E.InvalidInputError | None:
     InvalidInputError or None
         :data:`polars_fair.errors.CSV_SHORT_FIELDS` (the file, the line, the counts; no
         value).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "x.csv"
+    >>> _ = p.write_text("y_true,y_pred,g\n1,0,a\n1,0\n")
+    >>> print(short_row(p, ","))  # doctest: +ELLIPSIS
+    x.csv: the row at line 3 has 2 field(s), fewer than the 3 of the header (the values ...
     """
     fault = short_field_fault(path, separator)
     if fault is None:

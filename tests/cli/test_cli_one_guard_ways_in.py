@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from polars_fair import errors as E
 from polars_fair.cli.entry import app
+from tests.cli.test_csv_extra_field import COMMANDS, file_name, refused
 
 runner = CliRunner()
 
@@ -59,19 +60,13 @@ def test_a_decimal_dtype_attribute_is_judged_as_a_float(tmp_path: Path) -> None:
     # tab-separated: a comma is no separator, so "1,0" is one field
     ("y_true\ty_pred\tg\n1\t0\ta\n1,0\n", 3, 1),
 ])
-@pytest.mark.parametrize("command", [["report", "--by", "g"],
-                                     ["bias-audit", "--category", "g", "--y-pred", "y_pred"]])
+@pytest.mark.parametrize("command", COMMANDS)
 def test_a_row_with_fewer_fields_is_refused_with_its_line(
         tmp_path: Path, content: str, line: int, found: int, command: list[str]) -> None:
-    path = tmp_path / ("rows.tsv" if "\t" in content else "rows.csv")
-    path.write_text(content)
-    result = runner.invoke(app, [command[0], str(path), *command[1:], "--format", "json"])
-    assert result.exit_code == 2, result.output
-    error = json.loads(result.stdout)
-    assert error["error"] == "InvalidInputError"
-    assert error["message"] == E.CSV_SHORT_FIELDS.format(path=path.name, line=line,
-                                                         found=found, expected=3)
-    assert "Jane" not in result.output and "Madeup" not in result.output
+    message, output = refused(tmp_path, content, command)
+    assert message == E.CSV_SHORT_FIELDS.format(path=file_name(content), line=line,
+                                                found=found, expected=3)
+    assert "Jane" not in output and "Madeup" not in output
 
 
 def test_the_short_row_advice_works_when_followed(tmp_path: Path) -> None:
