@@ -459,6 +459,14 @@ CLI_UNKNOWN_GROUP = (
     "--reference {group} names no group{near}; the groups are: {groups} (each as --reference "
     "takes it)"
 )
+#: :data:`CLI_UNKNOWN_GROUP`'s note when the value holds ``,<column>=`` for a column of the
+#: input that is not audited (``--reference 'g=a,zz=b'``): the Python mapping
+#: ``{'g': 'a', 'zz': 'b'}`` is refused naming the attributes (:data:`BAD_REFERENCE_MAPPING`);
+#: the command line reads ``zz=b`` as part of the value, by its quoting rule, and says so.
+CLI_REFERENCE_NOT_AUDITED = (
+    "; not an audited attribute: {names} (--reference names exactly the attributes of --by, "
+    "{attributes}; the rest of its text is read as part of the value)"
+)
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
 #: ``{example}``: the same value in the attribute's type (:func:`polars_fair.core.values.
 #: value_advice`: ", for example datetime.date(2020, 1, 31)"), or "" when it has none.

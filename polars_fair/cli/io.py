@@ -617,6 +617,12 @@ _INPUT_COLUMNS: set[str] = set()
 _GROUP_KEYS: list[str] = []
 
 
+#: The columns of the input that the running command's ``--reference`` value holds as
+#: ``,<column>=`` but does not audit (:func:`parse_reference`), with the audited attributes:
+#: a group it names that does not exist says so (:func:`cli_message`).
+_REFERENCE_NOT_AUDITED: list[tuple[list[str], list[str]]] = []
+
+
 #: The ``--membership`` values of the running command (attribute -> ``G1:C1,...`` as typed):
 #: advice to rename the attribute repeats the groups and columns given (:func:`cli_message`).
 _MEMBERSHIP_SPECS: dict[str, str] = {}
@@ -677,6 +683,7 @@ def forget_sql_names() -> None:
     _MEMBERSHIP_SPECS.clear()
     _INPUT_COLUMNS.clear()
     _GROUP_KEYS.clear()
+    _REFERENCE_NOT_AUDITED.clear()
 
 
 def note_columns(names: Sequence[str]) -> None:
@@ -1081,6 +1088,16 @@ def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str | None]
         pos = end.end()
 
 
+def _note_not_audited(text: str, columns: list[str], names: list[str]) -> None:
+    """Note the input's columns not audited that ``text`` holds as ``,<column>=`` unquoted."""
+    bare = re.sub(r'"(?:[^"]|"")*"', "", text)  # a quoted value is taken as written
+    held = [c for c in columns if c not in names
+            and re.search(rf",\s*{re.escape(c)}\s*=", bare) is not None]
+    _REFERENCE_NOT_AUDITED.clear()
+    if held:
+        _REFERENCE_NOT_AUDITED.append((held, names))
+
+
 def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr]) -> Any:
     """Parse ``--reference``: a rule, a value, or ``attr=value,attr=value``.
 
@@ -1118,6 +1135,14 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
         An unknown attribute, a value of the wrong type, or a bare value with several
         attributes.
 
+    Notes
+    -----
+    A value that holds ``,<column>=`` for a column of the input that ``--by`` does not audit
+    (``--reference 'g=a,zz=b'``) is read as the rule above says (the value ``a,zz=b``); when
+    no group has that value, the error says that the column is not an audited attribute
+    (:data:`polars_fair.errors.CLI_REFERENCE_NOT_AUDITED`), as Python's refusal of the mapping
+    ``{'g': 'a', 'zz': 'b'}`` names the attributes.
+
     Examples
     --------
     >>> import polars as pl
@@ -1137,6 +1162,7 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
         return text
     names = [b if isinstance(b, str) else b.meta.output_name() for b in by]
     dtypes = dict(zip(names, (_dtype(lf, b, "--by") for b in by), strict=True))
+    _note_not_audited(text, lf.collect_schema().names(), names)
     if "=" in text and text.split("=", 1)[0].strip() in dtypes:
         out: dict[str, Any] = {}
         for key, value in _reference_parts(text, names):
@@ -1542,6 +1568,10 @@ def cli_message(message: str) -> str:
 
         column = ast.literal_eval(m.group(1))
         out = out[:m.start()] + E.CLI_SCORE_ADVICE.format(column=column)
+    if _REFERENCE_NOT_AUDITED and out.startswith("--reference ") and " names no group" in out:
+        held, audited = _REFERENCE_NOT_AUDITED[0]  # --reference 'g=a,zz=b': zz is not audited
+        out += E.CLI_REFERENCE_NOT_AUDITED.format(
+            names=", ".join(map(repr, held)), attributes=", ".join(map(repr, audited)))
     return _attribute_flags(out)
 
 

@@ -2,7 +2,9 @@
 
 A Decimal attribute read with ``--dtype m=decimal(10,3)`` is judged as the same values read as
 Float64 are. A CSV row with fewer fields than the header is refused with its line, as a row
-with more is (Polars read its missing fields as empty: a row of the missing group).
+with more is (Polars read its missing fields as empty: a row of the missing group). A
+``--reference`` value holding ``,<column>=`` for a column not audited names that column when no
+group has the value, as Python's refusal of such a mapping names the attributes.
 """
 
 from __future__ import annotations
@@ -113,3 +115,48 @@ def test_the_file_is_read_again_only_when_its_last_column_holds_a_null(
     empty.write_text("y_true,y_pred,g\n1,0,a\n0,1,\n")
     io.scan(empty)
     assert reads == [empty]  # an empty g: read once more, and no row is short
+
+
+# ------------------------------------------------------------------ --reference, not audited
+# g audited; zz a column of the input that is not; one row's g is the text "a,zz=q"
+REFERENCE_ROWS = "y_true,y_pred,g,zz\n1,0,a,q\n0,1,b,q\n1,1,a,r\n0,0,b,r\n1,1,\"a,zz=q\",r\n"
+
+
+@pytest.mark.parametrize(("given", "shown"), [
+    ("g=a,zz=r", "g=\"a,zz=r\""),  # the attribute's form
+    ("a,zz=r", "\"a,zz=r\""),  # the bare value of one attribute
+    ("g=a, zz =r", "g=\"a, zz =r\""),  # spaces around the name, as the split reads them
+])
+def test_a_column_not_audited_in_the_reference_is_named(tmp_path: Path, given: str,
+                                                        shown: str) -> None:
+    path = tmp_path / "rows.csv"
+    path.write_text(REFERENCE_ROWS)
+    error = _error(["report", str(path), "--by", "g", "--reference", given])
+    # by the quoting rule the value is "a,zz=r" (no such group); zz is a column, not audited,
+    # as Python's refusal of {'g': 'a', 'zz': 'r'} says (the attributes are ['g'])
+    assert error["error"] == "UnknownGroupError"
+    assert error["message"].startswith(f"--reference '{shown}' names no group")
+    assert error["message"].endswith(E.CLI_REFERENCE_NOT_AUDITED.format(
+        names="'zz'", attributes="'g'"))
+
+
+@pytest.mark.parametrize("given", ['g="a,zz=r"', "g=c,d"])
+def test_a_quoted_value_or_a_word_that_is_no_column_gets_no_note(tmp_path: Path,
+                                                                 given: str) -> None:
+    # quoted, the value is taken as written; d is no column of the input
+    path = tmp_path / "rows.csv"
+    path.write_text(REFERENCE_ROWS)
+    error = _error(["report", str(path), "--by", "g", "--reference", given])
+    assert error["error"] == "UnknownGroupError"
+    assert "not an audited attribute" not in error["message"]
+
+
+def test_a_group_that_holds_the_text_is_still_the_reference(tmp_path: Path) -> None:
+    # the group "a,zz=q" exists (one row): it is the reference, no error
+    path = tmp_path / "rows.csv"
+    path.write_text(REFERENCE_ROWS)
+    result = runner.invoke(app, ["report", str(path), "--by", "g", "--reference", "g=a,zz=q",
+                                 "--min-support", "1", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [r["g"] for r in rows if r["is_reference"]] == ["a,zz=q"]
