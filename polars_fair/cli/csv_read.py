@@ -71,6 +71,11 @@ def dtype_failures(message: str) -> tuple[int, int] | None:
     (int, int) or None
         (failing rows, rows), or ``None`` when the column Polars names has no ``--dtype`` or
         the rows cannot be counted.
+
+    Examples
+    --------
+    >>> dtype_failures("could not parse `x` as dtype `i64` at column 'zip'") is None  # no --dtype
+    True
     """
     found = _FAILED_COLUMN.search(message)
     read = _DTYPE_READS.get(found["column"]) if found is not None else None
