@@ -459,6 +459,14 @@ CLI_UNKNOWN_GROUP = (
     "--reference {group} names no group{near}; the groups are: {groups} (each as --reference "
     "takes it)"
 )
+#: :data:`CLI_UNKNOWN_GROUP`'s note when the value holds ``,<column>=`` for a column of the
+#: input that is not audited (``--reference 'g=a,zz=b'``): the Python mapping
+#: ``{'g': 'a', 'zz': 'b'}`` is refused naming the attributes (:data:`BAD_REFERENCE_MAPPING`);
+#: the command line reads ``zz=b`` as part of the value, by its quoting rule, and says so.
+CLI_REFERENCE_NOT_AUDITED = (
+    "; not an audited attribute: {names} (--reference names exactly the attributes of --by, "
+    "{attributes}; the rest of its text is read as part of the value)"
+)
 EMPTY_REFERENCE = "reference group {group!r} has no rows (n = 0): it cannot be a reference"
 #: ``{example}``: the same value in the attribute's type (:func:`polars_fair.core.values.
 #: value_advice`: ", for example datetime.date(2020, 1, 31)"), or "" when it has none.
@@ -545,6 +553,14 @@ TABLE_LEVELS_ADVICE = (
     "pl.col({column!r}).bin_intervals([...], labels=[...]) and sum its counts), or leave it "
     "out of the keys"
 )
+#: An attribute that divergence's ``bins=`` cut into bins too fine to form groups
+#: (:func:`binned_levels_error`): the column's own dtype (the bins' labels are text) and advice
+#: to pass fewer bins, which the command line writes as ``--bins COLUMN=N``.
+BINNED_LEVELS = (
+    "attribute {column!r} is a {dtype} column cut by bins= into {levels:,} bins in {rows:,} rows: "
+    "{why}, so they cannot form groups (values not shown: such bins can identify people); pass "
+    "fewer bins, for example bins={{{column!r}: {fewer}}}"
+)
 #: The advice of a level error on a DuckDB or Spark relation: a pl.Expr is refused there.
 RELATION_LEVELS_ADVICE = (
     "bin it in the relation first, for example with SQL CASE WHEN {sql} < {cut} THEN 'under "
@@ -623,6 +639,15 @@ CSV_BAD_QUOTE = (
     "from there on cannot be read (a field that starts with \" ends at the next lone \"; a \" "
     "inside a field is written twice, \"\", and a field that holds a \" but does not start "
     "with one must be quoted whole); fix the quotes at line {line} of the file"
+)
+#: A CSV row with fewer fields than the header (Polars reads the missing ones as empty, so a
+#: row cut short became a missing group): the file, the line and the counts, no value
+#: (:func:`polars_fair.cli.csv_read.short_field_fault`). A blank line is no row.
+CSV_SHORT_FIELDS = (
+    "{path}: the row at line {line} has {found} field(s), fewer than the {expected} of the "
+    "header (the values are not shown; a missing field is not read as an empty one); write "
+    "the missing fields at line {line} of the file (an empty field is nothing between two "
+    "separators: a,,b), or check --separator"
 )
 #: A CSV row with more fields than the header: the file, the line and the counts, no value
 #: (:func:`polars_fair.cli.csv_read.extra_field_fault`).
@@ -1883,6 +1908,44 @@ def levels_error(column: str, dtype: object, levels: int, rows: int, *, kind: st
             sql=shell_escaped(sql), word=shell_word(column), cut=cut,
             bins=CLI_BINS_ADVICE.format(column=column))),
     )
+
+
+def binned_levels_error(column: str, dtype: object, levels: int, rows: int, *,
+                        why: str) -> TooManyLevelsError:
+    """The error for an attribute binned by ``bins=`` into bins too fine to form groups.
+
+    The bins' labels are text, but the attribute is a number: the message names the column's
+    own dtype and advises fewer bins (half the bins, at most half the rows, at least 2), never
+    leaving a text column out.
+
+    Parameters
+    ----------
+    column : str
+        The binned attribute.
+    dtype : polars.DataType
+        Its dtype before binning (shown by name).
+    levels, rows : int
+        Its non-empty bins and the rows counted.
+    why : str
+        What made the bins too fine, counted
+        (:attr:`polars_fair.counting.boundary.Fineness.why`, with the unit ``bin``).
+
+    Returns
+    -------
+    TooManyLevelsError
+        :data:`BINNED_LEVELS`; the command line writes its advice as ``--bins COLUMN=N``
+        (:func:`polars_fair.cli.io.cli_message`).
+
+    Examples
+    --------
+    >>> print(binned_levels_error("x", "Float64", 8, 8,
+    ...                           why=WHY_ALL_SINGLE.format(levels=8, unit="bin")))
+    ... # doctest: +ELLIPSIS
+    attribute 'x' is a Float64 column cut by bins= into 8 bins in 8 rows: each of the 8 bins ...
+    """
+    fewer = max(2, min(levels // 2, rows // 2))
+    return TooManyLevelsError(BINNED_LEVELS.format(column=column, dtype=dtype, levels=levels,
+                                                   rows=rows, why=why, fewer=fewer))
 
 
 def intersection_error(columns: Sequence[str], levels: int, rows: int, *, why: str,

@@ -237,7 +237,9 @@ def proxy_report_from_membership(
     ------
     InvalidArgumentError
         ``level``, ``four_fifths`` or ``min_support`` out of range, the rule ``"overall"``, an
-        attribute or key named like an output column (``verdict``, ``n_argmax``...).
+        attribute or key named like an output column (``verdict``, ``n_argmax``...), a
+        ``reference`` mapping naming an attribute that is not audited
+        (:data:`polars_fair.errors.BAD_REFERENCE_MAPPING`, as every method refuses it).
     UnknownGroupError
         An explicit ``reference`` that is not a group (when the plan runs).
 
@@ -263,8 +265,9 @@ def proxy_report_from_membership(
                                                  ("min_support", min_support))]
     m = table.membership
     attribute, keys = m.attribute, list(table.keys)
-    given = Reference.parse(reference).for_set([attribute, *keys])
-    given.check_attributes([attribute, *keys])
+    # checked before the restriction to the set: a mapping naming another attribute is refused
+    # as every method refuses it, not cut silently to the attributes audited
+    given = Reference.parse(reference, [attribute, *keys]).for_set([attribute, *keys])
     if given.is_overall:
         raise E.InvalidArgumentError(E.PROXY_REFERENCE_RULE.format(reference="overall"))
     schema = proxy_report_schema(table.frame.collect_schema(), keys, attribute, m.key_dtype)

@@ -17,6 +17,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair.api.objects import FairCounts, FairScores
+from polars_fair.core.numbers import fractional
 from polars_fair.core.spec import (
     DEFAULT_MAX_GROUPS,
     FLOAT_DIGITS,
@@ -181,7 +182,7 @@ def _check_levels(df: pl.DataFrame, keys: Sequence[str]) -> None:
     refused exactly as on the rows (:func:`polars_fair.counting.boundary.check_float_levels`,
     :func:`polars_fair.counting.boundary.check_row_levels`), with the same message.
     """
-    check_float_levels(df, [k for k in keys if df.schema[k].is_float()], way="table")
+    check_float_levels(df, [k for k in keys if fractional(df.schema[k])], way="table")
     check_row_levels(df, keys, way="table")
 
 

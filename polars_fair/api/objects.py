@@ -587,7 +587,8 @@ def counts(frame: Any, by: By = None, **count_args: Unpack[CountArgs]) -> FairCo
     return _counts(frame, by, dict(count_args))
 
 
-def pattern_counts(frame: Any, by: By = None, **count_args: Unpack[CountArgs]) -> FairCounts:
+def pattern_counts(frame: Any, by: By = None, *, binned: Mapping[str, pl.DataType] | None = None,
+                   **count_args: Unpack[CountArgs]) -> FairCounts:
     """:func:`counts` for a pattern search that shows no group below a minimum support.
 
     Each attribute is checked as :func:`counts` checks it, but not their intersection
@@ -600,6 +601,10 @@ def pattern_counts(frame: Any, by: By = None, **count_args: Unpack[CountArgs]) -
         The rows (as :func:`counts`).
     by : str, expression or list of them, optional
         The attributes, each checked alone.
+    binned : mapping of str to pl.DataType, optional
+        The attributes that ``bins=`` cut into bins, with their dtypes before: a level error
+        names that dtype and advises fewer bins
+        (:func:`polars_fair.errors.binned_levels_error`).
     **count_args
         As :func:`counts`.
 
@@ -622,11 +627,12 @@ def pattern_counts(frame: Any, by: By = None, **count_args: Unpack[CountArgs]) -
     >>> pattern_counts(df, ["a", "b"]).frame.collect().height  # 32 groups of one row
     32
     """
-    return _counts(frame, by, dict(count_args), intersection=False)
+    return _counts(frame, by, dict(count_args), intersection=False, binned=binned)
 
 
 def _counts(frame: Any, by: By, count_args: dict[str, Any], *,
-            intersection: bool = True) -> FairCounts:
+            intersection: bool = True,
+            binned: Mapping[str, pl.DataType] | None = None) -> FairCounts:
     args = _args(count_args, COUNT_ARGS, "count")
     combinations, max_order = args.pop("combinations"), args.pop("max_order")
     engine = tables.engine_of(frame)
@@ -634,6 +640,8 @@ def _counts(frame: Any, by: By, count_args: dict[str, Any], *,
     attrs = parse_by(by, combinations, max_order, max_groups=limit)  # the one parse of by
     if not intersection:
         args["intersection"] = False
+    if binned:
+        args["binned"] = binned
     return FairCounts(tables.count_tables(engine, attrs, **args))
 
 

@@ -327,19 +327,24 @@ def divergence_of_rows(
         raise E.InvalidArgumentError(E.DIVERGENCE_COMBINATIONS)
     if strategy not in ("auto", "finest", "levels"):
         raise E.InvalidArgumentError(E.BAD_STRATEGY.format(value=strategy))
+    binned: dict[str, pl.DataType] = {}
     if bins:
         if isinstance(frame, pl.DataFrame):
             frame = frame.lazy()
         if not isinstance(frame, pl.LazyFrame):
             raise _bins_need_polars(frame, bins)
+        before = frame.collect_schema()
         frame = bin_attributes(frame, bins, by)
+        # a binned attribute's labels are text: its level errors name its own dtype and
+        # advise fewer bins (errors.binned_levels_error), not leaving a text column out
+        binned = {c: before[c] for c in bins}
     polars = isinstance(frame, (pl.DataFrame, pl.LazyFrame))
     if strategy == "levels" or (strategy == "auto" and not polars
                                 and len(normalize_by(by)) > LEVELS_ABOVE):
-        return _by_levels(frame, by, args, metric=metric, max_order=max_order,
+        return _by_levels(frame, by, {**args, "binned": binned}, metric=metric, max_order=max_order,
                           min_support=min_support, min_denominator=min_denominator,
                           level=level, adjust=adjust, max_patterns=max_patterns)
-    return pattern_counts(frame, by, **args).divergence(
+    return pattern_counts(frame, by, binned=binned, **args).divergence(
         metric=metric, max_order=max_order, min_support=min_support,
         min_denominator=min_denominator, level=level, adjust=adjust, max_patterns=max_patterns)
 

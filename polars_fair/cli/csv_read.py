@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import polars as pl
 
 from polars_fair import errors as E
+from polars_fair._docs import borrow
 
 __all__ = ["check_text_file", "csv_failure", "dtype_failures", "extra_field_fault",
-           "note_dtype_reads", "quote_fault", "unreadable", "utf8_fault", "without_content"]
+           "note_dtype_reads", "quote_fault", "short_field_fault", "short_row", "unreadable",
+           "utf8_fault", "without_content"]
 
 #: The bytes read to tell a binary file from text.
 _SNIFF = 8192
@@ -69,6 +71,11 @@ def dtype_failures(message: str) -> tuple[int, int] | None:
     (int, int) or None
         (failing rows, rows), or ``None`` when the column Polars names has no ``--dtype`` or
         the rows cannot be counted.
+
+    Examples
+    --------
+    >>> dtype_failures("could not parse `x` as dtype `i64` at column 'zip'") is None  # no --dtype
+    True
     """
     found = _FAILED_COLUMN.search(message)
     read = _DTYPE_READS.get(found["column"]) if found is not None else None
@@ -275,7 +282,8 @@ def extra_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None
     -------
     tuple of (int, int, int) or None
         (line number, counting the header as line 1; the row's fields; the header's fields),
-        or ``None`` when no row has more fields than the header.
+        or ``None`` when no row has more fields than the header (fewer, for
+        :func:`short_field_fault`).
 
     Examples
     --------
@@ -285,6 +293,33 @@ def extra_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None
     >>> extra_field_fault(p, ",")  # line 4 has 3 fields, the header 2
     (4, 3, 2)
     """
+    return _field_fault(path, separator, lambda found, expected: found > expected)
+
+
+@borrow(extra_field_fault, params=("path", "separator"), sections=("Returns",))
+def short_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None:
+    r"""The first row with fewer fields than the header: its line and both counts.
+
+    Polars reads a row cut short with its missing fields empty (null), so ``1,0`` under the
+    header ``y_true,y_pred,g`` became a row of the missing group. Read as CSV, as
+    :func:`extra_field_fault` reads it; a blank line (nothing, or only spaces, before its line
+    break: a trailing empty line too) is no row. Returns as :func:`extra_field_fault`, the
+    first row with fewer fields.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "x.csv"
+    >>> _ = p.write_text('y_true,y_pred,g\n1,0,a\n"1\n",0,b\n1,0\n\n')
+    >>> short_field_fault(p, ",")  # line 5 has 2 fields, the header 3 (line 3-4 is one row)
+    (5, 2, 3)
+    """
+    return _field_fault(path, separator, lambda found, expected: found < expected)
+
+
+def _field_fault(path: Path, separator: str, fault: Callable[[int, int], bool],
+                 ) -> tuple[int, int, int] | None:
+    """The first row (not a blank line) whose number of fields ``fault`` refuses."""
     import csv
 
     with path.open(encoding="utf-8", errors="replace", newline="") as f:
@@ -294,10 +329,43 @@ def extra_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None
             return None
         start = rows.line_num + 1
         for row in rows:
-            if len(row) > len(header):
+            blank = not row or (len(row) == 1 and not row[0].strip())
+            if not blank and fault(len(row), len(header)):
                 return start, len(row), len(header)
             start = rows.line_num + 1
     return None
+
+
+def short_row(path: Path, separator: str) -> E.InvalidInputError | None:
+    r"""The typed error of a CSV row with fewer fields than the header, or None.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The CSV file (read once more, as CSV: a quoted field may span lines).
+    separator : str
+        The field separator.
+
+    Returns
+    -------
+    InvalidInputError or None
+        :data:`polars_fair.errors.CSV_SHORT_FIELDS` (the file, the line, the counts; no
+        value).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "x.csv"
+    >>> _ = p.write_text("y_true,y_pred,g\n1,0,a\n1,0\n")
+    >>> print(short_row(p, ","))  # doctest: +ELLIPSIS
+    x.csv: the row at line 3 has 2 field(s), fewer than the 3 of the header (the values ...
+    """
+    fault = short_field_fault(path, separator)
+    if fault is None:
+        return None
+    line, found, expected = fault
+    return E.InvalidInputError(E.CSV_SHORT_FIELDS.format(
+        path=path.name, line=line, found=found, expected=expected))
 
 
 _BACKTICKED = re.compile(r"`([^`]*)(`|$)", re.DOTALL)

@@ -35,7 +35,13 @@ import typer
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
-from polars_fair.cli.csv_read import check_text_file, csv_failure, note_dtype_reads, unreadable
+from polars_fair.cli.csv_read import (
+    check_text_file,
+    csv_failure,
+    note_dtype_reads,
+    short_row,
+    unreadable,
+)
 from polars_fair.cli.group import json_requested, usage_message
 from polars_fair.cli.quoting import unquote
 from polars_fair.cli.table import _table_text, to_csv, to_markdown
@@ -354,6 +360,9 @@ def scan(path: Path, separator: str | None = None,
     polars.exceptions.ComputeError
         A CSV row with more fields than the header, whichever columns the command reads (the
         command line reports it as ``InvalidInputError``: :func:`unreadable`).
+    InvalidInputError
+        A CSV row with fewer fields than the header (a blank line is no row), named by its
+        line (:data:`polars_fair.errors.CSV_SHORT_FIELDS`).
 
     Examples
     --------
@@ -381,12 +390,21 @@ def scan(path: Path, separator: str | None = None,
         # The same pass finds the blank values (" ", a quoted ""): they are missing before the
         # types are inferred, so a label column holding 1, 0 and " " is an integer column with
         # a missing label (NullValuesError), not text that differs in kind from the prediction
-            found = text.select(pl.col(c).filter(pl.col(c).str.strip_chars() == "").unique()
-                                .implode() for c in text.collect_schema().names()
-                                ).collect(engine="streaming")
+        # A row with fewer fields than the header reads its missing fields as null: the same
+        # pass says whether the last column holds a null, and only then is the file read once
+        # more, as CSV, for a row cut short (a null there is also an empty field, or a blank
+        # line, neither of them a short row)
+            names = text.collect_schema().names()
+            flag = "_" * (1 + max(map(len, names)))  # longer than any column's name
+            *found, cut_short = text.select(
+                *(pl.col(c).filter(pl.col(c).str.strip_chars() == "").unique().implode()
+                  for c in names),
+                pl.col(names[-1]).is_null().any().alias(flag)).collect(engine="streaming").row(0)
         except pl.exceptions.PolarsError as exc:  # the fault and its line, no row content
             raise csv_failure(exc, path, sep) from None
-        blanks = sorted({v for column in found.row(0) for v in column})
+        if len(names) > 1 and cut_short and (cut := short_row(path, sep)) is not None:
+            raise cut
+        blanks = sorted({v for column in found for v in column})
         zoned = {c: pl.String() for c, t in dtypes.items() if _zoned(t)}  # read in their zone
         inferred = pl.scan_csv(path, separator=sep, infer_schema_length=None,
                                schema_overrides={**dtypes, **zoned} or None,
@@ -599,6 +617,12 @@ _INPUT_COLUMNS: set[str] = set()
 _GROUP_KEYS: list[str] = []
 
 
+#: The columns of the input that the running command's ``--reference`` value holds as
+#: ``,<column>=`` but does not audit (:func:`parse_reference`), with the audited attributes:
+#: a group it names that does not exist says so (:func:`cli_message`).
+_REFERENCE_NOT_AUDITED: list[tuple[list[str], list[str]]] = []
+
+
 #: The ``--membership`` values of the running command (attribute -> ``G1:C1,...`` as typed):
 #: advice to rename the attribute repeats the groups and columns given (:func:`cli_message`).
 _MEMBERSHIP_SPECS: dict[str, str] = {}
@@ -659,6 +683,7 @@ def forget_sql_names() -> None:
     _MEMBERSHIP_SPECS.clear()
     _INPUT_COLUMNS.clear()
     _GROUP_KEYS.clear()
+    _REFERENCE_NOT_AUDITED.clear()
 
 
 def note_columns(names: Sequence[str]) -> None:
@@ -1063,6 +1088,16 @@ def _reference_parts(text: str, names: list[str]) -> list[tuple[str, str | None]
         pos = end.end()
 
 
+def _note_not_audited(text: str, columns: list[str], names: list[str]) -> None:
+    """Note the input's columns not audited that ``text`` holds as ``,<column>=`` unquoted."""
+    bare = re.sub(r'"(?:[^"]|"")*"', "", text)  # a quoted value is taken as written
+    held = [c for c in columns if c not in names
+            and re.search(rf",\s*{re.escape(c)}\s*=", bare) is not None]
+    _REFERENCE_NOT_AUDITED.clear()
+    if held:
+        _REFERENCE_NOT_AUDITED.append((held, names))
+
+
 def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr]) -> Any:
     """Parse ``--reference``: a rule, a value, or ``attr=value,attr=value``.
 
@@ -1100,6 +1135,14 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
         An unknown attribute, a value of the wrong type, or a bare value with several
         attributes.
 
+    Notes
+    -----
+    A value that holds ``,<column>=`` for a column of the input that ``--by`` does not audit
+    (``--reference 'g=a,zz=b'``) is read as the rule above says (the value ``a,zz=b``); when
+    no group has that value, the error says that the column is not an audited attribute
+    (:data:`polars_fair.errors.CLI_REFERENCE_NOT_AUDITED`), as Python's refusal of the mapping
+    ``{'g': 'a', 'zz': 'b'}`` names the attributes.
+
     Examples
     --------
     >>> import polars as pl
@@ -1119,6 +1162,7 @@ def parse_reference(text: str | None, lf: pl.LazyFrame, by: list[str | pl.Expr])
         return text
     names = [b if isinstance(b, str) else b.meta.output_name() for b in by]
     dtypes = dict(zip(names, (_dtype(lf, b, "--by") for b in by), strict=True))
+    _note_not_audited(text, lf.collect_schema().names(), names)
     if "=" in text and text.split("=", 1)[0].strip() in dtypes:
         out: dict[str, Any] = {}
         for key, value in _reference_parts(text, names):
@@ -1524,6 +1568,10 @@ def cli_message(message: str) -> str:
 
         column = ast.literal_eval(m.group(1))
         out = out[:m.start()] + E.CLI_SCORE_ADVICE.format(column=column)
+    if _REFERENCE_NOT_AUDITED and out.startswith("--reference ") and " names no group" in out:
+        held, audited = _REFERENCE_NOT_AUDITED[0]  # --reference 'g=a,zz=b': zz is not audited
+        out += E.CLI_REFERENCE_NOT_AUDITED.format(
+            names=", ".join(map(repr, held)), attributes=", ".join(map(repr, audited)))
     return _attribute_flags(out)
 
 

@@ -17,15 +17,47 @@ import numbers
 from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polars_fair import errors as E
 from polars_fair._lazy import is_numpy, np
 
-__all__ = ["Real", "check_seed", "limit_text", "number_items", "plain_number", "real"]
+if TYPE_CHECKING:
+    import polars as pl
+
+__all__ = ["Real", "check_seed", "fractional", "limit_text", "number_items", "plain_number",
+           "real"]
 
 #: A real number as :func:`real` returns it.
 Real = int | float | Fraction | Decimal
+
+
+def fractional(dtype: pl.DataType) -> bool:
+    """Whether a column's dtype holds fractions: a float, a Decimal, any non-integer number.
+
+    The one reading of "a float attribute" on every way in (rows, a count or score table,
+    DuckDB, the command line's ``--dtype m=decimal(10,3)``): such an attribute's levels, and a
+    label's, are judged as a float's (more than
+    :data:`polars_fair.counting.boundary.MAX_FLOAT_LEVELS` values must be binned), whatever
+    type holds the same values.
+
+    Parameters
+    ----------
+    dtype : pl.DataType
+        The column's dtype.
+
+    Returns
+    -------
+    bool
+        True for a numeric dtype that is not an integer.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> [fractional(t) for t in (pl.Float32(), pl.Decimal(10, 3), pl.Int64(), pl.String())]
+    [True, True, False, False]
+    """
+    return bool(dtype.is_numeric() and not dtype.is_integer())
 
 
 def real(value: Any) -> Real | None:

@@ -32,7 +32,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import is_numpy, np
 from polars_fair.core.limits import LIMITS, check_ceiling, check_size
-from polars_fair.core.numbers import real
+from polars_fair.core.numbers import fractional, real
 from polars_fair.core.values import value_like
 
 __all__ = [
@@ -801,7 +801,8 @@ class Audit:
     null_groups : {"keep", "raise", "drop"}, default "keep"
         The policy for rows whose attribute is null.
     float_keys : list of str
-        The keys of a float dtype (their number of levels is checked).
+        The keys of a float or Decimal dtype (their number of levels is checked,
+        :func:`polars_fair.core.numbers.fractional`).
     not_attributes : tuple of str, default ()
         Keys that are no attribute (a monitor's ``period``): a key with one row per level is
         no identifier there, so :func:`polars_fair.counting.boundary.check_row_levels` skips it.
@@ -809,6 +810,9 @@ class Audit:
         Whether the intersection of the attributes is checked as each attribute is
         (:func:`polars_fair.counting.boundary.check_row_levels`); ``divergence`` turns it off
         for its level-wise counts, whose groups below the minimum support are never shown.
+    binned : dict of str to pl.DataType
+        The keys that ``divergence``'s ``bins=`` cut into bins (text labels), with their dtypes
+        before: a level error describes them so and advises fewer bins.
     true_dtype, pred_dtype : pl.DataType, optional
         The dtypes of the label and of the prediction.
     max_groups : int, default 10000
@@ -850,6 +854,7 @@ class Audit:
     float_keys: list[str] = field(default_factory=list)
     not_attributes: tuple[str, ...] = ()
     check_intersection: bool = True
+    binned: dict[str, pl.DataType] = field(default_factory=dict)
     true_dtype: pl.DataType | None = None
     pred_dtype: pl.DataType | None = None
     max_groups: int = DEFAULT_MAX_GROUPS
@@ -1651,7 +1656,7 @@ def resolve(
     common: dict[str, Any] = dict(
         max_groups=check_int(max_groups, "max_groups"),
         keys=keys, key_exprs=key_exprs, pos_label=pos_label, null_groups=null_groups,
-        float_keys=[k for k in keys if probe[k].is_float()],
+        float_keys=[k for k in keys if fractional(probe[k])],  # Decimal as a float
     )
     if y_true is not None:  # without labels (an LL 144 audit) only predictions are counted
         assert y_name is not None

@@ -44,6 +44,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
+from polars_fair.core.numbers import fractional
 from polars_fair.core.spec import (
     POSITIVE_WEIGHT_ROWS,
     Audit,
@@ -761,7 +762,7 @@ def apply_group_policy(df: pl.DataFrame, a: Audit) -> pl.DataFrame:
             raise E.EmptyFrameError(E.EMPTY_FRAME.format(detail=" after dropping null groups"))
     check_float_levels(df, a.float_keys, way=a.way)
     check_row_levels(df, [k for k in a.keys if k not in a.not_attributes], way=a.way,
-                     intersection=a.check_intersection)
+                     intersection=a.check_intersection, binned=a.binned)
     return df
 
 
@@ -834,7 +835,8 @@ def check_float_levels(df: pl.DataFrame, float_keys: Sequence[str], *, way: str 
 
 
 def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows",
-                     intersection: bool = True) -> None:
+                     intersection: bool = True,
+                     binned: Mapping[str, pl.DataType] | None = None) -> None:
     """Raise :class:`~polars_fair.errors.TooManyLevelsError` for a key too fine to group.
 
     Too fine to form groups (:func:`fineness`): at least :data:`MIN_LEVELS_PER_ROW_CHECK`
@@ -859,6 +861,10 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
     intersection : bool, default True
         Also check the intersection of several keys (``False`` where only groups with a
         minimum support are ever shown: the level-wise counts of ``divergence``).
+    binned : mapping of str to pl.DataType, optional
+        The keys that ``divergence``'s ``bins=`` cut into bins, with their dtypes before: such
+        a key is described by that dtype and its advice is fewer bins
+        (:func:`polars_fair.errors.binned_levels_error`), not that of a text column.
 
     Raises
     ------
@@ -875,9 +881,12 @@ def check_row_levels(df: pl.DataFrame, keys: Sequence[str], *, way: str = "rows"
     polars_fair.errors.TooManyLevelsError: attribute 'age' is a Int64 column with 8 distinct ...
     """
     rows = int(df["n"].sum())
+    binned = binned or {}
     for k in keys:
         dtype = df.schema[k]
-        found = fineness(df, [k], rows)
+        found = fineness(df, [k], rows, unit="bin" if k in binned else None)
+        if found.why is not None and k in binned:  # its bins' labels are text, it is not
+            raise E.binned_levels_error(k, binned[k], found.levels, rows, why=found.why)
         if found.why is not None:
             raise E.levels_error(k, dtype, found.levels, rows, kind=level_kind(dtype),
                                  why=found.why, way=way, sql=sql_name(k), cut=level_cut(df[k]))
@@ -907,7 +916,7 @@ def level_cut(values: pl.Series) -> str:
     >>> level_cut(pl.Series([0.1, 0.35, 0.8])), level_cut(pl.Series(["a", "b"]))
     ('0.5', '30')
     """
-    if not values.dtype.is_numeric() or values.dtype.is_decimal():
+    if not values.dtype.is_numeric():  # a Decimal too: its cut-off is inside its range
         return "30"
     present = values.drop_nulls().cast(pl.Float64)
     present = present.filter(present.is_finite())
@@ -989,7 +998,8 @@ class Fineness(NamedTuple):
     why: str | None
 
 
-def fineness(df: pl.DataFrame, keys: Sequence[str], rows: int) -> Fineness:
+def fineness(df: pl.DataFrame, keys: Sequence[str], rows: int, *,
+             unit: str | None = None) -> Fineness:
     """:func:`too_fine`'s counts, with the part of the rule that decided, said exactly.
 
     Parameters
@@ -1000,6 +1010,9 @@ def fineness(df: pl.DataFrame, keys: Sequence[str], rows: int) -> Fineness:
         The attributes (or the one label) whose groups are counted.
     rows : int
         The rows of the table (``n`` summed).
+    unit : str, optional
+        What ``why`` calls a group: by default ``value`` for one column, ``group`` for an
+        intersection (``bin`` for an attribute binned by ``bins=``).
 
     Returns
     -------
@@ -1024,7 +1037,7 @@ def fineness(df: pl.DataFrame, keys: Sequence[str], rows: int) -> Fineness:
     levels, singles = sizes.height, int((sizes["n"] == 1).sum())
     least = MIN_LEVELS_PER_ROW_CHECK if len(keys) == 1 else MIN_GROUPS_INTERSECTION_CHECK
     facts = {"levels": levels, "rows": rows, "singles": singles,
-             "unit": "value" if len(keys) == 1 else "group"}
+             "unit": unit or ("value" if len(keys) == 1 else "group")}
     share = 0.5 if len(keys) == 1 else INTERSECTION_SINGLE_SHARE
     why = None
     if len(keys) == 1 and levels >= MIN_LEVELS_ALL_SINGLE and singles == levels:
@@ -1071,7 +1084,7 @@ def identifying(df: pl.DataFrame, column: str) -> Fineness:
     'more than 50 values of a number'
     """
     found = fineness(df, [column], int(df["n"].sum()))
-    if found.why is None and df.schema[column].is_float() and found.levels > MAX_FLOAT_LEVELS:
+    if found.why is None and fractional(df.schema[column]) and found.levels > MAX_FLOAT_LEVELS:
         return found._replace(why=E.WHY_FLOAT_LEVELS.format(limit=MAX_FLOAT_LEVELS))
     return found
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
@@ -362,7 +362,8 @@ def _resolve(engine: Engine, by: Any, args: dict[str, Any], scores: bool,
 
 def count_table(
     engine: Engine | pl.LazyFrame | pl.DataFrame, by: By | Attributes, *,
-    key_roles: dict[str, str] | None = None, intersection: bool = True, **args: Any
+    key_roles: dict[str, str] | None = None, intersection: bool = True,
+    binned: Mapping[str, pl.DataType] | None = None, **args: Any
 ) -> tuple[pl.LazyFrame, list[str]]:
     """The lazy count table of the rows and its key names (the public contract above).
 
@@ -382,6 +383,9 @@ def count_table(
         Whether the intersection of several attributes is refused when it is too fine, as each
         attribute is (:func:`polars_fair.counting.boundary.check_row_levels`); ``False`` only
         where groups below a minimum support are never shown (``divergence``).
+    binned : mapping of str to pl.DataType, optional
+        The keys that ``divergence``'s ``bins=`` cut into bins, with their dtypes before
+        (:attr:`polars_fair.core.spec.Audit.binned`).
     **args : Any
         The count arguments but ``combinations``/``max_order`` (``y_true``, ``y_pred``,
         ``pos_label``, ``sample_weight``, ``null_groups``, ``y_score``, ``threshold``,
@@ -435,6 +439,8 @@ def count_table(
     engine, a = _resolve(engine, by, args, scores=False, key_roles=key_roles)
     if not intersection:
         a = replace(a, check_intersection=False)
+    if binned:  # divergence's bins=: the keys' own dtypes, for their level errors
+        a = replace(a, binned=dict(binned))
     if m is not None:  # estimated membership: its own scan (counting.membership)
         table, keys = membership_counts(engine, a, m)
         return boundary.values_hidden(table, (*a.bound, *m.bound), _rows_of(engine)), keys

@@ -582,3 +582,22 @@ def test_a_membership_typo_is_refused_and_its_guess_runs(tmp_path: Path, typed: 
     got = pl.DataFrame(json.loads(out))
     # by hand: a holds rows 1, 2 (y_pred 1, 0): 1/2; b rows 3, 4 (y_pred 1, 1): 2/2
     assert got.select("g", "selection_rate").rows() == [("a", 0.5), ("b", 1.0)]
+
+
+def test_a_binned_attribute_too_fine_advises_fewer_bins_that_run(tmp_path: Path) -> None:
+    # BINNED_LEVELS (issue 19, sixth review, item 4): 8 distinct floats in 8 rows, --bins x=8
+    # makes 8 bins of one row each; the column is Float64 (it was called a String column to
+    # leave out), the advice --bins x=4 makes 4 bins of 2 rows
+    path = tmp_path / "x.csv"
+    pl.DataFrame({"x": [0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5], "y_true": [1, 0] * 4,
+                  "y_pred": [1, 1, 0, 0] * 2}).write_csv(path)
+    code, _, err = cli("divergence", str(path), "--by", "x", "--bins", "x=8")
+    assert code == 2, err
+    assert "attribute 'x' is a Float64 column cut by --bins into 8 bins in 8 rows" in err
+    assert "String" not in err
+    advised = _words(err.split("pass fewer bins")[1], "--bins")  # the advice's flag
+    assert advised == ["x=4"]
+    code, out, err = cli("divergence", str(path), "--by", "x", "--bins", *advised,
+                         "--min-support", "1", "--min-denominator", "1", "--format", "csv")
+    assert code == 0, err
+    assert sorted(_csv(out)["n"].to_list()) == [2, 2, 2, 2]

@@ -18,6 +18,26 @@ from polars_fair.cli.entry import app
 runner = CliRunner()
 
 
+#: Two commands that read the rows differently (every column; some columns).
+COMMANDS = [["report", "--by", "g"], ["bias-audit", "--category", "g", "--y-pred", "y_pred"]]
+
+
+def file_name(content: str) -> str:
+    """A tab-separated content is a .tsv file, any other a .csv."""
+    return "rows.tsv" if "\t" in content else "rows.csv"
+
+
+def refused(tmp_path: Path, content: str, command: list[str]) -> tuple[str, str]:
+    """The message of the InvalidInputError ``command`` gives on a file of ``content``."""
+    path = tmp_path / file_name(content)
+    path.write_text(content)
+    result = runner.invoke(app, [command[0], str(path), *command[1:], "--format", "json"])
+    assert result.exit_code == 2, result.output
+    error = json.loads(result.stdout)
+    assert error["error"] == "InvalidInputError"
+    return str(error["message"]), result.output
+
+
 @pytest.mark.parametrize(("content", "line", "found"), [
     # header is line 1; the fourth line holds a fourth field
     ("g,y_true,y_pred\na,1,1\nb,0,1\na,1,0,Ann Madeup\n", 4, 4),
@@ -26,16 +46,10 @@ runner = CliRunner()
     # tab-separated (.tsv): a comma is no separator, a tab is
     ("g\ty_true\ty_pred\na\t1\t1\nb,x\t0\t1\t\n", 3, 4),
 ])
-@pytest.mark.parametrize("command", [["report", "--by", "g"],
-                                     ["bias-audit", "--category", "g", "--y-pred", "y_pred"]])
+@pytest.mark.parametrize("command", COMMANDS)
 def test_the_file_and_the_line_are_named(tmp_path: Path, content: str, line: int, found: int,
                                          command: list[str]) -> None:
-    path = tmp_path / ("rows.tsv" if "\t" in content else "rows.csv")
-    path.write_text(content)
-    result = runner.invoke(app, [command[0], str(path), *command[1:], "--format", "json"])
-    assert result.exit_code == 2, result.output
-    error = json.loads(result.stdout)
-    assert error["error"] == "InvalidInputError"
-    assert error["message"] == E.CSV_EXTRA_FIELDS.format(path=path.name, line=line,
-                                                         found=found, expected=3)
-    assert "Ann" not in result.output and "Madeup" not in result.output
+    message, output = refused(tmp_path, content, command)
+    assert message == E.CSV_EXTRA_FIELDS.format(path=file_name(content), line=line,
+                                                found=found, expected=3)
+    assert "Ann" not in output and "Madeup" not in output
