@@ -651,6 +651,8 @@ CSV_SHORT_FIELDS = (
 )
 #: A CSV row with more fields than the header: the file, the line and the counts, no value
 #: (:func:`polars_fair.cli.csv_read.extra_field_fault`).
+#: Blank lines between a CSV's rows (no rows; left out, counted).
+CSV_BLANK_LINES = "{path}: {count:,} blank line(s) between rows are not rows and were skipped"
 CSV_EXTRA_FIELDS = (
     "{path}: the row at line {line} has {found} fields, more than the {expected} of the header "
     "(the values are not shown); check --separator, or quote a field that holds the separator "

@@ -20,7 +20,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 
-__all__ = ["check_text_file", "csv_failure", "dtype_failures", "extra_field_fault",
+__all__ = ["blank_lines", "check_text_file", "csv_failure", "dtype_failures", "extra_field_fault",
            "note_dtype_reads", "quote_fault", "short_field_fault", "short_row", "unreadable",
            "utf8_fault", "without_content"]
 
@@ -334,6 +334,49 @@ def _field_fault(path: Path, separator: str, fault: Callable[[int, int], bool],
                 return start, len(row), len(header)
             start = rows.line_num + 1
     return None
+
+
+def blank_lines(path: Path, separator: str) -> tuple[list[int], int]:
+    r"""The blank lines of a CSV after its header: where Polars reads them, and how many end it.
+
+    A blank line (nothing, or only spaces, before its line break) is no row, as pandas and
+    Python's :mod:`csv` read it; Polars reads it as a row whose every field is missing.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The CSV file (read as CSV: a quoted field may span lines).
+    separator : str
+        The field separator.
+
+    Returns
+    -------
+    (list of int, int)
+        The position of each blank line among the rows Polars reads (0 for the first after
+        the header), and how many of them come after the last row.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "x.csv"
+    >>> _ = p.write_text('g,y\na,1\n\n  \nb,0\n\n')
+    >>> blank_lines(p, ",")  # rows 1 and 2 before b's row, row 4 at the end
+    ([1, 2, 4], 1)
+    """
+    import csv
+
+    found: list[int] = []
+    pending = 0
+    with path.open(encoding="utf-8", errors="replace", newline="") as f:
+        rows = csv.reader(f, delimiter=separator)
+        next(rows, None)  # the header
+        for i, row in enumerate(rows):
+            if not row or (len(row) == 1 and not row[0].strip()):
+                found.append(i)
+                pending += 1
+            else:
+                pending = 0
+    return found, pending
 
 
 def short_row(path: Path, separator: str) -> E.InvalidInputError | None:

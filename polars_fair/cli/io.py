@@ -36,6 +36,7 @@ import typer
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.cli.csv_read import (
+    blank_lines,
     check_text_file,
     csv_failure,
     note_dtype_reads,
@@ -396,10 +397,13 @@ def scan(path: Path, separator: str | None = None,
         # line, neither of them a short row)
             names = text.collect_schema().names()
             flag = "_" * (1 + max(map(len, names)))  # longer than any column's name
-            *found, cut_short = text.select(
+            *found, cut_short, empty_rows = text.select(
                 *(pl.col(c).filter(pl.col(c).str.strip_chars() == "").unique().implode()
                   for c in names),
-                pl.col(names[-1]).is_null().any().alias(flag)).collect(engine="streaming").row(0)
+                pl.col(names[-1]).is_null().any().alias(flag),
+                pl.all_horizontal(pl.col(c).is_null() | (pl.col(c).str.strip_chars() == "")
+                                  for c in names).sum().alias(flag + "_")
+            ).collect(engine="streaming").row(0)
         except pl.exceptions.PolarsError as exc:  # the fault and its line, no row content
             raise csv_failure(exc, path, sep) from None
         if len(names) > 1 and cut_short and (cut := short_row(path, sep)) is not None:
@@ -413,6 +417,8 @@ def scan(path: Path, separator: str | None = None,
         # them reads the whole file again at each query the command runs
         lf = blank_as_null(pl.scan_csv(path, separator=sep, schema=inferred,
                                        null_values=blanks or None))
+        if empty_rows:  # blank lines are no rows (as pandas reads them), when all are
+            lf = _without_blank_lines(lf, path, sep)
         note_columns(inferred.names())
         text_of = pl.scan_csv(path, separator=sep, infer_schema_length=0,
                               null_values=blanks or None)
@@ -445,6 +451,27 @@ def scan(path: Path, separator: str | None = None,
                                    how="horizontal").select(
         pl.col("held").is_null() & pl.col("text").is_not_null()) for c in dtypes})
     return _as_dtypes(blank_as_null(lf), dtypes)
+
+
+def _without_blank_lines(lf: pl.LazyFrame, path: Path, sep: str) -> pl.LazyFrame:
+    """``lf`` without the rows Polars read from blank lines, said when they are inside the file.
+
+    Polars reads a blank line as a row whose every field is missing; such rows are left out
+    by their position (a row of empty fields, ``,,``, stays: its missing label is refused). A
+    blank line before a row is counted in a warning; one at the end is an editor's habit.
+    """
+    import warnings
+
+    found, trailing = blank_lines(path, sep)
+    if not found:
+        return lf
+    if len(found) > trailing:
+        warnings.warn(E.CSV_BLANK_LINES.format(path=path.name, count=len(found) - trailing),
+                      stacklevel=2)
+    index = "_" * (1 + max(map(len, lf.collect_schema().names())))  # no column's name
+    return (lf.with_row_index(index)
+            .filter(~pl.col(index).is_in(pl.Series(found, dtype=pl.UInt32).implode()))
+            .drop(index))
 
 
 def _zoned(dtype: pl.DataType) -> bool:

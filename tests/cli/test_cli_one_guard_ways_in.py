@@ -160,3 +160,47 @@ def test_a_group_that_holds_the_text_is_still_the_reference(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
     assert [r["g"] for r in rows if r["is_reference"]] == ["a,zz=q"]
+
+
+# ------------------------------------------------------------------ blank lines of a CSV
+_ROWS = ["a,1,0", "b,0,1", "a,1,1", "b,0,0"]
+
+
+def _report(path: Path) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["report", str(path), "--by", "g", "--min-support", "1",
+                                      "--format", "json"])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(("body", "warned"), [
+    ("\n".join(_ROWS) + "\n\n", None),  # a trailing blank line: no row, nothing said
+    ("\n".join(_ROWS) + "\n\n  \n", None),  # two at the end, one of spaces
+    ("\n".join(_ROWS[:2]) + "\n\n\n" + "\n".join(_ROWS[2:]) + "\n", 2),  # two between rows
+])
+def test_blank_lines_are_no_rows(tmp_path: Path, body: str, warned: int | None) -> None:
+    # issue 19: Polars read a blank line as a row of missing fields, so a file ending with an
+    # empty line was refused for "1 missing value" of y_true. By hand, the four rows give
+    # a: (1, 0) and (1, 1): tp 1, fn 1; b: (0, 1) and (0, 0): fp 1, tn 1
+    path = tmp_path / "blank.csv"
+    path.write_text("g,y_true,y_pred\n" + body)
+    code, out, err = _report(path)
+    assert code == 0, err
+    got = {r["g"]: (r["n"], r["tp"], r["fp"], r["fn"], r["tn"]) for r in json.loads(out)}
+    assert got == {"a": (2, 1, 0, 1, 0), "b": (2, 0, 1, 0, 1)}
+    if warned is None:
+        assert "blank line" not in err
+    else:
+        assert E.CSV_BLANK_LINES.format(path="blank.csv", count=warned) in err
+
+
+def test_a_row_of_empty_fields_is_a_row(tmp_path: Path) -> None:
+    # ",," is a row whose three fields are empty (missing), not a blank line: its missing
+    # label is refused as before (1 missing value), with or without a blank line elsewhere
+    # in the file (that one is no row: not counted among the missing)
+    for extra in ("", "\n"):
+        path = tmp_path / "empty.csv"
+        path.write_text("g,y_true,y_pred\n" + "\n".join(_ROWS[:2]) + "\n,,\n" + extra
+                        + "\n".join(_ROWS[2:]) + "\n")
+        code, _, err = _report(path)
+        assert code == 2
+        assert "column 'y_true' (--y-true) holds 1 missing value(s)" in err, err
