@@ -981,6 +981,16 @@ WORK_TOO_LARGE = (
     "{what} = {size:,} is more than its limit {limit:,} ({why}); pass smaller values"
 )
 SQL_WHY_TOO_LARGE = "{what} is {size:,}, more than its limit {limit:,}"
+#: What sql_growth and sql_text measure (core.sql: every value a SQL text builds row by row).
+SQL_WHAT_GROWTH = (
+    "how many times its longest input cell one value can hold (columns joined by CONCAT, "
+    "CONCAT_WS or ||, times the REPLACE growth)"
+)
+SQL_WHAT_TEXT = (
+    "the characters the text itself puts in one value (string literals a value is built "
+    "from, a CONCAT_WS separator once per argument, LPAD/RPAD lengths, STRFTIME formats, times "
+    "the REPLACE growth)"
+)
 SQL_TOO_LARGE = (
     "{role}: {text!r} is refused before it is parsed: {why} (the size limits of SQL texts: "
     "polars_fair.core.limits.LIMITS; for many values write col IN ('a', 'b', ...))"

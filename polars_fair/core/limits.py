@@ -130,10 +130,20 @@ _TABLE = (
           "padded lengths times its `sql_growth` product is held to the same limit"),
     Limit("sql_replace", 4, "SQL `REPLACE`, `REGEXP_REPLACE`",
           "calls in one text (nested calls multiply a cell's length)"),
-    Limit("sql_growth", 1_000, "SQL `REPLACE`, `REGEXP_REPLACE`",
+    Limit("sql_growth", 1_000, "SQL `REPLACE`, `REGEXP_REPLACE`, `CONCAT`, `CONCAT_WS`, `||`",
           "how many times longer than its input a cell can become: the product over the calls "
           "of ceil(replacement length / pattern length), or replacement length + 1 for an "
-          "empty pattern, a column as pattern or a regular expression"),
+          "empty pattern, a column as pattern or a regular expression; and how many times its "
+          "longest input cell one value can hold, columns joined by `CONCAT`, `CONCAT_WS` or "
+          "`||` counted once each (times the growth of a `REPLACE` around them)"),
+    Limit("sql_text", 10_000,
+          "SQL texts: `CONCAT`, `CONCAT_WS`, `||`, `CASE`, `COALESCE`, `LPAD`, `RPAD`, "
+          "`STRFTIME`, every value built row by row",
+          "the characters the text itself puts in one value of every row: the string literals "
+          "it is built from (not those of an `IN (...)` list), a `CONCAT_WS` separator once "
+          "per argument after the first, `LPAD`/`RPAD` lengths, 18 per character of a "
+          "`STRFTIME` format, times the growth of a `REPLACE` around them; every intermediate "
+          "value is counted, so `LENGTH(CONCAT(...))` too"),
 )
 
 #: The limits by name.
