@@ -92,8 +92,22 @@ _TABLE = (
     Limit("n_bins", 10_000, "`calibration`, `reliability` (`--n-bins`)",
           "one output row per group and bin"),
     Limit("bins", 10_000,
-          "`divergence(bins=)` (`--bins`): a number of quantile bins, or the number of edges",
+          "`divergence(bins=)` (`divergence --bins`): a number of quantile bins, or the number "
+          "of edges; `membership_calibration(bins=)` has its own limit, `membership_bins`",
           "one level per bin, and patterns over the levels"),
+    Limit("membership_bins", 100,
+          "`membership_calibration(bins=)` "
+          "(`membership-calibration --bins`): equal-width bins",
+          "one sum per group and bin in the scan"),
+    Limit("ratio", 1_000,
+          "`sample_size(ratio=)` (`sample-size --ratio`): at most this, and at least its "
+          "inverse (1/1,000)",
+          "the reference is ratio times the group: the exact method enumerates every outcome of "
+          "both, and the normal size grows with 1 + 1/ratio"),
+    Limit("exact_cells", 5_000_000,
+          "`sample_size(method=\"fisher\")` (`sample-size --method fisher`): (group + 1) x "
+          "(group + reference + 1) at each size tried",
+          "the tables the exact power enumerates, about 70 bytes and 4 microseconds each"),
     Limit("membership_groups", 12,
           "`proxy_report`, `proxy_counts` (`polars-fair proxy-report`): the groups of "
           "`membership=`",

@@ -62,8 +62,6 @@ FOLLOWED = {
     # tests/counting/test_membership.py::test_the_advice_of_membership_errors_works
     "MEMBERSHIP_SUM", "MEMBERSHIP_NULLS", "MEMBERSHIP_ONE_ATTRIBUTE",
     "MEMBERSHIP_RANGE_ADVICE",
-    # tests/analyses/test_membership_calibration.py::test_the_bins_limit_advice_works_when_followed
-    "CALIBRATION_BINS_LIMIT",
     "THRESHOLD_NOT_DECIMAL", "CLI_MONITOR_TIME_DTYPE", "EMPTY_NAME_EXPR", "RESERVED_NAME_EXPR",
     "CLI_RENAME_ADVICE",
     "BENCHMARK_NOT_IN_BY", "AVAILABILITY_SETS", "STRATA_BY_NAME", "STRATA_COMPUTED",
