@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -94,12 +95,13 @@ def test_ratio_is_bounded_both_ways_before_any_work() -> None:
                        "1,000"):
         polars_fair.sample_size(**rates, ratio=1e9, method="fisher")  # 1.41 TiB asked before
     with pytest.raises(E.SizeLimitError, match=r"ratio=1e-09 is less than its limit 1/1,000 "
-                       r".*; pass ratio=0\.001 or more"):
+                       r".*; pass ratio=0\.001 or more") as info:
         polars_fair.sample_size(**rates, ratio=1e-9)
-    # at both limits it runs; the normal size is NormalIndPower's with ratio 1,000 (statsmodels'
-    # ratio is nobs2 / nobs1, ours reference / group)
+    advised = float(re.search(r"pass ratio=(\S+) or more", str(info.value)).group(1))  # type: ignore[union-attr]
+    # at both limits it runs (the smaller one as advised); the normal size is NormalIndPower's
+    # (statsmodels' ratio is nobs2 / nobs1, ours reference / group)
     effect = proportion_effectsize(0.3, 0.6)
-    for r in (1_000, 0.001):
+    for r in (1_000, advised):
         got = polars_fair.sample_size(**rates, ratio=r)
         want = NormalIndPower().solve_power(effect, alpha=0.05, power=0.8, ratio=r)
         assert got.group == math.ceil(want)
@@ -126,8 +128,10 @@ def test_tiny_alpha_is_computed_or_refused_with_a_typed_error() -> None:
         return norm.cdf(h * math.sqrt(n / 2) - z) + norm.cdf(-h * math.sqrt(n / 2) - z)
     assert reached(got.group) >= 0.8 > reached(got.group - 1)
     with pytest.raises(E.InvalidArgumentError, match=r"alpha=5e-324 is too close to 0 .*; "
-                       r"pass alpha=1e-300"):
+                       r"pass alpha=1e-300") as info:
         polars_fair.sample_size(reference_rate=0.6, impact_ratio=0.5, alpha=5e-324)
+    advised = float(str(info.value).rsplit("pass alpha=", 1)[1])  # the advice as written
+    assert polars_fair.sample_size(reference_rate=0.6, impact_ratio=0.5, alpha=advised) == got
 
 
 def test_a_difference_below_double_precision_is_no_difference() -> None:
