@@ -89,6 +89,11 @@ _TABLE = (
           "`abroca_test`, `audit_html(n_permutations=)` (`--n-permutations`): n_permutations x "
           "pooled rows (or cells, if fewer) of each tested group and the reference, summed",
           "the rows (or cells) each randomization draw splits"),
+    Limit("multiclass_work", 100_000_000,
+          "`multiclass_test`, `bias_audit` with classes (`--n-permutations`): n_permutations x "
+          "groups x classes of a set tested by Monte Carlo (an expected count below 5)",
+          "each draw fills every cell of the table from a hypergeometric law, about 0.5 "
+          "microseconds a cell (10**8: about a minute), in batches of 1,000,000 cells"),
     Limit("n_bins", 10_000, "`calibration`, `reliability` (`--n-bins`)",
           "one output row per group and bin"),
     Limit("bins", 10_000,
