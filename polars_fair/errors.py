@@ -993,6 +993,16 @@ CLI_CEILING_ENUMS = (
     "count only the intersections observed: read the Enum attributes as text, for example "
     "{flags}"
 )
+#: An option below the inverse of its limit (core.limits: sample_size's ratio).
+OPTION_TOO_SMALL = (
+    "{option}={size!r} is less than its limit 1/{limit:,} ({why}); pass {option}={least!r} or "
+    "more"
+)
+#: An alpha or power whose normal quantile is not a finite number (sample_size).
+QUANTILE_NOT_FINITE = (
+    "{option}={value!r} is too close to {edge} to compute with: its normal quantile is not a "
+    "finite number in double precision; pass {option}={advice!r}"
+)
 OPTION_TOO_LARGE = (
     "{option}={size:,} is more than its limit {limit:,} ({why}); pass a smaller {option}"
 )
@@ -1008,6 +1018,16 @@ WORK_TOO_LARGE = (
     "{what} = {size:,} is more than its limit {limit:,} ({why}); pass smaller values"
 )
 SQL_WHY_TOO_LARGE = "{what} is {size:,}, more than its limit {limit:,}"
+#: What sql_growth and sql_text measure (core.sql: every value a SQL text builds row by row).
+SQL_WHAT_GROWTH = (
+    "how many times its longest input cell one value can hold (columns joined by CONCAT, "
+    "CONCAT_WS or ||, times the REPLACE growth)"
+)
+SQL_WHAT_TEXT = (
+    "the characters the text itself puts in one value (string literals a value is built "
+    "from, a CONCAT_WS separator once per argument, LPAD/RPAD lengths, STRFTIME formats, times "
+    "the REPLACE growth)"
+)
 SQL_TOO_LARGE = (
     "{role}: {text!r} is refused before it is parsed: {why} (the size limits of SQL texts: "
     "polars_fair.core.limits.LIMITS; for many values write col IN ('a', 'b', ...))"
@@ -1678,10 +1698,6 @@ CALIBRATION_INPUT_ROWS = {
     "pyspark": "; collect its rows first: pl.from_arrow(spark_df.toArrow())",
     "duckdb": "; collect its rows first: relation.pl()",
 }
-CALIBRATION_BINS_LIMIT = (
-    "bins={bins} is more than {limit} for membership_calibration (one sum per group and bin in "
-    "the scan); pass a smaller bins"
-)
 
 # the adverse-impact analyses (polars_fair.analyses.impact, strata, availability)
 BAD_PRACTICAL = "practical must be one of {valid}, got {value!r}"

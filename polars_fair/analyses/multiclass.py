@@ -25,6 +25,7 @@ from polars_fair._lazy import np, sps
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import check_clash, dense
 from polars_fair.core import rules as R
+from polars_fair.core.limits import check_work, with_limits
 from polars_fair.core.numbers import check_seed
 from polars_fair.core.options import DEFAULTS, check
 from polars_fair.core.reference import Reference
@@ -79,6 +80,8 @@ MIN_EXPECTED = 5.0
 N_DRAWS = DEFAULTS.n_permutations
 #: numpy draws hypergeometric counts below 10**9 only: a larger table keeps the chi-square law.
 _MAX_DRAWN = 10**9
+#: The cells drawn at once by the Monte-Carlo test (about 32 bytes each in its arrays).
+_BATCH_CELLS = 1_000_000
 #: The class index column of the one-vs-rest table.
 _C = "__pf_class"
 
@@ -442,8 +445,15 @@ def _test_one(df: pl.DataFrame, keys: Sequence[str], n_draws: int, seed: int | N
     if low >= MIN_EXPECTED or total >= _MAX_DRAWN:
         p, method = float(sps.chi2.sf(chi2, dof)), "chi-square"
     else:
+        # before any draw: each fills every cell (n_permutations=10**6 over 50 groups and 20
+        # classes asked 8 GB per array); drawn in batches of _BATCH_CELLS cells, whose stream
+        # is the unbatched one when a single batch holds every draw
+        check_work(n_draws * r * c, "multiclass_work", "n_permutations x groups x classes")
         rng = np.random.default_rng(seed)
-        sims = _chi2(_draw_tables(rows, cols, n_draws, rng).astype(np.float64), expected)
+        step = max(1, _BATCH_CELLS // (r * c))
+        sims = np.concatenate([
+            _chi2(_draw_tables(rows, cols, min(step, n_draws - start), rng).astype(np.float64),
+                  expected) for start in range(0, n_draws, step)])
         # ties within rounding count as at least as extreme (the observed table is one draw)
         extreme = int((sims >= chi2 * (1 - 1e-12)).sum())
         p, method = (1 + extreme) / (1 + n_draws), "monte carlo"
@@ -452,6 +462,7 @@ def _test_one(df: pl.DataFrame, keys: Sequence[str], n_draws: int, seed: int | N
 
 
 @borrow(multiclass_report_from_classes, params=("table", "keys"))
+@with_limits
 def multiclass_test_from_classes(
     table: pl.LazyFrame,
     keys: Sequence[str],
@@ -501,6 +512,10 @@ def multiclass_test_from_classes(
     InvalidArgumentError
         ``n_permutations`` not an integer >= 1; ``seed`` not an integer >= 0 or None
         (:func:`polars_fair.core.numbers.check_seed`, checked at once as in ``abroca_test``).
+    SizeLimitError
+        ``n_permutations`` above |limit:n_permutations|; a set tested by Monte Carlo whose
+        ``n_permutations`` x groups x classes is above |limit:multiclass_work| (checked on the
+        table, before any draw).
 
     Examples
     --------

@@ -8,6 +8,7 @@ from typing import Any, Literal, NamedTuple
 from polars_fair import errors as E
 from polars_fair._lazy import np, sps
 from polars_fair.core import rules as R
+from polars_fair.core.limits import LIMITS, check_size, with_limits
 
 __all__ = ["MAX_EXACT_SIZE", "SampleSize", "exact_power", "sample_size"]
 
@@ -21,6 +22,11 @@ NO_DIFFERENCE = (
 EXACT_TOO_LARGE = (
     "sample_size(method='fisher') needs more than {limit:,} applicants per group; the normal "
     "approximation (method='normal') is accurate at that size"
+)
+EXACT_CELLS = (
+    "{method} at {n:,} applicants in the group and {m:,} in the reference enumerates {cells:,} "
+    "tables, more than its limit {limit:,} (exact_cells: {why}); the normal approximation "
+    "({normal}) is accurate at that size"
 )
 
 
@@ -105,6 +111,7 @@ def exact_power(n1: int, n2: int, p1: float, p2: float, alpha: float) -> float:
     return min(power, 1.0)
 
 
+@with_limits
 def sample_size(
     *,
     reference_rate: float,
@@ -144,7 +151,7 @@ def sample_size(
     power : float, default 0.8
         The power wanted, in (alpha, 1).
     ratio : float, default 1.0
-        Reference applicants per group applicant, positive.
+        Reference applicants per group applicant, from 1/|limit:ratio| to |limit:ratio|.
     method : {"normal", "fisher"}, default "normal"
         How the power is computed (see above).
 
@@ -156,10 +163,14 @@ def sample_size(
     Raises
     ------
     InvalidArgumentError
-        An option out of range, a group rate outside [0, 1] or equal to the reference's, an
-        unknown ``method``.
+        An option out of range, a group rate outside [0, 1] or equal to the reference's (or
+        too near it to tell apart in double precision), an ``alpha`` whose normal quantile is
+        not finite (the smallest subnormal, 5e-324), an unknown ``method``.
     SizeLimitError
-        ``method="fisher"`` beyond :data:`MAX_EXACT_SIZE` applicants per group.
+        ``ratio`` above |limit:ratio| or below its inverse; ``method="fisher"`` beyond
+        :data:`MAX_EXACT_SIZE` applicants per group, or at a size whose enumeration holds
+        more than |limit:exact_cells| tables, (group + 1) x (group + reference + 1)
+        (``exact_cells``: about 1,580 per group at ``ratio=1``, 128 at ``ratio=300``).
 
     Examples
     --------
@@ -176,15 +187,22 @@ def sample_size(
     ir = float(R.option(impact_ratio, "impact_ratio", low=0))
     a = float(R.option(alpha, "alpha", low=0, high=1, low_open=True, high_open=True))
     target = float(R.option(power, "power", low=alpha, high=1, low_open=True, high_open=True))
-    r = float(R.option(ratio, "ratio", low=0, low_open=True))
+    r = float(check_size(R.option(ratio, "ratio", low=0, low_open=True), "ratio"))
+    bound = LIMITS["ratio"]
+    if r * bound.limit < 1:  # the group over 1,000 times the reference
+        raise E.SizeLimitError(E.OPTION_TOO_SMALL.format(
+            option="ratio", size=ratio, limit=bound.limit, why=bound.why, least=1 / bound.limit))
     if method not in ("normal", "fisher"):
         raise E.InvalidArgumentError(BAD_METHOD.format(value=method))
     p1 = p2 * ir
-    if not 0 <= p1 <= 1 or p1 == p2:
+    h = 2 * math.asin(math.sqrt(p1)) - 2 * math.asin(math.sqrt(p2)) if 0 <= p1 <= 1 else 0.0
+    if h == 0:  # p1 outside [0, 1], equal to p2, or too near it for the arcsine scale
         raise E.InvalidArgumentError(NO_DIFFERENCE.format(ratio=impact_ratio,
                                                           rate=reference_rate, p1=p1))
-    h = 2 * math.asin(math.sqrt(p1)) - 2 * math.asin(math.sqrt(p2))
-    z = float(sps.norm.ppf(1 - a / 2))
+    z = float(sps.norm.isf(a / 2))  # not ppf(1 - a/2): 1 - 1e-300/2 rounds to 1 (infinite)
+    if not math.isfinite(z):
+        raise E.InvalidArgumentError(E.QUANTILE_NOT_FINITE.format(
+            option="alpha", value=alpha, edge=0, advice=1e-300))
     # the one-tail closed form is a lower bound; step up to the two-tail power
     n1 = max(1, math.ceil(((z + float(sps.norm.ppf(target))) / h) ** 2 * (1 + 1 / r)) - 1)
     while _normal_power(n1, h, r, z) < target:
@@ -195,6 +213,14 @@ def sample_size(
         if n > MAX_EXACT_SIZE:
             raise E.SizeLimitError(EXACT_TOO_LARGE.format(limit=MAX_EXACT_SIZE))
         m = math.ceil(r * n - 1e-9)
+        cells, cap = (n + 1) * (n + m + 1), LIMITS["exact_cells"]
+        if cells > cap.limit:  # before the enumeration's arrays are made
+            facts = dict(n=n, m=m, cells=cells, limit=cap.limit, why=cap.why)
+            raise E.SizeLimitError(
+                EXACT_CELLS.format(**facts, method="sample_size(method='fisher')",
+                                   normal="method='normal'"),
+                cli_message=EXACT_CELLS.format(**facts, method="--method fisher",
+                                               normal="--method normal"))
         return m, exact_power(n, m, p1, p2, a)
 
     # gallop up from the normal answer (steps of about 2 %), then scan the last step one

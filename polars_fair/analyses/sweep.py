@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence, Sized
 from decimal import Decimal
 from typing import Any, Unpack
 
@@ -21,6 +21,7 @@ import polars as pl
 
 from polars_fair import errors as E
 from polars_fair._docs import borrow
+from polars_fair._lazy import is_numpy
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import dense
 from polars_fair.core.families import ReportOptions, takes
@@ -35,8 +36,8 @@ from polars_fair.core.spec import (
 )
 from polars_fair.counting.tables import complete_enums
 
-__all__ = ["DEFAULT_MAX_THRESHOLDS", "SWEEP_THRESHOLDS", "checked_grid", "sweep_counts",
-           "sweep_from_scores", "sweep_reports", "threshold_items"]
+__all__ = ["DEFAULT_MAX_THRESHOLDS", "SWEEP_THRESHOLDS", "checked_grid", "count_thresholds",
+           "sweep_counts", "sweep_from_scores", "sweep_reports", "threshold_items"]
 
 #: The default thresholds of ``sweep``.
 SWEEP_THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -50,9 +51,10 @@ _FLOAT64 = pl.Float64()
 def threshold_items(thresholds: Iterable[float], max_thresholds: int, what: str) -> list[Any]:
     """The thresholds given, as a list, read once and no further than the limit allows.
 
-    A sequence, an array or a Series is read whole (its size is known); an iterator or a
-    generator is read once, at most ``max_thresholds`` + 1 items (or the ceiling's), so one
-    without end, or a long one, is refused before it is read to the end.
+    A sequence, an array or a Series is measured first (``len()``, an array's ``size``) and
+    read only within the limit, so ``range(10**9)`` is refused without being listed; any other
+    iterable (an iterator, a generator) is read once, at most ``max_thresholds`` + 1 items (or
+    the ceiling's), so one without end, or a long one, is refused before it is read to the end.
 
     Parameters
     ----------
@@ -71,23 +73,64 @@ def threshold_items(thresholds: Iterable[float], max_thresholds: int, what: str)
     Raises
     ------
     SizeLimitError
-        An iterator with more items than the limit (:data:`polars_fair.errors.ITERATOR_TOO_LONG`).
+        An iterator with more items than the limit (:data:`polars_fair.errors.ITERATOR_TOO_LONG`);
+        a sequence longer than the limit or its ceiling (:func:`count_thresholds`).
 
     Examples
     --------
     >>> threshold_items((t / 10 for t in range(1, 3)), 10, "sweep")
     [0.1, 0.2]
+    >>> threshold_items(range(10**9), 10, "sweep")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.SizeLimitError: sweep: thresholds=: 1,000,000,000 thresholds, more than ...
     """
     limit = check_int(max_thresholds, "max_thresholds")
-    if not isinstance(thresholds, Iterator):
+    if isinstance(thresholds, (str, bytes)) or not isinstance(thresholds, Iterable):
+        return number_items(thresholds)  # a scalar: a list of one
+    if isinstance(thresholds, Sized):  # measured before it is listed: range(10**9)
+        size = getattr(thresholds, "size", None) if is_numpy(thresholds, "ndarray") else None
+        count_thresholds(len(thresholds) if size is None else int(size), limit, what)
         return number_items(thresholds)
     cap = min(limit, LIMITS["max_thresholds"].limit)
-    items = number_items(list(itertools.islice(thresholds, cap + 1)))
+    items = number_items(list(itertools.islice(iter(thresholds), cap + 1)))
     if len(items) > cap:
         raise E.SizeLimitError(E.ITERATOR_TOO_LONG.format(
             what=f"{what}: thresholds=", unit="thresholds", limit=cap,
             option="max_thresholds"))
     return items
+
+
+def count_thresholds(size: int, max_thresholds: int, what: str) -> None:
+    """Refuse ``size`` thresholds above the ceiling of ``max_thresholds``, or above its value.
+
+    :func:`threshold_items` calls it on a sequence's size before the sequence is read, and
+    :func:`checked_grid` on the items read.
+
+    Parameters
+    ----------
+    size : int
+        How many thresholds were given.
+    max_thresholds : int
+        The limit (already checked as an integer).
+    what : str
+        The analysis' name, for the message.
+
+    Raises
+    ------
+    SizeLimitError
+        :data:`polars_fair.errors.BEYOND_CEILING` past the ceiling (advice: a shorter grid),
+        :data:`polars_fair.errors.TOO_MANY_THRESHOLDS` past ``max_thresholds``.
+
+    Examples
+    --------
+    >>> count_thresholds(9, 10, "sweep")
+    """
+    check_ceiling(size, "max_thresholds", f"{what}: thresholds=", "thresholds",
+                  E.CEILING_THRESHOLDS, E.CLI_CEILING_THRESHOLDS)
+    if size > max_thresholds:
+        raise E.SizeLimitError(E.TOO_MANY_THRESHOLDS.format(what=what, size=size,
+                                                            limit=max_thresholds))
 
 
 def _round_step(step: float) -> str:
@@ -173,11 +216,7 @@ def checked_grid(scores: pl.LazyFrame, thresholds: Iterable[float], default: Seq
     """
     limit = check_int(max_thresholds, "max_thresholds")
     given = threshold_items(thresholds, limit, what)
-    check_ceiling(len(given), "max_thresholds", f"{what}: thresholds=", "thresholds",
-                  E.CEILING_THRESHOLDS, E.CLI_CEILING_THRESHOLDS)
-    if len(given) > limit:  # before the grid is built
-        raise E.SizeLimitError(E.TOO_MANY_THRESHOLDS.format(what=what, size=len(given),
-                                                            limit=limit))
+    count_thresholds(len(given), limit, what)  # before the grid is built
     ts = sorted({threshold_in_dtype(t, dtype) for t in given})
     if not ts:
         raise E.InvalidArgumentError(E.NO_THRESHOLDS)

@@ -1442,6 +1442,13 @@ _PYTHON_ADVICE = (
                 + f" is more than its limit {m.group(3).replace(',', '')} ({m.group(4)}); pass "
                 + _item_word("--bins", m.group(1), m.group(3).replace(",", ""))
                 + " or fewer")),
+    # any other option above its limit (OPTION_TOO_LARGE), a one-word one too (demo's n): its
+    # flag, and the largest value accepted as the advice
+    (re.compile(r"(?<![\w\-\[])([a-z]\w*)=([\d,.]+) is more than its limit ([\d,]+) "
+                r"\(([^()]*(?:\([^()]*\))?[^()]*)\); pass a smaller \1(?!\w)"),
+     lambda m: (f"{_flag(m.group(1))} {m.group(2).replace(',', '')} is more than its limit "
+                f"{m.group(3).replace(',', '')} ({m.group(4)}); pass {_flag(m.group(1))} "
+                f"{m.group(3).replace(',', '')} or less")),
     # an item of a mapping option, bins['s'] / benchmark['g']['a']: the flag's own item syntax
     (re.compile(rf"(?<![\w-])bins\[({_PY_TEXT})\] \(edges\)=([\d,]+)"),
      lambda m: _item_word("--bins", m.group(1), "E1,E2,...") + f" ({m.group(2)} edges)"),
@@ -1529,6 +1536,11 @@ _FLAG_PATTERNS = tuple((re.compile(regex), template, names) for regex, template,
     # a one-word option and its value as the subject: "threshold 1E-400 is outside ..."
     (r"^(\w+)(?= \S+ (?:is|has) )", "{}", "single"),
 ))
+
+
+def _flag(name: str) -> str:
+    """The flag of a parameter: its declared one (:data:`FLAGS`), else ``--`` and its words."""
+    return FLAGS.get(name, "--" + name.replace("_", "-"))
 
 
 def _as_flag(m: re.Match[str], template: str, names: str) -> str:

@@ -89,11 +89,30 @@ _TABLE = (
           "`abroca_test`, `audit_html(n_permutations=)` (`--n-permutations`): n_permutations x "
           "pooled rows (or cells, if fewer) of each tested group and the reference, summed",
           "the rows (or cells) each randomization draw splits"),
+    Limit("multiclass_work", 100_000_000,
+          "`multiclass_test`, `bias_audit` with classes (`--n-permutations`): n_permutations x "
+          "groups x classes of a set tested by Monte Carlo (an expected count below 5)",
+          "each draw fills every cell of the table from a hypergeometric law, about 0.5 "
+          "microseconds a cell (10**8: about a minute), in batches of 1,000,000 cells"),
     Limit("n_bins", 10_000, "`calibration`, `reliability` (`--n-bins`)",
           "one output row per group and bin"),
     Limit("bins", 10_000,
-          "`divergence(bins=)` (`--bins`): a number of quantile bins, or the number of edges",
+          "`divergence(bins=)` (`divergence --bins`): a number of quantile bins, or the number "
+          "of edges; `membership_calibration(bins=)` has its own limit, `membership_bins`",
           "one level per bin, and patterns over the levels"),
+    Limit("membership_bins", 100,
+          "`membership_calibration(bins=)` "
+          "(`membership-calibration --bins`): equal-width bins",
+          "one sum per group and bin in the scan"),
+    Limit("ratio", 1_000,
+          "`sample_size(ratio=)` (`sample-size --ratio`): at most this, and at least its "
+          "inverse (1/1,000)",
+          "the reference is ratio times the group: the exact method enumerates every outcome of "
+          "both, and the normal size grows with 1 + 1/ratio"),
+    Limit("exact_cells", 5_000_000,
+          "`sample_size(method=\"fisher\")` (`sample-size --method fisher`): (group + 1) x "
+          "(group + reference + 1) at each size tried",
+          "the tables the exact power enumerates, about 70 bytes and 4 microseconds each"),
     Limit("membership_groups", 12,
           "`proxy_report`, `proxy_counts` (`polars-fair proxy-report`): the groups of "
           "`membership=`",
@@ -130,10 +149,20 @@ _TABLE = (
           "padded lengths times its `sql_growth` product is held to the same limit"),
     Limit("sql_replace", 4, "SQL `REPLACE`, `REGEXP_REPLACE`",
           "calls in one text (nested calls multiply a cell's length)"),
-    Limit("sql_growth", 1_000, "SQL `REPLACE`, `REGEXP_REPLACE`",
+    Limit("sql_growth", 1_000, "SQL `REPLACE`, `REGEXP_REPLACE`, `CONCAT`, `CONCAT_WS`, `||`",
           "how many times longer than its input a cell can become: the product over the calls "
           "of ceil(replacement length / pattern length), or replacement length + 1 for an "
-          "empty pattern, a column as pattern or a regular expression"),
+          "empty pattern, a column as pattern or a regular expression; and how many times its "
+          "longest input cell one value can hold, columns joined by `CONCAT`, `CONCAT_WS` or "
+          "`||` counted once each (times the growth of a `REPLACE` around them)"),
+    Limit("sql_text", 10_000,
+          "SQL texts: `CONCAT`, `CONCAT_WS`, `||`, `CASE`, `COALESCE`, `LPAD`, `RPAD`, "
+          "`STRFTIME`, every value built row by row",
+          "the characters the text itself puts in one value of every row: the string literals "
+          "it is built from (not those of an `IN (...)` list), a `CONCAT_WS` separator once "
+          "per argument after the first, `LPAD`/`RPAD` lengths, 18 per character of a "
+          "`STRFTIME` format, times the growth of a `REPLACE` around them; every intermediate "
+          "value is counted, so `LENGTH(CONCAT(...))` too"),
 )
 
 #: The limits by name.

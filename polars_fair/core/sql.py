@@ -31,7 +31,12 @@ through :func:`check_sql` first, which reads the text alone, token by token:
   build 100 MB per row), the number of ``REPLACE``/``REGEXP_REPLACE`` calls (``sql_replace``)
   and how many times longer they can make a cell (``sql_growth``: nested calls multiply a
   cell's length, so ``REPLACE(REPLACE(g, '', '<20,000 x>'), 'x', '<20,000 x>')`` is refused
-  before it asks for gigabytes); their replacement must be a string literal.
+  before it asks for gigabytes); their replacement must be a string literal; and every value
+  the text builds row by row (:class:`_Built`): how many times its longest input cell it can
+  hold (``sql_growth``: ``CONCAT_WS(',', g, g, ...)`` of 19,000 arguments) and how many
+  characters of the text's own it can hold (``sql_text``: string literals, ``CONCAT_WS``
+  separators, pad lengths, ``STRFTIME`` formats), so ``CONCAT(g, '<99,000 x>')`` does not
+  build 99 kB per row.
 
 Only then does :func:`sql_expr` call ``pl.sql_expr``, whose result is checked once more with
 :func:`polars_fair.core.spec.check_row_level`. Nothing is read before the text passes: no file, no
@@ -475,6 +480,118 @@ def check_size(text: str, tokens: list[Token], role: str) -> None:
     for name, what, size in checks:
         if size > LIMITS[name].limit:
             raise _too_large(role, text, name, what, size)
+    _Built(tokens, role, text).check()
+
+
+#: How many characters ``STRFTIME`` can write for one character of its format (``%+`` writes
+#: up to 35 characters, ``2020-09-30T01:02:03.456789123+00:00``, for two).
+_STRFTIME_GROWTH = 18
+#: Words after which a parenthesised list holds values compared with, never a value built.
+_LIST_WORDS = frozenset({"IN"})
+#: Punctuation that joins its operands into one value (``||``, arithmetic): their sizes add.
+_JOINING = frozenset("|+-*/%^&")
+
+
+class _Built:
+    """The largest cell each part of a SQL text can build, as ``a x longest input + b``.
+
+    Every value a text builds row by row is bounded before it is parsed: a column counts its
+    longest cell once (``a = 1``), a string literal its characters (``b``; a literal in an
+    ``IN (...)`` list is compared with, never built). Values joined by ``||`` or arithmetic
+    add; ``CONCAT`` adds its arguments and ``CONCAT_WS`` its separator once per argument
+    after the first; ``REPLACE``/``REGEXP_REPLACE`` multiply their input by their growth
+    (:func:`_replace_growth`); ``LPAD``/``RPAD`` make exactly their length; ``STRFTIME``
+    writes at most :data:`_STRFTIME_GROWTH` characters per character of its format; other
+    functions are bounded by the sum of their arguments, and a comparison, ``AND``/``OR`` or
+    ``CASE`` by its largest operand. Every call and every operand is checked: ``a`` against
+    ``sql_growth``, ``b`` against ``sql_text``, so ``LENGTH(CONCAT_WS('<5,000 x>', g, g, ...))``
+    is refused although its own value is a number.
+    """
+
+    def __init__(self, tokens: list[Token], role: str, text: str) -> None:
+        self.tokens, self.role, self.text = tokens, role, text
+
+    def check(self) -> None:
+        """Read the whole text; raise ``SizeLimitError`` at the first part above a limit."""
+        i = 0
+        while i < len(self.tokens):  # a stray ")" or "," at the top: keep reading
+            _, i = self._sequence(i)
+            i += 1
+
+    def _limit(self, size: tuple[int, int]) -> tuple[int, int]:
+        a, b = size
+        if a > LIMITS["sql_growth"].limit:
+            raise _too_large(self.role, self.text, "sql_growth", E.SQL_WHAT_GROWTH, a)
+        if b > LIMITS["sql_text"].limit:
+            raise _too_large(self.role, self.text, "sql_text", E.SQL_WHAT_TEXT, b)
+        return size
+
+    def _sequence(self, i: int) -> tuple[tuple[int, int], int]:
+        """The size of the expression from ``tokens[i]`` to the next ``,``/``)`` of its level."""
+        tokens, best, seg = self.tokens, (0, 0), (0, 0)
+        while i < len(tokens):
+            tok = tokens[i]
+            if tok.kind == "punct" and tok.text in ",)]":
+                break
+            size = (0, 0)
+            if tok.kind == "punct" and tok.text in "([":
+                prev = tokens[i - 1] if i > 0 else None
+                listed = prev is not None and prev.kind == "word" \
+                    and prev.text.upper() in _LIST_WORDS
+                items, i = self._group(i)
+                size = (0, 0) if listed else max(items, default=(0, 0))
+            elif tok.kind == "word" and tok.text.upper() not in _LIST_WORDS \
+                    and i + 1 < len(tokens) and tokens[i + 1].kind == "punct" \
+                    and tokens[i + 1].text == "(":
+                size, i = self._call(i)
+            elif tok.kind == "punct" and tok.text not in _JOINING:  # a comparison: a new operand
+                best, seg = max(best, seg), (0, 0)
+                i += 1
+                continue
+            elif tok.kind == "word" and tok.text.upper() in KEYWORDS | TYPES:
+                best, seg = max(best, seg), (0, 0)  # AND, CASE ... THEN, AS VARCHAR
+                i += 1
+                continue
+            elif tok.kind in ("string", "number"):
+                size = (0, len(tok.text))
+                i += 1
+            elif tok.kind in ("word", "quoted"):
+                size = (1, 0)
+                i += 1
+            else:
+                i += 1
+            seg = self._limit((seg[0] + size[0], seg[1] + size[1]))
+        return max(best, seg), i
+
+    def _group(self, i: int) -> tuple[list[tuple[int, int]], int]:
+        """The sizes of the items of the ``(``...``)`` at ``tokens[i]``; the index after it."""
+        items = []
+        i += 1
+        while True:
+            size, i = self._sequence(i)
+            items.append(size)
+            if i >= len(self.tokens) or self.tokens[i].text != ",":
+                return items, i + 1
+            i += 1
+
+    def _call(self, i: int) -> tuple[tuple[int, int], int]:
+        """The size of the call whose name is ``tokens[i]``; the index after its ``)``."""
+        name = self.tokens[i].text.upper()
+        args, end = self._group(i + 1)
+        total = (sum(a for a, _ in args), sum(b for _, b in args))
+        if name == "CONCAT_WS" and args:
+            (sa, sb), k = args[0], len(args) - 1
+            rest = (total[0] - sa, total[1] - sb)
+            total = (rest[0] + sa * max(k - 1, 0), rest[1] + sb * max(k - 1, 0))
+        elif name in _REPLACE:
+            f = _replace_growth(self.tokens, i, self.role, self.text)
+            total = (f * args[0][0], f * args[0][1])
+        elif name in _PAD and len(args) > 1:  # check_size: the length is one number
+            length = _arguments(self.tokens, i + 1)[1][0].text
+            total = (0, int(float(length)))
+        elif name == "STRFTIME" and len(args) > 1:
+            total = (_STRFTIME_GROWTH * args[1][0], _STRFTIME_GROWTH * args[1][1])
+        return self._limit(total), end
 
 
 #: A literal of each temporal dtype and the part of it a number is usually meant as.

@@ -290,10 +290,10 @@ def check_classes(classes: Any, dtype: pl.DataType, column: str) -> tuple[Any, .
     if isinstance(classes, (str, bytes)) or not isinstance(classes, Sequence | pl.Series):
         raise E.class_error(E.InvalidArgumentError, E.FEW_CLASSES,
                             values=E.Classes([classes]))
+    if len(classes) > LIMITS["classes"].limit:  # one report of every group a class; before
+        raise E.SizeLimitError(E.CLASSES_TOO_MANY.format(  # it is listed: range(10**9)
+            size=len(classes), limit=LIMITS["classes"].limit))
     values = list(classes)
-    if len(values) > LIMITS["classes"].limit:  # one report of every group a class
-        raise E.SizeLimitError(E.CLASSES_TOO_MANY.format(size=len(values),
-                                                         limit=LIMITS["classes"].limit))
     if len(values) < 2 or len(set(map(repr, values))) != len(values) or any(
             v is None for v in values):
         raise E.class_error(E.InvalidArgumentError, E.FEW_CLASSES,

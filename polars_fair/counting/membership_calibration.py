@@ -36,6 +36,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair._lazy import np
+from polars_fair.core.limits import LIMITS
 from polars_fair.core.spec import (
     Audit,
     IntoExpr,
@@ -57,7 +58,7 @@ __all__ = [
 ]
 
 #: The most bins of the calibration check: the scan holds one sum per group and bin.
-MAX_CALIBRATION_BINS = 100
+MAX_CALIBRATION_BINS = LIMITS["membership_bins"].limit
 
 
 class CalibrationTable(NamedTuple):
@@ -194,10 +195,7 @@ def calibration_table(frame: pl.DataFrame | pl.LazyFrame, *, membership: Any, kn
             advice=E.CALIBRATION_INPUT_ROWS.get(top, "")))
     m = parse_membership(membership, normalize=normalize)
     assert m is not None  # a mapping was given: parse_membership raised otherwise
-    bins = check_int(bins, "bins")
-    if bins > MAX_CALIBRATION_BINS:
-        raise E.SizeLimitError(E.CALIBRATION_BINS_LIMIT.format(bins=bins,
-                                                               limit=MAX_CALIBRATION_BINS))
+    bins = check_int(bins, "bins", limit="membership_bins")  # its own limit, not divergence's
     if null_groups not in ("keep", "raise", "drop"):
         raise E.InvalidArgumentError(E.BAD_NULL_GROUPS.format(
             value=null_groups, near=E.closest([str(null_groups)], ("keep", "raise", "drop"),

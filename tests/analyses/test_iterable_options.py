@@ -13,7 +13,8 @@ same; at 0.5 each group selects 1 of 2 (tp = 1, fp = 0); at 0.1 both rows (tp = 
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, overload
 
 import numpy as np
 import polars as pl
@@ -107,3 +108,52 @@ def test_iterator_too_long_advice_followed() -> None:
     with pytest.raises(E.SizeLimitError) as info:  # the list: its size stated
         scored.sweep(thresholds=grid, max_thresholds=5)
     assert "holds 6 thresholds, more than max_thresholds=5" in str(info.value)
+
+
+class _Unread(Sequence[float]):
+    """A sequence that states its size and fails if any item is read (range(10**9) lists 8 GB)."""
+
+    def __init__(self, size: int) -> None:
+        self.size_ = size
+
+    def __len__(self) -> int:
+        return self.size_
+
+    @overload
+    def __getitem__(self, i: int) -> float: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[float]: ...
+    def __getitem__(self, i: int | slice) -> float | Sequence[float]:
+        raise AssertionError("read before its size was checked")
+
+
+@pytest.mark.parametrize("method", ["sweep", "thresholds"])
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_long_sequence_is_measured_before_it_is_listed(method: str, lazy: bool) -> None:
+    frame = ROWS.lazy() if lazy else ROWS
+    call = getattr(frame.fair, method)
+    # by hand: 10**9 > the ceiling 1,000,000 of max_thresholds: the ceiling's message
+    for given in (range(10**9), _Unread(10**9)):
+        with pytest.raises(E.SizeLimitError, match=rf"{method}: thresholds=: 1,000,000,000 "
+                           r"thresholds, more than max_thresholds= can be raised to \(its "
+                           r"ceiling 1,000,000\)"):
+            call("g", y_score="y_score", thresholds=given)
+    # 20,000 > the default 10,000, below the ceiling: raising max_thresholds would do
+    with pytest.raises(E.SizeLimitError, match="holds 20,000 thresholds, more than "
+                       "max_thresholds=10,000"):
+        call("g", y_score="y_score", thresholds=_Unread(20_000))
+
+
+def test_a_numpy_grid_is_measured_by_its_size() -> None:
+    grid = np.broadcast_to(np.float64(0.5), (1_000, 2_000))  # 2,000,000 items, one in memory
+    with pytest.raises(E.SizeLimitError, match="2,000,000 thresholds"):
+        ROWS.fair.sweep("g", y_score="y_score", thresholds=grid)
+
+
+@pytest.mark.parametrize("method", ["multiclass_report", "multiclass_test"])
+def test_classes_are_measured_before_they_are_listed(method: str) -> None:
+    frame = pl.DataFrame({"g": ["a", "b"] * 3, "y_true": [0, 1, 2] * 2, "y_pred": [0, 1, 2] * 2})
+    for given in (range(10**9), _Unread(10**9)):
+        with pytest.raises(E.SizeLimitError, match="classes= lists 1,000,000,000 classes, more "
+                           "than the limit of 1,000"):
+            getattr(frame.fair, method)("g", classes=given)

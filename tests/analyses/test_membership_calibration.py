@@ -273,7 +273,13 @@ def test_argument_errors_before_any_work() -> None:
         lf.membership_calibration(membership=MEMBERSHIP, known="self", bins=0)
     with pytest.raises(E.SizeLimitError) as limit:
         lf.membership_calibration(membership=MEMBERSHIP, known="self", bins=101)
-    assert str(limit.value) == E.CALIBRATION_BINS_LIMIT.format(bins=101, limit=100)
+    assert str(limit.value) == ("bins=101 is more than its limit 100 (one sum per group and "
+                                "bin in the scan); pass a smaller bins")
+    # far above both bins limits: membership_calibration's own words, never divergence's
+    with pytest.raises(E.SizeLimitError) as limit:
+        lf.membership_calibration(membership=MEMBERSHIP, known="self", bins=10**9)
+    assert str(limit.value) == ("bins=1,000,000,000 is more than its limit 100 (one sum per "
+                                "group and bin in the scan); pass a smaller bins")
     with pytest.raises(E.InvalidArgumentError, match="clash with output column"):
         lf.membership_calibration(membership={"bin": {"A": "p_a", "B": "p_b"}}, known="self")
     # 1 and '1' are first groups of two types (issue 24 re-review, item 3)

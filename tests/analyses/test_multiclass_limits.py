@@ -83,3 +83,34 @@ def test_the_command_line_names_classes_when_given(tmp_path: Path) -> None:
     assert result.exit_code == 2
     text = " ".join((result.output + result.stderr).split())
     assert "--classes lists 1,001 classes, more than the limit of 1,000" in text
+
+
+# ------------------------------------------------------------------ issue 19, kind 2
+#: 50 groups by 20 classes predicted, 8 rows a group: every expected count 8 x 20 / 400 = 0.4,
+#: below 5, so the test draws tables by Monte Carlo
+MONTE_CARLO = pl.DataFrame({"g": [f"g{i % 50}" for i in range(400)],
+                            "y_true": [i % 3 for i in range(400)],
+                            "y_pred": [i % 20 for i in range(400)]})
+
+
+def test_monte_carlo_work_is_refused_before_any_draw() -> None:
+    # by hand: 10**6 draws x 50 groups x 20 classes = 10**9 cells > 10**8 (it asked 7.45 GiB
+    # for one array of int64 and ended in MemoryError)
+    with pytest.raises(E.SizeLimitError, match="n_permutations x groups x classes = "
+                       "1,000,000,000 is more than its limit 100,000,000"):
+        MONTE_CARLO.fair.multiclass_test("g", n_permutations=10**6, seed=0)
+
+
+def test_monte_carlo_draws_in_batches_agree_with_one_batch(monkeypatch: pytest.MonkeyPatch,
+                                                           ) -> None:
+    from polars_fair.analyses import multiclass
+
+    # 2,000 draws x 1,000 cells = 2,000,000 cells: two batches of the default 1,000,000
+    whole = MONTE_CARLO.fair.multiclass_test("g", n_permutations=2_000, seed=1)
+    monkeypatch.setattr(multiclass, "_BATCH_CELLS", 10**9)  # one batch: the unbatched stream
+    one = MONTE_CARLO.fair.multiclass_test("g", n_permutations=2_000, seed=1)
+    assert whole["method"].to_list() == one["method"].to_list() == ["monte carlo"]
+    assert whole["chi2"].to_list() == one["chi2"].to_list()  # the observed table's
+    # two streams of 2,000 draws: the p-values' standard error is at most 0.5 / sqrt(2,000)
+    # = 0.011 each, so they differ by less than 4 x 0.016
+    assert abs(whole["p_value"][0] - one["p_value"][0]) < 0.065

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -85,3 +86,56 @@ def test_bad_arguments_are_typed_errors() -> None:
     assert str(err.value) == BAD_METHOD.format(value="exact")
     with pytest.raises(E.InvalidArgumentError, match="power must lie in"):
         polars_fair.sample_size(reference_rate=0.5, impact_ratio=0.5, power=0.01)
+
+
+# ------------------------------------------------------------------ issue 19, kind 2: bounds
+def test_ratio_is_bounded_both_ways_before_any_work() -> None:
+    rates = {"reference_rate": 0.6, "impact_ratio": 0.5}
+    with pytest.raises(E.SizeLimitError, match=r"ratio=1,000,000,000\.0 is more than its limit "
+                       "1,000"):
+        polars_fair.sample_size(**rates, ratio=1e9, method="fisher")  # 1.41 TiB asked before
+    with pytest.raises(E.SizeLimitError, match=r"ratio=1e-09 is less than its limit 1/1,000 "
+                       r".*; pass ratio=0\.001 or more") as info:
+        polars_fair.sample_size(**rates, ratio=1e-9)
+    advised = float(re.search(r"pass ratio=(\S+) or more", str(info.value)).group(1))  # type: ignore[union-attr]
+    # at both limits it runs (the smaller one as advised); the normal size is NormalIndPower's
+    # (statsmodels' ratio is nobs2 / nobs1, ours reference / group)
+    effect = proportion_effectsize(0.3, 0.6)
+    for r in (1_000, advised):
+        got = polars_fair.sample_size(**rates, ratio=r)
+        want = NormalIndPower().solve_power(effect, alpha=0.05, power=0.8, ratio=r)
+        assert got.group == math.ceil(want)
+
+
+def test_fisher_refuses_an_enumeration_above_exact_cells_before_making_it() -> None:
+    # impact ratio 0.95 at 0.5: the normal answer is 6,274 per group, so the first size tried
+    # enumerates (6,274 + 1) x (6,274 + 6,274 + 1) = 78,744,975 tables > 5,000,000
+    assert (6_274 + 1) * (2 * 6_274 + 1) == 78_744_975
+    assert polars_fair.sample_size(reference_rate=0.5, impact_ratio=0.95).group == 6_274
+    with pytest.raises(E.SizeLimitError, match="6,274 applicants in the group and 6,274 in the "
+                       "reference enumerates 78,744,975 tables, more than its limit 5,000,000"):
+        polars_fair.sample_size(reference_rate=0.5, impact_ratio=0.95, method="fisher")
+
+
+def test_tiny_alpha_is_computed_or_refused_with_a_typed_error() -> None:
+    # alpha 1e-300: z = norm.isf(5e-301), finite (ppf(1 - 5e-301) was ppf(1) = inf and
+    # OverflowError); the size is the two-tail closed form stepped up, checked by its power
+    got = polars_fair.sample_size(reference_rate=0.6, impact_ratio=0.5, alpha=1e-300)
+    h = abs(2 * math.asin(math.sqrt(0.3)) - 2 * math.asin(math.sqrt(0.6)))
+    z = norm.isf(5e-301)
+
+    def reached(n: int) -> float:
+        return norm.cdf(h * math.sqrt(n / 2) - z) + norm.cdf(-h * math.sqrt(n / 2) - z)
+    assert reached(got.group) >= 0.8 > reached(got.group - 1)
+    with pytest.raises(E.InvalidArgumentError, match=r"alpha=5e-324 is too close to 0 .*; "
+                       r"pass alpha=1e-300") as info:
+        polars_fair.sample_size(reference_rate=0.6, impact_ratio=0.5, alpha=5e-324)
+    advised = float(str(info.value).rsplit("pass alpha=", 1)[1])  # the advice as written
+    assert polars_fair.sample_size(reference_rate=0.6, impact_ratio=0.5, alpha=advised) == got
+
+
+def test_a_difference_below_double_precision_is_no_difference() -> None:
+    # 0.5 * (1 + 3e-16) = 0.5000000000000001, whose arcsine equals 0.5's: h = 0 (it divided
+    # by zero)
+    with pytest.raises(E.InvalidArgumentError, match="differ from the reference rate"):
+        polars_fair.sample_size(reference_rate=0.5, impact_ratio=1 + 3e-16)

@@ -86,3 +86,20 @@ def test_a_negative_sample_weight_literal_counts_every_row(tmp_path: Path) -> No
     assert result.exit_code == 2
     assert E.BAD_WEIGHTS.format(column="-1", nulls=0, nans=0, negatives=6).replace(
         "sample_weight", "--sample-weight") in " ".join(result.stderr.split())
+
+
+def test_bins_above_its_own_limit_is_named_as_the_flag(people: Path) -> None:
+    # issue 19, kind 2: membership_calibration's limit (100), in its own words, never
+    # divergence's "patterns over the levels"; on the command line the flag and the largest
+    # value accepted, which runs
+    args = ["membership-calibration", str(people), "--membership", "race=A:p_a,B:p_b,C:p_c",
+            "--known", "self", "--format", "json"]
+    result = runner.invoke(app, [*args, "--bins", "1000000000"])
+    assert result.exit_code == 2, result.output
+    error = json.loads(result.stdout)
+    assert error["error"] == "SizeLimitError"
+    assert error["message"] == ("--bins 1000000000 is more than its limit 100 (one sum per "
+                                "group and bin in the scan); pass --bins 100 or less")
+    result = runner.invoke(app, [*args, "--bins", "100"])  # the advice as written
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.stdout)) == 3 * 100  # three groups, 100 bins each

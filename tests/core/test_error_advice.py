@@ -62,8 +62,6 @@ FOLLOWED = {
     # tests/counting/test_membership.py::test_the_advice_of_membership_errors_works
     "MEMBERSHIP_SUM", "MEMBERSHIP_NULLS", "MEMBERSHIP_ONE_ATTRIBUTE",
     "MEMBERSHIP_RANGE_ADVICE",
-    # tests/analyses/test_membership_calibration.py::test_the_bins_limit_advice_works_when_followed
-    "CALIBRATION_BINS_LIMIT",
     "THRESHOLD_NOT_DECIMAL", "CLI_MONITOR_TIME_DTYPE", "EMPTY_NAME_EXPR", "RESERVED_NAME_EXPR",
     "CLI_RENAME_ADVICE",
     "BENCHMARK_NOT_IN_BY", "AVAILABILITY_SETS", "STRATA_BY_NAME", "STRATA_COMPUTED",
@@ -76,6 +74,9 @@ FOLLOWED = {
     # tests/cli/test_cli_edges.py (issue 19, third review): the command line's clash advice
     # (--by '"n" AS n_attr') followed for COLUMN_CLASH and KEY_SUFFIX_CLASH; the CSV faults
     "COLUMN_CLASH", "KEY_SUFFIX_CLASH", "CSV_NOT_UTF8", "CSV_BINARY",
+    # tests/analyses/test_sample_size.py: test_ratio_is_bounded_both_ways_before_any_work and
+    # test_tiny_alpha_is_computed_or_refused_with_a_typed_error run the value advised
+    "OPTION_TOO_SMALL", "QUANTILE_NOT_FINITE",
     # tests/cli/test_cli_advice.py::test_demo_with_too_few_rows_advises_a_larger_n_that_runs
     "CLI_DEMO_TOO_FEW",
     # tests/cli/test_cli_advice.py::test_a_score_without_threshold_advises_flags_that_run
