@@ -223,13 +223,12 @@ def proxy_report_from_membership(
         rows whose most likely group it is); for each of ``selection_rate`` (and ``tpr``,
         ``fpr`` when the table has ``y_true``) and ``impact_ratio``, per estimator
         ``{name}_{weighted|argmax|regression}`` with ``_ci_low``, ``_ci_high`` (Float64; rates
-        in [0, 1], null where undefined); the
-        Booleans ``regression_singular``, ``regression_clipped``; ``regression_reason``
-        (String: why the regression's figures are null or clipped,
-        :mod:`polars_fair.analyses.membership_regression`'s ``REASON_*``, and why
-        ``impact_ratio_regression`` is null, :data:`REASON_RATIO_REFERENCE` or
-        :data:`REASON_RATIO_NEGATIVE`; several joined by "; "; null otherwise);
-        the Booleans ``low_support``, ``is_reference``; ``verdict`` (String: "pass", "fail",
+        in [0, 1], null where undefined); the Booleans ``regression_singular``,
+        ``regression_clipped``; ``regression_reason`` (String: why the regression's figures
+        are null or clipped, :mod:`polars_fair.analyses.membership_regression`'s ``REASON_*``,
+        and why ``impact_ratio_regression`` is null, :data:`REASON_RATIO_REFERENCE` or
+        :data:`REASON_RATIO_NEGATIVE`; several joined by "; "; null otherwise); the Booleans
+        ``low_support``, ``is_reference``; ``verdict`` (String: "pass", "fail",
         "indeterminate"; null for the reference). The plan collects the small table when it
         runs (numpy), not before.
 
@@ -261,13 +260,11 @@ def proxy_report_from_membership(
     >>> r.select("g", "selection_rate_weighted", "selection_rate_regression", "verdict").rows()
     [('a', 1.0, 1.0, None), ('b', 0.0, 0.0, 'indeterminate')]
     """
-    _ = [check(name, value) for name, value in (("level", level), ("four_fifths", four_fifths),
-                                                 ("min_support", min_support))]
+    _ = [check(n, v) for n, v in (("level", level), ("four_fifths", four_fifths),
+                                   ("min_support", min_support))]
     m = table.membership
     attribute, keys = m.attribute, list(table.keys)
-    # checked before the restriction to the set: a mapping naming another attribute is refused
-    # as every method refuses it, not cut silently to the attributes audited
-    given = Reference.parse(reference, [attribute, *keys]).for_set([attribute, *keys])
+    given = Reference.parse(reference, [attribute, *keys]).for_set([attribute, *keys])  # checked whole
     if given.is_overall:
         raise E.InvalidArgumentError(E.PROXY_REFERENCE_RULE.format(reference="overall"))
     schema = proxy_report_schema(table.frame.collect_schema(), keys, attribute, m.key_dtype)
