@@ -264,7 +264,7 @@ def proxy_report_from_membership(
                                    ("min_support", min_support))]
     m = table.membership
     attribute, keys = m.attribute, list(table.keys)
-    given = Reference.parse(reference, [attribute, *keys]).for_set([attribute, *keys])  # checked whole
+    given = Reference.parse(reference, [attribute, *keys]).for_set([attribute, *keys])  # whole
     if given.is_overall:
         raise E.InvalidArgumentError(E.PROXY_REFERENCE_RULE.format(reference="overall"))
     schema = proxy_report_schema(table.frame.collect_schema(), keys, attribute, m.key_dtype)
