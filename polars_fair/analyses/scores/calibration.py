@@ -17,7 +17,7 @@ from polars_fair._docs import borrow
 from polars_fair._lazy import np, npt
 from polars_fair.core import rules as R
 from polars_fair.core.families import BinOptions, takes
-from polars_fair.core.limits import check_size, with_limits
+from polars_fair.core.limits import LIMITS, check_size, with_limits
 
 __all__ = [
     "CalibrationResult",
@@ -172,6 +172,29 @@ def _validate(scores: pl.DataFrame, keys: list[str], n_bins: int, strategy: str)
     return bool(schema[_POS].is_float() or schema[_NEG].is_float())
 
 
+def _check_bin_cells(frame: pl.DataFrame, keys: list[str], n_bins: int) -> None:
+    """Refuse ``n_bins`` x groups above the ``bin_cells`` limit, before any bin is made.
+
+    The groups are counted on the score table (one row per group and distinct score), which
+    is small; the reliability table would hold one row per group and bin.
+
+    Raises
+    ------
+    SizeLimitError
+        :data:`polars_fair.errors.BIN_CELLS_TOO_MANY`, advising an ``n_bins`` that fits.
+    """
+    entry = LIMITS["bin_cells"]
+    groups = frame.select(keys).unique().height if keys else 1
+    size = int(n_bins) * groups
+    if size > entry.limit:
+        fits = entry.limit // groups
+        advice = (E.BIN_CELLS_ADVICE.format(n_bins=fits) if fits >= 1
+                  else E.BIN_CELLS_GROUPS.format(limit=entry.limit))
+        raise E.SizeLimitError(E.BIN_CELLS_TOO_MANY.format(
+            n_bins=int(n_bins), groups=groups, size=size, limit=entry.limit, why=entry.why,
+            advice=advice))
+
+
 def _bins(frame: pl.DataFrame, n_bins: int, strategy: str) -> tuple[np.ndarray, np.ndarray]:
     """The bin edges and each row's bin (right-closed bins, as scikit-learn's).
 
@@ -272,6 +295,7 @@ def _computed(frame: pl.DataFrame, keys: list[str], n_bins: int, strategy: str,
               ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The reliability and per-group tables, keyed by working names (``__pf_key0``, ...)."""
     weighted = _validate(frame, keys, n_bins, strategy)
+    _check_bin_cells(frame, keys, n_bins)  # the groups are known from the small table
     count_dtype: pl.DataType = pl.Float64() if weighted else pl.Int64()
 
     edges, bin_ids = _bins(frame, n_bins, strategy)
@@ -379,8 +403,9 @@ def calibration_from_scores(
     EmptyFrameError
         No row has a positive count.
     SizeLimitError
-        ``n_bins`` above |limit:n_bins| (:data:`polars_fair.core.limits.LIMITS`), before any
-        work.
+        ``n_bins`` above |limit:n_bins| (:data:`polars_fair.core.limits.LIMITS`), or ``n_bins``
+        times the groups of the score table above |limit:bin_cells| (``bin_cells``), before
+        any bin is made.
 
     Examples
     --------
@@ -472,7 +497,9 @@ def calibration_plan(
     InvalidArgumentError, InvalidScoreError, EmptyFrameError
         As :func:`calibration_from_scores`, when the plan is collected.
     SizeLimitError
-        ``n_bins`` above |limit:n_bins|, when the plan is made.
+        ``n_bins`` above |limit:n_bins|, when the plan is made; ``n_bins`` times the groups
+        above |limit:bin_cells|, when it is collected (the groups are counted on the score
+        table, before any bin is made).
 
     Examples
     --------
