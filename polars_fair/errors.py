@@ -1017,6 +1017,14 @@ MEMBERSHIP_GROUPS_TOO_MANY = (
 WORK_TOO_LARGE = (
     "{what} = {size:,} is more than its limit {limit:,} ({why}); pass smaller values"
 )
+#: Reliability / calibration bins of every group (core.limits: bin_cells); the advice is
+#: BIN_CELLS_ADVICE (an n_bins that fits) or BIN_CELLS_GROUPS (groups alone past the limit).
+BIN_CELLS_TOO_MANY = (
+    "n_bins x groups = {n_bins:,} x {groups:,} = {size:,} cells, more than the limit "
+    "bin_cells {limit:,} ({why}); {advice}"
+)
+BIN_CELLS_ADVICE = "pass n_bins={n_bins} or fewer"
+BIN_CELLS_GROUPS = "group by fewer attributes: at most {limit:,} groups"
 SQL_WHY_TOO_LARGE = "{what} is {size:,}, more than its limit {limit:,}"
 #: What sql_growth and sql_text measure (core.sql: every value a SQL text builds row by row).
 SQL_WHAT_GROWTH = (

@@ -264,12 +264,31 @@ def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str], thresholds: Sequence
     >>> sweep_counts(t, ["g"], [0.5]).collect().rows()
     [('a', 0.5, 2, 1, 0, 0, 1)]
     """
+    return _stepped_counts(scores, keys, thresholds, max_groups).drop(_STEP)
+
+
+#: The working column of :func:`_stepped_counts`: the smallest pooled score at or above the
+#: threshold (null above every score). Thresholds with the same step select the same rows in
+#: every group, so their count tables, and reports, are the same.
+_STEP = "__pf_step"
+_GID = "__pf_gid"
+
+
+def _stepped_counts(scores: pl.LazyFrame, keys: Sequence[str], thresholds: Sequence[float],
+                    max_groups: int) -> pl.LazyFrame:
+    """:func:`sweep_counts` with the working column ``__pf_step``.
+
+    Built from the score table alone, never its rows times the thresholds: each group's
+    cumulative counts from the top score down (``tp_ge(s) = Σ positives[score >= s]``), then
+    each threshold is an as-of search into them (the group's smallest score at or above it).
+    The work grows with the groups times the thresholds (the output) plus the score table.
+    """
     keys = list(keys)
     schema = scores.collect_schema()
     weighted = schema["positives"].is_float()
     cell = pl.Float64 if weighted else pl.Int64
     rows = pl.col("n_rows") if "n_rows" in schema else pl.col("positives") + pl.col("negatives")
-    grid = pl.LazyFrame({"threshold": list(thresholds)}, schema={"threshold": pl.Float64})
+    grid = pl.LazyFrame({"threshold": sorted(thresholds)}, schema={"threshold": pl.Float64})
     positive = [POSITIVE_WEIGHT_ROWS] if weighted and POSITIVE_WEIGHT_ROWS in schema else []
     totals = (scores.group_by(keys) if keys else scores.group_by(pl.lit(0).alias("__pf_all"))).agg(
         rows.sum().cast(pl.Int64).alias("n"), pl.col("positives").sum().alias("__pf_p"),
@@ -281,13 +300,24 @@ def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str], thresholds: Sequence
     else:  # the empty intersections of Enum keys, with zero counts, as report's count table
         totals = complete_enums(totals, keys, max_groups=max_groups).with_columns(
             pl.col("__pf_p", "__pf_n", *positive).fill_null(0))
-    above = scores.join(grid, how="cross").filter(pl.col("score") >= pl.col("threshold"))
+    totals = totals.with_row_index(_GID)
+    cells = scores.group_by([*keys, "score"]).agg(pl.col("positives").sum(),
+                                                  pl.col("negatives").sum())
+    cells = (cells.join(totals.select(*keys, _GID), on=keys, how="inner", nulls_equal=True)
+             if keys else cells.with_columns(pl.lit(0, dtype=pl.UInt32).alias(_GID)))
+    cumulative = (  # from the top score down: the counts at or above each score of a group
+        cells.sort([_GID, "score"], descending=[False, True])
+        .select(_GID, "score", pl.col("positives").cum_sum().over(_GID).alias("tp"),
+                pl.col("negatives").cum_sum().over(_GID).alias("fp"))
+        .sort("score")
+    )
+    pooled = scores.select(pl.col("score").unique().sort().alias(_STEP))
+    steps = grid.join_asof(pooled, left_on="threshold", right_on=_STEP, strategy="forward")
     on = [*keys, "threshold"]
-    hits = above.group_by(on).agg(pl.col("positives").sum().alias("tp"),
-                                  pl.col("negatives").sum().alias("fp"))
     return (
-        totals.join(grid, how="cross")
-        .join(hits, on=on, how="left", nulls_equal=True)
+        totals.join(steps, how="cross").sort("threshold")
+        .join_asof(cumulative, left_on="threshold", right_on="score", by=_GID,
+                   strategy="forward", check_sortedness=False)  # both sorted just above
         .with_columns(pl.col("tp", "fp").fill_null(0).cast(cell))
         .with_columns(
             (pl.col("__pf_p") - pl.col("tp")).cast(cell).alias("fn"),
@@ -295,7 +325,7 @@ def sweep_counts(scores: pl.LazyFrame, keys: Sequence[str], thresholds: Sequence
             (pl.col("__pf_p") + pl.col("__pf_n")).cast(pl.Float64).alias("weight_sum"),
         )
         .select(*on, "n", "tp", "fp", "fn", "tn", *(["weight_sum"] if weighted else []),
-                *positive)
+                *positive, _STEP)
         .sort(on, nulls_last=True)
     )
 
@@ -423,23 +453,35 @@ def sweep_reports(scores: pl.LazyFrame, keys: Sequence[str], ts: list[float],
     [1]
     """
     keys = list(keys)
-    counts = sweep_counts(scores, keys, ts, max_groups=check_int(max_groups, "max_groups"))
+    counts = _stepped_counts(scores, keys, ts, check_int(max_groups, "max_groups"))
 
     def at(part: pl.LazyFrame, t: float) -> pl.LazyFrame:
-        report = report_from_counts(part.drop("threshold"), keys, **options)
+        report = report_from_counts(part.drop("threshold", _STEP), keys, **options)
         return report.with_columns(pl.lit(t, dtype=pl.Float64).alias("threshold"))
 
     # the plan of one threshold gives the schema (and raises the option errors now)
     schema = at(counts.filter(pl.col("threshold") == ts[0]), ts[0]).collect_schema()
     order = [*keys, "threshold", *[c for c in schema.names() if c not in keys and c != "threshold"]]
+    out_schema = pl.Schema([(c, schema[c]) for c in order])
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
-        # the small table, one report per threshold (each in key order, as report's table)
+        # the small table: one report per step (thresholds between the same two pooled scores
+        # have the same counts in every group, so the same report), each collected on its own
+        # (one plan of thousands of reports took gigabytes), then given to each threshold
         by_t = df.partition_by("threshold", as_dict=True)
-        parts = [at(dense(by_t[(t,)]).lazy(), t) for t in ts if (t,) in by_t]
+        made: dict[Any, pl.DataFrame] = {}
+        parts = []
+        for t in ts:
+            if (t,) not in by_t:
+                continue
+            part = by_t[(t,)]
+            step = part.get_column(_STEP)[0] if part.height else None
+            if step not in made:
+                made[step] = at(dense(part).lazy(), t).collect(engine="in-memory")
+            parts.append(made[step].with_columns(pl.lit(t, dtype=pl.Float64).alias("threshold")))
         if not parts:
-            return pl.DataFrame(schema=pl.Schema([(c, schema[c]) for c in order]))
-        out = pl.concat(parts, how="vertical").select(order).collect(engine="in-memory")
+            return pl.DataFrame(schema=out_schema)
+        out = pl.concat(parts, how="vertical").select(order)
         return out.sort([*keys, "threshold"], nulls_last=True, maintain_order=True)
 
-    return counts.map_batches(run, schema=pl.Schema([(c, schema[c]) for c in order]))
+    return counts.map_batches(run, schema=out_schema)

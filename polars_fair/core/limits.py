@@ -96,6 +96,10 @@ _TABLE = (
           "microseconds a cell (10**8: about a minute), in batches of 1,000,000 cells"),
     Limit("n_bins", 10_000, "`calibration`, `reliability` (`--n-bins`)",
           "one output row per group and bin"),
+    Limit("bin_cells", 1_000_000,
+          "`calibration`, `reliability` (`--n-bins`): `n_bins` x the groups of the score "
+          "table, counted from that small table before any bin is made",
+          "one row per group and bin in the reliability table, which calibration sums"),
     Limit("bins", 10_000,
           "`divergence(bins=)` (`divergence --bins`): a number of quantile bins, or the number "
           "of edges; `membership_calibration(bins=)` has its own limit, `membership_bins`",

@@ -76,6 +76,7 @@ __all__ = [
     "min_count",
     "option",
     "quantile_positions",
+    "weighted_rows",
 ]
 
 #: Relative tolerance of a weighted rule: a value within ``1e-9 × threshold`` of it is at it.
@@ -373,8 +374,8 @@ def quantile_positions(rows: int | float, n_bins: int) -> list[tuple[int, Fracti
     A value is then at most :math:`Q(b / n_{bins})` exactly when the rows strictly below it
     number at most :math:`j` (no value lies strictly between :math:`v_j` and :math:`v_{j+1}`):
     quantile bins (``calibration(strategy="quantile")``, ``divergence(bins={"x": k})``) are
-    decided on these integers. Weighted rows (a float ``rows``, the sum of the weights) use the
-    same positions on cumulative weight.
+    decided on these integers. Weighted rows use the same positions on their cumulative
+    weight read in rows (:func:`weighted_rows`: rescaled to a mean weight of 1 per row).
 
     Parameters
     ----------
@@ -403,6 +404,42 @@ def quantile_positions(rows: int | float, n_bins: int) -> list[tuple[int, Fracti
         j = math.floor(h)
         out.append((j, h - j))
     return out
+
+
+def weighted_rows(weight: float, total: float, rows: int) -> float:
+    r"""Cumulative weight in rows: ``rows * weight / total``, a whole number when within tolerance.
+
+    The weighted form of :func:`quantile_positions`' rows: the weights are rescaled to a mean
+    of 1 per row, so the total weight stands for the ``rows`` rows, and the quantile positions
+    are those of ``rows`` (:math:`h = b (N - 1) / n_{bins}`). A result within
+    :data:`WEIGHTED_TOLERANCE` × ``rows`` of a whole number is that number: sums of weights
+    such as 0.1 or 1e-6 are not exact in floating point. So constant weights, at any scale,
+    give the rows themselves and the bins of the unweighted rows.
+
+    Parameters
+    ----------
+    weight : float
+        A cumulative weight (the weight strictly below a value, or up to it).
+    total : float
+        The total weight (positive).
+    rows : int
+        The rows it stands for.
+
+    Returns
+    -------
+    float
+        The weight in rows.
+
+    Examples
+    --------
+    >>> weighted_rows(0.30000000000000004, 0.9999999999999999, 10)  # ten rows of 0.1
+    3.0
+    >>> weighted_rows(3.0, 4.0, 2)  # weights 1 and 3: the first row is half of two rows
+    1.5
+    """
+    value = rows * (weight / total)
+    whole = round(value)
+    return float(whole) if abs(value - whole) <= WEIGHTED_TOLERANCE * max(rows, 1) else value
 
 
 def alpha(level: Fraction) -> Fraction:

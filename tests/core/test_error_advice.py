@@ -77,6 +77,8 @@ FOLLOWED = {
     # tests/analyses/test_sample_size.py: test_ratio_is_bounded_both_ways_before_any_work and
     # test_tiny_alpha_is_computed_or_refused_with_a_typed_error run the value advised
     "OPTION_TOO_SMALL", "QUANTILE_NOT_FINITE",
+    # tests/analyses/scores/test_bin_cells.py follows it in Python and on the command line
+    "BIN_CELLS_ADVICE",
     # tests/cli/test_cli_advice.py::test_demo_with_too_few_rows_advises_a_larger_n_that_runs
     "CLI_DEMO_TOO_FEW",
     # tests/cli/test_cli_advice.py::test_a_score_without_threshold_advises_flags_that_run

@@ -17,7 +17,8 @@ from polars_fair._docs import borrow
 from polars_fair._lazy import np, npt
 from polars_fair.core import rules as R
 from polars_fair.core.families import BinOptions, takes
-from polars_fair.core.limits import check_size, with_limits
+from polars_fair.core.limits import LIMITS, check_size, with_limits
+from polars_fair.core.spec import POSITIVE_WEIGHT_ROWS
 
 __all__ = [
     "CalibrationResult",
@@ -106,7 +107,8 @@ def _lerp(a: float, b: float, t: float) -> float:
 
 
 def _pooled_quantile_bins(
-    score: npt.NDArray[np.float64], weight: npt.NDArray[np.float64], n_bins: int
+    score: npt.NDArray[np.float64], weight: npt.NDArray[np.float64], n_bins: int,
+    rows: int | None = None,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Quantile edges of the pooled scores (each repeated ``weight`` times), each score's bin.
 
@@ -115,11 +117,20 @@ def _pooled_quantile_bins(
     and ``j + 1`` is interpolated. A score is in the first bin ``b`` whose edge it does not
     exceed, decided on integers: the rows (cumulative weight) strictly below it are at most
     the edge's row ``j``. With integer weights this equals ``np.quantile`` on the raw rows.
+    Weighted sums over ``rows`` rows (``n_rows``) are read in rows
+    (:func:`polars_fair.core.rules.weighted_rows`), so constant weights give the unweighted
+    bins at any scale.
     """
     keep = weight > 0
     distinct, inverse = np.unique(score[keep], return_inverse=True)
     per_score = np.bincount(inverse.ravel(), weights=weight[keep])
     cum = np.cumsum(per_score)
+    below = np.concatenate(([0.0], cum[:-1]))  # weight strictly below each distinct score
+    if rows is not None:  # weighted: cumulative weight in rows, whole within tolerance
+        total = float(cum[-1])
+        cum = np.array([R.weighted_rows(float(c), total, rows) for c in cum], dtype=np.float64)
+        below = np.array([R.weighted_rows(float(c), total, rows) for c in below],
+                         dtype=np.float64)
     # the total as the exact value of its float (whole for integer counts below 2^53)
     positions = R.quantile_positions(float(cum[-1]), n_bins)
     # row j (0-based) of the expanded sorted rows holds the first score whose cumulative weight
@@ -131,7 +142,6 @@ def _pooled_quantile_bins(
 
     edges = np.array([at(j) if t == 0 else _lerp(at(j), at(j + 1), float(t))
                       for j, t in positions], dtype=np.float64)
-    below = cum - per_score  # rows strictly below each distinct score
     inner = np.array([j for j, _ in positions[1:-1]], dtype=np.float64)
     bin_of_distinct = np.searchsorted(inner, below, side="left").astype(np.int64)
     bin_ids = np.zeros(score.size, dtype=np.int64)
@@ -172,6 +182,29 @@ def _validate(scores: pl.DataFrame, keys: list[str], n_bins: int, strategy: str)
     return bool(schema[_POS].is_float() or schema[_NEG].is_float())
 
 
+def _check_bin_cells(frame: pl.DataFrame, keys: list[str], n_bins: int) -> None:
+    """Refuse ``n_bins`` x groups above the ``bin_cells`` limit, before any bin is made.
+
+    The groups are counted on the score table (one row per group and distinct score), which
+    is small; the reliability table would hold one row per group and bin.
+
+    Raises
+    ------
+    SizeLimitError
+        :data:`polars_fair.errors.BIN_CELLS_TOO_MANY`, advising an ``n_bins`` that fits.
+    """
+    entry = LIMITS["bin_cells"]
+    groups = frame.select(keys).unique().height if keys else 1
+    size = int(n_bins) * groups
+    if size > entry.limit:
+        fits = entry.limit // groups
+        advice = (E.BIN_CELLS_ADVICE.format(n_bins=fits) if fits >= 1
+                  else E.BIN_CELLS_GROUPS.format(limit=entry.limit))
+        raise E.SizeLimitError(E.BIN_CELLS_TOO_MANY.format(
+            n_bins=int(n_bins), groups=groups, size=size, limit=entry.limit, why=entry.why,
+            advice=advice))
+
+
 def _bins(frame: pl.DataFrame, n_bins: int, strategy: str) -> tuple[np.ndarray, np.ndarray]:
     """The bin edges and each row's bin (right-closed bins, as scikit-learn's).
 
@@ -191,7 +224,12 @@ def _bins(frame: pl.DataFrame, n_bins: int, strategy: str) -> tuple[np.ndarray, 
         raise E.EmptyFrameError(EMPTY_MESSAGE)
 
     if strategy == "quantile":
-        return _pooled_quantile_bins(s, w, n_bins)
+        weighted = frame.schema[_POS].is_float() or frame.schema[_NEG].is_float()
+        # the rows the weights stand for: those of positive weight (zero weights are left out)
+        counted = [c for c in (POSITIVE_WEIGHT_ROWS, "n_rows") if c in frame.columns]
+        rows = (int(frame.get_column(counted[0]).fill_null(0).sum())
+                if weighted and counted else None)
+        return _pooled_quantile_bins(s, w, n_bins, rows if rows else None)
     low, high = float(s.min()), float(s.max())
     if low < 0.0 or high > 1.0:
         raise E.InvalidScoreError(SCORE_RANGE_MESSAGE.format(low=low, high=high))
@@ -272,6 +310,7 @@ def _computed(frame: pl.DataFrame, keys: list[str], n_bins: int, strategy: str,
               ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The reliability and per-group tables, keyed by working names (``__pf_key0``, ...)."""
     weighted = _validate(frame, keys, n_bins, strategy)
+    _check_bin_cells(frame, keys, n_bins)  # the groups are known from the small table
     count_dtype: pl.DataType = pl.Float64() if weighted else pl.Int64()
 
     edges, bin_ids = _bins(frame, n_bins, strategy)
@@ -340,6 +379,10 @@ def calibration_from_scores(
       share the same bins, so their reliability curves and ECEs are comparable; within a
       group, bins need not hold equal counts. With a single group this matches scikit-learn
       and numpy. Tied scores can make edges coincide; the bins between them stay empty.
+      Weighted counts are read in rows: the cumulative weight rescaled to a mean of 1 per row
+      of positive weight (``n_positive_weight``, else ``n_rows``), whole within a relative
+      1e-9 (:func:`polars_fair.core.rules.weighted_rows`), so constant weights give the
+      unweighted bins at any scale; without either column the weights are read as rows.
 
     Parameters
     ----------
@@ -379,8 +422,9 @@ def calibration_from_scores(
     EmptyFrameError
         No row has a positive count.
     SizeLimitError
-        ``n_bins`` above |limit:n_bins| (:data:`polars_fair.core.limits.LIMITS`), before any
-        work.
+        ``n_bins`` above |limit:n_bins| (:data:`polars_fair.core.limits.LIMITS`), or ``n_bins``
+        times the groups of the score table above |limit:bin_cells| (``bin_cells``), before
+        any bin is made.
 
     Examples
     --------
@@ -472,7 +516,9 @@ def calibration_plan(
     InvalidArgumentError, InvalidScoreError, EmptyFrameError
         As :func:`calibration_from_scores`, when the plan is collected.
     SizeLimitError
-        ``n_bins`` above |limit:n_bins|, when the plan is made.
+        ``n_bins`` above |limit:n_bins|, when the plan is made; ``n_bins`` times the groups
+        above |limit:bin_cells|, when it is collected (the groups are counted on the score
+        table, before any bin is made).
 
     Examples
     --------
