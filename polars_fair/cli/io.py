@@ -59,6 +59,7 @@ __all__ = [
     "BaselineAliasOpt",
     "BY_HELP",
     "forget_sql_names",
+    "note_command_flags",
     "DTYPES",
     "FLAGS",
     "FORMATS",
@@ -1538,6 +1539,47 @@ _FLAG_PATTERNS = tuple((re.compile(regex), template, names) for regex, template,
 ))
 
 
+#: The running command's own one-word options (``demo --n``) that :data:`FLAGS` does not hold:
+#: read as flags in that command's messages only (:func:`note_command_flags`), since a one-word
+#: name is an English word in every other command ("n must be the sum of the cells").
+_COMMAND_FLAGS: dict[str, str] = {}
+
+
+def note_command_flags(params: Sequence[Any] | None = None) -> None:
+    """Take the running command's one-word options as flags of its messages (``n`` -> ``--n``).
+
+    Called as each command starts; the previous command's are forgotten. So
+    ``polars-fair demo --n 0`` says ``--n must be an integer >= 1``.
+
+    Parameters
+    ----------
+    params : sequence of click parameters, optional
+        The command's parameters; by default those of the command running (Typer's click
+        context), none outside one.
+
+    Examples
+    --------
+    >>> import click
+    >>> note_command_flags([click.Option(["--n"], type=int)])
+    >>> cli_message("n must be an integer >= 1, got 0")
+    '--n must be an integer >= 1, got 0'
+    >>> note_command_flags([])
+    >>> cli_message("n must be an integer >= 1, got 0")
+    'n must be an integer >= 1, got 0'
+    """
+    if params is None:
+        from typer._click.globals import get_current_context
+
+        ctx = get_current_context(silent=True)
+        params = [] if ctx is None else ctx.command.params
+    _COMMAND_FLAGS.clear()
+    for p in params:
+        longs = [o for o in getattr(p, "opts", ()) if o.startswith("--")]
+        if getattr(p, "param_type_name", None) == "option" and p.name and "_" not in p.name \
+                and longs and p.name not in FLAGS:
+            _COMMAND_FLAGS[p.name] = longs[0]
+
+
 def _flag(name: str) -> str:
     """The flag of a parameter: its declared one (:data:`FLAGS`), else ``--`` and its words."""
     return FLAGS.get(name, "--" + name.replace("_", "-"))
@@ -1546,7 +1588,7 @@ def _flag(name: str) -> str:
 def _as_flag(m: re.Match[str], template: str, names: str) -> str:
     """The match written with its parameter's flag, or as it is (a word that names none)."""
     name = m.group(1)
-    flag = FLAGS.get(name)
+    flag = FLAGS.get(name, _COMMAND_FLAGS.get(name))
     if flag is None or (names in ("multi", "role") and "_" not in name) or (
             names == "single" and "_" in name):
         return m.group(0)

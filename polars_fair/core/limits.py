@@ -89,6 +89,10 @@ _TABLE = (
           "`abroca_test`, `audit_html(n_permutations=)` (`--n-permutations`): n_permutations x "
           "pooled rows (or cells, if fewer) of each tested group and the reference, summed",
           "the rows (or cells) each randomization draw splits"),
+    Limit("multiclass_permutations", 1_000_000,
+          "`multiclass_test(n_permutations=)` (`multiclass-test --n-permutations`)",
+          "each Monte Carlo draw fills a table of groups x classes and computes its chi-square "
+          "statistic"),
     Limit("multiclass_work", 100_000_000,
           "`multiclass_test`, `bias_audit` with classes (`--n-permutations`): n_permutations x "
           "groups x classes of a set tested by Monte Carlo (an expected count below 5)",
