@@ -1032,6 +1032,14 @@ SQL_TOO_LARGE = (
     "{role}: {text!r} is refused before it is parsed: {why} (the size limits of SQL texts: "
     "polars_fair.core.limits.LIMITS; for many values write col IN ('a', 'b', ...))"
 )
+#: A SQL text whose values over every row exceed sql_bytes (core.sql.check_built_bytes).
+SQL_BUILT_TOO_LARGE = (
+    "{role}: {text!r} is refused before it runs: one of its values can hold {a:,} times the "
+    "longest cell of {columns} ({cell:,} bytes) and {b:,} characters of its own, "
+    "{size:,} bytes over the {rows:,} rows, more than its limit sql_bytes {limit:,}; repeat "
+    "the columns fewer times (fewer CONCAT arguments, a shorter REPLACE replacement), or "
+    "shorten the literals"
+)
 SQL_WHY_REPLACEMENT = (
     "{name}() replaces with {replacement}; the replacement must be a string literal written in "
     "the text (a column's value could be any length)"

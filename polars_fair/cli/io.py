@@ -50,7 +50,7 @@ from polars_fair.core.labels import MISSING_GROUP
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference
 from polars_fair.core.spec import sql_rename_example
-from polars_fair.core.sql import sql_expr
+from polars_fair.core.sql import check_built_bytes, sql_expr
 from polars_fair.counting.conversions import conversion_error
 
 __all__ = [
@@ -942,6 +942,9 @@ def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | 
 
     Raises
     ------
+    SizeLimitError
+        A text whose values over every row could take more than ``sql_bytes`` bytes
+        (:func:`polars_fair.core.sql.check_built_bytes`), before any row is evaluated.
     InvalidArgumentError
         An expression that fails on the first :data:`SAMPLE_ROWS` rows; a value it cannot
         convert is :data:`polars_fair.errors.CONVERSION_FAILED` (its failing rows counted over
@@ -960,6 +963,8 @@ def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | 
     exprs = {flag: expr for flag, (_, expr) in texts.items() if isinstance(expr, pl.Expr)}
     if not exprs:
         return
+    # the bytes each text's values take over every row, before any row is evaluated
+    check_built_bytes(lf, [(flag.split("#")[0], texts[flag][0]) for flag in exprs])
     head = lf.head(SAMPLE_ROWS)
     try:
         head.select(*(e.alias(f"__pf_{i}") for i, e in enumerate(exprs.values()))).collect()

@@ -159,6 +159,12 @@ _TABLE = (
           "empty pattern, a column as pattern or a regular expression; and how many times its "
           "longest input cell one value can hold, columns joined by `CONCAT`, `CONCAT_WS` or "
           "`||` counted once each (times the growth of a `REPLACE` around them)"),
+    Limit("sql_bytes", 1_000_000_000,
+          "SQL texts that grow a value (`CONCAT`, `||`, `REPLACE`, `LPAD`, ...: more than one "
+          "input cell, or more than 64 characters of the text's own, in one value)",
+          "the bytes its largest value takes over every row: rows x (its `sql_growth` factor x "
+          "the longest cell of the columns it reads, in bytes, + its `sql_text` characters), "
+          "measured by one query over only those columns (a number, date or time counted as 64)"),
     Limit("sql_text", 10_000,
           "SQL texts: `CONCAT`, `CONCAT_WS`, `||`, `CASE`, `COALESCE`, `LPAD`, `RPAD`, "
           "`STRFTIME`, every value built row by row",
