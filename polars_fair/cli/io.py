@@ -431,7 +431,7 @@ def scan(path: Path, separator: str | None = None,
                                        how="horizontal").select(
             pl.col("held").is_null() & pl.col("text").str.strip_chars().ne(""))
             for c in dtypes})
-        return _as_dtypes(lf, {c: dtypes[c] for c in zoned})
+        return _noted(_as_dtypes(lf, {c: dtypes[c] for c in zoned}))
     if separator is not None:
         raise E.InvalidArgumentError(E.CLI_SEPARATOR_NOT_CSV.format(path=path.name))
     if suffix in (".parquet", ".pq"):
@@ -451,7 +451,18 @@ def scan(path: Path, separator: str | None = None,
                                     blank_as_null(lf).select(pl.col(c).alias("text"))],
                                    how="horizontal").select(
         pl.col("held").is_null() & pl.col("text").is_not_null()) for c in dtypes})
-    return _as_dtypes(blank_as_null(lf), dtypes)
+    return _noted(_as_dtypes(blank_as_null(lf), dtypes))
+
+
+#: The input the running command scanned: the rows a SQL flag's values are measured over
+#: (:func:`column_or_sql`, :func:`polars_fair.core.sql.check_built_bytes`).
+_INPUT_FRAME: list[pl.LazyFrame] = []
+
+
+def _noted(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """``lf``, remembered as the command's input (:data:`_INPUT_FRAME`)."""
+    _INPUT_FRAME[:] = [lf]
+    return lf
 
 
 def _without_blank_lines(lf: pl.LazyFrame, path: Path, sep: str) -> pl.LazyFrame:
@@ -710,6 +721,7 @@ def forget_sql_names() -> None:
     _ATTRIBUTE_FLAGS.clear()
     _MEMBERSHIP_SPECS.clear()
     _INPUT_COLUMNS.clear()
+    _INPUT_FRAME.clear()
     _GROUP_KEYS.clear()
     _REFERENCE_NOT_AUDITED.clear()
 
@@ -841,6 +853,9 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
         SQL that reads outside the rows, or that Polars cannot parse.
     NotRowLevelError
         An aggregate or a window (``MAX(y_pred)``).
+    SizeLimitError
+        A text whose values over the rows of the scanned input (:func:`scan`) could take more
+        than ``sql_bytes`` bytes (:func:`polars_fair.core.sql.check_built_bytes`).
 
     Examples
     --------
@@ -858,6 +873,8 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
         note_attribute_flag(unquote(text), role)
         return unquote(text)
     expr = sql_expr(text, schema, role)
+    if _INPUT_FRAME:  # the bytes its values take over the scanned rows, before any is read
+        check_built_bytes(_INPUT_FRAME[0], [(role, text)])
     # named by its text, or by its own top-level AS: --by '"n" AS n_attr' is the key n_attr
     if _named_by_as(text) is None:
         expr = expr.alias(text)
@@ -942,9 +959,6 @@ def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | 
 
     Raises
     ------
-    SizeLimitError
-        A text whose values over every row could take more than ``sql_bytes`` bytes
-        (:func:`polars_fair.core.sql.check_built_bytes`), before any row is evaluated.
     InvalidArgumentError
         An expression that fails on the first :data:`SAMPLE_ROWS` rows; a value it cannot
         convert is :data:`polars_fair.errors.CONVERSION_FAILED` (its failing rows counted over
@@ -963,8 +977,6 @@ def check_on_rows(lf: pl.LazyFrame, texts: dict[str, tuple[str, str | pl.Expr | 
     exprs = {flag: expr for flag, (_, expr) in texts.items() if isinstance(expr, pl.Expr)}
     if not exprs:
         return
-    # the bytes each text's values take over every row, before any row is evaluated
-    check_built_bytes(lf, [(flag.split("#")[0], texts[flag][0]) for flag in exprs])
     head = lf.head(SAMPLE_ROWS)
     try:
         head.select(*(e.alias(f"__pf_{i}") for i, e in enumerate(exprs.values()))).collect()

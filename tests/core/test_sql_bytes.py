@@ -107,3 +107,18 @@ def test_the_advice_fewer_concat_arguments_passes(tmp_path: Path) -> None:
         check_built_bytes(lf, [("--y-pred", CONCAT_999)])
     check_built_bytes(lf, [("--y-pred", "LENGTH(CONCAT(" + ", ".join(["note"] * 800)
                             + ")) > 3")])
+
+
+@pytest.mark.parametrize("command", [
+    ["multiclass-test", "--by", "g", "--y-pred", CONCAT_999.replace(" > 3", "")],
+    ["report", "--by", CONCAT_999, "--y-true", "y", "--y-pred", "y"],
+    ["calibration", "--by", "g", "--y-true", "y", "--y-score", "y", "--where", CONCAT_999],
+])
+def test_every_command_bounds_its_sql_flags(tmp_path: Path, command: list[str]) -> None:
+    # the bound lives where every SQL flag is read (column_or_sql), over the scanned rows
+    path = str(_notes(tmp_path))
+    result = CliRunner().invoke(app, [command[0], path, *command[1:], "--format", "json"])
+    assert result.exit_code == 2, result.stdout
+    error = json.loads(result.stdout)
+    assert error["error"] == "SizeLimitError"
+    assert "bytes over the 6,000 rows" in error["message"]
