@@ -143,7 +143,8 @@ _TABLE = (
     Limit("cell_size", 1_000, "`pairwise_heatmap(cell_size=)`",
           "pixels of each cell, squared per pair of groups"),
     Limit("scale", 20, "`plot.save(scale=)`", "a PNG's pixels grow with its square"),
-    Limit("chart_pixels", 40_000_000, "`plot.save` (PNG, SVG), `plot.to_svg`",
+    Limit("chart_pixels", 40_000_000,
+          "`plot.save` (PNG, SVG), `plot.to_svg`, the figures of the HTML pages",
           "the pixels rendered: the chart's declared width x height (times its facet panels) "
           "x scale squared, before rendering (a heatmap of 100 groups at scale 2 is 85 million)"),
     Limit("sql_length", 100_000, "SQL texts: `--by`, `--y-true`, `--y-pred`, `--y-score`, "

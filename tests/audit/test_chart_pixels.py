@@ -67,3 +67,11 @@ def test_facet_panels_multiply() -> None:
     check_render_size(spec(1_384))
     with pytest.raises(E.SizeLimitError, match=r"170 x 170 pixels in 1,400 panels"):
         check_render_size(spec(1_400))
+
+
+def test_the_html_figures_are_bounded_before_any_is_sent() -> None:
+    from polars_fair.audit.svg_process import render_ahead
+
+    # 46,000 x 46,000 = 2,116,000,000 pixels: refused before the helper renders anything
+    with pytest.raises(E.SizeLimitError, match="^the page's figure: the chart 'OFI"):
+        render_ahead(["not drawn", _heatmap_spec(1_000)])
