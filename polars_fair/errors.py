@@ -1040,6 +1040,22 @@ SQL_TOO_LARGE = (
     "{role}: {text!r} is refused before it is parsed: {why} (the size limits of SQL texts: "
     "polars_fair.core.limits.LIMITS; for many values write col IN ('a', 'b', ...))"
 )
+#: A chart whose rendered pixels exceed chart_pixels (audit.plot.check_render_size).
+CHART_TOO_LARGE = (
+    "{what}: the chart {name} would render {width:,} x {height:,} pixels{panels} at "
+    "scale={scale} ({size:,} pixels), more than its limit chart_pixels {limit:,}; {advice}"
+    "chart fewer groups (a smaller cell_size= for pairwise_heatmap)"
+)
+#: CHART_TOO_LARGE's advice for a PNG whose scale can shrink it enough.
+CHART_SMALLER_SCALE = "pass scale={fit} (or smaller), or "
+#: A SQL text whose values over every row exceed sql_bytes (core.sql.check_built_bytes).
+SQL_BUILT_TOO_LARGE = (
+    "{role}: {text!r} is refused before it runs: one of its values can hold {a:,} times the "
+    "longest cell of {columns} ({cell:,} bytes) and {b:,} characters of its own, "
+    "{size:,} bytes over the {rows:,} rows, more than its limit sql_bytes {limit:,}; repeat "
+    "the columns fewer times (fewer CONCAT arguments, a shorter REPLACE replacement), or "
+    "shorten the literals"
+)
 SQL_WHY_REPLACEMENT = (
     "{name}() replaces with {replacement}; the replacement must be a string literal written in "
     "the text (a column's value could be any length)"

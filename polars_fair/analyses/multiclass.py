@@ -513,7 +513,7 @@ def multiclass_test_from_classes(
         ``n_permutations`` not an integer >= 1; ``seed`` not an integer >= 0 or None
         (:func:`polars_fair.core.numbers.check_seed`, checked at once as in ``abroca_test``).
     SizeLimitError
-        ``n_permutations`` above |limit:n_permutations|; a set tested by Monte Carlo whose
+        ``n_permutations`` above |limit:multiclass_permutations|; a set tested by Monte Carlo whose
         ``n_permutations`` x groups x classes is above |limit:multiclass_work| (checked on the
         table, before any draw).
 
@@ -525,7 +525,8 @@ def multiclass_test_from_classes(
     >>> out.select(pl.col("chi2").round(6), "dof", "method").row(0)
     (5.333333, 1, 'chi-square')
     """
-    n_permutations = check_int(n_permutations, "n_permutations")
+    n_permutations = check_int(n_permutations, "n_permutations",
+                               limit="multiclass_permutations")
     check_seed(seed)
     todo = [list(s) for s in sets] if sets is not None else [list(keys)]
     schema = pl.Schema({"attributes": pl.List(pl.String()), "n": pl.Int64(),

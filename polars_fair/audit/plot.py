@@ -37,6 +37,7 @@ modules without separating any concern.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -54,7 +55,7 @@ from polars_fair.core.labels import (
     printable_spec,
     text_of,
 )
-from polars_fair.core.limits import check_size, with_limits
+from polars_fair.core.limits import LIMITS, check_size, with_limits
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import SCORE_RULES, Reference
 from polars_fair.core.registry import METRICS
@@ -71,6 +72,7 @@ __all__ = [
     "MISSING_GROUP",
     "RATIO_BOUNDS",
     "calibration_chart",
+    "check_render_size",
     "divergence_chart",
     "group_label",
     "pairwise_heatmap",
@@ -1195,6 +1197,91 @@ def _spec(chart: Any) -> dict[str, Any]:
     return cast("dict[str, Any]", printable_spec(spec))  # no text may abort the renderer
 
 
+def _sizes(spec: Any) -> tuple[int, int, int]:
+    """The largest declared width and height in a spec, and its facet panels (at least 1).
+
+    A view without a declared size is Vega-Lite's default, 300; a facet's panels are the
+    distinct values of its field in the inline data.
+    """
+    found: dict[str, list[int]] = {"width": [], "height": []}
+    fields: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("data", "datasets"):
+                    continue
+                if key in found and isinstance(value, (int, float)):
+                    found[key].append(int(value))
+                elif key == "facet" and isinstance(value, dict):
+                    fields.extend(v["field"] for v in [value, *value.values()]
+                                  if isinstance(v, dict) and isinstance(v.get("field"), str))
+                    walk(value)
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(spec)
+    rows = [r for d in (spec.get("datasets") or {}).values() for r in d] \
+        + list((spec.get("data") or {}).get("values") or [])
+    panels = 1
+    for field in dict.fromkeys(fields):
+        panels *= max(1, len({repr(r.get(field)) for r in rows if isinstance(r, dict)}))
+    return max(found["width"], default=300), max(found["height"], default=300), panels
+
+
+def check_render_size(chart: Any, scale: float = 1.0, what: str = "save", *,
+                      png: bool = False) -> None:
+    """Refuse a chart whose rendered pixels would be above ``chart_pixels``, before rendering.
+
+    The pixels are the largest width and height the chart declares (Vega-Lite's 300 where it
+    declares none), times its facet panels, times ``scale`` squared; axes, legends and titles
+    add a margin the limit leaves room for.
+
+    Parameters
+    ----------
+    chart : altair chart or dict
+        The chart or its Vega-Lite spec.
+    scale : float, default 1.0
+        A PNG's pixel scale (1 for SVG).
+    what : str, default "save"
+        The function named in the message.
+    png : bool, default False
+        A PNG, whose ``scale=`` the advice may lower.
+
+    Raises
+    ------
+    SizeLimitError
+        :data:`polars_fair.errors.CHART_TOO_LARGE`, naming the chart (its title) and the size,
+        advising a scale that fits (a PNG), fewer groups or a smaller ``cell_size=``.
+
+    Examples
+    --------
+    >>> check_render_size({"width": 400, "height": 300}, scale=2)
+    >>> check_render_size({"width": 9200, "height": 9200, "title": "OFI"}, scale=2, png=True)
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.SizeLimitError: save: the chart 'OFI' would render 9,200 x 9,200 pixels ...
+    """
+    spec = _spec(chart) if not isinstance(chart, dict) else chart
+    width, height, panels = _sizes(spec)
+    size = int(width * height * panels * scale * scale)
+    limit = LIMITS["chart_pixels"].limit
+    if size > limit:
+        title = spec.get("title")
+        title = title.get("text") if isinstance(title, dict) else title
+        name = repr(title if isinstance(title, str) else " ".join(map(str, title))) \
+            if title else "without a title"
+        fit = math.floor(math.sqrt(limit / (width * height * panels)) * 10) / 10
+        advice = E.CHART_SMALLER_SCALE.format(fit=fit) if png and fit >= 0.1 else ""
+        raise E.SizeLimitError(E.CHART_TOO_LARGE.format(
+            what=what, name=name, width=width, height=height, scale=scale, size=size,
+            limit=limit, panels=f" in {panels:,} panels" if panels > 1 else "", advice=advice))
+
+
 def to_svg(chart: Any) -> str:
     """Render a chart to SVG text offline (vl-convert; no network access is allowed).
 
@@ -1220,6 +1307,7 @@ def to_svg(chart: Any) -> str:
     '<svg'
     """
     vlc = _require("vl_convert", "to_svg")
+    check_render_size(chart, 1.0, "to_svg")
     return str(vlc.vegalite_to_svg(_spec(chart), allowed_base_urls=[]))
 
 
@@ -1251,7 +1339,8 @@ def save(chart: Any, path: str | Path, *, scale: float = 2.0) -> Path:
     InvalidArgumentError
         Any other suffix.
     SizeLimitError
-        A PNG ``scale`` above |limit:scale|.
+        A PNG ``scale`` above |limit:scale|; a PNG or SVG above |limit:chart_pixels| pixels
+        (:func:`check_render_size`), before rendering.
 
     Examples
     --------
@@ -1269,7 +1358,9 @@ def save(chart: Any, path: str | Path, *, scale: float = 2.0) -> Path:
     vlc = _require("vl_convert", "save")
     if suffix == ".png":
         check_size(scale, "scale")
+        check_render_size(chart, scale, png=True)
         path.write_bytes(vlc.vegalite_to_png(_spec(chart), scale=scale, allowed_base_urls=[]))
     else:
+        check_render_size(chart, 1.0)
         path.write_text(to_svg(chart))
     return path

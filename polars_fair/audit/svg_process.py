@@ -205,16 +205,25 @@ def render_ahead(charts: list[Any]) -> list[Future[str] | None]:
         One per chart: its SVG to come (``None`` for text, or for every chart without a
         helper).
 
+    Raises
+    ------
+    SizeLimitError
+        A chart above ``chart_pixels`` (:func:`polars_fair.audit.plot.check_render_size`),
+        before any chart is sent.
+
     Examples
     --------
     >>> from polars_fair.audit.svg_process import render_ahead
     >>> render_ahead(["not drawn: no scores"])
     [None]
     """
-    from polars_fair.audit.plot import _spec
+    from polars_fair.audit.plot import _spec, check_render_size
 
     if all(isinstance(c, str) for c in charts):
         return [None] * len(charts)
+    for c in charts:  # the pixels of each, before any is sent to the renderer
+        if not isinstance(c, str):
+            check_render_size(c, 1.0, "the page's figure")
     helper = svg_process()
     return [None if helper is None or isinstance(c, str)
             else helper.submit(_spec(c.to_dict(validate=False) if hasattr(c, "to_dict") else c))

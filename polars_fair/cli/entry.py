@@ -64,6 +64,7 @@ from polars_fair.cli.io import (
     effective_format,
     emit,
     forget_sql_names,
+    note_command_flags,
     one_baseline,
     parse_dtypes,
     resolve_inputs,
@@ -1195,6 +1196,7 @@ def _guard(fn: Callable[[], None], json_errors: bool = False) -> None:
     Warnings (the rows ``--null-groups drop`` left out) are printed as one line each.
     """
     forget_sql_names()  # the SQL --by texts this command names by AS (their rename advice)
+    note_command_flags()  # its one-word options read as flags in its messages (demo --n)
     from polars_fair.counting.tables import WARN_CONSTANT
 
     token = WARN_CONSTANT.set(True)  # a hand-typed label that matches no row warns here

@@ -50,7 +50,7 @@ from polars_fair.core.labels import MISSING_GROUP
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.reference import COUNT_RULES, SCORE_RULES, Reference
 from polars_fair.core.spec import sql_rename_example
-from polars_fair.core.sql import sql_expr
+from polars_fair.core.sql import check_built_bytes, sql_expr
 from polars_fair.counting.conversions import conversion_error
 
 __all__ = [
@@ -59,6 +59,7 @@ __all__ = [
     "BaselineAliasOpt",
     "BY_HELP",
     "forget_sql_names",
+    "note_command_flags",
     "DTYPES",
     "FLAGS",
     "FORMATS",
@@ -430,7 +431,7 @@ def scan(path: Path, separator: str | None = None,
                                        how="horizontal").select(
             pl.col("held").is_null() & pl.col("text").str.strip_chars().ne(""))
             for c in dtypes})
-        return _as_dtypes(lf, {c: dtypes[c] for c in zoned})
+        return _noted(_as_dtypes(lf, {c: dtypes[c] for c in zoned}))
     if separator is not None:
         raise E.InvalidArgumentError(E.CLI_SEPARATOR_NOT_CSV.format(path=path.name))
     if suffix in (".parquet", ".pq"):
@@ -450,7 +451,18 @@ def scan(path: Path, separator: str | None = None,
                                     blank_as_null(lf).select(pl.col(c).alias("text"))],
                                    how="horizontal").select(
         pl.col("held").is_null() & pl.col("text").is_not_null()) for c in dtypes})
-    return _as_dtypes(blank_as_null(lf), dtypes)
+    return _noted(_as_dtypes(blank_as_null(lf), dtypes))
+
+
+#: The input the running command scanned: the rows a SQL flag's values are measured over
+#: (:func:`column_or_sql`, :func:`polars_fair.core.sql.check_built_bytes`).
+_INPUT_FRAME: list[pl.LazyFrame] = []
+
+
+def _noted(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """``lf``, remembered as the command's input (:data:`_INPUT_FRAME`)."""
+    _INPUT_FRAME[:] = [lf]
+    return lf
 
 
 def _without_blank_lines(lf: pl.LazyFrame, path: Path, sep: str) -> pl.LazyFrame:
@@ -709,6 +721,7 @@ def forget_sql_names() -> None:
     _ATTRIBUTE_FLAGS.clear()
     _MEMBERSHIP_SPECS.clear()
     _INPUT_COLUMNS.clear()
+    _INPUT_FRAME.clear()
     _GROUP_KEYS.clear()
     _REFERENCE_NOT_AUDITED.clear()
 
@@ -840,6 +853,9 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
         SQL that reads outside the rows, or that Polars cannot parse.
     NotRowLevelError
         An aggregate or a window (``MAX(y_pred)``).
+    SizeLimitError
+        A text whose values over the rows of the scanned input (:func:`scan`) could take more
+        than ``sql_bytes`` bytes (:func:`polars_fair.core.sql.check_built_bytes`).
 
     Examples
     --------
@@ -857,6 +873,8 @@ def column_or_sql(text: str, schema: pl.Schema, role: str = "column") -> str | p
         note_attribute_flag(unquote(text), role)
         return unquote(text)
     expr = sql_expr(text, schema, role)
+    if _INPUT_FRAME:  # the bytes its values take over the scanned rows, before any is read
+        check_built_bytes(_INPUT_FRAME[0], [(role, text)])
     # named by its text, or by its own top-level AS: --by '"n" AS n_attr' is the key n_attr
     if _named_by_as(text) is None:
         expr = expr.alias(text)
@@ -1538,6 +1556,47 @@ _FLAG_PATTERNS = tuple((re.compile(regex), template, names) for regex, template,
 ))
 
 
+#: The running command's own one-word options (``demo --n``) that :data:`FLAGS` does not hold:
+#: read as flags in that command's messages only (:func:`note_command_flags`), since a one-word
+#: name is an English word in every other command ("n must be the sum of the cells").
+_COMMAND_FLAGS: dict[str, str] = {}
+
+
+def note_command_flags(params: Sequence[Any] | None = None) -> None:
+    """Take the running command's one-word options as flags of its messages (``n`` -> ``--n``).
+
+    Called as each command starts; the previous command's are forgotten. So
+    ``polars-fair demo --n 0`` says ``--n must be an integer >= 1``.
+
+    Parameters
+    ----------
+    params : sequence of click parameters, optional
+        The command's parameters; by default those of the command running (Typer's click
+        context), none outside one.
+
+    Examples
+    --------
+    >>> import click
+    >>> note_command_flags([click.Option(["--n"], type=int)])
+    >>> cli_message("n must be an integer >= 1, got 0")
+    '--n must be an integer >= 1, got 0'
+    >>> note_command_flags([])
+    >>> cli_message("n must be an integer >= 1, got 0")
+    'n must be an integer >= 1, got 0'
+    """
+    if params is None:
+        from typer._click.globals import get_current_context
+
+        ctx = get_current_context(silent=True)
+        params = [] if ctx is None else ctx.command.params
+    _COMMAND_FLAGS.clear()
+    for p in params:
+        longs = [o for o in getattr(p, "opts", ()) if o.startswith("--")]
+        if getattr(p, "param_type_name", None) == "option" and p.name and "_" not in p.name \
+                and longs and p.name not in FLAGS:
+            _COMMAND_FLAGS[p.name] = longs[0]
+
+
 def _flag(name: str) -> str:
     """The flag of a parameter: its declared one (:data:`FLAGS`), else ``--`` and its words."""
     return FLAGS.get(name, "--" + name.replace("_", "-"))
@@ -1546,7 +1605,7 @@ def _flag(name: str) -> str:
 def _as_flag(m: re.Match[str], template: str, names: str) -> str:
     """The match written with its parameter's flag, or as it is (a word that names none)."""
     name = m.group(1)
-    flag = FLAGS.get(name)
+    flag = FLAGS.get(name, _COMMAND_FLAGS.get(name))
     if flag is None or (names in ("multi", "role") and "_" not in name) or (
             names == "single" and "_" in name):
         return m.group(0)

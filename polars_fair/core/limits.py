@@ -89,6 +89,10 @@ _TABLE = (
           "`abroca_test`, `audit_html(n_permutations=)` (`--n-permutations`): n_permutations x "
           "pooled rows (or cells, if fewer) of each tested group and the reference, summed",
           "the rows (or cells) each randomization draw splits"),
+    Limit("multiclass_permutations", 1_000_000,
+          "`multiclass_test(n_permutations=)` (`multiclass-test --n-permutations`)",
+          "each Monte Carlo draw fills a table of groups x classes and computes its chi-square "
+          "statistic"),
     Limit("multiclass_work", 100_000_000,
           "`multiclass_test`, `bias_audit` with classes (`--n-permutations`): n_permutations x "
           "groups x classes of a set tested by Monte Carlo (an expected count below 5)",
@@ -143,6 +147,10 @@ _TABLE = (
     Limit("cell_size", 1_000, "`pairwise_heatmap(cell_size=)`",
           "pixels of each cell, squared per pair of groups"),
     Limit("scale", 20, "`plot.save(scale=)`", "a PNG's pixels grow with its square"),
+    Limit("chart_pixels", 40_000_000,
+          "`plot.save` (PNG, SVG), `plot.to_svg`, the figures of the HTML pages",
+          "the pixels rendered: the chart's declared width x height (times its facet panels) "
+          "x scale squared, before rendering (a heatmap of 100 groups at scale 2 is 85 million)"),
     Limit("sql_length", 100_000, "SQL texts: `--by`, `--y-true`, `--y-pred`, `--y-score`, "
           "`--where`, `audit_html(where=)`", "characters of one text"),
     Limit("sql_operators", 256, "SQL texts",
@@ -159,6 +167,12 @@ _TABLE = (
           "empty pattern, a column as pattern or a regular expression; and how many times its "
           "longest input cell one value can hold, columns joined by `CONCAT`, `CONCAT_WS` or "
           "`||` counted once each (times the growth of a `REPLACE` around them)"),
+    Limit("sql_bytes", 1_000_000_000,
+          "SQL texts that grow a value (`CONCAT`, `||`, `REPLACE`, `LPAD`, ...: more than one "
+          "input cell, or more than 64 characters of the text's own, in one value)",
+          "the bytes its largest value takes over every row: rows x (its `sql_growth` factor x "
+          "the longest cell of the columns it reads, in bytes, + its `sql_text` characters), "
+          "measured by one query over only those columns (a number, date or time counted as 64)"),
     Limit("sql_text", 10_000,
           "SQL texts: `CONCAT`, `CONCAT_WS`, `||`, `CASE`, `COALESCE`, `LPAD`, `RPAD`, "
           "`STRFTIME`, every value built row by row",

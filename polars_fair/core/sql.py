@@ -36,7 +36,10 @@ through :func:`check_sql` first, which reads the text alone, token by token:
   hold (``sql_growth``: ``CONCAT_WS(',', g, g, ...)`` of 19,000 arguments) and how many
   characters of the text's own it can hold (``sql_text``: string literals, ``CONCAT_WS``
   separators, pad lengths, ``STRFTIME`` formats), so ``CONCAT(g, '<99,000 x>')`` does not
-  build 99 kB per row.
+  build 99 kB per row. Those bounds are relative to a cell; the bytes a text builds over every
+  row are bounded absolutely by :func:`check_built_bytes` (``sql_bytes``), which the command
+  line and ``audit_html(where=)`` call with the input: one cheap query measures the rows and
+  the longest cell of the columns a growing text reads.
 
 Only then does :func:`sql_expr` call ``pl.sql_expr``, whose result is checked once more with
 :func:`polars_fair.core.spec.check_row_level`. Nothing is read before the text passes: no file, no
@@ -51,7 +54,7 @@ size, a date compared with a number), so one reader sees every rule a SQL option
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import polars as pl
@@ -67,6 +70,9 @@ __all__ = [
     "TABLE_WORDS",
     "TYPES",
     "Token",
+    "SCALAR_CHARS",
+    "UNMEASURED_TEXT",
+    "check_built_bytes",
     "check_size",
     "check_sql",
     "check_temporal_numbers",
@@ -510,6 +516,8 @@ class _Built:
 
     def __init__(self, tokens: list[Token], role: str, text: str) -> None:
         self.tokens, self.role, self.text = tokens, role, text
+        #: The largest ``a`` and ``b`` of any value read (:func:`check_built_bytes`).
+        self.most = (0, 0)
 
     def check(self) -> None:
         """Read the whole text; raise ``SizeLimitError`` at the first part above a limit."""
@@ -520,6 +528,7 @@ class _Built:
 
     def _limit(self, size: tuple[int, int]) -> tuple[int, int]:
         a, b = size
+        self.most = (max(self.most[0], a), max(self.most[1], b))
         if a > LIMITS["sql_growth"].limit:
             raise _too_large(self.role, self.text, "sql_growth", E.SQL_WHAT_GROWTH, a)
         if b > LIMITS["sql_text"].limit:
@@ -592,6 +601,91 @@ class _Built:
         elif name == "STRFTIME" and len(args) > 1:
             total = (_STRFTIME_GROWTH * args[1][0], _STRFTIME_GROWTH * args[1][1])
         return self._limit(total), end
+
+
+#: A text whose values hold at most one input cell and this many characters of its own is not
+#: measured (:func:`check_built_bytes`): it builds about what the input already holds.
+UNMEASURED_TEXT = 64
+#: The characters a cell of a dtype other than text (a number, a date, a time) is counted as
+#: once written as text: ``-1.7976931348623157e308``, a 38-digit decimal, a date-time with its
+#: nanoseconds and offset all fit.
+SCALAR_CHARS = 64
+_TEXT_DTYPES = (pl.String, pl.Categorical, pl.Enum)
+
+
+def _longest(column: str, dtype: pl.DataType) -> pl.Expr:
+    """The bytes of the longest cell of ``column`` as text (:data:`SCALAR_CHARS` if no text)."""
+    if isinstance(dtype, _TEXT_DTYPES):
+        return pl.col(column).cast(pl.String).str.len_bytes().max().fill_null(0)
+    if dtype == pl.Binary:
+        return pl.col(column).bin.size().max().fill_null(0)
+    return pl.lit(SCALAR_CHARS, dtype=pl.UInt32)
+
+
+def check_built_bytes(lf: pl.LazyFrame, texts: Sequence[tuple[str, str]]) -> None:
+    """Refuse SQL texts whose values over every row could take more than ``sql_bytes`` bytes.
+
+    ``sql_growth`` and ``sql_text`` bound one value relative to its longest input cell, so
+    ``CONCAT(note, note, ...)`` of 999 arguments over 50,000 notes of 200 characters passes
+    them and asks for 10 GB. For each text whose largest value (:class:`_Built`, every
+    intermediate value counted) can hold ``a`` times the longest cell of the columns it reads
+    plus ``b`` characters of its own, with ``a >= 2`` or ``b >`` :data:`UNMEASURED_TEXT`, one
+    cheap lazy query over only the columns those texts read measures the rows and each
+    column's longest cell in bytes (a text column; :data:`SCALAR_CHARS` for a number, a date or
+    a time); ``rows x (a x longest + b)`` must be at most ``sql_bytes``. Nothing is read for
+    other texts.
+
+    Parameters
+    ----------
+    lf : pl.LazyFrame
+        The input the texts read (before any filter: its rows bound the filtered ones).
+    texts : sequence of (str, str)
+        Each option (``--y-pred``, ``where``) and its SQL text, already checked by
+        :func:`check_sql` over ``lf``'s columns.
+
+    Raises
+    ------
+    SizeLimitError
+        :data:`polars_fair.errors.SQL_BUILT_TOO_LARGE`, naming the option, the columns read,
+        the rows, the longest cell in bytes and the bound (never a value).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> lf = pl.LazyFrame({"note": ["ab", "abcd"]})
+    >>> check_built_bytes(lf, [("--y-pred", "LENGTH(CONCAT(note, note)) > 3")])
+    >>> check_built_bytes(pl.LazyFrame({"note": ["x" * 1000] * 2000}),
+    ...     [("--y-pred", "REPLACE(note, 'x', '" + "y" * 999 + "') = 'a'")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.SizeLimitError: --y-pred: "REPLACE(note, ... 1,999,998,000 bytes over ...
+    """
+    schema = lf.collect_schema()
+    measured: list[tuple[str, str, tuple[int, int], list[str]]] = []
+    for role, text in texts:
+        tokens = tokenize(text, role)
+        built = _Built(tokens, role, text)
+        built.check()
+        a, b = built.most
+        if a < 2 and b <= UNMEASURED_TEXT:
+            continue
+        read = list(dict.fromkeys(t.text for t in tokens
+                                  if t.kind in ("word", "quoted") and t.text in schema))
+        measured.append((role, text, (a, b), read))
+    if not measured:
+        return
+    columns = list(dict.fromkeys(c for *_, read in measured for c in read))
+    row = lf.select(pl.len().alias("rows"), *(
+        _longest(c, schema[c]).alias(str(i)) for i, c in enumerate(columns))).collect().row(0)
+    rows, longest = int(row[0]), dict(zip(columns, map(int, row[1:]), strict=True))
+    limit = LIMITS["sql_bytes"].limit
+    for role, text, (a, b), read in measured:
+        cell = max((longest[c] for c in read), default=0)
+        size = rows * (a * cell + b)
+        if size > limit:
+            raise E.SizeLimitError(E.SQL_BUILT_TOO_LARGE.format(
+                role=role, text=_short(text), a=a, b=b, size=size, rows=rows, cell=cell,
+                columns=", ".join(map(repr, read)) or "no column", limit=limit))
 
 
 #: A literal of each temporal dtype and the part of it a number is usually meant as.

@@ -8,6 +8,7 @@ accepted, which runs.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -54,3 +55,37 @@ def test_fisher_beyond_its_enumeration_says_the_flags() -> None:
     assert str(error["message"]).startswith("--method fisher at 6,274 applicants in the group")
     assert str(error["message"]).endswith("the normal approximation (--method normal) is "
                                           "accurate at that size")
+
+
+def test_demo_n_below_one_names_the_flag() -> None:
+    # make_hiring says "n must be an integer >= 1"; on the command line n is --n (a one-word
+    # option of the running command, so "n" of another command's messages stays a word)
+    for value in ("-5", "0"):
+        error = _error("demo", "--n", value)
+        assert error["error"] == "InvalidArgumentError"
+        assert error["message"] == f"--n must be an integer >= 1, got {value}"
+
+
+def test_a_one_word_option_is_a_flag_only_in_its_own_command() -> None:
+    from polars_fair.cli.io import cli_message, note_command_flags
+
+    # compare has no --n: "n must be the sum ..." (a paired table's column) stays as written
+    note_command_flags([])
+    assert cli_message("n must be the sum of the eight cells") == (
+        "n must be the sum of the eight cells")
+
+
+def test_multiclass_test_permutations_above_its_limit_explain_the_multiclass_test(
+        tmp_path: Path) -> None:
+    # the message said "each randomization draw recomputes the ABROCA", which multiclass-test
+    # never computes
+    data = tmp_path / "x.csv"
+    data.write_text("g,p\na,x\na,y\nb,x\nb,y\n")
+    error = _error("multiclass-test", str(data), "--by", "g", "--y-pred", "p",
+                   "--n-permutations", "2000000")
+    assert error["error"] == "SizeLimitError"
+    assert error["message"] == (
+        "--n-permutations 2000000 is more than its limit 1000000 (each Monte Carlo draw fills a "
+        "table of groups x classes and computes its chi-square statistic); pass "
+        "--n-permutations 1000000 or less")
+    assert "ABROCA" not in str(error["message"])

@@ -180,3 +180,15 @@ def test_combinations_past_the_ceiling_advise_only_max_order() -> None:
         "holds 2 values)")
     # by hand: C(24,1..5) = 24 + 276 + 2,024 + 10,626 + 42,504 = 55,454 sets, whose groups at 2
     # values each sum to sum C(24,k) 2**k = 1,547,488 <= 10**7; with k = 6: 10,161,632, beyond
+
+
+def test_multiclass_test_permutations_have_a_limit_of_their_own() -> None:
+    # multiclass_test draws chi-square tables, no ABROCA: its limit says so (1,000,000 draws)
+    lf = pl.LazyFrame({"g": ["a", "a", "b", "b"], "p": ["x", "y", "x", "y"]})
+    with pytest.raises(E.SizeLimitError) as err:
+        lf.fair.multiclass_test("g", y_pred="p", n_permutations=1_000_001)
+    assert str(err.value) == (
+        "n_permutations=1,000,001 is more than its limit 1,000,000 (each Monte Carlo draw fills "
+        "a table of groups x classes and computes its chi-square statistic); pass a smaller "
+        "n_permutations")
+    assert LIMITS["multiclass_permutations"].limit == 1_000_000

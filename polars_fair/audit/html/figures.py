@@ -119,9 +119,10 @@ def row_sizes(lf: pl.LazyFrame, by_exprs: Sequence[pl.Expr], where: str | pl.Exp
         if col not in schema:
             raise E.ColumnNotFoundError(E.missing_column(col, "by", schema.names()))
     if isinstance(where, str):  # SQL over the input's columns only: nothing else is read
-        from polars_fair.core.sql import sql_expr
+        from polars_fair.core.sql import check_built_bytes, sql_expr
 
         condition: pl.Expr | None = sql_expr(where, schema, "where")
+        check_built_bytes(lf, [("where", where)])  # its values over every row: bounded
     else:
         condition = where
     kept = condition.fill_null(False) if condition is not None else pl.repeat(True, pl.len())
