@@ -196,7 +196,8 @@ def _bin_label(struct: pl.Expr, right_closed: bool = False) -> pl.Expr:
 
 
 @with_limits
-def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.LazyFrame:
+def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None, *,
+                   among: pl.Expr | None = None) -> pl.LazyFrame:
     """Cut numeric attributes into bins labelled by their edges, lazily, in the same scan.
 
     ``bins={"age": k}`` makes ``k`` quantile bins: a row is in the first bin ``b`` whose
@@ -233,6 +234,11 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
         ``{}`` leaves ``lf`` as it is.
     by : str or list of str, optional
         The attributes of the call: each binned attribute must be one of them.
+    among : pl.Expr, optional
+        The rows the audit keeps (``null_groups="drop"``: every other attribute present):
+        quantile edges are those of these rows, as a ``where`` that left the others out would
+        give; a row outside them keeps a label of the whole column's bins (it is dropped
+        later, counted as a row whose other attribute is missing, never as this one's).
 
     Returns
     -------
@@ -281,9 +287,13 @@ def bin_attributes(lf: pl.LazyFrame, bins: Bins | None, by: By = None) -> pl.Laz
         if isinstance(spec_, (int, np.integer)) and not isinstance(spec_, bool):
             k = check_size(check_int(spec_, f"bins[{column!r}]", low=2), "bins",
                            f"bins[{column!r}]")
-            struct = col.bin_quantiles(k, labels=False, include_intervals=True,
-                                       right_closed=True)
-            exprs.append(_bin_label(struct, right_closed=True).alias(column))
+            label = _bin_label(col.bin_quantiles(k, labels=False, include_intervals=True,
+                                                 right_closed=True), right_closed=True)
+            if among is not None:  # the edges of the rows the audit keeps
+                kept = pl.when(among).then(col).bin_quantiles(
+                    k, labels=False, include_intervals=True, right_closed=True)
+                label = pl.when(among).then(_bin_label(kept, right_closed=True)).otherwise(label)
+            exprs.append(label.alias(column))
             continue
         else:
             edges = None

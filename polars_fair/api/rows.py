@@ -272,6 +272,17 @@ def _many_classes(frame: Any, y_pred: Any) -> bool:
 
 @borrow(divergence_of_counts, params=("metric", "max_order", "min_support", "min_denominator",
                                      "level", "adjust", "max_patterns"), sections=("Returns",))
+def _kept_rows(schema: pl.Schema, by: Any, args: dict[str, Any]) -> pl.Expr | None:
+    """With ``null_groups="drop"``, the rows whose every attribute is present (NaN is missing)."""
+    if args.get("null_groups") != "drop":
+        return None
+    present = [(pl.col(b).fill_nan(None) if schema[b].is_float() else pl.col(b)).is_not_null()
+               if isinstance(b, str) and b in schema else
+               (b.is_not_null() if isinstance(b, pl.Expr) else pl.lit(True))
+               for b in normalize_by(by)]
+    return pl.all_horizontal(present) if present else None
+
+
 def divergence_of_rows(
     frame: Any,
     by: By = None,
@@ -334,7 +345,7 @@ def divergence_of_rows(
         if not isinstance(frame, pl.LazyFrame):
             raise _bins_need_polars(frame, bins)
         before = frame.collect_schema()
-        frame = bin_attributes(frame, bins, by)
+        frame = bin_attributes(frame, bins, by, among=_kept_rows(before, by, args))
         # a binned attribute's labels are text: its level errors name its own dtype and
         # advise fewer bins (errors.binned_levels_error), not leaving a text column out
         binned = {c: before[c] for c in bins}
