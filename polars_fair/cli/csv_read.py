@@ -22,7 +22,8 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 
-__all__ = ["blank_lines", "check_text_file", "csv_failure", "dtype_failures", "extra_field_fault",
+__all__ = ["blank_lines", "check_dtype_reads", "check_text_file", "csv_failure", "dtype_failures",
+           "extra_field_fault",
            "note_dtype_reads", "quote_fault", "short_field_fault", "short_row", "unreadable",
            "utf8_fault", "without_content"]
 
@@ -90,6 +91,53 @@ def dtype_failures(message: str) -> tuple[int, int] | None:
         return None
     failed, rows = int(out["f"][0] or 0), int(out["n"][0])
     return (failed, rows) if failed else None
+
+
+def check_dtype_reads(dtypes: dict[str, pl.DataType], source: pl.Schema) -> None:
+    """Refuse a ``--dtype`` column holding values its type cannot hold, counted over the file.
+
+    One policy for every format: a ``--dtype`` names a column the user wants read as that
+    type, so it is checked when the file is scanned, whether or not the command uses it, and
+    the error names ``--dtype`` with the file's counts (not one chunk's, nor the option, such
+    as ``--where``, whose query first read the column). Reads the frames of
+    :func:`note_dtype_reads` in one streaming pass.
+
+    Parameters
+    ----------
+    dtypes : dict of str to pl.DataType
+        The ``--dtype`` columns and types.
+    source : pl.Schema
+        The file's types before ``--dtype`` (text for a CSV).
+
+    Raises
+    ------
+    InvalidInputError
+        :data:`polars_fair.errors.CONVERSION_FAILED` for the first such column, with
+        :data:`polars_fair.errors.DTYPE_HINT`; no value is shown.
+
+    Examples
+    --------
+    >>> note_dtype_reads({"age": pl.LazyFrame({"failed": [False, True]})})
+    >>> check_dtype_reads({"age": pl.Int64()}, pl.Schema({"age": pl.String()}))
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidInputError: --dtype: 1 of 2 values of column 'age' could not be ...
+    >>> note_dtype_reads({})
+    """
+    reads = {c: _DTYPE_READS[c] for c in dtypes if c in _DTYPE_READS}
+    if not reads:
+        return
+    out = pl.concat([lf.select(pl.first().alias(c)) for c, lf in reads.items()],
+                    how="horizontal").select(pl.all().sum(), pl.len().alias("__pf_n")) \
+        .collect(engine="streaming")
+    rows = int(out["__pf_n"][0])
+    for c in reads:
+        if failed := int(out[c][0] or 0):
+            kind = source[c]
+            raise E.InvalidInputError(E.CONVERSION_FAILED.format(
+                role="--dtype", count=f"{failed:,} of {rows:,} values", column=c,
+                source="text" if kind == pl.String else kind, target=dtypes[c])
+                + E.DTYPE_HINT)
 
 
 def check_text_file(path: Path) -> None:
