@@ -473,8 +473,7 @@ def compare_from_counts(
         *(pl.col(m).sub(pl.col(f"{m}_baseline")).alias(f"{m}_change") for m in metrics),
         (pl.col("adverse_impact") != pl.col("adverse_impact_baseline"))
         .alias("adverse_impact_changed"))
-    overall = reference.is_overall
-    schema = _change_schema(joined, metrics, labels)
+    schema, overall = _change_schema(joined, metrics, labels), reference.is_overall
     out = joined.map_batches(
         lambda df: _changes(df, labelled=labels, level=level, mid_p=mid_p,
                             overall=overall).select(list(schema)),
