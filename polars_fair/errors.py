@@ -642,12 +642,13 @@ CSV_BAD_QUOTE = (
 )
 #: A CSV row with fewer fields than the header (Polars reads the missing ones as empty, so a
 #: row cut short became a missing group): the file, the line and the counts, no value
-#: (:func:`polars_fair.cli.csv_read.short_field_fault`). A blank line is no row.
+#: (:func:`polars_fair.cli.csv_read.short_field_fault`). A blank line is no row. ``{empty}``:
+#: an empty field between two others with the file's separator (``a,,b``; a tab as ``\t``).
 CSV_SHORT_FIELDS = (
     "{path}: the row at line {line} has {found} field(s), fewer than the {expected} of the "
     "header (the values are not shown; a missing field is not read as an empty one); write "
     "the missing fields at line {line} of the file (an empty field is nothing between two "
-    "separators: a,,b), or check --separator"
+    "separators: {empty}), or check --separator"
 )
 #: A CSV row with more fields than the header: the file, the line and the counts, no value
 #: (:func:`polars_fair.cli.csv_read.extra_field_fault`).

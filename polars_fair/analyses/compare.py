@@ -20,6 +20,7 @@ from polars_fair.analyses.ratio_change import impact_ratio_change_interval
 from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import check_clash
 from polars_fair.core.options import DEFAULTS, check
+from polars_fair.core.reference import Reference
 from polars_fair.core.rules import flag
 from polars_fair.core.spec import support_size
 from polars_fair.core.stats import wilson_interval
@@ -424,7 +425,8 @@ def compare_from_counts(
     ------
     InvalidArgumentError
         An option outside its range; ``mid_p`` or ``labels`` not a boolean; a key named like
-        an output column (:func:`compare_outputs`).
+        an output column (:func:`compare_outputs`); a ``reference`` mapping naming an
+        attribute other than ``keys`` (:data:`polars_fair.errors.BAD_REFERENCE_MAPPING`).
     UnknownGroupError
         An explicit ``reference`` that is not a group.
 
@@ -444,6 +446,7 @@ def compare_from_counts(
     level = float(check("level", level))  # a Decimal or Fraction level too (core.numbers)
     keys = list(keys)
     check_clash(keys, compare_outputs(), "compare")
+    reference = Reference.parse(reference, keys)  # a mapping naming exactly the keys
     mid_p, labels = flag(mid_p, "mid_p"), flag(labels, "labels")  # "no" would read as true
     names = paired.collect_schema().names()
     weighted = "weight_sum" in names
@@ -470,8 +473,7 @@ def compare_from_counts(
         *(pl.col(m).sub(pl.col(f"{m}_baseline")).alias(f"{m}_change") for m in metrics),
         (pl.col("adverse_impact") != pl.col("adverse_impact_baseline"))
         .alias("adverse_impact_changed"))
-    overall = isinstance(reference, str) and reference == "overall"
-    schema = _change_schema(joined, metrics, labels)
+    schema, overall = _change_schema(joined, metrics, labels), reference.is_overall
     out = joined.map_batches(
         lambda df: _changes(df, labelled=labels, level=level, mid_p=mid_p,
                             overall=overall).select(list(schema)),

@@ -22,6 +22,7 @@ from polars_fair.analyses.report import report_from_counts
 from polars_fair.analyses.runner import check_clash
 from polars_fair.core.numbers import real
 from polars_fair.core.options import DEFAULTS, check
+from polars_fair.core.reference import Reference
 from polars_fair.counting.periods import PERIOD
 from polars_fair.counting.tables import rollup
 
@@ -215,11 +216,11 @@ def monitor_from_counts(
     InvalidArgumentError
         No keys (:data:`polars_fair.errors.MONITOR_NO_GROUPS`: ``by=None`` has no groups to
         compare), an unknown ``metric``, ``alpha`` outside (0, 1), an option out of range, a
-        reference
-        that is no group (``"overall"``), ``tpr``/``fpr`` without labels (checked by the
-        rows' route), a weighted table (``weight_sum``: the e-values are likelihood ratios of
-        counts; :data:`polars_fair.errors.MONITOR_WEIGHTS`); a key named like an output
-        column (:func:`monitor_outputs`).
+        reference that is no group (``"overall"``) or a mapping naming an attribute other
+        than ``keys`` (:data:`polars_fair.errors.BAD_REFERENCE_MAPPING`), ``tpr``/``fpr``
+        without labels (checked by the rows' route), a weighted table (``weight_sum``: the
+        e-values are likelihood ratios of counts; :data:`polars_fair.errors.MONITOR_WEIGHTS`);
+        a key named like an output column (:func:`monitor_outputs`).
 
     Examples
     --------
@@ -245,8 +246,9 @@ def monitor_from_counts(
     if not keys:  # no groups to compare: not a question of which reference
         raise E.InvalidArgumentError(E.MONITOR_NO_GROUPS)
     check_clash(keys, monitor_outputs(), "monitor")
+    given = Reference.parse(reference, keys)  # a mapping naming exactly the keys
     totals = rollup(periods.drop(PERIOD), keys)
-    flags = report_from_counts(totals, keys, reference=reference, min_support=min_support) \
+    flags = report_from_counts(totals, keys, reference=given, min_support=min_support) \
         .select(*keys, "is_reference")
     joined = periods.join(flags, on=keys, how="left", nulls_equal=True) if keys else \
         periods.with_columns(is_reference=pl.lit(True))

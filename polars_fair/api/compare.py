@@ -18,11 +18,13 @@ from polars_fair import errors as E
 from polars_fair._docs import compose
 from polars_fair.analyses.compare import compare_from_counts, compare_outputs
 from polars_fair.analyses.runner import check_clash
+from polars_fair.api.external import _check_levels as check_levels
 from polars_fair.api.external import _require as require
 from polars_fair.api.external import _widen as widen
 from polars_fair.api.own_table import OwnTable, unwrap_table
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import BY_DOC, INPUT_ERRORS_DOC, By, IntoExpr, refuse_membership
+from polars_fair.counting.boundary import missing_keys_as_null
 from polars_fair.counting.paired import (
     PAIRED_CELLS,
     POSITIVE_ROWS,
@@ -186,6 +188,9 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame | FairPaired,
     InvalidInputError
         When collected: negative counts, ``n`` not the sum of the cells (unweighted), or
         ``n_positive_weight`` above ``n`` (or 0 where ``weight_sum`` is positive).
+    TooManyLevelsError
+        A float key with more than 50 values, or a key (or their intersection) too fine to
+        form groups, refused as on the rows (:func:`polars_fair.from_counts`).
 
     Examples
     --------
@@ -209,9 +214,11 @@ def from_paired_counts(table: pl.DataFrame | pl.LazyFrame | FairPaired,
     require(df.schema, cells, "paired count table")
     if not {"n", *PAIRED_CELLS} - set(df.columns):  # else check_paired names the missing one
         check_negative_cells(df)
-    lf = widen(df, cells, ["n", POSITIVE_ROWS] if weighted else ["n", *PAIRED_CELLS],
-               " (weighted cells need a weight_sum column)").lazy()
-    checked, key_list = check_paired(lf, [keys] if isinstance(keys, str) else keys)
+    wide = widen(df, cells, ["n", POSITIVE_ROWS] if weighted else ["n", *PAIRED_CELLS],
+                 " (weighted cells need a weight_sum column)")
+    checked, key_list = check_paired(wide.lazy(), [keys] if isinstance(keys, str) else keys)
+    # the rows' guards on levels, as from_counts: n counts rows, equal keys summed
+    check_levels(missing_keys_as_null(wide.select(*key_list, "n"), key_list), key_list)
     return FairPaired(checked, key_list, labels)
 
 

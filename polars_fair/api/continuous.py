@@ -17,7 +17,7 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow, compose
 from polars_fair.analyses.continuous import SmdSd, continuous_report_from_moments
-from polars_fair.api.external import _key_list, _lazy, _require
+from polars_fair.api.external import _check_levels, _key_list, _lazy, _require
 from polars_fair.api.objects import counts
 from polars_fair.core.options import DEFAULTS
 from polars_fair.core.spec import (
@@ -31,6 +31,8 @@ from polars_fair.core.spec import (
     refuse_membership,
     wide_decimal,
 )
+from polars_fair.counting.boundary import checked as boundary_checked
+from polars_fair.counting.boundary import missing_keys_as_null
 from polars_fair.counting.moment_merge import LOW
 from polars_fair.counting.moments import (
     MOMENT_ARGS_DOC,
@@ -385,6 +387,10 @@ def from_moments(table: pl.DataFrame | pl.LazyFrame,
         ``|mean_residual|`` or above ``rmse``, within 1e-9 relative), Decimal moments of
         more than 15 significant digits (at collect time; narrower Decimal moment columns are
         read as Float64).
+    TooManyLevelsError
+        At collect time: a float key with more than 50 values, or a key (or their
+        intersection) too fine to form groups, refused as on the rows
+        (:func:`polars_fair.from_counts`).
 
     Examples
     --------
@@ -417,4 +423,10 @@ def from_moments(table: pl.DataFrame | pl.LazyFrame,
     if LOW not in schema:  # a table made without the low part: the mean is mean_pred
         checked = checked.with_columns(pl.lit(0.0).alias(LOW))
     cast = [pl.col(c).cast(d) for c, d in out.items()]
-    return FairMoments(merge_moments(checked.select(cast), key_list).select(cast), key_list)
+    merged = merge_moments(checked.select(cast), key_list).select(cast)
+
+    def levels(df: pl.DataFrame) -> pl.DataFrame:  # the rows' guards, as from_counts
+        _check_levels(missing_keys_as_null(df.select(*key_list, "n"), key_list), key_list)
+        return df
+
+    return FairMoments(boundary_checked(merged, levels), key_list)

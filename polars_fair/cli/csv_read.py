@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 import shlex
+import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import polars as pl
@@ -20,7 +22,8 @@ import polars as pl
 from polars_fair import errors as E
 from polars_fair._docs import borrow
 
-__all__ = ["blank_lines", "check_text_file", "csv_failure", "dtype_failures", "extra_field_fault",
+__all__ = ["blank_lines", "check_dtype_reads", "check_text_file", "csv_failure", "dtype_failures",
+           "extra_field_fault",
            "note_dtype_reads", "quote_fault", "short_field_fault", "short_row", "unreadable",
            "utf8_fault", "without_content"]
 
@@ -88,6 +91,53 @@ def dtype_failures(message: str) -> tuple[int, int] | None:
         return None
     failed, rows = int(out["f"][0] or 0), int(out["n"][0])
     return (failed, rows) if failed else None
+
+
+def check_dtype_reads(dtypes: dict[str, pl.DataType], source: pl.Schema) -> None:
+    """Refuse a ``--dtype`` column holding values its type cannot hold, counted over the file.
+
+    One policy for every format: a ``--dtype`` names a column the user wants read as that
+    type, so it is checked when the file is scanned, whether or not the command uses it, and
+    the error names ``--dtype`` with the file's counts (not one chunk's, nor the option, such
+    as ``--where``, whose query first read the column). Reads the frames of
+    :func:`note_dtype_reads` in one streaming pass.
+
+    Parameters
+    ----------
+    dtypes : dict of str to pl.DataType
+        The ``--dtype`` columns and types.
+    source : pl.Schema
+        The file's types before ``--dtype`` (text for a CSV).
+
+    Raises
+    ------
+    InvalidInputError
+        :data:`polars_fair.errors.CONVERSION_FAILED` for the first such column, with
+        :data:`polars_fair.errors.DTYPE_HINT`; no value is shown.
+
+    Examples
+    --------
+    >>> note_dtype_reads({"age": pl.LazyFrame({"failed": [False, True]})})
+    >>> check_dtype_reads({"age": pl.Int64()}, pl.Schema({"age": pl.String()}))
+    Traceback (most recent call last):
+    ...
+    polars_fair.errors.InvalidInputError: --dtype: 1 of 2 values of column 'age' could not be ...
+    >>> note_dtype_reads({})
+    """
+    reads = {c: _DTYPE_READS[c] for c in dtypes if c in _DTYPE_READS}
+    if not reads:
+        return
+    out = pl.concat([lf.select(pl.first().alias(c)) for c, lf in reads.items()],
+                    how="horizontal").select(pl.all().sum(), pl.len().alias("__pf_n")) \
+        .collect(engine="streaming")
+    rows = int(out["__pf_n"][0])
+    for c in reads:
+        if failed := int(out[c][0] or 0):
+            kind = source[c]
+            raise E.InvalidInputError(E.CONVERSION_FAILED.format(
+                role="--dtype", count=f"{failed:,} of {rows:,} values", column=c,
+                source="text" if kind == pl.String else kind, target=dtypes[c])
+                + E.DTYPE_HINT)
 
 
 def check_text_file(path: Path) -> None:
@@ -320,20 +370,69 @@ def short_field_fault(path: Path, separator: str) -> tuple[int, int, int] | None
 def _field_fault(path: Path, separator: str, fault: Callable[[int, int], bool],
                  ) -> tuple[int, int, int] | None:
     """The first row (not a blank line) whose number of fields ``fault`` refuses."""
+    records = _records(path, separator)
+    header = next(records, None)
+    if header is None:
+        return None
+    for line, count, blank in records:
+        if not blank and fault(count, header[1]):
+            return line, count, header[1]
+    return None
+
+
+@contextmanager
+def _no_field_limit() -> Iterator[None]:
+    """Python's :mod:`csv` without its field size limit (131,072 characters), for one read.
+
+    Polars reads a field of any length; a long one (a free-text column) made the csv module
+    raise ``field larger than field limit``. The limit is the largest a C long holds, and is
+    restored afterwards.
+    """
     import csv
 
-    with path.open(encoding="utf-8", errors="replace", newline="") as f:
-        rows = csv.reader(f, delimiter=separator)
-        header = next(rows, None)
-        if header is None:
-            return None
-        start = rows.line_num + 1
+    before = csv.field_size_limit()
+    limit = sys.maxsize
+    while True:
+        try:
+            csv.field_size_limit(limit)
+            break
+        except OverflowError:  # a C long narrower than sys.maxsize (Windows)
+            limit //= 2
+    try:
+        yield
+    finally:
+        csv.field_size_limit(before)
+
+
+def _records(path: Path, separator: str) -> Iterator[tuple[int, int, bool]]:
+    r"""Each row of a CSV file as Polars reads it: its first line, its fields, whether blank.
+
+    Lines end at ``\n`` only (a lone ``\r`` is part of a field, as Polars reads it; ``\r\n``
+    ends a line). A blank line is nothing, or only spaces, before its line break; a line
+    holding ``""`` is a row of one empty quoted field, not a blank line (as pandas reads it).
+    Only counts are kept, never a value.
+    """
+    import csv
+
+    raw: list[str] = []
+
+    def lines() -> Iterator[str]:
+        with path.open("rb") as f:
+            for data in f:  # binary lines end at b"\n" only
+                text = data.decode("utf-8", errors="replace")
+                body, end = (text[:-2], "\r\n") if text.endswith("\r\n") else (text, "")
+                line = body.replace("\r", " ") + end  # a lone \r: one character of a field
+                raw.append(line)
+                yield line
+
+    with _no_field_limit():
+        rows = csv.reader(lines(), delimiter=separator)
+        start = 1
         for row in rows:
-            blank = not row or (len(row) == 1 and not row[0].strip())
-            if not blank and fault(len(row), len(header)):
-                return start, len(row), len(header)
+            blank = len(row) <= 1 and not "".join(raw).strip()
+            raw.clear()
+            yield start, len(row), blank
             start = rows.line_num + 1
-    return None
 
 
 def blank_lines(path: Path, separator: str) -> tuple[list[int], int]:
@@ -363,19 +462,16 @@ def blank_lines(path: Path, separator: str) -> tuple[list[int], int]:
     >>> blank_lines(p, ",")  # rows 1 and 2 before b's row, row 4 at the end
     ([1, 2, 4], 1)
     """
-    import csv
-
     found: list[int] = []
     pending = 0
-    with path.open(encoding="utf-8", errors="replace", newline="") as f:
-        rows = csv.reader(f, delimiter=separator)
-        next(rows, None)  # the header
-        for i, row in enumerate(rows):
-            if not row or (len(row) == 1 and not row[0].strip()):
-                found.append(i)
-                pending += 1
-            else:
-                pending = 0
+    records = _records(path, separator)
+    next(records, None)  # the header
+    for i, (_, _, blank) in enumerate(records):
+        if blank:
+            found.append(i)
+            pending += 1
+        else:
+            pending = 0
     return found, pending
 
 
@@ -407,8 +503,10 @@ def short_row(path: Path, separator: str) -> E.InvalidInputError | None:
     if fault is None:
         return None
     line, found, expected = fault
+    shown = "\\t" if separator == "\t" else separator  # a tab as --separator spells it
     return E.InvalidInputError(E.CSV_SHORT_FIELDS.format(
-        path=path.name, line=line, found=found, expected=expected))
+        path=path.name, line=line, found=found, expected=expected,
+        empty=f"a{shown}{shown}b"))
 
 
 _BACKTICKED = re.compile(r"`([^`]*)(`|$)", re.DOTALL)

@@ -37,6 +37,7 @@ from polars_fair import errors as E
 from polars_fair._docs import borrow
 from polars_fair.cli.csv_read import (
     blank_lines,
+    check_dtype_reads,
     check_text_file,
     csv_failure,
     note_dtype_reads,
@@ -431,6 +432,7 @@ def scan(path: Path, separator: str | None = None,
                                        how="horizontal").select(
             pl.col("held").is_null() & pl.col("text").str.strip_chars().ne(""))
             for c in dtypes})
+        check_dtype_reads(dtypes, text_of.collect_schema())  # every format, at the scan
         return _noted(_as_dtypes(lf, {c: dtypes[c] for c in zoned}))
     if separator is not None:
         raise E.InvalidArgumentError(E.CLI_SEPARATOR_NOT_CSV.format(path=path.name))
@@ -451,6 +453,7 @@ def scan(path: Path, separator: str | None = None,
                                     blank_as_null(lf).select(pl.col(c).alias("text"))],
                                    how="horizontal").select(
         pl.col("held").is_null() & pl.col("text").is_not_null()) for c in dtypes})
+    check_dtype_reads(dtypes, lf.collect_schema())  # every format, at the scan
     return _noted(_as_dtypes(blank_as_null(lf), dtypes))
 
 

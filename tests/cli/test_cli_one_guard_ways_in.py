@@ -66,8 +66,10 @@ def test_a_decimal_dtype_attribute_is_judged_as_a_float(tmp_path: Path) -> None:
 def test_a_row_with_fewer_fields_is_refused_with_its_line(
         tmp_path: Path, content: str, line: int, found: int, command: list[str]) -> None:
     message, output = refused(tmp_path, content, command)
+    # the example of an empty field uses the file's separator, a tab as --separator spells it
+    empty = "a\\t\\tb" if "\t" in content else "a,,b"
     assert message == E.CSV_SHORT_FIELDS.format(path=file_name(content), line=line,
-                                                found=found, expected=3)
+                                                found=found, expected=3, empty=empty)
     assert "Jane" not in output and "Madeup" not in output
 
 

@@ -46,9 +46,9 @@ def test_a_dtype_that_cannot_hold_a_value_shows_no_value(tmp_path: Path, dtype: 
     text = result.output + result.stderr
     _no_values(text)
     column = dtype.split("=")[0]
-    # the failing rows counted over the file (issue 19): every one of the 4 rows' names and
-    # dates of birth fails each of these types
-    assert f"4 of 4 values of column '{column}' could not be converted" in text, text
+    # checked when the file is scanned, counted over it: each of the 4 values (every row's
+    # name or date of birth) fails each of these types
+    assert f"--dtype: 4 of 4 values of column '{column}' could not be converted" in text, text
     assert "--dtype" in text and "may identify people" in text, text
 
 
