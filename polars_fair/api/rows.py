@@ -270,8 +270,6 @@ def _many_classes(frame: Any, y_pred: Any) -> bool:
     return isinstance(dtype, pl.Enum) and dtype.categories.len() > 2
 
 
-@borrow(divergence_of_counts, params=("metric", "max_order", "min_support", "min_denominator",
-                                     "level", "adjust", "max_patterns"), sections=("Returns",))
 def _kept_rows(schema: pl.Schema, by: Any, args: dict[str, Any]) -> pl.Expr | None:
     """With ``null_groups="drop"``, the rows whose every attribute is present (NaN is missing)."""
     if args.get("null_groups") != "drop":
@@ -283,6 +281,8 @@ def _kept_rows(schema: pl.Schema, by: Any, args: dict[str, Any]) -> pl.Expr | No
     return pl.all_horizontal(present) if present else None
 
 
+@borrow(divergence_of_counts, params=("metric", "max_order", "min_support", "min_denominator",
+                                     "level", "adjust", "max_patterns"), sections=("Returns",))
 def divergence_of_rows(
     frame: Any,
     by: By = None,
